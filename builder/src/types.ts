@@ -1,0 +1,65 @@
+/** The builder's contract with whoever runs it (the control-api in-process, or a builder process). */
+import type { Readable } from 'node:stream';
+import type { TContactInfo, TDerivedMetadata, TSiteSettings, TTemplateId } from '@dropsite/shared';
+
+/** The part of the storage interface the builder uses; the control-api's Storage satisfies it. */
+export interface BuilderStorage {
+  put(key: string, body: Readable | Uint8Array | string, options?: { contentType?: string; cacheControl?: string }): Promise<unknown>;
+  get(key: string, range?: { start: number; end: number }): Promise<{ body: Readable; size: number; contentType: string | undefined }>;
+  head(key: string): Promise<{ size: number } | null>;
+}
+
+export interface TBuildProject {
+  id: string;
+  slug: string;
+  title: string;
+  description: string;
+  subLine: string;
+  tagLine: string;
+  authorName: string;
+  template: TTemplateId;
+  theme: string;
+  settings: TSiteSettings;
+  contactInfo: TContactInfo;
+  createdAt: number;
+  version: number;
+}
+
+export interface TBuildFile {
+  id: string;
+  name: string;
+  type: string;
+  size: number;
+  storageKey: string;
+  sha256: string;
+  kind: string;
+  /** What an earlier build derived, when it did. */
+  metadata: TDerivedMetadata | null;
+  createdAt: number;
+}
+
+export interface TBuildInput {
+  project: TBuildProject;
+  files: TBuildFile[];
+}
+
+export interface TBuildReport {
+  progress: number;
+  stage: string;
+}
+
+export interface TBuildResult {
+  /** Storage key of the site's HTML. */
+  htmlKey: string;
+  htmlBytes: number;
+  /** Derived metadata per file id, to be saved on the file rows. */
+  derived: Record<string, TDerivedMetadata>;
+  /** How many files were derived in this build (cache misses). */
+  derivedCount: number;
+}
+
+export interface TBuilderLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}

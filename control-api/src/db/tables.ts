@@ -1,0 +1,281 @@
+/**
+ * The data model of both specifications, as kysely table types.
+ * Portable across SQLite and PostgreSQL: ids are random text, times are epoch
+ * milliseconds (bigint), flags are 0/1 integers and structured values are JSON text.
+ */
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export interface CreatorsTable {
+  id: string;
+  email: string;
+  name: string;
+  avatar_url: string;
+  external_user_id: string | null;
+  password_hash: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Signed-in creator sessions: only the SHA-256 of the secret is stored. */
+export interface AuthSessionsTable {
+  id: string;
+  creator_id: string;
+  secret_hash: string;
+  created_at: number;
+  expires_at: number;
+}
+
+/** Creators without an account, identified by a server-issued secret token. */
+export interface AnonymousSessionsTable {
+  id: string;
+  secret_hash: string;
+  created_at: number;
+  expires_at: number;
+  claimed_by: string | null;
+  claimed_at: number | null;
+}
+
+export interface VisitorsTable {
+  id: string;
+  created_at: number;
+}
+
+export type TProjectStatus = 'building' | 'live' | 'failed';
+
+export interface ProjectsTable {
+  id: string;
+  slug: string;
+  title: string;
+  description: string;
+  sub_line: string;
+  tag_line: string;
+  author_name: string;
+  template: string;
+  theme: string;
+  /** JSON of TSiteSettings. */
+  settings: string;
+  /** JSON of TContactInfo. */
+  contact_info: string;
+  password_hash: string | null;
+  /** Bumped whenever the password changes, so earlier unlocks stop working. */
+  password_version: number;
+  expires_at: number | null;
+  owner_creator_id: string | null;
+  anonymous_session_id: string | null;
+  status: TProjectStatus;
+  /** Incremented on every change that needs a rebuild; builds are per version. */
+  version: number;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+export interface FilesTable {
+  id: string;
+  project_id: string;
+  name: string;
+  type: string;
+  size: number;
+  storage_key: string;
+  sha256: string;
+  kind: string;
+  /** JSON of TDerivedMetadata once the builder has derived it, else '{}'. */
+  metadata: string;
+  position: number;
+  created_at: number;
+}
+
+export interface FavoritesTable {
+  id: string;
+  project_id: string;
+  file_id: string;
+  visitor_id: string;
+  user_name: string;
+  created_at: number;
+}
+
+export interface CommentsTable {
+  id: string;
+  project_id: string;
+  file_id: string;
+  parent_id: string | null;
+  visitor_id: string;
+  user_name: string;
+  body: string;
+  created_at: number;
+}
+
+export interface ApprovalsTable {
+  id: string;
+  project_id: string;
+  file_id: string;
+  visitor_id: string;
+  user_name: string;
+  status: 'pending' | 'approved' | 'rejected';
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AnalyticsEventsTable {
+  id: string;
+  project_id: string;
+  file_id: string | null;
+  visitor_id: string | null;
+  type: string;
+  details: string;
+  created_at: number;
+}
+
+export interface EmailCollectionsTable {
+  id: string;
+  email: string;
+  trigger: string;
+  project_id: string | null;
+  anonymous_session_id: string | null;
+  created_at: number;
+}
+
+export interface NotificationsTable {
+  id: string;
+  project_id: string | null;
+  creator_id: string | null;
+  anonymous_session_id: string | null;
+  type: string;
+  message: string;
+  cta_text: string;
+  urgency_level: 'high' | 'medium' | 'low';
+  channel: 'in_app' | 'email' | 'slack';
+  read_at: number | null;
+  sent_at: number | null;
+  created_at: number;
+}
+
+export interface SubscriptionsTable {
+  id: string;
+  creator_id: string;
+  plan_id: string;
+  status: 'active' | 'cancelled' | 'past_due' | 'trialing';
+  stripe_customer_id: string | null;
+  stripe_subscription_id: string | null;
+  current_period_end: number | null;
+  /** Created time of the newest Stripe event applied, so older events never win. */
+  last_event_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface BillingEventsTable {
+  id: string;
+  type: string;
+  created_at: number;
+  processed_at: number;
+}
+
+export interface UsageTable {
+  creator_id: string;
+  period: string;
+  storage_used: number;
+  projects_count: number;
+  collaborators_count: number;
+  api_requests_count: number;
+  updated_at: number;
+}
+
+export interface MessagesTable {
+  id: string;
+  kind: 'contact' | 'feedback' | 'sales';
+  name: string;
+  email: string;
+  subject: string;
+  company: string;
+  message: string;
+  rating: number | null;
+  created_at: number;
+}
+
+export type TUploadProtocol = 'regular' | 'chunked' | 'direct' | 'direct-chunked';
+
+export interface UploadSessionsTable {
+  id: string;
+  project_id: string;
+  protocol: TUploadProtocol;
+  status: 'open' | 'completing' | 'completed' | 'aborted';
+  idempotency_key: string | null;
+  anonymous_session_id: string | null;
+  /** JSON of the form fields given at init. */
+  form: string;
+  created_at: number;
+  expires_at: number;
+  completed_at: number | null;
+}
+
+export interface UploadFilesTable {
+  id: string;
+  session_id: string;
+  name: string;
+  type: string;
+  size: number;
+  chunk_size: number;
+  total_chunks: number;
+  expected_sha256: string | null;
+  /** S3 multipart upload id when the bytes go straight to the bucket. */
+  multipart_upload_id: string | null;
+  position: number;
+}
+
+export interface UploadChunksTable {
+  file_id: string;
+  chunk_index: number;
+  size: number;
+  sha256: string;
+  storage_key: string;
+  etag: string | null;
+  created_at: number;
+}
+
+export type TBuildState = 'queued' | 'running' | 'succeeded' | 'failed';
+
+export interface BuildsTable {
+  id: string;
+  project_id: string;
+  version: number;
+  status: TBuildState;
+  progress: number;
+  stage: string;
+  error: string | null;
+  attempts: number;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+}
+
+export interface Database {
+  creators: CreatorsTable;
+  auth_sessions: AuthSessionsTable;
+  anonymous_sessions: AnonymousSessionsTable;
+  visitors: VisitorsTable;
+  projects: ProjectsTable;
+  files: FilesTable;
+  favorites: FavoritesTable;
+  comments: CommentsTable;
+  approvals: ApprovalsTable;
+  analytics_events: AnalyticsEventsTable;
+  email_collections: EmailCollectionsTable;
+  notifications: NotificationsTable;
+  subscriptions: SubscriptionsTable;
+  billing_events: BillingEventsTable;
+  usage: UsageTable;
+  messages: MessagesTable;
+  upload_sessions: UploadSessionsTable;
+  upload_files: UploadFilesTable;
+  upload_chunks: UploadChunksTable;
+  builds: BuildsTable;
+}
+
+export type TProjectRow = Selectable<ProjectsTable>;
+export type TNewProject = Insertable<ProjectsTable>;
+export type TProjectUpdate = Updateable<ProjectsTable>;
+export type TFileRow = Selectable<FilesTable>;
+export type TNewFile = Insertable<FilesTable>;
+export type TBuildRow = Selectable<BuildsTable>;
+export type { Generated };

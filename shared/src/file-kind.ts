@@ -1,0 +1,57 @@
+/** File kinds as the visitor site groups them (spec section 4, 'File type detection'). */
+export const FILE_KINDS = ['image', 'pdf', 'presentation', 'video', 'audio', 'archive', 'document', 'other'] as const;
+export type TFileKind = (typeof FILE_KINDS)[number];
+
+const EXTENSION_KINDS: Record<string, TFileKind> = {};
+const register = (kind: TFileKind, exts: string[]) => exts.forEach((e) => (EXTENSION_KINDS[e] = kind));
+register('image', ['jpg', 'jpeg', 'png', 'gif', 'webp', 'avif', 'svg', 'bmp', 'tif', 'tiff', 'heic', 'heif']);
+register('pdf', ['pdf']);
+register('presentation', ['ppt', 'pptx', 'key', 'odp']);
+register('video', ['mp4', 'mov', 'm4v', 'webm', 'mkv', 'avi', 'ogv']);
+register('audio', ['mp3', 'wav', 'ogg', 'oga', 'm4a', 'aac', 'flac']);
+register('archive', ['zip', 'rar', '7z', 'tar', 'gz', 'tgz', 'bz2', 'xz']);
+register('document', ['txt', 'md', 'csv', 'json', 'xml', 'html', 'htm', 'css', 'js', 'ts', 'log', 'yml', 'yaml', 'rtf', 'doc', 'docx', 'odt', 'xls', 'xlsx', 'ods']);
+
+/** Lower-case extension of a file name without the dot, or '' when there is none. */
+export function getExtension(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+}
+
+/** Detects a file's kind from its extension first, then its MIME type. */
+export function detectFileKind(name: string, mimeType = ''): TFileKind {
+  const byExt = EXTENSION_KINDS[getExtension(name)];
+  if (byExt) return byExt;
+  const mime = mimeType.toLowerCase();
+  if (mime === 'application/pdf') return 'pdf';
+  if (mime.includes('presentation') || mime.includes('powerpoint')) return 'presentation';
+  if (mime.startsWith('image/')) return 'image';
+  if (mime.startsWith('video/')) return 'video';
+  if (mime.startsWith('audio/')) return 'audio';
+  if (/zip|x-rar|x-7z|x-tar|gzip/.test(mime)) return 'archive';
+  if (mime.startsWith('text/')) return 'document';
+  return 'other';
+}
+
+/** Raster image formats the builder can decode and thumbnail. SVG is never rasterised from uploads. */
+export const RASTER_IMAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'gif', 'webp', 'avif', 'tif', 'tiff', 'heic', 'heif', 'bmp']);
+
+/** Formats a byte count as the dashboard shows it: Bytes, KB, MB, GB or TB with up to 2 decimals. */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
+  const units = ['Bytes', 'KB', 'MB', 'GB', 'TB'];
+  const i = Math.min(units.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
+  const value = bytes / 1024 ** i;
+  return `${parseFloat(value.toFixed(2))} ${units[i]}`;
+}
+
+/** A Site Title suggested from a file name: extension removed, dashes and underscores to spaces, words capitalised. */
+export function titleFromFileName(name: string): string {
+  const base = name.replace(/\.[^./\\]+$/, '');
+  return base
+    .replace(/[-_]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/\b\p{L}/gu, (c) => c.toUpperCase());
+}

@@ -1,0 +1,6 @@
+export * from './constants.ts';
+export * from './plans.ts';
+export * from './file-kind.ts';
+export * from './slug.ts';
+export * from './schemas.ts';
+export * from './viewer.ts';

@@ -1,0 +1,153 @@
+/** zod schemas of API payloads and entities; the one source of API types. */
+import { z } from 'zod';
+import { FILE_KINDS } from './file-kind.ts';
+import { UPLOAD_LIMITS } from './constants.ts';
+
+export const TEMPLATE_IDS = ['universal', 'photo-gallery', 'portfolio-resume', 'event-template', 'pitch-template'] as const;
+export const ZTemplateIdSchema = z.enum(TEMPLATE_IDS);
+export type TTemplateId = z.infer<typeof ZTemplateIdSchema>;
+
+export const THEME_STYLES = ['professional', 'creative', 'nature', 'minimal', 'elegant'] as const;
+export const THEME_MODES = ['light', 'dark'] as const;
+export const HERO_LAYOUTS = ['minimal', 'centered', 'split', 'featured'] as const;
+
+export const ZSiteSettingsSchema = z.object({
+  enableFavorites: z.boolean().default(false),
+  enableComments: z.boolean().default(false),
+  enableApprovals: z.boolean().default(false),
+  enableAnalytics: z.boolean().default(true),
+  enableNotifications: z.boolean().default(false),
+  notificationEmail: z.string().max(320).default(''),
+  slackWebhook: z.string().max(2048).default(''),
+});
+export type TSiteSettings = z.infer<typeof ZSiteSettingsSchema>;
+export const DEFAULT_SITE_SETTINGS: TSiteSettings = ZSiteSettingsSchema.parse({});
+
+export const ZContactInfoSchema = z.object({
+  email: z.string().max(320).default(''),
+  website: z.string().max(2048).default(''),
+  twitter: z.string().max(2048).default(''),
+  linkedin: z.string().max(2048).default(''),
+  github: z.string().max(2048).default(''),
+});
+export type TContactInfo = z.infer<typeof ZContactInfoSchema>;
+
+export const ZFileMetadataEntrySchema = z.object({
+  name: z.string().max(1024),
+  type: z.string().max(255).default(''),
+  size: z.number().int().nonnegative(),
+});
+
+const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+/** Parses a JSON text field of a multipart form, answering a readable error when it is not JSON. */
+const jsonText = <T extends z.ZodType>(schema: T) =>
+  z
+    .string()
+    .max(UPLOAD_LIMITS.maxFieldBytes)
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be valid JSON' });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
+
+/** The text fields of the regular multipart publish call (spec 7.3 'Regular'). */
+export const ZUploadFormSchema = z.object({
+  title: z.string().trim().min(1, 'Site Title is required').max(UPLOAD_LIMITS.maxTitleLength),
+  description: z.string().trim().max(UPLOAD_LIMITS.maxDescriptionLength).default(''),
+  template: z.preprocess(blankToUndefined, ZTemplateIdSchema.default('universal')),
+  authorName: z.string().trim().max(UPLOAD_LIMITS.maxAuthorNameLength).default(''),
+  anonymousSessionId: z.string().max(200).optional(),
+  settings: z.preprocess(blankToUndefined, jsonText(ZSiteSettingsSchema.partial()).optional()),
+  filesMetadata: z.preprocess(blankToUndefined, jsonText(z.array(ZFileMetadataEntrySchema).max(UPLOAD_LIMITS.maxFilesPerSite)).optional()),
+  password: z.preprocess(blankToUndefined, z.string().min(1).max(200).optional()),
+  expiryDate: z.preprocess(blankToUndefined, z.coerce.date().optional()),
+});
+export type TUploadForm = z.infer<typeof ZUploadFormSchema>;
+
+export const ZUploadResponseSchema = z.union([
+  z.object({ success: z.literal(true), url: z.string(), slug: z.string() }),
+  z.object({ success: z.literal(false), error: z.string(), code: z.string().optional() }),
+]);
+export type TUploadResponse = z.infer<typeof ZUploadResponseSchema>;
+
+export const ZErrorResponseSchema = z.object({ success: z.literal(false), error: z.string(), code: z.string() });
+export type TErrorResponse = z.infer<typeof ZErrorResponseSchema>;
+
+export const ZFileQuerySchema = z.object({
+  mode: z.enum(['preview', 'download']).default('preview'),
+  size: z.coerce.number().int().refine((n) => n === 300, 'size must be 300').optional(),
+});
+
+/** What the builder derived from one file; kept on the file row and in the derivation cache. */
+export const ZDerivedMetadataSchema = z.object({
+  sha256: z.string(),
+  kind: z.enum(FILE_KINDS),
+  width: z.number().int().positive().optional(),
+  height: z.number().int().positive().optional(),
+  format: z.string().optional(),
+  thumbnail: z.object({ key: z.string(), width: z.number().int(), height: z.number().int(), contentType: z.string() }).optional(),
+  display: z.object({ key: z.string(), width: z.number().int(), height: z.number().int(), contentType: z.string() }).optional(),
+  error: z.string().optional(),
+});
+export type TDerivedMetadata = z.infer<typeof ZDerivedMetadataSchema>;
+
+/** One file as the site template renders it. URLs are relative to the site's origin. */
+export const ZSiteFileSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  size: z.number().int().nonnegative(),
+  kind: z.enum(FILE_KINDS),
+  url: z.string(),
+  downloadUrl: z.string(),
+  thumbnailUrl: z.string().nullable(),
+  width: z.number().int().positive().nullable(),
+  height: z.number().int().positive().nullable(),
+  thumbnailWidth: z.number().int().positive().nullable(),
+  thumbnailHeight: z.number().int().positive().nullable(),
+  format: z.string().nullable(),
+  uploadedAt: z.string(),
+});
+export type TSiteFile = z.infer<typeof ZSiteFileSchema>;
+
+/** Everything the site template needs to render one published site. No owner data, no secrets. */
+export const ZSiteRenderModelSchema = z.object({
+  projectId: z.string(),
+  slug: z.string(),
+  title: z.string(),
+  subLine: z.string(),
+  tagLine: z.string(),
+  description: z.string(),
+  authorName: z.string(),
+  template: ZTemplateIdSchema,
+  theme: z.string(),
+  settings: ZSiteSettingsSchema,
+  contactInfo: ZContactInfoSchema,
+  files: z.array(ZSiteFileSchema),
+  publishedAt: z.string(),
+  /** Absolute origin of the public site, for Open Graph tags. */
+  siteOrigin: z.string(),
+});
+export type TSiteRenderModel = z.infer<typeof ZSiteRenderModelSchema>;
+
+export const BUILD_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
+export const ZBuildStatusSchema = z.object({
+  status: z.enum(BUILD_STATUSES),
+  progress: z.number().min(0).max(100),
+  stage: z.string(),
+});
+export type TBuildStatus = z.infer<typeof ZBuildStatusSchema>;
+
+export const ZSiteStatusResponseSchema = z.object({
+  success: z.literal(true),
+  slug: z.string(),
+  status: z.enum(['building', 'live', 'failed']),
+  progress: z.number(),
+  stage: z.string(),
+});
+export type TSiteStatusResponse = z.infer<typeof ZSiteStatusResponseSchema>;
