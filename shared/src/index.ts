@@ -4,3 +4,4 @@ export * from './file-kind.ts';
 export * from './slug.ts';
 export * from './schemas.ts';
 export * from './viewer.ts';
+export * from './file-name.ts';

@@ -62,7 +62,7 @@ export const ZUploadFormSchema = z.object({
   template: z.preprocess(blankToUndefined, ZTemplateIdSchema.default('universal')),
   authorName: z.string().trim().max(UPLOAD_LIMITS.maxAuthorNameLength).default(''),
   anonymousSessionId: z.string().max(200).optional(),
-  settings: z.preprocess(blankToUndefined, jsonText(ZSiteSettingsSchema.partial()).optional()),
+  settings: z.preprocess(blankToUndefined, jsonText(ZSiteSettingsSchema).optional()),
   filesMetadata: z.preprocess(blankToUndefined, jsonText(z.array(ZFileMetadataEntrySchema).max(UPLOAD_LIMITS.maxFilesPerSite)).optional()),
   password: z.preprocess(blankToUndefined, z.string().min(1).max(200).optional()),
   expiryDate: z.preprocess(blankToUndefined, z.coerce.date().optional()),

@@ -1,0 +1,8 @@
+FROM node:24-bookworm-slim
+RUN apt-get update && apt-get install -y --no-install-recommends ffmpeg && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY . .
+RUN npm ci --no-audit --no-fund && npm run build
+ENV NODE_ENV=production
+EXPOSE 3000
+CMD ["node", "control-api/src/main.ts"]

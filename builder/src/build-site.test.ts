@@ -1,0 +1,251 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import * as cheerio from 'cheerio';
+import { createSiteBuilder, SITE_HTML_CACHE_CONTROL, SITE_HTML_CONTENT_TYPE, type TSiteBuilderDeps } from './build-site.ts';
+import { derivedKeys } from './derive-image.ts';
+import type { TBuildFile, TBuildReport } from './types.ts';
+import { ensureTemplateBuilt } from './test-support/ensure-template-built.ts';
+import { MemoryStorage } from './test-support/memory-storage.ts';
+import { addFile, makeImage, makeInput, makeProject, recordingLogger } from './test-support/fixtures.ts';
+
+beforeAll(ensureTemplateBuilt);
+
+function setup(overrides: Partial<TSiteBuilderDeps> = {}) {
+  const storage = new MemoryStorage();
+  const log = recordingLogger();
+  const builder = createSiteBuilder({ storage, siteOrigin: 'https://dropsite.test', log, ...overrides });
+  const reports: TBuildReport[] = [];
+  const report = async (r: TBuildReport) => void reports.push(r);
+  return { storage, log, builder, reports, report };
+}
+
+async function threeImages(storage: MemoryStorage): Promise<TBuildFile[]> {
+  return Promise.all([
+    addFile(storage, 'dawn.jpg', await makeImage(1200, 800, { hue: 20 })),
+    addFile(storage, 'noon.jpg', await makeImage(800, 1200, { hue: 200 })),
+    addFile(storage, 'dusk.png', await makeImage(900, 900, { hue: 280, format: 'png' })),
+  ]);
+}
+
+describe('createSiteBuilder().buildSite', () => {
+  it('renders the hero, a 3-image grid with one island, and a file list with a download per file', async () => {
+    const { storage, builder, report, reports } = setup();
+    const images = await threeImages(storage);
+    const pdf = await addFile(storage, 'contract.pdf', Buffer.from('%PDF-1.4 fake'));
+    const input = makeInput(makeProject(), [...images, pdf]);
+
+    const result = await builder.buildSite(input, report);
+
+    expect(result.htmlKey).toBe('sites/harbour-lights/index.html');
+    expect(result.derivedCount).toBe(3);
+    expect(Object.keys(result.derived).sort()).toEqual([...images, pdf].map((f) => f.id).sort());
+    expect(result.derived[pdf.id]).toEqual({ sha256: pdf.sha256, kind: 'pdf' });
+    const stored = storage.objects.get(result.htmlKey)!;
+    expect(stored.contentType).toBe(SITE_HTML_CONTENT_TYPE);
+    expect(stored.cacheControl).toBe(SITE_HTML_CACHE_CONTROL);
+    expect(result.htmlBytes).toBe(stored.body.length);
+
+    const $ = cheerio.load(stored.body.toString('utf8'));
+    expect($('h1').text()).toBe('Harbour Lights');
+    expect($('.hero__sub').text()).toBe('Twelve frames, edited and ready for print.');
+    expect($('.hero__tag').text()).toBe('Client delivery');
+    expect($('title').text()).toBe('Harbour Lights');
+    expect($('meta[name="description"]').attr('content')).toBe('Final selects from the October shoot.');
+    expect($('meta[property="og:title"]').attr('content')).toBe('Harbour Lights');
+    expect($('meta[name="twitter:description"]').attr('content')).toBe('Final selects from the October shoot.');
+    expect($('meta[name="theme-color"]').attr('content')).toBe('#ffffff');
+    expect($('meta[name="viewport"]').length).toBe(1);
+    expect($('html').attr('data-theme')).toBe('professional-light');
+
+    // Gallery: 3 thumbnails with their real sizes and the thumbnail url; the first row loads at once.
+    const thumbs = $('.grid img');
+    expect(thumbs.length).toBe(3);
+    thumbs.each((i, img) => {
+      const file = images[i]!;
+      const meta = result.derived[file.id]!;
+      expect($(img).attr('src')).toBe(`/api/files/${file.id}?mode=preview&size=300`);
+      expect($(img).attr('width')).toBe(String(meta.thumbnail!.width));
+      expect($(img).attr('height')).toBe(String(meta.thumbnail!.height));
+      expect($(img).attr('alt')).toBe(file.name);
+      expect($(img).attr('decoding')).toBe('async');
+      expect($(img).closest('a').attr('href')).toBe(`/api/files/${file.id}?mode=preview`);
+    });
+    expect($('.grid img').first().attr('width')).toBe('300');
+    expect($('astro-island').length).toBe(1);
+    expect($('astro-island').attr('component-url')).toMatch(/^\/_astro\/Lightbox\.[\w-]+\.js$/);
+
+    // File list: every file, a download link each.
+    const rows = $('.files__list > li');
+    expect(rows.length).toBe(4);
+    for (const file of [...images, pdf]) {
+      const link = $(`a[href="/api/files/${file.id}?mode=download"]`);
+      expect(link.length).toBe(1);
+      expect(link.attr('download')).toBe(file.name);
+    }
+    expect($('.files__list').text()).toContain('contract.pdf');
+
+    // Footer.
+    expect($('footer h2').text()).toBe('Connect with Mira Solberg');
+    expect($('footer').text()).toContain("Have questions or want to work together? I'd love to hear from you.");
+    expect($('footer a[href="mailto:mira@example.com"]').text().trim()).toBe('Get in touch');
+    expect($('footer').text()).toContain('Powered by Dropsite');
+
+    // Progress: 5 → 85 while deriving, 90 rendering, 100 written; never backwards.
+    const values = reports.map((r) => r.progress);
+    expect(values[0]).toBe(5);
+    expect(values).toContain(85);
+    expect(values).toContain(90);
+    expect(values.at(-1)).toBe(100);
+    expect([...values].sort((a, b) => a - b)).toEqual(values);
+
+    // The HTML is the last write; the island bundles went up before it.
+    expect(storage.putLog.at(-1)).toBe(result.htmlKey);
+    const island = $('astro-island').attr('component-url')!;
+    expect(storage.keys('assets/_astro/')).toContain(`assets${island}`);
+  });
+
+  it('ships no island and no script for a site with only a PDF', async () => {
+    const { storage, builder, report } = setup();
+    const pdf = await addFile(storage, 'brief.pdf', Buffer.from('%PDF-1.4 fake'));
+    const result = await builder.buildSite(makeInput(makeProject({ slug: 'pdf-only-site', theme: '' }), [pdf]), report);
+    const $ = cheerio.load(storage.text(result.htmlKey));
+    expect($('astro-island').length).toBe(0);
+    expect($('script').length).toBe(0);
+    expect($('.files__list > li').length).toBe(1);
+    expect($('a[download]').attr('href')).toBe(`/api/files/${pdf.id}?mode=download`);
+    expect(result.derivedCount).toBe(0);
+    // No explicit theme: follows the visitor's colour scheme.
+    expect($('html').attr('data-theme')).toBeUndefined();
+    expect($('meta[name="theme-color"]').length).toBe(2);
+  });
+
+  it('escapes user data everywhere', async () => {
+    const { storage, builder, report } = setup();
+    const evil = '"><script>alert(1)</script>';
+    const image = await addFile(storage, `${evil}.jpg`, await makeImage(400, 300));
+    const project = makeProject({
+      slug: 'escape-test',
+      title: '<script>alert(1)</script>',
+      subLine: evil,
+      tagLine: '<img src=x onerror=alert(1)>',
+      description: evil,
+      authorName: '<b>bold</b>',
+      contactInfo: { email: 'javascript:alert(1)', website: '', twitter: '', linkedin: '', github: '' },
+    });
+    const result = await builder.buildSite(makeInput(project, [image]), report);
+    const html = storage.text(result.htmlKey);
+    const $ = cheerio.load(html);
+
+    expect($('h1').text()).toBe('<script>alert(1)</script>');
+    expect($('title').text()).toBe('<script>alert(1)</script>');
+    expect($('.hero__sub').text()).toBe(evil);
+    expect($('.hero__tag').text()).toBe('<img src=x onerror=alert(1)>');
+    expect($('footer h2').text()).toBe('Connect with <b>bold</b>');
+    expect($('meta[property="og:title"]').attr('content')).toBe('<script>alert(1)</script>');
+    expect($('.gallery img').attr('alt')).toBe(`${evil}.jpg`);
+    // Nothing user-supplied became markup.
+    $('script').each((_, el) => expect($(el).text()).not.toContain('alert(1)'));
+    expect($('img[onerror]').length).toBe(0);
+    expect($('b').length).toBe(0);
+    // Outside quoted attribute values (where '<' is inert and '"' is escaped), no raw markup from the data.
+    const outsideAttributes = html.replace(/="[^"]*"/g, '=""');
+    expect(outsideAttributes).not.toContain('<script>alert(1)');
+    expect(outsideAttributes).not.toContain('<img src=x');
+    // Not a plain address: no mailto button.
+    expect($('a[href^="mailto:"]').length).toBe(0);
+    expect($('a[href^="javascript:"]').length).toBe(0);
+  });
+
+  it('does not derive again on a second build, and rebuilds byte-identical HTML', async () => {
+    const { storage, builder, report } = setup();
+    const images = await threeImages(storage);
+    const input = makeInput(makeProject({ slug: 'rebuild-site' }), images);
+
+    const first = await builder.buildSite(input, report);
+    expect(first.derivedCount).toBe(3);
+    const html = storage.text(first.htmlKey);
+
+    const second = await builder.buildSite(input, report);
+    expect(second.derivedCount).toBe(0);
+    expect(second.derived).toEqual(first.derived);
+    expect(storage.text(second.htmlKey)).toBe(html);
+
+    // A fresh builder (new process) with the metadata saved on the rows: same again.
+    const again = createSiteBuilder({ storage, siteOrigin: 'https://dropsite.test', log: recordingLogger() });
+    const rows = images.map((f) => ({ ...f, metadata: first.derived[f.id]! }));
+    const third = await again.buildSite(makeInput(input.project, rows), report);
+    expect(third.derivedCount).toBe(0);
+    expect(storage.text(third.htmlKey)).toBe(html);
+  });
+
+  it('keeps building when an image is corrupt', async () => {
+    const { storage, builder, report, log } = setup();
+    const good = await addFile(storage, 'good.jpg', await makeImage(600, 400));
+    const bad = await addFile(storage, 'bad.jpg', Buffer.from('\xff\xd8\xff garbage'));
+    const result = await builder.buildSite(makeInput(makeProject({ slug: 'corrupt-site' }), [good, bad]), report);
+
+    expect(result.derived[bad.id]!.error).toEqual(expect.any(String));
+    expect(result.derived[good.id]!.thumbnail).toBeDefined();
+    expect(log.entries.some((e) => e.level === 'warn' && e.msg === 'file derivation failed')).toBe(true);
+    const $ = cheerio.load(storage.text(result.htmlKey));
+    // The broken image is only in the file list; the gallery shows the good one.
+    expect($('.gallery img').length).toBe(1);
+    expect($('.files__list > li').length).toBe(2);
+    expect($(`a[href="/api/files/${bad.id}?mode=download"]`).length).toBe(1);
+  });
+
+  it('derives shared content once across files and survives failing progress reports', async () => {
+    const { storage, builder, log } = setup({ concurrency: 4 });
+    const bytes = await makeImage(500, 500);
+    const files = await Promise.all([addFile(storage, 'one.jpg', bytes), addFile(storage, 'two.jpg', bytes)]);
+    const result = await builder.buildSite(makeInput(makeProject({ slug: 'dedupe-site' }), files), async () => {
+      throw new Error('queue down');
+    });
+    expect(result.derivedCount).toBe(1);
+    expect(storage.putLog.filter((k) => k === derivedKeys(files[0]!.sha256).thumbnail)).toHaveLength(1);
+    expect(log.entries.some((e) => e.msg === 'build progress report failed')).toBe(true);
+  });
+
+  it('refuses unsafe slugs and builds after close', async () => {
+    const { builder, report } = setup();
+    await expect(builder.buildSite(makeInput(makeProject({ slug: '../etc' }), []), report)).rejects.toThrow(/Unsafe site slug/);
+    await builder.close();
+    await expect(builder.buildSite(makeInput(makeProject(), []), report)).rejects.toThrow(/closed/);
+  });
+
+  it('renders an empty site and a single-image site', async () => {
+    const { storage, builder, report } = setup();
+    const empty = await builder.buildSite(makeInput(makeProject({ slug: 'empty-site', authorName: '' }), []), report);
+    const $empty = cheerio.load(storage.text(empty.htmlKey));
+    expect($empty('.files__empty').length).toBe(1);
+    expect($empty('footer h2').text()).toBe('Connect with Harbour Lights');
+
+    const one = await addFile(storage, 'solo.jpg', await makeImage(2400, 1600));
+    const single = await builder.buildSite(makeInput(makeProject({ slug: 'single-site' }), [one]), report);
+    const $ = cheerio.load(storage.text(single.htmlKey));
+    expect($('.single img').attr('src')).toBe(`/api/files/${one.id}?mode=preview`);
+    expect($('.single img').attr('width')).toBe('1600');
+    expect($('.single img').attr('height')).toBe('1067');
+    expect($('astro-island').length).toBe(1);
+  });
+});
+
+describe('publishAssets', () => {
+  it('uploads the island bundles once per template version', async () => {
+    const { storage, builder } = setup();
+    await builder.publishAssets();
+    const assets = storage.keys('assets/_astro/');
+    expect(assets.length).toBeGreaterThan(0);
+    for (const key of assets) {
+      const object = storage.objects.get(key)!;
+      expect(object.cacheControl).toBe('public, max-age=31536000, immutable');
+      if (key.endsWith('.js')) expect(object.contentType).toBe('text/javascript; charset=utf-8');
+    }
+    const marker = storage.keys('assets/.published-');
+    expect(marker).toHaveLength(1);
+    expect(storage.putLog.at(-1)).toBe(marker[0]);
+
+    const puts = storage.putLog.length;
+    await createSiteBuilder({ storage, siteOrigin: 'https://dropsite.test', log: recordingLogger() }).publishAssets();
+    expect(storage.putLog.length).toBe(puts);
+  });
+});

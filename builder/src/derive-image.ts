@@ -1,0 +1,157 @@
+/**
+ * Image derivation with sharp: dimensions and format, a 300 px wide WebP thumbnail and a WebP
+ * display copy (long edge at most 1600 px), EXIF orientation applied. Results are cached by
+ * content hash under derived/{sha256}/; meta.json is written last and marks a complete entry.
+ * Failures never throw: they come back as metadata with `error` set.
+ */
+import type { Readable } from 'node:stream';
+import sharp, { type ResizeOptions } from 'sharp';
+import { DISPLAY_IMAGE_SIZE, RASTER_IMAGE_EXTENSIONS, THUMBNAIL_SIZE, ZDerivedMetadataSchema, getExtension, type TDerivedMetadata } from '@dropsite/shared';
+import type { BuilderStorage, TBuildFile } from './types.ts';
+
+export const DERIVED_CONTENT_TYPE = 'image/webp';
+/** Derived objects are addressed by content hash, so they never change once written. */
+export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+export interface TDeriveImageOptions {
+  /** Refuse images with more pixels than this (pixel-flood guard). Default 100 megapixels. */
+  maxInputPixels?: number;
+  /** Refuse originals larger than this many bytes (sharp holds a streamed input in memory). Default 256 MiB. */
+  maxInputBytes?: number;
+  /** Give up on one pipeline after this many seconds. Default 120. */
+  timeoutSeconds?: number;
+}
+
+export interface TDeriveImageOutcome {
+  metadata: TDerivedMetadata;
+  /** True when the image was processed in this call (a cache miss), false when the cache answered. */
+  derived: boolean;
+}
+
+const DEFAULTS = { maxInputPixels: 100_000_000, maxInputBytes: 256 * 1024 * 1024, timeoutSeconds: 120 } as const;
+
+export function derivedKeys(sha256: string): { thumbnail: string; display: string; meta: string } {
+  if (!/^[a-f0-9]{16,128}$/i.test(sha256)) throw new Error(`Not a content hash: ${JSON.stringify(sha256)}`);
+  const base = `derived/${sha256.toLowerCase()}`;
+  return { thumbnail: `${base}/thumb-${THUMBNAIL_SIZE}.webp`, display: `${base}/display.webp`, meta: `${base}/meta.json` };
+}
+
+/** True for files the builder rasterises: raster formats only, never SVG. */
+export function isDerivableImage(file: Pick<TBuildFile, 'name' | 'type'>): boolean {
+  const ext = getExtension(file.name);
+  const mime = file.type.toLowerCase();
+  if (ext === 'svg' || mime.includes('svg')) return false;
+  if (ext) return RASTER_IMAGE_EXTENSIONS.has(ext);
+  return mime.startsWith('image/');
+}
+
+/** The cached derivation for a file's content, from its row or from derived/{sha}/meta.json; null on a miss. */
+export async function readCachedDerivation(
+  storage: BuilderStorage,
+  file: Pick<TBuildFile, 'sha256' | 'metadata'>,
+): Promise<TDerivedMetadata | null> {
+  const row = file.metadata;
+  if (row && row.sha256 === file.sha256 && row.thumbnail && !row.error) return row;
+  const key = derivedKeys(file.sha256).meta;
+  if (!(await storage.head(key))) return null;
+  try {
+    const { body } = await storage.get(key);
+    const parsed = ZDerivedMetadataSchema.safeParse(JSON.parse((await readAll(body)).toString('utf8')));
+    return parsed.success && parsed.data.sha256 === file.sha256 && parsed.data.thumbnail ? parsed.data : null;
+  } catch {
+    return null; // an unreadable cache entry is a miss: derive again and overwrite it
+  }
+}
+
+/**
+ * Derives one image (or answers from the cache). Streams the original from storage into sharp,
+ * writes thumbnail and display copy, then meta.json. Never throws.
+ */
+export async function deriveImage(
+  storage: BuilderStorage,
+  file: Pick<TBuildFile, 'storageKey' | 'sha256' | 'name' | 'type' | 'size' | 'metadata'>,
+  options: TDeriveImageOptions = {},
+): Promise<TDeriveImageOutcome> {
+  const base: TDerivedMetadata = { sha256: file.sha256, kind: 'image' };
+  try {
+    const cached = await readCachedDerivation(storage, file);
+    if (cached) return { metadata: cached, derived: false };
+  } catch {
+    // storage trouble while looking at the cache: try the work itself, which reports its own error
+  }
+  try {
+    const metadata = await processImage(storage, file, { ...DEFAULTS, ...options });
+    const keys = derivedKeys(file.sha256);
+    await storage.put(keys.meta, JSON.stringify(metadata), { contentType: 'application/json', cacheControl: IMMUTABLE_CACHE_CONTROL });
+    return { metadata, derived: true };
+  } catch (error) {
+    return { metadata: { ...base, error: describeError(error) }, derived: true };
+  }
+}
+
+async function processImage(
+  storage: BuilderStorage,
+  file: Pick<TBuildFile, 'storageKey' | 'sha256' | 'size'>,
+  options: Required<TDeriveImageOptions>,
+): Promise<TDerivedMetadata> {
+  if (file.size > options.maxInputBytes) throw new Error(`Image is too large to preview (${file.size} bytes)`);
+  const keys = derivedKeys(file.sha256);
+  const { body } = await storage.get(file.storageKey);
+
+  const source = sharp({ limitInputPixels: options.maxInputPixels, failOn: 'error', sequentialRead: true });
+  const pipeline = (resize: ResizeOptions, quality: number) =>
+    source
+      .clone()
+      .rotate() // EXIF orientation
+      .resize(resize)
+      .webp({ quality, effort: 4 })
+      .timeout({ seconds: options.timeoutSeconds })
+      .toBuffer({ resolveWithObject: true });
+
+  const work = Promise.all([
+    source.metadata(),
+    pipeline({ width: THUMBNAIL_SIZE, withoutEnlargement: true }, 78),
+    pipeline({ width: DISPLAY_IMAGE_SIZE, height: DISPLAY_IMAGE_SIZE, fit: 'inside', withoutEnlargement: true }, 82),
+  ]);
+  const readFailure = new Promise<never>((_, reject) => body.once('error', reject));
+  work.catch(() => {});
+  readFailure.catch(() => {});
+  body.pipe(source);
+
+  let results: Awaited<typeof work>;
+  try {
+    results = await Promise.race([work, readFailure]);
+  } catch (error) {
+    body.destroy();
+    source.destroy();
+    throw error;
+  }
+  const [meta, thumbnail, display] = results;
+  const width = meta.autoOrient?.width ?? meta.width;
+  const height = meta.autoOrient?.height ?? meta.height;
+  if (!width || !height) throw new Error('Image has no dimensions');
+
+  const put = { contentType: DERIVED_CONTENT_TYPE, cacheControl: IMMUTABLE_CACHE_CONTROL };
+  await storage.put(keys.thumbnail, thumbnail.data, put);
+  await storage.put(keys.display, display.data, put);
+  return {
+    sha256: file.sha256,
+    kind: 'image',
+    width,
+    height,
+    ...(meta.format ? { format: meta.format } : {}),
+    thumbnail: { key: keys.thumbnail, width: thumbnail.info.width, height: thumbnail.info.height, contentType: DERIVED_CONTENT_TYPE },
+    display: { key: keys.display, width: display.info.width, height: display.info.height, contentType: DERIVED_CONTENT_TYPE },
+  };
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks);
+}
+
+function describeError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0]!.slice(0, 300) || 'Image could not be processed';
+}

@@ -1,0 +1,88 @@
+/**
+ * Uploads the template's island bundles (dist/client/_astro/*) to assets/_astro/ once per
+ * template version. The version is the hash of the asset manifest (paths and content hashes);
+ * a marker object assets/.published-<hash> is written last and makes later calls no-ops.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync } from 'node:fs';
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { BuilderStorage } from './types.ts';
+import { templatePaths } from './render.ts';
+import { IMMUTABLE_CACHE_CONTROL } from './derive-image.ts';
+
+export interface TPublishAssetsResult {
+  /** False when the marker showed this version was already published. */
+  published: boolean;
+  markerKey: string;
+  files: number;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.gif': 'image/gif',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.wasm': 'application/wasm',
+};
+
+export function assetContentType(file: string): string {
+  return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+}
+
+export interface TAssetManifest {
+  /** Paths relative to _astro/, sorted, with the sha256 of each file. */
+  files: { path: string; sha256: string }[];
+  hash: string;
+}
+
+/** Lists and hashes the built assets. An empty manifest when the template has no client assets. */
+export async function readAssetManifest(clientDir = templatePaths().clientDir): Promise<TAssetManifest> {
+  const astroDir = path.join(clientDir, '_astro');
+  const files: TAssetManifest['files'] = [];
+  if (existsSync(astroDir)) {
+    const names = (await readdir(astroDir, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.relative(astroDir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+      .sort();
+    for (const name of names) {
+      files.push({ path: name, sha256: createHash('sha256').update(await readFile(path.join(astroDir, name))).digest('hex') });
+    }
+  }
+  const hash = createHash('sha256')
+    .update(files.map((f) => `${f.path} ${f.sha256}\n`).join(''))
+    .digest('hex')
+    .slice(0, 20);
+  return { files, hash };
+}
+
+export async function publishTemplateAssets(storage: BuilderStorage, options: { clientDir?: string } = {}): Promise<TPublishAssetsResult> {
+  const clientDir = options.clientDir ?? templatePaths().clientDir;
+  if (!existsSync(path.join(clientDir, '..', 'server'))) {
+    throw new Error(`The site template is not built (${clientDir} is missing). Run npm run build first (npm run build -w @dropsite/site-template).`);
+  }
+  const manifest = await readAssetManifest(clientDir);
+  const markerKey = `assets/.published-${manifest.hash}`;
+  if (await storage.head(markerKey)) return { published: false, markerKey, files: manifest.files.length };
+
+  for (const file of manifest.files) {
+    await storage.put(`assets/_astro/${file.path}`, createReadStream(path.join(clientDir, '_astro', file.path)), {
+      contentType: assetContentType(file.path),
+      cacheControl: IMMUTABLE_CACHE_CONTROL,
+    });
+  }
+  await storage.put(markerKey, JSON.stringify(manifest), { contentType: 'application/json; charset=utf-8', cacheControl: 'no-cache' });
+  return { published: true, markerKey, files: manifest.files.length };
+}

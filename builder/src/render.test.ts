@@ -1,0 +1,89 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import * as cheerio from 'cheerio';
+import { DEFAULT_SITE_SETTINGS, type TSiteFile, type TSiteRenderModel } from '@dropsite/shared';
+import { loadSiteRenderer, TemplateNotBuiltError, templatePaths } from './render.ts';
+import { ensureTemplateBuilt } from './test-support/ensure-template-built.ts';
+
+beforeAll(ensureTemplateBuilt);
+
+function image(i: number): TSiteFile {
+  const id = `img_${String(i).padStart(16, '0')}`;
+  return {
+    id,
+    name: `photo-${i}.jpg`,
+    type: 'image/jpeg',
+    size: 1_000_000 + i,
+    kind: 'image',
+    url: `/api/files/${id}?mode=preview`,
+    downloadUrl: `/api/files/${id}?mode=download`,
+    thumbnailUrl: `/api/files/${id}?mode=preview&size=300`,
+    width: 3000,
+    height: i % 2 ? 2000 : 4500,
+    thumbnailWidth: 300,
+    thumbnailHeight: i % 2 ? 200 : 450,
+    format: 'jpeg',
+    uploadedAt: '2025-01-01T00:00:00.000Z',
+  };
+}
+
+function site(files: TSiteFile[], overrides: Partial<TSiteRenderModel> = {}): TSiteRenderModel {
+  return {
+    projectId: 'p1',
+    slug: 'render-test',
+    title: 'Render test',
+    subLine: '',
+    tagLine: '',
+    description: '',
+    authorName: '',
+    template: 'photo-gallery',
+    theme: 'professional-dark',
+    settings: DEFAULT_SITE_SETTINGS,
+    contactInfo: { email: '', website: '', twitter: '', linkedin: '', github: '' },
+    files,
+    publishedAt: '2025-01-01T00:00:00.000Z',
+    siteOrigin: 'https://dropsite.test',
+    ...overrides,
+  };
+}
+
+describe('loadSiteRenderer', () => {
+  it('explains what to do when the template is not built', async () => {
+    await expect(loadSiteRenderer({ serverEntry: '/nonexistent/dist/server/entry.mjs' })).rejects.toThrow(TemplateNotBuiltError);
+    await expect(loadSiteRenderer({ serverEntry: '/nonexistent/dist/server/entry.mjs' })).rejects.toThrow(/Run npm run build first/);
+  });
+
+  it('loads the template once', async () => {
+    const a = await loadSiteRenderer();
+    const b = await loadSiteRenderer({ serverEntry: templatePaths().serverEntry });
+    expect(a).toBe(b);
+  });
+
+  it('picks the gallery layout by image count and lazy-loads below the first row', async () => {
+    const renderer = await loadSiteRenderer();
+
+    const grid = cheerio.load(await renderer.render(site([1, 2, 3, 4, 5].map(image))));
+    expect(grid('.grid--grid img').length).toBe(5);
+    expect(grid('.grid img').map((_, el) => grid(el).attr('loading') ?? 'eager').get()).toEqual(['eager', 'eager', 'eager', 'lazy', 'lazy']);
+
+    const masonry = cheerio.load(await renderer.render(site(Array.from({ length: 12 }, (_, i) => image(i + 1)))));
+    expect(masonry('.masonry img').length).toBe(12);
+    expect(masonry('.masonry img').eq(1).attr('height')).toBe('450');
+
+    const dense = cheerio.load(await renderer.render(site(Array.from({ length: 25 }, (_, i) => image(i + 1)))));
+    expect(dense('.grid--dense img').length).toBe(25);
+    expect(dense('astro-island').length).toBe(1);
+  });
+
+  it('applies the theme and leaves optional parts out', async () => {
+    const renderer = await loadSiteRenderer();
+    const $ = cheerio.load(await renderer.render(site([])));
+    expect($('html').attr('data-theme')).toBe('professional-dark');
+    expect($('meta[name="theme-color"]').attr('content')).toBe('#0c0e12');
+    expect($('.hero__tag').length).toBe(0);
+    expect($('.hero__sub').length).toBe(0);
+    expect($('footer h2').text()).toBe('Connect with Render test');
+    expect($('a[href^="mailto:"]').length).toBe(0);
+    expect($('.gallery').length).toBe(0);
+    expect($('script').length).toBe(0);
+  });
+});

@@ -1,0 +1,47 @@
+/** The Express app: API, built sites, and the dashboard, wired from explicit dependencies. */
+import { randomUUID } from 'node:crypto';
+import express from 'express';
+import type { TAppDeps } from './deps.ts';
+import { createErrorMiddleware, notFoundApi } from './http/error-middleware.ts';
+import { createOriginCheck } from './http/origin-check.ts';
+import { createDashboardRoutes } from './http/dashboard-routes.ts';
+import { createUploadRoutes } from './uploads/upload.routes.ts';
+import { createFileRoutes } from './files/files.routes.ts';
+import { createSiteRoutes } from './sites/sites.routes.ts';
+import { createBuildRoutes } from './builds/builds.routes.ts';
+
+export function createApp(deps: TAppDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.trustProxy);
+  app.set('query parser', 'simple');
+
+  app.use((req, res, next) => {
+    const requestId = req.get('x-request-id')?.slice(0, 64) || randomUUID();
+    res.locals.requestId = requestId;
+    res.set('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      deps.log.debug({ requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms) }, 'request');
+    });
+    next();
+  });
+
+  app.get('/api/health', (_req, res) => {
+    res.json({ success: true, status: 'ok' });
+  });
+  app.use('/api', createOriginCheck(deps.config.publicUrl));
+  app.use('/api', express.json({ limit: '64kb' }));
+  app.use(createUploadRoutes(deps));
+  app.use(createFileRoutes(deps));
+  app.use(createBuildRoutes(deps));
+  app.use('/api', notFoundApi);
+
+  const dashboard = createDashboardRoutes(deps.config.dashboardDir);
+  app.use(dashboard.router);
+  app.use(createSiteRoutes(deps));
+  app.use((_req, res) => dashboard.sendNotFound(res));
+  app.use(createErrorMiddleware(deps.log));
+  return app;
+}

@@ -1,0 +1,128 @@
+/** Build rows: one per (project, version), moved through queued → running → succeeded | failed. */
+import type { Kysely } from 'kysely';
+import type { Database, TBuildRow } from '../db/tables.ts';
+
+type TDb = Kysely<Database>;
+
+/** Longest error text kept; stack traces beyond it only bloat the row the status endpoint reads. */
+const MAX_ERROR_LENGTH = 4000;
+
+/** Ids per IN list; keeps well under SQLite's and PostgreSQL's bound-parameter limits. */
+const IDS_PER_QUERY = 1000;
+
+/**
+ * Records a queued build for a project version, or answers the build already recorded for it.
+ * ON CONFLICT DO NOTHING then a select keeps concurrent callers from failing on the unique key.
+ */
+export async function insertBuild(db: TDb, build: { id: string; projectId: string; version: number; now: number }): Promise<TBuildRow> {
+  await db
+    .insertInto('builds')
+    .values({
+      id: build.id,
+      project_id: build.projectId,
+      version: build.version,
+      status: 'queued',
+      progress: 0,
+      stage: 'queued',
+      error: null,
+      attempts: 0,
+      created_at: build.now,
+      started_at: null,
+      finished_at: null,
+    })
+    .onConflict((oc) => oc.columns(['project_id', 'version']).doNothing())
+    .execute();
+  return db
+    .selectFrom('builds')
+    .selectAll()
+    .where('project_id', '=', build.projectId)
+    .where('version', '=', build.version)
+    .executeTakeFirstOrThrow();
+}
+
+export async function findBuildById(db: TDb, id: string): Promise<TBuildRow | null> {
+  return (await db.selectFrom('builds').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+}
+
+/** The build of the project's highest version, or null when it has none. */
+export async function findLatestBuildForProject(db: TDb, projectId: string): Promise<TBuildRow | null> {
+  const row = await db
+    .selectFrom('builds')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('version', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** Builds queued or running (e.g. cut short by a restart) of projects not deleted, oldest first. */
+export async function findUnfinishedBuilds(db: TDb): Promise<TBuildRow[]> {
+  return db
+    .selectFrom('builds')
+    .innerJoin('projects', 'projects.id', 'builds.project_id')
+    .selectAll('builds')
+    .where('builds.status', 'in', ['queued', 'running'])
+    .where('projects.deleted_at', 'is', null)
+    .orderBy('builds.created_at')
+    .orderBy('builds.id')
+    .execute();
+}
+
+/** How many of the given builds have succeeded and how many have failed for good. */
+export async function countFinishedBuilds(db: TDb, buildIds: readonly string[]): Promise<{ succeeded: number; failed: number }> {
+  const counts = { succeeded: 0, failed: 0 };
+  for (let i = 0; i < buildIds.length; i += IDS_PER_QUERY) {
+    const rows = await db
+      .selectFrom('builds')
+      .select((eb) => ['status', eb.fn.countAll<number>().as('count')])
+      .where('id', 'in', buildIds.slice(i, i + IDS_PER_QUERY))
+      .where('status', 'in', ['succeeded', 'failed'])
+      .groupBy('status')
+      .execute();
+    for (const row of rows) {
+      if (row.status === 'succeeded' || row.status === 'failed') counts[row.status] += Number(row.count);
+    }
+  }
+  return counts;
+}
+
+/** Starts an attempt: counts it, clears what an earlier attempt left, and answers the attempt number (1 for the first). */
+export async function markBuildRunning(db: TDb, id: string, now: number): Promise<number> {
+  const row = await db
+    .updateTable('builds')
+    .set((eb) => ({
+      status: 'running',
+      attempts: eb('attempts', '+', 1),
+      started_at: now,
+      finished_at: null,
+      error: null,
+    }))
+    .where('id', '=', id)
+    .returning('attempts')
+    .executeTakeFirst();
+  if (row === undefined) throw new Error(`Build ${id} not found`);
+  return row.attempts;
+}
+
+export async function updateBuildProgress(db: TDb, id: string, progress: number, stage: string): Promise<void> {
+  // The column is an integer percentage; builders may report fractions.
+  const percent = Math.min(100, Math.max(0, Math.round(progress)));
+  await db.updateTable('builds').set({ progress: percent, stage }).where('id', '=', id).execute();
+}
+
+export async function markBuildSucceeded(db: TDb, id: string, now: number): Promise<void> {
+  await db
+    .updateTable('builds')
+    .set({ status: 'succeeded', progress: 100, stage: 'done', error: null, finished_at: now })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function markBuildFailed(db: TDb, id: string, error: string, now: number): Promise<void> {
+  await db
+    .updateTable('builds')
+    .set({ status: 'failed', error: error.slice(0, MAX_ERROR_LENGTH), finished_at: now })
+    .where('id', '=', id)
+    .execute();
+}

@@ -1,0 +1,28 @@
+/** GET /api/sites/{slug}/status: whether a site is live, and how far its build has come. */
+import { Router } from 'express';
+import { isValidSlug, type TSiteStatusResponse } from '@dropsite/shared';
+import type { TAppDeps } from '../deps.ts';
+import { AppError } from '../http/app-error.ts';
+import { findProjectBySlug } from '../projects/projects.repository.ts';
+import { checkSiteAccess } from '../sites/site-access.ts';
+import { findLatestBuildForProject } from './builds.repository.ts';
+
+export function createBuildRoutes(deps: TAppDeps): Router {
+  const router = Router();
+  router.get('/api/sites/:slug/status', async (req, res) => {
+    const slug = req.params.slug;
+    if (!isValidSlug(slug)) throw new AppError('not_found', 'Site not found');
+    const project = await findProjectBySlug(deps.db, slug);
+    if (checkSiteAccess(project, deps.clock) === 'missing' || !project) throw new AppError('not_found', 'Site not found');
+    const build = await findLatestBuildForProject(deps.db, project.id);
+    const isLive = project.status === 'live';
+    res.set('Cache-Control', 'no-store').json({
+      success: true,
+      slug,
+      status: project.status,
+      progress: isLive ? 100 : (build?.progress ?? 0),
+      stage: isLive ? 'Live' : (build?.stage ?? 'Queued'),
+    } satisfies TSiteStatusResponse);
+  });
+  return router;
+}

@@ -1,0 +1,80 @@
+/** Queues builds and runs them: the glue between the queue, the database and the site builder. */
+import type { TBuildReport, TBuildResult } from '@dropsite/builder';
+import type { TAppDeps } from '../deps.ts';
+import { newId } from '../db/ids.ts';
+import { AppError } from '../http/app-error.ts';
+import { UnrecoverableBuildError, type TBuildProcessor } from '../queue/build-queue.ts';
+import {
+  findProjectById,
+  loadBuildInput,
+  saveFileMetadata,
+  setProjectStatus,
+} from '../projects/projects.repository.ts';
+import {
+  insertBuild,
+  markBuildFailed,
+  markBuildRunning,
+  markBuildSucceeded,
+  updateBuildProgress,
+} from './builds.repository.ts';
+import type { TBuildInput } from '@dropsite/builder';
+
+/** Records a build for this project version (once) and puts it on the queue. */
+export async function enqueueProjectBuild(deps: TAppDeps, projectId: string, version: number): Promise<string> {
+  const build = await insertBuild(deps.db, { id: newId(), projectId, version, now: deps.clock.now() });
+  try {
+    await deps.queue.enqueue({ projectId, buildId: build.id, version }, { attempts: deps.config.buildAttempts });
+  } catch (err) {
+    throw new AppError('service_unavailable', 'Publishing is temporarily unavailable. Please try again in a minute.', { cause: err });
+  }
+  return build.id;
+}
+
+export interface TSiteBuilder {
+  buildSite(input: TBuildInput, report: (r: TBuildReport) => Promise<void>): Promise<TBuildResult>;
+}
+
+/**
+ * The job processor. Idempotent: a retried or duplicated job renders the same site,
+ * and a job for an older version than the project's current one is skipped (the newest wins).
+ */
+export function createBuildProcessor(deps: Pick<TAppDeps, 'db' | 'clock' | 'log' | 'config'>, builder: TSiteBuilder): TBuildProcessor {
+  return async (job, reportProgress) => {
+    const { db, clock, log } = deps;
+    const project = await findProjectById(db, job.projectId);
+    if (!project || project.deleted_at !== null) throw new UnrecoverableBuildError(`Project ${job.projectId} no longer exists`);
+    if (project.version > job.version) {
+      await markBuildSucceeded(db, job.buildId, clock.now());
+      log.info({ projectId: job.projectId, version: job.version }, 'build superseded by a newer version');
+      return;
+    }
+    const attempt = await markBuildRunning(db, job.buildId, clock.now());
+    try {
+      const input = await loadBuildInput(db, job.projectId);
+      if (!input) throw new UnrecoverableBuildError(`Project ${job.projectId} no longer exists`);
+      let lastStage = '';
+      const result = await builder.buildSite(input, async (r) => {
+        // Progress is written when the stage changes, not per percent, to keep builds cheap.
+        if (r.stage !== lastStage || r.progress === 100) {
+          lastStage = r.stage;
+          await updateBuildProgress(db, job.buildId, Math.round(r.progress), r.stage);
+        }
+        await reportProgress(r);
+      });
+      if (result.derivedCount > 0) {
+        for (const [fileId, metadata] of Object.entries(result.derived)) await saveFileMetadata(db, fileId, JSON.stringify(metadata));
+      }
+      await markBuildSucceeded(db, job.buildId, clock.now());
+      await setProjectStatus(db, job.projectId, 'live', clock.now());
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const isFinal = err instanceof UnrecoverableBuildError || attempt >= deps.config.buildAttempts;
+      log.warn({ err, projectId: job.projectId, buildId: job.buildId, attempt, isFinal }, 'build failed');
+      if (isFinal) {
+        await markBuildFailed(db, job.buildId, message.slice(0, 2000), clock.now());
+        if (project.status !== 'live') await setProjectStatus(db, job.projectId, 'failed', clock.now());
+      }
+      throw err;
+    }
+  };
+}

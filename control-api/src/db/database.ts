@@ -1,0 +1,151 @@
+/** Opens the database (SQLite or PostgreSQL, chosen by URL) and runs its migrations. */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Migrator, NO_MIGRATIONS, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely/migration';
+import pg from 'pg';
+import * as initialMigration from './migrations/2026_11_22_0000_initial.ts';
+import type { Database } from './tables.ts';
+
+export type TDialect = 'sqlite' | 'postgres';
+
+export interface TDatabaseHandle {
+  db: Kysely<Database>;
+  dialect: TDialect;
+  close(): Promise<void>;
+}
+
+export interface TDatabaseOptions {
+  /** PostgreSQL schema to work in (created when missing); overrides a `?schema=` in the URL. */
+  searchPath?: string;
+  /** Most PostgreSQL connections to hold open. */
+  maxConnections?: number;
+}
+
+/** Migrations in order; imported statically so bundles and tests never read the filesystem. */
+const MIGRATIONS: Record<string, Migration> = {
+  '2026_11_22_0000_initial': initialMigration,
+};
+
+const staticMigrationProvider: MigrationProvider = {
+  getMigrations: async () => MIGRATIONS,
+};
+
+const PG_INT8_OID = 20;
+const PG_NUMERIC_OID = 1700;
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/** Opens `sqlite:<path>`, a plain file path, `:memory:`, or a `postgres://` / `postgresql://` URL. */
+export async function createDatabase(url: string, options: TDatabaseOptions = {}): Promise<TDatabaseHandle> {
+  if (/^postgres(ql)?:\/\//i.test(url)) return openPostgres(url, options);
+  return openSqlite(sqlitePathOf(url));
+}
+
+/** Applies every pending migration; throws naming the migration that failed. */
+export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+  const migrator = await createMigrator(db);
+  throwOnMigrationError(await migrator.migrateToLatest());
+}
+
+/** Reverts every migration (each one's `down`), leaving an empty database; for tests and resets. */
+export async function rollbackAllMigrations(db: Kysely<Database>): Promise<void> {
+  const migrator = await createMigrator(db);
+  throwOnMigrationError(await migrator.migrateTo(NO_MIGRATIONS));
+}
+
+async function createMigrator(db: Kysely<Database>): Promise<Migrator> {
+  return new Migrator({ db, provider: staticMigrationProvider, migrationTableSchema: await postgresSchemaOf(db) });
+}
+
+function throwOnMigrationError({ error, results }: MigrationResultSet): void {
+  if (error === undefined) return;
+  const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? '(before any migration ran)';
+  const reason = error instanceof Error ? error.message : String(error);
+  throw new Error(`Migration ${failed} failed: ${reason}`, { cause: error });
+}
+
+/**
+ * The schema PostgreSQL creates tables in, else undefined. kysely's migrator looks for its own tables
+ * across all schemas unless told one, so a sibling schema's migration tables would fool it.
+ */
+async function postgresSchemaOf(db: Kysely<Database>): Promise<string | undefined> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+  const schema = rows[0]?.schema;
+  if (schema == null) throw new Error('PostgreSQL has no current schema: check the search_path');
+  return schema;
+}
+
+/** True when the error is a unique-constraint violation on either dialect. */
+export function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return false;
+  const code = error.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+function sqlitePathOf(url: string): string {
+  if (!url.startsWith('sqlite:')) return url;
+  const rest = url.slice('sqlite:'.length);
+  // sqlite:///abs/path and sqlite://rel/path both name a path after the slashes.
+  return rest.startsWith('//') ? rest.slice(2) : rest;
+}
+
+function openSqlite(path: string): TDatabaseHandle {
+  const inMemory = path === ':memory:' || path === '';
+  if (!inMemory) mkdirSync(dirname(resolve(path)), { recursive: true });
+  const database = new SQLite(inMemory ? ':memory:' : path);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return { db, dialect: 'sqlite', close: closeOnce(db) };
+}
+
+async function openPostgres(url: string, options: TDatabaseOptions): Promise<TDatabaseHandle> {
+  const { connectionString, schemaParam } = splitSchemaParam(url);
+  const schema = options.searchPath ?? schemaParam;
+  if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new Error(`Invalid PostgreSQL schema name: ${schema}`);
+
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.maxConnections ?? 10,
+    types: { getTypeParser: numericAwareTypeParser },
+    // Set at connection start-up, so every pooled connection sees the schema without an extra round trip.
+    ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    if (schema !== undefined) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
+    else await sql`select 1`.execute(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return { db, dialect: 'postgres', close: closeOnce(db) };
+}
+
+/** Takes our `?schema=` out of the URL (libpq does not know it); other URLs pass through untouched. */
+function splitSchemaParam(url: string): { connectionString: string; schemaParam: string | undefined } {
+  if (!/[?&]schema=/.test(url)) return { connectionString: url, schemaParam: undefined };
+  const parsed = new URL(url);
+  const schemaParam = parsed.searchParams.get('schema') ?? undefined;
+  parsed.searchParams.delete('schema');
+  return { connectionString: parsed.toString(), schemaParam };
+}
+
+/**
+ * Epoch-ms columns are bigint and counts are bigint/numeric; pg returns those as strings by default.
+ * Parsing them per pool (not via the global pg.types) leaves other pg users in the process untouched.
+ * Epoch ms and row counts stay far below 2^53, so Number is exact.
+ */
+const numericAwareTypeParser: typeof pg.types.getTypeParser = (id, format) => {
+  if ((id === PG_INT8_OID || id === PG_NUMERIC_OID) && format !== 'binary') return (value: string) => Number(value);
+  return pg.types.getTypeParser(id, format);
+};
+
+function closeOnce(db: Kysely<Database>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => (closing ??= db.destroy());
+}

@@ -1,0 +1,34 @@
+/** The one application error: a stable code, a message for the user, an HTTP status. */
+
+export const ERROR_STATUS = {
+  bad_request: 400,
+  validation_failed: 400,
+  unauthorized: 401,
+  password_required: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+  payload_too_large: 413,
+  range_not_satisfiable: 416,
+  rate_limited: 429,
+  internal: 500,
+  service_unavailable: 503,
+  insufficient_storage: 507,
+} as const;
+
+export type TErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  readonly code: TErrorCode;
+  readonly status: number;
+  readonly headers: Record<string, string>;
+
+  constructor(code: TErrorCode, message: string, options: { cause?: unknown; headers?: Record<string, string> } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.headers = options.headers ?? {};
+  }
+}

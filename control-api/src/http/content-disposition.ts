@@ -1,0 +1,7 @@
+/** `Content-Disposition` with the file name encoded per RFC 6266 / RFC 5987. */
+
+export function contentDisposition(type: 'attachment' | 'inline', fileName: string): string {
+  const fallback = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\%]/g, '_') || 'file';
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${type}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}

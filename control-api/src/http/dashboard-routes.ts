@@ -1,0 +1,43 @@
+/** Serves the built dashboard: hashed assets, and index.html for every app route. */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import express, { Router } from 'express';
+
+/** Paths the dashboard app answers (companion spec's route table). */
+export const DASHBOARD_ROUTES = [
+  '/', '/templates', '/photo-gallery', '/portfolio-resume', '/event-template', '/product-template', '/case-study-template',
+  '/pitch-template', '/universal-file-template', '/client-delivery', '/hero-examples', '/backend-data-test', '/faq', '/help',
+  '/blog', '/blog-page', '/privacy-policy', '/terms-of-service', '/terms-conditions', '/refund-cancellation', '/about-us',
+  '/contact', '/feedback', '/payment', '/dashboard', '/billing', '/sign-in', '/sign-up',
+];
+
+export function createDashboardRoutes(dashboardDir: string): { router: Router; sendNotFound: (res: express.Response) => void } {
+  const router = Router();
+  const indexPath = path.join(dashboardDir, 'index.html');
+  let indexHtml: string | null = null;
+  const readIndex = () => {
+    if (indexHtml === null && existsSync(indexPath)) indexHtml = readFileSync(indexPath, 'utf8');
+    return indexHtml;
+  };
+  const sendIndex = (res: express.Response, status: number) => {
+    const html = readIndex();
+    if (html === null) {
+      res.status(status === 200 ? 503 : status).type('text/plain').send('The dashboard is not built. Run `npm run build`.');
+      return;
+    }
+    res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }).send(html);
+  };
+
+  router.use('/assets', express.static(path.join(dashboardDir, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: true }));
+  router.get(
+    ['/favicon.svg', '/favicon.ico', '/robots.txt'],
+    express.static(dashboardDir, { index: false, maxAge: '1d' }),
+  );
+  const routes = new Set(DASHBOARD_ROUTES);
+  router.get(/.*/, (req, res, next) => {
+    const p = req.path.length > 1 ? req.path.replace(/\/+$/, '') : req.path;
+    if (routes.has(p) || /^\/blog[-/][\w-]+$/.test(p)) return sendIndex(res, 200);
+    next();
+  });
+  return { router, sendNotFound: (res) => sendIndex(res, 404) };
+}

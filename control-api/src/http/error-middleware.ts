@@ -1,0 +1,61 @@
+/** One error middleware: `{ success: false, error, code }` with the right status; causes logged, never sent. */
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import multer from 'multer';
+import { ZodError } from 'zod';
+import { AppError } from './app-error.ts';
+import type { Logger } from '../logger.ts';
+
+const MULTER_ERRORS: Record<string, { code: AppError['code']; message: string }> = {
+  LIMIT_FILE_SIZE: { code: 'payload_too_large', message: 'File is larger than your plan allows' },
+  LIMIT_FILE_COUNT: { code: 'payload_too_large', message: 'Too many files in one upload' },
+  LIMIT_FIELD_COUNT: { code: 'bad_request', message: 'Too many form fields' },
+  LIMIT_FIELD_VALUE: { code: 'payload_too_large', message: 'A form field is too long' },
+  LIMIT_FIELD_KEY: { code: 'bad_request', message: 'A form field name is too long' },
+  LIMIT_PART_COUNT: { code: 'bad_request', message: 'Too many parts in the upload' },
+  LIMIT_UNEXPECTED_FILE: { code: 'bad_request', message: 'Unexpected file field' },
+  MISSING_FIELD_NAME: { code: 'bad_request', message: 'A form field has no name' },
+};
+
+/** Turns anything thrown into an AppError, keeping the original as its cause. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof ZodError) {
+    const first = err.issues[0];
+    const where = first && first.path.length > 0 ? `${first.path.join('.')}: ` : '';
+    return new AppError('validation_failed', `${where}${first?.message ?? 'Invalid request'}`, { cause: err });
+  }
+  if (err instanceof multer.MulterError) {
+    const known = MULTER_ERRORS[err.code] ?? { code: 'bad_request' as const, message: 'Malformed upload' };
+    return new AppError(known.code, known.message, { cause: err });
+  }
+  if (err instanceof Error) {
+    const e = err as Error & { type?: string; status?: number; code?: string };
+    if (e.type === 'entity.too.large') return new AppError('payload_too_large', 'Request body is too large', { cause: err });
+    if (e.type === 'entity.parse.failed') return new AppError('bad_request', 'Request body is not valid JSON', { cause: err });
+    // busboy's complaints about a broken multipart body.
+    if (/Unexpected end of form|Malformed part header|Multipart: Boundary not found|Unexpected end of multipart/i.test(e.message)) {
+      return new AppError('bad_request', 'Malformed upload', { cause: err });
+    }
+    if (e.code === 'ENOSPC') return new AppError('insufficient_storage', 'Storage is full. Please try again later.', { cause: err });
+  }
+  return new AppError('internal', 'Something went wrong. Please try again.', { cause: err });
+}
+
+export function createErrorMiddleware(log: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const appError = toAppError(err);
+    const logFields = { err: appError.cause ?? appError, code: appError.code, method: req.method, path: req.path, requestId: res.locals.requestId };
+    if (appError.status >= 500) log.error(logFields, 'request failed');
+    else log.debug(logFields, 'request refused');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.set(appError.headers);
+    res.status(appError.status).json({ success: false, error: appError.message, code: appError.code });
+  };
+}
+
+export const notFoundApi: RequestHandler = () => {
+  throw new AppError('not_found', 'Not found');
+};

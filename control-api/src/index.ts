@@ -1,0 +1,10 @@
+/** Public API of the control-api package, for the ops scripts, the builder process and benchmarks. */
+export { loadConfig, type TConfig } from './config/config.ts';
+export { createLogger, type Logger } from './logger.ts';
+export { createApp } from './app.ts';
+export { createRuntime, createQueue, type TRuntime } from './runtime.ts';
+export type { TAppDeps, Clock } from './deps.ts';
+export { enqueueProjectBuild } from './builds/builds.service.ts';
+export type { Storage } from './storage/storage.ts';
+export type { BuildQueue } from './queue/build-queue.ts';
+export { rebuildProjects, findProjectIdsForRebuild, type TRebuildProgress, type TRebuildResult } from './builds/rebuild.ts';

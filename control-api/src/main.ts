@@ -1,0 +1,39 @@
+/** Starts Dropsite: one process serving the dashboard, the API and the sites, building in-process by default. */
+import { loadConfig } from './config/config.ts';
+import { createLogger } from './logger.ts';
+import { createApp } from './app.ts';
+import { createRuntime } from './runtime.ts';
+
+process.env.NODE_ENV ??= 'production';
+
+const config = loadConfig();
+const log = createLogger(config.logLevel);
+const runtime = await createRuntime(config, { runBuilder: config.runBuilder, log });
+const app = createApp(runtime.deps);
+
+const server = app.listen(config.port, config.host, () => {
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  log.info({ port, storage: config.storage.driver, queue: runtime.deps.queue.driver, builder: config.runBuilder }, 'listening');
+  process.stdout.write(`\nDropsite is running at ${config.publicUrl.replace(`:${config.port}`, `:${port}`)}\n\n`);
+});
+server.requestTimeout = 0;
+server.headersTimeout = 60_000;
+
+let isStopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (isStopping) return;
+  isStopping = true;
+  log.info({ signal }, 'shutting down');
+  // Stop accepting connections, let in-flight requests and builds finish.
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), 10_000);
+  timer.unref();
+  await closed;
+  await runtime.close();
+  log.info('stopped');
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

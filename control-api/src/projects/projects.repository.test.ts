@@ -1,0 +1,221 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SITE_SETTINGS } from '@dropsite/shared';
+import { isUniqueViolation } from '../db/database.ts';
+import { newId } from '../db/ids.ts';
+import { createTestDatabase, isDialectAvailable, makeFileRow, makeProjectRow, TEST_DIALECTS, type TTestDatabase } from '../test-support/test-database.ts';
+import {
+  bumpProjectVersion,
+  createProjectWithFiles,
+  findFileById,
+  findProjectById,
+  findProjectBySlug,
+  insertFiles,
+  insertProject,
+  isSlugTaken,
+  listFilesByProject,
+  listProjectIds,
+  listProjectIdsBySlug,
+  loadBuildInput,
+  parseDerivedMetadata,
+  saveFileMetadata,
+  setProjectStatus,
+  updateProject,
+} from './projects.repository.ts';
+
+const NOW = 1_763_900_000_000;
+
+describe('parseDerivedMetadata', () => {
+  it('is null for nothing derived or unreadable values', () => {
+    expect(parseDerivedMetadata('{}')).toBeNull();
+    expect(parseDerivedMetadata('not json')).toBeNull();
+    expect(parseDerivedMetadata('{"sha256":"x","kind":"spaceship"}')).toBeNull();
+    expect(parseDerivedMetadata('{"sha256":"x","kind":"pdf"}')).toEqual({ sha256: 'x', kind: 'pdf' });
+  });
+});
+
+for (const dialect of TEST_DIALECTS) {
+  const available = await isDialectAvailable(dialect);
+
+  describe.skipIf(!available)(`projects repository (${dialect})`, () => {
+    let handle: TTestDatabase;
+    beforeAll(async () => {
+      handle = await createTestDatabase(dialect);
+    });
+    afterAll(async () => {
+      await handle?.cleanup();
+    });
+
+    it('finds projects by id and slug, hiding deleted ones unless asked', async () => {
+      const project = makeProjectRow();
+      const deleted = makeProjectRow({ deleted_at: NOW });
+      await insertProject(handle.db, project);
+      await insertProject(handle.db, deleted);
+
+      expect(await findProjectById(handle.db, project.id)).toMatchObject({ id: project.id, slug: project.slug, version: 1 });
+      expect(await findProjectBySlug(handle.db, project.slug)).toMatchObject({ id: project.id });
+      expect(await findProjectById(handle.db, deleted.id)).toBeNull();
+      expect(await findProjectById(handle.db, deleted.id, { includeDeleted: true })).toMatchObject({ id: deleted.id });
+      expect(await findProjectBySlug(handle.db, deleted.slug)).toBeNull();
+      expect(await findProjectById(handle.db, newId())).toBeNull();
+
+      // A deleted project still holds its slug.
+      expect(await isSlugTaken(handle.db, deleted.slug)).toBe(true);
+      expect(await isSlugTaken(handle.db, project.slug)).toBe(true);
+      expect(await isSlugTaken(handle.db, `free-${newId()}`)).toBe(false);
+    });
+
+    it('refuses a second project with the same slug', async () => {
+      const project = makeProjectRow();
+      await insertProject(handle.db, project);
+      const error = await insertProject(handle.db, makeProjectRow({ slug: project.slug })).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(isUniqueViolation(error)).toBe(true);
+    });
+
+    it('lists live project ids, and ids by slug', async () => {
+      const live = makeProjectRow({ created_at: 1 });
+      const expired = makeProjectRow({ created_at: 2, expires_at: NOW - 1 });
+      const deleted = makeProjectRow({ created_at: 3, deleted_at: NOW });
+      for (const p of [live, expired, deleted]) await insertProject(handle.db, p);
+
+      const all = await listProjectIds(handle.db);
+      expect(all).toContain(live.id);
+      expect(all).toContain(expired.id);
+      expect(all).not.toContain(deleted.id);
+      const unexpired = await listProjectIds(handle.db, { now: NOW });
+      expect(unexpired).toContain(live.id);
+      expect(unexpired).not.toContain(expired.id);
+
+      const bySlug = await listProjectIdsBySlug(handle.db, [live.slug, deleted.slug, 'no-such-slug']);
+      expect(bySlug).toEqual([{ id: live.id, slug: live.slug }]);
+      expect(await listProjectIdsBySlug(handle.db, [])).toEqual([]);
+    });
+
+    it('updates a project and sets its status', async () => {
+      const project = makeProjectRow();
+      await insertProject(handle.db, project);
+      expect(await updateProject(handle.db, project.id, { title: 'Renamed', password_version: 2, updated_at: NOW })).toBe(true);
+      expect(await updateProject(handle.db, newId(), { title: 'Nobody' })).toBe(false);
+      await setProjectStatus(handle.db, project.id, 'live', NOW + 1);
+      expect(await findProjectById(handle.db, project.id)).toMatchObject({ title: 'Renamed', password_version: 2, status: 'live', updated_at: NOW + 1 });
+    });
+
+    it('bumps the version atomically under concurrency', async () => {
+      const project = makeProjectRow();
+      await insertProject(handle.db, project);
+      const versions = await Promise.all([bumpProjectVersion(handle.db, project.id, NOW), bumpProjectVersion(handle.db, project.id, NOW)]);
+      expect(versions.sort()).toEqual([2, 3]);
+      expect(await findProjectById(handle.db, project.id)).toMatchObject({ version: 3, updated_at: NOW });
+      await expect(bumpProjectVersion(handle.db, newId(), NOW)).rejects.toThrow(/not found/);
+    });
+
+    it('creates a project with its files in one transaction', async () => {
+      const project = makeProjectRow();
+      const files = [makeFileRow('ignored', 1), makeFileRow('ignored', 0)];
+      await createProjectWithFiles(handle.db, project, files);
+      const listed = await listFilesByProject(handle.db, project.id);
+      expect(listed.map((f) => f.id)).toEqual([files[1]!.id, files[0]!.id]);
+      expect(listed.every((f) => f.project_id === project.id)).toBe(true);
+    });
+
+    it('leaves no project behind when a file insert fails', async () => {
+      const project = makeProjectRow();
+      const file = makeFileRow(project.id, 0);
+      // The same file id twice makes the second insert violate the primary key.
+      await expect(createProjectWithFiles(handle.db, project, [file, { ...file, position: 1 }])).rejects.toThrow();
+      expect(await findProjectById(handle.db, project.id, { includeDeleted: true })).toBeNull();
+      expect(await isSlugTaken(handle.db, project.slug)).toBe(false);
+      expect(await listFilesByProject(handle.db, project.id)).toEqual([]);
+    });
+
+    it('finds a file with its project access fields and saves its metadata', async () => {
+      const project = makeProjectRow({ password_hash: 'hash', password_version: 3, expires_at: NOW, status: 'live' });
+      const file = makeFileRow(project.id, 0);
+      await insertProject(handle.db, project);
+      await insertFiles(handle.db, [file]);
+      await insertFiles(handle.db, []);
+
+      const found = await findFileById(handle.db, file.id);
+      expect(found).toMatchObject({ id: file.id, project_id: project.id, size: 1024, storage_key: file.storage_key });
+      expect(found?.project).toEqual({
+        id: project.id,
+        slug: project.slug,
+        status: 'live',
+        deleted_at: null,
+        expires_at: NOW,
+        password_hash: 'hash',
+        password_version: 3,
+      });
+      expect(found).not.toHaveProperty('project_slug');
+      expect(await findFileById(handle.db, newId())).toBeNull();
+
+      await saveFileMetadata(handle.db, file.id, JSON.stringify({ sha256: 'abc', kind: 'image', width: 10, height: 20 }));
+      expect((await findFileById(handle.db, file.id))?.metadata).toBe('{"sha256":"abc","kind":"image","width":10,"height":20}');
+    });
+
+    it('loads the build input, parsing the JSON fields', async () => {
+      const project = makeProjectRow({
+        title: 'Portfolio',
+        sub_line: 'sub',
+        tag_line: 'tag',
+        author_name: 'Ann',
+        template: 'photo-gallery',
+        settings: JSON.stringify({ enableFavorites: true, slackWebhook: 'https://hooks.example/x' }),
+        contact_info: JSON.stringify({ email: 'ann@example.com' }),
+        version: 4,
+      });
+      const derived = { sha256: 'f'.repeat(64), kind: 'image', width: 800, height: 600, thumbnail: { key: 't', width: 300, height: 225, contentType: 'image/webp' } };
+      const withMetadata = makeFileRow(project.id, 0, { metadata: JSON.stringify(derived), size: 5_000_000_000 });
+      const withoutMetadata = makeFileRow(project.id, 1, { name: 'notes.pdf', kind: 'pdf', type: 'application/pdf' });
+      await createProjectWithFiles(handle.db, project, [withoutMetadata, withMetadata]);
+
+      const input = await loadBuildInput(handle.db, project.id);
+      expect(input?.project).toEqual({
+        id: project.id,
+        slug: project.slug,
+        title: 'Portfolio',
+        description: '',
+        subLine: 'sub',
+        tagLine: 'tag',
+        authorName: 'Ann',
+        template: 'photo-gallery',
+        theme: 'professional',
+        settings: { ...DEFAULT_SITE_SETTINGS, enableFavorites: true, slackWebhook: 'https://hooks.example/x' },
+        contactInfo: { email: 'ann@example.com', website: '', twitter: '', linkedin: '', github: '' },
+        createdAt: project.created_at,
+        version: 4,
+      });
+      expect(input?.files).toEqual([
+        {
+          id: withMetadata.id,
+          name: withMetadata.name,
+          type: 'image/jpeg',
+          size: 5_000_000_000,
+          storageKey: withMetadata.storage_key,
+          sha256: withMetadata.sha256,
+          kind: 'image',
+          metadata: derived,
+          createdAt: withMetadata.created_at,
+        },
+        expect.objectContaining({ id: withoutMetadata.id, kind: 'pdf', metadata: null }),
+      ]);
+    });
+
+    it('loads defaults for unreadable settings and null for missing or deleted projects', async () => {
+      const project = makeProjectRow({ settings: 'not json', contact_info: '{"email":42}', template: 'retired-template' });
+      await insertProject(handle.db, project);
+      const input = await loadBuildInput(handle.db, project.id);
+      expect(input?.project.settings).toEqual(DEFAULT_SITE_SETTINGS);
+      expect(input?.project.contactInfo.email).toBe('');
+      expect(input?.project.template).toBe('universal');
+      expect(input?.files).toEqual([]);
+
+      expect(await loadBuildInput(handle.db, newId())).toBeNull();
+      const deleted = makeProjectRow({ deleted_at: NOW });
+      await insertProject(handle.db, deleted);
+      expect(await loadBuildInput(handle.db, deleted.id)).toBeNull();
+    });
+  });
+}

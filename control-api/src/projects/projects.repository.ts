@@ -1,0 +1,254 @@
+/** Project and file rows: the only module that queries the projects and files tables. */
+import type { Kysely } from 'kysely';
+import {
+  ZContactInfoSchema,
+  ZDerivedMetadataSchema,
+  ZSiteSettingsSchema,
+  ZTemplateIdSchema,
+  type TContactInfo,
+  type TDerivedMetadata,
+  type TSiteSettings,
+  type TTemplateId,
+} from '@dropsite/shared';
+// Type-only, and relative because @dropsite/builder has no entry module exporting its types yet.
+import type { TBuildFile, TBuildInput, TBuildProject } from '../../../builder/src/types.ts';
+import type { Database, TFileRow, TNewFile, TNewProject, TProjectRow, TProjectStatus, TProjectUpdate } from '../db/tables.ts';
+
+type TDb = Kysely<Database>;
+
+/** The fields of a file's project that decide whether a visitor may fetch the file. */
+export interface TFileProjectAccess {
+  id: string;
+  slug: string;
+  status: TProjectStatus;
+  deleted_at: number | null;
+  expires_at: number | null;
+  password_hash: string | null;
+  password_version: number;
+}
+
+/** A file row with its project's access fields. */
+export interface TFileWithProject extends TFileRow {
+  project: TFileProjectAccess;
+}
+
+/** A file to create with a project; its project_id is the project's. */
+export type TNewProjectFile = Omit<TNewFile, 'project_id'>;
+
+export async function insertProject(db: TDb, row: TNewProject): Promise<void> {
+  await db.insertInto('projects').values(row).execute();
+}
+
+/** Creates a project and its files in one transaction, so a failure never leaves a project without its files. */
+export async function createProjectWithFiles(db: TDb, project: TNewProject, files: readonly TNewProjectFile[]): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await insertProject(trx, project);
+    await insertFiles(
+      trx,
+      files.map((file) => ({ ...file, project_id: project.id })),
+    );
+  });
+}
+
+/** A project by id; soft-deleted ones only when asked for. */
+/** Removes a project for good; its files, builds and engagement go with it (ON DELETE CASCADE). */
+export async function deleteProjectById(db: TDb, id: string): Promise<void> {
+  await db.deleteFrom('projects').where('id', '=', id).execute();
+}
+
+export async function findProjectById(db: TDb, id: string, options: { includeDeleted?: boolean } = {}): Promise<TProjectRow | null> {
+  let query = db.selectFrom('projects').selectAll().where('id', '=', id);
+  if (options.includeDeleted !== true) query = query.where('deleted_at', 'is', null);
+  return (await query.executeTakeFirst()) ?? null;
+}
+
+/** A live (not soft-deleted) project by slug. */
+export async function findProjectBySlug(db: TDb, slug: string): Promise<TProjectRow | null> {
+  const row = await db.selectFrom('projects').selectAll().where('slug', '=', slug).where('deleted_at', 'is', null).executeTakeFirst();
+  return row ?? null;
+}
+
+/** Whether any project holds the slug; deleted ones count, since the unique constraint covers them too. */
+export async function isSlugTaken(db: TDb, slug: string): Promise<boolean> {
+  const row = await db.selectFrom('projects').select('id').where('slug', '=', slug).executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Ids of every project not soft-deleted, oldest first (for `rebuild --all`).
+ * Given `now`, projects that expired by then are left out.
+ */
+export async function listProjectIds(db: TDb, options: { now?: number } = {}): Promise<string[]> {
+  let query = db.selectFrom('projects').select('id').where('deleted_at', 'is', null);
+  if (options.now !== undefined) {
+    const now = options.now;
+    query = query.where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
+  }
+  const rows = await query.orderBy('created_at').orderBy('id').execute();
+  return rows.map((r) => r.id);
+}
+
+/** Ids of the non-deleted projects holding the given slugs; slugs without a project are absent. */
+export async function listProjectIdsBySlug(db: TDb, slugs: readonly string[]): Promise<Array<{ id: string; slug: string }>> {
+  if (slugs.length === 0) return [];
+  return db
+    .selectFrom('projects')
+    .select(['id', 'slug'])
+    .where('slug', 'in', [...slugs])
+    .where('deleted_at', 'is', null)
+    .orderBy('slug')
+    .execute();
+}
+
+/** Applies a patch; answers whether the project exists. */
+export async function updateProject(db: TDb, id: string, patch: Omit<TProjectUpdate, 'id'>): Promise<boolean> {
+  if (Object.keys(patch).length === 0) return (await findProjectById(db, id, { includeDeleted: true })) !== null;
+  const result = await db.updateTable('projects').set(patch).where('id', '=', id).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Increments the version in one statement, so concurrent bumps never collide, and answers the new version. */
+export async function bumpProjectVersion(db: TDb, id: string, now: number): Promise<number> {
+  const row = await db
+    .updateTable('projects')
+    .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
+    .where('id', '=', id)
+    .returning('version')
+    .executeTakeFirst();
+  if (row === undefined) throw new Error(`Project ${id} not found`);
+  return row.version;
+}
+
+export async function setProjectStatus(db: TDb, id: string, status: TProjectStatus, now: number): Promise<void> {
+  await db.updateTable('projects').set({ status, updated_at: now }).where('id', '=', id).execute();
+}
+
+export async function insertFiles(db: TDb, rows: readonly TNewFile[]): Promise<void> {
+  // kysely rejects an empty VALUES list.
+  if (rows.length === 0) return;
+  await db.insertInto('files').values([...rows]).execute();
+}
+
+export async function listFilesByProject(db: TDb, projectId: string): Promise<TFileRow[]> {
+  return db.selectFrom('files').selectAll().where('project_id', '=', projectId).orderBy('position').orderBy('id').execute();
+}
+
+/** A file with its project's access fields, so the file route can check slug, status, expiry and password. */
+export async function findFileById(db: TDb, id: string): Promise<TFileWithProject | null> {
+  const row = await db
+    .selectFrom('files')
+    .innerJoin('projects', 'projects.id', 'files.project_id')
+    .selectAll('files')
+    .select([
+      'projects.slug as project_slug',
+      'projects.status as project_status',
+      'projects.deleted_at as project_deleted_at',
+      'projects.expires_at as project_expires_at',
+      'projects.password_hash as project_password_hash',
+      'projects.password_version as project_password_version',
+    ])
+    .where('files.id', '=', id)
+    .executeTakeFirst();
+  return row === undefined ? null : toFileWithProject(row);
+}
+
+type TFileJoinRow = TFileRow & {
+  project_slug: string;
+  project_status: TProjectStatus;
+  project_deleted_at: number | null;
+  project_expires_at: number | null;
+  project_password_hash: string | null;
+  project_password_version: number;
+};
+
+function toFileWithProject(row: TFileJoinRow): TFileWithProject {
+  const { project_slug, project_status, project_deleted_at, project_expires_at, project_password_hash, project_password_version, ...file } = row;
+  return {
+    ...file,
+    project: {
+      id: file.project_id,
+      slug: project_slug,
+      status: project_status,
+      deleted_at: project_deleted_at,
+      expires_at: project_expires_at,
+      password_hash: project_password_hash,
+      password_version: project_password_version,
+    },
+  };
+}
+
+/** Stores what the builder derived for a file (JSON of TDerivedMetadata). */
+export async function saveFileMetadata(db: TDb, fileId: string, metadataJson: string): Promise<void> {
+  await db.updateTable('files').set({ metadata: metadataJson }).where('id', '=', fileId).execute();
+}
+
+/** Everything the builder needs for a project, or null when it is missing or deleted. */
+export async function loadBuildInput(db: TDb, projectId: string): Promise<TBuildInput | null> {
+  const project = await findProjectById(db, projectId);
+  if (project === null) return null;
+  const files = await listFilesByProject(db, projectId);
+  return { project: toBuildProject(project), files: files.map(toBuildFile) };
+}
+
+export function toBuildProject(row: TProjectRow): TBuildProject {
+  return {
+    id: row.id,
+    slug: row.slug,
+    title: row.title,
+    description: row.description,
+    subLine: row.sub_line,
+    tagLine: row.tag_line,
+    authorName: row.author_name,
+    template: parseTemplateId(row.template),
+    theme: row.theme,
+    settings: parseSiteSettings(row.settings),
+    contactInfo: parseContactInfo(row.contact_info),
+    createdAt: row.created_at,
+    version: row.version,
+  };
+}
+
+export function toBuildFile(row: TFileRow): TBuildFile {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    size: row.size,
+    storageKey: row.storage_key,
+    sha256: row.sha256,
+    kind: row.kind,
+    metadata: parseDerivedMetadata(row.metadata),
+    createdAt: row.created_at,
+  };
+}
+
+/** An unknown template renders with the universal one rather than failing the build. */
+export function parseTemplateId(text: string): TTemplateId {
+  const parsed = ZTemplateIdSchema.safeParse(text);
+  return parsed.success ? parsed.data : 'universal';
+}
+
+/** Stored settings with defaults for missing keys; unreadable JSON falls back to the defaults. */
+export function parseSiteSettings(json: string): TSiteSettings {
+  const parsed = ZSiteSettingsSchema.safeParse(parseJson(json) ?? {});
+  return parsed.success ? parsed.data : ZSiteSettingsSchema.parse({});
+}
+
+export function parseContactInfo(json: string): TContactInfo {
+  const parsed = ZContactInfoSchema.safeParse(parseJson(json) ?? {});
+  return parsed.success ? parsed.data : ZContactInfoSchema.parse({});
+}
+
+/** Null when nothing was derived yet ('{}') or the stored value is unreadable, so the builder derives again. */
+export function parseDerivedMetadata(json: string): TDerivedMetadata | null {
+  const parsed = ZDerivedMetadataSchema.safeParse(parseJson(json));
+  return parsed.success ? parsed.data : null;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

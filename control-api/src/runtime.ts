@@ -1,0 +1,69 @@
+/**
+ * Wires the process from the config: database, storage, queue, and (unless this
+ * process only serves the API) the builder consuming the queue.
+ */
+import { createSiteBuilder } from '@dropsite/builder';
+import type { TConfig } from './config/config.ts';
+import { createDatabase, migrateToLatest, type TDatabaseHandle } from './db/database.ts';
+import { systemClock, type Clock, type TAppDeps } from './deps.ts';
+import { createLogger, type Logger } from './logger.ts';
+import type { BuildQueue } from './queue/build-queue.ts';
+import { createInlineQueue } from './queue/inline-queue.ts';
+import { createBullmqQueue } from './queue/bullmq-queue.ts';
+import { createStorage } from './storage/create-storage.ts';
+import { createBuildProcessor } from './builds/builds.service.ts';
+import { findUnfinishedBuilds } from './builds/builds.repository.ts';
+
+export interface TRuntime {
+  deps: TAppDeps;
+  database: TDatabaseHandle;
+  /** Stops taking jobs, lets running builds finish, closes connections. */
+  close(): Promise<void>;
+}
+
+export interface TRuntimeOptions {
+  /** Consume build jobs in this process. */
+  runBuilder: boolean;
+  log?: Logger;
+  clock?: Clock;
+}
+
+export async function createQueue(config: TConfig, log: Logger): Promise<BuildQueue> {
+  const backoff = { defaultAttempts: config.buildAttempts, defaultBackoffMs: 1000, log };
+  if (config.redisUrl) return createBullmqQueue({ redisUrl: config.redisUrl, ...backoff });
+  return createInlineQueue(backoff);
+}
+
+export async function createRuntime(config: TConfig, options: TRuntimeOptions): Promise<TRuntime> {
+  const log = options.log ?? createLogger(config.logLevel);
+  const database = await createDatabase(config.databaseUrl);
+  await migrateToLatest(database.db);
+  const storage = await createStorage(config.storage);
+  const queue = await createQueue(config, log);
+  const deps: TAppDeps = { config, db: database.db, storage, queue, log, clock: options.clock ?? systemClock };
+
+  let closeBuilder = async () => {};
+  if (options.runBuilder) {
+    const builder = createSiteBuilder({ storage, siteOrigin: config.publicUrl, log, concurrency: config.buildConcurrency });
+    await builder.publishAssets();
+    await queue.startWorker(createBuildProcessor(deps, builder), { concurrency: config.buildConcurrency });
+    closeBuilder = () => builder.close();
+    // Builds cut short by a restart are picked up again; enqueueing is idempotent per version.
+    if (queue.driver === 'inline') {
+      for (const build of await findUnfinishedBuilds(database.db)) {
+        await queue.enqueue({ projectId: build.project_id, buildId: build.id, version: build.version }, { attempts: config.buildAttempts });
+      }
+    }
+  }
+
+  return {
+    deps,
+    database,
+    async close() {
+      await queue.close();
+      await closeBuilder();
+      await storage.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,14 @@
+/** Picks the storage driver from configuration. */
+import { createDiskStorage } from './disk-storage.ts';
+import { createS3Storage, ensureBucket } from './s3-storage.ts';
+import type { TS3StorageOptions } from './s3-storage.ts';
+import type { Storage } from './storage.ts';
+
+export type TStorageConfig = { driver: 'disk'; root: string } | ({ driver: 's3' } & TS3StorageOptions);
+
+export async function createStorage(config: TStorageConfig): Promise<Storage> {
+  if (config.driver === 'disk') return createDiskStorage(config.root);
+  const { driver: _driver, ...s3Options } = config;
+  await ensureBucket(s3Options);
+  return createS3Storage(s3Options);
+}

@@ -1,0 +1,316 @@
+/** Storage on the local file system: one file per object, written atomically through a temp file. */
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, readFile, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { StorageNotFoundError, assertSafeKey } from './storage.ts';
+import type { Storage, TByteRange, TGetResult, TObjectInfo, TPutOptions } from './storage.ts';
+
+const TMP_DIR = '.tmp';
+/** Content type and cache control live in a mirror tree so object files stay plain bytes. */
+const META_DIR = '.meta';
+const RESERVED_TOP_LEVEL = new Set([TMP_DIR, META_DIR]);
+
+interface TSidecar {
+  contentType?: string;
+  cacheControl?: string;
+}
+
+export function createDiskStorage(rootDir: string): Storage {
+  const root = resolve(rootDir);
+  const tmpRoot = join(root, TMP_DIR);
+
+  function resolveObjectPath(key: string): string {
+    assertSafeKey(key);
+    const firstSegment = key.split('/', 1)[0] ?? '';
+    if (RESERVED_TOP_LEVEL.has(firstSegment)) {
+      throw new Error(`Unsafe storage key: ${JSON.stringify(key)} is reserved by the disk driver`);
+    }
+    return resolveInside(root, key);
+  }
+
+  function resolveSidecarPath(key: string): string {
+    return resolveInside(join(root, META_DIR), `${key}.json`);
+  }
+
+  async function put(key: string, body: Readable | Uint8Array | string, options: TPutOptions = {}): Promise<TObjectInfo> {
+    const objectPath = resolveObjectPath(key);
+    const sidecarPath = resolveSidecarPath(key);
+    await mkdir(tmpRoot, { recursive: true });
+    const tmpData = join(tmpRoot, `${randomUUID()}.part`);
+    const tmpSidecar = `${tmpData}.json`;
+    try {
+      // `flush` fsyncs before close, so the rename below never publishes bytes that are only in the page cache.
+      await pipeline(toReadable(body), createWriteStream(tmpData, { flags: 'wx', flush: true }));
+      const written = await stat(tmpData);
+      const sidecar = buildSidecar(options);
+      await publishSidecar(sidecar, tmpSidecar, sidecarPath, key);
+      try {
+        await publishFile(tmpData, objectPath, key);
+      } catch (error) {
+        // The object cannot exist at this path, so the sidecar just placed would describe nothing.
+        if (sidecar) await removeSidecar(sidecarPath);
+        throw error;
+      }
+      await syncDirectory(dirname(objectPath));
+      return { key, size: written.size, contentType: sidecar?.contentType, modifiedAt: written.mtimeMs };
+    } catch (error) {
+      await Promise.all([rm(tmpData, { force: true }), rm(tmpSidecar, { force: true })]);
+      throw error;
+    }
+  }
+
+  async function publishSidecar(sidecar: TSidecar | undefined, tmpPath: string, sidecarPath: string, key: string): Promise<void> {
+    if (!sidecar) {
+      // A previous put of the same key may have left a content type that no longer applies.
+      await rm(sidecarPath, { force: true });
+      return;
+    }
+    await writeFile(tmpPath, JSON.stringify(sidecar), { flag: 'wx', flush: true });
+    await publishFile(tmpPath, sidecarPath, key);
+  }
+
+  async function removeSidecar(sidecarPath: string): Promise<void> {
+    await rm(sidecarPath, { force: true });
+    await removeEmptyParents(sidecarPath, join(root, META_DIR));
+  }
+
+  async function get(key: string, range?: TByteRange): Promise<TGetResult> {
+    const objectPath = resolveObjectPath(key);
+    // Opening first pins the inode, so a concurrent delete or overwrite cannot change what we stream.
+    const handle = await openObject(objectPath, key);
+    try {
+      const { size } = await handle.stat();
+      const effectiveRange = range ? clampRange(range, size) : undefined;
+      const contentType = (await readSidecar(resolveSidecarPath(key)))?.contentType;
+      const body = handle.createReadStream({ start: effectiveRange?.start, end: effectiveRange?.end, autoClose: true });
+      return { body, size, contentType, range: effectiveRange };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  async function head(key: string): Promise<TObjectInfo | null> {
+    const objectPath = resolveObjectPath(key);
+    const info = await statFile(objectPath);
+    if (!info) return null;
+    const sidecar = await readSidecar(resolveSidecarPath(key));
+    return { key, size: info.size, contentType: sidecar?.contentType, modifiedAt: info.mtimeMs };
+  }
+
+  async function deleteObject(key: string): Promise<void> {
+    const objectPath = resolveObjectPath(key);
+    const sidecarPath = resolveSidecarPath(key);
+    await rm(objectPath, { force: true }).catch((error: unknown) => {
+      // A directory at the key's path holds other objects; this key itself does not exist.
+      if (errorCode(error) !== 'ERR_FS_EISDIR' && errorCode(error) !== 'EISDIR') throw error;
+    });
+    await Promise.all([removeEmptyParents(objectPath, root), removeSidecar(sidecarPath)]);
+  }
+
+  async function deletePrefix(prefix: string): Promise<number> {
+    if (prefix === '') throw new Error('Refusing to delete every object: deletePrefix needs a non-empty prefix');
+    let count = 0;
+    for await (const object of list(prefix)) {
+      await deleteObject(object.key);
+      count += 1;
+    }
+    return count;
+  }
+
+  async function* list(prefix: string): AsyncIterable<TObjectInfo> {
+    assertSafePrefix(prefix);
+    const slash = prefix.lastIndexOf('/');
+    const dirKey = prefix.slice(0, slash + 1);
+    const namePrefix = prefix.slice(slash + 1);
+    if (dirKey !== '' && RESERVED_TOP_LEVEL.has(dirKey.split('/', 1)[0] ?? '')) return;
+    const startDir = resolveInside(root, dirKey === '' ? '.' : dirKey);
+    yield* walk(startDir, dirKey, (name) => name.startsWith(namePrefix) && !(dirKey === '' && RESERVED_TOP_LEVEL.has(name)));
+  }
+
+  async function* walk(dir: string, dirKey: string, accept: (name: string) => boolean): AsyncGenerator<TObjectInfo> {
+    const entries = await readDirectory(dir);
+    // Sorting "dir/" rather than "dir" makes a depth-first walk come out in S3's byte order of whole keys.
+    const sorted = entries
+      .filter((entry) => accept(entry.name))
+      .map((entry) => ({ entry, sortKey: Buffer.from(entry.isDirectory() ? `${entry.name}/` : entry.name) }))
+      .sort((a, b) => Buffer.compare(a.sortKey, b.sortKey));
+    for (const { entry } of sorted) {
+      const key = `${dirKey}${entry.name}`;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        yield* walk(path, `${key}/`, () => true);
+      } else if (entry.isFile()) {
+        const info = await statFile(path);
+        // Listing carries no content type: S3 listings do not return it and callers must not depend on the driver.
+        if (info) yield { key, size: info.size, contentType: undefined, modifiedAt: info.mtimeMs };
+      }
+    }
+  }
+
+  return {
+    driver: 'disk',
+    put,
+    get,
+    head,
+    delete: deleteObject,
+    deletePrefix,
+    list,
+    close: async () => {},
+  };
+}
+
+/** A prefix is safe when some safe key could start with it; appending a character turns that into a key check. */
+function assertSafePrefix(prefix: string): void {
+  if (prefix === '') return;
+  try {
+    assertSafeKey(`${prefix}x`);
+  } catch {
+    throw new Error(`Unsafe storage prefix: ${JSON.stringify(prefix)}`);
+  }
+}
+
+function resolveInside(base: string, relativePath: string): string {
+  const path = resolve(base, relativePath);
+  const rel = relative(base, path);
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
+    throw new Error(`Unsafe storage key: ${JSON.stringify(relativePath)} resolves outside the storage root`);
+  }
+  return path;
+}
+
+/** Clamps the end to the object like HTTP does; a start past the end cannot be served. */
+function clampRange(range: TByteRange, size: number): TByteRange {
+  const { start, end } = range;
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start) {
+    throw new RangeError(`Invalid byte range ${start}-${end}`);
+  }
+  if (start >= size) throw new RangeError(`Byte range ${start}-${end} is outside an object of ${size} bytes`);
+  return { start, end: Math.min(end, size - 1) };
+}
+
+function toReadable(body: Readable | Uint8Array | string): Readable {
+  if (body instanceof Readable) return body;
+  const bytes = typeof body === 'string' ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  return Readable.from([bytes]);
+}
+
+function buildSidecar(options: TPutOptions): TSidecar | undefined {
+  if (options.contentType === undefined && options.cacheControl === undefined) return undefined;
+  return { contentType: options.contentType, cacheControl: options.cacheControl };
+}
+
+async function readSidecar(path: string): Promise<TSidecar | undefined> {
+  try {
+    const parsed: unknown = JSON.parse(await readFile(path, 'utf8'));
+    if (typeof parsed !== 'object' || parsed === null) return undefined;
+    const { contentType, cacheControl } = parsed as Record<string, unknown>;
+    return {
+      contentType: typeof contentType === 'string' ? contentType : undefined,
+      cacheControl: typeof cacheControl === 'string' ? cacheControl : undefined,
+    };
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
+async function openObject(path: string, key: string): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    if (isMissing(error) || errorCode(error) === 'EISDIR') throw new StorageNotFoundError(key);
+    throw error;
+  }
+  const info = await handle.stat();
+  if (!info.isFile()) {
+    await handle.close();
+    throw new StorageNotFoundError(key);
+  }
+  return handle;
+}
+
+async function statFile(path: string): Promise<{ size: number; mtimeMs: number } | null> {
+  try {
+    const info = await stat(path);
+    return info.isFile() ? { size: info.size, mtimeMs: info.mtimeMs } : null;
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+}
+
+async function readDirectory(dir: string) {
+  try {
+    return await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    if (isMissing(error)) return [];
+    throw error;
+  }
+}
+
+/** Moves a finished temp file into place; the rename is what makes a put atomic. */
+async function publishFile(tmpPath: string, finalPath: string, key: string): Promise<void> {
+  try {
+    await mkdir(dirname(finalPath), { recursive: true });
+    try {
+      await rename(tmpPath, finalPath);
+    } catch (error) {
+      // A concurrent delete may prune the freshly made parent folder; make it again once.
+      if (errorCode(error) !== 'ENOENT') throw error;
+      await mkdir(dirname(finalPath), { recursive: true });
+      await rename(tmpPath, finalPath);
+    }
+  } catch (error) {
+    throw rewordPathConflict(error, key);
+  }
+}
+
+/** Makes the rename itself durable; best effort because not every platform can fsync a directory. */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Durability of the directory entry is a bonus, not part of the contract.
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** Prunes directories left empty by deletes so listings and the tree do not accumulate husks. */
+async function removeEmptyParents(path: string, stopAt: string): Promise<void> {
+  let dir = dirname(path);
+  while (dir !== stopAt && dir.startsWith(stopAt + sep)) {
+    try {
+      await rmdir(dir);
+    } catch {
+      return;
+    }
+    dir = dirname(dir);
+  }
+}
+
+function rewordPathConflict(error: unknown, key: string): unknown {
+  const code = errorCode(error);
+  // mkdir reports EEXIST or ENOTDIR when a parent folder of the key is already an object; rename reports EISDIR the other way round.
+  if (code === 'ENOTDIR' || code === 'EISDIR' || code === 'EEXIST') {
+    return new Error(`Cannot store ${JSON.stringify(key)} on disk: it collides with another key used as a folder`, { cause: error });
+  }
+  return error;
+}
+
+function isMissing(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+}

@@ -1,0 +1,69 @@
+/** A whole app on a random port with real engines in a temp folder: SQLite, disk storage, in-process queue, the real builder. */
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { Server } from 'node:http';
+import { createSiteBuilder } from '@dropsite/builder';
+import { createApp } from '../app.ts';
+import { loadConfig, type TConfig } from '../config/config.ts';
+import { createDatabase, migrateToLatest } from '../db/database.ts';
+import type { Clock, TAppDeps } from '../deps.ts';
+import { createLogger } from '../logger.ts';
+import { createInlineQueue } from '../queue/inline-queue.ts';
+import { createBuildProcessor } from '../builds/builds.service.ts';
+import { createDiskStorage } from '../storage/disk-storage.ts';
+
+export interface TTestApp {
+  url: string;
+  deps: TAppDeps;
+  dataDir: string;
+  /** Starts consuming builds (when created with startWorker: false). */
+  startWorker(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A clock the test moves by hand. */
+export function createFakeClock(start = Date.UTC(2026, 10, 22, 12, 0, 0)): Clock & { set(ms: number): void; advance(ms: number): void } {
+  let now = start;
+  return { now: () => now, set: (ms) => void (now = ms), advance: (ms) => void (now += ms) };
+}
+
+export async function startTestApp(options: { clock?: Clock; startWorker?: boolean; config?: Partial<TConfig> } = {}): Promise<TTestApp> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-app-'));
+  const base = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', BUILD_ATTEMPTS: '2' }, dataDir);
+  const log = createLogger('silent');
+  const database = await createDatabase(`sqlite:${path.join(dataDir, 'test.db')}`);
+  await migrateToLatest(database.db);
+  const storage = createDiskStorage(path.join(dataDir, 'storage'));
+  const queue = createInlineQueue({ defaultAttempts: 2, defaultBackoffMs: 10 });
+  let server: Server | undefined;
+  const config: TConfig = { ...base, ...options.config };
+  const deps: TAppDeps = { config, db: database.db, storage, queue, log, clock: options.clock ?? { now: () => Date.now() } };
+  const builder = createSiteBuilder({ storage, siteOrigin: 'http://localhost', log });
+  const startWorker = () => queue.startWorker(createBuildProcessor(deps, builder), { concurrency: 2 });
+  if (options.startWorker !== false) await startWorker();
+
+  const app = createApp(deps);
+  server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  deps.config.publicUrl = url;
+  return {
+    url,
+    deps,
+    dataDir,
+    startWorker,
+    async close() {
+      await new Promise<void>((resolve) => server?.close(() => resolve()));
+      server?.closeAllConnections();
+      await queue.close();
+      await builder.close();
+      await storage.close();
+      await database.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

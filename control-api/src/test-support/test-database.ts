@@ -1,0 +1,127 @@
+/** Fresh, migrated databases for tests: SQLite in a temp file, PostgreSQL in a throw-away schema. */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { createDatabase, migrateToLatest, type TDatabaseHandle, type TDialect } from '../db/database.ts';
+import { newId } from '../db/ids.ts';
+import type { TNewFile, TNewProject } from '../db/tables.ts';
+import { isPostgresUp, requireService } from './services.ts';
+
+export type TTestDatabase = TDatabaseHandle & { cleanup(): Promise<void> };
+
+export const TEST_DIALECTS: readonly TDialect[] = ['sqlite', 'postgres'];
+export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+let postgresAvailable: Promise<boolean> | undefined;
+
+/**
+ * Whether the dialect's tests can run; use with describe.skipIf. A missing PostgreSQL skips them
+ * with a printed reason locally and throws on CI (see requireService). Probed once per process.
+ */
+export async function isDialectAvailable(dialect: TDialect): Promise<boolean> {
+  if (dialect === 'sqlite') return true;
+  postgresAvailable ??= requireService(`PostgreSQL at ${TEST_POSTGRES_URL}`, () => isPostgresUp(TEST_POSTGRES_URL));
+  return postgresAvailable;
+}
+
+export async function createTestDatabase(dialect: TDialect): Promise<TTestDatabase> {
+  return dialect === 'sqlite' ? createSqliteTestDatabase() : createPostgresTestDatabase();
+}
+
+async function createSqliteTestDatabase(): Promise<TTestDatabase> {
+  const dir = await mkdtemp(join(tmpdir(), 'dropsite-db-'));
+  const handle = await createDatabase(`sqlite:${join(dir, 'test.sqlite')}`);
+  await migrateOrClose(handle);
+  return {
+    ...handle,
+    cleanup: async () => {
+      await handle.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function createPostgresTestDatabase(): Promise<TTestDatabase> {
+  const schema = `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const handle = await createDatabase(TEST_POSTGRES_URL, { searchPath: schema, maxConnections: 4 });
+  const dropSchema = async () => {
+    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(handle.db);
+  };
+  try {
+    await migrateToLatest(handle.db);
+  } catch (error) {
+    await dropSchema().finally(() => handle.close());
+    throw error;
+  }
+  return {
+    ...handle,
+    cleanup: async () => {
+      try {
+        await dropSchema();
+      } finally {
+        await handle.close();
+      }
+    },
+  };
+}
+
+async function migrateOrClose(handle: TDatabaseHandle): Promise<void> {
+  try {
+    await migrateToLatest(handle.db);
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+const FIXTURE_TIME = 1_763_800_000_000;
+
+/** A valid project row; unique id and slug unless overridden. */
+export function makeProjectRow(overrides: Partial<TNewProject> = {}): TNewProject {
+  const id = newId();
+  return {
+    id,
+    slug: `site-${id.toLowerCase().replace(/[^a-z0-9]/g, '')}`,
+    title: 'Test site',
+    description: '',
+    sub_line: '',
+    tag_line: '',
+    author_name: '',
+    template: 'universal',
+    theme: 'professional',
+    settings: '{}',
+    contact_info: '{}',
+    password_hash: null,
+    password_version: 0,
+    expires_at: null,
+    owner_creator_id: null,
+    anonymous_session_id: null,
+    status: 'building',
+    version: 1,
+    created_at: FIXTURE_TIME,
+    updated_at: FIXTURE_TIME,
+    deleted_at: null,
+    ...overrides,
+  };
+}
+
+/** A valid file row of the project at the given position. */
+export function makeFileRow(projectId: string, position: number, overrides: Partial<TNewFile> = {}): TNewFile {
+  const id = newId();
+  return {
+    id,
+    project_id: projectId,
+    name: `file-${position}.jpg`,
+    type: 'image/jpeg',
+    size: 1024,
+    storage_key: `uploads/${projectId}/${id}`,
+    sha256: 'a'.repeat(64),
+    kind: 'image',
+    metadata: '{}',
+    position,
+    created_at: FIXTURE_TIME + position,
+    ...overrides,
+  };
+}

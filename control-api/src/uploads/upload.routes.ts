@@ -1,0 +1,89 @@
+/** POST /api/upload: the regular one-request publish (spec 7.3 'Regular'). */
+import { Router, type RequestHandler } from 'express';
+import multer from 'multer';
+import { UPLOAD_LIMITS, ZUploadFormSchema, type TUploadResponse } from '@dropsite/shared';
+import type { TAppDeps } from '../deps.ts';
+import { newId } from '../db/ids.ts';
+import {
+  createStreamingStorageEngine,
+  getUploadTarget,
+  setUploadTarget,
+  uploadPrefix,
+  type TStoredUpload,
+} from './streaming-storage-engine.ts';
+import { publishProject } from './upload.service.ts';
+
+type TMulterStoredFile = Express.Multer.File & TStoredUpload;
+
+export function createUploadRoutes(deps: TAppDeps): Router {
+  const router = Router();
+  // Anonymous creators publish on the free plan; signed-in plans come with billing.
+  const maxDeliveryBytes = deps.config.maxUploadBytes;
+  const parseMultipart = multer({
+    storage: createStreamingStorageEngine(deps.storage),
+    // Browsers send file names as UTF-8 without saying so.
+    defParamCharset: 'utf8',
+    limits: {
+      fileSize: maxDeliveryBytes,
+      files: UPLOAD_LIMITS.maxFilesPerSite,
+      fields: UPLOAD_LIMITS.maxFields,
+      fieldSize: UPLOAD_LIMITS.maxFieldBytes,
+      fieldNameSize: 100,
+      parts: UPLOAD_LIMITS.maxFilesPerSite + UPLOAD_LIMITS.maxFields,
+      headerPairs: 200,
+    },
+  }).array('files', UPLOAD_LIMITS.maxFilesPerSite);
+
+  /** Removes every byte this request stored; a refused upload leaves nothing behind. */
+  const discardStoredBytes = async (projectId: string) => {
+    try {
+      await deps.storage.deletePrefix(uploadPrefix(projectId));
+    } catch (err) {
+      deps.log.error({ err, projectId }, 'could not remove the bytes of a refused upload');
+    }
+  };
+
+  const receiveFiles: RequestHandler = (req, res, next) => {
+    if (!req.is('multipart/form-data')) {
+      res.status(400).json({ success: false, error: 'Expected a multipart/form-data upload', code: 'bad_request' });
+      return;
+    }
+    const projectId = newId();
+    setUploadTarget(req, { projectId, remainingBytes: maxDeliveryBytes });
+    parseMultipart(req, res, (err?: unknown) => {
+      if (err) {
+        void discardStoredBytes(projectId).then(() => next(err));
+        return;
+      }
+      next();
+    });
+  };
+
+  router.post('/api/upload', receiveFiles, async (req, res) => {
+    const target = getUploadTarget(req);
+    if (!target) throw new Error('Upload target missing');
+    try {
+      const form = ZUploadFormSchema.parse(req.body ?? {});
+      const stored = (req.files ?? []) as TMulterStoredFile[];
+      const result = await publishProject(deps, {
+        projectId: target.projectId,
+        form,
+        files: stored.map((f) => ({
+          fileId: f.fileId,
+          storageKey: f.storageKey,
+          size: f.size,
+          sha256: f.sha256,
+          originalName: f.originalname,
+          clientType: f.mimetype,
+        })),
+      });
+      deps.log.info({ projectId: result.projectId, slug: result.slug, files: stored.length }, 'site published');
+      res.status(201).json({ success: true, url: result.url, slug: result.slug } satisfies TUploadResponse);
+    } catch (err) {
+      await discardStoredBytes(target.projectId);
+      throw err;
+    }
+  });
+
+  return router;
+}

@@ -1,0 +1,105 @@
+/** Publishing: turns stored uploads and the creator's form into a project, its files and a queued build. */
+import { randomBytes } from 'node:crypto';
+import {
+  DEFAULT_SITE_SETTINGS,
+  detectFileKind,
+  generateSlug,
+  isValidSlug,
+  sanitizeFileName,
+  type TUploadForm,
+  ZContactInfoSchema,
+} from '@dropsite/shared';
+import type { TAppDeps } from '../deps.ts';
+import type { TNewFile, TNewProject } from '../db/tables.ts';
+import { AppError } from '../http/app-error.ts';
+import { createProjectWithFiles, deleteProjectById, isSlugTaken } from '../projects/projects.repository.ts';
+import { enqueueProjectBuild } from '../builds/builds.service.ts';
+import { hashPassword } from '../sites/password-hash.ts';
+
+export interface TUploadedFile {
+  fileId: string;
+  storageKey: string;
+  size: number;
+  sha256: string;
+  originalName: string;
+  clientType: string;
+}
+
+export interface TPublishResult {
+  projectId: string;
+  slug: string;
+  url: string;
+}
+
+const SLUG_ATTEMPTS = 8;
+
+export async function allocateSlug(deps: Pick<TAppDeps, 'db'>): Promise<string> {
+  for (let i = 0; i < SLUG_ATTEMPTS; i++) {
+    const slug = generateSlug((n) => randomBytes(n));
+    if (isValidSlug(slug) && !(await isSlugTaken(deps.db, slug))) return slug;
+  }
+  throw new AppError('internal', 'Could not allocate a link for this site. Please try again.');
+}
+
+/** Creates the project and its file rows in one transaction, then queues its first build. */
+export async function publishProject(
+  deps: TAppDeps,
+  input: { projectId: string; form: TUploadForm; files: TUploadedFile[] },
+): Promise<TPublishResult> {
+  const { form, files, projectId } = input;
+  if (files.length === 0) throw new AppError('validation_failed', 'Please choose at least one file to upload');
+  const now = deps.clock.now();
+  if (form.expiryDate && form.expiryDate.getTime() <= now) throw new AppError('validation_failed', 'Expiry date must be in the future');
+
+  const slug = await allocateSlug(deps);
+  const settings = { ...DEFAULT_SITE_SETTINGS, ...(form.settings ?? {}) };
+  const project: TNewProject = {
+    id: projectId,
+    slug,
+    title: form.title,
+    description: form.description,
+    sub_line: form.description,
+    tag_line: form.authorName ? `By ${form.authorName}` : '',
+    author_name: form.authorName,
+    template: form.template,
+    theme: 'professional-light',
+    settings: JSON.stringify(settings),
+    contact_info: JSON.stringify(ZContactInfoSchema.parse({ email: settings.notificationEmail })),
+    password_hash: form.password ? await hashPassword(form.password) : null,
+    password_version: 1,
+    expires_at: form.expiryDate ? form.expiryDate.getTime() : null,
+    owner_creator_id: null,
+    anonymous_session_id: null,
+    status: 'building',
+    version: 1,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  };
+  const rows: TNewFile[] = files.map((f, position) => {
+    const name = sanitizeFileName(f.originalName);
+    return {
+      id: f.fileId,
+      project_id: projectId,
+      name,
+      type: f.clientType.slice(0, 255),
+      size: f.size,
+      storage_key: f.storageKey,
+      sha256: f.sha256,
+      kind: detectFileKind(name, f.clientType),
+      metadata: '{}',
+      position,
+      created_at: now,
+    };
+  });
+  await createProjectWithFiles(deps.db, project, rows);
+  try {
+    await enqueueProjectBuild(deps, projectId, 1);
+  } catch (err) {
+    // A site that can never be built must not linger: the caller also removes the bytes.
+    await deleteProjectById(deps.db, projectId);
+    throw err;
+  }
+  return { projectId, slug, url: `${deps.config.publicUrl}/${slug}` };
+}
+

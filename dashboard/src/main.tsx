@@ -1,0 +1,15 @@
+// Global styles first, so each component's stylesheet comes after them in the bundle and can refine them.
+import './styles/tokens.css';
+import './styles/base.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app.tsx';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('The page has no #root element.');
+
+createRoot(root).render(
+  <StrictMode>
+    <App pathname={window.location.pathname} />
+  </StrictMode>,
+);

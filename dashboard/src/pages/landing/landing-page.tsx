@@ -1,0 +1,35 @@
+import { useEffect } from 'react';
+import { SiteFooter } from '../../components/site-footer.tsx';
+import { SiteHeader } from '../../components/site-header.tsx';
+import { UploadBox } from '../../upload/upload-box.tsx';
+import { CallToActionSection } from './call-to-action-section.tsx';
+import { FeaturesSection } from './features-section.tsx';
+import { HeroSection } from './hero-section.tsx';
+import { HowItWorksSection } from './how-it-works-section.tsx';
+import { PricingSection } from './pricing-section.tsx';
+import './landing.css';
+
+export function LandingPage() {
+  useEffect(() => {
+    document.title = 'Dropsite — Turn your files into a shareable site';
+  }, []);
+
+  return (
+    <>
+      <a className="skip-link" href="#upload">
+        Skip to upload
+      </a>
+      <SiteHeader isLandingPage />
+      <main>
+        <HeroSection>
+          <UploadBox />
+        </HeroSection>
+        <HowItWorksSection />
+        <FeaturesSection />
+        <CallToActionSection />
+        <PricingSection />
+      </main>
+      <SiteFooter />
+    </>
+  );
+}

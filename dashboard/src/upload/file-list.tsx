@@ -1,0 +1,117 @@
+import { useEffect, useState, type ReactElement } from 'react';
+import { detectFileKind, formatBytes, getExtension, type TFileKind } from '@dropsite/shared';
+import {
+  ArchiveIcon,
+  AudioIcon,
+  CloseIcon,
+  DocumentIcon,
+  ImageIcon,
+  SlidesIcon,
+  VideoIcon,
+} from '../components/icons.tsx';
+import type { TChosenFile } from './chosen-files.ts';
+
+const KIND_ICONS: Record<TFileKind, (p: { size?: number }) => ReactElement> = {
+  image: ImageIcon,
+  pdf: DocumentIcon,
+  presentation: SlidesIcon,
+  video: VideoIcon,
+  audio: AudioIcon,
+  archive: ArchiveIcon,
+  document: DocumentIcon,
+  other: DocumentIcon,
+};
+
+// Formats every browser decodes; RAW, HEIC and TIFF keep the icon.
+const PREVIEWABLE_IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif', 'image/bmp']);
+const MAX_PREVIEW_BYTES = 40 * 1024 * 1024;
+
+interface TFileListProps {
+  files: readonly TChosenFile[];
+  isDisabled: boolean;
+  onRemove: (id: string) => void;
+  registerRemoveButton: (id: string, element: HTMLButtonElement | null) => void;
+}
+
+export function FileList({ files, isDisabled, onRemove, registerRemoveButton }: TFileListProps) {
+  return (
+    <ul role="list" className="file-list" aria-label="Chosen files">
+      {files.map(({ id, file }) => {
+        const { base, extension } = splitName(file.name);
+        return (
+          <li key={id} className="file-row">
+            <FileThumb file={file} />
+            <div className="file-row__text">
+              <span className="file-row__name" title={file.name}>
+                <span className="file-row__base">{base}</span>
+                {extension && <span className="file-row__ext">{extension}</span>}
+              </span>
+              <span className="file-row__meta">
+                {describeType(file)} · {formatBytes(file.size)}
+              </span>
+            </div>
+            <button
+              ref={(el) => registerRemoveButton(id, el)}
+              type="button"
+              className="file-row__remove"
+              aria-label={`Remove ${file.name}`}
+              disabled={isDisabled}
+              onClick={() => onRemove(id)}
+            >
+              <CloseIcon size={18} />
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function FileThumb({ file }: { file: File }) {
+  const kind = detectFileKind(file.name, file.type);
+  const canPreview = PREVIEWABLE_IMAGE_TYPES.has(file.type) && file.size <= MAX_PREVIEW_BYTES;
+  const [previewUrl, setPreviewUrl] = useState<string | null>(null);
+  const [hasFailed, setFailed] = useState(false);
+
+  useEffect(() => {
+    if (!canPreview) return;
+    const url = URL.createObjectURL(file);
+    setPreviewUrl(url);
+    return () => URL.revokeObjectURL(url);
+  }, [file, canPreview]);
+
+  const Icon = KIND_ICONS[kind];
+  return (
+    <span className="file-thumb" data-kind={kind} aria-hidden="true">
+      <Icon size={18} />
+      {previewUrl && !hasFailed && (
+        <img src={previewUrl} alt="" decoding="async" loading="lazy" onError={() => setFailed(true)} onLoad={(e) => e.currentTarget.setAttribute('data-loaded', '')} />
+      )}
+    </span>
+  );
+}
+
+/** Splits 'IMG_2045-final.jpg' so the base can be shortened with an ellipsis while the extension stays readable. */
+function splitName(name: string): { base: string; extension: string } {
+  const dot = name.lastIndexOf('.');
+  if (dot <= 0 || name.length - dot > 12) return { base: name, extension: '' };
+  return { base: name.slice(0, dot), extension: name.slice(dot) };
+}
+
+const KIND_LABELS: Record<TFileKind, string> = {
+  image: 'Image',
+  pdf: 'PDF',
+  presentation: 'Presentation',
+  video: 'Video',
+  audio: 'Audio',
+  archive: 'Archive',
+  document: 'Document',
+  other: 'File',
+};
+
+function describeType(file: File): string {
+  const extension = getExtension(file.name);
+  const kind = detectFileKind(file.name, file.type);
+  if (kind === 'pdf') return 'PDF';
+  return extension && extension.length <= 5 ? `${extension.toUpperCase()} ${KIND_LABELS[kind].toLowerCase()}` : KIND_LABELS[kind];
+}

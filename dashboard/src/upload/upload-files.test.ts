@@ -1,0 +1,202 @@
+import { describe, expect, it, vi } from 'vitest';
+import { addFiles, totalBytes, type TChosenFile } from './chosen-files.ts';
+import { suggestSiteTitle, typeSiteTitle } from './site-title.ts';
+import { createTransferMeter, formatTimeLeft } from './upload-progress.ts';
+import { UPLOAD_FAILED_MESSAGE, buildUploadForm, isAbortError, parseUploadReply, uploadFiles } from './upload-files.ts';
+
+const file = (name: string, size = 10, type = '', lastModified = 1) => new File([new Uint8Array(size)], name, { type, lastModified });
+
+describe('suggestSiteTitle', () => {
+  const untouched = { title: '', isTitleTyped: false };
+
+  it('fills the title from the first file name by the spec rule', () => {
+    expect(suggestSiteTitle(untouched, [file('spring_wedding-final.jpg'), file('b.pdf')])).toBe('Spring Wedding Final');
+    expect(suggestSiteTitle(untouched, [file('brand-guidelines_v2.pdf')])).toBe('Brand Guidelines V2');
+  });
+
+  it('follows the first file while the title is still the suggestion', () => {
+    const state = { title: 'Spring Wedding Final', isTitleTyped: false };
+    expect(suggestSiteTitle(state, [file('moodboard.png')])).toBe('Moodboard');
+    expect(suggestSiteTitle(state, [])).toBe('');
+  });
+
+  it('never overwrites a title the creator typed', () => {
+    const typed = typeSiteTitle('Anna & Tom, 12 May');
+    expect(typed.isTitleTyped).toBe(true);
+    expect(suggestSiteTitle(typed, [file('IMG_0001.jpg')])).toBe('Anna & Tom, 12 May');
+    expect(suggestSiteTitle(typed, [])).toBe('Anna & Tom, 12 May');
+  });
+
+  it('suggests again once the creator cleared the field', () => {
+    const cleared = typeSiteTitle('   ');
+    expect(cleared.isTitleTyped).toBe(false);
+    expect(suggestSiteTitle(cleared, [file('final_cut.mov')])).toBe('Final Cut');
+  });
+});
+
+describe('buildUploadForm', () => {
+  it('sends the regular publish fields and every file under "files"', () => {
+    const files = [file('a.jpg', 3, 'image/jpeg'), file('notes.txt', 5, 'text/plain')];
+    const form = buildUploadForm({ files, title: '  Client Delivery  ' });
+
+    expect(form.get('title')).toBe('Client Delivery');
+    expect(form.get('description')).toBe('');
+    expect(form.get('template')).toBe('universal');
+    expect(form.get('authorName')).toBe('');
+    expect(JSON.parse(String(form.get('settings')))).toEqual({
+      enableFavorites: false,
+      enableComments: false,
+      enableApprovals: false,
+      enableAnalytics: true,
+      enableNotifications: false,
+    });
+    expect(JSON.parse(String(form.get('filesMetadata')))).toEqual([
+      { name: 'a.jpg', type: 'image/jpeg', size: 3 },
+      { name: 'notes.txt', type: 'text/plain', size: 5 },
+    ]);
+    const sent = form.getAll('files') as File[];
+    expect(sent.map((f) => [f.name, f.size])).toEqual([['a.jpg', 3], ['notes.txt', 5]]);
+  });
+
+  it('puts the text fields before the files', () => {
+    const names = [...buildUploadForm({ files: [file('a.jpg')], title: 'T' }).keys()];
+    expect(names).toEqual(['title', 'description', 'template', 'authorName', 'settings', 'filesMetadata', 'files']);
+  });
+});
+
+describe('parseUploadReply', () => {
+  it('answers the slug of a successful upload', () => {
+    expect(parseUploadReply(200, JSON.stringify({ success: true, url: 'http://x/abc', slug: 'k3m9pq2xza' }))).toEqual({
+      ok: true,
+      url: 'http://x/abc',
+      slug: 'k3m9pq2xza',
+    });
+  });
+
+  it("shows the server's error message", () => {
+    const body = JSON.stringify({ success: false, error: 'Site Title is required', code: 'validation_failed' });
+    expect(parseUploadReply(400, body)).toEqual({ ok: false, error: 'Site Title is required' });
+  });
+
+  it('falls back to the generic message for anything else', () => {
+    expect(parseUploadReply(502, '<html>Bad gateway</html>')).toEqual({ ok: false, error: UPLOAD_FAILED_MESSAGE });
+    expect(parseUploadReply(200, '{"ok":true}')).toEqual({ ok: false, error: UPLOAD_FAILED_MESSAGE });
+    expect(parseUploadReply(500, JSON.stringify({ success: false, error: ' ' }))).toEqual({ ok: false, error: UPLOAD_FAILED_MESSAGE });
+  });
+});
+
+describe('addFiles', () => {
+  let n = 0;
+  const id = () => `f${++n}`;
+
+  it('appends in order, skipping duplicates and system files', () => {
+    const first = addFiles([], [file('a.jpg'), file('.DS_Store'), file('b.jpg')], id).files;
+    const { files } = addFiles(first, [file('a.jpg'), file('c.jpg'), file('Thumbs.db')], id);
+    expect(files.map((c) => c.file.name)).toEqual(['a.jpg', 'b.jpg', 'c.jpg']);
+    expect(totalBytes(files)).toBe(30);
+  });
+
+  it('keeps two different files that share a name', () => {
+    const { files } = addFiles([], [file('cover.jpg', 10), file('cover.jpg', 20)], id);
+    expect(files).toHaveLength(2);
+  });
+
+  it('stops at the per-site limit and says how many were left out', () => {
+    const current: TChosenFile[] = [{ id: 'x', file: file('x.jpg') }];
+    const result = addFiles(current, [file('a'), file('b'), file('c')], id, 2);
+    expect(result.files.map((c) => c.file.name)).toEqual(['x.jpg', 'a']);
+    expect(result.overLimit).toBe(2);
+  });
+});
+
+describe('progress estimates', () => {
+  it('reports percent and file bytes at once, speed and time left once warmed up', () => {
+    let t = 0;
+    const measure = createTransferMeter(1_000_000, () => t);
+    t = 100;
+    const first = measure(100_000, 1_000_100);
+    expect(first.percent).toBe(9);
+    expect(first.sentBytes).toBe(99_990);
+    expect(first.bytesPerSecond).toBeNull();
+    t = 500;
+    measure(200_000, 1_000_100);
+    t = 1000;
+    const later = measure(400_000, 1_000_100);
+    expect(later.bytesPerSecond).toBeCloseTo(400_000, -4);
+    expect(later.secondsLeft).toBeGreaterThan(1);
+    expect(later.sentBytes).toBeLessThanOrEqual(later.totalBytes);
+  });
+
+  it('rounds the time left the way people say it', () => {
+    expect(formatTimeLeft(2)).toBe('A few seconds left');
+    expect(formatTimeLeft(38)).toBe('About 40 s left');
+    expect(formatTimeLeft(58)).toBe('About 1 min left');
+    expect(formatTimeLeft(190)).toBe('About 3 min left');
+    expect(formatTimeLeft(4800)).toBe('About 1 h 20 min left');
+  });
+});
+
+/** A stand-in for XMLHttpRequest with just what uploadFiles uses. */
+class FakeRequest extends EventTarget {
+  upload = new EventTarget();
+  status = 0;
+  responseText = '';
+  sent: FormData | null = null;
+  method = '';
+  url = '';
+  open(method: string, url: string) {
+    this.method = method;
+    this.url = url;
+  }
+  setRequestHeader() {}
+  send(body: FormData) {
+    this.sent = body;
+  }
+  abort() {
+    this.dispatchEvent(new Event('abort'));
+  }
+  progress(loaded: number, total: number) {
+    this.upload.dispatchEvent(Object.assign(new Event('progress'), { lengthComputable: true, loaded, total }));
+  }
+  respond(status: number, body: string) {
+    this.upload.dispatchEvent(new Event('load'));
+    this.status = status;
+    this.responseText = body;
+    this.dispatchEvent(new Event('load'));
+  }
+}
+
+describe('uploadFiles', () => {
+  const request = { files: [file('a.jpg')], title: 'A' };
+
+  it('posts the form, reports progress and resolves with the slug', async () => {
+    const xhr = new FakeRequest();
+    const onProgress = vi.fn();
+    const onUploadComplete = vi.fn();
+    const done = uploadFiles(request, { onProgress, onUploadComplete, createRequest: () => xhr as unknown as XMLHttpRequest });
+    expect(xhr.method).toBe('POST');
+    expect(xhr.url).toBe('/api/upload');
+    expect(xhr.sent?.get('title')).toBe('A');
+    xhr.progress(50, 100);
+    xhr.respond(200, JSON.stringify({ success: true, url: 'http://localhost:3000/abcdefghjk', slug: 'abcdefghjk' }));
+    await expect(done).resolves.toEqual({ ok: true, url: 'http://localhost:3000/abcdefghjk', slug: 'abcdefghjk' });
+    expect(onProgress).toHaveBeenCalledWith({ loaded: 50, total: 100 });
+    expect(onUploadComplete).toHaveBeenCalledOnce();
+  });
+
+  it('resolves a network failure with the generic message', async () => {
+    const xhr = new FakeRequest();
+    const done = uploadFiles(request, { createRequest: () => xhr as unknown as XMLHttpRequest });
+    xhr.dispatchEvent(new Event('error'));
+    await expect(done).resolves.toEqual({ ok: false, error: UPLOAD_FAILED_MESSAGE });
+  });
+
+  it('rejects with an AbortError when cancelled', async () => {
+    const xhr = new FakeRequest();
+    const controller = new AbortController();
+    const done = uploadFiles(request, { signal: controller.signal, createRequest: () => xhr as unknown as XMLHttpRequest });
+    controller.abort();
+    const error = await done.catch((e: unknown) => e);
+    expect(isAbortError(error)).toBe(true);
+  });
+});

@@ -1,0 +1,36 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { RESERVED_SLUGS } from '@dropsite/shared';
+
+const API_ORIGIN = 'http://localhost:3000';
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Published sites live at /{slug} on the same origin as the dashboard, so in development
+ * every slug-shaped first path segment that is not one of the app's own routes goes to the
+ * control API. Vite's own paths (/@vite, /src, /node_modules) never have a slug's shape.
+ */
+const reserved = [...RESERVED_SLUGS].map(escapeRegExp).join('|');
+const SITE_PATH = `^/(?!(?:${reserved})(?:[/?#]|$))[a-z0-9][a-z0-9-]{6,62}[a-z0-9](?:[/?#]|$)`;
+
+const toApi = { target: API_ORIGIN, changeOrigin: false };
+
+export default defineConfig({
+  base: '/',
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+  },
+  server: {
+    proxy: {
+      '/api': toApi,
+      '/_astro': toApi,
+      '/site-assets': toApi,
+      [SITE_PATH]: toApi,
+    },
+  },
+  // `vite preview` reuses server.proxy, so a built dashboard can be tried against a running API too.
+});

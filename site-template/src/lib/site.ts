@@ -1,0 +1,63 @@
+/** Small, pure helpers the page uses to turn a TSiteRenderModel into text. No side effects, no clock. */
+import { formatBytes, getExtension, type TSiteFile, type TSiteRenderModel } from '@dropsite/shared';
+
+/** The name the footer invites visitors to contact. */
+export function contactName(site: Pick<TSiteRenderModel, 'authorName' | 'title'>): string {
+  return site.authorName.trim() || site.title.trim();
+}
+
+/** A meta description: the description, else the sub-line, cut at a word boundary near `max` characters. */
+export function metaDescription(site: Pick<TSiteRenderModel, 'description' | 'subLine' | 'title' | 'authorName' | 'files'>, max = 160): string {
+  const source = (site.description || site.subLine).replace(/\s+/g, ' ').trim();
+  const text = source || defaultDescription(site);
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s.,;:!?-]+$/, '')}…`;
+}
+
+function defaultDescription(site: Pick<TSiteRenderModel, 'title' | 'authorName' | 'files'>): string {
+  const count = site.files.length;
+  const files = `${count} ${count === 1 ? 'file' : 'files'}`;
+  return site.authorName.trim() ? `${files} shared by ${site.authorName.trim()}.` : `${files} shared with Dropsite.`;
+}
+
+/** True when a contact email looks like one address (so a mailto: link cannot carry anything else). */
+export function isPlainEmail(email: string): boolean {
+  return /^[^\s@<>"'(),;:\\[\]]+@[^\s@<>"'(),;:\\[\]]+\.[^\s@<>"'(),;:\\[\]]+$/.test(email.trim());
+}
+
+/** '3 files', '1 image'. */
+export function countLabel(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : plural}`;
+}
+
+export function totalSize(files: Pick<TSiteFile, 'size'>[]): string {
+  return formatBytes(files.reduce((sum, f) => sum + f.size, 0));
+}
+
+/** The short type label shown beside a file: its extension in capitals, else its kind. */
+export function typeLabel(file: Pick<TSiteFile, 'name' | 'kind'>): string {
+  const ext = getExtension(file.name);
+  if (ext && ext.length <= 5) return ext.toUpperCase();
+  return file.kind === 'other' ? 'File' : file.kind.charAt(0).toUpperCase() + file.kind.slice(1);
+}
+
+const DATE_FORMAT = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+
+/** An ISO date as 'March 4, 2025' (UTC, so the same input always gives the same text). */
+export function formatDate(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : DATE_FORMAT.format(date);
+}
+
+/** Pixel size of the display copy the API serves as the preview (the builder caps the long edge at `max`). */
+export function displaySize(width: number, height: number, max: number): { width: number; height: number } {
+  const scale = Math.min(1, max / Math.max(width, height));
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
+/** Images the gallery can show: those with a derived thumbnail. The rest are only in the file list. */
+export function previewableImages(files: TSiteFile[]): TSiteFile[] {
+  return files.filter((f) => f.kind === 'image' && f.thumbnailUrl !== null && f.thumbnailWidth !== null && f.thumbnailHeight !== null);
+}
