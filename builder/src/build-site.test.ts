@@ -70,6 +70,7 @@ describe('createSiteBuilder().buildSite', () => {
       expect($(img).closest('a').attr('href')).toBe(`/api/files/${file.id}?mode=preview`);
     });
     expect($('.grid img').first().attr('width')).toBe('300');
+    expect($('.grid img[srcset]').length).toBe(0); // the preview is the original: never in a grid
     expect($('astro-island').length).toBe(1);
     expect($('astro-island').attr('component-url')).toMatch(/^\/_astro\/Lightbox\.[\w-]+\.js$/);
 
@@ -223,8 +224,9 @@ describe('createSiteBuilder().buildSite', () => {
     const single = await builder.buildSite(makeInput(makeProject({ slug: 'single-site' }), [one]), report);
     const $ = cheerio.load(storage.text(single.htmlKey));
     expect($('.single img').attr('src')).toBe(`/api/files/${one.id}?mode=preview`);
-    expect($('.single img').attr('width')).toBe('1600');
-    expect($('.single img').attr('height')).toBe('1067');
+    expect($('.single img').attr('width')).toBe('2400');
+    expect($('.single img').attr('height')).toBe('1600');
+    expect($('.single img').attr('srcset')).toBe(`/api/files/${one.id}?mode=preview&size=300 300w, /api/files/${one.id}?mode=preview 2400w`);
     expect($('astro-island').length).toBe(1);
   });
 });

@@ -68,7 +68,6 @@ for (const input of sites) {
     const meta = result.derived[file.id];
     await save(`api/files/${file.id}/download`, storage.objects.get(file.storageKey)!.body);
     if (meta?.thumbnail) await save(`api/files/${file.id}/thumb`, storage.objects.get(meta.thumbnail.key)!.body);
-    if (meta?.display) await save(`api/files/${file.id}/preview`, storage.objects.get(meta.display.key)!.body);
   }
 }
 for (const key of storage.keys('assets/_astro/')) await save(key.slice('assets/'.length), storage.objects.get(key)!.body);
@@ -91,10 +90,11 @@ if (!values['no-serve']) {
     if (api) {
       const id = api[1]!;
       const mode = url.searchParams.get('mode');
-      const variant = mode === 'download' ? 'download' : url.searchParams.get('size') === '300' ? 'thumb' : 'preview';
+      // As the API: size=300 is the derived thumbnail; otherwise the original (preview inline, download attached).
+      const variant = mode !== 'download' && url.searchParams.get('size') === '300' ? 'thumb' : 'download';
       file = path.join(out, 'api/files', id, variant);
-      type = variant === 'download' ? (names[id]?.type ?? 'application/octet-stream') : 'image/webp';
-      if (variant === 'download') res.setHeader('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(names[id]?.name ?? id)}`);
+      type = variant === 'thumb' ? 'image/webp' : (names[id]?.type ?? 'application/octet-stream');
+      if (mode === 'download') res.setHeader('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(names[id]?.name ?? id)}`);
     } else if (url.pathname.startsWith('/_astro/')) {
       file = path.join(out, path.normalize(url.pathname).replace(/^(\.\.[/\\])+/, ''));
       type = assetContentType(file);

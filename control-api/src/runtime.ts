@@ -30,7 +30,7 @@ export interface TRuntimeOptions {
 
 export async function createQueue(config: TConfig, log: Logger): Promise<BuildQueue> {
   const backoff = { defaultAttempts: config.buildAttempts, defaultBackoffMs: 1000, log };
-  if (config.redisUrl) return createBullmqQueue({ redisUrl: config.redisUrl, ...backoff });
+  if (config.redisUrl) return createBullmqQueue({ redisUrl: config.redisUrl, queueName: config.buildQueueName, ...backoff });
   return createInlineQueue(backoff);
 }
 
@@ -44,7 +44,7 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
 
   let closeBuilder = async () => {};
   if (options.runBuilder) {
-    const builder = createSiteBuilder({ storage, siteOrigin: config.publicUrl, log, concurrency: config.buildConcurrency });
+    const builder = createSiteBuilder({ storage, siteOrigin: config.publicUrl, log, concurrency: config.deriveConcurrency });
     await builder.publishAssets();
     await queue.startWorker(createBuildProcessor(deps, builder), { concurrency: config.buildConcurrency });
     closeBuilder = () => builder.close();

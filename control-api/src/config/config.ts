@@ -22,8 +22,10 @@ const ZEnvSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: boolText.default(true),
   REDIS_URL: z.string().optional(),
+  BUILD_QUEUE_NAME: z.string().regex(/^[\w-]{1,64}$/).default('dropsite-builds'),
   RUN_BUILDER: boolText.default(true),
   BUILD_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  DERIVE_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(3),
   BUILD_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DASHBOARD_DIR: z.string().optional(),
@@ -43,9 +45,12 @@ export interface TConfig {
   databaseUrl: string;
   storage: TStorageConfig;
   redisUrl: string | undefined;
+  buildQueueName: string;
   runBuilder: boolean;
   buildConcurrency: number;
   buildAttempts: number;
+  /** Files one build derives at once (images decode on libvips threads, so a few overlap I/O well). */
+  deriveConcurrency: number;
   logLevel: z.infer<typeof ZEnvSchema>['LOG_LEVEL'];
   dashboardDir: string;
   trustProxy: boolean;
@@ -87,9 +92,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL ?? `sqlite:${path.join(dataDir, 'dropsite.db')}`,
     storage,
     redisUrl: e.REDIS_URL || undefined,
+    buildQueueName: e.BUILD_QUEUE_NAME,
     runBuilder: e.RUN_BUILDER,
     buildConcurrency: e.BUILD_CONCURRENCY,
     buildAttempts: e.BUILD_ATTEMPTS,
+    deriveConcurrency: e.DERIVE_CONCURRENCY,
     logLevel: e.LOG_LEVEL,
     dashboardDir: path.resolve(cwd, e.DASHBOARD_DIR ?? path.join(import.meta.dirname, '../../../dashboard/dist')),
     trustProxy: e.TRUST_PROXY,

@@ -41,11 +41,21 @@ describe('GET /api/files/{id}', () => {
     expect(Buffer.from(await res.arrayBuffer()).equals(jpeg)).toBe(true);
   });
 
-  it('previews an image inline with its real type', async () => {
+  it('previews an image inline through its display copy, never larger than 1600 px', async () => {
     const res = await get(ids['cover.jpg']!, '?mode=preview');
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('image/jpeg');
+    expect(res.headers.get('content-type')).toBe('image/webp');
     expect(res.headers.get('content-disposition')).toMatch(/^inline/);
+    const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+    expect(meta.width).toBe(1600);
+    expect(meta.height).toBe(1000);
+  });
+
+  it('previews a text file inline as plain text', async () => {
+    const res = await get(ids['Ünïcode “quote”.txt']!, '?mode=preview');
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toMatch(/^inline/);
+    expect(await res.text()).toBe('hello world');
   });
 
   it('serves a 300 px WebP thumbnail for size=300', async () => {

@@ -31,16 +31,25 @@ export function createFileRoutes(deps: TAppDeps): Router {
     if (!file) throw new AppError('not_found', 'File not found');
     assertSiteOpen(checkSiteAccess(file.project, deps.clock));
 
+    // Images are previewed through their derived copies: 300 px thumbnails, ~1600 px display copies.
+    const metadata = ZDerivedMetadataSchema.safeParse(safeJson(file.metadata));
+    const derived = metadata.success ? metadata.data : undefined;
     let key = file.storage_key;
     let contentType: string;
     let disposition: string;
+    let variant = '';
+    const baseName = file.name.replace(/\.[^.]*$/, '');
     if (query.size) {
-      const metadata = ZDerivedMetadataSchema.safeParse(safeJson(file.metadata));
-      const thumbnail = metadata.success ? metadata.data.thumbnail : undefined;
-      if (!thumbnail) throw new AppError('not_found', 'No thumbnail for this file');
-      key = thumbnail.key;
-      contentType = thumbnail.contentType;
-      disposition = contentDisposition('inline', file.name.replace(/\.[^.]*$/, '') + '-thumbnail.webp');
+      if (!derived?.thumbnail) throw new AppError('not_found', 'No thumbnail for this file');
+      key = derived.thumbnail.key;
+      contentType = derived.thumbnail.contentType;
+      disposition = contentDisposition('inline', `${baseName}-thumbnail.webp`);
+      variant = '-t300';
+    } else if (query.mode === 'preview' && derived?.display) {
+      key = derived.display.key;
+      contentType = derived.display.contentType;
+      disposition = contentDisposition('inline', `${baseName}.webp`);
+      variant = '-display';
     } else {
       const served = servedTypeFor(file.name);
       const asAttachment = query.mode === 'download' || !served.isInlineSafe;
@@ -55,7 +64,7 @@ export function createFileRoutes(deps: TAppDeps): Router {
       res.set('Content-Range', `bytes */${head.size}`);
       throw new AppError('range_not_satisfiable', 'Requested range is not satisfiable');
     }
-    const etag = `"${file.sha256}${query.size ? '-t300' : ''}"`;
+    const etag = `"${file.sha256}${variant}"`;
     res.set({
       'Content-Type': contentType,
       'Content-Disposition': disposition,

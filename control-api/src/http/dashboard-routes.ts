@@ -3,13 +3,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import express, { Router } from 'express';
 
-/** Paths the dashboard app answers (companion spec's route table). */
-export const DASHBOARD_ROUTES = [
-  '/', '/templates', '/photo-gallery', '/portfolio-resume', '/event-template', '/product-template', '/case-study-template',
-  '/pitch-template', '/universal-file-template', '/client-delivery', '/hero-examples', '/backend-data-test', '/faq', '/help',
-  '/blog', '/blog-page', '/privacy-policy', '/terms-of-service', '/terms-conditions', '/refund-cancellation', '/about-us',
-  '/contact', '/feedback', '/payment', '/dashboard', '/billing', '/sign-in', '/sign-up',
-];
+/**
+ * Paths the dashboard app renders. Other app paths of the route table (/templates, /faq,
+ * /dashboard…) are reserved as slugs and answer the app's 404 page until their page exists.
+ */
+export const DASHBOARD_ROUTES = ['/'];
 
 export function createDashboardRoutes(dashboardDir: string): { router: Router; sendNotFound: (res: express.Response) => void } {
   const router = Router();
@@ -36,7 +34,7 @@ export function createDashboardRoutes(dashboardDir: string): { router: Router; s
   const routes = new Set(DASHBOARD_ROUTES);
   router.get(/.*/, (req, res, next) => {
     const p = req.path.length > 1 ? req.path.replace(/\/+$/, '') : req.path;
-    if (routes.has(p) || /^\/blog[-/][\w-]+$/.test(p)) return sendIndex(res, 200);
+    if (routes.has(p)) return sendIndex(res, 200);
     next();
   });
   return { router, sendNotFound: (res) => sendIndex(res, 404) };

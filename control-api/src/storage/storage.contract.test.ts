@@ -1,7 +1,6 @@
 /** One behaviour contract for every storage driver: disk on a temp directory, S3 against a real s3rver. */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -10,19 +9,7 @@ import { createStorage } from './create-storage.ts';
 import type { TStorageConfig } from './create-storage.ts';
 import { StorageNotFoundError } from './storage.ts';
 import type { Storage } from './storage.ts';
-
-/** The part of s3rver's API the tests use; the package ships no type declarations. */
-interface TS3rver {
-  run(): Promise<{ address: string; port: number }>;
-  close(): Promise<void>;
-}
-type TS3rverConstructor = new (options: {
-  address: string;
-  port: number;
-  directory: string;
-  silent: boolean;
-}) => TS3rver;
-const S3rver = createRequire(import.meta.url)('s3rver') as TS3rverConstructor;
+import { startS3rver, type TS3rver } from '../test-support/s3rver.ts';
 
 const MiB = 1024 * 1024;
 const UNSAFE_KEYS = ['../x', '/abs', 'a//b', 'a\\b', 'a/../b', 'a\0b'];
@@ -50,11 +37,11 @@ for (const driver of ['disk', 's3'] as const) {
         diskRoot = join(workDir, 'objects');
         return { driver: 'disk', root: diskRoot };
       }
-      server = new S3rver({ address: '127.0.0.1', port: 0, directory: workDir, silent: true });
-      const { port } = await server.run();
+      const started = await startS3rver(workDir);
+      server = started.server;
       return {
         driver: 's3',
-        endpoint: `http://127.0.0.1:${port}`,
+        endpoint: started.endpoint,
         region: 'us-east-1',
         bucket: 'dropsite-contract',
         accessKeyId: 'S3RVER',

@@ -25,7 +25,7 @@ export function buildUploadForm(files: TUploadPart[], fields: Record<string, str
     ...fields,
   };
   for (const [k, v] of Object.entries(all)) form.append(k, v);
-  for (const f of files) form.append('files', new Blob([f.bytes], { type: f.type }), f.name);
+  for (const f of files) form.append('files', new Blob([new Uint8Array(f.bytes)], { type: f.type }), f.name);
   return form;
 }
 

@@ -64,6 +64,11 @@ export function UploadBox() {
   const hasFiles = draft.files.length > 0;
   const canPublish = hasFiles && draft.title.trim() !== '' && !isBusy;
   const bytes = totalBytes(draft.files);
+  const alertMessage =
+    error ??
+    (draft.overLimit > 0
+      ? `A site holds up to ${UPLOAD_LIMITS.maxFilesPerSite} files, so ${draft.overLimit} ${draft.overLimit === 1 ? 'file was' : 'files were'} not added.`
+      : null);
 
   const addChosenFiles = useCallback((files: File[]) => {
     if (files.length === 0) return;
@@ -71,14 +76,6 @@ export function UploadBox() {
     dispatch({ type: 'add', files });
     setAnnouncement(`${files.length} ${files.length === 1 ? 'file' : 'files'} added`);
   }, []);
-
-  useEffect(() => {
-    if (draft.overLimit > 0) {
-      setError(
-        `A site holds up to ${UPLOAD_LIMITS.maxFilesPerSite} files, so ${draft.overLimit} ${draft.overLimit === 1 ? 'file was' : 'files were'} not added.`,
-      );
-    }
-  }, [draft.overLimit]);
 
   // A file dropped beside the box would make the browser open it and lose the creator's work.
   useEffect(() => {
@@ -258,7 +255,7 @@ export function UploadBox() {
                 <span className="dropzone__hint" id={ids.hint}>
                   or choose them from your device. Photos, video, PDFs, decks, whole folders: any file type.
                 </span>
-                <span className="dropzone__pill">Choose Files</span>
+                {!hasFiles && <span className="dropzone__pill">Choose Files</span>}
               </span>
               <span className="dropzone__compact" aria-hidden="true">
                 <span className="dropzone__compact-icon">
@@ -273,16 +270,16 @@ export function UploadBox() {
                     </>
                   )}
                 </span>
-                <span className="dropzone__pill dropzone__pill--small">Choose Files</span>
+                {hasFiles && <span className="dropzone__pill dropzone__pill--small">Choose Files</span>}
               </span>
             </button>
 
             <div className="upload-stage__files">
               <div role="alert" className="upload-alert-region">
-                {error && (
+                {alertMessage && (
                   <p className="upload-alert">
                     <AlertIcon size={18} />
-                    <span>{error}</span>
+                    <span>{alertMessage}</span>
                   </p>
                 )}
               </div>

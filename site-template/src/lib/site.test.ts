@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contactName, displaySize, isPlainEmail, metaDescription, typeLabel } from './site.ts';
+import { contactName, isPlainEmail, largeImageUrl, metaDescription, typeLabel } from './site.ts';
 import { THEME_CSS, resolveThemeId } from '../styles/themes.ts';
 
 describe('site helpers', () => {
@@ -22,8 +22,11 @@ describe('site helpers', () => {
     expect(contactName({ authorName: '  ', title: 'My site' })).toBe('My site');
     expect(typeLabel({ name: 'deck.pptx', kind: 'presentation' })).toBe('PPTX');
     expect(typeLabel({ name: 'README', kind: 'other' })).toBe('File');
-    expect(displaySize(4000, 3000, 1600)).toEqual({ width: 1600, height: 1200 });
-    expect(displaySize(800, 600, 1600)).toEqual({ width: 800, height: 600 });
+    const image = { url: '/api/files/a?mode=preview', thumbnailUrl: '/api/files/a?mode=preview&size=300' };
+    expect(largeImageUrl({ ...image, name: 'a.JPG' })).toBe(image.url);
+    // The API only downloads TIFF and HEIC: their thumbnail stands in.
+    expect(largeImageUrl({ ...image, name: 'scan.tiff' })).toBe(image.thumbnailUrl);
+    expect(largeImageUrl({ ...image, name: 'x.heic', thumbnailUrl: null })).toBe(image.url);
   });
 });
 

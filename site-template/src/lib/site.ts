@@ -51,10 +51,15 @@ export function formatDate(iso: string): string {
   return Number.isNaN(date.getTime()) ? '' : DATE_FORMAT.format(date);
 }
 
-/** Pixel size of the display copy the API serves as the preview (the builder caps the long edge at `max`). */
-export function displaySize(width: number, height: number, max: number): { width: number; height: number } {
-  const scale = Math.min(1, max / Math.max(width, height));
-  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+/**
+ * Image formats a browser shows inline, as the API serves them: `?mode=preview` answers the
+ * original for these; others (TIFF, HEIC, ...) only download, so their thumbnail stands in.
+ */
+const INLINE_IMAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'gif', 'webp', 'avif', 'bmp']);
+
+/** The url that shows an image large: its preview when the browser can display it, else its thumbnail. */
+export function largeImageUrl(file: Pick<TSiteFile, 'name' | 'url' | 'thumbnailUrl'>): string {
+  return INLINE_IMAGE_EXTENSIONS.has(getExtension(file.name)) || !file.thumbnailUrl ? file.url : file.thumbnailUrl;
 }
 
 /** Images the gallery can show: those with a derived thumbnail. The rest are only in the file list. */

@@ -63,7 +63,7 @@ export const THEMES: Record<TThemeId, { mode: 'light' | 'dark'; tokens: TThemeTo
       borderLight: '#eef1f5',
       surface: '#ffffff',
       surfaceHover: '#f7f8fa',
-      overlay: 'rgb(10 12 16 / 0.94)',
+      overlay: 'rgb(10 12 16 / 0.96)',
       overlayLight: 'rgb(10 12 16 / 0.45)',
       shadows: {
         sm: '0 1px 2px rgb(17 24 39 / 0.06)',

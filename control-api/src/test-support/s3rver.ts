@@ -1,0 +1,18 @@
+/** A real S3-compatible server on loopback for tests (s3rver ships no type declarations). */
+import { createRequire } from 'node:module';
+
+export interface TS3rver {
+  run(): Promise<{ address: string; port: number }>;
+  close(): Promise<void>;
+}
+
+type TS3rverConstructor = new (options: { address: string; port: number; directory: string; silent: boolean }) => TS3rver;
+
+const S3rver = createRequire(import.meta.url)('s3rver') as TS3rverConstructor;
+
+/** Starts s3rver on a random loopback port, keeping objects in `directory`. */
+export async function startS3rver(directory: string): Promise<{ server: TS3rver; endpoint: string }> {
+  const server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true });
+  const { port } = await server.run();
+  return { server, endpoint: `http://127.0.0.1:${port}` };
+}
