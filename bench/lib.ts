@@ -2,6 +2,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { crc32, deflateRawSync } from 'node:zlib';
 import sharp from 'sharp';
 import { createRuntime, loadConfig, type TRuntime } from '@dropsite/control-api';
 
@@ -75,6 +77,86 @@ export function withJpegComment(jpeg: Buffer, text: string): Buffer {
   segment.writeUInt16BE(body.length + 2, 2);
   body.copy(segment, 4);
   return Buffer.concat([jpeg.subarray(0, 2), segment, jpeg.subarray(2)]);
+}
+
+/** A valid ZIP archive (deflated entries), written by hand like makePdf. */
+export function makeZip(entries: Array<{ name: string; data: Buffer | string }>): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  // 2025-01-01 12:00:00 in MS-DOS date and time.
+  const dosTime = (12 << 11) | (0 << 5) | 0;
+  const dosDate = ((2025 - 1980) << 9) | (1 << 5) | 1;
+  for (const entry of entries) {
+    const name = Buffer.from(entry.name, 'utf8');
+    const data = typeof entry.data === 'string' ? Buffer.from(entry.data, 'utf8') : entry.data;
+    const packed = deflateRawSync(data);
+    const crc = crc32(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4); // version needed
+    local.writeUInt16LE(0x0800, 6); // UTF-8 names
+    local.writeUInt16LE(8, 8); // deflate
+    local.writeUInt16LE(dosTime, 10);
+    local.writeUInt16LE(dosDate, 12);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(packed.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    local.writeUInt16LE(0, 28);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4); // made by
+    central.writeUInt16LE(20, 6); // needed
+    central.writeUInt16LE(0x0800, 8);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt16LE(dosTime, 12);
+    central.writeUInt16LE(dosDate, 14);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(packed.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, packed);
+    centrals.push(central, name);
+    offset += local.length + name.length + packed.length;
+  }
+  const centralDir = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(centralDir.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, centralDir, end]);
+}
+
+/** Samples the resident set size every `intervalMs` until stopped; answers the peak and the start in bytes. */
+export function startRssSampler(intervalMs = 50): { stop(): { startBytes: number; peakBytes: number; samples: number } } {
+  const startBytes = process.memoryUsage.rss();
+  let peakBytes = startBytes;
+  let samples = 1;
+  const timer = setInterval(() => {
+    peakBytes = Math.max(peakBytes, process.memoryUsage.rss());
+    samples++;
+  }, intervalMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      peakBytes = Math.max(peakBytes, process.memoryUsage.rss());
+      return { startBytes, peakBytes, samples: samples + 1 };
+    },
+  };
+}
+
+export async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks);
+}
+
+export function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 }
 
 export function median(values: number[]): number {
