@@ -12,7 +12,7 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  reporter: process.env.CI ? [['list']] : [['list']],
+  reporter: [['list']],
   outputDir: path.join(os.tmpdir(), 'dropsite-e2e-results'),
   use: {
     baseURL: `http://localhost:${port}`,

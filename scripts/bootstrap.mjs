@@ -5,7 +5,8 @@
 // Plain JavaScript with no dependencies, so it runs on a fresh clone.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -82,10 +83,31 @@ if (command === 'start') {
   process.exit(await exec(process.execPath, ['control-api/src/main.ts'], { NODE_ENV: 'production' }));
 } else if (command === 'test') {
   prepare();
-  const unit = await exec(npm, ['run', 'test:unit']);
-  const e2e = await exec(npm, ['run', 'test:e2e']);
-  const ok = unit === 0 && e2e === 0;
+  const reports = mkdtempSync(path.join(os.tmpdir(), 'dropsite-test-'));
+  const unitJson = path.join(reports, 'unit.json');
+  const e2eJson = path.join(reports, 'e2e.json');
+  const unit = await exec(npm, ['run', 'test:unit', '--', '--reporter=default', '--reporter=json', `--outputFile.json=${unitJson}`]);
+  const e2e = await exec(npm, ['run', 'test:e2e', '--', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson });
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null);
+  const u = readJson(unitJson);
+  if (u) {
+    counts.passed += u.numPassedTests;
+    counts.failed += u.numFailedTests;
+    counts.skipped += u.numPendingTests + u.numTodoTests;
+  }
+  const p = readJson(e2eJson);
+  if (p) {
+    counts.passed += p.stats.expected + p.stats.flaky;
+    counts.failed += p.stats.unexpected;
+    counts.skipped += p.stats.skipped;
+  }
+  rmSync(reports, { recursive: true, force: true });
+  const ok = unit === 0 && e2e === 0 && u !== null && p !== null;
+  // A crashed runner that wrote no report still counts as a failure.
+  if (!ok && counts.failed === 0) counts.failed = 1;
   process.stdout.write(`\nUnit and integration tests: ${unit === 0 ? 'passed' : 'FAILED'}; end-to-end tests: ${e2e === 0 ? 'passed' : 'FAILED'}\n`);
+  process.stdout.write(`tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
   process.exit(ok ? 0 : 1);
 } else if (command === 'prepare') {
   prepare();

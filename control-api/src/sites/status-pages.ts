@@ -4,8 +4,8 @@ const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 const STYLE = `
-:root{color-scheme:light dark;--bg:#f7f7f5;--card:#fff;--text:#17181c;--muted:#5d6270;--accent:#3b5bdb;--track:#e6e8ee}
-@media (prefers-color-scheme:dark){:root{--bg:#0f1115;--card:#171a21;--text:#eef0f4;--muted:#a3a9b7;--accent:#7c95ff;--track:#272b35}}
+:root{color-scheme:light dark;--bg:#f8f7f4;--card:#fff;--text:#1c1b19;--muted:#625f58;--accent:#e8492a;--track:#ebe8e1}
+@media (prefers-color-scheme:dark){:root{--bg:#141311;--card:#1d1c19;--text:#f3f1ec;--muted:#a9a59c;--accent:#ff6b4a;--track:#2e2c28}}
 *{box-sizing:border-box}html,body{margin:0;height:100%}
 body{display:grid;place-items:center;background:var(--bg);color:var(--text);font:16px/1.55 ui-sans-serif,system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;padding:24px}
 main{background:var(--card);border-radius:16px;padding:40px 36px;max-width:440px;width:100%;text-align:center;box-shadow:0 1px 2px rgba(0,0,0,.06),0 12px 32px rgba(0,0,0,.08)}

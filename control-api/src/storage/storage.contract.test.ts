@@ -163,8 +163,9 @@ for (const driver of ['disk', 's3'] as const) {
       ]);
     });
 
-    // s3rver lists folder by folder; AWS S3 and MinIO order whole keys by UTF-8 bytes, as the disk driver does.
-    it.skipIf(driver === 's3')('orders keys by bytes across folder boundaries', async () => {
+    // A property of the disk driver's own listing: AWS S3 and MinIO order whole keys by UTF-8
+    // bytes too, but s3rver (our S3 stand-in) lists folder by folder, so it is not asked of it.
+    if (driver === 'disk') it('orders keys by bytes across folder boundaries', async () => {
       // '-' sorts before '/' and '0' after it, so a plain per-folder walk gets this order wrong.
       for (const key of ['order/b0', 'order/b/2', 'order/b-c', 'order/b/1', 'order/é', 'order/z']) {
         await storage.put(key, key);
@@ -226,7 +227,7 @@ for (const driver of ['disk', 's3'] as const) {
       await expectNoTempFiles();
     });
 
-    it.runIf(driver === 'disk')('refuses keys inside the folders the disk driver reserves', async () => {
+    if (driver === 'disk') it('refuses keys inside the folders the disk driver reserves', async () => {
       await expect(storage.put('.tmp/x', 'x')).rejects.toThrow(/reserved/);
       await expect(storage.put('.meta/x', 'x')).rejects.toThrow(/reserved/);
       expect(await listKeys(storage, '.tmp/')).toEqual([]);
