@@ -190,6 +190,7 @@ function toSiteFile(file: TBuildFile, metadata: TDerivedMetadata | null): TSiteF
     thumbnailHeight: thumbnail?.height || null,
     format: usable?.format ?? null,
     uploadedAt: isoDate(file.createdAt),
+    details: metadata?.error ? { previewUnavailable: metadata.error } : {},
   };
 }
 

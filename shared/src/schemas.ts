@@ -1,6 +1,7 @@
 /** zod schemas of API payloads and entities; the one source of API types. */
 import { z } from 'zod';
 import { FILE_KINDS } from './file-kind.ts';
+import { ZPublicFileDetailsSchema } from './derived.ts';
 import { UPLOAD_LIMITS } from './constants.ts';
 
 export const TEMPLATE_IDS = ['universal', 'photo-gallery', 'portfolio-resume', 'event-template', 'pitch-template'] as const;
@@ -83,19 +84,6 @@ export const ZFileQuerySchema = z.object({
   size: z.coerce.number().int().refine((n) => n === 300, 'size must be 300').optional(),
 });
 
-/** What the builder derived from one file; kept on the file row and in the derivation cache. */
-export const ZDerivedMetadataSchema = z.object({
-  sha256: z.string(),
-  kind: z.enum(FILE_KINDS),
-  width: z.number().int().positive().optional(),
-  height: z.number().int().positive().optional(),
-  format: z.string().optional(),
-  thumbnail: z.object({ key: z.string(), width: z.number().int(), height: z.number().int(), contentType: z.string() }).optional(),
-  display: z.object({ key: z.string(), width: z.number().int(), height: z.number().int(), contentType: z.string() }).optional(),
-  error: z.string().optional(),
-});
-export type TDerivedMetadata = z.infer<typeof ZDerivedMetadataSchema>;
-
 /** One file as the site template renders it. URLs are relative to the site's origin. */
 export const ZSiteFileSchema = z.object({
   id: z.string(),
@@ -112,6 +100,8 @@ export const ZSiteFileSchema = z.object({
   thumbnailHeight: z.number().int().positive().nullable(),
   format: z.string().nullable(),
   uploadedAt: z.string(),
+  /** What a viewer shows beyond the basics (pages, duration, archive tree, first lines…). */
+  details: ZPublicFileDetailsSchema.default({}),
 });
 export type TSiteFile = z.infer<typeof ZSiteFileSchema>;
 

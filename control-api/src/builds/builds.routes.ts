@@ -4,7 +4,7 @@ import { isValidSlug, type TSiteStatusResponse } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { findProjectBySlug } from '../projects/projects.repository.ts';
-import { checkSiteAccess } from '../sites/site-access.ts';
+import { resolveSiteAccess } from '../sites/site-access.ts';
 import { findLatestBuildForProject } from './builds.repository.ts';
 
 export function createBuildRoutes(deps: TAppDeps): Router {
@@ -13,7 +13,7 @@ export function createBuildRoutes(deps: TAppDeps): Router {
     const slug = req.params.slug;
     if (!isValidSlug(slug)) throw new AppError('not_found', 'Site not found');
     const project = await findProjectBySlug(deps.db, slug);
-    if (checkSiteAccess(project, deps.clock) === 'missing' || !project) throw new AppError('not_found', 'Site not found');
+    if (resolveSiteAccess(deps, req, project) === 'missing' || !project) throw new AppError('not_found', 'Site not found');
     const build = await findLatestBuildForProject(deps.db, project.id);
     const isLive = project.status === 'live';
     res.set('Cache-Control', 'no-store').json({

@@ -6,7 +6,7 @@ import { AppError } from '../http/app-error.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import { parseRange } from '../http/range.ts';
 import { findFileById } from '../projects/projects.repository.ts';
-import { assertSiteOpen, checkSiteAccess } from '../sites/site-access.ts';
+import { assertSiteOpen, resolveSiteAccess } from '../sites/site-access.ts';
 import { StorageNotFoundError, type TByteRange } from '../storage/storage.ts';
 import { servedTypeFor } from './content-type.ts';
 
@@ -29,7 +29,7 @@ export function createFileRoutes(deps: TAppDeps): Router {
     const query = ZFileQuerySchema.parse(req.query);
     const file = await findFileById(deps.db, id);
     if (!file) throw new AppError('not_found', 'File not found');
-    assertSiteOpen(checkSiteAccess(file.project, deps.clock));
+    assertSiteOpen(resolveSiteAccess(deps, req, file.project));
 
     // Images are previewed through their derived copies: 300 px thumbnails, ~1600 px display copies.
     const metadata = ZDerivedMetadataSchema.safeParse(safeJson(file.metadata));

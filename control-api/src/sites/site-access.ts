@@ -1,4 +1,5 @@
 /** Whether a site (and so each of its files) may be served right now. */
+import type { Request } from 'express';
 import type { Clock } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
 
@@ -16,6 +17,14 @@ export function checkSiteAccess(site: TSiteAccessFields | null | undefined, cloc
   if (site.expires_at !== null && clock.now() >= site.expires_at) return 'expired';
   if (site.password_hash) return 'locked';
   return 'open';
+}
+
+/**
+ * The access a request has to a site: the one place every route that serves anything of a
+ * site (HTML, files, thumbnails, downloads, engagement) asks. Unlock cookies are checked here.
+ */
+export function resolveSiteAccess(deps: { clock: Clock }, _req: Request, site: TSiteAccessFields | null | undefined): TSiteAccess {
+  return checkSiteAccess(site, deps.clock);
 }
 
 /** Throws the API error for anything but an open site. */

@@ -5,7 +5,7 @@ import type { TAppDeps } from '../deps.ts';
 import { findProjectBySlug } from '../projects/projects.repository.ts';
 import { findLatestBuildForProject } from '../builds/builds.repository.ts';
 import { StorageNotFoundError } from '../storage/storage.ts';
-import { checkSiteAccess } from './site-access.ts';
+import { resolveSiteAccess } from './site-access.ts';
 import { buildingPage, expiredPage, failedPage, lockedPage, notFoundPage } from './status-pages.ts';
 
 // Site HTML is rendered from escaped data; island scripts are ours. Nothing loads from elsewhere.
@@ -42,7 +42,7 @@ export function createSiteRoutes(deps: TAppDeps): Router {
     }
     res.set({ 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'strict-origin-when-cross-origin', 'Content-Security-Policy': SITE_CSP });
     const project = await findProjectBySlug(deps.db, slug);
-    const access = checkSiteAccess(project, deps.clock);
+    const access = resolveSiteAccess(deps, req, project);
     if (!project || access === 'missing') return sendPage(res, 404, notFoundPage());
     if (access === 'expired') return sendPage(res, 410, expiredPage());
     if (access === 'locked') return sendPage(res, 401, lockedPage());

@@ -68,6 +68,7 @@ export function createUploadRoutes(deps: TAppDeps): Router {
       const result = await publishProject(deps, {
         projectId: target.projectId,
         form,
+        anonymousSessionId: typeof res.locals.anonymousSessionId === 'string' ? res.locals.anonymousSessionId : null,
         files: stored.map((f) => ({
           fileId: f.fileId,
           storageKey: f.storageKey,

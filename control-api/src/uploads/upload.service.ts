@@ -44,7 +44,13 @@ export async function allocateSlug(deps: Pick<TAppDeps, 'db'>): Promise<string> 
 /** Creates the project and its file rows in one transaction, then queues its first build. */
 export async function publishProject(
   deps: TAppDeps,
-  input: { projectId: string; form: TUploadForm; files: TUploadedFile[] },
+  input: {
+    projectId: string;
+    form: TUploadForm;
+    files: TUploadedFile[];
+    /** The anonymous creator session proven by its cookie (never the id a client sends). */
+    anonymousSessionId: string | null;
+  },
 ): Promise<TPublishResult> {
   const { form, files, projectId } = input;
   if (files.length === 0) throw new AppError('validation_failed', 'Please choose at least one file to upload');
@@ -69,7 +75,7 @@ export async function publishProject(
     password_version: 1,
     expires_at: form.expiryDate ? form.expiryDate.getTime() : null,
     owner_creator_id: null,
-    anonymous_session_id: null,
+    anonymous_session_id: input.anonymousSessionId,
     status: 'building',
     version: 1,
     created_at: now,
