@@ -29,15 +29,23 @@ test('a creator drops three images, lands on the published site and a visitor do
   await dropzone.dispatchEvent('dragover', { dataTransfer });
   await dropzone.dispatchEvent('drop', { dataTransfer });
 
-  // The title is suggested from the first file name by the spec's rule.
-  await expect(page.getByLabel('Site title')).toHaveValue('Golden Hour Portrait');
   for (const image of images) await expect(page.getByText(image.name)).toBeVisible();
 
-  await page.getByRole('button', { name: 'Publish site' }).click();
-  await page.waitForURL(/\/[a-z0-9]{8,}$/);
+  // The wizard: template, details (the title is suggested from the first file name by the
+  // spec's rule; a description is required), features, preview, publish.
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByLabel(/^Site Title/)).toHaveValue('Golden Hour Portrait');
+  await page.getByLabel(/^Description/).fill('Portraits, ceremony and the first dance');
+  await page.getByRole('button', { name: 'Configure Features' }).click();
+  await page.getByRole('button', { name: 'Preview Site' }).click();
+  await page.getByRole('button', { name: 'Publish Site' }).click();
+  const siteUrl = page.getByTestId('site-url');
+  await expect(siteUrl).toHaveValue(/\/[a-z0-9]{8,}$/, { timeout: 30_000 });
+  await page.goto(await siteUrl.inputValue());
 
   // The site may still be building; its holding page refreshes by itself.
-  const thumbnails = page.locator('img[src*="size=300"]');
+  const thumbnails = page.locator('#gallery img[src*="size=300"]');
   await expect(thumbnails).toHaveCount(3, { timeout: 30_000 });
   await expect(page.getByRole('heading', { level: 1, name: 'Golden Hour Portrait' })).toBeVisible();
   for (const img of await thumbnails.all()) {
@@ -45,7 +53,9 @@ test('a creator drops three images, lands on the published site and a visitor do
     expect(await img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBeGreaterThan(0);
   }
 
-  const downloadLink = page.locator('a[href*="mode=download"]').filter({ hasText: /download/i }).first();
+  // A visitor opens the second photo in the lightbox and downloads the original from there.
+  await page.getByRole('link', { name: /^ceremony\.jpg, open image 2 of 3/ }).click();
+  const downloadLink = page.getByRole('dialog').getByRole('link', { name: /Download ceremony\.jpg/ });
   const [download] = await Promise.all([page.waitForEvent('download'), downloadLink.click()]);
   const savedPath = await download.path();
   const saved = await readFile(savedPath);

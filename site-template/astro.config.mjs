@@ -2,6 +2,7 @@
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import dropsiteRenderAdapter from './adapter/index.mjs';
+import pdfjsAssets from './adapter/pdfjs-assets.mjs';
 
 /**
  * Built once (`npm run build -w @dropsite/site-template`); the builder then renders every
@@ -10,7 +11,7 @@ import dropsiteRenderAdapter from './adapter/index.mjs';
 export default defineConfig({
   output: 'server',
   adapter: dropsiteRenderAdapter(),
-  integrations: [react()],
+  integrations: [react(), pdfjsAssets()],
   // Sites never transform images at render time: the builder derives thumbnails with sharp.
   image: { service: { entrypoint: 'astro/assets/services/noop' } },
   // A site is one page: its CSS goes inline so the first paint needs one request.

@@ -6,6 +6,7 @@ import type { TBuildFile, TBuildReport } from './types.ts';
 import { ensureTemplateBuilt } from './test-support/ensure-template-built.ts';
 import { MemoryStorage } from './test-support/memory-storage.ts';
 import { addFile, makeImage, makeInput, makeProject, recordingLogger } from './test-support/fixtures.ts';
+import { makePdf } from './test-support/media-fixtures.ts';
 
 beforeAll(ensureTemplateBuilt);
 
@@ -27,18 +28,18 @@ async function threeImages(storage: MemoryStorage): Promise<TBuildFile[]> {
 }
 
 describe('createSiteBuilder().buildSite', () => {
-  it('renders the hero, a 3-image grid with one island, and a file list with a download per file', async () => {
+  it('renders the hero, a 3-image grid island, a PDF viewer island, and a file list with a download per file', async () => {
     const { storage, builder, report, reports } = setup();
     const images = await threeImages(storage);
-    const pdf = await addFile(storage, 'contract.pdf', Buffer.from('%PDF-1.4 fake'));
+    const pdf = await addFile(storage, 'contract.pdf', makePdf(1));
     const input = makeInput(makeProject(), [...images, pdf]);
 
     const result = await builder.buildSite(input, report);
 
     expect(result.htmlKey).toBe('sites/harbour-lights/index.html');
-    expect(result.derivedCount).toBe(3);
+    expect(result.derivedCount).toBe(4);
     expect(Object.keys(result.derived).sort()).toEqual([...images, pdf].map((f) => f.id).sort());
-    expect(result.derived[pdf.id]).toEqual({ sha256: pdf.sha256, kind: 'pdf' });
+    expect(result.derived[pdf.id]).toMatchObject({ sha256: pdf.sha256, kind: 'pdf', pages: 1 });
     const stored = storage.objects.get(result.htmlKey)!;
     expect(stored.contentType).toBe(SITE_HTML_CONTENT_TYPE);
     expect(stored.cacheControl).toBe(SITE_HTML_CACHE_CONTROL);
@@ -57,7 +58,7 @@ describe('createSiteBuilder().buildSite', () => {
     expect($('html').attr('data-theme')).toBe('professional-light');
 
     // Gallery: 3 thumbnails with their real sizes and the thumbnail url; the first row loads at once.
-    const thumbs = $('.grid img');
+    const thumbs = $('.gv-grid .gv-tile img');
     expect(thumbs.length).toBe(3);
     thumbs.each((i, img) => {
       const file = images[i]!;
@@ -69,16 +70,18 @@ describe('createSiteBuilder().buildSite', () => {
       expect($(img).attr('decoding')).toBe('async');
       expect($(img).closest('a').attr('href')).toBe(`/api/files/${file.id}?mode=preview`);
     });
-    expect($('.grid img').first().attr('width')).toBe('300');
-    expect($('.grid img[srcset]').length).toBe(0); // the preview is the original: never in a grid
-    expect($('astro-island').length).toBe(1);
-    expect($('astro-island').attr('component-url')).toMatch(/^\/_astro\/Lightbox\.[\w-]+\.js$/);
+    expect($('.gv-tile img').first().attr('width')).toBe('300');
+    expect($('.gv-tile img[srcset]').length).toBe(0); // the preview is the display copy: never in a grid
+    expect($('astro-island').length).toBe(2);
+    expect($('astro-island').first().attr('component-url')).toMatch(/^\/_astro\/GalleryViewer\.[\w-]+\.js$/);
+    expect($('astro-island').last().attr('component-url')).toMatch(/^\/_astro\/PdfViewer\.[\w-]+\.js$/);
 
     // File list: every file, a download link each.
     const rows = $('.files__list > li');
     expect(rows.length).toBe(4);
     for (const file of [...images, pdf]) {
-      const link = $(`a[href="/api/files/${file.id}?mode=download"]`);
+      // One in the file list (the PDF viewer's toolbar has its own Download too).
+      const link = $(`.files__list a[href="/api/files/${file.id}?mode=download"]`);
       expect(link.length).toBe(1);
       expect(link.attr('download')).toBe(file.name);
     }
@@ -104,16 +107,17 @@ describe('createSiteBuilder().buildSite', () => {
     expect(storage.keys('assets/_astro/')).toContain(`assets${island}`);
   });
 
-  it('ships no island and no script for a site with only a PDF', async () => {
+  it('ships only the PDF viewer island for a site with only a PDF, and no PDF.js until it runs', async () => {
     const { storage, builder, report } = setup();
-    const pdf = await addFile(storage, 'brief.pdf', Buffer.from('%PDF-1.4 fake'));
+    const pdf = await addFile(storage, 'brief.pdf', makePdf(2));
     const result = await builder.buildSite(makeInput(makeProject({ slug: 'pdf-only-site', theme: '' }), [pdf]), report);
     const $ = cheerio.load(storage.text(result.htmlKey));
-    expect($('astro-island').length).toBe(0);
-    expect($('script').length).toBe(0);
-    expect($('.files__list > li').length).toBe(1);
+    expect($('astro-island').length).toBe(1);
+    expect($('astro-island').attr('component-url')).toMatch(/^\/_astro\/PdfViewer\.[\w-]+\.js$/);
+    expect(storage.text(result.htmlKey)).not.toContain('pdf.worker');
+    expect($('script[src]').length).toBe(0);
     expect($('a[download]').attr('href')).toBe(`/api/files/${pdf.id}?mode=download`);
-    expect(result.derivedCount).toBe(0);
+    expect(result.derivedCount).toBe(1); // page count and first-page thumbnail
     // No explicit theme: follows the visitor's colour scheme.
     expect($('html').attr('data-theme')).toBeUndefined();
     expect($('meta[name="theme-color"]').length).toBe(2);
@@ -142,7 +146,7 @@ describe('createSiteBuilder().buildSite', () => {
     expect($('.hero__tag').text()).toBe('<img src=x onerror=alert(1)>');
     expect($('footer h2').text()).toBe('Connect with <b>bold</b>');
     expect($('meta[property="og:title"]').attr('content')).toBe('<script>alert(1)</script>');
-    expect($('.gallery img').attr('alt')).toBe(`${evil}.jpg`);
+    expect($('.sv-image img').attr('alt')).toBe(`${evil}.jpg`);
     // Nothing user-supplied became markup.
     $('script').each((_, el) => expect($(el).text()).not.toContain('alert(1)'));
     expect($('img[onerror]').length).toBe(0);
@@ -189,7 +193,7 @@ describe('createSiteBuilder().buildSite', () => {
     expect(log.entries.some((e) => e.level === 'warn' && e.msg === 'file derivation failed')).toBe(true);
     const $ = cheerio.load(storage.text(result.htmlKey));
     // The broken image is only in the file list; the gallery shows the good one.
-    expect($('.gallery img').length).toBe(1);
+    expect($('.sv-image img').length).toBe(1);
     expect($('.files__list > li').length).toBe(2);
     expect($(`a[href="/api/files/${bad.id}?mode=download"]`).length).toBe(1);
   });
@@ -223,10 +227,11 @@ describe('createSiteBuilder().buildSite', () => {
     const one = await addFile(storage, 'solo.jpg', await makeImage(2400, 1600));
     const single = await builder.buildSite(makeInput(makeProject({ slug: 'single-site' }), [one]), report);
     const $ = cheerio.load(storage.text(single.htmlKey));
-    expect($('.single img').attr('src')).toBe(`/api/files/${one.id}?mode=preview`);
-    expect($('.single img').attr('width')).toBe('2400');
-    expect($('.single img').attr('height')).toBe('1600');
-    expect($('.single img').attr('srcset')).toBe(`/api/files/${one.id}?mode=preview&size=300 300w, /api/files/${one.id}?mode=preview 2400w`);
+    expect($('.sv-image img').attr('src')).toBe(`/api/files/${one.id}?mode=preview`);
+    expect($('.sv-image img').attr('width')).toBe('2400');
+    expect($('.sv-image img').attr('height')).toBe('1600');
+    // The preview is the display copy: the original fitted into 1600 px.
+    expect($('.sv-image img').attr('srcset')).toBe(`/api/files/${one.id}?mode=preview&size=300 300w, /api/files/${one.id}?mode=preview 1600w`);
     expect($('astro-island').length).toBe(1);
   });
 });

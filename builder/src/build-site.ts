@@ -1,19 +1,32 @@
 /**
- * Builds one site: derives each file (images: thumbnail + display copy, cached by content
- * hash), renders the template with the site's model and writes sites/{slug}/index.html last,
- * in one put, so a rebuild swaps the site atomically. The same input gives the same HTML.
+ * Builds one site: derives each file (images: thumbnail + display copy; PDFs, office documents,
+ * videos, audio, archives and text: see derive-file.ts; all cached by content hash), writes
+ * the Open Graph picture, renders the template with the site's model and writes
+ * sites/{slug}/index.html last, in one put, so a rebuild swaps the site atomically. The same
+ * input gives the same HTML.
  */
+import { createHash } from 'node:crypto';
 import {
   FILE_KINDS,
   ZSiteRenderModelSchema,
   detectFileKind,
+  type TArchiveEntry,
+  type TArchiveSummary,
   type TDerivedMetadata,
   type TFileKind,
+  type TPublicFileDetails,
   type TSiteFile,
   type TSiteRenderModel,
 } from '@dropsite/shared';
 import type { BuilderStorage, TBuildFile, TBuildInput, TBuildProject, TBuildReport, TBuildResult, TBuilderLogger } from './types.ts';
-import { deriveImage, isDerivableImage, type TDeriveImageOptions, type TDeriveImageOutcome } from './derive-image.ts';
+import type { TDeriveImageOptions } from './derive-image.ts';
+import type { TDerivation } from './derive-cache.ts';
+import { chooseDerivation, deriveFile, type TDeriveFileOptions, type TDeriveFileOutcome } from './derive-file.ts';
+import type { TDeriveMediaOptions } from './derive-media.ts';
+import type { TDeriveOfficeOptions } from './derive-office.ts';
+import { createPdfRenderer } from './pdf-renderer.ts';
+import type { TArchiveLimits } from './zip-archive.ts';
+import { OG_CONTENT_TYPE, renderOgImage, type TOgImageInput } from './og-image.ts';
 import { loadSiteRenderer, type SiteRenderer } from './render.ts';
 import { publishTemplateAssets } from './publish-assets.ts';
 
@@ -28,6 +41,12 @@ export interface TSiteBuilderDeps {
   serverEntry?: string;
   clientDir?: string;
   imageOptions?: TDeriveImageOptions;
+  /** ffprobe/ffmpeg paths and time limits (default: from PATH). */
+  mediaOptions?: TDeriveMediaOptions;
+  /** soffice path, time limit and input limit (default: from PATH). */
+  officeOptions?: Pick<TDeriveOfficeOptions, 'sofficePath' | 'convertTimeoutMs' | 'maxOfficeInputBytes' | 'scratchDir'>;
+  pdfOptions?: { maxInputBytes?: number; timeoutMs?: number };
+  archiveLimits?: TArchiveLimits;
 }
 
 export interface SiteBuilder {
@@ -43,17 +62,48 @@ export const SITE_HTML_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
 
 const PROGRESS = { start: 5, derived: 85, rendering: 90, done: 100 } as const;
 const SAFE_SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+/** Archive tree nodes a site page carries; the rest stays in the derived metadata (the page would get heavy). */
+export const SITE_ARCHIVE_MAX_NODES = 2500;
+/** Bumped when the Open Graph picture's design changes, so every site gets the new one. */
+const OG_DESIGN_VERSION = 1;
+
+const WORK_STAGES: Record<TDerivation, string> = {
+  image: 'Processing images',
+  pdf: 'Reading PDF pages',
+  office: 'Converting a document to PDF',
+  video: 'Making a video poster',
+  audio: 'Reading audio details',
+  zip: 'Listing archive contents',
+  'unlisted-archive': 'Processing files',
+  text: 'Reading text previews',
+  none: 'Processing files',
+};
 
 export function siteHtmlKey(slug: string): string {
   if (!SAFE_SLUG.test(slug)) throw new Error(`Unsafe site slug: ${JSON.stringify(slug)}`);
   return `sites/${slug}/index.html`;
 }
 
+/** The site's Open Graph picture, served at /{slug}/og.png. */
+export function siteOgImageKey(slug: string): string {
+  return siteHtmlKey(slug).replace(/index\.html$/, 'og.png');
+}
+
 export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
   const { storage, log } = deps;
   const concurrency = Math.max(1, Math.floor(deps.concurrency ?? 2));
-  /** Derivations in flight by content hash, shared by concurrent builds. */
-  const inFlight = new Map<string, Promise<TDeriveImageOutcome>>();
+  /** Derivations in flight by content hash and kind, shared by concurrent builds. */
+  const inFlight = new Map<string, Promise<TDeriveFileOutcome>>();
+  const pdfRenderer = createPdfRenderer();
+  const deriveOptions: TDeriveFileOptions = {
+    pdfRenderer,
+    officeGate: createGate(),
+    ...(deps.imageOptions ? { image: deps.imageOptions } : {}),
+    ...(deps.mediaOptions ? { media: deps.mediaOptions } : {}),
+    ...(deps.officeOptions ? { office: deps.officeOptions } : {}),
+    ...(deps.pdfOptions ? { pdf: deps.pdfOptions } : {}),
+    ...(deps.archiveLimits ? { archiveLimits: deps.archiveLimits } : {}),
+  };
   const running = new Set<Promise<unknown>>();
   let renderer: Promise<SiteRenderer> | null = null;
   let assets: Promise<void> | null = null;
@@ -74,19 +124,15 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
     return assets;
   };
 
-  const deriveOnce = (file: TBuildFile): Promise<TDeriveImageOutcome> => {
-    const pending = inFlight.get(file.sha256);
-    if (pending) return pending.then((outcome) => ({ metadata: outcome.metadata, derived: false }));
-    const work = deriveImage(storage, file, deps.imageOptions).finally(() => inFlight.delete(file.sha256));
-    inFlight.set(file.sha256, work);
+  /** Same content derived by two files at once (or two builds): one does the work, the other shares it. */
+  const derive = (file: TBuildFile, kind: TFileKind, onWork: (derivation: TDerivation) => void): Promise<TDeriveFileOutcome> => {
+    const key = `${file.sha256}:${kind}:${chooseDerivation(file, kind)}`;
+    const pending = inFlight.get(key);
+    if (pending) return pending.then((outcome) => ({ ...outcome, derived: false }));
+    const work = deriveFile(storage, file, kind, deriveOptions, onWork).finally(() => inFlight.delete(key));
+    inFlight.set(key, work);
     return work;
   };
-
-  async function derive(file: TBuildFile, kind: TFileKind): Promise<TDeriveImageOutcome> {
-    if (kind !== 'image' || !isDerivableImage(file)) return { metadata: { sha256: file.sha256, kind }, derived: false };
-    const outcome = await deriveOnce(file);
-    return { metadata: { ...outcome.metadata, kind: 'image' }, derived: outcome.derived };
-  }
 
   async function build(input: TBuildInput, report: (r: TBuildReport) => Promise<void>): Promise<TBuildResult> {
     const started = performance.now();
@@ -101,19 +147,33 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
     const derived: Record<string, TDerivedMetadata> = {};
     let derivedCount = 0;
     let done = 0;
+    let shownProgress: number = PROGRESS.start;
     await forEachLimit(files, concurrency, async (file) => {
       const kind = fileKind(file);
-      const outcome = await derive(file, kind);
+      const position = files.indexOf(file) + 1;
+      // Slow kinds (a conversion, a poster) say what is going on while they run.
+      const outcome = await derive(file, kind, (derivation) => progress(shownProgress, `${WORK_STAGES[derivation]} (${position}/${files.length})`));
       derived[file.id] = outcome.metadata;
-      if (outcome.derived) derivedCount++;
-      if (outcome.metadata.error) log.warn({ slug: project.slug, fileId: file.id, error: outcome.metadata.error }, 'file derivation failed');
+      if (outcome.derived) {
+        derivedCount++;
+        log.info({ slug: project.slug, fileId: file.id, derivation: outcome.derivation, ms: outcome.ms }, 'file derived');
+      }
+      if (outcome.metadata.error) {
+        log.warn({ slug: project.slug, fileId: file.id, error: outcome.metadata.error, cause: outcome.cause }, 'file derivation failed');
+      }
       done++;
       const share = files.length === 0 ? 1 : done / files.length;
-      progress(Math.floor(PROGRESS.start + (PROGRESS.derived - PROGRESS.start) * share), `Processing files (${done}/${files.length})`);
+      shownProgress = Math.floor(PROGRESS.start + (PROGRESS.derived - PROGRESS.start) * share);
+      progress(shownProgress, `Processing files (${done}/${files.length})`);
     });
 
     progress(PROGRESS.rendering, 'Rendering site');
-    const model = buildRenderModel(project, files, derived, deps.siteOrigin);
+    // The picture link previews show; written before the HTML that points at it. Never fatal.
+    const ogImageUrl = await writeOgImage(project, files, derived).catch((error: unknown) => {
+      log.warn({ slug: project.slug, error: error instanceof Error ? error.message : String(error) }, 'open graph image failed');
+      return null;
+    });
+    const model = buildRenderModel(project, files, derived, deps.siteOrigin, ogImageUrl);
     const html = await (await rendererReady).render(model);
     const body = Buffer.from(html, 'utf8');
 
@@ -129,6 +189,39 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
     return { htmlKey, htmlBytes: body.length, derived, derivedCount };
   }
 
+  /** Writes sites/{slug}/og.png unless the stored one was made from the same input; answers its absolute URL. */
+  async function writeOgImage(project: TBuildProject, files: TBuildFile[], derived: Record<string, TDerivedMetadata>): Promise<string> {
+    const key = siteOgImageKey(project.slug);
+    const input: TOgImageInput = {
+      title: project.title,
+      authorName: project.authorName,
+      theme: project.theme,
+      fileCount: files.length,
+      backgroundKey: ogBackgroundKey(files, derived),
+    };
+    const inputHash = createHash('sha256').update(JSON.stringify({ v: OG_DESIGN_VERSION, ...input })).digest('hex');
+    const markerKey = `${key}.json`;
+    if (!(await isSameOgInput(markerKey, inputHash)) || !(await storage.head(key))) {
+      const png = await renderOgImage(storage, input);
+      await storage.put(key, png, { contentType: OG_CONTENT_TYPE, cacheControl: 'public, max-age=3600' });
+      await storage.put(markerKey, JSON.stringify({ inputHash }), { contentType: 'application/json' });
+    }
+    return `${deps.siteOrigin.replace(/\/+$/, '')}/${encodeURIComponent(project.slug)}/og.png`;
+  }
+
+  async function isSameOgInput(markerKey: string, inputHash: string): Promise<boolean> {
+    try {
+      if (!(await storage.head(markerKey))) return false;
+      const { body } = await storage.get(markerKey);
+      let text = '';
+      for await (const chunk of body) text += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
+      const parsed: unknown = JSON.parse(text);
+      return typeof parsed === 'object' && parsed !== null && (parsed as { inputHash?: unknown }).inputHash === inputHash;
+    } catch {
+      return false;
+    }
+  }
+
   return {
     buildSite(input, report) {
       if (closed) return Promise.reject(new Error('The site builder is closed'));
@@ -142,6 +235,7 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
     async close() {
       closed = true;
       await Promise.allSettled([...running]);
+      await pdfRenderer.close();
     },
   };
 }
@@ -152,6 +246,7 @@ export function buildRenderModel(
   files: TBuildFile[],
   derived: Record<string, TDerivedMetadata>,
   siteOrigin: string,
+  ogImageUrl: string | null = null,
 ): TSiteRenderModel {
   return ZSiteRenderModelSchema.parse({
     projectId: project.id,
@@ -168,6 +263,7 @@ export function buildRenderModel(
     files: files.map((file) => toSiteFile(file, derived[file.id] ?? null)),
     publishedAt: isoDate(project.createdAt),
     siteOrigin: siteOrigin.replace(/\/+$/, ''),
+    ogImageUrl,
   });
 }
 
@@ -175,12 +271,13 @@ function toSiteFile(file: TBuildFile, metadata: TDerivedMetadata | null): TSiteF
   const base = `/api/files/${encodeURIComponent(file.id)}`;
   const usable = metadata && !metadata.error ? metadata : null;
   const thumbnail = usable?.thumbnail ?? null;
+  const kind = fileKind(file);
   return {
     id: file.id,
     name: file.name,
     type: file.type,
     size: Math.max(0, Math.trunc(file.size)),
-    kind: fileKind(file),
+    kind,
     url: `${base}?mode=preview`,
     downloadUrl: `${base}?mode=download`,
     thumbnailUrl: thumbnail ? `${base}?mode=preview&size=300` : null,
@@ -190,7 +287,76 @@ function toSiteFile(file: TBuildFile, metadata: TDerivedMetadata | null): TSiteF
     thumbnailHeight: thumbnail?.height || null,
     format: usable?.format ?? null,
     uploadedAt: isoDate(file.createdAt),
-    details: metadata?.error ? { previewUnavailable: metadata.error } : {},
+    details: publicDetails(base, kind, metadata),
+  };
+}
+
+/** What a viewer needs beyond the basics; only URLs of our API, never storage keys. */
+function publicDetails(base: string, kind: TFileKind, metadata: TDerivedMetadata | null): TPublicFileDetails {
+  if (!metadata) return {};
+  if (metadata.error) return { previewUnavailable: metadata.error };
+  const details: TPublicFileDetails = {};
+  if (metadata.pages !== undefined) details.pages = metadata.pages;
+  if (metadata.pdf) details.pdfUrl = `${base}/pdf`;
+  else if (kind === 'pdf' && metadata.pages !== undefined) details.pdfUrl = `${base}?mode=preview`;
+  if (metadata.kind === 'video' && metadata.display) details.posterUrl = `${base}/poster`;
+  if (metadata.media) details.media = metadata.media;
+  if (metadata.archive) details.archive = capArchiveTree(metadata.archive, SITE_ARCHIVE_MAX_NODES);
+  if (metadata.text) details.text = metadata.text;
+  return details;
+}
+
+/**
+ * At most `maxNodes` nodes of the tree, level by level, so the top folders always show;
+ * `truncated` tells the viewer that the archive holds more than the page lists. Totals stay whole.
+ */
+export function capArchiveTree(summary: TArchiveSummary, maxNodes: number): TArchiveSummary {
+  let count = 0;
+  const countNodes = (entries: TArchiveEntry[]) => {
+    for (const e of entries) {
+      count++;
+      if (e.children) countNodes(e.children);
+    }
+  };
+  countNodes(summary.entries);
+  if (count <= maxNodes) return summary;
+
+  const copy = (e: TArchiveEntry): TArchiveEntry => ({ ...e, ...(e.children ? { children: [] } : {}) });
+  const roots: TArchiveEntry[] = [];
+  let budget = maxNodes;
+  let level: Array<{ source: TArchiveEntry; target: TArchiveEntry[] }> = summary.entries.map((source) => ({ source, target: roots }));
+  while (level.length > 0 && budget > 0) {
+    const next: typeof level = [];
+    for (const { source, target } of level) {
+      if (budget === 0) break;
+      const node = copy(source);
+      target.push(node);
+      budget--;
+      for (const child of source.children ?? []) next.push({ source: child, target: node.children! });
+    }
+    level = next;
+  }
+  return { ...summary, entries: roots, truncated: true };
+}
+
+/** The first image's display copy (or else a video's poster) makes the Open Graph background. */
+function ogBackgroundKey(files: TBuildFile[], derived: Record<string, TDerivedMetadata>): string | null {
+  const usable = (f: TBuildFile) => {
+    const m = derived[f.id];
+    return m && !m.error && m.display ? m.display.key : null;
+  };
+  for (const file of files) if (fileKind(file) === 'image' && usable(file)) return usable(file);
+  for (const file of files) if (fileKind(file) === 'video' && usable(file)) return usable(file);
+  return null;
+}
+
+/** Runs one piece of work at a time, in call order. */
+function createGate(): <T>(work: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>) => {
+    const run = tail.then(work);
+    tail = run.catch(() => {});
+    return run;
   };
 }
 
@@ -221,14 +387,17 @@ interface TProgressReporter {
   flush(): Promise<void>;
 }
 
-/** Sends reports in order, one at a time, skipping ones that would not move the bar; a failing report is logged, never fatal. */
+/** Sends reports in order, one at a time, skipping ones that say nothing new; a failing report is logged, never fatal. */
 function createReporter(report: (r: TBuildReport) => Promise<void>, log: TBuilderLogger, slug: string): TProgressReporter {
   let chain = Promise.resolve();
   let last = -1;
+  let lastStage = '';
   const send = (progress: number, stage: string) => {
     const value = Math.min(100, Math.max(0, Math.round(progress)));
-    if (value <= last) return;
+    // Never backwards; the same value only to say something new.
+    if (value < last || (value === last && stage === lastStage)) return;
     last = value;
+    lastStage = stage;
     chain = chain.then(() =>
       report({ progress: value, stage }).catch((error: unknown) => {
         log.warn({ slug, progress: value, error: error instanceof Error ? error.message : String(error) }, 'build progress report failed');

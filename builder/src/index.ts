@@ -8,3 +8,16 @@ export { loadSiteRenderer, templatePaths, TemplateNotBuiltError } from './render
 export type { SiteRenderer, TTemplatePaths } from './render.ts';
 export { publishTemplateAssets, readAssetManifest, assetContentType } from './publish-assets.ts';
 export type { TPublishAssetsResult, TAssetManifest } from './publish-assets.ts';
+export { siteOgImageKey, capArchiveTree, SITE_ARCHIVE_MAX_NODES } from './build-site.ts';
+export { deriveFile, chooseDerivation } from './derive-file.ts';
+export type { TDeriveFileOptions, TDeriveFileOutcome } from './derive-file.ts';
+export { PreviewUnavailableError, derivedPdfKey } from './derive-cache.ts';
+export type { TDerivation } from './derive-cache.ts';
+export { openZipArchive, safeEntryPath, ARCHIVE_LIMITS } from './zip-archive.ts';
+export type { TZipArchive, TZipFileEntry, TArchiveLimits } from './zip-archive.ts';
+export { isZipArchive } from './derive-archive.ts';
+export { createPdfRenderer } from './pdf-renderer.ts';
+export type { PdfRenderer } from './pdf-renderer.ts';
+export type { TDeriveMediaOptions } from './derive-media.ts';
+export type { TDeriveOfficeOptions } from './derive-office.ts';
+export { renderOgImage, OG_WIDTH, OG_HEIGHT } from './og-image.ts';

@@ -63,15 +63,17 @@ describe('loadSiteRenderer', () => {
     const renderer = await loadSiteRenderer();
 
     const grid = cheerio.load(await renderer.render(site([1, 2, 3, 4, 5].map(image))));
-    expect(grid('.grid--grid img').length).toBe(5);
-    expect(grid('.grid img').map((_, el) => grid(el).attr('loading') ?? 'eager').get()).toEqual(['eager', 'eager', 'eager', 'lazy', 'lazy']);
+    expect(grid('.gv-grid .gv-tile img').length).toBe(5);
+    expect(grid('.gv-tile img').map((_, el) => grid(el).attr('loading') ?? 'eager').get()).toEqual(['eager', 'eager', 'eager', 'lazy', 'lazy']);
 
     const masonry = cheerio.load(await renderer.render(site(Array.from({ length: 12 }, (_, i) => image(i + 1)))));
-    expect(masonry('.masonry img').length).toBe(12);
-    expect(masonry('.masonry img').eq(1).attr('height')).toBe('450');
+    expect(masonry('.gv-masonry img').length).toBe(12);
+    expect(masonry('.gv-masonry img').eq(1).attr('height')).toBe('450');
 
     const dense = cheerio.load(await renderer.render(site(Array.from({ length: 25 }, (_, i) => image(i + 1)))));
-    expect(dense('.grid--dense img').length).toBe(25);
+    // More than 20: the lightbox gallery, 20 at a time (spec 9).
+    expect(dense('.gv-grid--dense img').length).toBe(20);
+    expect(dense('.gv-more button').text()).toBe('Load 5 More Images');
     expect(dense('astro-island').length).toBe(1);
   });
 
@@ -84,7 +86,9 @@ describe('loadSiteRenderer', () => {
     expect($('.hero__sub').length).toBe(0);
     expect($('footer h2').text()).toBe('Connect with Render test');
     expect($('a[href^="mailto:"]').length).toBe(0);
-    expect($('.gallery').length).toBe(0);
-    expect($('script').length).toBe(0);
+    expect($('.gallery-viewer').length).toBe(0);
+    // No island, no script file: only the inline theme boot script and the theme switcher.
+    expect($('astro-island').length).toBe(0);
+    expect($('script[src]').length).toBe(0);
   });
 });

@@ -9,6 +9,11 @@ import { createUploadRoutes } from './uploads/upload.routes.ts';
 import { createFileRoutes } from './files/files.routes.ts';
 import { createSiteRoutes } from './sites/sites.routes.ts';
 import { createBuildRoutes } from './builds/builds.routes.ts';
+import { createEngagementLayer, rejectInvalidUtf8 } from './engagement/engagement-layer.ts';
+import { createPreviewRoutes } from './preview/preview.routes.ts';
+import { createFileVariantRoutes } from './files/file-variants.routes.ts';
+import { createDownloadRoutes } from './downloads/downloads.routes.ts';
+import { createUploadSessionBodyParser, createUploadSessionRoutes } from './upload-sessions/upload-sessions.routes.ts';
 
 export function createApp(deps: TAppDeps): express.Express {
   const app = express();
@@ -32,9 +37,20 @@ export function createApp(deps: TAppDeps): express.Express {
     res.json({ success: true, status: 'ok' });
   });
   app.use('/api', createOriginCheck(deps.config.publicUrl));
-  app.use('/api', express.json({ limit: '64kb' }));
+  // Before the general JSON parser: a draft of a 500-file site needs a larger body than 64 KB.
+  app.use(createPreviewRoutes(deps));
+  app.use(createUploadSessionBodyParser());
+  app.use('/api', express.json({ limit: '64kb', verify: rejectInvalidUtf8 }));
+  // Cookie key, the anonymous creator's token on publish calls, the visitor cookie on site pages.
+  const engagement = createEngagementLayer(deps);
+  app.use(engagement.early);
+  // Engagement is the hottest traffic of a published site: matched before the other routers.
+  app.use(engagement.routes);
   app.use(createUploadRoutes(deps));
+  app.use(createUploadSessionRoutes(deps));
   app.use(createFileRoutes(deps));
+  app.use(createFileVariantRoutes(deps));
+  app.use(createDownloadRoutes(deps));
   app.use(createBuildRoutes(deps));
   app.use('/api', notFoundApi);
 

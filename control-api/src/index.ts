@@ -8,3 +8,8 @@ export { enqueueProjectBuild } from './builds/builds.service.ts';
 export type { Storage } from './storage/storage.ts';
 export type { BuildQueue } from './queue/build-queue.ts';
 export { rebuildProjects, findProjectIdsForRebuild, type TRebuildProgress, type TRebuildResult } from './builds/rebuild.ts';
+export { sweepUploadSessions, startUploadSessionSweeper, type TSweepResult } from './upload-sessions/upload-sessions.cleanup.ts';
+export { sweepExpiredSites, type TExpiredSitesSweep } from './access/expired-sites.ts';
+export { changeSitePassword } from './access/access.service.ts';
+export { startEngagementJobs } from './engagement/engagement-layer.ts';
+export { dispatchDueNotifications } from './notifications/notifications.service.ts';

@@ -3,6 +3,8 @@ import { loadConfig } from './config/config.ts';
 import { createLogger } from './logger.ts';
 import { createApp } from './app.ts';
 import { createRuntime } from './runtime.ts';
+import { startEngagementJobs } from './engagement/engagement-layer.ts';
+import { startUploadSessionSweeper } from './upload-sessions/upload-sessions.cleanup.ts';
 
 process.env.NODE_ENV ??= 'production';
 
@@ -10,6 +12,10 @@ const config = loadConfig();
 const log = createLogger(config.logLevel);
 const runtime = await createRuntime(config, { runBuilder: config.runBuilder, log });
 const app = createApp(runtime.deps);
+// Notification batches and the expired-site sweeper.
+const engagementJobs = startEngagementJobs(runtime.deps);
+// Abandoned resumable uploads (and their temp bytes or S3 multipart parts) are removed in the background.
+const uploadSweeper = startUploadSessionSweeper(runtime.deps);
 
 const server = app.listen(config.port, config.host, () => {
   const address = server.address();
@@ -31,6 +37,8 @@ async function shutdown(signal: string): Promise<void> {
   const timer = setTimeout(() => server.closeAllConnections(), 10_000);
   timer.unref();
   await closed;
+  await uploadSweeper.stop();
+  await engagementJobs.stop();
   await runtime.close();
   log.info('stopped');
   process.exit(0);

@@ -49,6 +49,11 @@ export const ZArchiveSummarySchema = z.object({
   entries: z.array(ZArchiveEntrySchema),
   /** True when the tree was cut at the entry limit. */
   truncated: z.boolean().default(false),
+  /**
+   * Entries left out of the tree: unsafe ones (absolute or `..` paths, backslashes, symbolic
+   * links) and repeated paths. Absent when none were.
+   */
+  skippedEntries: z.number().int().nonnegative().optional(),
 });
 export type TArchiveSummary = z.infer<typeof ZArchiveSummarySchema>;
 

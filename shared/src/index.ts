@@ -6,3 +6,7 @@ export * from './derived.ts';
 export * from './schemas.ts';
 export * from './viewer.ts';
 export * from './file-name.ts';
+export * from './upload-protocol.ts';
+export * from './upload-mode.ts';
+export * from './sha256.ts';
+export * from './engagement.ts';

@@ -122,6 +122,8 @@ export const ZSiteRenderModelSchema = z.object({
   publishedAt: z.string(),
   /** Absolute origin of the public site, for Open Graph tags. */
   siteOrigin: z.string(),
+  /** Absolute URL of the site's Open Graph picture (`{siteOrigin}/{slug}/og.png`), when the builder made one. */
+  ogImageUrl: z.string().nullable().optional(),
 });
 export type TSiteRenderModel = z.infer<typeof ZSiteRenderModelSchema>;
 

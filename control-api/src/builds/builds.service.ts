@@ -53,16 +53,22 @@ export function createBuildProcessor(deps: Pick<TAppDeps, 'db' | 'clock' | 'log'
       const input = await loadBuildInput(db, job.projectId);
       if (!input) throw new UnrecoverableBuildError(`Project ${job.projectId} no longer exists`);
       let lastStage = '';
+      // Stages carry counters ('Processing files (3/7)'); the row is written when the stage itself changes.
+      const stageName = (stage: string) => stage.replace(/\s*\(\d+\/\d+\)\s*$/, '');
       const result = await builder.buildSite(input, async (r) => {
         // Progress is written when the stage changes, not per percent, to keep builds cheap.
-        if (r.stage !== lastStage || r.progress === 100) {
-          lastStage = r.stage;
+        if (stageName(r.stage) !== lastStage || r.progress === 100) {
+          lastStage = stageName(r.stage);
           await updateBuildProgress(db, job.buildId, Math.round(r.progress), r.stage);
         }
         await reportProgress(r);
       });
-      if (result.derivedCount > 0) {
-        for (const [fileId, metadata] of Object.entries(result.derived)) await saveFileMetadata(db, fileId, JSON.stringify(metadata));
+      // Saved whenever a row differs from what the build derived, not only on cache misses:
+      // a retry (or a second site with the same bytes) finds the work cached but the row empty.
+      const known = new Map(input.files.map((f) => [f.id, f.metadata ? JSON.stringify(f.metadata) : '']));
+      for (const [fileId, metadata] of Object.entries(result.derived)) {
+        const json = JSON.stringify(metadata);
+        if (known.get(fileId) !== json) await saveFileMetadata(db, fileId, json);
       }
       await markBuildSucceeded(db, job.buildId, clock.now());
       await setProjectStatus(db, job.projectId, 'live', clock.now());

@@ -31,6 +31,24 @@ const ZEnvSchema = z.object({
   DASHBOARD_DIR: z.string().optional(),
   TRUST_PROXY: boolText.default(false),
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().optional(),
+  UPLOAD_SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
+  // Engagement, access and notifications.
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  SMTP_FROM: z.string().min(3).max(320).optional(),
+  OPERATOR_EMAIL: z.string().max(320).optional(),
+  NOTIFY_BATCH_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  NOTIFY_MAX_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(20),
+  SLACK_WEBHOOK_ORIGINS: z.string().default('https://hooks.slack.com'),
+  VIEW_DEDUPE_MINUTES: z.coerce.number().int().min(0).max(10_080).default(30),
+  EXPIRED_SITE_GRACE_DAYS: z.coerce.number().min(0).max(3650).default(7),
+  EXPIRED_SITE_SWEEP_MINUTES: z.coerce.number().min(1).max(10_080).default(60),
+  RATE_LIMIT_READS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_WRITES_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  RATE_LIMIT_SITE_WRITES_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
+  RATE_LIMIT_UNLOCK_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_UNLOCK_SITE_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  RATE_LIMIT_LOOKUP_MISSES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
 });
 
 export type TStorageConfig =
@@ -56,6 +74,40 @@ export interface TConfig {
   trustProxy: boolean;
   /** Largest delivery one anonymous or free upload may hold, in bytes. */
   maxUploadBytes: number;
+  /** An upload session no chunk or call has touched for this long is abandoned: its bytes are removed. */
+  uploadSessionTtlMs: number;
+  /** Key for unlock cookies; when unset, a random one is kept in the database (shared by every API process). */
+  sessionSecret: string | undefined;
+  notifications: TNotificationConfig;
+  /** A visitor's views of one site (or file) count once per this many minutes. */
+  viewDedupeMinutes: number;
+  /** Expired sites' files and rows are removed this long after the expiry. */
+  expiredSiteGraceDays: number;
+  expiredSiteSweepMinutes: number;
+  rateLimits: TRateLimitConfig;
+}
+
+export interface TNotificationConfig {
+  /** SMTP server for notification email; without it messages go to DATA_DIR/outbox as .eml. */
+  smtpUrl: string | undefined;
+  smtpFrom: string;
+  operatorEmail: string | undefined;
+  /** One message per site and channel per this many seconds, summarising the burst. */
+  batchSeconds: number;
+  /** Messages one email address or webhook receives per hour at most. */
+  maxPerHour: number;
+  /** Origins Slack webhooks may point at (anything else is never called). */
+  slackWebhookOrigins: string[];
+}
+
+/** Requests per minute, per client address unless named per site; bursts up to the same number. */
+export interface TRateLimitConfig {
+  readsPerMinute: number;
+  writesPerMinute: number;
+  siteWritesPerMinute: number;
+  unlockPerMinute: number;
+  unlockSitePerMinute: number;
+  lookupMissesPerMinute: number;
 }
 
 /** Parses the environment; throws one readable error listing every bad variable. */
@@ -101,5 +153,51 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dashboardDir: path.resolve(cwd, e.DASHBOARD_DIR ?? path.join(import.meta.dirname, '../../../dashboard/dist')),
     trustProxy: e.TRUST_PROXY,
     maxUploadBytes: e.MAX_UPLOAD_BYTES ?? PLANS.free.maxDeliveryBytes,
+    uploadSessionTtlMs: Math.round(e.UPLOAD_SESSION_TTL_HOURS * 3_600_000),
+    sessionSecret: e.SESSION_SECRET,
+    notifications: {
+      smtpUrl: e.SMTP_URL,
+      smtpFrom: e.SMTP_FROM ?? `Dropsite <notifications@${hostnameOf(e.PUBLIC_URL) ?? 'localhost'}>`,
+      operatorEmail: e.OPERATOR_EMAIL || undefined,
+      batchSeconds: e.NOTIFY_BATCH_SECONDS,
+      maxPerHour: e.NOTIFY_MAX_PER_HOUR,
+      slackWebhookOrigins: parseOrigins(e.SLACK_WEBHOOK_ORIGINS),
+    },
+    viewDedupeMinutes: e.VIEW_DEDUPE_MINUTES,
+    expiredSiteGraceDays: e.EXPIRED_SITE_GRACE_DAYS,
+    expiredSiteSweepMinutes: e.EXPIRED_SITE_SWEEP_MINUTES,
+    rateLimits: {
+      readsPerMinute: e.RATE_LIMIT_READS_PER_MINUTE,
+      writesPerMinute: e.RATE_LIMIT_WRITES_PER_MINUTE,
+      siteWritesPerMinute: e.RATE_LIMIT_SITE_WRITES_PER_MINUTE,
+      unlockPerMinute: e.RATE_LIMIT_UNLOCK_PER_MINUTE,
+      unlockSitePerMinute: e.RATE_LIMIT_UNLOCK_SITE_PER_MINUTE,
+      lookupMissesPerMinute: e.RATE_LIMIT_LOOKUP_MISSES_PER_MINUTE,
+    },
   };
+}
+
+function hostnameOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).hostname || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Comma-separated origins; each must be an http(s) URL, reduced to its origin. */
+function parseOrigins(text: string): string[] {
+  const origins: string[] = [];
+  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    let url: URL;
+    try {
+      url = new URL(part);
+    } catch {
+      throw new Error(`Invalid configuration:\n  SLACK_WEBHOOK_ORIGINS: ${JSON.stringify(part)} is not a URL`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`Invalid configuration:\n  SLACK_WEBHOOK_ORIGINS: ${part} must be http(s)`);
+    origins.push(url.origin);
+  }
+  return origins;
 }

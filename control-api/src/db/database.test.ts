@@ -30,7 +30,9 @@ const ALL_TABLES = [
   'files',
   'messages',
   'notifications',
+  'product_events',
   'projects',
+  'server_secrets',
   'subscriptions',
   'upload_chunks',
   'upload_files',
@@ -124,7 +126,7 @@ for (const dialect of TEST_DIALECTS) {
       await handle?.cleanup();
     });
 
-    it('migrates to all 20 tables', async () => {
+    it('migrates to all 22 tables', async () => {
       expect(handle.dialect).toBe(dialect);
       expect(await listTables(handle)).toEqual(ALL_TABLES);
     });

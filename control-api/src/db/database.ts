@@ -6,7 +6,10 @@ import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'ky
 import { Migrator, NO_MIGRATIONS, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely/migration';
 import pg from 'pg';
 import * as initialMigration from './migrations/2026_11_22_0000_initial.ts';
+import * as engagementMigration from './migrations/2026_11_23_1200_engagement.ts';
+import * as uploadSessionResumeMigration from './migrations/2026_11_23_1000_upload_session_resume.ts';
 import type { Database } from './tables.ts';
+import { cachePreparedStatements } from './sqlite-statement-cache.ts';
 
 export type TDialect = 'sqlite' | 'postgres';
 
@@ -26,6 +29,8 @@ export interface TDatabaseOptions {
 /** Migrations in order; imported statically so bundles and tests never read the filesystem. */
 const MIGRATIONS: Record<string, Migration> = {
   '2026_11_22_0000_initial': initialMigration,
+  '2026_11_23_1200_engagement': engagementMigration,
+  '2026_11_23_1000_upload_session_resume': uploadSessionResumeMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {
@@ -99,7 +104,7 @@ function openSqlite(path: string): TDatabaseHandle {
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachePreparedStatements(database) }) });
   return { db, dialect: 'sqlite', close: closeOnce(db) };
 }
 

@@ -148,6 +148,27 @@ export interface NotificationsTable {
   read_at: number | null;
   sent_at: number | null;
   created_at: number;
+  /** Failed delivery attempts (email, slack); given up after a few. */
+  attempts: Generated<number>;
+  last_error: string | null;
+}
+
+/** Server-side secrets, e.g. the unlock-cookie key when SESSION_SECRET is not configured. */
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+  created_at: number;
+}
+
+/** Product analytics events of the email modal (spec 9), not shown to creators. */
+export interface ProductEventsTable {
+  id: string;
+  name: string;
+  trigger: string | null;
+  project_id: string | null;
+  visitor_id: string | null;
+  anonymous_session_id: string | null;
+  created_at: number;
 }
 
 export interface SubscriptionsTable {
@@ -207,6 +228,12 @@ export interface UploadSessionsTable {
   created_at: number;
   expires_at: number;
   completed_at: number | null;
+  /** The site's slug, reserved at init so the link can be shown before the bytes arrive. */
+  project_slug: string | null;
+  /** SHA-256 of the init request, so an Idempotency-Key replayed with another request is refused. */
+  request_fingerprint: string | null;
+  /** While status is 'completing': until when the completer holds the session (a crashed one's lease runs out). */
+  lease_until: number | null;
 }
 
 export interface UploadFilesTable {
@@ -221,6 +248,10 @@ export interface UploadFilesTable {
   /** S3 multipart upload id when the bytes go straight to the bucket. */
   multipart_upload_id: string | null;
   position: number;
+  /** SHA-256 of the assembled file, computed by the server while verifying it. */
+  sha256: string | null;
+  /** When the file was assembled into its final object and verified. */
+  assembled_at: number | null;
 }
 
 export interface UploadChunksTable {
@@ -270,6 +301,8 @@ export interface Database {
   upload_files: UploadFilesTable;
   upload_chunks: UploadChunksTable;
   builds: BuildsTable;
+  server_secrets: ServerSecretsTable;
+  product_events: ProductEventsTable;
 }
 
 export type TProjectRow = Selectable<ProjectsTable>;

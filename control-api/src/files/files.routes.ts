@@ -1,23 +1,14 @@
 /** GET /api/files/{id}?mode=preview|download[&size=300]: originals and thumbnails, with Range support. */
-import { Router, type Response } from 'express';
+import { Router } from 'express';
 import { isValidId, ZFileQuerySchema, ZDerivedMetadataSchema } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
-import { parseRange } from '../http/range.ts';
 import { findFileById } from '../projects/projects.repository.ts';
 import { assertSiteOpen, resolveSiteAccess } from '../sites/site-access.ts';
-import { StorageNotFoundError, type TByteRange } from '../storage/storage.ts';
 import { servedTypeFor } from './content-type.ts';
-
-/** Every uploaded byte is served as inert: never sniffed, never able to run script on our origin. */
-const FILE_CSP = "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'";
-
-function setFileSecurityHeaders(res: Response): void {
-  res.set('X-Content-Type-Options', 'nosniff');
-  res.set('Content-Security-Policy', FILE_CSP);
-  res.set('Cross-Origin-Resource-Policy', 'same-origin');
-}
+import { fileCacheControl, sendStoredObject, setFileSecurityHeaders } from './serve-object.ts';
+import { countDownloadWhenComplete } from '../analytics/analytics.service.ts';
 
 export function createFileRoutes(deps: TAppDeps): Router {
   const router = Router();
@@ -32,6 +23,7 @@ export function createFileRoutes(deps: TAppDeps): Router {
     assertSiteOpen(resolveSiteAccess(deps, req, file.project));
 
     // Images are previewed through their derived copies: 300 px thumbnails, ~1600 px display copies.
+    // (A video's display copy is its poster, served at /poster: its preview is the video itself.)
     const metadata = ZDerivedMetadataSchema.safeParse(safeJson(file.metadata));
     const derived = metadata.success ? metadata.data : undefined;
     let key = file.storage_key;
@@ -45,7 +37,7 @@ export function createFileRoutes(deps: TAppDeps): Router {
       contentType = derived.thumbnail.contentType;
       disposition = contentDisposition('inline', `${baseName}-thumbnail.webp`);
       variant = '-t300';
-    } else if (query.mode === 'preview' && derived?.display) {
+    } else if (query.mode === 'preview' && derived?.display && derived.kind === 'image') {
       key = derived.display.key;
       contentType = derived.display.contentType;
       disposition = contentDisposition('inline', `${baseName}.webp`);
@@ -57,46 +49,15 @@ export function createFileRoutes(deps: TAppDeps): Router {
       disposition = contentDisposition(asAttachment ? 'attachment' : 'inline', file.name);
     }
 
-    const head = await deps.storage.head(key);
-    if (!head) throw new AppError('not_found', 'File is not available');
-    const range = parseRange(req.get('range'), head.size);
-    if (range.kind === 'unsatisfiable') {
-      res.set('Content-Range', `bytes */${head.size}`);
-      throw new AppError('range_not_satisfiable', 'Requested range is not satisfiable');
-    }
-    const etag = `"${file.sha256}${variant}"`;
-    res.set({
-      'Content-Type': contentType,
-      'Content-Disposition': disposition,
-      'Accept-Ranges': 'bytes',
-      'Cache-Control': 'public, max-age=31536000, immutable',
-      ETag: etag,
+    // Downloads are counted by the server, once the whole file (or a resumed range reaching its end) was sent.
+    if (query.mode === 'download' && !query.size) countDownloadWhenComplete(deps, req, res, { projectId: file.project_id, fileId: file.id, fileName: file.name });
+    await sendStoredObject(req, res, deps.storage, {
+      key,
+      contentType,
+      disposition,
+      etag: `"${file.sha256}${variant}"`,
+      cacheControl: fileCacheControl(file.project),
     });
-    if (req.get('if-none-match') === etag) {
-      res.status(304).end();
-      return;
-    }
-    const byteRange: TByteRange | undefined = range.kind === 'range' ? { start: range.start, end: range.end } : undefined;
-    let object;
-    try {
-      object = await deps.storage.get(key, byteRange);
-    } catch (err) {
-      if (err instanceof StorageNotFoundError) throw new AppError('not_found', 'File is not available', { cause: err });
-      throw err;
-    }
-    if (byteRange) {
-      res.status(206);
-      res.set('Content-Range', `bytes ${byteRange.start}-${byteRange.end}/${head.size}`);
-      res.set('Content-Length', String(byteRange.end - byteRange.start + 1));
-    } else {
-      res.set('Content-Length', String(head.size));
-    }
-    if (req.method === 'HEAD') {
-      object.body.destroy();
-      res.end();
-      return;
-    }
-    await streamTo(object.body, res);
   });
 
   return router;
@@ -108,19 +69,4 @@ function safeJson(text: string): unknown {
   } catch {
     return null;
   }
-}
-
-/** Pipes a stream to the response; a client that goes away stops the read. */
-function streamTo(body: NodeJS.ReadableStream & { destroy(error?: Error): void }, res: Response): Promise<void> {
-  return new Promise((resolve) => {
-    body.on('error', (err) => {
-      res.destroy(err instanceof Error ? err : undefined);
-      resolve();
-    });
-    res.on('close', () => {
-      body.destroy();
-      resolve();
-    });
-    body.pipe(res);
-  });
 }

@@ -15,6 +15,12 @@ export const ERROR_STATUS = {
   internal: 500,
   service_unavailable: 503,
   insufficient_storage: 507,
+  /** A chunk's bytes do not match the X-Chunk-Sha256 sent with it (upload sessions). */
+  checksum_mismatch: 400,
+  /** complete called while chunks are missing; the body lists them (upload sessions). */
+  upload_incomplete: 409,
+  /** An assembled file's SHA-256 differs from the one the client declared (upload sessions). */
+  file_checksum_mismatch: 409,
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_STATUS;
@@ -23,12 +29,19 @@ export class AppError extends Error {
   readonly code: TErrorCode;
   readonly status: number;
   readonly headers: Record<string, string>;
+  /** Extra fields of the error body a client can act on (e.g. which chunks are missing). */
+  readonly details: Record<string, unknown>;
 
-  constructor(code: TErrorCode, message: string, options: { cause?: unknown; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: TErrorCode,
+    message: string,
+    options: { cause?: unknown; headers?: Record<string, string>; details?: Record<string, unknown> } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
     this.status = ERROR_STATUS[code];
     this.headers = options.headers ?? {};
+    this.details = options.details ?? {};
   }
 }

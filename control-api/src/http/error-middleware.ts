@@ -52,7 +52,7 @@ export function createErrorMiddleware(log: Logger): ErrorRequestHandler {
       return;
     }
     res.set(appError.headers);
-    res.status(appError.status).json({ success: false, error: appError.message, code: appError.code });
+    res.status(appError.status).json({ ...appError.details, success: false, error: appError.message, code: appError.code });
   };
 }
 

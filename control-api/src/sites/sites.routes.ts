@@ -5,8 +5,8 @@ import type { TAppDeps } from '../deps.ts';
 import { findProjectBySlug } from '../projects/projects.repository.ts';
 import { findLatestBuildForProject } from '../builds/builds.repository.ts';
 import { StorageNotFoundError } from '../storage/storage.ts';
-import { resolveSiteAccess } from './site-access.ts';
-import { buildingPage, expiredPage, failedPage, lockedPage, notFoundPage } from './status-pages.ts';
+import { resolveSiteAccess, siteCacheControl } from './site-access.ts';
+import { buildingPage, expiredPage, failedPage, notFoundPage, passwordPage } from './status-pages.ts';
 
 // Site HTML is rendered from escaped data; island scripts are ours. Nothing loads from elsewhere.
 const SITE_CSP = [
@@ -28,7 +28,7 @@ export function siteHtmlKey(slug: string): string {
 }
 
 function sendPage(res: Response, status: number, html: string): void {
-  res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).send(html);
+  res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'private, no-store' }).send(html);
 }
 
 export function createSiteRoutes(deps: TAppDeps): Router {
@@ -45,14 +45,14 @@ export function createSiteRoutes(deps: TAppDeps): Router {
     const access = resolveSiteAccess(deps, req, project);
     if (!project || access === 'missing') return sendPage(res, 404, notFoundPage());
     if (access === 'expired') return sendPage(res, 410, expiredPage());
-    if (access === 'locked') return sendPage(res, 401, lockedPage());
+    if (access === 'locked') return sendPage(res, 401, passwordPage({ slug, theme: project.theme }));
 
     try {
       const object = await deps.storage.get(siteHtmlKey(slug));
       res.status(200).set({
         'Content-Type': 'text/html; charset=utf-8',
         'Content-Length': String(object.size),
-        'Cache-Control': 'public, max-age=0, must-revalidate',
+        'Cache-Control': siteCacheControl(project, 'public, max-age=0, must-revalidate'),
       });
       object.body.on('error', (err) => res.destroy(err));
       object.body.pipe(res);

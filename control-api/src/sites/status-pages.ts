@@ -38,10 +38,55 @@ export function expiredPage(): string {
   return page({ title: 'This site has expired', heading: 'This site has expired', body: '<p>The creator set this delivery to expire, and its files are no longer available. Ask the sender for a new link.</p>' });
 }
 
-export function lockedPage(): string {
-  return page({ title: 'Password protected', heading: 'This site is password protected', body: '<p>Ask the sender for access to this delivery.</p>' });
-}
-
 export function failedPage(): string {
   return page({ title: 'Site could not be published', heading: 'This site could not be published', body: '<p>Something went wrong while preparing these files. The creator can publish them again.</p>' });
+}
+
+/** The colours of the site's theme the password page uses (the professional palette). */
+const PASSWORD_PALETTES = {
+  light: '--bg:#f7f8fa;--card:#ffffff;--text:#111827;--muted:#6b7280;--border:#d5dae1;--primary:#1d4ed8;--primary-hover:#1e40af;--on-primary:#ffffff;--ring:rgb(29 78 216 / .35);--error:#b91c1c;--error-bg:#fef2f2;--icon-bg:#eff4ff;color-scheme:light',
+  dark: '--bg:#0c0e12;--card:#13161c;--text:#f3f4f6;--muted:#8b929e;--border:#2f3542;--primary:#7aa2ff;--primary-hover:#a3bfff;--on-primary:#0c0e12;--ring:rgb(122 162 255 / .4);--error:#f87171;--error-bg:rgb(248 113 113 / .1);--icon-bg:rgb(122 162 255 / .14);color-scheme:dark',
+} as const;
+
+const PASSWORD_STYLE = `
+*{box-sizing:border-box}html,body{margin:0;min-height:100%}
+body{min-height:100vh;min-height:100dvh;display:grid;place-items:center;background:var(--bg);color:var(--text);font:16px/1.6 ui-sans-serif,system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;padding:24px;-webkit-font-smoothing:antialiased}
+main{background:var(--card);border:1px solid var(--border);border-radius:16px;padding:40px 32px 32px;width:100%;max-width:400px;box-shadow:0 4px 8px rgb(17 24 39 / .04),0 12px 32px rgb(17 24 39 / .08)}
+.icon{width:48px;height:48px;border-radius:12px;display:grid;place-items:center;background:var(--icon-bg);color:var(--primary);margin:0 auto 20px}
+h1{font-size:clamp(1.25rem,4.2vw + .5rem,1.5625rem);line-height:1.3;letter-spacing:-.01em;margin:0 0 8px;text-align:center;text-wrap:balance}
+p.lead{margin:0 0 28px;color:var(--muted);text-align:center;text-wrap:balance}
+@media (max-width:420px){body{padding:16px}main{padding:32px 22px 24px}}
+label{display:block;font-size:.875rem;font-weight:600;margin:0 0 6px}
+input{display:block;width:100%;font:inherit;color:var(--text);background:var(--card);border:1px solid var(--border);border-radius:10px;padding:11px 14px;min-height:46px;transition:border-color .15s,box-shadow .15s}
+input:focus{outline:none;border-color:var(--primary);box-shadow:0 0 0 3px var(--ring)}
+input[aria-invalid=true]{border-color:var(--error)}
+button{display:block;width:100%;margin-top:16px;font:inherit;font-weight:600;color:var(--on-primary);background:var(--primary);border:0;border-radius:10px;min-height:46px;cursor:pointer;transition:background .15s}
+button:hover{background:var(--primary-hover)}button:focus-visible{outline:none;box-shadow:0 0 0 3px var(--card),0 0 0 5px var(--primary)}
+.error{display:flex;gap:8px;align-items:flex-start;margin:0 0 16px;padding:10px 12px;border-radius:10px;background:var(--error-bg);color:var(--error);font-size:.875rem}
+.error svg{flex:none;margin-top:2px}
+@media (prefers-reduced-motion:reduce){*{transition:none!important}}`;
+
+const LOCK_ICON =
+  '<svg width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><rect x="4" y="11" width="16" height="10" rx="2"/><path d="M8 11V7a4 4 0 0 1 8 0v4"/></svg>';
+const ALERT_ICON =
+  '<svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><circle cx="12" cy="12" r="10"/><path d="M12 8v4M12 16h.01"/></svg>';
+
+export interface TPasswordPageOptions {
+  slug: string;
+  /** The site's theme ('professional-dark', 'creative-light', …): its light or dark mode is used; anything else follows the visitor's colour scheme. */
+  theme: string;
+  /** Shown above the field after a refused attempt. */
+  error?: string;
+}
+
+/** The page a password-protected site shows until it is unlocked: one field, posted (never in the URL) to the unlock call. */
+export function passwordPage(options: TPasswordPageOptions): string {
+  const mode = options.theme.trim().toLowerCase().endsWith('-dark') ? 'dark' : options.theme.trim().toLowerCase().endsWith('-light') ? 'light' : null;
+  const palette = mode
+    ? `:root{${PASSWORD_PALETTES[mode]}}`
+    : `:root{${PASSWORD_PALETTES.light}}@media (prefers-color-scheme:dark){:root{${PASSWORD_PALETTES.dark}}}`;
+  const error = options.error ? `<p class="error" role="alert" id="password-error">${ALERT_ICON}<span>${escapeHtml(options.error)}</span></p>` : '';
+  const invalid = options.error ? ' aria-invalid="true" aria-describedby="password-error"' : '';
+  const action = `/api/sites/${encodeURIComponent(options.slug)}/unlock`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>Password protected</title><style>${palette}${PASSWORD_STYLE}</style></head><body><main><div class="icon">${LOCK_ICON}</div><h1>This site is password protected</h1><p class="lead">Enter the password the sender gave you to view these files.</p><form method="post" action="${escapeHtml(action)}">${error}<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required maxlength="200" autofocus${invalid}><button type="submit">Unlock</button></form></main></body></html>`;
 }

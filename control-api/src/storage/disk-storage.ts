@@ -1,18 +1,51 @@
 /** Storage on the local file system: one file per object, written atomically through a temp file. */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, open, readFile, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { StorageNotFoundError, assertSafeKey } from './storage.ts';
-import type { Storage, TByteRange, TGetResult, TObjectInfo, TPutOptions } from './storage.ts';
+import {
+  InvalidPartError,
+  MultipartUploadNotFoundError,
+  StorageNotFoundError,
+  assertConsecutiveParts,
+  assertSafeKey,
+  assertValidPart,
+  createExactLengthGuard,
+} from './storage.ts';
+import type {
+  Storage,
+  TByteRange,
+  TGetResult,
+  TMultipartUpload,
+  TMultipartUploadInfo,
+  TObjectInfo,
+  TPartInfo,
+  TPutOptions,
+} from './storage.ts';
 
 const TMP_DIR = '.tmp';
 /** Content type and cache control live in a mirror tree so object files stay plain bytes. */
 const META_DIR = '.meta';
-const RESERVED_TOP_LEVEL = new Set([TMP_DIR, META_DIR]);
+/**
+ * Multipart uploads: one sparse data file per upload with part n at (n-1)*partSize, so completing
+ * is a truncate and a rename, never a copy. A part counts once its marker file exists, written
+ * after the part's bytes are fsynced.
+ */
+const MULTIPART_DIR = '.multipart';
+const RESERVED_TOP_LEVEL = new Set([TMP_DIR, META_DIR, MULTIPART_DIR]);
+const UPLOAD_ID = /^[A-Za-z0-9_-]{22}$/;
+const MAX_DISK_PART_SIZE = 5 * 1024 ** 3;
+const HASH_READ_BUFFER = 4 * 1024 * 1024;
+
+interface TMultipartManifest {
+  key: string;
+  partSize: number;
+  contentType?: string;
+  initiatedAt: number;
+}
 
 interface TSidecar {
   contentType?: string;
@@ -94,6 +127,24 @@ export function createDiskStorage(rootDir: string): Storage {
     }
   }
 
+  async function hashObject(key: string): Promise<{ sha256: string; size: number }> {
+    const handle = await openObject(resolveObjectPath(key), key);
+    try {
+      const hash = createHash('sha256');
+      const buffer = Buffer.allocUnsafe(HASH_READ_BUFFER);
+      let size = 0;
+      for (;;) {
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+        if (bytesRead === 0) break;
+        hash.update(buffer.subarray(0, bytesRead));
+        size += bytesRead;
+      }
+      return { sha256: hash.digest('hex'), size };
+    } finally {
+      await handle.close();
+    }
+  }
+
   async function head(key: string): Promise<TObjectInfo | null> {
     const objectPath = resolveObjectPath(key);
     const info = await statFile(objectPath);
@@ -152,14 +203,180 @@ export function createDiskStorage(rootDir: string): Storage {
     }
   }
 
+  const multipartRoot = join(root, MULTIPART_DIR);
+
+  /** The folder of an upload; ids are checked before any path is built from them. */
+  function uploadDirOf(uploadId: string): string {
+    if (!UPLOAD_ID.test(uploadId)) throw new MultipartUploadNotFoundError(uploadId);
+    return join(multipartRoot, uploadId);
+  }
+
+  async function readManifest(upload: Pick<TMultipartUpload, 'key' | 'uploadId'>): Promise<TMultipartManifest> {
+    const dir = uploadDirOf(upload.uploadId);
+    let manifest: TMultipartManifest;
+    try {
+      manifest = JSON.parse(await readFile(join(dir, 'upload.json'), 'utf8')) as TMultipartManifest;
+    } catch (error) {
+      if (isMissing(error)) throw new MultipartUploadNotFoundError(upload.uploadId);
+      throw error;
+    }
+    // An upload id is only good for the key it was made for, as in S3.
+    if (manifest.key !== upload.key) throw new MultipartUploadNotFoundError(upload.uploadId);
+    return manifest;
+  }
+
+  async function createMultipartUpload(key: string, options: { partSize: number; contentType?: string }): Promise<TMultipartUpload> {
+    resolveObjectPath(key);
+    if (!Number.isSafeInteger(options.partSize) || options.partSize < 1 || options.partSize > MAX_DISK_PART_SIZE) {
+      throw new InvalidPartError(`Part size must be from 1 byte to 5 GiB, not ${options.partSize}`);
+    }
+    const uploadId = randomBytes(16).toString('base64url');
+    const dir = join(multipartRoot, uploadId);
+    await mkdir(join(dir, 'parts'), { recursive: true });
+    const manifest: TMultipartManifest = { key, partSize: options.partSize, contentType: options.contentType, initiatedAt: Date.now() };
+    await writeFile(join(dir, 'data'), new Uint8Array(0), { flag: 'wx', flush: true });
+    // The manifest is written last: an upload without one is half-made and is not listed.
+    await writeFile(join(dir, 'upload.json'), JSON.stringify(manifest), { flag: 'wx', flush: true });
+    return { key, uploadId, partSize: options.partSize };
+  }
+
+  async function putPart(upload: TMultipartUpload, partNumber: number, body: Readable | Uint8Array, size: number): Promise<TPartInfo> {
+    assertValidPart(upload, partNumber, size);
+    const manifest = await readManifest(upload);
+    if (manifest.partSize !== upload.partSize) throw new InvalidPartError(`This upload's part size is ${manifest.partSize}, not ${upload.partSize}`);
+    const dir = uploadDirOf(upload.uploadId);
+    const markerPath = join(dir, 'parts', `${partNumber}.json`);
+    // Forget the part first: if rewriting it fails midway, it is missing rather than silently corrupt.
+    await rm(markerPath, { force: true });
+    try {
+      await pipeline(
+        toReadable(body),
+        createExactLengthGuard(size),
+        // r+ writes in place without truncating; flush fsyncs before close, so the marker below only follows durable bytes.
+        createWriteStream(join(dir, 'data'), { flags: 'r+', start: (partNumber - 1) * upload.partSize, flush: true }),
+      );
+    } catch (error) {
+      if (isMissing(error)) throw new MultipartUploadNotFoundError(upload.uploadId);
+      throw error;
+    }
+    const part: TPartInfo = { partNumber, size, etag: `"${randomBytes(12).toString('hex')}"` };
+    const tmpMarker = join(dir, 'parts', `.${partNumber}.${randomUUID()}.tmp`);
+    try {
+      await writeFile(tmpMarker, JSON.stringify(part), { flag: 'wx', flush: true });
+      await rename(tmpMarker, markerPath);
+    } catch (error) {
+      await rm(tmpMarker, { force: true });
+      // Aborted while this part was being written: the folder is gone, and so is the part.
+      if (isMissing(error)) throw new MultipartUploadNotFoundError(upload.uploadId);
+      throw error;
+    }
+    return part;
+  }
+
+  async function listParts(upload: TMultipartUpload): Promise<TPartInfo[]> {
+    await readManifest(upload);
+    const partsDir = join(uploadDirOf(upload.uploadId), 'parts');
+    const parts: TPartInfo[] = [];
+    for (const entry of await readDirectory(partsDir)) {
+      if (!/^\d+\.json$/.test(entry.name)) continue;
+      try {
+        const part = JSON.parse(await readFile(join(partsDir, entry.name), 'utf8')) as TPartInfo;
+        parts.push({ partNumber: part.partNumber, size: part.size, etag: part.etag });
+      } catch (error) {
+        // Replaced or aborted between the listing and the read: not a part any more.
+        if (!isMissing(error)) throw error;
+      }
+    }
+    return parts.sort((a, b) => a.partNumber - b.partNumber);
+  }
+
+  async function completeMultipartUpload(
+    upload: TMultipartUpload,
+    parts: ReadonlyArray<Pick<TPartInfo, 'partNumber' | 'etag'>>,
+  ): Promise<TObjectInfo> {
+    assertConsecutiveParts(parts);
+    const manifest = await readManifest(upload);
+    const stored = new Map((await listParts(upload)).map((p) => [p.partNumber, p]));
+    let total = 0;
+    parts.forEach((wanted, i) => {
+      const part = stored.get(wanted.partNumber);
+      if (!part || part.etag !== wanted.etag) throw new InvalidPartError(`Part ${wanted.partNumber} was not stored with that etag`);
+      const isLast = i === parts.length - 1;
+      // Parts sit at fixed offsets, so every part but the last must fill its slot.
+      if (!isLast && part.size !== manifest.partSize) {
+        throw new InvalidPartError(`Part ${wanted.partNumber} has ${part.size} bytes; every part but the last needs ${manifest.partSize}`);
+      }
+      total += part.size;
+    });
+    const dir = uploadDirOf(upload.uploadId);
+    const dataPath = join(dir, 'data');
+    const handle = await open(dataPath, 'r+');
+    try {
+      // Drops bytes of parts beyond the last one and of a longer earlier version of the last part.
+      await handle.truncate(total);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    const objectPath = resolveObjectPath(upload.key);
+    const sidecarPath = resolveSidecarPath(upload.key);
+    const sidecar = buildSidecar({ contentType: manifest.contentType });
+    await publishSidecar(sidecar, join(dir, `sidecar-${randomUUID()}.json`), sidecarPath, upload.key);
+    await publishFile(dataPath, objectPath, upload.key);
+    await syncDirectory(dirname(objectPath));
+    await rm(dir, { recursive: true, force: true });
+    const info = await stat(objectPath);
+    return { key: upload.key, size: info.size, contentType: manifest.contentType, modifiedAt: info.mtimeMs };
+  }
+
+  async function abortMultipartUpload(upload: Pick<TMultipartUpload, 'key' | 'uploadId'>): Promise<void> {
+    if (!UPLOAD_ID.test(upload.uploadId)) return;
+    try {
+      await readManifest(upload);
+    } catch (error) {
+      if (error instanceof MultipartUploadNotFoundError) {
+        // A half-made upload (no manifest yet) still goes.
+        await rm(uploadDirOf(upload.uploadId), { recursive: true, force: true }).catch(() => {});
+        return;
+      }
+      throw error;
+    }
+    await rm(uploadDirOf(upload.uploadId), { recursive: true, force: true });
+  }
+
+  async function* listMultipartUploads(prefix: string): AsyncIterable<TMultipartUploadInfo> {
+    assertSafePrefix(prefix);
+    const entries = (await readDirectory(multipartRoot)).filter((e) => e.isDirectory() && UPLOAD_ID.test(e.name));
+    const uploads: TMultipartUploadInfo[] = [];
+    for (const entry of entries) {
+      try {
+        const manifest = JSON.parse(await readFile(join(multipartRoot, entry.name, 'upload.json'), 'utf8')) as TMultipartManifest;
+        if (manifest.key.startsWith(prefix)) uploads.push({ key: manifest.key, uploadId: entry.name, initiatedAt: manifest.initiatedAt });
+      } catch (error) {
+        if (!isMissing(error)) throw error;
+      }
+    }
+    uploads.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.initiatedAt - b.initiatedAt));
+    yield* uploads;
+  }
+
   return {
     driver: 'disk',
     put,
     get,
     head,
+    hashObject,
     delete: deleteObject,
     deletePrefix,
     list,
+    createMultipartUpload,
+    putPart,
+    listParts,
+    completeMultipartUpload,
+    abortMultipartUpload,
+    listMultipartUploads,
+    // Disk has no URL of its own: parts reach it through the API's chunk endpoint.
+    createPartUploadUrl: async () => null,
     close: async () => {},
   };
 }

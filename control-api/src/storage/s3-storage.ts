@@ -1,5 +1,11 @@
 /** Storage on an S3-compatible service (AWS S3, MinIO, s3rver in tests). */
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  ListMultipartUploadsCommand,
+  ListPartsCommand,
+  UploadPartCommand,
   CreateBucketCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
@@ -12,10 +18,30 @@ import {
   paginateListObjectsV2,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { Readable, Transform } from 'node:stream';
+import { createHash } from 'node:crypto';
+import { PassThrough, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { StorageNotFoundError, assertSafeKey } from './storage.ts';
-import type { Storage, TByteRange, TGetResult, TObjectInfo, TPutOptions } from './storage.ts';
+import {
+  InvalidPartError,
+  MultipartUploadNotFoundError,
+  StorageNotFoundError,
+  assertConsecutiveParts,
+  assertSafeKey,
+  assertValidPart,
+  createExactLengthGuard,
+} from './storage.ts';
+import type {
+  Storage,
+  TByteRange,
+  TGetResult,
+  TMultipartUpload,
+  TMultipartUploadInfo,
+  TObjectInfo,
+  TPartInfo,
+  TPresignedRequest,
+  TPutOptions,
+} from './storage.ts';
+import { presignS3Url } from './s3-presign.ts';
 
 export interface TS3StorageOptions {
   /** Set for S3-compatible services; leave unset for AWS. */
@@ -35,6 +61,8 @@ const DELETE_BATCH_SIZE = 1000;
 const PART_SIZE = 8 * 1024 * 1024;
 const UPLOAD_QUEUE_SIZE = 4;
 
+const QUIET_SDK_LOGGER = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+
 export function createS3Client(options: TS3StorageOptions): S3Client {
   const { accessKeyId, secretAccessKey } = options;
   if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
@@ -49,6 +77,9 @@ export function createS3Client(options: TS3StorageOptions): S3Client {
     // servers such as s3rver store verbatim inside the object: silently corrupt data.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    // Without a logger the SDK warns on the console for every streamed request that fails, which an
+    // upload whose client went away is; the failure itself still reaches the caller as an error.
+    logger: QUIET_SDK_LOGGER,
   });
 }
 
@@ -74,6 +105,7 @@ export async function ensureBucket(options: TS3StorageOptions): Promise<void> {
 }
 
 export function createS3Storage(options: TS3StorageOptions): Storage {
+  const s3Options = options;
   const client = createS3Client(options);
   const Bucket = options.bucket;
 
@@ -141,6 +173,17 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
     }
   }
 
+  async function hashObject(key: string): Promise<{ sha256: string; size: number }> {
+    const { body } = await get(key);
+    const hash = createHash('sha256');
+    let size = 0;
+    for await (const piece of body) {
+      hash.update(piece as Buffer);
+      size += (piece as Buffer).length;
+    }
+    return { sha256: hash.digest('hex'), size };
+  }
+
   async function head(key: string): Promise<TObjectInfo | null> {
     assertSafeKey(key);
     try {
@@ -205,14 +248,160 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
     }
   }
 
+  async function createMultipartUpload(key: string, options: { partSize: number; contentType?: string }): Promise<TMultipartUpload> {
+    assertSafeKey(key);
+    if (!Number.isSafeInteger(options.partSize) || options.partSize < 1 || options.partSize > 5 * 1024 ** 3) {
+      throw new InvalidPartError(`Part size must be from 1 byte to 5 GiB, not ${options.partSize}`);
+    }
+    const response = await client.send(new CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: options.contentType }));
+    if (!response.UploadId) throw new Error(`S3 returned no upload id for ${JSON.stringify(key)}`);
+    return { key, uploadId: response.UploadId, partSize: options.partSize };
+  }
+
+  async function putPart(upload: TMultipartUpload, partNumber: number, body: Readable | Uint8Array, size: number): Promise<TPartInfo> {
+    assertSafeKey(upload.key);
+    assertValidPart(upload, partNumber, size);
+    const common = { Bucket, Key: upload.key, UploadId: upload.uploadId, PartNumber: partNumber, ContentLength: size };
+    try {
+      if (!(body instanceof Readable)) {
+        if (body.byteLength !== size) throw new InvalidPartError(`Part body has ${body.byteLength} bytes, not the declared ${size}`);
+        const response = await client.send(new UploadPartCommand({ ...common, Body: body }));
+        return { partNumber, size, etag: requireEtag(response.ETag) };
+      }
+      // The guard stops a body of the wrong length; aborting the request keeps S3 from storing a short part.
+      const abort = new AbortController();
+      const guarded = new PassThrough();
+      const feeding = pipeline(body, createExactLengthGuard(size), guarded).catch((error: unknown) => {
+        abort.abort(error);
+        throw error;
+      });
+      const sending = client.send(new UploadPartCommand({ ...common, Body: guarded }), { abortSignal: abort.signal });
+      const [sent, fed] = await Promise.allSettled([sending, feeding]);
+      if (fed.status === 'rejected') throw fed.reason;
+      if (sent.status === 'rejected') throw sent.reason;
+      return { partNumber, size, etag: requireEtag(sent.value.ETag) };
+    } catch (error) {
+      throw translateMultipartError(error, upload.uploadId);
+    }
+  }
+
+  async function listParts(upload: TMultipartUpload): Promise<TPartInfo[]> {
+    assertSafeKey(upload.key);
+    const parts: TPartInfo[] = [];
+    let marker: string | undefined;
+    try {
+      for (;;) {
+        const page = await client.send(new ListPartsCommand({ Bucket, Key: upload.key, UploadId: upload.uploadId, PartNumberMarker: marker }));
+        for (const part of page.Parts ?? []) {
+          if (part.PartNumber === undefined || part.ETag === undefined) continue;
+          parts.push({ partNumber: part.PartNumber, size: part.Size ?? 0, etag: part.ETag });
+        }
+        if (!page.IsTruncated || page.NextPartNumberMarker === undefined) break;
+        marker = page.NextPartNumberMarker;
+      }
+    } catch (error) {
+      throw translateMultipartError(error, upload.uploadId);
+    }
+    return parts.sort((a, b) => a.partNumber - b.partNumber);
+  }
+
+  async function completeMultipartUpload(
+    upload: TMultipartUpload,
+    parts: ReadonlyArray<Pick<TPartInfo, 'partNumber' | 'etag'>>,
+  ): Promise<TObjectInfo> {
+    assertSafeKey(upload.key);
+    assertConsecutiveParts(parts);
+    try {
+      await client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket,
+          Key: upload.key,
+          UploadId: upload.uploadId,
+          MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
+        }),
+      );
+    } catch (error) {
+      throw translateMultipartError(error, upload.uploadId);
+    }
+    const info = await head(upload.key);
+    if (!info) throw new Error(`S3 completed ${JSON.stringify(upload.key)} but the object is not there`);
+    return info;
+  }
+
+  async function abortMultipartUpload(upload: Pick<TMultipartUpload, 'key' | 'uploadId'>): Promise<void> {
+    assertSafeKey(upload.key);
+    try {
+      await client.send(new AbortMultipartUploadCommand({ Bucket, Key: upload.key, UploadId: upload.uploadId }));
+    } catch (error) {
+      if (translateMultipartError(error, upload.uploadId) instanceof MultipartUploadNotFoundError) return;
+      throw error;
+    }
+  }
+
+  async function* listMultipartUploads(prefix: string): AsyncIterable<TMultipartUploadInfo> {
+    assertSafePrefix(prefix);
+    let keyMarker: string | undefined;
+    let uploadIdMarker: string | undefined;
+    for (;;) {
+      const page = await client.send(
+        new ListMultipartUploadsCommand({ Bucket, Prefix: prefix === '' ? undefined : prefix, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
+      );
+      for (const upload of page.Uploads ?? []) {
+        if (upload.Key === undefined || upload.UploadId === undefined) continue;
+        yield { key: upload.Key, uploadId: upload.UploadId, initiatedAt: upload.Initiated?.getTime() ?? 0 };
+      }
+      if (!page.IsTruncated) break;
+      keyMarker = page.NextKeyMarker;
+      uploadIdMarker = page.NextUploadIdMarker;
+    }
+  }
+
+  async function createPartUploadUrl(upload: TMultipartUpload, partNumber: number, options: { expiresInSeconds: number }): Promise<TPresignedRequest> {
+    assertSafeKey(upload.key);
+    assertValidPart(upload, partNumber, 0);
+    const credentials = await client.config.credentials();
+    const url = objectUrl(upload.key);
+    url.searchParams.set('partNumber', String(partNumber));
+    url.searchParams.set('uploadId', upload.uploadId);
+    const now = Date.now();
+    const signed = presignS3Url({
+      method: 'PUT',
+      url,
+      region: s3Options.region,
+      accessKeyId: credentials.accessKeyId,
+      secretAccessKey: credentials.secretAccessKey,
+      sessionToken: credentials.sessionToken,
+      now,
+      expiresInSeconds: options.expiresInSeconds,
+    });
+    return { url: signed.toString(), method: 'PUT', headers: {}, expiresAt: now + options.expiresInSeconds * 1000 };
+  }
+
+  /** The object's URL as a client outside sees it: path style on custom endpoints that ask for it, else virtual-hosted. */
+  function objectUrl(key: string): URL {
+    const encodedKey = key.split('/').map(encodeURIComponent).join('/');
+    const base = new URL(s3Options.endpoint ?? `https://s3.${s3Options.region}.amazonaws.com`);
+    const basePath = base.pathname.replace(/\/+$/, '');
+    if (s3Options.forcePathStyle) return new URL(`${base.origin}${basePath}/${encodeURIComponent(Bucket)}/${encodedKey}`);
+    return new URL(`${base.protocol}//${Bucket}.${base.host}${basePath}/${encodedKey}`);
+  }
+
   return {
     driver: 's3',
     put,
     get,
     head,
+    hashObject,
     delete: deleteObject,
     deletePrefix,
     list,
+    createMultipartUpload,
+    putPart,
+    listParts,
+    completeMultipartUpload,
+    abortMultipartUpload,
+    listMultipartUploads,
+    createPartUploadUrl,
     close: async () => {
       client.destroy();
     },
@@ -240,6 +429,21 @@ function parseContentRange(header: string | undefined): { range: TByteRange; siz
   const match = header ? /^bytes (\d+)-(\d+)\/(\d+)$/.exec(header) : null;
   if (!match) return undefined;
   return { range: { start: Number(match[1]), end: Number(match[2]) }, size: Number(match[3]) };
+}
+
+function requireEtag(etag: string | undefined): string {
+  if (!etag) throw new Error('S3 stored a part but returned no ETag');
+  return etag;
+}
+
+/** Maps S3's multipart errors onto the storage contract's; anything else passes through. */
+function translateMultipartError(error: unknown, uploadId: string): unknown {
+  if (!(error instanceof S3ServiceException)) return error;
+  if (error.name === 'NoSuchUpload') return new MultipartUploadNotFoundError(uploadId);
+  if (error.name === 'InvalidPart' || error.name === 'InvalidPartOrder' || error.name === 'EntityTooSmall') {
+    return new InvalidPartError(`S3 refused the parts: ${error.name} ${error.message}`);
+  }
+  return error;
 }
 
 function isNotFound(error: unknown): boolean {

@@ -86,6 +86,16 @@ for (const driver of ['disk', 's3'] as const) {
       expect(await sha256OfStream(result.body)).toBe(source.digest());
     });
 
+    it('hashes an object as stored, and reports a missing one', async () => {
+      const source = generateRandomStream(9 * MiB + 123);
+      await storage.put('hashed/object.bin', source.stream);
+      expect(await storage.hashObject('hashed/object.bin')).toEqual({ sha256: source.digest(), size: 9 * MiB + 123 });
+      await storage.put('hashed/empty', Buffer.alloc(0));
+      expect(await storage.hashObject('hashed/empty')).toEqual({ sha256: sha256(Buffer.alloc(0)), size: 0 });
+      await expect(storage.hashObject('hashed/missing')).rejects.toBeInstanceOf(StorageNotFoundError);
+      await expect(storage.hashObject('../x')).rejects.toThrow(/Unsafe storage key/);
+    });
+
     it('overwrites an object whole', async () => {
       await storage.put('overwrite/x', 'first version, longer');
       await storage.put('overwrite/x', 'second');

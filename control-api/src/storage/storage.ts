@@ -1,5 +1,5 @@
 /** Object storage behind one interface: local disk by default, S3-compatible when configured. */
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 
 export interface TObjectInfo {
   key: string;
@@ -29,6 +29,43 @@ export interface TGetResult {
   range: TByteRange | undefined;
 }
 
+/** A multipart upload: an object assembled from numbered parts and visible only once completed. */
+export interface TMultipartUpload {
+  key: string;
+  uploadId: string;
+  /** Size of every part but the last, which may be shorter. */
+  partSize: number;
+}
+
+export interface TPartInfo {
+  /** 1-based, as in S3. */
+  partNumber: number;
+  size: number;
+  /** Opaque; hand it back to completeMultipartUpload. Never compare it with a content hash. */
+  etag: string;
+}
+
+export interface TMultipartUploadInfo {
+  key: string;
+  uploadId: string;
+  /** When the upload was created, epoch milliseconds. */
+  initiatedAt: number;
+}
+
+/** A request a client may send straight to the storage service, bypassing the API. */
+export interface TPresignedRequest {
+  url: string;
+  method: 'PUT';
+  headers: Record<string, string>;
+  /** Epoch milliseconds after which the URL no longer works. */
+  expiresAt: number;
+}
+
+/** Most parts one multipart upload may have (S3's limit, kept by every driver). */
+export const MAX_PART_NUMBER = 10_000;
+/** Smallest part S3 accepts but for the last one. */
+export const MIN_PART_SIZE = 5 * 1024 * 1024;
+
 export interface Storage {
   readonly driver: 'disk' | 's3';
   /**
@@ -38,6 +75,11 @@ export interface Storage {
   put(key: string, body: Readable | Uint8Array | string, options?: TPutOptions): Promise<TObjectInfo>;
   /** Opens an object, or a byte range of it. Throws StorageNotFoundError when absent. */
   get(key: string, range?: TByteRange): Promise<TGetResult>;
+  /**
+   * SHA-256 (hex) and size of an object's bytes as stored, read once. Throws StorageNotFoundError when absent.
+   * Disk reads into one reused buffer, so hashing a large file makes no garbage for the GC to chase.
+   */
+  hashObject(key: string): Promise<{ sha256: string; size: number }>;
   /** Size and type of an object, or null when it does not exist. */
   head(key: string): Promise<TObjectInfo | null>;
   /** Deletes one object; deleting a missing object is not an error. */
@@ -46,8 +88,88 @@ export interface Storage {
   deletePrefix(prefix: string): Promise<number>;
   /** Lists objects whose key starts with the prefix, in key order. */
   list(prefix: string): AsyncIterable<TObjectInfo>;
+  /** Starts a multipart upload into `key`; nothing is visible at `key` until it is completed. */
+  createMultipartUpload(key: string, options: { partSize: number; contentType?: string }): Promise<TMultipartUpload>;
+  /**
+   * Stores one part of exactly `size` bytes (at most partSize). A body longer or shorter than `size` fails,
+   * and a failed put never leaves its bytes listed as the part. Re-putting a part number replaces it.
+   * Throws MultipartUploadNotFoundError when the upload was completed or aborted.
+   */
+  putPart(upload: TMultipartUpload, partNumber: number, body: Readable | Uint8Array, size: number): Promise<TPartInfo>;
+  /** The parts stored so far, by part number. */
+  listParts(upload: TMultipartUpload): Promise<TPartInfo[]>;
+  /**
+   * Assembles parts 1..n (consecutive, each with the etag putPart or listParts gave) into the object.
+   * Throws MultipartUploadNotFoundError when the upload no longer exists.
+   */
+  completeMultipartUpload(upload: TMultipartUpload, parts: ReadonlyArray<Pick<TPartInfo, 'partNumber' | 'etag'>>): Promise<TObjectInfo>;
+  /** Discards an upload and its parts; aborting a missing upload is not an error. */
+  abortMultipartUpload(upload: Pick<TMultipartUpload, 'key' | 'uploadId'>): Promise<void>;
+  /** Multipart uploads not yet completed or aborted whose key starts with the prefix. */
+  listMultipartUploads(prefix: string): AsyncIterable<TMultipartUploadInfo>;
+  /**
+   * A URL a browser can PUT one part to directly, or null when the driver has none (disk: parts go through the API).
+   * The part's ETag comes back in the response header (S3 needs CORS `ExposeHeaders: ETag` for browsers to read it).
+   */
+  createPartUploadUrl(upload: TMultipartUpload, partNumber: number, options: { expiresInSeconds: number }): Promise<TPresignedRequest | null>;
   /** Releases connections and handles. */
   close(): Promise<void>;
+}
+
+export class MultipartUploadNotFoundError extends Error {
+  readonly uploadId: string;
+  constructor(uploadId: string) {
+    super(`Multipart upload not found: ${uploadId}`);
+    this.name = 'MultipartUploadNotFoundError';
+    this.uploadId = uploadId;
+  }
+}
+
+/** A part or completion the driver refuses: wrong size, wrong number, unknown etag. Nothing was stored. */
+export class InvalidPartError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidPartError';
+  }
+}
+
+/** Checks the arguments every driver refuses the same way, before any I/O. */
+export function assertValidPart(upload: TMultipartUpload, partNumber: number, size: number): void {
+  if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > MAX_PART_NUMBER) {
+    throw new InvalidPartError(`Part number must be an integer from 1 to ${MAX_PART_NUMBER}, not ${partNumber}`);
+  }
+  if (!Number.isSafeInteger(size) || size < 0 || size > upload.partSize) {
+    throw new InvalidPartError(`Part size must be from 0 to ${upload.partSize} bytes, not ${size}`);
+  }
+}
+
+/** Parts handed to completeMultipartUpload must be 1..n in order. */
+export function assertConsecutiveParts(parts: ReadonlyArray<{ partNumber: number }>): void {
+  if (parts.length === 0) throw new InvalidPartError('A multipart upload needs at least one part to complete');
+  parts.forEach((part, i) => {
+    if (part.partNumber !== i + 1) throw new InvalidPartError(`Parts must be numbered 1..${parts.length} in order; found ${part.partNumber} at position ${i + 1}`);
+  });
+}
+
+/**
+ * Passes exactly `size` bytes through and fails on more or fewer, so a storage driver never
+ * stores a part whose length differs from the one it was told.
+ */
+export function createExactLengthGuard(size: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen > size) {
+        done(new InvalidPartError(`Part body is longer than its declared ${size} bytes`));
+        return;
+      }
+      done(null, chunk);
+    },
+    flush(done) {
+      done(seen === size ? null : new InvalidPartError(`Part body ended after ${seen} of its declared ${size} bytes`));
+    },
+  });
 }
 
 export class StorageNotFoundError extends Error {

@@ -1,18 +1,25 @@
 /** A real S3-compatible server on loopback for tests (s3rver ships no type declarations). */
 import { createRequire } from 'node:module';
+import { createS3rverMultipartMiddleware } from './s3rver-multipart.ts';
 
 export interface TS3rver {
   run(): Promise<{ address: string; port: number }>;
   close(): Promise<void>;
+  /** Koa's middleware list (s3rver is a Koa app); composed when run() starts listening. */
+  middleware: unknown[];
 }
 
 type TS3rverConstructor = new (options: { address: string; port: number; directory: string; silent: boolean }) => TS3rver;
 
 const S3rver = createRequire(import.meta.url)('s3rver') as TS3rverConstructor;
 
-/** Starts s3rver on a random loopback port, keeping objects in `directory`. */
+/**
+ * Starts s3rver on a random loopback port, keeping objects in `directory`. The multipart calls
+ * s3rver lacks (ListParts, AbortMultipartUpload, ListMultipartUploads) are added to it.
+ */
 export async function startS3rver(directory: string): Promise<{ server: TS3rver; endpoint: string }> {
   const server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true });
+  server.middleware.unshift(createS3rverMultipartMiddleware(directory));
   const { port } = await server.run();
   return { server, endpoint: `http://127.0.0.1:${port}` };
 }

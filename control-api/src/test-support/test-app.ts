@@ -13,6 +13,7 @@ import { createLogger } from '../logger.ts';
 import { createInlineQueue } from '../queue/inline-queue.ts';
 import { createBuildProcessor } from '../builds/builds.service.ts';
 import { createDiskStorage } from '../storage/disk-storage.ts';
+import { createStorage, type TStorageConfig } from '../storage/create-storage.ts';
 
 export interface TTestApp {
   url: string;
@@ -29,13 +30,27 @@ export function createFakeClock(start = Date.UTC(2026, 10, 22, 12, 0, 0)): Clock
   return { now: () => now, set: (ms) => void (now = ms), advance: (ms) => void (now += ms) };
 }
 
-export async function startTestApp(options: { clock?: Clock; startWorker?: boolean; config?: Partial<TConfig> } = {}): Promise<TTestApp> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-app-'));
+export interface TTestAppOptions {
+  clock?: Clock;
+  startWorker?: boolean;
+  config?: Partial<TConfig>;
+  /**
+   * Reuse this folder (database and disk storage) instead of a fresh one, e.g. to start the API again
+   * on the data a closed one left; close() then leaves the folder for its owner to remove.
+   */
+  dataDir?: string;
+  /** Storage to use instead of disk under the data folder (e.g. s3rver); created by the app, closed on close(). */
+  storage?: TStorageConfig;
+}
+
+export async function startTestApp(options: TTestAppOptions = {}): Promise<TTestApp> {
+  const ownsDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'dropsite-app-')));
   const base = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', BUILD_ATTEMPTS: '2' }, dataDir);
   const log = createLogger('silent');
   const database = await createDatabase(`sqlite:${path.join(dataDir, 'test.db')}`);
   await migrateToLatest(database.db);
-  const storage = createDiskStorage(path.join(dataDir, 'storage'));
+  const storage = options.storage ? await createStorage(options.storage) : createDiskStorage(path.join(dataDir, 'storage'));
   const queue = createInlineQueue({ defaultAttempts: 2, defaultBackoffMs: 10 });
   let server: Server | undefined;
   const config: TConfig = { ...base, ...options.config };
@@ -57,13 +72,15 @@ export async function startTestApp(options: { clock?: Clock; startWorker?: boole
     dataDir,
     startWorker,
     async close() {
-      await new Promise<void>((resolve) => server?.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server?.close(() => resolve()));
+      // Cut requests still streaming (a test may stop the app mid-upload, like a crash would).
       server?.closeAllConnections();
+      await closed;
       await queue.close();
       await builder.close();
       await storage.close();
       await database.close();
-      await rm(dataDir, { recursive: true, force: true });
+      if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

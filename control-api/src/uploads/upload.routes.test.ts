@@ -52,6 +52,20 @@ describe('POST /api/upload', () => {
     expect(rows.every((r) => r.kind === 'image')).toBe(true);
   });
 
+  it('gives a second site with the same bytes its thumbnails too (derivations are shared by content hash)', async () => {
+    const bytes = await makeJpeg(900, 600, 5);
+    const first = await postUpload(app.url, buildUploadForm([{ name: 'same.jpg', type: 'image/jpeg', bytes }]));
+    await app.deps.queue.whenIdle();
+    const second = await postUpload(app.url, buildUploadForm([{ name: 'same-again.jpg', type: 'image/jpeg', bytes }]));
+    await app.deps.queue.whenIdle();
+    for (const slug of [first.body.slug, second.body.slug]) {
+      const html = await (await fetch(`${app.url}/${slug}`)).text();
+      const id = /\/api\/files\/([\w-]{22})\?mode=preview&(?:amp;)?size=300/.exec(html)?.[1];
+      expect(id, String(slug)).toBeDefined();
+      expect((await fetch(`${app.url}/api/files/${id}?mode=preview&size=300`)).status).toBe(200);
+    }
+  });
+
   it('shows a holding page that refreshes while the site is still building', async () => {
     await app.close();
     app = await startTestApp({ startWorker: false });

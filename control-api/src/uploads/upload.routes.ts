@@ -1,7 +1,11 @@
-/** POST /api/upload: the regular one-request publish (spec 7.3 'Regular'). */
+/** POST /api/upload and POST /api/direct-upload: the one-request publishes (spec 7.3 "Regular" and "Direct"), and the direct status poll. */
 import { Router, type RequestHandler } from 'express';
 import multer from 'multer';
-import { UPLOAD_LIMITS, ZUploadFormSchema, type TUploadResponse } from '@dropsite/shared';
+import { UPLOAD_LIMITS, ZUploadFormSchema, isValidSlug, type TDirectUploadStatusResponse, type TUploadResponse } from '@dropsite/shared';
+import { AppError } from '../http/app-error.ts';
+import { findProjectBySlug } from '../projects/projects.repository.ts';
+import { findLatestBuildForProject } from '../builds/builds.repository.ts';
+import { resolveSiteAccess } from '../sites/site-access.ts';
 import type { TAppDeps } from '../deps.ts';
 import { newId } from '../db/ids.ts';
 import {
@@ -59,7 +63,9 @@ export function createUploadRoutes(deps: TAppDeps): Router {
     });
   };
 
-  router.post('/api/upload', receiveFiles, async (req, res) => {
+  // 'Direct' (spec 7.3) is the same one-request publish: it answers once the bytes are stored and the
+  // build is queued; the wizard then follows the build with GET /api/direct-upload/status/{slug}.
+  router.post(['/api/upload', '/api/direct-upload'], receiveFiles, async (req, res) => {
     const target = getUploadTarget(req);
     if (!target) throw new Error('Upload target missing');
     try {
@@ -84,6 +90,19 @@ export function createUploadRoutes(deps: TAppDeps): Router {
       await discardStoredBytes(target.projectId);
       throw err;
     }
+  });
+
+  router.get('/api/direct-upload/status/:slug', async (req, res) => {
+    const slug = req.params.slug;
+    if (!isValidSlug(slug)) throw new AppError('not_found', 'Site not found');
+    const project = await findProjectBySlug(deps.db, slug);
+    if (!project || resolveSiteAccess(deps, req, project) === 'missing') throw new AppError('not_found', 'Site not found');
+    const build = await findLatestBuildForProject(deps.db, project.id);
+    const isLive = project.status === 'live';
+    res.set('Cache-Control', 'no-store').json({
+      success: true,
+      project: { optimizationProgress: isLive ? 100 : Math.max(0, Math.min(100, build?.progress ?? 0)), optimizationComplete: isLive },
+    } satisfies TDirectUploadStatusResponse);
   });
 
   return router;

@@ -15,6 +15,7 @@ import { AppError } from '../http/app-error.ts';
 import { createProjectWithFiles, deleteProjectById, isSlugTaken } from '../projects/projects.repository.ts';
 import { enqueueProjectBuild } from '../builds/builds.service.ts';
 import { hashPassword } from '../sites/password-hash.ts';
+import { isSlugReservedByUploadSession } from '../upload-sessions/upload-sessions.repository.ts';
 
 export interface TUploadedFile {
   fileId: string;
@@ -33,10 +34,11 @@ export interface TPublishResult {
 
 const SLUG_ATTEMPTS = 8;
 
+/** A fresh slug no site has and no upload session has reserved. */
 export async function allocateSlug(deps: Pick<TAppDeps, 'db'>): Promise<string> {
   for (let i = 0; i < SLUG_ATTEMPTS; i++) {
     const slug = generateSlug((n) => randomBytes(n));
-    if (isValidSlug(slug) && !(await isSlugTaken(deps.db, slug))) return slug;
+    if (isValidSlug(slug) && !(await isSlugTaken(deps.db, slug)) && !(await isSlugReservedByUploadSession(deps.db, slug))) return slug;
   }
   throw new AppError('internal', 'Could not allocate a link for this site. Please try again.');
 }
@@ -50,6 +52,10 @@ export async function publishProject(
     files: TUploadedFile[];
     /** The anonymous creator session proven by its cookie (never the id a client sends). */
     anonymousSessionId: string | null;
+    /** A slug reserved earlier (resumable uploads promise the link at init); else a fresh one. */
+    slug?: string;
+    /** The password already hashed (upload sessions never keep the password itself); else form.password is hashed. */
+    passwordHash?: string | null;
   },
 ): Promise<TPublishResult> {
   const { form, files, projectId } = input;
@@ -57,7 +63,8 @@ export async function publishProject(
   const now = deps.clock.now();
   if (form.expiryDate && form.expiryDate.getTime() <= now) throw new AppError('validation_failed', 'Expiry date must be in the future');
 
-  const slug = await allocateSlug(deps);
+  const slug = input.slug ?? (await allocateSlug(deps));
+  const passwordHash = input.passwordHash !== undefined ? input.passwordHash : form.password ? await hashPassword(form.password) : null;
   const settings = { ...DEFAULT_SITE_SETTINGS, ...(form.settings ?? {}) };
   const project: TNewProject = {
     id: projectId,
@@ -71,7 +78,7 @@ export async function publishProject(
     theme: 'professional-light',
     settings: JSON.stringify(settings),
     contact_info: JSON.stringify(ZContactInfoSchema.parse({ email: settings.notificationEmail })),
-    password_hash: form.password ? await hashPassword(form.password) : null,
+    password_hash: passwordHash,
     password_version: 1,
     expires_at: form.expiryDate ? form.expiryDate.getTime() : null,
     owner_creator_id: null,

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { MOBILE_BREAKPOINT_PX } from '@dropsite/shared';
 import { CloseIcon, MenuIcon } from './icons.tsx';
 import { Logo } from './logo.tsx';
+import { NotificationBell } from '../engagement/notification-bell.tsx';
 import './site-header.css';
 
 interface TSiteHeaderProps {
@@ -67,6 +68,7 @@ export function SiteHeader({ isLandingPage }: TSiteHeaderProps) {
             ))}
           </ul>
         </nav>
+        <NotificationBell />
         <button
           ref={menuButton}
           type="button"

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { addFiles, totalBytes, type TChosenFile } from './chosen-files.ts';
 import { suggestSiteTitle, typeSiteTitle } from './site-title.ts';
 import { createTransferMeter, formatTimeLeft } from './upload-progress.ts';
-import { UPLOAD_FAILED_MESSAGE, buildUploadForm, isAbortError, parseUploadReply, uploadFiles } from './upload-files.ts';
+import { DEFAULT_UPLOAD_SETTINGS, UPLOAD_FAILED_MESSAGE, buildUploadForm, isAbortError, parseUploadReply, uploadFiles } from './upload-files.ts';
 
 const file = (name: string, size = 10, type = '', lastModified = 1) => new File([new Uint8Array(size)], name, { type, lastModified });
 
@@ -49,13 +49,38 @@ describe('buildUploadForm', () => {
       enableApprovals: false,
       enableAnalytics: true,
       enableNotifications: false,
+      notificationEmail: '',
+      slackWebhook: '',
     });
+    expect(form.has('password')).toBe(false);
+    expect(form.has('expiryDate')).toBe(false);
     expect(JSON.parse(String(form.get('filesMetadata')))).toEqual([
       { name: 'a.jpg', type: 'image/jpeg', size: 3 },
       { name: 'notes.txt', type: 'text/plain', size: 5 },
     ]);
     const sent = form.getAll('files') as File[];
     expect(sent.map((f) => [f.name, f.size])).toEqual([['a.jpg', 3], ['notes.txt', 5]]);
+  });
+
+  it('sends the chosen template, settings, password and expiry when the creator set them', () => {
+    const settings = { ...DEFAULT_UPLOAD_SETTINGS, enableComments: true, enableNotifications: true, notificationEmail: 'me@studio.com' };
+    const form = buildUploadForm({
+      files: [file('a.jpg')],
+      title: 'T',
+      template: 'portfolio-resume',
+      settings,
+      password: 'open sesame',
+      expiryDate: '2030-01-02T03:04:00.000Z',
+    });
+    expect(form.get('template')).toBe('portfolio-resume');
+    expect(JSON.parse(String(form.get('settings')))).toEqual(settings);
+    expect(form.get('password')).toBe('open sesame');
+    expect(form.get('expiryDate')).toBe('2030-01-02T03:04:00.000Z');
+    expect([...form.keys()].at(-1)).toBe('files');
+  });
+
+  it('leaves a blank password out (the site stays public)', () => {
+    expect(buildUploadForm({ files: [file('a.jpg')], title: 'T', password: '   ' }).has('password')).toBe(false);
   });
 
   it('puts the text fields before the files', () => {
@@ -75,13 +100,21 @@ describe('parseUploadReply', () => {
 
   it("shows the server's error message", () => {
     const body = JSON.stringify({ success: false, error: 'Site Title is required', code: 'validation_failed' });
-    expect(parseUploadReply(400, body)).toEqual({ ok: false, error: 'Site Title is required' });
+    expect(parseUploadReply(400, body)).toEqual({ ok: false, error: 'Site Title is required', status: 400 });
   });
 
-  it('falls back to the generic message for anything else', () => {
-    expect(parseUploadReply(502, '<html>Bad gateway</html>')).toEqual({ ok: false, error: UPLOAD_FAILED_MESSAGE });
-    expect(parseUploadReply(200, '{"ok":true}')).toEqual({ ok: false, error: UPLOAD_FAILED_MESSAGE });
-    expect(parseUploadReply(500, JSON.stringify({ success: false, error: ' ' }))).toEqual({ ok: false, error: UPLOAD_FAILED_MESSAGE });
+  it("falls back to the spec's 'Upload failed' for anything else", () => {
+    expect(parseUploadReply(502, '<html>Bad gateway</html>')).toEqual({ ok: false, error: 'Upload failed', status: 502 });
+    expect(parseUploadReply(200, '{"ok":true}')).toEqual({ ok: false, error: 'Upload failed', status: 200 });
+    expect(parseUploadReply(500, JSON.stringify({ success: false, error: ' ' }))).toEqual({ ok: false, error: 'Upload failed', status: 500 });
+  });
+
+  it("uses 'Direct upload failed' as the direct call's fallback", () => {
+    expect(parseUploadReply(502, 'gateway', 'Direct upload failed')).toEqual({ ok: false, error: 'Direct upload failed', status: 502 });
+  });
+
+  it('is the catalogue alert text the wizard shows on any publish failure', () => {
+    expect(UPLOAD_FAILED_MESSAGE).toBe('Upload failed. Please try again.');
   });
 });
 
@@ -184,11 +217,11 @@ describe('uploadFiles', () => {
     expect(onUploadComplete).toHaveBeenCalledOnce();
   });
 
-  it('resolves a network failure with the generic message', async () => {
+  it("resolves a network failure with the spec's fallback message", async () => {
     const xhr = new FakeRequest();
     const done = uploadFiles(request, { createRequest: () => xhr as unknown as XMLHttpRequest });
     xhr.dispatchEvent(new Event('error'));
-    await expect(done).resolves.toEqual({ ok: false, error: UPLOAD_FAILED_MESSAGE });
+    await expect(done).resolves.toEqual({ ok: false, error: 'Upload failed', status: 0 });
   });
 
   it('rejects with an AbortError when cancelled', async () => {

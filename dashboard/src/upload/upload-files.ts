@@ -1,20 +1,21 @@
 /**
- * The regular publish call (spec 7.3 'Regular'): one multipart POST /api/upload sent with
- * XMLHttpRequest, because fetch cannot report upload progress.
+ * The multipart publish calls (spec 7.3 'Regular' POST /api/upload and 'Direct' POST
+ * /api/direct-upload): one request sent with XMLHttpRequest, because fetch cannot report
+ * upload progress.
  */
-import { ZUploadResponseSchema, type TSiteSettings, type TTemplateId } from '@dropsite/shared';
+import { DEFAULT_SITE_SETTINGS, ZUploadResponseSchema, type TSiteSettings, type TTemplateId } from '@dropsite/shared';
+import { createXhrTransport, type TTransport } from './transport.ts';
+import { FALLBACK_MESSAGES, PUBLISH_FAILED_MESSAGE, createAbortError, isAbortError } from './upload-errors.ts';
+
+export { isAbortError };
 
 export const UPLOAD_ENDPOINT = '/api/upload';
-export const UPLOAD_FAILED_MESSAGE = 'Upload failed. Please try again.';
+export const DIRECT_UPLOAD_ENDPOINT = '/api/direct-upload';
+/** What the creator is told when publishing fails (spec 8, 'Any publish failure'). */
+export const UPLOAD_FAILED_MESSAGE = PUBLISH_FAILED_MESSAGE;
 
-/** The wizard's defaults (spec 9): analytics on, every other engagement feature off. */
-export const DEFAULT_UPLOAD_SETTINGS = {
-  enableFavorites: false,
-  enableComments: false,
-  enableApprovals: false,
-  enableAnalytics: true,
-  enableNotifications: false,
-} as const satisfies Partial<TSiteSettings>;
+/** The wizard's defaults (spec 9): analytics on, every other engagement feature off, no email or webhook. */
+export const DEFAULT_UPLOAD_SETTINGS: TSiteSettings = { ...DEFAULT_SITE_SETTINGS };
 
 export interface TUploadRequest {
   files: readonly File[];
@@ -22,6 +23,11 @@ export interface TUploadRequest {
   description?: string;
   authorName?: string;
   template?: TTemplateId;
+  settings?: TSiteSettings;
+  /** Sent only when not blank. */
+  password?: string;
+  /** ISO date-time (UTC); sent only when set. */
+  expiryDate?: string;
 }
 
 export interface TUploadProgress {
@@ -31,7 +37,7 @@ export interface TUploadProgress {
   total: number;
 }
 
-export type TUploadOutcome = { ok: true; url: string; slug: string } | { ok: false; error: string };
+export type TUploadOutcome = { ok: true; url: string; slug: string } | { ok: false; error: string; status: number };
 
 export interface TUploadOptions {
   onProgress?: (progress: TUploadProgress) => void;
@@ -39,7 +45,10 @@ export interface TUploadOptions {
   onUploadComplete?: () => void;
   signal?: AbortSignal;
   endpoint?: string;
-  /** Seam for tests. */
+  /** The message when the server says nothing usable: 'Upload failed' (regular) or 'Direct upload failed'. */
+  fallbackMessage?: string;
+  transport?: TTransport;
+  /** Seam for tests (ignored when a transport is given). */
   createRequest?: () => XMLHttpRequest;
 }
 
@@ -53,24 +62,26 @@ export function buildUploadForm(request: TUploadRequest): FormData {
   form.append('description', (request.description ?? '').trim());
   form.append('template', request.template ?? 'universal');
   form.append('authorName', (request.authorName ?? '').trim());
-  form.append('settings', JSON.stringify(DEFAULT_UPLOAD_SETTINGS));
+  form.append('settings', JSON.stringify(request.settings ?? DEFAULT_UPLOAD_SETTINGS));
   form.append('filesMetadata', JSON.stringify(request.files.map((f) => ({ name: f.name, type: f.type, size: f.size }))));
+  if (request.password && request.password.trim() !== '') form.append('password', request.password);
+  if (request.expiryDate) form.append('expiryDate', request.expiryDate);
   for (const file of request.files) form.append('files', file, file.name);
   return form;
 }
 
 /** Reads the server's reply; anything that is not a well-formed success becomes a message for the creator. */
-export function parseUploadReply(status: number, body: string): TUploadOutcome {
+export function parseUploadReply(status: number, body: string, fallback: string = FALLBACK_MESSAGES.regular): TUploadOutcome {
   let json: unknown;
   try {
     json = JSON.parse(body);
   } catch {
-    return { ok: false, error: UPLOAD_FAILED_MESSAGE };
+    return { ok: false, error: fallback, status };
   }
   const reply = ZUploadResponseSchema.safeParse(json);
-  if (!reply.success) return { ok: false, error: UPLOAD_FAILED_MESSAGE };
-  if (!reply.data.success) return { ok: false, error: reply.data.error.trim() || UPLOAD_FAILED_MESSAGE };
-  if (status < 200 || status >= 300 || reply.data.slug === '') return { ok: false, error: UPLOAD_FAILED_MESSAGE };
+  if (!reply.success) return { ok: false, error: fallback, status };
+  if (!reply.data.success) return { ok: false, error: reply.data.error.trim() || fallback, status };
+  if (status < 200 || status >= 300 || reply.data.slug === '') return { ok: false, error: fallback, status };
   return { ok: true, url: reply.data.url, slug: reply.data.slug };
 }
 
@@ -78,49 +89,19 @@ export function parseUploadReply(status: number, body: string): TUploadOutcome {
  * Sends the files. Resolves with the outcome (a failed upload is an outcome, not an exception);
  * rejects only with an AbortError when `signal` aborts.
  */
-export function uploadFiles(request: TUploadRequest, options: TUploadOptions = {}): Promise<TUploadOutcome> {
-  const { onProgress, onUploadComplete, signal, endpoint = UPLOAD_ENDPOINT } = options;
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(abortError());
-      return;
-    }
-    const xhr = options.createRequest?.() ?? new XMLHttpRequest();
-    const onAbortSignal = () => xhr.abort();
-    const settle = () => signal?.removeEventListener('abort', onAbortSignal);
-
-    xhr.upload.addEventListener('progress', (event) => {
-      if (event.lengthComputable) onProgress?.({ loaded: event.loaded, total: event.total });
-    });
-    xhr.upload.addEventListener('load', () => onUploadComplete?.());
-    xhr.addEventListener('load', () => {
-      settle();
-      resolve(parseUploadReply(xhr.status, xhr.responseText));
-    });
-    xhr.addEventListener('error', () => {
-      settle();
-      resolve({ ok: false, error: UPLOAD_FAILED_MESSAGE });
-    });
-    xhr.addEventListener('timeout', () => {
-      settle();
-      resolve({ ok: false, error: UPLOAD_FAILED_MESSAGE });
-    });
-    xhr.addEventListener('abort', () => {
-      settle();
-      reject(abortError());
-    });
-    signal?.addEventListener('abort', onAbortSignal, { once: true });
-
-    xhr.open('POST', endpoint);
-    xhr.setRequestHeader('Accept', 'application/json');
-    xhr.send(buildUploadForm(request));
+export async function uploadFiles(request: TUploadRequest, options: TUploadOptions = {}): Promise<TUploadOutcome> {
+  const { onProgress, onUploadComplete, signal, endpoint = UPLOAD_ENDPOINT, fallbackMessage = FALLBACK_MESSAGES.regular } = options;
+  if (signal?.aborted) throw createAbortError();
+  const transport = options.transport ?? createXhrTransport(options.createRequest);
+  const reply = await transport({
+    method: 'POST',
+    url: endpoint,
+    headers: { Accept: 'application/json' },
+    body: buildUploadForm(request),
+    ...(onProgress ? { onUploadProgress: (loaded: number, total: number) => onProgress({ loaded, total }) } : {}),
+    ...(onUploadComplete ? { onUploadComplete } : {}),
+    ...(signal ? { signal } : {}),
   });
-}
-
-function abortError(): DOMException {
-  return new DOMException('The upload was cancelled.', 'AbortError');
-}
-
-export function isAbortError(error: unknown): boolean {
-  return error instanceof DOMException && error.name === 'AbortError';
+  if (reply.status === 0) return { ok: false, error: fallbackMessage, status: 0 };
+  return parseUploadReply(reply.status, reply.text, fallbackMessage);
 }

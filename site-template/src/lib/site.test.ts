@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contactName, isPlainEmail, largeImageUrl, metaDescription, typeLabel } from './site.ts';
-import { THEME_CSS, resolveThemeId } from '../styles/themes.ts';
+import { THEME_CSS, THEME_IDS, THEMES, resolveThemeId, themeDeclarations } from '../styles/themes.ts';
 
 describe('site helpers', () => {
   it('cuts long descriptions at a word boundary', () => {
@@ -33,11 +33,49 @@ describe('site helpers', () => {
 describe('themes', () => {
   it('resolves theme names and emits every token', () => {
     expect(resolveThemeId('professional-dark')).toBe('professional-dark');
-    expect(resolveThemeId('creative-light')).toBe('professional-light');
+    expect(resolveThemeId('creative-light')).toBe('creative-light');
+    expect(resolveThemeId('elegant')).toBe('elegant-light');
+    expect(resolveThemeId('dark')).toBe('professional-dark');
+    expect(resolveThemeId('neon-dark')).toBeNull();
     expect(resolveThemeId('')).toBeNull();
     for (const token of ['--color-background-secondary', '--color-overlay-light', '--color-surface-hover', '--shadow-xl']) {
       expect(THEME_CSS).toContain(token);
     }
     expect(THEME_CSS).toContain('prefers-color-scheme:dark');
   });
+
+  it('has ten themes, each with the full token set of spec section 3', () => {
+    expect(THEME_IDS).toHaveLength(10);
+    const colors = ['background', 'backgroundSecondary', 'backgroundTertiary', 'textPrimary', 'textSecondary', 'textMuted', 'primary', 'primaryHover', 'primaryLight', 'accent', 'accentHover', 'accentLight', 'success', 'warning', 'error', 'info', 'border', 'borderLight', 'surface', 'surfaceHover', 'overlay', 'overlayLight'];
+    for (const id of THEME_IDS) {
+      const theme = THEMES[id];
+      expect(theme.name).toBe(id);
+      expect(`${theme.visualStyle}-${theme.mode}`).toBe(id);
+      for (const color of colors) expect(theme.colors[color as keyof typeof theme.colors], `${id} ${color}`).toMatch(/\S/);
+      expect(Object.keys(theme.shadows)).toEqual(['sm', 'md', 'lg', 'xl']);
+      expect(Object.keys(theme.gradients)).toEqual(['primary', 'hero', 'surface']);
+      expect(theme.typography.fontHeading).toMatch(/serif|sans/);
+      const css = themeDeclarations(id);
+      for (const token of ['--color-overlay-light', '--gradient-hero', '--font-heading', '--radius-lg', '--space-section', '--content-width']) expect(css).toContain(token);
+    }
+  });
+
+  it('keeps body text readable: at least 4.5:1 against the background in every theme', () => {
+    for (const id of THEME_IDS) {
+      const { colors } = THEMES[id];
+      for (const text of [colors.textPrimary, colors.textSecondary]) expect(contrast(text, colors.background), `${id} ${text}`).toBeGreaterThanOrEqual(4.5);
+      expect(contrast(colors.textMuted, colors.background), `${id} muted`).toBeGreaterThanOrEqual(4.4);
+      expect(contrast(colors.onPrimary, colors.primary), `${id} button`).toBeGreaterThanOrEqual(4.5);
+    }
+  });
 });
+
+function luminance(hex: string): number {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}
+
+function contrast(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}

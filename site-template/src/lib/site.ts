@@ -1,5 +1,5 @@
 /** Small, pure helpers the page uses to turn a TSiteRenderModel into text. No side effects, no clock. */
-import { formatBytes, getExtension, type TSiteFile, type TSiteRenderModel } from '@dropsite/shared';
+import { DISPLAY_IMAGE_SIZE, formatBytes, getExtension, type TSiteFile, type TSiteRenderModel } from '@dropsite/shared';
 
 /** The name the footer invites visitors to contact. */
 export function contactName(site: Pick<TSiteRenderModel, 'authorName' | 'title'>): string {
@@ -65,4 +65,54 @@ export function largeImageUrl(file: Pick<TSiteFile, 'name' | 'url' | 'thumbnailU
 /** Images the gallery can show: those with a derived thumbnail. The rest are only in the file list. */
 export function previewableImages(files: TSiteFile[]): TSiteFile[] {
   return files.filter((f) => f.kind === 'image' && f.thumbnailUrl !== null && f.thumbnailWidth !== null && f.thumbnailHeight !== null);
+}
+
+/** Width of the display copy the API serves as an image's preview: the original fitted into DISPLAY_IMAGE_SIZE. */
+export function displayImageWidth(file: Pick<TSiteFile, 'width' | 'height'>): number | null {
+  if (!file.width || !file.height) return null;
+  const scale = Math.min(1, DISPLAY_IMAGE_SIZE / Math.max(file.width, file.height));
+  return Math.round(file.width * scale);
+}
+
+export type TContactNetwork = 'website' | 'twitter' | 'linkedin' | 'github';
+
+const NETWORK_HOSTS: Record<Exclude<TContactNetwork, 'website'>, string> = {
+  twitter: 'https://x.com/',
+  linkedin: 'https://www.linkedin.com/in/',
+  github: 'https://github.com/',
+};
+
+/**
+ * A contact link safe to put in an href: http(s) URLs as they are, a bare handle ('@mira',
+ * 'mira') on its network, a bare domain as https. Anything else (javascript:, data:, spaces) is dropped.
+ */
+export function contactHref(network: TContactNetwork, value: string): string | null {
+  const text = value.trim();
+  if (!text || /\s/.test(text)) return null;
+  if (/^https?:\/\//i.test(text)) {
+    try {
+      const url = new URL(text);
+      return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+    } catch {
+      return null;
+    }
+  }
+  if (/^[a-z][a-z0-9+.-]*:/i.test(text)) return null;
+  if (network === 'website' || /^[\w-]+(\.[\w-]+)+(\/.*)?$/.test(text)) {
+    return /^[\w-]+(\.[\w-]+)+(\/[^\s]*)?$/.test(text) ? `https://${text}` : null;
+  }
+  const handle = text.replace(/^@/, '');
+  return /^[\w.-]{1,100}$/.test(handle) ? `${NETWORK_HOSTS[network]}${handle}` : null;
+}
+
+/**
+ * Whether the page ends with the list of all files: when there is nothing yet (its empty state),
+ * when several viewers share the page (an index), or when some images have no preview (they are
+ * in no viewer, and the list is where they can be downloaded one by one).
+ */
+export function needsFileIndex(files: TSiteFile[], viewerSectionCount: number): boolean {
+  if (files.length === 0 || viewerSectionCount > 1) return true;
+  const images = files.filter((f) => f.kind === 'image');
+  const previewable = previewableImages(images).length;
+  return previewable > 0 && previewable < images.length;
 }

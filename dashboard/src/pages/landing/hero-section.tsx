@@ -1,9 +1,10 @@
-import type { ReactNode } from 'react';
 import { CheckIcon } from '../../components/icons.tsx';
+import { UploadWizard } from '../../wizard/upload-wizard.tsx';
 
 const POINTS = ['Any file type, as many files as you need', 'A short link and a QR code for every site', 'No account needed to publish'];
 
-export function HeroSection({ children }: { children: ReactNode }) {
+/** The landing page's first screen: the pitch beside the upload wizard, its centrepiece. */
+export function HeroSection() {
   return (
     <section className="hero" aria-labelledby="hero-heading">
       <div className="hero__inner container">
@@ -25,7 +26,9 @@ export function HeroSection({ children }: { children: ReactNode }) {
             ))}
           </ul>
         </div>
-        <div className="hero__upload">{children}</div>
+        <div className="hero__upload">
+          <UploadWizard />
+        </div>
       </div>
     </section>
   );

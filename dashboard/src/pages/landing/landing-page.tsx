@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
 import { SiteFooter } from '../../components/site-footer.tsx';
 import { SiteHeader } from '../../components/site-header.tsx';
-import { UploadBox } from '../../upload/upload-box.tsx';
 import { CallToActionSection } from './call-to-action-section.tsx';
 import { FeaturesSection } from './features-section.tsx';
 import { HeroSection } from './hero-section.tsx';
@@ -21,9 +20,7 @@ export function LandingPage() {
       </a>
       <SiteHeader isLandingPage />
       <main>
-        <HeroSection>
-          <UploadBox />
-        </HeroSection>
+        <HeroSection />
         <HowItWorksSection />
         <FeaturesSection />
         <CallToActionSection />

@@ -1,0 +1,365 @@
+/**
+ * Engagement load: autocannon against POST/DELETE /api/favorites (toggling across 200 files),
+ * GET /api/comments (a file with 30 comments) and the view beacon POST /api/analytics/view,
+ * from a pool of 200 visitors, with the API in a child process. The same child also serves a
+ * bare Express handler, measured in the same run as the yardstick. Runs on the embedded SQLite
+ * defaults and, when it is reachable, on PostgreSQL (a throw-away schema).
+ *
+ * Targets (SQLite): writes >= 2,000 req/s, reads >= 5,000 req/s, p99 < 25 ms, and each at least
+ * 30 % of the bare handler's rate. The rate limits are raised for the run (they would otherwise
+ * answer 429 to a single load generator); that is printed with the figures.
+ *
+ * Usage: node bench/engagement.ts   (BENCH_SECONDS=10, BENCH_CONNECTIONS=10, BENCH_PG_URL=…, BENCH_PIN=0 to not pin CPUs)
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net, { type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import express from 'express';
+import { createApp, createRuntime, loadConfig } from '@dropsite/control-api';
+import { printFigures } from './lib.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const FILES = 200;
+const VISITORS = 200;
+const COMMENTS = 30;
+const RAISED_LIMIT = '100000000';
+const RAISED_LIMITS = {
+  RATE_LIMIT_READS_PER_MINUTE: RAISED_LIMIT,
+  RATE_LIMIT_WRITES_PER_MINUTE: RAISED_LIMIT,
+  RATE_LIMIT_SITE_WRITES_PER_MINUTE: RAISED_LIMIT,
+};
+
+interface TServerInfo {
+  port: number;
+  barePort: number;
+  projectId: string;
+  fileIds: string[];
+}
+
+// ---- child: the API (and the bare handler) under load
+
+async function serve(): Promise<void> {
+  process.env.NODE_ENV = 'production';
+  const config = loadConfig({ ...process.env, PORT: '0', LOG_LEVEL: 'warn', RUN_BUILDER: 'false' });
+  const runtime = await createRuntime(config, { runBuilder: false });
+  const { db } = runtime.deps;
+  const now = Date.now();
+  const id = () => randomBytes(16).toString('base64url');
+  const projectId = id();
+  await db
+    .insertInto('projects')
+    .values({
+      id: projectId,
+      slug: `bench${randomBytes(6).toString('hex')}`,
+      title: 'Engagement benchmark',
+      description: '',
+      sub_line: '',
+      tag_line: '',
+      author_name: '',
+      template: 'universal',
+      theme: 'professional-light',
+      settings: JSON.stringify({ enableFavorites: true, enableComments: true, enableApprovals: true, enableAnalytics: true }),
+      contact_info: '{}',
+      password_hash: null,
+      password_version: 1,
+      expires_at: null,
+      owner_creator_id: null,
+      anonymous_session_id: null,
+      status: 'live',
+      version: 1,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    })
+    .execute();
+  const fileIds = Array.from({ length: FILES }, id);
+  await db
+    .insertInto('files')
+    .values(
+      fileIds.map((fileId, position) => ({
+        id: fileId,
+        project_id: projectId,
+        name: `photo-${position + 1}.jpg`,
+        type: 'image/jpeg',
+        size: 1000,
+        storage_key: `uploads/${projectId}/${fileId}`,
+        sha256: 'a'.repeat(64),
+        kind: 'image',
+        metadata: '{}',
+        position,
+        created_at: now,
+      })),
+    )
+    .execute();
+  await db
+    .insertInto('comments')
+    .values(
+      Array.from({ length: COMMENTS }, (_, i) => ({
+        id: id(),
+        project_id: projectId,
+        file_id: fileIds[0]!,
+        parent_id: null,
+        visitor_id: `visitor${i}`,
+        user_name: `User ${String(i).padStart(4, '0')}`,
+        body: `Comment number ${i}: the colours in this one work really well for the brochure.`,
+        created_at: now + i,
+      })),
+    )
+    .execute();
+
+  const app = createApp(runtime.deps);
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const port = (server.address() as AddressInfo).port;
+  runtime.deps.config.publicUrl = `http://127.0.0.1:${port}`;
+
+  // The yardstick: Express with the same JSON parser and nothing else.
+  const bare = express();
+  bare.use(express.json({ limit: '64kb' }));
+  bare.get('/bare', (_req, res) => void res.json({ success: true }));
+  bare.post('/bare', (_req, res) => void res.json({ success: true }));
+  const bareServer = bare.listen(0, '127.0.0.1');
+  await new Promise((resolve) => bareServer.once('listening', resolve));
+  const barePort = (bareServer.address() as AddressInfo).port;
+
+  const info: TServerInfo = { port, barePort, projectId, fileIds };
+  process.stdout.write(`READY ${JSON.stringify(info)}\n`);
+
+  const schema = process.env.BENCH_DROP_SCHEMA;
+  process.once('SIGTERM', () => {
+    server.close();
+    bareServer.close();
+    server.closeAllConnections();
+    bareServer.closeAllConnections();
+    void (async () => {
+      if (schema) await db.schema.dropSchema(schema).ifExists().cascade().execute();
+      await runtime.close();
+      process.exit(0);
+    })();
+  });
+}
+
+// ---- parent: the load generator
+
+function hasTaskset(): boolean {
+  if (process.env.BENCH_PIN === '0' || os.cpus().length < 2) return false;
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function startServer(env: Record<string, string>, pin: boolean): Promise<{ child: ChildProcess; info: TServerInfo }> {
+  const script = import.meta.filename;
+  const command = pin ? 'taskset' : process.execPath;
+  const args = pin ? ['-c', '0', process.execPath, script, '--serve'] : [script, '--serve'];
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const info = await new Promise<TServerInfo>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const line = out.split('\n').find((l) => l.startsWith('READY '));
+      if (line) resolve(JSON.parse(line.slice(6)) as TServerInfo);
+    });
+    child.once('exit', (code) => reject(new Error(`API process exited (${code}) before it was ready`)));
+  });
+  return { child, info };
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function makeVisitors(base: string, projectId: string): Promise<string[]> {
+  const cookies: string[] = [];
+  for (let i = 0; i < VISITORS; i++) {
+    const res = await fetch(`${base}/api/engagement/state?projectId=${projectId}`);
+    await res.arrayBuffer();
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('dropsite_vid='));
+    if (!cookie) throw new Error(`no visitor cookie (status ${res.status})`);
+    cookies.push(cookie.split(';')[0]!);
+  }
+  return cookies;
+}
+
+interface TRun {
+  rps: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  /** CPU time the API process spent per request (user + system), when /proc tells; robust to other load on the machine. */
+  cpuMicrosPerRequest: number | null;
+}
+
+/** CPU time of a process in microseconds from /proc (Linux, 100 ticks a second), or null elsewhere. */
+function cpuMicrosOf(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return null;
+  }
+}
+
+async function load(url: string, request: autocannon.Request, serverPid: number | undefined): Promise<TRun> {
+  const cpuBefore = cpuMicrosOf(serverPid);
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests: [request] });
+  const cpuAfter = cpuMicrosOf(serverPid);
+  const total = result['2xx'] + result.non2xx;
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    cpuMicrosPerRequest: cpuBefore !== null && cpuAfter !== null && total > 0 ? (cpuAfter - cpuBefore) / total : null,
+  };
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+async function measure(label: string, env: Record<string, string>, pin: boolean): Promise<Record<string, TRun>> {
+  const { child, info } = await startServer(env, pin);
+  try {
+    const base = `http://127.0.0.1:${info.port}`;
+    const cookies = await makeVisitors(base, info.projectId);
+    let n = 0;
+    const visitorHeaders = (k: number, json: boolean) => ({ ...(json ? JSON_HEADERS : {}), cookie: cookies[k % VISITORS]! });
+
+    process.stdout.write(`\n[${label}] ${SECONDS} s per run, ${CONNECTIONS} connections, ${VISITORS} visitors, ${FILES} files\n`);
+    const runs: Record<string, TRun> = {};
+    const pid = child.pid;
+    runs['bare GET'] = await load(`http://127.0.0.1:${info.barePort}/bare`, { method: 'GET' }, pid);
+    runs['bare POST (JSON)'] = await load(`http://127.0.0.1:${info.barePort}/bare`, {
+      method: 'POST',
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ projectId: info.projectId, fileId: info.fileIds[0] }),
+    }, pid);
+    runs['POST/DELETE /api/favorites'] = await load(`${base}/api/favorites`, {
+      setupRequest: (req) => {
+        const k = n++;
+        // Each visitor toggles each file: add, then remove, across 200 files.
+        const visitor = Math.floor(k / 2) % VISITORS;
+        const file = info.fileIds[Math.floor(k / (2 * VISITORS)) % FILES]!;
+        return {
+          ...req,
+          method: k % 2 === 0 ? 'POST' : 'DELETE',
+          headers: visitorHeaders(visitor, true),
+          body: JSON.stringify({ projectId: info.projectId, fileId: file, userEmail: 'session_x', userName: 'User' }),
+        };
+      },
+    }, pid);
+    runs['GET /api/comments (30)'] = await load(`${base}/api/comments?projectId=${info.projectId}&fileId=${info.fileIds[0]}`, {
+      setupRequest: (req) => ({ ...req, method: 'GET', headers: visitorHeaders(n++, false) }),
+    }, pid);
+    runs['POST /api/analytics/view'] = await load(`${base}/api/analytics/view`, {
+      setupRequest: (req) => {
+        const k = n++;
+        return {
+          ...req,
+          method: 'POST',
+          headers: visitorHeaders(k, true),
+          body: JSON.stringify({ projectId: info.projectId, fileId: info.fileIds[Math.floor(k / VISITORS) % FILES] }),
+        };
+      },
+    }, pid);
+    return runs;
+  } finally {
+    await stopServer(child);
+  }
+}
+
+function report(label: string, runs: Record<string, TRun>, withTargets: boolean): boolean {
+  const bareGet = runs['bare GET']!.rps;
+  const barePost = runs['bare POST (JSON)']!.rps;
+  const targets: Record<string, { minRps: number; bare: number }> = {
+    'POST/DELETE /api/favorites': { minRps: 2000, bare: barePost },
+    'GET /api/comments (30)': { minRps: 5000, bare: bareGet },
+    'POST /api/analytics/view': { minRps: 2000, bare: barePost },
+  };
+  let isPass = true;
+  const rows: Array<[string, string]> = [];
+  for (const [name, run] of Object.entries(runs)) {
+    let verdict = '';
+    const target = targets[name];
+    if (target) {
+      const share = run.rps / target.bare;
+      const ok = run.rps >= target.minRps && run.p99 < 25 && share >= 0.3 && run.non2xx === 0 && run.errors === 0;
+      if (withTargets) {
+        verdict = `  ${(share * 100).toFixed(0)} % of bare; target >= ${target.minRps} req/s, p99 < 25 ms, >= 30 %: ${ok ? 'PASS' : 'MISS'}`;
+        isPass &&= ok;
+      } else {
+        verdict = `  ${(share * 100).toFixed(0)} % of bare`;
+      }
+    }
+    const problems = run.non2xx || run.errors ? `  (${run.non2xx} non-2xx, ${run.errors} errors)` : '';
+    const cpu = run.cpuMicrosPerRequest === null ? '' : `   CPU ${Math.round(run.cpuMicrosPerRequest).toString().padStart(4)} µs/req (${Math.round(1e6 / run.cpuMicrosPerRequest).toLocaleString('en-US')}/s per core)`;
+    rows.push([name, `${Math.round(run.rps).toLocaleString('en-US').padStart(7)} req/s   p99 ${String(run.p99).padStart(3)} ms${cpu}${problems}${verdict}`]);
+  }
+  rows.push(['rate limits', `raised to ${Number(RAISED_LIMIT).toLocaleString('en-US')}/min for this run (RATE_LIMIT_READS/WRITES/SITE_WRITES_PER_MINUTE)`]);
+  printFigures(label, rows);
+  return isPass;
+}
+
+/** Whether something listens where the PostgreSQL URL points (the API process then reports a real connection error if it is not PostgreSQL). */
+async function isPostgresReachable(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname || '127.0.0.1', port: Number(port || 5432), timeout: 1000 });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+async function main(): Promise<void> {
+  const pin = hasTaskset();
+  // The API gets CPU 0 and the load generator CPU 1, so neither steals the other's time.
+  if (pin) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
+  process.stdout.write(`Engagement benchmark: API in a child process${pin ? ' on CPU 0, autocannon on CPU 1' : ''}.\n`);
+  // Other work on the machine skews req/s and p99 (not CPU per request): say how busy it was.
+  process.stdout.write(`Load average before the run: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')} on ${os.cpus().length} CPUs.\n`);
+
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-bench-engagement-'));
+  let isPass = true;
+  try {
+    const sqlite = await measure('SQLite (embedded defaults)', { DATA_DIR: dataDir, ...RAISED_LIMITS }, pin);
+    isPass = report('Engagement on SQLite (embedded defaults)', sqlite, true);
+
+    if (await isPostgresReachable(PG_URL)) {
+      const schema = `bench_${randomBytes(4).toString('hex')}`;
+      const pgDir = path.join(dataDir, 'pg');
+      const postgres = await measure(
+        `PostgreSQL (schema ${schema})`,
+        { DATA_DIR: pgDir, DATABASE_URL: `${PG_URL}?schema=${schema}`, BENCH_DROP_SCHEMA: schema, ...RAISED_LIMITS },
+        pin,
+      );
+      report(`Engagement on PostgreSQL (${PG_URL}?schema=${schema})`, postgres, false);
+    } else {
+      process.stdout.write(`\nPostgreSQL at ${PG_URL} is not reachable: skipped.\n`);
+    }
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  process.stdout.write(`\nSQLite targets: ${isPass ? 'PASS' : 'MISS'}\n`);
+}
+
+if (process.argv.includes('--serve')) await serve();
+else await main();

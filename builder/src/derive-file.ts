@@ -1,0 +1,132 @@
+/**
+ * One entry point for deriving any file: picks the derivation for its kind and extension,
+ * answers from the content-hash cache when it can, and turns every failure into metadata with
+ * `error` (the site then shows a download card with that reason). Never throws.
+ */
+import { getExtension, type TDerivedMetadata, type TFileKind } from '@dropsite/shared';
+import { deriveImage, isDerivableImage, type TDeriveImageOptions } from './derive-image.ts';
+import { PreviewUnavailableError, readDerivationCache, writeDerivationCache, type TDerivation } from './derive-cache.ts';
+import { derivePdf } from './derive-pdf.ts';
+import { deriveOffice, OFFICE_EXTENSIONS, type TDeriveOfficeOptions } from './derive-office.ts';
+import { deriveAudio, deriveVideo, type TDeriveMediaOptions } from './derive-media.ts';
+import { deriveZipArchive, isZipArchive, unsupportedArchive } from './derive-archive.ts';
+import { deriveText } from './derive-text.ts';
+import type { PdfRenderer } from './pdf-renderer.ts';
+import type { TArchiveLimits } from './zip-archive.ts';
+import type { BuilderStorage, TBuildFile } from './types.ts';
+
+export interface TDeriveFileOptions {
+  pdfRenderer: PdfRenderer;
+  image?: TDeriveImageOptions;
+  pdf?: { maxInputBytes?: number; timeoutMs?: number };
+  media?: TDeriveMediaOptions;
+  office?: Omit<TDeriveOfficeOptions, 'renderer' | 'gate'>;
+  /** Serialises office conversions within a process. */
+  officeGate?: <T>(work: () => Promise<T>) => Promise<T>;
+  archiveLimits?: TArchiveLimits;
+}
+
+export interface TDeriveFileOutcome {
+  metadata: TDerivedMetadata;
+  /** True when work was done (a cache miss). */
+  derived: boolean;
+  derivation: TDerivation;
+  /** Milliseconds of work, on a cache miss. */
+  ms?: number;
+  /** The technical reason behind `metadata.error`, for logs only. */
+  cause?: string;
+}
+
+const GENERIC_FAILURE = 'Preview not available: this file could not be processed.';
+
+/** What the builder does with a file of this kind. */
+export function chooseDerivation(file: Pick<TBuildFile, 'name' | 'type'>, kind: TFileKind): TDerivation {
+  const ext = getExtension(file.name);
+  switch (kind) {
+    case 'image':
+      return isDerivableImage(file) ? 'image' : 'none';
+    case 'pdf':
+      return 'pdf';
+    case 'presentation':
+      return 'office';
+    case 'video':
+      return 'video';
+    case 'audio':
+      return 'audio';
+    case 'archive':
+      return isZipArchive(file) ? 'zip' : 'unlisted-archive';
+    case 'document':
+      return OFFICE_EXTENSIONS.has(ext) ? 'office' : 'text';
+    case 'other':
+      return 'text';
+  }
+}
+
+export async function deriveFile(
+  storage: BuilderStorage,
+  file: TBuildFile,
+  kind: TFileKind,
+  options: TDeriveFileOptions,
+  onWork: (derivation: TDerivation) => void = () => {},
+): Promise<TDeriveFileOutcome> {
+  const derivation = chooseDerivation(file, kind);
+  if (derivation === 'none') return { metadata: { sha256: file.sha256, kind }, derived: false, derivation };
+  if (derivation === 'image') {
+    const started = performance.now();
+    const outcome = await deriveImage(storage, file, options.image);
+    return {
+      metadata: { ...outcome.metadata, kind: 'image' },
+      derived: outcome.derived,
+      derivation,
+      ...(outcome.derived ? { ms: Math.round(performance.now() - started) } : {}),
+    };
+  }
+
+  const cached = await readDerivationCache(storage, file, kind, derivation);
+  if (cached) return { metadata: cached, derived: false, derivation };
+
+  onWork(derivation);
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  try {
+    const metadata = await run(storage, file, kind, derivation, options);
+    await writeDerivationCache(storage, metadata);
+    return { metadata, derived: true, derivation, ms: elapsed() };
+  } catch (error) {
+    const cause = describeCause(error);
+    if (error instanceof PreviewUnavailableError) {
+      const metadata: TDerivedMetadata = { sha256: file.sha256, kind, error: error.message };
+      if (error.final) await writeDerivationCache(storage, metadata).catch(() => {});
+      return { metadata, derived: true, derivation, ms: elapsed(), cause };
+    }
+    return { metadata: { sha256: file.sha256, kind, error: GENERIC_FAILURE }, derived: true, derivation, ms: elapsed(), cause };
+  }
+}
+
+function run(storage: BuilderStorage, file: TBuildFile, kind: TFileKind, derivation: TDerivation, options: TDeriveFileOptions): Promise<TDerivedMetadata> {
+  const pdfOptions = { renderer: options.pdfRenderer, ...options.pdf };
+  switch (derivation) {
+    case 'pdf':
+      return derivePdf(storage, file, pdfOptions);
+    case 'office':
+      return deriveOffice(storage, file, kind, { ...pdfOptions, ...options.office, ...(options.officeGate ? { gate: options.officeGate } : {}) });
+    case 'video':
+      return deriveVideo(storage, file, options.media);
+    case 'audio':
+      return deriveAudio(storage, file, options.media);
+    case 'zip':
+      return deriveZipArchive(storage, file, options.archiveLimits);
+    case 'unlisted-archive':
+      return Promise.reject(unsupportedArchive(file));
+    case 'text':
+      return deriveText(storage, file, kind);
+    default:
+      return Promise.resolve({ sha256: file.sha256, kind });
+  }
+}
+
+function describeCause(error: unknown): string {
+  const root = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  const message = root instanceof Error ? root.message : String(root);
+  return message.split('\n')[0]!.slice(0, 300);
+}

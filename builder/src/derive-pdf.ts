@@ -1,0 +1,74 @@
+/**
+ * PDFs: page count and a 300 px WebP of the first page (derived/{sha}/thumb-300.webp).
+ * The file must start with the %PDF signature (spec 5); pdf.js needs the whole file in memory,
+ * so originals above the input limit get a download card instead.
+ */
+import { THUMBNAIL_SIZE, type TDerivedMetadata } from '@dropsite/shared';
+import { DERIVED_CONTENT_TYPE, derivedKeys, IMMUTABLE_CACHE_CONTROL } from './derive-image.ts';
+import { PreviewUnavailableError, readObject } from './derive-cache.ts';
+import { PdfRenderError, type PdfRenderer } from './pdf-renderer.ts';
+import type { BuilderStorage, TBuildFile } from './types.ts';
+
+export interface TDerivePdfOptions {
+  renderer: PdfRenderer;
+  /** Originals above this size are not opened. Default 200 MiB. */
+  maxInputBytes?: number;
+  /** Time limit of one render. Default 60 s. */
+  timeoutMs?: number;
+}
+
+export const PDF_DEFAULTS = { maxInputBytes: 200 * 1024 * 1024, timeoutMs: 60_000 } as const;
+
+/** Spec 8, 'Not a PDF'. */
+export const NOT_A_PDF = 'This file is not a valid PDF document.';
+
+export function hasPdfSignature(bytes: Uint8Array): boolean {
+  return bytes.length >= 4 && bytes[0] === 0x25 && bytes[1] === 0x50 && bytes[2] === 0x44 && bytes[3] === 0x46;
+}
+
+export async function derivePdf(
+  storage: BuilderStorage,
+  file: Pick<TBuildFile, 'storageKey' | 'sha256' | 'size'>,
+  options: TDerivePdfOptions,
+): Promise<TDerivedMetadata> {
+  const maxInputBytes = options.maxInputBytes ?? PDF_DEFAULTS.maxInputBytes;
+  const head = await readObject(storage, file.storageKey, file.size, 5);
+  if (!hasPdfSignature(head)) throw new PreviewUnavailableError(NOT_A_PDF, { final: true });
+  if (file.size > maxInputBytes) {
+    throw new PreviewUnavailableError('Preview not available: this PDF is larger than the preview limit.', { final: true });
+  }
+  const bytes = await readObject(storage, file.storageKey, file.size);
+  return { sha256: file.sha256, kind: 'pdf', format: 'pdf', ...(await renderPdfPreview(storage, file.sha256, bytes, options)) };
+}
+
+/** Page count and first-page thumbnail of PDF bytes (an upload, or a converted document), stored under the sha's folder. */
+export async function renderPdfPreview(
+  storage: BuilderStorage,
+  sha256: string,
+  bytes: Uint8Array,
+  options: TDerivePdfOptions,
+): Promise<Pick<TDerivedMetadata, 'pages' | 'thumbnail'>> {
+  if (!hasPdfSignature(bytes)) throw new PreviewUnavailableError(NOT_A_PDF, { final: true });
+  let result;
+  try {
+    result = await options.renderer.render(bytes, { thumbnailWidth: THUMBNAIL_SIZE, timeoutMs: options.timeoutMs ?? PDF_DEFAULTS.timeoutMs });
+  } catch (error) {
+    if (error instanceof PdfRenderError) {
+      if (error.reason === 'password') {
+        throw new PreviewUnavailableError('Preview not available: this PDF is password protected.', { final: true, cause: error });
+      }
+      if (error.reason === 'invalid') throw new PreviewUnavailableError(NOT_A_PDF, { final: true, cause: error });
+      if (error.reason === 'timeout') {
+        throw new PreviewUnavailableError('Preview not available: this PDF took too long to read.', { final: false, cause: error });
+      }
+      throw new PreviewUnavailableError('Preview not available: this PDF could not be read.', { final: false, cause: error });
+    }
+    throw error;
+  }
+  const key = derivedKeys(sha256).thumbnail;
+  await storage.put(key, result.thumbnail, { contentType: DERIVED_CONTENT_TYPE, cacheControl: IMMUTABLE_CACHE_CONTROL });
+  return {
+    pages: result.pages,
+    thumbnail: { key, width: result.width, height: result.height, contentType: DERIVED_CONTENT_TYPE },
+  };
+}

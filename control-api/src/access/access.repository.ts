@@ -1,0 +1,43 @@
+/** Password and expiry bookkeeping of sites, for the unlock call and the sweeper. */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/tables.ts';
+
+type TDb = Kysely<Database>;
+
+/** Sets (or, with null, removes) a site's password and bumps its version in one statement, revoking every earlier unlock. */
+export async function setProjectPasswordHash(db: TDb, projectId: string, passwordHash: string | null, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('projects')
+    .set((eb) => ({ password_hash: passwordHash, password_version: eb('password_version', '+', 1), updated_at: now }))
+    .where('id', '=', projectId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Sites whose expiry is at or before `before`, oldest first. */
+export async function listProjectsExpiredBefore(db: TDb, before: number, limit: number): Promise<Array<{ id: string; slug: string }>> {
+  return db
+    .selectFrom('projects')
+    .select(['id', 'slug'])
+    .where('expires_at', 'is not', null)
+    .where('expires_at', '<=', before)
+    .orderBy('expires_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+export async function listContentHashesOfProject(db: TDb, projectId: string): Promise<string[]> {
+  const rows = await db.selectFrom('files').select('sha256').distinct().where('project_id', '=', projectId).execute();
+  return rows.map((r) => r.sha256);
+}
+
+/** Whether a file of another project has this content (derived images are shared by content hash). */
+export async function isContentHashUsedElsewhere(db: TDb, sha256: string, projectId: string): Promise<boolean> {
+  const row = await db.selectFrom('files').select('id').where('sha256', '=', sha256).where('project_id', '!=', projectId).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function deleteProjectRow(db: TDb, projectId: string): Promise<void> {
+  await db.deleteFrom('projects').where('id', '=', projectId).execute();
+}

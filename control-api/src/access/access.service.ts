@@ -1,0 +1,65 @@
+/** Unlocking a password-protected site, and changing a site's password. */
+import type { Request, Response } from 'express';
+import type { TAppDeps } from '../deps.ts';
+import type { TProjectRow } from '../db/tables.ts';
+import { hashPassword, verifyPassword } from '../sites/password-hash.ts';
+import { checkSiteAccess, unlockCookieBase } from '../sites/site-access.ts';
+import { findProjectBySlug } from '../projects/projects.repository.ts';
+import { ensureVisitorId } from '../visitors/visitor-identity.ts';
+import { setCookie } from './cookies.ts';
+import { cookieKeysOf } from './server-secret.ts';
+import { unlockTokenFor } from './unlock-token.ts';
+import { setProjectPasswordHash } from './access.repository.ts';
+
+type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock'>;
+
+/** An unlock lasts this long, or until the site expires if that is sooner. */
+const UNLOCK_MAX_AGE_MS = 30 * 86_400_000;
+
+let dummyHash: Promise<string> | undefined;
+
+/** Spends one password hash on a guess that has nothing to check, so every answer takes as long. */
+async function spendDummyVerification(password: string): Promise<void> {
+  dummyHash ??= hashPassword('dropsite: no password to compare');
+  await verifyPassword(password, await dummyHash);
+}
+
+export type TUnlockOutcome =
+  | { kind: 'unlocked'; project: TProjectRow }
+  | { kind: 'open'; project: TProjectRow }
+  | { kind: 'wrong'; project: TProjectRow }
+  | { kind: 'missing' }
+  | { kind: 'expired'; project: TProjectRow };
+
+/**
+ * Checks a guess for a site and, when right, sets the site's unlock cookie for this visitor.
+ * Exactly one scrypt verification runs whatever the site's state.
+ */
+export async function unlockSite(deps: TDeps, req: Request, res: Response, slug: string, password: string): Promise<TUnlockOutcome> {
+  const project = await findProjectBySlug(deps.db, slug);
+  const access = checkSiteAccess(project, deps.clock);
+  if (!project || access === 'missing') {
+    await spendDummyVerification(password);
+    return { kind: 'missing' };
+  }
+  if (access === 'expired' || access === 'open' || !project.password_hash) {
+    await spendDummyVerification(password);
+    return access === 'expired' ? { kind: 'expired', project } : { kind: 'open', project };
+  }
+  if (!(await verifyPassword(password, project.password_hash))) return { kind: 'wrong', project };
+  const keys = cookieKeysOf(deps);
+  if (!keys) throw new Error('Cookie keys are not loaded');
+  const visitorId = ensureVisitorId(deps, req, res);
+  const untilExpiry = project.expires_at === null ? UNLOCK_MAX_AGE_MS : project.expires_at - deps.clock.now();
+  setCookie(res, deps.config, unlockCookieBase(project.id), unlockTokenFor(keys, project, visitorId), Math.min(UNLOCK_MAX_AGE_MS, untilExpiry));
+  return { kind: 'unlocked', project };
+}
+
+/**
+ * Sets, changes or (with null) removes a site's password. The version bump revokes every unlock
+ * issued before, at once (Nextcloud CVE-2018-16465: access that survived a password change).
+ */
+export async function changeSitePassword(deps: TDeps, projectId: string, password: string | null): Promise<boolean> {
+  const hash = password === null || password === '' ? null : await hashPassword(password);
+  return setProjectPasswordHash(deps.db, projectId, hash, deps.clock.now());
+}

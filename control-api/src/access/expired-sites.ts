@@ -1,0 +1,79 @@
+/**
+ * The sweeper: an expired site answers 410 from the expiry instant; after a grace period
+ * (EXPIRED_SITE_GRACE_DAYS) its stored objects (originals, built HTML, derived images no other
+ * site shares) and its rows (project, files, engagement, analytics, builds) are removed.
+ * Objects go first and rows last, so an interrupted sweep is finished by the next one.
+ */
+import type { TAppDeps } from '../deps.ts';
+import { deleteProjectRow, isContentHashUsedElsewhere, listContentHashesOfProject, listProjectsExpiredBefore } from './access.repository.ts';
+
+type TDeps = Pick<TAppDeps, 'db' | 'storage' | 'config' | 'clock' | 'log'>;
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+const BATCH = 100;
+
+export interface TExpiredSitesSweep {
+  removed: string[];
+  failed: string[];
+}
+
+export async function sweepExpiredSites(deps: TDeps, options: { graceDays?: number; dryRun?: boolean } = {}): Promise<TExpiredSitesSweep> {
+  const graceMs = (options.graceDays ?? deps.config.expiredSiteGraceDays) * 86_400_000;
+  const before = deps.clock.now() - graceMs;
+  const result: TExpiredSitesSweep = { removed: [], failed: [] };
+  for (;;) {
+    const sites = await listProjectsExpiredBefore(deps.db, before, BATCH);
+    const pending = sites.filter((s) => !result.failed.includes(s.slug));
+    if (pending.length === 0 || options.dryRun) {
+      if (options.dryRun) result.removed.push(...pending.map((s) => s.slug));
+      return result;
+    }
+    for (const site of pending) {
+      try {
+        await removeSite(deps, site);
+        result.removed.push(site.slug);
+      } catch (err) {
+        deps.log.error({ err, projectId: site.id, slug: site.slug }, 'could not remove an expired site');
+        result.failed.push(site.slug);
+      }
+    }
+  }
+}
+
+async function removeSite(deps: TDeps, site: { id: string; slug: string }): Promise<void> {
+  const hashes = await listContentHashesOfProject(deps.db, site.id);
+  await deps.storage.deletePrefix(`uploads/${site.id}/`);
+  await deps.storage.deletePrefix(`sites/${site.slug}/`);
+  for (const sha256 of hashes) {
+    const hash = sha256.toLowerCase();
+    if (!SHA256_HEX.test(hash)) continue;
+    if (!(await isContentHashUsedElsewhere(deps.db, sha256, site.id))) await deps.storage.deletePrefix(`derived/${hash}/`);
+  }
+  await deleteProjectRow(deps.db, site.id);
+  deps.log.info({ projectId: site.id, slug: site.slug }, 'expired site removed');
+}
+
+/** Sweeps every EXPIRED_SITE_SWEEP_MINUTES in the API process until stopped. */
+export function startExpiredSiteSweeper(deps: TDeps): { stop(): Promise<void> } {
+  let running: Promise<unknown> | undefined;
+  const run = () => {
+    if (running) return;
+    running = sweepExpiredSites(deps)
+      .catch((err: unknown) => deps.log.error({ err }, 'expired-site sweep failed'))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const timer = setInterval(run, deps.config.expiredSiteSweepMinutes * 60_000);
+  timer.unref();
+  // Once soon after start too, so a process that restarts often still sweeps.
+  const first = setTimeout(run, 30_000);
+  first.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      clearTimeout(first);
+      await running;
+    },
+  };
+}

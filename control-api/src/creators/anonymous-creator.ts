@@ -1,0 +1,112 @@
+/**
+ * Creators without an account (spec 7.2, companion 4): a server-issued token `id.secret` in an
+ * HttpOnly cookie replaces the browser-made 'anon_{timestamp}_{random}'. Only the SHA-256 of the
+ * secret is stored and it is compared in constant time, so a database dump or a guessed id
+ * proves nothing. The session's 7-day window starts when it is issued.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
+import { ANONYMOUS_WINDOW_MS } from '@dropsite/shared';
+import type { TAppDeps } from '../deps.ts';
+import type { TProjectRow } from '../db/tables.ts';
+import { newId } from '../db/ids.ts';
+import { AppError } from '../http/app-error.ts';
+import { ANONYMOUS_CREATOR_COOKIE, cookieName, readCookie, setCookie } from '../access/cookies.ts';
+import { clientAddress, requestLimitsFor } from '../access/request-limits.ts';
+import { rateLimitedError } from '../access/rate-limiter.ts';
+import { findAnonymousSession, insertAnonymousSession } from './anonymous-sessions.repository.ts';
+
+type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock'>;
+
+const TOKEN = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
+/** The cookie outlives the 7-day window, so the dashboard can still say 'expired' and offer sign-up. */
+const COOKIE_MAX_AGE_MS = 30 * 86_400_000;
+
+export interface TAnonymousSession {
+  id: string;
+  createdAt: number;
+  expiresAt: number;
+  isExpired: boolean;
+}
+
+export function hashAnonymousSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** The anonymous session proven by the request's cookie (cached per request), or null. Claimed sessions no longer count. */
+export async function readAnonymousSession(deps: TDeps, req: Request, res?: Response): Promise<TAnonymousSession | null> {
+  const cached: unknown = res?.locals.anonymousSession;
+  if (cached !== undefined) return cached as TAnonymousSession | null;
+  const session = await lookUpAnonymousSession(deps, readCookie(req, cookieName(deps.config, ANONYMOUS_CREATOR_COOKIE)));
+  if (res) res.locals.anonymousSession = session;
+  return session;
+}
+
+async function lookUpAnonymousSession(deps: TDeps, token: string | undefined): Promise<TAnonymousSession | null> {
+  const match = token ? TOKEN.exec(token) : null;
+  if (!match) return null;
+  const [, id, secret] = match as unknown as [string, string, string];
+  const row = await findAnonymousSession(deps.db, id);
+  // The hash is compared even for a missing row, so a miss costs the same as a wrong secret.
+  const expected = row?.secret_hash ?? '0'.repeat(64);
+  const isRight = sameText(hashAnonymousSecret(secret), expected);
+  if (!row || !isRight || row.claimed_by !== null) return null;
+  return { id: row.id, createdAt: row.created_at, expiresAt: row.expires_at, isExpired: deps.clock.now() >= row.expires_at };
+}
+
+/** Creates a session and sets its cookie. */
+export async function issueAnonymousSession(deps: TDeps, res: Response): Promise<TAnonymousSession> {
+  const id = newId();
+  const secret = randomBytes(32).toString('base64url');
+  const now = deps.clock.now();
+  const expiresAt = now + ANONYMOUS_WINDOW_MS;
+  await insertAnonymousSession(deps.db, { id, secret_hash: hashAnonymousSecret(secret), created_at: now, expires_at: expiresAt });
+  setCookie(res, deps.config, ANONYMOUS_CREATOR_COOKIE, `${id}.${secret}`, COOKIE_MAX_AGE_MS);
+  const session = { id, createdAt: now, expiresAt, isExpired: false };
+  res.locals.anonymousSession = session;
+  return session;
+}
+
+/**
+ * Middleware for the publish calls: the creator's anonymous session in res.locals.anonymousSessionId,
+ * issued on the first publish (or when the previous one's window has ended).
+ */
+export function createAnonymousCreatorMiddleware(deps: TDeps): RequestHandler {
+  return async (req, res, next) => {
+    let session = await readAnonymousSession(deps, req, res);
+    if (!session || session.isExpired) session = await issueAnonymousSession(deps, res);
+    res.locals.anonymousSessionId = session.id;
+    next();
+  };
+}
+
+/**
+ * The caller's own session when `sessionId` names it; anything else (no token, someone else's id,
+ * a guessed id) is the same 404, and such misses are rate limited per address.
+ */
+export async function resolveOwnAnonymousSession(deps: TDeps, req: Request, res: Response, sessionId: string): Promise<TAnonymousSession> {
+  const limiter = requestLimitsFor(deps).lookupMisses;
+  const address = clientAddress(req);
+  const waiting = limiter.peek(address);
+  if (!waiting.allowed) throw rateLimitedError(waiting);
+  const session = await readAnonymousSession(deps, req, res);
+  if (!session || !sameText(session.id, sessionId)) {
+    const decision = limiter.take(address);
+    if (!decision.allowed) throw rateLimitedError(decision);
+    throw new AppError('not_found', 'Not found');
+  }
+  return session;
+}
+
+/** Whether the request comes from the creator who owns the project (today: the anonymous creator holding its token, within the window). */
+export async function isProjectOwner(deps: TDeps, req: Request, res: Response, project: Pick<TProjectRow, 'anonymous_session_id' | 'owner_creator_id'>): Promise<boolean> {
+  if (project.anonymous_session_id === null) return false;
+  const session = await readAnonymousSession(deps, req, res);
+  return session !== null && !session.isExpired && sameText(session.id, project.anonymous_session_id);
+}

@@ -1,0 +1,69 @@
+/** Anonymous creator sessions, their projects and collected emails: the only module that queries those rows. */
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, TProjectRow } from '../db/tables.ts';
+
+type TDb = Kysely<Database> | Transaction<Database>;
+
+export interface TAnonymousSessionRow {
+  id: string;
+  secret_hash: string;
+  created_at: number;
+  expires_at: number;
+  claimed_by: string | null;
+  claimed_at: number | null;
+}
+
+export async function insertAnonymousSession(db: TDb, row: Pick<TAnonymousSessionRow, 'id' | 'secret_hash' | 'created_at' | 'expires_at'>): Promise<void> {
+  await db
+    .insertInto('anonymous_sessions')
+    .values({ ...row, claimed_by: null, claimed_at: null })
+    .execute();
+}
+
+export async function findAnonymousSession(db: TDb, id: string): Promise<TAnonymousSessionRow | null> {
+  return (await db.selectFrom('anonymous_sessions').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+}
+
+/** The session's live (not deleted) projects, newest first. */
+export async function listProjectsOfAnonymousSession(db: TDb, sessionId: string): Promise<TProjectRow[]> {
+  return db
+    .selectFrom('projects')
+    .selectAll()
+    .where('anonymous_session_id', '=', sessionId)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+export interface TNewEmailCollection {
+  id: string;
+  email: string;
+  trigger: string;
+  projectId: string | null;
+  anonymousSessionId: string | null;
+  now: number;
+}
+
+export async function insertEmailCollection(db: TDb, row: TNewEmailCollection): Promise<void> {
+  await db
+    .insertInto('email_collections')
+    .values({
+      id: row.id,
+      email: row.email,
+      trigger: row.trigger,
+      project_id: row.projectId,
+      anonymous_session_id: row.anonymousSessionId,
+      created_at: row.now,
+    })
+    .execute();
+}
+
+export async function listEmailCollections(db: TDb): Promise<Array<{ email: string; trigger: string; project_id: string | null; anonymous_session_id: string | null }>> {
+  return db.selectFrom('email_collections').select(['email', 'trigger', 'project_id', 'anonymous_session_id']).orderBy('created_at').orderBy('id').execute();
+}
+
+/** Whether a project with this id exists (deleted or not), so a stale id never breaks a foreign key. */
+export async function projectExists(db: TDb, id: string): Promise<boolean> {
+  return (await db.selectFrom('projects').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}

@@ -1,0 +1,129 @@
+/** What the anonymous creator's dashboard, bell and teaser read (spec 7.2, 3, 4; companion 4). */
+import {
+  EXPIRATION_WARNING_TTL_MS,
+  NOTIFICATIONS_KEPT,
+  type TAnonymousProject,
+  type TEngagementSummary,
+  type TEngagementUpdate,
+} from '@dropsite/shared';
+import type { TAppDeps } from '../deps.ts';
+import { parseSiteSettings } from '../projects/projects.repository.ts';
+import { countEngagementByProject, listRecentEngagement } from '../engagement/engagement.repository.ts';
+import { countPageViewsByProject } from '../analytics/analytics.repository.ts';
+import { describeEngagement, toOneLine, urgencyOf, type TEngagementEvent } from '../notifications/notification-messages.ts';
+import { listProjectsOfAnonymousSession } from './anonymous-sessions.repository.ts';
+import type { TAnonymousSession } from './anonymous-creator.ts';
+
+type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock'>;
+
+const DAY_MS = 86_400_000;
+
+export async function listAnonymousProjects(deps: TDeps, session: TAnonymousSession): Promise<TAnonymousProject[]> {
+  const projects = await listProjectsOfAnonymousSession(deps.db, session.id);
+  const ids = projects.map((p) => p.id);
+  const [engagement, views] = await Promise.all([countEngagementByProject(deps.db, ids), countPageViewsByProject(deps.db, ids)]);
+  return projects.map((p) => {
+    const settings = parseSiteSettings(p.settings);
+    const counts = engagement.get(p.id) ?? { favorites: 0, comments: 0, approvals: 0 };
+    return {
+      id: p.id,
+      title: p.title,
+      description: p.description,
+      slug: p.slug,
+      url: `${deps.config.publicUrl}/${p.slug}`,
+      status: p.status,
+      created_at: new Date(p.created_at).toISOString(),
+      expires_at: p.expires_at === null ? null : new Date(p.expires_at).toISOString(),
+      has_password: p.password_hash !== null,
+      settings: { enable_favorites: settings.enableFavorites, enable_comments: settings.enableComments, enable_approvals: settings.enableApprovals },
+      favorites_count: counts.favorites,
+      comments_count: counts.comments,
+      approvals_count: counts.approvals,
+      views_count: views.get(p.id) ?? 0,
+    };
+  });
+}
+
+/** Whole days left of the window, rounded up (23 hours left is 1 day); 0 once it has ended. */
+export function daysRemaining(session: TAnonymousSession, now: number): number {
+  return Math.max(0, Math.ceil((session.expiresAt - now) / DAY_MS));
+}
+
+export async function summarizeAnonymousEngagement(deps: TDeps, session: TAnonymousSession): Promise<TEngagementSummary> {
+  const projects = await listProjectsOfAnonymousSession(deps.db, session.id);
+  const engagement = await countEngagementByProject(
+    deps.db,
+    projects.map((p) => p.id),
+  );
+  let favorites = 0;
+  let comments = 0;
+  let approvals = 0;
+  for (const counts of engagement.values()) {
+    favorites += counts.favorites;
+    comments += counts.comments;
+    approvals += counts.approvals;
+  }
+  const now = deps.clock.now();
+  return {
+    total_interactions: favorites + comments + approvals,
+    has_comments: comments > 0,
+    has_favorites: favorites > 0,
+    has_approvals: approvals > 0,
+    days_remaining: daysRemaining(session, now),
+    expired: now >= session.expiresAt,
+  };
+}
+
+/**
+ * The bell's updates, newest first: engagement on the session's sites, plus one high-urgency
+ * expiration warning while less than 24 hours of the window remain. Nothing once it has ended.
+ */
+export async function listAnonymousUpdates(deps: TDeps, session: TAnonymousSession, since: number | undefined): Promise<TEngagementUpdate[]> {
+  const now = deps.clock.now();
+  if (now >= session.expiresAt) return [];
+  const projects = await listProjectsOfAnonymousSession(deps.db, session.id);
+  const titles = new Map(projects.map((p) => [p.id, p.title]));
+  const rows = await listRecentEngagement(deps.db, { projectIds: [...titles.keys()], since }, NOTIFICATIONS_KEPT);
+  const updates: TEngagementUpdate[] = rows.map((row) => {
+    const event: TEngagementEvent = {
+      type: row.kind,
+      projectId: row.projectId,
+      fileId: row.fileId,
+      fileName: row.fileName,
+      visitorName: row.userName,
+      ...(row.text !== null ? { text: row.text } : {}),
+      ...(row.status !== null ? { status: row.status } : {}),
+    };
+    return {
+      id: row.eventId,
+      type: row.kind,
+      project_id: row.projectId,
+      message: `${describeEngagement(event)} in "${toOneLine(titles.get(row.projectId) ?? '', 80)}"`,
+      cta_text: 'Sign Up Free',
+      urgency_level: urgencyOf(event),
+      created_at: new Date(row.at).toISOString(),
+      expires_at: null,
+    };
+  });
+  const warningAt = session.expiresAt - EXPIRATION_WARNING_TTL_MS;
+  if (now >= warningAt && (since === undefined || warningAt > since)) {
+    updates.push({
+      id: `expiration-${session.id}`,
+      type: 'expiration_warning',
+      project_id: null,
+      message: 'Your engagement data expires in less than 24 hours. Sign up free to keep it.',
+      cta_text: 'Sign Up Free',
+      urgency_level: 'high',
+      created_at: new Date(warningAt).toISOString(),
+      expires_at: new Date(warningAt + EXPIRATION_WARNING_TTL_MS).toISOString(),
+    });
+  }
+  return updates.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0)).slice(0, NOTIFICATIONS_KEPT);
+}
+
+/** `since` as ISO date-time or epoch ms; undefined when absent or unreadable. */
+export function parseSince(text: string | undefined): number | undefined {
+  if (!text) return undefined;
+  const ms = /^\d{1,16}$/.test(text) ? Number(text) : Date.parse(text);
+  return Number.isFinite(ms) ? ms : undefined;
+}

@@ -1,0 +1,155 @@
+/**
+ * Downloads of many files at once, and the site's link-preview picture:
+ * GET /api/sites/{slug}/download[?files=id,id…]  one streamed ZIP of the site's files (or a selection)
+ * GET /api/files/{id}/entry?path=…[&path=…]      one entry of a ZIP archive, or a ZIP of several
+ * GET /{slug}/og.png                              the Open Graph picture the builder made
+ * Every route asks resolveSiteAccess first, like the file routes.
+ */
+import { Router } from 'express';
+import { z } from 'zod';
+import { isValidId, isValidSlug, UPLOAD_LIMITS } from '@dropsite/shared';
+import { isZipArchive, openZipArchive, PreviewUnavailableError, siteOgImageKey, type TZipArchive } from '@dropsite/builder';
+import type { TAppDeps } from '../deps.ts';
+import { AppError } from '../http/app-error.ts';
+import { contentDisposition } from '../http/content-disposition.ts';
+import { findProjectBySlug, listFilesByProject } from '../projects/projects.repository.ts';
+import { assertSiteOpen, resolveSiteAccess } from '../sites/site-access.ts';
+import { findServableFile } from '../files/file-variants.routes.ts';
+import { fileCacheControl, sendStoredObject, setFileSecurityHeaders, streamTo } from '../files/serve-object.ts';
+import { dedupeNames, sendZip, zipSafeName, type TZipItem } from './zip-stream.ts';
+import { countDownloadWhenComplete } from '../analytics/analytics.service.ts';
+
+/** Spec 8, 'Download-all with nothing available'. */
+export const NOTHING_TO_DOWNLOAD = 'No files are currently available for download. Please contact the site owner.';
+
+const MAX_ENTRY_PATHS = 1000;
+
+const oneOrMany = (item: z.ZodString) => z.union([item, z.array(item)]).transform((v) => (Array.isArray(v) ? v : [v]));
+
+const ZSiteDownloadQuerySchema = z.object({
+  files: oneOrMany(z.string().max(UPLOAD_LIMITS.maxFilesPerSite * 70))
+    .transform((parts) => parts.flatMap((p) => p.split(',')).map((id) => id.trim()).filter(Boolean))
+    .optional(),
+});
+
+const ZEntryQuerySchema = z.object({
+  path: oneOrMany(z.string().min(1).max(4096)).pipe(z.array(z.string()).min(1).max(MAX_ENTRY_PATHS)),
+});
+
+/** The file name of a downloaded ZIP: the site's title, or a plain fallback. */
+function zipFileName(title: string, fallback: string): string {
+  const cleaned = zipSafeName(title).replace(/[<>:"|?*]/g, '').trim();
+  return `${cleaned && cleaned !== 'file' ? cleaned.slice(0, 150) : fallback}.zip`;
+}
+
+export function createDownloadRoutes(deps: TAppDeps): Router {
+  const router = Router();
+
+  router.get('/api/sites/:slug/download', async (req, res) => {
+    setFileSecurityHeaders(res);
+    const slug = req.params.slug;
+    if (!isValidSlug(slug)) throw new AppError('not_found', 'Not found');
+    const query = ZSiteDownloadQuerySchema.parse(req.query);
+    const project = await findProjectBySlug(deps.db, slug);
+    assertSiteOpen(resolveSiteAccess(deps, req, project));
+    if (!project) throw new AppError('not_found', 'Not found');
+
+    let files = await listFilesByProject(deps.db, project.id);
+    if (query.files !== undefined) {
+      const wanted = [...new Set(query.files)];
+      if (wanted.length === 0) throw new AppError('bad_request', 'No files were selected');
+      const byId = new Map(files.map((f) => [f.id, f]));
+      // Another site's file answers exactly like a file that does not exist.
+      if (wanted.some((id) => !isValidId(id) || !byId.has(id))) throw new AppError('not_found', 'File not found');
+      files = wanted.map((id) => byId.get(id)!);
+    }
+    if (files.length === 0) throw new AppError('not_found', NOTHING_TO_DOWNLOAD);
+
+    const names = dedupeNames(files.map((f) => zipSafeName(f.name)));
+    const items: TZipItem[] = files.map((file, i) => ({
+      name: names[i]!,
+      size: file.size,
+      mtime: new Date(file.created_at),
+      open: async () => (await deps.storage.get(file.storage_key)).body,
+    }));
+    // One download of the site (no single file) once the whole ZIP was sent.
+    countDownloadWhenComplete(deps, req, res, {
+      projectId: project.id,
+      fileId: null,
+      fileName: null,
+      ...(query.files !== undefined ? { zipLabel: `${files.length} selected ${files.length === 1 ? 'file' : 'files'}` } : {}),
+    });
+    await sendZip(req, res, items, zipFileName(project.title, 'files'), deps.log);
+  });
+
+  router.get('/api/files/:id/entry', async (req, res) => {
+    setFileSecurityHeaders(res);
+    const { file } = await findServableFile(deps, req);
+    const query = ZEntryQuerySchema.parse(req.query);
+    if (file.kind !== 'archive' || !isZipArchive(file)) throw new AppError('not_found', 'This file is not a ZIP archive');
+
+    let archive: TZipArchive;
+    try {
+      archive = await openZipArchive(deps.storage, file.storage_key, file.size);
+    } catch (error) {
+      if (error instanceof PreviewUnavailableError) throw new AppError('not_found', error.message, { cause: error });
+      throw error;
+    }
+    try {
+      const paths = [...new Set(query.path)];
+      // Only paths of the safe tree exist: '..', absolute paths and symlinks were never in it.
+      const entries = paths.map((path) => archive.files.get(path));
+      if (entries.some((entry) => !entry || !entry.extractable)) throw new AppError('not_found', 'File not found in this archive');
+
+      if (entries.length === 1) {
+        const entry = entries[0]!;
+        res.status(200).set({
+          'Content-Type': 'application/octet-stream',
+          'Content-Disposition': contentDisposition('attachment', entry.path.split('/').at(-1)!),
+          'Content-Length': String(entry.size),
+          'Cache-Control': fileCacheControl(file.project),
+        });
+        if (req.method === 'HEAD') {
+          res.end();
+          return;
+        }
+        await streamTo(await archive.openEntry(entry.path), res);
+        return;
+      }
+      const items: TZipItem[] = entries.map((entry) => ({
+        name: entry!.path,
+        size: entry!.size,
+        mtime: entry!.modified ?? new Date(file.created_at),
+        open: () => archive.openEntry(entry!.path),
+      }));
+      await sendZip(req, res, items, zipFileName(`${file.name.replace(/\.zip$/i, '')} (selection)`, 'selection'), deps.log);
+    } finally {
+      archive.close();
+    }
+  });
+
+  router.get('/:slug/og.png', async (req, res, next) => {
+    const slug = req.params.slug;
+    if (!isValidSlug(slug)) {
+      next();
+      return;
+    }
+    setFileSecurityHeaders(res);
+    const project = await findProjectBySlug(deps.db, slug);
+    assertSiteOpen(resolveSiteAccess(deps, req, project));
+    if (!project) throw new AppError('not_found', 'Not found');
+    const key = siteOgImageKey(slug);
+    const head = await deps.storage.head(key);
+    if (!head) throw new AppError('not_found', 'Not found');
+    await sendStoredObject(req, res, deps.storage, {
+      key,
+      contentType: 'image/png',
+      disposition: contentDisposition('inline', 'og.png'),
+      etag: `"og-${head.modifiedAt.toString(36)}-${head.size.toString(36)}"`,
+      // The same URL gets a new picture when the site changes: caches revalidate within the hour.
+      cacheControl: project.password_hash || project.expires_at !== null ? 'private, no-store' : 'public, max-age=3600',
+    });
+  });
+
+  return router;
+}

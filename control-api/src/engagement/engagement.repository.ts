@@ -1,0 +1,336 @@
+/** Favourites, approvals and comments: the only module that queries those tables. */
+import type { Kysely, Transaction } from 'kysely';
+import type { TApprovalStatus } from '@dropsite/shared';
+import type { Database, TProjectRow } from '../db/tables.ts';
+
+type TDb = Kysely<Database> | Transaction<Database>;
+
+export interface TSiteFileRef {
+  id: string;
+  project_id: string;
+  name: string;
+}
+
+/** A file of the given site, or null when there is none with that id on that site. */
+export async function findFileOfProject(db: TDb, projectId: string, fileId: string): Promise<TSiteFileRef | null> {
+  const row = await db
+    .selectFrom('files')
+    .select(['id', 'project_id', 'name'])
+    .where('id', '=', fileId)
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/**
+ * A live (not deleted) site and one of its files (null when the file is not on that site): the
+ * lookup every engagement call starts with. Two primary-key reads: cheaper than one join, for
+ * which SQLite scans the site's files.
+ */
+export async function findProjectAndFile(db: TDb, projectId: string, fileId: string | null): Promise<{ project: TProjectRow; file: TSiteFileRef | null } | null> {
+  const [project, file] = await Promise.all([
+    db.selectFrom('projects').selectAll().where('id', '=', projectId).where('deleted_at', 'is', null).executeTakeFirst(),
+    fileId === null ? Promise.resolve(null) : findFileOfProject(db, projectId, fileId),
+  ]);
+  return project ? { project, file } : null;
+}
+
+// ---- favourites
+
+export interface TNewFavorite {
+  id: string;
+  projectId: string;
+  fileId: string;
+  visitorId: string;
+  userName: string;
+  now: number;
+}
+
+/** Adds the visitor's favourite; answers false when it was already there (one row per file and visitor). */
+export async function addFavorite(db: TDb, favorite: TNewFavorite): Promise<boolean> {
+  const result = await db
+    .insertInto('favorites')
+    .values({
+      id: favorite.id,
+      project_id: favorite.projectId,
+      file_id: favorite.fileId,
+      visitor_id: favorite.visitorId,
+      user_name: favorite.userName,
+      created_at: favorite.now,
+    })
+    .onConflict((oc) => oc.columns(['file_id', 'visitor_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+}
+
+/** Removes the visitor's favourite; answers whether there was one. */
+export async function removeFavorite(db: TDb, fileId: string, visitorId: string): Promise<boolean> {
+  const result = await db.deleteFrom('favorites').where('file_id', '=', fileId).where('visitor_id', '=', visitorId).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+export async function countFavoritesOfFile(db: TDb, fileId: string): Promise<number> {
+  const row = await db.selectFrom('favorites').select((eb) => eb.fn.countAll<number>().as('n')).where('file_id', '=', fileId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function listVisitorFavorites(db: TDb, projectId: string, visitorId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('favorites')
+    .select('file_id')
+    .where('visitor_id', '=', visitorId)
+    .where('project_id', '=', projectId)
+    .orderBy('created_at')
+    .execute();
+  return rows.map((r) => r.file_id);
+}
+
+// ---- approvals
+
+export interface TApprovalWrite {
+  id: string;
+  projectId: string;
+  fileId: string;
+  visitorId: string;
+  userName: string;
+  status: TApprovalStatus;
+  now: number;
+}
+
+/**
+ * Sets the visitor's approval of a file in one statement: inserted the first time, updated
+ * after (one row per file and visitor by the UNIQUE constraint), so concurrent calls never
+ * make two rows and the last write wins.
+ */
+export async function upsertApproval(db: TDb, approval: TApprovalWrite): Promise<{ status: TApprovalStatus; updated_at: number }> {
+  return db
+    .insertInto('approvals')
+    .values({
+      id: approval.id,
+      project_id: approval.projectId,
+      file_id: approval.fileId,
+      visitor_id: approval.visitorId,
+      user_name: approval.userName,
+      status: approval.status,
+      created_at: approval.now,
+      updated_at: approval.now,
+    })
+    .onConflict((oc) => oc.columns(['file_id', 'visitor_id']).doUpdateSet({ status: approval.status, updated_at: approval.now, user_name: approval.userName }))
+    .returning(['status', 'updated_at'])
+    .executeTakeFirstOrThrow();
+}
+
+export async function findApproval(db: TDb, fileId: string, visitorId: string): Promise<{ status: TApprovalStatus; updated_at: number } | null> {
+  return (await db.selectFrom('approvals').select(['status', 'updated_at']).where('file_id', '=', fileId).where('visitor_id', '=', visitorId).executeTakeFirst()) ?? null;
+}
+
+export async function listVisitorApprovals(db: TDb, projectId: string, visitorId: string): Promise<Array<{ fileId: string; status: TApprovalStatus }>> {
+  const rows = await db
+    .selectFrom('approvals')
+    .select(['file_id', 'status'])
+    .where('visitor_id', '=', visitorId)
+    .where('project_id', '=', projectId)
+    .orderBy('updated_at')
+    .execute();
+  return rows.map((r) => ({ fileId: r.file_id, status: r.status }));
+}
+
+// ---- comments
+
+export interface TCommentRow {
+  id: string;
+  project_id: string;
+  file_id: string;
+  parent_id: string | null;
+  visitor_id: string;
+  user_name: string;
+  body: string;
+  created_at: number;
+}
+
+export async function insertComment(db: TDb, row: TCommentRow): Promise<void> {
+  await db.insertInto('comments').values(row).execute();
+}
+
+export async function findCommentOfFile(db: TDb, fileId: string, commentId: string): Promise<TCommentRow | null> {
+  return (await db.selectFrom('comments').selectAll().where('id', '=', commentId).where('file_id', '=', fileId).executeTakeFirst()) ?? null;
+}
+
+/** Files with up to this many comments are read in one query. */
+const SINGLE_QUERY_COMMENTS = 1000;
+
+/** The newest `limit` threads of a file (oldest first) with every reply (oldest first), and the file's total. */
+export async function listCommentThreads(
+  db: TDb,
+  fileId: string,
+  limit: number,
+): Promise<{ roots: TCommentRow[]; replies: TCommentRow[]; total: number }> {
+  // Most files have few comments: one query reads them all (in index order, so SQLite needs no
+  // sort of its own) and the threads are cut here.
+  const all = await db
+    .selectFrom('comments')
+    .selectAll()
+    .where('file_id', '=', fileId)
+    .orderBy('created_at')
+    .limit(SINGLE_QUERY_COMMENTS + 1)
+    .execute();
+  if (all.length <= SINGLE_QUERY_COMMENTS) {
+    all.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const roots = all.filter((c) => c.parent_id === null).slice(-limit);
+    const kept = new Set(roots.map((r) => r.id));
+    return { roots, replies: all.filter((c) => c.parent_id !== null && kept.has(c.parent_id)), total: all.length };
+  }
+  const newest = await db
+    .selectFrom('comments')
+    .selectAll()
+    .where('file_id', '=', fileId)
+    .where('parent_id', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  const roots = newest.reverse();
+  const replies =
+    roots.length === 0
+      ? []
+      : await db
+          .selectFrom('comments')
+          .selectAll()
+          .where('file_id', '=', fileId)
+          .where(
+            'parent_id',
+            'in',
+            roots.map((r) => r.id),
+          )
+          .orderBy('created_at')
+          .orderBy('id')
+          .execute();
+  const count = await db.selectFrom('comments').select((eb) => eb.fn.countAll<number>().as('n')).where('file_id', '=', fileId).executeTakeFirstOrThrow();
+  return { roots, replies, total: Number(count.n) };
+}
+
+export async function countCommentsByFile(db: TDb, projectId: string): Promise<Record<string, number>> {
+  const rows = await db
+    .selectFrom('comments')
+    .select(['file_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('project_id', '=', projectId)
+    .groupBy('file_id')
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.file_id, Number(r.n)]));
+}
+
+// ---- totals (analytics and the anonymous creator's summary)
+
+export interface TEngagementTotals {
+  favorites: number;
+  comments: number;
+  approvals: { approved: number; rejected: number; pending: number };
+}
+
+/** Favourites, comments and approvals of one site, or of one file of it. */
+export async function countEngagement(db: TDb, scope: { projectId: string; fileId?: string | undefined }): Promise<TEngagementTotals> {
+  const favorites = db.selectFrom('favorites').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', scope.projectId);
+  const comments = db.selectFrom('comments').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', scope.projectId);
+  const approvals = db
+    .selectFrom('approvals')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('project_id', '=', scope.projectId)
+    .groupBy('status');
+  const fileId = scope.fileId;
+  const [f, c, a] = await Promise.all([
+    (fileId ? favorites.where('file_id', '=', fileId) : favorites).executeTakeFirstOrThrow(),
+    (fileId ? comments.where('file_id', '=', fileId) : comments).executeTakeFirstOrThrow(),
+    (fileId ? approvals.where('file_id', '=', fileId) : approvals).execute(),
+  ]);
+  const byStatus = { approved: 0, rejected: 0, pending: 0 };
+  for (const row of a) byStatus[row.status] = Number(row.n);
+  return { favorites: Number(f.n), comments: Number(c.n), approvals: byStatus };
+}
+
+/** Per project: favourites, comments and approvals (any status), for lists of many sites. */
+export async function countEngagementByProject(
+  db: TDb,
+  projectIds: readonly string[],
+): Promise<Map<string, { favorites: number; comments: number; approvals: number }>> {
+  const out = new Map<string, { favorites: number; comments: number; approvals: number }>();
+  if (projectIds.length === 0) return out;
+  for (const id of projectIds) out.set(id, { favorites: 0, comments: 0, approvals: 0 });
+  const ids = [...projectIds];
+  const count = (table: 'favorites' | 'comments' | 'approvals') =>
+    db
+      .selectFrom(table)
+      .select(['project_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('project_id', 'in', ids)
+      .groupBy('project_id')
+      .execute();
+  const [f, c, a] = await Promise.all([count('favorites'), count('comments'), count('approvals')]);
+  for (const r of f) out.get(r.project_id)!.favorites = Number(r.n);
+  for (const r of c) out.get(r.project_id)!.comments = Number(r.n);
+  for (const r of a) out.get(r.project_id)!.approvals = Number(r.n);
+  return out;
+}
+
+// ---- recent engagement (the analytics panel's activity and the anonymous creator's updates)
+
+export interface TEngagementActivityRow {
+  kind: 'favorite' | 'comment' | 'approval';
+  /** Unique per event: an approval's id changes with each status change. */
+  eventId: string;
+  projectId: string;
+  fileId: string;
+  fileName: string;
+  userName: string;
+  text: string | null;
+  status: TApprovalStatus | null;
+  at: number;
+}
+
+/**
+ * The newest favourites, comments and approval changes of some sites (or of one file), newest
+ * first: read from the engagement rows themselves, so nothing is written twice per event.
+ */
+export async function listRecentEngagement(
+  db: TDb,
+  scope: { projectIds: readonly string[]; fileId?: string | undefined; since?: number | undefined },
+  limit: number,
+): Promise<TEngagementActivityRow[]> {
+  if (scope.projectIds.length === 0) return [];
+  const ids = [...scope.projectIds];
+  const { fileId, since } = scope;
+  let favorites = db
+    .selectFrom('favorites')
+    .innerJoin('files', 'files.id', 'favorites.file_id')
+    .select(['favorites.id', 'favorites.project_id', 'favorites.file_id', 'files.name as file_name', 'favorites.user_name', 'favorites.created_at as at'])
+    .where('favorites.project_id', 'in', ids);
+  let comments = db
+    .selectFrom('comments')
+    .innerJoin('files', 'files.id', 'comments.file_id')
+    .select(['comments.id', 'comments.project_id', 'comments.file_id', 'files.name as file_name', 'comments.user_name', 'comments.body', 'comments.created_at as at'])
+    .where('comments.project_id', 'in', ids);
+  let approvals = db
+    .selectFrom('approvals')
+    .innerJoin('files', 'files.id', 'approvals.file_id')
+    .select(['approvals.id', 'approvals.project_id', 'approvals.file_id', 'files.name as file_name', 'approvals.user_name', 'approvals.status', 'approvals.updated_at as at'])
+    .where('approvals.project_id', 'in', ids);
+  if (fileId !== undefined) {
+    favorites = favorites.where('favorites.file_id', '=', fileId);
+    comments = comments.where('comments.file_id', '=', fileId);
+    approvals = approvals.where('approvals.file_id', '=', fileId);
+  }
+  if (since !== undefined) {
+    favorites = favorites.where('favorites.created_at', '>', since);
+    comments = comments.where('comments.created_at', '>', since);
+    approvals = approvals.where('approvals.updated_at', '>', since);
+  }
+  const [f, c, a] = await Promise.all([
+    favorites.orderBy('favorites.created_at', 'desc').orderBy('favorites.id', 'desc').limit(limit).execute(),
+    comments.orderBy('comments.created_at', 'desc').orderBy('comments.id', 'desc').limit(limit).execute(),
+    approvals.orderBy('approvals.updated_at', 'desc').orderBy('approvals.id', 'desc').limit(limit).execute(),
+  ]);
+  const rows: TEngagementActivityRow[] = [
+    ...f.map((r) => ({ kind: 'favorite' as const, eventId: `favorite-${r.id}`, projectId: r.project_id, fileId: r.file_id, fileName: r.file_name, userName: r.user_name, text: null, status: null, at: Number(r.at) })),
+    ...c.map((r) => ({ kind: 'comment' as const, eventId: `comment-${r.id}`, projectId: r.project_id, fileId: r.file_id, fileName: r.file_name, userName: r.user_name, text: r.body, status: null, at: Number(r.at) })),
+    ...a.map((r) => ({ kind: 'approval' as const, eventId: `approval-${r.id}-${r.at}`, projectId: r.project_id, fileId: r.file_id, fileName: r.file_name, userName: r.user_name, text: null, status: r.status, at: Number(r.at) })),
+  ];
+  return rows.sort((x, y) => y.at - x.at || (x.eventId < y.eventId ? 1 : -1)).slice(0, limit);
+}

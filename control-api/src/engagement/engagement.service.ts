@@ -1,0 +1,253 @@
+/**
+ * Favourites, approvals and comments (spec 2.3, 4, 5, 7.1): the rules and access checks. Every
+ * call first proves the site may be served to this request (resolveSiteAccess), then that its
+ * creator turned the feature on, then that the file belongs to the site. The visitor is always
+ * the one of the request's cookie.
+ */
+import type { Request } from 'express';
+import {
+  FEATURE_DISABLED_MESSAGE,
+  findCommentTextProblem,
+  visitorDisplayName,
+  type TApprovalStatus,
+  type TComment,
+  type TCommentReply,
+  type TEngagementStateResponse,
+  type TSiteSettings,
+} from '@dropsite/shared';
+import type { TAppDeps } from '../deps.ts';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, TProjectRow } from '../db/tables.ts';
+import { newId } from '../db/ids.ts';
+import { AppError } from '../http/app-error.ts';
+import { parseSiteSettings } from '../projects/projects.repository.ts';
+import { assertSiteOpen, resolveSiteAccess } from '../sites/site-access.ts';
+import type { TEngagementEvent } from '../notifications/notification-messages.ts';
+import { queueEngagementNotifications } from '../notifications/notifications.service.ts';
+import {
+  addFavorite,
+  countCommentsByFile,
+  countFavoritesOfFile,
+  findApproval,
+  findCommentOfFile,
+  findFileOfProject,
+  findProjectAndFile,
+  insertComment,
+  listCommentThreads,
+  listVisitorApprovals,
+  listVisitorFavorites,
+  removeFavorite,
+  upsertApproval,
+  type TCommentRow,
+  type TSiteFileRef,
+} from './engagement.repository.ts';
+
+type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log'>;
+
+export type TEngagementFeature = 'favorites' | 'comments' | 'approvals' | 'analytics';
+
+/** Threads sent per file; older ones stay in the database (and in `total`). */
+export const COMMENT_THREADS_SENT = 200;
+
+export function isFeatureEnabled(settings: TSiteSettings, feature: TEngagementFeature): boolean {
+  switch (feature) {
+    case 'favorites':
+      return settings.enableFavorites;
+    case 'comments':
+      return settings.enableComments;
+    case 'approvals':
+      return settings.enableApprovals;
+    case 'analytics':
+      return settings.enableAnalytics;
+  }
+}
+
+export interface TEngagementSite {
+  project: TProjectRow;
+  settings: TSiteSettings;
+}
+
+/**
+ * The site of an engagement call, when this request may use it: 404 missing or deleted, 410
+ * expired, 401 locked (no valid unlock), 403 when the feature is off.
+ */
+export async function openEngagementSite(deps: TDeps, req: Request, projectId: string, feature: TEngagementFeature | null): Promise<TEngagementSite> {
+  return (await openEngagementTarget(deps, req, projectId, null, feature)).site;
+}
+
+/**
+ * The site and, when `fileId` is given, its file (one query): the same checks as
+ * openEngagementSite, then 404 when the file is not on that site.
+ */
+export async function openEngagementTarget(
+  deps: TDeps,
+  req: Request,
+  projectId: string,
+  fileId: string | null,
+  feature: TEngagementFeature | null,
+): Promise<{ site: TEngagementSite; file: TSiteFileRef | null }> {
+  const found = await findProjectAndFile(deps.db, projectId, fileId);
+  if (!found) throw new AppError('not_found', 'Site not found');
+  const { project, file } = found;
+  assertSiteOpen(resolveSiteAccess(deps, req, project));
+  const settings = parseSiteSettings(project.settings);
+  if (feature !== null && !isFeatureEnabled(settings, feature)) throw new AppError('forbidden', FEATURE_DISABLED_MESSAGE);
+  if (fileId !== null && !file) throw new AppError('not_found', 'File not found');
+  return { site: { project, settings }, file };
+}
+
+/** openEngagementTarget for calls about one file. */
+export async function openEngagementFile(
+  deps: TDeps,
+  req: Request,
+  projectId: string,
+  fileId: string,
+  feature: TEngagementFeature,
+): Promise<{ site: TEngagementSite; file: TSiteFileRef }> {
+  const { site, file } = await openEngagementTarget(deps, req, projectId, fileId, feature);
+  return { site, file: file! };
+}
+
+export async function findSiteFile(deps: TDeps, project: TProjectRow, fileId: string): Promise<TSiteFileRef> {
+  const file = await findFileOfProject(deps.db, project.id, fileId);
+  if (!file) throw new AppError('not_found', 'File not found');
+  return file;
+}
+
+type TWriter = Kysely<Database> | Transaction<Database>;
+
+/**
+ * Runs an engagement write, with its notification rows in the same transaction when the site
+ * sends notifications. The activity and in-app updates are read from the engagement rows
+ * themselves, so nothing else is written per event.
+ */
+async function writeEngagement<T>(deps: TDeps, site: TEngagementSite, write: (db: TWriter, notify: (event: TEngagementEvent) => Promise<void>) => Promise<T>): Promise<T> {
+  if (!site.settings.enableNotifications) return write(deps.db, async () => {});
+  return deps.db.transaction().execute((trx) => write(trx, (event) => queueEngagementNotifications(deps, trx, site.project, site.settings, event)));
+}
+
+export async function setFavorite(
+  deps: TDeps,
+  site: TEngagementSite,
+  file: TSiteFileRef,
+  visitorId: string,
+  isFavorite: boolean,
+): Promise<{ isFavorite: boolean; favoritesCount: number }> {
+  const userName = visitorDisplayName(visitorId);
+  if (isFavorite) {
+    await writeEngagement(deps, site, async (db, notify) => {
+      const added = await addFavorite(db, { id: newId(), projectId: site.project.id, fileId: file.id, visitorId, userName, now: deps.clock.now() });
+      // A repeated favourite is a no-op: no second notification.
+      if (added) await notify({ type: 'favorite', projectId: site.project.id, fileId: file.id, fileName: file.name, visitorName: userName });
+    });
+  } else {
+    await removeFavorite(deps.db, file.id, visitorId);
+  }
+  return { isFavorite, favoritesCount: await countFavoritesOfFile(deps.db, file.id) };
+}
+
+export async function setApproval(
+  deps: TDeps,
+  site: TEngagementSite,
+  file: TSiteFileRef,
+  visitorId: string,
+  status: TApprovalStatus,
+): Promise<{ status: TApprovalStatus; updatedAt: number }> {
+  const userName = visitorDisplayName(visitorId);
+  // Setting the status it already has changes nothing (and tells nobody).
+  const current = await findApproval(deps.db, file.id, visitorId);
+  if (current?.status === status) return { status, updatedAt: current.updated_at };
+  return writeEngagement(deps, site, async (db, notify) => {
+    const row = await upsertApproval(db, { id: newId(), projectId: site.project.id, fileId: file.id, visitorId, userName, status, now: deps.clock.now() });
+    await notify({ type: 'approval', projectId: site.project.id, fileId: file.id, fileName: file.name, visitorName: userName, status });
+    return { status: row.status, updatedAt: row.updated_at };
+  });
+}
+
+function toCommentReply(row: TCommentRow, visitorId: string): TCommentReply {
+  return {
+    id: row.id,
+    fileId: row.file_id,
+    parentId: row.parent_id,
+    userName: row.user_name,
+    commentText: row.body,
+    createdAt: new Date(row.created_at).toISOString(),
+    isOwn: row.visitor_id === visitorId,
+  };
+}
+
+export async function listComments(deps: TDeps, file: TSiteFileRef, visitorId: string): Promise<{ comments: TComment[]; total: number }> {
+  const { roots, replies, total } = await listCommentThreads(deps.db, file.id, COMMENT_THREADS_SENT);
+  const byRoot = new Map<string, TCommentReply[]>();
+  for (const reply of replies) {
+    const list = byRoot.get(reply.parent_id!) ?? [];
+    list.push(toCommentReply(reply, visitorId));
+    byRoot.set(reply.parent_id!, list);
+  }
+  return { comments: roots.map((root) => ({ ...toCommentReply(root, visitorId), replies: byRoot.get(root.id) ?? [] })), total };
+}
+
+/** Refuses a comment text the way spec 5 and the checklist ask: blank 400, too long 413, NUL or broken text 400. */
+export function assertCommentText(text: string): void {
+  const problem = findCommentTextProblem(text);
+  if (problem === 'blank') throw new AppError('validation_failed', 'Please write a comment before sending');
+  if (problem === 'too_long') throw new AppError('payload_too_large', 'Comments can be at most 5,000 characters');
+  if (problem === 'invalid') throw new AppError('bad_request', 'The comment contains characters that cannot be stored');
+}
+
+export async function createComment(
+  deps: TDeps,
+  site: TEngagementSite,
+  file: TSiteFileRef,
+  visitorId: string,
+  input: { commentText: string; replyTo: string | null },
+): Promise<TComment> {
+  assertCommentText(input.commentText);
+  let parentId: string | null = null;
+  if (input.replyTo) {
+    const parent = await findCommentOfFile(deps.db, file.id, input.replyTo);
+    if (!parent) throw new AppError('not_found', 'The comment you replied to no longer exists');
+    // Replies are one level deep: answering a reply joins its thread.
+    parentId = parent.parent_id ?? parent.id;
+  }
+  const userName = visitorDisplayName(visitorId);
+  const row: TCommentRow = {
+    id: newId(),
+    project_id: site.project.id,
+    file_id: file.id,
+    parent_id: parentId,
+    visitor_id: visitorId,
+    user_name: userName,
+    // Stored exactly as typed; whoever shows it shows it as text.
+    body: input.commentText,
+    created_at: deps.clock.now(),
+  };
+  await writeEngagement(deps, site, async (db, notify) => {
+    await insertComment(db, row);
+    await notify({
+      type: 'comment',
+      projectId: site.project.id,
+      fileId: file.id,
+      fileName: file.name,
+      visitorName: userName,
+      text: input.commentText,
+    });
+  });
+  return { ...toCommentReply(row, visitorId), replies: [] };
+}
+
+export async function getVisitorState(deps: TDeps, site: TEngagementSite, visitorId: string): Promise<Omit<TEngagementStateResponse, 'success'>> {
+  const { project, settings } = site;
+  const [favorites, approvals, commentCounts] = await Promise.all([
+    settings.enableFavorites ? listVisitorFavorites(deps.db, project.id, visitorId) : Promise.resolve([]),
+    settings.enableApprovals ? listVisitorApprovals(deps.db, project.id, visitorId) : Promise.resolve([]),
+    settings.enableComments ? countCommentsByFile(deps.db, project.id) : Promise.resolve({}),
+  ]);
+  return {
+    visitor: { name: visitorDisplayName(visitorId) },
+    features: { favorites: settings.enableFavorites, comments: settings.enableComments, approvals: settings.enableApprovals, analytics: settings.enableAnalytics },
+    favorites,
+    approvals,
+    commentCounts,
+  };
+}

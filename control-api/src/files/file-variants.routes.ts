@@ -1,0 +1,69 @@
+/**
+ * What the builder made from a file, served under the file's id:
+ * GET /api/files/{id}/pdf     the PDF a presentation or office document was converted to (a PDF: itself), inline, Range-capable
+ * GET /api/files/{id}/poster  a video's poster frame at display size (WebP)
+ */
+import { Router, type Request } from 'express';
+import { isValidId, ZDerivedMetadataSchema, type TDerivedMetadata } from '@dropsite/shared';
+import type { TAppDeps } from '../deps.ts';
+import { AppError } from '../http/app-error.ts';
+import { contentDisposition } from '../http/content-disposition.ts';
+import { findFileById, type TFileWithProject } from '../projects/projects.repository.ts';
+import { assertSiteOpen, resolveSiteAccess } from '../sites/site-access.ts';
+import { fileCacheControl, sendStoredObject, setFileSecurityHeaders } from './serve-object.ts';
+
+/** The file behind `:id` once its site lets this request in, with what the builder derived. */
+export async function findServableFile(deps: TAppDeps, req: Request): Promise<{ file: TFileWithProject; derived: TDerivedMetadata | null }> {
+  const id = String(req.params.id ?? '');
+  if (!isValidId(id)) throw new AppError('not_found', 'File not found');
+  const file = await findFileById(deps.db, id);
+  if (!file) throw new AppError('not_found', 'File not found');
+  assertSiteOpen(resolveSiteAccess(deps, req, file.project));
+  let json: unknown = null;
+  try {
+    json = JSON.parse(file.metadata);
+  } catch {
+    // not derived yet
+  }
+  const parsed = ZDerivedMetadataSchema.safeParse(json);
+  return { file, derived: parsed.success ? parsed.data : null };
+}
+
+function baseName(name: string): string {
+  return name.replace(/\.[^.]*$/, '') || 'file';
+}
+
+export function createFileVariantRoutes(deps: TAppDeps): Router {
+  const router = Router();
+
+  router.get('/api/files/:id/pdf', async (req, res) => {
+    setFileSecurityHeaders(res);
+    const { file, derived } = await findServableFile(deps, req);
+    const converted = derived && !derived.error ? derived.pdf : undefined;
+    const isPdf = file.kind === 'pdf' && derived?.kind === 'pdf' && !derived.error;
+    if (!converted && !isPdf) throw new AppError('not_found', 'This file has no PDF version');
+    await sendStoredObject(req, res, deps.storage, {
+      key: converted ? converted.key : file.storage_key,
+      contentType: 'application/pdf',
+      disposition: contentDisposition('inline', `${baseName(file.name)}.pdf`),
+      etag: `"${file.sha256}-pdf"`,
+      cacheControl: fileCacheControl(file.project),
+    });
+  });
+
+  router.get('/api/files/:id/poster', async (req, res) => {
+    setFileSecurityHeaders(res);
+    const { file, derived } = await findServableFile(deps, req);
+    const poster = derived && !derived.error && derived.kind === 'video' ? derived.display : undefined;
+    if (!poster) throw new AppError('not_found', 'This file has no poster');
+    await sendStoredObject(req, res, deps.storage, {
+      key: poster.key,
+      contentType: poster.contentType,
+      disposition: contentDisposition('inline', `${baseName(file.name)}-poster.webp`),
+      etag: `"${file.sha256}-poster"`,
+      cacheControl: fileCacheControl(file.project),
+    });
+  });
+
+  return router;
+}

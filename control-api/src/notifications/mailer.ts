@@ -1,0 +1,78 @@
+/**
+ * Sending email: SMTP through nodemailer when SMTP_URL is set; otherwise each message is written
+ * to DATA_DIR/outbox/ as an .eml file (and logged), so the embedded default needs no mail server
+ * and nothing is silently dropped. Chosen once per configuration.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createTransport } from 'nodemailer';
+import type { TConfig } from '../config/config.ts';
+import type { Logger } from '../logger.ts';
+
+export interface TMailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  readonly driver: 'smtp' | 'outbox';
+  send(message: TMailMessage): Promise<void>;
+  close(): Promise<void>;
+}
+
+const SEND_TIMEOUT_MS = 20_000;
+
+export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
+  // Query options of the URL (e.g. ?ignoreTLS=true) override these; a stuck server cannot hold a batch for long.
+  const transport = createTransport({
+    url: smtpUrl,
+    connectionTimeout: SEND_TIMEOUT_MS,
+    greetingTimeout: SEND_TIMEOUT_MS,
+    socketTimeout: SEND_TIMEOUT_MS,
+  });
+  return {
+    driver: 'smtp',
+    async send(message) {
+      await transport.sendMail({ from, ...message });
+    },
+    async close() {
+      transport.close();
+    },
+  };
+}
+
+export function createOutboxMailer(outboxDir: string, from: string, log: Logger): Mailer {
+  const composer = createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    driver: 'outbox',
+    async send(message) {
+      const info = await composer.sendMail({ from, ...message });
+      const raw = info.message;
+      if (!Buffer.isBuffer(raw)) throw new Error('The mail composer did not produce a message');
+      await mkdir(outboxDir, { recursive: true });
+      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(6).toString('hex')}.eml`;
+      const file = path.join(outboxDir, name);
+      // Written whole, then renamed: a reader of the outbox never sees half a message.
+      await writeFile(`${file}.tmp`, raw, { mode: 0o600 });
+      await rename(`${file}.tmp`, file);
+      log.info({ file, subject: message.subject }, 'email written to the outbox (SMTP_URL is not set)');
+    },
+    async close() {},
+  };
+}
+
+const mailers = new WeakMap<TConfig, Mailer>();
+
+/** The configuration's mailer, created on first use. */
+export function mailerFor(config: TConfig, log: Logger): Mailer {
+  let mailer = mailers.get(config);
+  if (!mailer) {
+    const { smtpUrl, smtpFrom } = config.notifications;
+    mailer = smtpUrl ? createSmtpMailer(smtpUrl, smtpFrom) : createOutboxMailer(path.join(config.dataDir, 'outbox'), smtpFrom, log);
+    mailers.set(config, mailer);
+  }
+  return mailer;
+}

@@ -1,0 +1,139 @@
+/**
+ * What creators are told about engagement, in app, by email and on Slack. Everything a visitor
+ * or creator typed is data here: cleaned of control characters for one-line uses (no CRLF can
+ * reach an email header), HTML-escaped for email, and Slack-escaped so `<!channel>`, mentions,
+ * links and mrkdwn stay literal text.
+ */
+import type { TApprovalStatus, TNotificationType, TUrgencyLevel } from '@dropsite/shared';
+
+export interface TEngagementEvent {
+  type: 'favorite' | 'comment' | 'approval';
+  projectId: string;
+  fileId: string;
+  fileName: string;
+  visitorName: string;
+  /** The comment's text. */
+  text?: string;
+  /** The approval's new status. */
+  status?: TApprovalStatus;
+}
+
+/** One line of text: control characters (CR, LF, tabs, NUL, bidi overrides) become spaces, runs collapse. */
+export function toOneLine(text: string, maxChars: number): string {
+  const line = text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const chars = Array.from(line);
+  return chars.length > maxChars ? `${chars.slice(0, maxChars - 1).join('')}…` : line;
+}
+
+/** The activity line of an event, e.g. `User 9fQk commented on "a.jpg": "Lovely"`. */
+export function describeEngagement(event: TEngagementEvent): string {
+  const file = `"${toOneLine(event.fileName, 120)}"`;
+  const who = event.visitorName;
+  switch (event.type) {
+    case 'favorite':
+      return `${who} favourited ${file}`;
+    case 'comment':
+      return `${who} commented on ${file}: "${toOneLine(event.text ?? '', 140)}"`;
+    case 'approval':
+      if (event.status === 'approved') return `${who} approved ${file}`;
+      if (event.status === 'rejected') return `${who} requested changes on ${file}`;
+      return `${who} set ${file} back to pending`;
+  }
+}
+
+export function urgencyOf(event: TEngagementEvent): TUrgencyLevel {
+  if (event.type === 'approval' && event.status === 'rejected') return 'high';
+  return event.type === 'favorite' ? 'low' : 'medium';
+}
+
+export function notificationTypeOf(event: TEngagementEvent): TNotificationType {
+  return event.type;
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+}
+
+/**
+ * Text for a Slack message with mrkdwn off: `&`, `<`, `>` escaped as Slack asks (so `<!channel>`,
+ * `<@U1>` and `<url|label>` are shown, not acted on), and `@channel`/`@here`/`@everyone` broken
+ * with a zero-width joiner so no client turns them into mentions.
+ */
+export function escapeSlackText(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/@(channel|here|everyone)\b/gi, '@\u2060$1');
+}
+
+export interface TBatchItem {
+  message: string;
+  created_at: number;
+}
+
+export interface TBatchContext {
+  siteTitle: string;
+  siteUrl: string;
+  dashboardUrl: string;
+}
+
+/** Most lines one message lists; the rest are counted. */
+const MAX_LINES = 20;
+
+function summaryLine(count: number, siteTitle: string): string {
+  return `${count} new ${count === 1 ? 'interaction' : 'interactions'} on "${toOneLine(siteTitle, 80)}"`;
+}
+
+export interface TEmailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export function composeEmail(items: readonly TBatchItem[], context: TBatchContext): TEmailContent {
+  // toOneLine strips CR and LF, so nothing a visitor typed can start a new header.
+  const subject = toOneLine(summaryLine(items.length, context.siteTitle), 160);
+  const shown = items.slice(0, MAX_LINES);
+  const more = items.length - shown.length;
+  const time = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+  const textLines = shown.map((i) => `- ${toOneLine(i.message, 400)} (${time(i.created_at)})`);
+  if (more > 0) textLines.push(`- and ${more} more`);
+  const text = [
+    `${summaryLine(items.length, context.siteTitle)}:`,
+    '',
+    ...textLines,
+    '',
+    `View the site: ${context.siteUrl}`,
+    `See all activity: ${context.dashboardUrl}`,
+    '',
+    'You get this because notifications are on for this site.',
+  ].join('\n');
+  const htmlItems = shown.map((i) => `<li style="margin:0 0 8px">${escapeHtml(toOneLine(i.message, 400))} <span style="color:#6b7280">(${time(i.created_at)})</span></li>`);
+  if (more > 0) htmlItems.push(`<li style="margin:0 0 8px">and ${more} more</li>`);
+  const html = `<!doctype html><html><body style="font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#111827;line-height:1.6"><h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(summaryLine(items.length, context.siteTitle))}</h1><ul style="padding-left:20px;margin:0 0 24px">${htmlItems.join('')}</ul><p><a href="${escapeHtml(context.siteUrl)}" style="color:#1d4ed8">View the site</a> · <a href="${escapeHtml(context.dashboardUrl)}" style="color:#1d4ed8">See all activity</a></p><p style="color:#6b7280;font-size:13px">You get this because notifications are on for this site.</p></body></html>`;
+  return { subject, text, html };
+}
+
+export interface TSlackPayload {
+  text: string;
+  mrkdwn: false;
+  unfurl_links: false;
+  unfurl_media: false;
+}
+
+export function composeSlackMessage(items: readonly TBatchItem[], context: TBatchContext): TSlackPayload {
+  const shown = items.slice(0, MAX_LINES);
+  const more = items.length - shown.length;
+  const lines = [
+    `${escapeSlackText(summaryLine(items.length, context.siteTitle))}:`,
+    ...shown.map((i) => `• ${escapeSlackText(toOneLine(i.message, 400))}`),
+    ...(more > 0 ? [`• and ${more} more`] : []),
+    `View the site: ${escapeSlackText(context.siteUrl)}`,
+  ];
+  return { text: lines.join('\n'), mrkdwn: false, unfurl_links: false, unfurl_media: false };
+}

@@ -1,0 +1,182 @@
+/**
+ * Notifications to creators about engagement on their sites. When a site has notifications on,
+ * each favourite, comment and approval queues an email and/or Slack row; a dispatcher sends each
+ * site's queued rows as ONE message per channel per batch window. Rows are claimed atomically,
+ * so several API processes never send the same burst twice. (The bell's in-app updates are read
+ * from the engagement rows themselves: see creators/anonymous.service.ts.)
+ */
+import { isValidEmailAddress, isValidId, type TSiteSettings } from '@dropsite/shared';
+import type { Kysely, Transaction } from 'kysely';
+import type { TAppDeps } from '../deps.ts';
+import type { Database, TProjectRow } from '../db/tables.ts';
+import { newId } from '../db/ids.ts';
+import { createRateLimiter, type RateLimiter } from '../access/rate-limiter.ts';
+import { findProjectById, parseSiteSettings } from '../projects/projects.repository.ts';
+import { mailerFor, type Mailer } from './mailer.ts';
+import {
+  composeEmail,
+  composeSlackMessage,
+  describeEngagement,
+  notificationTypeOf,
+  urgencyOf,
+  type TEngagementEvent,
+} from './notification-messages.ts';
+import {
+  claimBatch,
+  findDueBatches,
+  insertNotifications,
+  releaseBatch,
+  type TDueBatch,
+  type TNewNotification,
+} from './notifications.repository.ts';
+import { isAllowedSlackWebhook, postSlackMessage } from './slack.ts';
+
+/** A failing destination is tried this many times, then its batch is given up (and logged). */
+const MAX_SEND_ATTEMPTS = 5;
+
+interface TNotifierState {
+  destinations: RateLimiter;
+}
+
+const states = new WeakMap<object, TNotifierState>();
+
+function stateOf(deps: Pick<TAppDeps, 'config' | 'clock'>): TNotifierState {
+  let state = states.get(deps.config);
+  if (!state) {
+    state = {
+      destinations: createRateLimiter({ perMinute: deps.config.notifications.maxPerHour / 60, burst: deps.config.notifications.maxPerHour, clock: deps.clock }),
+    };
+    states.set(deps.config, state);
+  }
+  return state;
+}
+
+type TProjectOwnerFields = Pick<TProjectRow, 'id' | 'owner_creator_id' | 'anonymous_session_id'>;
+
+/** The rows one engagement event adds, written in the caller's transaction. */
+export async function queueEngagementNotifications(
+  deps: Pick<TAppDeps, 'config' | 'clock'>,
+  db: Kysely<Database> | Transaction<Database>,
+  project: TProjectOwnerFields,
+  settings: TSiteSettings,
+  event: TEngagementEvent,
+): Promise<void> {
+  const now = deps.clock.now();
+  const message = describeEngagement(event);
+  const base = {
+    projectId: project.id,
+    creatorId: project.owner_creator_id,
+    anonymousSessionId: project.anonymous_session_id,
+    type: notificationTypeOf(event),
+    message,
+    urgency: urgencyOf(event),
+    now,
+  };
+  const rows: TNewNotification[] = [];
+  if (settings.enableNotifications) {
+    if (isValidEmailAddress(settings.notificationEmail.trim())) rows.push({ ...base, id: newId(), channel: 'email', ctaText: 'View Dashboard' });
+    if (isAllowedSlackWebhook(settings.slackWebhook.trim(), deps.config.notifications.slackWebhookOrigins)) {
+      rows.push({ ...base, id: newId(), channel: 'slack', ctaText: 'View Dashboard' });
+    }
+  }
+  await insertNotifications(db, rows);
+}
+
+export interface TDispatchResult {
+  sent: number;
+  failed: number;
+  deferred: number;
+  dropped: number;
+}
+
+/** Sends every batch whose first row waited a whole window. Safe to run from several processes at once. */
+export async function dispatchDueNotifications(deps: Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log'>, mailer?: Mailer): Promise<TDispatchResult> {
+  const result: TDispatchResult = { sent: 0, failed: 0, deferred: 0, dropped: 0 };
+  const windowMs = deps.config.notifications.batchSeconds * 1000;
+  const due = await findDueBatches(deps.db, deps.clock.now() - windowMs);
+  for (const batch of due) {
+    const outcome = await dispatchBatch(deps, batch, mailer ?? mailerFor(deps.config, deps.log));
+    result[outcome]++;
+  }
+  return result;
+}
+
+async function dispatchBatch(
+  deps: Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log'>,
+  batch: TDueBatch,
+  mailer: Mailer,
+): Promise<keyof TDispatchResult> {
+  const { db, config, clock, log } = deps;
+  const project = isValidId(batch.projectId) ? await findProjectById(db, batch.projectId) : null;
+  const settings = project ? parseSiteSettings(project.settings) : null;
+  const destination =
+    settings?.enableNotifications !== true
+      ? null
+      : batch.channel === 'email'
+        ? isValidEmailAddress(settings.notificationEmail.trim())
+          ? settings.notificationEmail.trim()
+          : null
+        : isAllowedSlackWebhook(settings.slackWebhook.trim(), config.notifications.slackWebhookOrigins)
+          ? settings.slackWebhook.trim()
+          : null;
+  if (!project || !destination) {
+    // The site is gone or its creator turned this channel off since: the rows are closed unsent.
+    await claimBatch(db, { projectId: batch.projectId, channel: batch.channel, now: clock.now() });
+    return 'dropped';
+  }
+  const limiter = stateOf(deps).destinations;
+  const destinationKey = `${batch.channel}:${destination.toLowerCase()}`;
+  // Over the hourly cap the rows wait; the next allowed message summarises them all.
+  if (!limiter.peek(destinationKey).allowed) return 'deferred';
+  const items = await claimBatch(db, { projectId: project.id, channel: batch.channel, now: clock.now() });
+  if (items.length === 0) return 'deferred';
+  limiter.take(destinationKey);
+  const context = {
+    siteTitle: project.title,
+    siteUrl: `${config.publicUrl}/${project.slug}`,
+    dashboardUrl: `${config.publicUrl}/dashboard`,
+  };
+  try {
+    if (batch.channel === 'email') {
+      const email = composeEmail(items, context);
+      await mailer.send({ to: destination, ...email });
+    } else {
+      await postSlackMessage(destination, composeSlackMessage(items, context), config.notifications.slackWebhookOrigins);
+    }
+    log.info({ projectId: project.id, channel: batch.channel, items: items.length }, 'engagement notification sent');
+    return 'sent';
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const attempts = Math.max(...items.map((i) => i.attempts)) + 1;
+    log.warn({ err, projectId: project.id, channel: batch.channel, attempts, givenUp: attempts >= MAX_SEND_ATTEMPTS }, 'engagement notification failed');
+    await releaseBatch(
+      db,
+      items.map((i) => i.id),
+      message,
+      MAX_SEND_ATTEMPTS,
+    );
+    return 'failed';
+  }
+}
+
+/** Runs the dispatcher every few seconds (never faster than a quarter window) until stopped. */
+export function startNotificationDispatcher(deps: Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log'>): { stop(): Promise<void> } {
+  const everyMs = Math.min(15_000, Math.max(1000, (deps.config.notifications.batchSeconds * 1000) / 4));
+  let running: Promise<unknown> | undefined;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = dispatchDueNotifications(deps)
+      .catch((err: unknown) => deps.log.error({ err }, 'notification dispatch failed'))
+      .finally(() => {
+        running = undefined;
+      });
+  }, everyMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+      await mailerFor(deps.config, deps.log).close();
+    },
+  };
+}

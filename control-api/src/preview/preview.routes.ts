@@ -1,0 +1,30 @@
+/** POST /api/preview: the wizard's preview of a draft site, rendered by the published site's template. */
+import express, { Router } from 'express';
+import { TemplateNotBuiltError } from '@dropsite/builder';
+import { ZPreviewRequestSchema } from '@dropsite/shared';
+import type { TAppDeps } from '../deps.ts';
+import { AppError } from '../http/app-error.ts';
+import { renderPreview } from './preview.service.ts';
+
+/** Room for the 500 files a site may hold, with long names; far below anything that strains a render. */
+export const PREVIEW_BODY_LIMIT = '512kb';
+
+export function createPreviewRoutes(deps: TAppDeps, options: { serverEntry?: string } = {}): Router {
+  const router = Router();
+  router.post('/api/preview', express.json({ limit: PREVIEW_BODY_LIMIT, strict: true }), async (req, res) => {
+    if (!req.is('application/json')) throw new AppError('bad_request', 'Expected a JSON body');
+    const draft = ZPreviewRequestSchema.parse(req.body);
+    let html: string;
+    try {
+      html = await renderPreview(draft, deps.clock.now(), deps.config.publicUrl, options.serverEntry);
+    } catch (err) {
+      if (err instanceof TemplateNotBuiltError) throw new AppError('service_unavailable', 'Preview is not available right now.', { cause: err });
+      throw err;
+    }
+    res
+      .status(200)
+      .set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' })
+      .send(html);
+  });
+  return router;
+}

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../db/ids.ts';
+import { createTestDatabase, isDialectAvailable, TEST_DIALECTS, type TTestDatabase } from '../test-support/test-database.ts';
+import {
+  claimUploadSessionCompletion,
+  deleteFinishedUploadSessions,
+  findAbandonedUploadSessions,
+  findChunksBySession,
+  findLiveMultipartUploadIds,
+  findUploadSessionById,
+  insertChunk,
+  insertUploadSession,
+  isSlugReservedByUploadSession,
+  markUploadSessionAborted,
+  markUploadSessionCompleted,
+  reopenUploadSession,
+  resetUploadFile,
+  setUploadFileMultipartId,
+  type TNewUploadSession,
+} from './upload-sessions.repository.ts';
+
+const NOW = 1_763_800_000_000;
+
+function makeSession(overrides: Partial<TNewUploadSession> = {}): TNewUploadSession {
+  const id = newId();
+  return {
+    id,
+    project_id: newId(),
+    protocol: 'chunked',
+    status: 'open',
+    idempotency_key: null,
+    anonymous_session_id: null,
+    form: '{}',
+    created_at: NOW,
+    expires_at: NOW + 1000,
+    completed_at: null,
+    project_slug: `slug${id.toLowerCase().replace(/[^a-z0-9]/g, '')}`,
+    request_fingerprint: 'f',
+    lease_until: null,
+    ...overrides,
+  };
+}
+
+function makeFile(sessionId: string, position = 0) {
+  return {
+    id: newId(),
+    session_id: sessionId,
+    name: 'a.bin',
+    type: '',
+    size: 30,
+    chunk_size: 10,
+    total_chunks: 3,
+    expected_sha256: null,
+    multipart_upload_id: null,
+    position,
+    sha256: null,
+    assembled_at: null,
+  };
+}
+
+for (const dialect of TEST_DIALECTS) {
+  describe.skipIf(!(await isDialectAvailable(dialect)))(`upload sessions repository (${dialect})`, () => {
+    let handle: TTestDatabase;
+    beforeAll(async () => {
+      handle = await createTestDatabase(dialect);
+    });
+    afterAll(async () => {
+      await handle?.cleanup();
+    });
+
+    it('refuses a second session with the same idempotency key or slug', async () => {
+      const first = makeSession({ idempotency_key: 'k1' });
+      expect(await insertUploadSession(handle.db, first, [makeFile(first.id)])).toBe('inserted');
+      expect(await insertUploadSession(handle.db, makeSession({ idempotency_key: 'k1' }), [])).toBe('duplicate');
+      expect(await insertUploadSession(handle.db, makeSession({ project_slug: first.project_slug }), [])).toBe('duplicate');
+      expect(await isSlugReservedByUploadSession(handle.db, first.project_slug!)).toBe(true);
+    });
+
+    it('records a chunk once; the second writer learns it exists', async () => {
+      const session = makeSession();
+      const file = makeFile(session.id);
+      await insertUploadSession(handle.db, session, [file]);
+      const row = { file_id: file.id, chunk_index: 1, size: 10, sha256: 'a'.repeat(64), storage_key: 'k', etag: '"e"', created_at: NOW };
+      expect(await insertChunk(handle.db, row)).toBe('inserted');
+      expect(await insertChunk(handle.db, { ...row, sha256: 'b'.repeat(64) })).toBe('exists');
+      expect((await findChunksBySession(handle.db, session.id)).get(file.id)?.map((c) => c.sha256)).toEqual(['a'.repeat(64)]);
+      await resetUploadFile(handle.db, file.id, null);
+      expect((await findChunksBySession(handle.db, session.id)).get(file.id)).toBeUndefined();
+    });
+
+    it('lets exactly one completer claim a session, and another only after the lease runs out', async () => {
+      const session = makeSession();
+      await insertUploadSession(handle.db, session, []);
+      const claims = await Promise.all([1, 2, 3].map(() => claimUploadSessionCompletion(handle.db, session.id, NOW, NOW + 100)));
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      expect(await claimUploadSessionCompletion(handle.db, session.id, NOW + 50, NOW + 150)).toBe(false);
+      expect(await markUploadSessionAborted(handle.db, session.id, NOW + 50)).toBe(false);
+      expect(await claimUploadSessionCompletion(handle.db, session.id, NOW + 101, NOW + 200)).toBe(true);
+      await reopenUploadSession(handle.db, session.id, NOW + 5000);
+      expect(await findUploadSessionById(handle.db, session.id)).toMatchObject({ status: 'open', lease_until: null, expires_at: NOW + 5000 });
+      expect(await claimUploadSessionCompletion(handle.db, session.id, NOW, NOW + 100)).toBe(true);
+      await markUploadSessionCompleted(handle.db, session.id, NOW + 10);
+      expect(await claimUploadSessionCompletion(handle.db, session.id, NOW + 1000, NOW + 2000)).toBe(false);
+      expect(await markUploadSessionAborted(handle.db, session.id, NOW + 1000)).toBe(false);
+    });
+
+    it('finds abandoned sessions, keeps live multipart ids, and forgets finished sessions after the cutoff', async () => {
+      const abandoned = makeSession({ expires_at: NOW - 1 });
+      const live = makeSession({ expires_at: NOW + 10_000 });
+      const abandonedFile = makeFile(abandoned.id);
+      const liveFile = makeFile(live.id);
+      await insertUploadSession(handle.db, abandoned, [abandonedFile]);
+      await insertUploadSession(handle.db, live, [liveFile]);
+      await setUploadFileMultipartId(handle.db, abandonedFile.id, 'up-abandoned');
+      await setUploadFileMultipartId(handle.db, liveFile.id, 'up-live');
+
+      const found = (await findAbandonedUploadSessions(handle.db, NOW, 100)).map((s) => s.id);
+      expect(found).toContain(abandoned.id);
+      expect(found).not.toContain(live.id);
+      expect(await markUploadSessionAborted(handle.db, abandoned.id, NOW)).toBe(true);
+      const ids = await findLiveMultipartUploadIds(handle.db);
+      expect(ids.has('up-live')).toBe(true);
+      expect(ids.has('up-abandoned')).toBe(false);
+
+      expect(await deleteFinishedUploadSessions(handle.db, NOW - 10)).toBe(0);
+      expect(await deleteFinishedUploadSessions(handle.db, NOW)).toBeGreaterThanOrEqual(1);
+      expect(await findUploadSessionById(handle.db, abandoned.id)).toBeNull();
+      expect(await findUploadSessionById(handle.db, live.id)).not.toBeNull();
+    });
+  });
+}

@@ -1,0 +1,191 @@
+/**
+ * The resumable publishing calls (spec 7.3 'Chunked' and 'Direct chunked'), on one upload-session core.
+ * Their JSON bodies are parsed by createUploadSessionBodyParser, mounted before the app's 64 KB
+ * parser: an init announcing 500 files needs more room.
+ */
+import express, { Router, type Request, type Response } from 'express';
+import {
+  CHUNK_SIZE,
+  ZChunkQuerySchema,
+  ZChunkedInitRequestSchema,
+  ZCompleteUploadRequestSchema,
+  ZDirectChunkedInitRequestSchema,
+  ZDirectUploadUrlsRequestSchema,
+  type TChunkedInitResponse,
+  type TCompleteUploadResponse,
+  type TDirectChunkedInitResponse,
+  type TDirectUploadUrlsResponse,
+  type TUploadSessionStatusResponse,
+} from '@dropsite/shared';
+import type { TAppDeps } from '../deps.ts';
+import { AppError } from '../http/app-error.ts';
+import { rejectInvalidUtf8 } from '../engagement/engagement-layer.ts';
+import {
+  CHUNK_IDLE_TIMEOUT_MS,
+  chunkUploadPath,
+  createUploadSessionService,
+  type TUploadSessionService,
+} from './upload-sessions.service.ts';
+
+/** Session and file ids are 128 random bits in base64url; anything else is refused before any lookup. */
+const UPLOAD_ID = /^[A-Za-z0-9_-]{22}$/;
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+/** Room for 500 declared files with long names. */
+const INIT_BODY_LIMIT = '1mb';
+
+/** The calls with JSON bodies larger than the app's default allows. */
+export const UPLOAD_SESSION_JSON_PATHS = ['/api/chunked-upload/init', '/api/direct-upload/init', '/api/chunked-upload/complete', '/api/direct-upload/complete', '/api/direct-upload/urls'];
+
+/** Parses those bodies with a larger limit; mount before the app's general JSON parser (which then skips them). */
+export function createUploadSessionBodyParser(): Router {
+  const router = Router();
+  router.post(UPLOAD_SESSION_JSON_PATHS, express.json({ limit: INIT_BODY_LIMIT, verify: rejectInvalidUtf8 }));
+  return router;
+}
+
+export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessionService = createUploadSessionService(deps)): Router {
+  const router = Router();
+  // A no-op when createUploadSessionBodyParser already ran; keeps the router usable on its own.
+  const json = express.json({ limit: INIT_BODY_LIMIT, verify: rejectInvalidUtf8 });
+
+  router.post('/api/chunked-upload/init', json, async (req, res) => {
+    const body = ZChunkedInitRequestSchema.parse(req.body ?? {});
+    const { files, anonymousSessionId: _ignored, ...details } = body;
+    const view = await service.init({ protocol: 'chunked', files, details, idempotencyKey: readIdempotencyKey(req), anonymousSessionId: anonymousSessionOf(res) });
+    res.status(view.replayed ? 200 : 201).json({
+      success: true,
+      sessionId: view.session.id,
+      projectSlug: requireSlug(view.session.project_slug),
+      uploadUrls: view.files.map((f) => ({
+        fileId: f.id,
+        chunkSize: f.chunk_size,
+        totalChunks: f.total_chunks,
+        uploadUrl: chunkUploadPath(view.session.id, f.id),
+      })),
+    } satisfies TChunkedInitResponse);
+  });
+
+  router.post('/api/direct-upload/init', json, async (req, res) => {
+    const body = ZDirectChunkedInitRequestSchema.parse(req.body ?? {});
+    const { anonymousSessionId: _ignored, ...details } = body.metadata;
+    const view = await service.init({
+      protocol: 'direct-chunked',
+      files: body.files,
+      details,
+      idempotencyKey: readIdempotencyKey(req),
+      anonymousSessionId: anonymousSessionOf(res),
+    });
+    res.status(view.replayed ? 200 : 201).json({
+      success: true,
+      sessionId: view.session.id,
+      projectSlug: requireSlug(view.session.project_slug),
+      files: view.files.map((f) => ({ fileId: f.id, chunkCount: f.total_chunks, chunkSize: f.chunk_size })),
+    } satisfies TDirectChunkedInitResponse);
+  });
+
+  router.post('/api/upload-chunk/:sessionId/:fileId', async (req, res) => {
+    const { sessionId, fileId } = req.params;
+    if (!UPLOAD_ID.test(sessionId) || !UPLOAD_ID.test(fileId)) throw new AppError('not_found', 'Upload session not found');
+    const query = ZChunkQuerySchema.safeParse(req.query);
+    if (!query.success) throw new AppError('bad_request', 'chunk must be a whole number from 0');
+    const isLast = req.query.last === undefined ? undefined : query.data.last;
+    const declared = req.get('x-chunk-sha256')?.trim().toLowerCase();
+    if (declared !== undefined && !SHA256_HEX.test(declared)) throw new AppError('bad_request', 'X-Chunk-Sha256 must be a hex SHA-256');
+    const lengthHeader = req.get('content-length');
+    const contentLength = lengthHeader !== undefined && /^\d{1,15}$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
+
+    // A stalled sender must not hold its chunk's lock; the timer is cleared for the next request on this connection.
+    req.setTimeout(CHUNK_IDLE_TIMEOUT_MS, () => req.destroy(new Error('Chunk upload stalled')));
+    res.once('finish', () => req.setTimeout(0));
+    // Node drains an unread body after a refusal so the client can read it; a body larger than any
+    // chunk (or of unknown length) is not worth draining, so that connection is closed instead.
+    res.once('finish', () => {
+      if (!req.complete && res.statusCode >= 400 && (contentLength === undefined || contentLength > 2 * CHUNK_SIZE)) req.socket.destroySoon();
+    });
+
+    const result = await service.receiveChunk({
+      sessionId,
+      fileId,
+      index: query.data.chunk,
+      isLast,
+      contentLength,
+      declaredSha256: declared,
+      body: req,
+      cancel: () => req.destroy(new Error('Upload cancelled')),
+    });
+    res.status(200).json({ success: true, duplicate: result.duplicate });
+  });
+
+  // Either call completes either kind of session: the session knows how its bytes arrived.
+  const complete = async (req: Request, res: Response) => {
+    const body = ZCompleteUploadRequestSchema.parse(req.body ?? {});
+    requireUploadId(body.sessionId);
+    const result = await service.complete(body.sessionId, body.files);
+    res.status(200).json({ success: true, url: result.url, slug: result.slug, sessionId: body.sessionId } satisfies TCompleteUploadResponse);
+  };
+  router.post('/api/chunked-upload/complete', json, complete);
+  router.post('/api/direct-upload/complete', json, complete);
+
+  router.post('/api/direct-upload/urls', json, async (req, res) => {
+    const body = ZDirectUploadUrlsRequestSchema.parse(req.body ?? {});
+    requireUploadId(body.sessionId);
+    requireUploadId(body.fileId);
+    const indices = [...new Set(body.chunkIndices)];
+    const urls = await service.createPartUrls(body.sessionId, body.fileId, indices);
+    res.set('Cache-Control', 'no-store').json({ success: true, uploadUrls: urls } satisfies TDirectUploadUrlsResponse);
+  });
+
+  router.get('/api/upload-session/status', async (req, res) => {
+    const sessionId = req.query.sessionId;
+    if (typeof sessionId !== 'string' || sessionId === '') throw new AppError('bad_request', 'sessionId is required');
+    requireUploadId(sessionId);
+    const { session, files } = await service.describe(sessionId);
+    res.set('Cache-Control', 'no-store').json({
+      success: true,
+      session: {
+        sessionId: session.id,
+        projectSlug: requireSlug(session.project_slug),
+        protocol: session.protocol === 'direct-chunked' ? 'direct-chunked' : 'chunked',
+        status: session.status,
+        expiresAt: new Date(session.expires_at).toISOString(),
+        files: files.map(({ file, receivedChunks }) => ({
+          fileId: file.id,
+          name: file.name,
+          size: file.size,
+          chunkSize: file.chunk_size,
+          totalChunks: file.total_chunks,
+          receivedChunks,
+        })),
+      },
+    } satisfies TUploadSessionStatusResponse);
+  });
+
+  router.delete('/api/upload-session/:sessionId', async (req, res) => {
+    requireUploadId(req.params.sessionId);
+    await service.abort(req.params.sessionId);
+    res.status(204).end();
+  });
+
+  return router;
+}
+
+function requireUploadId(id: string): void {
+  if (!UPLOAD_ID.test(id)) throw new AppError('not_found', 'Upload session not found');
+}
+
+function requireSlug(slug: string | null): string {
+  if (!slug) throw new Error('Upload session has no reserved slug');
+  return slug;
+}
+
+function readIdempotencyKey(req: Request): string | undefined {
+  const key = req.get('idempotency-key');
+  if (key === undefined) return undefined;
+  if (!IDEMPOTENCY_KEY.test(key)) throw new AppError('bad_request', 'Idempotency-Key must be 1-255 visible ASCII characters');
+  return key;
+}
+
+function anonymousSessionOf(res: Response): string | null {
+  return typeof res.locals.anonymousSessionId === 'string' ? res.locals.anonymousSessionId : null;
+}

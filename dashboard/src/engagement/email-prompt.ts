@@ -1,0 +1,125 @@
+/**
+ * When the email-collection modal shows (spec 4 'Email modal', 2.7): a trigger fired, no email
+ * is stored, and that trigger has not been shown this browser session. Pure rules plus the small
+ * storage record around them (collected email, shown flags, last visit).
+ */
+import {
+  EMAIL_TRIGGERS,
+  HIGH_VIEWS_THRESHOLD,
+  RETURN_VISIT_THRESHOLD_MS,
+  ZEmailTriggerSchema,
+  isValidEmailAddress,
+  type TAnonymousProject,
+  type TEmailTrigger,
+  type TEngagementSummary,
+} from '@dropsite/shared';
+import { z } from 'zod';
+import { STORAGE_KEYS, readJson, writeJson, type TKeyValueStorage } from './storage-keys.ts';
+
+/** Spec 3 'Email collection record kept locally'. */
+export const ZCollectedEmailRecordSchema = z.object({
+  email: z.string(),
+  collected_via: ZEmailTriggerSchema,
+  /** Epoch ms. */
+  collected_at: z.number(),
+  project_id: z.string().nullable(),
+});
+export type TCollectedEmailRecord = z.infer<typeof ZCollectedEmailRecordSchema>;
+
+/** Spec 5: text, '@', text, '.', text, no spaces. Surrounding spaces from a paste are forgiven. */
+export function isEmailValid(input: string): boolean {
+  return isValidEmailAddress(input.trim());
+}
+
+export interface TPromptContext {
+  /** The creator has an anonymous session (something of theirs to keep). */
+  hasSession: boolean;
+  hasEmail: boolean;
+  shownThisSession: ReadonlySet<TEmailTrigger>;
+}
+
+export function canShowEmailPrompt(trigger: TEmailTrigger, context: TPromptContext): boolean {
+  return context.hasSession && !context.hasEmail && !context.shownThisSession.has(trigger);
+}
+
+/** Spec 4: return_visit fires only if more than 24 hours passed since the last visit. */
+export function isReturnVisit(lastVisitAt: number | null, now: number): boolean {
+  return lastVisitAt !== null && now - lastVisitAt > RETURN_VISIT_THRESHOLD_MS;
+}
+
+/** Views on all of the creator's sites. */
+export function countViews(projects: readonly Pick<TAnonymousProject, 'views_count'>[]): number {
+  return projects.reduce((sum, p) => sum + p.views_count, 0);
+}
+
+/** Spec 4: high_views fires at 10 or more views. */
+export function hasHighViews(totalViews: number): boolean {
+  return totalViews >= HIGH_VIEWS_THRESHOLD;
+}
+
+export interface TTriggerFacts {
+  summary: Pick<TEngagementSummary, 'total_interactions'> | null;
+  totalViews: number | null;
+  isReturnVisit: boolean;
+}
+
+/**
+ * The one trigger worth a prompt now, most telling first: a visitor engaged, then many views,
+ * then the creator came back. Null when none applies or each was already shown.
+ */
+export function chooseTrigger(facts: TTriggerFacts, context: TPromptContext): TEmailTrigger | null {
+  const candidates: TEmailTrigger[] = [];
+  if (facts.summary && facts.summary.total_interactions > 0) candidates.push('first_engagement');
+  if (facts.totalViews !== null && hasHighViews(facts.totalViews)) candidates.push('high_views');
+  if (facts.isReturnVisit) candidates.push('return_visit');
+  return candidates.find((t) => canShowEmailPrompt(t, context)) ?? null;
+}
+
+/**
+ * After a publish (spec 4: 'a return_visit prompt is attempted after 3 seconds'). When that
+ * variant was already shown this session, the success-page variant asks instead.
+ */
+export function chooseAfterPublishTrigger(context: TPromptContext): TEmailTrigger | null {
+  if (canShowEmailPrompt('return_visit', context)) return 'return_visit';
+  if (canShowEmailPrompt('success_page', context)) return 'success_page';
+  return null;
+}
+
+// ---- the stored record
+
+export interface TEmailPromptMemory {
+  readCollectedEmail(): TCollectedEmailRecord | null;
+  storeCollectedEmail(record: TCollectedEmailRecord): void;
+  readShown(): Set<TEmailTrigger>;
+  markShown(trigger: TEmailTrigger): void;
+  readLastVisit(): number | null;
+  storeLastVisit(at: number): void;
+}
+
+export function createEmailPromptMemory(local: TKeyValueStorage, session: TKeyValueStorage): TEmailPromptMemory {
+  const readShown = () => {
+    const value = readJson(session, STORAGE_KEYS.emailModalShown);
+    const list = Array.isArray(value) ? value : [];
+    return new Set(EMAIL_TRIGGERS.filter((t) => list.includes(t)));
+  };
+  return {
+    readCollectedEmail() {
+      const parsed = ZCollectedEmailRecordSchema.safeParse(readJson(local, STORAGE_KEYS.collectedEmail));
+      return parsed.success && isEmailValid(parsed.data.email) ? parsed.data : null;
+    },
+    storeCollectedEmail(record) {
+      writeJson(local, STORAGE_KEYS.collectedEmail, record);
+    },
+    readShown,
+    markShown(trigger) {
+      writeJson(session, STORAGE_KEYS.emailModalShown, [...readShown().add(trigger)]);
+    },
+    readLastVisit() {
+      const value = readJson(local, STORAGE_KEYS.lastVisit);
+      return typeof value === 'number' && Number.isFinite(value) ? value : null;
+    },
+    storeLastVisit(at) {
+      writeJson(local, STORAGE_KEYS.lastVisit, at);
+    },
+  };
+}

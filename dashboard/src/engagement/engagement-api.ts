@@ -1,0 +1,110 @@
+/**
+ * The anonymous creator's calls (spec 7.2, docs/api.md), parsed with the schemas of
+ * @dropsite/shared. The server knows the creator by its HttpOnly token; the session id in the
+ * paths is the one it told us (GET /api/creators/anonymous/session), never one we made up.
+ */
+import {
+  ZAnonymousProjectsResponseSchema,
+  ZAnonymousSessionResponseSchema,
+  ZEngagementSummaryResponseSchema,
+  ZEngagementUpdatesResponseSchema,
+  type TAnonymousProject,
+  type TEmailCollectionRequest,
+  type TEngagementSummary,
+  type TEngagementUpdate,
+  type TProductEventRequest,
+} from '@dropsite/shared';
+import type { z } from 'zod';
+
+export class CreatorRequestError extends Error {
+  readonly status: number;
+  constructor(message: string, status: number) {
+    super(message);
+    this.name = 'CreatorRequestError';
+    this.status = status;
+  }
+}
+
+async function requestJson<T extends z.ZodType>(schema: T, path: string, init: RequestInit = {}): Promise<z.infer<T>> {
+  let res: Response;
+  try {
+    res = await fetch(path, { credentials: 'same-origin', ...init, headers: { Accept: 'application/json', ...init.headers } });
+  } catch {
+    throw new CreatorRequestError('No connection', 0);
+  }
+  const json: unknown = await res.json().catch(() => null);
+  if (!res.ok) {
+    const message = json && typeof json === 'object' && 'error' in json && typeof json.error === 'string' ? json.error : `Request failed (${res.status})`;
+    throw new CreatorRequestError(message, res.status);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new CreatorRequestError('Unexpected reply from the server', 502);
+  return parsed.data;
+}
+
+async function postJson(path: string, body: unknown): Promise<void> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    throw new CreatorRequestError('No connection', 0);
+  }
+  if (!res.ok) {
+    const json: unknown = await res.json().catch(() => null);
+    const message = json && typeof json === 'object' && 'error' in json && typeof json.error === 'string' ? json.error : `Request failed (${res.status})`;
+    throw new CreatorRequestError(message, res.status);
+  }
+}
+
+export interface TAnonymousSession {
+  sessionId: string;
+  /** Epoch ms. */
+  createdAt: number;
+  /** Epoch ms: the end of the 7-day window. */
+  expiresAt: number;
+}
+
+/** The caller's own anonymous session, or null when this browser has none (or it ended). */
+export async function fetchAnonymousSession(): Promise<TAnonymousSession | null> {
+  try {
+    const reply = await requestJson(ZAnonymousSessionResponseSchema, '/api/creators/anonymous/session');
+    return { sessionId: reply.sessionId, createdAt: Date.parse(reply.createdAt), expiresAt: Date.parse(reply.expiresAt) };
+  } catch (err) {
+    if (err instanceof CreatorRequestError && (err.status === 401 || err.status === 404 || err.status === 410)) return null;
+    throw err;
+  }
+}
+
+const sessionPath = (sessionId: string) => encodeURIComponent(sessionId);
+
+export async function fetchEngagementSummary(sessionId: string): Promise<TEngagementSummary> {
+  const { success: _ok, ...summary } = await requestJson(ZEngagementSummaryResponseSchema, `/api/engagement/anonymous/${sessionPath(sessionId)}`);
+  return summary;
+}
+
+/** Updates newer than `since` (all recent ones when null), newest first. */
+export async function fetchEngagementUpdates(sessionId: string, since: string | null): Promise<TEngagementUpdate[]> {
+  const query = since ? `?${new URLSearchParams({ since })}` : '';
+  const reply = await requestJson(ZEngagementUpdatesResponseSchema, `/api/engagement/anonymous/${sessionPath(sessionId)}/updates${query}`);
+  return reply.updates;
+}
+
+export async function fetchAnonymousProjects(sessionId: string): Promise<TAnonymousProject[]> {
+  const reply = await requestJson(ZAnonymousProjectsResponseSchema, `/api/projects/anonymous/${sessionPath(sessionId)}`);
+  return reply.projects;
+}
+
+/** POST /api/email-collection (spec 7.2). Rejects when the server refused it. */
+export async function submitCollectedEmail(body: TEmailCollectionRequest): Promise<void> {
+  await postJson('/api/email-collection', body);
+}
+
+/** POST /api/analytics/events: the modal's analytics events (spec 9). Losing one never bothers the creator. */
+export function sendProductEvent(body: TProductEventRequest): void {
+  postJson('/api/analytics/events', body).catch(() => {});
+}

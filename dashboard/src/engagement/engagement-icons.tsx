@@ -1,0 +1,56 @@
+/** Line icons of the engagement loop, 24 px grid, decorative (buttons carry their names). */
+import type { ReactNode } from 'react';
+
+function Icon({ size = 20, children }: { size?: number; children: ReactNode }) {
+  return (
+    <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.75} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+      {children}
+    </svg>
+  );
+}
+
+export const HeartIcon = ({ size }: { size?: number }) => (
+  <Icon size={size}>
+    <path d="M12 20s-7.5-4.4-7.5-10A4.3 4.3 0 0 1 12 7.5 4.3 4.3 0 0 1 19.5 10c0 5.6-7.5 10-7.5 10Z" />
+  </Icon>
+);
+
+export const MessageIcon = ({ size }: { size?: number }) => (
+  <Icon size={size}>
+    <path d="M6 18.5 4 20.5v-14a2 2 0 0 1 2-2h12a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2Z" />
+    <path d="M8.5 9.5h7M8.5 13h4.5" />
+  </Icon>
+);
+
+export const CheckIcon = ({ size }: { size?: number }) => (
+  <Icon size={size}>
+    <path d="m5 12.5 4.5 4.5L19 7.5" />
+  </Icon>
+);
+
+export const ClockIcon = ({ size }: { size?: number }) => (
+  <Icon size={size}>
+    <circle cx="12" cy="12" r="8" />
+    <path d="M12 8v4.5l3 1.5" />
+  </Icon>
+);
+
+export const EyeIcon = ({ size }: { size?: number }) => (
+  <Icon size={size}>
+    <path d="M2.5 12S6 5.5 12 5.5 21.5 12 21.5 12 18 18.5 12 18.5 2.5 12 2.5 12Z" />
+    <circle cx="12" cy="12" r="2.75" />
+  </Icon>
+);
+
+export const LockIcon = ({ size }: { size?: number }) => (
+  <Icon size={size}>
+    <rect x="5" y="10.5" width="14" height="10" rx="2.5" />
+    <path d="M8.5 10.5V7.5a3.5 3.5 0 0 1 7 0v3" />
+  </Icon>
+);
+
+export const SparkIcon = ({ size }: { size?: number }) => (
+  <Icon size={size}>
+    <path d="M12 3.5v4M12 16.5v4M3.5 12h4M16.5 12h4M6 6l2.5 2.5M15.5 15.5 18 18M18 6l-2.5 2.5M8.5 15.5 6 18" />
+  </Icon>
+);

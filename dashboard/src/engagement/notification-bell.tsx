@@ -1,0 +1,185 @@
+/**
+ * The header's notification bell (spec 2.8, 4): 'Engagement Alerts', newest first, the unread
+ * count as a badge ('9+' above 9), refreshed every 30 s (and when another tab changes it).
+ * Clicking an alert marks it read and opens the dashboard.
+ */
+import { useCallback, useEffect, useId, useRef, useState, useSyncExternalStore, type JSX } from 'react';
+import { NOTIFICATION_BELL_REFRESH_MS, type TLocalNotification, type TNotificationType } from '@dropsite/shared';
+import { CheckIcon, ClockIcon, HeartIcon, MessageIcon } from './engagement-icons.tsx';
+import { DASHBOARD_PATH, SIGN_UP_PATH, getCreatorEngagementStore, getNotificationCenter } from './creator-engagement.ts';
+import { countUnread, formatUnreadBadge } from './notifications.ts';
+import { formatRelativeTime } from './relative-time.ts';
+import { STORAGE_KEYS } from './storage-keys.ts';
+import { readNotificationPermission, requestNotificationPermission, type TNotificationPermission } from './browser-notifications.ts';
+import './engagement.css';
+
+const TYPE_ICONS: Record<TNotificationType, () => JSX.Element> = {
+  comment: () => <MessageIcon size={16} />,
+  favorite: () => <HeartIcon size={16} />,
+  approval: () => <CheckIcon size={16} />,
+  expiration_warning: () => <ClockIcon size={16} />,
+};
+
+export function NotificationBell() {
+  const center = getNotificationCenter();
+  const items = useSyncExternalStore(center.subscribe, center.getSnapshot);
+  const creator = useSyncExternalStore(getCreatorEngagementStore().subscribe, getCreatorEngagementStore().getSnapshot);
+  const [isOpen, setOpen] = useState(false);
+  const [permission, setPermission] = useState<TNotificationPermission>(readNotificationPermission);
+  const [now, setNow] = useState(() => Date.now());
+  const panelId = useId();
+  const titleId = useId();
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const unread = countUnread(items);
+  const badge = formatUnreadBadge(unread);
+
+  const refresh = useCallback(() => {
+    center.read();
+    setNow(Date.now());
+  }, [center]);
+
+  // Spec 4: the bell refreshes every 30 s; other tabs' changes arrive as storage events.
+  useEffect(() => {
+    refresh();
+    const timer = setInterval(refresh, NOTIFICATION_BELL_REFRESH_MS);
+    const onStorage = (event: StorageEvent) => {
+      if (event.key === STORAGE_KEYS.notifications) refresh();
+    };
+    window.addEventListener('storage', onStorage);
+    return () => {
+      clearInterval(timer);
+      window.removeEventListener('storage', onStorage);
+    };
+  }, [refresh]);
+
+  useEffect(() => {
+    if (!isOpen) return;
+    refresh();
+    setPermission(readNotificationPermission());
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    const onPointerDown = (event: PointerEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('keydown', onKeyDown);
+    document.addEventListener('pointerdown', onPointerDown);
+    return () => {
+      document.removeEventListener('keydown', onKeyDown);
+      document.removeEventListener('pointerdown', onPointerDown);
+    };
+  }, [isOpen, refresh]);
+
+  const openAlert = (item: TLocalNotification) => {
+    center.markRead(item.id);
+    window.location.assign(DASHBOARD_PATH);
+  };
+
+  const enableNotifications = async () => {
+    setPermission(await requestNotificationPermission());
+  };
+
+  const isAnonymousCreator = creator.status === 'ready';
+  const label = unread > 0 ? `Engagement alerts, ${unread} unread` : 'Engagement alerts';
+
+  return (
+    <div ref={root} className="notification-bell">
+      <button
+        ref={button}
+        type="button"
+        className="notification-bell__button"
+        aria-expanded={isOpen}
+        aria-controls={panelId}
+        aria-label={label}
+        title="Engagement alerts"
+        onClick={() => setOpen((open) => !open)}
+      >
+        <BellIcon />
+        {badge && (
+          <span className="notification-bell__badge" aria-hidden="true" data-wide={badge.length > 1 ? '' : undefined}>
+            {badge}
+          </span>
+        )}
+      </button>
+
+      <div id={panelId} className="notification-bell__panel" role="region" aria-labelledby={titleId} hidden={!isOpen}>
+        <div className="notification-bell__header">
+          <h2 id={titleId} className="notification-bell__title">
+            Engagement Alerts
+          </h2>
+          {items.length > 0 && (
+            <button type="button" className="notification-bell__text-button" onClick={() => center.clearAll()}>
+              Clear All
+            </button>
+          )}
+        </div>
+
+        {items.length === 0 ? (
+          <div className="notification-bell__empty">
+            <span className="notification-bell__empty-icon" aria-hidden="true">
+              <BellIcon />
+            </span>
+            <p>No alerts yet</p>
+            <p className="notification-bell__empty-text">When visitors favourite, comment on or approve your files, you’ll see it here.</p>
+          </div>
+        ) : (
+          <ul className="notification-bell__list" role="list">
+            {items.map((item) => {
+              const Icon = TYPE_ICONS[item.type];
+              return (
+                <li key={item.id}>
+                  <button
+                    type="button"
+                    className="notification-bell__item"
+                    data-unread={item.isRead ? undefined : ''}
+                    data-urgency={item.urgencyLevel}
+                    data-type={item.type}
+                    onClick={() => openAlert(item)}
+                  >
+                    <span className="notification-bell__item-icon" aria-hidden="true">
+                      <Icon />
+                    </span>
+                    <span className="notification-bell__item-body">
+                      <span className="notification-bell__item-message">{item.message}</span>
+                      <span className="notification-bell__item-meta">
+                        <time dateTime={new Date(item.timestamp).toISOString()}>{formatRelativeTime(item.timestamp, now)}</time>
+                        {item.ctaText && <span className="notification-bell__item-cta">{item.ctaText}</span>}
+                      </span>
+                    </span>
+                    {!item.isRead && <span className="visually-hidden">Unread.</span>}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+
+        <div className="notification-bell__footer">
+          {permission === 'default' && (
+            <button type="button" className="button button--secondary notification-bell__footer-button" onClick={() => void enableNotifications()}>
+              Enable Notifications
+            </button>
+          )}
+          {permission === 'denied' && <p className="notification-bell__note">Browser notifications are blocked for this site.</p>}
+          {(isAnonymousCreator || creator.status === 'none') && (
+            <a className="button button--primary notification-bell__footer-button" href={SIGN_UP_PATH}>
+              Sign Up Free
+            </a>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function BellIcon() {
+  return (
+    <svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+      <path d="M6 16.5V11a6 6 0 0 1 12 0v5.5l1.5 2h-15Z" />
+      <path d="M10 20.5a2.2 2.2 0 0 0 4 0" />
+    </svg>
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * What lets a chunked upload continue after a dropped connection or a reload: the session id,
+ * the server's file ids and a fingerprint of the chosen files (name, size, lastModified), kept
+ * in localStorage. File bytes are never stored; the creator chooses the same files again.
+ */
+import { ZResumableUploadSchema, type TFileFingerprint, type TResumableUpload } from '@dropsite/shared';
+
+export const RESUME_STORAGE_KEY = 'dropsite:upload-session';
+/** Sessions older than this are not offered again (the server expires them too). */
+export const RESUME_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+export type { TFileFingerprint };
+export type TResumableSession = TResumableUpload;
+
+export function fingerprintFile(file: { name: string; size: number; lastModified: number }): TFileFingerprint {
+  return { name: file.name, size: file.size, lastModified: file.lastModified };
+}
+
+/** True when both lists hold the same files in the same order. */
+export function isSameFileList(a: readonly TFileFingerprint[], b: readonly TFileFingerprint[]): boolean {
+  return a.length === b.length && a.every((f, i) => f.name === b[i]!.name && f.size === b[i]!.size && f.lastModified === b[i]!.lastModified);
+}
+
+type TStorageLike = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+const defaultStorage = (): TStorageLike | null => {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    return null; // storage disabled by the browser's privacy settings
+  }
+};
+
+export function saveResumableSession(session: TResumableSession, storage: TStorageLike | null = defaultStorage()): void {
+  try {
+    storage?.setItem(RESUME_STORAGE_KEY, JSON.stringify(session));
+  } catch {
+    // Quota or privacy mode: the upload still works, it just cannot resume after a reload.
+  }
+}
+
+export function readResumableSession(storage: TStorageLike | null = defaultStorage()): TResumableSession | null {
+  const raw = storage?.getItem(RESUME_STORAGE_KEY);
+  if (!raw) return null;
+  try {
+    const parsed = ZResumableUploadSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The stored session for these files, sent with this form, when it is recent enough. */
+export function findResumableSession(
+  files: readonly TFileFingerprint[],
+  draftHash: string,
+  now: number,
+  storage: TStorageLike | null = defaultStorage(),
+): TResumableSession | null {
+  const session = readResumableSession(storage);
+  if (!session) return null;
+  if (now - session.createdAt > RESUME_MAX_AGE_MS) return null;
+  if (session.draftHash !== draftHash || !isSameFileList(session.files, files)) return null;
+  return session;
+}
+
+export function clearResumableSession(storage: TStorageLike | null = defaultStorage()): void {
+  try {
+    storage?.removeItem(RESUME_STORAGE_KEY);
+  } catch {
+    // nothing to clean up
+  }
+}

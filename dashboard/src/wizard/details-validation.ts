@@ -1,0 +1,59 @@
+/** The details step's rules (spec 5): Site Title and Description required, expiry not in the past. */
+import type { TWizardForm } from './wizard-state.ts';
+
+export interface TDetailsValidation {
+  /** 'Configure Features' is enabled. */
+  canContinue: boolean;
+  title: string | null;
+  description: string | null;
+  expiryDate: string | null;
+}
+
+export const DETAILS_MESSAGES = {
+  title: 'Add a title for your site.',
+  description: 'Add a short description for your visitors.',
+  expiryPast: 'Choose a date and time in the future.',
+  expiryInvalid: 'Enter a complete date and time.',
+} as const;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A date as a datetime-local value in the browser's time zone, to the minute. */
+export function toDateTimeLocal(date: Date): string {
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** Reads a datetime-local value as local time; null when incomplete or invalid. */
+export function parseDateTimeLocal(value: string): Date | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value);
+  if (!match) return null;
+  const [, y, mo, d, h, mi, s] = match.map(Number) as [number, number, number, number, number, number, number];
+  const date = new Date(y, mo - 1, d, h, mi, Number.isNaN(s) ? 0 : s);
+  return date.getFullYear() === y && date.getMonth() === mo - 1 && date.getDate() === d ? date : null;
+}
+
+export function validateDetails(form: Pick<TWizardForm, 'title' | 'description' | 'expiryDate'>, now: Date): TDetailsValidation {
+  const title = form.title.trim() === '' ? DETAILS_MESSAGES.title : null;
+  const description = form.description.trim() === '' ? DETAILS_MESSAGES.description : null;
+  let expiryDate: string | null = null;
+  if (form.expiryDate !== '') {
+    const date = parseDateTimeLocal(form.expiryDate);
+    // The input's minimum is this minute; a value within it still counts as now.
+    if (!date) expiryDate = DETAILS_MESSAGES.expiryInvalid;
+    else if (date.getTime() < Math.floor(now.getTime() / 60_000) * 60_000) expiryDate = DETAILS_MESSAGES.expiryPast;
+  }
+  return { canContinue: !title && !description && !expiryDate, title, description, expiryDate };
+}
+
+/** 'Expires: 12 May 2026, 18:00' in the creator's locale. */
+export function formatExpiryBadge(value: string, locale?: string): string | null {
+  const date = parseDateTimeLocal(value);
+  if (!date) return null;
+  return `Expires: ${new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date)}`;
+}
+
+/** The expiry as the server wants it: an instant (UTC ISO), or '' for none. */
+export function toExpiryInstant(value: string): string {
+  const date = parseDateTimeLocal(value);
+  return date ? date.toISOString() : '';
+}

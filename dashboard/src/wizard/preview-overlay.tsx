@@ -1,0 +1,141 @@
+import { useEffect, useRef, useState } from 'react';
+import type { TChosenFile } from '../upload/chosen-files.ts';
+import { AlertIcon, ArrowRightIcon } from '../components/icons.tsx';
+import { buildPreviewRequest, fillPreviewHtml } from './preview-html.ts';
+import { ArrowLeftIcon, EyeIcon } from './wizard-icons.tsx';
+import type { TWizardForm } from './wizard-state.ts';
+
+// Formats every browser decodes, so their sizes can be measured and shown.
+const MEASURABLE = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif', 'image/bmp']);
+const MAX_MEASURED = 200;
+
+function measureImage(url: string): Promise<{ width: number; height: number } | null> {
+  return new Promise((resolve) => {
+    const img = new Image();
+    img.onload = () => resolve(img.naturalWidth > 0 ? { width: img.naturalWidth, height: img.naturalHeight } : null);
+    img.onerror = () => resolve(null);
+    img.src = url;
+  });
+}
+
+type TPreviewState = { name: 'loading' } | { name: 'ready'; html: string } | { name: 'failed' };
+
+interface TPreviewOverlayProps {
+  form: TWizardForm;
+  files: readonly TChosenFile[];
+  onEdit: () => void;
+  onPublish: () => void;
+}
+
+/**
+ * Full-screen preview (spec 2.6): the page the published site will be, rendered by the same
+ * template on the server, showing the creator's own files from object URLs.
+ */
+export function PreviewOverlay({ form, files, onEdit, onPublish }: TPreviewOverlayProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [state, setState] = useState<TPreviewState>({ name: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    const el = dialog.current;
+    if (el && !el.open) el.showModal();
+    document.documentElement.setAttribute('data-scroll-locked', '');
+    return () => document.documentElement.removeAttribute('data-scroll-locked');
+  }, []);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const urls = new Map(files.map(({ id, file }) => [id, URL.createObjectURL(file)]));
+    setState({ name: 'loading' });
+    void (async () => {
+      const sizes = new Map<string, { width: number; height: number }>();
+      const measurable = files.filter(({ file }) => MEASURABLE.has(file.type)).slice(0, MAX_MEASURED);
+      await Promise.all(
+        measurable.map(async ({ id }) => {
+          const size = await measureImage(urls.get(id)!);
+          if (size) sizes.set(id, size);
+        }),
+      );
+      try {
+        const response = await fetch('/api/preview', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Accept: 'text/html' },
+          body: JSON.stringify(buildPreviewRequest(form, files, sizes)),
+          signal: controller.signal,
+        });
+        if (!response.ok) throw new Error(`Preview answered ${response.status}`);
+        const html = fillPreviewHtml(await response.text(), urls);
+        if (!controller.signal.aborted) setState({ name: 'ready', html });
+      } catch {
+        if (!controller.signal.aborted) setState({ name: 'failed' });
+      }
+    })();
+    return () => {
+      controller.abort();
+      // Give the frame a moment to let go before the URLs stop resolving.
+      setTimeout(() => urls.forEach((url) => URL.revokeObjectURL(url)), 1000);
+    };
+    // The draft cannot change while the preview is open.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [attempt]);
+
+  return (
+    <dialog
+      ref={dialog}
+      className="preview-overlay"
+      aria-label="Site preview"
+      onCancel={(event) => {
+        event.preventDefault();
+        onEdit();
+      }}
+      onClick={(event) => {
+        if (event.target === event.currentTarget) onEdit();
+      }}
+    >
+      <div className="preview-overlay__bar">
+        <p className="preview-overlay__banner">
+          <EyeIcon size={18} />
+          <span>Preview Mode - This is how visitors will see your site</span>
+        </p>
+        <div className="preview-overlay__actions">
+          <button type="button" className="button button--secondary button--on-dark" onClick={onEdit}>
+            <ArrowLeftIcon size={18} />
+            Edit
+          </button>
+          <button type="button" className="button button--accent" onClick={onPublish} autoFocus>
+            Publish Site
+            <ArrowRightIcon size={18} />
+          </button>
+        </div>
+      </div>
+      <div className="preview-overlay__stage" onClick={(event) => event.target === event.currentTarget && onEdit()}>
+        <div className="preview-overlay__frame" data-state={state.name}>
+          {state.name === 'ready' && (
+            <iframe
+              data-testid="preview-frame"
+              title={`Preview of ${form.title}`}
+              srcDoc={state.html}
+              // Same origin, so the page's scripts and the creator's blob: URLs load; it may not navigate the dashboard.
+              sandbox="allow-scripts allow-same-origin allow-downloads"
+            />
+          )}
+          {state.name === 'loading' && (
+            <div className="preview-overlay__status" role="status">
+              <span className="spinner spinner--large" aria-hidden="true" />
+              Rendering your preview…
+            </div>
+          )}
+          {state.name === 'failed' && (
+            <div className="preview-overlay__status" role="alert">
+              <AlertIcon size={22} />
+              <p>The preview could not be loaded. Your files are fine and you can still publish.</p>
+              <button type="button" className="button button--secondary" onClick={() => setAttempt((a) => a + 1)}>
+                Try Again
+              </button>
+            </div>
+          )}
+        </div>
+      </div>
+    </dialog>
+  );
+}

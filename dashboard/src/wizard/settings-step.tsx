@@ -1,0 +1,98 @@
+import { useId, type ReactElement } from 'react';
+import type { TSiteSettings } from '@dropsite/shared';
+import { ArrowRightIcon, ChartIcon, CheckIcon, HeartIcon, MessageIcon } from '../components/icons.tsx';
+import { ArrowLeftIcon, BellIcon, CheckCircleIcon } from './wizard-icons.tsx';
+
+type TToggleKey = 'enableFavorites' | 'enableComments' | 'enableApprovals' | 'enableAnalytics' | 'enableNotifications';
+
+const FEATURES: { key: TToggleKey; name: string; description: string; plan: 'Free' | 'Pro'; Icon: (p: { size?: number }) => ReactElement }[] = [
+  { key: 'enableFavorites', name: 'Favorites', description: 'Visitors heart the files they like best.', plan: 'Free', Icon: HeartIcon },
+  { key: 'enableComments', name: 'Comments', description: 'Feedback right beside each file.', plan: 'Pro', Icon: MessageIcon },
+  { key: 'enableApprovals', name: 'Approvals', description: 'Clients approve or reject each file.', plan: 'Pro', Icon: CheckCircleIcon },
+  { key: 'enableAnalytics', name: 'Analytics', description: 'See views, downloads and activity.', plan: 'Free', Icon: ChartIcon },
+  { key: 'enableNotifications', name: 'Notifications', description: 'An email when a visitor engages.', plan: 'Pro', Icon: BellIcon },
+];
+
+interface TSettingsStepProps {
+  settings: TSiteSettings;
+  onChange: (settings: Partial<TSiteSettings>) => void;
+  onBack: () => void;
+  onContinue: () => void;
+}
+
+/** Step 4: 'Client Engagement Features'. */
+export function SettingsStep({ settings, onChange, onBack, onContinue }: TSettingsStepProps) {
+  const headingId = useId();
+  const emailId = useId();
+  return (
+    <div className="wizard-step">
+      <section aria-labelledby={headingId}>
+        <h3 id={headingId} className="wizard-subheading">
+          Client Engagement Features
+        </h3>
+        <ul role="list" className="feature-list">
+          {FEATURES.map(({ key, name, description, plan, Icon }) => {
+            const isOn = settings[key];
+            const labelId = `${headingId}-${key}`;
+            return (
+              <li key={key} className="feature-row" data-on={isOn ? '' : undefined}>
+                <span className="feature-row__icon" aria-hidden="true">
+                  <Icon size={18} />
+                </span>
+                <span className="feature-row__text">
+                  <span className="feature-row__name" id={labelId}>
+                    {name}
+                    <span className={plan === 'Pro' ? 'tag tag--pro' : 'tag tag--free'}>{plan}</span>
+                  </span>
+                  <span className="feature-row__description" id={`${labelId}-d`}>
+                    {description}
+                  </span>
+                </span>
+                <button
+                  type="button"
+                  role="switch"
+                  aria-checked={isOn}
+                  aria-labelledby={labelId}
+                  aria-describedby={`${labelId}-d`}
+                  className="switch"
+                  onClick={() => onChange({ [key]: !isOn })}
+                >
+                  <span className="switch__thumb">{isOn && <CheckIcon size={12} />}</span>
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+        {settings.enableNotifications && (
+          <div className="field notification-email">
+            <label className="field__label" htmlFor={emailId}>
+              Notification email
+            </label>
+            <input
+              id={emailId}
+              className="field__input"
+              type="email"
+              autoComplete="email"
+              inputMode="email"
+              maxLength={320}
+              placeholder="you@studio.com"
+              value={settings.notificationEmail}
+              onChange={(e) => onChange({ notificationEmail: e.target.value })}
+            />
+          </div>
+        )}
+      </section>
+
+      <div className="wizard-actions">
+        <button type="button" className="button button--secondary" onClick={onBack}>
+          <ArrowLeftIcon size={18} />
+          Back
+        </button>
+        <button type="button" className="button button--primary" onClick={onContinue}>
+          Preview Site
+          <ArrowRightIcon size={18} />
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,194 @@
+import { useCallback, useEffect, useId, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
+import { UPLOAD_LIMITS, chooseUploadMode, formatBytes } from '@dropsite/shared';
+import { AlertIcon, ArrowRightIcon, PlusIcon, UploadIcon } from '../components/icons.tsx';
+import { isFileDrag, readDroppedFiles, totalBytes, type TChosenFile } from '../upload/chosen-files.ts';
+import { FileList } from '../upload/file-list.tsx';
+import { ModeBadge } from './mode-badge.tsx';
+import '../upload/upload.css';
+
+interface TUploadStepProps {
+  files: readonly TChosenFile[];
+  overLimit: number;
+  onAdd: (files: File[]) => void;
+  onRemove: (id: string) => void;
+  onClear: () => void;
+  onContinue: () => void;
+  announce: (message: string) => void;
+}
+
+/** Step 1: drop or choose any files, as many as needed. */
+export function UploadStep({ files, overLimit, onAdd, onRemove, onClear, onContinue, announce }: TUploadStepProps) {
+  const [isDragActive, setDragActive] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const dropzone = useRef<HTMLButtonElement>(null);
+  const removeButtons = useRef(new Map<string, HTMLButtonElement>());
+  const pendingFocusId = useRef<string | null | undefined>(undefined);
+  const dragDepth = useRef(0);
+  const hintId = useId();
+  const hasFiles = files.length > 0;
+  const bytes = totalBytes(files);
+
+  const addChosen = useCallback(
+    (chosen: File[]) => {
+      if (chosen.length === 0) return;
+      onAdd(chosen);
+      announce(`${chosen.length} ${chosen.length === 1 ? 'file' : 'files'} added`);
+    },
+    [onAdd, announce],
+  );
+
+  // A file dropped beside the box would make the browser open it and lose the creator's work.
+  useEffect(() => {
+    const guard = (event: globalThis.DragEvent) => {
+      if (isFileDrag(event.dataTransfer)) event.preventDefault();
+    };
+    window.addEventListener('dragover', guard);
+    window.addEventListener('drop', guard);
+    return () => {
+      window.removeEventListener('dragover', guard);
+      window.removeEventListener('drop', guard);
+    };
+  }, []);
+
+  // After a removal, keep keyboard focus in the list instead of dropping it on <body>.
+  useEffect(() => {
+    const target = pendingFocusId.current;
+    if (target === undefined) return;
+    pendingFocusId.current = undefined;
+    (target ? removeButtons.current.get(target) : dropzone.current)?.focus();
+  }, [files]);
+
+  const registerRemoveButton = useCallback((id: string, element: HTMLButtonElement | null) => {
+    if (element) removeButtons.current.set(id, element);
+    else removeButtons.current.delete(id);
+  }, []);
+
+  const remove = (id: string) => {
+    const index = files.findIndex((c) => c.id === id);
+    const neighbour = files[index + 1] ?? files[index - 1];
+    pendingFocusId.current = neighbour ? neighbour.id : null;
+    const removed = files[index];
+    onRemove(id);
+    if (removed) announce(`${removed.file.name} removed`);
+  };
+
+  const onInputChange = (event: ChangeEvent<HTMLInputElement>) => {
+    addChosen(Array.from(event.target.files ?? []));
+    event.target.value = ''; // lets the creator pick the same file again after removing it
+  };
+
+  const onDragEnter = (event: DragEvent) => {
+    if (!isFileDrag(event.dataTransfer)) return;
+    event.preventDefault();
+    dragDepth.current += 1;
+    setDragActive(true);
+  };
+  const onDragOver = (event: DragEvent) => {
+    if (!isFileDrag(event.dataTransfer)) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'copy';
+  };
+  const onDragLeave = () => {
+    dragDepth.current = Math.max(0, dragDepth.current - 1);
+    if (dragDepth.current === 0) setDragActive(false);
+  };
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    dragDepth.current = 0;
+    setDragActive(false);
+    void readDroppedFiles(event.dataTransfer).then(addChosen);
+  };
+
+  const alertMessage =
+    overLimit > 0
+      ? `A site holds up to ${UPLOAD_LIMITS.maxFilesPerSite} files, so ${overLimit} ${overLimit === 1 ? 'file was' : 'files were'} not added.`
+      : null;
+
+  return (
+    <div className="wizard-step" data-drag-active={isDragActive ? '' : undefined} onDragEnter={onDragEnter} onDragOver={onDragOver} onDragLeave={onDragLeave} onDrop={onDrop}>
+      <div className="upload-stage" data-has-files={hasFiles ? '' : undefined}>
+        <div className="upload-stage__content">
+          <input ref={fileInput} data-testid="file-input" type="file" multiple hidden tabIndex={-1} onChange={onInputChange} />
+          <button
+            ref={dropzone}
+            type="button"
+            data-testid="dropzone"
+            className="dropzone"
+            data-compact={hasFiles ? '' : undefined}
+            data-drag-active={isDragActive ? '' : undefined}
+            aria-label="Choose Files"
+            aria-describedby={hintId}
+            onClick={() => fileInput.current?.click()}
+          >
+            <span className="dropzone__large">
+              <span className="dropzone__icon">
+                <UploadIcon size={24} />
+              </span>
+              <span className="dropzone__title">{isDragActive ? 'Drop to add your files' : 'Drag and drop files here'}</span>
+              <span className="dropzone__hint" id={hintId}>
+                or choose them from your device. Photos, video, PDFs, decks, whole folders: any file type.
+              </span>
+              {!hasFiles && <span className="dropzone__pill">Choose Files</span>}
+            </span>
+            <span className="dropzone__compact" aria-hidden="true">
+              <span className="dropzone__compact-icon">
+                <PlusIcon size={18} />
+              </span>
+              <span className="dropzone__compact-text">
+                {isDragActive ? (
+                  'Drop to add them'
+                ) : (
+                  <>
+                    Add more files<span className="dropzone__compact-extra"> or folders</span>
+                  </>
+                )}
+              </span>
+              {hasFiles && <span className="dropzone__pill dropzone__pill--small">Choose Files</span>}
+            </span>
+          </button>
+
+          <div className="upload-stage__files">
+            <div role="alert" className="upload-alert-region">
+              {alertMessage && (
+                <p className="upload-alert">
+                  <AlertIcon size={18} />
+                  <span>{alertMessage}</span>
+                </p>
+              )}
+            </div>
+            <div className="upload-stage__summary">
+              <p>
+                <strong>
+                  {files.length} {files.length === 1 ? 'file' : 'files'}
+                </strong>
+                <span aria-hidden="true"> · </span>
+                {formatBytes(bytes)}
+              </p>
+              <button
+                type="button"
+                className="text-button"
+                onClick={() => {
+                  pendingFocusId.current = null;
+                  onClear();
+                  announce('All files removed');
+                }}
+                disabled={!hasFiles}
+              >
+                Clear all
+              </button>
+            </div>
+            <FileList files={files} isDisabled={false} onRemove={remove} registerRemoveButton={registerRemoveButton} />
+          </div>
+        </div>
+      </div>
+
+      <div className="wizard-actions">
+        <div className="wizard-actions__info">{hasFiles && <ModeBadge mode={chooseUploadMode(files.map((f) => f.file))} />}</div>
+        <button type="button" className="button button--primary" disabled={!hasFiles} onClick={onContinue}>
+          Continue
+          <ArrowRightIcon size={18} />
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,235 @@
+import { useCallback, useEffect, useId, useReducer, useRef, useState } from 'react';
+import { chooseUploadMode, type TUploadMode } from '@dropsite/shared';
+import { AlertIcon } from '../components/icons.tsx';
+import { totalBytes } from '../upload/chosen-files.ts';
+import { publishSite } from '../upload/publish-site.ts';
+import { PUBLISH_FAILED_MESSAGE, describePublishError, isAbortError } from '../upload/upload-errors.ts';
+import { createTransferMeter, type TTransferEstimate } from '../upload/upload-progress.ts';
+import type { TPublishSnapshot } from '../upload/upload-progress-tracker.ts';
+import { AlmostDoneOverlay } from './almost-done-overlay.tsx';
+import { DetailsStep } from './details-step.tsx';
+import { toExpiryInstant, validateDetails } from './details-validation.ts';
+import { ModalDialog } from './modal-dialog.tsx';
+import { PreviewOverlay } from './preview-overlay.tsx';
+import { SettingsStep } from './settings-step.tsx';
+import { SuccessStep } from './success-step.tsx';
+import { TemplateStep } from './template-step.tsx';
+import { UploadStep } from './upload-step.tsx';
+import { INITIAL_WIZARD_STATE, reduceWizard, type TWizardAction, type TWizardState, type TWizardStep } from './wizard-state.ts';
+import './wizard.css';
+
+const STEP_HEADINGS: Record<TWizardStep, { title: string; lede: string }> = {
+  upload: { title: 'Add your files', lede: 'Any file type, as many as you need.' },
+  template: { title: 'Choose a template', lede: 'How your files are laid out for visitors.' },
+  details: { title: 'Site details', lede: 'What visitors see, and who can open it.' },
+  settings: { title: 'Engagement', lede: 'What visitors can do on your site.' },
+  preview: { title: 'Site details', lede: 'What visitors see, and who can open it.' },
+  success: { title: 'Published', lede: '' },
+};
+/** The steps the indicator counts; the preview opens over the details step. */
+const COUNTED_STEPS: TWizardStep[] = ['upload', 'template', 'details', 'settings'];
+
+let lastFileId = 0;
+const createFileId = () => `file-${++lastFileId}`;
+
+const reduce = (state: TWizardState, action: TWizardAction) => reduceWizard(state, action, (form) => validateDetails(form, new Date()).canContinue);
+
+type TPublishState =
+  | { name: 'idle' }
+  | { name: 'running'; mode: TUploadMode; snapshot: TPublishSnapshot | null; estimate: TTransferEstimate | null }
+  | { name: 'done'; url: string; slug: string };
+
+export interface TPublishedEventDetail {
+  projectId?: string;
+  slug: string;
+  url: string;
+}
+
+/** The creator's upload and publish wizard (spec 2.6): upload, template, details, settings, preview, success. */
+export function UploadWizard() {
+  const [state, dispatch] = useReducer(reduce, INITIAL_WIZARD_STATE);
+  const [publish, setPublish] = useState<TPublishState>({ name: 'idle' });
+  const [failure, setFailure] = useState<{ detail: string | null } | null>(null);
+  const [announcement, setAnnouncement] = useState('');
+  const abort = useRef<AbortController | null>(null);
+  const body = useRef<HTMLDivElement>(null);
+  const previousStep = useRef(state.step);
+  const ids = { heading: useId(), failureTitle: useId(), failureDetail: useId() };
+
+  const announce = useCallback((message: string) => setAnnouncement(message), []);
+  const addFiles = useCallback((files: File[]) => dispatch({ type: 'add-files', files, createId: createFileId }), []);
+
+  // Move focus to the new step's heading so keyboard and screen-reader users follow along.
+  useEffect(() => {
+    if (previousStep.current === state.step) return;
+    const wasPreview = previousStep.current === 'preview';
+    previousStep.current = state.step;
+    if (state.step === 'preview' || state.step === 'success') return;
+    if (wasPreview && state.step === 'details') return;
+    body.current?.querySelector<HTMLElement>('[data-step-heading]')?.focus();
+  }, [state.step]);
+
+  useEffect(() => {
+    if (publish.name !== 'running') return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [publish.name]);
+
+  const startPublish = async () => {
+    const files = state.files.map((f) => f.file);
+    const mode = chooseUploadMode(files);
+    const meter = createTransferMeter(totalBytes(state.files));
+    const controller = new AbortController();
+    abort.current = controller;
+    dispatch({ type: 'publish' });
+    setPublish({ name: 'running', mode, snapshot: null, estimate: null });
+    let frame = 0;
+    let latest: TPublishSnapshot | null = null;
+    try {
+      const result = await publishSite(
+        files,
+        {
+          title: state.form.title,
+          description: state.form.description,
+          authorName: state.form.authorName,
+          template: state.form.template,
+          password: state.form.password,
+          expiryDate: toExpiryInstant(state.form.expiryDate),
+          settings: state.form.settings,
+        },
+        {
+          signal: controller.signal,
+          onProgress: (snapshot) => {
+            latest = snapshot;
+            // Progress events come faster than frames; render at most once per frame.
+            if (frame) return;
+            frame = requestAnimationFrame(() => {
+              frame = 0;
+              const s = latest!;
+              const estimate = meter(s.sentBytes, s.totalBytes);
+              setPublish((p) => (p.name === 'running' ? { ...p, snapshot: s, estimate } : p));
+            });
+          },
+        },
+      );
+      cancelAnimationFrame(frame);
+      setPublish({ name: 'done', url: result.url, slug: result.slug });
+      setAnnouncement('Your site has been created.');
+      window.dispatchEvent(new CustomEvent<TPublishedEventDetail>('dropsite:published', { detail: { slug: result.slug, url: result.url } }));
+    } catch (error) {
+      cancelAnimationFrame(frame);
+      setPublish({ name: 'idle' });
+      dispatch({ type: 'publish-failed' });
+      if (isAbortError(error)) setAnnouncement('Upload cancelled. Your files and details are still here.');
+      else setFailure({ detail: describePublishError(error) });
+    } finally {
+      abort.current = null;
+    }
+  };
+
+  const step = state.step;
+  const heading = STEP_HEADINGS[step];
+  const stepIndex = COUNTED_STEPS.indexOf(step === 'preview' ? 'settings' : step);
+
+  return (
+    <section id="upload" tabIndex={-1} className="wizard" aria-labelledby={ids.heading} data-step={step}>
+      {step !== 'success' && (
+        <header className="wizard__header">
+          <ol className="wizard-progress" aria-label={`Step ${stepIndex + 1} of ${COUNTED_STEPS.length}`}>
+            {COUNTED_STEPS.map((s, i) => (
+              <li key={s} data-state={i < stepIndex ? 'done' : i === stepIndex ? 'current' : 'todo'} aria-current={i === stepIndex ? 'step' : undefined} />
+            ))}
+          </ol>
+          <h2 id={ids.heading} className="wizard__title" data-step-heading tabIndex={-1}>
+            <span className="wizard__step-number">Step {stepIndex + 1} of {COUNTED_STEPS.length}</span>
+            {heading.title}
+          </h2>
+          <p className="wizard__lede">{heading.lede}</p>
+        </header>
+      )}
+      {step === 'success' && (
+        <h2 id={ids.heading} className="visually-hidden">
+          Publish
+        </h2>
+      )}
+
+      <div className="wizard__body" ref={body} key={step === 'preview' ? 'details' : step}>
+        {step === 'upload' && (
+          <UploadStep
+            files={state.files}
+            overLimit={state.overLimit}
+            onAdd={addFiles}
+            onRemove={(id) => dispatch({ type: 'remove-file', id })}
+            onClear={() => dispatch({ type: 'clear-files' })}
+            onContinue={() => dispatch({ type: 'continue' })}
+            announce={announce}
+          />
+        )}
+        {step === 'template' && (
+          <TemplateStep
+            files={state.files}
+            template={state.form.template}
+            onChoose={(template) => dispatch({ type: 'choose-template', template })}
+            onBack={() => dispatch({ type: 'back' })}
+            onContinue={() => dispatch({ type: 'continue' })}
+            onRemoveFile={(id) => dispatch({ type: 'remove-file', id })}
+          />
+        )}
+        {(step === 'details' || step === 'preview') && (
+          <DetailsStep
+            form={state.form}
+            onEdit={(field, value) => dispatch({ type: 'edit', field, value })}
+            onBack={() => dispatch({ type: 'back' })}
+            onContinue={() => dispatch({ type: 'continue' })}
+          />
+        )}
+        {step === 'settings' && (
+          <SettingsStep
+            settings={state.form.settings}
+            onChange={(settings) => dispatch({ type: 'set-setting', settings })}
+            onBack={() => dispatch({ type: 'back' })}
+            onContinue={() => dispatch({ type: 'continue' })}
+          />
+        )}
+        {step === 'success' && (
+          <SuccessStep
+            url={publish.name === 'done' ? publish.url : null}
+            slug={publish.name === 'done' ? publish.slug : null}
+            title={state.form.title}
+            onCreateAnother={() => {
+              dispatch({ type: 'create-another' });
+              setPublish({ name: 'idle' });
+            }}
+          />
+        )}
+      </div>
+
+      {step === 'preview' && <PreviewOverlay form={state.form} files={state.files} onEdit={() => dispatch({ type: 'back' })} onPublish={() => void startPublish()} />}
+
+      {step === 'success' && publish.name === 'running' && (
+        <AlmostDoneOverlay mode={publish.mode} files={state.files} snapshot={publish.snapshot} estimate={publish.estimate} onCancel={() => abort.current?.abort()} />
+      )}
+
+      <ModalDialog isOpen={failure !== null} onClose={() => setFailure(null)} labelledBy={ids.failureTitle} describedBy={ids.failureDetail} isAlert className="failure-dialog">
+        <span className="failure-dialog__icon" aria-hidden="true">
+          <AlertIcon size={22} />
+        </span>
+        <h3 id={ids.failureTitle} className="wizard-dialog__title">
+          {PUBLISH_FAILED_MESSAGE}
+        </h3>
+        <div id={ids.failureDetail} className="failure-dialog__detail">
+          {failure?.detail && <p className="failure-dialog__reason">{failure.detail}</p>}
+          <p>Nothing was published. Your files and details are kept, so you can publish again.</p>
+        </div>
+        <button type="button" className="button button--primary" onClick={() => setFailure(null)} autoFocus>
+          OK
+        </button>
+      </ModalDialog>
+
+      <p className="visually-hidden" role="status">
+        {announcement}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,101 @@
+/** The wizard's steps, draft and transitions (spec 4, 'Wizard'), as a pure reducer. */
+import { DEFAULT_SITE_SETTINGS, type TSiteSettings, type TTemplateId } from '@dropsite/shared';
+import { addFiles, type TChosenFile } from '../upload/chosen-files.ts';
+import { suggestSiteTitle } from '../upload/site-title.ts';
+
+export const WIZARD_STEPS = ['upload', 'template', 'details', 'settings', 'preview', 'success'] as const;
+export type TWizardStep = (typeof WIZARD_STEPS)[number];
+
+/** The spec's upload form (section 3), as the fields hold it. */
+export interface TWizardForm {
+  title: string;
+  description: string;
+  authorName: string;
+  password: string;
+  /** datetime-local text ('2026-05-12T18:00') or ''. */
+  expiryDate: string;
+  template: TTemplateId;
+  settings: TSiteSettings;
+}
+
+export interface TWizardState {
+  step: TWizardStep;
+  files: TChosenFile[];
+  form: TWizardForm;
+  /** Files of the last addition that did not fit in one site. */
+  overLimit: number;
+}
+
+export const EMPTY_FORM: TWizardForm = {
+  title: '',
+  description: '',
+  authorName: '',
+  password: '',
+  expiryDate: '',
+  template: 'universal',
+  settings: { ...DEFAULT_SITE_SETTINGS },
+};
+
+export const INITIAL_WIZARD_STATE: TWizardState = { step: 'upload', files: [], form: EMPTY_FORM, overLimit: 0 };
+
+export type TWizardAction =
+  | { type: 'add-files'; files: readonly File[]; createId: () => string }
+  | { type: 'remove-file'; id: string }
+  | { type: 'clear-files' }
+  | { type: 'continue' }
+  | { type: 'back' }
+  | { type: 'edit'; field: 'title' | 'description' | 'authorName' | 'password' | 'expiryDate'; value: string }
+  | { type: 'choose-template'; template: TTemplateId }
+  | { type: 'set-setting'; settings: Partial<TSiteSettings> }
+  | { type: 'publish' }
+  | { type: 'publish-failed' }
+  | { type: 'create-another' };
+
+/** Where Back goes from each step (spec 4): preview returns to details. */
+const BACK: Partial<Record<TWizardStep, TWizardStep>> = { template: 'upload', details: 'template', settings: 'details', preview: 'details' };
+const NEXT: Partial<Record<TWizardStep, TWizardStep>> = { upload: 'template', template: 'details', details: 'settings', settings: 'preview' };
+
+/** Whether the creator may leave the details step ('Configure Features'). */
+export type TCanContinueDetails = (form: TWizardForm) => boolean;
+
+export function reduceWizard(state: TWizardState, action: TWizardAction, canContinueDetails: TCanContinueDetails = () => true): TWizardState {
+  switch (action.type) {
+    case 'add-files': {
+      const { files, overLimit } = addFiles(state.files, action.files, action.createId);
+      return { ...state, files, overLimit };
+    }
+    case 'remove-file':
+      return { ...state, files: state.files.filter((f) => f.id !== action.id), overLimit: 0 };
+    case 'clear-files':
+      return { ...state, files: [], overLimit: 0 };
+    case 'continue': {
+      const next = NEXT[state.step];
+      if (!next) return state;
+      if (state.step === 'upload') {
+        if (state.files.length === 0) return state;
+        // Spec 4: an empty title is filled from the first file name on the way to the template step.
+        const title = state.form.title.trim() === '' ? suggestSiteTitle({ title: '', isTitleTyped: false }, state.files.map((f) => f.file)) : state.form.title;
+        return { ...state, step: next, form: { ...state.form, title } };
+      }
+      if (state.step === 'details' && !canContinueDetails(state.form)) return state;
+      return { ...state, step: next };
+    }
+    case 'back': {
+      const previous = BACK[state.step];
+      return previous ? { ...state, step: previous } : state;
+    }
+    case 'edit':
+      return { ...state, form: { ...state.form, [action.field]: action.value } };
+    case 'choose-template':
+      return { ...state, form: { ...state.form, template: action.template } };
+    case 'set-setting':
+      return { ...state, form: { ...state.form, settings: { ...state.form.settings, ...action.settings } } };
+    case 'publish':
+      return state.step === 'preview' && state.files.length > 0 ? { ...state, step: 'success' } : state;
+    case 'publish-failed':
+      // Spec 4: back to the upload step; the files and the form stay as they were.
+      return { ...state, step: 'upload' };
+    case 'create-another':
+      return INITIAL_WIZARD_STATE;
+  }
+}

@@ -1,0 +1,237 @@
+/**
+ * The rest of the visitor site in real Chromium: the video player driven by our controls, the
+ * archive viewer (tree, search, sort, selection downloads), a mixed site, the hero layouts and
+ * theme switcher (remembered, applied before paint), the contact footer, a 375 px phone and
+ * reduced motion.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { pdf, photos, publish, text, video, zip } from './visitor-support.ts';
+
+test.describe.configure({ mode: 'serial' });
+
+const currentTime = (page: Page) => page.locator('video').evaluate((v: HTMLVideoElement) => v.currentTime);
+
+test('a video plays through our controls: play, pause, ±10 s, speed, volume 75 and mute, restart; real figures in the info panel', async ({ page }) => {
+  const slug = await publish(page.request, [await video('teaser.mp4', 3)]);
+  await page.goto(`/${slug}`);
+  const player = page.locator('.vv-player');
+  const videoEl = page.locator('video');
+  await expect(videoEl).toHaveAttribute('poster', /\/poster$/);
+  await expect.poll(() => videoEl.evaluate((v: HTMLVideoElement) => v.volume)).toBeCloseTo(0.75);
+  const info = page.getByRole('region', { name: 'Video information' });
+  await expect(info.getByText('640 × 360 (360p)')).toBeVisible();
+  await expect(info.getByText('0:03')).toBeVisible();
+  await expect(info.getByText(/MP4 · H\.264 \/ AAC/)).toBeVisible();
+
+  // Headless Chromium may refuse sound without a gesture: mute first, as a visitor could.
+  await player.getByRole('button', { name: 'Mute' }).click();
+  expect(await videoEl.evaluate((v: HTMLVideoElement) => v.muted)).toBe(true);
+  await player.getByRole('button', { name: 'Play', exact: true }).click();
+  await expect.poll(() => currentTime(page), { timeout: 10_000 }).toBeGreaterThan(0.5);
+  await player.getByRole('button', { name: 'Pause' }).click();
+  const paused = await currentTime(page);
+  await page.waitForTimeout(400);
+  expect(await currentTime(page)).toBeCloseTo(paused, 1);
+  await expect(page.getByRole('region', { name: 'Playback' }).getByText('Paused')).toBeVisible();
+
+  await player.getByRole('button', { name: 'Back 10 seconds' }).click();
+  await expect.poll(() => currentTime(page)).toBe(0);
+  await player.getByRole('button', { name: 'Forward 10 seconds' }).click();
+  await expect.poll(() => currentTime(page)).toBeGreaterThan(2.5);
+
+  await player.getByLabel('Playback speed').selectOption('1.5');
+  expect(await videoEl.evaluate((v: HTMLVideoElement) => v.playbackRate)).toBe(1.5);
+  await player.getByRole('button', { name: 'Unmute' }).click();
+  expect(await videoEl.evaluate((v: HTMLVideoElement) => v.muted)).toBe(false);
+  await player.getByRole('slider', { name: 'Volume' }).fill('40');
+  expect(await videoEl.evaluate((v: HTMLVideoElement) => v.volume)).toBeCloseTo(0.4);
+
+  // Keys on the player: K pauses and plays.
+  await player.getByRole('slider', { name: 'Seek' }).focus();
+  await page.getByRole('button', { name: 'Restart Video' }).click();
+  await expect.poll(() => currentTime(page)).toBeLessThan(1.5);
+  await expect(page.getByRole('link', { name: 'Open in New Tab' })).toHaveAttribute('target', '_blank');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download Video' }).click()]);
+  expect(download.suggestedFilename()).toBe('teaser.mp4');
+});
+
+test('an archive: tree with expand and collapse, search, a sort that sorts, selection downloads', async ({ page }) => {
+  const archive = await zip('selects.zip', [
+    { path: 'raw/frame-01.cr2', data: Buffer.alloc(40_000, 3), mtime: new Date('2025-01-03T10:00:00Z') },
+    { path: 'raw/frame-02.cr2', data: Buffer.alloc(90_000, 5), mtime: new Date('2025-01-05T10:00:00Z') },
+    { path: 'edited/frame-01.jpg', data: Buffer.alloc(20_000, 9), mtime: new Date('2025-01-04T10:00:00Z') },
+    { path: 'README.txt', data: 'Thank you!\n', mtime: new Date('2025-01-01T10:00:00Z') },
+    { path: 'contract.pdf', data: Buffer.alloc(60_000, 2), mtime: new Date('2025-01-02T10:00:00Z') },
+  ]);
+  const slug = await publish(page.request, [archive]);
+  await page.goto(`/${slug}`);
+  const tree = page.getByRole('tree', { name: 'Contents of selects.zip' });
+  const names = () => tree.getByRole('treeitem').evaluateAll((items) => items.map((item) => item.getAttribute('data-path')));
+  await expect(tree).toBeVisible();
+  expect(await names()).toEqual(['edited', 'edited/frame-01.jpg', 'raw', 'raw/frame-01.cr2', 'raw/frame-02.cr2', 'contract.pdf', 'README.txt']);
+
+  const info = page.getByRole('region', { name: 'Archive information' });
+  await expect(info.getByText('ZIP')).toBeVisible();
+  await expect(info.locator('.vi-info__row', { hasText: 'Files' })).toContainText('5');
+
+  await page.getByRole('button', { name: 'Collapse All' }).click();
+  expect(await names()).toEqual(['edited', 'raw', 'contract.pdf', 'README.txt']);
+  await page.getByRole('button', { name: 'Expand raw' }).click();
+  expect(await names()).toEqual(['edited', 'raw', 'raw/frame-01.cr2', 'raw/frame-02.cr2', 'contract.pdf', 'README.txt']);
+  await page.getByRole('button', { name: 'Expand All' }).click();
+
+  await page.getByLabel('Sort by').selectOption('size');
+  expect(await names()).toEqual(['raw', 'raw/frame-02.cr2', 'raw/frame-01.cr2', 'edited', 'edited/frame-01.jpg', 'contract.pdf', 'README.txt']);
+  await page.getByLabel('Sort by').selectOption('date');
+  expect(await names()).toEqual(['edited', 'edited/frame-01.jpg', 'raw', 'raw/frame-02.cr2', 'raw/frame-01.cr2', 'contract.pdf', 'README.txt']);
+  // Type: the kind of file (a text document before a PDF), then the extension.
+  await page.getByLabel('Sort by').selectOption('type');
+  expect((await names()).slice(-2)).toEqual(['README.txt', 'contract.pdf']);
+
+  const search = page.getByRole('searchbox', { name: 'Search files' });
+  await search.fill('frame-01');
+  expect(await names()).toEqual(['edited', 'edited/frame-01.jpg', 'raw', 'raw/frame-01.cr2']);
+  await search.fill('nothing-like-this');
+  await expect(page.getByText('No files found matching "nothing-like-this"')).toBeVisible();
+  await search.fill('');
+
+  // Keyboard: the tree is one tab stop; arrows move, Space selects.
+  await page.getByLabel('Sort by').selectOption('name');
+  await tree.getByRole('treeitem').first().focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(tree.getByRole('treeitem', { name: /frame-01\.jpg/ })).toBeFocused();
+  await page.keyboard.press(' ');
+  await expect(page.getByText('1 selected')).toBeVisible();
+  const [single] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download Selected' }).click()]);
+  expect(single.suggestedFilename()).toBe('frame-01.jpg');
+
+  await page.getByRole('checkbox', { name: 'Select raw' }).check();
+  await expect(page.getByText('3 selected')).toBeVisible();
+  const [several] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download Selected' }).click()]);
+  expect(several.suggestedFilename()).toMatch(/\.zip$/);
+  await page.getByRole('button', { name: 'Clear Selection' }).click();
+  await expect(page.getByText('5 files', { exact: true })).toBeVisible();
+});
+
+test.describe('a mixed site, its hero, theme and footer', () => {
+  let slug = '';
+  test.beforeAll(async ({ request }) => {
+    test.setTimeout(120_000);
+    slug = await publish(
+      request,
+      [
+        ...(await photos(3)),
+        pdf('brief.pdf', 2),
+        await video('teaser.mp4', 2),
+        await zip('assets.zip', [{ path: 'logo/mark.svg', data: '<svg/>' }]),
+        text('notes.txt', 'First line\nSecond line\n'),
+      ],
+      { settings: JSON.stringify({ enableNotifications: true, notificationEmail: 'mira@example.com' }) },
+    );
+  });
+
+  test('images in one gallery, every other file its own viewer, an index of all files', async ({ page }) => {
+    await page.goto(`/${slug}`);
+    await expect(page.locator('.gallery-viewer')).toHaveAttribute('data-layout', 'grid');
+    await expect(page.locator('.gv-tile')).toHaveCount(3);
+    const viewers = await page.locator('[data-viewer]').evaluateAll((sections) => sections.map((s) => s.getAttribute('data-viewer')));
+    expect(viewers).toEqual(['pdf', 'video', 'archive', 'text']);
+    await expect(page.locator('.pdf-toolbar__count')).toHaveText('1 / 2');
+    await expect(page.getByRole('heading', { level: 2, name: 'All files' })).toBeVisible();
+  });
+
+  test('the four hero layouts, cycled and remembered; a stored value that is not a layout is ignored', async ({ page }) => {
+    await page.goto(`/${slug}`);
+    const root = page.locator('html');
+    const layout = page.getByRole('button', { name: /^Hero layout:/ });
+    await expect(layout).toHaveAccessibleName('Hero layout: Minimal. Switch to Centered');
+    await layout.click();
+    await expect(root).toHaveAttribute('data-hero-layout', 'centered');
+    await layout.click();
+    await expect(root).toHaveAttribute('data-hero-layout', 'split');
+    await expect(page.locator('.hero__media img')).toBeVisible();
+    await layout.click();
+    await expect(root).toHaveAttribute('data-hero-layout', 'featured');
+    await expect(page.getByText('Featured Presentation')).toBeVisible();
+    await page.reload();
+    await expect(root).toHaveAttribute('data-hero-layout', 'featured');
+    await layout.click();
+    await expect(root).toHaveAttribute('data-hero-layout', 'minimal');
+    await expect(page.getByText('Featured Presentation')).toBeHidden();
+
+    await page.evaluate(() => localStorage.setItem('dropsite-hero-layout', 'carousel'));
+    await page.reload();
+    expect(await root.getAttribute('data-hero-layout')).toBeNull();
+  });
+
+  test('the theme switcher: dark mode, a style picked with the keyboard, both kept and applied before the first paint', async ({ page }) => {
+    await page.goto(`/${slug}`);
+    const root = page.locator('html');
+    await expect(root).toHaveAttribute('data-theme', 'professional-light');
+    await page.getByRole('button', { name: 'Switch to dark mode' }).click();
+    await expect(root).toHaveAttribute('data-theme', 'professional-dark');
+    await expect(page.locator('body')).toHaveCSS('background-color', 'rgb(12, 14, 18)');
+
+    const style = page.getByRole('button', { name: /Visual style/ });
+    await style.focus();
+    await page.keyboard.press('Enter');
+    const menu = page.getByRole('dialog', { name: 'Visual style' });
+    await expect(menu).toBeVisible();
+    await expect(menu.getByRole('button', { name: 'Professional' })).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect(root).toHaveAttribute('data-theme', 'nature-dark');
+    await expect(menu).toBeHidden();
+    await expect(style).toBeFocused();
+
+    // Before any module script runs, the stored theme is already on <html>.
+    await page.route(/\/_astro\/.*\.js$/, (route) => route.abort());
+    await page.addInitScript(() => {
+      document.addEventListener('DOMContentLoaded', () => {
+        (window as unknown as { themeAtLoad: string }).themeAtLoad = document.documentElement.dataset.theme ?? '';
+      });
+    });
+    await page.reload();
+    expect(await page.evaluate(() => (window as unknown as { themeAtLoad: string }).themeAtLoad)).toBe('nature-dark');
+    await expect(page.locator('body')).toHaveCSS('background-color', 'rgb(14, 19, 14)');
+  });
+
+  test('the contact footer', async ({ page }) => {
+    await page.goto(`/${slug}`);
+    const footer = page.getByRole('contentinfo');
+    await expect(footer.getByRole('heading', { name: 'Connect with Mira Solberg' })).toBeVisible();
+    await expect(footer.getByText("Have questions or want to work together? I'd love to hear from you.")).toBeVisible();
+    await expect(footer.getByRole('link', { name: 'Get in touch' })).toHaveAttribute('href', 'mailto:mira@example.com');
+    await expect(footer.getByRole('link', { name: 'Download all files' })).toHaveAttribute('href', `/api/sites/${slug}/download`);
+    await expect(footer.getByText('Powered by Dropsite')).toBeVisible();
+  });
+
+  test('a 375 px phone: nothing wider than the screen, the viewers usable', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.goto(`/${slug}`);
+    await page.evaluate(async () => {
+      for (let y = 0; y < document.body.scrollHeight; y += 500) {
+        window.scrollTo(0, y);
+        await new Promise((r) => setTimeout(r, 60));
+      }
+    });
+    await expect(page.locator('.pdf-toolbar__count')).toHaveText('1 / 2');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    // Icon-only on a phone, still named.
+    await expect(page.getByRole('button', { name: 'Visual style: Professional' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Switch to dark mode' })).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Hero layout: Minimal/ })).toBeVisible();
+    await page.locator('.gv-tile').first().click();
+    await expect(page.getByRole('dialog').locator('.lightbox__counter')).toHaveText('1 of 3');
+    await page.getByRole('dialog').getByRole('button', { name: 'Next image' }).click();
+    await expect(page.getByRole('dialog').locator('.lightbox__counter')).toHaveText('2 of 3');
+  });
+
+  test('reduced motion turns transitions and animations off', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto(`/${slug}`);
+    const duration = await page.locator('.gv-tile').first().evaluate((el) => getComputedStyle(el).transitionDuration);
+    expect(parseFloat(duration)).toBeLessThan(0.001);
+  });
+});

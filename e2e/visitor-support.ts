@@ -1,0 +1,135 @@
+/**
+ * Real files for the visitor-site end-to-end tests, published through the regular upload call
+ * (POST /api/upload) and waited on until the site is live. Images are small but photo-like,
+ * PDFs are real (bench/lib.ts), videos come from ffmpeg, archives from yazl, presentations from
+ * LibreOffice (converted from a PDF).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect, type APIRequestContext } from '@playwright/test';
+import sharp from 'sharp';
+import yazl from 'yazl';
+import { makePdf } from '../bench/lib.ts';
+
+const run = promisify(execFile);
+
+export interface TUploadFile {
+  name: string;
+  type: string;
+  bytes: Buffer;
+}
+
+/** A landscape or portrait picture: a gradient with a horizon, different per seed. */
+export async function makePhoto(seed: number, width = 1200, height = 800): Promise<Buffer> {
+  const hue = (seed * 47) % 360;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
+      <stop offset="0" stop-color="hsl(${hue} 55% 30%)"/><stop offset="1" stop-color="hsl(${(hue + 60) % 360} 70% 78%)"/>
+    </linearGradient></defs>
+    <rect width="100%" height="100%" fill="url(#g)"/>
+    <circle cx="${width * 0.72}" cy="${height * 0.32}" r="${Math.min(width, height) * 0.12}" fill="hsl(${(hue + 180) % 360} 90% 85%)" fill-opacity="0.85"/>
+    <path d="M0 ${height * 0.75} Q ${width * 0.35} ${height * 0.6} ${width * 0.6} ${height * 0.72} T ${width} ${height * 0.68} V ${height} H 0 Z" fill="hsl(${hue} 40% 14%)"/>
+  </svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 82 }).toBuffer();
+}
+
+export async function photos(count: number, prefix = 'frame'): Promise<TUploadFile[]> {
+  return Promise.all(
+    Array.from({ length: count }, async (_, i) => ({
+      name: `${prefix}-${String(i + 1).padStart(2, '0')}.jpg`,
+      type: 'image/jpeg',
+      bytes: await makePhoto(i + 1, i % 4 === 3 ? 800 : 1200, i % 4 === 3 ? 1200 : 800),
+    })),
+  );
+}
+
+export function pdf(name: string, pages: number): TUploadFile {
+  return { name, type: 'application/pdf', bytes: makePdf(pages) };
+}
+
+/** A 3 s 640x360 H.264 test picture with a tone, via ffmpeg. */
+export async function video(name = 'clip.mp4', seconds = 3): Promise<TUploadFile> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-e2e-video-'));
+  try {
+    const out = path.join(dir, name);
+    await run('ffmpeg', [
+      '-loglevel', 'error',
+      '-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=640x360:rate=25`,
+      '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
+      '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-c:a', 'aac', '-shortest', '-movflags', '+faststart',
+      out,
+    ]);
+    return { name, type: 'video/mp4', bytes: await readFile(out) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** A ZIP with folders, via yazl. */
+export async function zip(name: string, entries: Array<{ path: string; data: string | Buffer; mtime?: Date }>): Promise<TUploadFile> {
+  const archive = new yazl.ZipFile();
+  for (const entry of entries) {
+    archive.addBuffer(typeof entry.data === 'string' ? Buffer.from(entry.data) : entry.data, entry.path, { mtime: entry.mtime ?? new Date('2025-01-01T12:00:00Z') });
+  }
+  archive.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of archive.outputStream) chunks.push(chunk as Buffer);
+  return { name, type: 'application/zip', bytes: Buffer.concat(chunks) };
+}
+
+export function text(name: string, body: string): TUploadFile {
+  return { name, type: 'text/plain', bytes: Buffer.from(body, 'utf8') };
+}
+
+export async function hasSoffice(): Promise<boolean> {
+  try {
+    await run('soffice', ['--version'], { timeout: 30_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A real .pptx: LibreOffice imports a PDF into Impress and saves it as PowerPoint. */
+export async function presentation(name: string, slides: number): Promise<TUploadFile> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-e2e-pptx-'));
+  try {
+    const source = path.join(dir, 'deck.pdf');
+    await writeFile(source, makePdf(slides));
+    await run(
+      'soffice',
+      [`-env:UserInstallation=file://${path.join(dir, 'profile')}`, '--headless', '--infilter=impress_pdf_import', '--convert-to', 'pptx', '--outdir', dir, source],
+      { timeout: 120_000 },
+    );
+    return { name, type: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', bytes: await readFile(path.join(dir, 'deck.pptx')) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Publishes files as a site through the regular upload call and waits until it is live. Answers the slug. */
+export async function publish(request: APIRequestContext, files: TUploadFile[], fields: Record<string, string> = {}): Promise<string> {
+  const form = new FormData();
+  const all: Record<string, string> = { title: 'Visitor test', description: 'Files for the visitor tests', template: 'universal', authorName: 'Mira Solberg', ...fields };
+  for (const [key, value] of Object.entries(all)) form.append(key, value);
+  form.append('filesMetadata', JSON.stringify(files.map((f) => ({ name: f.name, type: f.type, size: f.bytes.byteLength }))));
+  for (const file of files) form.append('files', new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
+  const response = await request.post('/api/upload', { multipart: form, timeout: 120_000 });
+  const body = (await response.json()) as { success: boolean; slug?: string; error?: string };
+  expect(body.success, body.error).toBe(true);
+  const slug = body.slug!;
+  await expect
+    .poll(
+      async () => {
+        const status = (await (await request.get(`/api/sites/${slug}/status`)).json()) as { status: string };
+        if (status.status === 'failed') throw new Error(`the build of ${slug} failed`);
+        return status.status;
+      },
+      { timeout: 120_000, intervals: [100, 250, 500] },
+    )
+    .toBe('live');
+  return slug;
+}

@@ -1,0 +1,62 @@
+import { expect, test } from '@playwright/test';
+import { createHash, randomBytes } from 'node:crypto';
+import { open, readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+test('a 120 MB file takes the direct-chunked path with its badge and publishes byte for byte', async ({ page }, testInfo) => {
+  test.setTimeout(180_000);
+  const file = path.join(testInfo.outputDir, 'brand-film_master.mov');
+  const { mkdir } = await import('node:fs/promises');
+  await mkdir(testInfo.outputDir, { recursive: true });
+  const handle = await open(file, 'w');
+  const hash = createHash('sha256');
+  const block = randomBytes(4 * 1024 * 1024);
+  for (let i = 0; i < 30; i++) {
+    block[0] = i; // every block differs, so a misplaced chunk changes the hash
+    await handle.write(block);
+    hash.update(block);
+  }
+  await handle.close();
+  const expected = hash.digest('hex');
+
+  const chunkRequests: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() !== 'GET' && /direct-upload|upload-chunk/.test(r.url())) chunkRequests.push(new URL(r.url()).pathname);
+  });
+
+  await page.goto('/');
+  await page.getByTestId('file-input').setInputFiles(file);
+  await expect(page.getByText('brand-film_master.mov')).toBeVisible();
+  await expect(page.getByTestId('upload-mode-badge')).toHaveText('Ultra-Fast Chunked Mode');
+
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByLabel(/^Site Title/)).toHaveValue('Brand Film Master');
+  await page.getByLabel(/^Description/).fill('Master file for review');
+  await page.getByRole('button', { name: 'Configure Features' }).click();
+  await page.getByRole('button', { name: 'Preview Site' }).click();
+  await page.getByRole('button', { name: 'Publish Site' }).click();
+
+  // The overlay shows the mode, the file's progress and a tip while the chunks go up.
+  const overlay = page.getByRole('dialog', { name: 'Almost done...' });
+  await expect(overlay).toBeVisible();
+  await expect(overlay.getByTestId('upload-mode-badge')).toHaveText('Ultra-Fast Chunked Mode');
+  await expect(overlay.getByText('brand-film_master.mov')).toBeVisible();
+
+  await expect(page.getByTestId('site-url')).toHaveValue(/\/[a-z0-9]{8,}$/, { timeout: 150_000 });
+  await expect(overlay).toBeHidden();
+  expect(chunkRequests[0]).toBe('/api/direct-upload/init');
+  expect(chunkRequests.at(-1)).toBe('/api/direct-upload/complete');
+  expect(chunkRequests.filter((p) => !p.endsWith('/init') && !p.endsWith('/urls') && !p.endsWith('/complete')).length).toBe(12);
+
+  // The published original is the very file chosen.
+  const siteUrl = await page.getByTestId('site-url').inputValue();
+  await page.goto(siteUrl);
+  const downloadLink = page.locator('a[href*="mode=download"]').first();
+  await expect(downloadLink).toBeAttached({ timeout: 30_000 });
+  const href = await downloadLink.getAttribute('href');
+  const response = await page.request.get(new URL(href!, siteUrl).toString());
+  expect(response.status()).toBe(200);
+  expect(createHash('sha256').update(await response.body()).digest('hex')).toBe(expected);
+  expect((await readFile(file)).length).toBe(120 * 1024 * 1024);
+});

@@ -1,0 +1,41 @@
+/** Shared steps of the wizard's browser tests. */
+import { expect, type Page } from '@playwright/test';
+import sharp from 'sharp';
+
+export async function makeJpeg(width: number, height: number, rgb: [number, number, number]): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } } })
+    .jpeg({ quality: 85 })
+    .toBuffer();
+}
+
+/** Three photos; `seed` gives each test its own bytes, as separate deliveries would have. */
+export async function threeImages(seed = 0) {
+  return [
+    { name: 'golden-hour_portrait.jpg', mimeType: 'image/jpeg', buffer: await makeJpeg(1200, 800, [214, 160, 90 + seed]) },
+    { name: 'ceremony.jpg', mimeType: 'image/jpeg', buffer: await makeJpeg(800, 1200, [70, 110, 160 + seed]) },
+    { name: 'first-dance.jpg', mimeType: 'image/jpeg', buffer: await makeJpeg(1600, 900, [150, 80, 120 + seed]) },
+  ];
+}
+
+/** From the upload step (files chosen) to the open preview, filling the required description. */
+export async function walkToPreview(page: Page, description = 'Ceremony, portraits and the first dance.') {
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('heading', { name: /Choose a template/ })).toBeVisible();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('heading', { name: /Site details/ })).toBeVisible();
+  await page.getByLabel(/^Description/).fill(description);
+  await page.getByRole('button', { name: 'Configure Features' }).click();
+  await expect(page.getByRole('heading', { name: 'Client Engagement Features' })).toBeVisible();
+  await page.getByRole('button', { name: 'Preview Site' }).click();
+  await expect(page.getByText('Preview Mode - This is how visitors will see your site')).toBeVisible();
+}
+
+/**
+ * The engagement feature's email prompt may open a few seconds after a publish (spec 4: a
+ * return_visit prompt 3 s after an upload); a creator closes it with Escape and carries on.
+ */
+export async function closeEmailPromptWhenShown(page: Page) {
+  await page.addLocatorHandler(page.locator('dialog.email-modal[open]'), async () => {
+    await page.keyboard.press('Escape');
+  });
+}

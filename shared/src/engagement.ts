@@ -1,0 +1,374 @@
+/**
+ * Engagement, access and the anonymous creator's loop: zod schemas of every payload and reply
+ * (spec 'visitor-site-and-publishing' 3, 4, 5, 7.1, 7.2; companion spec 'analytics' call 3),
+ * the constants they use, and the pure rules both sides share. The server parses requests and
+ * shapes replies with these; the islands and the dashboard parse the replies with them.
+ *
+ * Identity is never taken from a payload: the server knows a visitor by its HttpOnly visitor
+ * cookie and an anonymous creator by its HttpOnly token. The `userEmail`, `userName` and
+ * `anonymousSessionId` fields the spec sends are accepted for compatibility and ignored.
+ */
+import { z } from 'zod';
+import { ANONYMOUS_WARNING_HOURS, ANONYMOUS_WINDOW_DAYS } from './constants.ts';
+import { ID_PATTERN } from './slug.ts';
+
+// ---- constants (spec 9 and companion 9)
+
+/** Longest comment, in characters (Unicode code points). Longer ones are refused with 413. */
+export const COMMENT_MAX_CHARS = 5000;
+/** The answer when a site's creator has not turned a feature on. */
+export const FEATURE_DISABLED_MESSAGE = 'This feature is not enabled for this site';
+/** Companion spec: 'the 10 most recent activities'. */
+export const RECENT_ACTIVITY_LIMIT = 10;
+/** Local notifications kept by the bell, newest first. */
+export const NOTIFICATIONS_KEPT = 10;
+export const NOTIFICATION_BELL_REFRESH_MS = 30_000;
+export const ENGAGEMENT_UPDATES_POLL_MS = 60_000;
+/** Browser notifications close after this unless their urgency is high. */
+export const BROWSER_NOTIFICATION_CLOSE_MS = 10_000;
+/** An expiration warning is dropped 24 hours after it was raised. */
+export const EXPIRATION_WARNING_TTL_MS = ANONYMOUS_WARNING_HOURS * 3_600_000;
+export const HIGH_VIEWS_THRESHOLD = 10;
+export const RETURN_VISIT_THRESHOLD_MS = 24 * 3_600_000;
+export const RETURN_VISIT_PROMPT_DELAY_MS = 3000;
+export const ANONYMOUS_WINDOW_MS = ANONYMOUS_WINDOW_DAYS * 86_400_000;
+
+export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export const ZApprovalStatusSchema = z.enum(APPROVAL_STATUSES);
+export type TApprovalStatus = z.infer<typeof ZApprovalStatusSchema>;
+
+/** Companion spec: activity types of the analytics panel. */
+export const ACTIVITY_TYPES = ['view', 'download', 'favorite', 'comment', 'approval'] as const;
+export const ZActivityTypeSchema = z.enum(ACTIVITY_TYPES);
+export type TActivityType = z.infer<typeof ZActivityTypeSchema>;
+
+export const EMAIL_TRIGGERS = ['first_engagement', 'high_views', 'return_visit', 'success_page'] as const;
+export const ZEmailTriggerSchema = z.enum(EMAIL_TRIGGERS);
+export type TEmailTrigger = z.infer<typeof ZEmailTriggerSchema>;
+
+/** Spec 9: the analytics event names of the email-collection modal. */
+export const PRODUCT_EVENT_NAMES = ['email_collection_skipped', 'email_collected', 'email_modal_dismissed'] as const;
+export const ZProductEventNameSchema = z.enum(PRODUCT_EVENT_NAMES);
+export type TProductEventName = z.infer<typeof ZProductEventNameSchema>;
+
+export const NOTIFICATION_TYPES = ['comment', 'favorite', 'approval', 'expiration_warning'] as const;
+export const ZNotificationTypeSchema = z.enum(NOTIFICATION_TYPES);
+export type TNotificationType = z.infer<typeof ZNotificationTypeSchema>;
+
+export const URGENCY_LEVELS = ['high', 'medium', 'low'] as const;
+export const ZUrgencyLevelSchema = z.enum(URGENCY_LEVELS);
+export type TUrgencyLevel = z.infer<typeof ZUrgencyLevelSchema>;
+
+// ---- pure rules
+
+/** Spec 5: text, '@', text, '.', text, with no spaces anywhere. */
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Whether an address passes the email modal's rule (spec 5), at most 320 characters. */
+export function isValidEmailAddress(text: string): boolean {
+  return text.length <= 320 && EMAIL_SHAPE.test(text);
+}
+
+/** A visitor's display name: 'User' and the last 4 characters of their id (spec 3), e.g. 'User 9fQk'. */
+export function visitorDisplayName(visitorId: string): string {
+  const tail = visitorId.slice(-4);
+  return tail ? `User ${tail}` : 'User';
+}
+
+/** Teaser urgency by days remaining (spec 4): 1 or less high, 3 or less medium, else low. */
+export function urgencyForDaysRemaining(daysRemaining: number): TUrgencyLevel {
+  if (daysRemaining <= 1) return 'high';
+  if (daysRemaining <= 3) return 'medium';
+  return 'low';
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export type TCommentTextProblem = 'blank' | 'too_long' | 'invalid';
+
+/**
+ * Why a comment cannot be sent, or null when it can: blank after trimming, more than
+ * COMMENT_MAX_CHARS characters, or containing NUL or unpaired surrogates.
+ */
+export function findCommentTextProblem(text: string): TCommentTextProblem | null {
+  if (text.trim() === '') return 'blank';
+  if (text.includes('\u0000') || LONE_SURROGATE.test(text)) return 'invalid';
+  // Code points, so an emoji counts as one character as the person typing sees it (near enough).
+  let count = 0;
+  for (const _ of text) {
+    if (++count > COMMENT_MAX_CHARS) return 'too_long';
+  }
+  return null;
+}
+
+// ---- shared pieces
+
+/** A server-issued id (projects, files, comments). Anything else is refused before any lookup. */
+export const ZEntityIdSchema = z.string().regex(ID_PATTERN, 'is not a valid id');
+/** An ISO 8601 date-time as the server sends it (`Date.prototype.toISOString`). */
+export const ZIsoDateTimeSchema = z.string();
+
+/** The identity fields the spec's payloads carry: accepted, ignored (the cookie decides). */
+const ZIgnoredIdentity = {
+  userEmail: z.string().max(320).nullish(),
+  userName: z.string().max(200).nullish(),
+};
+
+export const ZEngagementTargetSchema = z.object({
+  projectId: ZEntityIdSchema,
+  fileId: ZEntityIdSchema,
+  ...ZIgnoredIdentity,
+});
+export type TEngagementTarget = z.input<typeof ZEngagementTargetSchema>;
+
+const success = { success: z.literal(true) };
+
+// ---- favourites: POST / DELETE /api/favorites
+
+export const ZFavoriteRequestSchema = ZEngagementTargetSchema;
+export type TFavoriteRequest = z.input<typeof ZFavoriteRequestSchema>;
+export const ZFavoriteResponseSchema = z.object({
+  ...success,
+  fileId: z.string(),
+  /** The visitor's state after the call. */
+  isFavorite: z.boolean(),
+  /** How many visitors favourited this file. */
+  favoritesCount: z.number().int().nonnegative(),
+});
+export type TFavoriteResponse = z.infer<typeof ZFavoriteResponseSchema>;
+
+// ---- approvals: POST /api/approvals
+
+export const ZApprovalRequestSchema = ZEngagementTargetSchema.extend({ status: ZApprovalStatusSchema });
+export type TApprovalRequest = z.input<typeof ZApprovalRequestSchema>;
+export const ZApprovalResponseSchema = z.object({
+  ...success,
+  fileId: z.string(),
+  status: ZApprovalStatusSchema,
+  updatedAt: ZIsoDateTimeSchema,
+});
+export type TApprovalResponse = z.infer<typeof ZApprovalResponseSchema>;
+
+// ---- comments: GET / POST /api/comments
+
+export const ZCommentsQuerySchema = z.object({ projectId: ZEntityIdSchema, fileId: ZEntityIdSchema });
+export type TCommentsQuery = z.infer<typeof ZCommentsQuerySchema>;
+
+/** One comment as the server sends it. `commentText` is plain text: show it as text, never as HTML. */
+export const ZCommentReplySchema = z.object({
+  id: z.string(),
+  fileId: z.string(),
+  /** The thread's first comment for a reply, null for a top-level comment. */
+  parentId: z.string().nullable(),
+  /** 'User' and the last 4 characters of the author's visitor id. */
+  userName: z.string(),
+  commentText: z.string(),
+  createdAt: ZIsoDateTimeSchema,
+  /** True when the visitor asking wrote it. */
+  isOwn: z.boolean(),
+});
+export type TCommentReply = z.infer<typeof ZCommentReplySchema>;
+export const ZCommentSchema = ZCommentReplySchema.extend({
+  /** Replies, oldest first (empty for replies themselves). */
+  replies: z.array(ZCommentReplySchema),
+});
+export type TComment = z.infer<typeof ZCommentSchema>;
+
+export const ZCommentsResponseSchema = z.object({
+  ...success,
+  /** Top-level comments, oldest first, each with its replies. */
+  comments: z.array(ZCommentSchema),
+  /** All comments on the file, replies included. */
+  total: z.number().int().nonnegative(),
+});
+export type TCommentsResponse = z.infer<typeof ZCommentsResponseSchema>;
+
+export const ZCreateCommentRequestSchema = ZEngagementTargetSchema.extend({
+  /** Checked by findCommentTextProblem on the server: blank 400, too long 413, NUL 400. */
+  commentText: z.string(),
+  /** The comment answered (any comment of the thread); null or absent for a new thread. */
+  threadId: ZEntityIdSchema.nullish(),
+  parentId: ZEntityIdSchema.nullish(),
+});
+export type TCreateCommentRequest = z.input<typeof ZCreateCommentRequestSchema>;
+export const ZCreateCommentResponseSchema = z.object({ ...success, comment: ZCommentSchema });
+export type TCreateCommentResponse = z.infer<typeof ZCreateCommentResponseSchema>;
+
+// ---- the returning visitor's own state: GET /api/engagement/state?projectId=
+
+export const ZEngagementStateQuerySchema = z.object({ projectId: ZEntityIdSchema });
+export const ZEngagementStateResponseSchema = z.object({
+  ...success,
+  visitor: z.object({ name: z.string() }),
+  /** The site's switches, as the server enforces them. */
+  features: z.object({ favorites: z.boolean(), comments: z.boolean(), approvals: z.boolean(), analytics: z.boolean() }),
+  /** File ids the visitor favourited. */
+  favorites: z.array(z.string()),
+  /** The visitor's approval per file (files without one are absent: pending). */
+  approvals: z.array(z.object({ fileId: z.string(), status: ZApprovalStatusSchema })),
+  /** Comments per file id (files without comments are absent). */
+  commentCounts: z.record(z.string(), z.number().int().nonnegative()),
+});
+export type TEngagementStateResponse = z.infer<typeof ZEngagementStateResponseSchema>;
+
+// ---- analytics
+
+/** POST /api/analytics/view: the page (no fileId) or one file was viewed. */
+export const ZViewBeaconRequestSchema = z.object({ projectId: ZEntityIdSchema, fileId: ZEntityIdSchema.nullish() });
+export type TViewBeaconRequest = z.input<typeof ZViewBeaconRequestSchema>;
+export const ZViewBeaconResponseSchema = z.object({
+  ...success,
+  /** False when the same visitor's view was already counted within the dedupe window. */
+  counted: z.boolean(),
+});
+
+/** POST /api/analytics/events: the email modal's analytics events (spec 9). */
+export const ZProductEventRequestSchema = z.object({
+  event: ZProductEventNameSchema,
+  trigger: ZEmailTriggerSchema.nullish(),
+  projectId: ZEntityIdSchema.nullish(),
+  anonymousSessionId: z.string().max(200).nullish(),
+  timestamp: z.union([z.number(), z.string().max(64)]).nullish(),
+});
+export type TProductEventRequest = z.input<typeof ZProductEventRequestSchema>;
+
+/** GET /api/analytics?projectId=&detailed=true[&fileId=] (companion spec call 3). */
+export const ZAnalyticsQuerySchema = z.object({
+  projectId: ZEntityIdSchema,
+  fileId: ZEntityIdSchema.optional(),
+  detailed: z.enum(['true', 'false']).optional(),
+});
+export const ZActivitySchema = z.object({
+  type: ZActivityTypeSchema,
+  details: z.string(),
+  timestamp: ZIsoDateTimeSchema,
+  fileId: z.string().nullable(),
+});
+export type TActivity = z.infer<typeof ZActivitySchema>;
+export const ZApprovalCountsSchema = z.object({
+  approved: z.number().int().nonnegative(),
+  /** Shown as 'Changes Requested'. */
+  rejected: z.number().int().nonnegative(),
+  pending: z.number().int().nonnegative(),
+});
+export const ZAnalyticsSchema = z.object({
+  /** Project: page views; file: views of that file. Deduplicated per visitor per window. */
+  views: z.number().int().nonnegative(),
+  /** Completed downloads (project: every file and the ZIP of all). */
+  downloads: z.number().int().nonnegative(),
+  favorites: z.number().int().nonnegative(),
+  comments: z.number().int().nonnegative(),
+  approvals: ZApprovalCountsSchema,
+  uniqueVisitors: z.number().int().nonnegative(),
+  /** Newest first, at most RECENT_ACTIVITY_LIMIT (empty unless detailed=true). */
+  recentActivity: z.array(ZActivitySchema),
+});
+export type TAnalytics = z.infer<typeof ZAnalyticsSchema>;
+export const ZAnalyticsResponseSchema = z.object({
+  ...success,
+  projectId: z.string(),
+  fileId: z.string().nullable(),
+  analytics: ZAnalyticsSchema,
+});
+export type TAnalyticsResponse = z.infer<typeof ZAnalyticsResponseSchema>;
+
+// ---- password-protected sites: POST /api/sites/{slug}/unlock (JSON or form)
+
+export const ZUnlockRequestSchema = z.object({ password: z.string().min(1, 'Please enter the password').max(200) });
+export const ZUnlockResponseSchema = z.object({ ...success, redirectTo: z.string() });
+
+// ---- the anonymous creator (spec 7.2)
+
+/** GET /api/creators/anonymous/session: the caller's own anonymous session (never its secret). */
+export const ZAnonymousSessionResponseSchema = z.object({
+  ...success,
+  sessionId: z.string(),
+  createdAt: ZIsoDateTimeSchema,
+  expiresAt: ZIsoDateTimeSchema,
+});
+export type TAnonymousSessionResponse = z.infer<typeof ZAnonymousSessionResponseSchema>;
+
+/** One project in GET /api/projects/anonymous/{sessionId} (companion spec 'Project' plus what a card needs). */
+export const ZAnonymousProjectSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  slug: z.string(),
+  url: z.string(),
+  status: z.enum(['building', 'live', 'failed']),
+  created_at: ZIsoDateTimeSchema,
+  expires_at: ZIsoDateTimeSchema.nullable(),
+  has_password: z.boolean(),
+  settings: z.object({ enable_favorites: z.boolean(), enable_comments: z.boolean(), enable_approvals: z.boolean() }),
+  favorites_count: z.number().int().nonnegative(),
+  comments_count: z.number().int().nonnegative(),
+  approvals_count: z.number().int().nonnegative(),
+  views_count: z.number().int().nonnegative(),
+});
+export type TAnonymousProject = z.infer<typeof ZAnonymousProjectSchema>;
+export const ZAnonymousProjectsResponseSchema = z.object({ ...success, projects: z.array(ZAnonymousProjectSchema) });
+export type TAnonymousProjectsResponse = z.infer<typeof ZAnonymousProjectsResponseSchema>;
+
+/** Spec 3 'Engagement summary'. */
+export const ZEngagementSummarySchema = z.object({
+  /** Favourites, comments and approvals on all of the session's sites. */
+  total_interactions: z.number().int().nonnegative(),
+  has_comments: z.boolean(),
+  has_favorites: z.boolean(),
+  has_approvals: z.boolean(),
+  /** Whole days left of the 7-day window, rounded up; 0 once expired. */
+  days_remaining: z.number().int().nonnegative(),
+  expired: z.boolean(),
+});
+export type TEngagementSummary = z.infer<typeof ZEngagementSummarySchema>;
+/** GET /api/engagement/anonymous/{sessionId}: the summary's fields at the top level. */
+export const ZEngagementSummaryResponseSchema = ZEngagementSummarySchema.extend(success);
+export type TEngagementSummaryResponse = z.infer<typeof ZEngagementSummaryResponseSchema>;
+
+/** Spec 3 'Engagement update', with an id to de-duplicate across polls and its times. */
+export const ZEngagementUpdateSchema = z.object({
+  id: z.string(),
+  type: ZNotificationTypeSchema,
+  project_id: z.string().nullable(),
+  message: z.string(),
+  cta_text: z.string(),
+  urgency_level: ZUrgencyLevelSchema,
+  created_at: ZIsoDateTimeSchema,
+  /** Set on expiration warnings: drop the entry after this. */
+  expires_at: ZIsoDateTimeSchema.nullable(),
+});
+export type TEngagementUpdate = z.infer<typeof ZEngagementUpdateSchema>;
+/** `since` (ISO date-time or epoch ms) limits the answer to updates created after it. */
+export const ZEngagementUpdatesQuerySchema = z.object({ since: z.string().max(64).optional() });
+/** GET /api/engagement/anonymous/{sessionId}/updates: newest first, at most NOTIFICATIONS_KEPT. */
+export const ZEngagementUpdatesResponseSchema = z.object({ ...success, updates: z.array(ZEngagementUpdateSchema) });
+export type TEngagementUpdatesResponse = z.infer<typeof ZEngagementUpdatesResponseSchema>;
+
+/** Spec 3 'Local notification': what the bell keeps in browser storage. */
+export const ZLocalNotificationSchema = z.object({
+  id: z.string(),
+  type: ZNotificationTypeSchema,
+  message: z.string(),
+  ctaText: z.string(),
+  /** Epoch ms. */
+  timestamp: z.number(),
+  isRead: z.boolean(),
+  urgencyLevel: ZUrgencyLevelSchema,
+  /** Epoch ms, or null for entries that do not expire. */
+  expiresAt: z.number().nullable(),
+});
+export type TLocalNotification = z.infer<typeof ZLocalNotificationSchema>;
+
+// ---- POST /api/email-collection (spec 7.2)
+
+export const ZEmailCollectionRequestSchema = z.object({
+  email: z.string().trim().refine(isValidEmailAddress, 'Please enter a valid email address'),
+  trigger: ZEmailTriggerSchema,
+  projectId: ZEntityIdSchema.nullish(),
+  anonymousSessionId: z.string().max(200).nullish(),
+  timestamp: z.union([z.number(), z.string().max(64)]).nullish(),
+});
+export type TEmailCollectionRequest = z.input<typeof ZEmailCollectionRequestSchema>;
+
+/** The plain `{ success: true }` of calls whose answer carries nothing else. */
+export const ZOkResponseSchema = z.object(success);

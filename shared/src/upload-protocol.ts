@@ -1,0 +1,236 @@
+/**
+ * zod schemas of the resumable publish protocols (spec 7.3 'Chunked', 'Direct', 'Direct chunked',
+ * and the upload-session status). The server parses requests and builds replies with these;
+ * the wizard's upload client parses replies with them.
+ */
+import { z } from 'zod';
+import { UPLOAD_LIMITS } from './constants.ts';
+import { ZSiteSettingsSchema, ZTemplateIdSchema } from './schemas.ts';
+
+/** Request header carrying the hex SHA-256 of one chunk's bytes. */
+export const CHUNK_SHA256_HEADER = 'X-Chunk-Sha256';
+
+/** Lower-case hex SHA-256, as sent per chunk and per whole file. */
+export const ZSha256HexSchema = z.string().regex(/^[0-9a-f]{64}$/, 'must be a lower-case hex SHA-256');
+
+const blankToUndefined = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v);
+
+/** One file announced at init: what the browser knows before sending a byte. */
+export const ZUploadFileDescriptorSchema = z.object({
+  name: z.string().min(1).max(1024),
+  size: z.number().int().nonnegative(),
+  type: z.string().max(255).default(''),
+  /** Whole-file hash when the client already knows it; otherwise it is sent at complete. */
+  sha256: ZSha256HexSchema.optional(),
+});
+export type TUploadFileDescriptor = z.infer<typeof ZUploadFileDescriptorSchema>;
+
+/** The site's form fields, as JSON (the multipart call sends the same fields as text). */
+export const ZUploadMetadataSchema = z.object({
+  title: z.string().trim().min(1, 'Site Title is required').max(UPLOAD_LIMITS.maxTitleLength),
+  description: z.string().trim().max(UPLOAD_LIMITS.maxDescriptionLength).default(''),
+  template: z.preprocess(blankToUndefined, ZTemplateIdSchema.default('universal')),
+  authorName: z.string().trim().max(UPLOAD_LIMITS.maxAuthorNameLength).default(''),
+  password: z.preprocess(blankToUndefined, z.string().min(1).max(200).optional()),
+  /** ISO date-time; the server refuses one in the past. */
+  expiryDate: z.preprocess(blankToUndefined, z.coerce.date().optional()),
+  settings: ZSiteSettingsSchema.default(ZSiteSettingsSchema.parse({})),
+  anonymousSessionId: z.string().max(200).optional(),
+});
+export type TUploadMetadata = z.infer<typeof ZUploadMetadataSchema>;
+/** What the browser sends (before defaults and coercion). */
+export type TUploadMetadataInput = z.input<typeof ZUploadMetadataSchema>;
+
+const ZUploadFilesSchema = z.array(ZUploadFileDescriptorSchema).min(1, 'Choose at least one file').max(UPLOAD_LIMITS.maxFilesPerSite);
+
+// ---- Chunked: POST /api/chunked-upload/init, POST {uploadUrl}?chunk=&last=, POST /api/chunked-upload/complete
+
+export const ZChunkedInitRequestSchema = ZUploadMetadataSchema.extend({ files: ZUploadFilesSchema });
+export type TChunkedInitRequest = z.input<typeof ZChunkedInitRequestSchema>;
+
+export const ZChunkedUploadTargetSchema = z.object({
+  fileId: z.string().min(1),
+  chunkSize: z.number().int().positive(),
+  totalChunks: z.number().int().nonnegative(),
+  /** Where the chunks of this file go, relative to the backend: POST {uploadUrl}?chunk={i}&last={bool}. */
+  uploadUrl: z.string().min(1),
+});
+export type TChunkedUploadTarget = z.infer<typeof ZChunkedUploadTargetSchema>;
+
+export const ZChunkedInitResponseSchema = z.object({
+  success: z.literal(true),
+  sessionId: z.string().min(1),
+  projectSlug: z.string().min(1),
+  uploadUrls: z.array(ZChunkedUploadTargetSchema),
+});
+export type TChunkedInitResponse = z.infer<typeof ZChunkedInitResponseSchema>;
+
+/** Query of one chunk POST. `chunk` is the 0-based index. */
+export const ZChunkQuerySchema = z.object({
+  chunk: z.string().regex(/^(0|[1-9][0-9]{0,8})$/, 'chunk must be a non-negative integer').transform(Number),
+  last: z.enum(['true', 'false']).transform((v) => v === 'true').default(false),
+});
+
+export const ZChunkUploadResponseSchema = z.object({ success: z.literal(true) });
+
+export const ZCompletedFileSchema = z.object({ fileId: z.string().min(1), sha256: ZSha256HexSchema });
+export type TCompletedFile = z.infer<typeof ZCompletedFileSchema>;
+
+export const ZCompleteUploadRequestSchema = z.object({
+  sessionId: z.string().min(1).max(200),
+  /** Whole-file SHA-256s; optional when they were given at init (the server hashes every file either way). */
+  files: z.array(ZCompletedFileSchema).max(UPLOAD_LIMITS.maxFilesPerSite).optional(),
+});
+export type TCompleteUploadRequest = z.infer<typeof ZCompleteUploadRequestSchema>;
+
+export const ZCompleteUploadResponseSchema = z.object({
+  success: z.literal(true),
+  url: z.string().min(1),
+  slug: z.string().min(1),
+  sessionId: z.string().optional(),
+});
+export type TCompleteUploadResponse = z.infer<typeof ZCompleteUploadResponseSchema>;
+
+// ---- Upload session status: GET /api/upload-session/status?sessionId=
+
+export const UPLOAD_PROTOCOLS = ['chunked', 'direct-chunked'] as const;
+/** The session states the contract names; an expired or unknown session answers 410/404 instead of a status. */
+export const UPLOAD_SESSION_STATUSES = ['open', 'completing', 'completed', 'aborted'] as const;
+
+export const ZUploadSessionFileSchema = z.object({
+  fileId: z.string(),
+  name: z.string(),
+  size: z.number().int().nonnegative(),
+  chunkSize: z.number().int().positive(),
+  totalChunks: z.number().int().nonnegative(),
+  /** 0-based indices of the chunks the server holds durably. */
+  receivedChunks: z.array(z.number().int().nonnegative()),
+});
+export type TUploadSessionFile = z.infer<typeof ZUploadSessionFileSchema>;
+
+export const ZUploadSessionSchema = z.object({
+  sessionId: z.string(),
+  projectSlug: z.string(),
+  protocol: z.enum(UPLOAD_PROTOCOLS),
+  status: z.enum(UPLOAD_SESSION_STATUSES),
+  expiresAt: z.string(),
+  files: z.array(ZUploadSessionFileSchema),
+});
+export type TUploadSession = z.infer<typeof ZUploadSessionSchema>;
+
+export const ZUploadSessionStatusResponseSchema = z.object({ success: z.literal(true), session: ZUploadSessionSchema });
+export type TUploadSessionStatusResponse = z.infer<typeof ZUploadSessionStatusResponseSchema>;
+
+/** A browser's record of an unfinished chunked upload (kept in localStorage to resume after a reload). */
+export const ZFileFingerprintSchema = z.object({ name: z.string(), size: z.number(), lastModified: z.number() });
+export type TFileFingerprint = z.infer<typeof ZFileFingerprintSchema>;
+
+export const ZResumableUploadSchema = z.object({
+  protocol: z.enum(UPLOAD_PROTOCOLS),
+  sessionId: z.string().min(1),
+  projectSlug: z.string(),
+  files: z.array(
+    ZFileFingerprintSchema.extend({
+      fileId: z.string().min(1),
+      chunkSize: z.number().int().positive(),
+      totalChunks: z.number().int().nonnegative(),
+      /** Chunked protocol only: where this file's chunks go. */
+      uploadUrl: z.string().optional(),
+    }),
+  ),
+  /** SHA-256 of the site's form as sent at init: a changed form starts a new upload. */
+  draftHash: z.string(),
+  createdAt: z.number(),
+});
+export type TResumableUpload = z.infer<typeof ZResumableUploadSchema>;
+
+// ---- Direct: POST /api/direct-upload (multipart, same fields as /api/upload), GET /api/direct-upload/status/{slug}
+
+export const ZDirectUploadResponseSchema = z.object({ success: z.literal(true), url: z.string().min(1), slug: z.string().min(1) });
+export type TDirectUploadResponse = z.infer<typeof ZDirectUploadResponseSchema>;
+
+export const ZDirectUploadStatusResponseSchema = z.object({
+  success: z.literal(true),
+  project: z.object({
+    /** 0-100. */
+    optimizationProgress: z.number().min(0).max(100),
+    optimizationComplete: z.boolean(),
+  }),
+});
+export type TDirectUploadStatusResponse = z.infer<typeof ZDirectUploadStatusResponseSchema>;
+
+// ---- Direct chunked: POST /api/direct-upload/init, /urls, /complete
+
+export const ZDirectChunkedInitRequestSchema = z.object({
+  files: ZUploadFilesSchema,
+  metadata: ZUploadMetadataSchema,
+});
+export type TDirectChunkedInitRequest = z.input<typeof ZDirectChunkedInitRequestSchema>;
+
+export const ZDirectChunkedFileSchema = z.object({
+  fileId: z.string().min(1),
+  chunkCount: z.number().int().nonnegative(),
+  chunkSize: z.number().int().positive(),
+});
+export type TDirectChunkedFile = z.infer<typeof ZDirectChunkedFileSchema>;
+
+export const ZDirectChunkedInitResponseSchema = z.object({
+  success: z.literal(true),
+  sessionId: z.string().min(1),
+  projectSlug: z.string().min(1),
+  files: z.array(ZDirectChunkedFileSchema),
+});
+export type TDirectChunkedInitResponse = z.infer<typeof ZDirectChunkedInitResponseSchema>;
+
+export const ZDirectUploadUrlsRequestSchema = z.object({
+  sessionId: z.string().min(1).max(200),
+  fileId: z.string().min(1).max(200),
+  chunkIndices: z.array(z.number().int().nonnegative()).min(1).max(1000),
+});
+export type TDirectUploadUrlsRequest = z.infer<typeof ZDirectUploadUrlsRequestSchema>;
+
+export const ZChunkUploadUrlSchema = z.object({
+  chunkIndex: z.number().int().nonnegative(),
+  /** PUT: a presigned, absolute storage URL. POST: a path relative to the backend. */
+  uploadUrl: z.string().min(1),
+  method: z.enum(['POST', 'PUT']),
+  headers: z.record(z.string(), z.string()).optional(),
+});
+export type TChunkUploadUrl = z.infer<typeof ZChunkUploadUrlSchema>;
+
+export const ZDirectUploadUrlsResponseSchema = z.object({ success: z.literal(true), uploadUrls: z.array(ZChunkUploadUrlSchema) });
+export type TDirectUploadUrlsResponse = z.infer<typeof ZDirectUploadUrlsResponseSchema>;
+
+/** Complete of direct chunked: same body as the chunked complete; the reply also echoes the sessionId. */
+export const ZDirectChunkedCompleteRequestSchema = ZCompleteUploadRequestSchema;
+export const ZDirectChunkedCompleteResponseSchema = ZCompleteUploadResponseSchema;
+
+// ---- Preview of a draft site: POST /api/preview
+
+/** One chosen file as the wizard describes it before upload; `clientId` names it in the preview HTML. */
+export const ZPreviewFileSchema = z.object({
+  clientId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'clientId must be 1-64 letters, digits, - or _'),
+  name: z.string().min(1).max(1024),
+  type: z.string().max(255).default(''),
+  size: z.number().int().nonnegative(),
+  width: z.number().int().positive().max(100_000).optional(),
+  height: z.number().int().positive().max(100_000).optional(),
+});
+export type TPreviewFile = z.infer<typeof ZPreviewFileSchema>;
+
+export const ZPreviewRequestSchema = z.object({
+  title: z.string().trim().max(UPLOAD_LIMITS.maxTitleLength).default(''),
+  description: z.string().trim().max(UPLOAD_LIMITS.maxDescriptionLength).default(''),
+  authorName: z.string().trim().max(UPLOAD_LIMITS.maxAuthorNameLength).default(''),
+  template: z.preprocess(blankToUndefined, ZTemplateIdSchema.default('universal')),
+  settings: ZSiteSettingsSchema.default(ZSiteSettingsSchema.parse({})),
+  files: z.array(ZPreviewFileSchema).max(UPLOAD_LIMITS.maxFilesPerSite),
+});
+export type TPreviewRequest = z.input<typeof ZPreviewRequestSchema>;
+/** A parsed preview request, defaults applied. */
+export type TPreviewDraft = z.output<typeof ZPreviewRequestSchema>;
+
+/** Placeholder URL of a chosen file in preview HTML; the wizard swaps it for the file's object URL. */
+export function previewFileUrl(clientId: string): string {
+  return `/api/preview-file/${clientId}`;
+}

@@ -1,0 +1,121 @@
+/**
+ * The visitor's engagement calls (spec 7.1, docs/api.md), typed with the schemas' types from
+ * @dropsite/shared and checked by reply-readers.ts. The server knows the visitor by the HttpOnly
+ * cookie it issued; the userEmail and userName sent are informational. Every function resolves
+ * with the server's answer or throws `EngagementRequestError`; nothing is retried here (the
+ * controls offer Retry).
+ */
+import type { TApprovalRequest, TApprovalStatus, TCreateCommentRequest, TFavoriteRequest } from '@dropsite/shared';
+import { toShownComment, type TShownComment } from './comment-model.ts';
+import { ReplyShapeError, readApprovalResponse, readCommentsResponse, readCreatedComment, readEngagementState, readFavoriteResponse } from './reply-readers.ts';
+
+export type { TApprovalStatus };
+
+export class EngagementRequestError extends Error {
+  readonly status: number;
+  constructor(message: string, status: number) {
+    super(message);
+    this.name = 'EngagementRequestError';
+    this.status = status;
+  }
+}
+
+async function request(method: string, path: string, body?: unknown): Promise<unknown> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new EngagementRequestError('No connection', 0);
+  }
+  const text = await res.text().catch(() => '');
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  if (!res.ok) {
+    const message = json && typeof json === 'object' && 'error' in json && typeof json.error === 'string' ? json.error : `Request failed (${res.status})`;
+    throw new EngagementRequestError(message, res.status);
+  }
+  return json;
+}
+
+/** Reads a reply; a reply of the wrong shape is a failed request like any other. */
+function parseReply<T>(read: (json: unknown) => T, json: unknown): T {
+  try {
+    return read(json);
+  } catch (err) {
+    if (err instanceof ReplyShapeError) throw new EngagementRequestError(err.message, 502);
+    throw err;
+  }
+}
+
+export interface TEngagementTarget {
+  projectId: string;
+  fileId: string;
+}
+
+export interface TVisitorEngagement {
+  /** 'User' and the last 4 characters of the visitor's id, as the server names them. */
+  visitorName: string;
+  favorites: Set<string>;
+  approvals: Map<string, TApprovalStatus>;
+  commentCounts: Map<string, number>;
+}
+
+/** GET /api/engagement/state: the visitor's own favourites and approvals, so a returning visitor sees them. */
+export async function fetchVisitorEngagement(projectId: string): Promise<TVisitorEngagement> {
+  const json = await request('GET', `/api/engagement/state?projectId=${encodeURIComponent(projectId)}`);
+  const reply = parseReply(readEngagementState, json);
+  return {
+    visitorName: reply.visitor.name,
+    favorites: new Set(reply.favorites),
+    approvals: new Map(reply.approvals.map((a) => [a.fileId, a.status])),
+    commentCounts: new Map(Object.entries(reply.commentCounts)),
+  };
+}
+
+/** POST (on) or DELETE (off) /api/favorites; answers the visitor's state after the call. */
+export async function saveFavorite(target: TEngagementTarget, isFavorite: boolean): Promise<boolean> {
+  const body: TFavoriteRequest = { ...target, userEmail: '', userName: '' };
+  const json = await request(isFavorite ? 'POST' : 'DELETE', '/api/favorites', body);
+  return parseReply(readFavoriteResponse, json).isFavorite;
+}
+
+/** POST /api/approvals; answers the status the server stored. */
+export async function saveApproval(target: TEngagementTarget, status: TApprovalStatus): Promise<TApprovalStatus> {
+  const body: TApprovalRequest = { ...target, userEmail: '', userName: '', status };
+  const json = await request('POST', '/api/approvals', body);
+  return parseReply(readApprovalResponse, json).status;
+}
+
+/** GET /api/comments: every comment on the file, flattened (replies carry their thread's id). */
+export async function fetchComments(target: TEngagementTarget): Promise<TShownComment[]> {
+  const query = new URLSearchParams({ projectId: target.projectId, fileId: target.fileId });
+  const json = await request('GET', `/api/comments?${query}`);
+  const reply = parseReply(readCommentsResponse, json);
+  return reply.comments.flatMap((c) => [c, ...c.replies]).map((c) =>
+    toShownComment({
+      id: c.id,
+      parentId: c.parentId,
+      userName: c.userName,
+      userKey: '',
+      content: c.commentText,
+      timestamp: Date.parse(c.createdAt) || 0,
+      isOwn: c.isOwn,
+    }),
+  );
+}
+
+/** POST /api/comments; `threadId` is the comment answered, null for a new thread. */
+export async function postComment(target: TEngagementTarget, commentText: string, threadId: string | null): Promise<void> {
+  const body: TCreateCommentRequest = { ...target, threadId, userEmail: '', userName: '', commentText };
+  const json = await request('POST', '/api/comments', body);
+  parseReply(readCreatedComment, json);
+}

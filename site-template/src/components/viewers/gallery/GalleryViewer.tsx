@@ -1,0 +1,222 @@
+/**
+ * The image gallery island for 2 or more images (spec 2.2): grid (2-6), masonry with a
+ * masonry/grid toggle (7-20), lightbox gallery with search, 'Showing: X of Y', 20 at a time,
+ * 'Load N More Images' and loading on scroll (more than 20), and the fallback gallery (no image
+ * has a preview) with its toggle and a 'Load more' that works. Tiles are server-rendered
+ * thumbnails with their sizes (nothing jumps), lazy below the first row; a click opens the
+ * Lightbox on the display copy. Before hydration a tile is a plain link to the picture.
+ */
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type MouseEvent } from 'react';
+import { FALLBACK_GALLERY_PAGE_SIZE, LIGHTBOX_PAGE_SIZE, formatBytes } from '../../../lib/shared-client.ts';
+import type { TViewerSite } from '../../../lib/viewer-types.ts';
+import { DownloadAllButton, DownloadButton, LikeButton, ShareButton } from '../shared/controls.tsx';
+import { Icon } from '../shared/icons.tsx';
+import { Lightbox, type TGalleryImage } from '../shared/Lightbox.tsx';
+import { SafeImage } from '../shared/SafeImage.tsx';
+import '../shared/viewer.css';
+import './gallery.css';
+
+export type TGalleryLayout = 'grid' | 'masonry' | 'lightbox' | 'fallback';
+
+export interface TFallbackCard {
+  id: string;
+  name: string;
+  size: number;
+  label: string;
+  downloadUrl: string;
+}
+
+interface Props {
+  site: TViewerSite;
+  layout: TGalleryLayout;
+  images: TGalleryImage[];
+  /** The fallback gallery's cards (images without any preview). */
+  cards?: TFallbackCard[];
+  /** Download All fetches only these files; absent when the gallery holds every file of the site. */
+  downloadFileIds?: string[];
+  totalBytes: number;
+}
+
+export const LIGHTBOX_HINT = 'Use ← → keys to navigate';
+
+export default function GalleryViewer({ site, layout, images, cards = [], downloadFileIds, totalBytes }: Props) {
+  const [view, setView] = useState<'masonry' | 'grid'>(layout === 'masonry' ? 'masonry' : 'grid');
+  const [query, setQuery] = useState('');
+  const pageSize = layout === 'fallback' ? FALLBACK_GALLERY_PAGE_SIZE : LIGHTBOX_PAGE_SIZE;
+  const isPaged = layout === 'lightbox' || layout === 'fallback';
+  const [shown, setShown] = useState(pageSize);
+  const [open, setOpen] = useState<number | null>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+  const sentinelRef = useRef<HTMLDivElement>(null);
+  const searchId = useId();
+
+  const filtered = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    return q ? images.filter((image) => image.name.toLowerCase().includes(q)) : images;
+  }, [images, query]);
+
+  const total = layout === 'fallback' ? cards.length : filtered.length;
+  const visibleCount = isPaged ? Math.min(shown, total) : total;
+  const remaining = total - visibleCount;
+  const count = layout === 'fallback' ? cards.length : images.length;
+
+  const moreButtonRef = useRef<HTMLButtonElement>(null);
+  const focusAfterLoad = useRef<number | null>(null);
+  const loadMore = useCallback(() => {
+    // The button goes away when the last page comes: keep a keyboard visitor's place on the first new item.
+    if (moreButtonRef.current && document.activeElement === moreButtonRef.current) focusAfterLoad.current = visibleCount;
+    setShown((n) => n + pageSize);
+  }, [pageSize, visibleCount]);
+
+  useEffect(() => {
+    const index = focusAfterLoad.current;
+    if (index === null) return;
+    focusAfterLoad.current = null;
+    listRef.current?.querySelector<HTMLElement>(`[data-index="${index}"], li:nth-child(${index + 1}) a`)?.focus();
+  }, [visibleCount]);
+
+  // Automatic loading on scroll (lightbox gallery): the next page comes as the end of the list nears.
+  useEffect(() => {
+    if (layout !== 'lightbox' || remaining <= 0 || !sentinelRef.current || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && loadMore(), { rootMargin: '400px 0px' });
+    observer.observe(sentinelRef.current);
+    return () => observer.disconnect();
+  }, [layout, remaining, loadMore, visibleCount]);
+
+  const onTileClick = (event: MouseEvent<HTMLAnchorElement>, index: number) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    setOpen(index);
+  };
+
+  const close = useCallback(() => {
+    setOpen((current) => {
+      if (current !== null) {
+        // Back to the tile of the picture last shown (it may be further down than the one clicked).
+        requestAnimationFrame(() => listRef.current?.querySelector<HTMLElement>(`[data-index="${current}"]`)?.focus());
+      }
+      return null;
+    });
+  }, []);
+
+  const step = useCallback(
+    (by: number) =>
+      setOpen((i) => {
+        if (i === null) return i;
+        const next = (i + by + filtered.length) % filtered.length;
+        // Showing a picture beyond the loaded tiles loads them, so focus can return to its tile.
+        if (next >= shown) setShown(Math.ceil((next + 1) / pageSize) * pageSize);
+        return next;
+      }),
+    [filtered.length, shown, pageSize],
+  );
+
+  const hasToggle = layout === 'masonry' || layout === 'fallback';
+  const listClass = layout === 'fallback' ? `gv-cards gv-cards--${view}` : view === 'masonry' ? 'gv-masonry' : `gv-grid${layout === 'lightbox' ? ' gv-grid--dense' : ''}`;
+  const eagerCount = layout === 'lightbox' ? 4 : 3;
+
+  return (
+    <div className="gallery-viewer" data-layout={layout} data-view={view}>
+      <div className="gv-toolbar">
+        <div className="gv-toolbar__start">
+          <span className="vi-badge">{count === 1 ? '1 image' : `${count} images`}</span>
+          {layout !== 'fallback' && <span className="gv-toolbar__size">{formatBytes(totalBytes)}</span>}
+        </div>
+        <div className="gv-toolbar__end">
+          {hasToggle && (
+            <div className="vi-segmented" role="group" aria-label="Layout">
+              <button type="button" aria-pressed={view === 'masonry'} onClick={() => setView('masonry')}>
+                <Icon name="masonry" />
+                <span className="vi-button__label">Masonry</span>
+              </button>
+              <button type="button" aria-pressed={view === 'grid'} onClick={() => setView('grid')}>
+                <Icon name="grid" />
+                <span className="vi-button__label">Grid</span>
+              </button>
+            </div>
+          )}
+          <LikeButton likeKey={`${site.projectId}:gallery`} label="this gallery" />
+          <ShareButton title={site.title} />
+          <DownloadAllButton site={site} fileIds={downloadFileIds} expectedBytes={totalBytes} />
+        </div>
+      </div>
+
+      {layout === 'lightbox' && (
+        <div className="gv-search">
+          <label className="gv-search__field" htmlFor={searchId}>
+            <Icon name="search" />
+            <span className="visually-hidden">Search images</span>
+            <input
+              id={searchId}
+              type="search"
+              placeholder="Search images..."
+              value={query}
+              autoComplete="off"
+              onChange={(event) => {
+                setQuery(event.target.value);
+                setShown(LIGHTBOX_PAGE_SIZE);
+              }}
+            />
+          </label>
+          <p className="gv-search__count" aria-live="polite">
+            Showing: {visibleCount} of {total}
+          </p>
+        </div>
+      )}
+
+      {layout === 'fallback' ? (
+        <ul ref={listRef} className={listClass} role="list">
+          {cards.slice(0, visibleCount).map((card, i) => (
+            <li key={card.id} className="gv-card" style={view === 'masonry' ? { minHeight: `${9 + ((i * 7) % 5) * 1.5}rem` } : undefined}>
+              <span className="gv-card__icon">
+                <Icon name="image" />
+              </span>
+              <p className="gv-card__name" title={card.name}>
+                {card.name}
+              </p>
+              <p className="gv-card__meta">
+                {card.label} · {formatBytes(card.size)}
+              </p>
+              <DownloadButton file={card} />
+            </li>
+          ))}
+        </ul>
+      ) : total === 0 ? (
+        <p className="gv-empty" role="status">
+          No images found
+        </p>
+      ) : (
+        <ul ref={listRef} className={listClass} role="list">
+          {filtered.slice(0, visibleCount).map((image, i) => (
+            <li key={image.id} className="gv-item">
+              <a className="gv-tile" href={image.src} data-index={i} onClick={(event) => onTileClick(event, i)} aria-label={`${image.name}, open image ${i + 1} of ${total}`}>
+                <SafeImage
+                  src={image.thumb}
+                  alt={image.name}
+                  width={image.thumbWidth}
+                  height={image.thumbHeight}
+                  loading={i < eagerCount ? undefined : 'lazy'}
+                  decoding="async"
+                />
+                <span className="gv-tile__caption" aria-hidden="true">
+                  {image.name}
+                </span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {isPaged && remaining > 0 && (
+        <div className="gv-more">
+          <div ref={sentinelRef} className="gv-more__sentinel" aria-hidden="true" />
+          <button ref={moreButtonRef} type="button" className="vi-button" onClick={loadMore}>
+            {layout === 'fallback' ? 'Load more' : `Load ${Math.min(pageSize, remaining)} More Images`}
+          </button>
+        </div>
+      )}
+
+      {open !== null && layout !== 'fallback' && <Lightbox site={site} items={filtered} index={open} onStep={step} onClose={close} hint={LIGHTBOX_HINT} />}
+    </div>
+  );
+}

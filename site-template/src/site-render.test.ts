@@ -1,0 +1,239 @@
+/**
+ * The built template, rendered with fixture sites and read as HTML (cheerio): which viewer each
+ * site gets, the islands it hydrates (and the code it would load), and the static texts of the
+ * spec that must be there before any script runs.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import * as cheerio from 'cheerio';
+import { DEFAULT_SITE_SETTINGS, type TSiteRenderModel } from '@dropsite/shared';
+import { loadSiteRenderer } from '../../builder/src/render.ts';
+import { ensureTemplateBuilt } from '../../builder/src/test-support/ensure-template-built.ts';
+import { LONG_LINE, makeFile, makeImage, makePdfFile, makeSite, makeTextFile, makeVideoFile, makeZipFile } from './test-support/fixtures.ts';
+import { THEME_IDS } from './styles/themes.ts';
+
+beforeAll(ensureTemplateBuilt);
+
+async function render(site: TSiteRenderModel) {
+  const renderer = await loadSiteRenderer();
+  return cheerio.load(await renderer.render(site));
+}
+
+/** The component module of every island on the page, by name (GalleryViewer, PdfViewer...). */
+function islands($: cheerio.CheerioAPI): string[] {
+  return $('astro-island')
+    .map((_, el) => /\/_astro\/([A-Za-z]+)\./.exec($(el).attr('component-url') ?? '')?.[1] ?? '?')
+    .get();
+}
+
+const images = (n: number, options?: { hasThumbnail?: boolean }) => Array.from({ length: n }, (_, i) => makeImage(i + 1, options));
+
+describe('viewer choice by content', () => {
+  it('one image: the single image viewer with its details panel and a large, sized picture', async () => {
+    const $ = await render(makeSite(images(1)));
+    expect(islands($)).toEqual(['SingleImageViewer']);
+    expect($('astro-island').attr('client')).toBe('visible');
+    expect($('.sv-caption__title').text()).toBe('photo-01');
+    expect($('.sv-caption__credit').text()).toBe('Photo by Mira Solberg');
+    expect($('.vi-info dt').map((_, el) => $(el).text()).get()).toEqual(['Size', 'Format', 'Dimensions']);
+    expect($('.vi-info dd').last().text()).toBe('3000 × 2000 px');
+    const img = $('.sv-image img');
+    expect(img.attr('width')).toBe('3000');
+    expect(img.attr('height')).toBe('2000');
+    // The display copy (~1600 px), never the original download.
+    expect(img.attr('src')).toMatch(/mode=preview$/);
+    expect(img.attr('srcset')).toMatch(/size=300 300w, .*mode=preview 1600w$/);
+    expect($('button:contains("Like"), button:contains("Share")').length).toBe(2);
+    expect($('a[href$="mode=download"]:contains("Download")').length).toBeGreaterThan(0);
+  });
+
+  it('four images: the grid gallery with count badge, Download All and thumbnails lazy after the first row', async () => {
+    const $ = await render(makeSite(images(4)));
+    expect(islands($)).toEqual(['GalleryViewer']);
+    expect($('.gallery-viewer').attr('data-layout')).toBe('grid');
+    expect($('.vi-badge').first().text()).toBe('4 images');
+    expect($('button:contains("Download All")').length).toBe(1);
+    const tiles = $('.gv-tile img');
+    expect(tiles.length).toBe(4);
+    expect(tiles.map((_, el) => $(el).attr('src')).get().every((src) => src.endsWith('size=300'))).toBe(true);
+    expect(tiles.map((_, el) => $(el).attr('loading') ?? 'eager').get()).toEqual(['eager', 'eager', 'eager', 'lazy']);
+    expect(tiles.eq(0).attr('width')).toBe('300');
+    expect(tiles.eq(2).attr('height')).toBe('300');
+    expect($('.vi-segmented').length).toBe(0);
+  });
+
+  it('twelve images: masonry with a masonry/grid toggle', async () => {
+    const $ = await render(makeSite(images(12)));
+    expect(islands($)).toEqual(['GalleryViewer']);
+    expect($('.gallery-viewer').attr('data-layout')).toBe('masonry');
+    expect($('.gv-masonry .gv-tile').length).toBe(12);
+    expect($('.vi-segmented button').map((_, el) => $(el).text()).get()).toEqual(['Masonry', 'Grid']);
+    expect($('.vi-segmented button[aria-pressed="true"]').text()).toBe('Masonry');
+  });
+
+  it('thirty images: the lightbox gallery shows 20, counts them, offers the next 10, and ships no other viewer', async () => {
+    const $ = await render(makeSite(images(30)));
+    expect(islands($)).toEqual(['GalleryViewer']);
+    expect($('.gallery-viewer').attr('data-layout')).toBe('lightbox');
+    expect($('.gv-tile').length).toBe(20);
+    expect($('.gv-search input').attr('placeholder')).toBe('Search images...');
+    expect($('.gv-search__count').text()).toBe('Showing: 20 of 30');
+    expect($('.gv-more button').text()).toBe('Load 10 More Images');
+    const html = $.html();
+    for (const other of ['PdfViewer', 'MultiPdfBrowser', 'VideoViewer', 'ArchiveViewer', 'TextViewer', 'pdf.worker']) expect(html).not.toContain(other);
+    expect($('link[rel="modulepreload"]').length).toBe(0);
+  });
+
+  it('images without any preview: the fallback gallery of cards with a Load more button', async () => {
+    const $ = await render(makeSite(images(25, { hasThumbnail: false })));
+    expect(islands($)).toEqual(['GalleryViewer']);
+    expect($('.gallery-viewer').attr('data-layout')).toBe('fallback');
+    expect($('.gv-card').length).toBe(20);
+    expect($('.gv-more button').text()).toBe('Load more');
+    expect($('.vi-segmented button').length).toBe(2);
+    expect($('img[src*="mode=preview"]').length).toBe(0);
+  });
+
+  it('one PDF: the PDF viewer, server-rendered at its first loading stage', async () => {
+    const $ = await render(makeSite([makePdfFile('contract.pdf', 3)]));
+    expect(islands($)).toEqual(['PdfViewer']);
+    expect($('.pdf-loading__stage').text()).toBe('Loading PDF.js library...');
+    expect($('.pdf-toolbar__count').text()).toBe('1 / 3');
+    expect($('.section-meta').first().text()).toBe('PDF · 3 pages · 468.75 KB');
+    // PDF.js itself is not in the island: it is fetched when the viewer starts.
+    expect($.html()).not.toContain('pdf.worker');
+  });
+
+  it('three PDFs: the multi-PDF browser with the count and total pages', async () => {
+    const $ = await render(makeSite([makePdfFile('a.pdf', 3), makePdfFile('b.pdf', 5), makePdfFile('c.pdf', 1)]));
+    expect(islands($)).toEqual(['MultiPdfBrowser']);
+    expect($('.mpdf-header__summary').text()).toContain('3 PDFs');
+    expect($('.mpdf-header__summary').text()).toContain('9 pages in total');
+    expect($('.mpdf-card').length).toBe(3);
+    expect($('.vi-segmented button').map((_, el) => $(el).text()).get()).toEqual(['Grid', 'List']);
+  });
+
+  it('a video: a real <video> with poster, controls, info panel and quick actions', async () => {
+    const $ = await render(makeSite([makeVideoFile()]));
+    expect(islands($)).toEqual(['VideoViewer']);
+    const video = $('video');
+    expect(video.attr('src')).toMatch(/mode=preview$/);
+    expect(video.attr('poster')).toMatch(/\/poster$/);
+    expect(video.attr('preload')).toBe('metadata');
+    expect($('select option').map((_, el) => $(el).text()).get()).toEqual(['0.5x', '0.75x', '1x', '1.25x', '1.5x', '2x']);
+    expect($('input[aria-label="Volume"]').attr('value')).toBe('75');
+    const info = Object.fromEntries($('.vv-panel').first().find('.vi-info__row').map((_, el) => [[$(el).find('dt').text(), $(el).find('dd').text()]]).get());
+    expect(info).toEqual({ Duration: '1:23', Size: '4.58 MB', Format: 'MP4 · H.264 / AAC', Resolution: '1920 × 1080 (1080p)', Bitrate: '4.6 Mbps' });
+    for (const action of ['Restart Video', 'Open in New Tab', 'Download Video']) expect($(`.vv-actions :contains("${action}")`).length).toBeGreaterThan(0);
+    expect($('a:contains("Open in New Tab")').attr('rel')).toContain('noopener');
+  });
+
+  it('a zip: the archive tree with search, a sort selector, selection actions and the info panel', async () => {
+    const $ = await render(makeSite([makeZipFile()]));
+    expect(islands($)).toEqual(['ArchiveViewer']);
+    expect($('input[placeholder="Search files..."]').length).toBe(1);
+    expect($('.av-sort option').map((_, el) => $(el).text()).get()).toEqual(['Name', 'Size', 'Type', 'Date']);
+    // Folders first, then by name; the top folder starts open.
+    expect($('[role="treeitem"]').map((_, el) => $(el).attr('data-path')).get()).toEqual(['raw', 'raw/a-frame.cr2', 'raw/b-frame.cr2', 'notes.txt']);
+    for (const label of ['Download Selected', 'Clear Selection', 'Expand All', 'Collapse All']) expect($(`button:contains("${label}")`).length).toBe(1);
+    const info = $('.av-panel .vi-info__row').map((_, el) => `${$(el).find('dt').text()}=${$(el).find('dd').text()}`).get();
+    expect(info).toEqual(['Files=3', 'Folders=1', 'Size=1.43 MB', 'Format=ZIP', 'Compressed=878.91 KB', 'Ratio=60%']);
+  });
+
+  it('a text file: the card shows 12 lines of at most 50 characters and offers the full preview', async () => {
+    const $ = await render(makeSite([makeTextFile()]));
+    expect(islands($)).toEqual(['TextViewer']);
+    const lines = $('.tv-card__lines').text().split('\n');
+    expect(lines.length).toBe(12);
+    expect(lines[0]).toBe(LONG_LINE.slice(0, 50));
+    expect(lines.every((line) => line.length <= 50)).toBe(true);
+    expect($('button:contains("Open Preview")').length).toBe(1);
+  });
+
+  it('presentations: the PDF viewer on the converted PDF, else a download card with the reason', async () => {
+    const converted = makeFile('pitch.pptx', {}, { pdfUrl: '/api/files/x/pdf', pages: 12 });
+    const $ = await render(makeSite([converted]));
+    expect(islands($)).toEqual(['PdfViewer']);
+    expect($('astro-island').attr('props')).toContain('/api/files/x/pdf');
+
+    const unconverted = makeFile('pitch.pptx', {}, { previewUnavailable: 'Presentations are converted when LibreOffice is installed.' });
+    const card = await render(makeSite([unconverted]));
+    expect(islands(card)).toEqual([]);
+    expect(card('.download-card__reason').text()).toBe('Presentations are converted when LibreOffice is installed.');
+    expect(card('.download-card a').attr('href')).toMatch(/mode=download$/);
+  });
+
+  it('a mixed site: images in one gallery, every other file its own viewer', async () => {
+    const $ = await render(makeSite([...images(3), makePdfFile('brief.pdf', 2), makeVideoFile(), makeZipFile(), makeTextFile(), makeFile('budget.xlsx')]));
+    expect(islands($)).toEqual(['GalleryViewer', 'PdfViewer', 'VideoViewer', 'ArchiveViewer', 'TextViewer']);
+    expect($('.download-card__name').text()).toBe('budget.xlsx');
+    // The gallery's Download All asks for the gallery's files only.
+    expect($('astro-island').first().attr('props')).toContain('downloadFileIds');
+  });
+
+  it('engagement settings bring an island for files without a viewer', async () => {
+    const settings = { ...DEFAULT_SITE_SETTINGS, enableFavorites: true };
+    const $ = await render(makeSite([makeFile('budget.xlsx')], { settings }));
+    expect(islands($)).toEqual(['FileEngagementIsland']);
+    const off = await render(makeSite([makeFile('budget.xlsx')]));
+    expect(islands(off)).toEqual([]);
+  });
+});
+
+describe('hero, theme and footer', () => {
+  it('renders the hero for all four layouts and restores the stored choice before paint', async () => {
+    const $ = await render(makeSite(images(2)));
+    expect($('h1').text()).toBe('Harbour Lights');
+    expect($('.hero__tag').text()).toBe('By Mira Solberg');
+    expect($('.hero__badge').text().trim()).toBe('Featured Presentation');
+    // Split shows the first image (lazily: hidden in the other layouts), else the placeholder.
+    expect($('.hero__media img').attr('loading')).toBe('lazy');
+    const empty = await render(makeSite([makePdfFile('a.pdf', 1)]));
+    expect(empty('.hero__placeholder').text().trim()).toBe('Your Image Here');
+    const boot = $('head script').first().html() ?? '';
+    expect(boot).toContain('dropsite-hero-layout');
+    expect(boot).toContain('"minimal","centered","split","featured"');
+    for (const id of THEME_IDS) expect(boot).toContain(`"${id}"`);
+    // Before <body>: applied before the first paint.
+    expect($('head script').length).toBeGreaterThan(0);
+  });
+
+  it('applies the project theme and offers the switcher with named, keyboard-usable buttons', async () => {
+    const $ = await render(makeSite([], { theme: 'nature-dark' }));
+    expect($('html').attr('data-theme')).toBe('nature-dark');
+    expect($('meta[name="theme-color"]').attr('content')).toBe('#0e130e');
+    expect($('[data-action="mode"]').attr('aria-label')).toBe('Switch to dark mode');
+    expect($('[data-action="layout"]').attr('aria-label')).toBe('Hero layout: Minimal. Switch to Centered');
+    expect($('[data-action="style"]').attr('aria-label')).toBe('Visual style: Nature');
+    expect($('[data-style][aria-pressed="true"]').text().trim()).toBe('Nature');
+    expect($('[data-style]').map((_, el) => $(el).text().trim()).get()).toEqual(['Professional', 'Creative', 'Nature', 'Minimal', 'Elegant']);
+    expect($('#theme-style-menu').attr('popover')).toBeDefined();
+    expect($('astro-island').length).toBe(0);
+    const css = $('head style').text();
+    for (const id of THEME_IDS) expect(css).toContain(`[data-theme="${id}"]`);
+  });
+
+  it('the contact section: heading, text, mail link, download-all, safe profile links and the branding', async () => {
+    const $ = await render(
+      makeSite(images(2), {
+        contactInfo: { email: 'mira@example.com', website: 'mira.example.com', twitter: '@mira', linkedin: 'javascript:alert(1)', github: 'https://github.com/mira' },
+      }),
+    );
+    expect($('footer h2').text()).toBe('Connect with Mira Solberg');
+    expect($('.connect__text').text()).toBe("Have questions or want to work together? I'd love to hear from you.");
+    expect($('a:contains("Get in touch")').attr('href')).toBe('mailto:mira@example.com');
+    expect($('a:contains("Download all files")').attr('href')).toBe('/api/sites/render-fixture/download');
+    const links = $('.connect__link');
+    expect(links.map((_, el) => $(el).attr('href')).get()).toEqual(['https://mira.example.com', 'https://x.com/mira', 'https://github.com/mira']);
+    expect(links.map((_, el) => $(el).attr('target')).get()).toEqual(['_blank', '_blank', '_blank']);
+    expect(links.first().attr('rel')).toContain('noopener');
+    expect($('.branding__line').text().replace(/\s+/g, ' ').trim()).toBe('Powered by Dropsite');
+  });
+
+  it('escapes every creator-supplied text', async () => {
+    const evil = '<img src=x onerror=alert(1)>';
+    const $ = await render(makeSite([makeFile(`${evil}.txt`, {}, { text: { encoding: 'utf-8', firstLines: [evil] } })], { title: evil, subLine: evil, authorName: evil }));
+    expect($('img[src="x"]').length).toBe(0);
+    expect($('h1').text()).toBe(evil);
+    expect($('.tv-card__lines').text()).toBe(evil);
+  });
+});
