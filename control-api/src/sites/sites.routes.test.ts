@@ -34,6 +34,32 @@ describe('GET /{slug}', () => {
     }
   });
 
+  it('sends the HTML and the shared assets gzipped to clients that accept it, and plain to those that do not', async () => {
+    const { request } = await import('node:http');
+    const { gunzipSync } = await import('node:zlib');
+    const getRaw = (path: string, encoding: string) =>
+      new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+        const req = request(`${app.url}${path}`, { headers: { 'accept-encoding': encoding } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const plain = await getRaw(`/${slug}`, 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const zipped = await getRaw(`/${slug}`, 'gzip, deflate, br');
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toContain('Accept-Encoding');
+    expect(zipped.body.length).toBeLessThan(plain.body.length / 2);
+    expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true);
+    const asset = /\/_astro\/[\w.-]+\.js/.exec(plain.body.toString())?.[0];
+    expect(asset).toBeDefined();
+    const js = await getRaw(asset!, 'gzip');
+    expect(js.headers['content-encoding']).toBe('gzip');
+  });
+
   it('answers the same 404 page for unknown, reserved and malformed slugs', async () => {
     for (const path of ['/zzzzzzzzzz', '/ABCDEFGHJK', '/abcdefgh%2F..%2Fx', '/abcdefgh%00']) {
       const res = await fetch(`${app.url}${path}`);

@@ -5,6 +5,7 @@ import type { TAppDeps } from '../deps.ts';
 import { findProjectBySlug } from '../projects/projects.repository.ts';
 import { findLatestBuildForProject } from '../builds/builds.repository.ts';
 import { StorageNotFoundError } from '../storage/storage.ts';
+import { sendStoredBody } from '../http/send-compressed.ts';
 import { resolveSiteAccess, siteCacheControl } from './site-access.ts';
 import { buildingPage, expiredPage, failedPage, notFoundPage, passwordPage } from './status-pages.ts';
 
@@ -51,11 +52,9 @@ export function createSiteRoutes(deps: TAppDeps): Router {
       const object = await deps.storage.get(siteHtmlKey(slug));
       res.status(200).set({
         'Content-Type': 'text/html; charset=utf-8',
-        'Content-Length': String(object.size),
         'Cache-Control': siteCacheControl(project, 'public, max-age=0, must-revalidate'),
       });
-      object.body.on('error', (err) => res.destroy(err));
-      object.body.pipe(res);
+      await sendStoredBody(req, res, object.body, object.size, 'text/html');
     } catch (err) {
       if (!(err instanceof StorageNotFoundError)) throw err;
       if (project.status === 'failed') return sendPage(res, 503, failedPage());
@@ -75,12 +74,10 @@ export function createSiteRoutes(deps: TAppDeps): Router {
       const object = await deps.storage.get(`assets/_astro/${name}`);
       res.set({
         'Content-Type': object.contentType ?? 'application/octet-stream',
-        'Content-Length': String(object.size),
         'Cache-Control': 'public, max-age=31536000, immutable',
         'X-Content-Type-Options': 'nosniff',
       });
-      object.body.on('error', (err) => res.destroy(err));
-      object.body.pipe(res);
+      await sendStoredBody(req, res, object.body, object.size, object.contentType);
     } catch (err) {
       if (err instanceof StorageNotFoundError) {
         next();
