@@ -39,7 +39,7 @@ describe('downloads, archive entries, converted PDFs, posters and the Open Graph
       { name: 'brief.pdf', type: 'application/pdf', bytes: makePdf(3) },
       { name: 'assets.zip', type: 'application/zip', bytes: archive },
     ];
-    if (haveFfmpeg) list.push({ name: 'clip.mp4', type: 'video/mp4', bytes: makeVideo() });
+    if (haveFfmpeg) list.push({ name: 'clip.mp4', type: 'video/mp4', bytes: makeVideo(2, '320x240') });
     if (haveSoffice) list.push({ name: 'launch.pptx', type: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', bytes: makePptx() });
     for (const part of list) parts[part.name] = part;
 

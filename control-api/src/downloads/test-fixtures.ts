@@ -1,31 +1,11 @@
-/** Real files for the download tests: a hand-written PDF, ZIPs made with yazl, media made with ffmpeg and LibreOffice. */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+/**
+ * Real files for the download tests: ZIPs made with yazl (the library the server streams with)
+ * and read back with yauzl. PDFs, videos and presentations come from the builder's media fixtures.
+ */
 import yauzl from 'yauzl';
 import yazl from 'yazl';
 
-/** A valid PDF of `pages` pages. */
-export function makePdf(pages: number): Buffer {
-  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', `<< /Type /Pages /Kids [${Array.from({ length: pages }, (_, i) => `${4 + i * 2} 0 R`).join(' ')}] /Count ${pages} >>`, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'];
-  for (let i = 0; i < pages; i++) {
-    const content = `BT /F1 36 Tf 72 700 Td (Page ${i + 1}) Tj ET`;
-    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + i * 2} 0 R >>`);
-    objects.push(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
-  }
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(Buffer.byteLength(out));
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(out);
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
-}
+export { hasTool, makePdf, makePptx, makeVideo } from '@dropsite/builder/test-support';
 
 export interface TYazlEntry {
   name: string;
@@ -67,52 +47,4 @@ export async function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
     out.set(entry.fileName, Buffer.concat(chunks));
   }
   return out;
-}
-
-export function hasTool(command: string, args: string[] = ['-version']): boolean {
-  const result = spawnSync(command, args, { stdio: 'ignore', timeout: 20_000 });
-  return result.error === undefined && result.status === 0;
-}
-
-/** A 2 s 320x240 H.264 MP4 of the lavfi test pattern. */
-export function makeVideo(): Buffer {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'dropsite-video-'));
-  try {
-    const out = path.join(dir, 'clip.mp4');
-    const result = spawnSync(
-      'ffmpeg',
-      ['-v', 'error', '-nostdin', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=25', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', out],
-      { encoding: 'utf8', timeout: 60_000 },
-    );
-    if (result.status !== 0) throw new Error(`ffmpeg failed: ${result.stderr}`);
-    return readFileSync(out);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** A one-slide PPTX made by LibreOffice from a flat ODF presentation. */
-export function makePptx(): Buffer {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'dropsite-pptx-'));
-  try {
-    const source = path.join(dir, 'deck.fodp');
-    writeFileSync(
-      source,
-      `<?xml version="1.0" encoding="UTF-8"?>
-<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.presentation">
- <office:body><office:presentation>
-  <draw:page draw:name="One"><draw:frame svg:x="2cm" svg:y="2cm" svg:width="20cm" svg:height="3cm"><draw:text-box><text:p>Launch plan</text:p></draw:text-box></draw:frame></draw:page>
- </office:presentation></office:body>
-</office:document>`,
-    );
-    const result = spawnSync(
-      'soffice',
-      [`-env:UserInstallation=${pathToFileURL(path.join(dir, 'profile')).href}`, '--headless', '--norestore', '--convert-to', 'pptx', '--outdir', dir, source],
-      { encoding: 'utf8', timeout: 120_000, env: { ...process.env, HOME: dir } },
-    );
-    if (result.status !== 0) throw new Error(`soffice failed: ${result.stderr}`);
-    return readFileSync(path.join(dir, 'deck.pptx'));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
