@@ -29,6 +29,7 @@ import type { TArchiveLimits } from './zip-archive.ts';
 import { OG_CONTENT_TYPE, renderOgImage, type TOgImageInput } from './og-image.ts';
 import { loadSiteRenderer, type SiteRenderer } from './render.ts';
 import { publishTemplateAssets } from './publish-assets.ts';
+import { createGate, createLimiter } from './limiter.ts';
 
 export interface TSiteBuilderDeps {
   storage: BuilderStorage;
@@ -92,12 +93,19 @@ export function siteOgImageKey(slug: string): string {
 export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
   const { storage, log } = deps;
   const concurrency = Math.max(1, Math.floor(deps.concurrency ?? 2));
+  /**
+   * Derivation work (decoding, resizing, rasterising, converting) takes one of `concurrency` slots
+   * shared by every build of this builder, so running many builds at once (most of a rebuild is
+   * waiting on storage and the database) never multiplies the CPU and memory the work needs.
+   */
+  const workGate = createLimiter(concurrency);
   /** Derivations in flight by content hash and kind, shared by concurrent builds. */
   const inFlight = new Map<string, Promise<TDeriveFileOutcome>>();
   const pdfRenderer = createPdfRenderer();
   const deriveOptions: TDeriveFileOptions = {
     pdfRenderer,
     officeGate: createGate(),
+    workGate,
     ...(deps.imageOptions ? { image: deps.imageOptions } : {}),
     ...(deps.mediaOptions ? { media: deps.mediaOptions } : {}),
     ...(deps.officeOptions ? { office: deps.officeOptions } : {}),
@@ -201,8 +209,9 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
     };
     const inputHash = createHash('sha256').update(JSON.stringify({ v: OG_DESIGN_VERSION, ...input })).digest('hex');
     const markerKey = `${key}.json`;
-    if (!(await isSameOgInput(markerKey, inputHash)) || !(await storage.head(key))) {
-      const png = await renderOgImage(storage, input);
+    // The marker is written after the picture, so a marker with this input means the picture is there.
+    if (!(await isSameOgInput(markerKey, inputHash))) {
+      const png = await workGate(() => renderOgImage(storage, input));
       await storage.put(key, png, { contentType: OG_CONTENT_TYPE, cacheControl: 'public, max-age=3600' });
       await storage.put(markerKey, JSON.stringify({ inputHash }), { contentType: 'application/json' });
     }
@@ -211,8 +220,7 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
 
   async function isSameOgInput(markerKey: string, inputHash: string): Promise<boolean> {
     try {
-      if (!(await storage.head(markerKey))) return false;
-      const { body } = await storage.get(markerKey);
+      const { body } = await storage.get(markerKey); // a missing marker throws: not the same
       let text = '';
       for await (const chunk of body) text += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
       const parsed: unknown = JSON.parse(text);
@@ -348,16 +356,6 @@ function ogBackgroundKey(files: TBuildFile[], derived: Record<string, TDerivedMe
   for (const file of files) if (fileKind(file) === 'image' && usable(file)) return usable(file);
   for (const file of files) if (fileKind(file) === 'video' && usable(file)) return usable(file);
   return null;
-}
-
-/** Runs one piece of work at a time, in call order. */
-function createGate(): <T>(work: () => Promise<T>) => Promise<T> {
-  let tail: Promise<unknown> = Promise.resolve();
-  return <T>(work: () => Promise<T>) => {
-    const run = tail.then(work);
-    tail = run.catch(() => {});
-    return run;
-  };
 }
 
 function fileKind(file: Pick<TBuildFile, 'kind' | 'name' | 'type'>): TFileKind {

@@ -4,7 +4,7 @@
  * `error` (the site then shows a download card with that reason). Never throws.
  */
 import { getExtension, type TDerivedMetadata, type TFileKind } from '@dropsite/shared';
-import { deriveImage, isDerivableImage, type TDeriveImageOptions } from './derive-image.ts';
+import { deriveImage, isDerivableImage, readCachedDerivation, type TDeriveImageOptions } from './derive-image.ts';
 import { PreviewUnavailableError, readDerivationCache, writeDerivationCache, type TDerivation } from './derive-cache.ts';
 import { derivePdf } from './derive-pdf.ts';
 import { deriveOffice, OFFICE_EXTENSIONS, type TDeriveOfficeOptions } from './derive-office.ts';
@@ -14,6 +14,7 @@ import { deriveText } from './derive-text.ts';
 import type { PdfRenderer } from './pdf-renderer.ts';
 import type { TArchiveLimits } from './zip-archive.ts';
 import type { BuilderStorage, TBuildFile } from './types.ts';
+import type { TGate } from './limiter.ts';
 
 export interface TDeriveFileOptions {
   pdfRenderer: PdfRenderer;
@@ -22,7 +23,9 @@ export interface TDeriveFileOptions {
   media?: TDeriveMediaOptions;
   office?: Omit<TDeriveOfficeOptions, 'renderer' | 'gate'>;
   /** Serialises office conversions within a process. */
-  officeGate?: <T>(work: () => Promise<T>) => Promise<T>;
+  officeGate?: TGate;
+  /** Bounds derivation work (cache misses) across every build of a process; cache hits never wait for it. */
+  workGate?: TGate;
   archiveLimits?: TArchiveLimits;
 }
 
@@ -71,25 +74,28 @@ export async function deriveFile(
 ): Promise<TDeriveFileOutcome> {
   const derivation = chooseDerivation(file, kind);
   if (derivation === 'none') return { metadata: { sha256: file.sha256, kind }, derived: false, derivation };
+  const gate = options.workGate ?? (<T>(work: () => Promise<T>) => work());
   if (derivation === 'image') {
-    const started = performance.now();
-    const outcome = await deriveImage(storage, file, options.image);
-    return {
-      metadata: { ...outcome.metadata, kind: 'image' },
-      derived: outcome.derived,
-      derivation,
-      ...(outcome.derived ? { ms: Math.round(performance.now() - started) } : {}),
-    };
+    const cached = await readCachedDerivation(storage, file).catch(() => null);
+    if (cached) return { metadata: { ...cached, kind: 'image' }, derived: false, derivation };
+    const { outcome, ms } = await gate(async () => {
+      const started = performance.now();
+      return { outcome: await deriveImage(storage, file, options.image), ms: Math.round(performance.now() - started) };
+    });
+    return { metadata: { ...outcome.metadata, kind: 'image' }, derived: outcome.derived, derivation, ...(outcome.derived ? { ms } : {}) };
   }
 
   const cached = await readDerivationCache(storage, file, kind, derivation);
   if (cached) return { metadata: cached, derived: false, derivation };
 
   onWork(derivation);
-  const started = performance.now();
+  let started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
-    const metadata = await run(storage, file, kind, derivation, options);
+    const metadata = await gate(() => {
+      started = performance.now(); // the work's own time, not the wait for a slot
+      return run(storage, file, kind, derivation, options);
+    });
     await writeDerivationCache(storage, metadata);
     return { metadata, derived: true, derivation, ms: elapsed() };
   } catch (error) {

@@ -24,7 +24,7 @@ const ZEnvSchema = z.object({
   REDIS_URL: z.string().optional(),
   BUILD_QUEUE_NAME: z.string().regex(/^[\w-]{1,64}$/).default('dropsite-builds'),
   RUN_BUILDER: boolText.default(true),
-  BUILD_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  BUILD_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(8),
   DERIVE_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(3),
   BUILD_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -69,16 +69,37 @@ export function createDiskStorage(rootDir: string): Storage {
     return resolveInside(join(root, META_DIR), `${key}.json`);
   }
 
+  /** The temp folder is made once per process (and again should something remove it). */
+  let tmpRootReady: Promise<void> | null = null;
+  const ensureTmpRoot = (): Promise<void> =>
+    (tmpRootReady ??= mkdir(tmpRoot, { recursive: true }).then(
+      () => undefined,
+      (error: unknown) => {
+        tmpRootReady = null;
+        throw error;
+      },
+    ));
+
+  /** Writes the body to a new temp file, fsynced before it is closed, and answers what was written. */
+  async function writeTemp(tmpPath: string, body: Readable | Uint8Array | string): Promise<{ size: number; mtimeMs: number }> {
+    await ensureTmpRoot();
+    try {
+      return await writeNewFile(tmpPath, body);
+    } catch (error) {
+      if (!isMissing(error) || body instanceof Readable) throw error;
+      tmpRootReady = null; // the temp folder went away under us: make it again, once
+      await ensureTmpRoot();
+      return writeNewFile(tmpPath, body);
+    }
+  }
+
   async function put(key: string, body: Readable | Uint8Array | string, options: TPutOptions = {}): Promise<TObjectInfo> {
     const objectPath = resolveObjectPath(key);
     const sidecarPath = resolveSidecarPath(key);
-    await mkdir(tmpRoot, { recursive: true });
     const tmpData = join(tmpRoot, `${randomUUID()}.part`);
     const tmpSidecar = `${tmpData}.json`;
     try {
-      // `flush` fsyncs before close, so the rename below never publishes bytes that are only in the page cache.
-      await pipeline(toReadable(body), createWriteStream(tmpData, { flags: 'wx', flush: true }));
-      const written = await stat(tmpData);
+      const written = await writeTemp(tmpData, body);
       const sidecar = buildSidecar(options);
       await publishSidecar(sidecar, tmpSidecar, sidecarPath, key);
       try {
@@ -102,7 +123,10 @@ export function createDiskStorage(rootDir: string): Storage {
       await rm(sidecarPath, { force: true });
       return;
     }
-    await writeFile(tmpPath, JSON.stringify(sidecar), { flag: 'wx', flush: true });
+    const json = JSON.stringify(sidecar);
+    // Re-publishing an object (a rebuilt site) mostly keeps its content type: leave an identical sidecar be.
+    if ((await readFile(sidecarPath, 'utf8').catch(() => null)) === json) return;
+    await writeFile(tmpPath, json, { flag: 'wx', flush: true });
     await publishFile(tmpPath, sidecarPath, key);
   }
 
@@ -474,17 +498,42 @@ async function readDirectory(dir: string) {
 /** Moves a finished temp file into place; the rename is what makes a put atomic. */
 async function publishFile(tmpPath: string, finalPath: string, key: string): Promise<void> {
   try {
-    await mkdir(dirname(finalPath), { recursive: true });
     try {
       await rename(tmpPath, finalPath);
     } catch (error) {
-      // A concurrent delete may prune the freshly made parent folder; make it again once.
+      // The first object under a new folder: make the folder, then move it in. Twice, because a
+      // concurrent delete may prune the freshly made folder.
       if (errorCode(error) !== 'ENOENT') throw error;
       await mkdir(dirname(finalPath), { recursive: true });
-      await rename(tmpPath, finalPath);
+      try {
+        await rename(tmpPath, finalPath);
+      } catch (again) {
+        if (errorCode(again) !== 'ENOENT') throw again;
+        await mkdir(dirname(finalPath), { recursive: true });
+        await rename(tmpPath, finalPath);
+      }
     }
   } catch (error) {
     throw rewordPathConflict(error, key);
+  }
+}
+
+/** Creates `path` (never overwriting) with the body's bytes, fsynced before close. */
+async function writeNewFile(path: string, body: Readable | Uint8Array | string): Promise<{ size: number; mtimeMs: number }> {
+  if (body instanceof Readable) {
+    // `flush` fsyncs before close, so a later rename never publishes bytes that are only in the page cache.
+    await pipeline(body, createWriteStream(path, { flags: 'wx', flush: true }));
+    const info = await stat(path);
+    return { size: info.size, mtimeMs: info.mtimeMs };
+  }
+  const handle = await open(path, 'wx');
+  try {
+    await handle.writeFile(body);
+    await handle.sync();
+    const info = await handle.stat();
+    return { size: info.size, mtimeMs: info.mtimeMs };
+  } finally {
+    await handle.close();
   }
 }
 

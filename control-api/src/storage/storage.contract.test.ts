@@ -156,6 +156,26 @@ for (const driver of ['disk', 's3'] as const) {
       expect((await storage.head('typed/image.png'))?.contentType).toBe('image/png');
     });
 
+    it('follows the content type of the latest put of a key', async () => {
+      await storage.put('retyped/page', 'one', { contentType: 'text/html; charset=utf-8' });
+      await storage.put('retyped/page', 'two', { contentType: 'text/html; charset=utf-8' });
+      expect((await storage.head('retyped/page'))?.contentType).toBe('text/html; charset=utf-8');
+      await storage.put('retyped/page', '{}', { contentType: 'application/json' });
+      expect((await storage.head('retyped/page'))?.contentType).toBe('application/json');
+      await storage.put('retyped/page', 'plain');
+      const result = await storage.get('retyped/page');
+      expect(result.contentType).not.toBe('application/json');
+      expect((await readAll(result.body)).toString()).toBe('plain');
+    });
+
+    if (driver === 'disk') it('puts again after its temp folder was removed under it', async () => {
+      await storage.put('tmp-gone/a', 'first');
+      await rm(join(diskRoot!, '.tmp'), { recursive: true, force: true });
+      await storage.put('tmp-gone/b', 'second', { contentType: 'text/plain' });
+      expect((await readAll((await storage.get('tmp-gone/b')).body)).toString()).toBe('second');
+      await expectNoTempFiles();
+    });
+
     it('lists objects under a prefix in key order', async () => {
       for (const key of ['list/c', 'list/b/2', 'list/a', 'list/b/1', 'listing/other', 'lis']) {
         await storage.put(key, key);
