@@ -20,6 +20,9 @@ export function createApp(deps: TAppDeps): express.Express {
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
   app.set('query parser', 'simple');
+  // API answers are no-store or private; hashing each JSON body for an ETag cost every call a SHA-1.
+  // Files, site assets and the dashboard send their own validators.
+  app.set('etag', false);
 
   app.use((req, res, next) => {
     const requestId = req.get('x-request-id')?.slice(0, 64) || randomUUID();

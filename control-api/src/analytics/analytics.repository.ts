@@ -15,18 +15,64 @@ export interface TNewAnalyticsEvent {
   now: number;
 }
 
-export async function insertAnalyticsEvent(db: TDb, event: TNewAnalyticsEvent): Promise<void> {
+/** Rows one insert statement carries at most (well inside either dialect's bound-parameter limit). */
+const MAX_ROWS_PER_INSERT = 500;
+
+interface TPendingEvent {
+  event: TNewAnalyticsEvent;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+const pendingByDb = new WeakMap<object, TPendingEvent[]>();
+
+/**
+ * Records an event. Events arriving in the same turn of the event loop (a burst of view beacons)
+ * go to the database as one multi-row insert, one commit for all of them; each caller still
+ * waits until its own row is committed and sees the error if it is not. In a transaction the
+ * row is written at once, inside it.
+ */
+export function insertAnalyticsEvent(db: TDb, event: TNewAnalyticsEvent): Promise<void> {
+  if (db.isTransaction) return insertEvents(db, [event]);
+  let pending = pendingByDb.get(db);
+  if (!pending) {
+    pending = [];
+    pendingByDb.set(db, pending);
+  }
+  if (pending.length === 0) setImmediate(() => void flushEvents(db));
+  return new Promise<void>((resolve, reject) => pending.push({ event, resolve, reject }));
+}
+
+async function flushEvents(db: TDb): Promise<void> {
+  const pending = pendingByDb.get(db);
+  if (!pending || pending.length === 0) return;
+  const batch = pending.splice(0, pending.length);
+  for (let i = 0; i < batch.length; i += MAX_ROWS_PER_INSERT) {
+    const chunk = batch.slice(i, i + MAX_ROWS_PER_INSERT);
+    try {
+      await insertEvents(db, chunk.map((p) => p.event));
+      for (const p of chunk) p.resolve();
+    } catch {
+      // One bad row (its site deleted a moment ago) must not fail the others: each on its own.
+      await Promise.all(chunk.map((p) => insertEvents(db, [p.event]).then(p.resolve, p.reject)));
+    }
+  }
+}
+
+async function insertEvents(db: TDb, events: TNewAnalyticsEvent[]): Promise<void> {
   await db
     .insertInto('analytics_events')
-    .values({
-      id: event.id,
-      project_id: event.projectId,
-      file_id: event.fileId,
-      visitor_id: event.visitorId,
-      type: event.type,
-      details: event.details,
-      created_at: event.now,
-    })
+    .values(
+      events.map((event) => ({
+        id: event.id,
+        project_id: event.projectId,
+        file_id: event.fileId,
+        visitor_id: event.visitorId,
+        type: event.type,
+        details: event.details,
+        created_at: event.now,
+      })),
+    )
     .execute();
 }
 

@@ -15,22 +15,43 @@ import { countTraffic, hasViewSince, insertAnalyticsEvent, listRecentActivity } 
 
 type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log'>;
 
+/** Views this process counted lately, by site, file and visitor: a repeat within the window needs no query. */
+const countedViewsByDb = new WeakMap<object, Map<string, number>>();
+const COUNTED_VIEWS_KEPT = 50_000;
+
 /** Records a view of the site (fileId null) or of one of its files unless this visitor's was counted within the window. */
 export async function recordView(deps: TDeps, view: { projectId: string; fileId: string | null; fileName: string | null; visitorId: string }): Promise<boolean> {
   const now = deps.clock.now();
   const windowMs = deps.config.viewDedupeMinutes * 60_000;
+  let counted = countedViewsByDb.get(deps.db);
+  if (!counted) {
+    counted = new Map();
+    countedViewsByDb.set(deps.db, counted);
+  }
+  const key = `${view.projectId}\u0000${view.fileId ?? ''}\u0000${view.visitorId}`;
+  const isCountedHere = () => windowMs > 0 && (counted.get(key) ?? -Infinity) > now - windowMs;
+  if (isCountedHere()) return false;
   if (windowMs > 0 && (await hasViewSince(deps.db, { projectId: view.projectId, fileId: view.fileId, visitorId: view.visitorId, since: now - windowMs }))) {
     return false;
   }
-  await insertAnalyticsEvent(deps.db, {
-    id: newId(),
-    projectId: view.projectId,
-    fileId: view.fileId,
-    visitorId: view.visitorId,
-    type: 'view',
-    details: view.fileName === null ? 'Viewed the site' : `Viewed "${toOneLine(view.fileName, 120)}"`,
-    now,
-  });
+  // Checked again without a pause before claiming it: two beacons of one visitor at once count once.
+  if (isCountedHere()) return false;
+  if (counted.size >= COUNTED_VIEWS_KEPT) counted.clear();
+  counted.set(key, now);
+  try {
+    await insertAnalyticsEvent(deps.db, {
+      id: newId(),
+      projectId: view.projectId,
+      fileId: view.fileId,
+      visitorId: view.visitorId,
+      type: 'view',
+      details: view.fileName === null ? 'Viewed the site' : `Viewed "${toOneLine(view.fileName, 120)}"`,
+      now,
+    });
+  } catch (error) {
+    if (counted.get(key) === now) counted.delete(key); // not recorded: the next beacon may count it
+    throw error;
+  }
   return true;
 }
 

@@ -8,7 +8,9 @@ import pg from 'pg';
 import * as initialMigration from './migrations/2026_11_22_0000_initial.ts';
 import * as engagementMigration from './migrations/2026_11_23_1200_engagement.ts';
 import * as uploadSessionResumeMigration from './migrations/2026_11_23_1000_upload_session_resume.ts';
+import * as viewDedupeIndexMigration from './migrations/2026_11_24_0900_view_dedupe_index.ts';
 import type { Database } from './tables.ts';
+import { createSqliteWriteTracker, registerReadCache } from './read-cache.ts';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
 
 export type TDialect = 'sqlite' | 'postgres';
@@ -31,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_22_0000_initial': initialMigration,
   '2026_11_23_1200_engagement': engagementMigration,
   '2026_11_23_1000_upload_session_resume': uploadSessionResumeMigration,
+  '2026_11_24_0900_view_dedupe_index': viewDedupeIndexMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {
@@ -104,7 +107,14 @@ function openSqlite(path: string): TDatabaseHandle {
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachePreparedStatements(database) }) });
+  const tracker = createSqliteWriteTracker(() => database.prepare('PRAGMA data_version'));
+  const exec = database.exec.bind(database);
+  database.exec = ((source: string) => {
+    tracker.noteUnknownChange();
+    return exec(source);
+  }) as typeof database.exec;
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachePreparedStatements(database, tracker.noteStatement) }) });
+  registerReadCache(db, tracker.cache);
   return { db, dialect: 'sqlite', close: closeOnce(db) };
 }
 

@@ -9,10 +9,12 @@ import type SQLite from 'better-sqlite3';
 
 const MAX_CACHED = 1000;
 
-export function cachePreparedStatements(database: SQLite.Database): SQLite.Database {
+export function cachePreparedStatements(database: SQLite.Database, onStatement: (source: string) => void = () => {}): SQLite.Database {
   const prepare = database.prepare.bind(database);
   const cache = new Map<string, SQLite.Statement>();
   const cachedPrepare = (source: string): SQLite.Statement => {
+    // Kysely prepares right before it runs, so this sees every statement as it is about to run.
+    onStatement(source);
     const cached = cache.get(source);
     if (cached && !cached.busy) return cached;
     const statement = prepare(source);

@@ -2,6 +2,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { TApprovalStatus } from '@dropsite/shared';
 import type { Database, TProjectRow } from '../db/tables.ts';
+import { cachedRead } from '../db/read-cache.ts';
+import { compiledQuery } from '../db/compiled-query.ts';
 
 type TDb = Kysely<Database> | Transaction<Database>;
 
@@ -28,11 +30,13 @@ export async function findFileOfProject(db: TDb, projectId: string, fileId: stri
  * which SQLite scans the site's files.
  */
 export async function findProjectAndFile(db: TDb, projectId: string, fileId: string | null): Promise<{ project: TProjectRow; file: TSiteFileRef | null } | null> {
-  const [project, file] = await Promise.all([
-    db.selectFrom('projects').selectAll().where('id', '=', projectId).where('deleted_at', 'is', null).executeTakeFirst(),
-    fileId === null ? Promise.resolve(null) : findFileOfProject(db, projectId, fileId),
-  ]);
-  return project ? { project, file } : null;
+  return cachedRead(db, `site-file\u0000${projectId}\u0000${fileId ?? ''}`, ['projects', 'files'], async () => {
+    const [project, file] = await Promise.all([
+      db.selectFrom('projects').selectAll().where('id', '=', projectId).where('deleted_at', 'is', null).executeTakeFirst(),
+      fileId === null ? Promise.resolve(null) : findFileOfProject(db, projectId, fileId),
+    ]);
+    return project ? { project, file } : null;
+  });
 }
 
 // ---- favourites
@@ -46,32 +50,36 @@ export interface TNewFavorite {
   now: number;
 }
 
+const insertFavoriteQuery = compiledQuery((db: TDb, id: string, projectId: string, fileId: string, visitorId: string, userName: string, createdAt: number) =>
+  db
+    .insertInto('favorites')
+    .values({ id, project_id: projectId, file_id: fileId, visitor_id: visitorId, user_name: userName, created_at: createdAt })
+    .onConflict((oc) => oc.columns(['file_id', 'visitor_id']).doNothing()),
+);
+
+const deleteFavoriteQuery = compiledQuery((db: TDb, fileId: string, visitorId: string) =>
+  db.deleteFrom('favorites').where('file_id', '=', fileId).where('visitor_id', '=', visitorId),
+);
+
+const countFavoritesQuery = compiledQuery((db: TDb, fileId: string) =>
+  db.selectFrom('favorites').select((eb) => eb.fn.countAll<number>().as('n')).where('file_id', '=', fileId),
+);
+
 /** Adds the visitor's favourite; answers false when it was already there (one row per file and visitor). */
 export async function addFavorite(db: TDb, favorite: TNewFavorite): Promise<boolean> {
-  const result = await db
-    .insertInto('favorites')
-    .values({
-      id: favorite.id,
-      project_id: favorite.projectId,
-      file_id: favorite.fileId,
-      visitor_id: favorite.visitorId,
-      user_name: favorite.userName,
-      created_at: favorite.now,
-    })
-    .onConflict((oc) => oc.columns(['file_id', 'visitor_id']).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+  const result = await insertFavoriteQuery(db, favorite.id, favorite.projectId, favorite.fileId, favorite.visitorId, favorite.userName, favorite.now);
+  return Number(result.numAffectedRows ?? 0n) > 0;
 }
 
 /** Removes the visitor's favourite; answers whether there was one. */
 export async function removeFavorite(db: TDb, fileId: string, visitorId: string): Promise<boolean> {
-  const result = await db.deleteFrom('favorites').where('file_id', '=', fileId).where('visitor_id', '=', visitorId).executeTakeFirst();
-  return result.numDeletedRows > 0n;
+  const result = await deleteFavoriteQuery(db, fileId, visitorId);
+  return Number(result.numAffectedRows ?? 0n) > 0;
 }
 
 export async function countFavoritesOfFile(db: TDb, fileId: string): Promise<number> {
-  const row = await db.selectFrom('favorites').select((eb) => eb.fn.countAll<number>().as('n')).where('file_id', '=', fileId).executeTakeFirstOrThrow();
-  return Number(row.n);
+  const { rows } = await countFavoritesQuery(db, fileId);
+  return Number(rows[0]?.n ?? 0);
 }
 
 export async function listVisitorFavorites(db: TDb, projectId: string, visitorId: string): Promise<string[]> {
@@ -165,6 +173,10 @@ export async function listCommentThreads(
   fileId: string,
   limit: number,
 ): Promise<{ roots: TCommentRow[]; replies: TCommentRow[]; total: number }> {
+  return cachedRead(db, `comment-threads\u0000${fileId}\u0000${limit}`, ['comments'], () => readCommentThreads(db, fileId, limit));
+}
+
+async function readCommentThreads(db: TDb, fileId: string, limit: number): Promise<{ roots: TCommentRow[]; replies: TCommentRow[]; total: number }> {
   // Most files have few comments: one query reads them all (in index order, so SQLite needs no
   // sort of its own) and the threads are cut here.
   const all = await db
