@@ -4,5 +4,7 @@ WORKDIR /app
 COPY . .
 RUN npm ci --no-audit --no-fund && npm run build
 ENV NODE_ENV=production
+# The settings of control-api/api-launch.mjs.
+ENV MALLOC_ARENA_MAX=2
 EXPOSE 3000
-CMD ["node", "control-api/src/main.ts"]
+CMD ["node", "--max-semi-space-size=4", "control-api/src/main.ts"]

@@ -22,6 +22,7 @@ import autocannon from 'autocannon';
 import express from 'express';
 import { createApp, createRuntime, loadConfig } from '@dropsite/control-api';
 import { printFigures } from './lib.ts';
+import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -161,8 +162,9 @@ function hasTaskset(): boolean {
 async function startServer(env: Record<string, string>, pin: boolean): Promise<{ child: ChildProcess; info: TServerInfo }> {
   const script = import.meta.filename;
   const command = pin ? 'taskset' : process.execPath;
-  const args = pin ? ['-c', '0', process.execPath, script, '--serve'] : [script, '--serve'];
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  // The API's own flags and environment (control-api/api-launch.mjs), as npm start runs it.
+  const args = pin ? ['-c', '0', process.execPath, ...API_NODE_FLAGS, script, '--serve'] : [...API_NODE_FLAGS, script, '--serve'];
+  const child = spawn(command, args, { env: { ...process.env, ...API_ENV, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const info = await new Promise<TServerInfo>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const command = process.argv[2];
@@ -80,7 +81,7 @@ function exec(cmd, args, env = {}) {
 
 if (command === 'start') {
   prepare();
-  process.exit(await exec(process.execPath, ['control-api/src/main.ts'], { NODE_ENV: 'production' }));
+  process.exit(await exec(process.execPath, [...API_NODE_FLAGS, 'control-api/src/main.ts'], { NODE_ENV: 'production', ...API_ENV }));
 } else if (command === 'test') {
   prepare();
   const reports = mkdtempSync(path.join(os.tmpdir(), 'dropsite-test-'));

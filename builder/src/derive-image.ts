@@ -5,7 +5,8 @@
  * Failures never throw: they come back as metadata with `error` set.
  */
 import type { Readable } from 'node:stream';
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
+import { loadSharp } from './sharp.ts';
 import { DISPLAY_IMAGE_SIZE, RASTER_IMAGE_EXTENSIONS, THUMBNAIL_SIZE, ZDerivedMetadataSchema, getExtension, type TDerivedMetadata } from '@dropsite/shared';
 import type { BuilderStorage, TBuildFile } from './types.ts';
 
@@ -102,6 +103,7 @@ async function processImage(
 
   // One decode: the original is shrunk on load straight to the display size, and the
   // thumbnail is made from that copy, not from the original again (about 40 % less work).
+  const sharp = await loadSharp();
   const source = sharp({ limitInputPixels: options.maxInputPixels, failOn: 'error', sequentialRead: true });
   const work = Promise.all([
     source.metadata(),

@@ -6,7 +6,7 @@
  * through a shell, each under a time limit. Without ffmpeg a video still plays as it is: the
  * site only lacks its poster and details.
  */
-import sharp from 'sharp';
+import { loadSharp } from './sharp.ts';
 import { DISPLAY_IMAGE_SIZE, getExtension, THUMBNAIL_SIZE, type TDerivedMetadata, type TMediaSummary } from '@dropsite/shared';
 import { PreviewUnavailableError } from './derive-cache.ts';
 import { DERIVED_CONTENT_TYPE, derivedKeys, IMMUTABLE_CACHE_CONTROL } from './derive-image.ts';
@@ -215,6 +215,7 @@ async function grabFrame(url: string, atSeconds: number, video: TProbeStream, op
 
 async function storePoster(storage: BuilderStorage, sha256: string, frame: Buffer): Promise<Pick<TDerivedMetadata, 'display' | 'thumbnail'>> {
   const keys = derivedKeys(sha256);
+  const sharp = await loadSharp();
   const source = sharp(frame, { failOn: 'error' });
   const [display, thumbnail] = await Promise.all([
     source.clone().resize({ width: DISPLAY_IMAGE_SIZE, height: DISPLAY_IMAGE_SIZE, fit: 'inside', withoutEnlargement: true }).webp({ quality: 82, effort: 2 }).toBuffer({ resolveWithObject: true }),

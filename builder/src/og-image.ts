@@ -4,7 +4,7 @@
  * byline set over it. Text goes through an SVG overlay, escaped, so a title is only ever text.
  * The same input gives the same bytes (builds are idempotent).
  */
-import sharp from 'sharp';
+import { loadSharp } from './sharp.ts';
 import type { BuilderStorage } from './types.ts';
 
 export const OG_WIDTH = 1200;
@@ -41,6 +41,7 @@ export async function renderOgImage(storage: BuilderStorage, input: TOgImageInpu
   const [style = 'professional', mode = 'light'] = input.theme.trim().toLowerCase().split('-');
   const palette = PALETTES[style] ?? PALETTES.professional!;
   const background = input.backgroundKey ? await readBackground(storage, input.backgroundKey) : null;
+  const sharp = await loadSharp();
   const base = background
     ? sharp(background).resize(OG_WIDTH, OG_HEIGHT, { fit: 'cover', position: 'centre' })
     : sharp(Buffer.from(gradientSvg(palette, mode === 'dark' ? (DARK_BACKGROUND[style] ?? null) : null)));

@@ -9,7 +9,6 @@ import { systemClock, type Clock, type TAppDeps } from './deps.ts';
 import { createLogger, type Logger } from './logger.ts';
 import type { BuildQueue } from './queue/build-queue.ts';
 import { createInlineQueue } from './queue/inline-queue.ts';
-import { createBullmqQueue } from './queue/bullmq-queue.ts';
 import { createStorage } from './storage/create-storage.ts';
 import { createBuildProcessor } from './builds/builds.service.ts';
 import { findUnfinishedBuilds } from './builds/builds.repository.ts';
@@ -30,7 +29,11 @@ export interface TRuntimeOptions {
 
 export async function createQueue(config: TConfig, log: Logger): Promise<BuildQueue> {
   const backoff = { defaultAttempts: config.buildAttempts, defaultBackoffMs: 1000, log };
-  if (config.redisUrl) return createBullmqQueue({ redisUrl: config.redisUrl, queueName: config.buildQueueName, ...backoff });
+  if (config.redisUrl) {
+    // BullMQ and its Redis client are loaded only when a Redis URL asks for them.
+    const { createBullmqQueue } = await import('./queue/bullmq-queue.ts');
+    return createBullmqQueue({ redisUrl: config.redisUrl, queueName: config.buildQueueName, ...backoff });
+  }
   return createInlineQueue(backoff);
 }
 

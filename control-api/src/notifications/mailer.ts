@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { TConfig } from '../config/config.ts';
 import type { Logger } from '../logger.ts';
 
@@ -25,31 +25,45 @@ export interface Mailer {
 
 const SEND_TIMEOUT_MS = 20_000;
 
+type TTransportOptions = Parameters<typeof import('nodemailer').createTransport>[0];
+
+/** The mail library is loaded with the first message: most processes never send one. */
+function lazyTransport(options: TTransportOptions): () => Promise<Transporter> {
+  let transport: Promise<Transporter> | null = null;
+  return () =>
+    (transport ??= import('nodemailer').then(({ createTransport }) => createTransport(options)).catch((error: unknown) => {
+      transport = null;
+      throw error;
+    }));
+}
+
 export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
   // Query options of the URL (e.g. ?ignoreTLS=true) override these; a stuck server cannot hold a batch for long.
-  const transport = createTransport({
+  const transport = lazyTransport({
     url: smtpUrl,
     connectionTimeout: SEND_TIMEOUT_MS,
     greetingTimeout: SEND_TIMEOUT_MS,
     socketTimeout: SEND_TIMEOUT_MS,
-  });
+  } as TTransportOptions);
+  let used = false;
   return {
     driver: 'smtp',
     async send(message) {
-      await transport.sendMail({ from, ...message });
+      used = true;
+      await (await transport()).sendMail({ from, ...message });
     },
     async close() {
-      transport.close();
+      if (used) (await transport()).close();
     },
   };
 }
 
 export function createOutboxMailer(outboxDir: string, from: string, log: Logger): Mailer {
-  const composer = createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const composer = lazyTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     driver: 'outbox',
     async send(message) {
-      const info = await composer.sendMail({ from, ...message });
+      const info = await (await composer()).sendMail({ from, ...message });
       const raw = info.message;
       if (!Buffer.isBuffer(raw)) throw new Error('The mail composer did not produce a message');
       await mkdir(outboxDir, { recursive: true });
