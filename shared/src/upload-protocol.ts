@@ -144,6 +144,27 @@ export const ZResumableUploadSchema = z.object({
 });
 export type TResumableUpload = z.infer<typeof ZResumableUploadSchema>;
 
+/**
+ * The wizard's form kept beside a resumable upload, so a reload can fill it in again and the
+ * upload continues (its session is only taken up again for the same form). Never the password:
+ * only whether there was one, so the creator is asked to type it again.
+ */
+export const ZUploadDraftSchema = z.object({
+  files: z.array(ZFileFingerprintSchema).max(UPLOAD_LIMITS.maxFilesPerSite),
+  form: z.object({
+    title: z.string().max(1000),
+    description: z.string().max(10_000),
+    authorName: z.string().max(1000),
+    /** datetime-local text, as the field holds it. */
+    expiryDate: z.string().max(40),
+    template: ZTemplateIdSchema,
+    settings: ZSiteSettingsSchema,
+  }),
+  hadPassword: z.boolean(),
+  savedAt: z.number(),
+});
+export type TUploadDraft = z.infer<typeof ZUploadDraftSchema>;
+
 // ---- Direct: POST /api/direct-upload (multipart, same fields as /api/upload), GET /api/direct-upload/status/{slug}
 
 export const ZDirectUploadResponseSchema = z.object({ success: z.literal(true), url: z.string().min(1), slug: z.string().min(1) });

@@ -151,3 +151,10 @@ export const PanelsIcon = (p: TIconProps) => (
     <path d="M3.5 9h17M10 9v11" />
   </Icon>
 );
+
+export const RefreshIcon = (p: TIconProps) => (
+  <Icon {...p}>
+    <path d="M20 11a8 8 0 0 0-14.9-3.5M4 4v4h4" />
+    <path d="M4 13a8 8 0 0 0 14.9 3.5M20 20v-4h-4" />
+  </Icon>
+);

@@ -3,7 +3,7 @@
  * the server's file ids and a fingerprint of the chosen files (name, size, lastModified), kept
  * in localStorage. File bytes are never stored; the creator chooses the same files again.
  */
-import { ZResumableUploadSchema, type TFileFingerprint, type TResumableUpload } from '@dropsite/shared';
+import { ZResumableUploadSchema, ZUploadDraftSchema, type TFileFingerprint, type TResumableUpload, type TUploadDraft } from '@dropsite/shared';
 
 export const RESUME_STORAGE_KEY = 'dropsite:upload-session';
 /** Sessions older than this are not offered again (the server expires them too). */
@@ -70,4 +70,46 @@ export function clearResumableSession(storage: TStorageLike | null = defaultStor
   } catch {
     // nothing to clean up
   }
+}
+
+export const DRAFT_STORAGE_KEY = 'dropsite:upload-draft';
+
+export function saveUploadDraft(draft: TUploadDraft, storage: TStorageLike | null = defaultStorage()): void {
+  try {
+    storage?.setItem(DRAFT_STORAGE_KEY, JSON.stringify(draft));
+  } catch {
+    // Quota or privacy mode: a reload then starts from an empty form.
+  }
+}
+
+export function clearUploadDraft(storage: TStorageLike | null = defaultStorage()): void {
+  try {
+    storage?.removeItem(DRAFT_STORAGE_KEY);
+  } catch {
+    // nothing to clean up
+  }
+}
+
+/**
+ * An upload that stopped before it finished and can go on: a recent session the server may still
+ * hold, with the form it was sent with. Null when there is none (or either half is missing).
+ */
+export function findInterruptedUpload(now: number, storage: TStorageLike | null = defaultStorage()): TUploadDraft | null {
+  const session = readResumableSession(storage);
+  if (!session || now - session.createdAt > RESUME_MAX_AGE_MS) return null;
+  let draft: TUploadDraft | null = null;
+  try {
+    const parsed = ZUploadDraftSchema.safeParse(JSON.parse(storage?.getItem(DRAFT_STORAGE_KEY) ?? 'null'));
+    draft = parsed.success ? parsed.data : null;
+  } catch {
+    draft = null;
+  }
+  if (!draft || !isSameFileList(draft.files, session.files)) return null;
+  return draft;
+}
+
+/** Forgets an interrupted upload (the creator chose to start over); the server expires its session. */
+export function forgetInterruptedUpload(storage: TStorageLike | null = defaultStorage()): void {
+  clearResumableSession(storage);
+  clearUploadDraft(storage);
 }

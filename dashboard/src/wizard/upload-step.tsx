@@ -1,13 +1,17 @@
 import { useCallback, useEffect, useId, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
-import { UPLOAD_LIMITS, chooseUploadMode, formatBytes } from '@dropsite/shared';
+import { UPLOAD_LIMITS, chooseUploadMode, formatBytes, type TFileFingerprint } from '@dropsite/shared';
 import { AlertIcon, ArrowRightIcon, PlusIcon, UploadIcon } from '../components/icons.tsx';
 import { isFileDrag, readDroppedFiles, totalBytes, type TChosenFile } from '../upload/chosen-files.ts';
 import { FileList } from '../upload/file-list.tsx';
+import { fingerprintFile, isSameFileList } from '../upload/resume-store.ts';
 import { ModeBadge } from './mode-badge.tsx';
+import { ResumeNotice } from './resume-notice.tsx';
 import '../upload/upload.css';
 
 interface TUploadStepProps {
   files: readonly TChosenFile[];
+  /** An upload that stopped before it finished (after a reload), offered to continue. */
+  interrupted?: { files: readonly TFileFingerprint[]; hadPassword: boolean; onStartOver: () => void } | null;
   overLimit: number;
   onAdd: (files: File[]) => void;
   onRemove: (id: string) => void;
@@ -17,7 +21,7 @@ interface TUploadStepProps {
 }
 
 /** Step 1: drop or choose any files, as many as needed. */
-export function UploadStep({ files, overLimit, onAdd, onRemove, onClear, onContinue, announce }: TUploadStepProps) {
+export function UploadStep({ files, interrupted = null, overLimit, onAdd, onRemove, onClear, onContinue, announce }: TUploadStepProps) {
   const [isDragActive, setDragActive] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const dropzone = useRef<HTMLButtonElement>(null);
@@ -106,6 +110,14 @@ export function UploadStep({ files, overLimit, onAdd, onRemove, onClear, onConti
 
   return (
     <div className="wizard-step" data-drag-active={isDragActive ? '' : undefined} onDragEnter={onDragEnter} onDragOver={onDragOver} onDragLeave={onDragLeave} onDrop={onDrop}>
+      {interrupted && (
+        <ResumeNotice
+          files={interrupted.files}
+          isMatched={isSameFileList(files.map((f) => fingerprintFile(f.file)), interrupted.files)}
+          hadPassword={interrupted.hadPassword}
+          onStartOver={interrupted.onStartOver}
+        />
+      )}
       <div className="upload-stage" data-has-files={hasFiles ? '' : undefined}>
         <div className="upload-stage__content">
           <input ref={fileInput} data-testid="file-input" type="file" multiple hidden tabIndex={-1} onChange={onInputChange} />

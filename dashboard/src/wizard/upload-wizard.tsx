@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useId, useReducer, useRef, useState } from 'react';
-import { chooseUploadMode, type TUploadMode } from '@dropsite/shared';
+import { chooseUploadMode, type TUploadDraft, type TUploadMode } from '@dropsite/shared';
 import { AlertIcon } from '../components/icons.tsx';
 import { totalBytes } from '../upload/chosen-files.ts';
 import { publishSite } from '../upload/publish-site.ts';
+import { clearUploadDraft, fingerprintFile, findInterruptedUpload, forgetInterruptedUpload, saveUploadDraft } from '../upload/resume-store.ts';
 import { PUBLISH_FAILED_MESSAGE, describePublishError, isAbortError } from '../upload/upload-errors.ts';
 import { createTransferMeter, type TTransferEstimate } from '../upload/upload-progress.ts';
 import type { TPublishSnapshot } from '../upload/upload-progress-tracker.ts';
@@ -47,7 +48,11 @@ export interface TPublishedEventDetail {
 
 /** The creator's upload and publish wizard (spec 2.6): upload, template, details, settings, preview, success. */
 export function UploadWizard() {
-  const [state, dispatch] = useReducer(reduce, INITIAL_WIZARD_STATE);
+  // Read before the first render, so a restored form and the notice never make the page jump.
+  const [interrupted, setInterrupted] = useState<TUploadDraft | null>(() => findInterruptedUpload(Date.now()));
+  const [state, dispatch] = useReducer(reduce, INITIAL_WIZARD_STATE, (initial) =>
+    interrupted ? reduce(initial, { type: 'restore-form', form: interrupted.form }) : initial,
+  );
   const [publish, setPublish] = useState<TPublishState>({ name: 'idle' });
   const [failure, setFailure] = useState<{ detail: string | null } | null>(null);
   const [announcement, setAnnouncement] = useState('');
@@ -82,6 +87,21 @@ export function UploadWizard() {
     const meter = createTransferMeter(totalBytes(state.files));
     const controller = new AbortController();
     abort.current = controller;
+    // Kept until the site is published, so a reload mid-upload can fill the form in again and continue.
+    saveUploadDraft({
+      files: files.map(fingerprintFile),
+      form: {
+        title: state.form.title,
+        description: state.form.description,
+        authorName: state.form.authorName,
+        expiryDate: state.form.expiryDate,
+        template: state.form.template,
+        settings: state.form.settings,
+      },
+      hadPassword: state.form.password !== '',
+      savedAt: Date.now(),
+    });
+    setInterrupted(null);
     dispatch({ type: 'publish' });
     setPublish({ name: 'running', mode, snapshot: null, estimate: null });
     let frame = 0;
@@ -114,6 +134,7 @@ export function UploadWizard() {
         },
       );
       cancelAnimationFrame(frame);
+      clearUploadDraft();
       setPublish({ name: 'done', url: result.url, slug: result.slug });
       setAnnouncement('Your site has been created.');
       window.dispatchEvent(new CustomEvent<TPublishedEventDetail>('dropsite:published', { detail: { slug: result.slug, url: result.url } }));
@@ -158,6 +179,18 @@ export function UploadWizard() {
         {step === 'upload' && (
           <UploadStep
             files={state.files}
+            interrupted={
+              interrupted && {
+                files: interrupted.files,
+                hadPassword: interrupted.hadPassword,
+                onStartOver: () => {
+                  forgetInterruptedUpload();
+                  setInterrupted(null);
+                  dispatch({ type: 'create-another' });
+                  announce('Starting over with an empty form');
+                },
+              }
+            }
             overLimit={state.overLimit}
             onAdd={addFiles}
             onRemove={(id) => dispatch({ type: 'remove-file', id })}

@@ -74,6 +74,18 @@ describe('wizard steps', () => {
     expect(busy.form.template).toBe('universal');
   });
 
+  it('fills the form of an interrupted upload in again, with the password left to type', () => {
+    const restored = run([
+      {
+        type: 'restore-form',
+        form: { title: 'Brand Film', description: 'For review', authorName: 'Ann', expiryDate: '', template: 'pitch-template', settings: { ...EMPTY_FORM.settings, enableComments: true } },
+      },
+    ]);
+    expect(restored.step).toBe('upload');
+    expect(restored.form).toMatchObject({ title: 'Brand Film', description: 'For review', template: 'pitch-template', password: '' });
+    expect(restored.form.settings.enableComments).toBe(true);
+  });
+
   it('starts with analytics on and every other feature off, no notification email', () => {
     expect(INITIAL_WIZARD_STATE.form.settings).toEqual({
       enableFavorites: false,

@@ -49,7 +49,8 @@ export type TWizardAction =
   | { type: 'set-setting'; settings: Partial<TSiteSettings> }
   | { type: 'publish' }
   | { type: 'publish-failed' }
-  | { type: 'create-another' };
+  | { type: 'create-another' }
+  | { type: 'restore-form'; form: Omit<TWizardForm, 'password'> };
 
 /** Where Back goes from each step (spec 4): preview returns to details. */
 const BACK: Partial<Record<TWizardStep, TWizardStep>> = { template: 'upload', details: 'template', settings: 'details', preview: 'details' };
@@ -97,5 +98,8 @@ export function reduceWizard(state: TWizardState, action: TWizardAction, canCont
       return { ...state, step: 'upload' };
     case 'create-another':
       return INITIAL_WIZARD_STATE;
+    case 'restore-form':
+      // An interrupted upload's form, after a reload; the password is never kept, so it is asked again.
+      return { ...state, form: { ...action.form, password: '', settings: { ...DEFAULT_SITE_SETTINGS, ...action.form.settings } } };
   }
 }
