@@ -7,4 +7,4 @@ ENV NODE_ENV=production
 # The settings of control-api/api-launch.mjs.
 ENV MALLOC_ARENA_MAX=2
 EXPOSE 3000
-CMD ["node", "--max-semi-space-size=4", "control-api/src/main.ts"]
+CMD ["node", "--max-semi-space-size=2", "control-api/src/main.ts"]
