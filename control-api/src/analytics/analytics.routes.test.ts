@@ -58,6 +58,19 @@ describe('analytics', () => {
     expect((await view('AAAAAAAAAAAAAAAAAAAAAA')).status).toBe(404);
   });
 
+  it('counts one view when a visitor’s beacons for the same file arrive at once', async () => {
+    const visitor = createBrowser(app);
+    await visitor.json(`/api/engagement/state?projectId=${site.project.id}`); // the visitor cookie first
+    const fileId = site.files[1]!.id;
+    const before = (await analytics(owner, `&fileId=${fileId}`)).analytics!.views;
+    const replies = await Promise.all(
+      Array.from({ length: 6 }, () => visitor.json('/api/analytics/view', { method: 'POST', json: { projectId: site.project.id, fileId } })),
+    );
+    expect(replies.map((r) => r.status)).toEqual(Array(6).fill(200));
+    expect(replies.filter((r) => (r.body as { counted: boolean }).counted)).toHaveLength(1);
+    expect((await analytics(owner, `&fileId=${fileId}`)).analytics!.views).toBe(before + 1);
+  });
+
   it('refuses the beacon when the site’s analytics are off', async () => {
     const off = await seedSite(app, { settings: { enableAnalytics: false } });
     expect((await createBrowser(app).json('/api/analytics/view', { method: 'POST', json: { projectId: off.project.id } })).status).toBe(403);
