@@ -228,6 +228,8 @@ test('in the gallery lightbox the compact controls share the page state and fit 
   const controls = dialog.locator('[data-engagement]');
   await expect(controls).toBeVisible();
   const favourite = controls.getByRole('button', { name: 'Favourite' });
+  // One heart: with favourites on, the lightbox has no local Like beside the favourite.
+  await expect(dialog.getByRole('button', { name: /^Like / })).toHaveCount(0);
   await favourite.click();
   await expect(favourite).toHaveAttribute('aria-pressed', 'true');
   await controls.getByRole('button', { name: 'Approve' }).click();

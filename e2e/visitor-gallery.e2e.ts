@@ -89,6 +89,8 @@ test('four images: grid with thumbnails, lightbox with N of M, arrow keys, focus
   await tiles.nth(1).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.locator('.lightbox__counter')).toHaveText('2 of 4');
+  // Favourites are off on this site: the lightbox offers the local Like instead.
+  await expect(dialog.getByRole('button', { name: /^Like / })).toHaveCount(1);
   await page.keyboard.press('ArrowRight');
   await expect(dialog.locator('.lightbox__counter')).toHaveText('3 of 4');
   await dialog.getByRole('button', { name: 'Next image' }).click();

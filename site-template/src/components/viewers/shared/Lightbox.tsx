@@ -148,7 +148,8 @@ export function Lightbox({ site, items, index, onStep, onClose, hint }: Props) {
           {item.name}
         </p>
         <div className="lightbox__actions">
-          <LikeButton likeKey={`${site.projectId}:${item.id}`} label={item.name} variant="overlay" />
+          {/* With favourites on, the favourite below is the heart that counts; a local Like beside it would be a second one. */}
+          {!site.settings.enableFavorites && <LikeButton likeKey={`${site.projectId}:${item.id}`} label={item.name} variant="overlay" />}
           <DownloadButton file={item} variant="overlay" />
           <button type="button" className="vi-button vi-button--overlay vi-button--icon" onClick={onClose} aria-label="Close" autoFocus>
             <Icon name="close" />
