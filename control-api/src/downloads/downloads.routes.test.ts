@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
+import { loadConfig } from '../config/config.ts';
 import { startTestApp, createFakeClock, type TTestApp } from '../test-support/test-app.ts';
 import { buildUploadForm, makeJpeg, postUpload, type TUploadPart } from '../test-support/fixtures.ts';
 import { requireService } from '../test-support/services.ts';
@@ -253,5 +254,41 @@ describe('downloads, archive entries, converted PDFs, posters and the Open Graph
     const res = await get(`/api/sites/${otherSlug}/download`);
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ success: false, error: NOTHING_TO_DOWNLOAD, code: 'not_found' });
+  });
+});
+
+describe('archive reads are rate limited per address', () => {
+  let app: TTestApp;
+  let slug = '';
+  let zipId = '';
+
+  beforeAll(async () => {
+    const config = loadConfig({});
+    app = await startTestApp({ config: { rateLimits: { ...config.rateLimits, readsPerMinute: 3 } } });
+    const archive = await makeYazlZip([{ name: 'notes/readme.txt', data: 'Read me.\n'.repeat(20) }]);
+    const upload = await postUpload(app.url, buildUploadForm([{ name: 'notes.zip', type: 'application/zip', bytes: archive }], { title: 'Notes' }));
+    slug = String(upload.body.slug);
+    await app.deps.queue.whenIdle();
+    zipId = (await app.deps.db.selectFrom('files').select('id').where('name', '=', 'notes.zip').executeTakeFirstOrThrow()).id;
+  }, 60_000);
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('answers 429 with Retry-After once an address has read its share, for entries and whole-site ZIPs alike', async () => {
+    const entry = () => fetch(`${app.url}/api/files/${zipId}/entry?path=notes/readme.txt`);
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await entry();
+      statuses.push(res.status);
+      await res.arrayBuffer();
+    }
+    expect(statuses).toEqual([200, 200, 200]);
+    const refused = await fetch(`${app.url}/api/sites/${slug}/download`);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    await refused.arrayBuffer();
+    expect((await entry()).status).toBe(429);
   });
 });

@@ -3,7 +3,9 @@
  * GET /api/sites/{slug}/download[?files=id,id…]  one streamed ZIP of the site's files (or a selection)
  * GET /api/files/{id}/entry?path=…[&path=…]      one entry of a ZIP archive, or a ZIP of several
  * GET /{slug}/og.png                              the Open Graph picture the builder made
- * Every route asks resolveSiteAccess first, like the file routes.
+ * Every route asks resolveSiteAccess first, like the file routes. The two that read archives
+ * (a site's ZIP, an archive's entries) count against the per-address read limit: each one makes
+ * the server read and inflate stored bytes.
  */
 import { Router } from 'express';
 import { z } from 'zod';
@@ -18,6 +20,8 @@ import { findServableFile } from '../files/file-variants.routes.ts';
 import { fileCacheControl, sendStoredObject, setFileSecurityHeaders, streamTo } from '../files/serve-object.ts';
 import { dedupeNames, sendZip, zipSafeName, type TZipItem } from './zip-stream.ts';
 import { countDownloadWhenComplete } from '../analytics/analytics.service.ts';
+import { requestLimitsFor } from '../access/request-limits.ts';
+import { limitByAddress } from '../engagement/engagement.routes.ts';
 
 /** Spec 8, 'Download-all with nothing available'. */
 export const NOTHING_TO_DOWNLOAD = 'No files are currently available for download. Please contact the site owner.';
@@ -44,8 +48,9 @@ function zipFileName(title: string, fallback: string): string {
 
 export function createDownloadRoutes(deps: TAppDeps): Router {
   const router = Router();
+  const limitReads = limitByAddress(requestLimitsFor(deps).reads);
 
-  router.get('/api/sites/:slug/download', async (req, res) => {
+  router.get('/api/sites/:slug/download', limitReads, async (req, res) => {
     setFileSecurityHeaders(res);
     const slug = req.params.slug;
     if (!isValidSlug(slug)) throw new AppError('not_found', 'Not found');
@@ -82,7 +87,7 @@ export function createDownloadRoutes(deps: TAppDeps): Router {
     await sendZip(req, res, items, zipFileName(project.title, 'files'), deps.log);
   });
 
-  router.get('/api/files/:id/entry', async (req, res) => {
+  router.get('/api/files/:id/entry', limitReads, async (req, res) => {
     setFileSecurityHeaders(res);
     const { file } = await findServableFile(deps, req);
     const query = ZEntryQuerySchema.parse(req.query);
