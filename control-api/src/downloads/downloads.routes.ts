@@ -52,7 +52,7 @@ export function createDownloadRoutes(deps: TAppDeps): Router {
 
   router.get('/api/sites/:slug/download', limitReads, async (req, res) => {
     setFileSecurityHeaders(res);
-    const slug = req.params.slug;
+    const slug = typeof req.params.slug === 'string' ? req.params.slug : '';
     if (!isValidSlug(slug)) throw new AppError('not_found', 'Not found');
     const query = ZSiteDownloadQuerySchema.parse(req.query);
     const project = await findProjectBySlug(deps.db, slug);
