@@ -31,23 +31,41 @@ const defaultStorage = (): TStorageLike | null => {
   }
 };
 
-export function saveResumableSession(session: TResumableSession, storage: TStorageLike | null = defaultStorage()): void {
+/** Writes a value as JSON; quota or privacy mode only means the upload cannot resume after a reload. */
+function writeJson(key: string, value: unknown, storage: TStorageLike | null): void {
   try {
-    storage?.setItem(RESUME_STORAGE_KEY, JSON.stringify(session));
+    storage?.setItem(key, JSON.stringify(value));
   } catch {
-    // Quota or privacy mode: the upload still works, it just cannot resume after a reload.
+    // nothing to keep it in
   }
 }
 
-export function readResumableSession(storage: TStorageLike | null = defaultStorage()): TResumableSession | null {
-  const raw = storage?.getItem(RESUME_STORAGE_KEY);
-  if (!raw) return null;
+/** The stored value when it is there and passes the schema, else null. */
+function readJson<T>(key: string, schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } }, storage: TStorageLike | null): T | null {
   try {
-    const parsed = ZResumableUploadSchema.safeParse(JSON.parse(raw));
+    const raw = storage?.getItem(key);
+    if (!raw) return null;
+    const parsed = schema.safeParse(JSON.parse(raw));
     return parsed.success ? parsed.data : null;
   } catch {
-    return null;
+    return null; // damaged or unreadable: as if nothing were stored
   }
+}
+
+function removeKey(key: string, storage: TStorageLike | null): void {
+  try {
+    storage?.removeItem(key);
+  } catch {
+    // nothing to clean up
+  }
+}
+
+export function saveResumableSession(session: TResumableSession, storage: TStorageLike | null = defaultStorage()): void {
+  writeJson(RESUME_STORAGE_KEY, session, storage);
+}
+
+export function readResumableSession(storage: TStorageLike | null = defaultStorage()): TResumableSession | null {
+  return readJson(RESUME_STORAGE_KEY, ZResumableUploadSchema, storage);
 }
 
 /** The stored session for these files, sent with this form, when it is recent enough. */
@@ -65,29 +83,17 @@ export function findResumableSession(
 }
 
 export function clearResumableSession(storage: TStorageLike | null = defaultStorage()): void {
-  try {
-    storage?.removeItem(RESUME_STORAGE_KEY);
-  } catch {
-    // nothing to clean up
-  }
+  removeKey(RESUME_STORAGE_KEY, storage);
 }
 
 export const DRAFT_STORAGE_KEY = 'dropsite:upload-draft';
 
 export function saveUploadDraft(draft: TUploadDraft, storage: TStorageLike | null = defaultStorage()): void {
-  try {
-    storage?.setItem(DRAFT_STORAGE_KEY, JSON.stringify(draft));
-  } catch {
-    // Quota or privacy mode: a reload then starts from an empty form.
-  }
+  writeJson(DRAFT_STORAGE_KEY, draft, storage);
 }
 
 export function clearUploadDraft(storage: TStorageLike | null = defaultStorage()): void {
-  try {
-    storage?.removeItem(DRAFT_STORAGE_KEY);
-  } catch {
-    // nothing to clean up
-  }
+  removeKey(DRAFT_STORAGE_KEY, storage);
 }
 
 /**
@@ -97,13 +103,7 @@ export function clearUploadDraft(storage: TStorageLike | null = defaultStorage()
 export function findInterruptedUpload(now: number, storage: TStorageLike | null = defaultStorage()): TUploadDraft | null {
   const session = readResumableSession(storage);
   if (!session || now - session.createdAt > RESUME_MAX_AGE_MS) return null;
-  let draft: TUploadDraft | null = null;
-  try {
-    const parsed = ZUploadDraftSchema.safeParse(JSON.parse(storage?.getItem(DRAFT_STORAGE_KEY) ?? 'null'));
-    draft = parsed.success ? parsed.data : null;
-  } catch {
-    draft = null;
-  }
+  const draft = readJson(DRAFT_STORAGE_KEY, ZUploadDraftSchema, storage);
   if (!draft || !isSameFileList(draft.files, session.files)) return null;
   return draft;
 }
