@@ -1,23 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { createHash, randomBytes } from 'node:crypto';
-import { open, readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { writeLargeFile } from './wizard-support.ts';
 
 test('a 120 MB file takes the direct-chunked path with its badge and publishes byte for byte', async ({ page }, testInfo) => {
   test.setTimeout(180_000);
-  const file = path.join(testInfo.outputDir, 'brand-film_master.mov');
-  const { mkdir } = await import('node:fs/promises');
-  await mkdir(testInfo.outputDir, { recursive: true });
-  const handle = await open(file, 'w');
-  const hash = createHash('sha256');
-  const block = randomBytes(4 * 1024 * 1024);
-  for (let i = 0; i < 30; i++) {
-    block[0] = i; // every block differs, so a misplaced chunk changes the hash
-    await handle.write(block);
-    hash.update(block);
-  }
-  await handle.close();
-  const expected = hash.digest('hex');
+  const { file, sha256: expected } = await writeLargeFile(testInfo.outputDir, 'brand-film_master.mov');
 
   const chunkRequests: string[] = [];
   page.on('request', (r) => {

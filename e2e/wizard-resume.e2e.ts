@@ -1,26 +1,13 @@
 import { expect, test, type Route } from '@playwright/test';
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open } from 'node:fs/promises';
-import path from 'node:path';
-import { closeEmailPromptWhenShown } from './wizard-support.ts';
+import { createHash } from 'node:crypto';
+import { closeEmailPromptWhenShown, writeLargeFile } from './wizard-support.ts';
 
 const CHUNKS = 12;
 const ARRIVED_BEFORE_RELOAD = 5;
 
 test('a reload in the middle of an upload fills the form in again and sends only the chunks that did not arrive', async ({ page }, testInfo) => {
   test.setTimeout(180_000);
-  await mkdir(testInfo.outputDir, { recursive: true });
-  const file = path.join(testInfo.outputDir, 'brand-film_master.mov');
-  const handle = await open(file, 'w');
-  const hash = createHash('sha256');
-  const block = randomBytes(4 * 1024 * 1024);
-  for (let i = 0; i < 30; i++) {
-    block[0] = i;
-    await handle.write(block);
-    hash.update(block);
-  }
-  await handle.close();
-  const expected = hash.digest('hex');
+  const { file, sha256: expected } = await writeLargeFile(testInfo.outputDir, 'brand-film_master.mov');
 
   const isChunk = (url: string, method: string) => method === 'POST' && /^\/api\/upload-chunk\//.test(new URL(url).pathname);
   const calls: string[] = [];

@@ -1,5 +1,8 @@
 /** Shared steps of the wizard's browser tests. */
 import { expect, type Page } from '@playwright/test';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, open } from 'node:fs/promises';
+import path from 'node:path';
 import sharp from 'sharp';
 
 export async function makeJpeg(width: number, height: number, rgb: [number, number, number]): Promise<Buffer> {
@@ -38,4 +41,26 @@ export async function closeEmailPromptWhenShown(page: Page) {
   await page.addLocatorHandler(page.locator('dialog.email-modal[open]'), async () => {
     await page.keyboard.press('Escape');
   });
+}
+
+/**
+ * A 120 MB file (30 blocks of 4 MiB, each different so a misplaced chunk changes the hash) in the
+ * test's output folder: large enough for the direct-chunked path. Answers its path and SHA-256.
+ */
+export async function writeLargeFile(outputDir: string, name: string): Promise<{ file: string; sha256: string }> {
+  await mkdir(outputDir, { recursive: true });
+  const file = path.join(outputDir, name);
+  const handle = await open(file, 'w');
+  const hash = createHash('sha256');
+  const block = randomBytes(4 * 1024 * 1024);
+  try {
+    for (let i = 0; i < 30; i++) {
+      block[0] = i;
+      await handle.write(block);
+      hash.update(block);
+    }
+  } finally {
+    await handle.close();
+  }
+  return { file, sha256: hash.digest('hex') };
 }

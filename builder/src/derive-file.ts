@@ -78,6 +78,7 @@ export async function deriveFile(
   if (derivation === 'image') {
     const cached = await readCachedDerivation(storage, file).catch(() => null);
     if (cached) return { metadata: { ...cached, kind: 'image' }, derived: false, derivation };
+    // deriveImage looks at the cache again once it has a slot: another builder may have made it meanwhile.
     const { outcome, ms } = await gate(async () => {
       const started = performance.now();
       return { outcome: await deriveImage(storage, file, options.image), ms: Math.round(performance.now() - started) };

@@ -44,7 +44,7 @@ export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
     connectionTimeout: SEND_TIMEOUT_MS,
     greetingTimeout: SEND_TIMEOUT_MS,
     socketTimeout: SEND_TIMEOUT_MS,
-  } as TTransportOptions);
+  });
   let used = false;
   return {
     driver: 'smtp',
