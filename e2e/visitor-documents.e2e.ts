@@ -4,7 +4,7 @@
  * file through its converted PDF, and the text document viewer.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { hasSoffice, pdf, presentation, publish, text } from './visitor-support.ts';
+import { hasSoffice, openSiteWhenLive, pdf, presentation, publish, text } from './visitor-support.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -116,7 +116,7 @@ test.describe('one PDF', () => {
 
 test('three PDFs: count and pages, grid and list, preview with back, previous/next starting each at page 1 and 100%', async ({ page }) => {
   const slug = await publish(page.request, [pdf('contract.pdf', 3), pdf('licence.pdf', 2), pdf('invoice.pdf', 1)]);
-  await page.goto(`/${slug}`);
+  await openSiteWhenLive(page, slug, '.mpdf-header');
   await expect(page.locator('.mpdf-header__summary')).toContainText('3 PDFs');
   await expect(page.locator('.mpdf-header__summary')).toContainText('6 pages in total');
   await expect(page.locator('.mpdf-card')).toHaveCount(3);

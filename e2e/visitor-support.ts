@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { expect, type APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import yazl from 'yazl';
 import { makePdf } from '../bench/lib.ts';
@@ -132,4 +132,13 @@ export async function publish(request: APIRequestContext, files: TUploadFile[], 
     )
     .toBe('live');
   return slug;
+}
+
+/**
+ * Opens a site and waits until the island holding `selector` has hydrated: islands hydrate as they
+ * come into view, and a click on their server-rendered buttons before that does nothing.
+ */
+export async function openSiteWhenLive(page: Page, slug: string, selector: string): Promise<void> {
+  await page.goto(`/${slug}`);
+  await page.locator('astro-island:not([ssr])', { has: page.locator(selector) }).first().waitFor({ state: 'attached' });
 }
