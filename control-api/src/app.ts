@@ -39,7 +39,7 @@ export function createApp(deps: TAppDeps): express.Express {
   app.get('/api/health', (_req, res) => {
     res.json({ success: true, status: 'ok' });
   });
-  app.use('/api', createOriginCheck(deps.config.publicUrl));
+  app.use('/api', createOriginCheck(deps.config));
   // Before the general JSON parser: a draft of a 500-file site needs a larger body than 64 KB.
   app.use(createPreviewRoutes(deps));
   app.use(createUploadSessionBodyParser());

@@ -11,6 +11,7 @@ const ZEnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   PUBLIC_URL: z.url().optional(),
+  ALLOWED_ORIGINS: z.string().default(''),
   DATA_DIR: z.string().default('data'),
   DATABASE_URL: z.string().optional(),
   STORAGE_DRIVER: z.enum(['disk', 's3']).optional(),
@@ -59,6 +60,8 @@ export interface TConfig {
   port: number;
   host: string;
   publicUrl: string;
+  /** Origins besides PUBLIC_URL's whose browser pages may call the API's state-changing routes. */
+  allowedOrigins: string[];
   dataDir: string;
   databaseUrl: string;
   storage: TStorageConfig;
@@ -140,6 +143,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port,
     host: e.HOST,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    allowedOrigins: parseOrigins(e.ALLOWED_ORIGINS, 'ALLOWED_ORIGINS'),
     dataDir,
     databaseUrl: e.DATABASE_URL ?? `sqlite:${path.join(dataDir, 'dropsite.db')}`,
     storage,
@@ -161,7 +165,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       operatorEmail: e.OPERATOR_EMAIL || undefined,
       batchSeconds: e.NOTIFY_BATCH_SECONDS,
       maxPerHour: e.NOTIFY_MAX_PER_HOUR,
-      slackWebhookOrigins: parseOrigins(e.SLACK_WEBHOOK_ORIGINS),
+      slackWebhookOrigins: parseOrigins(e.SLACK_WEBHOOK_ORIGINS, 'SLACK_WEBHOOK_ORIGINS'),
     },
     viewDedupeMinutes: e.VIEW_DEDUPE_MINUTES,
     expiredSiteGraceDays: e.EXPIRED_SITE_GRACE_DAYS,
@@ -187,16 +191,16 @@ function hostnameOf(url: string | undefined): string | undefined {
 }
 
 /** Comma-separated origins; each must be an http(s) URL, reduced to its origin. */
-function parseOrigins(text: string): string[] {
+function parseOrigins(text: string, name: string): string[] {
   const origins: string[] = [];
   for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
     let url: URL;
     try {
       url = new URL(part);
     } catch {
-      throw new Error(`Invalid configuration:\n  SLACK_WEBHOOK_ORIGINS: ${JSON.stringify(part)} is not a URL`);
+      throw new Error(`Invalid configuration:\n  ${name}: ${JSON.stringify(part)} is not a URL`);
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`Invalid configuration:\n  SLACK_WEBHOOK_ORIGINS: ${part} must be http(s)`);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`Invalid configuration:\n  ${name}: ${part} must be http(s)`);
     origins.push(url.origin);
   }
   return origins;

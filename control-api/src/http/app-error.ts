@@ -10,6 +10,8 @@ export const ERROR_STATUS = {
   conflict: 409,
   gone: 410,
   payload_too_large: 413,
+  /** A request body in a Content-Encoding (or charset) the server does not read. */
+  unsupported_media_type: 415,
   range_not_satisfiable: 416,
   rate_limited: 429,
   internal: 500,

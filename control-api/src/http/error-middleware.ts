@@ -32,6 +32,11 @@ export function toAppError(err: unknown): AppError {
     const e = err as Error & { type?: string; status?: number; code?: string };
     if (e.type === 'entity.too.large') return new AppError('payload_too_large', 'Request body is too large', { cause: err });
     if (e.type === 'entity.parse.failed') return new AppError('bad_request', 'Request body is not valid JSON', { cause: err });
+    // body-parser: an encoding or charset it does not know (415), a body that does not inflate or
+    // ends early (400). These are the client's, never a server failure.
+    if (e.type === 'encoding.unsupported') return new AppError('unsupported_media_type', 'Unsupported content encoding', { cause: err });
+    if (e.type === 'charset.unsupported') return new AppError('unsupported_media_type', 'Unsupported charset', { cause: err });
+    if (isBodyReadError(e)) return new AppError('bad_request', 'Request body could not be read', { cause: err });
     // busboy's complaints about a broken multipart body.
     if (/Unexpected end of form|Malformed part header|Multipart: Boundary not found|Unexpected end of multipart/i.test(e.message)) {
       return new AppError('bad_request', 'Malformed upload', { cause: err });
@@ -39,6 +44,11 @@ export function toAppError(err: unknown): AppError {
     if (e.code === 'ENOSPC') return new AppError('insufficient_storage', 'Storage is full. Please try again later.', { cause: err });
   }
   return new AppError('internal', 'Something went wrong. Please try again.', { cause: err });
+}
+
+/** A 400 from body-parser (http-errors, exposed): a corrupt gzip or deflate body, an aborted or mis-sized one. */
+function isBodyReadError(e: Error & { status?: number; expose?: boolean }): boolean {
+  return e.status === 400 && e.expose === true;
 }
 
 export function createErrorMiddleware(log: Logger): ErrorRequestHandler {
