@@ -9,6 +9,7 @@ import * as initialMigration from './migrations/2026_11_22_0000_initial.ts';
 import * as engagementMigration from './migrations/2026_11_23_1200_engagement.ts';
 import * as uploadSessionResumeMigration from './migrations/2026_11_23_1000_upload_session_resume.ts';
 import * as viewDedupeIndexMigration from './migrations/2026_11_24_0900_view_dedupe_index.ts';
+import * as emailAddressesMigration from './migrations/2026_11_24_1700_email_addresses.ts';
 import type { Database } from './tables.ts';
 import { createSqliteWriteTracker, registerReadCache } from './read-cache.ts';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_23_1200_engagement': engagementMigration,
   '2026_11_23_1000_upload_session_resume': uploadSessionResumeMigration,
   '2026_11_24_0900_view_dedupe_index': viewDedupeIndexMigration,
+  '2026_11_24_1700_email_addresses': emailAddressesMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

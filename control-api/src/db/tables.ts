@@ -135,6 +135,31 @@ export interface EmailCollectionsTable {
   created_at: number;
 }
 
+/** A notification address per creator and its confirmation state (only confirmed addresses get notifications). */
+export interface EmailAddressesTable {
+  id: string;
+  email: string;
+  owner_key: string;
+  status: 'pending' | 'confirmed' | 'unsubscribed';
+  token_hash: string | null;
+  token_expires_at: number | null;
+  confirm_requested_at: number | null;
+  confirm_sent_at: number | null;
+  confirm_attempts: Generated<number>;
+  confirmed_at: number | null;
+  unsubscribed_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Distinct addresses one client address asked us to write to, per day. */
+export interface EmailRecipientRequestsTable {
+  requester: string;
+  day: number;
+  email: string;
+  created_at: number;
+}
+
 export interface NotificationsTable {
   id: string;
   project_id: string | null;
@@ -292,6 +317,8 @@ export interface Database {
   approvals: ApprovalsTable;
   analytics_events: AnalyticsEventsTable;
   email_collections: EmailCollectionsTable;
+  email_addresses: EmailAddressesTable;
+  email_recipient_requests: EmailRecipientRequestsTable;
   notifications: NotificationsTable;
   subscriptions: SubscriptionsTable;
   billing_events: BillingEventsTable;
