@@ -50,6 +50,10 @@ const ZEnvSchema = z.object({
   RATE_LIMIT_UNLOCK_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_UNLOCK_SITE_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_LOOKUP_MISSES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  ARCHIVE_ENTRY_MAX_BYTES: z.coerce.number().int().min(1).default(512 * 1024 ** 2),
+  ARCHIVE_ENTRY_BYTES_PER_MINUTE: z.coerce.number().int().min(1).default(2 * 1024 ** 3),
+  ARCHIVE_ENTRY_MAX_RATIO: z.coerce.number().min(1).max(1100).default(200),
+  ZIP_MAX_CONCURRENT: z.coerce.number().int().min(1).max(1000).default(8),
 });
 
 export type TStorageConfig =
@@ -88,6 +92,19 @@ export interface TConfig {
   expiredSiteGraceDays: number;
   expiredSiteSweepMinutes: number;
   rateLimits: TRateLimitConfig;
+  archives: TArchiveConfig;
+}
+
+/** What extracting archive entries and streaming ZIPs may cost (inflating is CPU the visitor does not pay for). */
+export interface TArchiveConfig {
+  /** Uncompressed bytes one /entry request may extract, all its entries together. */
+  entryMaxBytes: number;
+  /** Uncompressed bytes of archive entries one client address may extract per minute. */
+  entryBytesPerMinute: number;
+  /** An entry claiming more than this many bytes per compressed byte (past the first MiB) is not extracted. */
+  entryMaxRatio: number;
+  /** Archive-entry and ZIP downloads one API process streams at once; more get 503 with Retry-After. */
+  maxConcurrentZips: number;
 }
 
 export interface TNotificationConfig {
@@ -177,6 +194,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       unlockPerMinute: e.RATE_LIMIT_UNLOCK_PER_MINUTE,
       unlockSitePerMinute: e.RATE_LIMIT_UNLOCK_SITE_PER_MINUTE,
       lookupMissesPerMinute: e.RATE_LIMIT_LOOKUP_MISSES_PER_MINUTE,
+    },
+    archives: {
+      entryMaxBytes: e.ARCHIVE_ENTRY_MAX_BYTES,
+      entryBytesPerMinute: e.ARCHIVE_ENTRY_BYTES_PER_MINUTE,
+      entryMaxRatio: e.ARCHIVE_ENTRY_MAX_RATIO,
+      maxConcurrentZips: e.ZIP_MAX_CONCURRENT,
     },
   };
 }

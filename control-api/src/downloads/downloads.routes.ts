@@ -22,6 +22,7 @@ import { dedupeNames, sendZip, zipSafeName, type TZipItem } from './zip-stream.t
 import { countDownloadWhenComplete } from '../analytics/analytics.service.ts';
 import { requestLimitsFor } from '../access/request-limits.ts';
 import { limitByAddress } from '../engagement/engagement.routes.ts';
+import { archiveLimiterFor } from './archive-budget.ts';
 
 /** Spec 8, 'Download-all with nothing available'. */
 export const NOTHING_TO_DOWNLOAD = 'No files are currently available for download. Please contact the site owner.';
@@ -49,8 +50,10 @@ function zipFileName(title: string, fallback: string): string {
 export function createDownloadRoutes(deps: TAppDeps): Router {
   const router = Router();
   const limitReads = limitByAddress(requestLimitsFor(deps).reads);
+  const archiveLimits = archiveLimiterFor(deps);
+  const zipSlot = archiveLimits.zipSlot;
 
-  router.get('/api/sites/:slug/download', limitReads, async (req, res) => {
+  router.get('/api/sites/:slug/download', limitReads, zipSlot, async (req, res) => {
     setFileSecurityHeaders(res);
     const slug = typeof req.params.slug === 'string' ? req.params.slug : '';
     if (!isValidSlug(slug)) throw new AppError('not_found', 'Not found');
@@ -87,7 +90,7 @@ export function createDownloadRoutes(deps: TAppDeps): Router {
     await sendZip(req, res, items, zipFileName(project.title, 'files'), deps.log);
   });
 
-  router.get('/api/files/:id/entry', limitReads, async (req, res) => {
+  router.get('/api/files/:id/entry', limitReads, zipSlot, async (req, res) => {
     setFileSecurityHeaders(res);
     const { file } = await findServableFile(deps, req);
     const query = ZEntryQuerySchema.parse(req.query);
@@ -105,6 +108,8 @@ export function createDownloadRoutes(deps: TAppDeps): Router {
       // Only paths of the safe tree exist: '..', absolute paths and symlinks were never in it.
       const entries = paths.map((path) => archive.files.get(path));
       if (entries.some((entry) => !entry || !entry.extractable)) throw new AppError('not_found', 'File not found in this archive');
+      // Bounded before anything is inflated: yauzl never lets an entry inflate past its declared size.
+      archiveLimits.chargeEntries(req, entries.map((entry) => entry!));
 
       if (entries.length === 1) {
         const entry = entries[0]!;
@@ -125,6 +130,8 @@ export function createDownloadRoutes(deps: TAppDeps): Router {
         name: entry!.path,
         size: entry!.size,
         mtime: entry!.modified ?? new Date(file.created_at),
+        // Stored, not deflated again: the server inflates once and spends nothing more.
+        compress: false,
         open: () => archive.openEntry(entry!.path),
       }));
       await sendZip(req, res, items, zipFileName(`${file.name.replace(/\.zip$/i, '')} (selection)`, 'selection'), deps.log);

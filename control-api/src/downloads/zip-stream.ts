@@ -17,6 +17,8 @@ export interface TZipItem {
   name: string;
   size: number;
   mtime: Date;
+  /** Deflate the entry; by default only formats that deflate can shrink are. */
+  compress?: boolean;
   open(): Promise<Readable>;
 }
 
@@ -65,7 +67,7 @@ export function sendZip(req: Request, res: Response, items: readonly TZipItem[],
   let stopped = false;
 
   for (const item of items) {
-    zip.addReadStreamLazy(item.name, { size: item.size, mtime: item.mtime, compress: !isAlreadyCompressed(item.name) }, (callback) => {
+    zip.addReadStreamLazy(item.name, { size: item.size, mtime: item.mtime, compress: item.compress ?? !isAlreadyCompressed(item.name) }, (callback) => {
       started
         .then(() => {
           if (stopped) throw new Error('The download was stopped');
