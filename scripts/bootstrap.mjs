@@ -4,8 +4,8 @@
 // sources changed, then starts Dropsite or runs the whole test suite.
 // Plain JavaScript with no dependencies, so it runs on a fresh clone.
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,9 +79,26 @@ function exec(cmd, args, env = {}) {
   return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
 }
 
+/**
+ * The API requires SESSION_SECRET in production. `npm start` is the no-configuration quick start:
+ * without one it generates a key once into $DATA_DIR/session-secret (readable by this user only,
+ * outside the database) and passes it on. Deployments set SESSION_SECRET themselves.
+ */
+function quickStartSecret() {
+  if (process.env.SESSION_SECRET) return {};
+  const dataDir = path.resolve(root, process.env.DATA_DIR || 'data');
+  const file = path.join(dataDir, 'session-secret');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, `${randomBytes(48).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
+    process.stdout.write(`Generated the cookie key in ${path.relative(root, file)} (set SESSION_SECRET to use your own).\n`);
+  }
+  return { SESSION_SECRET: readFileSync(file, 'utf8').trim() };
+}
+
 if (command === 'start') {
   prepare();
-  process.exit(await exec(process.execPath, [...API_NODE_FLAGS, 'control-api/src/main.ts'], { NODE_ENV: 'production', ...API_ENV }));
+  process.exit(await exec(process.execPath, [...API_NODE_FLAGS, 'control-api/src/main.ts'], { NODE_ENV: 'production', ...API_ENV, ...quickStartSecret() }));
 } else if (command === 'test') {
   prepare();
   const reports = mkdtempSync(path.join(os.tmpdir(), 'dropsite-test-'));

@@ -5,10 +5,13 @@ import { createApp } from './app.ts';
 import { createRuntime } from './runtime.ts';
 import { startEngagementJobs } from './engagement/engagement-layer.ts';
 import { startUploadSessionSweeper } from './upload-sessions/upload-sessions.cleanup.ts';
+import { assertSessionSecretConfigured } from './access/server-secret.ts';
 
 process.env.NODE_ENV ??= 'production';
 
 const config = loadConfig();
+// The cookie key must not live in the database in production.
+assertSessionSecretConfigured(config);
 const log = createLogger(config.logLevel);
 const runtime = await createRuntime(config, { runBuilder: config.runBuilder, log });
 const app = createApp(runtime.deps);

@@ -82,6 +82,7 @@ describe.skipIf(!available)('distributed deployment: API + builder process + Pos
       S3_ACCESS_KEY_ID: 'S3RVER',
       S3_SECRET_ACCESS_KEY: 'S3RVER',
       PUBLIC_URL: baseUrl,
+      SESSION_SECRET: 'distributed-test-session-secret-0123456789',
       LOG_LEVEL: 'info',
     };
     api = startProcess('control-api/src/main.ts', { ...env, PORT: String(port), RUN_BUILDER: 'false' });

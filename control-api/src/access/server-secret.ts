@@ -1,7 +1,7 @@
 /**
- * The key behind the visitor and unlock cookies. SESSION_SECRET when configured; otherwise a
- * random key created once and kept in the database, so every API process (and every restart)
- * agrees on it. Loaded before the first request that needs it; the cookie checks themselves are
+ * The key behind the visitor and unlock cookies. SESSION_SECRET when configured; otherwise (never
+ * in production, where whoever holds a database backup could then sign cookies) a random key
+ * created once and kept in the database, so every API process (and every restart) agrees on it. Loaded before the first request that needs it; the cookie checks themselves are
  * synchronous and fail closed while it is not loaded.
  */
 import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
@@ -38,6 +38,15 @@ export async function readOrCreateSecret(db: Kysely<Database>, now: number): Pro
   return Buffer.from(row.value, 'base64url');
 }
 
+export const SESSION_SECRET_REQUIRED =
+  'SESSION_SECRET: required when NODE_ENV is production (at least 32 random characters, e.g. `openssl rand -base64 48`); ' +
+  'without it the cookie key would live in the database, and a copy of the database could sign unlock cookies.';
+
+/** Start-up check of the API process: production needs SESSION_SECRET. */
+export function assertSessionSecretConfigured(config: Pick<TAppDeps['config'], 'production' | 'sessionSecret'>): void {
+  if (config.production && !config.sessionSecret) throw new Error(`Invalid configuration:\n  ${SESSION_SECRET_REQUIRED}`);
+}
+
 /** Loads (once per database handle) and answers the cookie keys. */
 export function loadCookieKeys(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>): Promise<TCookieKeys> {
   const ready = loaded.get(deps.db);
@@ -45,7 +54,12 @@ export function loadCookieKeys(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>):
   let pending = loading.get(deps.db);
   if (!pending) {
     const configured = deps.config.sessionSecret;
-    pending = (configured ? Promise.resolve(Buffer.from(configured, 'utf8')) : readOrCreateSecret(deps.db, deps.clock.now())).then(deriveKeys);
+    const master = configured
+      ? Promise.resolve(Buffer.from(configured, 'utf8'))
+      : deps.config.production
+        ? Promise.reject(new Error(SESSION_SECRET_REQUIRED))
+        : readOrCreateSecret(deps.db, deps.clock.now());
+    pending = master.then(deriveKeys);
     pending.then(
       (keys) => loaded.set(deps.db, keys),
       () => loading.delete(deps.db),

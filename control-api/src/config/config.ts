@@ -35,6 +35,7 @@ const ZEnvSchema = z.object({
   UPLOAD_SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
   // Engagement, access and notifications.
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  NODE_ENV: z.string().optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   SMTP_FROM: z.string().min(3).max(320).optional(),
   OPERATOR_EMAIL: z.string().max(320).optional(),
@@ -85,6 +86,8 @@ export interface TConfig {
   uploadSessionTtlMs: number;
   /** Key for unlock cookies; when unset, a random one is kept in the database (shared by every API process). */
   sessionSecret: string | undefined;
+  /** NODE_ENV is production: the API then requires SESSION_SECRET (no cookie key kept in the database). */
+  production: boolean;
   notifications: TNotificationConfig;
   /** A visitor's views of one site (or file) count once per this many minutes. */
   viewDedupeMinutes: number;
@@ -176,6 +179,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxUploadBytes: e.MAX_UPLOAD_BYTES ?? PLANS.free.maxDeliveryBytes,
     uploadSessionTtlMs: Math.round(e.UPLOAD_SESSION_TTL_HOURS * 3_600_000),
     sessionSecret: e.SESSION_SECRET,
+    production: e.NODE_ENV === 'production',
     notifications: {
       smtpUrl: e.SMTP_URL,
       smtpFrom: e.SMTP_FROM ?? `Dropsite <notifications@${hostnameOf(e.PUBLIC_URL) ?? 'localhost'}>`,
