@@ -42,7 +42,7 @@ describe('site access: passwords and expiry', () => {
   const clock = createFakeClock();
 
   beforeAll(async () => {
-    app = await startTestApp({ clock, startWorker: false, config: { trustProxy: true, rateLimits: { ...DEFAULTS.rateLimits, readsPerMinute: 10_000, writesPerMinute: 10_000 } } });
+    app = await startTestApp({ clock, startWorker: false, config: { trustProxy: 1, rateLimits: { ...DEFAULTS.rateLimits, readsPerMinute: 10_000, writesPerMinute: 10_000 } } });
   });
   afterAll(async () => {
     await app.close();
@@ -223,7 +223,7 @@ describe('password guessing limits (in memory, no Redis)', () => {
   const clock = createFakeClock();
 
   beforeAll(async () => {
-    app = await startTestApp({ clock, startWorker: false, config: { trustProxy: true, rateLimits: { ...DEFAULTS.rateLimits, unlockPerMinute: 5, unlockSitePerMinute: 8 } } });
+    app = await startTestApp({ clock, startWorker: false, config: { trustProxy: 1, rateLimits: { ...DEFAULTS.rateLimits, unlockPerMinute: 5, unlockSitePerMinute: 8 } } });
   });
   afterAll(async () => {
     await app.close();

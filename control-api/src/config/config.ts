@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { PLANS } from '@dropsite/shared';
+import { ZTrustProxySchema, type TTrustProxy } from './trust-proxy.ts';
 
 const boolText = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -30,7 +31,7 @@ const ZEnvSchema = z.object({
   BUILD_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DASHBOARD_DIR: z.string().optional(),
-  TRUST_PROXY: boolText.default(false),
+  TRUST_PROXY: ZTrustProxySchema,
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().optional(),
   UPLOAD_SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
   // Engagement, access and notifications.
@@ -41,6 +42,7 @@ const ZEnvSchema = z.object({
   OPERATOR_EMAIL: z.string().max(320).optional(),
   NOTIFY_BATCH_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   NOTIFY_MAX_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(20),
+  NOTIFY_MAX_RECIPIENTS_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(5),
   SLACK_WEBHOOK_ORIGINS: z.string().default('https://hooks.slack.com'),
   VIEW_DEDUPE_MINUTES: z.coerce.number().int().min(0).max(10_080).default(30),
   EXPIRED_SITE_GRACE_DAYS: z.coerce.number().min(0).max(3650).default(7),
@@ -79,7 +81,8 @@ export interface TConfig {
   deriveConcurrency: number;
   logLevel: z.infer<typeof ZEnvSchema>['LOG_LEVEL'];
   dashboardDir: string;
-  trustProxy: boolean;
+  /** Proxies trusted to report the client's address: none, a hop count, or their addresses (trust-proxy.ts). */
+  trustProxy: TTrustProxy;
   /** Largest delivery one anonymous or free upload may hold, in bytes. */
   maxUploadBytes: number;
   /** An upload session no chunk or call has touched for this long is abandoned: its bytes are removed. */
@@ -119,6 +122,8 @@ export interface TNotificationConfig {
   batchSeconds: number;
   /** Messages one email address or webhook receives per hour at most. */
   maxPerHour: number;
+  /** Distinct notification addresses one client address may give per day (wizard or email modal); more answer 429. */
+  maxRecipientsPerDay: number;
   /** Origins Slack webhooks may point at (anything else is never called). */
   slackWebhookOrigins: string[];
 }
@@ -186,6 +191,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       operatorEmail: e.OPERATOR_EMAIL || undefined,
       batchSeconds: e.NOTIFY_BATCH_SECONDS,
       maxPerHour: e.NOTIFY_MAX_PER_HOUR,
+      maxRecipientsPerDay: e.NOTIFY_MAX_RECIPIENTS_PER_DAY,
       slackWebhookOrigins: parseOrigins(e.SLACK_WEBHOOK_ORIGINS, 'SLACK_WEBHOOK_ORIGINS'),
     },
     viewDedupeMinutes: e.VIEW_DEDUPE_MINUTES,

@@ -41,7 +41,7 @@ describe('the anonymous creator', () => {
     app = await startTestApp({
       clock,
       startWorker: false,
-      config: { trustProxy: true, rateLimits: { ...DEFAULTS.rateLimits, readsPerMinute: 10_000, writesPerMinute: 10_000, lookupMissesPerMinute: 4 } },
+      config: { trustProxy: 1, rateLimits: { ...DEFAULTS.rateLimits, readsPerMinute: 10_000, writesPerMinute: 10_000, lookupMissesPerMinute: 4 } },
     });
   });
   afterAll(async () => {

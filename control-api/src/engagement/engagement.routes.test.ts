@@ -268,7 +268,7 @@ describe('engagement rate limits (in memory, no Redis)', () => {
     app = await startTestApp({
       clock,
       startWorker: false,
-      config: { trustProxy: true, rateLimits: { ...DEFAULTS.rateLimits, writesPerMinute: 5, readsPerMinute: 8, siteWritesPerMinute: 12 } },
+      config: { trustProxy: 1, rateLimits: { ...DEFAULTS.rateLimits, writesPerMinute: 5, readsPerMinute: 8, siteWritesPerMinute: 12 } },
     });
     site = await seedSite(app);
   });
