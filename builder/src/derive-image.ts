@@ -100,35 +100,26 @@ async function processImage(
   if (file.size > options.maxInputBytes) throw new Error(`Image is too large to preview (${file.size} bytes)`);
   const keys = derivedKeys(file.sha256);
   const { body } = await storage.get(file.storageKey);
+  // sharp would hold a streamed input in memory anyway; having the bytes first lets them be checked before any decoder sees them.
+  const input = await readAll(body, options.maxInputBytes);
+
+  // Rasterised by content, never by name: SVG (librsvg), PDF and anything else under an
+  // image's name stays a plain download. The magic bytes decide before libvips is called,
+  // and the format libvips then reports must be on the same list.
+  if (!sniffRasterFormat(input)) throw new Error(NOT_A_RASTER_IMAGE);
+  const sharp = await loadSharp();
+  const source = sharp(input, { limitInputPixels: options.maxInputPixels, failOn: 'error', sequentialRead: true });
+  const meta = await source.metadata();
+  if (!meta.format || !RASTER_FORMATS.has(meta.format)) throw new Error(NOT_A_RASTER_IMAGE);
 
   // One decode: the original is shrunk on load straight to the display size, and the
   // thumbnail is made from that copy, not from the original again (about 40 % less work).
-  const sharp = await loadSharp();
-  const source = sharp({ limitInputPixels: options.maxInputPixels, failOn: 'error', sequentialRead: true });
-  const work = Promise.all([
-    source.metadata(),
-    source
-      .clone()
-      .rotate() // EXIF orientation
-      .resize({ width: DISPLAY_IMAGE_SIZE, height: DISPLAY_IMAGE_SIZE, fit: 'inside', withoutEnlargement: true })
-      .timeout({ seconds: options.timeoutSeconds })
-      .raw()
-      .toBuffer({ resolveWithObject: true }),
-  ]);
-  const readFailure = new Promise<never>((_, reject) => body.once('error', reject));
-  work.catch(() => {});
-  readFailure.catch(() => {});
-  body.pipe(source);
-
-  let results: Awaited<typeof work>;
-  try {
-    results = await Promise.race([work, readFailure]);
-  } catch (error) {
-    body.destroy();
-    source.destroy();
-    throw error;
-  }
-  const [meta, decoded] = results;
+  const decoded = await source
+    .rotate() // EXIF orientation
+    .resize({ width: DISPLAY_IMAGE_SIZE, height: DISPLAY_IMAGE_SIZE, fit: 'inside', withoutEnlargement: true })
+    .timeout({ seconds: options.timeoutSeconds })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const width = meta.autoOrient?.width ?? meta.width;
   const height = meta.autoOrient?.height ?? meta.height;
   if (!width || !height) throw new Error('Image has no dimensions');
@@ -154,10 +145,38 @@ async function processImage(
   };
 }
 
-async function readAll(stream: Readable): Promise<Buffer> {
+async function readAll(stream: Readable, maxBytes = Number.POSITIVE_INFINITY): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  let total = 0;
+  for await (const chunk of stream) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    total += bytes.length;
+    if (total > maxBytes) {
+      stream.destroy();
+      throw new Error(`Image is too large to preview (more than ${maxBytes} bytes)`);
+    }
+    chunks.push(bytes);
+  }
   return Buffer.concat(chunks);
+}
+
+export const NOT_A_RASTER_IMAGE = 'Not a supported image format: this file is offered as a download.';
+
+/** The raster formats the builder decodes, as sharp's metadata names them (AVIF and HEIC are both 'heif'). */
+const RASTER_FORMATS: ReadonlySet<string> = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'heif']);
+/** ISO-BMFF brands of AVIF and HEIC/HEIF images. */
+const HEIF_BRANDS = new Set(['avif', 'avis', 'heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'mif1', 'msf1']);
+
+/** The allowed raster format the bytes begin with, or null (SVG, PDF, text, anything else). */
+export function sniffRasterFormat(bytes: Buffer): string | null {
+  const ascii = (start: number, end: number) => bytes.subarray(start, end).toString('latin1');
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'webp';
+  if (ascii(0, 6) === 'GIF87a' || ascii(0, 6) === 'GIF89a') return 'gif';
+  if (ascii(0, 4) === 'II*\0' || ascii(0, 4) === 'MM\0*') return 'tiff';
+  if (ascii(4, 8) === 'ftyp' && HEIF_BRANDS.has(ascii(8, 12))) return 'heif';
+  return null;
 }
 
 function describeError(error: unknown): string {
