@@ -8,13 +8,10 @@ import { findProjectBySlug } from '../projects/projects.repository.ts';
 import { ensureVisitorId } from '../visitors/visitor-identity.ts';
 import { setCookie } from './cookies.ts';
 import { cookieKeysOf } from './server-secret.ts';
-import { unlockTokenFor } from './unlock-token.ts';
+import { issueUnlockToken } from './unlock-token.ts';
 import { setProjectPasswordHash } from './access.repository.ts';
 
 type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock'>;
-
-/** An unlock lasts this long, or until the site expires if that is sooner. */
-const UNLOCK_MAX_AGE_MS = 30 * 86_400_000;
 
 let dummyHash: Promise<string> | undefined;
 
@@ -50,8 +47,9 @@ export async function unlockSite(deps: TDeps, req: Request, res: Response, slug:
   const keys = cookieKeysOf(deps);
   if (!keys) throw new Error('Cookie keys are not loaded');
   const visitorId = ensureVisitorId(deps, req, res);
-  const untilExpiry = project.expires_at === null ? UNLOCK_MAX_AGE_MS : project.expires_at - deps.clock.now();
-  setCookie(res, deps.config, unlockCookieBase(project.id), unlockTokenFor(keys, project, visitorId), Math.min(UNLOCK_MAX_AGE_MS, untilExpiry));
+  // 12 hours, or until the site expires if that is sooner; the expiry is inside the MAC.
+  const token = issueUnlockToken(keys, project, visitorId, deps.clock.now());
+  setCookie(res, deps.config, unlockCookieBase(project.id), token.value, token.maxAgeMs);
   return { kind: 'unlocked', project };
 }
 

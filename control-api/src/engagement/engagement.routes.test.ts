@@ -41,7 +41,7 @@ describe('engagement calls', () => {
       expect(first.status).toBe(200);
       // The visitor's id is the server's, in a cookie no page script can read.
       const visitorCookie = first.headers.getSetCookie().find((c) => c.startsWith('dropsite_vid='))!;
-      expect(visitorCookie).toMatch(/^dropsite_vid=[\w-]{22}\.[\w-]{22};/);
+      expect(visitorCookie).toMatch(/^dropsite_vid=[\w-]{22}\.[0-9a-z]+\.[\w-]{22};/);
       expect(visitorCookie).toMatch(/HttpOnly/i);
       expect(visitorCookie).toMatch(/SameSite=Lax/i);
       const visitorId = visitorCookie.slice('dropsite_vid='.length, 'dropsite_vid='.length + 22);

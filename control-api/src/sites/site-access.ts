@@ -35,13 +35,13 @@ export function unlockCookieBase(siteId: string): string {
 }
 
 /** Whether the request carries a valid unlock of this site for its visitor. */
-export function hasValidUnlock(deps: Pick<TAppDeps, 'db' | 'config'>, req: Request, site: TSiteAccessFields): boolean {
+export function hasValidUnlock(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>, req: Request, site: TSiteAccessFields): boolean {
   const keys = cookieKeysOf(deps);
   if (!keys) return false;
   const visitorId = readVisitorId(deps, req);
   if (!visitorId) return false;
   const token = readCookie(req, cookieName(deps.config, unlockCookieBase(site.id)));
-  return isUnlockTokenValid(keys, site, visitorId, token);
+  return isUnlockTokenValid(keys, site, visitorId, token, deps.clock.now());
 }
 
 /**
