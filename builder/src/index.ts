@@ -21,3 +21,5 @@ export type { PdfRenderer } from './pdf-renderer.ts';
 export type { TDeriveMediaOptions } from './derive-media.ts';
 export type { TDeriveOfficeOptions } from './derive-office.ts';
 export { renderOgImage, OG_WIDTH, OG_HEIGHT } from './og-image.ts';
+export { inlineScriptHashes, scriptHash, siteCspKey } from './site-csp.ts';
+export type { TSiteCspSidecar } from './site-csp.ts';

@@ -6,6 +6,7 @@ import { createErrorMiddleware, notFoundApi } from './http/error-middleware.ts';
 import { createOriginCheck } from './http/origin-check.ts';
 import { createDashboardRoutes } from './http/dashboard-routes.ts';
 import { createUploadRoutes } from './uploads/upload.routes.ts';
+import { dashboardCsp } from './sites/site-csp.ts';
 import { createFileRoutes } from './files/files.routes.ts';
 import { createSiteRoutes } from './sites/sites.routes.ts';
 import { createBuildRoutes } from './builds/builds.routes.ts';
@@ -44,7 +45,7 @@ export function createApp(deps: TAppDeps): express.Express {
   app.use(createPreviewRoutes(deps));
   app.use(createUploadSessionBodyParser());
   app.use('/api', express.json({ limit: '64kb', verify: rejectInvalidUtf8 }));
-  // Cookie key, the anonymous creator's token on publish calls, the visitor cookie on site pages.
+  // Cookie key and the anonymous creator's token on publish calls (site pages set no cookie).
   const engagement = createEngagementLayer(deps);
   app.use(engagement.early);
   // Engagement is the hottest traffic of a published site: matched before the other routers.
@@ -57,7 +58,7 @@ export function createApp(deps: TAppDeps): express.Express {
   app.use(createBuildRoutes(deps));
   app.use('/api', notFoundApi);
 
-  const dashboard = createDashboardRoutes(deps.config.dashboardDir);
+  const dashboard = createDashboardRoutes(deps.config.dashboardDir, dashboardCsp(deps.config));
   app.use(dashboard.router);
   app.use(createSiteRoutes(deps));
   app.use((_req, res) => dashboard.sendNotFound(res));

@@ -1,7 +1,8 @@
 /**
  * Wiring of engagement, access and the anonymous creator into the app: what must run before the
- * other routes (cookie key, the creator's token on publish calls, the visitor cookie on site
- * pages) and the routes themselves. Background jobs are started by the API process (main.ts).
+ * other routes (cookie key, the creator's token on publish calls) and the routes themselves. Site
+ * pages never set the visitor cookie (a cache may keep them): the page's first API call gets it.
+ * Background jobs are started by the API process (main.ts).
  */
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
@@ -15,7 +16,6 @@ import { createAnonymousCreatorMiddleware } from '../creators/anonymous-creator.
 import { createCreatorRoutes } from '../creators/creators.routes.ts';
 import { createAnalyticsRoutes } from '../analytics/analytics.routes.ts';
 import { startNotificationDispatcher } from '../notifications/notifications.service.ts';
-import { createSitePageVisitorMiddleware } from '../visitors/visitor-identity.ts';
 import { createEngagementRoutes } from './engagement.routes.ts';
 
 /** The publish calls that create a site for the anonymous creator (regular, chunked, direct, direct chunked). */
@@ -30,7 +30,6 @@ export function createEngagementLayer(deps: TAppDeps): { early: Router; routes: 
   const early = Router();
   early.use(createCookieKeyGate(deps));
   early.post(PUBLISH_PATHS, createAnonymousCreatorMiddleware(deps));
-  early.use(createSitePageVisitorMiddleware(deps));
 
   const routes = Router();
   routes.use(createAccessRoutes(deps));

@@ -9,7 +9,10 @@ import express, { Router } from 'express';
  */
 export const DASHBOARD_ROUTES = ['/'];
 
-export function createDashboardRoutes(dashboardDir: string): { router: Router; sendNotFound: (res: express.Response) => void } {
+/**
+ * `csp` is the dashboard's Content-Security-Policy (sites/site-csp.ts): its own bundles only, never framed.
+ */
+export function createDashboardRoutes(dashboardDir: string, csp: string): { router: Router; sendNotFound: (res: express.Response) => void } {
   const router = Router();
   const indexPath = path.join(dashboardDir, 'index.html');
   let indexHtml: string | null = null;
@@ -23,13 +26,17 @@ export function createDashboardRoutes(dashboardDir: string): { router: Router; s
       res.status(status === 200 ? 503 : status).type('text/plain').send('The dashboard is not built. Run `npm run build`.');
       return;
     }
-    res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }).send(html);
+    res
+      .status(status)
+      .set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': csp, 'X-Frame-Options': 'DENY' })
+      .send(html);
   };
 
-  router.use('/assets', express.static(path.join(dashboardDir, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: true }));
+  const nosniff = (res: express.Response) => res.setHeader('X-Content-Type-Options', 'nosniff');
+  router.use('/assets', express.static(path.join(dashboardDir, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: true, setHeaders: nosniff }));
   router.get(
     ['/favicon.svg', '/favicon.ico', '/robots.txt'],
-    express.static(dashboardDir, { index: false, maxAge: '1d' }),
+    express.static(dashboardDir, { index: false, maxAge: '1d', setHeaders: nosniff }),
   );
   const routes = new Set(DASHBOARD_ROUTES);
   router.get(/.*/, (req, res, next) => {

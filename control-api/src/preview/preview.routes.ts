@@ -1,16 +1,19 @@
 /** POST /api/preview: the wizard's preview of a draft site, rendered by the published site's template. */
 import express, { Router } from 'express';
-import { TemplateNotBuiltError } from '@dropsite/builder';
+import { inlineScriptHashes, TemplateNotBuiltError } from '@dropsite/builder';
 import { ZPreviewRequestSchema } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { renderPreview } from './preview.service.ts';
+import { siteCsp } from '../sites/site-csp.ts';
+import { createPreviewFrameRoutes } from './preview-frame.ts';
 
 /** Room for the 500 files a site may hold, with long names; far below anything that strains a render. */
 export const PREVIEW_BODY_LIMIT = '512kb';
 
 export function createPreviewRoutes(deps: TAppDeps, options: { serverEntry?: string } = {}): Router {
   const router = Router();
+  router.use(createPreviewFrameRoutes());
   router.post('/api/preview', express.json({ limit: PREVIEW_BODY_LIMIT, strict: true }), async (req, res) => {
     if (!req.is('application/json')) throw new AppError('bad_request', 'Expected a JSON body');
     const draft = ZPreviewRequestSchema.parse(req.body);
@@ -23,7 +26,8 @@ export function createPreviewRoutes(deps: TAppDeps, options: { serverEntry?: str
     }
     res
       .status(200)
-      .set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' })
+      // The site's policy with the preview's inline script hashes; the wizard's frame asks for the same hashes.
+      .set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': siteCsp(inlineScriptHashes(html)) })
       .send(html);
   });
   return router;

@@ -7,22 +7,8 @@ import { findLatestBuildForProject } from '../builds/builds.repository.ts';
 import { StorageNotFoundError } from '../storage/storage.ts';
 import { sendStoredBody } from '../http/send-compressed.ts';
 import { resolveSiteAccess, siteCacheControl } from './site-access.ts';
+import { ASSET_CSP, readStoredScriptHashes, siteCsp, siteScriptHashes } from './site-csp.ts';
 import { buildingPage, expiredPage, failedPage, notFoundPage, passwordPage } from './status-pages.ts';
-
-// Site HTML is rendered from escaped data; island scripts are ours. Nothing loads from elsewhere.
-const SITE_CSP = [
-  "default-src 'self'",
-  "script-src 'self' 'unsafe-inline'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "media-src 'self' blob:",
-  "connect-src 'self'",
-  "font-src 'self' data:",
-  "worker-src 'self' blob:",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-].join('; ');
 
 export function siteHtmlKey(slug: string): string {
   return `sites/${slug}/index.html`;
@@ -41,7 +27,8 @@ export function createSiteRoutes(deps: TAppDeps): Router {
       next();
       return;
     }
-    res.set({ 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'strict-origin-when-cross-origin', 'Content-Security-Policy': SITE_CSP });
+    // Status pages run no script; a built page's own inline scripts are allowed by hash below.
+    res.set({ 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'strict-origin-when-cross-origin', 'Content-Security-Policy': siteCsp([]) });
     const project = await findProjectBySlug(deps.db, slug);
     const access = resolveSiteAccess(deps, req, project);
     if (!project || access === 'missing') return sendPage(res, 404, notFoundPage());
@@ -49,12 +36,15 @@ export function createSiteRoutes(deps: TAppDeps): Router {
     if (access === 'locked') return sendPage(res, 401, passwordPage({ slug, theme: project.theme }));
 
     try {
-      const object = await deps.storage.get(siteHtmlKey(slug));
+      const htmlKey = siteHtmlKey(slug);
+      const [object, stored] = await Promise.all([deps.storage.get(htmlKey), readStoredScriptHashes(deps.storage, htmlKey).catch(() => undefined)]);
+      const { hashes, body } = await siteScriptHashes(object, stored);
       res.status(200).set({
         'Content-Type': 'text/html; charset=utf-8',
         'Cache-Control': siteCacheControl(project, 'public, max-age=0, must-revalidate'),
+        'Content-Security-Policy': siteCsp(hashes),
       });
-      await sendStoredBody(req, res, object.body, object.size, 'text/html');
+      await sendStoredBody(req, res, body, object.size, 'text/html');
     } catch (err) {
       if (!(err instanceof StorageNotFoundError)) throw err;
       if (project.status === 'failed') return sendPage(res, 503, failedPage());
@@ -76,6 +66,10 @@ export function createSiteRoutes(deps: TAppDeps): Router {
         'Content-Type': object.contentType ?? 'application/octet-stream',
         'Cache-Control': 'public, max-age=31536000, immutable',
         'X-Content-Type-Options': 'nosniff',
+        'Content-Security-Policy': ASSET_CSP,
+        // Public and content-hashed: the wizard's sandboxed preview (an opaque origin) loads them as modules.
+        'Access-Control-Allow-Origin': '*',
+        'Cross-Origin-Resource-Policy': 'cross-origin',
       });
       await sendStoredBody(req, res, object.body, object.size, object.contentType);
     } catch (err) {

@@ -1,0 +1,133 @@
+/**
+ * Content-Security-Policy of what the API serves to browsers: site pages (inline scripts allowed
+ * by their SHA-256 only, read from the sidecar the builder wrote beside the HTML), the shared
+ * island bundles, the dashboard, and the wizard's sandboxed preview frame.
+ */
+import { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
+import { z } from 'zod';
+import { inlineScriptHashes, siteCspKey } from '@dropsite/builder';
+import type { TConfig } from '../config/config.ts';
+import type { Storage, TGetResult } from '../storage/storage.ts';
+import { StorageNotFoundError } from '../storage/storage.ts';
+
+/** `sha256-…` as CSP writes it, without the quotes. */
+export const ZScriptHashSchema = z.string().regex(/^sha256-[A-Za-z0-9+/]{43}=$/);
+/** More than any page has (the template's boot, island and beacon scripts); a bound on the header. */
+export const MAX_SCRIPT_HASHES = 32;
+const ZSiteCspSidecarSchema = z.object({ scriptHashes: z.array(ZScriptHashSchema).max(MAX_SCRIPT_HASHES) });
+
+function policy(directives: Record<string, readonly string[]>): string {
+  return Object.entries(directives)
+    .map(([name, sources]) => [name, ...sources].join(' '))
+    .join('; ');
+}
+
+const SITE_DIRECTIVES = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  // Theme variables, island styles and a few style attributes (hero gradients) are inline; styles run no code.
+  'style-src': ["'self'", "'unsafe-inline'"],
+  'img-src': ["'self'", 'data:', 'blob:'],
+  'media-src': ["'self'", 'blob:'],
+  'connect-src': ["'self'"],
+  'font-src': ["'self'", 'data:'],
+  'worker-src': ["'self'", 'blob:'],
+  'object-src': ["'none'"],
+  'frame-ancestors': ["'none'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'self'"],
+} as const;
+
+/**
+ * The policy of a site page: scripts from our origin plus exactly the page's inline scripts.
+ * Nothing loads from elsewhere and no page may frame it.
+ */
+export function siteCsp(scriptHashes: readonly string[]): string {
+  return policy({ ...SITE_DIRECTIVES, 'script-src': ["'self'", ...scriptHashes.map((h) => `'${h}'`)] });
+}
+
+/**
+ * The island bundles and PDF.js's worker under /_astro: a worker runs under its script's own
+ * policy, so it gets one too (WebAssembly for PDF.js's image decoders, never eval).
+ */
+export const ASSET_CSP = policy({
+  'default-src': ["'self'"],
+  'script-src': ["'self'", "'wasm-unsafe-eval'"],
+  'img-src': ["'self'", 'data:', 'blob:'],
+  'object-src': ["'none'"],
+  'frame-ancestors': ["'none'"],
+  'base-uri': ["'none'"],
+});
+
+/**
+ * Origins the dashboard's direct-to-storage uploads send chunks to (presigned S3 URLs): the
+ * configured endpoint (and its bucket subdomains), or AWS itself.
+ */
+function uploadOrigins(config: Pick<TConfig, 'storage'>): string[] {
+  if (config.storage.driver !== 's3') return [];
+  if (!config.storage.endpoint) return ['https://*.amazonaws.com'];
+  const url = new URL(config.storage.endpoint);
+  return [url.origin, `${url.protocol}//*.${url.host}`];
+}
+
+/** The dashboard: its own bundles only, never framed; the preview is a frame of our own origin. */
+export function dashboardCsp(config: Pick<TConfig, 'storage'>): string {
+  return policy({
+    'default-src': ["'self'"],
+    'script-src': ["'self'"],
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:', 'blob:'],
+    'media-src': ["'self'", 'blob:'],
+    'connect-src': ["'self'", ...uploadOrigins(config)],
+    'font-src': ["'self'", 'data:'],
+    'worker-src': ["'self'", 'blob:'],
+    'frame-src': ["'self'"],
+    'object-src': ["'none'"],
+    'frame-ancestors': ["'none'"],
+    'base-uri': ["'none'"],
+    'form-action': ["'self'"],
+  });
+}
+
+/**
+ * The wizard's preview frame: an opaque origin (sandbox without allow-same-origin), framed only by
+ * the dashboard, running our loader and the preview's own inline scripts; the creator's files are
+ * blob: URLs the frame makes itself, which the viewers also fetch.
+ */
+export function previewFrameCsp(scriptHashes: readonly string[]): string {
+  return policy({
+    sandbox: ['allow-scripts', 'allow-downloads'],
+    ...SITE_DIRECTIVES,
+    'script-src': ["'self'", ...scriptHashes.map((h) => `'${h}'`)],
+    'connect-src': ["'self'", 'blob:'],
+    'frame-ancestors': ["'self'"],
+  });
+}
+
+/** The site's inline script hashes from its sidecar, or undefined when it has none (built before hashes were stored) or it is unreadable. */
+export async function readStoredScriptHashes(storage: Storage, htmlKey: string): Promise<string[] | undefined> {
+  let object: TGetResult;
+  try {
+    object = await storage.get(siteCspKey(htmlKey));
+  } catch (err) {
+    if (err instanceof StorageNotFoundError) return undefined;
+    throw err;
+  }
+  try {
+    const parsed = ZSiteCspSidecarSchema.safeParse(JSON.parse(await text(object.body)));
+    return parsed.success ? parsed.data.scriptHashes : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The script hashes of a stored page and a body to send: from the sidecar, or, for a page built
+ * before sidecars existed, read from the HTML itself (the body is then sent from memory).
+ */
+export async function siteScriptHashes(object: TGetResult, stored: string[] | undefined): Promise<{ hashes: string[]; body: Readable }> {
+  if (stored) return { hashes: stored, body: object.body };
+  const html = await text(object.body);
+  return { hashes: inlineScriptHashes(html).slice(0, MAX_SCRIPT_HASHES), body: Readable.from([Buffer.from(html, 'utf8')]) };
+}
