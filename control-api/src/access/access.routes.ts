@@ -18,6 +18,8 @@ function sendHtml(res: Response, status: number, html: string): void {
 export function createAccessRoutes(deps: TAppDeps): Router {
   const router = Router();
   const limits = requestLimitsFor(deps);
+  /** (site, address) pairs whose guess is being checked right now. */
+  const guessesInFlight = new Set<string>();
   // Only this route reads forms; the password page posts one field.
   const parseForm = express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 });
 
@@ -33,24 +35,51 @@ export function createAccessRoutes(deps: TAppDeps): Router {
       return sendHtml(res, status, passwordPage({ slug, theme: pageTheme, error: message }));
     };
 
-    // Limits first: a refused guess costs no password hash. Per address, then per site for guesses spread over many addresses.
-    for (const [limiter, key] of [
-      [limits.unlock, clientAddress(req)],
-      [limits.unlockSite, slug],
-    ] as const) {
-      const decision = limiter.take(key);
-      if (!decision.allowed) {
-        const error = rateLimitedError(decision, TOO_MANY_MESSAGE);
-        if (!isForm) throw error;
-        res.set(error.headers);
-        return sendHtml(res, 429, passwordPage({ slug, theme, error: TOO_MANY_MESSAGE }));
-      }
+    // Only failed guesses count. An address that spent its failures, or that must still wait on this
+    // site, is refused before any password hash; everyone else's guess is checked, so a few
+    // addresses guessing wrong never lock out a visitor who knows the password.
+    const address = clientAddress(req);
+    const pairKey = `${slug}\n${address}`;
+    const tooMany = (retryAfterSeconds: number) => {
+      const error = rateLimitedError({ allowed: false, retryAfterSeconds: Math.max(1, retryAfterSeconds) }, TOO_MANY_MESSAGE);
+      if (!isForm) throw error;
+      res.set(error.headers);
+      return sendHtml(res, 429, passwordPage({ slug, theme, error: TOO_MANY_MESSAGE }));
+    };
+    const backoff = limits.unlockBackoff.waitSeconds(pairKey);
+    if (backoff > 0) {
+      const perAddress = limits.unlock.peek(address);
+      return tooMany(Math.max(backoff, perAddress.allowed ? 0 : perAddress.retryAfterSeconds));
     }
+    // One guess per (site, address) is checked at a time, so parallel requests cannot outrun the back-off.
+    if (guessesInFlight.has(pairKey)) return tooMany(1);
+    // Taken before the check (parallel guesses cannot all pass a peek) and given back unless it failed.
+    const perAddress = limits.unlock.take(address);
+    if (!perAddress.allowed) return tooMany(perAddress.retryAfterSeconds);
 
     // The password is read from the body only; a ?password= in the URL is never looked at.
     const parsed = ZUnlockRequestSchema.safeParse(req.body ?? {});
-    if (!parsed.success) return refuse(400, 'validation_failed', 'Please enter the password');
-    const outcome = await unlockSite(deps, req, res, slug, parsed.data.password);
+    if (!parsed.success) {
+      limits.unlock.refund(address);
+      return refuse(400, 'validation_failed', 'Please enter the password');
+    }
+    guessesInFlight.add(pairKey);
+    let outcome: Awaited<ReturnType<typeof unlockSite>>;
+    try {
+      outcome = await unlockSite(deps, req, res, slug, parsed.data.password);
+    } finally {
+      guessesInFlight.delete(pairKey);
+    }
+    // A miss on an unknown site still cost a hash, so it counts against the address.
+    if (outcome.kind !== 'wrong' && outcome.kind !== 'missing') limits.unlock.refund(address);
+    if (outcome.kind === 'unlocked') limits.unlockBackoff.succeed(pairKey);
+    if (outcome.kind === 'wrong') {
+      // Failures on the site from everyone together: past them the site is under attack, so each
+      // address backs off from its first failure and wrong guesses are told to wait.
+      const site = limits.unlockSite.take(slug);
+      const wait = limits.unlockBackoff.fail(pairKey, { strict: !site.allowed });
+      if (!site.allowed) return tooMany(Math.max(wait, site.retryAfterSeconds));
+    }
     switch (outcome.kind) {
       case 'missing':
         return refuse(404, 'not_found', 'Site not found');

@@ -17,6 +17,8 @@ export interface RateLimiter {
   take(key: string): TRateLimitDecision;
   /** Whether a token is available, without taking it. */
   peek(key: string): TRateLimitDecision;
+  /** Gives back a token taken for a request that turned out not to count (up to the bucket's size). */
+  refund(key: string): void;
   /** Buckets held (for tests and health). */
   size(): number;
 }
@@ -81,6 +83,13 @@ export function createRateLimiter(options: { perMinute: number; burst?: number; 
     peek(key) {
       const bucket = refill(key, options.clock.now());
       return bucket.tokens < 1 ? { allowed: false, retryAfterSeconds: waitFor(bucket.tokens) } : { allowed: true, retryAfterSeconds: 0 };
+    },
+    refund(key) {
+      const bucket = buckets.get(key);
+      if (!bucket) return;
+      const refilled = refill(key, options.clock.now());
+      refilled.tokens = Math.min(capacity, refilled.tokens + 1);
+      buckets.set(key, refilled);
     },
     size: () => buckets.size,
   };

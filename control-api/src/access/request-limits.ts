@@ -3,6 +3,7 @@ import { isIPv4, isIPv6 } from 'node:net';
 import type { Request } from 'express';
 import type { TAppDeps } from '../deps.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limiter.ts';
+import { createGuessBackoff, type TGuessBackoff } from './guess-backoff.ts';
 
 export interface TRequestLimits {
   /** Engagement reads and view beacons, per client address. */
@@ -11,10 +12,12 @@ export interface TRequestLimits {
   writes: RateLimiter;
   /** Engagement writes on one site from everyone together. */
   siteWrites: RateLimiter;
-  /** Password guesses per client address. */
+  /** Failed password guesses per client address. */
   unlock: RateLimiter;
-  /** Password guesses on one site from everyone together. */
+  /** Failed password guesses on one site from everyone together. */
   unlockSite: RateLimiter;
+  /** Back-off of failed password guesses per (site, address). */
+  unlockBackoff: TGuessBackoff;
   /** Anonymous-session lookups that named someone else's session, per client address. */
   lookupMisses: RateLimiter;
 }
@@ -32,6 +35,7 @@ export function requestLimitsFor(deps: Pick<TAppDeps, 'config' | 'clock'>): TReq
       siteWrites: make(r.siteWritesPerMinute),
       unlock: make(r.unlockPerMinute),
       unlockSite: make(r.unlockSitePerMinute),
+      unlockBackoff: createGuessBackoff({ clock: deps.clock }),
       lookupMisses: make(r.lookupMissesPerMinute),
     };
     limitsByConfig.set(deps.config, limits);

@@ -1,0 +1,83 @@
+/**
+ * Exponential back-off on failed password guesses, per (site, address). A few typos cost nothing;
+ * after that each further failure doubles the wait before that address may guess on that site
+ * again. A right password clears it. Kept in memory like the other limits (no Redis needed).
+ */
+import type { Clock } from '../deps.ts';
+
+export interface TGuessBackoff {
+  /** Seconds this key must still wait before its next guess is checked (0: go ahead). */
+  waitSeconds(key: string): number;
+  /** Records a failed guess; `strict` (the site is under attack) starts the back-off at the first failure. Returns the new wait in seconds. */
+  fail(key: string, options?: { strict?: boolean }): number;
+  /** A right guess: the key starts afresh. */
+  succeed(key: string): void;
+  size(): number;
+}
+
+interface TEntry {
+  failures: number;
+  lastFailureAt: number;
+  nextAllowedAt: number;
+}
+
+/** Failures a (site, address) may make before it has to wait. */
+export const FREE_GUESS_FAILURES = 5;
+const BASE_WAIT_MS = 1000;
+const MAX_WAIT_MS = 15 * 60_000;
+/** A key with no failure for this long starts afresh. */
+const FORGET_AFTER_MS = 60 * 60_000;
+const SWEEP_THRESHOLD = 10_000;
+const SWEEP_EVERY = 1000;
+
+export function createGuessBackoff(options: { clock: Clock }): TGuessBackoff {
+  const entries = new Map<string, TEntry>();
+  let newKeysSinceSweep = 0;
+
+  const current = (key: string, now: number): TEntry | undefined => {
+    const entry = entries.get(key);
+    if (entry && now - entry.lastFailureAt >= FORGET_AFTER_MS) {
+      entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  };
+
+  const sweep = (now: number) => {
+    newKeysSinceSweep = 0;
+    for (const [key, entry] of entries) if (now - entry.lastFailureAt >= FORGET_AFTER_MS) entries.delete(key);
+    if (entries.size > SWEEP_THRESHOLD * 2) {
+      // Map order is least recently failed first.
+      let excess = entries.size - SWEEP_THRESHOLD;
+      for (const key of entries.keys()) {
+        if (excess-- <= 0) break;
+        entries.delete(key);
+      }
+    }
+  };
+
+  return {
+    waitSeconds(key) {
+      const now = options.clock.now();
+      const entry = current(key, now);
+      return entry && entry.nextAllowedAt > now ? Math.ceil((entry.nextAllowedAt - now) / 1000) : 0;
+    },
+    fail(key, { strict = false } = {}) {
+      const now = options.clock.now();
+      const entry = current(key, now) ?? { failures: 0, lastFailureAt: now, nextAllowedAt: now };
+      entry.failures += 1;
+      entry.lastFailureAt = now;
+      const over = entry.failures - (strict ? 1 : FREE_GUESS_FAILURES);
+      const waitMs = over < 0 ? 0 : Math.min(MAX_WAIT_MS, BASE_WAIT_MS * 2 ** Math.min(over, 30));
+      entry.nextAllowedAt = Math.max(entry.nextAllowedAt, now + waitMs);
+      if (!entries.delete(key)) newKeysSinceSweep++;
+      entries.set(key, entry);
+      if (entries.size > SWEEP_THRESHOLD && newKeysSinceSweep >= SWEEP_EVERY) sweep(now);
+      return Math.ceil((entry.nextAllowedAt - now) / 1000);
+    },
+    succeed(key) {
+      entries.delete(key);
+    },
+    size: () => entries.size,
+  };
+}
