@@ -2,7 +2,7 @@
  * Renders many small sites in one process and prints ms per render.
  * Usage: NODE_ENV=production node builder/src/bench-render.ts [count]   (template must be built)
  */
-import { DEFAULT_SITE_SETTINGS, type TFileKind, type TSiteFile, type TSiteRenderModel } from '@dropsite/shared';
+import { DEFAULT_PUBLIC_SITE_SETTINGS, type TFileKind, type TSiteFile, type TSiteRenderModel } from '@dropsite/shared';
 import { loadSiteRenderer } from './render.ts';
 
 const count = Number(process.argv[2] ?? 1000);
@@ -47,7 +47,7 @@ function makeSite(n: number): TSiteRenderModel {
     authorName: n % 2 ? 'Ann Example' : '',
     template: 'universal',
     theme: n % 3 ? 'professional-light' : 'professional-dark',
-    settings: DEFAULT_SITE_SETTINGS,
+    settings: DEFAULT_PUBLIC_SITE_SETTINGS,
     contactInfo: { email: n % 2 ? 'ann@example.com' : '', website: '', twitter: '', linkedin: '', github: '' },
     files,
     publishedAt: '2025-01-01T00:00:00.000Z',

@@ -10,6 +10,8 @@ import {
   FILE_KINDS,
   ZSiteRenderModelSchema,
   detectFileKind,
+  toPublicContactInfo,
+  toPublicSiteSettings,
   type TArchiveEntry,
   type TArchiveSummary,
   type TDerivedMetadata,
@@ -252,7 +254,10 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
   };
 }
 
-/** The model the template renders: public data only, URLs served by the API, no clock. */
+/**
+ * The model the template renders: public data only (it is in the page and in every island's props),
+ * URLs served by the API, no clock. The schema is strict: a field it does not name fails the build.
+ */
 export function buildRenderModel(
   project: TBuildProject,
   files: TBuildFile[],
@@ -270,8 +275,9 @@ export function buildRenderModel(
     authorName: project.authorName,
     template: project.template,
     theme: project.theme,
-    settings: project.settings,
-    contactInfo: project.contactInfo,
+    // Picked field by field: the owner's notification address and webhook never reach a page.
+    settings: toPublicSiteSettings(project.settings),
+    contactInfo: toPublicContactInfo(project.contactInfo),
     files: files.map((file) => toSiteFile(file, derived[file.id] ?? null)),
     publishedAt: isoDate(project.createdAt),
     siteOrigin: siteOrigin.replace(/\/+$/, ''),

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as cheerio from 'cheerio';
-import { DEFAULT_SITE_SETTINGS, type TSiteFile, type TSiteRenderModel } from '@dropsite/shared';
+import { DEFAULT_PUBLIC_SITE_SETTINGS, type TSiteFile, type TSiteRenderModel } from '@dropsite/shared';
 import { loadSiteRenderer, TemplateNotBuiltError, templatePaths } from './render.ts';
 import { ensureTemplateBuilt } from './test-support/ensure-template-built.ts';
 
@@ -38,7 +38,7 @@ function site(files: TSiteFile[], overrides: Partial<TSiteRenderModel> = {}): TS
     authorName: '',
     template: 'photo-gallery',
     theme: 'professional-dark',
-    settings: DEFAULT_SITE_SETTINGS,
+    settings: DEFAULT_PUBLIC_SITE_SETTINGS,
     contactInfo: { email: '', website: '', twitter: '', linkedin: '', github: '' },
     files,
     publishedAt: '2025-01-01T00:00:00.000Z',

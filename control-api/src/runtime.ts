@@ -12,6 +12,7 @@ import { createInlineQueue } from './queue/inline-queue.ts';
 import { createStorage } from './storage/create-storage.ts';
 import { createBuildProcessor } from './builds/builds.service.ts';
 import { findUnfinishedBuilds } from './builds/builds.repository.ts';
+import { runPendingSiteRebuilds } from './builds/pending-site-rebuilds.ts';
 
 export interface TRuntime {
   deps: TAppDeps;
@@ -58,6 +59,9 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
       }
     }
   }
+  // Rebuilds a migration asked for (e.g. pages rendered with an older render model), queued once.
+  // A failure leaves the request for the next start; it never keeps the process from serving.
+  await runPendingSiteRebuilds(deps).catch((err: unknown) => log.error({ err }, 'queueing pending site rebuilds failed'));
 
   return {
     deps,

@@ -4,6 +4,7 @@ export * from './file-kind.ts';
 export * from './slug.ts';
 export * from './derived.ts';
 export * from './schemas.ts';
+export * from './contact-info.ts';
 export * from './viewer.ts';
 export * from './file-name.ts';
 export * from './upload-protocol.ts';

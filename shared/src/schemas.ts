@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { FILE_KINDS } from './file-kind.ts';
 import { ZPublicFileDetailsSchema } from './derived.ts';
 import { UPLOAD_LIMITS } from './constants.ts';
+import { ZContactInfoInputSchema, ZPublicContactInfoSchema } from './contact-info.ts';
 
 export const TEMPLATE_IDS = ['universal', 'photo-gallery', 'portfolio-resume', 'event-template', 'pitch-template'] as const;
 export const ZTemplateIdSchema = z.enum(TEMPLATE_IDS);
@@ -23,6 +24,28 @@ export const ZSiteSettingsSchema = z.object({
 });
 export type TSiteSettings = z.infer<typeof ZSiteSettingsSchema>;
 export const DEFAULT_SITE_SETTINGS: TSiteSettings = ZSiteSettingsSchema.parse({});
+
+/** The switches a visitor's page acts on. Notification settings (address, webhook) are the owner's only. */
+export const PUBLIC_SITE_SETTING_KEYS = ['enableFavorites', 'enableComments', 'enableApprovals', 'enableAnalytics'] as const;
+/** Strict: a page's settings are exactly the visitor-facing switches, so no owner-only field can be spread in. */
+export const ZPublicSiteSettingsSchema = z.strictObject({
+  enableFavorites: z.boolean(),
+  enableComments: z.boolean(),
+  enableApprovals: z.boolean(),
+  enableAnalytics: z.boolean(),
+});
+export type TPublicSiteSettings = z.infer<typeof ZPublicSiteSettingsSchema>;
+
+/** The visitor-facing switches of a site's settings, picked one by one. */
+export function toPublicSiteSettings(settings: Pick<TSiteSettings, (typeof PUBLIC_SITE_SETTING_KEYS)[number]>): TPublicSiteSettings {
+  return {
+    enableFavorites: settings.enableFavorites,
+    enableComments: settings.enableComments,
+    enableApprovals: settings.enableApprovals,
+    enableAnalytics: settings.enableAnalytics,
+  };
+}
+export const DEFAULT_PUBLIC_SITE_SETTINGS: TPublicSiteSettings = toPublicSiteSettings(DEFAULT_SITE_SETTINGS);
 
 export const ZContactInfoSchema = z.object({
   email: z.string().max(320).default(''),
@@ -64,6 +87,8 @@ export const ZUploadFormSchema = z.object({
   authorName: z.string().trim().max(UPLOAD_LIMITS.maxAuthorNameLength).default(''),
   anonymousSessionId: z.string().max(200).optional(),
   settings: z.preprocess(blankToUndefined, jsonText(ZSiteSettingsSchema).optional()),
+  /** JSON text of the creator's public contact details (email, website, twitter, linkedin, github). */
+  contactInfo: z.preprocess(blankToUndefined, jsonText(ZContactInfoInputSchema).optional()),
   filesMetadata: z.preprocess(blankToUndefined, jsonText(z.array(ZFileMetadataEntrySchema).max(UPLOAD_LIMITS.maxFilesPerSite)).optional()),
   password: z.preprocess(blankToUndefined, z.string().min(1).max(200).optional()),
   expiryDate: z.preprocess(blankToUndefined, z.coerce.date().optional()),
@@ -85,7 +110,7 @@ export const ZFileQuerySchema = z.object({
 });
 
 /** One file as the site template renders it. URLs are relative to the site's origin. */
-export const ZSiteFileSchema = z.object({
+export const ZSiteFileSchema = z.strictObject({
   id: z.string(),
   name: z.string(),
   type: z.string(),
@@ -105,8 +130,13 @@ export const ZSiteFileSchema = z.object({
 });
 export type TSiteFile = z.infer<typeof ZSiteFileSchema>;
 
-/** Everything the site template needs to render one published site. No owner data, no secrets. */
-export const ZSiteRenderModelSchema = z.object({
+/**
+ * Everything the site template needs to render one published site, all of it public: it ends up in
+ * the page and in its islands' props. No owner data, no secrets (no notification address, webhook,
+ * password, owner or anonymous-creator id, storage key). Strict, so an added field fails the build
+ * instead of slipping into the page.
+ */
+export const ZSiteRenderModelSchema = z.strictObject({
   projectId: z.string(),
   slug: z.string(),
   title: z.string(),
@@ -116,8 +146,8 @@ export const ZSiteRenderModelSchema = z.object({
   authorName: z.string(),
   template: ZTemplateIdSchema,
   theme: z.string(),
-  settings: ZSiteSettingsSchema,
-  contactInfo: ZContactInfoSchema,
+  settings: ZPublicSiteSettingsSchema,
+  contactInfo: ZPublicContactInfoSchema,
   files: z.array(ZSiteFileSchema),
   publishedAt: z.string(),
   /** Absolute origin of the public site, for Open Graph tags. */

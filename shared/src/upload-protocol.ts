@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { UPLOAD_LIMITS } from './constants.ts';
 import { ZSiteSettingsSchema, ZTemplateIdSchema } from './schemas.ts';
+import { EMPTY_CONTACT_INFO, ZContactInfoInputSchema } from './contact-info.ts';
 
 /** Request header carrying the hex SHA-256 of one chunk's bytes. */
 export const CHUNK_SHA256_HEADER = 'X-Chunk-Sha256';
@@ -35,6 +36,8 @@ export const ZUploadMetadataSchema = z.object({
   /** ISO date-time; the server refuses one in the past. */
   expiryDate: z.preprocess(blankToUndefined, z.coerce.date().optional()),
   settings: ZSiteSettingsSchema.default(ZSiteSettingsSchema.parse({})),
+  /** The creator's public contact details for the footer; links come out as https URLs. */
+  contactInfo: ZContactInfoInputSchema.default(EMPTY_CONTACT_INFO),
   anonymousSessionId: z.string().max(200).optional(),
 });
 export type TUploadMetadata = z.infer<typeof ZUploadMetadataSchema>;
@@ -159,6 +162,10 @@ export const ZUploadDraftSchema = z.object({
     expiryDate: z.string().max(40),
     template: ZTemplateIdSchema,
     settings: ZSiteSettingsSchema,
+    /** As the fields hold it (drafts saved before contact fields existed have none). */
+    contactInfo: z
+      .object({ email: z.string().max(1000), website: z.string().max(2048), twitter: z.string().max(2048), linkedin: z.string().max(2048), github: z.string().max(2048) })
+      .default(EMPTY_CONTACT_INFO),
   }),
   hadPassword: z.boolean(),
   savedAt: z.number(),
@@ -245,6 +252,7 @@ export const ZPreviewRequestSchema = z.object({
   authorName: z.string().trim().max(UPLOAD_LIMITS.maxAuthorNameLength).default(''),
   template: z.preprocess(blankToUndefined, ZTemplateIdSchema.default('universal')),
   settings: ZSiteSettingsSchema.default(ZSiteSettingsSchema.parse({})),
+  contactInfo: ZContactInfoInputSchema.default(EMPTY_CONTACT_INFO),
   files: z.array(ZPreviewFileSchema).max(UPLOAD_LIMITS.maxFilesPerSite),
 });
 export type TPreviewRequest = z.input<typeof ZPreviewRequestSchema>;

@@ -10,6 +10,7 @@ import * as engagementMigration from './migrations/2026_11_23_1200_engagement.ts
 import * as uploadSessionResumeMigration from './migrations/2026_11_23_1000_upload_session_resume.ts';
 import * as viewDedupeIndexMigration from './migrations/2026_11_24_0900_view_dedupe_index.ts';
 import * as emailAddressesMigration from './migrations/2026_11_24_1700_email_addresses.ts';
+import * as publicSitePagesMigration from './migrations/2026_11_24_1800_public_site_pages.ts';
 import type { Database } from './tables.ts';
 import { createSqliteWriteTracker, registerReadCache } from './read-cache.ts';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_23_1000_upload_session_resume': uploadSessionResumeMigration,
   '2026_11_24_0900_view_dedupe_index': viewDedupeIndexMigration,
   '2026_11_24_1700_email_addresses': emailAddressesMigration,
+  '2026_11_24_1800_public_site_pages': publicSitePagesMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

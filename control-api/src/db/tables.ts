@@ -305,6 +305,12 @@ export interface BuildsTable {
   finished_at: number | null;
 }
 
+/** A one-time rebuild of every site a migration asked for; the first process to start takes it. */
+export interface PendingSiteRebuildsTable {
+  reason: string;
+  requested_at: number;
+}
+
 export interface Database {
   creators: CreatorsTable;
   auth_sessions: AuthSessionsTable;
@@ -330,6 +336,7 @@ export interface Database {
   builds: BuildsTable;
   server_secrets: ServerSecretsTable;
   product_events: ProductEventsTable;
+  pending_site_rebuilds: PendingSiteRebuildsTable;
 }
 
 export type TProjectRow = Selectable<ProjectsTable>;

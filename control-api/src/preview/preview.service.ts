@@ -6,7 +6,6 @@ import { buildRenderModel, loadSiteRenderer, type TBuildFile, type TBuildProject
 import {
   DEFAULT_SITE_SETTINGS,
   THUMBNAIL_SIZE,
-  ZContactInfoSchema,
   detectFileKind,
   previewFileUrl,
   sanitizeFileName,
@@ -35,7 +34,7 @@ export function buildPreviewModel(draft: TPreviewDraft, now: number, siteOrigin:
     template: draft.template,
     theme: PREVIEW_THEME,
     settings,
-    contactInfo: ZContactInfoSchema.parse({ email: settings.notificationEmail }),
+    contactInfo: draft.contactInfo,
     createdAt: now,
     version: 1,
   };

@@ -63,6 +63,8 @@ interface TStoredForm {
   template: TUploadForm['template'];
   authorName: string;
   settings: TUploadMetadata['settings'];
+  /** Absent in sessions opened before contact details were sent. */
+  contactInfo?: TUploadMetadata['contactInfo'];
   expiresAt: number | null;
   passwordHash: string | null;
 }
@@ -158,6 +160,7 @@ export function createUploadSessionService(deps: TAppDeps) {
       template: input.details.template,
       authorName: input.details.authorName,
       settings: input.details.settings,
+      contactInfo: input.details.contactInfo,
       expiresAt,
       passwordHash: input.details.password ? await hashPassword(input.details.password) : null,
     };
@@ -507,6 +510,7 @@ export function createUploadSessionService(deps: TAppDeps) {
             template: form.template,
             authorName: form.authorName,
             settings: form.settings,
+            contactInfo: form.contactInfo,
             expiryDate: form.expiresAt === null ? undefined : new Date(form.expiresAt),
           },
           files: assembled,

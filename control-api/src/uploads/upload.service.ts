@@ -6,8 +6,8 @@ import {
   generateSlug,
   isValidSlug,
   sanitizeFileName,
+  EMPTY_CONTACT_INFO,
   type TUploadForm,
-  ZContactInfoSchema,
 } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import type { TNewFile, TNewProject } from '../db/tables.ts';
@@ -77,7 +77,8 @@ export async function publishProject(
     template: form.template,
     theme: 'professional-light',
     settings: JSON.stringify(settings),
-    contact_info: JSON.stringify(ZContactInfoSchema.parse({ email: settings.notificationEmail })),
+    // The creator's public contact details only; the notification address stays in the owner's settings.
+    contact_info: JSON.stringify(form.contactInfo ?? EMPTY_CONTACT_INFO),
     password_hash: passwordHash,
     password_version: 1,
     expires_at: form.expiryDate ? form.expiryDate.getTime() : null,

@@ -1,5 +1,5 @@
 /** A site to look at under `astro dev` (the builder always passes its own). Never bundled into the build. */
-import { DEFAULT_SITE_SETTINGS, type TSiteFile, type TSiteRenderModel } from '@dropsite/shared';
+import { DEFAULT_PUBLIC_SITE_SETTINGS, type TSiteFile, type TSiteRenderModel } from '@dropsite/shared';
 
 const file = (id: string, name: string, kind: TSiteFile['kind'], size: number, type: string): TSiteFile => ({
   id,
@@ -29,7 +29,7 @@ export const DEV_SITE: TSiteRenderModel = {
   authorName: 'Mira Solberg',
   template: 'photo-gallery',
   theme: '',
-  settings: DEFAULT_SITE_SETTINGS,
+  settings: DEFAULT_PUBLIC_SITE_SETTINGS,
   contactInfo: { email: 'mira@example.com', website: '', twitter: '', linkedin: '', github: '' },
   files: [
     file('a1', 'harbour-01.jpg', 'image', 2_400_000, 'image/jpeg'),

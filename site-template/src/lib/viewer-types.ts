@@ -1,14 +1,17 @@
-/** What the viewer islands receive about the site (kept small: it is serialised into each island's props). */
-import type { TSiteRenderModel, TSiteSettings } from '@dropsite/shared';
+/**
+ * What the viewer islands receive about the site (kept small: it is serialised into each island's
+ * props, so it is public): ids the engagement calls need, names, and the visitor-facing switches.
+ */
+import { toPublicSiteSettings, type TPublicSiteSettings, type TSiteRenderModel } from '@dropsite/shared';
 
 export interface TViewerSite {
   projectId: string;
   slug: string;
   title: string;
   authorName: string;
-  settings: TSiteSettings;
+  settings: TPublicSiteSettings;
 }
 
 export function toViewerSite(site: TSiteRenderModel): TViewerSite {
-  return { projectId: site.projectId, slug: site.slug, title: site.title.trim() || 'Shared files', authorName: site.authorName.trim(), settings: site.settings };
+  return { projectId: site.projectId, slug: site.slug, title: site.title.trim() || 'Shared files', authorName: site.authorName.trim(), settings: toPublicSiteSettings(site.settings) };
 }

@@ -1,5 +1,5 @@
 /** Hand-made render models for the template's tests: every viewer, with the details the builder derives. */
-import { DEFAULT_SITE_SETTINGS, detectFileKind, type TPublicFileDetails, type TSiteFile, type TSiteRenderModel } from '@dropsite/shared';
+import { DEFAULT_PUBLIC_SITE_SETTINGS, detectFileKind, type TPublicFileDetails, type TSiteFile, type TSiteRenderModel } from '@dropsite/shared';
 
 let counter = 0;
 
@@ -105,7 +105,7 @@ export function makeSite(files: TSiteFile[], overrides: Partial<TSiteRenderModel
     authorName: 'Mira Solberg',
     template: 'universal',
     theme: 'professional-light',
-    settings: DEFAULT_SITE_SETTINGS,
+    settings: DEFAULT_PUBLIC_SITE_SETTINGS,
     contactInfo: { email: 'mira@example.com', website: '', twitter: '', linkedin: '', github: '' },
     files,
     publishedAt: '2025-03-04T10:00:00.000Z',

@@ -7,7 +7,7 @@
  * state comes from one shared per-page store, so a returning visitor sees what they chose.
  */
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, useSyncExternalStore, type CSSProperties, type JSX } from 'react';
-import type { TSiteSettings } from '@dropsite/shared';
+import type { TPublicSiteSettings } from '@dropsite/shared';
 import { CommentsPanel } from './CommentsPanel.tsx';
 import { fetchVisitorEngagement, saveApproval, saveFavorite, type TApprovalStatus } from './engagement-api.ts';
 import { ChangesIcon, CheckIcon, ChevronIcon, ClockIcon, CloseIcon, CommentIcon, HeartIcon } from './icons.tsx';
@@ -18,7 +18,7 @@ export interface TEngagementControlsProps {
   projectId: string;
   fileId: string;
   fileName: string;
-  settings: TSiteSettings;
+  settings: TPublicSiteSettings;
   /** 'compact' for toolbars and overlays, 'full' for detail panels with the comment list. */
   variant?: 'compact' | 'full';
 }

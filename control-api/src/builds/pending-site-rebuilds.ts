@@ -1,0 +1,45 @@
+/**
+ * One-time rebuilds a migration asked for (e.g. every stored page rewritten after the render model
+ * changed). Run at start-up by every process; the one that deletes a request queues its rebuilds,
+ * so with several API processes each site is queued once. Queued, not awaited: start-up goes on.
+ */
+import type { TAppDeps } from '../deps.ts';
+import { bumpProjectVersion, listProjectIds } from '../projects/projects.repository.ts';
+import { enqueueProjectBuild } from './builds.service.ts';
+
+export interface TPendingRebuildsResult {
+  /** Reasons taken by this process. */
+  reasons: string[];
+  /** Sites queued for a rebuild. */
+  queued: number;
+}
+
+export async function runPendingSiteRebuilds(deps: TAppDeps): Promise<TPendingRebuildsResult> {
+  const { db, log } = deps;
+  const requests = await db.selectFrom('pending_site_rebuilds').selectAll().orderBy('requested_at').execute();
+  const result: TPendingRebuildsResult = { reasons: [], queued: 0 };
+  for (const request of requests) {
+    const taken = await db.deleteFrom('pending_site_rebuilds').where('reason', '=', request.reason).executeTakeFirst();
+    if (Number(taken.numDeletedRows) !== 1) continue; // another process took it
+    try {
+      // Live sites only: expired ones answer 410 and are purged; deleted ones are gone.
+      const projectIds = await listProjectIds(db, { now: deps.clock.now() });
+      for (const projectId of projectIds) {
+        const version = await bumpProjectVersion(db, projectId, deps.clock.now());
+        await enqueueProjectBuild(deps, projectId, version);
+        result.queued++;
+      }
+      result.reasons.push(request.reason);
+      log.info({ reason: request.reason, sites: projectIds.length }, 'site rebuilds queued');
+    } catch (err) {
+      // Put the request back so the next start tries again (builds already queued are idempotent).
+      await db
+        .insertInto('pending_site_rebuilds')
+        .values(request)
+        .onConflict((oc) => oc.column('reason').doNothing())
+        .execute();
+      throw err;
+    }
+  }
+  return result;
+}
