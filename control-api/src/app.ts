@@ -4,9 +4,10 @@ import express from 'express';
 import type { TAppDeps } from './deps.ts';
 import { createErrorMiddleware, notFoundApi } from './http/error-middleware.ts';
 import { createOriginCheck } from './http/origin-check.ts';
+import { createEmailRoutes } from './notifications/email.routes.ts';
 import { createDashboardRoutes } from './http/dashboard-routes.ts';
-import { createUploadRoutes } from './uploads/upload.routes.ts';
 import { dashboardCsp } from './sites/site-csp.ts';
+import { createUploadRoutes } from './uploads/upload.routes.ts';
 import { createFileRoutes } from './files/files.routes.ts';
 import { createSiteRoutes } from './sites/sites.routes.ts';
 import { createBuildRoutes } from './builds/builds.routes.ts';
@@ -40,6 +41,9 @@ export function createApp(deps: TAppDeps): express.Express {
   app.get('/api/health', (_req, res) => {
     res.json({ success: true, status: 'ok' });
   });
+  // Confirmation and unsubscribe links: their signed token is the authority, and a mail client's
+  // one-click unsubscribe POST comes from no page of ours.
+  app.use(createEmailRoutes(deps));
   app.use('/api', createOriginCheck(deps.config));
   // Before the general JSON parser: a draft of a 500-file site needs a larger body than 64 KB.
   app.use(createPreviewRoutes(deps));

@@ -13,6 +13,8 @@ import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
 import { requestLimitsFor } from '../access/request-limits.ts';
 import { limitByAddress } from '../engagement/engagement.routes.ts';
+import { clientAddress } from '../access/request-limits.ts';
+import { admitNotificationRecipient, anonymousOwnerKey, normalizeEmail, requestEmailConfirmation } from '../notifications/email-confirmation.service.ts';
 import { readAnonymousSession, resolveOwnAnonymousSession } from './anonymous-creator.ts';
 import { insertEmailCollection, projectExists } from './anonymous-sessions.repository.ts';
 import { listAnonymousProjects, listAnonymousUpdates, parseSince, summarizeAnonymousEngagement } from './anonymous.service.ts';
@@ -57,6 +59,8 @@ export function createCreatorRoutes(deps: TAppDeps): Router {
 
   router.post('/api/email-collection', limitWrites, async (req, res) => {
     const input = ZEmailCollectionRequestSchema.parse(req.body ?? {});
+    const email = normalizeEmail(input.email);
+    await admitNotificationRecipient(deps, clientAddress(req), email);
     const session = await readAnonymousSession(deps, req, res);
     const projectId = input.projectId && (await projectExists(deps.db, input.projectId)) ? input.projectId : null;
     await insertEmailCollection(deps.db, {
@@ -69,6 +73,8 @@ export function createCreatorRoutes(deps: TAppDeps): Router {
       now: deps.clock.now(),
     });
     deps.log.info({ trigger: input.trigger, hasSession: session !== null }, 'email collected');
+    // The address hears from us only after confirming the link sent now (once; it covers this creator's sites).
+    if (session) await requestEmailConfirmation(deps, { email, ownerKey: anonymousOwnerKey(session.id) });
     res.status(201).json({ success: true });
   });
 

@@ -15,6 +15,8 @@ export interface TMailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Extra headers, e.g. List-Unsubscribe (values are set as given: never put typed text here). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {

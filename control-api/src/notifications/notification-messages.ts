@@ -80,13 +80,18 @@ export interface TBatchContext {
   siteTitle: string;
   siteUrl: string;
   dashboardUrl: string;
+  /** The recipient's one-click unsubscribe link (email only). */
+  unsubscribeUrl?: string;
 }
 
 /** Most lines one message lists; the rest are counted. */
 const MAX_LINES = 20;
 
-function summaryLine(count: number, siteTitle: string): string {
-  return `${count} new ${count === 1 ? 'interaction' : 'interactions'} on "${toOneLine(siteTitle, 80)}"`;
+/** Most characters of the site title in an email subject: the title is the creator's text, so it is quoted, one line and short. */
+export const SUBJECT_TITLE_MAX_CHARS = 60;
+
+function summaryLine(count: number, siteTitle: string, titleChars = 80): string {
+  return `${count} new ${count === 1 ? 'interaction' : 'interactions'} on "${toOneLine(siteTitle, titleChars)}"`;
 }
 
 export interface TEmailContent {
@@ -97,7 +102,7 @@ export interface TEmailContent {
 
 export function composeEmail(items: readonly TBatchItem[], context: TBatchContext): TEmailContent {
   // toOneLine strips CR and LF, so nothing a visitor typed can start a new header.
-  const subject = toOneLine(summaryLine(items.length, context.siteTitle), 160);
+  const subject = toOneLine(summaryLine(items.length, context.siteTitle, SUBJECT_TITLE_MAX_CHARS), 100);
   const shown = items.slice(0, MAX_LINES);
   const more = items.length - shown.length;
   const time = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
@@ -111,11 +116,12 @@ export function composeEmail(items: readonly TBatchItem[], context: TBatchContex
     `View the site: ${context.siteUrl}`,
     `See all activity: ${context.dashboardUrl}`,
     '',
-    'You get this because notifications are on for this site.',
+    'You get this because you confirmed notifications for this site.',
+    ...(context.unsubscribeUrl ? [`Unsubscribe: ${context.unsubscribeUrl}`] : []),
   ].join('\n');
   const htmlItems = shown.map((i) => `<li style="margin:0 0 8px">${escapeHtml(toOneLine(i.message, 400))} <span style="color:#6b7280">(${time(i.created_at)})</span></li>`);
   if (more > 0) htmlItems.push(`<li style="margin:0 0 8px">and ${more} more</li>`);
-  const html = `<!doctype html><html><body style="font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#111827;line-height:1.6"><h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(summaryLine(items.length, context.siteTitle))}</h1><ul style="padding-left:20px;margin:0 0 24px">${htmlItems.join('')}</ul><p><a href="${escapeHtml(context.siteUrl)}" style="color:#1d4ed8">View the site</a> · <a href="${escapeHtml(context.dashboardUrl)}" style="color:#1d4ed8">See all activity</a></p><p style="color:#6b7280;font-size:13px">You get this because notifications are on for this site.</p></body></html>`;
+  const html = `<!doctype html><html><body style="font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#111827;line-height:1.6"><h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(summaryLine(items.length, context.siteTitle))}</h1><ul style="padding-left:20px;margin:0 0 24px">${htmlItems.join('')}</ul><p><a href="${escapeHtml(context.siteUrl)}" style="color:#1d4ed8">View the site</a> · <a href="${escapeHtml(context.dashboardUrl)}" style="color:#1d4ed8">See all activity</a></p><p style="color:#6b7280;font-size:13px">You get this because you confirmed notifications for this site.${context.unsubscribeUrl ? ` <a href="${escapeHtml(context.unsubscribeUrl)}" style="color:#6b7280">Unsubscribe</a>` : ''}</p></body></html>`;
   return { subject, text, html };
 }
 

@@ -30,6 +30,8 @@ import {
   type TNewNotification,
 } from './notifications.repository.ts';
 import { isAllowedSlackWebhook, postSlackMessage } from './slack.ts';
+import { findEmailAddress, type TEmailAddressRow } from './email-addresses.repository.ts';
+import { normalizeEmail, ownerKeyOf, requestEmailConfirmation, sendOwedConfirmations, unsubscribeHeaders, unsubscribeUrlOf } from './email-confirmation.service.ts';
 
 /** A failing destination is tried this many times, then its batch is given up (and logged). */
 const MAX_SEND_ATTEMPTS = 5;
@@ -83,6 +85,8 @@ export async function queueEngagementNotifications(
 }
 
 export interface TDispatchResult {
+  /** Confirmation messages sent this round (to addresses that owed one). */
+  confirmations: number;
   sent: number;
   failed: number;
   deferred: number;
@@ -91,14 +95,39 @@ export interface TDispatchResult {
 
 /** Sends every batch whose first row waited a whole window. Safe to run from several processes at once. */
 export async function dispatchDueNotifications(deps: Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log'>, mailer?: Mailer): Promise<TDispatchResult> {
-  const result: TDispatchResult = { sent: 0, failed: 0, deferred: 0, dropped: 0 };
+  const result: TDispatchResult = { confirmations: 0, sent: 0, failed: 0, deferred: 0, dropped: 0 };
+  const useMailer = mailer ?? mailerFor(deps.config, deps.log);
+  result.confirmations = await sendOwedConfirmations(deps, useMailer);
   const windowMs = deps.config.notifications.batchSeconds * 1000;
   const due = await findDueBatches(deps.db, deps.clock.now() - windowMs);
   for (const batch of due) {
-    const outcome = await dispatchBatch(deps, batch, mailer ?? mailerFor(deps.config, deps.log));
+    const outcome = await dispatchBatch(deps, batch, useMailer);
     result[outcome]++;
   }
   return result;
+}
+
+type TEmailGate = { kind: 'send'; address: TEmailAddressRow } | { kind: 'wait' } | { kind: 'drop' };
+
+/**
+ * Whether a site's email notifications may go to its address now. Only a confirmed address gets
+ * them. While a confirmation is pending the rows wait, and the first message after confirming
+ * summarises them; an unsubscribed address, or one whose link expired unconfirmed, never gets
+ * them (the creator's bell and dashboard still show the activity). An address never asked (a site
+ * made before confirmations existed) is asked now.
+ */
+async function emailGateOf(deps: Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log'>, project: TProjectOwnerFields, destination: string, mailer: Mailer): Promise<TEmailGate> {
+  const email = normalizeEmail(destination);
+  const ownerKey = ownerKeyOf(project);
+  const address = await findEmailAddress(deps.db, email, ownerKey);
+  if (!address) {
+    await requestEmailConfirmation(deps, { email, ownerKey }, mailer, { awaitSend: true });
+    return { kind: 'wait' };
+  }
+  if (address.status === 'confirmed') return { kind: 'send', address };
+  if (address.status === 'unsubscribed') return { kind: 'drop' };
+  const linkIsLive = address.token_expires_at !== null && address.token_expires_at > deps.clock.now();
+  return address.confirm_requested_at !== null || linkIsLive ? { kind: 'wait' } : { kind: 'drop' };
 }
 
 async function dispatchBatch(
@@ -124,6 +153,18 @@ async function dispatchBatch(
     await claimBatch(db, { projectId: batch.projectId, channel: batch.channel, now: clock.now() });
     return 'dropped';
   }
+  let unsubscribeUrl: string | undefined;
+  let emailTo = destination;
+  if (batch.channel === 'email') {
+    const gate = await emailGateOf(deps, project, destination, mailer);
+    if (gate.kind === 'wait') return 'deferred';
+    if (gate.kind === 'drop') {
+      await claimBatch(db, { projectId: project.id, channel: batch.channel, now: clock.now() });
+      return 'dropped';
+    }
+    unsubscribeUrl = await unsubscribeUrlOf(deps, gate.address.id);
+    emailTo = gate.address.email;
+  }
   const limiter = stateOf(deps).destinations;
   const destinationKey = `${batch.channel}:${destination.toLowerCase()}`;
   // Over the hourly cap the rows wait; the next allowed message summarises them all.
@@ -135,11 +176,13 @@ async function dispatchBatch(
     siteTitle: project.title,
     siteUrl: `${config.publicUrl}/${project.slug}`,
     dashboardUrl: `${config.publicUrl}/dashboard`,
+    ...(unsubscribeUrl ? { unsubscribeUrl } : {}),
   };
   try {
     if (batch.channel === 'email') {
+      if (!unsubscribeUrl) throw new Error('An email without its unsubscribe link');
       const email = composeEmail(items, context);
-      await mailer.send({ to: destination, ...email });
+      await mailer.send({ to: emailTo, ...email, headers: unsubscribeHeaders(unsubscribeUrl) });
     } else {
       await postSlackMessage(destination, composeSlackMessage(items, context), config.notifications.slackWebhookOrigins);
     }

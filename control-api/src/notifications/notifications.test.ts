@@ -10,8 +10,24 @@ import { createBrowser, seedSite, type TSeededSite } from '../engagement/engagem
 import { dispatchDueNotifications } from './notifications.service.ts';
 import { listNotificationsOfProject } from './notifications.repository.ts';
 import { composeEmail, escapeSlackText, toOneLine } from './notification-messages.ts';
+import { newId } from '../db/ids.ts';
+import { findEmailAddress, insertPendingEmailAddress, setEmailAddressStatus } from './email-addresses.repository.ts';
+import { notificationAddressOf, ownerKeyOf } from './email-confirmation.service.ts';
 
 const DEFAULTS = loadConfig({});
+
+/** A seeded site whose notification address (if any) has confirmed its link, as every recipient here has. */
+async function seedConfirmedSite(app: TTestApp, options: Parameters<typeof seedSite>[1] = {}): Promise<TSeededSite> {
+  const site = await seedSite(app, options);
+  const email = notificationAddressOf(options.settings);
+  if (email) {
+    const ownerKey = ownerKeyOf(site.project);
+    await insertPendingEmailAddress(app.deps.db, { id: newId(), email, ownerKey, now: app.deps.clock.now() });
+    const row = await findEmailAddress(app.deps.db, email, ownerKey);
+    await setEmailAddressStatus(app.deps.db, row!.id, 'confirmed', app.deps.clock.now());
+  }
+  return site;
+}
 
 interface TReceivedMail {
   from: string;
@@ -123,7 +139,7 @@ describe('engagement notifications', () => {
   });
 
   it('sends one email per batch window for a burst, through a real SMTP server', async () => {
-    const site = await seedSite(app, { settings: { enableNotifications: true, notificationEmail: 'studio@example.com' } });
+    const site = await seedConfirmedSite(app, { settings: { enableNotifications: true, notificationEmail: 'studio@example.com' } });
     await engage(app, site, { favorites: 5, comments: ['First impressions: great', 'Second thought'], approvals: 2 });
 
     // Inside the window nothing goes out.
@@ -156,7 +172,7 @@ describe('engagement notifications', () => {
   });
 
   it('keeps CRLF out of the subject: a title cannot add headers', async () => {
-    const site = await seedSite(app, { title: 'Shoot\r\nBcc: victim@example.com\r\nX-Evil: 1', settings: { enableNotifications: true, notificationEmail: 'owner@example.com' } });
+    const site = await seedConfirmedSite(app, { title: 'Shoot\r\nBcc: victim@example.com\r\nX-Evil: 1', settings: { enableNotifications: true, notificationEmail: 'owner@example.com' } });
     await engage(app, site, { comments: ['Hello\r\nBcc: another@example.com'] });
     clock.advance(60_000);
     const before = smtp.messages.length;
@@ -194,7 +210,7 @@ describe('engagement notifications', () => {
   });
 
   it('caps messages per destination per hour, keeping the rows for the next allowed message', async () => {
-    const site = await seedSite(app, { settings: { enableNotifications: true, notificationEmail: 'capped@example.com' } });
+    const site = await seedConfirmedSite(app, { settings: { enableNotifications: true, notificationEmail: 'capped@example.com' } });
     const sentTo = () => smtp.messages.filter((m) => m.to.includes('capped@example.com')).length;
     for (let i = 0; i < 4; i++) {
       await engage(app, site, { favorites: 1 });
@@ -210,7 +226,7 @@ describe('engagement notifications', () => {
   });
 
   it('retries a failed send in the next round and does not lose the batch', async () => {
-    const site = await seedSite(app, { settings: { enableNotifications: true, notificationEmail: 'retry@example.com' } });
+    const site = await seedConfirmedSite(app, { settings: { enableNotifications: true, notificationEmail: 'retry@example.com' } });
     await engage(app, site, { favorites: 2 });
     clock.advance(60_000);
     smtp.setFailing(true);
@@ -226,11 +242,11 @@ describe('engagement notifications', () => {
   });
 
   it('sends nothing when notifications are off, and stops when they are turned off', async () => {
-    const quiet = await seedSite(app, { settings: { enableNotifications: false, notificationEmail: 'quiet@example.com' } });
+    const quiet = await seedConfirmedSite(app, { settings: { enableNotifications: false, notificationEmail: 'quiet@example.com' } });
     await engage(app, quiet, { favorites: 2 });
     expect((await listNotificationsOfProject(app.deps.db, quiet.project.id)).filter((r) => r.channel !== 'in_app')).toEqual([]);
 
-    const site = await seedSite(app, { settings: { enableNotifications: true, notificationEmail: 'later-off@example.com' } });
+    const site = await seedConfirmedSite(app, { settings: { enableNotifications: true, notificationEmail: 'later-off@example.com' } });
     await engage(app, site, { favorites: 1 });
     await app.deps.db.updateTable('projects').set({ settings: JSON.stringify({ enableNotifications: false }) }).where('id', '=', site.project.id).execute();
     clock.advance(60_000);
@@ -251,7 +267,7 @@ describe('email without SMTP_URL', () => {
   });
 
   it('writes the message to DATA_DIR/outbox as an .eml file', async () => {
-    const site = await seedSite(app, { settings: { enableNotifications: true, notificationEmail: 'outbox@example.com' } });
+    const site = await seedConfirmedSite(app, { settings: { enableNotifications: true, notificationEmail: 'outbox@example.com' } });
     await engage(app, site, { favorites: 2 });
     clock.advance(60_000);
     expect(await dispatchDueNotifications(app.deps)).toMatchObject({ sent: 1 });
@@ -298,7 +314,7 @@ describe('the dispatcher in the API process', () => {
     const { startEngagementJobs } = await import('../engagement/engagement-layer.ts');
     const jobs = startEngagementJobs(app.deps);
     try {
-      const site = await seedSite(app, { settings: { enableNotifications: true, notificationEmail: 'timer@example.com' } });
+      const site = await seedConfirmedSite(app, { settings: { enableNotifications: true, notificationEmail: 'timer@example.com' } });
       await engage(app, site, { favorites: 1, comments: ['By the timer'] });
       const outbox = path.join(app.deps.config.dataDir, 'outbox');
       await expect

@@ -18,6 +18,9 @@ import {
   type TUploadSessionStatusResponse,
 } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
+import type { TSiteSettings } from '@dropsite/shared';
+import { clientAddress } from '../access/request-limits.ts';
+import { admitNotificationRecipient, notificationAddressOf } from '../notifications/email-confirmation.service.ts';
 import { AppError } from '../http/app-error.ts';
 import { rejectInvalidUtf8 } from '../engagement/engagement-layer.ts';
 import {
@@ -49,9 +52,16 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
   // A no-op when createUploadSessionBodyParser already ran; keeps the router usable on its own.
   const json = express.json({ limit: INIT_BODY_LIMIT, verify: rejectInvalidUtf8 });
 
+  /** Each client may name only so many notification addresses a day (429 past that), checked before anything is stored. */
+  const admitNotificationAddressOf = async (req: Request, settings: TSiteSettings) => {
+    const address = notificationAddressOf(settings);
+    if (address) await admitNotificationRecipient(deps, clientAddress(req), address);
+  };
+
   router.post('/api/chunked-upload/init', json, async (req, res) => {
     const body = ZChunkedInitRequestSchema.parse(req.body ?? {});
     const { files, anonymousSessionId: _ignored, ...details } = body;
+    await admitNotificationAddressOf(req, details.settings);
     const view = await service.init({ protocol: 'chunked', files, details, idempotencyKey: readIdempotencyKey(req), anonymousSessionId: anonymousSessionOf(res) });
     res.status(view.replayed ? 200 : 201).json({
       success: true,
@@ -69,6 +79,7 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
   router.post('/api/direct-upload/init', json, async (req, res) => {
     const body = ZDirectChunkedInitRequestSchema.parse(req.body ?? {});
     const { anonymousSessionId: _ignored, ...details } = body.metadata;
+    await admitNotificationAddressOf(req, details.settings);
     const view = await service.init({
       protocol: 'direct-chunked',
       files: body.files,

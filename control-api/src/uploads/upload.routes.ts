@@ -16,6 +16,8 @@ import {
   type TStoredUpload,
 } from './streaming-storage-engine.ts';
 import { publishProject } from './upload.service.ts';
+import { clientAddress } from '../access/request-limits.ts';
+import { admitNotificationRecipient, notificationAddressOf } from '../notifications/email-confirmation.service.ts';
 
 type TMulterStoredFile = Express.Multer.File & TStoredUpload;
 
@@ -70,6 +72,9 @@ export function createUploadRoutes(deps: TAppDeps): Router {
     if (!target) throw new Error('Upload target missing');
     try {
       const form = ZUploadFormSchema.parse(req.body ?? {});
+      // Each client may name only so many notification addresses a day (429 past that).
+      const notifyAddress = notificationAddressOf(form.settings);
+      if (notifyAddress) await admitNotificationRecipient(deps, clientAddress(req), notifyAddress);
       const stored = (req.files ?? []) as TMulterStoredFile[];
       const result = await publishProject(deps, {
         projectId: target.projectId,

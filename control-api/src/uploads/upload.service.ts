@@ -14,6 +14,7 @@ import type { TNewFile, TNewProject } from '../db/tables.ts';
 import { AppError } from '../http/app-error.ts';
 import { createProjectWithFiles, deleteProjectById, isSlugTaken } from '../projects/projects.repository.ts';
 import { enqueueProjectBuild } from '../builds/builds.service.ts';
+import { notificationAddressOf, ownerKeyOf, requestEmailConfirmation } from '../notifications/email-confirmation.service.ts';
 import { hashPassword } from '../sites/password-hash.ts';
 import { isSlugReservedByUploadSession } from '../upload-sessions/upload-sessions.repository.ts';
 
@@ -114,6 +115,9 @@ export async function publishProject(
     await deleteProjectById(deps.db, projectId);
     throw err;
   }
+  // A notification address gets one confirmation link; nothing else is sent to it until it is confirmed.
+  const notifyAddress = notificationAddressOf(settings);
+  if (notifyAddress) await requestEmailConfirmation(deps, { email: notifyAddress, ownerKey: ownerKeyOf(project) });
   return { projectId, slug, url: `${deps.config.publicUrl}/${slug}` };
 }
 

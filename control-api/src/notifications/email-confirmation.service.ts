@@ -1,0 +1,217 @@
+/**
+ * Double opt-in for notification email. An address a creator gives (the wizard's notification
+ * email, or the email-collection modal) gets ONE confirmation message with fixed text (nothing the
+ * creator typed) and a link; until it is confirmed, nothing else is sent to it. Confirmation is per
+ * address and creator, so confirming one creator's sites never opens the address to another's.
+ * Confirmations to one address are capped per day (no mail-bombing by resubmitting), and each client
+ * address may name only so many distinct addresses per day. Every message carries a one-click
+ * unsubscribe link (RFC 8058) signed with a key derived from the server secret.
+ */
+import { createHash, createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { isValidEmailAddress, type TSiteSettings } from '@dropsite/shared';
+import type { Kysely } from 'kysely';
+import type { TAppDeps } from '../deps.ts';
+import type { Database } from '../db/tables.ts';
+import { newId } from '../db/ids.ts';
+import { AppError } from '../http/app-error.ts';
+import { readOrCreateSecret } from '../access/server-secret.ts';
+import { mailerFor, type Mailer, type TMailMessage } from './mailer.ts';
+import {
+  claimOwedConfirmation,
+  countConfirmationsSentTo,
+  countRecipientRequests,
+  deleteRecipientRequestsBefore,
+  dropOwedConfirmation,
+  findEmailAddress,
+  insertPendingEmailAddress,
+  insertRecipientRequest,
+  listOwedConfirmations,
+  markConfirmationOwed,
+  releaseConfirmation,
+  type TEmailAddressRow,
+} from './email-addresses.repository.ts';
+
+type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log'>;
+
+const DAY_MS = 86_400_000;
+/** A confirmation link works for this long. */
+export const CONFIRM_TOKEN_TTL_MS = 7 * DAY_MS;
+/** One address gets at most this many confirmation messages per 24 hours, from all creators together. */
+export const MAX_CONFIRMATIONS_PER_ADDRESS_PER_DAY = 3;
+/** One creator's request is sent again at most once per 24 hours. */
+const CONFIRMATION_RESEND_MS = DAY_MS;
+const MAX_SEND_ATTEMPTS = 5;
+
+export const CONFIRMATION_SUBJECT = 'Confirm your email address for Dropsite notifications';
+
+/** Addresses are compared and stored trimmed and lower-cased. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** The address a site's settings ask notifications to go to, or null when notifications are off or it is not an address. */
+export function notificationAddressOf(settings: Partial<TSiteSettings> | undefined): string | null {
+  if (!settings?.enableNotifications) return null;
+  const email = normalizeEmail(settings.notificationEmail ?? '');
+  return isValidEmailAddress(email) ? email : null;
+}
+
+/** Whose sites a confirmation covers: the account, else the anonymous session, else the one site. */
+export function ownerKeyOf(project: { id: string; owner_creator_id?: string | null; anonymous_session_id?: string | null }): string {
+  if (project.owner_creator_id) return `creator:${project.owner_creator_id}`;
+  if (project.anonymous_session_id) return `anon:${project.anonymous_session_id}`;
+  return `project:${project.id}`;
+}
+
+export function anonymousOwnerKey(sessionId: string): string {
+  return `anon:${sessionId}`;
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/**
+ * Counts `email` against the client address's distinct recipients today; over the cap the request
+ * is refused with 429 before anything is stored or sent. Naming the same address again costs nothing.
+ */
+export async function admitNotificationRecipient(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>, clientAddress: string, email: string): Promise<void> {
+  const now = deps.clock.now();
+  const day = Math.floor(now / DAY_MS);
+  const requester = createHash('sha256').update(`email-recipients:${clientAddress}`).digest('hex').slice(0, 32);
+  const { count, includes } = await countRecipientRequests(deps.db, requester, day, email);
+  if (includes) return;
+  if (count >= deps.config.notifications.maxRecipientsPerDay) {
+    const retryAfter = Math.max(1, Math.ceil(((day + 1) * DAY_MS - now) / 1000));
+    throw new AppError('rate_limited', 'Too many different email addresses from this connection today. Please try again tomorrow.', {
+      headers: { 'Retry-After': String(retryAfter) },
+    });
+  }
+  await insertRecipientRequest(deps.db, { requester, day, email, now });
+}
+
+/**
+ * The owner gave `email`: a new address owes a confirmation. The request is recorded before this
+ * returns; the message is sent in the background (a slow mail server never holds up publishing)
+ * and retried by the dispatcher when it fails. A confirmed or unsubscribed address is left alone:
+ * an unsubscribed one comes back only when its recipient subscribes again from the link they hold.
+ * Never throws: publishing a site must not fail because mail did.
+ */
+export async function requestEmailConfirmation(
+  deps: TDeps,
+  request: { email: string; ownerKey: string },
+  mailer?: Mailer,
+  options: { awaitSend?: boolean } = {},
+): Promise<void> {
+  try {
+    const now = deps.clock.now();
+    await insertPendingEmailAddress(deps.db, { id: newId(), email: request.email, ownerKey: request.ownerKey, now });
+    const row = await findEmailAddress(deps.db, request.email, request.ownerKey);
+    if (!row || row.status !== 'pending') return;
+    if (row.confirm_requested_at === null) await markConfirmationOwed(deps.db, row.id, now);
+    const sending = sendOwedConfirmation(deps, row.id, mailer ?? mailerFor(deps.config, deps.log)).catch((err: unknown) => {
+      deps.log.error({ err }, 'could not send an email confirmation');
+    });
+    if (options.awaitSend) await sending;
+  } catch (err) {
+    deps.log.error({ err }, 'could not ask for an email confirmation');
+  }
+}
+
+/** Sends the confirmations the database owes (new addresses whose first send failed, legacy addresses). */
+export async function sendOwedConfirmations(deps: TDeps, mailer: Mailer): Promise<number> {
+  let sent = 0;
+  for (const row of await listOwedConfirmations(deps.db, 50)) {
+    if (await sendOwedConfirmation(deps, row.id, mailer)) sent++;
+  }
+  await deleteRecipientRequestsBefore(deps.db, Math.floor(deps.clock.now() / DAY_MS) - 1);
+  return sent;
+}
+
+async function sendOwedConfirmation(deps: TDeps, id: string, mailer: Mailer): Promise<boolean> {
+  const { db, clock, config, log } = deps;
+  const now = clock.now();
+  const row = await db.selectFrom('email_addresses').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row || row.status !== 'pending' || row.confirm_requested_at === null) return false;
+  // The same creator asking again within a day: the link already sent still works.
+  if (row.confirm_sent_at !== null && now - row.confirm_sent_at < CONFIRMATION_RESEND_MS && row.token_expires_at !== null && row.token_expires_at > now) {
+    await dropOwedConfirmation(db, row.id, now);
+    return false;
+  }
+  // Too many confirmations to this address today: it stays owed and goes out when the day allows.
+  if ((await countConfirmationsSentTo(db, row.email, now - DAY_MS)) >= MAX_CONFIRMATIONS_PER_ADDRESS_PER_DAY) {
+    log.debug({ emailAddressId: row.id }, 'confirmation to this address deferred: daily limit reached');
+    return false;
+  }
+  const token = randomBytes(32).toString('base64url');
+  if (!(await claimOwedConfirmation(db, { id: row.id, tokenHash: hashToken(token), expiresAt: now + CONFIRM_TOKEN_TTL_MS, now }))) return false;
+  try {
+    await mailer.send(await composeConfirmationEmail(deps, row, token));
+    log.info({ emailAddressId: row.id }, 'email confirmation sent');
+    return true;
+  } catch (err) {
+    log.warn({ err, emailAddressId: row.id }, 'email confirmation failed');
+    await releaseConfirmation(db, { id: row.id, previousSentAt: row.confirm_sent_at, maxAttempts: MAX_SEND_ATTEMPTS, now });
+    return false;
+  }
+}
+
+async function composeConfirmationEmail(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>, row: TEmailAddressRow, token: string): Promise<TMailMessage> {
+  const confirmUrl = `${deps.config.publicUrl}/api/email/confirm?token=${encodeURIComponent(token)}`;
+  const unsubscribeUrl = await unsubscribeUrlOf(deps, row.id);
+  const days = Math.round(CONFIRM_TOKEN_TTL_MS / DAY_MS);
+  const text = [
+    'Someone asked Dropsite to send notifications about activity on their sites to this address.',
+    '',
+    'If that was you, confirm your email address:',
+    confirmUrl,
+    '',
+    `The link works for ${days} days. Until you confirm, we send nothing else to this address.`,
+    "If it wasn't you, ignore this message: you will not hear from us about it again.",
+    '',
+    `Never email me from Dropsite about this: ${unsubscribeUrl}`,
+  ].join('\n');
+  const link = (href: string, label: string) => `<a href="${escapeAttr(href)}" style="color:#1d4ed8">${label}</a>`;
+  const html = `<!doctype html><html><body style="font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#111827;line-height:1.6"><h1 style="font-size:20px;margin:0 0 16px">Confirm your email address</h1><p>Someone asked Dropsite to send notifications about activity on their sites to this address.</p><p style="margin:24px 0"><a href="${escapeAttr(confirmUrl)}" style="background:#1d4ed8;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">Confirm email address</a></p><p>The link works for ${days} days. Until you confirm, we send nothing else to this address. If it wasn’t you, ignore this message: you will not hear from us about it again.</p><p style="color:#6b7280;font-size:13px">${link(unsubscribeUrl, 'Never email me about this')}</p></body></html>`;
+  return { to: row.email, subject: CONFIRMATION_SUBJECT, text, html, headers: unsubscribeHeaders(unsubscribeUrl) };
+}
+
+function escapeAttr(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** RFC 8058: a one-click unsubscribe a mail client can POST to. */
+export function unsubscribeHeaders(unsubscribeUrl: string): Record<string, string> {
+  return { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+}
+
+// ---- Unsubscribe links: the address row's id, signed (so a link cannot be made for another row).
+
+const unsubscribeKeys = new WeakMap<Kysely<Database>, Promise<KeyObject>>();
+
+function unsubscribeKeyOf(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>): Promise<KeyObject> {
+  let key = unsubscribeKeys.get(deps.db);
+  if (!key) {
+    const configured = deps.config.sessionSecret;
+    key = (configured ? Promise.resolve(Buffer.from(configured, 'utf8')) : readOrCreateSecret(deps.db, deps.clock.now())).then((master) =>
+      createSecretKey(createHmac('sha256', master).update('dropsite:email-unsubscribe').digest()),
+    );
+    key.catch(() => unsubscribeKeys.delete(deps.db));
+    unsubscribeKeys.set(deps.db, key);
+  }
+  return key;
+}
+
+export async function unsubscribeTokenOf(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>, id: string): Promise<string> {
+  return createHmac('sha256', await unsubscribeKeyOf(deps)).update(`unsubscribe:${id}`).digest('base64url');
+}
+
+export async function isValidUnsubscribeToken(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>, id: string, token: string): Promise<boolean> {
+  const expected = Buffer.from(await unsubscribeTokenOf(deps, id));
+  const given = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+export async function unsubscribeUrlOf(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>, id: string): Promise<string> {
+  return `${deps.config.publicUrl}/api/email/unsubscribe?id=${encodeURIComponent(id)}&token=${encodeURIComponent(await unsubscribeTokenOf(deps, id))}`;
+}
