@@ -3,8 +3,11 @@
  * memory): the central directory gives the tree, sizes and dates without inflating anything,
  * and single entries are extracted by streaming. Used by the builder (the archive viewer's
  * tree) and by the API (downloading entries), with the same safety rules:
- * - entries with absolute paths, `..`, backslashes, control characters, or symbolic links are
- *   left out (and cannot be extracted);
+ * - entries with absolute paths, `..`, backslashes, control characters (also as the raw CP437
+ *   bytes older tools write, which would otherwise decode to look-alike glyphs), or symbolic
+ *   links are left out (and cannot be extracted);
+ * - names are cleaned like uploaded file names: direction overrides and isolates are dropped
+ *   and each part is NFC-normalised, in the tree and therefore in download names;
  * - more than 10,000 entries, more than 10 GB declared uncompressed, entries claiming more
  *   than deflate can produce, or entries whose data overlap (the overlapped zip bomb) make the
  *   whole archive unpreviewable;
@@ -13,7 +16,7 @@
  */
 import { PassThrough, type Readable } from 'node:stream';
 import yauzl from 'yauzl';
-import { detectFileKind, type TArchiveEntry, type TArchiveSummary } from '@dropsite/shared';
+import { detectFileKind, stripUnsafeNameChars, type TArchiveEntry, type TArchiveSummary } from '@dropsite/shared';
 import { PreviewUnavailableError } from './derive-cache.ts';
 import type { BuilderStorage } from './types.ts';
 
@@ -156,8 +159,21 @@ export function safeEntryPath(name: string): string | null {
   if (name.startsWith('/') || /^[a-zA-Z]:/.test(name)) return null;
   const parts = name.split('/');
   if (parts.includes('..')) return null;
-  const kept = parts.filter((part) => part !== '' && part !== '.');
+  const kept: string[] = [];
+  for (const part of parts) {
+    if (part === '' || part === '.') continue;
+    // The upload rule: no direction overrides or isolates ('invoice\u202Efdp.exe'), NFC.
+    const cleaned = stripUnsafeNameChars(part).trim();
+    if (cleaned === '' || cleaned === '.' || cleaned === '..') return null;
+    kept.push(cleaned);
+  }
   return kept.length === 0 ? null : kept.join('/');
+}
+
+/** Raw name bytes below 0x20 or 0x7F: line breaks and other controls, whatever the encoding (CP437 shows them as ◙, ♪, ⌂…). */
+function hasControlBytes(raw: Buffer): boolean {
+  for (const byte of raw) if (byte < 0x20 || byte === 0x7f) return true;
+  return false;
 }
 
 function isSymlink(entry: yauzl.Entry): boolean {
@@ -233,7 +249,7 @@ export async function openZipArchive(storage: BuilderStorage, key: string, size:
         throw new PreviewUnavailableError(ARCHIVE_UNSAFE, { final: true });
       }
       const rawName = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, true);
-      const path = isSymlink(entry) ? null : safeEntryPath(rawName);
+      const path = isSymlink(entry) || hasControlBytes(entry.fileNameRaw) ? null : safeEntryPath(rawName);
       raw.push({ entry, path, directory: isDirectoryEntry(entry, rawName) });
     });
     if (raw.length !== zipfile.entryCount) throw new PreviewUnavailableError(ARCHIVE_UNSAFE, { final: true });

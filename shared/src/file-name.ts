@@ -4,6 +4,11 @@ import { UPLOAD_LIMITS } from './constants.ts';
 // Control characters, and bidirectional overrides/isolates that can disguise an extension ('evil\u202Egpj.exe').
 const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
+/** A name with control characters and direction overrides/isolates removed, NFC-normalised (the core of sanitizeFileName). */
+export function stripUnsafeNameChars(text: string): string {
+  return text.normalize('NFC').replace(UNSAFE_CHARS, '');
+}
+
 /**
  * Cleans a client-supplied file name for display: keeps only the last path part,
  * drops control and direction-override characters, trims dots and spaces, and
@@ -11,7 +16,7 @@ const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066
  */
 export function sanitizeFileName(raw: string): string {
   const lastPart = raw.split(/[\\/]/).pop() ?? '';
-  let name = lastPart.normalize('NFC').replace(UNSAFE_CHARS, '').replace(/\s+/g, ' ').trim();
+  let name = stripUnsafeNameChars(lastPart).replace(/\s+/g, ' ').trim();
   name = name.replace(/^[.\s]+/, '').replace(/[.\s]+$/, '');
   if (name.length > UPLOAD_LIMITS.maxFileNameLength) {
     const dot = name.lastIndexOf('.');

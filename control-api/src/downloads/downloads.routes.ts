@@ -9,7 +9,7 @@
  */
 import { Router } from 'express';
 import { z } from 'zod';
-import { isValidId, isValidSlug, UPLOAD_LIMITS } from '@dropsite/shared';
+import { isValidId, isValidSlug, sanitizeFileName, UPLOAD_LIMITS } from '@dropsite/shared';
 import { isZipArchive, openZipArchive, PreviewUnavailableError, siteOgImageKey, type TZipArchive } from '@dropsite/builder';
 import type { TAppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
@@ -115,7 +115,8 @@ export function createDownloadRoutes(deps: TAppDeps): Router {
         const entry = entries[0]!;
         res.status(200).set({
           'Content-Type': 'application/octet-stream',
-          'Content-Disposition': contentDisposition('attachment', entry.path.split('/').at(-1)!),
+          // Named like an uploaded file (the tree's names are cleaned already; this keeps the two rules one).
+          'Content-Disposition': contentDisposition('attachment', sanitizeFileName(entry.path.split('/').at(-1)!)),
           'Content-Length': String(entry.size),
           'Cache-Control': fileCacheControl(file.project),
         });
