@@ -83,7 +83,7 @@ describe('cross-site writes are refused by their Origin', () => {
     for (const target of [site, locked]) {
       for (const write of writesOf(target)) {
         for (const origin of FOREIGN_ORIGINS) {
-          const res = await visitor.fetch(write.path, { method: write.method, headers: { origin, 'content-type': write.contentType }, body: write.body });
+          const res = await visitor.fetch(write.path, { method: write.method, headers: { origin, 'content-type': write.contentType }, body: typeof write.body === 'string' ? write.body : new Uint8Array(write.body) });
           const what = `${write.method} ${write.path} (${write.contentType}) from ${origin}`;
           expectApiError(res.status, await res.text(), { status: 403, code: 'forbidden' }, what);
           expect(res.headers.getSetCookie(), what).toEqual([]);
