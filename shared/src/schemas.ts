@@ -79,6 +79,17 @@ const jsonText = <T extends z.ZodType>(schema: T) =>
     })
     .pipe(schema);
 
+/** A site's password, when one is set: long enough that guessing (rate limited as it is) gets nowhere. */
+export const SITE_PASSWORD_LIMITS = { minLength: 8, maxLength: 200 } as const;
+export const SITE_PASSWORD_MESSAGES = {
+  tooShort: `Password must be at least ${SITE_PASSWORD_LIMITS.minLength} characters`,
+  tooLong: `Password must be at most ${SITE_PASSWORD_LIMITS.maxLength} characters`,
+} as const;
+export const ZSitePasswordSchema = z
+  .string()
+  .min(SITE_PASSWORD_LIMITS.minLength, SITE_PASSWORD_MESSAGES.tooShort)
+  .max(SITE_PASSWORD_LIMITS.maxLength, SITE_PASSWORD_MESSAGES.tooLong);
+
 /** The text fields of the regular multipart publish call (spec 7.3 'Regular'). */
 export const ZUploadFormSchema = z.object({
   title: z.string().trim().min(1, 'Site Title is required').max(UPLOAD_LIMITS.maxTitleLength),
@@ -90,7 +101,7 @@ export const ZUploadFormSchema = z.object({
   /** JSON text of the creator's public contact details (email, website, twitter, linkedin, github). */
   contactInfo: z.preprocess(blankToUndefined, jsonText(ZContactInfoInputSchema).optional()),
   filesMetadata: z.preprocess(blankToUndefined, jsonText(z.array(ZFileMetadataEntrySchema).max(UPLOAD_LIMITS.maxFilesPerSite)).optional()),
-  password: z.preprocess(blankToUndefined, z.string().min(1).max(200).optional()),
+  password: z.preprocess(blankToUndefined, ZSitePasswordSchema.optional()),
   expiryDate: z.preprocess(blankToUndefined, z.coerce.date().optional()),
 });
 export type TUploadForm = z.infer<typeof ZUploadFormSchema>;

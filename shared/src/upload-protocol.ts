@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { UPLOAD_LIMITS } from './constants.ts';
-import { ZSiteSettingsSchema, ZTemplateIdSchema } from './schemas.ts';
+import { ZSitePasswordSchema, ZSiteSettingsSchema, ZTemplateIdSchema } from './schemas.ts';
 import { EMPTY_CONTACT_INFO, ZContactInfoInputSchema } from './contact-info.ts';
 
 /** Request header carrying the hex SHA-256 of one chunk's bytes. */
@@ -32,7 +32,7 @@ export const ZUploadMetadataSchema = z.object({
   description: z.string().trim().max(UPLOAD_LIMITS.maxDescriptionLength).default(''),
   template: z.preprocess(blankToUndefined, ZTemplateIdSchema.default('universal')),
   authorName: z.string().trim().max(UPLOAD_LIMITS.maxAuthorNameLength).default(''),
-  password: z.preprocess(blankToUndefined, z.string().min(1).max(200).optional()),
+  password: z.preprocess(blankToUndefined, ZSitePasswordSchema.optional()),
   /** ISO date-time; the server refuses one in the past. */
   expiryDate: z.preprocess(blankToUndefined, z.coerce.date().optional()),
   settings: ZSiteSettingsSchema.default(ZSiteSettingsSchema.parse({})),
@@ -165,7 +165,7 @@ export const ZUploadDraftSchema = z.object({
     /** As the fields hold it (drafts saved before contact fields existed have none). */
     contactInfo: z
       .object({ email: z.string().max(1000), website: z.string().max(2048), twitter: z.string().max(2048), linkedin: z.string().max(2048), github: z.string().max(2048) })
-      .default(EMPTY_CONTACT_INFO),
+      .optional(),
   }),
   hadPassword: z.boolean(),
   savedAt: z.number(),

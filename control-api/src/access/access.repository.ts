@@ -14,6 +14,15 @@ export async function setProjectPasswordHash(db: TDb, projectId: string, passwor
   return result.numUpdatedRows > 0n;
 }
 
+/**
+ * Stores the same password again under a newer hash scheme, only if the hash is still the one that
+ * was checked (a concurrent change wins). The version is kept: this revokes nothing.
+ */
+export async function upgradeProjectPasswordHash(db: TDb, projectId: string, checkedHash: string, newHash: string): Promise<boolean> {
+  const result = await db.updateTable('projects').set({ password_hash: newHash }).where('id', '=', projectId).where('password_hash', '=', checkedHash).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 /** Sites whose expiry is at or before `before`, oldest first. */
 export async function listProjectsExpiredBefore(db: TDb, before: number, limit: number): Promise<Array<{ id: string; slug: string }>> {
   return db

@@ -2,14 +2,15 @@
 import type { Request, Response } from 'express';
 import type { TAppDeps } from '../deps.ts';
 import type { TProjectRow } from '../db/tables.ts';
-import { hashPassword, verifyPassword } from '../sites/password-hash.ts';
+import { ZSitePasswordSchema } from '@dropsite/shared';
+import { hashPassword, needsRehash, verifyPassword } from '../sites/password-hash.ts';
 import { checkSiteAccess, unlockCookieBase } from '../sites/site-access.ts';
 import { findProjectBySlug } from '../projects/projects.repository.ts';
 import { ensureVisitorId } from '../visitors/visitor-identity.ts';
 import { setCookie } from './cookies.ts';
 import { cookieKeysOf } from './server-secret.ts';
 import { issueUnlockToken } from './unlock-token.ts';
-import { setProjectPasswordHash } from './access.repository.ts';
+import { setProjectPasswordHash, upgradeProjectPasswordHash } from './access.repository.ts';
 
 type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock'>;
 
@@ -47,10 +48,17 @@ export async function unlockSite(deps: TDeps, req: Request, res: Response, slug:
   const keys = cookieKeysOf(deps);
   if (!keys) throw new Error('Cookie keys are not loaded');
   const visitorId = ensureVisitorId(deps, req, res);
+  // A site published before argon2id: the password just proven is stored again as argon2id
+  // (same version), before the unlock is issued so the unlock is bound to the new hash.
+  let unlocked = project;
+  if (needsRehash(project.password_hash)) {
+    const upgraded = await hashPassword(password);
+    if (await upgradeProjectPasswordHash(deps.db, project.id, project.password_hash, upgraded)) unlocked = { ...project, password_hash: upgraded };
+  }
   // 12 hours, or until the site expires if that is sooner; the expiry is inside the MAC.
-  const token = issueUnlockToken(keys, project, visitorId, deps.clock.now());
+  const token = issueUnlockToken(keys, unlocked, visitorId, deps.clock.now());
   setCookie(res, deps.config, unlockCookieBase(project.id), token.value, token.maxAgeMs);
-  return { kind: 'unlocked', project };
+  return { kind: 'unlocked', project: unlocked };
 }
 
 /**
@@ -58,6 +66,6 @@ export async function unlockSite(deps: TDeps, req: Request, res: Response, slug:
  * issued before, at once (Nextcloud CVE-2018-16465: access that survived a password change).
  */
 export async function changeSitePassword(deps: TDeps, projectId: string, password: string | null): Promise<boolean> {
-  const hash = password === null || password === '' ? null : await hashPassword(password);
+  const hash = password === null || password === '' ? null : await hashPassword(ZSitePasswordSchema.parse(password));
   return setProjectPasswordHash(deps.db, projectId, hash, deps.clock.now());
 }
