@@ -92,7 +92,7 @@ export function EmailModal({ trigger, projectId, sessionId, onCollected, onClose
             </span>
             <h2 id={ids.title}>You’re all set</h2>
             <p id={ids.subtitle}>
-              We’ll keep your sites and their activity linked to <strong>{email.trim()}</strong>.
+              We sent a confirmation link to <strong>{email.trim()}</strong>. Open it to keep your sites and their activity linked to you.
             </p>
             <button type="button" className="button button--primary button--large email-modal__submit" onClick={() => close(null)}>
               Done

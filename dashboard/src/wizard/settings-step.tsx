@@ -77,8 +77,12 @@ export function SettingsStep({ settings, onChange, onBack, onContinue }: TSettin
               maxLength={320}
               placeholder="you@studio.com"
               value={settings.notificationEmail}
+              aria-describedby={`${emailId}-hint`}
               onChange={(e) => onChange({ notificationEmail: e.target.value })}
             />
+            <p className="field__hint" id={`${emailId}-hint`}>
+              We’ll send a confirmation link first. Nothing else goes to this address until it is confirmed.
+            </p>
           </div>
         )}
       </section>
