@@ -32,6 +32,8 @@ export function toAppError(err: unknown): AppError {
     const e = err as Error & { type?: string; status?: number; code?: string };
     if (e.type === 'entity.too.large') return new AppError('payload_too_large', 'Request body is too large', { cause: err });
     if (e.type === 'entity.parse.failed') return new AppError('bad_request', 'Request body is not valid JSON', { cause: err });
+    // A path parameter the router cannot percent-decode (e.g. an overlong UTF-8 '%c0%af'): the client's, not a 500.
+    if (err instanceof URIError) return new AppError('bad_request', 'Malformed URL', { cause: err });
     // body-parser: an encoding or charset it does not know (415), a body that does not inflate or
     // ends early (400). These are the client's, never a server failure.
     if (e.type === 'encoding.unsupported') return new AppError('unsupported_media_type', 'Unsupported content encoding', { cause: err });

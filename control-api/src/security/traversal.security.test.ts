@@ -154,9 +154,12 @@ describe('path traversal', () => {
 
   it('serves only entries of the archive’s safe tree: traversal, absolute, backslash, NUL and symlink paths are 404', async () => {
     const archiveId = ids['assets.zip']!;
+    storage.reset();
     const ok = await rawRequest(app.url, `/api/files/${archiveId}/entry?path=docs%2Freadme.txt`);
     expect(ok.status).toBe(200);
     expect(ok.text).toBe('Read me first.\n');
+    // The recorder sees the archive's reads, so an empty record below means storage was not asked.
+    expect(storage.calls.length).toBeGreaterThan(0);
     for (const value of [
       '..%2Fevil.txt',
       'evil.txt',
