@@ -4,6 +4,8 @@
  * site title reaches a Subject only quoted, on one line and short; and one client can name only so
  * many addresses a day. Through the real publish and email-collection calls and a real SMTP server.
  */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.ts';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
@@ -201,9 +203,57 @@ describe('notification email needs a confirmed address', () => {
     // Publishing with yet another address is refused the same way.
     const publishRefused = await publish({ email: 'one-more@example.org' });
     expect(publishRefused.status).toBe(429);
+    // And so is a resumable upload's init, before any session or byte is stored.
+    const init = await client.json('/api/chunked-upload/init', {
+      method: 'POST',
+      json: { title: 'Resumable', files: [{ name: 'a.jpg', size: 10, type: 'image/jpeg' }], settings: { enableNotifications: true, notificationEmail: 'yet-another@example.org' } },
+    });
+    expect(init.status).toBe(429);
+    expect(await app.deps.db.selectFrom('upload_sessions').select('id').execute()).toHaveLength(0);
     expect(mailTo('one-more@example.org')).toHaveLength(0);
+    expect(mailTo('yet-another@example.org')).toHaveLength(0);
   });
 
+});
+
+describe('notification email without SMTP_URL (the outbox)', () => {
+  const clock = createFakeClock();
+  let app: TTestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp({ clock, startWorker: false, config: { notifications: { ...DEFAULTS.notifications, smtpUrl: undefined, batchSeconds: 60 } } });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('writes only the confirmation for an unconfirmed address, however much activity follows', async () => {
+    const form = buildUploadForm([{ name: 'photo.jpg', type: 'image/jpeg', bytes: await makeJpeg(16, 16) }], {
+      title: 'Quarterly report',
+      settings: JSON.stringify({ enableFavorites: true, enableNotifications: true, notificationEmail: 'Outbox@Example.com ' }),
+    });
+    const published = await postUpload(app.url, form);
+    expect(published.status).toBe(201);
+    const project = await app.deps.db.selectFrom('projects').select('id').where('slug', '=', String(published.body.slug)).executeTakeFirstOrThrow();
+    await app.deps.db.updateTable('projects').set({ status: 'live' }).where('id', '=', project.id).execute();
+    const file = await app.deps.db.selectFrom('files').select('id').where('project_id', '=', project.id).executeTakeFirstOrThrow();
+
+    const outbox = path.join(app.deps.config.dataDir, 'outbox');
+    const emls = async () => (await readdir(outbox).catch(() => [] as string[])).filter((f) => f.endsWith('.eml'));
+    await expect.poll(async () => (await emls()).length, { timeout: 5000, interval: 50 }).toBe(1);
+    const raw = await readFile(path.join(outbox, (await emls())[0]!), 'utf8');
+    expect(headerOf(raw, 'To')).toBe('outbox@example.com');
+    expect(headerOf(raw, 'Subject')).toBe('Confirm your email address for Dropsite notifications');
+    expect(headerOf(raw, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+    expect(raw).not.toContain('Quarterly report');
+
+    for (let i = 0; i < 3; i++) await createBrowser(app).json('/api/favorites', { method: 'POST', json: { projectId: project.id, fileId: file.id } });
+    for (let i = 0; i < 3; i++) {
+      clock.advance(61_000);
+      await dispatchDueNotifications(app.deps);
+    }
+    expect(await emls()).toHaveLength(1);
+  });
 });
 
 describe('the subject of a notification email', () => {
