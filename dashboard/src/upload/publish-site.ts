@@ -3,12 +3,12 @@
  * size'): one regular request, direct multipart then optimisation polling, or chunked /
  * direct-chunked with resumable sessions.
  */
-import { chooseUploadMode, type TSiteSettings, type TTemplateId, type TUploadMetadataInput, type TUploadMode } from '@dropsite/shared';
+import { chooseUploadMode, type TContactField, type TSiteSettings, type TTemplateId, type TUploadMetadataInput, type TUploadMode } from '@dropsite/shared';
 import { createChunkedUpload } from './chunked-upload.ts';
 import { STATUS_READERS, pollOptimization } from './optimization-poll.ts';
 import { createXhrTransport, type TTransport } from './transport.ts';
 import { FALLBACK_MESSAGES, UploadError, isRetryableStatus } from './upload-errors.ts';
-import { DIRECT_UPLOAD_ENDPOINT, UPLOAD_ENDPOINT, uploadFiles } from './upload-files.ts';
+import { DIRECT_UPLOAD_ENDPOINT, UPLOAD_ENDPOINT, filledContactInfo, uploadFiles } from './upload-files.ts';
 import { createProgressTracker, type TPublishSnapshot } from './upload-progress-tracker.ts';
 
 export interface TPublishDraft {
@@ -20,6 +20,8 @@ export interface TPublishDraft {
   /** ISO date-time (UTC) or '' for none. */
   expiryDate: string;
   settings: TSiteSettings;
+  /** The footer's contact details, as typed (blank ones are not sent). */
+  contactInfo?: Partial<Record<TContactField, string>>;
 }
 
 export interface TPublishResult {
@@ -52,7 +54,13 @@ export function toUploadMetadata(draft: TPublishDraft): TUploadMetadataInput {
     ...(draft.password.trim() !== '' ? { password: draft.password } : {}),
     ...(draft.expiryDate ? { expiryDate: draft.expiryDate } : {}),
     settings: draft.settings,
+    ...withContactInfo(draft),
   };
+}
+
+function withContactInfo(draft: Pick<TPublishDraft, 'contactInfo'>): { contactInfo?: Partial<Record<TContactField, string>> } {
+  const contactInfo = filledContactInfo(draft.contactInfo);
+  return contactInfo ? { contactInfo } : {};
 }
 
 /** Resolves once the browser reports a connection (at once when it has one). */
@@ -117,6 +125,7 @@ export async function publishSite(files: readonly File[], draft: TPublishDraft, 
       authorName: draft.authorName,
       template: draft.template,
       settings: draft.settings,
+      ...withContactInfo(draft),
       password: draft.password,
       ...(draft.expiryDate ? { expiryDate: draft.expiryDate } : {}),
     },

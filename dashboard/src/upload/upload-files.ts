@@ -3,7 +3,7 @@
  * /api/direct-upload): one request sent with XMLHttpRequest, because fetch cannot report
  * upload progress.
  */
-import { DEFAULT_SITE_SETTINGS, ZUploadResponseSchema, type TSiteSettings, type TTemplateId } from '@dropsite/shared';
+import { DEFAULT_SITE_SETTINGS, ZUploadResponseSchema, type TContactField, type TSiteSettings, type TTemplateId } from '@dropsite/shared';
 import { createXhrTransport, type TTransport } from './transport.ts';
 import { FALLBACK_MESSAGES, PUBLISH_FAILED_MESSAGE, createAbortError, isAbortError } from './upload-errors.ts';
 
@@ -28,6 +28,16 @@ export interface TUploadRequest {
   password?: string;
   /** ISO date-time (UTC); sent only when set. */
   expiryDate?: string;
+  /** The footer's contact details; sent (trimmed, as JSON) only when one is filled in. */
+  contactInfo?: Partial<Record<TContactField, string>>;
+}
+
+/** The filled-in contact fields, trimmed; null when there are none. */
+export function filledContactInfo(info: Partial<Record<TContactField, string>> | undefined): Partial<Record<TContactField, string>> | null {
+  const filled = Object.entries(info ?? {})
+    .map(([field, value]) => [field, (value ?? '').trim()] as const)
+    .filter(([, value]) => value !== '');
+  return filled.length > 0 ? Object.fromEntries(filled) : null;
 }
 
 export interface TUploadProgress {
@@ -63,6 +73,8 @@ export function buildUploadForm(request: TUploadRequest): FormData {
   form.append('template', request.template ?? 'universal');
   form.append('authorName', (request.authorName ?? '').trim());
   form.append('settings', JSON.stringify(request.settings ?? DEFAULT_UPLOAD_SETTINGS));
+  const contactInfo = filledContactInfo(request.contactInfo);
+  if (contactInfo) form.append('contactInfo', JSON.stringify(contactInfo));
   form.append('filesMetadata', JSON.stringify(request.files.map((f) => ({ name: f.name, type: f.type, size: f.size }))));
   if (request.password && request.password.trim() !== '') form.append('password', request.password);
   if (request.expiryDate) form.append('expiryDate', request.expiryDate);

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { UPLOAD_LIMITS } from '@dropsite/shared';
+import { CONTACT_EMAIL_MAX_LENGTH, CONTACT_LINK_MAX_LENGTH, UPLOAD_LIMITS, type TContactField } from '@dropsite/shared';
 import { ArrowRightIcon, LockIcon } from '../components/icons.tsx';
 import { formatExpiryBadge, toDateTimeLocal, validateDetails } from './details-validation.ts';
 import { ArrowLeftIcon, CalendarIcon } from './wizard-icons.tsx';
@@ -10,6 +10,7 @@ type TDetailsField = 'title' | 'description' | 'authorName' | 'password' | 'expi
 interface TDetailsStepProps {
   form: TWizardForm;
   onEdit: (field: TDetailsField, value: string) => void;
+  onEditContact: (field: TContactField, value: string) => void;
   onBack: () => void;
   onContinue: () => void;
 }
@@ -24,10 +25,28 @@ function useNow(): Date {
   return now;
 }
 
-/** Step 3: what visitors read, and how the site is protected. */
-export function DetailsStep({ form, onEdit, onBack, onContinue }: TDetailsStepProps) {
+/** The footer's contact fields (spec 2.4): each optional, each shown on the site only when filled in. */
+const CONTACT_FIELDS: ReadonlyArray<{
+  field: TContactField;
+  label: string;
+  type: 'email' | 'url' | 'text';
+  autoComplete: string;
+  placeholder: string;
+  hint: string;
+}> = [
+  { field: 'email', label: 'Contact Email', type: 'email', autoComplete: 'email', placeholder: 'you@studio.com', hint: "The footer's ‘Get in touch’ button writes to it" },
+  { field: 'website', label: 'Website', type: 'url', autoComplete: 'url', placeholder: 'https://yourstudio.com', hint: 'A link starting with https://, or just the domain' },
+  { field: 'twitter', label: 'Twitter', type: 'text', autoComplete: 'off', placeholder: '@handle', hint: 'A handle, or a link to x.com' },
+  { field: 'linkedin', label: 'LinkedIn', type: 'text', autoComplete: 'off', placeholder: 'profile-name', hint: 'Your profile name, or a link to linkedin.com/in/' },
+  { field: 'github', label: 'GitHub', type: 'text', autoComplete: 'off', placeholder: 'username', hint: 'A username, or a link to github.com' },
+];
+
+/** Step 3: what visitors read, how they reach the creator, and how the site is protected. */
+export function DetailsStep({ form, onEdit, onEditContact, onBack, onContinue }: TDetailsStepProps) {
   const now = useNow();
   const [touched, setTouched] = useState<Partial<Record<TDetailsField, boolean>>>({});
+  const [contactTouched, setContactTouched] = useState<Partial<Record<TContactField, boolean>>>({});
+  const contactIds = useId();
   const validation = validateDetails(form, now);
   const ids = { title: useId(), description: useId(), author: useId(), password: useId(), expiry: useId() };
   const expiryBadge = validation.expiryDate ? null : formatExpiryBadge(form.expiryDate);
@@ -41,7 +60,10 @@ export function DetailsStep({ form, onEdit, onBack, onContinue }: TDetailsStepPr
       onSubmit={(event) => {
         event.preventDefault();
         if (validation.canContinue) onContinue();
-        else setTouched({ title: true, description: true, expiryDate: true });
+        else {
+          setTouched({ title: true, description: true, expiryDate: true });
+          setContactTouched({ email: true, website: true, twitter: true, linkedin: true, github: true });
+        }
       }}
     >
       <div className="field">
@@ -106,6 +128,45 @@ export function DetailsStep({ form, onEdit, onBack, onContinue }: TDetailsStepPr
           onChange={(e) => onEdit('authorName', e.target.value)}
         />
       </div>
+
+      <fieldset className="contact-fields">
+        <legend className="contact-fields__legend">
+          Contact details <span className="field__optional">Optional</span>
+        </legend>
+        <p className="field__hint contact-fields__lede">Shown in your site's footer; only what you fill in appears.</p>
+        <div className="contact-fields__grid">
+          {CONTACT_FIELDS.map(({ field, label, type, autoComplete, placeholder, hint }) => {
+            const id = `${contactIds}-${field}`;
+            const error = contactTouched[field] ? (validation.contact[field] ?? null) : null;
+            return (
+              <div className="field" key={field} data-contact-field={field}>
+                <label className="field__label" htmlFor={id}>
+                  {label}
+                </label>
+                <input
+                  id={id}
+                  className="field__input"
+                  type={type}
+                  inputMode={type === 'email' ? 'email' : type === 'url' ? 'url' : undefined}
+                  value={form.contactInfo[field]}
+                  maxLength={field === 'email' ? CONTACT_EMAIL_MAX_LENGTH : CONTACT_LINK_MAX_LENGTH}
+                  autoComplete={autoComplete}
+                  autoCapitalize="none"
+                  spellCheck={false}
+                  placeholder={placeholder}
+                  aria-invalid={error ? true : undefined}
+                  aria-describedby={`${id}-hint`}
+                  onChange={(e) => onEditContact(field, e.target.value)}
+                  onBlur={() => setContactTouched((t) => ({ ...t, [field]: true }))}
+                />
+                <p className={error ? 'field__error' : 'field__hint'} id={`${id}-hint`}>
+                  {error ?? hint}
+                </p>
+              </div>
+            );
+          })}
+        </div>
+      </fieldset>
 
       <div className="field-row">
         <div className="field">

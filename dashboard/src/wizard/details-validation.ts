@@ -1,4 +1,8 @@
-/** The details step's rules (spec 5): Site Title and Description required, expiry not in the past. */
+/**
+ * The details step's rules (spec 5): Site Title and Description required, expiry not in the past;
+ * contact details optional, each one valid when given (the server applies the same rule).
+ */
+import { findContactInfoProblems, type TContactField } from '@dropsite/shared';
 import type { TWizardForm } from './wizard-state.ts';
 
 export interface TDetailsValidation {
@@ -7,6 +11,8 @@ export interface TDetailsValidation {
   title: string | null;
   description: string | null;
   expiryDate: string | null;
+  /** A message per contact field that is filled in and not valid. */
+  contact: Partial<Record<TContactField, string>>;
 }
 
 export const DETAILS_MESSAGES = {
@@ -32,7 +38,10 @@ export function parseDateTimeLocal(value: string): Date | null {
   return date.getFullYear() === y && date.getMonth() === mo - 1 && date.getDate() === d ? date : null;
 }
 
-export function validateDetails(form: Pick<TWizardForm, 'title' | 'description' | 'expiryDate'>, now: Date): TDetailsValidation {
+export function validateDetails(
+  form: Pick<TWizardForm, 'title' | 'description' | 'expiryDate'> & Partial<Pick<TWizardForm, 'contactInfo'>>,
+  now: Date,
+): TDetailsValidation {
   const title = form.title.trim() === '' ? DETAILS_MESSAGES.title : null;
   const description = form.description.trim() === '' ? DETAILS_MESSAGES.description : null;
   let expiryDate: string | null = null;
@@ -42,7 +51,9 @@ export function validateDetails(form: Pick<TWizardForm, 'title' | 'description' 
     if (!date) expiryDate = DETAILS_MESSAGES.expiryInvalid;
     else if (date.getTime() < Math.floor(now.getTime() / 60_000) * 60_000) expiryDate = DETAILS_MESSAGES.expiryPast;
   }
-  return { canContinue: !title && !description && !expiryDate, title, description, expiryDate };
+  const contact = findContactInfoProblems(form.contactInfo ?? {});
+  const isContactValid = Object.keys(contact).length === 0;
+  return { canContinue: !title && !description && !expiryDate && isContactValid, title, description, expiryDate, contact };
 }
 
 /** 'Expires: 12 May 2026, 18:00' in the creator's locale. */

@@ -1,5 +1,6 @@
 /** Turns the server-rendered preview into a page of the creator's local files. */
-import type { TPreviewRequest, TSiteSettings, TTemplateId } from '@dropsite/shared';
+import type { TContactField, TPreviewRequest, TSiteSettings, TTemplateId } from '@dropsite/shared';
+import { filledContactInfo } from '../upload/upload-files.ts';
 import type { TChosenFile } from '../upload/chosen-files.ts';
 
 const PLACEHOLDER = /\/api\/preview-file\/([A-Za-z0-9_-]{1,64})/g;
@@ -10,16 +11,19 @@ export function fillPreviewHtml(html: string, objectUrls: ReadonlyMap<string, st
 }
 
 export function buildPreviewRequest(
-  draft: { title: string; description: string; authorName: string; template: TTemplateId; settings: TSiteSettings },
+  draft: { title: string; description: string; authorName: string; template: TTemplateId; settings: TSiteSettings; contactInfo?: Partial<Record<TContactField, string>> },
   files: readonly TChosenFile[],
   sizes: ReadonlyMap<string, { width: number; height: number }>,
 ): TPreviewRequest {
+  // Only valid details reach the preview (the details step does not continue otherwise); blank ones are left out.
+  const contactInfo = filledContactInfo(draft.contactInfo);
   return {
     title: draft.title,
     description: draft.description,
     authorName: draft.authorName,
     template: draft.template,
     settings: draft.settings,
+    ...(contactInfo ? { contactInfo } : {}),
     files: files.map(({ id, file }) => ({ clientId: id, name: file.name, type: file.type, size: file.size, ...(sizes.get(id) ?? {}) })),
   };
 }

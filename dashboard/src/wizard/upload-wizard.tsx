@@ -97,6 +97,7 @@ export function UploadWizard() {
         expiryDate: state.form.expiryDate,
         template: state.form.template,
         settings: state.form.settings,
+        contactInfo: state.form.contactInfo,
       },
       hadPassword: state.form.password !== '',
       savedAt: Date.now(),
@@ -117,6 +118,7 @@ export function UploadWizard() {
           password: state.form.password,
           expiryDate: toExpiryInstant(state.form.expiryDate),
           settings: state.form.settings,
+          contactInfo: state.form.contactInfo,
         },
         {
           signal: controller.signal,
@@ -213,6 +215,7 @@ export function UploadWizard() {
           <DetailsStep
             form={state.form}
             onEdit={(field, value) => dispatch({ type: 'edit', field, value })}
+            onEditContact={(field, value) => dispatch({ type: 'edit-contact', field, value })}
             onBack={() => dispatch({ type: 'back' })}
             onContinue={() => dispatch({ type: 'continue' })}
           />

@@ -1,5 +1,5 @@
 /** The wizard's steps, draft and transitions (spec 4, 'Wizard'), as a pure reducer. */
-import { DEFAULT_SITE_SETTINGS, type TSiteSettings, type TTemplateId } from '@dropsite/shared';
+import { DEFAULT_SITE_SETTINGS, EMPTY_CONTACT_INFO, type TContactField, type TSiteSettings, type TTemplateId } from '@dropsite/shared';
 import { addFiles, type TChosenFile } from '../upload/chosen-files.ts';
 import { suggestSiteTitle } from '../upload/site-title.ts';
 
@@ -16,6 +16,8 @@ export interface TWizardForm {
   expiryDate: string;
   template: TTemplateId;
   settings: TSiteSettings;
+  /** The footer's contact details (spec 2.4), as typed; each one optional. */
+  contactInfo: Record<TContactField, string>;
 }
 
 export interface TWizardState {
@@ -34,6 +36,7 @@ export const EMPTY_FORM: TWizardForm = {
   expiryDate: '',
   template: 'universal',
   settings: { ...DEFAULT_SITE_SETTINGS },
+  contactInfo: { ...EMPTY_CONTACT_INFO },
 };
 
 export const INITIAL_WIZARD_STATE: TWizardState = { step: 'upload', files: [], form: EMPTY_FORM, overLimit: 0 };
@@ -45,12 +48,13 @@ export type TWizardAction =
   | { type: 'continue' }
   | { type: 'back' }
   | { type: 'edit'; field: 'title' | 'description' | 'authorName' | 'password' | 'expiryDate'; value: string }
+  | { type: 'edit-contact'; field: TContactField; value: string }
   | { type: 'choose-template'; template: TTemplateId }
   | { type: 'set-setting'; settings: Partial<TSiteSettings> }
   | { type: 'publish' }
   | { type: 'publish-failed' }
   | { type: 'create-another' }
-  | { type: 'restore-form'; form: Omit<TWizardForm, 'password'> };
+  | { type: 'restore-form'; form: Omit<TWizardForm, 'password' | 'contactInfo'> & { contactInfo?: TWizardForm['contactInfo'] } };
 
 /** Where Back goes from each step (spec 4): preview returns to details. */
 const BACK: Partial<Record<TWizardStep, TWizardStep>> = { template: 'upload', details: 'template', settings: 'details', preview: 'details' };
@@ -87,6 +91,8 @@ export function reduceWizard(state: TWizardState, action: TWizardAction, canCont
     }
     case 'edit':
       return { ...state, form: { ...state.form, [action.field]: action.value } };
+    case 'edit-contact':
+      return { ...state, form: { ...state.form, contactInfo: { ...state.form.contactInfo, [action.field]: action.value } } };
     case 'choose-template':
       return { ...state, form: { ...state.form, template: action.template } };
     case 'set-setting':
@@ -100,6 +106,14 @@ export function reduceWizard(state: TWizardState, action: TWizardAction, canCont
       return INITIAL_WIZARD_STATE;
     case 'restore-form':
       // An interrupted upload's form, after a reload; the password is never kept, so it is asked again.
-      return { ...state, form: { ...action.form, password: '', settings: { ...DEFAULT_SITE_SETTINGS, ...action.form.settings } } };
+      return {
+        ...state,
+        form: {
+          ...action.form,
+          password: '',
+          settings: { ...DEFAULT_SITE_SETTINGS, ...action.form.settings },
+          contactInfo: { ...EMPTY_CONTACT_INFO, ...action.form.contactInfo },
+        },
+      };
   }
 }

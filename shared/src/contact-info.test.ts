@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { CONTACT_MESSAGES, ZContactInfoInputSchema, findContactInfoProblems, isContactEmail, normalizeContactLink, toPublicContactInfo } from './contact-info.ts';
+
+describe('contact details', () => {
+  it('takes one plain email address, nothing a mail link could carry more of', () => {
+    for (const ok of ['mira@studio.example', 'first.last+tag@studio.co.uk']) expect(isContactEmail(ok), ok).toBe(true);
+    for (const bad of ['', 'mira', 'mira@studio', 'a b@c.de', 'mira@studio.example?cc=x@y.z', 'a@b.c,d@e.f', '<a@b.c>', 'a@b.c&body=hi', `${'a'.repeat(250)}@b.de`]) {
+      expect(isContactEmail(bad), bad).toBe(false);
+    }
+  });
+
+  it('stores a website as an https link: a bare domain gets https://, http and other schemes are refused', () => {
+    expect(normalizeContactLink('website', '  ')).toBe('');
+    expect(normalizeContactLink('website', 'mira.studio')).toBe('https://mira.studio/');
+    expect(normalizeContactLink('website', 'mira.studio/work?x=1')).toBe('https://mira.studio/work?x=1');
+    expect(normalizeContactLink('website', 'https://Mira.Studio/Work')).toBe('https://mira.studio/Work');
+    for (const bad of ['http://mira.studio', 'javascript:alert(1)', 'data:text/html,x', 'mailto:a@b.c', 'https://user:pw@mira.studio', 'https://localhost', 'mira', 'mira studio.com', '//mira.studio']) {
+      expect(normalizeContactLink('website', bad), bad).toBeNull();
+    }
+  });
+
+  it('turns a handle into the profile link on its network, and takes profile links only on that network', () => {
+    expect(normalizeContactLink('twitter', '@mira_s')).toBe('https://x.com/mira_s');
+    expect(normalizeContactLink('twitter', 'https://twitter.com/mira')).toBe('https://twitter.com/mira');
+    expect(normalizeContactLink('linkedin', 'mira-solberg')).toBe('https://www.linkedin.com/in/mira-solberg');
+    expect(normalizeContactLink('linkedin', 'linkedin.com/in/mira')).toBe('https://linkedin.com/in/mira');
+    expect(normalizeContactLink('github', 'mira')).toBe('https://github.com/mira');
+    expect(normalizeContactLink('github', 'https://github.com/mira')).toBe('https://github.com/mira');
+    for (const [network, bad] of [
+      ['twitter', 'https://evil.example/mira'],
+      ['twitter', 'https://x.com.evil.example/mira'],
+      ['twitter', 'far_too_long_handle_here'],
+      ['github', 'http://github.com/mira'],
+      ['github', '-mira'],
+      ['linkedin', 'javascript:alert(1)'],
+    ] as const) {
+      expect(normalizeContactLink(network, bad), `${network} ${bad}`).toBeNull();
+    }
+  });
+
+  it('names each field that is wrong, and the schema applies the same rule', () => {
+    expect(findContactInfoProblems({ email: '', website: '', twitter: '', linkedin: '', github: '' })).toEqual({});
+    expect(findContactInfoProblems({ email: 'nope', github: 'https://gitlab.com/mira' })).toEqual({ email: CONTACT_MESSAGES.email, github: CONTACT_MESSAGES.github });
+    expect(ZContactInfoInputSchema.parse({ email: ' mira@studio.example ', twitter: '@mira' })).toEqual({
+      email: 'mira@studio.example',
+      website: '',
+      twitter: 'https://x.com/mira',
+      linkedin: '',
+      github: '',
+    });
+    const refused = ZContactInfoInputSchema.safeParse({ website: 'javascript:alert(1)' });
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues[0]).toMatchObject({ path: ['website'], message: CONTACT_MESSAGES.website });
+  });
+
+  it('a page shows only valid stored details, and nothing but the five of them', () => {
+    const stored = { email: 'javascript:alert(1)', website: 'https://mira.studio/', twitter: '', linkedin: 'x y', github: 'mira', notificationEmail: 'owner@studio.example' };
+    expect(toPublicContactInfo(stored)).toEqual({ email: '', website: 'https://mira.studio/', twitter: '', linkedin: '', github: 'https://github.com/mira' });
+  });
+});
