@@ -31,7 +31,7 @@ test('the details step enables Configure Features only with a title and a descri
   // Optional fields: the password hint and badges.
   await expect(page.getByText('Leave empty for public access')).toBeVisible();
   await expect(page.getByText('Password Protected')).toHaveCount(0);
-  await page.getByLabel(/^Password Protection/).fill('harper');
+  await page.getByLabel(/^Password Protection/).fill('harper-and-cole');
   await expect(page.getByText('Password Protected')).toBeVisible();
 
   const expiry = page.getByLabel(/^Expiry Date/);
