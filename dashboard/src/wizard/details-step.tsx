@@ -51,7 +51,7 @@ export function DetailsStep({ form, onEdit, onEditContact, onBack, onContinue }:
   const ids = { title: useId(), description: useId(), author: useId(), password: useId(), expiry: useId() };
   const expiryBadge = validation.expiryDate ? null : formatExpiryBadge(form.expiryDate);
   const touch = (field: TDetailsField) => setTouched((t) => ({ ...t, [field]: true }));
-  const errorOf = (field: 'title' | 'description' | 'expiryDate') => (touched[field] || (field === 'expiryDate' && form.expiryDate !== '') ? validation[field] : null);
+  const errorOf = (field: 'title' | 'description' | 'expiryDate' | 'password') => (touched[field] || (field === 'expiryDate' && form.expiryDate !== '') ? validation[field] : null);
 
   return (
     <form
@@ -61,7 +61,7 @@ export function DetailsStep({ form, onEdit, onEditContact, onBack, onContinue }:
         event.preventDefault();
         if (validation.canContinue) onContinue();
         else {
-          setTouched({ title: true, description: true, expiryDate: true });
+          setTouched({ title: true, description: true, expiryDate: true, password: true });
           setContactTouched({ email: true, website: true, twitter: true, linkedin: true, github: true });
         }
       }}
@@ -180,11 +180,13 @@ export function DetailsStep({ form, onEdit, onEditContact, onBack, onContinue }:
             value={form.password}
             maxLength={200}
             autoComplete="new-password"
+            aria-invalid={errorOf('password') ? true : undefined}
             aria-describedby={`${ids.password}-hint`}
             onChange={(e) => onEdit('password', e.target.value)}
+            onBlur={() => touch('password')}
           />
-          <p className="field__hint" id={`${ids.password}-hint`}>
-            Leave empty for public access
+          <p className={errorOf('password') ? 'field__error' : 'field__hint'} id={`${ids.password}-hint`}>
+            {errorOf('password') ?? 'Leave empty for public access'}
           </p>
         </div>
         <div className="field">

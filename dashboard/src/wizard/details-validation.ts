@@ -2,7 +2,7 @@
  * The details step's rules (spec 5): Site Title and Description required, expiry not in the past;
  * contact details optional, each one valid when given (the server applies the same rule).
  */
-import { findContactInfoProblems, type TContactField } from '@dropsite/shared';
+import { findContactInfoProblems, SITE_PASSWORD_LIMITS, SITE_PASSWORD_MESSAGES, type TContactField } from '@dropsite/shared';
 import type { TWizardForm } from './wizard-state.ts';
 
 export interface TDetailsValidation {
@@ -11,6 +11,8 @@ export interface TDetailsValidation {
   title: string | null;
   description: string | null;
   expiryDate: string | null;
+  /** A password that is set but shorter than the minimum. */
+  password: string | null;
   /** A message per contact field that is filled in and not valid. */
   contact: Partial<Record<TContactField, string>>;
 }
@@ -20,6 +22,7 @@ export const DETAILS_MESSAGES = {
   description: 'Add a short description for your visitors.',
   expiryPast: 'Choose a date and time in the future.',
   expiryInvalid: 'Enter a complete date and time.',
+  passwordShort: SITE_PASSWORD_MESSAGES.tooShort,
 } as const;
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -39,7 +42,7 @@ export function parseDateTimeLocal(value: string): Date | null {
 }
 
 export function validateDetails(
-  form: Pick<TWizardForm, 'title' | 'description' | 'expiryDate'> & Partial<Pick<TWizardForm, 'contactInfo'>>,
+  form: Pick<TWizardForm, 'title' | 'description' | 'expiryDate'> & Partial<Pick<TWizardForm, 'contactInfo' | 'password'>>,
   now: Date,
 ): TDetailsValidation {
   const title = form.title.trim() === '' ? DETAILS_MESSAGES.title : null;
@@ -53,7 +56,10 @@ export function validateDetails(
   }
   const contact = findContactInfoProblems(form.contactInfo ?? {});
   const isContactValid = Object.keys(contact).length === 0;
-  return { canContinue: !title && !description && !expiryDate && isContactValid, title, description, expiryDate, contact };
+  // Blank means no password (the server ignores a blank one too); anything else needs the minimum length.
+  const pw = form.password ?? '';
+  const password = pw.trim() !== '' && pw.length < SITE_PASSWORD_LIMITS.minLength ? DETAILS_MESSAGES.passwordShort : null;
+  return { canContinue: !title && !description && !expiryDate && !password && isContactValid, title, description, expiryDate, password, contact };
 }
 
 /** 'Expires: 12 May 2026, 18:00' in the creator's locale. */
