@@ -201,6 +201,25 @@ describe('the locked, expired and deleted matrices over every route that serves 
     }
   });
 
+  it('answers a visitor asking for the creator’s analytics or sessions like a site that does not exist, whatever its state', async () => {
+    const open = await seed();
+    const locked = await seed({ password: PASSWORD });
+    const visitor = createBrowser(app);
+    expect((await visitor.json(`/api/sites/${locked.slug}/unlock`, { method: 'POST', json: { password: PASSWORD } })).status).toBe(200);
+    for (const site of [open, locked]) {
+      for (const path of [`/api/analytics?projectId=${site.project.id}`, `/api/analytics?projectId=${site.project.id}&detailed=true&fileId=${site.files[0]!.id}`]) {
+        const res = await visitor.json(path);
+        expect(res.status, path).toBe(404);
+        expect(JSON.stringify(res.body)).not.toContain(site.files[0]!.name);
+      }
+    }
+    for (const path of ['/api/projects/anonymous/AAAAAAAAAAAAAAAAAAAAAA', '/api/engagement/anonymous/AAAAAAAAAAAAAAAAAAAAAA', '/api/engagement/anonymous/AAAAAAAAAAAAAAAAAAAAAA/updates', '/api/creators/anonymous/session']) {
+      const res = await visitor.json(path);
+      expect([401, 403, 404], `${path}: ${res.status}`).toContain(res.status);
+      expect(JSON.stringify(res.body)).not.toContain(open.slug);
+    }
+  });
+
   it('tells the build-status calls of a locked or expired site nothing but its build progress', async () => {
     const expiresAt = clock.now() + 60_000;
     const locked = await seed({ password: PASSWORD });
