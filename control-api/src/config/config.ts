@@ -53,6 +53,14 @@ const ZEnvSchema = z.object({
   RATE_LIMIT_UNLOCK_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_UNLOCK_SITE_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_LOOKUP_MISSES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  // Anonymous publishing: per client address and per anonymous creator (publish-limits.ts).
+  PUBLISH_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(10),
+  PUBLISH_BYTES_PER_DAY: z.coerce.number().int().min(1).default(5 * 1024 ** 3),
+  OPEN_UPLOAD_SESSIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(5),
+  PREVIEW_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(60),
+  STORAGE_MIN_FREE_BYTES: z.coerce.number().int().min(0).default(1024 ** 3),
+  STORAGE_MIN_FREE_PERCENT: z.coerce.number().min(0).max(100).default(5),
+  STORAGE_BYTE_BUDGET: z.coerce.number().int().positive().optional(),
   ARCHIVE_ENTRY_MAX_BYTES: z.coerce.number().int().min(1).default(512 * 1024 ** 2),
   ARCHIVE_ENTRY_BYTES_PER_MINUTE: z.coerce.number().int().min(1).default(2 * 1024 ** 3),
   ARCHIVE_ENTRY_MAX_RATIO: z.coerce.number().min(1).max(1100).default(200),
@@ -98,6 +106,7 @@ export interface TConfig {
   expiredSiteGraceDays: number;
   expiredSiteSweepMinutes: number;
   rateLimits: TRateLimitConfig;
+  publishLimits: TPublishLimitConfig;
   archives: TArchiveConfig;
 }
 
@@ -126,6 +135,23 @@ export interface TNotificationConfig {
   maxRecipientsPerDay: number;
   /** Origins Slack webhooks may point at (anything else is never called). */
   slackWebhookOrigins: string[];
+}
+
+/** What anonymous publishing may take, per client address and per anonymous creator (in memory, per API process). */
+export interface TPublishLimitConfig {
+  /** Publishes (one-request uploads and upload-session inits) per hour. */
+  perHour: number;
+  /** Declared bytes of those publishes per day. */
+  bytesPerDay: number;
+  /** Upload sessions one address may have open (not completed, cancelled or expired). */
+  openSessionsPerAddress: number;
+  /** Draft previews per hour. */
+  previewsPerHour: number;
+  /** Disk storage: an upload that would leave less free than the larger of these is refused with 507. */
+  minFreeBytes: number;
+  minFreePercent: number;
+  /** Most bytes of uploaded files kept, counted from the database (any driver; for S3 the only high-water mark). */
+  storageByteBudget: number | undefined;
 }
 
 /** Requests per minute, per client address unless named per site; bursts up to the same number. */
@@ -204,6 +230,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       unlockPerMinute: e.RATE_LIMIT_UNLOCK_PER_MINUTE,
       unlockSitePerMinute: e.RATE_LIMIT_UNLOCK_SITE_PER_MINUTE,
       lookupMissesPerMinute: e.RATE_LIMIT_LOOKUP_MISSES_PER_MINUTE,
+    },
+    publishLimits: {
+      perHour: e.PUBLISH_LIMIT_PER_HOUR,
+      bytesPerDay: e.PUBLISH_BYTES_PER_DAY,
+      openSessionsPerAddress: e.OPEN_UPLOAD_SESSIONS_PER_ADDRESS,
+      previewsPerHour: e.PREVIEW_LIMIT_PER_HOUR,
+      minFreeBytes: e.STORAGE_MIN_FREE_BYTES,
+      minFreePercent: e.STORAGE_MIN_FREE_PERCENT,
+      storageByteBudget: e.STORAGE_BYTE_BUDGET,
     },
     archives: {
       entryMaxBytes: e.ARCHIVE_ENTRY_MAX_BYTES,

@@ -62,28 +62,56 @@ async function lookUpAnonymousSession(deps: TDeps, token: string | undefined): P
 
 /** Creates a session and sets its cookie. */
 export async function issueAnonymousSession(deps: TDeps, res: Response): Promise<TAnonymousSession> {
-  const id = newId();
-  const secret = randomBytes(32).toString('base64url');
+  return insertAndSetCookie(deps, res, { id: newId(), secret: randomBytes(32).toString('base64url') });
+}
+
+async function insertAndSetCookie(deps: TDeps, res: Response, token: { id: string; secret: string }): Promise<TAnonymousSession> {
   const now = deps.clock.now();
   const expiresAt = now + ANONYMOUS_WINDOW_MS;
-  await insertAnonymousSession(deps.db, { id, secret_hash: hashAnonymousSecret(secret), created_at: now, expires_at: expiresAt });
-  setCookie(res, deps.config, ANONYMOUS_CREATOR_COOKIE, `${id}.${secret}`, COOKIE_MAX_AGE_MS);
-  const session = { id, createdAt: now, expiresAt, isExpired: false };
+  await insertAnonymousSession(deps.db, { id: token.id, secret_hash: hashAnonymousSecret(token.secret), created_at: now, expires_at: expiresAt });
+  setCookie(res, deps.config, ANONYMOUS_CREATOR_COOKIE, `${token.id}.${token.secret}`, COOKIE_MAX_AGE_MS);
+  const session = { id: token.id, createdAt: now, expiresAt, isExpired: false };
   res.locals.anonymousSession = session;
   return session;
 }
 
+/** A session promised to a creator without one, issued (row and cookie) only once the publish worked. */
+interface TPendingAnonymousSession {
+  id: string;
+  secret: string;
+}
+
+function pendingSessionOf(res: Response): TPendingAnonymousSession | undefined {
+  const pending: unknown = res.locals.pendingAnonymousSession;
+  return pending && typeof pending === 'object' && 'id' in pending && 'secret' in pending ? (pending as TPendingAnonymousSession) : undefined;
+}
+
 /**
- * Middleware for the publish calls: the creator's anonymous session in res.locals.anonymousSessionId,
- * issued on the first publish (or when the previous one's window has ended).
+ * Middleware for the publish calls: the creator's anonymous session in res.locals.anonymousSessionId.
+ * A creator without one (or whose window has ended) gets a fresh id to publish under, but its row and
+ * cookie are made only by issuePendingAnonymousSession once the publish is accepted, so refused
+ * uploads leave no sessions behind.
  */
 export function createAnonymousCreatorMiddleware(deps: TDeps): RequestHandler {
   return async (req, res, next) => {
-    let session = await readAnonymousSession(deps, req, res);
-    if (!session || session.isExpired) session = await issueAnonymousSession(deps, res);
-    res.locals.anonymousSessionId = session.id;
+    const session = await readAnonymousSession(deps, req, res);
+    if (session && !session.isExpired) {
+      res.locals.anonymousSessionId = session.id;
+    } else {
+      const pending: TPendingAnonymousSession = { id: newId(), secret: randomBytes(32).toString('base64url') };
+      res.locals.pendingAnonymousSession = pending;
+      res.locals.anonymousSessionId = pending.id;
+    }
     next();
   };
+}
+
+/** After a publish was accepted: issues the session it was made under, when the creator had none. */
+export async function issuePendingAnonymousSession(deps: TDeps, res: Response): Promise<void> {
+  const pending = pendingSessionOf(res);
+  if (!pending) return;
+  res.locals.pendingAnonymousSession = undefined;
+  await insertAndSetCookie(deps, res, pending);
 }
 
 /**

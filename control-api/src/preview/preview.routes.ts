@@ -1,10 +1,11 @@
 /** POST /api/preview: the wizard's preview of a draft site, rendered by the published site's template. */
-import express, { Router } from 'express';
+import express, { Router, type RequestHandler } from 'express';
 import { inlineScriptHashes, TemplateNotBuiltError } from '@dropsite/builder';
 import { ZPreviewRequestSchema } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { renderPreview } from './preview.service.ts';
+import { publishGateFor } from '../uploads/publish-limits.ts';
 import { siteCsp } from '../sites/site-csp.ts';
 import { createPreviewFrameRoutes } from './preview-frame.ts';
 
@@ -14,7 +15,13 @@ export const PREVIEW_BODY_LIMIT = '512kb';
 export function createPreviewRoutes(deps: TAppDeps, options: { serverEntry?: string } = {}): Router {
   const router = Router();
   router.use(createPreviewFrameRoutes());
-  router.post('/api/preview', express.json({ limit: PREVIEW_BODY_LIMIT, strict: true }), async (req, res) => {
+  const publishGate = publishGateFor(deps);
+  // Per address and per anonymous creator (PREVIEW_LIMIT_PER_HOUR), before the body is read.
+  const limitPreviews: RequestHandler = async (req, res, next) => {
+    await publishGate.admitPreview(req, res);
+    next();
+  };
+  router.post('/api/preview', limitPreviews, express.json({ limit: PREVIEW_BODY_LIMIT, strict: true }), async (req, res) => {
     if (!req.is('application/json')) throw new AppError('bad_request', 'Expected a JSON body');
     const draft = ZPreviewRequestSchema.parse(req.body);
     let html: string;

@@ -46,7 +46,23 @@ export interface TTestAppOptions {
 export async function startTestApp(options: TTestAppOptions = {}): Promise<TTestApp> {
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'dropsite-app-')));
-  const base = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', BUILD_ATTEMPTS: '2' }, dataDir);
+  const base = loadConfig(
+    {
+      DATA_DIR: dataDir,
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      BUILD_ATTEMPTS: '2',
+      // Tests publish many sites from one address; the publish limits themselves are tested with their
+      // shipped defaults in publish-limits.security.test.ts (the test machine's free space is not under test).
+      PUBLISH_LIMIT_PER_HOUR: '100000',
+      PUBLISH_BYTES_PER_DAY: String(2 ** 50),
+      OPEN_UPLOAD_SESSIONS_PER_ADDRESS: '100000',
+      PREVIEW_LIMIT_PER_HOUR: '100000',
+      STORAGE_MIN_FREE_BYTES: '0',
+      STORAGE_MIN_FREE_PERCENT: '0',
+    },
+    dataDir,
+  );
   const log = createLogger('silent');
   const database = await createDatabase(`sqlite:${path.join(dataDir, 'test.db')}`);
   await migrateToLatest(database.db);

@@ -27,8 +27,14 @@ import {
   CHUNK_IDLE_TIMEOUT_MS,
   chunkUploadPath,
   createUploadSessionService,
+  hashIdempotencyKey,
+  type TInitInput,
+  type TSessionView,
   type TUploadSessionService,
 } from './upload-sessions.service.ts';
+import { findUploadSessionByIdempotencyKey } from './upload-sessions.repository.ts';
+import { publishGateFor } from '../uploads/publish-limits.ts';
+import { issuePendingAnonymousSession } from '../creators/anonymous-creator.ts';
 
 /** Session and file ids are 128 random bits in base64url; anything else is refused before any lookup. */
 const UPLOAD_ID = /^[A-Za-z0-9_-]{22}$/;
@@ -58,11 +64,39 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
     if (address) await admitNotificationRecipient(deps, clientAddress(req), address);
   };
 
+  const publishGate = publishGateFor(deps);
+  /**
+   * An init is a publish: past the limits (declared size, open sessions, free space) it is refused
+   * before anything is stored. A retry of an init already made (same Idempotency-Key) is not counted
+   * again; a refused init gives its allowance back (nothing was sent). The creator's session is issued
+   * once the upload session is open.
+   */
+  const openSession = async (req: Request, res: Response, input: TInitInput): Promise<TSessionView> => {
+    const declaredBytes = input.files.reduce((sum, f) => sum + f.size, 0);
+    if (declaredBytes > deps.config.maxUploadBytes) throw new AppError('payload_too_large', 'This upload is larger than your plan allows');
+    const isRetry = input.idempotencyKey !== undefined && (await findUploadSessionByIdempotencyKey(deps.db, hashIdempotencyKey(input.idempotencyKey))) !== null;
+    const admission = isRetry ? undefined : await publishGate.admitPublish(req, res, { declaredBytes, opensSession: true });
+    let view: TSessionView;
+    try {
+      view = await service.init(input);
+    } catch (err) {
+      admission?.cancel({ refund: true });
+      throw err;
+    }
+    if (view.replayed) {
+      admission?.cancel({ refund: true });
+      return view;
+    }
+    admission?.sessionOpened(view.session.id);
+    await issuePendingAnonymousSession(deps, res);
+    return view;
+  };
+
   router.post('/api/chunked-upload/init', json, async (req, res) => {
     const body = ZChunkedInitRequestSchema.parse(req.body ?? {});
     const { files, anonymousSessionId: _ignored, ...details } = body;
     await admitNotificationAddressOf(req, details.settings);
-    const view = await service.init({ protocol: 'chunked', files, details, idempotencyKey: readIdempotencyKey(req), anonymousSessionId: anonymousSessionOf(res) });
+    const view = await openSession(req, res, { protocol: 'chunked', files, details, idempotencyKey: readIdempotencyKey(req), anonymousSessionId: anonymousSessionOf(res) });
     res.status(view.replayed ? 200 : 201).json({
       success: true,
       sessionId: view.session.id,
@@ -80,7 +114,7 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
     const body = ZDirectChunkedInitRequestSchema.parse(req.body ?? {});
     const { anonymousSessionId: _ignored, ...details } = body.metadata;
     await admitNotificationAddressOf(req, details.settings);
-    const view = await service.init({
+    const view = await openSession(req, res, {
       protocol: 'direct-chunked',
       files: body.files,
       details,

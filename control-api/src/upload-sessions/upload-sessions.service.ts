@@ -119,6 +119,11 @@ export function expectedChunkSize(file: Pick<TUploadFileRow, 'size' | 'chunk_siz
   return index < file.total_chunks - 1 ? file.chunk_size : file.size - file.chunk_size * (file.total_chunks - 1);
 }
 
+/** How an Idempotency-Key is kept (never in clear). */
+export function hashIdempotencyKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
 export function chunkUploadPath(sessionId: string, fileId: string): string {
   return `/api/upload-chunk/${sessionId}/${fileId}`;
 }
@@ -148,7 +153,7 @@ export function createUploadSessionService(deps: TAppDeps) {
     const fingerprint = fingerprintOf(input);
     // Not scoped to the anonymous creator: a retry whose first reply (and its cookie) was lost comes
     // without that cookie. The key is the client's random secret, and the request must match too.
-    const idempotencyKey = input.idempotencyKey === undefined ? null : createHash('sha256').update(input.idempotencyKey).digest('hex');
+    const idempotencyKey = input.idempotencyKey === undefined ? null : hashIdempotencyKey(input.idempotencyKey);
     if (idempotencyKey) {
       const existing = await findUploadSessionByIdempotencyKey(db, idempotencyKey);
       if (existing) return replay(existing, fingerprint);

@@ -16,6 +16,8 @@ import {
   type TStoredUpload,
 } from './streaming-storage-engine.ts';
 import { publishProject } from './upload.service.ts';
+import { declaredRequestBytes, publishGateFor } from './publish-limits.ts';
+import { issuePendingAnonymousSession } from '../creators/anonymous-creator.ts';
 import { clientAddress } from '../access/request-limits.ts';
 import { admitNotificationRecipient, notificationAddressOf } from '../notifications/email-confirmation.service.ts';
 
@@ -25,6 +27,7 @@ export function createUploadRoutes(deps: TAppDeps): Router {
   const router = Router();
   // Anonymous creators publish on the free plan; signed-in plans come with billing.
   const maxDeliveryBytes = deps.config.maxUploadBytes;
+  const publishGate = publishGateFor(deps);
   const parseMultipart = multer({
     storage: createStreamingStorageEngine(deps.storage),
     // Browsers send file names as UTF-8 without saying so.
@@ -49,10 +52,19 @@ export function createUploadRoutes(deps: TAppDeps): Router {
     }
   };
 
-  const receiveFiles: RequestHandler = (req, res, next) => {
+  const receiveFiles: RequestHandler = async (req, res, next) => {
     if (!req.is('multipart/form-data')) {
       res.status(400).json({ success: false, error: 'Expected a multipart/form-data upload', code: 'bad_request' });
       return;
+    }
+    // Publish limits and free space, from the declared size, before a byte of the body is read. The
+    // allowance stays spent whatever the outcome: the bytes were sent.
+    try {
+      await publishGate.admitPublish(req, res, { declaredBytes: declaredRequestBytes(req, maxDeliveryBytes), opensSession: false });
+    } catch (err) {
+      // The body is not worth reading: close the connection once the refusal is sent.
+      res.set('Connection', 'close');
+      throw err;
     }
     const projectId = newId();
     setUploadTarget(req, { projectId, remainingBytes: maxDeliveryBytes });
@@ -89,6 +101,8 @@ export function createUploadRoutes(deps: TAppDeps): Router {
           clientType: f.mimetype,
         })),
       });
+      // The creator's session (row and cookie) exists only once a publish worked.
+      await issuePendingAnonymousSession(deps, res).catch((err: unknown) => deps.log.error({ err, projectId: result.projectId }, 'could not issue the anonymous creator session'));
       deps.log.info({ projectId: result.projectId, slug: result.slug, files: stored.length }, 'site published');
       res.status(201).json({ success: true, url: result.url, slug: result.slug } satisfies TUploadResponse);
     } catch (err) {
