@@ -3,6 +3,8 @@
  * anonymous creator, bytes per day by declared size, open upload sessions per address, a free-space
  * high-water mark (507 before the disk fills), and creator sessions issued only by a publish that worked.
  */
+import { statfs } from 'node:fs/promises';
+import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig, type TConfig } from '../config/config.ts';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
@@ -179,6 +181,14 @@ describe('free-space high-water mark', () => {
     expect(await count(a, 'projects')).toBe(0);
     expect(await count(a, 'upload_sessions')).toBe(0);
     expect(await storedKeys(a)).toEqual([]);
+  });
+
+  it('counts what open upload sessions announced as already taken on the disk', async () => {
+    const probe = await statfs(os.tmpdir());
+    // About 1 GiB above the reserve: one announced 600 MiB fits, a second does not while the first is open.
+    const a = await start({ minFreeBytes: probe.bavail * probe.bsize - GiB });
+    expect((await chunkedInit(a, from('203.0.113.62'), 600 * 1024 ** 2)).status).toBe(201);
+    expect((await chunkedInit(a, from('203.0.113.63'), 600 * 1024 ** 2)).status).toBe(507);
   });
 
   it('keeps a storage byte budget counted from stored and announced sizes (for buckets, which cannot say how full they are)', async () => {

@@ -179,29 +179,35 @@ function createPublishGate(deps: TDeps): TPublishGate {
  */
 export async function assertStorageRoom(deps: TDeps, declared: number): Promise<void> {
   const { minFreeBytes, minFreePercent, storageByteBudget } = deps.config.publishLimits;
-  if (storageByteBudget !== undefined && (await storedAndAnnouncedBytes(deps)) + declared > storageByteBudget) {
+  if (storageByteBudget !== undefined && (await storedBytes(deps)) + (await announcedBytes(deps)) + declared > storageByteBudget) {
     throw new AppError('insufficient_storage', STORAGE_FULL_MESSAGE);
   }
   if (deps.storage.driver !== 'disk' || deps.config.storage.driver !== 'disk' || (minFreeBytes <= 0 && minFreePercent <= 0)) return;
   const stats = await statfsNearest(deps.config.storage.root);
   const free = stats.bavail * stats.bsize;
   const floor = Math.max(minFreeBytes, (stats.blocks * stats.bsize * minFreePercent) / 100);
-  if (free - declared < floor) throw new AppError('insufficient_storage', STORAGE_FULL_MESSAGE);
+  // Open upload sessions will still write what they announced (counted in full: a safe overestimate).
+  if (free - (await announcedBytes(deps)) - declared < floor) throw new AppError('insufficient_storage', STORAGE_FULL_MESSAGE);
 }
 
-/** Bytes of every stored upload, plus the declared sizes of upload sessions still open. */
-async function storedAndAnnouncedBytes(deps: Pick<TDeps, 'db'>): Promise<number> {
+/** Bytes of every stored upload. */
+async function storedBytes(deps: Pick<TDeps, 'db'>): Promise<number> {
   const stored = await deps.db
     .selectFrom('files')
     .select(sql<number | string | null>`sum(size)`.as('n'))
     .executeTakeFirst();
+  return Number(stored?.n ?? 0);
+}
+
+/** The declared sizes of upload sessions still open. */
+async function announcedBytes(deps: Pick<TDeps, 'db'>): Promise<number> {
   const announced = await deps.db
     .selectFrom('upload_files')
     .innerJoin('upload_sessions', 'upload_sessions.id', 'upload_files.session_id')
     .where('upload_sessions.status', 'in', ['open', 'completing'])
     .select(sql<number | string | null>`sum(upload_files.size)`.as('n'))
     .executeTakeFirst();
-  return Number(stored?.n ?? 0) + Number(announced?.n ?? 0);
+  return Number(announced?.n ?? 0);
 }
 
 /** statfs of the storage folder, or of its nearest existing parent before the first upload made it. */
