@@ -32,6 +32,7 @@ const ALL_TABLES = [
   'files',
   'messages',
   'notifications',
+  'pending_site_rebuilds',
   'product_events',
   'projects',
   'server_secrets',
