@@ -4,6 +4,7 @@ import express from 'express';
 import type { TAppDeps } from './deps.ts';
 import { createErrorMiddleware, notFoundApi } from './http/error-middleware.ts';
 import { createOriginCheck } from './http/origin-check.ts';
+import { createBodyTimeouts } from './http/slow-clients.ts';
 import { createEmailRoutes } from './notifications/email.routes.ts';
 import { createDashboardRoutes } from './http/dashboard-routes.ts';
 import { dashboardCsp } from './sites/site-csp.ts';
@@ -26,6 +27,8 @@ export function createApp(deps: TAppDeps): express.Express {
   // Files, site assets and the dashboard send their own validators.
   app.set('etag', false);
 
+  // Slow bodies: a deadline for ordinary requests, an idle timer for uploads.
+  app.use(createBodyTimeouts(deps.config.http));
   app.use((req, res, next) => {
     const requestId = req.get('x-request-id')?.slice(0, 64) || randomUUID();
     res.locals.requestId = requestId;

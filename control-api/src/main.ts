@@ -6,6 +6,7 @@ import { createRuntime } from './runtime.ts';
 import { startEngagementJobs } from './engagement/engagement-layer.ts';
 import { startUploadSessionSweeper } from './upload-sessions/upload-sessions.cleanup.ts';
 import { assertSessionSecretConfigured } from './access/server-secret.ts';
+import { createHttpServer } from './http/slow-clients.ts';
 
 process.env.NODE_ENV ??= 'production';
 
@@ -20,14 +21,14 @@ const engagementJobs = startEngagementJobs(runtime.deps);
 // Abandoned resumable uploads (and their temp bytes or S3 multipart parts) are removed in the background.
 const uploadSweeper = startUploadSessionSweeper(runtime.deps);
 
-const server = app.listen(config.port, config.host, () => {
+// Headers deadline, idle keep-alive, connection count; bodies are bounded per route in the app.
+const server = createHttpServer(app, config.http);
+server.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   log.info({ port, storage: config.storage.driver, queue: runtime.deps.queue.driver, builder: config.runBuilder }, 'listening');
   process.stdout.write(`\nDropsite is running at ${config.publicUrl.replace(`:${config.port}`, `:${port}`)}\n\n`);
 });
-server.requestTimeout = 0;
-server.headersTimeout = 60_000;
 
 let isStopping = false;
 async function shutdown(signal: string): Promise<void> {

@@ -31,6 +31,11 @@ const ZEnvSchema = z.object({
   BUILD_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DASHBOARD_DIR: z.string().optional(),
+  HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(30),
+  HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(120),
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(5),
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(2_000),
+  UPLOAD_IDLE_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(60),
   TRUST_PROXY: ZTrustProxySchema,
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().optional(),
   UPLOAD_SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
@@ -106,6 +111,16 @@ export interface TConfig {
   expiredSiteGraceDays: number;
   expiredSiteSweepMinutes: number;
   rateLimits: TRateLimitConfig;
+  /** Slow clients: deadlines for headers and ordinary bodies, idle timers, connection count. */
+  http: {
+    headersTimeoutMs: number;
+    /** An ordinary (non-upload) request's whole body must arrive within this. */
+    requestTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    /** An upload is cut after this long without a byte (uploads have no total deadline). */
+    uploadIdleTimeoutMs: number;
+    maxConnections: number;
+  };
   publishLimits: TPublishLimitConfig;
   archives: TArchiveConfig;
 }
@@ -223,6 +238,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     viewDedupeMinutes: e.VIEW_DEDUPE_MINUTES,
     expiredSiteGraceDays: e.EXPIRED_SITE_GRACE_DAYS,
     expiredSiteSweepMinutes: e.EXPIRED_SITE_SWEEP_MINUTES,
+    http: {
+      headersTimeoutMs: Math.round(e.HTTP_HEADERS_TIMEOUT_SECONDS * 1000),
+      requestTimeoutMs: Math.round(e.HTTP_REQUEST_TIMEOUT_SECONDS * 1000),
+      keepAliveTimeoutMs: Math.round(e.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS * 1000),
+      uploadIdleTimeoutMs: Math.round(e.UPLOAD_IDLE_TIMEOUT_SECONDS * 1000),
+      maxConnections: e.HTTP_MAX_CONNECTIONS,
+    },
     rateLimits: {
       readsPerMinute: e.RATE_LIMIT_READS_PER_MINUTE,
       writesPerMinute: e.RATE_LIMIT_WRITES_PER_MINUTE,
