@@ -19,7 +19,8 @@ import { hasTool, makePdf, makePptx, makeVideo, makeZip, requireTool } from './t
 
 const ECHO_ENTRY = fileURLToPath(new URL('./test-support/model-echo-entry.mjs', import.meta.url));
 const haveFfmpeg = requireTool('FFmpeg', hasTool('ffmpeg') && hasTool('ffprobe'));
-const haveSoffice = requireTool('LibreOffice', hasTool('soffice', ['--version']));
+// LibreOffice runs only inside bubblewrap's sandbox: both are needed to convert.
+const haveSoffice = requireTool('LibreOffice', hasTool('soffice', ['--version'])) && requireTool('bubblewrap', hasTool('bwrap', ['--version']));
 
 /** A template build with no island bundles: dist/client (empty) next to dist/server. */
 const tempDirs: string[] = [];

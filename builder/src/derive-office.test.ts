@@ -41,7 +41,10 @@ describe('office documents without LibreOffice', () => {
   });
 });
 
-describe.runIf(requireTool('LibreOffice', hasTool('soffice', ['--version'])))('office documents with LibreOffice', () => {
+// LibreOffice runs only inside bubblewrap's sandbox: both are needed to convert.
+const haveConverter = requireTool('LibreOffice', hasTool('soffice', ['--version'])) && requireTool('bubblewrap', hasTool('bwrap', ['--version']));
+
+describe.runIf(haveConverter)('office documents with LibreOffice', () => {
   let pptx: Buffer;
   beforeAll(() => {
     pptx = makePptx();

@@ -4,12 +4,13 @@
  * thumbnail like any PDF. Each conversion runs in its own scratch folder with its own
  * LibreOffice profile (two conversions sharing a profile lock each other out), under a time
  * limit that kills the whole process group, and the folder is removed afterwards. The profile
- * sends every network fetch a document asks for to a dead proxy and turns macros off; soffice
- * gets a minimal environment. (Links to local files are not blocked by LibreOffice settings:
- * production builders belong in a sandbox without secrets on disk.)
+ * sends every network fetch a document asks for to a dead proxy and turns macros and link updates
+ * off; soffice gets a minimal environment. LibreOffice itself runs in a bubblewrap sandbox (see
+ * officeSandboxArgs): a document that links a local file (file:///proc/<pid>/environ, a config
+ * file with the database password) finds nothing to read, and without bwrap nothing is converted.
  */
-import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createWriteStream, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { chown, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -25,10 +26,18 @@ import type { BuilderStorage, TBuildFile } from './types.ts';
 export const OFFICE_EXTENSIONS = new Set(['ppt', 'pptx', 'pps', 'ppsx', 'odp', 'doc', 'docx', 'odt', 'rtf', 'xls', 'xlsx', 'ods']);
 
 export const NO_LIBREOFFICE = 'Preview not available: LibreOffice is not installed on this server.';
+export const NO_OFFICE_SANDBOX = 'Preview not available: the document converter cannot run in its sandbox on this server.';
+
+/** Who LibreOffice runs as when the builder runs as root (nobody). */
+export const OFFICE_SANDBOX_UID = 65534;
+/** Where the conversion's scratch folder appears inside the sandbox. */
+const SANDBOX_DIR = '/convert';
 
 export interface TDeriveOfficeOptions extends TDerivePdfOptions {
   /** The LibreOffice binary. Default `soffice` from PATH. */
   sofficePath?: string;
+  /** The bubblewrap binary LibreOffice runs under. Default `bwrap` from PATH; without it nothing is converted. */
+  bwrapPath?: string;
   /** Time limit of one conversion. Default 120 s. */
   convertTimeoutMs?: number;
   /** Originals above this size are not converted. Default 100 MiB. */
@@ -39,7 +48,7 @@ export interface TDeriveOfficeOptions extends TDerivePdfOptions {
   gate?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
-const OFFICE_DEFAULTS = { sofficePath: 'soffice', convertTimeoutMs: 120_000, maxOfficeInputBytes: 100 * 1024 * 1024 } as const;
+const OFFICE_DEFAULTS = { sofficePath: 'soffice', bwrapPath: 'bwrap', convertTimeoutMs: 120_000, maxOfficeInputBytes: 100 * 1024 * 1024 } as const;
 
 /**
  * A closed port on loopback. Documents can link images and data by URL, and LibreOffice fetches
@@ -71,12 +80,12 @@ ${[
 `;
 
 /** What soffice may see of our environment: never the server's secrets (database, storage, payment keys). */
-function conversionEnv(scratch: string): NodeJS.ProcessEnv {
+function conversionEnv(): NodeJS.ProcessEnv {
   const proxy = `http://${DEAD_PROXY.host}:${DEAD_PROXY.port}`;
   const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: scratch, // LibreOffice writes caches under HOME
-    TMPDIR: scratch,
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+    HOME: SANDBOX_DIR, // LibreOffice writes caches under HOME
+    TMPDIR: SANDBOX_DIR,
     LANG: process.env.LANG ?? 'C.UTF-8',
     http_proxy: proxy,
     https_proxy: proxy,
@@ -88,6 +97,109 @@ function conversionEnv(scratch: string): NodeJS.ProcessEnv {
   };
   for (const [name, value] of Object.entries(process.env)) if (name.startsWith('LC_')) env[name] = value;
   return env;
+}
+
+/** Files under /etc LibreOffice needs (fonts, the dynamic linker's cache, its own settings); the rest of /etc stays out. */
+const SANDBOX_ETC = [
+  '/etc/fonts',
+  '/etc/ld.so.cache',
+  '/etc/ld.so.conf',
+  '/etc/ld.so.conf.d',
+  '/etc/libreoffice',
+  '/etc/alternatives',
+  '/etc/localtime',
+  '/etc/passwd',
+  '/etc/group',
+  '/etc/nsswitch.conf',
+] as const;
+
+/**
+ * The bubblewrap command line that runs `command args` with nothing of the host but the system's
+ * programs and libraries (read-only) and `scratch` (read-write, seen as /convert, also HOME):
+ * no network (its own empty network namespace), its own /proc and process tree (no other
+ * process's environment to read), a fresh /tmp and /dev, a new session (no terminal to inject
+ * into), killed when the builder goes. A builder running as root hands the sandbox to nobody
+ * (uid/gid 65534, no capabilities) with setpriv, so files the sandbox can still reach are read as
+ * an unprivileged user; any other user runs it under its own uid in a user namespace.
+ */
+export function officeSandboxArgs(
+  scratch: string,
+  command: string,
+  args: readonly string[],
+  options: { bwrapPath?: string; readOnly?: readonly string[] } = {},
+): { command: string; args: string[] } {
+  const asRoot = process.getuid?.() === 0;
+  const out: string[] = [
+    // As root no user namespace: bwrap then drops to a real unprivileged uid (below) instead of a uid mapped back to root.
+    ...(asRoot ? ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try'] : ['--unshare-all']),
+    '--die-with-parent',
+    '--new-session',
+    '--ro-bind', '/usr', '/usr',
+  ];
+  // Merged /usr (Debian 12) has /bin, /lib... as symlinks into /usr; older layouts have real folders.
+  for (const top of ['/bin', '/sbin', '/lib', '/lib32', '/lib64']) {
+    const info = lstatSync(top, { throwIfNoEntry: false });
+    if (info?.isSymbolicLink()) out.push('--symlink', readlinkSync(top), top);
+    else if (info?.isDirectory()) out.push('--ro-bind', top, top);
+  }
+  // bwrap makes missing parents 0700 (root only): /etc must be readable by the sandbox's user.
+  out.push('--perms', '0755', '--dir', '/etc');
+  for (const file of SANDBOX_ETC) out.push('--ro-bind-try', file, file);
+  // The font cache (else each conversion rescans every font), Debian's bundled extensions; LibreOffice's
+  // own packages install under /opt; a binary elsewhere brings its folder.
+  for (const dir of ['/var/cache/fontconfig', '/var/lib/libreoffice', '/opt']) out.push('--ro-bind-try', dir, dir);
+  out.push(
+    '--proc', '/proc',
+    '--dev', '/dev',
+    // World-writable like a real /tmp: LibreOffice puts its instance pipe there.
+    '--perms', '1777',
+    '--tmpfs', '/tmp',
+  );
+  // After /tmp, which would hide a folder under it.
+  for (const dir of options.readOnly ?? []) out.push('--ro-bind', dir, dir);
+  out.push(
+    '--bind', scratch, SANDBOX_DIR,
+    '--chdir', SANDBOX_DIR,
+    '--setenv', 'HOME', SANDBOX_DIR,
+    '--setenv', 'TMPDIR', SANDBOX_DIR,
+  );
+  if (asRoot) {
+    const id = String(OFFICE_SANDBOX_UID);
+    out.push('--', '/usr/bin/setpriv', `--reuid=${id}`, `--regid=${id}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--', command, ...args);
+  } else {
+    out.push('--', command, ...args);
+  }
+  return { command: options.bwrapPath ?? OFFICE_DEFAULTS.bwrapPath, args: out };
+}
+
+/** The soffice binary as an absolute path (looked up in PATH like a shell would), or null when not installed. */
+function resolveTool(name: string): string | null {
+  const candidates = name.includes('/') ? [path.resolve(name)] : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, name));
+  for (const candidate of candidates) {
+    const info = statSync(candidate, { throwIfNoEntry: false });
+    if (info?.isFile() && (info.mode & 0o111) !== 0) return candidate;
+  }
+  return null;
+}
+
+/** Folders the sandbox must add so `binary` (and what it links to) can run: none for the system's own /usr and /opt. */
+function foldersFor(binary: string): string[] {
+  const dirs = new Set<string>();
+  for (const file of [binary, realpathSync(binary)]) {
+    const dir = path.dirname(file);
+    if (!/^\/(usr|opt|bin|sbin|lib|lib32|lib64)(\/|$)/.test(dir)) dirs.add(dir);
+  }
+  return [...dirs];
+}
+
+/** Hands the scratch folder to the sandbox's user, so LibreOffice can write its profile and the PDF. */
+async function giveTo(dir: string, uid: number): Promise<void> {
+  await chown(dir, uid, uid);
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const child = path.join(dir, entry.name);
+    if (entry.isDirectory()) await giveTo(child, uid);
+    else await chown(child, uid, uid);
+  }
 }
 
 export async function deriveOffice(
@@ -127,9 +239,14 @@ async function convertToPdf(
     await pipeline(body, createWriteStream(input, { flags: 'wx' }));
     const profile = path.join(scratch, 'profile');
     await mkdir(path.join(profile, 'user'), { recursive: true });
+    await mkdir(outDir);
     await writeFile(path.join(profile, 'user', 'registrymodifications.xcu'), PROFILE_SETTINGS);
+    const soffice = resolveTool(options.sofficePath ?? OFFICE_DEFAULTS.sofficePath);
+    if (!soffice) throw new PreviewUnavailableError(NO_LIBREOFFICE, { final: false });
+    if (process.getuid?.() === 0) await giveTo(scratch, OFFICE_SANDBOX_UID);
+    // Paths as the sandbox sees them: the scratch folder is /convert there.
     const args = [
-      `-env:UserInstallation=${pathToFileURL(profile).href}`,
+      `-env:UserInstallation=${pathToFileURL(`${SANDBOX_DIR}/profile`).href}`,
       '--headless',
       '--invisible',
       '--norestore',
@@ -139,24 +256,30 @@ async function convertToPdf(
       '--convert-to',
       'pdf',
       '--outdir',
-      outDir,
-      input,
+      `${SANDBOX_DIR}/out`,
+      `${SANDBOX_DIR}/document.${ext}`,
     ];
+    const sandboxed = officeSandboxArgs(scratch, soffice, args, { bwrapPath: options.bwrapPath, readOnly: foldersFor(soffice) });
     let result;
     try {
-      result = await runProcess(options.sofficePath ?? OFFICE_DEFAULTS.sofficePath, args, {
+      result = await runProcess(sandboxed.command, sandboxed.args, {
         timeoutMs: options.convertTimeoutMs ?? OFFICE_DEFAULTS.convertTimeoutMs,
         cwd: scratch,
-        env: conversionEnv(scratch),
+        env: conversionEnv(),
         killGroup: true,
         maxStdoutBytes: 1024 * 1024,
       });
     } catch (error) {
-      if (error instanceof ToolMissingError) throw new PreviewUnavailableError(NO_LIBREOFFICE, { final: false, cause: error });
+      // The only tool spawned here is bwrap: soffice's absence was found above.
+      if (error instanceof ToolMissingError) throw new PreviewUnavailableError(NO_OFFICE_SANDBOX, { final: false, cause: error });
       if (error instanceof ToolTimeoutError) {
         throw new PreviewUnavailableError('Preview not available: converting this document took too long.', { final: false, cause: error });
       }
       throw error;
+    }
+    if (result.code !== 0 && /^bwrap: /m.test(result.stderr)) {
+      // bwrap could not build the sandbox (no namespaces allowed here): never fall back to running unsandboxed.
+      throw new PreviewUnavailableError(NO_OFFICE_SANDBOX, { final: false, cause: new Error(result.stderr.trim().split('\n').at(-1)) });
     }
     const output = path.join(outDir, 'document.pdf');
     const made = await stat(output).catch(() => null);
