@@ -1,3 +1,5 @@
+// No eval under the dashboard's CSP: set before any module parses with zod.
+import './zod-config.ts';
 // Global styles first, so each component's stylesheet comes after them in the bundle and can refine them.
 import './styles/tokens.css';
 import './styles/base.css';

@@ -10,6 +10,22 @@ export function fillPreviewHtml(html: string, objectUrls: ReadonlyMap<string, st
   return html.replace(PLACEHOLDER, (match, id: string) => objectUrls.get(id) ?? match);
 }
 
+/** The preview frame's page (GET /api/preview/frame) and the messages it exchanges with the wizard. */
+export const PREVIEW_FRAME_PATH = '/api/preview/frame';
+export const PREVIEW_READY_MESSAGE = 'dropsite-preview-ready';
+export const PREVIEW_CONTENT_MESSAGE = 'dropsite-preview-content';
+
+/** The inline script hashes POST /api/preview's policy allows (`sha256-…`, without quotes). */
+export function scriptHashesOf(csp: string | null): string[] {
+  return [...(csp ?? '').matchAll(/'(sha256-[A-Za-z0-9+/]{43}=)'/g)].map((m) => m[1]!);
+}
+
+/** The frame's URL: its policy allows the preview's inline scripts, named by these hashes. */
+export function previewFrameUrl(scriptHashes: readonly string[]): string {
+  const query = new URLSearchParams(scriptHashes.map((h) => ['script', h]));
+  return `${PREVIEW_FRAME_PATH}?${query}`;
+}
+
 export function buildPreviewRequest(
   draft: { title: string; description: string; authorName: string; template: TTemplateId; settings: TSiteSettings; contactInfo?: Partial<Record<TContactField, string>> },
   files: readonly TChosenFile[],

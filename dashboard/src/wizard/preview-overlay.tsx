@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { TChosenFile } from '../upload/chosen-files.ts';
 import { AlertIcon, ArrowRightIcon } from '../components/icons.tsx';
-import { buildPreviewRequest, fillPreviewHtml } from './preview-html.ts';
+import { buildPreviewRequest, previewFrameUrl, PREVIEW_CONTENT_MESSAGE, PREVIEW_READY_MESSAGE, scriptHashesOf } from './preview-html.ts';
 import { ArrowLeftIcon, EyeIcon } from './wizard-icons.tsx';
 import type { TWizardForm } from './wizard-state.ts';
 
@@ -18,7 +18,7 @@ function measureImage(url: string): Promise<{ width: number; height: number } | 
   });
 }
 
-type TPreviewState = { name: 'loading' } | { name: 'ready'; html: string } | { name: 'failed' };
+type TPreviewState = { name: 'loading' } | { name: 'ready'; html: string; frameUrl: string } | { name: 'failed' };
 
 interface TPreviewOverlayProps {
   form: TWizardForm;
@@ -29,12 +29,16 @@ interface TPreviewOverlayProps {
 
 /**
  * Full-screen preview (spec 2.6): the page the published site will be, rendered by the same
- * template on the server, showing the creator's own files from object URLs.
+ * template on the server, showing the creator's own files. The page runs in a sandboxed frame of
+ * its own opaque origin (GET /api/preview/frame, under the site's CSP): it can reach neither the
+ * dashboard nor its cookies. The frame asks for its content; it gets the HTML and the chosen
+ * files (cloned by postMessage) and makes its own blob: URLs of them.
  */
 export function PreviewOverlay({ form, files, onEdit, onPublish }: TPreviewOverlayProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [state, setState] = useState<TPreviewState>({ name: 'loading' });
   const [attempt, setAttempt] = useState(0);
+  const frame = useRef<HTMLIFrameElement>(null);
 
   useEffect(() => {
     const el = dialog.current;
@@ -64,20 +68,40 @@ export function PreviewOverlay({ form, files, onEdit, onPublish }: TPreviewOverl
           signal: controller.signal,
         });
         if (!response.ok) throw new Error(`Preview answered ${response.status}`);
-        const html = fillPreviewHtml(await response.text(), urls);
-        if (!controller.signal.aborted) setState({ name: 'ready', html });
+        const html = await response.text();
+        const frameUrl = previewFrameUrl(scriptHashesOf(response.headers.get('content-security-policy')));
+        if (!controller.signal.aborted) setState({ name: 'ready', html, frameUrl });
       } catch {
         if (!controller.signal.aborted) setState({ name: 'failed' });
       }
     })();
     return () => {
       controller.abort();
-      // Give the frame a moment to let go before the URLs stop resolving.
-      setTimeout(() => urls.forEach((url) => URL.revokeObjectURL(url)), 1000);
+      // Only used to measure images here: the frame makes its own URLs.
+      urls.forEach((url) => URL.revokeObjectURL(url));
     };
     // The draft cannot change while the preview is open.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [attempt]);
+
+  const html = state.name === 'ready' ? state.html : null;
+  useEffect(() => {
+    if (html === null) return;
+    // Answered once per frame: if the page were ever navigated away, the next page gets nothing.
+    let sent = false;
+    const onMessage = (event: MessageEvent) => {
+      const target = frame.current?.contentWindow;
+      if (sent || !target || event.source !== target) return;
+      const data: unknown = event.data;
+      if (!data || typeof data !== 'object' || !('type' in data) || data.type !== PREVIEW_READY_MESSAGE) return;
+      sent = true;
+      // The frame's origin is opaque ('null'), so '*' is the only target origin that reaches it; the source check above names the window.
+      target.postMessage({ type: PREVIEW_CONTENT_MESSAGE, html, files: files.map(({ id, file }) => ({ id, file })) }, '*');
+    };
+    window.addEventListener('message', onMessage);
+    return () => window.removeEventListener('message', onMessage);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [html]);
 
   return (
     <dialog
@@ -112,11 +136,12 @@ export function PreviewOverlay({ form, files, onEdit, onPublish }: TPreviewOverl
         <div className="preview-overlay__frame" data-state={state.name}>
           {state.name === 'ready' && (
             <iframe
+              ref={frame}
               data-testid="preview-frame"
               title={`Preview of ${form.title}`}
-              srcDoc={state.html}
-              // Same origin, so the page's scripts and the creator's blob: URLs load; it may not navigate the dashboard.
-              sandbox="allow-scripts allow-same-origin allow-downloads"
+              src={state.frameUrl}
+              // An opaque origin: the page's scripts run, but can reach neither the dashboard nor its cookies, nor navigate it.
+              sandbox="allow-scripts allow-downloads"
             />
           )}
           {state.name === 'loading' && (

@@ -52,9 +52,9 @@ const APPROVAL_ACTIONS: { status: TApprovalStatus; label: string; short: string;
 const noStore = () => () => {};
 const PREVIEW_NOTE = 'Visitors can use this on the published site.';
 
-/** The wizard's preview shows the page in an about:srcdoc frame: there is no project to engage with yet. */
+/** The wizard's preview shows the page in its frame at /api/preview/frame: there is no project to engage with yet. */
 function isDraftPreview(): boolean {
-  return typeof location !== 'undefined' && location.protocol === 'about:';
+  return typeof location !== 'undefined' && (location.protocol === 'about:' || location.pathname.startsWith('/api/preview/'));
 }
 
 function useVisitorEngagement(projectId: string, isNeeded: boolean): { store: TVisitorStore | null; snapshot: TVisitorSnapshot } {

@@ -20,10 +20,33 @@ export class EngagementRequestError extends Error {
   }
 }
 
+type TPageGlobals = { dropsiteFirstCall?: Promise<void> };
+
+/**
+ * The page carries no visitor cookie (a cache may keep it): the server issues one with the page's
+ * first API call. Calls made while that first call is under way wait for it, so they all go out
+ * with its cookie instead of each getting a new visitor id. The view beacon (an inline script)
+ * may already have made the first call.
+ */
+async function fetchInOrder(path: string, init: RequestInit): Promise<Response> {
+  const page = globalThis as TPageGlobals;
+  const first = page.dropsiteFirstCall;
+  if (first) {
+    await first;
+    return fetch(path, init);
+  }
+  const call = fetch(path, init);
+  page.dropsiteFirstCall = call.then(
+    () => undefined,
+    () => undefined,
+  );
+  return call;
+}
+
 async function request(method: string, path: string, body?: unknown): Promise<unknown> {
   let res: Response;
   try {
-    res = await fetch(path, {
+    res = await fetchInOrder(path, {
       method,
       credentials: 'same-origin',
       headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },

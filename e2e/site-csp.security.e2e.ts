@@ -1,0 +1,176 @@
+/**
+ * The site's Content-Security-Policy allows its inline scripts by hash only: every viewer, the
+ * theme and layout scripts that run before first paint, and the view beacon must work under it
+ * with no violation. The wizard's preview runs in a sandboxed frame of its own opaque origin and
+ * still shows the creator's files. A site page hands out no visitor cookie; the page's calls share
+ * the one the first API call gets.
+ */
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { ALL_ENGAGEMENT, publishSite } from './engagement-helpers.ts';
+import { pdf, photos, publish, text, video, zip } from './visitor-support.ts';
+import { closeEmailPromptWhenShown, threeImages, walkToPreview } from './wizard-support.ts';
+
+/** Collects every CSP violation of every page and frame of the context (the event, and Chromium's console report). */
+async function recordViolations(context: BrowserContext): Promise<string[]> {
+  const violations: string[] = [];
+  await context.exposeBinding('reportCspViolation', (_source, line: string) => void violations.push(line));
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      const report = (window as unknown as { reportCspViolation?: (line: string) => void }).reportCspViolation;
+      const line = `${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`;
+      // An opaque-origin frame has no binding of its own: it tells the console, read below.
+      if (report) void report(line);
+      else console.error(`CSP violation: ${line}`);
+    });
+  });
+  context.on('console', (message) => {
+    if (/Content Security Policy|CSP violation/i.test(message.text())) violations.push(message.text());
+  });
+  return violations;
+}
+
+/** Scrolls through the page so every island (many hydrate when seen) hydrates, and waits for them. */
+async function hydrateAll(page: Page): Promise<void> {
+  for (let y = 0; y < 20; y++) {
+    const done = await page.evaluate((step) => {
+      window.scrollTo(0, step * window.innerHeight);
+      return window.scrollY + window.innerHeight >= document.documentElement.scrollHeight;
+    }, y);
+    await page.waitForTimeout(150);
+    if (done) break;
+  }
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0, { timeout: 20_000 });
+}
+
+test.describe('sites under their CSP', () => {
+  test.describe.configure({ timeout: 180_000 });
+  let mixed = '';
+  let singlePdf = '';
+  let gallery = '';
+  let singleImage = '';
+
+  test.beforeAll(async ({ request, baseURL }) => {
+    test.setTimeout(240_000);
+    const settings = { settings: JSON.stringify(ALL_ENGAGEMENT) };
+    [mixed, singlePdf, gallery, singleImage] = await Promise.all([
+      publish(
+        request,
+        [
+          ...(await photos(2, 'mixed')),
+          pdf('brief.pdf', 2),
+          await video('clip.mp4', 2),
+          await zip('assets.zip', [
+            { path: 'logo.svg', data: '<svg xmlns="http://www.w3.org/2000/svg"/>' },
+            { path: 'docs/readme.txt', data: 'Read me' },
+          ]),
+          text('notes.md', '# Notes\n\nThe delivery is on Friday.\n'),
+        ],
+        settings,
+      ),
+      publish(request, [pdf('contract.pdf', 3)], settings),
+      publish(request, await photos(4, 'gallery'), settings),
+      publishSite(request, baseURL!, { title: 'One picture', images: [{ name: 'first-dance.jpg', rgb: [150, 80, 120] }] }).then((site) => site.slug),
+    ]);
+  });
+
+  test('every viewer, the theme boot script and the beacon run with no CSP violation', async ({ page, context }) => {
+    const violations = await recordViolations(context);
+    // A stored theme and layout: the boot script in <head> must apply them before first paint.
+    await context.addInitScript(() => {
+      try {
+        localStorage.setItem('dropsite-theme', 'professional-dark');
+      } catch {
+        // storage off: nothing to apply
+      }
+    });
+
+    await page.goto(`/${mixed}`);
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'professional-dark');
+    await hydrateAll(page);
+    await expect(page.locator('video').first()).toBeAttached();
+    await expect(page.locator('.pdf-viewer').first()).toHaveAttribute('data-state', 'ready', { timeout: 20_000 });
+    await page.getByRole('button', { name: 'Open Preview' }).first().click();
+    await expect(page.getByRole('dialog', { name: 'Preview of notes.md' })).toBeVisible();
+    await page.keyboard.press('Escape');
+
+    await page.goto(`/${singlePdf}`);
+    await hydrateAll(page);
+    await expect(page.locator('.pdf-viewer')).toHaveAttribute('data-state', 'ready', { timeout: 20_000 });
+    await page.getByRole('button', { name: 'Next page' }).click();
+
+    await page.goto(`/${gallery}`);
+    await hydrateAll(page);
+    await page.locator('.gv-tile').nth(1).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.locator('.lightbox__counter')).toHaveText('2 of 4');
+    await page.keyboard.press('ArrowRight');
+    await expect(dialog.locator('.lightbox__counter')).toHaveText('3 of 4');
+    await page.keyboard.press('Escape');
+
+    await page.goto(`/${singleImage}`);
+    await hydrateAll(page);
+    await expect(page.locator('[data-engagement]').first()).toBeVisible();
+
+    expect(violations).toEqual([]);
+  });
+
+  test('a site page sets no cookie; the page’s first call gets one and the other calls share it', async ({ page, context }) => {
+    const issued: string[] = [];
+    const documentCookies: (string | null)[] = [];
+    page.on('response', async (response) => {
+      const setCookie = await response.headerValue('set-cookie');
+      if (response.request().resourceType() === 'document') documentCookies.push(setCookie);
+      else if (setCookie && /dropsite_vid=/.test(setCookie)) issued.push(new URL(response.url()).pathname);
+    });
+    // The view beacon and the engagement state go out as the page loads, with no cookie yet.
+    await page.goto(`/${singleImage}`);
+    const favourite = page.locator('[data-engagement]').first().getByRole('button', { name: 'Favourite' });
+    await expect(favourite).toHaveAttribute('aria-pressed', 'false');
+    await favourite.click();
+    await expect(favourite).toHaveAttribute('aria-pressed', 'true');
+
+    await page.reload();
+    await expect(page.locator('[data-engagement]').first().getByRole('button', { name: 'Favourite' })).toHaveAttribute('aria-pressed', 'true');
+    await page.waitForTimeout(500);
+    expect(documentCookies).toEqual([null, null]);
+    // One visitor id, issued once, shared by every call of both visits.
+    expect(issued).toHaveLength(1);
+    expect((await context.cookies()).filter((c) => c.name === 'dropsite_vid')).toHaveLength(1);
+  });
+});
+
+test('the wizard preview runs sandboxed in its own origin, under the site CSP, and shows the creator’s images', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const violations = await recordViolations(context);
+  const images = await threeImages(21);
+  await closeEmailPromptWhenShown(page);
+  await page.goto('/');
+  await page.getByTestId('file-input').setInputFiles(images);
+  await walkToPreview(page);
+
+  const frame = page.frameLocator('[data-testid="preview-frame"]');
+  await expect(frame.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId('preview-frame')).toHaveAttribute('sandbox', 'allow-scripts allow-downloads');
+  const previewImages = frame.locator('img[src^="blob:"]');
+  await expect(previewImages.first()).toBeAttached();
+  await expect
+    .poll(() => previewImages.evaluateAll((imgs: HTMLImageElement[]) => imgs.map((img) => ((img.loading = 'eager'), img.complete && img.naturalWidth > 0)).some(Boolean)), { timeout: 10_000 })
+    .toBe(true);
+
+  const inside = page.frames().find((f) => f.url().includes('/api/preview/frame'));
+  expect(inside).toBeDefined();
+  // An opaque origin: the preview's scripts reach neither the dashboard's document nor its storage or cookies.
+  const reach = await inside!.evaluate(() => {
+    const tries = (f: () => unknown) => {
+      try {
+        f();
+        return 'reached';
+      } catch {
+        return 'blocked';
+      }
+    };
+    return { origin: window.origin, parent: tries(() => parent.document.title), storage: tries(() => localStorage.length), cookie: tries(() => document.cookie) };
+  });
+  expect(reach).toEqual({ origin: 'null', parent: 'blocked', storage: 'blocked', cookie: 'blocked' });
+  expect(violations).toEqual([]);
+});
