@@ -21,6 +21,8 @@ type TDeps = Pick<TAppDeps, 'config' | 'clock' | 'db' | 'storage'>;
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
+/** Addresses whose open upload sessions are tracked before old entries are forgotten. */
+const MAX_TRACKED_ADDRESSES = 10_000;
 
 export const TOO_MANY_PUBLISHES_MESSAGE = 'You have published a lot in a short time. Please wait a while and try again.';
 export const DAILY_BYTES_MESSAGE = 'You have reached the upload allowance for today. Please try again later, or send fewer or smaller files.';
@@ -61,8 +63,8 @@ function createPublishGate(deps: TDeps): TPublishGate {
   const publishes: TQuota = createQuota({ capacity: limits.perHour, windowMs: HOUR_MS, clock });
   const bytes: TQuota = createQuota({ capacity: limits.bytesPerDay, windowMs: DAY_MS, clock });
   const previews: TQuota = createQuota({ capacity: limits.previewsPerHour, windowMs: HOUR_MS, clock });
-  /** Upload sessions opened per address (pruned against the database on each check). */
-  const openByAddress = new Map<string, Set<string>>();
+  /** Upload sessions opened per address, with when (pruned against the database on each check). */
+  const openByAddress = new Map<string, Map<string, number>>();
   /** Inits admitted and still running, per address (not yet in openByAddress). */
   const pendingByAddress = new Map<string, number>();
 
@@ -70,6 +72,15 @@ function createPublishGate(deps: TDeps): TPublishGate {
     const next = (pendingByAddress.get(address) ?? 0) + delta;
     if (next <= 0) pendingByAddress.delete(address);
     else pendingByAddress.set(address, next);
+  };
+
+  /** Many addresses: forget sessions opened longer ago than an idle session lives (they are mostly gone). */
+  const forgetOldSessions = () => {
+    const cutoff = clock.now() - config.uploadSessionTtlMs;
+    for (const [address, ids] of openByAddress) {
+      for (const [id, openedAt] of ids) if (openedAt < cutoff) ids.delete(id);
+      if (ids.size === 0) openByAddress.delete(address);
+    }
   };
 
   /** Open sessions of this address now, and when the first of them expires. */
@@ -80,12 +91,12 @@ function createPublishGate(deps: TDeps): TPublishGate {
     const rows = await db
       .selectFrom('upload_sessions')
       .select(['id', 'expires_at'])
-      .where('id', 'in', [...ids])
+      .where('id', 'in', [...ids.keys()])
       .where('status', 'in', ['open', 'completing'])
       .where('expires_at', '>', now)
       .execute();
     const stillOpen = new Set(rows.map((r) => r.id));
-    for (const id of ids) if (!stillOpen.has(id)) ids.delete(id);
+    for (const id of ids.keys()) if (!stillOpen.has(id)) ids.delete(id);
     if (ids.size === 0) openByAddress.delete(address);
     const firstExpiry = rows.length === 0 ? undefined : Math.min(...rows.map((r) => Number(r.expires_at)));
     return { count: rows.length, firstExpiry };
@@ -148,9 +159,10 @@ function createPublishGate(deps: TDeps): TPublishGate {
     return {
       sessionOpened(sessionId) {
         if (!settle(false)) return;
-        const ids = openByAddress.get(address) ?? new Set<string>();
-        ids.add(sessionId);
+        const ids = openByAddress.get(address) ?? new Map<string, number>();
+        ids.set(sessionId, clock.now());
         openByAddress.set(address, ids);
+        if (openByAddress.size > MAX_TRACKED_ADDRESSES) forgetOldSessions();
       },
       cancel({ refund }) {
         settle(refund);
