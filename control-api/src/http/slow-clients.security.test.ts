@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.ts';
+import { initChunked, sha256 } from '../upload-sessions/session-test-client.ts';
 
 const MAIN = path.resolve(import.meta.dirname, '../main.ts');
 
@@ -142,6 +143,21 @@ describe('slow clients', () => {
     expect(client.received()).toMatch(/^HTTP\/1\.1 200/);
     expect(closedAfter).toBeLessThan(5000);
   }, 10_000);
+
+  it('closes a keep-alive connection left idle after an upload chunk too', async () => {
+    const bytes = Buffer.from('chunk bytes of a small file\n'.repeat(10));
+    const init = await initChunked(`http://127.0.0.1:${api.port}`, [{ name: 'a.txt', type: 'text/plain', bytes }]);
+    expect(init.status).toBe(201);
+    const file = (init.body.uploadUrls as Array<{ uploadUrl: string }>)[0]!;
+    const client = await connect(api.port);
+    client.socket.write(
+      `POST ${file.uploadUrl}?chunk=0&last=true HTTP/1.1\r\nHost: 127.0.0.1:${api.port}\r\nContent-Type: application/octet-stream\r\nX-Chunk-Sha256: ${sha256(bytes)}\r\nContent-Length: ${bytes.length}\r\n\r\n`,
+    );
+    client.socket.write(bytes);
+    const closedAfter = await within(client.closed, 6000);
+    expect(client.received()).toMatch(/^HTTP\/1\.1 200/);
+    expect(closedAfter).toBeLessThan(6000);
+  }, 15_000);
 
   it('refuses connections past HTTP_MAX_CONNECTIONS', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-maxconn-'));

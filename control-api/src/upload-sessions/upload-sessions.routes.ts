@@ -24,7 +24,6 @@ import { admitNotificationRecipient, notificationAddressOf } from '../notificati
 import { AppError } from '../http/app-error.ts';
 import { rejectInvalidUtf8 } from '../engagement/engagement-layer.ts';
 import {
-  CHUNK_IDLE_TIMEOUT_MS,
   chunkUploadPath,
   createUploadSessionService,
   hashIdempotencyKey,
@@ -140,9 +139,9 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
     const lengthHeader = req.get('content-length');
     const contentLength = lengthHeader !== undefined && /^\d{1,15}$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
 
-    // A stalled sender must not hold its chunk's lock; the timer is cleared for the next request on this connection.
-    req.setTimeout(CHUNK_IDLE_TIMEOUT_MS, () => req.destroy(new Error('Chunk upload stalled')));
-    res.once('finish', () => req.setTimeout(0));
+    // A stalled sender cannot hold its chunk's lock: the app cuts an upload body after
+    // UPLOAD_IDLE_TIMEOUT_SECONDS without a byte (http/slow-clients.ts). No socket timeout here: one
+    // cleared at the response's end would also clear Node's keep-alive timeout, leaving idle connections open.
     // Node drains an unread body after a refusal so the client can read it; a body larger than any
     // chunk (or of unknown length) is not worth draining, so that connection is closed instead.
     res.once('finish', () => {
