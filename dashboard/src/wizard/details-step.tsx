@@ -25,17 +25,22 @@ function useNow(): Date {
   return now;
 }
 
-/** The footer's contact fields (spec 2.4): each optional, each shown on the site only when filled in. */
+/**
+ * The footer's contact fields (spec 2.4): each optional, each shown on the site only when filled in.
+ * Links are text inputs: a bare domain or a handle is fine, so type=url would mark them invalid.
+ */
 const CONTACT_FIELDS: ReadonlyArray<{
   field: TContactField;
   label: string;
-  type: 'email' | 'url' | 'text';
+  type: 'email' | 'text';
+  /** The keyboard phones show; handles take the plain one. */
+  inputMode?: 'email' | 'url';
   autoComplete: string;
   placeholder: string;
   hint: string;
 }> = [
-  { field: 'email', label: 'Contact Email', type: 'email', autoComplete: 'email', placeholder: 'you@studio.com', hint: "The footer's ‘Get in touch’ button writes to it" },
-  { field: 'website', label: 'Website', type: 'url', autoComplete: 'url', placeholder: 'https://yourstudio.com', hint: 'A link starting with https://, or just the domain' },
+  { field: 'email', label: 'Contact Email', type: 'email', inputMode: 'email', autoComplete: 'email', placeholder: 'you@studio.com', hint: "The footer's ‘Get in touch’ button writes to it" },
+  { field: 'website', label: 'Website', type: 'text', inputMode: 'url', autoComplete: 'url', placeholder: 'https://yourstudio.com', hint: 'A link starting with https://, or just the domain' },
   { field: 'twitter', label: 'Twitter', type: 'text', autoComplete: 'off', placeholder: '@handle', hint: 'A handle, or a link to x.com' },
   { field: 'linkedin', label: 'LinkedIn', type: 'text', autoComplete: 'off', placeholder: 'profile-name', hint: 'Your profile name, or a link to linkedin.com/in/' },
   { field: 'github', label: 'GitHub', type: 'text', autoComplete: 'off', placeholder: 'username', hint: 'A username, or a link to github.com' },
@@ -135,7 +140,7 @@ export function DetailsStep({ form, onEdit, onEditContact, onBack, onContinue }:
         </legend>
         <p className="field__hint contact-fields__lede">Shown in your site's footer; only what you fill in appears.</p>
         <div className="contact-fields__grid">
-          {CONTACT_FIELDS.map(({ field, label, type, autoComplete, placeholder, hint }) => {
+          {CONTACT_FIELDS.map(({ field, label, type, inputMode, autoComplete, placeholder, hint }) => {
             const id = `${contactIds}-${field}`;
             const error = contactTouched[field] ? (validation.contact[field] ?? null) : null;
             return (
@@ -147,7 +152,7 @@ export function DetailsStep({ form, onEdit, onEditContact, onBack, onContinue }:
                   id={id}
                   className="field__input"
                   type={type}
-                  inputMode={type === 'email' ? 'email' : type === 'url' ? 'url' : undefined}
+                  inputMode={inputMode}
                   value={form.contactInfo[field]}
                   maxLength={field === 'email' ? CONTACT_EMAIL_MAX_LENGTH : CONTACT_LINK_MAX_LENGTH}
                   autoComplete={autoComplete}
