@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TArchiveEntry } from '@dropsite/shared';
 import { entryDownloadUrl, filePaths, filterTree, folderPaths, sortTree, visibleRows } from './archive/archive-tree.ts';
-import { cardLines, clampFontSize, parseCsv, parseInline, parseMarkdown } from './text/text-format.ts';
+import { cardLines, clampFontSize, parseCsv } from './text/text-format.ts';
+import { parseInline, parseMarkdown } from './text/markdown.ts';
 import { formatBitrate, formatClock, formatResolution, videoFormatLabel } from './video/video-format.ts';
 import { fileNameFromDisposition } from './shared/actions.ts';
 import { assertPdfBytes, PDF_MESSAGES } from './pdf/pdf-library.ts';

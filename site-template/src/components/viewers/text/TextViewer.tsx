@@ -5,16 +5,19 @@
  * Copy, Share, Print, Download and the favourite from the engagement controls. The full text is
  * read with a Range request, at most TEXT_PREVIEW_MAX_BYTES; longer files say so.
  */
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { TTextSummary } from '@dropsite/shared';
 import { COPY_CONFIRMATION_MS, TEXT_PREVIEW_MAX_BYTES, TEXT_VIEWER, formatBytes } from '../../../lib/shared-client.ts';
 import type { TViewerSite } from '../../../lib/viewer-types.ts';
 import { copyText, pageUrl, shareLink } from '../shared/actions.ts';
 import { DownloadButton, FileEngagement } from '../shared/controls.tsx';
 import { Icon } from '../shared/icons.tsx';
-import { cardLines, clampFontSize, parseCsv, parseInline, parseMarkdown, splitLines } from './text-format.ts';
+import { cardLines, clampFontSize, decodeText, parseCsv, splitLines } from './text-format.ts';
 import '../shared/viewer.css';
 import './text.css';
+
+// markdown-it is fetched only when a Markdown preview opens: the page's first bundle stays small.
+const MarkdownPreview = lazy(() => import('./MarkdownPreview.tsx'));
 
 export interface TTextFile {
   id: string;
@@ -45,11 +48,11 @@ export default function TextViewer({ site, file, text, canPreview, label }: Prop
   useEffect(() => {
     if (lines || !canPreview) return;
     const abort = new AbortController();
-    readText(file.url, 16 * 1024, abort.signal)
+    readText(file.url, 16 * 1024, text?.encoding, abort.signal)
       .then(({ text: head }) => setLines(splitLines(head).slice(0, TEXT_VIEWER.cardLines)))
       .catch(() => setLines([]));
     return () => abort.abort();
-  }, [lines, canPreview, file.url]);
+  }, [lines, canPreview, file.url, text?.encoding]);
 
   const shown = lines ? cardLines(lines) : [];
   const totalLines = text?.totalLines;
@@ -79,6 +82,7 @@ export default function TextViewer({ site, file, text, canPreview, label }: Prop
           site={site}
           file={file}
           label={label}
+          encoding={text?.encoding}
           onClose={() => {
             setOpen(false);
             requestAnimationFrame(() => openButton.current?.focus());
@@ -89,15 +93,17 @@ export default function TextViewer({ site, file, text, canPreview, label }: Prop
   );
 }
 
-async function readText(url: string, maxBytes: number, signal: AbortSignal): Promise<{ text: string; isTruncated: boolean }> {
+/** The file's first `maxBytes`, decoded with the encoding the builder detected (Windows-1252 and UTF-16 included). */
+async function readText(url: string, maxBytes: number, encoding: string | undefined, signal: AbortSignal): Promise<{ text: string; isTruncated: boolean }> {
   const response = await fetch(url, { signal, headers: { Range: `bytes=0-${maxBytes - 1}` }, credentials: 'same-origin' });
   if (!response.ok) throw new Error(`${response.status}`);
   const total = Number(/\/(\d+)$/.exec(response.headers.get('content-range') ?? '')?.[1] ?? NaN);
   const bytes = new Uint8Array(await response.arrayBuffer());
-  return { text: new TextDecoder('utf-8').decode(bytes.subarray(0, maxBytes)), isTruncated: response.status === 206 && Number.isFinite(total) && total > maxBytes };
+  const isTruncated = response.status === 206 && Number.isFinite(total) && total > maxBytes;
+  return { text: decodeText(bytes.subarray(0, maxBytes), encoding, isTruncated || bytes.length > maxBytes), isTruncated };
 }
 
-function FullPreview({ site, file, label, onClose }: { site: TViewerSite; file: TTextFile; label: string; onClose: () => void }) {
+function FullPreview({ site, file, label, encoding, onClose }: { site: TViewerSite; file: TTextFile; label: string; encoding: string | undefined; onClose: () => void }) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const [full, setFull] = useState<TFull>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
@@ -120,11 +126,11 @@ function FullPreview({ site, file, label, onClose }: { site: TViewerSite; file: 
   useEffect(() => {
     const abort = new AbortController();
     setFull({ status: 'loading' });
-    readText(file.url, TEXT_PREVIEW_MAX_BYTES, abort.signal)
+    readText(file.url, TEXT_PREVIEW_MAX_BYTES, encoding, abort.signal)
       .then((result) => setFull({ status: 'ready', ...result }))
       .catch(() => !abort.signal.aborted && setFull({ status: 'error' }));
     return () => abort.abort();
-  }, [file.url, attempt]);
+  }, [file.url, encoding, attempt]);
 
   const say = (text: string) => {
     clearTimeout(flashTimer.current);
@@ -268,7 +274,20 @@ function FullPreview({ site, file, label, onClose }: { site: TViewerSite; file: 
 }
 
 function FormattedText({ text, kind }: { text: string; kind: string }) {
-  if (kind === 'md' || kind === 'markdown') return <Markdown text={text} />;
+  if (kind === 'md' || kind === 'markdown') {
+    return (
+      <Suspense
+        fallback={
+          <div className="tv-status">
+            <div className="vi-spinner" aria-hidden="true" />
+            <p>Loading preview…</p>
+          </div>
+        }
+      >
+        <MarkdownPreview text={text} />
+      </Suspense>
+    );
+  }
   if (kind === 'csv') {
     const rows = parseCsv(text);
     const [head, ...body] = rows;
@@ -309,76 +328,4 @@ function FormattedText({ text, kind }: { text: string; kind: string }) {
     return <pre className="tv-raw tv-raw--wrap">{pretty}</pre>;
   }
   return <div className="tv-prose tv-prose--plain">{text}</div>;
-}
-
-function Inline({ text }: { text: string }): ReactNode {
-  return parseInline(text).map((part, i) => {
-    switch (part.type) {
-      case 'code':
-        return <code key={i}>{part.text}</code>;
-      case 'strong':
-        return <strong key={i}>{part.text}</strong>;
-      case 'em':
-        return <em key={i}>{part.text}</em>;
-      case 'link':
-        return (
-          <a key={i} href={part.href} target="_blank" rel="noopener noreferrer nofollow">
-            {part.text}
-          </a>
-        );
-      default:
-        return part.text;
-    }
-  });
-}
-
-function Markdown({ text }: { text: string }) {
-  return (
-    <div className="tv-prose">
-      {parseMarkdown(text).map((block, i) => {
-        switch (block.type) {
-          case 'heading': {
-            const Tag = `h${Math.min(6, block.level + 1)}` as 'h2';
-            return (
-              <Tag key={i}>
-                <Inline text={block.text} />
-              </Tag>
-            );
-          }
-          case 'list': {
-            const Tag = block.ordered ? 'ol' : 'ul';
-            return (
-              <Tag key={i}>
-                {block.items.map((item, j) => (
-                  <li key={j}>
-                    <Inline text={item} />
-                  </li>
-                ))}
-              </Tag>
-            );
-          }
-          case 'code':
-            return (
-              <pre key={i}>
-                <code>{block.text}</code>
-              </pre>
-            );
-          case 'quote':
-            return (
-              <blockquote key={i}>
-                <Inline text={block.text} />
-              </blockquote>
-            );
-          case 'rule':
-            return <hr key={i} />;
-          default:
-            return (
-              <p key={i}>
-                <Inline text={block.text} />
-              </p>
-            );
-        }
-      })}
-    </div>
-  );
 }
