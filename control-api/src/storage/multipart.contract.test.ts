@@ -136,7 +136,7 @@ for (const driver of ['disk', 's3'] as const) {
     if (driver === 'disk') {
       it('has no direct part URLs and keeps its multipart folder out of listings', async () => {
         const upload = await storage.createMultipartUpload('mp/hidden', { partSize: PART });
-        expect(await storage.createPartUploadUrl(upload, 1, { expiresInSeconds: 60 })).toBeNull();
+        expect(await storage.createPartUploadUrl(upload, 1, { expiresInSeconds: 60, size: 1 })).toBeNull();
         const keys = [];
         for await (const o of storage.list('')) keys.push(o.key);
         expect(keys.some((k) => k.startsWith('.multipart'))).toBe(false);
@@ -152,7 +152,7 @@ for (const driver of ['disk', 's3'] as const) {
         const bytes = [randomBytes(PART), randomBytes(777)];
         const etags = [];
         for (const [i, body] of bytes.entries()) {
-          const signed = await storage.createPartUploadUrl(upload, i + 1, { expiresInSeconds: 600 });
+          const signed = await storage.createPartUploadUrl(upload, i + 1, { expiresInSeconds: 600, size: body.length });
           expect(signed).not.toBeNull();
           expect(signed!.method).toBe('PUT');
           expect(signed!.url).toContain('X-Amz-Signature=');
@@ -164,6 +164,18 @@ for (const driver of ['disk', 's3'] as const) {
         expect(listed.map((p) => p.etag)).toEqual(etags);
         await storage.completeMultipartUpload(upload, listed);
         expect(await sha256OfStream((await storage.get('mp/presigned.bin')).body)).toBe(sha256(Buffer.concat(bytes)));
+      });
+
+      it('refuses a presigned PUT whose body is larger or smaller than the signed size, storing nothing', async () => {
+        const upload = await storage.createMultipartUpload('mp/presigned-size.bin', { partSize: PART });
+        const signed = await storage.createPartUploadUrl(upload, 1, { expiresInSeconds: 60, size: 1000 });
+        for (const size of [1001, PART, 999]) {
+          const res = await fetch(signed!.url, { method: 'PUT', body: new Uint8Array(size), headers: signed!.headers });
+          expect(res.status, String(size)).toBe(403);
+        }
+        expect(await storage.listParts(upload)).toEqual([]);
+        expect((await fetch(signed!.url, { method: 'PUT', body: new Uint8Array(1000), headers: signed!.headers })).status).toBe(200);
+        await storage.abortMultipartUpload(upload);
       });
     }
   });

@@ -34,6 +34,28 @@ describe('presignS3Url', () => {
     expect(url.searchParams.get('partNumber')).toBe('3');
   });
 
+  it('signs the headers a request must carry: its exact length, and its checksum when given', () => {
+    // Expected signatures computed once with the AWS SDK's own signer (@smithy/signature-v4: content-length
+    // signable, x-amz-checksum-sha256 unhoistable, UNSIGNED-PAYLOAD).
+    const base = { method: 'PUT' as const, region: 'eu-west-1', accessKeyId: 'AK', secretAccessKey: 'SK/x+y', now: Date.UTC(2026, 10, 23, 10, 11, 12), expiresInSeconds: 300 };
+    const sized = presignS3Url({
+      ...base,
+      url: new URL(`http://127.0.0.1:9000/bucket/uploads/ab-C_d/f%20%20x~?partNumber=3&uploadId=${encodeURIComponent('a/b+c=')}`),
+      sessionToken: 'tok/en=',
+      signedHeaders: { 'Content-Length': '5242880' },
+    });
+    expect(sized.searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;host');
+    expect(sized.searchParams.get('X-Amz-Signature')).toBe('5a2ffea95c37f0bd0a0456401456d836a1fabeba7f5cfb6a658a47184b02d8bb');
+
+    const summed = presignS3Url({
+      ...base,
+      url: new URL('https://bucket.s3.eu-west-1.amazonaws.com/uploads/a.bin?partNumber=1&uploadId=xyz'),
+      signedHeaders: { 'content-length': '5', 'x-amz-checksum-sha256': 'LPJNul+wow4m6DsqxbninhsWHlwfp0JecwQzYpOLmCQ=' },
+    });
+    expect(summed.searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;host;x-amz-checksum-sha256');
+    expect(summed.searchParams.get('X-Amz-Signature')).toBe('0d42143baefdfebd543867fb704b09e9245006530321958aeafd408b9a0fc615');
+  });
+
   it('refuses lifetimes S3 would refuse', () => {
     const base = { method: 'PUT' as const, url: new URL('https://b.s3.amazonaws.com/k'), region: 'us-east-1', accessKeyId: 'a', secretAccessKey: 'b', now: 0 };
     expect(() => presignS3Url({ ...base, expiresInSeconds: 0 })).toThrow(RangeError);

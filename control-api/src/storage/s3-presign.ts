@@ -18,6 +18,12 @@ export interface TPresignInput {
   now: number;
   /** 1 second to 7 days, as S3 allows. */
   expiresInSeconds: number;
+  /**
+   * Headers the request must carry with exactly these values (names any case), signed besides host:
+   * `content-length` binds the body's size, `x-amz-checksum-sha256` its content. S3 refuses the
+   * request (403 SignatureDoesNotMatch) when one differs.
+   */
+  signedHeaders?: Readonly<Record<string, string>>;
 }
 
 const MAX_EXPIRES_SECONDS = 7 * 24 * 3600;
@@ -39,7 +45,10 @@ export function presignS3Url(input: TPresignInput): URL {
   params.set('X-Amz-Date', amzDate);
   params.set('X-Amz-Expires', String(input.expiresInSeconds));
   if (input.sessionToken) params.set('X-Amz-Security-Token', input.sessionToken);
-  params.set('X-Amz-SignedHeaders', 'host');
+  const headers = new Map<string, string>([['host', input.url.host]]);
+  for (const [name, value] of Object.entries(input.signedHeaders ?? {})) headers.set(name.toLowerCase(), value.trim().replace(/ +/g, ' '));
+  const headerNames = [...headers.keys()].sort();
+  params.set('X-Amz-SignedHeaders', headerNames.join(';'));
 
   const canonicalQuery = [...params]
     .map(([name, value]) => [encodeRfc3986(name), encodeRfc3986(value)] as const)
@@ -51,7 +60,8 @@ export function presignS3Url(input: TPresignInput): URL {
     .split('/')
     .map((segment) => encodeRfc3986(decodeURIComponent(segment)))
     .join('/');
-  const canonicalRequest = [method, canonicalPath, canonicalQuery, `host:${input.url.host}`, '', 'host', 'UNSIGNED-PAYLOAD'].join('\n');
+  const canonicalHeaders = headerNames.map((name) => `${name}:${headers.get(name)}\n`).join('');
+  const canonicalRequest = [method, canonicalPath, canonicalQuery, canonicalHeaders, headerNames.join(';'), 'UNSIGNED-PAYLOAD'].join('\n');
   const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256Hex(canonicalRequest)].join('\n');
 
   let key: Buffer = hmac(`AWS4${secretAccessKey}`, day);

@@ -356,9 +356,9 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
     }
   }
 
-  async function createPartUploadUrl(upload: TMultipartUpload, partNumber: number, options: { expiresInSeconds: number }): Promise<TPresignedRequest> {
+  async function createPartUploadUrl(upload: TMultipartUpload, partNumber: number, options: { expiresInSeconds: number; size: number }): Promise<TPresignedRequest> {
     assertSafeKey(upload.key);
-    assertValidPart(upload, partNumber, 0);
+    assertValidPart(upload, partNumber, options.size);
     const credentials = await client.config.credentials();
     const url = objectUrl(upload.key);
     url.searchParams.set('partNumber', String(partNumber));
@@ -373,6 +373,8 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
       sessionToken: credentials.sessionToken,
       now,
       expiresInSeconds: options.expiresInSeconds,
+      // Browsers set Content-Length from the body themselves: a body of any other size fails the signature.
+      signedHeaders: { 'content-length': String(options.size) },
     });
     return { url: signed.toString(), method: 'PUT', headers: {}, expiresAt: now + options.expiresInSeconds * 1000 };
   }

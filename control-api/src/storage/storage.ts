@@ -110,8 +110,9 @@ export interface Storage {
   /**
    * A URL a browser can PUT one part to directly, or null when the driver has none (disk: parts go through the API).
    * The part's ETag comes back in the response header (S3 needs CORS `ExposeHeaders: ETag` for browsers to read it).
+   * The URL accepts a body of exactly `size` bytes (its Content-Length is signed) and only until it expires.
    */
-  createPartUploadUrl(upload: TMultipartUpload, partNumber: number, options: { expiresInSeconds: number }): Promise<TPresignedRequest | null>;
+  createPartUploadUrl(upload: TMultipartUpload, partNumber: number, options: { expiresInSeconds: number; size: number }): Promise<TPresignedRequest | null>;
   /** Releases connections and handles. */
   close(): Promise<void>;
 }

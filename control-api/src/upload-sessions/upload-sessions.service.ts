@@ -50,8 +50,8 @@ export type TSessionProtocol = 'chunked' | 'direct-chunked';
 
 /** How long a completer holds a session before another may take over (it is renewed while working). */
 export const COMPLETION_LEASE_MS = 5 * 60_000;
-/** Lifetime of a presigned part URL. */
-export const PART_URL_SECONDS = 3600;
+/** Lifetime of a presigned part URL: minutes (the client asks again when one has expired). */
+export const PART_URL_SECONDS = 300;
 const EMPTY_SHA256 = createHash('sha256').digest('hex');
 
 /** The form as a session keeps it: the password only as its hash. */
@@ -460,7 +460,8 @@ export function createUploadSessionService(deps: TAppDeps) {
     const upload = await ensureMultipartUpload(session, file);
     const urls: TPartUrl[] = [];
     for (const index of indices) {
-      const signed = await storage.createPartUploadUrl(upload, index + 1, { expiresInSeconds: PART_URL_SECONDS });
+      // The URL takes exactly this chunk's bytes: its Content-Length is signed.
+      const signed = await storage.createPartUploadUrl(upload, index + 1, { expiresInSeconds: PART_URL_SECONDS, size: expectedChunkSize(file, index) });
       urls.push(signed ? { chunkIndex: index, uploadUrl: signed.url, method: signed.method, headers: signed.headers } : viaApi(index));
     }
     return urls;

@@ -265,6 +265,16 @@ describe('direct-chunked specifics', () => {
     expect(puts.every((r) => r.url.startsWith('https://bucket.s3.test/') && !r.headers?.['X-Chunk-Sha256'])).toBe(true);
   });
 
+  it('asks for a fresh URL when the bucket refuses an expired one (403), and finishes', async () => {
+    const server = createFakeServer({ putUrls: true, failChunk: (f, c, attempt) => (f === 0 && c === 1 && attempt === 1 ? 403 : null) });
+    const { files, bytes } = makeFiles();
+    const result = await newUpload('direct-chunked', server, files).run();
+    expect(result.slug).toBe('k3m9pq2xza');
+    expect(Buffer.concat([...server.files[0]!.chunks.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b))).toEqual(Buffer.from(bytes[0]!));
+    const asked = server.requests.filter((r) => r.url === '/api/direct-upload/urls').map((r) => JSON.parse(r.body as string) as { fileId: string; chunkIndices: number[] });
+    expect(asked.filter((b) => b.fileId === 'file0' && b.chunkIndices[0] === 1)).toHaveLength(1); // the refetch, starting at chunk 1
+  });
+
   it("says which chunk had no upload URL", async () => {
     const server = createFakeServer();
     const transport: TTransport = async (r) => (r.url === '/api/direct-upload/urls' ? { status: 200, text: JSON.stringify({ success: true, uploadUrls: [] }) } : server.transport(r));

@@ -266,6 +266,13 @@ export function createChunkedUpload(protocol: TChunkedProtocol, files: readonly 
     const sendOne = async (task: TChunkTask, prepared: TPrepared, _attempt: number, chunkSignal: AbortSignal) => {
       const f = active.files[task.fileIndex]!;
       const key = String(task.chunkIndex);
+      let target = prepared.target;
+      if (active.protocol === 'direct-chunked') {
+        // Presigned URLs live minutes: one refused as expired was dropped below, so a retry asks for a fresh one.
+        if (!urls[task.fileIndex]!.has(task.chunkIndex)) await fetchUrls(task.fileIndex, task.chunkIndex);
+        target = urls[task.fileIndex]!.get(task.chunkIndex) ?? null;
+        if (!target) throw new UploadError(UPLOAD_MESSAGES.noChunkUrl(task.chunkIndex + 1));
+      }
       tracker.setStatus(task.fileIndex, 'uploading');
       const isLast = task.chunkIndex === f.totalChunks - 1;
       const request =
@@ -275,12 +282,12 @@ export function createChunkedUpload(protocol: TChunkedProtocol, files: readonly 
               url: `${f.uploadUrl}?chunk=${task.chunkIndex}&last=${isLast}`,
               headers: { 'Content-Type': 'application/octet-stream', [CHUNK_SHA256_HEADER]: prepared.sha256 },
             }
-          : prepared.target!.method === 'PUT'
-            ? { method: 'PUT' as const, url: prepared.target!.uploadUrl, headers: { ...prepared.target!.headers } }
+          : target!.method === 'PUT'
+            ? { method: 'PUT' as const, url: target!.uploadUrl, headers: { ...target!.headers } }
             : {
                 method: 'POST' as const,
-                url: prepared.target!.uploadUrl,
-                headers: { 'Content-Type': 'application/octet-stream', [CHUNK_SHA256_HEADER]: prepared.sha256, ...prepared.target!.headers },
+                url: target!.uploadUrl,
+                headers: { 'Content-Type': 'application/octet-stream', [CHUNK_SHA256_HEADER]: prepared.sha256, ...target!.headers },
               };
       let reply: TTransportResponse;
       try {
@@ -297,9 +304,12 @@ export function createChunkedUpload(protocol: TChunkedProtocol, files: readonly 
       if (!ok) {
         const backend = request.method === 'PUT' ? null : readBackendError(reply.text);
         const fallback = active.protocol === 'chunked' ? FALLBACK_MESSAGES.chunk : UPLOAD_MESSAGES.chunkStatus(reply.status);
+        // The bucket answers 403 to a presigned URL that has expired: the next try gets a new one.
+        const refusedUrl = request.method === 'PUT' && reply.status === 403;
+        if (refusedUrl) urls[task.fileIndex]!.delete(task.chunkIndex);
         throw new UploadError(backend ?? fallback, {
           status: reply.status,
-          isRetryable: isRetryableStatus(reply.status),
+          isRetryable: refusedUrl || isRetryableStatus(reply.status),
           isSessionLost: reply.status === 404 || reply.status === 410,
         });
       }

@@ -1,0 +1,88 @@
+/**
+ * Presigned part URLs of the direct-chunked protocol, against s3rver (which checks presigned
+ * signatures and expiry as S3 does): a URL takes a body of exactly its chunk's size and lives
+ * minutes, so a leaked or kept URL cannot fill the bucket with parts of any size for an hour.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHUNK_SIZE } from '@dropsite/shared';
+import { createStorage } from '../storage/create-storage.ts';
+import { MIN_PART_SIZE } from '../storage/storage.ts';
+import { startS3rver, type TS3rver } from '../test-support/s3rver.ts';
+import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { callJson, chunkOf, completeSession, initDirect, makeBytes, sessionStatus, sha256 } from './session-test-client.ts';
+
+const S3 = { region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true } as const;
+
+describe('presigned part URLs', () => {
+  let server: TS3rver;
+  let endpoint: string;
+  let dir: string;
+  let app: TTestApp;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-part-urls-'));
+    ({ server, endpoint } = await startS3rver(dir));
+    app = await startTestApp({ storage: { driver: 's3', endpoint, bucket: 'part-urls', ...S3 }, config: { maxUploadBytes: 10 * CHUNK_SIZE } });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await server?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('take a body of exactly the chunk size: a larger or smaller one is refused and nothing is stored', async () => {
+    const bytes = makeBytes(CHUNK_SIZE + 10);
+    const init = await initDirect(app.url, [{ name: 'cut.bin', bytes }]);
+    expect(init.status).toBe(201);
+    const { sessionId } = init.body as { sessionId: string };
+    const fileId = (init.body.files as Array<{ fileId: string }>)[0]!.fileId;
+    const reply = await callJson(app.url, 'POST', '/api/direct-upload/urls', { sessionId, fileId, chunkIndices: [0, 1] });
+    const urls = reply.body.uploadUrls as Array<{ uploadUrl: string; method: string; headers?: Record<string, string> }>;
+    expect(urls.map((u) => u.method)).toEqual(['PUT', 'PUT']);
+
+    const oversized = await fetch(urls[0]!.uploadUrl, { method: 'PUT', body: new Uint8Array(CHUNK_SIZE + 1024 * 1024), headers: urls[0]!.headers });
+    expect(oversized.status).toBe(403);
+    expect(await oversized.text()).toContain('SignatureDoesNotMatch');
+    const undersized = await fetch(urls[1]!.uploadUrl, { method: 'PUT', body: new Uint8Array(5), headers: urls[1]!.headers });
+    expect(undersized.status).toBe(403);
+    expect((await sessionStatus(app.url, sessionId)).body.session).toMatchObject({ files: [{ receivedChunks: [] }] });
+
+    // The exact chunks go through, and the file publishes.
+    for (const [i, u] of urls.entries()) {
+      expect((await fetch(u.uploadUrl, { method: 'PUT', body: new Uint8Array(chunkOf(bytes, i)), headers: u.headers })).status).toBe(200);
+    }
+    const done = await completeSession(app.url, sessionId, [{ fileId, sha256: sha256(bytes) }], '/api/direct-upload/complete');
+    expect(done.status).toBe(200);
+  });
+
+  it('live minutes, not an hour, and sign the length', async () => {
+    const bytes = makeBytes(2000);
+    const init = await initDirect(app.url, [{ name: 'notes.txt', bytes }]);
+    const { sessionId } = init.body as { sessionId: string };
+    const fileId = (init.body.files as Array<{ fileId: string }>)[0]!.fileId;
+    const reply = await callJson(app.url, 'POST', '/api/direct-upload/urls', { sessionId, fileId, chunkIndices: [0] });
+    const url = new URL((reply.body.uploadUrls as Array<{ uploadUrl: string }>)[0]!.uploadUrl);
+    expect(Number(url.searchParams.get('X-Amz-Expires'))).toBeLessThanOrEqual(600);
+    expect(url.searchParams.get('X-Amz-SignedHeaders')?.split(';')).toContain('content-length');
+  });
+
+  it('stop working once expired', async () => {
+    const storage = await createStorage({ driver: 's3', endpoint, bucket: 'part-urls-expiry', ...S3 });
+    try {
+      const upload = await storage.createMultipartUpload('uploads/expiry.bin', { partSize: MIN_PART_SIZE });
+      const signed = await storage.createPartUploadUrl(upload, 1, { expiresInSeconds: 1, size: 100 });
+      await new Promise((resolve) => setTimeout(resolve, 2100));
+      const late = await fetch(signed!.url, { method: 'PUT', body: new Uint8Array(100), headers: signed!.headers });
+      expect(late.status).toBe(403);
+      expect(await late.text()).toContain('Request has expired');
+      expect(await storage.listParts(upload)).toEqual([]);
+      await storage.abortMultipartUpload(upload);
+    } finally {
+      await storage.close();
+    }
+  });
+});
