@@ -9,6 +9,8 @@ export const ERROR_STATUS = {
   not_found: 404,
   conflict: 409,
   gone: 410,
+  /** An ordinary request's body did not arrive within HTTP_REQUEST_TIMEOUT_SECONDS. */
+  request_timeout: 408,
   payload_too_large: 413,
   /** A request body in a Content-Encoding (or charset) the server does not read. */
   unsupported_media_type: 415,

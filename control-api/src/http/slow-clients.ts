@@ -9,6 +9,7 @@
 import http from 'node:http';
 import type { RequestHandler } from 'express';
 import type { TConfig } from '../config/config.ts';
+import { AppError } from './app-error.ts';
 
 export type THttpLimits = TConfig['http'];
 
@@ -64,9 +65,11 @@ export function createBodyTimeouts(limits: THttpLimits): RequestHandler {
           socket.destroy();
           return;
         }
+        // Answered here: the route is still waiting for the body, so the error middleware is not reached.
+        const error = new AppError('request_timeout', 'The request took too long to arrive');
         res.set('Connection', 'close');
         res.once('finish', () => socket.destroy());
-        res.status(408).json({ success: false, error: 'The request took too long to arrive', code: 'request_timeout' });
+        res.status(error.status).json({ success: false, error: error.message, code: error.code });
       }, limits.requestTimeoutMs);
       stop = () => clearTimeout(timer);
     }
