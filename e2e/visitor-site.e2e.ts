@@ -126,7 +126,8 @@ test.describe('a mixed site, its hero, theme and footer', () => {
         await zip('assets.zip', [{ path: 'logo/mark.svg', data: '<svg/>' }]),
         text('notes.txt', 'First line\nSecond line\n'),
       ],
-      { settings: JSON.stringify({ enableNotifications: true, notificationEmail: 'mira@example.com' }) },
+      // The footer's contact email is its own field; the notification address is never shown to visitors.
+      { settings: JSON.stringify({ enableNotifications: true, notificationEmail: 'mira@example.com' }), contactInfo: JSON.stringify({ email: 'mira@example.com' }) },
     );
   });
 
