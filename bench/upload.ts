@@ -92,7 +92,7 @@ async function timePlainDiskWrite(file: string): Promise<number> {
 async function startApi(dir: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [...API_NODE_FLAGS, ...(process.env.BENCH_API_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_API_PROFILE] : []), path.join(repoRoot, 'control-api/src/main.ts')], {
     cwd: repoRoot,
-    env: { ...process.env, ...API_ENV, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'production', SESSION_SECRET: 'bench-only-session-secret-0123456789abcdef', MAX_UPLOAD_BYTES: String(TOTAL_BYTES + MB) },
+    env: { ...process.env, ...API_ENV, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'production', SESSION_SECRET: 'bench-only-session-secret-0123456789abcdef', MAX_UPLOAD_BYTES: String(TOTAL_BYTES + MB), PUBLISH_BYTES_PER_DAY: String(Math.max(5 * 1024 ** 3, TOTAL_BYTES + MB)) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
