@@ -59,9 +59,12 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
       }
     }
   }
-  // Rebuilds a migration asked for (e.g. pages rendered with an older render model), queued once.
-  // A failure leaves the request for the next start; it never keeps the process from serving.
-  await runPendingSiteRebuilds(deps).catch((err: unknown) => log.error({ err }, 'queueing pending site rebuilds failed'));
+  // Rebuilds a migration asked for (e.g. pages rendered with an older render model), queued once, by a
+  // process whose queue keeps them (an in-process queue without a builder, as in `npm run expire`, leaves
+  // them to the next start that builds). A failure leaves the request too; it never stops the process.
+  if (options.runBuilder || queue.driver !== 'inline') {
+    await runPendingSiteRebuilds(deps).catch((err: unknown) => log.error({ err }, 'queueing pending site rebuilds failed'));
+  }
 
   return {
     deps,

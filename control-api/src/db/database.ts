@@ -60,6 +60,12 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
   throwOnMigrationError(await migrator.migrateToLatest());
 }
 
+/** Applies the migrations up to and including `name`: tests of an upgrade start from an older schema. */
+export async function migrateUpTo(db: Kysely<Database>, name: string): Promise<void> {
+  const migrator = await createMigrator(db);
+  throwOnMigrationError(await migrator.migrateTo(name));
+}
+
 /** Reverts every migration (each one's `down`), leaving an empty database; for tests and resets. */
 export async function rollbackAllMigrations(db: Kysely<Database>): Promise<void> {
   const migrator = await createMigrator(db);
