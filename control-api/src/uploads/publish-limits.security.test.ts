@@ -153,6 +153,14 @@ describe('publish limits (shipped defaults)', () => {
     expect((await chunkedInit(a, from(address))).status).toBe(201);
   });
 
+  it('holds the open-session cap against parallel inits', async () => {
+    const a = await start();
+    const replies = await Promise.all(Array.from({ length: 9 }, (_, i) => (i % 2 ? directInit : chunkedInit)(a, from('203.0.113.45'))));
+    expect(replies.filter((r) => r.status === 201)).toHaveLength(5);
+    expect(replies.filter((r) => r.status === 429)).toHaveLength(4);
+    expect(await count(a, 'upload_sessions')).toBe(5);
+  });
+
   it('limits previews per address (60 an hour)', async () => {
     const a = await start();
     const draft = { title: 'Draft', files: [{ clientId: 'f1', name: 'a.jpg', type: 'image/jpeg', size: 10 }] };

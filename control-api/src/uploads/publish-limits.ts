@@ -88,18 +88,20 @@ function createPublishGate(deps: TDeps): TPublishGate {
     const ids = openByAddress.get(address);
     if (!ids || ids.size === 0) return { count: 0, firstExpiry: undefined };
     const now = clock.now();
+    const asked = [...ids.keys()];
     const rows = await db
       .selectFrom('upload_sessions')
       .select(['id', 'expires_at'])
-      .where('id', 'in', [...ids.keys()])
+      .where('id', 'in', asked)
       .where('status', 'in', ['open', 'completing'])
       .where('expires_at', '>', now)
       .execute();
     const stillOpen = new Set(rows.map((r) => r.id));
-    for (const id of ids.keys()) if (!stillOpen.has(id)) ids.delete(id);
-    if (ids.size === 0) openByAddress.delete(address);
+    // Only the ids asked about are pruned: a session opened meanwhile stays counted.
+    for (const id of asked) if (!stillOpen.has(id)) ids.delete(id);
+    if (ids.size === 0 && openByAddress.get(address) === ids) openByAddress.delete(address);
     const firstExpiry = rows.length === 0 ? undefined : Math.min(...rows.map((r) => Number(r.expires_at)));
-    return { count: rows.length, firstExpiry };
+    return { count: ids.size, firstExpiry };
   }
 
   async function creatorKeyOf(req: Request, res: Response): Promise<string | undefined> {
@@ -119,7 +121,8 @@ function createPublishGate(deps: TDeps): TPublishGate {
     const open = input.opensSession ? await openSessionsOf(address) : undefined;
 
     // From here to the takes nothing awaits, so concurrent requests cannot all pass the same check.
-    if (open && open.count + (pendingByAddress.get(address) ?? 0) >= limits.openSessionsPerAddress) {
+    const openNow = open ? (openByAddress.get(address)?.size ?? 0) + (pendingByAddress.get(address) ?? 0) : 0;
+    if (open && openNow >= limits.openSessionsPerAddress) {
       const wait = open.firstExpiry === undefined ? 60 : Math.ceil((open.firstExpiry - clock.now()) / 1000);
       throw rateLimitedError({ allowed: false, retryAfterSeconds: Math.max(1, wait) }, OPEN_SESSIONS_MESSAGE);
     }
