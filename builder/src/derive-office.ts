@@ -145,9 +145,9 @@ export function officeSandboxArgs(
   // bwrap makes missing parents 0700 (root only): /etc must be readable by the sandbox's user.
   out.push('--perms', '0755', '--dir', '/etc');
   for (const file of SANDBOX_ETC) out.push('--ro-bind-try', file, file);
-  // The font cache (else each conversion rescans every font), Debian's bundled extensions; LibreOffice's
-  // own packages install under /opt; a binary elsewhere brings its folder.
-  for (const dir of ['/var/cache/fontconfig', '/var/lib/libreoffice', '/opt']) out.push('--ro-bind-try', dir, dir);
+  // The font cache (else each conversion rescans every font) and Debian's bundled extensions. A LibreOffice
+  // outside /usr (The Document Foundation's packages use /opt/libreofficeX.Y) brings its folder: readOnly.
+  for (const dir of ['/var/cache/fontconfig', '/var/lib/libreoffice']) out.push('--ro-bind-try', dir, dir);
   out.push(
     '--proc', '/proc',
     '--dev', '/dev',
@@ -182,12 +182,16 @@ function resolveTool(name: string): string | null {
   return null;
 }
 
-/** Folders the sandbox must add so `binary` (and what it links to) can run: none for the system's own /usr and /opt. */
+/**
+ * Folders the sandbox must add so `binary` (and what it links to) can run: none under the system's own
+ * /usr; for a LibreOffice installation elsewhere (…/program/soffice) the whole installation.
+ */
 function foldersFor(binary: string): string[] {
   const dirs = new Set<string>();
   for (const file of [binary, realpathSync(binary)]) {
     const dir = path.dirname(file);
-    if (!/^\/(usr|opt|bin|sbin|lib|lib32|lib64)(\/|$)/.test(dir)) dirs.add(dir);
+    if (/^\/(usr|bin|sbin|lib|lib32|lib64)(\/|$)/.test(dir)) continue;
+    dirs.add(path.basename(dir) === 'program' ? path.dirname(dir) : dir);
   }
   return [...dirs];
 }
