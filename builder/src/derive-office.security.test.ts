@@ -84,6 +84,27 @@ describe('office conversion without bubblewrap', () => {
       rmSync(toolDir, { recursive: true, force: true });
     }
   });
+
+  it('says so when bubblewrap may not build its sandbox here (no namespaces), without running LibreOffice', async () => {
+    const toolDir = mkdtempSync(path.join(os.tmpdir(), 'dropsite-fake-bwrap-'));
+    const marker = path.join(toolDir, 'ran');
+    const fakeSoffice = path.join(toolDir, 'soffice');
+    const fakeBwrap = path.join(toolDir, 'bwrap');
+    writeFileSync(fakeSoffice, `#!/bin/sh\ntouch ${JSON.stringify(marker)}\n`, { mode: 0o755 });
+    // What bwrap answers in a container whose seccomp profile refuses user namespaces.
+    writeFileSync(fakeBwrap, '#!/bin/sh\necho "bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces." >&2\nexit 1\n', { mode: 0o755 });
+    const renderer = createPdfRenderer();
+    try {
+      const storage = new MemoryStorage();
+      const file = await addFile(storage, 'report.docx', Buffer.from('PK\x03\x04 pretend'));
+      const outcome = await deriveFile(storage, file, 'document', { pdfRenderer: renderer, office: { sofficePath: fakeSoffice, bwrapPath: fakeBwrap } });
+      expect(outcome.metadata.error).toBe(NO_OFFICE_SANDBOX);
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      await renderer.close();
+      rmSync(toolDir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe.runIf(haveTools)('office conversion sandbox', () => {
