@@ -4,7 +4,7 @@
  * cache may store never hands out a visitor cookie.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { loadConfig } from '../config/config.ts';
 import { startTestApp, createFakeClock, type TTestApp } from '../test-support/test-app.ts';
 import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
 import { createBrowser, seedSite } from '../engagement/engagement.fixtures.ts';
+import { ASSET_CSP } from './site-csp.ts';
 // The builder's helper that builds the site template once for every test process that renders with it.
 import { ensureTemplateBuilt } from '../../../builder/src/test-support/ensure-template-built.ts';
 
@@ -76,6 +77,13 @@ describe('site pages: CSP by hash, no cookie on cacheable pages', () => {
     expect(directive(csp, 'script-src')).not.toContain("'unsafe-inline'");
     expect(directive(csp, 'script-src')).not.toContain("'unsafe-eval'");
     expect(directive(csp, 'frame-ancestors')).toEqual(["'none'"]);
+  });
+
+  it('has the edge send the same headers with the bundles it serves straight from the bucket', async () => {
+    const edge = await readFile(path.join(import.meta.dirname, '../../../deploy/edge.conf'), 'utf8');
+    const assets = edge.slice(edge.indexOf('location /_astro/'), edge.indexOf('location / '));
+    expect(assets).toContain(`add_header Content-Security-Policy "${ASSET_CSP}";`);
+    expect(assets).toContain('add_header X-Content-Type-Options "nosniff";');
   });
 
   it('gives no cookie with a public site page, which a cache may keep; the first API call gets it', async () => {
