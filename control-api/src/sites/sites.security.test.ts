@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
+import { Readable } from 'node:stream';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.ts';
@@ -63,6 +64,22 @@ describe('site pages: CSP by hash, no cookie on cacheable pages', () => {
     expect(hashes.length).toBeGreaterThan(0);
     for (const hash of hashes) expect(scriptSrc).toContain(hash);
     expect(directive(csp, 'frame-ancestors')).toEqual(["'none'"]);
+    // The builder stored them beside the HTML, so the page is streamed, not read to hash it.
+    const sidecar = await app.deps.storage.get(`sites/${slug}/csp.json`);
+    const stored = JSON.parse(await new Response(Readable.toWeb(sidecar.body) as ReadableStream).text()) as { scriptHashes: string[] };
+    expect(stored.scriptHashes.map((h) => `'${h}'`).sort()).toEqual([...new Set(hashes)].sort());
+  });
+
+  it('hashes a page built before hash sidecars existed (or with a broken one) when it serves it', async () => {
+    const site = await seedSite(app);
+    const html = '<!doctype html><title>old</title><script>document.title="ran"</script><script type="application/json">{"a":1}</script>';
+    await app.deps.storage.put(`sites/${site.slug}/index.html`, html);
+    for (const sidecar of [undefined, '{"scriptHashes":["not a hash"]}']) {
+      if (sidecar !== undefined) await app.deps.storage.put(`sites/${site.slug}/csp.json`, sidecar);
+      const res = await fetch(`${app.url}/${site.slug}`);
+      expect(await res.text()).toBe(html);
+      expect(directive(res.headers.get('content-security-policy'), 'script-src')).toEqual(["'self'", ...inlineScriptHashes(html)]);
+    }
   });
 
   it('sends its island bundles with nosniff and a CSP of their own', async () => {
