@@ -145,7 +145,8 @@ test('the wizard preview runs sandboxed in its own origin, under the site CSP, a
   const images = await threeImages(21);
   await closeEmailPromptWhenShown(page);
   await page.goto('/');
-  await page.getByTestId('file-input').setInputFiles(images);
+  const brief = pdf('brief.pdf', 2);
+  await page.getByTestId('file-input').setInputFiles([...images, { name: brief.name, mimeType: brief.type, buffer: brief.bytes }]);
   await walkToPreview(page);
 
   const frame = page.frameLocator('[data-testid="preview-frame"]');
@@ -156,6 +157,11 @@ test('the wizard preview runs sandboxed in its own origin, under the site CSP, a
   await expect
     .poll(() => previewImages.evaluateAll((imgs: HTMLImageElement[]) => imgs.map((img) => ((img.loading = 'eager'), img.complete && img.naturalWidth > 0)).some(Boolean)), { timeout: 10_000 })
     .toBe(true);
+
+  // The PDF viewer reads the creator's local file (a blob: URL the frame made) with PDF.js from /_astro.
+  const viewer = frame.locator('.pdf-viewer').first();
+  await viewer.scrollIntoViewIfNeeded();
+  await expect(viewer).toHaveAttribute('data-state', 'ready', { timeout: 20_000 });
 
   const inside = page.frames().find((f) => f.url().includes('/api/preview/frame'));
   expect(inside).toBeDefined();
