@@ -4,7 +4,7 @@
  * island bundles, the dashboard, and the wizard's sandboxed preview frame.
  */
 import { Readable } from 'node:stream';
-import { text } from 'node:stream/consumers';
+import { buffer, text } from 'node:stream/consumers';
 import { z } from 'zod';
 import { inlineScriptHashes, siteCspKey } from '@dropsite/builder';
 import type { TConfig } from '../config/config.ts';
@@ -128,6 +128,6 @@ export async function readStoredScriptHashes(storage: Storage, htmlKey: string):
  */
 export async function siteScriptHashes(object: TGetResult, stored: string[] | undefined): Promise<{ hashes: string[]; body: Readable }> {
   if (stored) return { hashes: stored, body: object.body };
-  const html = await text(object.body);
-  return { hashes: inlineScriptHashes(html).slice(0, MAX_SCRIPT_HASHES), body: Readable.from([Buffer.from(html, 'utf8')]) };
+  const bytes = await buffer(object.body);
+  return { hashes: inlineScriptHashes(bytes.toString('utf8')).slice(0, MAX_SCRIPT_HASHES), body: Readable.from([bytes]) };
 }
