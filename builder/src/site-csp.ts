@@ -33,7 +33,8 @@ export function inlineScriptHashes(html: string): string[] {
     const type = TYPE_ATTRIBUTE.exec(attributes);
     const typeValue = (type?.[1] ?? type?.[2] ?? type?.[3] ?? '').trim().toLowerCase();
     if (!SCRIPT_TYPES.has(typeValue)) continue;
-    hashes.add(scriptHash(match[2] ?? ''));
+    // The browser hashes the text after HTML's newline normalisation (CR LF and CR become LF).
+    hashes.add(scriptHash((match[2] ?? '').replace(/\r\n?/g, '\n')));
   }
   return [...hashes];
 }
