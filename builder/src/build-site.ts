@@ -27,9 +27,9 @@ import { chooseDerivation, deriveFile, type TDeriveFileOptions, type TDeriveFile
 import type { TDeriveMediaOptions } from './derive-media.ts';
 import type { TDeriveOfficeOptions } from './derive-office.ts';
 import { createPdfRenderer } from './pdf-renderer.ts';
+import { inlineScriptHashes, siteCspKey, type TSiteCspSidecar } from './site-csp.ts';
 import type { TArchiveLimits } from './zip-archive.ts';
 import { OG_CONTENT_TYPE, renderOgImage, type TOgImageInput } from './og-image.ts';
-import { inlineScriptHashes, siteCspKey, type TSiteCspSidecar } from './site-csp.ts';
 import { loadSiteRenderer, type SiteRenderer } from './render.ts';
 import { publishTemplateAssets } from './publish-assets.ts';
 import { createGate, createLimiter } from './limiter.ts';
@@ -189,11 +189,11 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
     const body = Buffer.from(html, 'utf8');
 
     await publishAssets(); // the HTML may reference island bundles: they go up first
-    await storage.put(htmlKey, body, { contentType: SITE_HTML_CONTENT_TYPE, cacheControl: SITE_HTML_CACHE_CONTROL });
-    progress(PROGRESS.done, 'Published');
     // The page's inline script hashes for the API's CSP header, written before the HTML they allow.
     const csp: TSiteCspSidecar = { scriptHashes: inlineScriptHashes(html) };
     await storage.put(siteCspKey(htmlKey), JSON.stringify(csp), { contentType: 'application/json', cacheControl: 'no-cache' });
+    await storage.put(htmlKey, body, { contentType: SITE_HTML_CONTENT_TYPE, cacheControl: SITE_HTML_CACHE_CONTROL });
+    progress(PROGRESS.done, 'Published');
     await progress.flush();
 
     log.info(
