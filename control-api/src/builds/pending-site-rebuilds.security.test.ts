@@ -11,6 +11,7 @@ import { loadConfig } from '../config/config.ts';
 import { createDatabase, migrateUpTo } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
 import { createRuntime } from '../runtime.ts';
+import { runPendingSiteRebuilds } from './pending-site-rebuilds.ts';
 import { createDiskStorage } from '../storage/disk-storage.ts';
 import { makeFileRow, makeProjectRow } from '../test-support/test-database.ts';
 import { makeJpeg } from '../test-support/fixtures.ts';
@@ -85,6 +86,41 @@ describe('start-up after the upgrade', () => {
       expect(builds).toEqual([{ version: 2, status: 'succeeded' }]);
     } finally {
       await again.close();
+    }
+  }, 120_000);
+
+  it('withdraws the old page before its rebuild runs, so it is never served again even if no rebuild ever succeeds', async () => {
+    const failDir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-upgrade-fail-'));
+    const config = loadConfig({ DATA_DIR: failDir, PORT: '0', LOG_LEVEL: 'silent' }, failDir);
+    const storage = createDiskStorage(path.join(failDir, 'storage'));
+    try {
+      const old = await createDatabase(config.databaseUrl);
+      await migrateUpTo(old.db, BEFORE_UPGRADE);
+      const row = makeProjectRow({
+        title: 'Lost Negatives',
+        status: 'live',
+        settings: JSON.stringify({ enableNotifications: true, notificationEmail: NOTIFY, slackWebhook: WEBHOOK }),
+        created_at: Date.now(),
+        updated_at: Date.now(),
+      });
+      const file = makeFileRow(row.id, 0, { name: 'gone.jpg', size: 1234, sha256: 'd'.repeat(64) });
+      await old.db.insertInto('projects').values(row).execute();
+      await old.db.insertInto('files').values(file).execute();
+      await storage.put(`sites/${row.slug}/index.html`, `<!doctype html><title>Lost Negatives</title><a href="mailto:${NOTIFY}">${WEBHOOK}</a>`);
+      await old.close();
+
+      // The rebuilds are queued where nothing builds them (builders down, or the rebuild keeps failing).
+      const runtime = await createRuntime(config, { runBuilder: false, log: createLogger('silent') });
+      try {
+        expect(await runPendingSiteRebuilds(runtime.deps)).toMatchObject({ queued: 1 });
+        const build = await runtime.deps.db.selectFrom('builds').select('status').where('project_id', '=', row.id).executeTakeFirstOrThrow();
+        expect(build.status).not.toBe('succeeded');
+        expect(await storage.head(`sites/${row.slug}/index.html`)).toBeNull();
+      } finally {
+        await runtime.close();
+      }
+    } finally {
+      await rm(failDir, { recursive: true, force: true });
     }
   }, 120_000);
 });

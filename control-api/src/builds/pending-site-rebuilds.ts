@@ -2,9 +2,13 @@
  * One-time rebuilds a migration asked for (e.g. every stored page rewritten after the render model
  * changed). Run at start-up by every process; the one that deletes a request queues its rebuilds,
  * so with several API processes each site is queued once. Queued, not awaited: start-up goes on.
+ * The stored page is withdrawn before its rebuild is queued: a migration asks for a rebuild because
+ * stored pages are wrong (e.g. they held owner data), so the old page is never served again, even
+ * when its rebuild fails. Visitors see the building page for the moments the rebuild takes.
  */
+import { siteHtmlKey } from '@dropsite/builder';
 import type { TAppDeps } from '../deps.ts';
-import { bumpProjectVersion, listProjectIds } from '../projects/projects.repository.ts';
+import { bumpProjectVersion, listLiveProjects } from '../projects/projects.repository.ts';
 import { enqueueProjectBuild } from './builds.service.ts';
 
 export interface TPendingRebuildsResult {
@@ -23,14 +27,15 @@ export async function runPendingSiteRebuilds(deps: TAppDeps): Promise<TPendingRe
     if (Number(taken.numDeletedRows) !== 1) continue; // another process took it
     try {
       // Live sites only: expired ones answer 410 and are purged; deleted ones are gone.
-      const projectIds = await listProjectIds(db, { now: deps.clock.now() });
-      for (const projectId of projectIds) {
+      const projects = await listLiveProjects(db, deps.clock.now());
+      for (const { id: projectId, slug } of projects) {
+        await deps.storage.delete(siteHtmlKey(slug));
         const version = await bumpProjectVersion(db, projectId, deps.clock.now());
         await enqueueProjectBuild(deps, projectId, version);
         result.queued++;
       }
       result.reasons.push(request.reason);
-      log.info({ reason: request.reason, sites: projectIds.length }, 'site rebuilds queued');
+      log.info({ reason: request.reason, sites: projects.length }, 'site rebuilds queued');
     } catch (err) {
       // Put the request back so the next start tries again (builds already queued are idempotent).
       await db

@@ -88,6 +88,18 @@ export async function listProjectIds(db: TDb, options: { now?: number } = {}): P
   return rows.map((r) => r.id);
 }
 
+/** Id and slug of every project neither deleted nor expired at `now`, oldest first. */
+export async function listLiveProjects(db: TDb, now: number): Promise<Array<{ id: string; slug: string }>> {
+  return db
+    .selectFrom('projects')
+    .select(['id', 'slug'])
+    .where('deleted_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
 /** Ids of the non-deleted projects holding the given slugs; slugs without a project are absent. */
 export async function listProjectIdsBySlug(db: TDb, slugs: readonly string[]): Promise<Array<{ id: string; slug: string }>> {
   if (slugs.length === 0) return [];
