@@ -13,6 +13,7 @@ import {
   toPublicContactInfo,
   toPublicSiteSettings,
   type TArchiveEntry,
+  type TArchiveEntryLimits,
   type TArchiveSummary,
   type TDerivedMetadata,
   type TFileKind,
@@ -28,7 +29,7 @@ import type { TDeriveMediaOptions } from './derive-media.ts';
 import type { TDeriveOfficeOptions } from './derive-office.ts';
 import { createPdfRenderer } from './pdf-renderer.ts';
 import { inlineScriptHashes, siteCspKey, type TSiteCspSidecar } from './site-csp.ts';
-import type { TArchiveLimits } from './zip-archive.ts';
+import { markEntryExtractability, type TArchiveLimits } from './zip-archive.ts';
 import { OG_CONTENT_TYPE, renderOgImage, type TOgImageInput } from './og-image.ts';
 import { loadSiteRenderer, type SiteRenderer } from './render.ts';
 import { publishTemplateAssets } from './publish-assets.ts';
@@ -51,6 +52,8 @@ export interface TSiteBuilderDeps {
   officeOptions?: Pick<TDeriveOfficeOptions, 'sofficePath' | 'convertTimeoutMs' | 'maxOfficeInputBytes' | 'scratchDir'>;
   pdfOptions?: { maxInputBytes?: number; timeoutMs?: number };
   archiveLimits?: TArchiveLimits;
+  /** What the API extracts from an archive on its own (its ARCHIVE_ENTRY_* settings); the tree marks the rest. */
+  archiveEntryLimits?: TArchiveEntryLimits;
 }
 
 export interface SiteBuilder {
@@ -184,7 +187,7 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
       log.warn({ slug: project.slug, error: error instanceof Error ? error.message : String(error) }, 'open graph image failed');
       return null;
     });
-    const model = buildRenderModel(project, files, derived, deps.siteOrigin, ogImageUrl);
+    const model = buildRenderModel(project, files, derived, deps.siteOrigin, ogImageUrl, deps.archiveEntryLimits);
     const html = await (await rendererReady).render(model);
     const body = Buffer.from(html, 'utf8');
 
@@ -264,6 +267,7 @@ export function buildRenderModel(
   derived: Record<string, TDerivedMetadata>,
   siteOrigin: string,
   ogImageUrl: string | null = null,
+  archiveEntryLimits?: TArchiveEntryLimits,
 ): TSiteRenderModel {
   return ZSiteRenderModelSchema.parse({
     projectId: project.id,
@@ -278,14 +282,14 @@ export function buildRenderModel(
     // Picked field by field: the owner's notification address and webhook never reach a page.
     settings: toPublicSiteSettings(project.settings),
     contactInfo: toPublicContactInfo(project.contactInfo),
-    files: files.map((file) => toSiteFile(file, derived[file.id] ?? null)),
+    files: files.map((file) => toSiteFile(file, derived[file.id] ?? null, archiveEntryLimits)),
     publishedAt: isoDate(project.createdAt),
     siteOrigin: siteOrigin.replace(/\/+$/, ''),
     ogImageUrl,
   });
 }
 
-function toSiteFile(file: TBuildFile, metadata: TDerivedMetadata | null): TSiteFile {
+function toSiteFile(file: TBuildFile, metadata: TDerivedMetadata | null, archiveEntryLimits?: TArchiveEntryLimits): TSiteFile {
   const base = `/api/files/${encodeURIComponent(file.id)}`;
   const usable = metadata && !metadata.error ? metadata : null;
   const thumbnail = usable?.thumbnail ?? null;
@@ -305,12 +309,12 @@ function toSiteFile(file: TBuildFile, metadata: TDerivedMetadata | null): TSiteF
     thumbnailHeight: thumbnail?.height || null,
     format: usable?.format ?? null,
     uploadedAt: isoDate(file.createdAt),
-    details: publicDetails(base, kind, metadata),
+    details: publicDetails(base, kind, metadata, archiveEntryLimits),
   };
 }
 
 /** What a viewer needs beyond the basics; only URLs of our API, never storage keys. */
-function publicDetails(base: string, kind: TFileKind, metadata: TDerivedMetadata | null): TPublicFileDetails {
+function publicDetails(base: string, kind: TFileKind, metadata: TDerivedMetadata | null, archiveEntryLimits?: TArchiveEntryLimits): TPublicFileDetails {
   if (!metadata) return {};
   if (metadata.error) return { previewUnavailable: metadata.error };
   const details: TPublicFileDetails = {};
@@ -319,7 +323,8 @@ function publicDetails(base: string, kind: TFileKind, metadata: TDerivedMetadata
   else if (kind === 'pdf' && metadata.pages !== undefined) details.pdfUrl = `${base}?mode=preview`;
   if (metadata.kind === 'video' && metadata.display) details.posterUrl = `${base}/poster`;
   if (metadata.media) details.media = metadata.media;
-  if (metadata.archive) details.archive = capArchiveTree(metadata.archive, SITE_ARCHIVE_MAX_NODES);
+  // Marked on every build (not when listed and cached): the API's current limits decide what it extracts.
+  if (metadata.archive) details.archive = markEntryExtractability(capArchiveTree(metadata.archive, SITE_ARCHIVE_MAX_NODES), archiveEntryLimits);
   if (metadata.text) details.text = metadata.text;
   return details;
 }

@@ -16,7 +16,15 @@
  */
 import { PassThrough, type Readable } from 'node:stream';
 import yauzl from 'yauzl';
-import { detectFileKind, stripUnsafeNameChars, type TArchiveEntry, type TArchiveSummary } from '@dropsite/shared';
+import {
+  ARCHIVE_ENTRY_LIMITS,
+  detectFileKind,
+  isEntryExtractable,
+  stripUnsafeNameChars,
+  type TArchiveEntry,
+  type TArchiveEntryLimits,
+  type TArchiveSummary,
+} from '@dropsite/shared';
 import { PreviewUnavailableError } from './derive-cache.ts';
 import type { BuilderStorage } from './types.ts';
 
@@ -287,6 +295,8 @@ interface TTreeNode {
   folder: boolean;
   size: number;
   compressedSize: number;
+  /** Files only: false when the API can never extract it (encrypted, unknown compression). */
+  extractable: boolean;
   modified: Date | null;
   children: Map<string, TTreeNode>;
 }
@@ -294,7 +304,7 @@ interface TTreeNode {
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
 function buildArchive(zipfile: yauzl.ZipFile, raw: TRawEntry[]): TZipArchive {
-  const root: TTreeNode = { name: '', path: '', folder: true, size: 0, compressedSize: 0, modified: null, children: new Map() };
+  const root: TTreeNode = { name: '', path: '', folder: true, size: 0, compressedSize: 0, extractable: true, modified: null, children: new Map() };
   const files = new Map<string, TZipFileEntry>();
   const entries = new Map<string, yauzl.Entry>();
   let skipped = 0;
@@ -306,7 +316,7 @@ function buildArchive(zipfile: yauzl.ZipFile, raw: TRawEntry[]): TZipArchive {
       const name = parts[i]!;
       let child = node.children.get(name);
       if (!child) {
-        child = { name, path: parts.slice(0, i + 1).join('/'), folder: true, size: 0, compressedSize: 0, modified: null, children: new Map() };
+        child = { name, path: parts.slice(0, i + 1).join('/'), folder: true, size: 0, compressedSize: 0, extractable: true, modified: null, children: new Map() };
         node.children.set(name, child);
         totalFolders++;
       } else if (!child.folder) {
@@ -336,8 +346,8 @@ function buildArchive(zipfile: yauzl.ZipFile, raw: TRawEntry[]): TZipArchive {
       continue;
     }
     const modified = lastModified(entry);
-    parent.children.set(name, { name, path, folder: false, size: entry.uncompressedSize, compressedSize: entry.compressedSize, modified, children: new Map() });
     const extractable = !entry.isEncrypted() && (entry.compressionMethod === 0 || entry.compressionMethod === 8);
+    parent.children.set(name, { name, path, folder: false, size: entry.uncompressedSize, compressedSize: entry.compressedSize, extractable, modified, children: new Map() });
     files.set(path, { path, size: entry.uncompressedSize, compressedSize: entry.compressedSize, extractable, modified });
     entries.set(path, entry);
   }
@@ -355,6 +365,7 @@ function buildArchive(zipfile: yauzl.ZipFile, raw: TRawEntry[]): TZipArchive {
           out.size = child.size;
           out.compressedSize = child.compressedSize;
           out.fileType = detectFileKind(child.name);
+          if (!child.extractable) out.extractable = false;
         }
         if (child.modified) out.modified = child.modified.toISOString();
         return out;
@@ -393,4 +404,25 @@ function buildArchive(zipfile: yauzl.ZipFile, raw: TRawEntry[]): TZipArchive {
       zipfile.close();
     },
   };
+}
+
+/**
+ * The tree a site shows, with `extractable: false` on every file the API will not extract on its
+ * own, and the bytes one request may extract (`entryMaxBytes`) for the viewer's selection.
+ *
+ * One source of truth: the builder marks the tree with the shared rule (archive-rules.ts) and
+ * the limits the API checks with (its ARCHIVE_ENTRY_* configuration, passed to the builder), so
+ * the viewer never repeats the rule with thresholds it cannot know. It runs on every site build,
+ * not in the cached derivation, so archives listed before and changed limits are marked too;
+ * what only the archive can tell (encryption, compression method) is marked when it is listed.
+ */
+export function markEntryExtractability(summary: TArchiveSummary, limits: TArchiveEntryLimits = ARCHIVE_ENTRY_LIMITS): TArchiveSummary {
+  const mark = (entries: TArchiveEntry[]): TArchiveEntry[] =>
+    entries.map((entry) => {
+      if (entry.type === 'folder') return { ...entry, children: mark(entry.children ?? []) };
+      const extractable = entry.extractable !== false && isEntryExtractable({ size: entry.size, compressedSize: entry.compressedSize ?? entry.size }, limits);
+      const { extractable: _previous, ...rest } = entry;
+      return extractable ? rest : { ...rest, extractable: false };
+    });
+  return { ...summary, entries: mark(summary.entries), entryMaxBytes: limits.entryMaxBytes };
 }

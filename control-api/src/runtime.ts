@@ -48,7 +48,14 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
 
   let closeBuilder = async () => {};
   if (options.runBuilder) {
-    const builder = createSiteBuilder({ storage, siteOrigin: config.publicUrl, log, concurrency: config.deriveConcurrency });
+    const builder = createSiteBuilder({
+      storage,
+      siteOrigin: config.publicUrl,
+      log,
+      concurrency: config.deriveConcurrency,
+      // The archive tree marks what the download route will refuse, with the same limits.
+      archiveEntryLimits: { entryMaxBytes: config.archives.entryMaxBytes, entryMaxRatio: config.archives.entryMaxRatio },
+    });
     await builder.publishAssets();
     await queue.startWorker(createBuildProcessor(deps, builder), { concurrency: config.buildConcurrency });
     closeBuilder = () => builder.close();

@@ -22,6 +22,11 @@ export interface TArchiveEntry {
   fileType?: string | undefined;
   /** ISO date-time of the entry's modification, when the archive records it. */
   modified?: string | undefined;
+  /**
+   * False for a file the API does not extract on its own (archive-rules.ts, or encrypted):
+   * the site offers it only inside the whole archive. Absent means it can be downloaded.
+   */
+  extractable?: boolean | undefined;
   children?: TArchiveEntry[] | undefined;
 }
 export const ZArchiveEntrySchema: z.ZodType<TArchiveEntry> = z.lazy(() =>
@@ -33,6 +38,7 @@ export const ZArchiveEntrySchema: z.ZodType<TArchiveEntry> = z.lazy(() =>
     compressedSize: z.number().nonnegative().optional(),
     fileType: z.string().optional(),
     modified: z.string().optional(),
+    extractable: z.boolean().optional(),
     children: z.array(ZArchiveEntrySchema).optional(),
   }),
 );
@@ -54,6 +60,8 @@ export const ZArchiveSummarySchema = z.object({
    * links) and repeated paths. Absent when none were.
    */
   skippedEntries: z.number().int().nonnegative().optional(),
+  /** Uncompressed bytes one entry download may extract, a selection together (the site's tree only). */
+  entryMaxBytes: z.number().int().positive().optional(),
 });
 export type TArchiveSummary = z.infer<typeof ZArchiveSummarySchema>;
 

@@ -3,6 +3,7 @@ export * from './plans.ts';
 export * from './file-kind.ts';
 export * from './slug.ts';
 export * from './derived.ts';
+export * from './archive-rules.ts';
 export * from './schemas.ts';
 export * from './contact-info.ts';
 export * from './viewer.ts';

@@ -1,7 +1,7 @@
 /** Configuration, parsed once from the environment at start-up. Nothing else reads process.env. */
 import path from 'node:path';
 import { z } from 'zod';
-import { PLANS } from '@dropsite/shared';
+import { ARCHIVE_ENTRY_LIMITS, PLANS } from '@dropsite/shared';
 import { ZTrustProxySchema, type TTrustProxy } from './trust-proxy.ts';
 
 const boolText = z
@@ -66,9 +66,10 @@ const ZEnvSchema = z.object({
   STORAGE_MIN_FREE_BYTES: z.coerce.number().int().min(0).default(1024 ** 3),
   STORAGE_MIN_FREE_PERCENT: z.coerce.number().min(0).max(100).default(5),
   STORAGE_BYTE_BUDGET: z.coerce.number().int().positive().optional(),
-  ARCHIVE_ENTRY_MAX_BYTES: z.coerce.number().int().min(1).default(512 * 1024 ** 2),
+  // Defaults from the shared rule the builder marks archive trees with (archive-rules.ts).
+  ARCHIVE_ENTRY_MAX_BYTES: z.coerce.number().int().min(1).default(ARCHIVE_ENTRY_LIMITS.entryMaxBytes),
   ARCHIVE_ENTRY_BYTES_PER_MINUTE: z.coerce.number().int().min(1).default(2 * 1024 ** 3),
-  ARCHIVE_ENTRY_MAX_RATIO: z.coerce.number().min(1).max(1100).default(200),
+  ARCHIVE_ENTRY_MAX_RATIO: z.coerce.number().min(1).max(1100).default(ARCHIVE_ENTRY_LIMITS.entryMaxRatio),
   ZIP_MAX_CONCURRENT: z.coerce.number().int().min(1).max(1000).default(8),
 });
 

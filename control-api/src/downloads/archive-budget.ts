@@ -5,17 +5,18 @@
  * declared size, so the declared size is what extraction can cost at most):
  * - one request extracts at most `entryMaxBytes`, its entries together (413);
  * - an entry claiming more than `entryMaxRatio` bytes per compressed byte is not extracted (413);
- * - one client address extracts at most `entryBytesPerMinute` (429 with Retry-After);
+ *   these two are the shared rule (isEntryExtractable, archive-rules.ts) the builder marks the
+ *   site's archive tree with, so the site offers no entry this refuses;
+ * - one client address extracts at most `entryBytesPerMinute` (429 with Retry-After; a HEAD
+ *   charges nothing but is refused the same way, so a viewer can ask before it downloads);
  * - one process streams at most `maxConcurrentZips` archive-entry and ZIP responses (503 with Retry-After).
  */
 import type { Request, RequestHandler, Response } from 'express';
 import type { TAppDeps } from '../deps.ts';
 import type { TArchiveConfig } from '../config/config.ts';
+import { entryRefusal } from '@dropsite/shared';
 import { AppError } from '../http/app-error.ts';
 import { clientAddress } from '../access/request-limits.ts';
-
-/** Entries this small are extracted whatever their ratio: a MiB of zeros costs nothing. */
-const RATIO_FREE_BYTES = 1024 ** 2;
 /** Byte budgets past this many addresses are swept of full (idle) ones. */
 const SWEEP_THRESHOLD = 10_000;
 /** Seconds a refused ZIP download is asked to wait. */
@@ -27,8 +28,8 @@ export const ENTRY_BUDGET_SPENT = 'Too much was extracted from archives in the l
 export const ZIPS_BUSY = 'Too many downloads are being prepared right now. Please try again in a few seconds.';
 
 export interface TByteBudget {
-  /** Charges `bytes` to the key, or throws 429 with the seconds until they would fit. */
-  charge(key: string, bytes: number): void;
+  /** Charges `bytes` to the key, or throws 429 with the seconds until they would fit. `dryRun` only checks. */
+  charge(key: string, bytes: number, dryRun?: boolean): void;
 }
 
 /** A token bucket counted in bytes: `perMinute` bytes a minute, bursts up to the same amount. */
@@ -36,7 +37,7 @@ export function createByteBudget(perMinute: number, clock: { now(): number }): T
   const perMs = perMinute / 60_000;
   const buckets = new Map<string, { bytes: number; at: number }>();
   return {
-    charge(key, bytes) {
+    charge(key, bytes, dryRun = false) {
       const now = clock.now();
       const held = buckets.get(key);
       const available = held ? Math.min(perMinute, held.bytes + Math.max(0, now - held.at) * perMs) : perMinute;
@@ -45,6 +46,7 @@ export function createByteBudget(perMinute: number, clock: { now(): number }): T
         const seconds = Math.max(1, Math.ceil((Math.min(bytes, perMinute) - available) / perMs / 1000));
         throw new AppError('rate_limited', ENTRY_BUDGET_SPENT, { headers: { 'Retry-After': String(seconds) } });
       }
+      if (dryRun) return;
       buckets.delete(key); // re-inserted last: Map order keeps the most recently used keys at the end
       buckets.set(key, { bytes: available - bytes, at: now });
       if (buckets.size > SWEEP_THRESHOLD) {
@@ -83,13 +85,11 @@ export function archiveLimiterFor(deps: Pick<TAppDeps, 'config' | 'clock'>): TAr
     chargeEntries(req, entries) {
       let total = 0;
       for (const entry of entries) {
-        if (entry.size > RATIO_FREE_BYTES && entry.size > entry.compressedSize * config.entryMaxRatio) {
-          throw new AppError('payload_too_large', ENTRY_TOO_COMPRESSED);
-        }
+        if (entryRefusal(entry, config) === 'too_compressed') throw new AppError('payload_too_large', ENTRY_TOO_COMPRESSED);
         total += entry.size;
       }
       if (total > config.entryMaxBytes) throw new AppError('payload_too_large', ENTRY_TOO_LARGE);
-      if (req.method !== 'HEAD') budget.charge(clientAddress(req), total);
+      budget.charge(clientAddress(req), total, req.method === 'HEAD');
     },
     zipSlot(_req, res: Response, next) {
       if (active >= config.maxConcurrentZips) {

@@ -71,7 +71,12 @@ export async function startTestApp(options: TTestAppOptions = {}): Promise<TTest
   let server: Server | undefined;
   const config: TConfig = { ...base, ...options.config };
   const deps: TAppDeps = { config, db: database.db, storage, queue, log, clock: options.clock ?? { now: () => Date.now() } };
-  const builder = createSiteBuilder({ storage, siteOrigin: 'http://localhost', log });
+  const builder = createSiteBuilder({
+    storage,
+    siteOrigin: 'http://localhost',
+    log,
+    archiveEntryLimits: { entryMaxBytes: config.archives.entryMaxBytes, entryMaxRatio: config.archives.entryMaxRatio },
+  });
   const startWorker = () => queue.startWorker(createBuildProcessor(deps, builder), { concurrency: 2 });
   if (options.startWorker !== false) await startWorker();
 
