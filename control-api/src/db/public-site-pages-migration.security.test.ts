@@ -5,7 +5,11 @@
  * and taken by exactly one start-up.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { Kysely } from 'kysely';
+import { createDiskStorage } from '../storage/disk-storage.ts';
 import { createTestDatabase, isDialectAvailable, makeProjectRow, TEST_DIALECTS, type TTestDatabase } from '../test-support/test-database.ts';
 import { createInlineQueue } from '../queue/inline-queue.ts';
 import { loadConfig } from '../config/config.ts';
@@ -56,7 +60,9 @@ for (const dialect of TEST_DIALECTS) {
 
       // Two processes starting at once: one of them queues a build of each live (not expired) site; the other queues nothing.
       const queue = createInlineQueue({ defaultAttempts: 1, defaultBackoffMs: 10 });
-      const deps = { config: loadConfig({ LOG_LEVEL: 'silent' }), db, queue, storage: undefined, log: createLogger('silent'), clock: { now: () => Date.now() } } as unknown as TAppDeps;
+      const storageDir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-pages-migration-'));
+      const storage = createDiskStorage(storageDir);
+      const deps = { config: loadConfig({ LOG_LEVEL: 'silent' }), db, queue, storage, log: createLogger('silent'), clock: { now: () => Date.now() } } as unknown as TAppDeps;
       const [a, b] = await Promise.all([runPendingSiteRebuilds(deps), runPendingSiteRebuilds(deps)]);
       expect(a.queued + b.queued).toBe(3);
       expect([a.reasons, b.reasons].flat()).toEqual([PUBLIC_SITE_PAGES_REBUILD]);
@@ -66,6 +72,7 @@ for (const dialect of TEST_DIALECTS) {
       expect(await db.selectFrom('pending_site_rebuilds').selectAll().execute()).toEqual([]);
       expect((await runPendingSiteRebuilds(deps)).queued).toBe(0);
       await queue.close();
+      await rm(storageDir, { recursive: true, force: true });
     });
   });
 }
