@@ -6,6 +6,12 @@
  * Selection', and the info panel (files, size, format, compressed, ratio). The tree follows the
  * ARIA tree pattern: one tab stop, arrows to move, →/← to open and close, Space to select,
  * Enter to open a folder or download a file.
+ * Files the API does not extract on their own (marked by the builder: zip bombs, entries past the
+ * per-request size, encrypted ones) show a note instead of a download link and are left out of
+ * 'Download Selected'; the whole archive stays downloadable. Entry downloads ask the API with
+ * HEAD first (it checks without inflating or spending anything), then hand the URL to the
+ * browser's download manager: nothing is buffered in the page, and a refusal (busy, budget
+ * spent) is a sentence here, not the API's JSON or a failed download.
  */
 import { useEffect, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import type { TArchiveSummary } from '@dropsite/shared';
@@ -14,7 +20,21 @@ import type { TViewerSite } from '../../../lib/viewer-types.ts';
 import { startDownload } from '../shared/actions.ts';
 import { DownloadButton, FileEngagement, InfoRow } from '../shared/controls.tsx';
 import { Icon } from '../shared/icons.tsx';
-import { ARCHIVE_SORTS, entryDownloadUrl, filePaths, filterTree, folderPaths, sortTree, visibleRows, type TArchiveSort, type TTreeRow } from './archive-tree.ts';
+import {
+  ARCHIVE_SORTS,
+  entryDownloadUrl,
+  entryRefusalMessage,
+  filePaths,
+  filterTree,
+  folderPaths,
+  isOfferedAlone,
+  notOfferedNote,
+  planSelection,
+  sortTree,
+  visibleRows,
+  type TArchiveSort,
+  type TTreeRow,
+} from './archive-tree.ts';
 import '../shared/viewer.css';
 import './archive.css';
 
@@ -44,6 +64,7 @@ export default function ArchiveViewer({ site, file, archive }: Props) {
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set(archive.entries.filter((e) => e.type === 'folder').map((e) => e.path)));
   const [selected, setSelected] = useState<Set<string>>(() => new Set());
   const [focusPath, setFocusPath] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
   const treeRef = useRef<HTMLUListElement>(null);
   const searchId = useId();
   const sortId = useId();
@@ -53,6 +74,25 @@ export default function ArchiveViewer({ site, file, archive }: Props) {
   const rows = useMemo(() => visibleRows(tree, (path) => isSearching || expanded.has(path)), [tree, expanded, isSearching]);
   const allFolders = useMemo(() => folderPaths(archive.entries), [archive.entries]);
   const activePath = rows.some((r) => r.entry.path === focusPath) ? focusPath : (rows[0]?.entry.path ?? null);
+
+  /** Downloads entries after the API said yes to a HEAD of the same URL. */
+  const downloadEntries = async (paths: string[], name: string) => {
+    if (paths.length === 0) return;
+    const url = entryDownloadUrl(file.id, paths);
+    setRefusal(null);
+    let response: Response;
+    try {
+      response = await fetch(url, { method: 'HEAD', credentials: 'same-origin' });
+    } catch {
+      setRefusal(entryRefusalMessage(0, null, name || file.name));
+      return;
+    }
+    if (!response.ok) {
+      setRefusal(entryRefusalMessage(response.status, response.headers.get('retry-after'), name || file.name));
+      return;
+    }
+    startDownload(url, name);
+  };
 
   const toggleExpanded = (path: string, open?: boolean) =>
     setExpanded((current) => {
@@ -113,7 +153,7 @@ export default function ArchiveViewer({ site, file, archive }: Props) {
         break;
       case 'Enter':
         if (isFolder) toggleExpanded(row.entry.path);
-        else startDownload(entryDownloadUrl(file.id, [row.entry.path]), row.entry.name);
+        else if (isOfferedAlone(row.entry)) void downloadEntries([row.entry.path], row.entry.name);
         break;
       default:
         handled = false;
@@ -121,7 +161,7 @@ export default function ArchiveViewer({ site, file, archive }: Props) {
     if (handled) event.preventDefault();
   };
 
-  const selectedPaths = [...selected];
+  const plan = planSelection(archive.entries, selected, archive.entryMaxBytes);
   // compressed / uncompressed: '60%'; tiny ratios (text compresses very well) keep a decimal.
   const ratioPercent = archive.ratio * 100;
   const ratioLabel = ratioPercent < 10 ? `${Math.max(0.1, Math.round(ratioPercent * 10) / 10)}%` : `${Math.round(ratioPercent)}%`;
@@ -156,7 +196,10 @@ export default function ArchiveViewer({ site, file, archive }: Props) {
         </div>
 
         <div className="av-selection" data-active={selected.size > 0}>
-          <p aria-live="polite">{selected.size > 0 ? `${selected.size} selected` : `${archive.totalFiles} ${archive.totalFiles === 1 ? 'file' : 'files'}`}</p>
+          <div className="av-selection__status" aria-live="polite">
+            <p>{selected.size > 0 ? `${selected.size} selected` : `${archive.totalFiles} ${archive.totalFiles === 1 ? 'file' : 'files'}`}</p>
+            {plan.message && <p className="av-selection__note">{plan.message}</p>}
+          </div>
           <div className="av-selection__actions">
             <button type="button" className="vi-button vi-button--small" onClick={() => setSelected(new Set())} disabled={selected.size === 0}>
               Clear Selection
@@ -164,14 +207,21 @@ export default function ArchiveViewer({ site, file, archive }: Props) {
             <button
               type="button"
               className="vi-button vi-button--small vi-button--primary"
-              onClick={() => startDownload(entryDownloadUrl(file.id, selectedPaths), selectedPaths.length === 1 ? (selectedPaths[0]?.split('/').pop() ?? '') : '')}
-              disabled={selected.size === 0}
+              onClick={() => void downloadEntries(plan.paths, plan.paths.length === 1 ? (plan.paths[0]?.split('/').pop() ?? '') : '')}
+              disabled={plan.paths.length === 0 || plan.tooLarge}
             >
               <Icon name="download" />
               Download Selected
             </button>
           </div>
         </div>
+
+        {refusal && (
+          <p className="av-alert" role="alert">
+            <Icon name="alert" />
+            <span>{refusal}</span>
+          </p>
+        )}
 
         {rows.length === 0 ? (
           <p className="av-empty" role="status">
@@ -190,7 +240,8 @@ export default function ArchiveViewer({ site, file, archive }: Props) {
                 onToggle={() => toggleExpanded(row.entry.path)}
                 onSelect={() => toggleSelected(row)}
                 onFocus={() => setFocusPath(row.entry.path)}
-                downloadUrl={row.entry.type === 'file' ? entryDownloadUrl(file.id, [row.entry.path]) : ''}
+                downloadUrl={isOfferedAlone(row.entry) ? entryDownloadUrl(file.id, [row.entry.path]) : ''}
+                onDownload={() => void downloadEntries([row.entry.path], row.entry.name)}
               />
             ))}
           </ul>
@@ -231,14 +282,17 @@ interface TreeRowProps {
   isActive: boolean;
   query: string;
   downloadUrl: string;
+  onDownload: () => void;
   onToggle: () => void;
   onSelect: () => void;
   onFocus: () => void;
 }
 
-function TreeRow({ row, isExpanded, selection, isActive, query, downloadUrl, onToggle, onSelect, onFocus }: TreeRowProps) {
+function TreeRow({ row, isExpanded, selection, isActive, query, downloadUrl, onDownload, onToggle, onSelect, onFocus }: TreeRowProps) {
   const { entry } = row;
   const isFolder = entry.type === 'folder';
+  const noteId = useId();
+  const note = isFolder || isOfferedAlone(entry) ? null : notOfferedNote(entry);
   const checkbox = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (checkbox.current) checkbox.current.indeterminate = selection === 'some';
@@ -256,6 +310,8 @@ function TreeRow({ row, isExpanded, selection, isActive, query, downloadUrl, onT
       aria-setsize={row.siblings}
       aria-expanded={isFolder ? isExpanded : undefined}
       aria-selected={selection === 'all'}
+      aria-describedby={note ? noteId : undefined}
+      data-offered={note ? 'archive-only' : undefined}
       tabIndex={isActive ? 0 : -1}
       onFocus={(event) => event.target === event.currentTarget && onFocus()}
       style={{ '--depth': row.depth - 1 } as CSSProperties}
@@ -272,13 +328,32 @@ function TreeRow({ row, isExpanded, selection, isActive, query, downloadUrl, onT
         <span className="av-row__icon" aria-hidden="true">
           <Icon name={isFolder ? (isExpanded ? 'folderOpen' : 'folder') : 'file'} />
         </span>
-        <span className="av-row__name" title={entry.path} onClick={isFolder ? onToggle : onSelect}>
-          <Highlight text={entry.name} query={query} />
+        <span className="av-row__label">
+          <span className="av-row__name" title={entry.path} onClick={isFolder ? onToggle : onSelect}>
+            <Highlight text={entry.name} query={query} />
+          </span>
+          {note && (
+            <span className="av-row__note" id={noteId}>
+              {note}
+            </span>
+          )}
         </span>
         <span className="av-row__meta">{meta}</span>
         <span className="av-row__size">{formatBytes(entry.size)}</span>
         {downloadUrl ? (
-          <a className="av-row__download" href={downloadUrl} download={entry.name} tabIndex={-1} aria-label={`Download ${entry.name}`}>
+          <a
+            className="av-row__download"
+            href={downloadUrl}
+            download={entry.name}
+            tabIndex={-1}
+            aria-label={`Download ${entry.name}`}
+            onClick={(event) => {
+              // A modified click (new tab, save as) is the browser's; a plain one asks the API first.
+              if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+              event.preventDefault();
+              onDownload();
+            }}
+          >
             <Icon name="download" />
           </a>
         ) : (

@@ -114,3 +114,82 @@ export function folderPaths(entries: TArchiveEntry[]): string[] {
 export function entryDownloadUrl(fileId: string, paths: string[]): string {
   return `/api/files/${encodeURIComponent(fileId)}/entry?${paths.map((p) => `path=${encodeURIComponent(p)}`).join('&')}`;
 }
+
+/**
+ * Whether the API extracts this file on its own. The builder decides it (the shared rule with the
+ * API's own limits, and encryption) and marks the tree; the viewer only reads the mark, so it
+ * never offers what the API refuses and never guesses at limits it cannot know.
+ */
+export function isOfferedAlone(entry: Pick<TArchiveEntry, 'type' | 'extractable'>): boolean {
+  return entry.type === 'file' && entry.extractable !== false;
+}
+
+/** Entries above this size can be refused for their size; smaller ones only for how they are stored. */
+const SMALL_ENTRY_BYTES = 1024 ** 2;
+
+/** The note a file shows instead of its download link. */
+export function notOfferedNote(entry: Pick<TArchiveEntry, 'size'>): string {
+  return entry.size > SMALL_ENTRY_BYTES ? 'Too large to download on its own — download the whole archive' : 'Can only be downloaded with the whole archive';
+}
+
+export interface TSelectionPlan {
+  /** The selected files the API extracts, in selection order. */
+  paths: string[];
+  /** Selected files only the whole archive holds. */
+  leftOut: number;
+  /** The files to extract exceed what one request may extract. */
+  tooLarge: boolean;
+  /** What the selection bar says beside the count, or ''. */
+  message: string;
+}
+
+/** What 'Download Selected' downloads: the selected files the API extracts, within its per-request size. */
+export function planSelection(entries: TArchiveEntry[], selected: ReadonlySet<string>, entryMaxBytes: number | undefined): TSelectionPlan {
+  const files = new Map<string, TArchiveEntry>();
+  const walk = (list: TArchiveEntry[]) => {
+    for (const entry of list) {
+      if (entry.type === 'file') files.set(entry.path, entry);
+      else walk(entry.children ?? []);
+    }
+  };
+  walk(entries);
+  const paths: string[] = [];
+  let leftOut = 0;
+  let bytes = 0;
+  for (const path of selected) {
+    const entry = files.get(path);
+    if (!entry) continue;
+    if (!isOfferedAlone(entry)) {
+      leftOut++;
+      continue;
+    }
+    paths.push(path);
+    bytes += entry.size;
+  }
+  const tooLarge = entryMaxBytes !== undefined && paths.length > 0 && bytes > entryMaxBytes;
+  const message = tooLarge
+    ? 'The selected files are too large to download together — download the whole archive'
+    : leftOut > 0
+      ? `${leftOut} ${leftOut === 1 ? 'file' : 'files'} can only be downloaded with the whole archive`
+      : '';
+  return { paths, leftOut, tooLarge, message };
+}
+
+/** A readable sentence for an entry download the API refused (a HEAD answers no body). */
+export function entryRefusalMessage(status: number, retryAfter: string | null, name: string): string {
+  const seconds = Number(retryAfter);
+  switch (status) {
+    case 413:
+      return 'Too large to download on its own — download the whole archive.';
+    case 429:
+      return Number.isInteger(seconds) && seconds > 0 && seconds <= 3600
+        ? `Too much was extracted from archives in the last minute. Please try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`
+        : 'Too much was extracted from archives in the last minute. Please wait a moment and try again.';
+    case 503:
+      return 'Too many downloads are being prepared right now. Please try again in a few seconds.';
+    case 404:
+      return `File "${name}" is not available for download. Please contact the site owner.`;
+    default:
+      return `"${name}" could not be downloaded right now. Please try again, or download the whole archive.`;
+  }
+}
