@@ -19,8 +19,12 @@ export async function sendStoredBody(req: Request, res: Response, body: Readable
   const acceptsGzip = /\bgzip\b/.test(req.get('accept-encoding') ?? '');
   if (!acceptsGzip || !isCompressible(contentType) || size < 1024) {
     res.set('Content-Length', String(size));
-    body.on('error', (err) => res.destroy(err));
-    body.pipe(res);
+    // pipeline (not pipe) so a client that goes away also closes the stored object's file handle.
+    try {
+      await pipeline(body, res);
+    } catch (err) {
+      res.destroy(err instanceof Error ? err : undefined);
+    }
     return;
   }
   res.removeHeader('Content-Length');
