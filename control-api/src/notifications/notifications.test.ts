@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
 import { loadConfig, type TConfig } from '../config/config.ts';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { createBrowser, seedSite, type TSeededSite } from '../engagement/engagement.fixtures.ts';
@@ -13,6 +12,7 @@ import { composeEmail, escapeSlackText, toOneLine } from './notification-message
 import { newId } from '../db/ids.ts';
 import { findEmailAddress, insertPendingEmailAddress, setEmailAddressStatus } from './email-addresses.repository.ts';
 import { notificationAddressOf, ownerKeyOf } from './email-confirmation.service.ts';
+import { headerOf, startSmtpTestServer } from './smtp-test-server.ts';
 
 const DEFAULTS = loadConfig({});
 
@@ -29,44 +29,6 @@ async function seedConfirmedSite(app: TTestApp, options: Parameters<typeof seedS
   return site;
 }
 
-interface TReceivedMail {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-/** A real SMTP server on loopback that keeps what it receives. */
-async function startSmtpServer(): Promise<{ url: string; messages: TReceivedMail[]; close(): Promise<void>; setFailing(v: boolean): void }> {
-  const messages: TReceivedMail[] = [];
-  let isFailing = false;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        if (isFailing) return callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 451 }));
-        messages.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.server.address() as AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    messages,
-    setFailing: (v) => void (isFailing = v),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 /** A local HTTP receiver standing in for Slack's webhook endpoint. */
 async function startSlackReceiver(): Promise<{ origin: string; payloads: unknown[]; close(): Promise<void> }> {
   const payloads: unknown[] = [];
@@ -81,29 +43,6 @@ async function startSlackReceiver(): Promise<{ origin: string; payloads: unknown
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return { origin: `http://127.0.0.1:${port}`, payloads, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
-/** A header of a raw message, unfolded and with RFC 2047 encoded words decoded. */
-function headerOf(raw: string, name: string): string | undefined {
-  const head = raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' ');
-  const line = head.split(/\r?\n/).find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`));
-  if (line === undefined) return undefined;
-  const value = line.slice(name.length + 1).trim();
-  return value
-    .replace(/\?=\s+=\?/g, '?==?')
-    .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_m, _charset: string, encoding: string, text: string) => {
-      if (encoding.toUpperCase() === 'B') return Buffer.from(text, 'base64').toString('utf8');
-      const bytes: number[] = [];
-      for (let i = 0; i < text.length; i++) {
-        const c = text[i]!;
-        if (c === '_') bytes.push(0x20);
-        else if (c === '=' && /^[0-9A-Fa-f]{2}$/.test(text.slice(i + 1, i + 3))) {
-          bytes.push(parseInt(text.slice(i + 1, i + 3), 16));
-          i += 2;
-        } else bytes.push(c.charCodeAt(0));
-      }
-      return Buffer.from(bytes).toString('utf8');
-    });
 }
 
 function notificationConfig(overrides: Partial<TConfig['notifications']>): Partial<TConfig> {
@@ -124,11 +63,11 @@ async function engage(app: TTestApp, site: TSeededSite, counts: { favorites?: nu
 describe('engagement notifications', () => {
   const clock = createFakeClock();
   let app: TTestApp;
-  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  let smtp: Awaited<ReturnType<typeof startSmtpTestServer>>;
   let slack: Awaited<ReturnType<typeof startSlackReceiver>>;
 
   beforeAll(async () => {
-    smtp = await startSmtpServer();
+    smtp = await startSmtpTestServer();
     slack = await startSlackReceiver();
     app = await startTestApp({ clock, startWorker: false, config: notificationConfig({ smtpUrl: smtp.url, smtpFrom: 'Dropsite <notify@dropsite.test>', maxPerHour: 3, slackWebhookOrigins: [slack.origin] }) });
   });

@@ -11,11 +11,14 @@ export interface TReceivedMail {
 export interface TSmtpTestServer {
   url: string;
   messages: TReceivedMail[];
+  /** While on, every message is refused with a temporary 451 (a mailbox that is briefly unavailable). */
+  setFailing(isFailing: boolean): void;
   close(): Promise<void>;
 }
 
 export async function startSmtpTestServer(): Promise<TSmtpTestServer> {
   const messages: TReceivedMail[] = [];
+  let isFailing = false;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -24,6 +27,7 @@ export async function startSmtpTestServer(): Promise<TSmtpTestServer> {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
+        if (isFailing) return callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 451 }));
         messages.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
@@ -35,7 +39,7 @@ export async function startSmtpTestServer(): Promise<TSmtpTestServer> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, messages, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { url: `smtp://127.0.0.1:${port}`, messages, setFailing: (v) => void (isFailing = v), close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** The header block of a raw message, lines unfolded. */
