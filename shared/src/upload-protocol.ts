@@ -189,9 +189,18 @@ export type TDirectUploadStatusResponse = z.infer<typeof ZDirectUploadStatusResp
 
 // ---- Direct chunked: POST /api/direct-upload/init, /urls, /complete
 
+/** Per-chunk checksum a direct-chunked client promises to declare for every part it asks a URL for. */
+export const DIRECT_CHUNK_CHECKSUMS = ['sha256'] as const;
+export type TDirectChunkChecksum = (typeof DIRECT_CHUNK_CHECKSUMS)[number];
+
 export const ZDirectChunkedInitRequestSchema = z.object({
   files: ZUploadFilesSchema,
   metadata: ZUploadMetadataSchema,
+  /**
+   * 'sha256': every urls call of this session gives each chunk's SHA-256, and a presigned part URL
+   * then takes only those bytes. Without it, URLs bind the chunk's size only (as before).
+   */
+  chunkChecksum: z.enum(DIRECT_CHUNK_CHECKSUMS).optional(),
 });
 export type TDirectChunkedInitRequest = z.input<typeof ZDirectChunkedInitRequestSchema>;
 
@@ -207,14 +216,23 @@ export const ZDirectChunkedInitResponseSchema = z.object({
   sessionId: z.string().min(1),
   projectSlug: z.string().min(1),
   files: z.array(ZDirectChunkedFileSchema),
+  /** Echoed when the session requires each chunk's checksum in the urls call. */
+  chunkChecksum: z.enum(DIRECT_CHUNK_CHECKSUMS).optional(),
 });
 export type TDirectChunkedInitResponse = z.infer<typeof ZDirectChunkedInitResponseSchema>;
 
-export const ZDirectUploadUrlsRequestSchema = z.object({
-  sessionId: z.string().min(1).max(200),
-  fileId: z.string().min(1).max(200),
-  chunkIndices: z.array(z.number().int().nonnegative()).min(1).max(1000),
-});
+export const ZDirectUploadUrlsRequestSchema = z
+  .object({
+    sessionId: z.string().min(1).max(200),
+    fileId: z.string().min(1).max(200),
+    chunkIndices: z.array(z.number().int().nonnegative()).min(1).max(1000),
+    /** Lower-case hex SHA-256 of each chunk asked, in the order of chunkIndices (required by sessions opened with chunkChecksum). */
+    chunkSha256: z.array(ZSha256HexSchema).max(1000).optional(),
+  })
+  .refine((r) => r.chunkSha256 === undefined || r.chunkSha256.length === r.chunkIndices.length, {
+    message: 'chunkSha256 must give one SHA-256 per chunk index',
+    path: ['chunkSha256'],
+  });
 export type TDirectUploadUrlsRequest = z.infer<typeof ZDirectUploadUrlsRequestSchema>;
 
 export const ZChunkUploadUrlSchema = z.object({

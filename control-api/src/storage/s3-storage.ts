@@ -248,25 +248,36 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
     }
   }
 
-  async function createMultipartUpload(key: string, options: { partSize: number; contentType?: string }): Promise<TMultipartUpload> {
+  async function createMultipartUpload(key: string, options: { partSize: number; contentType?: string; checksum?: 'sha256' }): Promise<TMultipartUpload> {
     assertSafeKey(key);
     if (!Number.isSafeInteger(options.partSize) || options.partSize < 1 || options.partSize > 5 * 1024 ** 3) {
       throw new InvalidPartError(`Part size must be from 1 byte to 5 GiB, not ${options.partSize}`);
     }
-    const response = await client.send(new CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: options.contentType }));
+    // With a checksum algorithm S3 checks every part against its x-amz-checksum-sha256 and wants each part's at complete.
+    const checksum = options.checksum === 'sha256' ? { ChecksumAlgorithm: 'SHA256' as const } : {};
+    const response = await client.send(new CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: options.contentType, ...checksum }));
     if (!response.UploadId) throw new Error(`S3 returned no upload id for ${JSON.stringify(key)}`);
-    return { key, uploadId: response.UploadId, partSize: options.partSize };
+    return { key, uploadId: response.UploadId, partSize: options.partSize, ...(options.checksum ? { checksum: options.checksum } : {}) };
   }
 
-  async function putPart(upload: TMultipartUpload, partNumber: number, body: Readable | Uint8Array, size: number): Promise<TPartInfo> {
+  async function putPart(upload: TMultipartUpload, partNumber: number, body: Readable | Uint8Array, size: number, options: { sha256?: string } = {}): Promise<TPartInfo> {
     assertSafeKey(upload.key);
     assertValidPart(upload, partNumber, size);
-    const common = { Bucket, Key: upload.key, UploadId: upload.uploadId, PartNumber: partNumber, ContentLength: size };
+    if (upload.checksum === 'sha256' && options.sha256 === undefined) throw new InvalidPartError('This upload needs each part’s SHA-256');
+    const checksumSha256 = options.sha256 === undefined ? undefined : hexToBase64Sha256(options.sha256);
+    const common = {
+      Bucket,
+      Key: upload.key,
+      UploadId: upload.uploadId,
+      PartNumber: partNumber,
+      ContentLength: size,
+      ...(checksumSha256 ? { ChecksumSHA256: checksumSha256 } : {}),
+    };
     try {
       if (!(body instanceof Readable)) {
         if (body.byteLength !== size) throw new InvalidPartError(`Part body has ${body.byteLength} bytes, not the declared ${size}`);
         const response = await client.send(new UploadPartCommand({ ...common, Body: body }));
-        return { partNumber, size, etag: requireEtag(response.ETag) };
+        return { partNumber, size, etag: requireEtag(response.ETag), ...(checksumSha256 ? { checksumSha256 } : {}) };
       }
       // The guard stops a body of the wrong length; aborting the request keeps S3 from storing a short part.
       const abort = new AbortController();
@@ -279,7 +290,7 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
       const [sent, fed] = await Promise.allSettled([sending, feeding]);
       if (fed.status === 'rejected') throw fed.reason;
       if (sent.status === 'rejected') throw sent.reason;
-      return { partNumber, size, etag: requireEtag(sent.value.ETag) };
+      return { partNumber, size, etag: requireEtag(sent.value.ETag), ...(checksumSha256 ? { checksumSha256 } : {}) };
     } catch (error) {
       throw translateMultipartError(error, upload.uploadId);
     }
@@ -294,7 +305,7 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
         const page = await client.send(new ListPartsCommand({ Bucket, Key: upload.key, UploadId: upload.uploadId, PartNumberMarker: marker }));
         for (const part of page.Parts ?? []) {
           if (part.PartNumber === undefined || part.ETag === undefined) continue;
-          parts.push({ partNumber: part.PartNumber, size: part.Size ?? 0, etag: part.ETag });
+          parts.push({ partNumber: part.PartNumber, size: part.Size ?? 0, etag: part.ETag, ...(part.ChecksumSHA256 ? { checksumSha256: part.ChecksumSHA256 } : {}) });
         }
         if (!page.IsTruncated || page.NextPartNumberMarker === undefined) break;
         marker = page.NextPartNumberMarker;
@@ -307,7 +318,7 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
 
   async function completeMultipartUpload(
     upload: TMultipartUpload,
-    parts: ReadonlyArray<Pick<TPartInfo, 'partNumber' | 'etag'>>,
+    parts: ReadonlyArray<Pick<TPartInfo, 'partNumber' | 'etag' | 'checksumSha256'>>,
   ): Promise<TObjectInfo> {
     assertSafeKey(upload.key);
     assertConsecutiveParts(parts);
@@ -317,7 +328,10 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
           Bucket,
           Key: upload.key,
           UploadId: upload.uploadId,
-          MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
+          // An upload made with a checksum algorithm is completed with each part's checksum (ListParts gives them).
+          MultipartUpload: {
+            Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag, ...(p.checksumSha256 ? { ChecksumSHA256: p.checksumSha256 } : {}) })),
+          },
         }),
       );
     } catch (error) {
@@ -356,9 +370,16 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
     }
   }
 
-  async function createPartUploadUrl(upload: TMultipartUpload, partNumber: number, options: { expiresInSeconds: number; size: number }): Promise<TPresignedRequest> {
+  async function createPartUploadUrl(
+    upload: TMultipartUpload,
+    partNumber: number,
+    options: { expiresInSeconds: number; size: number; sha256?: string },
+  ): Promise<TPresignedRequest> {
     assertSafeKey(upload.key);
     assertValidPart(upload, partNumber, options.size);
+    if (upload.checksum === 'sha256' && options.sha256 === undefined) throw new InvalidPartError('This upload needs each part’s SHA-256');
+    // The bucket checks the body against this header, and the header is signed: the URL takes only these bytes.
+    const checksumHeaders: Record<string, string> = options.sha256 === undefined ? {} : { 'x-amz-checksum-sha256': hexToBase64Sha256(options.sha256) };
     const credentials = await client.config.credentials();
     const url = objectUrl(upload.key);
     url.searchParams.set('partNumber', String(partNumber));
@@ -374,9 +395,9 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
       now,
       expiresInSeconds: options.expiresInSeconds,
       // Browsers set Content-Length from the body themselves: a body of any other size fails the signature.
-      signedHeaders: { 'content-length': String(options.size) },
+      signedHeaders: { 'content-length': String(options.size), ...checksumHeaders },
     });
-    return { url: signed.toString(), method: 'PUT', headers: {}, expiresAt: now + options.expiresInSeconds * 1000 };
+    return { url: signed.toString(), method: 'PUT', headers: checksumHeaders, expiresAt: now + options.expiresInSeconds * 1000 };
   }
 
   /** The object's URL as a client outside sees it: path style on custom endpoints that ask for it, else virtual-hosted. */
@@ -431,6 +452,12 @@ function parseContentRange(header: string | undefined): { range: TByteRange; siz
   const match = header ? /^bytes (\d+)-(\d+)\/(\d+)$/.exec(header) : null;
   if (!match) return undefined;
   return { range: { start: Number(match[1]), end: Number(match[2]) }, size: Number(match[3]) };
+}
+
+/** S3's checksum headers carry the digest in base64; ours are lower-case hex. */
+function hexToBase64Sha256(hex: string): string {
+  if (!/^[0-9a-f]{64}$/.test(hex)) throw new InvalidPartError('A part SHA-256 must be 64 lower-case hex digits');
+  return Buffer.from(hex, 'hex').toString('base64');
 }
 
 function requireEtag(etag: string | undefined): string {

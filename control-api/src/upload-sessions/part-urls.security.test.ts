@@ -12,7 +12,7 @@ import { createStorage } from '../storage/create-storage.ts';
 import { MIN_PART_SIZE } from '../storage/storage.ts';
 import { startS3rver, type TS3rver } from '../test-support/s3rver.ts';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { callJson, chunkOf, completeSession, initDirect, makeBytes, sessionStatus, sha256 } from './session-test-client.ts';
+import { FORM, callJson, chunkOf, completeSession, declare, initDirect, makeBytes, sendChunk, sessionStatus, sha256 } from './session-test-client.ts';
 
 const S3 = { region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true } as const;
 
@@ -84,5 +84,96 @@ describe('presigned part URLs', () => {
     } finally {
       await storage.close();
     }
+  });
+});
+
+describe('presigned part URLs of an upload that declares chunk checksums', () => {
+  let server: TS3rver;
+  let endpoint: string;
+  let dir: string;
+  let app: TTestApp;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-part-sums-'));
+    ({ server, endpoint } = await startS3rver(dir));
+    app = await startTestApp({ storage: { driver: 's3', endpoint, bucket: 'part-sums', ...S3 }, config: { maxUploadBytes: 10 * CHUNK_SIZE } });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await server?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const base64Sha256 = (bytes: Uint8Array) => Buffer.from(sha256(bytes), 'hex').toString('base64');
+
+  async function openChecksummed(bytes: Uint8Array) {
+    const init = await callJson(app.url, 'POST', '/api/direct-upload/init', {
+      files: declare([{ name: 'film.bin', bytes }]),
+      metadata: FORM,
+      chunkChecksum: 'sha256',
+    });
+    expect(init.status).toBe(201);
+    expect(init.body.chunkChecksum).toBe('sha256');
+    return { sessionId: init.body.sessionId as string, fileId: (init.body.files as Array<{ fileId: string }>)[0]!.fileId };
+  }
+
+  it('sign each chunk’s SHA-256: a body with other bytes, another checksum or none is refused', async () => {
+    const bytes = makeBytes(CHUNK_SIZE + 10);
+    const { sessionId, fileId } = await openChecksummed(bytes);
+    const sums = [0, 1].map((i) => sha256(chunkOf(bytes, i)));
+    const reply = await callJson(app.url, 'POST', '/api/direct-upload/urls', { sessionId, fileId, chunkIndices: [0, 1], chunkSha256: sums });
+    expect(reply.status).toBe(200);
+    const urls = reply.body.uploadUrls as Array<{ uploadUrl: string; method: string; headers?: Record<string, string> }>;
+    for (const [i, u] of urls.entries()) {
+      expect(u.method).toBe('PUT');
+      expect(u.headers).toEqual({ 'x-amz-checksum-sha256': base64Sha256(chunkOf(bytes, i)) });
+      expect(new URL(u.uploadUrl).searchParams.get('X-Amz-SignedHeaders')?.split(';')).toEqual(['content-length', 'host', 'x-amz-checksum-sha256']);
+    }
+
+    // Same size, other bytes, with the checksum those bytes really have: not what was signed.
+    const forged = new Uint8Array(chunkOf(bytes, 0).byteLength).fill(7);
+    const otherSum = await fetch(urls[0]!.uploadUrl, { method: 'PUT', body: forged, headers: { 'x-amz-checksum-sha256': base64Sha256(forged) } });
+    expect(otherSum.status).toBe(403);
+    expect(await otherSum.text()).toContain('SignatureDoesNotMatch');
+    // Without the signed checksum header at all.
+    const noSum = await fetch(urls[0]!.uploadUrl, { method: 'PUT', body: forged });
+    expect(noSum.status).toBe(403);
+    expect(await noSum.text()).toContain('SignatureDoesNotMatch');
+    // The signed checksum with other bytes: the bucket checks the body against it.
+    const wrongBody = await fetch(urls[0]!.uploadUrl, { method: 'PUT', body: forged, headers: urls[0]!.headers });
+    expect(wrongBody.status).toBe(400);
+    expect(await wrongBody.text()).toContain('BadDigest');
+    expect((await sessionStatus(app.url, sessionId)).body.session).toMatchObject({ files: [{ receivedChunks: [] }] });
+
+    // The chunks themselves, with the headers the answer lists, go through and the file publishes.
+    for (const [i, u] of urls.entries()) {
+      expect((await fetch(u.uploadUrl, { method: 'PUT', body: new Uint8Array(chunkOf(bytes, i)), headers: u.headers })).status).toBe(200);
+    }
+    const done = await completeSession(app.url, sessionId, [{ fileId, sha256: sha256(bytes) }], '/api/direct-upload/complete');
+    expect(done.status).toBe(200);
+  });
+
+  it('are refused without a checksum for every chunk asked', async () => {
+    const bytes = makeBytes(CHUNK_SIZE + 10);
+    const { sessionId, fileId } = await openChecksummed(bytes);
+    const none = await callJson(app.url, 'POST', '/api/direct-upload/urls', { sessionId, fileId, chunkIndices: [0] });
+    expect(none.status).toBe(400);
+    expect(none.body).toMatchObject({ success: false, code: 'bad_request' });
+    const short = await callJson(app.url, 'POST', '/api/direct-upload/urls', { sessionId, fileId, chunkIndices: [0, 1], chunkSha256: [sha256(chunkOf(bytes, 0))] });
+    expect(short.status).toBe(400);
+    const notHex = await callJson(app.url, 'POST', '/api/direct-upload/urls', { sessionId, fileId, chunkIndices: [0], chunkSha256: ['zz'] });
+    expect(notHex.status).toBe(400);
+  });
+
+  it('take chunks through the API only with their SHA-256, which goes to the bucket with the part', async () => {
+    const bytes = makeBytes(CHUNK_SIZE + 10);
+    const { sessionId, fileId } = await openChecksummed(bytes);
+    const path0 = `/api/upload-chunk/${sessionId}/${fileId}`;
+    const unhashed = await sendChunk(app.url, path0, 0, chunkOf(bytes, 0), { sha: false });
+    expect(unhashed.status).toBe(400);
+    for (const i of [0, 1]) expect((await sendChunk(app.url, path0, i, chunkOf(bytes, i))).status).toBe(200);
+    const done = await completeSession(app.url, sessionId, [{ fileId, sha256: sha256(bytes) }], '/api/direct-upload/complete');
+    expect(done.status).toBe(200);
   });
 });

@@ -119,12 +119,15 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
       details,
       idempotencyKey: readIdempotencyKey(req),
       anonymousSessionId: anonymousSessionOf(res),
+      chunkChecksum: body.chunkChecksum,
     });
     res.status(view.replayed ? 200 : 201).json({
       success: true,
       sessionId: view.session.id,
       projectSlug: requireSlug(view.session.project_slug),
       files: view.files.map((f) => ({ fileId: f.id, chunkCount: f.total_chunks, chunkSize: f.chunk_size })),
+      // A replay matched the same request, so this is the session's own setting.
+      ...(body.chunkChecksum ? { chunkChecksum: body.chunkChecksum } : {}),
     } satisfies TDirectChunkedInitResponse);
   });
 
@@ -176,7 +179,16 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
     requireUploadId(body.sessionId);
     requireUploadId(body.fileId);
     const indices = [...new Set(body.chunkIndices)];
-    const urls = await service.createPartUrls(body.sessionId, body.fileId, indices);
+    let chunkSha256: Map<number, string> | undefined;
+    if (body.chunkSha256) {
+      chunkSha256 = new Map();
+      for (const [i, index] of body.chunkIndices.entries()) {
+        const sha = body.chunkSha256[i]!;
+        if ((chunkSha256.get(index) ?? sha) !== sha) throw new AppError('bad_request', `Chunk ${index} is given two different SHA-256s`);
+        chunkSha256.set(index, sha);
+      }
+    }
+    const urls = await service.createPartUrls(body.sessionId, body.fileId, indices, chunkSha256);
     res.set('Cache-Control', 'no-store').json({ success: true, uploadUrls: urls } satisfies TDirectUploadUrlsResponse);
   });
 

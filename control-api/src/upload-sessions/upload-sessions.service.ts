@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Readable, Transform } from 'node:stream';
-import { CHUNK_SIZE, type TUploadMetadata, type TUploadForm } from '@dropsite/shared';
+import { CHUNK_SIZE, type TDirectChunkChecksum, type TUploadMetadata, type TUploadForm } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
@@ -65,6 +65,8 @@ interface TStoredForm {
   contactInfo?: TUploadMetadata['contactInfo'];
   expiresAt: number | null;
   passwordHash: string | null;
+  /** Not the form but how the session was opened: its client gives every chunk's SHA-256 with the urls call. */
+  chunkChecksum?: TDirectChunkChecksum;
 }
 
 export interface TInitInput {
@@ -73,6 +75,8 @@ export interface TInitInput {
   details: Omit<TUploadMetadata, 'anonymousSessionId'>;
   idempotencyKey: string | undefined;
   anonymousSessionId: string | null;
+  /** Direct chunked: the client declares each chunk's SHA-256, and part URLs bind it. */
+  chunkChecksum?: TDirectChunkChecksum | undefined;
 }
 
 export interface TSessionView {
@@ -166,6 +170,7 @@ export function createUploadSessionService(deps: TAppDeps) {
       contactInfo: input.details.contactInfo,
       expiresAt,
       passwordHash: input.details.password ? await hashPassword(input.details.password) : null,
+      ...(input.chunkChecksum ? { chunkChecksum: input.chunkChecksum } : {}),
     };
     for (let attempt = 0; attempt < 3; attempt++) {
       const sessionId = newId();
@@ -271,6 +276,16 @@ export function createUploadSessionService(deps: TAppDeps) {
     return session.protocol === 'direct-chunked' && storage.driver === 's3';
   }
 
+  /** Whether the client promised every chunk's SHA-256 (then the bucket checks each part against it). */
+  function declaresChunkChecksums(session: TUploadSessionRow): boolean {
+    return session.protocol === 'direct-chunked' && chunkChecksumOf(session) === 'sha256';
+  }
+
+  /** Parts of this session's multipart uploads carry their SHA-256, checked by the bucket. */
+  function hasCheckedParts(session: TUploadSessionRow): boolean {
+    return isDirectToStorage(session) && declaresChunkChecksums(session);
+  }
+
   async function listPartsOrEmpty(session: TUploadSessionRow, file: TUploadFileRow): Promise<TPartInfo[]> {
     try {
       return await storage.listParts(multipartOf(session, file));
@@ -282,7 +297,12 @@ export function createUploadSessionService(deps: TAppDeps) {
 
   function multipartOf(session: TUploadSessionRow, file: TUploadFileRow): TMultipartUpload {
     if (!file.multipart_upload_id) throw new Error(`File ${file.id} has no multipart upload`);
-    return { key: finalKeyOf(session.project_id, file.id), uploadId: file.multipart_upload_id, partSize: file.chunk_size };
+    return {
+      key: finalKeyOf(session.project_id, file.id),
+      uploadId: file.multipart_upload_id,
+      partSize: file.chunk_size,
+      ...(hasCheckedParts(session) ? { checksum: 'sha256' as const } : {}),
+    };
   }
 
   /** The file's multipart upload, made on first use; concurrent first chunks agree on one. */
@@ -298,6 +318,7 @@ export function createUploadSessionService(deps: TAppDeps) {
       const upload = await storage.createMultipartUpload(finalKeyOf(session.project_id, file.id), {
         partSize: file.chunk_size,
         contentType: 'application/octet-stream',
+        ...(hasCheckedParts(session) ? { checksum: 'sha256' as const } : {}),
       });
       await setUploadFileMultipartId(db, file.id, upload.uploadId);
       return upload;
@@ -344,6 +365,10 @@ export function createUploadSessionService(deps: TAppDeps) {
       throw new AppError('payload_too_large', `Chunk ${input.index} may be at most ${expected} bytes, not ${input.contentLength}`);
     }
     if (input.contentLength < expected) throw new AppError('bad_request', `Chunk ${input.index} must be ${expected} bytes, not ${input.contentLength}`);
+    // The bucket checks such a part against its SHA-256, so it cannot be stored without one.
+    if (hasCheckedParts(session) && expected > 0 && input.declaredSha256 === undefined) {
+      throw new AppError('bad_request', 'Send each chunk of this upload with its X-Chunk-Sha256');
+    }
 
     const release = await chunkLocks.acquire(`${declaredFile.id}:${input.index}`);
     try {
@@ -364,7 +389,7 @@ export function createUploadSessionService(deps: TAppDeps) {
         pipeRequestInto(input.body, meter.stream);
         let part: TPartInfo;
         try {
-          part = await storage.putPart(upload, input.index + 1, meter.stream, expected);
+          part = await storage.putPart(upload, input.index + 1, meter.stream, expected, input.declaredSha256 === undefined ? {} : { sha256: input.declaredSha256 });
         } catch (error) {
           meter.stream.destroy();
           throw translateChunkError(error, meter.stream.errored);
@@ -438,12 +463,20 @@ export function createUploadSessionService(deps: TAppDeps) {
     if (set && set.size === 0) inFlight.delete(sessionId);
   }
 
-  /** Where each chunk of a direct-chunked upload goes: a presigned bucket URL, or the API's chunk endpoint. */
-  async function createPartUrls(sessionId: string, fileId: string, indices: readonly number[]): Promise<TPartUrl[]> {
+  /**
+   * Where each chunk of a direct-chunked upload goes: a presigned bucket URL, or the API's chunk endpoint.
+   * `chunkSha256` (hex, by index) is required by sessions opened with a chunk checksum; their URLs then
+   * sign it, so each takes only the bytes the client hashed.
+   */
+  async function createPartUrls(sessionId: string, fileId: string, indices: readonly number[], chunkSha256?: ReadonlyMap<number, string>): Promise<TPartUrl[]> {
     const session = await loadSession(sessionId);
     const file = await findUploadFile(db, session.id, fileId);
     if (!file) throw new AppError('not_found', 'Upload session not found');
     assertUsable(session);
+    const checked = declaresChunkChecksums(session);
+    if (checked && indices.some((index) => !chunkSha256?.has(index))) {
+      throw new AppError('bad_request', 'This upload needs the SHA-256 of every chunk asked for (chunkSha256)');
+    }
     for (const index of indices) {
       if (index >= file.total_chunks) {
         throw new AppError('bad_request', `Chunk ${index} is out of range: this file has chunks 0 to ${file.total_chunks - 1}`);
@@ -461,7 +494,13 @@ export function createUploadSessionService(deps: TAppDeps) {
     const urls: TPartUrl[] = [];
     for (const index of indices) {
       // The URL takes exactly this chunk's bytes: its Content-Length is signed.
-      const signed = await storage.createPartUploadUrl(upload, index + 1, { expiresInSeconds: PART_URL_SECONDS, size: expectedChunkSize(file, index) });
+      // With a declared checksum it also signs the chunk's SHA-256: exactly these bytes.
+      const sha256 = checked ? chunkSha256?.get(index) : undefined;
+      const signed = await storage.createPartUploadUrl(upload, index + 1, {
+        expiresInSeconds: PART_URL_SECONDS,
+        size: expectedChunkSize(file, index),
+        ...(sha256 === undefined ? {} : { sha256 }),
+      });
       urls.push(signed ? { chunkIndex: index, uploadUrl: signed.url, method: signed.method, headers: signed.headers } : viaApi(index));
     }
     return urls;
@@ -635,7 +674,11 @@ export function createUploadSessionService(deps: TAppDeps) {
     try {
       await storage.completeMultipartUpload(
         upload,
-        range(file.total_chunks).map((i) => ({ partNumber: i + 1, etag: parts.get(i + 1)!.etag })),
+        // Parts checked against a SHA-256 are completed with it, as the bucket listed it.
+        range(file.total_chunks).map((i) => {
+          const part = parts.get(i + 1)!;
+          return { partNumber: i + 1, etag: part.etag, ...(part.checksumSha256 ? { checksumSha256: part.checksumSha256 } : {}) };
+        }),
       );
     } catch (error) {
       if (error instanceof InvalidPartError) {
@@ -702,6 +745,12 @@ function translateChunkError(error: unknown, meterError: unknown): unknown {
   return error;
 }
 
+/** The chunk checksum a session was opened with (kept beside its form). */
+function chunkChecksumOf(session: TUploadSessionRow): TDirectChunkChecksum | undefined {
+  const stored = JSON.parse(session.form) as Partial<TStoredForm>;
+  return stored.chunkChecksum === 'sha256' ? 'sha256' : undefined;
+}
+
 function range(n: number): number[] {
   return Array.from({ length: n }, (_, i) => i);
 }
@@ -713,6 +762,7 @@ function fingerprintOf(input: TInitInput): string {
     protocol: input.protocol,
     files: input.files.map((f) => [f.name, f.size, f.type, f.sha256 ?? null]),
     details: { ...details, expiryDate: details.expiryDate?.getTime() ?? null },
+    ...(input.chunkChecksum ? { chunkChecksum: input.chunkChecksum } : {}),
   });
   return createHash('sha256').update(canonical).digest('hex');
 }
