@@ -3,7 +3,12 @@
  * hour, 5 GiB a day). In memory like the rate limiter, with the same bounded sweeping.
  */
 import type { Clock } from '../deps.ts';
-import type { TRateLimitDecision } from './rate-limiter.ts';
+
+export interface TRateLimitDecision {
+  allowed: boolean;
+  /** Whole seconds until the next request would be allowed (0 when allowed). */
+  retryAfterSeconds: number;
+}
 
 export interface TQuota {
   readonly capacity: number;

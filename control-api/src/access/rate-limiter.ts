@@ -5,12 +5,9 @@
  */
 import type { Clock } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
+import { createQuota, type TRateLimitDecision } from './quota.ts';
 
-export interface TRateLimitDecision {
-  allowed: boolean;
-  /** Whole seconds until the next request would be allowed (0 when allowed). */
-  retryAfterSeconds: number;
-}
+export type { TRateLimitDecision } from './quota.ts';
 
 export interface RateLimiter {
   /** Takes one token for the key, or says how long to wait. */
@@ -23,75 +20,19 @@ export interface RateLimiter {
   size(): number;
 }
 
-interface TBucket {
-  tokens: number;
-  updatedAt: number;
-}
-
-/** Buckets past this count are swept of full (idle) ones; past twice it, the oldest go. */
-const SWEEP_THRESHOLD = 10_000;
-/** New keys between sweeps, so sweeping stays amortised O(1) per request even under a flood of addresses. */
-const SWEEP_EVERY = 1000;
-
-/** `perMinute` requests per minute with bursts of up to `burst` (default: the same number). */
+/** `perMinute` requests per minute with bursts of up to `burst` (default: the same number): a quota of one unit a request. */
 export function createRateLimiter(options: { perMinute: number; burst?: number; clock: Clock }): RateLimiter {
   const capacity = Math.max(1, options.burst ?? options.perMinute);
-  const refillPerMs = options.perMinute / 60_000;
-  const buckets = new Map<string, TBucket>();
-  let newKeysSinceSweep = 0;
-
-  const refill = (key: string, now: number): TBucket => {
-    const bucket = buckets.get(key);
-    if (!bucket) return { tokens: capacity, updatedAt: now };
-    const elapsed = Math.max(0, now - bucket.updatedAt);
-    return { tokens: Math.min(capacity, bucket.tokens + elapsed * refillPerMs), updatedAt: now };
-  };
-
-  const waitFor = (tokens: number): number => Math.max(1, Math.ceil((1 - tokens) / refillPerMs / 1000));
-
-  const sweep = (now: number) => {
-    newKeysSinceSweep = 0;
-    for (const [key, bucket] of buckets) {
-      if (bucket.tokens + (now - bucket.updatedAt) * refillPerMs >= capacity) buckets.delete(key);
-    }
-    // Still too many busy keys (an attack from many addresses): forget the oldest, failing open for them.
-    if (buckets.size > SWEEP_THRESHOLD * 2) {
-      const excess = buckets.size - SWEEP_THRESHOLD;
-      let removed = 0;
-      for (const key of buckets.keys()) {
-        if (removed++ >= excess) break;
-        buckets.delete(key);
-      }
-    }
-  };
-
+  const quota = createQuota({ capacity, windowMs: (capacity / options.perMinute) * 60_000, clock: options.clock });
   return {
     take(key) {
-      const now = options.clock.now();
-      const bucket = refill(key, now);
-      if (bucket.tokens < 1) {
-        buckets.set(key, bucket);
-        return { allowed: false, retryAfterSeconds: waitFor(bucket.tokens) };
-      }
-      bucket.tokens -= 1;
-      // Map order is insertion order: re-inserting keeps the most recently used keys last.
-      if (!buckets.delete(key)) newKeysSinceSweep++;
-      buckets.set(key, bucket);
-      if (buckets.size > SWEEP_THRESHOLD && newKeysSinceSweep >= SWEEP_EVERY) sweep(now);
-      return { allowed: true, retryAfterSeconds: 0 };
+      const decision = quota.peek(key);
+      if (decision.allowed) quota.take(key);
+      return decision;
     },
-    peek(key) {
-      const bucket = refill(key, options.clock.now());
-      return bucket.tokens < 1 ? { allowed: false, retryAfterSeconds: waitFor(bucket.tokens) } : { allowed: true, retryAfterSeconds: 0 };
-    },
-    refund(key) {
-      const bucket = buckets.get(key);
-      if (!bucket) return;
-      const refilled = refill(key, options.clock.now());
-      refilled.tokens = Math.min(capacity, refilled.tokens + 1);
-      buckets.set(key, refilled);
-    },
-    size: () => buckets.size,
+    peek: (key) => quota.peek(key),
+    refund: (key) => quota.refund(key),
+    size: () => quota.size(),
   };
 }
 
