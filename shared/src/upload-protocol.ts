@@ -14,6 +14,10 @@ export const CHUNK_SHA256_HEADER = 'X-Chunk-Sha256';
 /** Lower-case hex SHA-256, as sent per chunk and per whole file. */
 export const ZSha256HexSchema = z.string().regex(/^[0-9a-f]{64}$/, 'must be a lower-case hex SHA-256');
 
+/** Per-chunk checksum a direct-chunked client promises to declare for every part it asks a URL for. */
+export const DIRECT_CHUNK_CHECKSUMS = ['sha256'] as const;
+export type TDirectChunkChecksum = (typeof DIRECT_CHUNK_CHECKSUMS)[number];
+
 const blankToUndefined = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v);
 
 /** One file announced at init: what the browser knows before sending a byte. */
@@ -143,6 +147,8 @@ export const ZResumableUploadSchema = z.object({
   ),
   /** SHA-256 of the site's form as sent at init: a changed form starts a new upload. */
   draftHash: z.string(),
+  /** Direct chunked: the session was opened with this chunk checksum, so each URL asked needs the chunk's hash. */
+  chunkChecksum: z.enum(DIRECT_CHUNK_CHECKSUMS).optional(),
   createdAt: z.number(),
 });
 export type TResumableUpload = z.infer<typeof ZResumableUploadSchema>;
@@ -188,10 +194,6 @@ export const ZDirectUploadStatusResponseSchema = z.object({
 export type TDirectUploadStatusResponse = z.infer<typeof ZDirectUploadStatusResponseSchema>;
 
 // ---- Direct chunked: POST /api/direct-upload/init, /urls, /complete
-
-/** Per-chunk checksum a direct-chunked client promises to declare for every part it asks a URL for. */
-export const DIRECT_CHUNK_CHECKSUMS = ['sha256'] as const;
-export type TDirectChunkChecksum = (typeof DIRECT_CHUNK_CHECKSUMS)[number];
 
 export const ZDirectChunkedInitRequestSchema = z.object({
   files: ZUploadFilesSchema,

@@ -24,7 +24,14 @@ interface TFakeFile {
 }
 
 /** An in-memory server speaking both chunked protocols as docs/api.md describes them. */
-function createFakeServer(options: { failChunk?: (fileIndex: number, chunk: number, attempt: number) => number | null; putUrls?: boolean } = {}) {
+function createFakeServer(
+  options: {
+    failChunk?: (fileIndex: number, chunk: number, attempt: number) => number | null;
+    putUrls?: boolean;
+    /** Direct chunked: honour the init's chunkChecksum, require chunkSha256 and sign it into each PUT URL, as the API does on S3. */
+    chunkChecksums?: boolean;
+  } = {},
+) {
   const files: TFakeFile[] = [];
   const requests: TTransportRequest[] = [];
   const attemptsByChunk = new Map<string, number>();
@@ -32,6 +39,9 @@ function createFakeServer(options: { failChunk?: (fileIndex: number, chunk: numb
   let protocol: TChunkedProtocol = 'chunked';
   let completedWith: unknown = null;
   let sessionCount = 0;
+  /** Per PUT URL, the base64 SHA-256 it was signed for. */
+  const signedSums = new Map<string, string>();
+  let requireSums = false;
 
   const json = (status: number, body: unknown) => ({ status, text: JSON.stringify(body) });
   const bodyBytes = async (body: TTransportRequest['body']) => new Uint8Array(body as ArrayBuffer);
@@ -45,6 +55,12 @@ function createFakeServer(options: { failChunk?: (fileIndex: number, chunk: numb
     if (failure !== null && failure !== undefined) return failure === 0 ? { status: 0, text: '' } : json(failure, { success: false, error: 'Storage hiccup', code: 'internal' });
     const bytes = await bodyBytes(request.body);
     if (request.method === 'POST' && request.headers?.['X-Chunk-Sha256'] !== sha256(bytes)) return json(460, { success: false, error: 'checksum mismatch', code: 'bad_request' });
+    const signedSum = signedSums.get(request.url);
+    if (request.method === 'PUT' && signedSum !== undefined) {
+      // The bucket: the signed checksum header must be sent as signed, and match the bytes.
+      if (request.headers?.['x-amz-checksum-sha256'] !== signedSum) return { status: 403, text: '<Error><Code>SignatureDoesNotMatch</Code></Error>' };
+      if (Buffer.from(sha256(bytes), 'hex').toString('base64') !== signedSum) return { status: 400, text: '<Error><Code>BadDigest</Code></Error>' };
+    }
     request.onUploadProgress?.(bytes.length, bytes.length);
     file.chunks.set(index, bytes);
     return json(200, { success: true });
@@ -68,17 +84,29 @@ function createFakeServer(options: { failChunk?: (fileIndex: number, chunk: numb
           uploadUrls: files.map((f) => ({ fileId: f.fileId, chunkSize: CHUNK, totalChunks: countChunks(f.size, CHUNK), uploadUrl: `/api/upload-chunk/${sessionId}/${f.fileId}` })),
         });
       }
-      return json(201, { success: true, sessionId, projectSlug: 'k3m9pq2xza', files: files.map((f) => ({ fileId: f.fileId, chunkCount: countChunks(f.size, CHUNK), chunkSize: CHUNK })) });
+      requireSums = options.chunkChecksums === true && body!.chunkChecksum === 'sha256';
+      return json(201, {
+        success: true,
+        sessionId,
+        projectSlug: 'k3m9pq2xza',
+        files: files.map((f) => ({ fileId: f.fileId, chunkCount: countChunks(f.size, CHUNK), chunkSize: CHUNK })),
+        ...(requireSums ? { chunkChecksum: 'sha256' } : {}),
+      });
     }
     if (url.pathname === '/api/direct-upload/urls') {
       const indices = body!.chunkIndices as number[];
+      const sums = body!.chunkSha256 as string[] | undefined;
+      if (requireSums && sums?.length !== indices.length) return json(400, { success: false, error: 'This upload needs the SHA-256 of every chunk asked for (chunkSha256)', code: 'bad_request' });
       return json(200, {
         success: true,
-        uploadUrls: indices.map((i) =>
-          options.putUrls
-            ? { chunkIndex: i, uploadUrl: `https://bucket.s3.test/${body!.fileId}/${i}?X-Amz-Signature=abc`, method: 'PUT' }
-            : { chunkIndex: i, uploadUrl: `/api/direct-upload/chunk/${sessionId}/${body!.fileId}/${i}`, method: 'POST' },
-        ),
+        uploadUrls: indices.map((i, n) => {
+          if (!options.putUrls) return { chunkIndex: i, uploadUrl: `/api/direct-upload/chunk/${sessionId}/${body!.fileId}/${i}`, method: 'POST' };
+          if (!requireSums) return { chunkIndex: i, uploadUrl: `https://bucket.s3.test/${body!.fileId}/${i}?X-Amz-Signature=abc`, method: 'PUT' };
+          const sum = Buffer.from(sums![n]!, 'hex').toString('base64');
+          const uploadUrl = `https://bucket.s3.test/${body!.fileId}/${i}?X-Amz-SignedHeaders=content-length%3Bhost%3Bx-amz-checksum-sha256&X-Amz-Signature=${signedSums.size}`;
+          signedSums.set(uploadUrl, sum);
+          return { chunkIndex: i, uploadUrl, method: 'PUT', headers: { 'x-amz-checksum-sha256': sum } };
+        }),
       });
     }
     const chunked = url.pathname.match(/^\/api\/upload-chunk\/([^/]+)\/([^/]+)$/);
@@ -263,6 +291,54 @@ describe('direct-chunked specifics', () => {
     const puts = server.requests.filter((r) => r.method === 'PUT');
     expect(puts).toHaveLength(6);
     expect(puts.every((r) => r.url.startsWith('https://bucket.s3.test/') && !r.headers?.['X-Chunk-Sha256'])).toBe(true);
+  });
+
+  it('declares chunk checksums at init, hashes each chunk before asking its URL, and sends the checksum header the answer lists', async () => {
+    const server = createFakeServer({ putUrls: true, chunkChecksums: true });
+    const { files, bytes } = makeFiles();
+    const result = await newUpload('direct-chunked', server, files).run();
+    expect(result.slug).toBe('k3m9pq2xza');
+    const init = JSON.parse(String(server.requests[0]!.body)) as Record<string, unknown>;
+    expect(init.chunkChecksum).toBe('sha256');
+    const asked = server.requests
+      .filter((r) => r.url === '/api/direct-upload/urls')
+      .map((r) => JSON.parse(r.body as string) as { fileId: string; chunkIndices: number[]; chunkSha256?: string[] });
+    // Every URL asked for comes with the SHA-256 of exactly that chunk.
+    const film = Buffer.from(bytes[0]!);
+    const filmAsks = asked.filter((a) => a.fileId === 'file0').flatMap((a) => a.chunkIndices.map((index, n) => ({ index, sha: a.chunkSha256?.[n] })));
+    expect(filmAsks).toEqual([0, 1, 2, 3].map((index) => ({ index, sha: sha256(film.subarray(index * CHUNK, (index + 1) * CHUNK)) })));
+    const puts = server.requests.filter((r) => r.method === 'PUT');
+    expect(puts).toHaveLength(6);
+    expect(puts.every((r) => typeof r.headers?.['x-amz-checksum-sha256'] === 'string')).toBe(true);
+  });
+
+  it('with chunk checksums, asks for a fresh URL (with the same checksum) after a refused PUT', async () => {
+    const server = createFakeServer({ putUrls: true, chunkChecksums: true, failChunk: (f, c, attempt) => (f === 0 && c === 1 && attempt === 1 ? 403 : null) });
+    const { files, bytes } = makeFiles();
+    expect((await newUpload('direct-chunked', server, files).run()).slug).toBe('k3m9pq2xza');
+    expect(Buffer.concat([...server.files[0]!.chunks.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b))).toEqual(Buffer.from(bytes[0]!));
+    const asked = server.requests
+      .filter((r) => r.url === '/api/direct-upload/urls')
+      .map((r) => JSON.parse(r.body as string) as { fileId: string; chunkIndices: number[]; chunkSha256?: string[] })
+      .filter((a) => a.fileId === 'file0' && a.chunkIndices.includes(1));
+    const second = sha256(Buffer.from(bytes[0]!).subarray(CHUNK, 2 * CHUNK));
+    expect(asked.map((a) => a.chunkSha256?.[a.chunkIndices.indexOf(1)])).toEqual([second, second]);
+  });
+
+  it('with chunk checksums, a resumed upload (after a reload) still gives each chunk’s SHA-256', async () => {
+    let isDown = true;
+    const server = createFakeServer({ putUrls: true, chunkChecksums: true, failChunk: (f, c) => (isDown && f === 0 && c >= 2 ? 503 : null) });
+    const { files, bytes } = makeFiles();
+    const storage = memoryStorage();
+    await expect(newUpload('direct-chunked', server, files, storage).run()).rejects.toThrow('Upload incomplete');
+    expect(readResumableSession(storage)?.chunkChecksum).toBe('sha256');
+    isDown = false;
+    const before = server.requests.length;
+    const result = await newUpload('direct-chunked', server, files, storage).run();
+    expect(result.resumed).toBe(true);
+    const asked = server.requests.slice(before).filter((r) => r.url === '/api/direct-upload/urls').map((r) => JSON.parse(r.body as string) as { chunkIndices: number[]; chunkSha256?: string[] });
+    const film = Buffer.from(bytes[0]!);
+    expect(asked.map((a) => [a.chunkIndices, a.chunkSha256])).toEqual([2, 3].map((i) => [[i], [sha256(film.subarray(i * CHUNK, (i + 1) * CHUNK))]]));
   });
 
   it('asks for a fresh URL when the bucket refuses an expired one (403), and finishes', async () => {

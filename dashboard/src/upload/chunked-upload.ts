@@ -84,6 +84,8 @@ interface TActiveSession {
   files: TSessionFile[];
   plans: TFileChunkPlan[];
   resumed: boolean;
+  /** Direct chunked: the server binds each part URL to the chunk's SHA-256, so it is hashed before its URL is asked for. */
+  chunkChecksum?: 'sha256';
 }
 
 export const webCryptoDigest = async (bytes: ArrayBuffer): Promise<string> => toHex(await crypto.subtle.digest('SHA-256', bytes));
@@ -124,6 +126,7 @@ export function createChunkedUpload(protocol: TChunkedProtocol, files: readonly 
       })),
       draftHash,
       createdAt: now(),
+      ...(s.chunkChecksum ? { chunkChecksum: s.chunkChecksum } : {}),
     };
     saveResumableSession(record, storage);
   };
@@ -147,7 +150,15 @@ export function createChunkedUpload(protocol: TChunkedProtocol, files: readonly 
       clearResumableSession(storage);
       return null;
     }
-    return { protocol, sessionId: stored.sessionId, projectSlug: stored.projectSlug, files: sessionFiles, plans, resumed: true };
+    return {
+      protocol,
+      sessionId: stored.sessionId,
+      projectSlug: stored.projectSlug,
+      files: sessionFiles,
+      plans,
+      resumed: true,
+      ...(stored.chunkChecksum ? { chunkChecksum: stored.chunkChecksum } : {}),
+    };
   }
 
   async function initFresh(): Promise<TActiveSession> {
@@ -167,14 +178,23 @@ export function createChunkedUpload(protocol: TChunkedProtocol, files: readonly 
       }));
       return { protocol, sessionId: parsed.data.sessionId, projectSlug: parsed.data.projectSlug, files: sessionFiles, plans: planFreshUpload(sessionFiles), resumed: false };
     }
-    const reply = await send(jsonRequest('POST', CHUNKED_ENDPOINTS.directInit, { files: descriptors, metadata }));
+    // Each part URL then takes only the bytes whose SHA-256 was given for it.
+    const reply = await send(jsonRequest('POST', CHUNKED_ENDPOINTS.directInit, { files: descriptors, metadata, chunkChecksum: 'sha256' }));
     if (reply.status < 200 || reply.status >= 300) {
       throw new UploadError(readBackendError(reply.text) ?? UPLOAD_MESSAGES.initStatus(reply.status), { status: reply.status });
     }
     const parsed = ZDirectChunkedInitResponseSchema.safeParse(parseJson(reply.text));
     if (!parsed.success || parsed.data.files.length !== files.length) throw new UploadError(FALLBACK_MESSAGES.directChunked, { status: reply.status });
     const sessionFiles = parsed.data.files.map((t, i) => ({ file: files[i]!, fileId: t.fileId, chunkSize: t.chunkSize, totalChunks: t.chunkCount }));
-    return { protocol, sessionId: parsed.data.sessionId, projectSlug: parsed.data.projectSlug, files: sessionFiles, plans: planFreshUpload(sessionFiles), resumed: false };
+    return {
+      protocol,
+      sessionId: parsed.data.sessionId,
+      projectSlug: parsed.data.projectSlug,
+      files: sessionFiles,
+      plans: planFreshUpload(sessionFiles),
+      resumed: false,
+      ...(parsed.data.chunkChecksum ? { chunkChecksum: parsed.data.chunkChecksum } : {}),
+    };
   }
 
   async function start(): Promise<void> {
@@ -229,12 +249,16 @@ export function createChunkedUpload(protocol: TChunkedProtocol, files: readonly 
       }
     };
 
-    const fetchUrls = async (fileIndex: number, fromChunk: number) => {
+    /**
+     * URLs from `fromChunk` on. A session with chunk checksums gets one URL at a time, for the chunk just
+     * read and hashed (`sha256`): hashing ahead would mean reading chunks twice or holding them.
+     */
+    const fetchUrls = async (fileIndex: number, fromChunk: number, sha256: string) => {
       const plan = active.plans[fileIndex]!;
-      const wanted = plan.missing.filter((i) => i >= fromChunk).slice(0, URL_BATCH);
-      const reply = await send(
-        jsonRequest('POST', CHUNKED_ENDPOINTS.directUrls, { sessionId: active.sessionId, fileId: plan.fileId, chunkIndices: wanted }),
-      );
+      const body = active.chunkChecksum
+        ? { sessionId: active.sessionId, fileId: plan.fileId, chunkIndices: [fromChunk], chunkSha256: [sha256] }
+        : { sessionId: active.sessionId, fileId: plan.fileId, chunkIndices: plan.missing.filter((i) => i >= fromChunk).slice(0, URL_BATCH) };
+      const reply = await send(jsonRequest('POST', CHUNKED_ENDPOINTS.directUrls, body));
       const parsed = reply.status >= 200 && reply.status < 300 ? ZDirectUploadUrlsResponseSchema.safeParse(parseJson(reply.text)) : null;
       if (!parsed?.success) {
         throw new UploadError(readBackendError(reply.text) ?? UPLOAD_MESSAGES.noChunkUrl(fromChunk + 1), {
@@ -256,7 +280,7 @@ export function createChunkedUpload(protocol: TChunkedProtocol, files: readonly 
       const sha256 = await digestChunk(bytes);
       let target: TChunkUploadUrl | null = null;
       if (active.protocol === 'direct-chunked') {
-        if (!urls[task.fileIndex]!.has(task.chunkIndex)) await fetchUrls(task.fileIndex, task.chunkIndex);
+        if (!urls[task.fileIndex]!.has(task.chunkIndex)) await fetchUrls(task.fileIndex, task.chunkIndex, sha256);
         target = urls[task.fileIndex]!.get(task.chunkIndex) ?? null;
         if (!target) throw new UploadError(UPLOAD_MESSAGES.noChunkUrl(task.chunkIndex + 1));
       }
@@ -269,7 +293,7 @@ export function createChunkedUpload(protocol: TChunkedProtocol, files: readonly 
       let target = prepared.target;
       if (active.protocol === 'direct-chunked') {
         // Presigned URLs live minutes: one refused as expired was dropped below, so a retry asks for a fresh one.
-        if (!urls[task.fileIndex]!.has(task.chunkIndex)) await fetchUrls(task.fileIndex, task.chunkIndex);
+        if (!urls[task.fileIndex]!.has(task.chunkIndex)) await fetchUrls(task.fileIndex, task.chunkIndex, prepared.sha256);
         target = urls[task.fileIndex]!.get(task.chunkIndex) ?? null;
         if (!target) throw new UploadError(UPLOAD_MESSAGES.noChunkUrl(task.chunkIndex + 1));
       }
@@ -283,7 +307,8 @@ export function createChunkedUpload(protocol: TChunkedProtocol, files: readonly 
               headers: { 'Content-Type': 'application/octet-stream', [CHUNK_SHA256_HEADER]: prepared.sha256 },
             }
           : target!.method === 'PUT'
-            ? { method: 'PUT' as const, url: target!.uploadUrl, headers: { ...target!.headers } }
+            ? // Exactly the headers the answer lists (with chunk checksums: the signed x-amz-checksum-sha256).
+              { method: 'PUT' as const, url: target!.uploadUrl, headers: { ...target!.headers } }
             : {
                 method: 'POST' as const,
                 url: target!.uploadUrl,
