@@ -11,7 +11,8 @@ export { makePdf, makeZip } from '@dropsite/builder/test-support';
 
 export async function startEmbeddedRuntime(extraEnv: Record<string, string> = {}): Promise<{ runtime: TRuntime; dataDir: string; dispose(): Promise<void> }> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-bench-'));
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', ...extraEnv }, dataDir);
+  // The benchmarks run with NODE_ENV=production, which needs a session secret (a throwaway one here).
+  const config = loadConfig({ SESSION_SECRET: 'bench-only-session-secret-0123456789abcdef', ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', ...extraEnv }, dataDir);
   const runtime = await createRuntime(config, { runBuilder: true });
   return {
     runtime,

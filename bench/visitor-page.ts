@@ -36,7 +36,9 @@ photos.forEach((bytes, i) => form.append('files', new Blob([new Uint8Array(bytes
 const published = (await (await fetch(`${base}/api/upload`, { method: 'POST', body: form })).json()) as { slug?: string; error?: string };
 if (!published.slug) throw new Error(`upload failed: ${JSON.stringify(published)}`);
 for (;;) {
-  const status = (await (await fetch(`${base}/api/sites/${published.slug}/status`)).json()) as { status: string };
+  const reply = await fetch(`${base}/api/sites/${published.slug}/status`);
+  if (!reply.ok) throw new Error(`status answered ${reply.status}: ${await reply.text()}`);
+  const status = (await reply.json()) as { status: string };
   if (status.status === 'live') break;
   if (status.status === 'failed') throw new Error('build failed');
   await new Promise((resolve) => setTimeout(resolve, 50));
@@ -73,8 +75,16 @@ page.on('response', async (response) => {
   if (type === 'document') htmlBody = await response.body().catch(() => Buffer.alloc(0));
 });
 
+// Requests still open, named if the page never goes idle (a request left open is a bug of the page).
+const open = new Set<string>();
+page.on('request', (request) => open.add(request.url()));
+page.on('requestfinished', (request) => open.delete(request.url()));
+page.on('requestfailed', (request) => open.delete(request.url()));
+
 const started = performance.now();
-await page.goto(`${base}/${published.slug}`, { waitUntil: 'networkidle' });
+await page.goto(`${base}/${published.slug}`, { waitUntil: 'networkidle', timeout: 30_000 }).catch((err: unknown) => {
+  throw new Error(`the page never went network-idle; still open: ${[...open].join(', ') || 'none'}`, { cause: err });
+});
 // Islands hydrate when visible and lazy pictures settle: give them a moment, without touching the page.
 await page.waitForTimeout(1500);
 const loadMs = performance.now() - started;
