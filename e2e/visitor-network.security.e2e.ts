@@ -1,7 +1,7 @@
 /**
  * A visitor's page settles: once it has loaded (and once the visitor has scrolled through it), no
  * request is left open, none fails, none is answered with an error and nothing breaks the site's
- * Content-Security-Policy. A site with pictures, a PDF, a video, a ZIP and a text file, with
+ * Content-Security-Policy. A site with pictures, a PDF, a video, a ZIP and text files, with
  * analytics on so the view beacon is the page's first call. A request that never completes keeps
  * the visitor's browser busy (and its battery) for as long as the page is open.
  */
@@ -68,6 +68,7 @@ test.describe('a visitor page settles', () => {
         await video('clip.mp4', 2),
         await zip('assets.zip', [{ path: 'docs/readme.txt', data: 'Read me' }]),
         text('notes.txt', 'The delivery is on Friday.\n'),
+        text('readme.md', '# Read me\n\nThe **final** cut.\n'),
       ],
       { settings: JSON.stringify(ALL_ENGAGEMENT) },
     );
@@ -96,9 +97,14 @@ test.describe('a visitor page settles', () => {
     await page.waitForLoadState('networkidle', { timeout: 20_000 });
     expect(await openRequestsAfterSettling(log, page, 5_000)).toEqual([]);
 
-    // The visitor reads the text file and plays the video for a moment: those requests complete too.
-    await page.getByRole('button', { name: 'Open Preview' }).first().click();
+    // The visitor reads the text files (markdown renders in a worker) and plays the video for a moment: those requests complete too.
+    const previews = page.getByRole('button', { name: 'Open Preview' });
+    await expect(previews).toHaveCount(2);
+    await previews.nth(0).click();
     await expect(page.getByRole('dialog', { name: 'Preview of notes.txt' })).toContainText('The delivery is on Friday.');
+    await page.keyboard.press('Escape');
+    await previews.nth(1).click();
+    await expect(page.getByRole('dialog', { name: 'Preview of readme.md' }).locator('strong')).toHaveText('final');
     await page.keyboard.press('Escape');
     const clip = page.locator('video').first();
     await clip.evaluate(async (element: HTMLVideoElement) => {
