@@ -328,15 +328,8 @@ function TreeRow({ row, isExpanded, selection, isActive, query, downloadUrl, onD
         <span className="av-row__icon" aria-hidden="true">
           <Icon name={isFolder ? (isExpanded ? 'folderOpen' : 'folder') : 'file'} />
         </span>
-        <span className="av-row__label">
-          <span className="av-row__name" title={entry.path} onClick={isFolder ? onToggle : onSelect}>
-            <Highlight text={entry.name} query={query} />
-          </span>
-          {note && (
-            <span className="av-row__note" id={noteId}>
-              {note}
-            </span>
-          )}
+        <span className="av-row__name" title={entry.path} onClick={isFolder ? onToggle : onSelect}>
+          <Highlight text={entry.name} query={query} />
         </span>
         <span className="av-row__meta">{meta}</span>
         <span className="av-row__size">{formatBytes(entry.size)}</span>
@@ -358,6 +351,11 @@ function TreeRow({ row, isExpanded, selection, isActive, query, downloadUrl, onD
           </a>
         ) : (
           <span className="av-row__download" aria-hidden="true" />
+        )}
+        {note && (
+          <span className="av-row__note" id={noteId}>
+            {note}
+          </span>
         )}
       </span>
     </li>
