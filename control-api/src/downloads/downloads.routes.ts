@@ -7,7 +7,7 @@
  * (a site's ZIP, an archive's entries) count against the per-address read limit: each one makes
  * the server read and inflate stored bytes.
  */
-import { Router } from 'express';
+import { Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { isValidId, isValidSlug, sanitizeFileName, UPLOAD_LIMITS } from '@dropsite/shared';
 import { isZipArchive, openZipArchive, PreviewUnavailableError, siteOgImageKey, type TZipArchive } from '@dropsite/builder';
@@ -23,6 +23,7 @@ import { countDownloadWhenComplete } from '../analytics/analytics.service.ts';
 import { requestLimitsFor } from '../access/request-limits.ts';
 import { limitByAddress } from '../engagement/engagement.routes.ts';
 import { archiveLimiterFor } from './archive-budget.ts';
+import { entryRefusedPage } from '../sites/status-pages.ts';
 
 /** Spec 8, 'Download-all with nothing available'. */
 export const NOTHING_TO_DOWNLOAD = 'No files are currently available for download. Please contact the site owner.';
@@ -40,6 +41,23 @@ const ZSiteDownloadQuerySchema = z.object({
 const ZEntryQuerySchema = z.object({
   path: oneOrMany(z.string().min(1).max(4096)).pipe(z.array(z.string()).min(1).max(MAX_ENTRY_PATHS)),
 });
+
+/**
+ * A refused entry download, for a browser that navigated to it (a new tab, a download the
+ * archive viewer did not ask about first): the message as a small page with the same status
+ * and headers (Retry-After), not the JSON error. Scripts and fetch keep the JSON.
+ */
+function entryRefusalAsPage(error: unknown, req: Request, res: Response, next: NextFunction): void {
+  if (!(error instanceof AppError) || res.headersSent || req.method !== 'GET' || req.accepts(['json', 'html']) !== 'html') {
+    next(error);
+    return;
+  }
+  setFileSecurityHeaders(res);
+  res
+    .status(error.status)
+    .set({ ...error.headers, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'private, no-store' })
+    .send(entryRefusedPage(error.message));
+}
 
 /** The file name of a downloaded ZIP: the site's title, or a plain fallback. */
 function zipFileName(title: string, fallback: string): string {
@@ -90,7 +108,7 @@ export function createDownloadRoutes(deps: TAppDeps): Router {
     await sendZip(req, res, items, zipFileName(project.title, 'files'), deps.log);
   });
 
-  router.get('/api/files/:id/entry', limitReads, zipSlot, async (req, res) => {
+  router.get('/api/files/:id/entry', limitReads, zipSlot, async (req: Request, res: Response) => {
     setFileSecurityHeaders(res);
     const { file } = await findServableFile(deps, req);
     const query = ZEntryQuerySchema.parse(req.query);
@@ -139,7 +157,7 @@ export function createDownloadRoutes(deps: TAppDeps): Router {
     } finally {
       archive.close();
     }
-  });
+  }, entryRefusalAsPage);
 
   router.get('/:slug/og.png', async (req, res, next) => {
     const slug = req.params.slug;

@@ -90,3 +90,12 @@ export function passwordPage(options: TPasswordPageOptions): string {
   const action = `/api/sites/${encodeURIComponent(options.slug)}/unlock`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>Password protected</title><style>${palette}${PASSWORD_STYLE}</style></head><body><main><div class="icon">${LOCK_ICON}</div><h1>This site is password protected</h1><p class="lead">Enter the password the sender gave you to view these files.</p><form method="post" action="${escapeHtml(action)}">${error}<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required maxlength="200" autofocus${invalid}><button type="submit">Unlock</button></form></main></body></html>`;
 }
+
+/** An archive entry the API would not extract, for a browser that opened its link itself (a new tab). */
+export function entryRefusedPage(message: string): string {
+  return page({
+    title: 'This file cannot be downloaded on its own',
+    heading: 'This file cannot be downloaded on its own',
+    body: `<p>${escapeHtml(message)}</p><p class="stage" style="margin-top:16px">Go back to the site to download the whole archive.</p>`,
+  });
+}
