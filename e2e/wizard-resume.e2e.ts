@@ -44,7 +44,8 @@ test('a reload in the middle of an upload fills the form in again and sends only
 
   await expect.poll(() => held.length, { timeout: 60_000 }).toBeGreaterThan(0);
   // Every chunk that passed has been answered: the server holds exactly those five.
-  await expect.poll(() => receivedChunks(page)).toBe(ARRIVED_BEFORE_RELOAD);
+  // Writing five 10 MB chunks durably can take more than the default 5 s on a busy two-core machine.
+  await expect.poll(() => receivedChunks(page), { timeout: 30_000 }).toBe(ARRIVED_BEFORE_RELOAD);
 
   await page.unroute('**/api/upload-chunk/**');
   await page.reload();
