@@ -14,7 +14,7 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   reporter: [['list']],
-  outputDir: path.join(os.tmpdir(), 'dropsite-e2e-results'),
+  outputDir: path.join(os.tmpdir(), `dropsite-e2e-results-${port}`),
   use: {
     baseURL: `http://localhost:${port}`,
     launchOptions: {
