@@ -12,3 +12,4 @@ export * from './upload-protocol.ts';
 export * from './upload-mode.ts';
 export * from './sha256.ts';
 export * from './engagement.ts';
+export * from './storage-keys.ts';

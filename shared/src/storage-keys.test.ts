@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import {
+  TEMPLATE_ASSETS_PREFIX,
+  UPLOADS_PREFIX,
+  derivedKeys,
+  derivedPdfKey,
+  derivedPrefix,
+  projectUploadsPrefix,
+  siteCspKey,
+  siteHtmlKey,
+  siteOgImageKey,
+  siteOgImageMarkerKey,
+  sitePrefix,
+  templateAssetKey,
+  templateAssetsMarkerKey,
+  uploadKey,
+} from './storage-keys.ts';
+
+const PROJECT = 'Zq3-x_9aBcDeFgHiJkLmNo';
+const FILE = 'fIlE-iD_0123456789abcd';
+const SHA = 'ab'.repeat(32);
+
+/**
+ * Objects already stored are found by these exact keys: a change here strands every site and
+ * upload written before it, so this test changes only together with a migration of the data.
+ */
+describe('the storage layout', () => {
+  it('keeps uploads under uploads/{projectId}/{fileId}', () => {
+    expect(UPLOADS_PREFIX).toBe('uploads/');
+    expect(uploadKey(PROJECT, FILE)).toBe(`uploads/${PROJECT}/${FILE}`);
+    expect(projectUploadsPrefix(PROJECT)).toBe(`uploads/${PROJECT}/`);
+    expect(uploadKey(PROJECT, FILE).startsWith(projectUploadsPrefix(PROJECT))).toBe(true);
+  });
+
+  it('keeps derived copies under derived/{sha256}/, by lower-case content hash', () => {
+    expect(derivedKeys(SHA)).toEqual({
+      thumbnail: `derived/${SHA}/thumb-300.webp`,
+      display: `derived/${SHA}/display.webp`,
+      meta: `derived/${SHA}/meta.json`,
+    });
+    expect(derivedPdfKey(SHA)).toBe(`derived/${SHA}/document.pdf`);
+    expect(derivedPrefix(SHA)).toBe(`derived/${SHA}/`);
+    expect(derivedKeys(SHA.toUpperCase())).toEqual(derivedKeys(SHA));
+    expect(derivedPdfKey(SHA.toUpperCase())).toBe(derivedPdfKey(SHA));
+  });
+
+  it('keeps a site and its sidecars under sites/{slug}/', () => {
+    expect(sitePrefix('harbour-lights')).toBe('sites/harbour-lights/');
+    expect(siteHtmlKey('harbour-lights')).toBe('sites/harbour-lights/index.html');
+    expect(siteCspKey('harbour-lights')).toBe('sites/harbour-lights/csp.json');
+    expect(siteOgImageKey('harbour-lights')).toBe('sites/harbour-lights/og.png');
+    expect(siteOgImageMarkerKey('harbour-lights')).toBe('sites/harbour-lights/og.png.json');
+  });
+
+  it('keeps the template bundles under assets/_astro/, with a marker per published version', () => {
+    expect(TEMPLATE_ASSETS_PREFIX).toBe('assets/_astro/');
+    expect(templateAssetKey('PdfViewer.CRaq7btm.js')).toBe('assets/_astro/PdfViewer.CRaq7btm.js');
+    expect(templateAssetKey('fonts/inter.woff2')).toBe('assets/_astro/fonts/inter.woff2');
+    expect(templateAssetsMarkerKey('0123456789abcdef0123')).toBe('assets/.published-0123456789abcdef0123');
+  });
+
+  it('puts every kind of object in its own top-level folder, so one prefix never lists another', () => {
+    const tops = [uploadKey(PROJECT, FILE), derivedKeys(SHA).meta, siteHtmlKey('harbour-lights'), templateAssetKey('a.js')].map((k) => k.split('/')[0]);
+    expect(new Set(tops)).toEqual(new Set(['uploads', 'derived', 'sites', 'assets']));
+  });
+});
+
+describe('keys from unsafe parts', () => {
+  const HOSTILE = ['', '.', '..', '../etc', 'a/b', 'a\\b', '/abs', 'x\0y', 'a b', 'a%2F..', '..%2F', 'é', `a${'b'.repeat(200)}`];
+
+  it('refuses a slug that could leave sites/', () => {
+    for (const slug of [...HOSTILE, '-leading-dash', 'dot.ted']) {
+      for (const make of [sitePrefix, siteHtmlKey, siteCspKey, siteOgImageKey, siteOgImageMarkerKey]) {
+        expect(() => make(slug), `${make.name}(${JSON.stringify(slug)})`).toThrow(/Unsafe site slug/);
+      }
+    }
+  });
+
+  it('refuses a project or file id that could leave uploads/', () => {
+    for (const id of [...HOSTILE, 'dot.ted']) {
+      expect(() => uploadKey(id, FILE), `project ${JSON.stringify(id)}`).toThrow(/Unsafe id/);
+      expect(() => uploadKey(PROJECT, id), `file ${JSON.stringify(id)}`).toThrow(/Unsafe id/);
+      expect(() => projectUploadsPrefix(id), `prefix ${JSON.stringify(id)}`).toThrow(/Unsafe id/);
+    }
+  });
+
+  it('refuses anything but a hex content hash under derived/', () => {
+    for (const sha of [...HOSTILE, 'g'.repeat(64), 'abc', `${SHA}/..`, 'a'.repeat(129)]) {
+      for (const make of [derivedKeys, derivedPdfKey, derivedPrefix]) {
+        expect(() => make(sha), `${make.name}(${JSON.stringify(sha)})`).toThrow(/Not a content hash/);
+      }
+    }
+  });
+
+  it('refuses a template asset path that could leave assets/_astro/', () => {
+    for (const name of ['', '.', '..', '../index.html', 'a/../../b', '/abs.js', 'a//b.js', '.hidden', 'a/.hidden', 'a\\b.js', 'x\0.js', 'a b.js']) {
+      expect(() => templateAssetKey(name), JSON.stringify(name)).toThrow(/Unsafe template asset path/);
+    }
+    for (const hash of ['', '../x', 'a/b', 'a.b']) expect(() => templateAssetsMarkerKey(hash), JSON.stringify(hash)).toThrow(/Unsafe template version/);
+  });
+
+  it('accepts every slug and id the server issues', () => {
+    expect(siteHtmlKey('k7m2p9q4xa')).toBe('sites/k7m2p9q4xa/index.html');
+    expect(uploadKey('AAAAAAAAAAAAAAAAAAAAAA', '-_-_-_-_-_-_-_-_-_-_-_')).toBe('uploads/AAAAAAAAAAAAAAAAAAAAAA/-_-_-_-_-_-_-_-_-_-_-_');
+  });
+});

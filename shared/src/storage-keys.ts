@@ -1,0 +1,114 @@
+/**
+ * The storage layout: the one place an object key is spelled. Objects already stored are found by
+ * these keys, so changing one strands existing data (storage-keys.test.ts pins them).
+ *
+ *   uploads/{projectId}/{fileId}          a delivery file as uploaded
+ *   derived/{sha256}/thumb-300.webp       its 300 px thumbnail (image, PDF page, video poster)
+ *   derived/{sha256}/display.webp         its display copy (image, video poster)
+ *   derived/{sha256}/document.pdf         an office document converted to PDF
+ *   derived/{sha256}/meta.json            what was derived; written last, marks a finished entry
+ *   sites/{slug}/index.html               the built site page
+ *   sites/{slug}/csp.json                 its inline script hashes
+ *   sites/{slug}/og.png, og.png.json      its link picture, and the input it was made from
+ *   assets/_astro/{path}                  the template's island bundles, content-hashed
+ *   assets/.published-{version}           marker: that template version's bundles are all stored
+ *
+ * Every part is checked before it becomes a key: a slug, id, hash or path that could climb out of
+ * its folder throws instead.
+ */
+import { THUMBNAIL_SIZE } from './constants.ts';
+
+/** Builder-made slugs and the API's slug rule both fit; no dot, slash or other separator does. */
+const SAFE_SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+/** Row ids are url-safe random text; no dot or slash. */
+const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
+const CONTENT_HASH = /^[a-f0-9]{16,128}$/i;
+/** One folder or file name of a built template asset: word characters, dots and dashes, never leading with a dot. */
+const SAFE_ASSET_SEGMENT = /^[\w-][\w.-]{0,199}$/;
+const SAFE_VERSION = /^[A-Za-z0-9_-]{1,128}$/;
+
+function siteSlug(slug: string): string {
+  if (!SAFE_SLUG.test(slug)) throw new Error(`Unsafe site slug: ${JSON.stringify(slug)}`);
+  return slug;
+}
+
+function rowId(id: string): string {
+  if (!SAFE_ID.test(id)) throw new Error(`Unsafe id in a storage key: ${JSON.stringify(id)}`);
+  return id;
+}
+
+function contentHash(sha256: string): string {
+  if (!CONTENT_HASH.test(sha256)) throw new Error(`Not a content hash: ${JSON.stringify(sha256)}`);
+  return sha256.toLowerCase();
+}
+
+/** Prefix of every uploaded file (the orphaned-multipart sweep lists under it). */
+export const UPLOADS_PREFIX = 'uploads/';
+
+/** Where a project's uploaded files live, for deleting them together. */
+export function projectUploadsPrefix(projectId: string): string {
+  return `${UPLOADS_PREFIX}${rowId(projectId)}/`;
+}
+
+/** A delivery file's bytes as uploaded. */
+export function uploadKey(projectId: string, fileId: string): string {
+  return `${projectUploadsPrefix(projectId)}${rowId(fileId)}`;
+}
+
+/** Everything derived from one content hash, for deleting it together. */
+export function derivedPrefix(sha256: string): string {
+  return `derived/${contentHash(sha256)}/`;
+}
+
+/** The thumbnail, display copy and metadata derived from one content hash (shared by every file with those bytes). */
+export function derivedKeys(sha256: string): { thumbnail: string; display: string; meta: string } {
+  const base = derivedPrefix(sha256);
+  return { thumbnail: `${base}thumb-${THUMBNAIL_SIZE}.webp`, display: `${base}display.webp`, meta: `${base}meta.json` };
+}
+
+/** The PDF an office document with this content hash was converted to. */
+export function derivedPdfKey(sha256: string): string {
+  return `${derivedPrefix(sha256)}document.pdf`;
+}
+
+/** Everything stored for one site (page and sidecars), for deleting it together. */
+export function sitePrefix(slug: string): string {
+  return `sites/${siteSlug(slug)}/`;
+}
+
+/** A site's built page, written last by a build so a rebuild swaps it in one put. */
+export function siteHtmlKey(slug: string): string {
+  return `${sitePrefix(slug)}index.html`;
+}
+
+/** The site page's inline script hashes, beside its HTML. */
+export function siteCspKey(slug: string): string {
+  return `${sitePrefix(slug)}csp.json`;
+}
+
+/** The site's link picture (Open Graph), served at /{slug}/og.png. */
+export function siteOgImageKey(slug: string): string {
+  return `${sitePrefix(slug)}og.png`;
+}
+
+/** The hash of the input the stored link picture was made from, written after the picture. */
+export function siteOgImageMarkerKey(slug: string): string {
+  return `${siteOgImageKey(slug)}.json`;
+}
+
+/** Prefix of the template's island bundles, served at /_astro/{path}. */
+export const TEMPLATE_ASSETS_PREFIX = 'assets/_astro/';
+
+/** One template bundle, by its path under the template's _astro/ folder. */
+export function templateAssetKey(assetPath: string): string {
+  if (!assetPath.split('/').every((segment) => SAFE_ASSET_SEGMENT.test(segment))) {
+    throw new Error(`Unsafe template asset path: ${JSON.stringify(assetPath)}`);
+  }
+  return `${TEMPLATE_ASSETS_PREFIX}${assetPath}`;
+}
+
+/** Written after a template version's bundles are all stored, so later publishes of it do nothing. */
+export function templateAssetsMarkerKey(version: string): string {
+  if (!SAFE_VERSION.test(version)) throw new Error(`Unsafe template version: ${JSON.stringify(version)}`);
+  return `assets/.published-${version}`;
+}
