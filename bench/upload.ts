@@ -1,110 +1,273 @@
 /**
- * Resumable upload throughput: a 1 GB file through the chunked protocol (init, 10 MiB chunks with
- * X-Chunk-Sha256, 3 in flight, complete with the whole-file SHA-256) over loopback, with the API in
- * a child process on the embedded defaults (SQLite, disk storage). Its peak RSS is read from
- * /proc/<pid>/status (VmHWM). A plain disk write of the same bytes (createWriteStream + fsync) on
- * the same file system, in the same run, is the yardstick.
- * The client writes each prepared chunk with node:http on keep-alive connections: it shares this
- * machine's CPUs with the API, and fetch spent about 3.6 s of CPU per GB here (web streams), time a
- * browser on another machine never takes from the server. Its CPU time is printed with the figures.
- * Targets: at least 50 % of the disk write rate; API peak RSS under 200 MB.
+ * Resumable upload throughput against its peers, in one run, from one client code path, on the same bytes
+ * (default 1 GiB of random bytes; `--size 512M` for a quicker run, `--rounds N`, default 3):
+ * (a) bare: a plain Node HTTP handler that writes each chunk at its offset in one file, no checks at all
+ *     and no fsync (as the tus file store): the physical yardstick on this machine;
+ * (b) tus: `@tus/server` with `@tus/file-store`, tus 1.0 (creation, then PATCH with Upload-Offset, one
+ *     chunk after the other as the core protocol requires);
+ * (c) Dropsite: the chunked protocol (init, 10 MiB chunks with X-Chunk-Sha256, 3 in flight, complete with
+ *     the whole-file SHA-256 verified), on the embedded defaults (SQLite, disk storage); unlike the
+ *     two others it fsyncs each chunk before answering (a chunk it acknowledged survives a crash).
+ * Each server runs in its own child process started like the API (same Node flags and malloc arenas), on
+ * a fresh temp directory of the same file system; its peak RSS is read from /proc/<pid>/status (VmHWM).
+ * Every request goes through postBytes() below (node:http, keep-alive). Rates are medians over the rounds.
+ * Targets (docs/architecture.md): Dropsite at least 1.2 × tus and at least 85 % of bare; API peak RSS under 150 MB.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomFillSync } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
+import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
+import { pipeline } from 'node:stream/promises';
+import { parseArgs } from 'node:util';
 import { CHUNK_PARALLELISM, CHUNK_SIZE } from '@dropsite/shared';
-import { printFigures } from './lib.ts';
 import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
 
-const TOTAL_BYTES = Number(process.env.BENCH_UPLOAD_BYTES ?? 1024 ** 3);
 const MB = 1024 * 1024;
 const repoRoot = path.resolve(import.meta.dirname, '..');
+const { values: args } = parseArgs({
+  options: {
+    size: { type: 'string' },
+    rounds: { type: 'string', default: '3' },
+    serve: { type: 'string' },
+    dir: { type: 'string' },
+  },
+});
 
-const dataDir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-bench-upload-'));
-const chunkCount = Math.max(1, Math.ceil(TOTAL_BYTES / CHUNK_SIZE));
-process.stdout.write(`Preparing ${(TOTAL_BYTES / MB).toFixed(0)} MB of random bytes in ${chunkCount} chunks…\n`);
-const chunks: Buffer[] = [];
-const chunkHashes: string[] = [];
-const whole = createHash('sha256');
-for (let i = 0; i < chunkCount; i++) {
-  const chunk = randomFillSync(Buffer.allocUnsafe(Math.min(CHUNK_SIZE, TOTAL_BYTES - i * CHUNK_SIZE)));
-  chunks.push(chunk);
-  chunkHashes.push(createHash('sha256').update(chunk).digest('hex'));
-  whole.update(chunk);
+if (args.serve) {
+  await servePeer(args.serve, args.dir ?? os.tmpdir());
+} else {
+  await main();
 }
-const fileSha256 = whole.digest('hex');
 
-let api: ChildProcess | undefined;
-try {
-  const diskSeconds = await timePlainDiskWrite(path.join(dataDir, 'plain-write.bin'));
-  const started = await startApi(dataDir);
-  api = started.child;
-  const idleRss = await readVmHwm(api.pid!);
-  const cpuBefore = await readCpuSeconds(api.pid!);
-  const clientCpuBefore = process.cpuUsage();
-  const result = await uploadChunked(started.url, () => readCpuSeconds(api!.pid!), () => readVmHwm(api!.pid!));
-  const clientCpu = process.cpuUsage(clientCpuBefore);
-  const peakRss = await readVmHwm(api.pid!);
-  const apiCpuSeconds = (await readCpuSeconds(api.pid!)) - cpuBefore;
+/** "1G", "512M", "300k" or plain bytes; BENCH_UPLOAD_BYTES is still read when no --size is given. */
+function parseSize(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([kmg]i?b?)?$/i.exec(text.trim());
+  if (!match) throw new Error(`--size ${text}: expected e.g. 1G, 512M or a number of bytes`);
+  const unit = (match[2] ?? '').charAt(0).toLowerCase();
+  const factor = unit === 'g' ? 1024 ** 3 : unit === 'm' ? MB : unit === 'k' ? 1024 : 1;
+  return Math.round(Number(match[1]) * factor);
+}
 
-  const diskRate = TOTAL_BYTES / MB / diskSeconds;
-  const uploadRate = TOTAL_BYTES / MB / result.totalSeconds;
-  const ratio = uploadRate / diskRate;
-  printFigures(`Chunked upload of ${(TOTAL_BYTES / MB).toFixed(0)} MB over loopback (${CHUNK_PARALLELISM} chunks in flight, ${CHUNK_SIZE / MB} MiB each)`, [
-    ['plain disk write + fsync', `${diskRate.toFixed(0)} MB/s (${diskSeconds.toFixed(2)} s)`],
-    ['chunked upload, init to complete', `${uploadRate.toFixed(0)} MB/s (${result.totalSeconds.toFixed(2)} s)`],
-    ['  chunks sent', `${result.chunkSeconds.toFixed(2)} s`],
-    ['  complete (assemble + verify SHA-256 + publish)', `${result.completeSeconds.toFixed(2)} s (API CPU ${result.completeCpuSeconds.toFixed(2)} s)`],
-    ['API CPU time for the upload', `${apiCpuSeconds.toFixed(2)} s (user + system)`],
-    ['client CPU time (this process)', `${((clientCpu.user + clientCpu.system) / 1e6).toFixed(2)} s (user + system)`],
+async function main(): Promise<void> {
+  // Loaded here, not at the top: lib.ts brings the whole API in, which a peer server process must not hold.
+  const { printFigures } = await import('./lib.ts');
+  const totalBytes = args.size ? parseSize(args.size) : Number(process.env.BENCH_UPLOAD_BYTES ?? 1024 ** 3);
+  const rounds = Math.max(1, Number(args.rounds));
+  const chunkCount = Math.max(1, Math.ceil(totalBytes / CHUNK_SIZE));
+  process.stdout.write(`Preparing ${(totalBytes / MB).toFixed(0)} MiB of random bytes in ${chunkCount} chunks…\n`);
+  const chunks: Buffer[] = [];
+  const chunkHashes: string[] = [];
+  const whole = createHash('sha256');
+  for (let i = 0; i < chunkCount; i++) {
+    const chunk = randomFillSync(Buffer.allocUnsafe(Math.min(CHUNK_SIZE, totalBytes - i * CHUNK_SIZE)));
+    chunks.push(chunk);
+    chunkHashes.push(createHash('sha256').update(chunk).digest('hex'));
+    whole.update(chunk);
+  }
+  const payload: TPayload = { totalBytes, chunks, chunkHashes, fileSha256: whole.digest('hex') };
+
+  const results: Record<TPeer, TRun[]> = { bare: [], tus: [], dropsite: [] };
+  for (let round = 1; round <= rounds; round++) {
+    for (const peer of ['bare', 'tus', 'dropsite'] as const) {
+      const run = await runOnce(peer, payload);
+      results[peer].push(run);
+      process.stdout.write(`round ${round}: ${peer.padEnd(8)} ${rate(totalBytes, run.seconds).toFixed(0)} MB/s (${run.seconds.toFixed(2)} s, peak RSS ${(run.peakRss / MB).toFixed(0)} MB${run.completeSeconds === undefined ? '' : `, complete ${run.completeSeconds.toFixed(2)} s`})\n`);
+    }
+  }
+
+  const medianRate = (peer: TPeer) => median(results[peer].map((r) => rate(totalBytes, r.seconds)));
+  const bare = medianRate('bare');
+  const tus = medianRate('tus');
+  const dropsite = medianRate('dropsite');
+  const apiPeak = Math.max(...results.dropsite.map((r) => r.peakRss));
+  const vsTus = dropsite / tus;
+  const vsBare = dropsite / bare;
+  printFigures(`Upload of ${(totalBytes / MB).toFixed(0)} MiB over loopback, median of ${rounds} round(s) (${CHUNK_SIZE / MB} MiB chunks)`, [
+    ['(a) bare handler, 3 in flight, no checks', `${bare.toFixed(0)} MB/s`],
+    ['(b) @tus/server + file-store, PATCH in order', `${tus.toFixed(0)} MB/s (peak RSS ${(Math.max(...results.tus.map((r) => r.peakRss)) / MB).toFixed(0)} MB)`],
+    ['(c) Dropsite chunked, SHA-256 per chunk + file', `${dropsite.toFixed(0)} MB/s`],
+    ['  of which complete (assemble + verify + publish)', `${median(results.dropsite.map((r) => r.completeSeconds ?? 0)).toFixed(2)} s`],
+    ['Dropsite / tus', `${vsTus.toFixed(2)} (target at least 1.2)`],
+    ['Dropsite / bare', `${(vsBare * 100).toFixed(0)} % (target at least 85 %)`],
+    ['API peak RSS (VmHWM, highest round)', `${(apiPeak / MB).toFixed(0)} MB (target under 150 MB)`],
     ['machine load average (1 min) at the end', os.loadavg()[0]!.toFixed(1)],
-    ['upload / disk rate', `${(ratio * 100).toFixed(0)} % (target at least 50 %)`],
-    ['API peak RSS (VmHWM)', `${(peakRss / MB).toFixed(0)} MB (idle after start ${(idleRss / MB).toFixed(0)} MB, ${(result.chunksPeakRss / MB).toFixed(0)} MB by the last chunk; target under 200 MB)`],
-    ['SHA-256 verified by the server', result.slug ? 'yes (complete succeeded with the client hash)' : 'no'],
-    ['result', ratio >= 0.5 && peakRss < 200 * MB ? 'PASS' : 'MISS'],
+    ['result', vsTus >= 1.2 && vsBare >= 0.85 && apiPeak < 150 * MB ? 'PASS' : 'MISS'],
   ]);
-} finally {
-  if (api && api.exitCode === null) {
-    api.kill('SIGTERM');
-    await once(api, 'exit');
-  }
-  await rm(dataDir, { recursive: true, force: true });
 }
 
-async function timePlainDiskWrite(file: string): Promise<number> {
-  const started = performance.now();
-  const out = createWriteStream(file, { flush: true });
-  for (const chunk of chunks) {
-    if (!out.write(chunk)) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'close');
-  const seconds = (performance.now() - started) / 1000;
-  await rm(file, { force: true });
-  return seconds;
+type TPeer = 'bare' | 'tus' | 'dropsite';
+interface TPayload {
+  totalBytes: number;
+  chunks: Buffer[];
+  chunkHashes: string[];
+  fileSha256: string;
+}
+interface TRun {
+  seconds: number;
+  peakRss: number;
+  completeSeconds?: number;
 }
 
-async function startApi(dir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [...API_NODE_FLAGS, ...(process.env.BENCH_API_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_API_PROFILE] : []), path.join(repoRoot, 'control-api/src/main.ts')], {
-    cwd: repoRoot,
-    env: { ...process.env, ...API_ENV, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'production', SESSION_SECRET: 'bench-only-session-secret-0123456789abcdef', MAX_UPLOAD_BYTES: String(TOTAL_BYTES + MB), PUBLISH_BYTES_PER_DAY: String(Math.max(5 * 1024 ** 3, TOTAL_BYTES + MB)) },
-    stdio: ['ignore', 'pipe', 'inherit'],
+function rate(bytes: number, seconds: number): number {
+  return bytes / MB / seconds;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+async function runOnce(peer: TPeer, payload: TPayload): Promise<TRun> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), `dropsite-bench-upload-${peer}-`));
+  let child: ChildProcess | undefined;
+  try {
+    const started = peer === 'dropsite' ? await startApi(dir, payload.totalBytes) : await startPeer(peer, dir);
+    child = started.child;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: CHUNK_PARALLELISM });
+    try {
+      const t0 = performance.now();
+      let completeSeconds: number | undefined;
+      if (peer === 'bare') await uploadBare(agent, started.url, payload);
+      else if (peer === 'tus') await uploadTus(agent, started.url, payload);
+      else completeSeconds = await uploadDropsite(agent, started.url, payload);
+      const seconds = (performance.now() - t0) / 1000;
+      return { seconds, peakRss: await readVmHwm(child.pid!), ...(completeSeconds === undefined ? {} : { completeSeconds }) };
+    } finally {
+      agent.destroy();
+    }
+  } finally {
+    if (child && child.exitCode === null) {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The one client code path: a request with a body (or none) on a kept-alive connection; answers status, headers and body. */
+function postBytes(agent: http.Agent, url: string, method: string, headers: Record<string, string | number>, body?: Buffer): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method, agent, headers: { ...headers, 'content-length': body?.length ?? 0 } }, (response) => {
+      const parts: Buffer[] = [];
+      response.on('data', (part: Buffer) => parts.push(part));
+      response.on('error', reject);
+      response.on('end', () => {
+        const status = response.statusCode ?? 0;
+        const text = Buffer.concat(parts).toString('utf8');
+        if (status >= 200 && status < 300) resolve({ status, headers: response.headers, body: text });
+        else reject(new Error(`${method} ${url} answered ${status}: ${text}`));
+      });
+    });
+    request.on('error', reject);
+    request.end(body);
   });
+}
+
+/** Sends chunks 0..n-1 with `parallel` requests in flight. */
+async function sendChunks(count: number, parallel: number, send: (index: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let i = next++; i < count; i = next++) await send(i);
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
+}
+
+async function uploadBare(agent: http.Agent, base: string, p: TPayload): Promise<void> {
+  await sendChunks(p.chunks.length, CHUNK_PARALLELISM, (i) => postBytes(agent, `${base}/chunk?index=${i}`, 'POST', { 'content-type': 'application/octet-stream' }, p.chunks[i]));
+}
+
+async function uploadTus(agent: http.Agent, base: string, p: TPayload): Promise<void> {
+  const created = await postBytes(agent, `${base}/files`, 'POST', { 'tus-resumable': '1.0.0', 'upload-length': p.totalBytes, 'upload-metadata': `filename ${Buffer.from('master.bin').toString('base64')}` });
+  const location = created.headers.location;
+  if (!location) throw new Error('tus server answered no Location');
+  const url = new URL(location, base).toString();
+  let offset = 0;
+  for (const chunk of p.chunks) {
+    const answer = await postBytes(agent, url, 'PATCH', { 'tus-resumable': '1.0.0', 'upload-offset': offset, 'content-type': 'application/offset+octet-stream' }, chunk);
+    offset += chunk.length;
+    if (Number(answer.headers['upload-offset']) !== offset) throw new Error(`tus server is at offset ${answer.headers['upload-offset']}, expected ${offset}`);
+  }
+}
+
+/** Answers the seconds the complete call took. */
+async function uploadDropsite(agent: http.Agent, base: string, p: TPayload): Promise<number> {
+  const json = { 'content-type': 'application/json' };
+  const init = JSON.parse(
+    (await postBytes(agent, `${base}/api/chunked-upload/init`, 'POST', json, Buffer.from(JSON.stringify({ title: 'Benchmark master', description: 'One large file', files: [{ name: 'master.bin', size: p.totalBytes, type: 'application/octet-stream' }] })))).body,
+  ) as { sessionId: string; uploadUrls: Array<{ uploadUrl: string; totalChunks: number; fileId: string }> };
+  const target = init.uploadUrls[0]!;
+  if (target.totalChunks !== p.chunks.length) throw new Error(`server split the file into ${target.totalChunks} chunks, expected ${p.chunks.length}`);
+  await sendChunks(p.chunks.length, CHUNK_PARALLELISM, (i) =>
+    postBytes(agent, `${base}${target.uploadUrl}?chunk=${i}&last=${i === p.chunks.length - 1}`, 'POST', { 'content-type': 'application/octet-stream', 'x-chunk-sha256': p.chunkHashes[i]! }, p.chunks[i]),
+  );
+  const t0 = performance.now();
+  const done = JSON.parse((await postBytes(agent, `${base}/api/chunked-upload/complete`, 'POST', json, Buffer.from(JSON.stringify({ sessionId: init.sessionId, files: [{ fileId: target.fileId, sha256: p.fileSha256 }] })))).body) as { slug?: string };
+  if (!done.slug) throw new Error('complete answered no slug');
+  return (performance.now() - t0) / 1000;
+}
+
+function waitForUrl(child: ChildProcess): Promise<string> {
   let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
+  return new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (data: Buffer) => {
       output += data.toString();
-      const match = /running at (http:\/\/\S+)/.exec(output);
+      const match = /(?:running|listening) at (http:\/\/\S+)/.exec(output);
       if (match) resolve(match[1]!.replace('localhost', '127.0.0.1'));
     });
-    child.once('exit', (code) => reject(new Error(`API exited with ${code} before listening:\n${output}`)));
+    child.once('exit', (code) => reject(new Error(`server exited with ${code} before listening:\n${output}`)));
   });
-  return { child, url };
+}
+
+async function startApi(dir: string, totalBytes: number): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [...API_NODE_FLAGS, ...(process.env.BENCH_API_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_API_PROFILE] : []), path.join(repoRoot, 'control-api/src/main.ts')], {
+    cwd: repoRoot,
+    env: { ...process.env, ...API_ENV, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'production', SESSION_SECRET: 'bench-only-session-secret-0123456789abcdef', MAX_UPLOAD_BYTES: String(totalBytes + MB), PUBLISH_BYTES_PER_DAY: String(Math.max(5 * 1024 ** 3, totalBytes + MB)) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return { child, url: await waitForUrl(child) };
+}
+
+async function startPeer(peer: 'bare' | 'tus', dir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [...API_NODE_FLAGS, import.meta.filename, '--serve', peer, '--dir', dir], {
+    cwd: repoRoot,
+    env: { ...process.env, ...API_ENV },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return { child, url: await waitForUrl(child) };
+}
+
+/** Child process: serves one peer on a free loopback port and prints its URL. */
+async function servePeer(peer: string, dir: string): Promise<void> {
+  let handler: http.RequestListener;
+  if (peer === 'bare') {
+    const file = path.join(dir, 'upload.bin');
+    await (await open(file, 'w')).close();
+    handler = (req, res) => {
+      const index = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('index'));
+      pipeline(req, createWriteStream(file, { flags: 'r+', start: index * CHUNK_SIZE })).then(
+        () => res.writeHead(204).end(),
+        (error: unknown) => res.writeHead(500).end(String(error)),
+      );
+    };
+  } else if (peer === 'tus') {
+    const { Server } = await import('@tus/server');
+    const { FileStore } = await import('@tus/file-store');
+    const tus = new Server({ path: '/files', datastore: new FileStore({ directory: dir }) });
+    handler = (req, res) => void tus.handle(req, res);
+  } else {
+    throw new Error(`unknown peer ${peer}`);
+  }
+  const server = http.createServer(handler);
+  server.listen(0, '127.0.0.1', () => {
+    const address = server.address();
+    if (address && typeof address === 'object') process.stdout.write(`listening at http://127.0.0.1:${address.port}\n`);
+  });
+  process.once('SIGTERM', () => server.close(() => process.exit(0)));
 }
 
 async function readVmHwm(pid: number): Promise<number> {
@@ -112,75 +275,4 @@ async function readVmHwm(pid: number): Promise<number> {
   const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
   if (!kb) throw new Error('VmHWM not found in /proc status');
   return Number(kb) * 1024;
-}
-
-/** User + system CPU seconds of a process (fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 1/100 s). */
-async function readCpuSeconds(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-async function postJson(url: string, body: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const json = (await res.json()) as Record<string, unknown>;
-  if (!res.ok) throw new Error(`${url} answered ${res.status}: ${JSON.stringify(json)}`);
-  return json;
-}
-
-/** One chunk as the wizard sends it: raw bytes with their SHA-256, on a kept-alive connection. */
-function postChunk(agent: http.Agent, url: string, sha256: string, body: Buffer): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      url,
-      { method: 'POST', agent, headers: { 'content-type': 'application/octet-stream', 'content-length': body.length, 'x-chunk-sha256': sha256 } },
-      (response) => {
-        const parts: Buffer[] = [];
-        response.on('data', (part: Buffer) => parts.push(part));
-        response.on('error', reject);
-        response.on('end', () => {
-          const status = response.statusCode ?? 0;
-          if (status >= 200 && status < 300) resolve();
-          else reject(new Error(`${url} answered ${status}: ${Buffer.concat(parts).toString('utf8')}`));
-        });
-      },
-    );
-    request.on('error', reject);
-    request.end(body);
-  });
-}
-
-async function uploadChunked(base: string, readApiCpu: () => Promise<number>, readApiPeakRss: () => Promise<number>) {
-  const started = performance.now();
-  const init = await postJson(`${base}/api/chunked-upload/init`, {
-    title: 'Benchmark master',
-    description: 'One large file',
-    files: [{ name: 'master.bin', size: TOTAL_BYTES, type: 'application/octet-stream' }],
-  });
-  const target = (init.uploadUrls as Array<{ uploadUrl: string; totalChunks: number; fileId: string }>)[0]!;
-  if (target.totalChunks !== chunkCount) throw new Error(`server split the file into ${target.totalChunks} chunks, expected ${chunkCount}`);
-
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CHUNK_PARALLELISM });
-  let next = 0;
-  const sendNext = async (): Promise<void> => {
-    for (let i = next++; i < chunkCount; i = next++) {
-      await postChunk(agent, `${base}${target.uploadUrl}?chunk=${i}&last=${i === chunkCount - 1}`, chunkHashes[i]!, chunks[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: CHUNK_PARALLELISM }, sendNext));
-  agent.destroy();
-  const chunksDone = performance.now();
-  const chunkCpu = await readApiCpu();
-  const chunksPeakRss = await readApiPeakRss();
-  const done = await postJson(`${base}/api/chunked-upload/complete`, { sessionId: init.sessionId, files: [{ fileId: target.fileId, sha256: fileSha256 }] });
-  const finished = performance.now();
-  const completeCpuSeconds = (await readApiCpu()) - chunkCpu;
-  return {
-    chunksPeakRss,
-    completeCpuSeconds,
-    slug: done.slug as string | undefined,
-    totalSeconds: (finished - started) / 1000,
-    chunkSeconds: (chunksDone - started) / 1000,
-    completeSeconds: (finished - chunksDone) / 1000,
-  };
 }
