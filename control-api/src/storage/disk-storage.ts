@@ -305,6 +305,16 @@ export function createDiskStorage(rootDir: string): Storage {
     return part;
   }
 
+  async function readPart(upload: TMultipartUpload, partNumber: number, size: number): Promise<Readable> {
+    assertValidPart(upload, partNumber, size);
+    await readManifest(upload);
+    const start = (partNumber - 1) * upload.partSize;
+    if (size === 0) return Readable.from([]);
+    const handle = await open(join(uploadDirOf(upload.uploadId), 'data'), 'r');
+    // The stream closes the handle when it ends or fails.
+    return handle.createReadStream({ start, end: start + size - 1, highWaterMark: PART_WRITE_BUFFER });
+  }
+
   async function listParts(upload: TMultipartUpload): Promise<TPartInfo[]> {
     await readManifest(upload);
     const partsDir = join(uploadDirOf(upload.uploadId), 'parts');
@@ -404,6 +414,7 @@ export function createDiskStorage(rootDir: string): Storage {
     createMultipartUpload,
     putPart,
     listParts,
+    readPart,
     completeMultipartUpload,
     abortMultipartUpload,
     listMultipartUploads,

@@ -107,6 +107,11 @@ export interface Storage {
   /** The parts stored so far, by part number. */
   listParts(upload: TMultipartUpload): Promise<TPartInfo[]>;
   /**
+   * Reads back the bytes of one stored part of `size` bytes, where the driver can (disk); absent when it cannot
+   * (S3 has no way to read a part before the upload is completed).
+   */
+  readPart?(upload: TMultipartUpload, partNumber: number, size: number): Promise<Readable>;
+  /**
    * Assembles parts 1..n (consecutive, each with the etag putPart or listParts gave) into the object.
    * Throws MultipartUploadNotFoundError when the upload no longer exists.
    */

@@ -3,7 +3,7 @@
  * and refuses them before they count. A checksum mismatch is found while the last piece is
  * still held back, so storage never receives the whole (bad) chunk and never stores it.
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { Transform } from 'node:stream';
 
 export class ChunkChecksumMismatchError extends Error {
@@ -30,8 +30,11 @@ export interface TChunkMeter {
   digest(): string;
 }
 
-/** `expectedSize` exact bytes; `declaredSha256` (lower-case hex) checked before the final bytes are let through. */
-export function createChunkMeter(expectedSize: number, declaredSha256: string | undefined): TChunkMeter {
+/**
+ * `expectedSize` exact bytes; `declaredSha256` (lower-case hex) checked before the final bytes are let through.
+ * `alsoHash` receives the same bytes (the running whole-file hash, when this chunk is next in order).
+ */
+export function createChunkMeter(expectedSize: number, declaredSha256: string | undefined, alsoHash?: Hash): TChunkMeter {
   const hash = createHash('sha256');
   let seen = 0;
   let digest: string | undefined;
@@ -47,6 +50,7 @@ export function createChunkMeter(expectedSize: number, declaredSha256: string | 
         return;
       }
       hash.update(piece);
+      alsoHash?.update(piece);
       if (seen === expectedSize) {
         const error = finish();
         if (error) {

@@ -21,6 +21,7 @@ import { InvalidPartError, MultipartUploadNotFoundError, type TMultipartUpload, 
 import { allocateSlug, publishProject } from '../uploads/upload.service.ts';
 import { ChunkChecksumMismatchError, ChunkLengthError, createChunkMeter } from './chunk-meter.ts';
 import { createKeyedLock } from './keyed-lock.ts';
+import { createRunningFileHashes, type TReadChunk } from './running-file-hash.ts';
 import {
   claimUploadSessionCompletion,
   deleteChunks,
@@ -142,6 +143,10 @@ export function createUploadSessionService(deps: TAppDeps) {
   const inFlight = new Map<string, Set<{ cancel(): void; done: Promise<unknown> }>>();
   /** Completions running in this process; a concurrent complete waits for the same result. */
   const completions = new Map<string, Promise<TCompletion>>();
+  /** Each file's SHA-256, computed while its chunks arrive, so complete need not read the file again. */
+  const runningHashes = createRunningFileHashes({
+    onError: (err) => log.warn({ err }, 'could not read a chunk back to hash its file; the file is hashed at complete'),
+  });
 
   const ttl = config.uploadSessionTtlMs;
 
@@ -385,16 +390,21 @@ export function createUploadSessionService(deps: TAppDeps) {
         result = await recordChunk(file, input.index, await hashChunk(input, expected), '', null);
       } else {
         const upload = await ensureMultipartUpload(current, file);
-        const meter = createChunkMeter(expected, input.declaredSha256);
+        // The next chunk in order also feeds the file's running hash as its bytes pass.
+        const tap = runningHashes.begin(file.id, input.index);
+        const meter = createChunkMeter(expected, input.declaredSha256, tap?.hash);
         pipeRequestInto(input.body, meter.stream);
         let part: TPartInfo;
         try {
           part = await storage.putPart(upload, input.index + 1, meter.stream, expected, input.declaredSha256 === undefined ? {} : { sha256: input.declaredSha256 });
+          result = await recordChunk(file, input.index, meter.digest(), upload.key, part.etag);
         } catch (error) {
+          runningHashes.abandon(file.id, tap);
           meter.stream.destroy();
           throw translateChunkError(error, meter.stream.errored);
         }
-        result = await recordChunk(file, input.index, meter.digest(), upload.key, part.etag);
+        if (result.duplicate) runningHashes.abandon(file.id, tap);
+        else runningHashes.stored(file.id, input.index, part.etag, tap, chunkReader(upload, file));
       }
       await extendUploadSession(db, current.id, clock.now() + ttl);
       return result;
@@ -624,9 +634,16 @@ export function createUploadSessionService(deps: TAppDeps) {
     } else {
       await completeMultipart(session, file, key, chunkRows);
     }
-    // The end-to-end check, covering bytes the API never saw (parts sent straight to the bucket).
-    const stored = await storage.hashObject(key);
-    const sha256 = stored.size === file.size ? stored.sha256 : undefined;
+    // The end-to-end check. Chunks that came through this process were hashed as they arrived; the file is
+    // read again only otherwise (bytes the API never saw, a restart, a replaced chunk) or when that hash disagrees.
+    let sha256 = await runningDigest(file, chunkRows);
+    runningHashes.forget(file.id);
+    let stored = { size: file.size };
+    if (sha256 === undefined || (expectedSha !== undefined && sha256 !== expectedSha)) {
+      const read = await storage.hashObject(key);
+      stored = read;
+      sha256 = read.size === file.size ? read.sha256 : undefined;
+    }
     if (sha256 === undefined || (expectedSha !== undefined && sha256 !== expectedSha)) {
       // The bytes are not the file the client meant: drop them so that file can be sent again.
       await storage.delete(key);
@@ -636,6 +653,23 @@ export function createUploadSessionService(deps: TAppDeps) {
     }
     await markUploadFileAssembled(db, file.id, sha256, clock.now());
     return { ...published, sha256 };
+  }
+
+  /** The running hash of a file whose every chunk has a row (whose etags completeMultipart checked against the parts). */
+  async function runningDigest(file: TUploadFileRow, chunkRows: readonly TUploadChunkRow[]): Promise<string | undefined> {
+    if (file.size === 0 || chunkRows.length !== file.total_chunks) return undefined;
+    const etags = new Map<number, string>();
+    for (const row of chunkRows) {
+      if (row.etag === null) return undefined;
+      etags.set(row.chunk_index, row.etag);
+    }
+    return runningHashes.digest(file.id, etags);
+  }
+
+  /** Reads a stored chunk back, where storage can (disk); S3 cannot before the upload is completed. */
+  function chunkReader(upload: TMultipartUpload, file: TUploadFileRow): TReadChunk | undefined {
+    const readPart = storage.readPart?.bind(storage);
+    return readPart ? (index) => readPart(upload, index + 1, expectedChunkSize(file, index)) : undefined;
   }
 
   async function completeMultipart(session: TUploadSessionRow, file: TUploadFileRow, key: string, chunkRows: readonly TUploadChunkRow[]): Promise<void> {
@@ -705,6 +739,7 @@ export function createUploadSessionService(deps: TAppDeps) {
     for (const entry of running) entry.cancel();
     await Promise.all(running.map((e) => e.done));
     await discardSessionBytes(deps, session);
+    for (const file of await findUploadFiles(db, session.id)) runningHashes.forget(file.id);
     log.info({ sessionId: session.id }, 'upload session cancelled');
   }
 
