@@ -21,6 +21,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import express from 'express';
 import { createApp, createRuntime, loadConfig } from '@dropsite/control-api';
+import { uploadKey } from '@dropsite/shared';
 import { printFigures } from './lib.ts';
 import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
 
@@ -90,7 +91,7 @@ async function serve(): Promise<void> {
         name: `photo-${position + 1}.jpg`,
         type: 'image/jpeg',
         size: 1000,
-        storage_key: `uploads/${projectId}/${fileId}`,
+        storage_key: uploadKey(projectId, fileId),
         sha256: 'a'.repeat(64),
         kind: 'image',
         metadata: '{}',

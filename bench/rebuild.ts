@@ -14,15 +14,18 @@ import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { buildRenderModel, derivedKeys, loadSiteRenderer, siteHtmlKey, templatePaths, type TBuildFile } from '@dropsite/builder';
+import { buildRenderModel, loadSiteRenderer, templatePaths, type TBuildFile } from '@dropsite/builder';
 import { enqueueProjectBuild, rebuildProjects, type TAppDeps, type TRebuildProgress } from '@dropsite/control-api';
 import {
   DEFAULT_SITE_SETTINGS,
   FILE_KINDS,
   TEMPLATE_IDS,
+  derivedKeys,
   detectFileKind,
   generateSlug,
   isValidSlug,
+  siteHtmlKey,
+  uploadKey,
   type TDerivedMetadata,
   type TFileKind,
 } from '@dropsite/shared';
@@ -218,7 +221,7 @@ try {
   const refRows: TNewFile[] = [];
   for (const [position, file] of refFiles.entries()) {
     const fileId = newRowId();
-    const storageKey = `uploads/${refProjectId}/${fileId}`;
+    const storageKey = uploadKey(refProjectId, fileId);
     await deps.storage.put(storageKey, file.bytes, { contentType: 'application/octet-stream' });
     refRows.push({
       id: fileId,

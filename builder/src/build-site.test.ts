@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as cheerio from 'cheerio';
 import { createSiteBuilder, SITE_HTML_CACHE_CONTROL, SITE_HTML_CONTENT_TYPE, type TSiteBuilderDeps } from './build-site.ts';
-import { derivedKeys } from './derive-image.ts';
+import { derivedKeys, siteHtmlKey, TEMPLATE_ASSETS_PREFIX, templateAssetKey } from '@dropsite/shared';
 import type { TBuildFile, TBuildReport } from './types.ts';
 import { ensureTemplateBuilt } from './test-support/ensure-template-built.ts';
 import { MemoryStorage } from './test-support/memory-storage.ts';
@@ -36,7 +36,7 @@ describe('createSiteBuilder().buildSite', () => {
 
     const result = await builder.buildSite(input, report);
 
-    expect(result.htmlKey).toBe('sites/harbour-lights/index.html');
+    expect(result.htmlKey).toBe(siteHtmlKey('harbour-lights'));
     expect(result.derivedCount).toBe(4);
     expect(Object.keys(result.derived).sort()).toEqual([...images, pdf].map((f) => f.id).sort());
     expect(result.derived[pdf.id]).toMatchObject({ sha256: pdf.sha256, kind: 'pdf', pages: 1 });
@@ -104,7 +104,7 @@ describe('createSiteBuilder().buildSite', () => {
     // The HTML is the last write; the island bundles went up before it.
     expect(storage.putLog.at(-1)).toBe(result.htmlKey);
     const island = $('astro-island').attr('component-url')!;
-    expect(storage.keys('assets/_astro/')).toContain(`assets${island}`);
+    expect(storage.keys(TEMPLATE_ASSETS_PREFIX)).toContain(templateAssetKey(island.replace(/^\/_astro\//, '')));
   });
 
   it('ships only the PDF viewer island for a site with only a PDF, and no PDF.js until it runs', async () => {
@@ -240,7 +240,7 @@ describe('publishAssets', () => {
   it('uploads the island bundles once per template version', async () => {
     const { storage, builder } = setup();
     await builder.publishAssets();
-    const assets = storage.keys('assets/_astro/');
+    const assets = storage.keys(TEMPLATE_ASSETS_PREFIX);
     expect(assets.length).toBeGreaterThan(0);
     for (const key of assets) {
       const object = storage.objects.get(key)!;

@@ -2,7 +2,7 @@
  * Builds one site: derives each file (images: thumbnail + display copy; PDFs, office documents,
  * videos, audio, archives and text: see derive-file.ts; all cached by content hash), writes
  * the Open Graph picture, renders the template with the site's model and writes
- * sites/{slug}/index.html last, in one put, so a rebuild swaps the site atomically. The same
+ * the site page (siteHtmlKey) last, in one put, so a rebuild swaps the site atomically. The same
  * input gives the same HTML.
  */
 import { createHash } from 'node:crypto';
@@ -10,6 +10,10 @@ import {
   FILE_KINDS,
   ZSiteRenderModelSchema,
   detectFileKind,
+  siteCspKey,
+  siteHtmlKey,
+  siteOgImageKey,
+  siteOgImageMarkerKey,
   toPublicContactInfo,
   toPublicSiteSettings,
   type TArchiveEntry,
@@ -28,7 +32,7 @@ import { chooseDerivation, deriveFile, type TDeriveFileOptions, type TDeriveFile
 import type { TDeriveMediaOptions } from './derive-media.ts';
 import type { TDeriveOfficeOptions } from './derive-office.ts';
 import { createPdfRenderer } from './pdf-renderer.ts';
-import { inlineScriptHashes, siteCspKey, type TSiteCspSidecar } from './site-csp.ts';
+import { inlineScriptHashes, type TSiteCspSidecar } from './site-csp.ts';
 import { markEntryExtractability, type TArchiveLimits } from './zip-archive.ts';
 import { OG_CONTENT_TYPE, renderOgImage, type TOgImageInput } from './og-image.ts';
 import { loadSiteRenderer, type SiteRenderer } from './render.ts';
@@ -68,7 +72,6 @@ export const SITE_HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
 export const SITE_HTML_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
 
 const PROGRESS = { start: 5, derived: 85, rendering: 90, done: 100 } as const;
-const SAFE_SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 /** Archive tree nodes a site page carries; the rest stays in the derived metadata (the page would get heavy). */
 export const SITE_ARCHIVE_MAX_NODES = 2500;
 /** Bumped when the Open Graph picture's design changes, so every site gets the new one. */
@@ -85,16 +88,6 @@ const WORK_STAGES: Record<TDerivation, string> = {
   text: 'Reading text previews',
   none: 'Processing files',
 };
-
-export function siteHtmlKey(slug: string): string {
-  if (!SAFE_SLUG.test(slug)) throw new Error(`Unsafe site slug: ${JSON.stringify(slug)}`);
-  return `sites/${slug}/index.html`;
-}
-
-/** The site's Open Graph picture, served at /{slug}/og.png. */
-export function siteOgImageKey(slug: string): string {
-  return siteHtmlKey(slug).replace(/index\.html$/, 'og.png');
-}
 
 export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
   const { storage, log } = deps;
@@ -194,7 +187,7 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
     await publishAssets(); // the HTML may reference island bundles: they go up first
     // The page's inline script hashes for the API's CSP header, written before the HTML they allow.
     const csp: TSiteCspSidecar = { scriptHashes: inlineScriptHashes(html) };
-    await storage.put(siteCspKey(htmlKey), JSON.stringify(csp), { contentType: 'application/json', cacheControl: 'no-cache' });
+    await storage.put(siteCspKey(project.slug), JSON.stringify(csp), { contentType: 'application/json', cacheControl: 'no-cache' });
     await storage.put(htmlKey, body, { contentType: SITE_HTML_CONTENT_TYPE, cacheControl: SITE_HTML_CACHE_CONTROL });
     progress(PROGRESS.done, 'Published');
     await progress.flush();
@@ -206,7 +199,7 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
     return { htmlKey, htmlBytes: body.length, derived, derivedCount };
   }
 
-  /** Writes sites/{slug}/og.png unless the stored one was made from the same input; answers its absolute URL. */
+  /** Writes the site's link picture (siteOgImageKey) unless the stored one was made from the same input; answers its absolute URL. */
   async function writeOgImage(project: TBuildProject, files: TBuildFile[], derived: Record<string, TDerivedMetadata>): Promise<string> {
     const key = siteOgImageKey(project.slug);
     const input: TOgImageInput = {
@@ -217,7 +210,7 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
       backgroundKey: ogBackgroundKey(files, derived),
     };
     const inputHash = createHash('sha256').update(JSON.stringify({ v: OG_DESIGN_VERSION, ...input })).digest('hex');
-    const markerKey = `${key}.json`;
+    const markerKey = siteOgImageMarkerKey(project.slug);
     // The marker is written after the picture, so a marker with this input means the picture is there.
     if (!(await isSameOgInput(markerKey, inputHash))) {
       const png = await workGate(() => renderOgImage(storage, input));

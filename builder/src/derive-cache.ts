@@ -5,8 +5,8 @@
  * rebuild does not redo it; a failure of the machine (a tool missing, a timeout, storage
  * trouble) is not, so the next build tries again.
  */
-import { ZDerivedMetadataSchema, type TDerivedMetadata, type TFileKind } from '@dropsite/shared';
-import { derivedKeys, IMMUTABLE_CACHE_CONTROL } from './derive-image.ts';
+import { ZDerivedMetadataSchema, derivedKeys, type TDerivedMetadata, type TFileKind } from '@dropsite/shared';
+import { IMMUTABLE_CACHE_CONTROL } from './derive-image.ts';
 import type { BuilderStorage, TBuildFile } from './types.ts';
 
 /** What the builder does with a file; several file kinds share one (office documents and presentations). */
@@ -20,10 +20,6 @@ export class PreviewUnavailableError extends Error {
     this.name = 'PreviewUnavailableError';
     this.final = options.final;
   }
-}
-
-export function derivedPdfKey(sha256: string): string {
-  return derivedKeys(sha256).meta.replace(/meta\.json$/, 'document.pdf');
 }
 
 /** True when the metadata holds everything the derivation makes, so nothing has to be done again. */

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { deriveImage, derivedKeys } from './derive-image.ts';
+import { derivedKeys } from '@dropsite/shared';
+import { deriveImage } from './derive-image.ts';
 import { MemoryStorage } from './test-support/memory-storage.ts';
 import { addFile } from './test-support/fixtures.ts';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { deriveImage, derivedKeys, isDerivableImage, readCachedDerivation } from './derive-image.ts';
+import { derivedKeys } from '@dropsite/shared';
+import { deriveImage, isDerivableImage, readCachedDerivation } from './derive-image.ts';
 import { MemoryStorage } from './test-support/memory-storage.ts';
 import { addFile, makeImage } from './test-support/fixtures.ts';
 

@@ -1,13 +1,13 @@
 /**
  * Image derivation with sharp: dimensions and format, a 300 px wide WebP thumbnail and a WebP
  * display copy (long edge at most 1600 px), EXIF orientation applied. Results are cached by
- * content hash under derived/{sha256}/; meta.json is written last and marks a complete entry.
+ * content hash (derivedKeys in @dropsite/shared's storage-keys.ts); meta.json is written last and marks a complete entry.
  * Failures never throw: they come back as metadata with `error` set.
  */
 import type { Readable } from 'node:stream';
 import type { Sharp } from 'sharp';
 import { loadSharp } from './sharp.ts';
-import { DISPLAY_IMAGE_SIZE, RASTER_IMAGE_EXTENSIONS, THUMBNAIL_SIZE, ZDerivedMetadataSchema, getExtension, type TDerivedMetadata } from '@dropsite/shared';
+import { DISPLAY_IMAGE_SIZE, RASTER_IMAGE_EXTENSIONS, THUMBNAIL_SIZE, ZDerivedMetadataSchema, derivedKeys, getExtension, type TDerivedMetadata } from '@dropsite/shared';
 import type { BuilderStorage, TBuildFile } from './types.ts';
 
 export const DERIVED_CONTENT_TYPE = 'image/webp';
@@ -32,12 +32,6 @@ export interface TDeriveImageOutcome {
 }
 
 const DEFAULTS = { maxInputPixels: 100_000_000, maxInputBytes: 256 * 1024 * 1024, timeoutSeconds: 120 } as const;
-
-export function derivedKeys(sha256: string): { thumbnail: string; display: string; meta: string } {
-  if (!/^[a-f0-9]{16,128}$/i.test(sha256)) throw new Error(`Not a content hash: ${JSON.stringify(sha256)}`);
-  const base = `derived/${sha256.toLowerCase()}`;
-  return { thumbnail: `${base}/thumb-${THUMBNAIL_SIZE}.webp`, display: `${base}/display.webp`, meta: `${base}/meta.json` };
-}
 
 /** True for files the builder rasterises: raster formats only, never SVG. */
 export function isDerivableImage(file: Pick<TBuildFile, 'name' | 'type'>): boolean {

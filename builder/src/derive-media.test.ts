@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { deriveFile, type TDeriveFileOptions } from './derive-file.ts';
-import { derivedKeys } from './derive-image.ts';
+import { derivedKeys } from '@dropsite/shared';
 import { NO_FFMPEG } from './derive-media.ts';
 import { createPdfRenderer } from './pdf-renderer.ts';
 import { MemoryStorage } from './test-support/memory-storage.ts';

@@ -7,9 +7,9 @@
  * site only lacks its poster and details.
  */
 import { loadSharp } from './sharp.ts';
-import { DISPLAY_IMAGE_SIZE, getExtension, THUMBNAIL_SIZE, type TDerivedMetadata, type TMediaSummary } from '@dropsite/shared';
+import { DISPLAY_IMAGE_SIZE, derivedKeys, getExtension, THUMBNAIL_SIZE, type TDerivedMetadata, type TMediaSummary } from '@dropsite/shared';
 import { PreviewUnavailableError } from './derive-cache.ts';
-import { DERIVED_CONTENT_TYPE, derivedKeys, IMMUTABLE_CACHE_CONTROL } from './derive-image.ts';
+import { DERIVED_CONTENT_TYPE, IMMUTABLE_CACHE_CONTROL } from './derive-image.ts';
 import { runProcess, ToolMissingError, ToolTimeoutError } from './run-process.ts';
 import { serveObjectOnLoopback } from './storage-http.ts';
 import type { BuilderStorage, TBuildFile } from './types.ts';

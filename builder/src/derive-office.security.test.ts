@@ -10,7 +10,7 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync, wr
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { derivedPdfKey } from './derive-cache.ts';
+import { derivedPdfKey } from '@dropsite/shared';
 import { deriveFile, type TDeriveFileOptions } from './derive-file.ts';
 import { NO_OFFICE_SANDBOX, OFFICE_SANDBOX_UID, officeSandboxArgs } from './derive-office.ts';
 import { createPdfRenderer } from './pdf-renderer.ts';

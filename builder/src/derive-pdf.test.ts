@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { deriveFile, type TDeriveFileOptions } from './derive-file.ts';
-import { derivedKeys } from './derive-image.ts';
+import { derivedKeys } from '@dropsite/shared';
 import { NOT_A_PDF } from './derive-pdf.ts';
 import { createPdfRenderer } from './pdf-renderer.ts';
 import { MemoryStorage } from './test-support/memory-storage.ts';

@@ -3,8 +3,8 @@
  * The file must start with the %PDF signature (spec 5); pdf.js needs the whole file in memory,
  * so originals above the input limit get a download card instead.
  */
-import { THUMBNAIL_SIZE, type TDerivedMetadata } from '@dropsite/shared';
-import { DERIVED_CONTENT_TYPE, derivedKeys, IMMUTABLE_CACHE_CONTROL } from './derive-image.ts';
+import { THUMBNAIL_SIZE, derivedKeys, type TDerivedMetadata } from '@dropsite/shared';
+import { DERIVED_CONTENT_TYPE, IMMUTABLE_CACHE_CONTROL } from './derive-image.ts';
 import { PreviewUnavailableError, readObject } from './derive-cache.ts';
 import { PdfRenderError, type PdfRenderer } from './pdf-renderer.ts';
 import type { BuilderStorage, TBuildFile } from './types.ts';

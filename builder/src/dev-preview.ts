@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { TEMPLATE_ASSETS_PREFIX } from '@dropsite/shared';
 import { createSiteBuilder } from './build-site.ts';
 import { assetContentType } from './publish-assets.ts';
 import { MemoryStorage } from './test-support/memory-storage.ts';
@@ -70,7 +71,7 @@ for (const input of sites) {
     if (meta?.thumbnail) await save(`api/files/${file.id}/thumb`, storage.objects.get(meta.thumbnail.key)!.body);
   }
 }
-for (const key of storage.keys('assets/_astro/')) await save(key.slice('assets/'.length), storage.objects.get(key)!.body);
+for (const key of storage.keys(TEMPLATE_ASSETS_PREFIX)) await save(`_astro/${key.slice(TEMPLATE_ASSETS_PREFIX.length)}`, storage.objects.get(key)!.body);
 await save('files.json', Buffer.from(JSON.stringify(Object.fromEntries([...gallery, ...documents, ...many].map((f: TBuildFile) => [f.id, { name: f.name, type: f.type }])))));
 console.log(`Wrote ${sites.length} sites to ${out}`);
 

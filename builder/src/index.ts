@@ -1,17 +1,17 @@
 /** @dropsite/builder: turns a project and its files into a published site. */
 export type { BuilderStorage, TBuildFile, TBuildInput, TBuildProject, TBuildReport, TBuildResult, TBuilderLogger } from './types.ts';
-export { createSiteBuilder, buildRenderModel, siteHtmlKey, SITE_HTML_CACHE_CONTROL, SITE_HTML_CONTENT_TYPE } from './build-site.ts';
+export { createSiteBuilder, buildRenderModel, SITE_HTML_CACHE_CONTROL, SITE_HTML_CONTENT_TYPE } from './build-site.ts';
 export type { SiteBuilder, TSiteBuilderDeps } from './build-site.ts';
-export { deriveImage, readCachedDerivation, derivedKeys, isDerivableImage, IMMUTABLE_CACHE_CONTROL } from './derive-image.ts';
+export { deriveImage, readCachedDerivation, isDerivableImage, IMMUTABLE_CACHE_CONTROL } from './derive-image.ts';
 export type { TDeriveImageOptions, TDeriveImageOutcome } from './derive-image.ts';
 export { loadSiteRenderer, templatePaths, TemplateNotBuiltError } from './render.ts';
 export type { SiteRenderer, TTemplatePaths } from './render.ts';
 export { publishTemplateAssets, readAssetManifest, assetContentType } from './publish-assets.ts';
 export type { TPublishAssetsResult, TAssetManifest } from './publish-assets.ts';
-export { siteOgImageKey, capArchiveTree, SITE_ARCHIVE_MAX_NODES } from './build-site.ts';
+export { capArchiveTree, SITE_ARCHIVE_MAX_NODES } from './build-site.ts';
 export { deriveFile, chooseDerivation } from './derive-file.ts';
 export type { TDeriveFileOptions, TDeriveFileOutcome } from './derive-file.ts';
-export { PreviewUnavailableError, derivedPdfKey } from './derive-cache.ts';
+export { PreviewUnavailableError } from './derive-cache.ts';
 export type { TDerivation } from './derive-cache.ts';
 export { openZipArchive, safeEntryPath, ARCHIVE_LIMITS } from './zip-archive.ts';
 export type { TZipArchive, TZipFileEntry, TArchiveLimits } from './zip-archive.ts';
@@ -21,5 +21,5 @@ export type { PdfRenderer } from './pdf-renderer.ts';
 export type { TDeriveMediaOptions } from './derive-media.ts';
 export type { TDeriveOfficeOptions } from './derive-office.ts';
 export { renderOgImage, OG_WIDTH, OG_HEIGHT } from './og-image.ts';
-export { inlineScriptHashes, scriptHash, siteCspKey } from './site-csp.ts';
+export { inlineScriptHashes, scriptHash } from './site-csp.ts';
 export type { TSiteCspSidecar } from './site-csp.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
+import { derivedKeys } from '@dropsite/shared';
 import { escapeXml, OG_HEIGHT, OG_WIDTH, renderOgImage, wrapText } from './og-image.ts';
 import { MemoryStorage } from './test-support/memory-storage.ts';
 import { makeImage } from './test-support/fixtures.ts';
@@ -7,8 +8,9 @@ import { makeImage } from './test-support/fixtures.ts';
 describe('renderOgImage', () => {
   it('sets the title over the first image, darkened at the bottom where the text is', async () => {
     const storage = new MemoryStorage();
-    await storage.put('derived/x/display.webp', await sharp(await makeImage(1600, 1000, { hue: 50 })).webp().toBuffer());
-    const png = await renderOgImage(storage, { title: 'Harbour Lights', authorName: 'Mira', theme: 'professional-light', fileCount: 12, backgroundKey: 'derived/x/display.webp' });
+    const backgroundKey = derivedKeys('ab'.repeat(32)).display;
+    await storage.put(backgroundKey, await sharp(await makeImage(1600, 1000, { hue: 50 })).webp().toBuffer());
+    const png = await renderOgImage(storage, { title: 'Harbour Lights', authorName: 'Mira', theme: 'professional-light', fileCount: 12, backgroundKey });
     const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
     expect([info.width, info.height]).toEqual([OG_WIDTH, OG_HEIGHT]);
     const luminance = (y0: number, y1: number) => {
@@ -32,7 +34,7 @@ describe('renderOgImage', () => {
       expect([meta.format, meta.width, meta.height]).toEqual(['png', OG_WIDTH, OG_HEIGHT]);
     }
     // A missing background is not fatal either.
-    const png = await renderOgImage(storage, { title: 'T', authorName: '', theme: 'nonsense', fileCount: 0, backgroundKey: 'derived/missing.webp' });
+    const png = await renderOgImage(storage, { title: 'T', authorName: '', theme: 'nonsense', fileCount: 0, backgroundKey: derivedKeys('cd'.repeat(32)).display });
     expect((await sharp(png).metadata()).width).toBe(OG_WIDTH);
   });
 

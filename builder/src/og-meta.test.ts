@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as cheerio from 'cheerio';
+import { siteOgImageKey } from '@dropsite/shared';
 import { createSiteBuilder } from './build-site.ts';
 import { ensureTemplateBuilt } from './test-support/ensure-template-built.ts';
 import { MemoryStorage } from './test-support/memory-storage.ts';
@@ -21,6 +22,6 @@ describe('Open Graph tags of a built site', () => {
     expect($('meta[property="og:image:height"]').attr('content')).toBe('630');
     expect($('meta[name="twitter:card"]').attr('content')).toBe('summary_large_image');
     expect($('meta[name="twitter:image"]').attr('content')).toBe('https://dropsite.test/og-tags-site/og.png');
-    expect(storage.objects.has('sites/og-tags-site/og.png')).toBe(true);
+    expect(storage.objects.has(siteOgImageKey('og-tags-site'))).toBe(true);
   });
 });

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { templateAssetKey, templateAssetsMarkerKey } from '@dropsite/shared';
 import type { BuilderStorage } from './types.ts';
 import { templatePaths } from './render.ts';
 import { IMMUTABLE_CACHE_CONTROL } from './derive-image.ts';
@@ -74,11 +75,11 @@ export async function publishTemplateAssets(storage: BuilderStorage, options: { 
     throw new Error(`The site template is not built (${clientDir} is missing). Run npm run build first (npm run build -w @dropsite/site-template).`);
   }
   const manifest = await readAssetManifest(clientDir);
-  const markerKey = `assets/.published-${manifest.hash}`;
+  const markerKey = templateAssetsMarkerKey(manifest.hash);
   if (await storage.head(markerKey)) return { published: false, markerKey, files: manifest.files.length };
 
   for (const file of manifest.files) {
-    await storage.put(`assets/_astro/${file.path}`, createReadStream(path.join(clientDir, '_astro', file.path)), {
+    await storage.put(templateAssetKey(file.path), createReadStream(path.join(clientDir, '_astro', file.path)), {
       contentType: assetContentType(file.path),
       cacheControl: IMMUTABLE_CACHE_CONTROL,
     });

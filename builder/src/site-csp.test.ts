@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { inlineScriptHashes, scriptHash, siteCspKey } from './site-csp.ts';
+import { siteCspKey, siteHtmlKey } from '@dropsite/shared';
+import { inlineScriptHashes, scriptHash } from './site-csp.ts';
 
 const sha = (text: string) => `sha256-${createHash('sha256').update(text).digest('base64')}`;
 
@@ -24,6 +25,7 @@ describe('inline script hashes of a rendered page', () => {
   });
 
   it('keeps the sidecar beside the HTML', () => {
-    expect(siteCspKey('sites/abc/index.html')).toBe('sites/abc/csp.json');
+    expect(siteHtmlKey('abc')).toBe('sites/abc/index.html');
+    expect(siteCspKey('abc')).toBe('sites/abc/csp.json');
   });
 });

@@ -2,12 +2,12 @@
  * The inline scripts a rendered site runs (the theme and layout boot script before first paint,
  * Astro's island loaders, the view beacon), named by their SHA-256 so the API's Content-Security-Policy
  * can allow exactly them instead of every inline script. Sites are static HTML rendered once, so
- * hashes (not nonces) fit: the builder stores them beside the HTML (sites/{slug}/csp.json) and the
+ * hashes (not nonces) fit: the builder stores them beside the HTML (siteCspKey in @dropsite/shared) and the
  * API puts them in the header it sends with the page.
  */
 import { createHash } from 'node:crypto';
 
-/** What sites/{slug}/csp.json holds (the API checks it with its own schema when it reads it). */
+/** What the site's csp.json sidecar holds (the API checks it with its own schema when it reads it). */
 export interface TSiteCspSidecar {
   /** `sha256-…` sources, without quotes. */
   scriptHashes: string[];
@@ -37,9 +37,4 @@ export function inlineScriptHashes(html: string): string[] {
     hashes.add(scriptHash((match[2] ?? '').replace(/\r\n?/g, '\n')));
   }
   return [...hashes];
-}
-
-/** Where the builder keeps the site's script hashes, beside its HTML. */
-export function siteCspKey(htmlKey: string): string {
-  return htmlKey.replace(/index\.html$/, 'csp.json');
 }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { ARCHIVE_ENTRY_LIMITS, isEntryExtractable, type TArchiveEntry } from '@dropsite/shared';
+import { ARCHIVE_ENTRY_LIMITS, isEntryExtractable, uploadKey, type TArchiveEntry } from '@dropsite/shared';
 import { markEntryExtractability, openZipArchive } from './zip-archive.ts';
 import { MemoryStorage } from './test-support/memory-storage.ts';
 import { makeZip, type TZipFixtureEntry } from './test-support/media-fixtures.ts';
@@ -16,8 +16,8 @@ async function listed(entries: TZipFixtureEntry[], patch?: (bytes: Buffer) => vo
   const storage = new MemoryStorage();
   const bytes = makeZip(entries);
   patch?.(bytes);
-  await storage.put('uploads/archive', bytes);
-  const archive = await openZipArchive(storage, 'uploads/archive', bytes.length);
+  await storage.put(uploadKey('zip-fixture', 'archive'), bytes);
+  const archive = await openZipArchive(storage, uploadKey('zip-fixture', 'archive'), bytes.length);
   archive.close();
   return archive;
 }

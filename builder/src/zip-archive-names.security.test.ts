@@ -5,6 +5,7 @@
  * UTF-8 or as the CP437 bytes older ZIP tools use (which decode to look-alike glyphs).
  */
 import { describe, expect, it } from 'vitest';
+import { uploadKey } from '@dropsite/shared';
 import { openZipArchive } from './zip-archive.ts';
 import { MemoryStorage } from './test-support/memory-storage.ts';
 import { makeZip, type TZipFixtureEntry } from './test-support/media-fixtures.ts';
@@ -26,8 +27,8 @@ function makeCp437Zip(entries: TZipFixtureEntry[], raw: Record<string, Buffer>):
 
 async function open(bytes: Buffer) {
   const storage = new MemoryStorage();
-  await storage.put('uploads/archive', bytes);
-  return openZipArchive(storage, 'uploads/archive', bytes.length);
+  await storage.put(uploadKey('zip-fixture', 'archive'), bytes);
+  return openZipArchive(storage, uploadKey('zip-fixture', 'archive'), bytes.length);
 }
 
 describe('archive entry names', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
+import { uploadKey } from '@dropsite/shared';
 import type { Readable } from 'node:stream';
 import { ARCHIVE_TOO_LARGE, ARCHIVE_UNREADABLE, ARCHIVE_UNSAFE, openZipArchive, safeEntryPath } from './zip-archive.ts';
 import { deriveZipArchive } from './derive-archive.ts';
@@ -11,8 +12,9 @@ import { makeZip, type TZipFixtureEntry } from './test-support/media-fixtures.ts
 async function store(entries: TZipFixtureEntry[]) {
   const storage = new MemoryStorage();
   const bytes = makeZip(entries);
-  await storage.put('uploads/archive', bytes);
-  return { storage, bytes, key: 'uploads/archive' };
+  const key = uploadKey('zip-fixture', 'archive');
+  await storage.put(key, bytes);
+  return { storage, bytes, key };
 }
 
 async function readAll(stream: Readable): Promise<Buffer> {
@@ -147,10 +149,10 @@ describe('openZipArchive', () => {
     const tooMany = await refusal(openZipArchive(storage, key, bytes.length, { maxEntries: 10, maxDeclaredBytes: 1e9 }));
     expect(tooMany.message).toBe('This archive cannot be previewed: it holds more than 10 entries.');
 
-    await storage.put('uploads/fake', Buffer.from('definitely not a zip file'.repeat(10)));
-    expect((await refusal(openZipArchive(storage, 'uploads/fake', 250))).message).toBe(ARCHIVE_UNREADABLE);
-    await storage.put('uploads/empty', Buffer.alloc(0));
-    expect((await refusal(openZipArchive(storage, 'uploads/empty', 0))).message).toBe(ARCHIVE_UNREADABLE);
+    await storage.put(uploadKey('zip-fixture', 'fake'), Buffer.from('definitely not a zip file'.repeat(10)));
+    expect((await refusal(openZipArchive(storage, uploadKey('zip-fixture', 'fake'), 250))).message).toBe(ARCHIVE_UNREADABLE);
+    await storage.put(uploadKey('zip-fixture', 'empty'), Buffer.alloc(0));
+    expect((await refusal(openZipArchive(storage, uploadKey('zip-fixture', 'empty'), 0))).message).toBe(ARCHIVE_UNREADABLE);
   });
 
   it('stops an entry that inflates beyond its declared size', async () => {

@@ -24,7 +24,7 @@ const SAFE_SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
 const CONTENT_HASH = /^[a-f0-9]{16,128}$/i;
 /** One folder or file name of a built template asset: word characters, dots and dashes, never leading with a dot. */
-const SAFE_ASSET_SEGMENT = /^[\w-][\w.-]{0,199}$/;
+const SAFE_ASSET_SEGMENT = /^[\w-][\w.-]*$/;
 const SAFE_VERSION = /^[A-Za-z0-9_-]{1,128}$/;
 
 function siteSlug(slug: string): string {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { derivedPrefix, projectUploadsPrefix, sitePrefix } from '@dropsite/shared';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { createBrowser, seedSite } from '../engagement/engagement.fixtures.ts';
 import { sweepExpiredSites } from './expired-sites.ts';
@@ -42,20 +43,20 @@ describe('the expired-site sweeper', () => {
 
     clock.set(expiresAt + 7 * DAY);
     expect(await sweepExpiredSites(app.deps, { dryRun: true })).toEqual({ removed: [expired.slug], failed: [] });
-    expect(await listKeys(app, `uploads/${expired.project.id}/`)).toHaveLength(2);
+    expect(await listKeys(app, projectUploadsPrefix(expired.project.id))).toHaveLength(2);
     expect(await sweepExpiredSites(app.deps)).toEqual({ removed: [expired.slug], failed: [] });
 
-    expect(await listKeys(app, `uploads/${expired.project.id}/`)).toEqual([]);
-    expect(await listKeys(app, `sites/${expired.slug}/`)).toEqual([]);
-    expect(await listKeys(app, `derived/${expired.files[1]!.sha256}/`)).toEqual([]);
-    expect(await listKeys(app, `derived/${shared.sha256}/`)).toHaveLength(1);
+    expect(await listKeys(app, projectUploadsPrefix(expired.project.id))).toEqual([]);
+    expect(await listKeys(app, sitePrefix(expired.slug))).toEqual([]);
+    expect(await listKeys(app, derivedPrefix(expired.files[1]!.sha256))).toEqual([]);
+    expect(await listKeys(app, derivedPrefix(shared.sha256))).toHaveLength(1);
     expect(await app.deps.db.selectFrom('projects').select('id').where('id', '=', expired.project.id).execute()).toEqual([]);
     expect(await app.deps.db.selectFrom('files').select('id').where('project_id', '=', expired.project.id).execute()).toEqual([]);
     expect(await app.deps.db.selectFrom('comments').select('id').where('project_id', '=', expired.project.id).execute()).toEqual([]);
     expect((await visitor.fetch(`/${expired.slug}`)).status).toBe(404);
 
     // The live site is untouched.
-    expect(await listKeys(app, `uploads/${live.project.id}/`)).toHaveLength(2);
+    expect(await listKeys(app, projectUploadsPrefix(live.project.id))).toHaveLength(2);
     expect((await visitor.fetch(`/${live.slug}`)).status).toBe(200);
     expect(await sweepExpiredSites(app.deps)).toEqual({ removed: [], failed: [] });
   });

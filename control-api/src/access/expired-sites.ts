@@ -4,6 +4,7 @@
  * site shares) and its rows (project, files, engagement, analytics, builds) are removed.
  * Objects go first and rows last, so an interrupted sweep is finished by the next one.
  */
+import { derivedPrefix, projectUploadsPrefix, sitePrefix } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { deleteProjectRow, isContentHashUsedElsewhere, listContentHashesOfProject, listProjectsExpiredBefore } from './access.repository.ts';
 
@@ -42,12 +43,12 @@ export async function sweepExpiredSites(deps: TDeps, options: { graceDays?: numb
 
 async function removeSite(deps: TDeps, site: { id: string; slug: string }): Promise<void> {
   const hashes = await listContentHashesOfProject(deps.db, site.id);
-  await deps.storage.deletePrefix(`uploads/${site.id}/`);
-  await deps.storage.deletePrefix(`sites/${site.slug}/`);
+  await deps.storage.deletePrefix(projectUploadsPrefix(site.id));
+  await deps.storage.deletePrefix(sitePrefix(site.slug));
   for (const sha256 of hashes) {
     const hash = sha256.toLowerCase();
     if (!SHA256_HEX.test(hash)) continue;
-    if (!(await isContentHashUsedElsewhere(deps.db, sha256, site.id))) await deps.storage.deletePrefix(`derived/${hash}/`);
+    if (!(await isContentHashUsedElsewhere(deps.db, sha256, site.id))) await deps.storage.deletePrefix(derivedPrefix(hash));
   }
   await deleteProjectRow(deps.db, site.id);
   deps.log.info({ projectId: site.id, slug: site.slug }, 'expired site removed');

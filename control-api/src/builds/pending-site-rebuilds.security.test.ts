@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { siteHtmlKey } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
 import { createDatabase, migrateUpTo } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
@@ -60,14 +61,14 @@ describe('start-up after the upgrade', () => {
     await old.db.insertInto('projects').values(row).execute();
     await old.db.insertInto('files').values(file).execute();
     const oldHtml = `<!doctype html><title>Harbour Lights</title><astro-island props='{"site":[0,{"settings":[0,{"slackWebhook":[0,"${WEBHOOK}"],"notificationEmail":[0,"${NOTIFY}"]}]}]}'></astro-island><a href="mailto:${NOTIFY}">Get in touch</a>`;
-    await storage.put(`sites/${row.slug}/index.html`, oldHtml);
+    await storage.put(siteHtmlKey(row.slug), oldHtml);
     await old.close();
 
     // The new server starts: migrations, then the one-time rebuild of every live site.
     const runtime = await createRuntime(config, { runBuilder: true, log: createLogger('silent') });
     try {
       await runtime.deps.queue.whenIdle();
-      const html = await readText(storage, `sites/${row.slug}/index.html`);
+      const html = await readText(storage, siteHtmlKey(row.slug));
       expect(html).not.toBe(oldHtml);
       expect(html).toContain('Harbour Lights');
       for (const secret of [NOTIFY, WEBHOOK, 'hooks.slack.com', 'notificationEmail', 'slackWebhook']) expect(html.includes(secret), secret).toBe(false);
@@ -106,7 +107,7 @@ describe('start-up after the upgrade', () => {
       const file = makeFileRow(row.id, 0, { name: 'gone.jpg', size: 1234, sha256: 'd'.repeat(64) });
       await old.db.insertInto('projects').values(row).execute();
       await old.db.insertInto('files').values(file).execute();
-      await storage.put(`sites/${row.slug}/index.html`, `<!doctype html><title>Lost Negatives</title><a href="mailto:${NOTIFY}">${WEBHOOK}</a>`);
+      await storage.put(siteHtmlKey(row.slug), `<!doctype html><title>Lost Negatives</title><a href="mailto:${NOTIFY}">${WEBHOOK}</a>`);
       await old.close();
 
       // The rebuilds are queued where nothing builds them (builders down, or the rebuild keeps failing).
@@ -115,7 +116,7 @@ describe('start-up after the upgrade', () => {
         expect(await runPendingSiteRebuilds(runtime.deps)).toMatchObject({ queued: 1 });
         const build = await runtime.deps.db.selectFrom('builds').select('status').where('project_id', '=', row.id).executeTakeFirstOrThrow();
         expect(build.status).not.toBe('succeeded');
-        expect(await storage.head(`sites/${row.slug}/index.html`)).toBeNull();
+        expect(await storage.head(siteHtmlKey(row.slug))).toBeNull();
       } finally {
         await runtime.close();
       }

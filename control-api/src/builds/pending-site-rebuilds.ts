@@ -6,7 +6,7 @@
  * stored pages are wrong (e.g. they held owner data), so the old page is never served again, even
  * when its rebuild fails. Visitors see the building page for the moments the rebuild takes.
  */
-import { siteHtmlKey } from '@dropsite/builder';
+import { siteHtmlKey } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { bumpProjectVersion, listLiveProjects } from '../projects/projects.repository.ts';
 import { enqueueProjectBuild } from './builds.service.ts';

@@ -9,8 +9,8 @@
  */
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { isValidId, isValidSlug, sanitizeFileName, UPLOAD_LIMITS } from '@dropsite/shared';
-import { isZipArchive, openZipArchive, PreviewUnavailableError, siteOgImageKey, type TZipArchive } from '@dropsite/builder';
+import { isValidId, isValidSlug, sanitizeFileName, siteOgImageKey, UPLOAD_LIMITS } from '@dropsite/shared';
+import { isZipArchive, openZipArchive, PreviewUnavailableError, type TZipArchive } from '@dropsite/builder';
 import type { TAppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { contentDisposition } from '../http/content-disposition.ts';

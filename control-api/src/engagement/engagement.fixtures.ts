@@ -4,7 +4,7 @@
  * and a browser-like client that keeps cookies and sends our Origin.
  */
 import { createHash } from 'node:crypto';
-import type { TSiteSettings } from '@dropsite/shared';
+import { derivedKeys, siteHtmlKey, type TSiteSettings } from '@dropsite/shared';
 import type { TTestApp } from '../test-support/test-app.ts';
 import { makeFileRow, makeProjectRow } from '../test-support/test-database.ts';
 import type { TNewFile, TProjectRow } from '../db/tables.ts';
@@ -52,7 +52,7 @@ export async function seedSite(
     const content = Buffer.from(`file ${i} of ${row.id}\n`.repeat(50 + i));
     const sha256 = createHash('sha256').update(content).digest('hex');
     const file = makeFileRow(row.id, i, { name: `photo-${i + 1}.jpg`, size: content.length, sha256 });
-    const thumbKey = `derived/${sha256}/thumb-300.webp`;
+    const thumbKey = derivedKeys(sha256).thumbnail;
     file.metadata = JSON.stringify({ sha256, kind: 'image', thumbnail: { key: thumbKey, width: 300, height: 200, contentType: 'image/webp' } });
     await app.deps.storage.put(file.storage_key, content);
     await app.deps.storage.put(thumbKey, Buffer.from(`thumbnail of ${sha256}`));
@@ -64,7 +64,7 @@ export async function seedSite(
     row,
     files.map(({ project_id: _p, ...f }) => f),
   );
-  await app.deps.storage.put(`sites/${row.slug}/index.html`, `<!doctype html><title>x</title>${SITE_HTML_MARKER}`);
+  await app.deps.storage.put(siteHtmlKey(row.slug), `<!doctype html><title>x</title>${SITE_HTML_MARKER}`);
   const project = await app.deps.db.selectFrom('projects').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
   return { project, files, slug: row.slug, bytes };
 }

@@ -6,7 +6,7 @@
  * content.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { siteOgImageKey } from '@dropsite/builder';
+import { siteOgImageKey } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { createBrowser, seedSite, SITE_HTML_MARKER, type TBrowser, type TSeededSite } from '../engagement/engagement.fixtures.ts';

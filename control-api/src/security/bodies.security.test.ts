@@ -5,7 +5,7 @@
  * whole, never a 500, never a stack trace, and the process keeps serving.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { siteOgImageKey } from '@dropsite/builder';
+import { siteOgImageKey, UPLOADS_PREFIX } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { createBrowser, seedSite, type TSeededSite } from '../engagement/engagement.fixtures.ts';
@@ -35,7 +35,7 @@ describe('oversized and malformed bodies, hostile ranges, and error bodies', () 
   const expectServing = async () => expect((await fetch(`${app.url}/api/health`)).status).toBe(200);
   const storedUploads = async () => {
     const keys: string[] = [];
-    for await (const object of app.deps.storage.list('uploads/')) keys.push(object.key);
+    for await (const object of app.deps.storage.list(UPLOADS_PREFIX)) keys.push(object.key);
     return keys.filter((k) => !site.files.some((f) => f.storage_key === k));
   };
 

@@ -5,6 +5,7 @@
  * header, RFC 6266/5987-encoded, that no header can be injected through.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uploadKey } from '@dropsite/shared';
 import { makeZip } from '@dropsite/builder/test-support';
 import { loadConfig } from '../config/config.ts';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
@@ -88,7 +89,7 @@ describe('hostile file names', () => {
   it('stores every file under a generated key and keeps a cleaned display name', async () => {
     expect(rows).toHaveLength(HOSTILE_NAMES.length + 1);
     for (const row of rows) {
-      expect(row.storage_key).toBe(`uploads/${row.project_id}/${row.id}`);
+      expect(row.storage_key).toBe(uploadKey(row.project_id, row.id));
       expect(row.name, JSON.stringify(row.name)).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069/\\]/);
       expect(row.name.startsWith('.'), row.name).toBe(false);
       expect(row.name.length).toBeLessThanOrEqual(255);

@@ -6,6 +6,7 @@
  * cookie key, another visitor's id or a storage location.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { siteHtmlKey } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { buildUploadForm, makeJpeg } from '../test-support/fixtures.ts';
@@ -130,7 +131,7 @@ describe('secrets absent from every published answer', () => {
   });
 
   it('keeps them out of the site’s stored HTML', async () => {
-    const { body } = await app.deps.storage.get(`sites/${slug}/index.html`);
+    const { body } = await app.deps.storage.get(siteHtmlKey(slug));
     const chunks: Buffer[] = [];
     for await (const chunk of body) chunks.push(Buffer.from(chunk as Uint8Array));
     const html = Buffer.concat(chunks).toString('utf8');

@@ -4,6 +4,7 @@
  * refused with 400 or 404 before storage is asked for anything.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uploadKey } from '@dropsite/shared';
 import { makeZip } from '@dropsite/builder/test-support';
 import { loadConfig } from '../config/config.ts';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
@@ -198,7 +199,7 @@ describe('path traversal', () => {
   it('keeps uploaded file names out of storage keys', async () => {
     const keys = await app.deps.db.selectFrom('files').select(['storage_key', 'name', 'project_id', 'id']).execute();
     for (const row of keys) {
-      expect(row.storage_key).toBe(`uploads/${row.project_id}/${row.id}`);
+      expect(row.storage_key).toBe(uploadKey(row.project_id, row.id));
       expect(row.storage_key).not.toContain(row.name);
     }
   });

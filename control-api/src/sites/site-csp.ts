@@ -6,7 +6,8 @@
 import { Readable } from 'node:stream';
 import { buffer, text } from 'node:stream/consumers';
 import { z } from 'zod';
-import { inlineScriptHashes, siteCspKey } from '@dropsite/builder';
+import { siteCspKey } from '@dropsite/shared';
+import { inlineScriptHashes } from '@dropsite/builder';
 import type { TConfig } from '../config/config.ts';
 import type { Storage, TGetResult } from '../storage/storage.ts';
 import { StorageNotFoundError } from '../storage/storage.ts';
@@ -106,10 +107,10 @@ export function previewFrameCsp(scriptHashes: readonly string[]): string {
 }
 
 /** The site's inline script hashes from its sidecar, or undefined when it has none (built before hashes were stored) or it is unreadable. */
-export async function readStoredScriptHashes(storage: Storage, htmlKey: string): Promise<string[] | undefined> {
+export async function readStoredScriptHashes(storage: Storage, slug: string): Promise<string[] | undefined> {
   let object: TGetResult;
   try {
-    object = await storage.get(siteCspKey(htmlKey));
+    object = await storage.get(siteCspKey(slug));
   } catch (err) {
     if (err instanceof StorageNotFoundError) return undefined;
     throw err;

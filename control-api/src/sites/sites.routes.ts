@@ -1,6 +1,6 @@
 /** GET /{slug}: the built site from storage, or a page that says why there is none. */
 import { Router, type Response } from 'express';
-import { isValidSlug } from '@dropsite/shared';
+import { isValidSlug, siteHtmlKey, templateAssetKey } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { findProjectBySlug } from '../projects/projects.repository.ts';
 import { findLatestBuildForProject } from '../builds/builds.repository.ts';
@@ -9,10 +9,6 @@ import { sendStoredBody } from '../http/send-compressed.ts';
 import { resolveSiteAccess, siteCacheControl } from './site-access.ts';
 import { ASSET_CSP, readStoredScriptHashes, siteCsp, siteScriptHashes } from './site-csp.ts';
 import { buildingPage, expiredPage, failedPage, notFoundPage, passwordPage } from './status-pages.ts';
-
-export function siteHtmlKey(slug: string): string {
-  return `sites/${slug}/index.html`;
-}
 
 function sendPage(res: Response, status: number, html: string): void {
   res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'private, no-store' }).send(html);
@@ -36,8 +32,7 @@ export function createSiteRoutes(deps: TAppDeps): Router {
     if (access === 'locked') return sendPage(res, 401, passwordPage({ slug, theme: project.theme }));
 
     try {
-      const htmlKey = siteHtmlKey(slug);
-      const [object, stored] = await Promise.all([deps.storage.get(htmlKey), readStoredScriptHashes(deps.storage, htmlKey).catch(() => undefined)]);
+      const [object, stored] = await Promise.all([deps.storage.get(siteHtmlKey(slug)), readStoredScriptHashes(deps.storage, slug).catch(() => undefined)]);
       const { hashes, body } = await siteScriptHashes(object, stored);
       res.status(200).set({
         'Content-Type': 'text/html; charset=utf-8',
@@ -61,7 +56,7 @@ export function createSiteRoutes(deps: TAppDeps): Router {
       return;
     }
     try {
-      const object = await deps.storage.get(`assets/_astro/${name}`);
+      const object = await deps.storage.get(templateAssetKey(name));
       res.set({
         'Content-Type': object.contentType ?? 'application/octet-stream',
         'Cache-Control': 'public, max-age=31536000, immutable',

@@ -9,6 +9,7 @@ import os from 'node:os';
 import { Readable } from 'node:stream';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { siteCspKey, siteHtmlKey } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
 import { startTestApp, createFakeClock, type TTestApp } from '../test-support/test-app.ts';
 import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
@@ -65,7 +66,7 @@ describe('site pages: CSP by hash, no cookie on cacheable pages', () => {
     for (const hash of hashes) expect(scriptSrc).toContain(hash);
     expect(directive(csp, 'frame-ancestors')).toEqual(["'none'"]);
     // The builder stored them beside the HTML, so the page is streamed, not read to hash it.
-    const sidecar = await app.deps.storage.get(`sites/${slug}/csp.json`);
+    const sidecar = await app.deps.storage.get(siteCspKey(slug));
     const stored = JSON.parse(await new Response(Readable.toWeb(sidecar.body) as ReadableStream).text()) as { scriptHashes: string[] };
     expect(stored.scriptHashes.map((h) => `'${h}'`).sort()).toEqual([...new Set(hashes)].sort());
   });
@@ -73,9 +74,9 @@ describe('site pages: CSP by hash, no cookie on cacheable pages', () => {
   it('hashes a page built before hash sidecars existed (or with a broken one) when it serves it', async () => {
     const site = await seedSite(app);
     const html = '<!doctype html><title>old</title><script>document.title="ran"</script><script type="application/json">{"a":1}</script>';
-    await app.deps.storage.put(`sites/${site.slug}/index.html`, html);
+    await app.deps.storage.put(siteHtmlKey(site.slug), html);
     for (const sidecar of [undefined, '{"scriptHashes":["not a hash"]}']) {
-      if (sidecar !== undefined) await app.deps.storage.put(`sites/${site.slug}/csp.json`, sidecar);
+      if (sidecar !== undefined) await app.deps.storage.put(siteCspKey(site.slug), sidecar);
       const res = await fetch(`${app.url}/${site.slug}`);
       expect(await res.text()).toBe(html);
       expect(directive(res.headers.get('content-security-policy'), 'script-src')).toEqual(["'self'", ...inlineScriptHashes(html)]);

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
+import { uploadKey } from '@dropsite/shared';
 import { createDatabase, migrateToLatest, type TDatabaseHandle, type TDialect } from '../db/database.ts';
 import { newId } from '../db/ids.ts';
 import type { TNewFile, TNewProject } from '../db/tables.ts';
@@ -116,7 +117,7 @@ export function makeFileRow(projectId: string, position: number, overrides: Part
     name: `file-${position}.jpg`,
     type: 'image/jpeg',
     size: 1024,
-    storage_key: `uploads/${projectId}/${id}`,
+    storage_key: uploadKey(projectId, id),
     sha256: 'a'.repeat(64),
     kind: 'image',
     metadata: '{}',

@@ -3,6 +3,7 @@
  * sessions (no activity for UPLOAD_SESSION_TTL_HOURS), and multipart uploads no session owns.
  * `sweepUploadSessions` is run on an interval by the API process and can be called by ops scripts.
  */
+import { projectUploadsPrefix, UPLOADS_PREFIX, uploadKey } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { findProjectById } from '../projects/projects.repository.ts';
 import {
@@ -33,13 +34,13 @@ export async function discardSessionBytes(deps: Pick<TAppDeps, 'db' | 'storage' 
   const files = await findUploadFiles(deps.db, session.id);
   for (const file of files) {
     if (file.multipart_upload_id) {
-      await deps.storage.abortMultipartUpload({ key: `uploads/${session.project_id}/${file.id}`, uploadId: file.multipart_upload_id });
+      await deps.storage.abortMultipartUpload({ key: uploadKey(session.project_id, file.id), uploadId: file.multipart_upload_id });
     }
     await deleteChunks(deps.db, file.id);
   }
   // Files assembled by a completion that never published belong to no site.
   if (!(await findProjectById(deps.db, session.project_id, { includeDeleted: true }))) {
-    await deps.storage.deletePrefix(`uploads/${session.project_id}/`);
+    await deps.storage.deletePrefix(projectUploadsPrefix(session.project_id));
   }
 }
 
@@ -67,7 +68,7 @@ export async function sweepUploadSessions(deps: Pick<TAppDeps, 'db' | 'storage' 
   // Multipart uploads created just before a crash, or whose abort failed, belong to no session.
   const live = await findLiveMultipartUploadIds(deps.db);
   const orphans = [];
-  for await (const upload of deps.storage.listMultipartUploads('uploads/')) {
+  for await (const upload of deps.storage.listMultipartUploads(UPLOADS_PREFIX)) {
     if (!live.has(upload.uploadId) && upload.initiatedAt <= now - ttl) orphans.push(upload);
   }
   for (const upload of orphans) {

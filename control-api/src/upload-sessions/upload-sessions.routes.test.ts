@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CHUNK_SIZE } from '@dropsite/shared';
+import { CHUNK_SIZE, UPLOADS_PREFIX, uploadKey } from '@dropsite/shared';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { startS3rver, type TS3rver } from '../test-support/s3rver.ts';
 import type { TStorageConfig } from '../storage/create-storage.ts';
@@ -43,7 +43,7 @@ async function countRows(app: TTestApp, table: 'projects' | 'upload_chunks' | 'f
 
 async function listPendingUploads(app: TTestApp): Promise<string[]> {
   const ids: string[] = [];
-  for await (const u of app.deps.storage.listMultipartUploads('uploads/')) ids.push(u.uploadId);
+  for await (const u of app.deps.storage.listMultipartUploads(UPLOADS_PREFIX)) ids.push(u.uploadId);
   return ids;
 }
 
@@ -533,7 +533,7 @@ for (const driver of ['disk', 's3'] as const) {
         const { sessionId, uploadUrls } = init.body as unknown as TInitChunked;
         await sendChunk(swept.url, uploadUrls[0]!.uploadUrl, 0, chunkOf(bytes, 0));
         const kept = await initChunked(swept.url, [{ name: 'kept.bin', bytes: new Uint8Array(10) }]);
-        const orphan = await swept.deps.storage.createMultipartUpload('uploads/nobody/nothing', { partSize: CHUNK_SIZE });
+        const orphan = await swept.deps.storage.createMultipartUpload(uploadKey('nobody', 'nothing'), { partSize: CHUNK_SIZE });
         const abandonedUploads = await listPendingUploads(swept);
         expect(abandonedUploads).toHaveLength(2);
 

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as cheerio from 'cheerio';
-import { CONTACT_MESSAGES } from '@dropsite/shared';
+import { CONTACT_MESSAGES, siteHtmlKey } from '@dropsite/shared';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { buildUploadForm, makeJpeg } from '../test-support/fixtures.ts';
 import { completeSession, initChunked, initDirect, sendChunk } from '../upload-sessions/session-test-client.ts';
@@ -48,7 +48,7 @@ describe('contact details of a site', () => {
     expect(await contactOf(slug)).toEqual(STORED);
     await app.deps.queue.whenIdle();
 
-    const $ = cheerio.load(await readStored(app, `sites/${slug}/index.html`));
+    const $ = cheerio.load(await readStored(app, siteHtmlKey(slug)));
     const footer = $('footer');
     expect(footer.find('h2').text().trim()).toBe('Connect with Mira Solberg');
     expect(footer.text()).toContain("Have questions or want to work together? I'd love to hear from you.");
@@ -68,7 +68,7 @@ describe('contact details of a site', () => {
     const res = await postMultipart('/api/upload', { contactInfo: JSON.stringify({ website: 'https://mira.studio/work' }) });
     expect(res.status).toBe(201);
     await app.deps.queue.whenIdle();
-    const $ = cheerio.load(await readStored(app, `sites/${String(res.body.slug)}/index.html`));
+    const $ = cheerio.load(await readStored(app, siteHtmlKey(String(res.body.slug))));
     expect($('footer a[href^="mailto:"]').length).toBe(0);
     expect($('footer .connect__links a').map((_, a) => $(a).attr('href')).get()).toEqual(['https://mira.studio/work']);
   }, 60_000);

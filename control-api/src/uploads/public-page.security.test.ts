@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as cheerio from 'cheerio';
 import type { Kysely } from 'kysely';
-import { PUBLIC_SITE_SETTING_KEYS } from '@dropsite/shared';
+import { PUBLIC_SITE_SETTING_KEYS, siteHtmlKey } from '@dropsite/shared';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
 import { makeFileRow, makeProjectRow } from '../test-support/test-database.ts';
@@ -116,7 +116,7 @@ describe('public site pages carry no owner data', () => {
     expect(JSON.parse(project.settings)).toMatchObject({ notificationEmail: NOTIFY, slackWebhook: WEBHOOK });
     const rows = await app.deps.db.selectFrom('files').selectAll().where('project_id', '=', project.id).execute();
 
-    const html = await readStored(app, `sites/${slug}/index.html`);
+    const html = await readStored(app, siteHtmlKey(slug));
     const secrets = [NOTIFY, WEBHOOK, 'hooks.slack.com', project.password_hash!, ...rows.map((r) => r.storage_key), ...rows.map((r) => r.sha256)];
     if (project.anonymous_session_id) secrets.push(project.anonymous_session_id);
     expectNoOwnerData(html, secrets);
@@ -163,7 +163,7 @@ describe('public site pages carry no owner data', () => {
     await app.deps.storage.put(file.storage_key, bytes);
     await createProjectWithFiles(app.deps.db, row, [file].map(({ project_id: _p, ...f }) => f));
     const oldHtml = `<!doctype html><title>Old delivery</title><astro-island props='{"site":[0,{"settings":[0,{"slackWebhook":[0,"${WEBHOOK}"],"notificationEmail":[0,"${NOTIFY}"]}]}]}'></astro-island><a href="mailto:${NOTIFY}">Get in touch</a>`;
-    await app.deps.storage.put(`sites/${row.slug}/index.html`, oldHtml);
+    await app.deps.storage.put(siteHtmlKey(row.slug), oldHtml);
     // The upgrade's migration clears the copied address and asks for the one-time rebuild.
     const { up } = await import('../db/migrations/2026_11_24_1800_public_site_pages.ts');
     await up(app.deps.db as unknown as Kysely<unknown>);
@@ -173,7 +173,7 @@ describe('public site pages carry no owner data', () => {
     expect(first.queued).toBeGreaterThanOrEqual(1);
     await app.deps.queue.whenIdle();
 
-    const html = await readStored(app, `sites/${row.slug}/index.html`);
+    const html = await readStored(app, siteHtmlKey(row.slug));
     expect(html).not.toBe(oldHtml);
     expect(html).toContain('Old delivery');
     for (const secret of [NOTIFY, WEBHOOK, 'hooks.slack.com']) expect(html).not.toContain(secret);

@@ -6,6 +6,7 @@
 import { statfs } from 'node:fs/promises';
 import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
+import { UPLOADS_PREFIX } from '@dropsite/shared';
 import { loadConfig, type TConfig } from '../config/config.ts';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { buildUploadForm } from '../test-support/fixtures.ts';
@@ -56,7 +57,7 @@ async function count(a: TTestApp, table: 'projects' | 'anonymous_sessions' | 'up
 
 async function storedKeys(a: TTestApp): Promise<string[]> {
   const keys: string[] = [];
-  for await (const o of a.deps.storage.list('uploads/')) keys.push(o.key);
+  for await (const o of a.deps.storage.list(UPLOADS_PREFIX)) keys.push(o.key);
   return keys;
 }
 

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { Transform } from 'node:stream';
 import type { Request } from 'express';
 import type multer from 'multer';
+import { uploadKey } from '@dropsite/shared';
 import { AppError } from '../http/app-error.ts';
 import { newId } from '../db/ids.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -33,10 +34,6 @@ export function getUploadTarget(req: Request): TUploadTarget | undefined {
   return targets.get(req);
 }
 
-export function uploadPrefix(projectId: string): string {
-  return `uploads/${projectId}/`;
-}
-
 export function createStreamingStorageEngine(storage: Storage): multer.StorageEngine {
   return {
     _handleFile(req, file, callback) {
@@ -46,7 +43,7 @@ export function createStreamingStorageEngine(storage: Storage): multer.StorageEn
         return;
       }
       const fileId = newId();
-      const storageKey = `${uploadPrefix(target.projectId)}${fileId}`;
+      const storageKey = uploadKey(target.projectId, fileId);
       const hash = createHash('sha256');
       let size = 0;
       const meter = new Transform({

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { UPLOADS_PREFIX } from '@dropsite/shared';
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
@@ -86,7 +87,7 @@ describe('POST /api/upload', () => {
     expect(status).toBe(400);
     expect(body).toMatchObject({ success: false, code: 'validation_failed' });
     expect(String(body.error)).toContain('Site Title is required');
-    expect(await listKeys(app, 'uploads/')).toEqual([]);
+    expect(await listKeys(app, UPLOADS_PREFIX)).toEqual([]);
     expect(await countRows(app)).toEqual({ projects: 0, files: 0 });
   });
 
@@ -108,7 +109,7 @@ describe('POST /api/upload', () => {
     const { status, body } = await postUpload(app.url, form);
     expect(status).toBe(413);
     expect(body.success).toBe(false);
-    expect(await listKeys(app, 'uploads/')).toEqual([]);
+    expect(await listKeys(app, UPLOADS_PREFIX)).toEqual([]);
     expect(await countRows(app)).toEqual({ projects: 0, files: 0 });
   });
 
@@ -120,7 +121,7 @@ describe('POST /api/upload', () => {
     const past = await postUpload(app.url, buildUploadForm([{ name: 'a.jpg', type: 'image/jpeg', bytes }], { expiryDate: '2001-01-01T00:00' }));
     expect(past.status).toBe(400);
     expect(past.body.error).toBe('Expiry date must be in the future');
-    expect(await listKeys(app, 'uploads/')).toEqual([]);
+    expect(await listKeys(app, UPLOADS_PREFIX)).toEqual([]);
   });
 
   it('answers 400 to a truncated multipart body and keeps serving', async () => {
@@ -135,7 +136,7 @@ describe('POST /api/upload', () => {
       req.end(body);
     });
     expect(status).toBe(400);
-    expect(await listKeys(app, 'uploads/')).toEqual([]);
+    expect(await listKeys(app, UPLOADS_PREFIX)).toEqual([]);
     expect((await fetch(`${app.url}/api/health`)).status).toBe(200);
   });
 

@@ -1,7 +1,7 @@
 /** POST /api/upload and POST /api/direct-upload: the one-request publishes (spec 7.3 "Regular" and "Direct"), and the direct status poll. */
 import { Router, type RequestHandler } from 'express';
 import multer from 'multer';
-import { UPLOAD_LIMITS, ZUploadFormSchema, isValidSlug, type TDirectUploadStatusResponse, type TUploadResponse } from '@dropsite/shared';
+import { UPLOAD_LIMITS, ZUploadFormSchema, isValidSlug, projectUploadsPrefix, type TDirectUploadStatusResponse, type TUploadResponse } from '@dropsite/shared';
 import { AppError } from '../http/app-error.ts';
 import { findProjectBySlug } from '../projects/projects.repository.ts';
 import { findLatestBuildForProject } from '../builds/builds.repository.ts';
@@ -12,7 +12,6 @@ import {
   createStreamingStorageEngine,
   getUploadTarget,
   setUploadTarget,
-  uploadPrefix,
   type TStoredUpload,
 } from './streaming-storage-engine.ts';
 import { publishProject } from './upload.service.ts';
@@ -46,7 +45,7 @@ export function createUploadRoutes(deps: TAppDeps): Router {
   /** Removes every byte this request stored; a refused upload leaves nothing behind. */
   const discardStoredBytes = async (projectId: string) => {
     try {
-      await deps.storage.deletePrefix(uploadPrefix(projectId));
+      await deps.storage.deletePrefix(projectUploadsPrefix(projectId));
     } catch (err) {
       deps.log.error({ err, projectId }, 'could not remove the bytes of a refused upload');
     }
