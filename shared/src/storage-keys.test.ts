@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   TEMPLATE_ASSETS_PREFIX,
@@ -102,5 +105,39 @@ describe('keys from unsafe parts', () => {
   it('accepts every slug and id the server issues', () => {
     expect(siteHtmlKey('k7m2p9q4xa')).toBe('sites/k7m2p9q4xa/index.html');
     expect(uploadKey('AAAAAAAAAAAAAAAAAAAAAA', '-_-_-_-_-_-_-_-_-_-_-_')).toBe('uploads/AAAAAAAAAAAAAAAAAAAAAA/-_-_-_-_-_-_-_-_-_-_-_');
+  });
+});
+
+describe('where keys are spelled', () => {
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const FOLDERS = ['control-api/src', 'builder/src', 'bench', 'scripts/src', 'site-template/src', 'dashboard/src', 'shared/src'];
+  /** A quote or backtick opening a key of the layout: `uploads/${…}`, 'sites/', "derived/…", `assets/_astro/…`. */
+  const SPELLED_KEY = /['"`](?:uploads|derived|sites|assets)\/(?!\{)/;
+
+  function sources(dir: string): string[] {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return [];
+    }
+    return entries.flatMap((entry) => {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'dist' ? [] : sources(full);
+      return /\.(?:ts|tsx|mts|mjs)$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [full] : [];
+    });
+  }
+
+  it('spells no storage key outside this module (tests may, to pin what they check)', () => {
+    const offenders: string[] = [];
+    for (const file of FOLDERS.flatMap((folder) => sources(path.join(root, folder)))) {
+      if (file.endsWith(`${path.sep}storage-keys.ts`)) continue;
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (SPELLED_KEY.test(line)) offenders.push(`${path.relative(root, file)}:${i + 1}: ${line.trim()}`);
+        });
+    }
+    expect(offenders).toEqual([]);
   });
 });
