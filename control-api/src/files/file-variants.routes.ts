@@ -18,7 +18,7 @@ export async function findServableFile(deps: TAppDeps, req: Request): Promise<{ 
   if (!isValidId(id)) throw new AppError('not_found', 'File not found');
   const file = await findFileById(deps.db, id);
   if (!file) throw new AppError('not_found', 'File not found');
-  assertSiteOpen(resolveSiteAccess(deps, req, file.project));
+  assertSiteOpen(resolveSiteAccess(deps, req, file.project), 'File not found');
   let json: unknown = null;
   try {
     json = JSON.parse(file.metadata);

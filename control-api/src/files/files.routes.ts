@@ -20,7 +20,7 @@ export function createFileRoutes(deps: TAppDeps): Router {
     const query = ZFileQuerySchema.parse(req.query);
     const file = await findFileById(deps.db, id);
     if (!file) throw new AppError('not_found', 'File not found');
-    assertSiteOpen(resolveSiteAccess(deps, req, file.project));
+    assertSiteOpen(resolveSiteAccess(deps, req, file.project), 'File not found');
 
     // Images are previewed through their derived copies: 300 px thumbnails, ~1600 px display copies.
     // (A video's display copy is its poster, served at /poster: its preview is the video itself.)

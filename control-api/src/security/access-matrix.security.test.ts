@@ -181,7 +181,7 @@ describe('the locked, expired and deleted matrices over every route that serves 
       const missing = await ask(visitor, routesOf(never)[i]!);
       expect(deleted.status, probe.name).toBe(missing.status);
       expect([400, 404], `${probe.name}: ${deleted.status}`).toContain(deleted.status);
-      const codeOf = (answer: TAnswer) => (answer.text.startsWith('{') ? (JSON.parse(answer.text) as { code?: unknown }).code : answer.text.replaceAll(site.slug, 'SLUG').replaceAll(never.slug, 'SLUG'));
+      const codeOf = (answer: TAnswer) => (answer.text.startsWith('{') ? JSON.parse(answer.text) as { code?: unknown; error?: unknown } : answer.text.replaceAll(site.slug, 'SLUG').replaceAll(never.slug, 'SLUG'));
       expect(codeOf(deleted), probe.name).toEqual(codeOf(missing));
       expectNothingOfTheSite(site, deleted, probe.name);
     }

@@ -66,9 +66,12 @@ export function siteCacheControl(site: Pick<TSiteAccessFields, 'password_hash'>,
   return site.password_hash ? 'private, no-cache' : publicValue;
 }
 
-/** Throws the API error for anything but an open site. */
-export function assertSiteOpen(access: TSiteAccess): void {
-  if (access === 'missing') throw new AppError('not_found', 'Not found');
+/**
+ * Throws the API error for anything but an open site. `missingMessage` is what the route says of
+ * a thing that does not exist, so a deleted site's file is answered exactly like an unknown one.
+ */
+export function assertSiteOpen(access: TSiteAccess, missingMessage = 'Not found'): void {
+  if (access === 'missing') throw new AppError('not_found', missingMessage);
   if (access === 'expired') throw new AppError('gone', 'This site has expired');
   if (access === 'locked') throw new AppError('password_required', 'This site is password protected');
 }
