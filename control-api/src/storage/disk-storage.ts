@@ -305,14 +305,32 @@ export function createDiskStorage(rootDir: string): Storage {
     return part;
   }
 
-  async function readPart(upload: TMultipartUpload, partNumber: number, size: number): Promise<Readable> {
+  /** Two reused buffers (the next block is read while this one is used): read-backs make no garbage. */
+  async function* readPart(upload: TMultipartUpload, partNumber: number, size: number): AsyncGenerator<Uint8Array> {
     assertValidPart(upload, partNumber, size);
     await readManifest(upload);
-    const start = (partNumber - 1) * upload.partSize;
-    if (size === 0) return Readable.from([]);
+    if (size === 0) return;
     const handle = await open(join(uploadDirOf(upload.uploadId), 'data'), 'r');
-    // The stream closes the handle when it ends or fails.
-    return handle.createReadStream({ start, end: start + size - 1, highWaterMark: PART_WRITE_BUFFER });
+    try {
+      const block = Math.min(PART_WRITE_BUFFER, size);
+      const buffers = [Buffer.allocUnsafe(block), Buffer.allocUnsafe(block)];
+      let position = (partNumber - 1) * upload.partSize;
+      let left = size;
+      let turn = 0;
+      let pending = handle.read(buffers[0]!, 0, Math.min(block, left), position);
+      while (left > 0) {
+        const { bytesRead, buffer } = await pending;
+        if (bytesRead === 0) throw new InvalidPartError(`Part ${partNumber} is shorter than its ${size} bytes`);
+        left -= bytesRead;
+        position += bytesRead;
+        turn ^= 1;
+        if (left > 0) pending = handle.read(buffers[turn]!, 0, Math.min(block, left), position);
+        // Valid until the next piece is asked for.
+        yield buffer.subarray(0, bytesRead);
+      }
+    } finally {
+      await handle.close();
+    }
   }
 
   async function listParts(upload: TMultipartUpload): Promise<TPartInfo[]> {

@@ -108,9 +108,9 @@ export interface Storage {
   listParts(upload: TMultipartUpload): Promise<TPartInfo[]>;
   /**
    * Reads back the bytes of one stored part of `size` bytes, where the driver can (disk); absent when it cannot
-   * (S3 has no way to read a part before the upload is completed).
+   * (S3 has no way to read a part before the upload is completed). Each piece is valid only until the next is asked for.
    */
-  readPart?(upload: TMultipartUpload, partNumber: number, size: number): Promise<Readable>;
+  readPart?(upload: TMultipartUpload, partNumber: number, size: number): AsyncIterable<Uint8Array>;
   /**
    * Assembles parts 1..n (consecutive, each with the etag putPart or listParts gave) into the object.
    * Throws MultipartUploadNotFoundError when the upload no longer exists.
