@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Readable, Transform } from 'node:stream';
-import { CHUNK_SIZE, type TDirectChunkChecksum, type TUploadMetadata, type TUploadForm } from '@dropsite/shared';
+import { CHUNK_SIZE, uploadKey, type TDirectChunkChecksum, type TUploadMetadata, type TUploadForm } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
@@ -132,7 +132,7 @@ export function chunkUploadPath(sessionId: string, fileId: string): string {
 }
 
 export function finalKeyOf(projectId: string, fileId: string): string {
-  return `uploads/${projectId}/${fileId}`;
+  return uploadKey(projectId, fileId);
 }
 
 export function createUploadSessionService(deps: TAppDeps) {
