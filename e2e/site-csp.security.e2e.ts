@@ -5,9 +5,9 @@
  * still shows the creator's files. A site page hands out no visitor cookie; the page's calls share
  * the one the first API call gets.
  */
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext } from '@playwright/test';
 import { ALL_ENGAGEMENT, publishSite } from './engagement-helpers.ts';
-import { pdf, photos, publish, text, video, zip } from './visitor-support.ts';
+import { hydrateAll, pdf, photos, publish, text, video, zip } from './visitor-support.ts';
 import { closeEmailPromptWhenShown, threeImages, walkToPreview } from './wizard-support.ts';
 
 /** Collects every CSP violation of every page and frame of the context (the event, and Chromium's console report). */
@@ -27,19 +27,6 @@ async function recordViolations(context: BrowserContext): Promise<string[]> {
     if (/Content Security Policy|CSP violation/i.test(message.text())) violations.push(message.text());
   });
   return violations;
-}
-
-/** Scrolls through the page so every island (many hydrate when seen) hydrates, and waits for them. */
-async function hydrateAll(page: Page): Promise<void> {
-  for (let y = 0; y < 20; y++) {
-    const done = await page.evaluate((step) => {
-      window.scrollTo(0, step * window.innerHeight);
-      return window.scrollY + window.innerHeight >= document.documentElement.scrollHeight;
-    }, y);
-    await page.waitForTimeout(150);
-    if (done) break;
-  }
-  await expect(page.locator('astro-island[ssr]')).toHaveCount(0, { timeout: 20_000 });
 }
 
 test.describe('sites under their CSP', () => {

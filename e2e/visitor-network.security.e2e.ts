@@ -7,7 +7,7 @@
  */
 import { expect, test, type BrowserContext, type Page, type Request } from '@playwright/test';
 import { ALL_ENGAGEMENT } from './engagement-helpers.ts';
-import { pdf, photos, publish, text, video, zip } from './visitor-support.ts';
+import { hydrateAll, pdf, photos, publish, text, video, zip } from './visitor-support.ts';
 
 interface TNetworkLog {
   pending: Map<Request, string>;
@@ -84,15 +84,7 @@ test.describe('a visitor page settles', () => {
     await page.waitForLoadState('networkidle', { timeout: 5_000 });
 
     // Scrolled through: every island hydrates and its calls (engagement state, the PDF, the poster) complete.
-    for (let y = 0; y < 20; y++) {
-      const done = await page.evaluate((step) => {
-        window.scrollTo(0, step * window.innerHeight);
-        return window.scrollY + window.innerHeight >= document.documentElement.scrollHeight;
-      }, y);
-      await page.waitForTimeout(150);
-      if (done) break;
-    }
-    await expect(page.locator('astro-island[ssr]')).toHaveCount(0, { timeout: 20_000 });
+    await hydrateAll(page);
     await expect(page.locator('.pdf-viewer').first()).toHaveAttribute('data-state', 'ready', { timeout: 20_000 });
     await page.waitForLoadState('networkidle', { timeout: 20_000 });
     expect(await openRequestsAfterSettling(log, page, 5_000)).toEqual([]);

@@ -142,3 +142,16 @@ export async function openSiteWhenLive(page: Page, slug: string, selector: strin
   await page.goto(`/${slug}`);
   await page.locator('astro-island:not([ssr])', { has: page.locator(selector) }).first().waitFor({ state: 'attached' });
 }
+
+/** Scrolls through the page so every island (many hydrate when seen) hydrates, and waits for them. */
+export async function hydrateAll(page: Page): Promise<void> {
+  for (let y = 0; y < 20; y++) {
+    const done = await page.evaluate((step) => {
+      window.scrollTo(0, step * window.innerHeight);
+      return window.scrollY + window.innerHeight >= document.documentElement.scrollHeight;
+    }, y);
+    await page.waitForTimeout(150);
+    if (done) break;
+  }
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0, { timeout: 20_000 });
+}
