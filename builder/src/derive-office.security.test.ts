@@ -16,7 +16,7 @@ import { NO_OFFICE_SANDBOX, OFFICE_SANDBOX_UID, officeSandboxArgs } from './deri
 import { createPdfRenderer } from './pdf-renderer.ts';
 import { runProcess } from './run-process.ts';
 import { addFile } from './test-support/fixtures.ts';
-import { hasTool, makeZip, requireTool } from './test-support/media-fixtures.ts';
+import { hasTool, makeOdfPackage, requireTool } from './test-support/media-fixtures.ts';
 import { MemoryStorage } from './test-support/memory-storage.ts';
 
 const haveTools = requireTool('LibreOffice', hasTool('soffice', ['--version'])) && requireTool('bubblewrap', hasTool('bwrap', ['--version']));
@@ -36,16 +36,7 @@ function makeOdtLinking(urls: readonly string[]): Buffer {
   ${sections}
  </office:text></office:body>
 </office:document-content>`;
-  const manifest = `<?xml version="1.0" encoding="UTF-8"?>
-<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">
- <manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.text"/>
- <manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>
-</manifest:manifest>`;
-  return makeZip([
-    { name: 'mimetype', data: 'application/vnd.oasis.opendocument.text', method: 'store' },
-    { name: 'content.xml', data: content },
-    { name: 'META-INF/manifest.xml', data: manifest },
-  ]);
+  return makeOdfPackage('application/vnd.oasis.opendocument.text', content);
 }
 
 async function pdfText(pdf: Buffer): Promise<string> {

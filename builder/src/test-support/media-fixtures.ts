@@ -196,14 +196,19 @@ export function makeOdpLinkingTo(url: string): Buffer {
   <draw:frame svg:x="2cm" svg:y="6cm" svg:width="10cm" svg:height="10cm"><draw:image xlink:href="${url}" xlink:type="simple" xlink:show="embed" xlink:actuate="onLoad"/></draw:frame></draw:page>
  </office:presentation></office:body>
 </office:document-content>`;
+  return makeOdfPackage('application/vnd.oasis.opendocument.presentation', content);
+}
+
+/** An OpenDocument package (ZIP) of the given type holding only `content.xml`. */
+export function makeOdfPackage(mediaType: string, contentXml: string): Buffer {
   const manifest = `<?xml version="1.0" encoding="UTF-8"?>
 <manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">
- <manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.presentation"/>
+ <manifest:file-entry manifest:full-path="/" manifest:media-type="${mediaType}"/>
  <manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>
 </manifest:manifest>`;
   return makeZip([
-    { name: 'mimetype', data: 'application/vnd.oasis.opendocument.presentation', method: 'store' },
-    { name: 'content.xml', data: content },
+    { name: 'mimetype', data: mediaType, method: 'store' },
+    { name: 'content.xml', data: contentXml },
     { name: 'META-INF/manifest.xml', data: manifest },
   ]);
 }
