@@ -9,10 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { ZSiteRenderModelSchema, siteOgImageKey, type TArchiveSummary, type TSiteFile, type TSiteRenderModel } from '@dropsite/shared';
-import { capArchiveTree, createSiteBuilder, type SiteBuilder } from './build-site.ts';
+import { ZSiteRenderModelSchema, siteOgImageKey, type TSiteFile, type TSiteRenderModel } from '@dropsite/shared';
+import { createSiteBuilder } from './build-site.ts';
 import { NOT_A_PDF } from './derive-pdf.ts';
-import type { TBuildFile, TBuildReport } from './types.ts';
+import type { SiteBuilder, TBuildFile, TBuildReport } from './types.ts';
 import { MemoryStorage } from './test-support/memory-storage.ts';
 import { addFile, makeImage, makeInput, makeProject, recordingLogger } from './test-support/fixtures.ts';
 import { hasTool, makePdf, makePptx, makeVideo, makeZip, requireTool } from './test-support/media-fixtures.ts';
@@ -187,37 +187,4 @@ describe.runIf(haveSoffice)('a build with a presentation', () => {
     expect(file.details).toEqual({ pages: 2, pdfUrl: `/api/files/${deck.id}/pdf` });
     expect(file.thumbnailUrl).toBe(`/api/files/${deck.id}?mode=preview&size=300`);
   }, 120_000);
-});
-
-describe('capArchiveTree', () => {
-  const folder = (name: string, n: number) => ({
-    name,
-    path: name,
-    type: 'folder' as const,
-    size: n * 10,
-    children: Array.from({ length: n }, (_, i) => ({ name: `f${i}.txt`, path: `${name}/f${i}.txt`, type: 'file' as const, size: 10 })),
-  });
-  const summary: TArchiveSummary = {
-    format: 'zip',
-    totalFiles: 15,
-    totalFolders: 3,
-    size: 150,
-    compressedSize: 90,
-    ratio: 0.6,
-    entries: [folder('a', 5), folder('b', 5), folder('c', 5)],
-    truncated: false,
-  };
-
-  it('keeps whole trees under the limit', () => {
-    expect(capArchiveTree(summary, 18)).toBe(summary);
-  });
-
-  it('cuts level by level so every top folder shows, and says so', () => {
-    const cut = capArchiveTree(summary, 6);
-    expect(cut.truncated).toBe(true);
-    expect(cut.entries.map((e) => e.name)).toEqual(['a', 'b', 'c']);
-    expect(cut.entries.flatMap((e) => e.children!.map((c) => c.path))).toEqual(['a/f0.txt', 'a/f1.txt', 'a/f2.txt']);
-    expect([cut.totalFiles, cut.size, cut.entries[1]!.size]).toEqual([15, 150, 50]);
-    expect(summary.entries[0]!.children).toHaveLength(5); // the original is untouched
-  });
 });

@@ -1,31 +1,13 @@
 /**
  * Builds one site: derives each file (images: thumbnail + display copy; PDFs, office documents,
  * videos, audio, archives and text: see derive-file.ts; all cached by content hash), writes
- * the Open Graph picture, renders the template with the site's model and writes
- * the site page (siteHtmlKey) last, in one put, so a rebuild swaps the site atomically. The same
- * input gives the same HTML.
+ * the link picture (og-image-cache.ts), renders the template with the site's model
+ * (render-model.ts) and writes the site page (siteHtmlKey) last, in one put, so a rebuild swaps
+ * the site atomically. The same input gives the same HTML. This module only orchestrates: the
+ * concurrency, the progress reports and the order of the writes.
  */
-import { createHash } from 'node:crypto';
-import {
-  FILE_KINDS,
-  ZSiteRenderModelSchema,
-  detectFileKind,
-  siteCspKey,
-  siteHtmlKey,
-  siteOgImageKey,
-  siteOgImageMarkerKey,
-  toPublicContactInfo,
-  toPublicSiteSettings,
-  type TArchiveEntry,
-  type TArchiveEntryLimits,
-  type TArchiveSummary,
-  type TDerivedMetadata,
-  type TFileKind,
-  type TPublicFileDetails,
-  type TSiteFile,
-  type TSiteRenderModel,
-} from '@dropsite/shared';
-import type { BuilderStorage, TBuildFile, TBuildInput, TBuildProject, TBuildReport, TBuildResult, TBuilderLogger } from './types.ts';
+import { siteCspKey, siteHtmlKey, type TArchiveEntryLimits, type TDerivedMetadata, type TFileKind } from '@dropsite/shared';
+import type { BuilderStorage, SiteBuilder, TBuildFile, TBuildInput, TBuildReport, TBuildResult, TBuilderLogger } from './types.ts';
 import type { TDeriveImageOptions } from './derive-image.ts';
 import type { TDerivation } from './derive-cache.ts';
 import { chooseDerivation, deriveFile, type TDeriveFileOptions, type TDeriveFileOutcome } from './derive-file.ts';
@@ -33,8 +15,9 @@ import type { TDeriveMediaOptions } from './derive-media.ts';
 import type { TDeriveOfficeOptions } from './derive-office.ts';
 import { createPdfRenderer } from './pdf-renderer.ts';
 import { inlineScriptHashes, type TSiteCspSidecar } from './site-csp.ts';
-import { markEntryExtractability, type TArchiveLimits } from './zip-archive.ts';
-import { OG_CONTENT_TYPE, renderOgImage, type TOgImageInput } from './og-image.ts';
+import type { TArchiveLimits } from './zip-archive.ts';
+import { writeSiteOgImage, type TOgImageCacheDeps } from './og-image-cache.ts';
+import { buildRenderModel, fileKindOf } from './render-model.ts';
 import { loadSiteRenderer, type SiteRenderer } from './render.ts';
 import { publishTemplateAssets } from './publish-assets.ts';
 import { createGate, createLimiter } from './limiter.ts';
@@ -60,22 +43,10 @@ export interface TSiteBuilderDeps {
   archiveEntryLimits?: TArchiveEntryLimits;
 }
 
-export interface SiteBuilder {
-  buildSite(input: TBuildInput, report: (r: TBuildReport) => Promise<void>): Promise<TBuildResult>;
-  /** Uploads the template's island bundles once per template version (buildSite also makes sure of it). */
-  publishAssets(): Promise<void>;
-  /** Waits for running builds; later calls to buildSite fail. */
-  close(): Promise<void>;
-}
-
 export const SITE_HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
 export const SITE_HTML_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
 
 const PROGRESS = { start: 5, derived: 85, rendering: 90, done: 100 } as const;
-/** Archive tree nodes a site page carries; the rest stays in the derived metadata (the page would get heavy). */
-export const SITE_ARCHIVE_MAX_NODES = 2500;
-/** Bumped when the Open Graph picture's design changes, so every site gets the new one. */
-const OG_DESIGN_VERSION = 1;
 
 const WORK_STAGES: Record<TDerivation, string> = {
   image: 'Processing images',
@@ -111,6 +82,7 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
     ...(deps.pdfOptions ? { pdf: deps.pdfOptions } : {}),
     ...(deps.archiveLimits ? { archiveLimits: deps.archiveLimits } : {}),
   };
+  const ogDeps: TOgImageCacheDeps = { storage, siteOrigin: deps.siteOrigin, workGate };
   const running = new Set<Promise<unknown>>();
   let renderer: Promise<SiteRenderer> | null = null;
   let assets: Promise<void> | null = null;
@@ -156,7 +128,7 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
     let done = 0;
     let shownProgress: number = PROGRESS.start;
     await forEachLimit(files, concurrency, async (file) => {
-      const kind = fileKind(file);
+      const kind = fileKindOf(file);
       const position = files.indexOf(file) + 1;
       // Slow kinds (a conversion, a poster) say what is going on while they run.
       const outcome = await derive(file, kind, (derivation) => progress(shownProgress, `${WORK_STAGES[derivation]} (${position}/${files.length})`));
@@ -176,7 +148,7 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
 
     progress(PROGRESS.rendering, 'Rendering site');
     // The picture link previews show; written before the HTML that points at it. Never fatal.
-    const ogImageUrl = await writeOgImage(project, files, derived).catch((error: unknown) => {
+    const ogImageUrl = await writeSiteOgImage(ogDeps, project, files, derived).catch((error: unknown) => {
       log.warn({ slug: project.slug, error: error instanceof Error ? error.message : String(error) }, 'open graph image failed');
       return null;
     });
@@ -199,39 +171,6 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
     return { htmlKey, htmlBytes: body.length, derived, derivedCount };
   }
 
-  /** Writes the site's link picture (siteOgImageKey) unless the stored one was made from the same input; answers its absolute URL. */
-  async function writeOgImage(project: TBuildProject, files: TBuildFile[], derived: Record<string, TDerivedMetadata>): Promise<string> {
-    const key = siteOgImageKey(project.slug);
-    const input: TOgImageInput = {
-      title: project.title,
-      authorName: project.authorName,
-      theme: project.theme,
-      fileCount: files.length,
-      backgroundKey: ogBackgroundKey(files, derived),
-    };
-    const inputHash = createHash('sha256').update(JSON.stringify({ v: OG_DESIGN_VERSION, ...input })).digest('hex');
-    const markerKey = siteOgImageMarkerKey(project.slug);
-    // The marker is written after the picture, so a marker with this input means the picture is there.
-    if (!(await isSameOgInput(markerKey, inputHash))) {
-      const png = await workGate(() => renderOgImage(storage, input));
-      await storage.put(key, png, { contentType: OG_CONTENT_TYPE, cacheControl: 'public, max-age=3600' });
-      await storage.put(markerKey, JSON.stringify({ inputHash }), { contentType: 'application/json' });
-    }
-    return `${deps.siteOrigin.replace(/\/+$/, '')}/${encodeURIComponent(project.slug)}/og.png`;
-  }
-
-  async function isSameOgInput(markerKey: string, inputHash: string): Promise<boolean> {
-    try {
-      const { body } = await storage.get(markerKey); // a missing marker throws: not the same
-      let text = '';
-      for await (const chunk of body) text += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
-      const parsed: unknown = JSON.parse(text);
-      return typeof parsed === 'object' && parsed !== null && (parsed as { inputHash?: unknown }).inputHash === inputHash;
-    } catch {
-      return false;
-    }
-  }
-
   return {
     buildSite(input, report) {
       if (closed) return Promise.reject(new Error('The site builder is closed'));
@@ -248,131 +187,6 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
       await pdfRenderer.close();
     },
   };
-}
-
-/**
- * The model the template renders: public data only (it is in the page and in every island's props),
- * URLs served by the API, no clock. The schema is strict: a field it does not name fails the build.
- */
-export function buildRenderModel(
-  project: TBuildProject,
-  files: TBuildFile[],
-  derived: Record<string, TDerivedMetadata>,
-  siteOrigin: string,
-  ogImageUrl: string | null = null,
-  archiveEntryLimits?: TArchiveEntryLimits,
-): TSiteRenderModel {
-  return ZSiteRenderModelSchema.parse({
-    projectId: project.id,
-    slug: project.slug,
-    title: project.title,
-    subLine: project.subLine,
-    tagLine: project.tagLine,
-    description: project.description,
-    authorName: project.authorName,
-    template: project.template,
-    theme: project.theme,
-    // Picked field by field: the owner's notification address and webhook never reach a page.
-    settings: toPublicSiteSettings(project.settings),
-    contactInfo: toPublicContactInfo(project.contactInfo),
-    files: files.map((file) => toSiteFile(file, derived[file.id] ?? null, archiveEntryLimits)),
-    publishedAt: isoDate(project.createdAt),
-    siteOrigin: siteOrigin.replace(/\/+$/, ''),
-    ogImageUrl,
-  });
-}
-
-function toSiteFile(file: TBuildFile, metadata: TDerivedMetadata | null, archiveEntryLimits?: TArchiveEntryLimits): TSiteFile {
-  const base = `/api/files/${encodeURIComponent(file.id)}`;
-  const usable = metadata && !metadata.error ? metadata : null;
-  const thumbnail = usable?.thumbnail ?? null;
-  const kind = fileKind(file);
-  return {
-    id: file.id,
-    name: file.name,
-    type: file.type,
-    size: Math.max(0, Math.trunc(file.size)),
-    kind,
-    url: `${base}?mode=preview`,
-    downloadUrl: `${base}?mode=download`,
-    thumbnailUrl: thumbnail ? `${base}?mode=preview&size=300` : null,
-    width: usable?.width ?? null,
-    height: usable?.height ?? null,
-    thumbnailWidth: thumbnail?.width || null,
-    thumbnailHeight: thumbnail?.height || null,
-    format: usable?.format ?? null,
-    uploadedAt: isoDate(file.createdAt),
-    details: publicDetails(base, kind, metadata, archiveEntryLimits),
-  };
-}
-
-/** What a viewer needs beyond the basics; only URLs of our API, never storage keys. */
-function publicDetails(base: string, kind: TFileKind, metadata: TDerivedMetadata | null, archiveEntryLimits?: TArchiveEntryLimits): TPublicFileDetails {
-  if (!metadata) return {};
-  if (metadata.error) return { previewUnavailable: metadata.error };
-  const details: TPublicFileDetails = {};
-  if (metadata.pages !== undefined) details.pages = metadata.pages;
-  if (metadata.pdf) details.pdfUrl = `${base}/pdf`;
-  else if (kind === 'pdf' && metadata.pages !== undefined) details.pdfUrl = `${base}?mode=preview`;
-  if (metadata.kind === 'video' && metadata.display) details.posterUrl = `${base}/poster`;
-  if (metadata.media) details.media = metadata.media;
-  // Marked on every build (not when listed and cached): the API's current limits decide what it extracts.
-  if (metadata.archive) details.archive = markEntryExtractability(capArchiveTree(metadata.archive, SITE_ARCHIVE_MAX_NODES), archiveEntryLimits);
-  if (metadata.text) details.text = metadata.text;
-  return details;
-}
-
-/**
- * At most `maxNodes` nodes of the tree, level by level, so the top folders always show;
- * `truncated` tells the viewer that the archive holds more than the page lists. Totals stay whole.
- */
-export function capArchiveTree(summary: TArchiveSummary, maxNodes: number): TArchiveSummary {
-  let count = 0;
-  const countNodes = (entries: TArchiveEntry[]) => {
-    for (const e of entries) {
-      count++;
-      if (e.children) countNodes(e.children);
-    }
-  };
-  countNodes(summary.entries);
-  if (count <= maxNodes) return summary;
-
-  const copy = (e: TArchiveEntry): TArchiveEntry => ({ ...e, ...(e.children ? { children: [] } : {}) });
-  const roots: TArchiveEntry[] = [];
-  let budget = maxNodes;
-  let level: Array<{ source: TArchiveEntry; target: TArchiveEntry[] }> = summary.entries.map((source) => ({ source, target: roots }));
-  while (level.length > 0 && budget > 0) {
-    const next: typeof level = [];
-    for (const { source, target } of level) {
-      if (budget === 0) break;
-      const node = copy(source);
-      target.push(node);
-      budget--;
-      for (const child of source.children ?? []) next.push({ source: child, target: node.children! });
-    }
-    level = next;
-  }
-  return { ...summary, entries: roots, truncated: true };
-}
-
-/** The first image's display copy (or else a video's poster) makes the Open Graph background. */
-function ogBackgroundKey(files: TBuildFile[], derived: Record<string, TDerivedMetadata>): string | null {
-  const usable = (f: TBuildFile) => {
-    const m = derived[f.id];
-    return m && !m.error && m.display ? m.display.key : null;
-  };
-  for (const file of files) if (fileKind(file) === 'image' && usable(file)) return usable(file);
-  for (const file of files) if (fileKind(file) === 'video' && usable(file)) return usable(file);
-  return null;
-}
-
-function fileKind(file: Pick<TBuildFile, 'kind' | 'name' | 'type'>): TFileKind {
-  return (FILE_KINDS as readonly string[]).includes(file.kind) ? (file.kind as TFileKind) : detectFileKind(file.name, file.type);
-}
-
-function isoDate(epochMs: number): string {
-  const date = new Date(epochMs);
-  return Number.isNaN(date.getTime()) ? new Date(0).toISOString() : date.toISOString();
 }
 
 /** Runs `fn` over items with at most `limit` at a time; the first failure rejects. */

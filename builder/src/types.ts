@@ -58,6 +58,15 @@ export interface TBuildResult {
   derivedCount: number;
 }
 
+/** The builder as whoever runs it sees it (createSiteBuilder makes one); the API's build processor takes this type. */
+export interface SiteBuilder {
+  buildSite(input: TBuildInput, report: (r: TBuildReport) => Promise<void>): Promise<TBuildResult>;
+  /** Uploads the template's island bundles once per template version (buildSite also makes sure of it). */
+  publishAssets(): Promise<void>;
+  /** Waits for running builds; later calls to buildSite fail. */
+  close(): Promise<void>;
+}
+
 export interface TBuilderLogger {
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;

@@ -1,0 +1,99 @@
+/** The link picture's cache on its own: drawn once per input, through the derivation gate, marker last. */
+import { describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { derivedKeys, siteOgImageKey, siteOgImageMarkerKey, type TDerivedMetadata } from '@dropsite/shared';
+import { ogImageInput, writeSiteOgImage, type TOgImageCacheDeps } from './og-image-cache.ts';
+import { OG_HEIGHT, OG_WIDTH } from './og-image.ts';
+import type { TBuildFile } from './types.ts';
+import { MemoryStorage } from './test-support/memory-storage.ts';
+import { FIXTURE_CREATED_AT, makeProject } from './test-support/fixtures.ts';
+
+function setup() {
+  const storage = new MemoryStorage();
+  let drawn = 0;
+  const deps: TOgImageCacheDeps = {
+    storage,
+    siteOrigin: 'https://dropsite.test/',
+    workGate: (work) => {
+      drawn++;
+      return work();
+    },
+  };
+  return { storage, deps, drawn: () => drawn };
+}
+
+function file(id: string, kind: string, sha: string): TBuildFile {
+  return { id, name: `${id}.bin`, type: '', size: 1, storageKey: '', sha256: sha.repeat(64), kind, metadata: null, createdAt: FIXTURE_CREATED_AT };
+}
+
+function withDisplay(f: TBuildFile, extra: Partial<TDerivedMetadata> = {}): TDerivedMetadata {
+  return { sha256: f.sha256, kind: f.kind === 'video' ? 'video' : 'image', display: { key: derivedKeys(f.sha256).display, width: 10, height: 10, contentType: 'image/webp' }, ...extra };
+}
+
+describe('writeSiteOgImage', () => {
+  it('draws the picture through the gate, writes it before its marker, and answers its absolute URL', async () => {
+    const { storage, deps, drawn } = setup();
+    const project = makeProject({ slug: 'og-cache-site' });
+    const url = await writeSiteOgImage(deps, project, [], {});
+
+    expect(url).toBe('https://dropsite.test/og-cache-site/og.png');
+    expect(drawn()).toBe(1);
+    expect(storage.putLog).toEqual([siteOgImageKey('og-cache-site'), siteOgImageMarkerKey('og-cache-site')]);
+    const picture = storage.objects.get(siteOgImageKey('og-cache-site'))!;
+    expect([picture.contentType, picture.cacheControl]).toEqual(['image/png', 'public, max-age=3600']);
+    const meta = await sharp(picture.body).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['png', OG_WIDTH, OG_HEIGHT]);
+  });
+
+  it('draws nothing for the same input again, and draws anew when what it shows changes', async () => {
+    const { storage, deps, drawn } = setup();
+    const project = makeProject({ slug: 'og-cache-again' });
+    await writeSiteOgImage(deps, project, [], {});
+    const puts = storage.putLog.length;
+
+    await writeSiteOgImage(deps, project, [], {});
+    expect([drawn(), storage.putLog.length]).toEqual([1, puts]);
+
+    // Fields the picture does not show change nothing; its title does.
+    await writeSiteOgImage(deps, { ...project, description: 'Another description', version: 7 }, [], {});
+    expect(drawn()).toBe(1);
+    await writeSiteOgImage(deps, { ...project, title: 'Renamed' }, [], {});
+    expect(drawn()).toBe(2);
+  });
+
+  it('draws again when the marker is unreadable or the picture was never finished', async () => {
+    const { storage, deps, drawn } = setup();
+    const project = makeProject({ slug: 'og-cache-marker' });
+    await storage.put(siteOgImageMarkerKey(project.slug), 'not json');
+    await writeSiteOgImage(deps, project, [], {});
+    expect(drawn()).toBe(1);
+    await storage.put(siteOgImageMarkerKey(project.slug), JSON.stringify({ inputHash: 'f'.repeat(64) }));
+    await writeSiteOgImage(deps, project, [], {});
+    expect(drawn()).toBe(2);
+  });
+});
+
+describe('ogImageInput', () => {
+  const project = makeProject();
+
+  it("takes the first usable image's display copy as the background, else a video's poster", () => {
+    const pdf = file('doc', 'pdf', 'a');
+    const video = file('clip', 'video', 'b');
+    const broken = file('broken', 'image', 'c');
+    const image = file('photo', 'image', 'd');
+    const derived = {
+      [video.id]: withDisplay(video),
+      [broken.id]: withDisplay(broken, { error: 'Preview not available.' }),
+      [image.id]: withDisplay(image),
+    };
+    expect(ogImageInput(project, [pdf, video, broken, image], derived)).toEqual({
+      title: project.title,
+      authorName: project.authorName,
+      theme: project.theme,
+      fileCount: 4,
+      backgroundKey: derivedKeys(image.sha256).display,
+    });
+    expect(ogImageInput(project, [pdf, video, broken], derived).backgroundKey).toBe(derivedKeys(video.sha256).display);
+    expect(ogImageInput(project, [pdf, broken], derived).backgroundKey).toBeNull();
+  });
+});
