@@ -16,7 +16,7 @@ import { runPendingSiteRebuilds } from './pending-site-rebuilds.ts';
 import { createDiskStorage } from '../storage/disk-storage.ts';
 import { makeFileRow, makeProjectRow } from '../test-support/test-database.ts';
 import { makeJpeg } from '../test-support/fixtures.ts';
-import { ensureTemplateBuilt } from '../../../builder/src/test-support/ensure-template-built.ts';
+import { ensureTemplateBuilt } from '@dropsite/builder/test-support';
 
 const NOTIFY = 'owner-inbox@studio-private.example';
 const WEBHOOK = 'https://hooks.slack.com/services/T0PRIVATE/B0PRIVATE/s3cr3tW3bh00kT0k3n';

@@ -3,7 +3,7 @@ import * as cheerio from 'cheerio';
 import { previewFileUrl } from '@dropsite/shared';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
 // The builder's helper that builds the site template once for every test process that renders with it.
-import { ensureTemplateBuilt } from '../../../builder/src/test-support/ensure-template-built.ts';
+import { ensureTemplateBuilt } from '@dropsite/builder/test-support';
 
 async function listAllKeys(app: TTestApp): Promise<string[]> {
   const keys: string[] = [];

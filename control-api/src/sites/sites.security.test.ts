@@ -16,7 +16,7 @@ import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.
 import { createBrowser, seedSite } from '../engagement/engagement.fixtures.ts';
 import { ASSET_CSP } from './site-csp.ts';
 // The builder's helper that builds the site template once for every test process that renders with it.
-import { ensureTemplateBuilt } from '../../../builder/src/test-support/ensure-template-built.ts';
+import { ensureTemplateBuilt } from '@dropsite/builder/test-support';
 
 const DEFAULTS = loadConfig({});
 

@@ -8,7 +8,7 @@ import { CONTACT_MESSAGES, siteHtmlKey } from '@dropsite/shared';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { buildUploadForm, makeJpeg } from '../test-support/fixtures.ts';
 import { completeSession, initChunked, initDirect, sendChunk } from '../upload-sessions/session-test-client.ts';
-import { ensureTemplateBuilt } from '../../../builder/src/test-support/ensure-template-built.ts';
+import { ensureTemplateBuilt } from '@dropsite/builder/test-support';
 
 const TYPED = { email: ' mira@studio.example ', website: 'mira.studio', twitter: '@mira', linkedin: 'mira-solberg', github: 'https://github.com/mira' };
 const STORED = { email: 'mira@studio.example', website: 'https://mira.studio/', twitter: 'https://x.com/mira', linkedin: 'https://www.linkedin.com/in/mira-solberg', github: 'https://github.com/mira' };

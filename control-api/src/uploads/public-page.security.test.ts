@@ -12,8 +12,7 @@ import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
 import { makeFileRow, makeProjectRow } from '../test-support/test-database.ts';
 import { createProjectWithFiles } from '../projects/projects.repository.ts';
-import { ensureTemplateBuilt } from '../../../builder/src/test-support/ensure-template-built.ts';
-import { makePdf } from '../../../builder/src/test-support/media-fixtures.ts';
+import { ensureTemplateBuilt, makePdf } from '@dropsite/builder/test-support';
 
 const NOTIFY = 'owner-inbox@studio-private.example';
 const WEBHOOK = 'https://hooks.slack.com/services/T0PRIVATE/B0PRIVATE/s3cr3tW3bh00kT0k3n';
