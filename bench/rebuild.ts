@@ -30,7 +30,8 @@ import {
   type TFileKind,
 } from '@dropsite/shared';
 // Seeding goes straight to the repository (relative: control-api exports no repositories).
-import { insertFiles, insertProject, listFilesByProject, loadBuildInput } from '../control-api/src/projects/projects.repository.ts';
+import { insertFiles, insertProject, listFilesByProject } from '../control-api/src/projects/projects.repository.ts';
+import { loadBuildInput } from '../control-api/src/builds/build-input.ts';
 import type { TFileRow, TNewFile, TNewProject } from '../control-api/src/db/tables.ts';
 import { makeCameraJpeg, makePdf, makeZip, mb, median, printFigures, readAll, startEmbeddedRuntime, startRssSampler } from './lib.ts';
 

@@ -1,15 +1,11 @@
 /** Queues builds and runs them: the glue between the queue, the database and the site builder. */
-import type { TBuildReport, TBuildResult } from '@dropsite/builder';
+import type { SiteBuilder } from '@dropsite/builder';
 import type { TAppDeps } from '../deps.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
 import { UnrecoverableBuildError, type TBuildProcessor } from '../queue/build-queue.ts';
-import {
-  findProjectById,
-  loadBuildInput,
-  saveFileMetadata,
-  setProjectStatus,
-} from '../projects/projects.repository.ts';
+import { findProjectById, saveFileMetadata, setProjectStatus } from '../projects/projects.repository.ts';
+import { loadBuildInput } from './build-input.ts';
 import {
   insertBuild,
   markBuildFailed,
@@ -17,7 +13,6 @@ import {
   markBuildSucceeded,
   updateBuildProgress,
 } from './builds.repository.ts';
-import type { TBuildInput } from '@dropsite/builder';
 
 /** Records a build for this project version (once) and puts it on the queue. */
 export async function enqueueProjectBuild(deps: TAppDeps, projectId: string, version: number): Promise<string> {
@@ -30,15 +25,11 @@ export async function enqueueProjectBuild(deps: TAppDeps, projectId: string, ver
   return build.id;
 }
 
-export interface TSiteBuilder {
-  buildSite(input: TBuildInput, report: (r: TBuildReport) => Promise<void>): Promise<TBuildResult>;
-}
-
 /**
  * The job processor. Idempotent: a retried or duplicated job renders the same site,
  * and a job for an older version than the project's current one is skipped (the newest wins).
  */
-export function createBuildProcessor(deps: Pick<TAppDeps, 'db' | 'clock' | 'log' | 'config'>, builder: TSiteBuilder): TBuildProcessor {
+export function createBuildProcessor(deps: Pick<TAppDeps, 'db' | 'clock' | 'log' | 'config'>, builder: Pick<SiteBuilder, 'buildSite'>): TBuildProcessor {
   return async (job, reportProgress) => {
     const { db, clock, log } = deps;
     const project = await findProjectById(db, job.projectId);

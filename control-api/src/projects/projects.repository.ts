@@ -10,8 +10,6 @@ import {
   type TSiteSettings,
   type TTemplateId,
 } from '@dropsite/shared';
-// Type-only, and relative because @dropsite/builder has no entry module exporting its types yet.
-import type { TBuildFile, TBuildInput, TBuildProject } from '../../../builder/src/types.ts';
 import type { Database, TFileRow, TNewFile, TNewProject, TProjectRow, TProjectStatus, TProjectUpdate } from '../db/tables.ts';
 
 type TDb = Kysely<Database>;
@@ -192,46 +190,6 @@ function toFileWithProject(row: TFileJoinRow): TFileWithProject {
 /** Stores what the builder derived for a file (JSON of TDerivedMetadata). */
 export async function saveFileMetadata(db: TDb, fileId: string, metadataJson: string): Promise<void> {
   await db.updateTable('files').set({ metadata: metadataJson }).where('id', '=', fileId).execute();
-}
-
-/** Everything the builder needs for a project, or null when it is missing or deleted. */
-export async function loadBuildInput(db: TDb, projectId: string): Promise<TBuildInput | null> {
-  const project = await findProjectById(db, projectId);
-  if (project === null) return null;
-  const files = await listFilesByProject(db, projectId);
-  return { project: toBuildProject(project), files: files.map(toBuildFile) };
-}
-
-export function toBuildProject(row: TProjectRow): TBuildProject {
-  return {
-    id: row.id,
-    slug: row.slug,
-    title: row.title,
-    description: row.description,
-    subLine: row.sub_line,
-    tagLine: row.tag_line,
-    authorName: row.author_name,
-    template: parseTemplateId(row.template),
-    theme: row.theme,
-    settings: parseSiteSettings(row.settings),
-    contactInfo: parseContactInfo(row.contact_info),
-    createdAt: row.created_at,
-    version: row.version,
-  };
-}
-
-export function toBuildFile(row: TFileRow): TBuildFile {
-  return {
-    id: row.id,
-    name: row.name,
-    type: row.type,
-    size: row.size,
-    storageKey: row.storage_key,
-    sha256: row.sha256,
-    kind: row.kind,
-    metadata: parseDerivedMetadata(row.metadata),
-    createdAt: row.created_at,
-  };
 }
 
 /** An unknown template renders with the universal one rather than failing the build. */

@@ -1,0 +1,55 @@
+/**
+ * What a build is given: a project's rows mapped to the builder's input. The projects repository
+ * answers rows; the build area decides what of them the builder sees.
+ */
+import type { Kysely } from 'kysely';
+import type { TBuildFile, TBuildInput, TBuildProject } from '@dropsite/builder';
+import type { Database, TFileRow, TProjectRow } from '../db/tables.ts';
+import {
+  findProjectById,
+  listFilesByProject,
+  parseContactInfo,
+  parseDerivedMetadata,
+  parseSiteSettings,
+  parseTemplateId,
+} from '../projects/projects.repository.ts';
+
+/** Everything the builder needs for a project, or null when it is missing or deleted. */
+export async function loadBuildInput(db: Kysely<Database>, projectId: string): Promise<TBuildInput | null> {
+  const project = await findProjectById(db, projectId);
+  if (project === null) return null;
+  const files = await listFilesByProject(db, projectId);
+  return { project: toBuildProject(project), files: files.map(toBuildFile) };
+}
+
+function toBuildProject(row: TProjectRow): TBuildProject {
+  return {
+    id: row.id,
+    slug: row.slug,
+    title: row.title,
+    description: row.description,
+    subLine: row.sub_line,
+    tagLine: row.tag_line,
+    authorName: row.author_name,
+    template: parseTemplateId(row.template),
+    theme: row.theme,
+    settings: parseSiteSettings(row.settings),
+    contactInfo: parseContactInfo(row.contact_info),
+    createdAt: row.created_at,
+    version: row.version,
+  };
+}
+
+function toBuildFile(row: TFileRow): TBuildFile {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    size: row.size,
+    storageKey: row.storage_key,
+    sha256: row.sha256,
+    kind: row.kind,
+    metadata: parseDerivedMetadata(row.metadata),
+    createdAt: row.created_at,
+  };
+}
