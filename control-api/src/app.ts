@@ -11,7 +11,7 @@ import { dashboardCsp } from './sites/site-csp.ts';
 import { createUploadRoutes } from './uploads/upload.routes.ts';
 import { createFileRoutes } from './files/files.routes.ts';
 import { createSiteRoutes } from './sites/sites.routes.ts';
-import { createBuildRoutes } from './builds/builds.routes.ts';
+import { createSiteStatusRoutes } from './sites/site-status.routes.ts';
 import { createEngagementLayer, rejectInvalidUtf8 } from './engagement/engagement-layer.ts';
 import { createPreviewRoutes } from './preview/preview.routes.ts';
 import { createFileVariantRoutes } from './files/file-variants.routes.ts';
@@ -62,7 +62,7 @@ export function createApp(deps: TAppDeps): express.Express {
   app.use(createFileRoutes(deps));
   app.use(createFileVariantRoutes(deps));
   app.use(createDownloadRoutes(deps));
-  app.use(createBuildRoutes(deps));
+  app.use(createSiteStatusRoutes(deps));
   app.use('/api', notFoundApi);
 
   const dashboard = createDashboardRoutes(deps.config.dashboardDir, dashboardCsp(deps.config));

@@ -1,13 +1,17 @@
-/** GET /api/sites/{slug}/status: whether a site is live, and how far its build has come. */
+/**
+ * GET /api/sites/{slug}/status: whether a site is live, and how far its build has come. A site's
+ * route: it answers only what the site's access allows, and reads the build's progress from the
+ * builds area (which knows nothing of sites).
+ */
 import { Router } from 'express';
 import { isValidSlug, type TSiteStatusResponse } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { findProjectBySlug } from '../projects/projects.repository.ts';
-import { resolveSiteAccess } from '../sites/site-access.ts';
-import { findLatestBuildForProject } from './builds.repository.ts';
+import { findLatestBuildForProject } from '../builds/builds.repository.ts';
+import { resolveSiteAccess } from './site-access.ts';
 
-export function createBuildRoutes(deps: TAppDeps): Router {
+export function createSiteStatusRoutes(deps: TAppDeps): Router {
   const router = Router();
   router.get('/api/sites/:slug/status', async (req, res) => {
     const slug = req.params.slug;
