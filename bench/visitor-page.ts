@@ -32,7 +32,7 @@ const form = new FormData();
 form.append('title', 'Thirty frames');
 form.append('description', 'A 30-photo delivery, for the page weight benchmark');
 form.append('authorName', 'Bench');
-photos.forEach((bytes, i) => form.append('files', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), `DSC_${String(i + 1).padStart(4, '0')}.jpg`));
+for (const [i, bytes] of photos.entries()) form.append('files', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), `DSC_${String(i + 1).padStart(4, '0')}.jpg`);
 const published = (await (await fetch(`${base}/api/upload`, { method: 'POST', body: form })).json()) as { slug?: string; error?: string };
 if (!published.slug) throw new Error(`upload failed: ${JSON.stringify(published)}`);
 for (;;) {

@@ -30,19 +30,19 @@ async function recordNetwork(context: BrowserContext, page: Page): Promise<TNetw
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) log.violations.push(message.text());
   });
-  const describe = (request: Request) => `${request.method()} ${new URL(request.url()).pathname}${new URL(request.url()).search}`;
+  const describeRequest = (request: Request) => `${request.method()} ${new URL(request.url()).pathname}${new URL(request.url()).search}`;
   page.on('request', (request) => {
-    log.pending.set(request, describe(request));
-    log.seen.push(describe(request));
+    log.pending.set(request, describeRequest(request));
+    log.seen.push(describeRequest(request));
   });
   page.on('requestfinished', async (request) => {
     log.pending.delete(request);
     const status = (await request.response())?.status() ?? 0;
-    if (status >= 400) log.errors.push(`${describe(request)} answered ${status}`);
+    if (status >= 400) log.errors.push(`${describeRequest(request)} answered ${status}`);
   });
   page.on('requestfailed', (request) => {
     log.pending.delete(request);
-    log.failed.push(`${describe(request)}: ${request.failure()?.errorText ?? 'failed'}`);
+    log.failed.push(`${describeRequest(request)}: ${request.failure()?.errorText ?? 'failed'}`);
   });
   return log;
 }

@@ -3,7 +3,9 @@ export const FILE_KINDS = ['image', 'pdf', 'presentation', 'video', 'audio', 'ar
 export type TFileKind = (typeof FILE_KINDS)[number];
 
 const EXTENSION_KINDS: Record<string, TFileKind> = {};
-const register = (kind: TFileKind, exts: string[]) => exts.forEach((e) => (EXTENSION_KINDS[e] = kind));
+const register = (kind: TFileKind, exts: string[]) => {
+  for (const e of exts) EXTENSION_KINDS[e] = kind;
+};
 register('image', ['jpg', 'jpeg', 'png', 'gif', 'webp', 'avif', 'svg', 'bmp', 'tif', 'tiff', 'heic', 'heif']);
 register('pdf', ['pdf']);
 register('presentation', ['ppt', 'pptx', 'key', 'odp']);

@@ -69,7 +69,7 @@ describe('file names', () => {
     expect(sanitizeFileName('.htaccess')).toBe('htaccess');
     expect(sanitizeFileName('a\u0000.png')).toBe('a.png');
     expect(sanitizeFileName('')).toBe('file');
-    const long = sanitizeFileName('x'.repeat(1000) + '.jpeg');
+    const long = sanitizeFileName(`${'x'.repeat(1000)}.jpeg`);
     expect(long.length).toBe(255);
     expect(long.endsWith('.jpeg')).toBe(true);
   });

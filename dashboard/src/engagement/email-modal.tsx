@@ -68,6 +68,7 @@ export function EmailModal({ trigger, projectId, sessionId, onCollected, onClose
   const showHint = isTouched && email.trim() !== '' && !isValid;
 
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop closes the dialog; Escape does the same from the keyboard
     <dialog
       ref={dialog}
       className="email-modal"

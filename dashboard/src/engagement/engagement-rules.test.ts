@@ -45,7 +45,12 @@ const update = (id: string, createdAt: number, extra: Partial<TEngagementUpdate>
 /** A clock the test moves by hand. */
 function fakeClock(start: number) {
   let now = start;
-  return { now: () => now, advance: (ms: number) => void (now += ms) };
+  return {
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 describe('notification list rules', () => {

@@ -31,7 +31,11 @@ export function readNotifications(list: readonly TLocalNotification[], now: numb
 /** Adds entries (an id already present is not added twice) and applies the list rules. */
 export function addNotifications(list: readonly TLocalNotification[], incoming: readonly TLocalNotification[], now: number): TLocalNotification[] {
   const known = new Set(list.map((n) => n.id));
-  const fresh = incoming.filter((n) => !known.has(n.id) && (known.add(n.id), true));
+  const fresh = incoming.filter((n) => {
+    if (known.has(n.id)) return false;
+    known.add(n.id);
+    return true;
+  });
   return readNotifications([...list, ...fresh], now);
 }
 

@@ -361,7 +361,7 @@ describe('direct-chunked specifics', () => {
   });
 
   it("reports 'Upload failed with status {status}' for a refused chunk, and 'Failed to complete upload: {status}'", async () => {
-    const server = createFakeServer({ failChunk: (f, c) => (f === 1 ? 500 : null) });
+    const server = createFakeServer({ failChunk: (f) => (f === 1 ? 500 : null) });
     const { files } = makeFiles();
     const result = await newUpload('direct-chunked', server, files).run().catch((e: unknown) => e);
     const cause = ((result as Error).cause as Error).cause as Error;

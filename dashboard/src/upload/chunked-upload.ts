@@ -7,7 +7,6 @@
  */
 import {
   CHUNK_SHA256_HEADER,
-  CHUNK_SIZE,
   ZChunkedInitResponseSchema,
   ZCompleteUploadResponseSchema,
   ZDirectChunkedInitResponseSchema,
@@ -57,7 +56,6 @@ export interface TChunkedUploadDeps {
   now?: () => number;
   /** Where the resumable session is kept; localStorage by default, null to keep none. */
   storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null;
-  chunkSize?: number;
   /** Called as soon as the server has named the site. */
   onSlugKnown?: (slug: string) => void;
 }
@@ -103,7 +101,6 @@ export function createChunkedUpload(protocol: TChunkedProtocol, files: readonly 
   const { transport, tracker, signal } = deps;
   const now = deps.now ?? (() => Date.now());
   const storage = deps.storage;
-  const chunkSize = deps.chunkSize ?? CHUNK_SIZE;
   const digestChunk = deps.digestChunk ?? webCryptoDigest;
   const draftHash = hashDraft(metadata);
   let session: TActiveSession | null = null;

@@ -216,7 +216,7 @@ export function DetailsStep({ form, onEdit, onEditContact, onBack, onContinue }:
       </div>
 
       {(form.password !== '' || expiryBadge) && (
-        <div className="badge-row" aria-label="Access">
+        <div className="badge-row" role="group" aria-label="Access">
           {form.password !== '' && (
             <span className="status-badge">
               <LockIcon size={14} />

@@ -26,6 +26,7 @@ export function ModalDialog({ isOpen, onClose, labelledBy, describedBy, isAlert 
   }, [isOpen]);
 
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop closes the dialog; Escape does the same from the keyboard
     <dialog
       ref={dialog}
       className={`wizard-dialog ${className}`}

@@ -47,6 +47,7 @@ export function PreviewOverlay({ form, files, onEdit, onPublish }: TPreviewOverl
     return () => document.documentElement.removeAttribute('data-scroll-locked');
   }, []);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the draft cannot change while the preview is open; only a retry renders it again
   useEffect(() => {
     const controller = new AbortController();
     const urls = new Map(files.map(({ id, file }) => [id, URL.createObjectURL(file)]));
@@ -78,13 +79,12 @@ export function PreviewOverlay({ form, files, onEdit, onPublish }: TPreviewOverl
     return () => {
       controller.abort();
       // Only used to measure images here: the frame makes its own URLs.
-      urls.forEach((url) => URL.revokeObjectURL(url));
+      for (const url of urls.values()) URL.revokeObjectURL(url);
     };
-    // The draft cannot change while the preview is open.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [attempt]);
 
   const html = state.name === 'ready' ? state.html : null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the files cannot change while the preview is open; each rendered page is sent them once
   useEffect(() => {
     if (html === null) return;
     // Answered once per frame: if the page were ever navigated away, the next page gets nothing.
@@ -100,10 +100,10 @@ export function PreviewOverlay({ form, files, onEdit, onPublish }: TPreviewOverl
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [html]);
 
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop closes the dialog; Escape does the same from the keyboard
     <dialog
       ref={dialog}
       className="preview-overlay"
@@ -132,6 +132,7 @@ export function PreviewOverlay({ form, files, onEdit, onPublish }: TPreviewOverl
           </button>
         </div>
       </div>
+      {/* biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: a click beside the page closes the preview, like the backdrop; Escape does it from the keyboard */}
       <div className="preview-overlay__stage" onClick={(event) => event.target === event.currentTarget && onEdit()}>
         <div className="preview-overlay__frame" data-state={state.name}>
           {state.name === 'ready' && (

@@ -88,10 +88,10 @@ export const DEFAULT_LIGHT_THEME: TThemeId = DEFAULT_THEME_ID;
 export const DEFAULT_DARK_THEME: TThemeId = 'professional-dark';
 
 const SANS = "ui-sans-serif, system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif";
-const GEOMETRIC = "'Avenir Next', Avenir, Montserrat, 'Century Gothic', 'URW Gothic', 'Nunito Sans', ui-rounded, " + SANS;
-const HUMANIST = "Seravek, 'Gill Sans Nova', Ubuntu, Calibri, 'DejaVu Sans', 'Source Sans Pro', " + SANS;
+const GEOMETRIC = `'Avenir Next', Avenir, Montserrat, 'Century Gothic', 'URW Gothic', 'Nunito Sans', ui-rounded, ${SANS}`;
+const HUMANIST = `Seravek, 'Gill Sans Nova', Ubuntu, Calibri, 'DejaVu Sans', 'Source Sans Pro', ${SANS}`;
 const SLAB = "Charter, 'Bitstream Charter', 'Sitka Text', Cambria, 'DejaVu Serif', Georgia, serif";
-const NEO_GROTESK = "Inter, 'Helvetica Neue', Helvetica, Arial, " + SANS;
+const NEO_GROTESK = `Inter, 'Helvetica Neue', Helvetica, Arial, ${SANS}`;
 const OLD_STYLE = "'Iowan Old Style', 'Palatino Linotype', Palatino, 'URW Palladio L', P052, 'Book Antiqua', Georgia, serif";
 
 const LIGHT_SHADOWS = (ink: string) => ({

@@ -72,6 +72,7 @@ export function CommentsPanel({ target, fileName, id, visitorName, isPreview, an
   }, [memoryKey, state.draft]);
 
   // Opened again while an earlier send is still on its way: show how it ends.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only for the state restored at mount; sends started here are followed by send() itself
   useEffect(() => {
     if (state.draft.status !== 'sending') return;
     const pending = draftMemory.pending(memoryKey);
@@ -84,7 +85,6 @@ export function CommentsPanel({ target, fileName, id, visitorName, isPreview, an
       dispatch({ type: isSent ? 'post-succeeded' : 'post-failed' });
       if (isSent) void load();
     });
-    // Only for the state restored at mount: sends started here are followed by send() itself.
   }, []);
 
   const comments = visibleComments(state.list);
@@ -171,6 +171,7 @@ export function CommentsPanel({ target, fileName, id, visitorName, isPreview, an
           ref={list}
           className="engagement-comments__list"
           style={{ maxHeight: COMMENT_LIST_HEIGHT }}
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: the list scrolls on its own, so it takes focus for keyboard scrolling
           tabIndex={0}
           role="region"
           aria-label="Comment list"

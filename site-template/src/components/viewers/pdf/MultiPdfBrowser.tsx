@@ -49,6 +49,7 @@ export default function MultiPdfBrowser({ site, files, downloadFileIds }: Props)
   const current = preview === null ? null : files[preview];
   if (current && preview !== null) {
     return (
+      // biome-ignore lint/a11y/noStaticElementInteractions: Escape anywhere in the preview goes back to the grid; the Back button is the control itself
       <div ref={rootRef} className="mpdf" data-mode="preview" onKeyDown={(event) => event.key === 'Escape' && !document.fullscreenElement && back()}>
         <div className="mpdf-preview__bar">
           <button type="button" className="vi-button" data-back onClick={back}>

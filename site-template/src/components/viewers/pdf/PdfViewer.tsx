@@ -240,6 +240,7 @@ function PdfDocumentView({ site, file, showEngagement = true }: Props) {
         </div>
       </div>
 
+      {/* biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useAriaPropsSupportedByRole: the page stage is a focusable document once the PDF is ready (role and label then), taking the reading keys */}
       <div
         ref={stageRef}
         className="pdf-stage"
@@ -248,6 +249,7 @@ function PdfDocumentView({ site, file, showEngagement = true }: Props) {
         aria-label={isReady ? `${file.name}, page ${page} of ${pageCount}` : undefined}
         role={isReady ? 'document' : undefined}
       >
+        {/* biome-ignore lint/a11y/noAriaHiddenOnFocusable: the canvas is never focused; the stage around it carries the page for assistive technology */}
         <canvas ref={canvasRef} className="pdf-canvas" hidden={state.status !== 'ready'} aria-hidden="true" />
         {isLoading && (
           <div className="pdf-loading" role="status">

@@ -156,6 +156,7 @@ export function Lightbox({ site, items, index, onStep, onClose, hint }: Props) {
           </button>
         </div>
       </div>
+      {/* biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: a click beside the image closes the lightbox; Escape does the same from the keyboard */}
       <div className="lightbox__stage" onClick={onStageClick}>
         {count > 1 && (
           <button type="button" className="lightbox__nav lightbox__nav--prev" onClick={() => onStep(-1)} aria-label="Previous image">

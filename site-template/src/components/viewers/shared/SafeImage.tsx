@@ -16,13 +16,14 @@ export function SafeImage(props: ImgHTMLAttributes<HTMLImageElement>) {
   useEffect(() => {
     const img = ref.current;
     // A lazy image not fetched yet has no currentSrc: only a finished, empty load is a failure.
-    if (img && img.complete && img.naturalWidth === 0 && img.currentSrc && img.getAttribute('src') !== PLACEHOLDER_SRC) setFailed(true);
+    if (img?.complete && img.naturalWidth === 0 && img.currentSrc && img.getAttribute('src') !== PLACEHOLDER_SRC) setFailed(true);
   }, []);
   if (hasFailed) {
     const { srcSet: _srcSet, sizes: _sizes, alt: _alt, ...rest } = props;
     return <img {...rest} ref={ref} src={PLACEHOLDER_SRC} alt={IMAGE_ERROR_ALT} data-error="true" />;
   }
   return (
+    // biome-ignore lint/a11y/useAltText: the caller's alt comes in with the props
     <img
       {...props}
       ref={ref}

@@ -164,6 +164,7 @@ function FullPreview({ site, file, label, encoding, onClose }: { site: TViewerSi
 
   const kind = label.toLowerCase();
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop closes the dialog; Escape does the same from the keyboard
     <dialog
       ref={dialogRef}
       className="tv-dialog"
@@ -246,6 +247,7 @@ function FullPreview({ site, file, label, encoding, onClose }: { site: TViewerSi
             {flash}
           </p>
         </div>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the panel scrolls on its own, so it takes focus for keyboard scrolling */}
         <div id={`${tabsId}-panel`} role="tabpanel" aria-labelledby={`${tabsId}-${tab}`} className="tv-dialog__body" style={{ fontSize: `${fontSize}px` }} tabIndex={0}>
           {full.status === 'loading' && (
             <div className="tv-status">
@@ -298,6 +300,7 @@ function FormattedText({ text, kind }: { text: string; kind: string }) {
             <thead>
               <tr>
                 {head.map((cell, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a parsed table's columns never move: the position is the identity
                   <th key={i} scope="col">
                     {cell}
                   </th>
@@ -307,8 +310,10 @@ function FormattedText({ text, kind }: { text: string; kind: string }) {
           )}
           <tbody>
             {body.map((row, r) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a parsed table's rows never move: the position is the identity
               <tr key={r}>
                 {row.map((cell, c) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a parsed table's cells never move: the position is the identity
                   <td key={c}>{cell}</td>
                 ))}
               </tr>

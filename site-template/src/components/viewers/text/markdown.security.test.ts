@@ -18,7 +18,7 @@ const ADVERSARIAL: Record<string, string> = {
   'open brackets': fill('['),
   'bracket pairs': fill('[]('),
   'image openers': fill('!['),
-  'asterisks in a paragraph': 'a ' + fill('*a'),
+  'asterisks in a paragraph': `a ${fill('*a')}`,
   'underscores': fill('_a'),
   'double asterisks': fill('**a'),
   'backticks': fill('`a'),

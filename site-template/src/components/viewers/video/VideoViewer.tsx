@@ -131,8 +131,10 @@ export default function VideoViewer({ site, file }: Props) {
 
   return (
     <div className="video-viewer">
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: the player takes the player keys (Space, arrows, k, j, l, m, f) while focus is anywhere inside it */}
       <div ref={playerRef} className="vv-player" data-playing={isPlaying} onKeyDown={onKeyDown}>
         <div className="vv-stage" style={width && height ? { aspectRatio: `${width} / ${height}` } : undefined}>
+          {/* biome-ignore lint/a11y/useMediaCaption: uploaded videos come with no caption track to offer */}
           <video
             ref={videoRef}
             className="vv-video"
