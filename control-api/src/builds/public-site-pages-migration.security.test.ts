@@ -15,8 +15,8 @@ import { createInlineQueue } from '../queue/inline-queue.ts';
 import { loadConfig } from '../config/config.ts';
 import { createLogger } from '../logger.ts';
 import type { TAppDeps } from '../deps.ts';
-import { runPendingSiteRebuilds } from '../builds/pending-site-rebuilds.ts';
-import { PUBLIC_SITE_PAGES_REBUILD, up } from './migrations/2026_11_24_1800_public_site_pages.ts';
+import { PUBLIC_SITE_PAGES_REBUILD, up } from '../db/migrations/2026_11_24_1800_public_site_pages.ts';
+import { runPendingSiteRebuilds } from './pending-site-rebuilds.ts';
 
 const NOTIFY = 'owner-inbox@studio-private.example';
 
