@@ -1,16 +1,55 @@
-/** What the app is wired with. Built once from the config (runtime.ts) or by tests with test instances. */
+/**
+ * What the app is wired with. Built once per process by `createRuntime` (runtime.ts), tests
+ * included: every piece of state a request path keeps between requests (limits, keys, caches, the
+ * analytics batch, the mailer) is here, made from this runtime's own config and database, so two
+ * runtimes in one process share nothing and `close()` can flush and stop all of it.
+ */
 import type { Kysely } from 'kysely';
 import type { TConfig } from './config/config.ts';
 import type { Database } from './db/tables.ts';
+import type { ReadCache } from './db/read-cache.ts';
+import type { TQueryCache } from './db/compiled-query.ts';
 import type { Logger } from './logger.ts';
 import type { BuildQueue } from './queue/build-queue.ts';
 import type { Storage } from './storage/storage.ts';
+import type { TRequestLimits } from './access/request-limits.ts';
+import type { RateLimiter } from './access/rate-limiter.ts';
+import type { TServerKeys } from './access/server-secret.ts';
+import type { TArchiveLimiter } from './downloads/archive-budget.ts';
+import type { TPublishGate } from './uploads/publish-limits.ts';
+import type { Mailer } from './notifications/mailer.ts';
+import type { TVisitorCaches } from './visitors/visitor-identity.ts';
+import type { TAnalyticsBatcher, TCountedViews } from './analytics/analytics.repository.ts';
 
 export interface Clock {
   now(): number;
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
+
+/** In-memory limits of this process (no Redis needed): each API process counts for itself. */
+export interface TProcessLimits {
+  /** Engagement reads and writes, unlock guesses, anonymous-session lookups. */
+  requests: TRequestLimits;
+  /** Archive-entry extraction budgets and the ZIP slots. */
+  archives: TArchiveLimiter;
+  /** Publishes, their bytes, open upload sessions, previews, free space. */
+  publish: TPublishGate;
+  /** Notification messages per email address or Slack webhook per hour. */
+  notificationDestinations: RateLimiter;
+}
+
+/** Answers kept in memory while they are still true. */
+export interface TProcessCaches {
+  /** Hot reads on SQLite; undefined on PostgreSQL, where other processes write too. */
+  reads: ReadCache | undefined;
+  /** Hot queries, built and compiled once. */
+  queries: TQueryCache;
+  /** Visitor cookies already checked, visitors already recorded. */
+  visitors: TVisitorCaches;
+  /** Views counted lately (a repeat within the window needs no query). */
+  views: TCountedViews;
+}
 
 export interface TAppDeps {
   config: TConfig;
@@ -19,4 +58,15 @@ export interface TAppDeps {
   queue: BuildQueue;
   log: Logger;
   clock: Clock;
+  limits: TProcessLimits;
+  /**
+   * The cookie and unsubscribe keys, loaded before the first request. Undefined only in a
+   * production process without SESSION_SECRET (the API refuses to start so; an ops command may
+   * run so): every cookie then counts as absent.
+   */
+  keys: TServerKeys | undefined;
+  mailer: Mailer;
+  caches: TProcessCaches;
+  /** View and download events, written in batches (one insert per turn of the event loop). */
+  analytics: TAnalyticsBatcher;
 }

@@ -11,5 +11,5 @@ export { rebuildProjects, findProjectIdsForRebuild, type TRebuildProgress, type 
 export { sweepUploadSessions, startUploadSessionSweeper, type TSweepResult } from './upload-sessions/upload-sessions.cleanup.ts';
 export { sweepExpiredSites, type TExpiredSitesSweep } from './access/expired-sites.ts';
 export { changeSitePassword } from './access/access.service.ts';
-export { startEngagementJobs } from './engagement/engagement-layer.ts';
+export { startBackgroundJobs, type TBackgroundJobs } from './background-jobs.ts';
 export { dispatchDueNotifications } from './notifications/notifications.service.ts';

@@ -3,8 +3,6 @@ import { loadConfig } from './config/config.ts';
 import { createLogger } from './logger.ts';
 import { createApp } from './app.ts';
 import { createRuntime } from './runtime.ts';
-import { startEngagementJobs } from './engagement/engagement-layer.ts';
-import { startUploadSessionSweeper } from './upload-sessions/upload-sessions.cleanup.ts';
 import { assertSessionSecretConfigured } from './access/server-secret.ts';
 import { createHttpServer } from './http/slow-clients.ts';
 
@@ -16,10 +14,9 @@ assertSessionSecretConfigured(config);
 const log = createLogger(config.logLevel);
 const runtime = await createRuntime(config, { runBuilder: config.runBuilder, log });
 const app = createApp(runtime.deps);
-// Notification batches and the expired-site sweeper.
-const engagementJobs = startEngagementJobs(runtime.deps);
-// Abandoned resumable uploads (and their temp bytes or S3 multipart parts) are removed in the background.
-const uploadSweeper = startUploadSessionSweeper(runtime.deps);
+// Notification batches, the expired-site sweeper, and the removal of abandoned resumable uploads
+// (their temp bytes or S3 multipart parts); close() stops them.
+runtime.startBackgroundJobs();
 
 // Headers deadline, idle keep-alive, connection count; bodies are bounded per route in the app.
 const server = createHttpServer(app, config.http);
@@ -41,8 +38,6 @@ async function shutdown(signal: string): Promise<void> {
   const timer = setTimeout(() => server.closeAllConnections(), 10_000);
   timer.unref();
   await closed;
-  await uploadSweeper.stop();
-  await engagementJobs.stop();
   await runtime.close();
   log.info('stopped');
   process.exit(0);

@@ -1,23 +1,44 @@
 /**
- * Wires the process from the config: database, storage, queue, and (unless this
- * process only serves the API) the builder consuming the queue.
+ * Wires the process from the config: database, storage, queue, (unless this process only serves
+ * the API) the builder consuming the queue, and every piece of state the request paths share (the
+ * limits, the cookie and unsubscribe keys, the caches, the analytics batch, the mailer). Each is
+ * made here once and handed to the app in `TAppDeps`; nothing is kept in module-level maps, so two
+ * runtimes in one process (tests, benches) share nothing, and `close()` flushes and stops it all.
  */
 import { createSiteBuilder } from '@dropsite/builder';
 import type { TConfig } from './config/config.ts';
 import { createDatabase, migrateToLatest, type TDatabaseHandle } from './db/database.ts';
+import { createQueryCache } from './db/compiled-query.ts';
 import { systemClock, type Clock, type TAppDeps } from './deps.ts';
 import { createLogger, type Logger } from './logger.ts';
 import type { BuildQueue } from './queue/build-queue.ts';
 import { createInlineQueue } from './queue/inline-queue.ts';
+import type { Storage } from './storage/storage.ts';
 import { createStorage } from './storage/create-storage.ts';
 import { createBuildProcessor } from './builds/builds.service.ts';
 import { findUnfinishedBuilds } from './builds/builds.repository.ts';
 import { runPendingSiteRebuilds } from './builds/pending-site-rebuilds.ts';
+import { createRequestLimits } from './access/request-limits.ts';
+import { loadServerKeys } from './access/server-secret.ts';
+import { createArchiveLimiter } from './downloads/archive-budget.ts';
+import { createPublishGate } from './uploads/publish-limits.ts';
+import { createMailer } from './notifications/mailer.ts';
+import { createDestinationLimiter } from './notifications/notifications.service.ts';
+import { createVisitorCaches } from './visitors/visitor-identity.ts';
+import { createAnalyticsBatcher } from './analytics/analytics.repository.ts';
+import { startBackgroundJobs, type TBackgroundJobs } from './background-jobs.ts';
 
 export interface TRuntime {
   deps: TAppDeps;
   database: TDatabaseHandle;
-  /** Stops taking jobs, lets running builds finish, closes connections. */
+  /** Starts consuming build jobs, when the runtime was made without (`runBuilder: false`); once. */
+  startBuilder(): Promise<void>;
+  /**
+   * The API process's periodic work: notification batches, the expired-site sweeper and the
+   * sweeper of abandoned uploads; stopped by close().
+   */
+  startBackgroundJobs(): void;
+  /** Stops the jobs, stops taking builds and lets running ones finish, flushes the analytics batch, closes connections and the mailer. */
   close(): Promise<void>;
 }
 
@@ -26,6 +47,14 @@ export interface TRuntimeOptions {
   runBuilder: boolean;
   log?: Logger;
   clock?: Clock;
+  /** A database to use instead of the config's (opened by the caller, migrated here, closed by close()). */
+  database?: TDatabaseHandle;
+  /** Storage to use instead of the config's (closed by close()). */
+  storage?: Storage;
+  /** A queue to use instead of the config's (e.g. with a shorter retry back-off; closed by close()). */
+  queue?: BuildQueue;
+  /** Origin the builder writes into sites' absolute links; the config's public URL by default. */
+  siteOrigin?: string;
 }
 
 export async function createQueue(config: TConfig, log: Logger): Promise<BuildQueue> {
@@ -40,32 +69,57 @@ export async function createQueue(config: TConfig, log: Logger): Promise<BuildQu
 
 export async function createRuntime(config: TConfig, options: TRuntimeOptions): Promise<TRuntime> {
   const log = options.log ?? createLogger(config.logLevel);
-  const database = await createDatabase(config.databaseUrl);
+  const clock = options.clock ?? systemClock;
+  const database = options.database ?? (await createDatabase(config.databaseUrl));
   await migrateToLatest(database.db);
-  const storage = await createStorage(config.storage);
-  const queue = await createQueue(config, log);
-  const deps: TAppDeps = { config, db: database.db, storage, queue, log, clock: options.clock ?? systemClock };
+  const db = database.db;
+  const storage = options.storage ?? (await createStorage(config.storage));
+  const queue = options.queue ?? (await createQueue(config, log));
+  // After the migrations: the key kept in the database (outside production) lives in a table of theirs.
+  const keys = await loadServerKeys({ db, config, clock });
+  const deps: TAppDeps = {
+    config,
+    db,
+    storage,
+    queue,
+    log,
+    clock,
+    limits: {
+      requests: createRequestLimits(config.rateLimits, clock),
+      archives: createArchiveLimiter(config.archives, clock),
+      publish: createPublishGate({ config, clock, db, storage }),
+      notificationDestinations: createDestinationLimiter(config.notifications, clock),
+    },
+    keys,
+    mailer: createMailer(config, log),
+    caches: { reads: database.readCache, queries: createQueryCache(), visitors: createVisitorCaches(), views: new Map() },
+    analytics: createAnalyticsBatcher(db),
+  };
 
   let closeBuilder = async () => {};
-  if (options.runBuilder) {
+  let builderStarted = false;
+  async function startBuilder(): Promise<void> {
+    if (builderStarted) return;
+    builderStarted = true;
     const builder = createSiteBuilder({
       storage,
-      siteOrigin: config.publicUrl,
+      siteOrigin: options.siteOrigin ?? config.publicUrl,
       log,
       concurrency: config.deriveConcurrency,
       // The archive tree marks what the download route will refuse, with the same limits.
       archiveEntryLimits: { entryMaxBytes: config.archives.entryMaxBytes, entryMaxRatio: config.archives.entryMaxRatio },
     });
+    closeBuilder = () => builder.close();
     await builder.publishAssets();
     await queue.startWorker(createBuildProcessor(deps, builder), { concurrency: config.buildConcurrency });
-    closeBuilder = () => builder.close();
     // Builds cut short by a restart are picked up again; enqueueing is idempotent per version.
     if (queue.driver === 'inline') {
-      for (const build of await findUnfinishedBuilds(database.db)) {
+      for (const build of await findUnfinishedBuilds(db)) {
         await queue.enqueue({ projectId: build.project_id, buildId: build.id, version: build.version }, { attempts: config.buildAttempts });
       }
     }
   }
+  if (options.runBuilder) await startBuilder();
   // Rebuilds a migration asked for (e.g. pages rendered with an older render model), queued once, by a
   // process whose queue keeps them (an in-process queue without a builder, as in `npm run expire`, leaves
   // them to the next start that builds). A failure leaves the request too; it never stops the process.
@@ -73,14 +127,27 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
     await runPendingSiteRebuilds(deps).catch((err: unknown) => log.error({ err }, 'queueing pending site rebuilds failed'));
   }
 
+  let jobs: TBackgroundJobs | undefined;
+  let closing: Promise<void> | undefined;
   return {
     deps,
     database,
-    async close() {
-      await queue.close();
-      await closeBuilder();
-      await storage.close();
-      await database.close();
+    startBuilder,
+    startBackgroundJobs() {
+      jobs ??= startBackgroundJobs(deps);
+    },
+    close() {
+      closing ??= (async () => {
+        await jobs?.stop();
+        await queue.close();
+        await closeBuilder();
+        // Views and downloads counted a moment ago are written before the database goes.
+        await deps.analytics.flush();
+        await deps.mailer.close();
+        await storage.close();
+        await database.close();
+      })();
+      return closing;
     },
   };
 }

@@ -13,3 +13,4 @@ export * from './upload-mode.ts';
 export * from './sha256.ts';
 export * from './engagement.ts';
 export * from './storage-keys.ts';
+export * from './limiter.ts';

@@ -4,7 +4,7 @@ import { ZUnlockRequestSchema } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { expiredPage, notFoundPage, passwordPage } from '../sites/status-pages.ts';
-import { clientAddress, requestLimitsFor } from './request-limits.ts';
+import { clientAddress } from './request-limits.ts';
 import { rateLimitedError } from './rate-limiter.ts';
 import { unlockSite } from './access.service.ts';
 
@@ -17,7 +17,7 @@ function sendHtml(res: Response, status: number, html: string): void {
 
 export function createAccessRoutes(deps: TAppDeps): Router {
   const router = Router();
-  const limits = requestLimitsFor(deps);
+  const limits = deps.limits.requests;
   /** (site, address) pairs whose guess is being checked right now. */
   const guessesInFlight = new Set<string>();
   // Only this route reads forms; the password page posts one field.

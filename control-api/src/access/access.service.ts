@@ -3,24 +3,15 @@ import type { Request, Response } from 'express';
 import type { TAppDeps } from '../deps.ts';
 import type { TProjectRow } from '../db/tables.ts';
 import { ZSitePasswordSchema } from '@dropsite/shared';
-import { hashPassword, needsRehash, verifyPassword } from '../sites/password-hash.ts';
+import { hashPassword, needsRehash, spendDummyVerification, verifyPassword } from '../sites/password-hash.ts';
 import { checkSiteAccess, unlockCookieBase } from '../sites/site-access.ts';
 import { findProjectBySlug } from '../projects/projects.repository.ts';
 import { ensureVisitorId } from '../visitors/visitor-identity.ts';
 import { setCookie } from './cookies.ts';
-import { cookieKeysOf } from './server-secret.ts';
 import { issueUnlockToken } from './unlock-token.ts';
 import { setProjectPasswordHash, upgradeProjectPasswordHash } from './access.repository.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock'>;
-
-let dummyHash: Promise<string> | undefined;
-
-/** Spends one password hash on a guess that has nothing to check, so every answer takes as long. */
-async function spendDummyVerification(password: string): Promise<void> {
-  dummyHash ??= hashPassword('dropsite: no password to compare');
-  await verifyPassword(password, await dummyHash);
-}
+type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'keys' | 'caches'>;
 
 export type TUnlockOutcome =
   | { kind: 'unlocked'; project: TProjectRow }
@@ -45,7 +36,7 @@ export async function unlockSite(deps: TDeps, req: Request, res: Response, slug:
     return access === 'expired' ? { kind: 'expired', project } : { kind: 'open', project };
   }
   if (!(await verifyPassword(password, project.password_hash))) return { kind: 'wrong', project };
-  const keys = cookieKeysOf(deps);
+  const keys = deps.keys?.cookie;
   if (!keys) throw new Error('Cookie keys are not loaded');
   const visitorId = ensureVisitorId(deps, req, res);
   // A site published before argon2id: the password just proven is stored again as argon2id

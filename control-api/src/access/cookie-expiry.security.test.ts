@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.ts';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { createBrowser, seedSite, type TBrowser } from '../engagement/engagement.fixtures.ts';
-import { cookieKeysOf } from './server-secret.ts';
 
 const DEFAULTS = loadConfig({});
 const PASSWORD = 'correct horse battery';
@@ -64,7 +63,7 @@ describe('cookie lifetimes enforced by the server', () => {
     expect((await visitor.fetch(`/${site.slug}`)).status).toBe(401);
 
     // The earlier format: an HMAC over site, password version, hash and visitor, valid forever.
-    const keys = cookieKeysOf(app.deps)!;
+    const keys = app.deps.keys!.cookie;
     const visitorId = visitorIdIn(visitor)!;
     const legacy = createHmac('sha256', keys.unlock)
       .update(`${site.project.id}\u0000${site.project.password_version}\u0000${site.project.password_hash ?? ''}\u0000${visitorId}`)
@@ -102,7 +101,7 @@ describe('cookie lifetimes enforced by the server', () => {
 
   it('a visitor cookie of the earlier format (id and tag only) counts as none: a fresh id, not an error', async () => {
     const site = await seedSite(app);
-    const keys = cookieKeysOf(app.deps)!;
+    const keys = app.deps.keys!.cookie;
     const id = 'AAAAAAAAAAAAAAAAAAAAAA';
     const legacy = `${id}.${createHmac('sha256', keys.visitor).update(id).digest('base64url').slice(0, 22)}`;
     const visitor = createBrowser(app);

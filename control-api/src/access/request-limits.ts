@@ -1,7 +1,8 @@
-/** The API's rate limits, one set per configuration (so each test app has its own). */
+/** The API's rate limits: one set per runtime (so each test app has its own), in `deps.limits.requests`. */
 import { isIPv4, isIPv6 } from 'node:net';
 import type { Request } from 'express';
-import type { TAppDeps } from '../deps.ts';
+import type { TConfig } from '../config/config.ts';
+import type { Clock } from '../deps.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limiter.ts';
 import { createGuessBackoff, type TGuessBackoff } from './guess-backoff.ts';
 
@@ -22,25 +23,18 @@ export interface TRequestLimits {
   lookupMisses: RateLimiter;
 }
 
-const limitsByConfig = new WeakMap<object, TRequestLimits>();
-
-export function requestLimitsFor(deps: Pick<TAppDeps, 'config' | 'clock'>): TRequestLimits {
-  let limits = limitsByConfig.get(deps.config);
-  if (!limits) {
-    const r = deps.config.rateLimits;
-    const make = (perMinute: number) => createRateLimiter({ perMinute, clock: deps.clock });
-    limits = {
-      reads: make(r.readsPerMinute),
-      writes: make(r.writesPerMinute),
-      siteWrites: make(r.siteWritesPerMinute),
-      unlock: make(r.unlockPerMinute),
-      unlockSite: make(r.unlockSitePerMinute),
-      unlockBackoff: createGuessBackoff({ clock: deps.clock }),
-      lookupMisses: make(r.lookupMissesPerMinute),
-    };
-    limitsByConfig.set(deps.config, limits);
-  }
-  return limits;
+/** The limits of one runtime, made once from its config (createRuntime). */
+export function createRequestLimits(rates: TConfig['rateLimits'], clock: Clock): TRequestLimits {
+  const make = (perMinute: number) => createRateLimiter({ perMinute, clock });
+  return {
+    reads: make(rates.readsPerMinute),
+    writes: make(rates.writesPerMinute),
+    siteWrites: make(rates.siteWritesPerMinute),
+    unlock: make(rates.unlockPerMinute),
+    unlockSite: make(rates.unlockSitePerMinute),
+    unlockBackoff: createGuessBackoff({ clock }),
+    lookupMisses: make(rates.lookupMissesPerMinute),
+  };
 }
 
 /**

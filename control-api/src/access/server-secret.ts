@@ -1,11 +1,10 @@
 /**
  * The key behind the visitor and unlock cookies. SESSION_SECRET when configured; otherwise (never
  * in production, where whoever holds a database backup could then sign cookies) a random key
- * created once and kept in the database, so every API process (and every restart) agrees on it. Loaded before the first request that needs it; the cookie checks themselves are
- * synchronous and fail closed while it is not loaded.
+ * created once and kept in the database, so every API process (and every restart) agrees on it.
+ * Loaded by createRuntime before the app serves anything; the cookie checks are synchronous.
  */
 import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
-import type { RequestHandler } from 'express';
 import type { Kysely } from 'kysely';
 import type { TAppDeps } from '../deps.ts';
 import type { Database } from '../db/tables.ts';
@@ -17,8 +16,11 @@ export interface TCookieKeys {
   unlock: KeyObject;
 }
 
-const loaded = new WeakMap<Kysely<Database>, TCookieKeys>();
-const loading = new WeakMap<Kysely<Database>, Promise<TCookieKeys>>();
+export interface TServerKeys {
+  cookie: TCookieKeys;
+  /** Signs the one-click unsubscribe links of notification email. */
+  unsubscribe: KeyObject;
+}
 
 /** Each purpose gets its own key, so a value signed for one can never pass for another. */
 function deriveKeys(master: Buffer): TCookieKeys {
@@ -47,37 +49,25 @@ export function assertSessionSecretConfigured(config: Pick<TAppDeps['config'], '
   if (config.production && !config.sessionSecret) throw new Error(`Invalid configuration:\n  ${SESSION_SECRET_REQUIRED}`);
 }
 
-/** Loads (once per database handle) and answers the cookie keys. */
-export function loadCookieKeys(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>): Promise<TCookieKeys> {
-  const ready = loaded.get(deps.db);
-  if (ready) return Promise.resolve(ready);
-  let pending = loading.get(deps.db);
-  if (!pending) {
-    const configured = deps.config.sessionSecret;
-    const master = configured
-      ? Promise.resolve(Buffer.from(configured, 'utf8'))
-      : deps.config.production
-        ? Promise.reject(new Error(SESSION_SECRET_REQUIRED))
-        : readOrCreateSecret(deps.db, deps.clock.now());
-    pending = master.then(deriveKeys);
-    pending.then(
-      (keys) => loaded.set(deps.db, keys),
-      () => loading.delete(deps.db),
-    );
-    loading.set(deps.db, pending);
-  }
-  return pending;
+/** The cookie keys: from SESSION_SECRET, else (outside production) from the key kept in the database. */
+export async function loadCookieKeys(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>): Promise<TCookieKeys> {
+  return deriveKeys(await masterKeyOf(deps));
 }
 
-/** The keys if loaded, else undefined (callers treat that as 'no valid cookie'). */
-export function cookieKeysOf(deps: Pick<TAppDeps, 'db'>): TCookieKeys | undefined {
-  return loaded.get(deps.db);
+async function masterKeyOf(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>): Promise<Buffer> {
+  const configured = deps.config.sessionSecret;
+  if (configured) return Buffer.from(configured, 'utf8');
+  if (deps.config.production) throw new Error(SESSION_SECRET_REQUIRED);
+  return readOrCreateSecret(deps.db, deps.clock.now());
 }
 
-/** Middleware: holds the first requests until the keys are loaded; afterwards it costs one map lookup. */
-export function createCookieKeyGate(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>): RequestHandler {
-  return (_req, _res, next) => {
-    if (loaded.has(deps.db)) return next();
-    loadCookieKeys(deps).then(() => next(), next);
-  };
+/**
+ * Every key of one runtime, loaded once by createRuntime (after migrations) so request paths use
+ * them synchronously. Undefined in production without SESSION_SECRET: the API refuses to start so
+ * (main.ts), and an ops command that serves no request needs none.
+ */
+export async function loadServerKeys(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>): Promise<TServerKeys | undefined> {
+  if (deps.config.production && !deps.config.sessionSecret) return undefined;
+  const master = await masterKeyOf(deps);
+  return { cookie: deriveKeys(master), unsubscribe: createSecretKey(createHmac('sha256', master).update('dropsite:email-unsubscribe').digest()) };
 }

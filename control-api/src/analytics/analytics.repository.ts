@@ -24,29 +24,41 @@ interface TPendingEvent {
   reject(error: unknown): void;
 }
 
-const pendingByDb = new WeakMap<object, TPendingEvent[]>();
-
-/**
- * Records an event. Events arriving in the same turn of the event loop (a burst of view beacons)
- * go to the database as one multi-row insert, one commit for all of them; each caller still
- * waits until its own row is committed and sees the error if it is not. In a transaction the
- * row is written at once, inside it.
- */
-export function insertAnalyticsEvent(db: TDb, event: TNewAnalyticsEvent): Promise<void> {
-  if (db.isTransaction) return insertEvents(db, [event]);
-  let pending = pendingByDb.get(db);
-  if (!pending) {
-    pending = [];
-    pendingByDb.set(db, pending);
-  }
-  if (pending.length === 0) setImmediate(() => void flushEvents(db));
-  return new Promise<void>((resolve, reject) => pending.push({ event, resolve, reject }));
+/** Writes events in batches; one per runtime (`deps.analytics`), flushed by its `close()`. */
+export interface TAnalyticsBatcher {
+  /**
+   * Records an event. Events arriving in the same turn of the event loop (a burst of view beacons)
+   * go to the database as one multi-row insert, one commit for all of them; each caller still
+   * waits until its own row is committed and sees the error if it is not.
+   */
+  insert(event: TNewAnalyticsEvent): Promise<void>;
+  /** Writes what is pending now (and waits for a write already under way). */
+  flush(): Promise<void>;
 }
 
-async function flushEvents(db: TDb): Promise<void> {
-  const pending = pendingByDb.get(db);
-  if (!pending || pending.length === 0) return;
-  const batch = pending.splice(0, pending.length);
+export function createAnalyticsBatcher(db: TDb): TAnalyticsBatcher {
+  let pending: TPendingEvent[] = [];
+  /** Batches being written; several may be under way at once (PostgreSQL takes them in parallel). */
+  const writing = new Set<Promise<void>>();
+  const flush = async (): Promise<void> => {
+    if (pending.length > 0) {
+      const write = writeBatch(db, pending);
+      pending = [];
+      writing.add(write);
+      void write.finally(() => writing.delete(write));
+    }
+    await Promise.all(writing);
+  };
+  return {
+    insert(event) {
+      if (pending.length === 0) setImmediate(() => void flush());
+      return new Promise<void>((resolve, reject) => pending.push({ event, resolve, reject }));
+    },
+    flush,
+  };
+}
+
+async function writeBatch(db: TDb, batch: TPendingEvent[]): Promise<void> {
   for (let i = 0; i < batch.length; i += MAX_ROWS_PER_INSERT) {
     const chunk = batch.slice(i, i + MAX_ROWS_PER_INSERT);
     try {
@@ -58,6 +70,14 @@ async function flushEvents(db: TDb): Promise<void> {
     }
   }
 }
+
+/** Records one event at once (in a transaction, inside it); hot paths go through the runtime's batcher. */
+export function insertAnalyticsEvent(db: TDb, event: TNewAnalyticsEvent): Promise<void> {
+  return insertEvents(db, [event]);
+}
+
+/** Views counted lately by site, file and visitor, with when (`deps.caches.views`); bounded by its user. */
+export type TCountedViews = Map<string, number>;
 
 async function insertEvents(db: TDb, events: TNewAnalyticsEvent[]): Promise<void> {
   await db

@@ -9,7 +9,6 @@ import {
 import type { TAppDeps } from '../deps.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
-import { requestLimitsFor } from '../access/request-limits.ts';
 import { createVisitorCookieMiddleware, limitByAddress, visitorIdOf } from '../engagement/engagement.routes.ts';
 import { findSiteFile, openEngagementTarget } from '../engagement/engagement.service.ts';
 import { isProjectOwner, readAnonymousSession } from '../creators/anonymous-creator.ts';
@@ -21,7 +20,7 @@ import { getAnalytics, recordView } from './analytics.service.ts';
 
 export function createAnalyticsRoutes(deps: TAppDeps): Router {
   const router = Router();
-  const limits = requestLimitsFor(deps);
+  const limits = deps.limits.requests;
   const visitor = createVisitorCookieMiddleware(deps);
 
   router.post('/api/analytics/view', limitByAddress(limits.reads), visitor, async (req, res) => {

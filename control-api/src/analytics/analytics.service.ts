@@ -11,23 +11,19 @@ import { findProjectById, parseSiteSettings } from '../projects/projects.reposit
 import { countEngagement, listRecentEngagement } from '../engagement/engagement.repository.ts';
 import { describeEngagement, toOneLine } from '../notifications/notification-messages.ts';
 import { readVisitorId } from '../visitors/visitor-identity.ts';
-import { countTraffic, hasViewSince, insertAnalyticsEvent, listRecentActivity } from './analytics.repository.ts';
+import { countTraffic, hasViewSince, listRecentActivity } from './analytics.repository.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log'>;
+type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'caches' | 'analytics'>;
 
-/** Views this process counted lately, by site, file and visitor: a repeat within the window needs no query. */
-const countedViewsByDb = new WeakMap<object, Map<string, number>>();
+/** Views counted lately (`deps.caches.views`) are forgotten past this many. */
 const COUNTED_VIEWS_KEPT = 50_000;
 
 /** Records a view of the site (fileId null) or of one of its files unless this visitor's was counted within the window. */
 export async function recordView(deps: TDeps, view: { projectId: string; fileId: string | null; fileName: string | null; visitorId: string }): Promise<boolean> {
   const now = deps.clock.now();
   const windowMs = deps.config.viewDedupeMinutes * 60_000;
-  let counted = countedViewsByDb.get(deps.db);
-  if (!counted) {
-    counted = new Map();
-    countedViewsByDb.set(deps.db, counted);
-  }
+  // Views this runtime counted lately, by site, file and visitor: a repeat within the window needs no query.
+  const counted = deps.caches.views;
   const key = `${view.projectId}\u0000${view.fileId ?? ''}\u0000${view.visitorId}`;
   const isCountedHere = () => windowMs > 0 && (counted.get(key) ?? -Infinity) > now - windowMs;
   if (isCountedHere()) return false;
@@ -39,7 +35,7 @@ export async function recordView(deps: TDeps, view: { projectId: string; fileId:
   if (counted.size >= COUNTED_VIEWS_KEPT) counted.clear();
   counted.set(key, now);
   try {
-    await insertAnalyticsEvent(deps.db, {
+    await deps.analytics.insert({
       id: newId(),
       projectId: view.projectId,
       fileId: view.fileId,
@@ -73,7 +69,7 @@ export async function recordDownload(deps: TDeps, req: Request, download: TDownl
   try {
     const project = await findProjectById(deps.db, download.projectId);
     if (!project || !parseSiteSettings(project.settings).enableAnalytics) return;
-    await insertAnalyticsEvent(deps.db, {
+    await deps.analytics.insert({
       id: newId(),
       projectId: download.projectId,
       fileId: download.fileId,

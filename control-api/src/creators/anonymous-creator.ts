@@ -12,7 +12,7 @@ import type { TProjectRow } from '../db/tables.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
 import { ANONYMOUS_CREATOR_COOKIE, cookieName, readCookie, setCookie } from '../access/cookies.ts';
-import { clientAddress, requestLimitsFor } from '../access/request-limits.ts';
+import { clientAddress } from '../access/request-limits.ts';
 import { rateLimitedError } from '../access/rate-limiter.ts';
 import { findAnonymousSession, insertAnonymousSession } from './anonymous-sessions.repository.ts';
 
@@ -118,8 +118,8 @@ export async function issuePendingAnonymousSession(deps: TDeps, res: Response): 
  * The caller's own session when `sessionId` names it; anything else (no token, someone else's id,
  * a guessed id) is the same 404, and such misses are rate limited per address.
  */
-export async function resolveOwnAnonymousSession(deps: TDeps, req: Request, res: Response, sessionId: string): Promise<TAnonymousSession> {
-  const limiter = requestLimitsFor(deps).lookupMisses;
+export async function resolveOwnAnonymousSession(deps: TDeps & Pick<TAppDeps, 'limits'>, req: Request, res: Response, sessionId: string): Promise<TAnonymousSession> {
+  const limiter = deps.limits.requests.lookupMisses;
   const address = clientAddress(req);
   const waiting = limiter.peek(address);
   if (!waiting.allowed) throw rateLimitedError(waiting);

@@ -11,7 +11,6 @@ import {
 import type { TAppDeps } from '../deps.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
-import { requestLimitsFor } from '../access/request-limits.ts';
 import { limitByAddress } from '../engagement/engagement.routes.ts';
 import { clientAddress } from '../access/request-limits.ts';
 import { admitNotificationRecipient, anonymousOwnerKey, normalizeEmail, requestEmailConfirmation } from '../notifications/email-confirmation.service.ts';
@@ -23,7 +22,7 @@ const PRIVATE = 'private, no-store';
 
 export function createCreatorRoutes(deps: TAppDeps): Router {
   const router = Router();
-  const limits = requestLimitsFor(deps);
+  const limits = deps.limits.requests;
   const limitReads = limitByAddress(limits.reads);
   const limitWrites = limitByAddress(limits.writes);
 

@@ -12,7 +12,7 @@ import * as viewDedupeIndexMigration from './migrations/2026_11_24_0900_view_ded
 import * as emailAddressesMigration from './migrations/2026_11_24_1700_email_addresses.ts';
 import * as publicSitePagesMigration from './migrations/2026_11_24_1800_public_site_pages.ts';
 import type { Database } from './tables.ts';
-import { createSqliteWriteTracker, registerReadCache } from './read-cache.ts';
+import { createSqliteWriteTracker, type ReadCache } from './read-cache.ts';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
 
 export type TDialect = 'sqlite' | 'postgres';
@@ -20,6 +20,11 @@ export type TDialect = 'sqlite' | 'postgres';
 export interface TDatabaseHandle {
   db: Kysely<Database>;
   dialect: TDialect;
+  /**
+   * Hot reads kept while still true: SQLite only, where this connection sees every write (its own as
+   * each statement is prepared, other processes' in `data_version`). Undefined on PostgreSQL.
+   */
+  readCache: ReadCache | undefined;
   close(): Promise<void>;
 }
 
@@ -124,8 +129,7 @@ function openSqlite(path: string): TDatabaseHandle {
     return exec(source);
   }) as typeof database.exec;
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachePreparedStatements(database, tracker.noteStatement) }) });
-  registerReadCache(db, tracker.cache);
-  return { db, dialect: 'sqlite', close: closeOnce(db) };
+  return { db, dialect: 'sqlite', readCache: tracker.cache, close: closeOnce(db) };
 }
 
 async function openPostgres(url: string, options: TDatabaseOptions): Promise<TDatabaseHandle> {
@@ -148,7 +152,7 @@ async function openPostgres(url: string, options: TDatabaseOptions): Promise<TDa
     await db.destroy();
     throw error;
   }
-  return { db, dialect: 'postgres', close: closeOnce(db) };
+  return { db, dialect: 'postgres', readCache: undefined, close: closeOnce(db) };
 }
 
 /** Takes our `?schema=` out of the URL (libpq does not know it); other URLs pass through untouched. */

@@ -37,7 +37,7 @@ describe('read cache on SQLite', () => {
   function titleReader(key: string, tables: readonly string[]) {
     let loads = 0;
     const read = () =>
-      cachedRead(handle.db, key, tables, async () => {
+      cachedRead(handle.db, handle.readCache, key, tables, async () => {
         loads++;
         return (await handle.db.selectFrom('projects').select('title').where('id', '=', project.id).executeTakeFirstOrThrow()).title;
       });
@@ -96,21 +96,21 @@ describe('read cache on SQLite', () => {
   it('never caches inside a transaction', async () => {
     let loads = 0;
     await handle.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < 3; i++) await cachedRead(trx, 'in-transaction', ['projects'], async () => ++loads);
+      for (let i = 0; i < 3; i++) await cachedRead(trx, handle.readCache, 'in-transaction', ['projects'], async () => ++loads);
     });
     expect(loads).toBe(3);
   });
 
   it('shows a password change and a new comment to the very next engagement call', async () => {
-    const before = await findProjectAndFile(handle.db, project.id, file.id);
+    const before = await findProjectAndFile(handle.db, project.id, file.id, { reads: handle.readCache });
     expect(before?.project.password_hash).toBeNull();
     expect(before?.file?.id).toBe(file.id);
     await handle.db.updateTable('projects').set({ password_hash: 'hash-v2', password_version: 2 }).where('id', '=', project.id).execute();
-    const after = await findProjectAndFile(handle.db, project.id, file.id);
+    const after = await findProjectAndFile(handle.db, project.id, file.id, { reads: handle.readCache });
     expect(after?.project.password_hash).toBe('hash-v2');
     expect(after?.project.password_version).toBe(2);
 
-    expect((await listCommentThreads(handle.db, file.id, 200)).total).toBe(0);
+    expect((await listCommentThreads(handle.db, file.id, 200, { reads: handle.readCache })).total).toBe(0);
     await insertComment(handle.db, {
       id: newId(),
       project_id: project.id,
@@ -121,10 +121,10 @@ describe('read cache on SQLite', () => {
       body: 'The second one, please',
       created_at: Date.now(),
     });
-    const threads = await listCommentThreads(handle.db, file.id, 200);
+    const threads = await listCommentThreads(handle.db, file.id, 200, { reads: handle.readCache });
     expect(threads.roots.map((c) => c.body)).toEqual(['The second one, please']);
 
     await handle.db.updateTable('projects').set({ deleted_at: Date.now() }).where('id', '=', project.id).execute();
-    expect(await findProjectAndFile(handle.db, project.id, file.id)).toBeNull();
+    expect(await findProjectAndFile(handle.db, project.id, file.id, { reads: handle.readCache })).toBeNull();
   });
 });

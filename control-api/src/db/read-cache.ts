@@ -10,6 +10,7 @@
  * Cached answers are shared between requests: callers must treat them as read-only.
  */
 import type SQLite from 'better-sqlite3';
+import type { TQueryCache } from './compiled-query.ts';
 
 export interface ReadCache {
   read<T>(key: string, tables: readonly string[], load: () => Promise<T>): Promise<T>;
@@ -35,17 +36,13 @@ const CASCADING_PARENTS = new Set(['creators', 'projects', 'files', 'upload_sess
 const WRITE_STATEMENT = /^\s*(insert|replace|update|delete)\b(?:\s+or\s+\w+)?\s+(?:into\s+|from\s+)?"?([A-Za-z_]\w*)"?/i;
 const NO_DATA_CHANGE = /^\s*(?:select|pragma|begin|commit|end|rollback|savepoint|release|explain)\b/i;
 
-const caches = new WeakMap<object, ReadCache>();
-
-/** Registers the read cache for one database handle (a Kysely instance); transactions are never registered. */
-export function registerReadCache(db: object, cache: ReadCache): void {
-  caches.set(db, cache);
-}
-
-/** `load()`, or its cached answer when `db` has a cache and none of `tables` changed since. */
-export function cachedRead<T>(db: object, key: string, tables: readonly string[], load: () => Promise<T>): Promise<T> {
-  const cache = caches.get(db);
-  return cache ? cache.read(key, tables, load) : load();
+/**
+ * `load()`, or its cached answer when there is a cache (the runtime's `deps.caches.reads`, made with
+ * its SQLite handle) and none of `tables` changed since. Inside a transaction it always loads: a
+ * transaction sees its own uncommitted writes, which must never be answered to anyone else.
+ */
+export function cachedRead<T>(db: { isTransaction: boolean }, cache: ReadCache | undefined, key: string, tables: readonly string[], load: () => Promise<T>): Promise<T> {
+  return cache && !db.isTransaction ? cache.read(key, tables, load) : load();
 }
 
 interface TEntry {
@@ -114,4 +111,10 @@ export function createSqliteWriteTracker(prepareDataVersion: () => SQLite.Statem
       everything++;
     },
   };
+}
+
+/** A runtime's database caches as repositories take them (`deps.caches`); a repository test may give none. */
+export interface TDbCaches {
+  reads?: ReadCache | undefined;
+  queries?: TQueryCache | undefined;
 }

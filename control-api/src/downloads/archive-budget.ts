@@ -12,7 +12,7 @@
  * - one process streams at most `maxConcurrentZips` archive-entry and ZIP responses (503 with Retry-After).
  */
 import type { Request, RequestHandler, Response } from 'express';
-import type { TAppDeps } from '../deps.ts';
+import type { Clock } from '../deps.ts';
 import type { TArchiveConfig } from '../config/config.ts';
 import { entryRefusal } from '@dropsite/shared';
 import { AppError } from '../http/app-error.ts';
@@ -71,13 +71,9 @@ export interface TArchiveLimiter {
   active(): number;
 }
 
-const limitersByConfig = new WeakMap<object, TArchiveLimiter>();
-
-export function archiveLimiterFor(deps: Pick<TAppDeps, 'config' | 'clock'>): TArchiveLimiter {
-  const known = limitersByConfig.get(deps.config);
-  if (known) return known;
-  const config = deps.config.archives;
-  const budget = createByteBudget(config.entryBytesPerMinute, deps.clock);
+/** The archive limits of one runtime, made once from its config (createRuntime): `deps.limits.archives`. */
+export function createArchiveLimiter(config: TArchiveConfig, clock: Clock): TArchiveLimiter {
+  const budget = createByteBudget(config.entryBytesPerMinute, clock);
   let active = 0;
 
   const limiter: TArchiveLimiter = {
@@ -108,6 +104,5 @@ export function archiveLimiterFor(deps: Pick<TAppDeps, 'config' | 'clock'>): TAr
     },
     active: () => active,
   };
-  limitersByConfig.set(deps.config, limiter);
   return limiter;
 }

@@ -11,7 +11,7 @@ import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { loadConfig } from '../config/config.ts';
 import { buildUploadForm, postUpload } from '../test-support/fixtures.ts';
 import { makeYazlZip } from './test-fixtures.ts';
-import { archiveLimiterFor, ENTRY_BUDGET_SPENT, ENTRY_TOO_COMPRESSED, ENTRY_TOO_LARGE, ZIPS_BUSY } from './archive-budget.ts';
+import { ENTRY_BUDGET_SPENT, ENTRY_TOO_COMPRESSED, ENTRY_TOO_LARGE, ZIPS_BUSY } from './archive-budget.ts';
 
 const MiB = 1024 ** 2;
 
@@ -97,7 +97,7 @@ describe('archive entry and ZIP download limits', () => {
   });
 
   it('streams only so many ZIP downloads at once: the next one gets 503 with Retry-After', async () => {
-    const limiter = archiveLimiterFor(app.deps);
+    const limiter = app.deps.limits.archives;
     const stop = new AbortController();
     // A client that does not read: the site ZIP (about 30 MB) stays in flight, holding the only slot.
     const slow = await fetch(`${app.url}/api/sites/${slug}/download`, { signal: stop.signal });

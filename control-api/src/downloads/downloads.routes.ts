@@ -20,9 +20,7 @@ import { findServableFile } from '../files/file-variants.routes.ts';
 import { fileCacheControl, sendStoredObject, setFileSecurityHeaders, streamTo } from '../files/serve-object.ts';
 import { dedupeNames, sendZip, zipSafeName, type TZipItem } from './zip-stream.ts';
 import { countDownloadWhenComplete } from '../analytics/analytics.service.ts';
-import { requestLimitsFor } from '../access/request-limits.ts';
 import { limitByAddress } from '../engagement/engagement.routes.ts';
-import { archiveLimiterFor } from './archive-budget.ts';
 import { entryRefusedPage } from '../sites/status-pages.ts';
 
 /** Spec 8, 'Download-all with nothing available'. */
@@ -67,8 +65,8 @@ function zipFileName(title: string, fallback: string): string {
 
 export function createDownloadRoutes(deps: TAppDeps): Router {
   const router = Router();
-  const limitReads = limitByAddress(requestLimitsFor(deps).reads);
-  const archiveLimits = archiveLimiterFor(deps);
+  const limitReads = limitByAddress(deps.limits.requests.reads);
+  const archiveLimits = deps.limits.archives;
   const zipSlot = archiveLimits.zipSlot;
 
   router.get('/api/sites/:slug/download', limitReads, zipSlot, async (req, res) => {

@@ -9,13 +9,10 @@ import type { IncomingMessage } from 'node:http';
 import { Router } from 'express';
 import type { TAppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
-import { createCookieKeyGate } from '../access/server-secret.ts';
 import { createAccessRoutes } from '../access/access.routes.ts';
-import { startExpiredSiteSweeper } from '../access/expired-sites.ts';
 import { createAnonymousCreatorMiddleware } from '../creators/anonymous-creator.ts';
 import { createCreatorRoutes } from '../creators/creators.routes.ts';
 import { createAnalyticsRoutes } from '../analytics/analytics.routes.ts';
-import { startNotificationDispatcher } from '../notifications/notifications.service.ts';
 import { createEngagementRoutes } from './engagement.routes.ts';
 
 /** The publish calls that create a site for the anonymous creator (regular, chunked, direct, direct chunked). */
@@ -28,7 +25,6 @@ export function rejectInvalidUtf8(_req: IncomingMessage, _res: unknown, body: Bu
 
 export function createEngagementLayer(deps: TAppDeps): { early: Router; routes: Router } {
   const early = Router();
-  early.use(createCookieKeyGate(deps));
   early.post(PUBLISH_PATHS, createAnonymousCreatorMiddleware(deps));
 
   const routes = Router();
@@ -37,15 +33,4 @@ export function createEngagementLayer(deps: TAppDeps): { early: Router; routes: 
   routes.use(createAnalyticsRoutes(deps));
   routes.use(createCreatorRoutes(deps));
   return { early, routes };
-}
-
-/** The API process's periodic work: notification batches and the expired-site sweeper. */
-export function startEngagementJobs(deps: TAppDeps): { stop(): Promise<void> } {
-  const dispatcher = startNotificationDispatcher(deps);
-  const sweeper = startExpiredSiteSweeper(deps);
-  return {
-    async stop() {
-      await Promise.all([dispatcher.stop(), sweeper.stop()]);
-    },
-  };
 }

@@ -2,7 +2,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { TApprovalStatus } from '@dropsite/shared';
 import type { Database, TProjectRow } from '../db/tables.ts';
-import { cachedRead } from '../db/read-cache.ts';
+import { cachedRead, type TDbCaches } from '../db/read-cache.ts';
 import { compiledQuery } from '../db/compiled-query.ts';
 
 type TDb = Kysely<Database> | Transaction<Database>;
@@ -29,8 +29,13 @@ export async function findFileOfProject(db: TDb, projectId: string, fileId: stri
  * lookup every engagement call starts with. Two primary-key reads: cheaper than one join, for
  * which SQLite scans the site's files.
  */
-export async function findProjectAndFile(db: TDb, projectId: string, fileId: string | null): Promise<{ project: TProjectRow; file: TSiteFileRef | null } | null> {
-  return cachedRead(db, `site-file\u0000${projectId}\u0000${fileId ?? ''}`, ['projects', 'files'], async () => {
+export async function findProjectAndFile(
+  db: TDb,
+  projectId: string,
+  fileId: string | null,
+  caches: TDbCaches = {},
+): Promise<{ project: TProjectRow; file: TSiteFileRef | null } | null> {
+  return cachedRead(db, caches.reads, `site-file\u0000${projectId}\u0000${fileId ?? ''}`, ['projects', 'files'], async () => {
     const [project, file] = await Promise.all([
       db.selectFrom('projects').selectAll().where('id', '=', projectId).where('deleted_at', 'is', null).executeTakeFirst(),
       fileId === null ? Promise.resolve(null) : findFileOfProject(db, projectId, fileId),
@@ -66,19 +71,19 @@ const countFavoritesQuery = compiledQuery((db: TDb, fileId: string) =>
 );
 
 /** Adds the visitor's favourite; answers false when it was already there (one row per file and visitor). */
-export async function addFavorite(db: TDb, favorite: TNewFavorite): Promise<boolean> {
-  const result = await insertFavoriteQuery(db, favorite.id, favorite.projectId, favorite.fileId, favorite.visitorId, favorite.userName, favorite.now);
+export async function addFavorite(db: TDb, favorite: TNewFavorite, caches: TDbCaches = {}): Promise<boolean> {
+  const result = await insertFavoriteQuery(db, caches.queries, favorite.id, favorite.projectId, favorite.fileId, favorite.visitorId, favorite.userName, favorite.now);
   return Number(result.numAffectedRows ?? 0n) > 0;
 }
 
 /** Removes the visitor's favourite; answers whether there was one. */
-export async function removeFavorite(db: TDb, fileId: string, visitorId: string): Promise<boolean> {
-  const result = await deleteFavoriteQuery(db, fileId, visitorId);
+export async function removeFavorite(db: TDb, fileId: string, visitorId: string, caches: TDbCaches = {}): Promise<boolean> {
+  const result = await deleteFavoriteQuery(db, caches.queries, fileId, visitorId);
   return Number(result.numAffectedRows ?? 0n) > 0;
 }
 
-export async function countFavoritesOfFile(db: TDb, fileId: string): Promise<number> {
-  const { rows } = await countFavoritesQuery(db, fileId);
+export async function countFavoritesOfFile(db: TDb, fileId: string, caches: TDbCaches = {}): Promise<number> {
+  const { rows } = await countFavoritesQuery(db, caches.queries, fileId);
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -172,8 +177,9 @@ export async function listCommentThreads(
   db: TDb,
   fileId: string,
   limit: number,
+  caches: TDbCaches = {},
 ): Promise<{ roots: TCommentRow[]; replies: TCommentRow[]; total: number }> {
-  return cachedRead(db, `comment-threads\u0000${fileId}\u0000${limit}`, ['comments'], () => readCommentThreads(db, fileId, limit));
+  return cachedRead(db, caches.reads, `comment-threads\u0000${fileId}\u0000${limit}`, ['comments'], () => readCommentThreads(db, fileId, limit));
 }
 
 async function readCommentThreads(db: TDb, fileId: string, limit: number): Promise<{ roots: TCommentRow[]; replies: TCommentRow[]; total: number }> {

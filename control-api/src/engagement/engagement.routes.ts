@@ -13,7 +13,7 @@ import {
   type TFavoriteResponse,
 } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
-import { clientAddress, requestLimitsFor } from '../access/request-limits.ts';
+import { clientAddress } from '../access/request-limits.ts';
 import { enforceRateLimits, type RateLimiter } from '../access/rate-limiter.ts';
 import { ensureVisitorId, recordVisitor } from '../visitors/visitor-identity.ts';
 import { createComment, getVisitorState, listComments, openEngagementFile, openEngagementSite, setApproval, setFavorite } from './engagement.service.ts';
@@ -47,7 +47,7 @@ function hasJsonBody(req: Request): boolean {
 
 export function createEngagementRoutes(deps: TAppDeps): Router {
   const router = Router();
-  const limits = requestLimitsFor(deps);
+  const limits = deps.limits.requests;
   const visitor = createVisitorCookieMiddleware(deps);
   const limitWrites = limitByAddress(limits.writes);
   const limitReads = limitByAddress(limits.reads);

@@ -42,7 +42,7 @@ import {
   type TSiteFileRef,
 } from './engagement.repository.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log'>;
+type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'caches'>;
 
 export type TEngagementFeature = 'favorites' | 'comments' | 'approvals' | 'analytics';
 
@@ -86,7 +86,7 @@ export async function openEngagementTarget(
   fileId: string | null,
   feature: TEngagementFeature | null,
 ): Promise<{ site: TEngagementSite; file: TSiteFileRef | null }> {
-  const found = await findProjectAndFile(deps.db, projectId, fileId);
+  const found = await findProjectAndFile(deps.db, projectId, fileId, deps.caches);
   if (!found) throw new AppError('not_found', 'Site not found');
   const { project, file } = found;
   assertSiteOpen(resolveSiteAccess(deps, req, project));
@@ -136,14 +136,14 @@ export async function setFavorite(
   const userName = visitorDisplayName(visitorId);
   if (isFavorite) {
     await writeEngagement(deps, site, async (db, notify) => {
-      const added = await addFavorite(db, { id: newId(), projectId: site.project.id, fileId: file.id, visitorId, userName, now: deps.clock.now() });
+      const added = await addFavorite(db, { id: newId(), projectId: site.project.id, fileId: file.id, visitorId, userName, now: deps.clock.now() }, deps.caches);
       // A repeated favourite is a no-op: no second notification.
       if (added) await notify({ type: 'favorite', projectId: site.project.id, fileId: file.id, fileName: file.name, visitorName: userName });
     });
   } else {
-    await removeFavorite(deps.db, file.id, visitorId);
+    await removeFavorite(deps.db, file.id, visitorId, deps.caches);
   }
-  return { isFavorite, favoritesCount: await countFavoritesOfFile(deps.db, file.id) };
+  return { isFavorite, favoritesCount: await countFavoritesOfFile(deps.db, file.id, deps.caches) };
 }
 
 export async function setApproval(
@@ -177,7 +177,7 @@ function toCommentReply(row: TCommentRow, visitorId: string): TCommentReply {
 }
 
 export async function listComments(deps: TDeps, file: TSiteFileRef, visitorId: string): Promise<{ comments: TComment[]; total: number }> {
-  const { roots, replies, total } = await listCommentThreads(deps.db, file.id, COMMENT_THREADS_SENT);
+  const { roots, replies, total } = await listCommentThreads(deps.db, file.id, COMMENT_THREADS_SENT, deps.caches);
   const byRoot = new Map<string, TCommentReply[]>();
   for (const reply of replies) {
     const list = byRoot.get(reply.parent_id!) ?? [];

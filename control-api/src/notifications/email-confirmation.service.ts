@@ -7,15 +7,12 @@
  * address may name only so many distinct addresses per day. Every message carries a one-click
  * unsubscribe link (RFC 8058) signed with a key derived from the server secret.
  */
-import { createHash, createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { isValidEmailAddress, type TSiteSettings } from '@dropsite/shared';
-import type { Kysely } from 'kysely';
 import type { TAppDeps } from '../deps.ts';
-import type { Database } from '../db/tables.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
-import { readOrCreateSecret } from '../access/server-secret.ts';
-import { mailerFor, type Mailer, type TMailMessage } from './mailer.ts';
+import type { Mailer, TMailMessage } from './mailer.ts';
 import {
   claimOwedConfirmation,
   countConfirmationsSentTo,
@@ -31,7 +28,7 @@ import {
   type TEmailAddressRow,
 } from './email-addresses.repository.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log'>;
+type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'mailer'>;
 
 const DAY_MS = 86_400_000;
 /** A confirmation link works for this long. */
@@ -109,7 +106,7 @@ export async function requestEmailConfirmation(
     const row = await findEmailAddress(deps.db, request.email, request.ownerKey);
     if (!row || row.status !== 'pending') return;
     if (row.confirm_requested_at === null) await markConfirmationOwed(deps.db, row.id, now);
-    const sending = sendOwedConfirmation(deps, row.id, mailer ?? mailerFor(deps.config, deps.log)).catch((err: unknown) => {
+    const sending = sendOwedConfirmation(deps, row.id, mailer ?? deps.mailer).catch((err: unknown) => {
       deps.log.error({ err }, 'could not send an email confirmation');
     });
     if (options.awaitSend) await sending;
@@ -146,7 +143,7 @@ async function sendOwedConfirmation(deps: TDeps, id: string, mailer: Mailer): Pr
   const token = randomBytes(32).toString('base64url');
   if (!(await claimOwedConfirmation(db, { id: row.id, tokenHash: hashToken(token), expiresAt: now + CONFIRM_TOKEN_TTL_MS, now }))) return false;
   try {
-    await mailer.send(await composeConfirmationEmail(deps, row, token));
+    await mailer.send(composeConfirmationEmail(deps, row, token));
     log.info({ emailAddressId: row.id }, 'email confirmation sent');
     return true;
   } catch (err) {
@@ -156,9 +153,9 @@ async function sendOwedConfirmation(deps: TDeps, id: string, mailer: Mailer): Pr
   }
 }
 
-async function composeConfirmationEmail(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>, row: TEmailAddressRow, token: string): Promise<TMailMessage> {
+function composeConfirmationEmail(deps: TKeyDeps, row: TEmailAddressRow, token: string): TMailMessage {
   const confirmUrl = `${deps.config.publicUrl}/api/email/confirm?token=${encodeURIComponent(token)}`;
-  const unsubscribeUrl = await unsubscribeUrlOf(deps, row.id);
+  const unsubscribeUrl = unsubscribeUrlOf(deps, row.id);
   const days = Math.round(CONFIRM_TOKEN_TTL_MS / DAY_MS);
   const text = [
     'Someone asked Dropsite to send notifications about activity on their sites to this address.',
@@ -187,31 +184,23 @@ export function unsubscribeHeaders(unsubscribeUrl: string): Record<string, strin
 
 // ---- Unsubscribe links: the address row's id, signed (so a link cannot be made for another row).
 
-const unsubscribeKeys = new WeakMap<Kysely<Database>, Promise<KeyObject>>();
+type TKeyDeps = Pick<TAppDeps, 'config' | 'keys'>;
 
-function unsubscribeKeyOf(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>): Promise<KeyObject> {
-  let key = unsubscribeKeys.get(deps.db);
-  if (!key) {
-    const configured = deps.config.sessionSecret;
-    key = (configured ? Promise.resolve(Buffer.from(configured, 'utf8')) : readOrCreateSecret(deps.db, deps.clock.now())).then((master) =>
-      createSecretKey(createHmac('sha256', master).update('dropsite:email-unsubscribe').digest()),
-    );
-    key.catch(() => unsubscribeKeys.delete(deps.db));
-    unsubscribeKeys.set(deps.db, key);
-  }
-  return key;
+function unsubscribeKeyOf(deps: TKeyDeps): KeyObject {
+  if (!deps.keys) throw new Error('The unsubscribe key is not loaded (SESSION_SECRET is required in production)');
+  return deps.keys.unsubscribe;
 }
 
-export async function unsubscribeTokenOf(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>, id: string): Promise<string> {
-  return createHmac('sha256', await unsubscribeKeyOf(deps)).update(`unsubscribe:${id}`).digest('base64url');
+export function unsubscribeTokenOf(deps: TKeyDeps, id: string): string {
+  return createHmac('sha256', unsubscribeKeyOf(deps)).update(`unsubscribe:${id}`).digest('base64url');
 }
 
-export async function isValidUnsubscribeToken(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>, id: string, token: string): Promise<boolean> {
-  const expected = Buffer.from(await unsubscribeTokenOf(deps, id));
+export function isValidUnsubscribeToken(deps: TKeyDeps, id: string, token: string): boolean {
+  const expected = Buffer.from(unsubscribeTokenOf(deps, id));
   const given = Buffer.from(token);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-export async function unsubscribeUrlOf(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>, id: string): Promise<string> {
-  return `${deps.config.publicUrl}/api/email/unsubscribe?id=${encodeURIComponent(id)}&token=${encodeURIComponent(await unsubscribeTokenOf(deps, id))}`;
+export function unsubscribeUrlOf(deps: TKeyDeps, id: string): string {
+  return `${deps.config.publicUrl}/api/email/unsubscribe?id=${encodeURIComponent(id)}&token=${encodeURIComponent(unsubscribeTokenOf(deps, id))}`;
 }

@@ -8,7 +8,6 @@
 import { Router, type Response } from 'express';
 import { z } from 'zod';
 import type { TAppDeps } from '../deps.ts';
-import { requestLimitsFor } from '../access/request-limits.ts';
 import { limitByAddress } from '../engagement/engagement.routes.ts';
 import { parseSiteSettings } from '../projects/projects.repository.ts';
 import { toOneLine } from './notification-messages.ts';
@@ -42,7 +41,7 @@ function sendPage(res: Response, status: number, html: string): void {
 
 export function createEmailRoutes(deps: TAppDeps): Router {
   const router = Router();
-  const limits = requestLimitsFor(deps);
+  const limits = deps.limits.requests;
   const limitReads = limitByAddress(limits.reads);
   const limitWrites = limitByAddress(limits.writes);
 
@@ -81,7 +80,7 @@ export function createEmailRoutes(deps: TAppDeps): Router {
   /** The row a signed unsubscribe link names, or null. */
   const unsubscribeTarget = async (query: unknown): Promise<{ row: TEmailAddressRow; query: string } | null> => {
     const parsed = ZUnsubscribeQuerySchema.safeParse(query);
-    if (!parsed.success || !(await isValidUnsubscribeToken(deps, parsed.data.id, parsed.data.token))) return null;
+    if (!parsed.success || !isValidUnsubscribeToken(deps, parsed.data.id, parsed.data.token)) return null;
     const row = await findEmailAddressById(deps.db, parsed.data.id);
     return row ? { row, query: `id=${encodeURIComponent(parsed.data.id)}&token=${encodeURIComponent(parsed.data.token)}` } : null;
   };

@@ -1,7 +1,7 @@
 /**
  * Sending email: SMTP through nodemailer when SMTP_URL is set; otherwise each message is written
  * to DATA_DIR/outbox/ as an .eml file (and logged), so the embedded default needs no mail server
- * and nothing is silently dropped. Chosen once per configuration.
+ * and nothing is silently dropped. Chosen once per runtime (`deps.mailer`).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
@@ -80,15 +80,8 @@ export function createOutboxMailer(outboxDir: string, from: string, log: Logger)
   };
 }
 
-const mailers = new WeakMap<TConfig, Mailer>();
-
-/** The configuration's mailer, created on first use. */
-export function mailerFor(config: TConfig, log: Logger): Mailer {
-  let mailer = mailers.get(config);
-  if (!mailer) {
-    const { smtpUrl, smtpFrom } = config.notifications;
-    mailer = smtpUrl ? createSmtpMailer(smtpUrl, smtpFrom) : createOutboxMailer(path.join(config.dataDir, 'outbox'), smtpFrom, log);
-    mailers.set(config, mailer);
-  }
-  return mailer;
+/** The runtime's mailer, chosen from its config once (createRuntime); `close()` of the runtime closes it. */
+export function createMailer(config: TConfig, log: Logger): Mailer {
+  const { smtpUrl, smtpFrom } = config.notifications;
+  return smtpUrl ? createSmtpMailer(smtpUrl, smtpFrom) : createOutboxMailer(path.join(config.dataDir, 'outbox'), smtpFrom, log);
 }

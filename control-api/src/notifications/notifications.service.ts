@@ -7,12 +7,13 @@
  */
 import { isValidEmailAddress, isValidId, type TSiteSettings } from '@dropsite/shared';
 import type { Kysely, Transaction } from 'kysely';
-import type { TAppDeps } from '../deps.ts';
+import type { TConfig } from '../config/config.ts';
+import type { Clock, TAppDeps } from '../deps.ts';
 import type { Database, TProjectRow } from '../db/tables.ts';
 import { newId } from '../db/ids.ts';
 import { createRateLimiter, type RateLimiter } from '../access/rate-limiter.ts';
 import { findProjectById, parseSiteSettings } from '../projects/projects.repository.ts';
-import { mailerFor, type Mailer } from './mailer.ts';
+import type { Mailer } from './mailer.ts';
 import {
   composeEmail,
   composeSlackMessage,
@@ -36,22 +37,12 @@ import { normalizeEmail, ownerKeyOf, requestEmailConfirmation, sendOwedConfirmat
 /** A failing destination is tried this many times, then its batch is given up (and logged). */
 const MAX_SEND_ATTEMPTS = 5;
 
-interface TNotifierState {
-  destinations: RateLimiter;
+/** The hourly cap per email address or Slack webhook, one per runtime (`deps.limits.notificationDestinations`). */
+export function createDestinationLimiter(notifications: TConfig['notifications'], clock: Clock): RateLimiter {
+  return createRateLimiter({ perMinute: notifications.maxPerHour / 60, burst: notifications.maxPerHour, clock });
 }
 
-const states = new WeakMap<object, TNotifierState>();
-
-function stateOf(deps: Pick<TAppDeps, 'config' | 'clock'>): TNotifierState {
-  let state = states.get(deps.config);
-  if (!state) {
-    state = {
-      destinations: createRateLimiter({ perMinute: deps.config.notifications.maxPerHour / 60, burst: deps.config.notifications.maxPerHour, clock: deps.clock }),
-    };
-    states.set(deps.config, state);
-  }
-  return state;
-}
+type TNotifierDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'mailer' | 'limits'>;
 
 type TProjectOwnerFields = Pick<TProjectRow, 'id' | 'owner_creator_id' | 'anonymous_session_id'>;
 
@@ -94,14 +85,13 @@ export interface TDispatchResult {
 }
 
 /** Sends every batch whose first row waited a whole window. Safe to run from several processes at once. */
-export async function dispatchDueNotifications(deps: Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log'>, mailer?: Mailer): Promise<TDispatchResult> {
+export async function dispatchDueNotifications(deps: TNotifierDeps, mailer: Mailer = deps.mailer): Promise<TDispatchResult> {
   const result: TDispatchResult = { confirmations: 0, sent: 0, failed: 0, deferred: 0, dropped: 0 };
-  const useMailer = mailer ?? mailerFor(deps.config, deps.log);
-  result.confirmations = await sendOwedConfirmations(deps, useMailer);
+  result.confirmations = await sendOwedConfirmations(deps, mailer);
   const windowMs = deps.config.notifications.batchSeconds * 1000;
   const due = await findDueBatches(deps.db, deps.clock.now() - windowMs);
   for (const batch of due) {
-    const outcome = await dispatchBatch(deps, batch, useMailer);
+    const outcome = await dispatchBatch(deps, batch, mailer);
     result[outcome]++;
   }
   return result;
@@ -116,7 +106,7 @@ type TEmailGate = { kind: 'send'; address: TEmailAddressRow } | { kind: 'wait' }
  * them (the creator's bell and dashboard still show the activity). An address never asked (a site
  * made before confirmations existed) is asked now.
  */
-async function emailGateOf(deps: Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log'>, project: TProjectOwnerFields, destination: string, mailer: Mailer): Promise<TEmailGate> {
+async function emailGateOf(deps: TNotifierDeps, project: TProjectOwnerFields, destination: string, mailer: Mailer): Promise<TEmailGate> {
   const email = normalizeEmail(destination);
   const ownerKey = ownerKeyOf(project);
   const address = await findEmailAddress(deps.db, email, ownerKey);
@@ -131,7 +121,7 @@ async function emailGateOf(deps: Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log
 }
 
 async function dispatchBatch(
-  deps: Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log'>,
+  deps: TNotifierDeps,
   batch: TDueBatch,
   mailer: Mailer,
 ): Promise<keyof TDispatchResult> {
@@ -162,10 +152,10 @@ async function dispatchBatch(
       await claimBatch(db, { projectId: project.id, channel: batch.channel, now: clock.now() });
       return 'dropped';
     }
-    unsubscribeUrl = await unsubscribeUrlOf(deps, gate.address.id);
+    unsubscribeUrl = unsubscribeUrlOf(deps, gate.address.id);
     emailTo = gate.address.email;
   }
-  const limiter = stateOf(deps).destinations;
+  const limiter = deps.limits.notificationDestinations;
   const destinationKey = `${batch.channel}:${destination.toLowerCase()}`;
   // Over the hourly cap the rows wait; the next allowed message summarises them all.
   if (!limiter.peek(destinationKey).allowed) return 'deferred';
@@ -203,7 +193,7 @@ async function dispatchBatch(
 }
 
 /** Runs the dispatcher every few seconds (never faster than a quarter window) until stopped. */
-export function startNotificationDispatcher(deps: Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log'>): { stop(): Promise<void> } {
+export function startNotificationDispatcher(deps: TNotifierDeps): { stop(): Promise<void> } {
   const everyMs = Math.min(15_000, Math.max(1000, (deps.config.notifications.batchSeconds * 1000) / 4));
   let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {
@@ -219,7 +209,6 @@ export function startNotificationDispatcher(deps: Pick<TAppDeps, 'db' | 'config'
     async stop() {
       clearInterval(timer);
       await running;
-      await mailerFor(deps.config, deps.log).close();
     },
   };
 }

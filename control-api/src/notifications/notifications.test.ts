@@ -250,8 +250,8 @@ describe('the dispatcher in the API process', () => {
   });
 
   it('sends due batches on its own, and stops cleanly', async () => {
-    const { startEngagementJobs } = await import('../engagement/engagement-layer.ts');
-    const jobs = startEngagementJobs(app.deps);
+    const { startBackgroundJobs } = await import('../background-jobs.ts');
+    const jobs = startBackgroundJobs(app.deps);
     try {
       const site = await seedConfirmedSite(app, { settings: { enableNotifications: true, notificationEmail: 'timer@example.com' } });
       await engage(app, site, { favorites: 1, comments: ['By the timer'] });

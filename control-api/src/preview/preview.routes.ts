@@ -5,7 +5,6 @@ import { ZPreviewRequestSchema } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { renderPreview } from './preview.service.ts';
-import { publishGateFor } from '../uploads/publish-limits.ts';
 import { siteCsp } from '../sites/site-csp.ts';
 import { createPreviewFrameRoutes } from './preview-frame.ts';
 
@@ -15,7 +14,7 @@ export const PREVIEW_BODY_LIMIT = '512kb';
 export function createPreviewRoutes(deps: TAppDeps, options: { serverEntry?: string } = {}): Router {
   const router = Router();
   router.use(createPreviewFrameRoutes());
-  const publishGate = publishGateFor(deps);
+  const publishGate = deps.limits.publish;
   // Per address and per anonymous creator (PREVIEW_LIMIT_PER_HOUR), before the body is read.
   const limitPreviews: RequestHandler = async (req, res, next) => {
     await publishGate.admitPreview(req, res);

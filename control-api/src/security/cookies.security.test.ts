@@ -151,10 +151,11 @@ describe('unlock and visitor cookies', () => {
     const site = await seedSite(app, { password: PASSWORD });
     const plain = await fetch(`${app.url}/api/sites/${site.slug}/unlock`, { method: 'POST', headers: { 'content-type': 'application/json', origin: app.url }, body: JSON.stringify({ password: PASSWORD }) });
     expect(plain.status).toBe(200);
-    const original = app.deps.config.publicUrl;
-    app.deps.config.publicUrl = 'https://drop.example';
+    // The same API behind https: an app of its own whose public URL says so (a config is never changed in place).
+    const secureApp = await startTestApp({ startWorker: false, config: { publicUrl: 'https://drop.example', rateLimits: app.deps.config.rateLimits } });
     try {
-      const secure = await fetch(`${app.url}/api/sites/${site.slug}/unlock`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://drop.example' }, body: JSON.stringify({ password: PASSWORD }) });
+      const secureSite = await seedSite(secureApp, { password: PASSWORD });
+      const secure = await fetch(`${secureApp.url}/api/sites/${secureSite.slug}/unlock`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://drop.example' }, body: JSON.stringify({ password: PASSWORD }) });
       expect(secure.status).toBe(200);
       const lines = secure.headers.getSetCookie();
       expect(lines.length).toBeGreaterThanOrEqual(2);
@@ -164,7 +165,7 @@ describe('unlock and visitor cookies', () => {
         expect(line).not.toMatch(/;\s*Domain=/i);
       }
     } finally {
-      app.deps.config.publicUrl = original;
+      await secureApp.close();
     }
     for (const line of plain.headers.getSetCookie()) {
       expect(line).toMatch(/;\s*HttpOnly/i);

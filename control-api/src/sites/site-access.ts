@@ -4,7 +4,6 @@ import type { TAppDeps } from '../deps.ts';
 import type { Clock } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { cookieName, readCookie, UNLOCK_COOKIE_PREFIX } from '../access/cookies.ts';
-import { cookieKeysOf } from '../access/server-secret.ts';
 import { isUnlockTokenValid } from '../access/unlock-token.ts';
 import { readVisitorId } from '../visitors/visitor-identity.ts';
 
@@ -35,8 +34,8 @@ export function unlockCookieBase(siteId: string): string {
 }
 
 /** Whether the request carries a valid unlock of this site for its visitor. */
-export function hasValidUnlock(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>, req: Request, site: TSiteAccessFields): boolean {
-  const keys = cookieKeysOf(deps);
+export function hasValidUnlock(deps: Pick<TAppDeps, 'config' | 'clock' | 'keys' | 'caches'>, req: Request, site: TSiteAccessFields): boolean {
+  const keys = deps.keys?.cookie;
   if (!keys) return false;
   const visitorId = readVisitorId(deps, req);
   if (!visitorId) return false;
@@ -50,7 +49,7 @@ export function hasValidUnlock(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>, 
  * 'open' only with this site's unlock cookie for this visitor and the current password version.
  * Answers that refuse (locked, expired) are marked `private, no-store` here, so no cache keeps them.
  */
-export function resolveSiteAccess(deps: Pick<TAppDeps, 'clock' | 'db' | 'config'>, req: Request, site: TSiteAccessFields | null | undefined): TSiteAccess {
+export function resolveSiteAccess(deps: Pick<TAppDeps, 'config' | 'clock' | 'keys' | 'caches'>, req: Request, site: TSiteAccessFields | null | undefined): TSiteAccess {
   let access = checkSiteAccess(site, deps.clock);
   if (access === 'locked' && site && hasValidUnlock(deps, req, site)) access = 'open';
   if (access === 'locked' || access === 'expired') req.res?.set('Cache-Control', 'private, no-store');

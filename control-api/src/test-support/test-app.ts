@@ -1,18 +1,15 @@
 /** A whole app on a random port with real engines in a temp folder: SQLite, disk storage, in-process queue, the real builder. */
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { Server } from 'node:http';
-import { createSiteBuilder } from '@dropsite/builder';
 import { createApp } from '../app.ts';
 import { loadConfig, type TConfig } from '../config/config.ts';
-import { createDatabase, migrateToLatest } from '../db/database.ts';
 import type { Clock, TAppDeps } from '../deps.ts';
 import { createLogger } from '../logger.ts';
 import { createInlineQueue } from '../queue/inline-queue.ts';
-import { createBuildProcessor } from '../builds/builds.service.ts';
-import { createDiskStorage } from '../storage/disk-storage.ts';
+import { createRuntime } from '../runtime.ts';
 import { createStorage, type TStorageConfig } from '../storage/create-storage.ts';
 
 export interface TTestApp {
@@ -33,6 +30,7 @@ export function createFakeClock(start = Date.UTC(2026, 10, 22, 12, 0, 0)): Clock
 export interface TTestAppOptions {
   clock?: Clock;
   startWorker?: boolean;
+  /** Settings over the test defaults; `publicUrl` defaults to the app's own address. */
   config?: Partial<TConfig>;
   /**
    * Reuse this folder (database and disk storage) instead of a fresh one, e.g. to start the API again
@@ -43,15 +41,17 @@ export interface TTestAppOptions {
   storage?: TStorageConfig;
 }
 
-export async function startTestApp(options: TTestAppOptions = {}): Promise<TTestApp> {
-  const ownsDataDir = options.dataDir === undefined;
-  const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'dropsite-app-')));
+/** The test defaults: everything under `dataDir`, quiet, and publish limits out of the way. */
+export function testConfig(dataDir: string, overrides: Partial<TConfig> = {}): TConfig {
   const base = loadConfig(
     {
       DATA_DIR: dataDir,
+      DATABASE_URL: `sqlite:${path.join(dataDir, 'test.db')}`,
+      STORAGE_DIR: path.join(dataDir, 'storage'),
       PORT: '0',
       LOG_LEVEL: 'silent',
       BUILD_ATTEMPTS: '2',
+      BUILD_CONCURRENCY: '2',
       // Tests publish many sites from one address; the publish limits themselves are tested with their
       // shipped defaults in publish-limits.security.test.ts (the test machine's free space is not under test).
       PUBLISH_LIMIT_PER_HOUR: '100000',
@@ -63,44 +63,39 @@ export async function startTestApp(options: TTestAppOptions = {}): Promise<TTest
     },
     dataDir,
   );
-  const log = createLogger('silent');
-  const database = await createDatabase(`sqlite:${path.join(dataDir, 'test.db')}`);
-  await migrateToLatest(database.db);
-  const storage = options.storage ? await createStorage(options.storage) : createDiskStorage(path.join(dataDir, 'storage'));
-  const queue = createInlineQueue({ defaultAttempts: 2, defaultBackoffMs: 10 });
-  let server: Server | undefined;
-  const config: TConfig = { ...base, ...options.config };
-  const deps: TAppDeps = { config, db: database.db, storage, queue, log, clock: options.clock ?? { now: () => Date.now() } };
-  const builder = createSiteBuilder({
-    storage,
-    siteOrigin: 'http://localhost',
-    log,
-    archiveEntryLimits: { entryMaxBytes: config.archives.entryMaxBytes, entryMaxRatio: config.archives.entryMaxRatio },
-  });
-  const startWorker = () => queue.startWorker(createBuildProcessor(deps, builder), { concurrency: 2 });
-  if (options.startWorker !== false) await startWorker();
+  return { ...base, ...overrides };
+}
 
-  const app = createApp(deps);
-  server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
+export async function startTestApp(options: TTestAppOptions = {}): Promise<TTestApp> {
+  const ownsDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'dropsite-app-')));
+  // Listening first: the app's address is part of its config (links, the Origin check, cookie names).
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
-  deps.config.publicUrl = url;
+  const config = testConfig(dataDir, { publicUrl: url, ...options.config });
+  const runtime = await createRuntime(config, {
+    runBuilder: options.startWorker !== false,
+    log: createLogger('silent'),
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.storage ? { storage: await createStorage(options.storage) } : {}),
+    // Retries a few milliseconds apart, so a test of a failing build does not wait seconds.
+    queue: createInlineQueue({ defaultAttempts: 2, defaultBackoffMs: 10 }),
+    siteOrigin: 'http://localhost',
+  });
+  server.on('request', createApp(runtime.deps));
   return {
     url,
-    deps,
+    deps: runtime.deps,
     dataDir,
-    startWorker,
+    startWorker: () => runtime.startBuilder(),
     async close() {
-      const closed = new Promise<void>((resolve) => server?.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Cut requests still streaming (a test may stop the app mid-upload, like a crash would).
-      server?.closeAllConnections();
+      server.closeAllConnections();
       await closed;
-      await queue.close();
-      await builder.close();
-      await storage.close();
-      await database.close();
+      await runtime.close();
       if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };

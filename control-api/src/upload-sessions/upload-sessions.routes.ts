@@ -32,7 +32,6 @@ import {
   type TUploadSessionService,
 } from './upload-sessions.service.ts';
 import { findUploadSessionByIdempotencyKey } from './upload-sessions.repository.ts';
-import { publishGateFor } from '../uploads/publish-limits.ts';
 import { issuePendingAnonymousSession } from '../creators/anonymous-creator.ts';
 
 /** Session and file ids are 128 random bits in base64url; anything else is refused before any lookup. */
@@ -63,7 +62,7 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
     if (address) await admitNotificationRecipient(deps, clientAddress(req), address);
   };
 
-  const publishGate = publishGateFor(deps);
+  const publishGate = deps.limits.publish;
   /**
    * An init is a publish: past the limits (declared size, open sessions, free space) it is refused
    * before anything is stored. A retry of an init already made (same Idempotency-Key) is not counted

@@ -45,19 +45,8 @@ export interface TPublishGate {
   admitPreview(req: Request, res: Response): Promise<void>;
 }
 
-const gates = new WeakMap<object, TPublishGate>();
-
-/** One gate per configuration (so each test app has its own), shared by every publishing route. */
-export function publishGateFor(deps: TDeps): TPublishGate {
-  let gate = gates.get(deps.config);
-  if (!gate) {
-    gate = createPublishGate(deps);
-    gates.set(deps.config, gate);
-  }
-  return gate;
-}
-
-function createPublishGate(deps: TDeps): TPublishGate {
+/** One gate per runtime (so each test app has its own), shared by every publishing route: `deps.limits.publish`. */
+export function createPublishGate(deps: TDeps): TPublishGate {
   const { config, clock, db } = deps;
   const limits = config.publishLimits;
   const publishes: TQuota = createQuota({ capacity: limits.perHour, windowMs: HOUR_MS, clock });

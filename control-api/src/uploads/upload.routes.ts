@@ -15,7 +15,7 @@ import {
   type TStoredUpload,
 } from './streaming-storage-engine.ts';
 import { publishProject } from './upload.service.ts';
-import { declaredRequestBytes, publishGateFor } from './publish-limits.ts';
+import { declaredRequestBytes } from './publish-limits.ts';
 import { issuePendingAnonymousSession } from '../creators/anonymous-creator.ts';
 import { clientAddress } from '../access/request-limits.ts';
 import { admitNotificationRecipient, notificationAddressOf } from '../notifications/email-confirmation.service.ts';
@@ -26,7 +26,7 @@ export function createUploadRoutes(deps: TAppDeps): Router {
   const router = Router();
   // Anonymous creators publish on the free plan; signed-in plans come with billing.
   const maxDeliveryBytes = deps.config.maxUploadBytes;
-  const publishGate = publishGateFor(deps);
+  const publishGate = deps.limits.publish;
   const parseMultipart = multer({
     storage: createStreamingStorageEngine(deps.storage),
     // Browsers send file names as UTF-8 without saying so.

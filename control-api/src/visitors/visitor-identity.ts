@@ -11,7 +11,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { TAppDeps } from '../deps.ts';
 import { newId } from '../db/ids.ts';
 import { cookieName, readCookie, setCookie, VISITOR_COOKIE } from '../access/cookies.ts';
-import { cookieKeysOf, type TCookieKeys } from '../access/server-secret.ts';
+import type { TCookieKeys } from '../access/server-secret.ts';
 import { AppError } from '../http/app-error.ts';
 import { insertVisitorIfMissing } from './visitors.repository.ts';
 
@@ -41,24 +41,31 @@ export interface TVisitorCookie {
   issuedAt: number;
 }
 
-const verifiedByKeys = new WeakMap<TCookieKeys, Map<string, TVisitorCookie>>();
-/** Cookie values whose tag this process already checked (a returning visitor costs no HMAC); bounded. Age is checked on every use. */
+/** What a runtime remembers of its visitors (`deps.caches.visitors`); both bounded. */
+export interface TVisitorCaches {
+  /** Cookie values whose tag was already checked with this runtime's key (a returning visitor costs no HMAC). Age is checked on every use. */
+  verified: Map<string, TVisitorCookie>;
+  /** Visitors recorded by this process, so a returning visitor costs no write. */
+  known: Set<string>;
+}
+
+export function createVisitorCaches(): TVisitorCaches {
+  return { verified: new Map(), known: new Set() };
+}
+
 const VERIFIED_LIMIT = 50_000;
 
 /** The id and issue time inside a visitor cookie value when its tag is right and it is not too old, else undefined. */
-export function readVisitorCookie(keys: TCookieKeys, value: string | undefined, now: number): TVisitorCookie | undefined {
+export function readVisitorCookie(keys: TCookieKeys, value: string | undefined, now: number, verified?: Map<string, TVisitorCookie>): TVisitorCookie | undefined {
   if (!value || value.length > 64) return undefined;
-  let verified = verifiedByKeys.get(keys);
-  if (!verified) {
-    verified = new Map();
-    verifiedByKeys.set(keys, verified);
-  }
-  let cookie = verified.get(value);
+  let cookie = verified?.get(value);
   if (cookie === undefined) {
     cookie = checkVisitorTag(keys, value);
     if (cookie === undefined) return undefined;
-    if (verified.size >= VERIFIED_LIMIT) verified.clear();
-    verified.set(value, cookie);
+    if (verified) {
+      if (verified.size >= VERIFIED_LIMIT) verified.clear();
+      verified.set(value, cookie);
+    }
   }
   const age = now - cookie.issuedAt;
   return age < VISITOR_MAX_AGE_MS && age > -CLOCK_SKEW_MS ? cookie : undefined;
@@ -79,12 +86,12 @@ function checkVisitorTag(keys: TCookieKeys, value: string): TVisitorCookie | und
   return { id, issuedAt: Number.parseInt(issued, 36) * 1000 };
 }
 
-type TIdentityDeps = Pick<TAppDeps, 'db' | 'config' | 'clock'>;
+type TIdentityDeps = Pick<TAppDeps, 'config' | 'clock' | 'keys' | 'caches'>;
 
 function readCookieOf(deps: TIdentityDeps, req: Request): TVisitorCookie | undefined {
-  const keys = cookieKeysOf(deps);
+  const keys = deps.keys?.cookie;
   if (!keys) return undefined;
-  return readVisitorCookie(keys, readCookie(req, cookieName(deps.config, VISITOR_COOKIE)), deps.clock.now());
+  return readVisitorCookie(keys, readCookie(req, cookieName(deps.config, VISITOR_COOKIE)), deps.clock.now(), deps.caches.visitors.verified);
 }
 
 /** The visitor id proven by the request's cookie, or undefined (no cookie, bad tag, too old, keys not loaded). */
@@ -104,7 +111,7 @@ export function ensureVisitorId(deps: TIdentityDeps, req: Request, res: Response
     res.locals.visitorId = current.id;
     return current.id;
   }
-  const keys = cookieKeysOf(deps);
+  const keys = deps.keys?.cookie;
   if (!keys) throw new AppError('service_unavailable', 'Please try again in a moment.');
   const id = current?.id ?? newId();
   setCookie(res, deps.config, VISITOR_COOKIE, signVisitorId(keys, id, now), VISITOR_MAX_AGE_MS);
@@ -112,15 +119,9 @@ export function ensureVisitorId(deps: TIdentityDeps, req: Request, res: Response
   return id;
 }
 
-const knownByDb = new WeakMap<object, Set<string>>();
-
-/** Records the visitor in the visitors table once (per process, cached). */
-export async function recordVisitor(deps: Pick<TAppDeps, 'db' | 'clock'>, visitorId: string): Promise<void> {
-  let known = knownByDb.get(deps.db);
-  if (!known) {
-    known = new Set();
-    knownByDb.set(deps.db, known);
-  }
+/** Records the visitor in the visitors table once (per runtime, cached). */
+export async function recordVisitor(deps: Pick<TAppDeps, 'db' | 'clock' | 'caches'>, visitorId: string): Promise<void> {
+  const known = deps.caches.visitors.known;
   if (known.has(visitorId)) return;
   await insertVisitorIfMissing(deps.db, visitorId, deps.clock.now());
   if (known.size >= KNOWN_LIMIT) known.clear();
@@ -128,7 +129,7 @@ export async function recordVisitor(deps: Pick<TAppDeps, 'db' | 'clock'>, visito
 }
 
 /** Middleware for engagement calls: a visitor id in res.locals.visitorId, recorded in the visitors table. */
-export function createVisitorMiddleware(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>): RequestHandler {
+export function createVisitorMiddleware(deps: TIdentityDeps & Pick<TAppDeps, 'db'>): RequestHandler {
   return async (req, res, next) => {
     const id = ensureVisitorId(deps, req, res);
     await recordVisitor(deps, id);

@@ -1,0 +1,22 @@
+/**
+ * The API process's periodic work: notification batches, the expired-site sweeper and the sweeper
+ * of abandoned uploads. Started by the runtime of the API process (main.ts), stopped by its close().
+ */
+import type { TAppDeps } from './deps.ts';
+import { startExpiredSiteSweeper } from './access/expired-sites.ts';
+import { startNotificationDispatcher } from './notifications/notifications.service.ts';
+import { startUploadSessionSweeper } from './upload-sessions/upload-sessions.cleanup.ts';
+
+export interface TBackgroundJobs {
+  /** Stops the timers and waits for work under way. */
+  stop(): Promise<void>;
+}
+
+export function startBackgroundJobs(deps: TAppDeps): TBackgroundJobs {
+  const jobs = [startNotificationDispatcher(deps), startExpiredSiteSweeper(deps), startUploadSessionSweeper(deps)];
+  return {
+    async stop() {
+      await Promise.all(jobs.map((job) => job.stop()));
+    },
+  };
+}

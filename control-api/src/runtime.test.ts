@@ -1,0 +1,85 @@
+/**
+ * The process state lives in the runtime: two runtimes built from different configs in one
+ * process share no limiter, key or cache, and close() writes the analytics events still waiting.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from './db/ids.ts';
+import { createDatabase } from './db/database.ts';
+import { createRuntime, type TRuntime } from './runtime.ts';
+import { testConfig } from './test-support/test-app.ts';
+import { makeProjectRow } from './test-support/test-database.ts';
+
+describe('createRuntime', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'dropsite-runtime-'));
+  });
+  afterAll(() => rm(root, { recursive: true, force: true }));
+
+  async function runtimeIn(name: string, overrides: Parameters<typeof testConfig>[1] = {}): Promise<TRuntime> {
+    const dataDir = path.join(root, name);
+    return createRuntime(testConfig(dataDir, overrides), { runBuilder: false });
+  }
+
+  it('gives two runtimes of different configs their own limits, keys and caches', async () => {
+    const base = testConfig(path.join(root, 'unused'));
+    const strict = await runtimeIn('strict', { rateLimits: { ...base.rateLimits, writesPerMinute: 1 }, sessionSecret: 'a'.repeat(40) });
+    const loose = await runtimeIn('loose', { rateLimits: { ...base.rateLimits, writesPerMinute: 1000 }, sessionSecret: 'b'.repeat(40) });
+    try {
+      const a = strict.deps;
+      const b = loose.deps;
+      expect(a.limits.requests.writes).not.toBe(b.limits.requests.writes);
+      expect(a.limits.requests.writes.take('203.0.113.7').allowed).toBe(true);
+      expect(a.limits.requests.writes.take('203.0.113.7').allowed).toBe(false);
+      // The other runtime counted nothing for that address.
+      expect(b.limits.requests.writes.take('203.0.113.7').allowed).toBe(true);
+      expect(b.limits.requests.writes.take('203.0.113.7').allowed).toBe(true);
+
+      for (const key of ['limits', 'keys', 'mailer', 'caches', 'analytics'] as const) expect(a[key]).not.toBe(b[key]);
+      expect(a.limits.archives).not.toBe(b.limits.archives);
+      expect(a.limits.publish).not.toBe(b.limits.publish);
+      expect(a.caches.reads).toBeDefined();
+      expect(a.caches.reads).not.toBe(b.caches.reads);
+      expect(a.caches.queries).not.toBe(b.caches.queries);
+      expect(a.caches.visitors).not.toBe(b.caches.visitors);
+      // Keys come from each runtime's own secret, loaded before any request.
+      expect(a.keys?.cookie.visitor.export().equals(b.keys!.cookie.visitor.export())).toBe(false);
+
+      a.caches.views.set('view', 1);
+      a.caches.visitors.known.add('visitor');
+      expect(b.caches.views.size).toBe(0);
+      expect(b.caches.visitors.known.size).toBe(0);
+    } finally {
+      await strict.close();
+      await loose.close();
+    }
+  });
+
+  it('writes the analytics events still waiting in its batch when it closes', async () => {
+    const runtime = await runtimeIn('flush');
+    const project = makeProjectRow();
+    await runtime.deps.db.insertInto('projects').values(project).execute();
+    const event = { projectId: project.id, fileId: null, visitorId: 'visitor-1', type: 'view' as const, details: 'Viewed the site', now: Date.now() };
+    // Queued for the next turn of the event loop; close() runs before that turn comes.
+    const written = runtime.deps.analytics.insert({ ...event, id: newId() });
+    await runtime.close();
+    await written;
+
+    const reopened = await createDatabase(runtime.deps.config.databaseUrl);
+    try {
+      const rows = await reopened.db.selectFrom('analytics_events').select(['project_id', 'visitor_id']).execute();
+      expect(rows).toEqual([{ project_id: project.id, visitor_id: 'visitor-1' }]);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('closes once, however often close() is called', async () => {
+    const runtime = await runtimeIn('close-twice');
+    await Promise.all([runtime.close(), runtime.close()]);
+    await runtime.close();
+  });
+});
