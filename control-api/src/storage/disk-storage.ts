@@ -31,8 +31,12 @@ const TMP_DIR = '.tmp';
 const META_DIR = '.meta';
 /**
  * Multipart uploads: one sparse data file per upload with part n at (n-1)*partSize, so completing
- * is a truncate and a rename, never a copy. A part counts once its marker file exists, written
- * after the part's bytes are fsynced.
+ * is a truncate, one fsync and a rename, never a copy. A part counts once its marker file exists,
+ * written after the part's bytes. Parts are not fsynced one by one (an fsync per part made every
+ * chunk wait for the disk): the data file is fsynced once, at completion, before the object exists.
+ * Until then a power cut may take a part's bytes or marker with it; `readPart` lets the parts' owner
+ * check them against what it recorded (upload-sessions/stored-chunk-check.ts), and a torn marker
+ * is no part.
  */
 const MULTIPART_DIR = '.multipart';
 const RESERVED_TOP_LEVEL = new Set([TMP_DIR, META_DIR, MULTIPART_DIR]);
@@ -282,10 +286,10 @@ export function createDiskStorage(rootDir: string): Storage {
       await pipeline(
         toReadable(body),
         createExactLengthGuard(size),
-        // r+ writes in place without truncating; flush fsyncs before close, so the marker below only follows durable bytes.
+        // r+ writes in place without truncating; no fsync here (see MULTIPART_DIR).
         // A 1 MiB buffer lets the socket keep reading while earlier bytes are being written: with
         // the default 64 KiB every network read waited for the write before it (a third of the rate).
-        createWriteStream(join(dir, 'data'), { flags: 'r+', start: (partNumber - 1) * upload.partSize, flush: true, highWaterMark: PART_WRITE_BUFFER }),
+        createWriteStream(join(dir, 'data'), { flags: 'r+', start: (partNumber - 1) * upload.partSize, highWaterMark: PART_WRITE_BUFFER }),
       );
     } catch (error) {
       if (isMissing(error)) throw new MultipartUploadNotFoundError(upload.uploadId);
@@ -294,7 +298,7 @@ export function createDiskStorage(rootDir: string): Storage {
     const part: TPartInfo = { partNumber, size, etag: `"${randomBytes(12).toString('hex')}"` };
     const tmpMarker = join(dir, 'parts', `.${partNumber}.${randomUUID()}.tmp`);
     try {
-      await writeFile(tmpMarker, JSON.stringify(part), { flag: 'wx', flush: true });
+      await writeFile(tmpMarker, JSON.stringify(part), { flag: 'wx' });
       await rename(tmpMarker, markerPath);
     } catch (error) {
       await rm(tmpMarker, { force: true });
@@ -339,13 +343,17 @@ export function createDiskStorage(rootDir: string): Storage {
     const parts: TPartInfo[] = [];
     for (const entry of await readDirectory(partsDir)) {
       if (!/^\d+\.json$/.test(entry.name)) continue;
+      let text: string;
       try {
-        const part = JSON.parse(await readFile(join(partsDir, entry.name), 'utf8')) as TPartInfo;
-        parts.push({ partNumber: part.partNumber, size: part.size, etag: part.etag });
+        text = await readFile(join(partsDir, entry.name), 'utf8');
       } catch (error) {
         // Replaced or aborted between the listing and the read: not a part any more.
         if (!isMissing(error)) throw error;
+        continue;
       }
+      const part = parsePartMarker(text);
+      // A marker torn by a power cut (markers are not fsynced) is no part: it is sent again.
+      if (part) parts.push(part);
     }
     return parts.sort((a, b) => a.partNumber - b.partNumber);
   }
@@ -607,6 +615,16 @@ function rewordPathConflict(error: unknown, key: string): unknown {
     return new Error(`Cannot store ${JSON.stringify(key)} on disk: it collides with another key used as a folder`, { cause: error });
   }
   return error;
+}
+
+function parsePartMarker(text: string): TPartInfo | undefined {
+  try {
+    const part = JSON.parse(text) as Partial<TPartInfo>;
+    if (typeof part.partNumber !== 'number' || typeof part.size !== 'number' || typeof part.etag !== 'string') return undefined;
+    return { partNumber: part.partNumber, size: part.size, etag: part.etag };
+  } catch {
+    return undefined;
+  }
 }
 
 function isMissing(error: unknown): boolean {

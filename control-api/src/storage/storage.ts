@@ -109,11 +109,14 @@ export interface Storage {
   /**
    * Reads back the bytes of one stored part of `size` bytes, where the driver can (disk); absent when it cannot
    * (S3 has no way to read a part before the upload is completed). Each piece is valid only until the next is asked for.
+   * A driver with readPart may answer putPart before the part is on stable storage (disk: the upload is fsynced
+   * once, by completeMultipartUpload), so after a power cut a listed part may not hold the bytes put:
+   * its owner checks them by reading them back. A driver without it (S3) answers putPart once the part is durable.
    */
   readPart?(upload: TMultipartUpload, partNumber: number, size: number): AsyncIterable<Uint8Array>;
   /**
-   * Assembles parts 1..n (consecutive, each with the etag putPart or listParts gave) into the object.
-   * Throws MultipartUploadNotFoundError when the upload no longer exists.
+   * Assembles parts 1..n (consecutive, each with the etag putPart or listParts gave) into the object, durably:
+   * the object is on stable storage when this answers. Throws MultipartUploadNotFoundError when the upload no longer exists.
    */
   completeMultipartUpload(upload: TMultipartUpload, parts: ReadonlyArray<Pick<TPartInfo, 'partNumber' | 'etag' | 'checksumSha256'>>): Promise<TObjectInfo>;
   /** Discards an upload and its parts; aborting a missing upload is not an error. */

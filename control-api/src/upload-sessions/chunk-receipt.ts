@@ -1,0 +1,326 @@
+/**
+ * Chunk receipt: each chunk is streamed into its part of the file's multipart upload, counted and
+ * checked against its X-Chunk-Sha256 on the way (a mismatch never becomes a part), recorded once
+ * (a retry must be byte-identical, else 409), and fed to the file's running hash. Chunks streaming
+ * right now are tracked per session so that an abort can cut them short. Direct-chunked sessions on
+ * S3 get presigned part URLs instead, so those bytes never pass through here.
+ */
+import type { Readable, Transform } from 'node:stream';
+import type { TAppDeps } from '../deps.ts';
+import { AppError } from '../http/app-error.ts';
+import { InvalidPartError, MultipartUploadNotFoundError, type TMultipartUpload, type TPartInfo } from '../storage/storage.ts';
+import { ChunkChecksumMismatchError, ChunkLengthError, createChunkMeter } from './chunk-meter.ts';
+import { createKeyedLock } from './keyed-lock.ts';
+import type { TReadChunk, TRunningFileHashes } from './running-file-hash.ts';
+import {
+  PART_URL_SECONDS,
+  assertOpen,
+  assertUsable,
+  chunkUploadPath,
+  declaresChunkChecksums,
+  expectedChunkSize,
+  finalKeyOf,
+  hasCheckedParts,
+  isDirectToStorage,
+  loadSession,
+  multipartOf,
+} from './session-rules.ts';
+import type { TStoredChunkCheck } from './stored-chunk-check.ts';
+import {
+  extendUploadSession,
+  findChunk,
+  findUploadFile,
+  findUploadSessionById,
+  insertChunk,
+  setUploadFileMultipartId,
+  type TUploadFileRow,
+  type TUploadSessionRow,
+} from './upload-sessions.repository.ts';
+
+export interface TChunkInput {
+  sessionId: string;
+  fileId: string;
+  index: number;
+  isLast: boolean | undefined;
+  contentLength: number | undefined;
+  declaredSha256: string | undefined;
+  body: Readable;
+  /** Cuts the request short (used when the session is aborted while this chunk streams). */
+  cancel(): void;
+}
+
+export interface TPartUrl {
+  chunkIndex: number;
+  uploadUrl: string;
+  method: 'POST' | 'PUT';
+  headers?: Record<string, string>;
+}
+
+export interface TChunkReceipt {
+  receiveChunk(input: TChunkInput): Promise<{ duplicate: boolean }>;
+  /**
+   * Where each chunk of a direct-chunked upload goes: a presigned bucket URL, or the API's chunk endpoint.
+   * `chunkSha256` (hex, by index) is required by sessions opened with a chunk checksum; their URLs then
+   * sign it, so each takes only the bytes the client hashed.
+   */
+  createPartUrls(sessionId: string, fileId: string, indices: readonly number[], chunkSha256?: ReadonlyMap<number, string>): Promise<TPartUrl[]>;
+  /** Cuts every chunk of the session still streaming and resolves once each has stopped. */
+  cancelInFlight(sessionId: string): Promise<void>;
+  /** Sessions with a chunk streaming now. */
+  inFlightCount(): number;
+}
+
+interface TInFlight {
+  cancel(): void;
+  done: Promise<unknown>;
+}
+
+export function createChunkReceipt(
+  deps: Pick<TAppDeps, 'db' | 'storage' | 'clock' | 'config'>,
+  parts: { runningHashes: TRunningFileHashes; storedChunks: TStoredChunkCheck },
+): TChunkReceipt {
+  const { db, storage, clock, config } = deps;
+  const { runningHashes, storedChunks } = parts;
+  const chunkLocks = createKeyedLock();
+  const fileLocks = createKeyedLock();
+  /** Chunk requests streaming right now, per session, so an abort can cut them short. */
+  const inFlight = new Map<string, Set<TInFlight>>();
+  const ttl = config.uploadSessionTtlMs;
+
+  async function receiveChunk(input: TChunkInput): Promise<{ duplicate: boolean }> {
+    // Tracked from the first moment, so an abort arriving at any stage cuts this request too.
+    let settle!: () => void;
+    const tracked: TInFlight = { cancel: input.cancel, done: new Promise<void>((resolve) => (settle = resolve)) };
+    const set = inFlight.get(input.sessionId) ?? new Set();
+    set.add(tracked);
+    inFlight.set(input.sessionId, set);
+    try {
+      return await receiveTrackedChunk(input);
+    } catch (error) {
+      if (error instanceof AppError && error.status < 500) throw error;
+      // Cut short because the session was cancelled while this chunk streamed.
+      const after = await findUploadSessionById(db, input.sessionId);
+      if (!after || after.status === 'aborted') throw new AppError('gone', 'This upload was cancelled', { cause: error });
+      throw error;
+    } finally {
+      set.delete(tracked);
+      if (set.size === 0 && inFlight.get(input.sessionId) === set) inFlight.delete(input.sessionId);
+      settle();
+    }
+  }
+
+  async function receiveTrackedChunk(input: TChunkInput): Promise<{ duplicate: boolean }> {
+    const session = await loadSession(deps, input.sessionId);
+    const declaredFile = await findUploadFile(db, session.id, input.fileId);
+    if (!declaredFile) throw new AppError('not_found', 'Upload session not found');
+    assertOpen(session, clock.now());
+    if (input.index >= declaredFile.total_chunks) {
+      throw new AppError('bad_request', `Chunk ${input.index} is out of range: this file has chunks 0 to ${declaredFile.total_chunks - 1}`);
+    }
+    const isLast = input.index === declaredFile.total_chunks - 1;
+    if (input.isLast !== undefined && input.isLast !== isLast) {
+      throw new AppError('bad_request', isLast ? `Chunk ${input.index} is the last chunk` : `Chunk ${input.index} is not the last chunk`);
+    }
+    const expected = expectedChunkSize(declaredFile, input.index);
+    // Refused from the headers alone, before a byte of the body is read.
+    if (input.contentLength === undefined) throw new AppError('payload_too_large', 'Send each chunk with a Content-Length');
+    if (input.contentLength > expected) {
+      throw new AppError('payload_too_large', `Chunk ${input.index} may be at most ${expected} bytes, not ${input.contentLength}`);
+    }
+    if (input.contentLength < expected) throw new AppError('bad_request', `Chunk ${input.index} must be ${expected} bytes, not ${input.contentLength}`);
+    // The bucket checks such a part against its SHA-256, so it cannot be stored without one.
+    if (hasCheckedParts(session, storage) && expected > 0 && input.declaredSha256 === undefined) {
+      throw new AppError('bad_request', 'Send each chunk of this upload with its X-Chunk-Sha256');
+    }
+    // Chunks an earlier run recorded count (and answer retries) only once their bytes are known to be there.
+    await storedChunks.check(session, [declaredFile]);
+
+    const release = await chunkLocks.acquire(`${declaredFile.id}:${input.index}`);
+    try {
+      // The session may have been cancelled, completed or reset while this request waited.
+      const current = await loadSession(deps, session.id);
+      assertOpen(current, clock.now());
+      const file = await findUploadFile(db, current.id, declaredFile.id);
+      if (!file) throw new AppError('not_found', 'Upload session not found');
+      const existing = await findChunk(db, file.id, input.index);
+      let result: { duplicate: boolean };
+      if (existing) {
+        result = { duplicate: await compareWithStored(input, expected, existing.sha256) };
+      } else if (expected === 0) {
+        result = await recordChunk(file, input.index, await hashChunk(input, expected), '', null);
+      } else {
+        result = await storeChunk(current, file, input, expected);
+      }
+      await extendUploadSession(db, current.id, clock.now() + ttl);
+      return result;
+    } finally {
+      release();
+    }
+  }
+
+  /** Streams the chunk into its part, checked on the way, then records it. */
+  async function storeChunk(session: TUploadSessionRow, file: TUploadFileRow, input: TChunkInput, expected: number): Promise<{ duplicate: boolean }> {
+    const upload = await ensureMultipartUpload(session, file);
+    // The next chunk in order also feeds the file's running hash as its bytes pass.
+    const tap = runningHashes.begin(file.id, input.index);
+    const meter = createChunkMeter(expected, input.declaredSha256, tap?.hash);
+    pipeRequestInto(input.body, meter.stream);
+    let part: TPartInfo;
+    let result: { duplicate: boolean };
+    try {
+      part = await storage.putPart(upload, input.index + 1, meter.stream, expected, input.declaredSha256 === undefined ? {} : { sha256: input.declaredSha256 });
+      result = await recordChunk(file, input.index, meter.digest(), upload.key, part.etag);
+    } catch (error) {
+      runningHashes.abandon(file.id, tap);
+      meter.stream.destroy();
+      throw translateChunkError(error, meter.stream.errored);
+    }
+    if (result.duplicate) runningHashes.abandon(file.id, tap);
+    else runningHashes.stored(file.id, input.index, part.etag, tap, chunkReader(upload, file));
+    return result;
+  }
+
+  /** Reads a stored chunk back, where storage can (disk); S3 cannot before the upload is completed. */
+  function chunkReader(upload: TMultipartUpload, file: TUploadFileRow): TReadChunk | undefined {
+    const readPart = storage.readPart?.bind(storage);
+    return readPart ? async (index) => readPart(upload, index + 1, expectedChunkSize(file, index)) : undefined;
+  }
+
+  /** The file's multipart upload, made on first use; concurrent first chunks agree on one. */
+  async function ensureMultipartUpload(session: TUploadSessionRow, file: TUploadFileRow): Promise<TMultipartUpload> {
+    if (file.multipart_upload_id) return multipartOf(session, file, storage);
+    const release = await fileLocks.acquire(file.id);
+    try {
+      const current = await findUploadFile(db, session.id, file.id);
+      if (!current) throw new AppError('not_found', 'Upload session not found');
+      if (current.multipart_upload_id) return multipartOf(session, current, storage);
+      // Never start storage for a session cancelled meanwhile: its bytes would belong to no one.
+      assertOpen(await loadSession(deps, session.id), clock.now());
+      const upload = await storage.createMultipartUpload(finalKeyOf(session, file), {
+        partSize: file.chunk_size,
+        contentType: 'application/octet-stream',
+        ...(hasCheckedParts(session, storage) ? { checksum: 'sha256' as const } : {}),
+      });
+      await setUploadFileMultipartId(db, file.id, upload.uploadId);
+      return upload;
+    } finally {
+      release();
+    }
+  }
+
+  async function recordChunk(file: TUploadFileRow, index: number, sha256: string, storageKey: string, etag: string | null): Promise<{ duplicate: boolean }> {
+    const outcome = await insertChunk(db, {
+      file_id: file.id,
+      chunk_index: index,
+      size: expectedChunkSize(file, index),
+      sha256,
+      storage_key: storageKey,
+      etag,
+      created_at: clock.now(),
+    });
+    if (outcome === 'inserted') return { duplicate: false };
+    // Another process recorded this chunk while ours streamed (one process serialises by lock).
+    const winner = await findChunk(db, file.id, index);
+    if (winner && winner.sha256 === sha256) return { duplicate: true };
+    throw new AppError('conflict', `Chunk ${index} was already received with different content`);
+  }
+
+  /** A chunk already stored: the retry is read (never written) and must be byte-identical. */
+  async function compareWithStored(input: TChunkInput, expected: number, storedSha256: string): Promise<boolean> {
+    const sha256 = await hashChunk(input, expected);
+    if (sha256 !== storedSha256) throw new AppError('conflict', `Chunk ${input.index} was already received with different content`);
+    return true;
+  }
+
+  async function createPartUrls(sessionId: string, fileId: string, indices: readonly number[], chunkSha256?: ReadonlyMap<number, string>): Promise<TPartUrl[]> {
+    const session = await loadSession(deps, sessionId);
+    const file = await findUploadFile(db, session.id, fileId);
+    if (!file) throw new AppError('not_found', 'Upload session not found');
+    assertUsable(session, clock.now());
+    const checked = declaresChunkChecksums(session);
+    if (checked && indices.some((index) => !chunkSha256?.has(index))) {
+      throw new AppError('bad_request', 'This upload needs the SHA-256 of every chunk asked for (chunkSha256)');
+    }
+    for (const index of indices) {
+      if (index >= file.total_chunks) {
+        throw new AppError('bad_request', `Chunk ${index} is out of range: this file has chunks 0 to ${file.total_chunks - 1}`);
+      }
+    }
+    await extendUploadSession(db, session.id, clock.now() + ttl);
+    const viaApi = (index: number): TPartUrl => ({
+      chunkIndex: index,
+      uploadUrl: `${chunkUploadPath(session.id, file.id)}?chunk=${index}&last=${index === file.total_chunks - 1}`,
+      method: 'POST',
+    });
+    // Empty files have no multipart upload (a zero-byte part is not portable across S3 implementations).
+    if (!isDirectToStorage(session, storage) || file.size === 0) return indices.map(viaApi);
+    const upload = await ensureMultipartUpload(session, file);
+    const urls: TPartUrl[] = [];
+    for (const index of indices) {
+      // The URL takes exactly this chunk's bytes: its Content-Length is signed.
+      // With a declared checksum it also signs the chunk's SHA-256: exactly these bytes.
+      const sha256 = checked ? chunkSha256?.get(index) : undefined;
+      const signed = await storage.createPartUploadUrl(upload, index + 1, {
+        expiresInSeconds: PART_URL_SECONDS,
+        size: expectedChunkSize(file, index),
+        ...(sha256 === undefined ? {} : { sha256 }),
+      });
+      urls.push(signed ? { chunkIndex: index, uploadUrl: signed.url, method: signed.method, headers: signed.headers } : viaApi(index));
+    }
+    return urls;
+  }
+
+  async function cancelInFlight(sessionId: string): Promise<void> {
+    const running = [...(inFlight.get(sessionId) ?? [])];
+    for (const entry of running) entry.cancel();
+    await Promise.all(running.map((e) => e.done));
+  }
+
+  return { receiveChunk, createPartUrls, cancelInFlight, inFlightCount: () => inFlight.size };
+}
+
+/** Reads a chunk's body only to hash it (a retry of a stored chunk, or an empty chunk). */
+async function hashChunk(input: TChunkInput, expected: number): Promise<string> {
+  const meter = createChunkMeter(expected, input.declaredSha256);
+  pipeRequestInto(input.body, meter.stream);
+  try {
+    for await (const _ of meter.stream) {
+      // Only the hash matters.
+    }
+  } catch (error) {
+    throw translateChunkError(error, error);
+  }
+  return meter.digest();
+}
+
+/**
+ * Pipes a request body into the chunk meter. Unlike stream.pipeline this never destroys the request
+ * when the meter refuses the bytes, so the client still receives the refusal; a dropped connection
+ * does fail the meter, and with it the storage write.
+ */
+function pipeRequestInto(body: Readable, meter: Transform): void {
+  const fail = (error?: Error) => {
+    if (!meter.destroyed) meter.destroy(error ?? new Error('The client went away while sending the chunk'));
+  };
+  if (body.destroyed) {
+    fail();
+    return;
+  }
+  body.once('error', fail);
+  body.once('aborted', () => fail());
+  body.once('close', () => {
+    if (!body.readableEnded) fail();
+  });
+  body.pipe(meter);
+}
+
+function translateChunkError(error: unknown, meterError: unknown): unknown {
+  const cause = meterError instanceof Error ? meterError : error;
+  if (cause instanceof ChunkChecksumMismatchError) return new AppError('checksum_mismatch', 'Chunk checksum mismatch', { cause });
+  if (cause instanceof ChunkLengthError) {
+    return cause.received > cause.expected ? new AppError('payload_too_large', cause.message, { cause }) : new AppError('bad_request', cause.message, { cause });
+  }
+  if (error instanceof MultipartUploadNotFoundError) return new AppError('gone', 'This upload was cancelled', { cause: error });
+  if (error instanceof InvalidPartError) return new AppError('bad_request', 'Chunk body did not match its declared size', { cause: error });
+  return error;
+}

@@ -1,0 +1,156 @@
+/**
+ * What every part of an upload session agrees on: how a file is cut into chunks, where its bytes go,
+ * how a session's state is read and when it may still be used. Session lifecycle, chunk receipt and
+ * assembly all build on these; none of them keeps state.
+ */
+import { createHash } from 'node:crypto';
+import { CHUNK_SIZE, uploadKey, type TDirectChunkChecksum, type TUploadForm, type TUploadMetadata } from '@dropsite/shared';
+import type { TAppDeps } from '../deps.ts';
+import { AppError } from '../http/app-error.ts';
+import { MultipartUploadNotFoundError, type Storage, type TMultipartUpload, type TPartInfo } from '../storage/storage.ts';
+import { findChunksBySession, findUploadSessionById, type TUploadFileRow, type TUploadSessionRow } from './upload-sessions.repository.ts';
+
+export type TSessionProtocol = 'chunked' | 'direct-chunked';
+
+/** How long a completer holds a session before another may take over (it is renewed while working). */
+export const COMPLETION_LEASE_MS = 5 * 60_000;
+/** Lifetime of a presigned part URL: minutes (the client asks again when one has expired). */
+export const PART_URL_SECONDS = 300;
+
+/** The form as a session keeps it: the password only as its hash. */
+export interface TStoredForm {
+  title: string;
+  description: string;
+  template: TUploadForm['template'];
+  authorName: string;
+  settings: TUploadMetadata['settings'];
+  /** Absent in sessions opened before contact details were sent. */
+  contactInfo?: TUploadMetadata['contactInfo'];
+  expiresAt: number | null;
+  passwordHash: string | null;
+  /** Not the form but how the session was opened: its client gives every chunk's SHA-256 with the urls call. */
+  chunkChecksum?: TDirectChunkChecksum;
+}
+
+/** Chunks a file of `size` bytes is sent in; an empty file still sends one (empty) chunk. */
+export function countChunks(size: number, chunkSize: number = CHUNK_SIZE): number {
+  return Math.max(1, Math.ceil(size / chunkSize));
+}
+
+/** Exact size of chunk `index` of the file. */
+export function expectedChunkSize(file: Pick<TUploadFileRow, 'size' | 'chunk_size' | 'total_chunks'>, index: number): number {
+  return index < file.total_chunks - 1 ? file.chunk_size : file.size - file.chunk_size * (file.total_chunks - 1);
+}
+
+/** How an Idempotency-Key is kept (never in clear). */
+export function hashIdempotencyKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export function chunkUploadPath(sessionId: string, fileId: string): string {
+  return `/api/upload-chunk/${sessionId}/${fileId}`;
+}
+
+export function range(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i);
+}
+
+/** The chunk checksum a session was opened with (kept beside its form). */
+export function chunkChecksumOf(session: TUploadSessionRow): TDirectChunkChecksum | undefined {
+  const stored = JSON.parse(session.form) as Partial<TStoredForm>;
+  return stored.chunkChecksum === 'sha256' ? 'sha256' : undefined;
+}
+
+/** Bytes of this session go straight to the bucket (presigned part URLs), never through the API. */
+export function isDirectToStorage(session: TUploadSessionRow, storage: Pick<Storage, 'driver'>): boolean {
+  return session.protocol === 'direct-chunked' && storage.driver === 's3';
+}
+
+/** Whether the client promised every chunk's SHA-256 (then the bucket checks each part against it). */
+export function declaresChunkChecksums(session: TUploadSessionRow): boolean {
+  return session.protocol === 'direct-chunked' && chunkChecksumOf(session) === 'sha256';
+}
+
+/** Parts of this session's multipart uploads carry their SHA-256, checked by the bucket. */
+export function hasCheckedParts(session: TUploadSessionRow, storage: Pick<Storage, 'driver'>): boolean {
+  return isDirectToStorage(session, storage) && declaresChunkChecksums(session);
+}
+
+/** Where a file of the session is stored: its multipart upload's key, then the published file's. */
+export function finalKeyOf(session: Pick<TUploadSessionRow, 'project_id'>, file: Pick<TUploadFileRow, 'id'>): string {
+  return uploadKey(session.project_id, file.id);
+}
+
+/** The multipart upload a file's bytes go to: its final key uploads/{projectId}/{fileId}, chunk i as part i+1. */
+export function multipartOf(session: TUploadSessionRow, file: TUploadFileRow, storage: Pick<Storage, 'driver'>): TMultipartUpload {
+  if (!file.multipart_upload_id) throw new Error(`File ${file.id} has no multipart upload`);
+  return {
+    key: finalKeyOf(session, file),
+    uploadId: file.multipart_upload_id,
+    partSize: file.chunk_size,
+    ...(hasCheckedParts(session, storage) ? { checksum: 'sha256' as const } : {}),
+  };
+}
+
+/** 404 for unknown ids. */
+export async function loadSession(deps: Pick<TAppDeps, 'db'>, sessionId: string): Promise<TUploadSessionRow> {
+  const session = await findUploadSessionById(deps.db, sessionId);
+  if (!session) throw new AppError('not_found', 'Upload session not found');
+  return session;
+}
+
+/** 410 for cancelled or expired sessions, 409 for published ones (unless a completed one is fine here). */
+export function assertUsable(session: TUploadSessionRow, now: number, options: { allowCompleted?: boolean } = {}): void {
+  if (session.status === 'aborted') throw new AppError('gone', 'This upload was cancelled');
+  if (session.status === 'completed') {
+    if (options.allowCompleted) return;
+    throw new AppError('conflict', 'This upload has already been published');
+  }
+  if (session.expires_at <= now) throw new AppError('gone', 'This upload session has expired. Please upload the files again.');
+}
+
+/** Usable and not being completed: chunks and part URLs need this. */
+export function assertOpen(session: TUploadSessionRow, now: number): void {
+  assertUsable(session, now);
+  if (session.status === 'completing') throw new AppError('conflict', 'This upload is being completed');
+}
+
+export function incompleteError(files: readonly TUploadFileRow[], missing: ReadonlyArray<{ fileId: string; chunkIndices: number[] }>): AppError {
+  const total = files.reduce((n, f) => n + f.total_chunks, 0);
+  const failed = missing.reduce((n, m) => n + m.chunkIndices.length, 0);
+  return new AppError('upload_incomplete', `Upload incomplete: ${total - failed}/${total} chunks, ${failed} failed`, { details: { missingChunks: missing } });
+}
+
+/**
+ * Durable chunks per file. Chunks through the API are rows; parts a browser PUT straight to the
+ * bucket are known only to the bucket, so for direct-to-bucket sessions its part list counts too.
+ */
+export async function findReceivedChunks(
+  deps: Pick<TAppDeps, 'db' | 'storage'>,
+  session: TUploadSessionRow,
+  files: readonly TUploadFileRow[],
+): Promise<Map<string, Set<number>>> {
+  const rows = await findChunksBySession(deps.db, session.id);
+  const received = new Map<string, Set<number>>();
+  for (const file of files) {
+    const set = new Set((rows.get(file.id) ?? []).map((r) => r.chunk_index));
+    if (file.assembled_at !== null) for (let i = 0; i < file.total_chunks; i++) set.add(i);
+    else if (isDirectToStorage(session, deps.storage) && file.multipart_upload_id) {
+      for (const part of await listPartsOrEmpty(deps.storage, multipartOf(session, file, deps.storage))) {
+        const index = part.partNumber - 1;
+        if (index < file.total_chunks && part.size === expectedChunkSize(file, index)) set.add(index);
+      }
+    }
+    received.set(file.id, set);
+  }
+  return received;
+}
+
+async function listPartsOrEmpty(storage: Storage, upload: TMultipartUpload): Promise<TPartInfo[]> {
+  try {
+    return await storage.listParts(upload);
+  } catch (error) {
+    if (error instanceof MultipartUploadNotFoundError) return [];
+    throw error;
+  }
+}
