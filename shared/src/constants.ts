@@ -47,7 +47,10 @@ export const UPLOAD_LIMITS = {
 export const DEFAULT_THEME_ID = 'professional-light';
 export const DEFAULT_HERO_LAYOUT = 'minimal';
 export const PDF_ROTATION_STEP_DEG = 90;
-/** The fallback gallery's 'Load more' adds this many cards (the spec gives no number: the lightbox gallery's page). */
+/**
+ * The fallback gallery's 'Load more' adds this many cards (the spec gives no number: the lightbox gallery's page).
+ * @alias
+ */
 export const FALLBACK_GALLERY_PAGE_SIZE = LIGHTBOX_PAGE_SIZE;
 /** The text viewer's full preview reads at most this much of a file (a Range request); the rest is a download. */
 export const TEXT_PREVIEW_MAX_BYTES = 2 * 1024 * 1024;

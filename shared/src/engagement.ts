@@ -125,6 +125,7 @@ const success = { success: z.literal(true) };
 
 // ---- favourites: POST / DELETE /api/favorites
 
+/** @alias A favourite names its target and nothing else. */
 export const ZFavoriteRequestSchema = ZEngagementTargetSchema;
 export type TFavoriteRequest = z.input<typeof ZFavoriteRequestSchema>;
 export const ZFavoriteResponseSchema = z.object({

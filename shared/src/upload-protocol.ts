@@ -249,8 +249,12 @@ export type TChunkUploadUrl = z.infer<typeof ZChunkUploadUrlSchema>;
 export const ZDirectUploadUrlsResponseSchema = z.object({ success: z.literal(true), uploadUrls: z.array(ZChunkUploadUrlSchema) });
 export type TDirectUploadUrlsResponse = z.infer<typeof ZDirectUploadUrlsResponseSchema>;
 
-/** Complete of direct chunked: same body as the chunked complete; the reply also echoes the sessionId. */
+/**
+ * Complete of direct chunked: same body as the chunked complete; the reply also echoes the sessionId.
+ * @alias
+ */
 export const ZDirectChunkedCompleteRequestSchema = ZCompleteUploadRequestSchema;
+/** @alias */
 export const ZDirectChunkedCompleteResponseSchema = ZCompleteUploadResponseSchema;
 
 // ---- Preview of a draft site: POST /api/preview

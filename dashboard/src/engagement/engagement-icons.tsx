@@ -48,9 +48,3 @@ export const LockIcon = ({ size }: { size?: number }) => (
     <path d="M8.5 10.5V7.5a3.5 3.5 0 0 1 7 0v3" />
   </Icon>
 );
-
-export const SparkIcon = ({ size }: { size?: number }) => (
-  <Icon size={size}>
-    <path d="M12 3.5v4M12 16.5v4M3.5 12h4M16.5 12h4M6 6l2.5 2.5M15.5 15.5 18 18M18 6l-2.5 2.5M8.5 15.5 6 18" />
-  </Icon>
-);

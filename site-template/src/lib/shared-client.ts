@@ -4,4 +4,4 @@
  * zod schemas, whose module-level definitions would put zod in every island bundle.
  */
 export * from '../../../shared/src/constants.ts';
-export { formatBytes, getExtension } from '../../../shared/src/file-kind.ts';
+export { formatBytes } from '../../../shared/src/file-kind.ts';

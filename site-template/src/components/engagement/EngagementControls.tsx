@@ -318,5 +318,3 @@ export function EngagementControls({ projectId, fileId, fileName, settings, vari
     </div>
   );
 }
-
-export default EngagementControls;
