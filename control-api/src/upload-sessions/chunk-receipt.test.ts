@@ -1,0 +1,65 @@
+/** Chunk receipt without HTTP: per-chunk SHA-256, exact sizes, retries (identical or 409), part URLs on disk. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CHUNK_SIZE } from '@dropsite/shared';
+import { AppError } from '../http/app-error.ts';
+import { chunkInput, chunkOf, initInput, makeBytes, sha256, startSessionParts, type TSessionParts } from './session-test-deps.ts';
+import { findChunk } from './upload-sessions.repository.ts';
+
+const appErrorOf = async (promise: Promise<unknown>): Promise<AppError> => {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+};
+
+describe('chunk receipt', () => {
+  let parts: TSessionParts;
+  let sessionId: string;
+  let fileId: string;
+  const bytes = makeBytes(2 * CHUNK_SIZE + 3);
+  beforeEach(async () => {
+    parts = await startSessionParts();
+    const view = await parts.lifecycle.init(initInput([{ name: 'a.bin', bytes }]));
+    sessionId = view.session.id;
+    fileId = view.files[0]!.id;
+  });
+  afterEach(async () => {
+    await parts.close();
+  });
+
+  it('stores a chunk and records its SHA-256; the same bytes again are a duplicate', async () => {
+    expect(await parts.receipt.receiveChunk(chunkInput(sessionId, fileId, 2, chunkOf(bytes, 2)))).toEqual({ duplicate: false });
+    expect(await findChunk(parts.deps.db, fileId, 2)).toMatchObject({ size: 3, sha256: sha256(chunkOf(bytes, 2)) });
+    expect(await parts.receipt.receiveChunk(chunkInput(sessionId, fileId, 2, chunkOf(bytes, 2), { sha: false }))).toEqual({ duplicate: true });
+  });
+
+  it('refuses a chunk whose bytes are not its X-Chunk-Sha256 (400), and records nothing', async () => {
+    const error = await appErrorOf(parts.receipt.receiveChunk(chunkInput(sessionId, fileId, 0, chunkOf(bytes, 0), { sha: sha256(chunkOf(bytes, 1)) })));
+    expect([error.status, error.code]).toEqual([400, 'checksum_mismatch']);
+    expect(await findChunk(parts.deps.db, fileId, 0)).toBeNull();
+  });
+
+  it('answers 409 to other bytes for a chunk already received, and keeps the first', async () => {
+    await parts.receipt.receiveChunk(chunkInput(sessionId, fileId, 0, chunkOf(bytes, 0)));
+    const other = Buffer.from(chunkOf(bytes, 0));
+    other[0] = other[0]! ^ 0xff;
+    const error = await appErrorOf(parts.receipt.receiveChunk(chunkInput(sessionId, fileId, 0, other)));
+    expect(error.status).toBe(409);
+    expect(await findChunk(parts.deps.db, fileId, 0)).toMatchObject({ sha256: sha256(chunkOf(bytes, 0)) });
+  });
+
+  it('refuses from the declared length alone: too long (413), too short (400), out of range (400)', async () => {
+    const long = { ...chunkInput(sessionId, fileId, 2, chunkOf(bytes, 2)), contentLength: 4 };
+    expect((await appErrorOf(parts.receipt.receiveChunk(long))).status).toBe(413);
+    const short = { ...chunkInput(sessionId, fileId, 0, chunkOf(bytes, 0)), contentLength: CHUNK_SIZE - 1 };
+    expect((await appErrorOf(parts.receipt.receiveChunk(short))).status).toBe(400);
+    expect((await appErrorOf(parts.receipt.receiveChunk(chunkInput(sessionId, fileId, 3, new Uint8Array(1))))).status).toBe(400);
+  });
+
+  it('sends every chunk of a disk session through the API', async () => {
+    const urls = await parts.receipt.createPartUrls(sessionId, fileId, [0, 2]);
+    expect(urls).toEqual([
+      { chunkIndex: 0, uploadUrl: `/api/upload-chunk/${sessionId}/${fileId}?chunk=0&last=false`, method: 'POST' },
+      { chunkIndex: 2, uploadUrl: `/api/upload-chunk/${sessionId}/${fileId}?chunk=2&last=true`, method: 'POST' },
+    ]);
+  });
+});
