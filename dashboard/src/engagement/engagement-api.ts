@@ -14,51 +14,18 @@ import {
   type TEngagementUpdate,
   type TProductEventRequest,
 } from '@dropsite/shared';
+import { ApiRequestError, callApi } from '@dropsite/shared/browser/api-client';
 import type { z } from 'zod';
 
-export class CreatorRequestError extends Error {
-  readonly status: number;
-  constructor(message: string, status: number) {
-    super(message);
-    this.name = 'CreatorRequestError';
-    this.status = status;
-  }
-}
-
-async function requestJson<T extends z.ZodType>(schema: T, path: string, init: RequestInit = {}): Promise<z.infer<T>> {
-  let res: Response;
-  try {
-    res = await fetch(path, { credentials: 'same-origin', ...init, headers: { Accept: 'application/json', ...init.headers } });
-  } catch {
-    throw new CreatorRequestError('No connection', 0);
-  }
-  const json: unknown = await res.json().catch(() => null);
-  if (!res.ok) {
-    const message = json && typeof json === 'object' && 'error' in json && typeof json.error === 'string' ? json.error : `Request failed (${res.status})`;
-    throw new CreatorRequestError(message, res.status);
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new CreatorRequestError('Unexpected reply from the server', 502);
+/** GET `path`, its reply checked with `schema`: a reply of another shape is a failed call like any other. */
+async function requestJson<T extends z.ZodType>(schema: T, path: string): Promise<z.infer<T>> {
+  const parsed = schema.safeParse(await callApi(path));
+  if (!parsed.success) throw new ApiRequestError('Unexpected reply from the server', 502);
   return parsed.data;
 }
 
 async function postJson(path: string, body: unknown): Promise<void> {
-  let res: Response;
-  try {
-    res = await fetch(path, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-  } catch {
-    throw new CreatorRequestError('No connection', 0);
-  }
-  if (!res.ok) {
-    const json: unknown = await res.json().catch(() => null);
-    const message = json && typeof json === 'object' && 'error' in json && typeof json.error === 'string' ? json.error : `Request failed (${res.status})`;
-    throw new CreatorRequestError(message, res.status);
-  }
+  await callApi(path, { method: 'POST', body });
 }
 
 export interface TAnonymousSession {
@@ -75,7 +42,7 @@ export async function fetchAnonymousSession(): Promise<TAnonymousSession | null>
     const reply = await requestJson(ZAnonymousSessionResponseSchema, '/api/creators/anonymous/session');
     return { sessionId: reply.sessionId, createdAt: Date.parse(reply.createdAt), expiresAt: Date.parse(reply.expiresAt) };
   } catch (err) {
-    if (err instanceof CreatorRequestError && (err.status === 401 || err.status === 404 || err.status === 410)) return null;
+    if (err instanceof ApiRequestError && (err.status === 401 || err.status === 404 || err.status === 410)) return null;
     throw err;
   }
 }

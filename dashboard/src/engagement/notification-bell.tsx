@@ -5,10 +5,10 @@
  */
 import { useCallback, useEffect, useId, useRef, useState, useSyncExternalStore, type JSX } from 'react';
 import { NOTIFICATION_BELL_REFRESH_MS, type TLocalNotification, type TNotificationType } from '@dropsite/shared';
+import { formatAlertTime } from '@dropsite/shared/browser/relative-time';
 import { CheckIcon, ClockIcon, HeartIcon, MessageIcon } from './engagement-icons.tsx';
 import { DASHBOARD_PATH, SIGN_UP_PATH, getCreatorEngagementStore, getNotificationCenter } from './creator-engagement.ts';
 import { countUnread, formatUnreadBadge } from './notifications.ts';
-import { formatRelativeTime } from './relative-time.ts';
 import { STORAGE_KEYS } from './storage-keys.ts';
 import { readNotificationPermission, requestNotificationPermission, type TNotificationPermission } from './browser-notifications.ts';
 import './engagement.css';
@@ -145,7 +145,7 @@ export function NotificationBell() {
                     <span className="notification-bell__item-body">
                       <span className="notification-bell__item-message">{item.message}</span>
                       <span className="notification-bell__item-meta">
-                        <time dateTime={new Date(item.timestamp).toISOString()}>{formatRelativeTime(item.timestamp, now)}</time>
+                        <time dateTime={new Date(item.timestamp).toISOString()}>{formatAlertTime(item.timestamp, now)}</time>
                         {item.ctaText && <span className="notification-bell__item-cta">{item.ctaText}</span>}
                       </span>
                     </span>

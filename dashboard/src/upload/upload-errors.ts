@@ -1,4 +1,5 @@
 /** The publish error catalogue (spec 8): one error type carrying the message the spec words. */
+import { readErrorEnvelope } from '@dropsite/shared/browser/api-client';
 
 /** What the creator is told whenever publishing fails; the specific message is shown beneath it. */
 export const PUBLISH_FAILED_MESSAGE = 'Upload failed. Please try again.';
@@ -56,8 +57,8 @@ export function isRetryableStatus(status: number): boolean {
 /** The backend's `error` text when the body is its JSON error shape. */
 export function readBackendError(body: string): string | null {
   try {
-    const json: unknown = JSON.parse(body);
-    if (json && typeof json === 'object' && 'error' in json && typeof json.error === 'string' && json.error.trim() !== '') return json.error.trim();
+    const message = readErrorEnvelope(JSON.parse(body))?.trim();
+    if (message) return message;
   } catch {
     // not JSON: an HTML error page from a proxy, for example
   }

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { COPY_CONFIRMATION_MS, QR_CODE } from '@dropsite/shared';
+import { copyText } from '@dropsite/shared/browser/clipboard';
 import { CheckIcon, PlusIcon } from '../components/icons.tsx';
 import { CheckCircleIcon, CopyIcon, DownloadIcon, ExternalIcon, ShareIcon } from './wizard-icons.tsx';
 
@@ -12,25 +13,6 @@ interface TSuccessStepProps {
 }
 
 type TQrCode = { png: string; svg: string };
-
-/** Copies text; the older execCommand path covers browsers without the async clipboard. */
-async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    const area = document.createElement('textarea');
-    area.value = text;
-    area.setAttribute('readonly', '');
-    area.style.position = 'fixed';
-    area.style.opacity = '0';
-    document.body.append(area);
-    area.select();
-    const ok = document.execCommand('copy');
-    area.remove();
-    return ok;
-  }
-}
 
 function downloadHref(href: string, name: string) {
   const link = document.createElement('a');

@@ -4,7 +4,8 @@
  * The text box outlives the panel (draft-memory.ts): closing it mid-send loses nothing.
  */
 import { useCallback, useEffect, useId, useReducer, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { buildThreads, formatCommentTime, type TShownComment } from './comment-model.ts';
+import { formatCommentTime } from '@dropsite/shared/browser/relative-time';
+import { buildThreads, type TShownComment } from './comment-model.ts';
 import { INITIAL_COMMENTS_STATE, canSubmitDraft, reduceComments, visibleComments, type TCommentsState } from './comments-state.ts';
 import { draftMemory } from './draft-memory.ts';
 import { fetchComments, postComment, type TEngagementTarget } from './engagement-api.ts';

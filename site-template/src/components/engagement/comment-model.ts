@@ -95,17 +95,3 @@ export function buildThreads(comments: readonly TShownComment[]): TCommentThread
   }
   return [...threads.values()];
 }
-
-const RELATIVE = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-const ABSOLUTE = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', year: 'numeric' });
-
-/** 'just now', '5 minutes ago', 'yesterday', then a date. */
-export function formatCommentTime(timestamp: number, now: number): string {
-  const seconds = Math.round((timestamp - now) / 1000);
-  const abs = Math.abs(seconds);
-  if (abs < 45) return 'just now';
-  if (abs < 3600) return RELATIVE.format(Math.round(seconds / 60), 'minute');
-  if (abs < 86_400) return RELATIVE.format(Math.round(seconds / 3600), 'hour');
-  if (abs < 7 * 86_400) return RELATIVE.format(Math.round(seconds / 86_400), 'day');
-  return ABSOLUTE.format(timestamp);
-}

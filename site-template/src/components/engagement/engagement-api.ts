@@ -2,23 +2,15 @@
  * The visitor's engagement calls (spec 7.1, docs/api.md), typed with the schemas' types from
  * @dropsite/shared and checked by reply-readers.ts. The server knows the visitor by the HttpOnly
  * cookie it issued; the userEmail and userName sent are informational. Every function resolves
- * with the server's answer or throws `EngagementRequestError`; nothing is retried here (the
+ * with the server's answer or throws `ApiRequestError`; nothing is retried here (the
  * controls offer Retry).
  */
+import { ApiRequestError, callApi } from '@dropsite/shared/browser/api-client';
 import type { TApprovalRequest, TApprovalStatus, TCreateCommentRequest, TFavoriteRequest } from '@dropsite/shared';
 import { toShownComment, type TShownComment } from './comment-model.ts';
 import { ReplyShapeError, readApprovalResponse, readCommentsResponse, readCreatedComment, readEngagementState, readFavoriteResponse } from './reply-readers.ts';
 
 export type { TApprovalStatus };
-
-export class EngagementRequestError extends Error {
-  readonly status: number;
-  constructor(message: string, status: number) {
-    super(message);
-    this.name = 'EngagementRequestError';
-    this.status = status;
-  }
-}
 
 type TPageGlobals = { dropsiteFirstCall?: Promise<void> };
 
@@ -43,30 +35,8 @@ async function fetchInOrder(path: string, init: RequestInit): Promise<Response> 
   return call;
 }
 
-async function request(method: string, path: string, body?: unknown): Promise<unknown> {
-  let res: Response;
-  try {
-    res = await fetchInOrder(path, {
-      method,
-      credentials: 'same-origin',
-      headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch {
-    throw new EngagementRequestError('No connection', 0);
-  }
-  const text = await res.text().catch(() => '');
-  let json: unknown = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    json = null;
-  }
-  if (!res.ok) {
-    const message = json && typeof json === 'object' && 'error' in json && typeof json.error === 'string' ? json.error : `Request failed (${res.status})`;
-    throw new EngagementRequestError(message, res.status);
-  }
-  return json;
+function request(method: string, path: string, body?: unknown): Promise<unknown> {
+  return callApi(path, { method, body }, fetchInOrder);
 }
 
 /** Reads a reply; a reply of the wrong shape is a failed request like any other. */
@@ -74,7 +44,7 @@ function parseReply<T>(read: (json: unknown) => T, json: unknown): T {
   try {
     return read(json);
   } catch (err) {
-    if (err instanceof ReplyShapeError) throw new EngagementRequestError(err.message, 502);
+    if (err instanceof ReplyShapeError) throw new ApiRequestError(err.message, 502);
     throw err;
   }
 }

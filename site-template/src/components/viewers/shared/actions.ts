@@ -2,6 +2,7 @@
  * Browser actions the viewers share: downloads (one file, a streamed ZIP with progress),
  * sharing and copying a link. Texts are the spec's (section 8) where it has them.
  */
+import { copyText } from '@dropsite/shared/browser/clipboard';
 
 export const FILE_UNAVAILABLE_MESSAGE = (name: string) => `File "${name}" is not available for download. Please contact the site owner.`;
 export const NOTHING_TO_DOWNLOAD_MESSAGE = 'No files are currently available for download. Please contact the site owner.';
@@ -90,29 +91,6 @@ export function pageUrl(): string {
   return location.href.split('#')[0] ?? location.href;
 }
 
-/** Copies text to the clipboard; falls back to a hidden textarea where the async API is missing. */
-export async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    const area = document.createElement('textarea');
-    area.value = text;
-    area.setAttribute('readonly', '');
-    area.style.position = 'fixed';
-    area.style.opacity = '0';
-    document.body.append(area);
-    area.select();
-    let isCopied = false;
-    try {
-      isCopied = document.execCommand('copy');
-    } catch {
-      isCopied = false;
-    }
-    area.remove();
-    return isCopied;
-  }
-}
 
 export type TShareOutcome = 'shared' | 'copied' | 'failed' | 'cancelled';
 

@@ -9,7 +9,8 @@ import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent 
 import type { TTextSummary } from '@dropsite/shared';
 import { COPY_CONFIRMATION_MS, TEXT_PREVIEW_MAX_BYTES, TEXT_VIEWER, formatBytes } from '../../../lib/shared-client.ts';
 import type { TViewerSite } from '../../../lib/viewer-types.ts';
-import { copyText, pageUrl, shareLink } from '../shared/actions.ts';
+import { copyText } from '@dropsite/shared/browser/clipboard';
+import { pageUrl, shareLink } from '../shared/actions.ts';
 import { DownloadButton, FileEngagement } from '../shared/controls.tsx';
 import { Icon } from '../shared/icons.tsx';
 import { cardLines, clampFontSize, decodeText, parseCsv, splitLines } from './text-format.ts';
