@@ -244,39 +244,55 @@ async function measure(label: string, env: Record<string, string>, pin: boolean)
     const runs: Record<string, TRun> = {};
     const pid = child.pid;
     runs['bare GET'] = await load(`http://127.0.0.1:${info.barePort}/bare`, { method: 'GET' }, pid);
-    runs['bare POST (JSON)'] = await load(`http://127.0.0.1:${info.barePort}/bare`, {
-      method: 'POST',
-      headers: JSON_HEADERS,
-      body: JSON.stringify({ projectId: info.projectId, fileId: info.fileIds[0] }),
-    }, pid);
-    runs['POST/DELETE /api/favorites'] = await load(`${base}/api/favorites`, {
-      setupRequest: (req) => {
-        const k = n++;
-        // Each visitor toggles each file: add, then remove, across 200 files.
-        const visitor = Math.floor(k / 2) % VISITORS;
-        const file = info.fileIds[Math.floor(k / (2 * VISITORS)) % FILES]!;
-        return {
-          ...req,
-          method: k % 2 === 0 ? 'POST' : 'DELETE',
-          headers: visitorHeaders(visitor, true),
-          body: JSON.stringify({ projectId: info.projectId, fileId: file, userEmail: 'session_x', userName: 'User' }),
-        };
+    runs['bare POST (JSON)'] = await load(
+      `http://127.0.0.1:${info.barePort}/bare`,
+      {
+        method: 'POST',
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ projectId: info.projectId, fileId: info.fileIds[0] }),
       },
-    }, pid);
-    runs['GET /api/comments (30)'] = await load(`${base}/api/comments?projectId=${info.projectId}&fileId=${info.fileIds[0]}`, {
-      setupRequest: (req) => ({ ...req, method: 'GET', headers: visitorHeaders(n++, false) }),
-    }, pid);
-    runs['POST /api/analytics/view'] = await load(`${base}/api/analytics/view`, {
-      setupRequest: (req) => {
-        const k = n++;
-        return {
-          ...req,
-          method: 'POST',
-          headers: visitorHeaders(k, true),
-          body: JSON.stringify({ projectId: info.projectId, fileId: info.fileIds[Math.floor(k / VISITORS) % FILES] }),
-        };
+      pid,
+    );
+    runs['POST/DELETE /api/favorites'] = await load(
+      `${base}/api/favorites`,
+      {
+        setupRequest: (req) => {
+          const k = n++;
+          // Each visitor toggles each file: add, then remove, across 200 files.
+          const visitor = Math.floor(k / 2) % VISITORS;
+          const file = info.fileIds[Math.floor(k / (2 * VISITORS)) % FILES]!;
+          return {
+            ...req,
+            method: k % 2 === 0 ? 'POST' : 'DELETE',
+            headers: visitorHeaders(visitor, true),
+            body: JSON.stringify({ projectId: info.projectId, fileId: file, userEmail: 'session_x', userName: 'User' }),
+          };
+        },
       },
-    }, pid);
+      pid,
+    );
+    runs['GET /api/comments (30)'] = await load(
+      `${base}/api/comments?projectId=${info.projectId}&fileId=${info.fileIds[0]}`,
+      {
+        setupRequest: (req) => ({ ...req, method: 'GET', headers: visitorHeaders(n++, false) }),
+      },
+      pid,
+    );
+    runs['POST /api/analytics/view'] = await load(
+      `${base}/api/analytics/view`,
+      {
+        setupRequest: (req) => {
+          const k = n++;
+          return {
+            ...req,
+            method: 'POST',
+            headers: visitorHeaders(k, true),
+            body: JSON.stringify({ projectId: info.projectId, fileId: info.fileIds[Math.floor(k / VISITORS) % FILES] }),
+          };
+        },
+      },
+      pid,
+    );
     return runs;
   } finally {
     await stopServer(child);
@@ -307,7 +323,10 @@ function report(label: string, runs: Record<string, TRun>, withTargets: boolean)
       }
     }
     const problems = run.non2xx || run.errors ? `  (${run.non2xx} non-2xx, ${run.errors} errors)` : '';
-    const cpu = run.cpuMicrosPerRequest === null ? '' : `   CPU ${Math.round(run.cpuMicrosPerRequest).toString().padStart(4)} µs/req (${Math.round(1e6 / run.cpuMicrosPerRequest).toLocaleString('en-US')}/s per core)`;
+    const cpu =
+      run.cpuMicrosPerRequest === null
+        ? ''
+        : `   CPU ${Math.round(run.cpuMicrosPerRequest).toString().padStart(4)} µs/req (${Math.round(1e6 / run.cpuMicrosPerRequest).toLocaleString('en-US')}/s per core)`;
     rows.push([name, `${Math.round(run.rps).toLocaleString('en-US').padStart(7)} req/s   p99 ${String(run.p99).padStart(3)} ms${cpu}${problems}${verdict}`]);
   }
   rows.push(['rate limits', `raised to ${Number(RAISED_LIMIT).toLocaleString('en-US')}/min for this run (RATE_LIMIT_READS/WRITES/SITE_WRITES_PER_MINUTE)`]);
@@ -338,7 +357,12 @@ async function main(): Promise<void> {
   if (pin) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
   process.stdout.write(`Engagement benchmark: API in a child process${pin ? ' on CPU 0, autocannon on CPU 1' : ''}.\n`);
   // Other work on the machine skews req/s and p99 (not CPU per request): say how busy it was.
-  process.stdout.write(`Load average before the run: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')} on ${os.cpus().length} CPUs.\n`);
+  process.stdout.write(
+    `Load average before the run: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')} on ${os.cpus().length} CPUs.\n`,
+  );
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-bench-engagement-'));
   let isPass = true;

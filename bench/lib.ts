@@ -12,7 +12,10 @@ export { makePdf, makeZip } from '@dropsite/builder/test-support';
 export async function startEmbeddedRuntime(extraEnv: Record<string, string> = {}): Promise<{ runtime: TRuntime; dataDir: string; dispose(): Promise<void> }> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-bench-'));
   // The benchmarks run with NODE_ENV=production, which needs a session secret (a throwaway one here).
-  const config = loadConfig({ SESSION_SECRET: 'bench-only-session-secret-0123456789abcdef', ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', ...extraEnv }, dataDir);
+  const config = loadConfig(
+    { SESSION_SECRET: 'bench-only-session-secret-0123456789abcdef', ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', ...extraEnv },
+    dataDir,
+  );
   const runtime = await createRuntime(config, { runBuilder: true });
   return {
     runtime,
@@ -38,10 +41,17 @@ export async function makeCameraJpeg(seed: number, width = 4000, height = 3000):
     small[i + 1] = (py * 0.8 + grain) & 255;
     small[i + 2] = ((px + py) * 0.3 + 90 + grain) & 255;
   }
-  const noise = await sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 18 } } }).raw().toBuffer();
-  const base = await sharp(small, { raw: { width: 400, height: 300, channels: 3 } }).resize(width, height, { kernel: 'cubic' }).raw().toBuffer();
+  const noise = await sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 18 } } })
+    .raw()
+    .toBuffer();
+  const base = await sharp(small, { raw: { width: 400, height: 300, channels: 3 } })
+    .resize(width, height, { kernel: 'cubic' })
+    .raw()
+    .toBuffer();
   for (let i = 0; i < base.length; i++) base[i] = Math.max(0, Math.min(255, base[i]! + ((noise[i]! - 128) >> 1)));
-  return sharp(base, { raw: { width, height, channels: 3 } }).jpeg({ quality: 88 }).toBuffer();
+  return sharp(base, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 88 })
+    .toBuffer();
 }
 
 /**

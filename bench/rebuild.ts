@@ -87,7 +87,10 @@ async function makeReferenceFiles(): Promise<TRefFile[]> {
     [1600, 1200],
   ];
   const photos = await Promise.all(sizes.map(([w, h], i) => makeCameraJpeg(i + 11, w, h)));
-  const csvRows = ['date,item,quantity,price', ...Array.from({ length: 200 }, (_, i) => `2025-03-${String((i % 28) + 1).padStart(2, '0')},item-${i},${(i % 9) + 1},${(i * 3.17).toFixed(2)}`)];
+  const csvRows = [
+    'date,item,quantity,price',
+    ...Array.from({ length: 200 }, (_, i) => `2025-03-${String((i % 28) + 1).padStart(2, '0')},item-${i},${(i % 9) + 1},${(i * 3.17).toFixed(2)}`),
+  ];
   return [
     ...photos.map((bytes, i) => ({ name: `DSC_${String(i + 1).padStart(4, '0')}.jpg`, type: 'image/jpeg', bytes })),
     { name: 'contract.pdf', type: 'application/pdf', bytes: makePdf(4) },
@@ -276,7 +279,9 @@ try {
 
   // 1,000 projects, SEED_BATCH per transaction, rows reusing the reference files' content.
   const seedStarted = performance.now();
-  const slugs = allocateSlugs(PROJECTS + 1).filter((s) => s !== refSlug).slice(0, PROJECTS);
+  const slugs = allocateSlugs(PROJECTS + 1)
+    .filter((s) => s !== refSlug)
+    .slice(0, PROJECTS);
   const seeded: Array<{ id: string; slug: string; title: string; files: number }> = [];
   const yearAgo = now - 365 * 24 * 3600 * 1000;
   let fileCount = 0;
@@ -299,11 +304,25 @@ try {
   const seedMs = performance.now() - seedStarted;
 
   printFigures(`Rebuild, part 1: seed ${PROJECTS} projects (embedded defaults: SQLite, disk storage, in-process queue)`, [
-    ['reference project', `${refFiles.length} files (6 JPEG 1600x1200/1200x1600, PDF, ZIP, CSV, MD) built through the queue in ${(refMs / 1000).toFixed(2)} s${metadataFromCache ? ` (${metadataFromCache} rows without metadata after a retried build: taken from derived/*/meta.json)` : ''}`],
-    ['seeded', `${seeded.length} projects, ${fileCount} files (${FILE_KINDS.filter((k) => kindCounts[k]).map((k) => `${kindCounts[k]} ${k}`).join(', ')})`],
+    [
+      'reference project',
+      `${refFiles.length} files (6 JPEG 1600x1200/1200x1600, PDF, ZIP, CSV, MD) built through the queue in ${(refMs / 1000).toFixed(2)} s${metadataFromCache ? ` (${metadataFromCache} rows without metadata after a retried build: taken from derived/*/meta.json)` : ''}`,
+    ],
+    [
+      'seeded',
+      `${seeded.length} projects, ${fileCount} files (${FILE_KINDS.filter((k) => kindCounts[k])
+        .map((k) => `${kindCounts[k]} ${k}`)
+        .join(', ')})`,
+    ],
     ['files per project', `${Math.min(...seeded.map((s) => s.files))}-${Math.max(...seeded.map((s) => s.files))}`],
     ['seed time', `${(seedMs / 1000).toFixed(2)} s (${Math.ceil(PROJECTS / SEED_BATCH)} transactions)`],
-    ['machine', `${os.availableParallelism()} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1/5/15 min) at the start of part 2`],
+    [
+      'machine',
+      `${os.availableParallelism()} CPUs, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / ')} (1/5/15 min) at the start of part 2`,
+    ],
   ]);
 
   // -------------------------------------------------------------------------------------------
@@ -384,15 +403,28 @@ try {
   const fastMsPerProject = result.ms / PROJECTS;
   const rebuildPass = result.failed === 0 && missing === 0 && stale === 0 && spotOk && result.ms < REBUILD_TARGET_MS;
   printFigures(`Rebuild, part 2: ${PROJECTS} projects through the queue (rebuildProjects)`, [
-    ['first build (untimed pass)', `${(firstPass.ms / 1000).toFixed(2)} s, ${(firstPass.ms / PROJECTS).toFixed(2)} ms per project, ${firstPass.failed} failed (${Object.entries(firstCounts).map(([k, v]) => `${v} ${k}`).join(', ')})`],
+    [
+      'first build (untimed pass)',
+      `${(firstPass.ms / 1000).toFixed(2)} s, ${(firstPass.ms / PROJECTS).toFixed(2)} ms per project, ${firstPass.failed} failed (${Object.entries(firstCounts)
+        .map(([k, v]) => `${v} ${k}`)
+        .join(', ')})`,
+    ],
     ['rebuild total', `${(result.ms / 1000).toFixed(2)} s`],
     ['projects per second', (PROJECTS / (result.ms / 1000)).toFixed(0)],
     ['ms per project', fastMsPerProject.toFixed(2)],
     ['of which rendering', `${renderOnlyMs.toFixed(2)} ms per project when rendering alone (same renderer and models, measured after); the rest is queue, SQLite and disk storage`],
-    ['first build started / last finished', `${(firstStartedMs / 1000).toFixed(2)} s / ${(lastFinishedMs / 1000).toFixed(2)} s after the call (progress polled ${polls} times, every 100 ms)`],
+    [
+      'first build started / last finished',
+      `${(firstStartedMs / 1000).toFixed(2)} s / ${(lastFinishedMs / 1000).toFixed(2)} s after the call (progress polled ${polls} times, every 100 ms)`,
+    ],
     ['peak RSS', `${mb(rss.peakBytes)} (${mb(rss.startBytes)} before; ${rss.samples} samples every 50 ms; process maxRSS ${mb(process.resourceUsage().maxRSS * 1024)})`],
     ['build concurrency', `${deps.config.buildConcurrency} (BUILD_CONCURRENCY), storage ${deps.storage.driver}, queue ${deps.queue.driver}`],
-    ['failures', `${result.failed} (builds v${REBUILD_VERSION}: ${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')}; ${liveCount} projects live at v${REBUILD_VERSION})`],
+    [
+      'failures',
+      `${result.failed} (builds v${REBUILD_VERSION}: ${Object.entries(counts)
+        .map(([k, v]) => `${v} ${k}`)
+        .join(', ')}; ${liveCount} projects live at v${REBUILD_VERSION})`,
+    ],
     ['sites/{slug}/index.html', `${seeded.length - missing}/${seeded.length} present, ${seeded.length - missing - stale} written by this rebuild`],
     ['spot check', `${spot.slug}: ${spotHtml.length} bytes, title "${spot.title}" ${spotOk ? 'found' : 'NOT FOUND'}`],
     ['target', `under ${REBUILD_TARGET_MS / 1000} s, 0 failures`],
@@ -479,14 +511,7 @@ async function staticIndexPage(dynamicPage: string): Promise<string> {
   if (!match) throw new Error(`${dynamicPage} has no frontmatter`);
   if (!/Astro\.locals\.site\b/.test(match[1]!)) throw new Error(`${dynamicPage} no longer reads Astro.locals.site; update bench/rebuild.ts`);
   const frontmatter = match[1]!.replace(/Astro\.locals\.site\b/g, '(siteJson as unknown as TSiteRenderModel)');
-  return [
-    '---',
-    "import type { TSiteRenderModel } from '@dropsite/shared';",
-    "import siteJson from './_site.json';",
-    frontmatter,
-    '---',
-    match[2]!,
-  ].join('\n');
+  return ['---', "import type { TSiteRenderModel } from '@dropsite/shared';", "import siteJson from './_site.json';", frontmatter, '---', match[2]!].join('\n');
 }
 
 /**

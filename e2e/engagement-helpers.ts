@@ -41,8 +41,6 @@ export async function publishSite(
   const res = await request.post('/api/upload', { multipart: form, headers: { Origin: baseURL } });
   expect(res.status(), await res.text()).toBe(201);
   const body = (await res.json()) as { url: string; slug: string };
-  await expect
-    .poll(async () => ((await (await request.get(`/api/sites/${body.slug}/status`)).json()) as { status: string }).status, { timeout: 30_000 })
-    .toBe('live');
+  await expect.poll(async () => ((await (await request.get(`/api/sites/${body.slug}/status`)).json()) as { status: string }).status, { timeout: 30_000 }).toBe('live');
   return body;
 }

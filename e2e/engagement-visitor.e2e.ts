@@ -62,7 +62,10 @@ test.describe('a visitor engages with a published site', () => {
     await expect(list.getByText(/^User \S{4}$/).first()).toBeVisible();
     await expect(list.getByText('You', { exact: true }).first()).toBeVisible();
 
-    await list.getByRole('button', { name: /^Reply to User/ }).first().click();
+    await list
+      .getByRole('button', { name: /^Reply to User/ })
+      .first()
+      .click();
     await expect(controls.getByText(/Replying to/)).toBeVisible();
     await expect(box).toHaveAccessibleName(/^Reply to User \S{4}$/);
     await expect(box).toBeFocused();

@@ -29,9 +29,20 @@ export default defineConfig({
     url: `http://localhost:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { ...API_ENV, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', PUBLIC_URL: `http://localhost:${port}`, SESSION_SECRET: 'e2e-only-session-secret-0123456789abcdef',
+    env: {
+      ...API_ENV,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      PUBLIC_URL: `http://localhost:${port}`,
+      SESSION_SECRET: 'e2e-only-session-secret-0123456789abcdef',
       // The suite publishes about forty sites and renders many previews from one address within minutes;
       // the shipped limits (10 publishes an hour) are tested in control-api's publish-limits.security.test.ts.
-      PUBLISH_LIMIT_PER_HOUR: '1000', PREVIEW_LIMIT_PER_HOUR: '1000', OPEN_UPLOAD_SESSIONS_PER_ADDRESS: '100', PUBLISH_BYTES_PER_DAY: String(1024 ** 4) },
+      PUBLISH_LIMIT_PER_HOUR: '1000',
+      PREVIEW_LIMIT_PER_HOUR: '1000',
+      OPEN_UPLOAD_SESSIONS_PER_ADDRESS: '100',
+      PUBLISH_BYTES_PER_DAY: String(1024 ** 4),
+    },
   },
 });

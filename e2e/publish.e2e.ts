@@ -16,14 +16,17 @@ test('a creator drops three images, lands on the published site and a visitor do
   ];
 
   await page.goto('/');
-  const dataTransfer = await page.evaluateHandle((files) => {
-    const dt = new DataTransfer();
-    for (const f of files) {
-      const bytes = Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0));
-      dt.items.add(new File([bytes], f.name, { type: f.type }));
-    }
-    return dt;
-  }, images.map((i) => ({ name: i.name, type: i.type, base64: i.bytes.toString('base64') })));
+  const dataTransfer = await page.evaluateHandle(
+    (files) => {
+      const dt = new DataTransfer();
+      for (const f of files) {
+        const bytes = Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0));
+        dt.items.add(new File([bytes], f.name, { type: f.type }));
+      }
+      return dt;
+    },
+    images.map((i) => ({ name: i.name, type: i.type, base64: i.bytes.toString('base64') })),
+  );
   const dropzone = page.getByTestId('dropzone');
   await dropzone.dispatchEvent('dragenter', { dataTransfer });
   await dropzone.dispatchEvent('dragover', { dataTransfer });

@@ -142,10 +142,18 @@ test('the wizard preview runs sandboxed in its own origin, under the site CSP, a
   const previewImages = frame.locator('img[src^="blob:"]');
   await expect(previewImages.first()).toBeAttached();
   await expect
-    .poll(() => previewImages.evaluateAll((imgs: HTMLImageElement[]) => imgs.map((img) => {
-          img.loading = 'eager';
-          return img.complete && img.naturalWidth > 0;
-        }).some(Boolean)), { timeout: 10_000 })
+    .poll(
+      () =>
+        previewImages.evaluateAll((imgs: HTMLImageElement[]) =>
+          imgs
+            .map((img) => {
+              img.loading = 'eager';
+              return img.complete && img.naturalWidth > 0;
+            })
+            .some(Boolean),
+        ),
+      { timeout: 10_000 },
+    )
     .toBe(true);
 
   // The PDF viewer reads the creator's local file (a blob: URL the frame made) with PDF.js from /_astro.

@@ -18,9 +18,7 @@ async function publishProtectedSite(page: Page, baseURL: string): Promise<string
   const res = await page.request.post('/api/upload', { multipart: form, headers: { Origin: baseURL } });
   expect(res.status(), await res.text()).toBe(201);
   const { slug } = (await res.json()) as { slug: string };
-  await expect
-    .poll(async () => ((await (await page.request.get(`/api/sites/${slug}/status`)).json()) as { status: string }).status, { timeout: 30_000 })
-    .toBe('live');
+  await expect.poll(async () => ((await (await page.request.get(`/api/sites/${slug}/status`)).json()) as { status: string }).status, { timeout: 30_000 }).toBe('live');
   return slug;
 }
 

@@ -32,16 +32,26 @@ const PAYLOAD = `
 `;
 
 const HOSTILE_FILES: TUploadFile[] = [
-  { name: 'attack.html', type: 'text/html', bytes: Buffer.from(`<!doctype html><html><head><title>attack</title></head><body><h1>attack</h1><script>${PAYLOAD}</script><img src="x" onerror="${PAYLOAD.replace(/"/g, '&quot;').replace(/\n/g, ' ')}"></body></html>`) },
+  {
+    name: 'attack.html',
+    type: 'text/html',
+    bytes: Buffer.from(
+      `<!doctype html><html><head><title>attack</title></head><body><h1>attack</h1><script>${PAYLOAD}</script><img src="x" onerror="${PAYLOAD.replace(/"/g, '&quot;').replace(/\n/g, ' ')}"></body></html>`,
+    ),
+  },
   {
     name: 'attack.svg',
     type: 'image/svg+xml',
-    bytes: Buffer.from(`<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="200" height="200" onload="${PAYLOAD.replace(/"/g, '&quot;').replace(/&&/g, '&amp;&amp;').replace(/</g, '&lt;').replace(/\n/g, ' ')}"><script type="text/javascript"><![CDATA[${PAYLOAD}]]></script><rect width="200" height="200" fill="red"/></svg>`),
+    bytes: Buffer.from(
+      `<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="200" height="200" onload="${PAYLOAD.replace(/"/g, '&quot;').replace(/&&/g, '&amp;&amp;').replace(/</g, '&lt;').replace(/\n/g, ' ')}"><script type="text/javascript"><![CDATA[${PAYLOAD}]]></script><rect width="200" height="200" fill="red"/></svg>`,
+    ),
   },
   {
     name: 'attack.xhtml',
     type: 'application/xhtml+xml',
-    bytes: Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>attack</title></head><body><p>attack</p><script type="text/javascript"><![CDATA[${PAYLOAD}]]></script></body></html>`),
+    bytes: Buffer.from(
+      `<?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>attack</title></head><body><p>attack</p><script type="text/javascript"><![CDATA[${PAYLOAD}]]></script></body></html>`,
+    ),
   },
   { name: 'disguised.png', type: 'image/png', bytes: Buffer.from(`<!doctype html><html><body><h1>not a picture</h1><script>${PAYLOAD}</script></body></html>`) },
   { name: 'payload.js', type: 'text/javascript', bytes: Buffer.from(PAYLOAD) },
@@ -127,7 +137,12 @@ test.describe('uploaded HTML, SVG, XHTML, scripts and disguised files stay inert
           // Only the disguised PNG's preview is shown inline: as an image, never as a page.
           expect(file.name, `${what} was rendered inline`).toBe('disguised.png');
           expect(response instanceof Error ? response.message : response?.status(), what).toBe(200);
-          const rendered = await page.evaluate(() => ({ type: document.contentType, scripts: document.querySelectorAll('script').length, h1: document.querySelectorAll('h1').length, title: document.title }));
+          const rendered = await page.evaluate(() => ({
+            type: document.contentType,
+            scripts: document.querySelectorAll('script').length,
+            h1: document.querySelectorAll('h1').length,
+            title: document.title,
+          }));
           expect(rendered.type, what).toBe('image/png');
           expect(rendered.scripts, what).toBe(0);
           expect(rendered.h1, what).toBe(0);

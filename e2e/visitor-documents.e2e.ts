@@ -46,12 +46,20 @@ test.describe('one PDF', () => {
     await page.getByRole('button', { name: 'Zoom in' }).click();
     await expect(zoomLabel).toHaveText('120%');
     await expect.poll(async () => (await canvasSize(page)).width).toBeGreaterThan(before.width * 1.15);
-    for (let i = 0; i < 10; i++) await page.getByRole('button', { name: 'Zoom in' }).click({ trial: false, force: true }).catch(() => undefined);
+    for (let i = 0; i < 10; i++)
+      await page
+        .getByRole('button', { name: 'Zoom in' })
+        .click({ trial: false, force: true })
+        .catch(() => undefined);
     await expect(zoomLabel).toHaveText('300%');
     await expect(page.getByRole('button', { name: 'Zoom in' })).toBeDisabled();
     await zoomLabel.click();
     await expect(zoomLabel).toHaveText('100%');
-    for (let i = 0; i < 6; i++) await page.getByRole('button', { name: 'Zoom out' }).click({ force: true }).catch(() => undefined);
+    for (let i = 0; i < 6; i++)
+      await page
+        .getByRole('button', { name: 'Zoom out' })
+        .click({ force: true })
+        .catch(() => undefined);
     await expect(zoomLabel).toHaveText('50%');
     await zoomLabel.click();
 
@@ -59,10 +67,12 @@ test.describe('one PDF', () => {
     const upright = await canvasSize(page);
     expect(upright.height).toBeGreaterThan(upright.width);
     await page.getByRole('button', { name: 'Rotate 90°' }).click();
-    await expect.poll(async () => {
-      const size = await canvasSize(page);
-      return size.width > size.height;
-    }).toBe(true);
+    await expect
+      .poll(async () => {
+        const size = await canvasSize(page);
+        return size.width > size.height;
+      })
+      .toBe(true);
 
     // Keys on the focused page.
     await page.locator('.pdf-stage').focus();
@@ -188,10 +198,18 @@ test('a text document: card of 12 lines cut at 50 characters, full preview with 
   await expect(body$).toHaveCSS('font-size', '14px');
   await dialog.getByRole('button', { name: 'Larger text' }).click();
   await expect(body$).toHaveCSS('font-size', '16px');
-  for (let i = 0; i < 6; i++) await dialog.getByRole('button', { name: 'Larger text' }).click({ force: true }).catch(() => undefined);
+  for (let i = 0; i < 6; i++)
+    await dialog
+      .getByRole('button', { name: 'Larger text' })
+      .click({ force: true })
+      .catch(() => undefined);
   await expect(dialog.getByText('24px')).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'Larger text' })).toBeDisabled();
-  for (let i = 0; i < 8; i++) await dialog.getByRole('button', { name: 'Smaller text' }).click({ force: true }).catch(() => undefined);
+  for (let i = 0; i < 8; i++)
+    await dialog
+      .getByRole('button', { name: 'Smaller text' })
+      .click({ force: true })
+      .catch(() => undefined);
   await expect(dialog.getByText('10px')).toBeVisible();
 
   await dialog.getByRole('button', { name: 'Copy' }).click();

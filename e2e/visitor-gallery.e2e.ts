@@ -200,7 +200,12 @@ test('images without a preview: the fallback gallery, its toggle and a Load more
   await expect(page.getByRole('button', { name: 'Load more' })).toHaveCount(0);
   await page.getByRole('button', { name: 'Masonry' }).click();
   await expect(page.locator('.gv-cards--masonry .gv-card')).toHaveCount(23);
-  await expect(page.locator('.gv-card').first().getByRole('link', { name: /Download scan-01\.jpg/ })).toHaveAttribute('href', /mode=download$/);
+  await expect(
+    page
+      .locator('.gv-card')
+      .first()
+      .getByRole('link', { name: /Download scan-01\.jpg/ }),
+  ).toHaveAttribute('href', /mode=download$/);
 });
 
 test('a thumbnail that fails to load becomes the placeholder', async ({ page }) => {

@@ -10,7 +10,9 @@ import { parseArgs } from 'node:util';
 import { chromium, request as playwrightRequest, type Page } from '@playwright/test';
 import { hasSoffice, pdf, photos, presentation, publish, text, video, zip, type TUploadFile } from './visitor-support.ts';
 
-const { values } = parseArgs({ options: { base: { type: 'string', default: 'http://localhost:3000' }, out: { type: 'string', default: '/tmp/visitor-shots' }, only: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { base: { type: 'string', default: 'http://localhost:3000' }, out: { type: 'string', default: '/tmp/visitor-shots' }, only: { type: 'string' } },
+});
 const base = values.base.replace(/\/+$/, '');
 const out = path.resolve(values.out);
 await mkdir(out, { recursive: true });

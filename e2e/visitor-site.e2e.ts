@@ -232,7 +232,10 @@ test.describe('a mixed site, its hero, theme and footer', () => {
   test('reduced motion turns transitions and animations off', async ({ page }) => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.goto(`/${slug}`);
-    const duration = await page.locator('.gv-tile').first().evaluate((el) => getComputedStyle(el).transitionDuration);
+    const duration = await page
+      .locator('.gv-tile')
+      .first()
+      .evaluate((el) => getComputedStyle(el).transitionDuration);
     expect(parseFloat(duration)).toBeLessThan(0.001);
   });
 });

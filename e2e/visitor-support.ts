@@ -56,10 +56,25 @@ export async function video(name = 'clip.mp4', seconds = 3): Promise<TUploadFile
   try {
     const out = path.join(dir, name);
     await run('ffmpeg', [
-      '-loglevel', 'error',
-      '-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=640x360:rate=25`,
-      '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
-      '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-c:a', 'aac', '-shortest', '-movflags', '+faststart',
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=duration=${seconds}:size=640x360:rate=25`,
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=440:duration=${seconds}`,
+      '-pix_fmt',
+      'yuv420p',
+      '-c:v',
+      'libx264',
+      '-c:a',
+      'aac',
+      '-shortest',
+      '-movflags',
+      '+faststart',
       out,
     ]);
     return { name, type: 'video/mp4', bytes: await readFile(out) };
@@ -140,7 +155,10 @@ export async function publish(request: APIRequestContext, files: TUploadFile[], 
  */
 export async function openSiteWhenLive(page: Page, slug: string, selector: string): Promise<void> {
   await page.goto(`/${slug}`);
-  await page.locator('astro-island:not([ssr])', { has: page.locator(selector) }).first().waitFor({ state: 'attached' });
+  await page
+    .locator('astro-island:not([ssr])', { has: page.locator(selector) })
+    .first()
+    .waitFor({ state: 'attached' });
 }
 
 /** Scrolls through the page so every island (many hydrate when seen) hydrates, and waits for them. */

@@ -47,7 +47,13 @@ test('the details step enables Configure Features only with a title and a descri
 
   await next.click();
   await expect(page.getByRole('heading', { name: 'Client Engagement Features' })).toBeVisible();
-  for (const [name, plan] of [['Favorites', 'Free'], ['Comments', 'Pro'], ['Approvals', 'Pro'], ['Analytics', 'Free'], ['Notifications', 'Pro']] as const) {
+  for (const [name, plan] of [
+    ['Favorites', 'Free'],
+    ['Comments', 'Pro'],
+    ['Approvals', 'Pro'],
+    ['Analytics', 'Free'],
+    ['Notifications', 'Pro'],
+  ] as const) {
     await expect(page.locator('.feature-row', { hasText: name })).toContainText(plan);
   }
   await page.getByRole('button', { name: 'Back' }).click();

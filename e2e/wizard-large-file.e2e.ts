@@ -45,6 +45,10 @@ test('a 120 MB file takes the direct-chunked path with its badge and publishes b
   const href = await downloadLink.getAttribute('href');
   const response = await page.request.get(new URL(href!, siteUrl).toString());
   expect(response.status()).toBe(200);
-  expect(createHash('sha256').update(await response.body()).digest('hex')).toBe(expected);
+  expect(
+    createHash('sha256')
+      .update(await response.body())
+      .digest('hex'),
+  ).toBe(expected);
   expect((await readFile(file)).length).toBe(120 * 1024 * 1024);
 });

@@ -60,10 +60,18 @@ test('a creator publishes three files through every wizard step, previews, copie
   for (const image of images) await expect(frame.locator(`img[alt="${image.name}"][src^="blob:"]`).first()).toBeAttached();
   // The gallery lazy-loads; loaded eagerly, the images decode from the creator's local files.
   await expect
-    .poll(() => previewImages.evaluateAll((imgs: HTMLImageElement[]) => imgs.map((img) => {
-          img.loading = 'eager';
-          return img.complete && img.naturalWidth > 0;
-        }).some(Boolean)), { timeout: 10_000 })
+    .poll(
+      () =>
+        previewImages.evaluateAll((imgs: HTMLImageElement[]) =>
+          imgs
+            .map((img) => {
+              img.loading = 'eager';
+              return img.complete && img.naturalWidth > 0;
+            })
+            .some(Boolean),
+        ),
+      { timeout: 10_000 },
+    )
     .toBe(true);
   await page.keyboard.press('Escape');
   await expect(page.getByRole('heading', { name: /Site details/ })).toBeVisible();

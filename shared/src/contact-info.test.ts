@@ -14,7 +14,17 @@ describe('contact details', () => {
     expect(normalizeContactLink('website', 'mira.studio')).toBe('https://mira.studio/');
     expect(normalizeContactLink('website', 'mira.studio/work?x=1')).toBe('https://mira.studio/work?x=1');
     expect(normalizeContactLink('website', 'https://Mira.Studio/Work')).toBe('https://mira.studio/Work');
-    for (const bad of ['http://mira.studio', 'javascript:alert(1)', 'data:text/html,x', 'mailto:a@b.c', 'https://user:pw@mira.studio', 'https://localhost', 'mira', 'mira studio.com', '//mira.studio']) {
+    for (const bad of [
+      'http://mira.studio',
+      'javascript:alert(1)',
+      'data:text/html,x',
+      'mailto:a@b.c',
+      'https://user:pw@mira.studio',
+      'https://localhost',
+      'mira',
+      'mira studio.com',
+      '//mira.studio',
+    ]) {
       expect(normalizeContactLink('website', bad), bad).toBeNull();
     }
   });

@@ -117,7 +117,11 @@ export type TErrorResponse = z.infer<typeof ZErrorResponseSchema>;
 
 export const ZFileQuerySchema = z.object({
   mode: z.enum(['preview', 'download']).default('preview'),
-  size: z.coerce.number().int().refine((n) => n === 300, 'size must be 300').optional(),
+  size: z.coerce
+    .number()
+    .int()
+    .refine((n) => n === 300, 'size must be 300')
+    .optional(),
 });
 
 /** One file as the site template renders it. URLs are relative to the site's origin. */

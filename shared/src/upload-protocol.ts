@@ -74,8 +74,14 @@ export type TChunkedInitResponse = z.infer<typeof ZChunkedInitResponseSchema>;
 
 /** Query of one chunk POST. `chunk` is the 0-based index. */
 export const ZChunkQuerySchema = z.object({
-  chunk: z.string().regex(/^(0|[1-9][0-9]{0,8})$/, 'chunk must be a non-negative integer').transform(Number),
-  last: z.enum(['true', 'false']).transform((v) => v === 'true').default(false),
+  chunk: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,8})$/, 'chunk must be a non-negative integer')
+    .transform(Number),
+  last: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .default(false),
 });
 
 export const ZChunkUploadResponseSchema = z.object({ success: z.literal(true) });

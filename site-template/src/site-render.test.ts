@@ -34,7 +34,11 @@ describe('viewer choice by content', () => {
     expect($('astro-island').attr('client')).toBe('visible');
     expect($('.sv-caption__title').text()).toBe('photo-01');
     expect($('.sv-caption__credit').text()).toBe('Photo by Mira Solberg');
-    expect($('.vi-info dt').map((_, el) => $(el).text()).get()).toEqual(['Size', 'Format', 'Dimensions']);
+    expect(
+      $('.vi-info dt')
+        .map((_, el) => $(el).text())
+        .get(),
+    ).toEqual(['Size', 'Format', 'Dimensions']);
     expect($('.vi-info dd').last().text()).toBe('3000 × 2000 px');
     const img = $('.sv-image img');
     expect(img.attr('width')).toBe('3000');
@@ -54,7 +58,12 @@ describe('viewer choice by content', () => {
     expect($('button:contains("Download All")').length).toBe(1);
     const tiles = $('.gv-tile img');
     expect(tiles.length).toBe(4);
-    expect(tiles.map((_, el) => $(el).attr('src')).get().every((src) => src.endsWith('size=300'))).toBe(true);
+    expect(
+      tiles
+        .map((_, el) => $(el).attr('src'))
+        .get()
+        .every((src) => src.endsWith('size=300')),
+    ).toBe(true);
     expect(tiles.map((_, el) => $(el).attr('loading') ?? 'eager').get()).toEqual(['eager', 'eager', 'eager', 'lazy']);
     expect(tiles.eq(0).attr('width')).toBe('300');
     expect(tiles.eq(2).attr('height')).toBe('300');
@@ -66,7 +75,11 @@ describe('viewer choice by content', () => {
     expect(islands($)).toEqual(['GalleryViewer']);
     expect($('.gallery-viewer').attr('data-layout')).toBe('masonry');
     expect($('.gv-masonry .gv-tile').length).toBe(12);
-    expect($('.vi-segmented button').map((_, el) => $(el).text()).get()).toEqual(['Masonry', 'Grid']);
+    expect(
+      $('.vi-segmented button')
+        .map((_, el) => $(el).text())
+        .get(),
+    ).toEqual(['Masonry', 'Grid']);
     expect($('.vi-segmented button[aria-pressed="true"]').text()).toBe('Masonry');
   });
 
@@ -109,7 +122,11 @@ describe('viewer choice by content', () => {
     expect($('.mpdf-header__summary').text()).toContain('3 PDFs');
     expect($('.mpdf-header__summary').text()).toContain('9 pages in total');
     expect($('.mpdf-card').length).toBe(3);
-    expect($('.vi-segmented button').map((_, el) => $(el).text()).get()).toEqual(['Grid', 'List']);
+    expect(
+      $('.vi-segmented button')
+        .map((_, el) => $(el).text())
+        .get(),
+    ).toEqual(['Grid', 'List']);
   });
 
   it('a video: a real <video> with poster, controls, info panel and quick actions', async () => {
@@ -119,9 +136,19 @@ describe('viewer choice by content', () => {
     expect(video.attr('src')).toMatch(/mode=preview$/);
     expect(video.attr('poster')).toMatch(/\/poster$/);
     expect(video.attr('preload')).toBe('metadata');
-    expect($('select option').map((_, el) => $(el).text()).get()).toEqual(['0.5x', '0.75x', '1x', '1.25x', '1.5x', '2x']);
+    expect(
+      $('select option')
+        .map((_, el) => $(el).text())
+        .get(),
+    ).toEqual(['0.5x', '0.75x', '1x', '1.25x', '1.5x', '2x']);
     expect($('input[aria-label="Volume"]').attr('value')).toBe('75');
-    const info = Object.fromEntries($('.vv-panel').first().find('.vi-info__row').map((_, el) => [[$(el).find('dt').text(), $(el).find('dd').text()]]).get());
+    const info = Object.fromEntries(
+      $('.vv-panel')
+        .first()
+        .find('.vi-info__row')
+        .map((_, el) => [[$(el).find('dt').text(), $(el).find('dd').text()]])
+        .get(),
+    );
     expect(info).toEqual({ Duration: '1:23', Size: '4.58 MB', Format: 'MP4 · H.264 / AAC', Resolution: '1920 × 1080 (1080p)', Bitrate: '4.6 Mbps' });
     for (const action of ['Restart Video', 'Open in New Tab', 'Download Video']) expect($(`.vv-actions :contains("${action}")`).length).toBeGreaterThan(0);
     expect($('a:contains("Open in New Tab")').attr('rel')).toContain('noopener');
@@ -131,11 +158,21 @@ describe('viewer choice by content', () => {
     const $ = await render(makeSite([makeZipFile()]));
     expect(islands($)).toEqual(['ArchiveViewer']);
     expect($('input[placeholder="Search files..."]').length).toBe(1);
-    expect($('.av-sort option').map((_, el) => $(el).text()).get()).toEqual(['Name', 'Size', 'Type', 'Date']);
+    expect(
+      $('.av-sort option')
+        .map((_, el) => $(el).text())
+        .get(),
+    ).toEqual(['Name', 'Size', 'Type', 'Date']);
     // Folders first, then by name; the top folder starts open.
-    expect($('[role="treeitem"]').map((_, el) => $(el).attr('data-path')).get()).toEqual(['raw', 'raw/a-frame.cr2', 'raw/b-frame.cr2', 'notes.txt']);
+    expect(
+      $('[role="treeitem"]')
+        .map((_, el) => $(el).attr('data-path'))
+        .get(),
+    ).toEqual(['raw', 'raw/a-frame.cr2', 'raw/b-frame.cr2', 'notes.txt']);
     for (const label of ['Download Selected', 'Clear Selection', 'Expand All', 'Collapse All']) expect($(`button:contains("${label}")`).length).toBe(1);
-    const info = $('.av-panel .vi-info__row').map((_, el) => `${$(el).find('dt').text()}=${$(el).find('dd').text()}`).get();
+    const info = $('.av-panel .vi-info__row')
+      .map((_, el) => `${$(el).find('dt').text()}=${$(el).find('dd').text()}`)
+      .get();
     expect(info).toEqual(['Files=3', 'Folders=1', 'Size=1.43 MB', 'Format=ZIP', 'Compressed=878.91 KB', 'Ratio=60%']);
   });
 
@@ -205,7 +242,11 @@ describe('hero, theme and footer', () => {
     expect($('[data-action="layout"]').attr('aria-label')).toBe('Hero layout: Minimal. Switch to Centered');
     expect($('[data-action="style"]').attr('aria-label')).toBe('Visual style: Nature');
     expect($('[data-style][aria-pressed="true"]').text().trim()).toBe('Nature');
-    expect($('[data-style]').map((_, el) => $(el).text().trim()).get()).toEqual(['Professional', 'Creative', 'Nature', 'Minimal', 'Elegant']);
+    expect(
+      $('[data-style]')
+        .map((_, el) => $(el).text().trim())
+        .get(),
+    ).toEqual(['Professional', 'Creative', 'Nature', 'Minimal', 'Elegant']);
     expect($('#theme-style-menu').attr('popover')).toBeDefined();
     expect($('astro-island').length).toBe(0);
     const css = $('head style').text();

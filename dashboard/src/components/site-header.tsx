@@ -69,14 +69,7 @@ export function SiteHeader({ isLandingPage }: TSiteHeaderProps) {
           </ul>
         </nav>
         <NotificationBell />
-        <button
-          ref={menuButton}
-          type="button"
-          className="site-header__menu-button"
-          aria-expanded={isMenuOpen}
-          aria-controls={menuId}
-          onClick={() => setMenuOpen((open) => !open)}
-        >
+        <button ref={menuButton} type="button" className="site-header__menu-button" aria-expanded={isMenuOpen} aria-controls={menuId} onClick={() => setMenuOpen((open) => !open)}>
           {isMenuOpen ? <CloseIcon /> : <MenuIcon />}
           <span>Menu</span>
         </button>

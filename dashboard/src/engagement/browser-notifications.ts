@@ -34,7 +34,13 @@ export function showBrowserNotifications(added: readonly TLocalNotification[], o
   if (readNotificationPermission() !== 'granted' || added.length === 0) return;
   const shown =
     added.length > MAX_AT_ONCE
-      ? [{ ...added[0]!, message: `${added.length} new engagement alerts on your sites.`, urgencyLevel: added.some((n) => n.urgencyLevel === 'high') ? 'high' : 'medium' } as TLocalNotification]
+      ? [
+          {
+            ...added[0]!,
+            message: `${added.length} new engagement alerts on your sites.`,
+            urgencyLevel: added.some((n) => n.urgencyLevel === 'high') ? 'high' : 'medium',
+          } as TLocalNotification,
+        ]
       : added;
   for (const item of shown) {
     let notification: Notification;

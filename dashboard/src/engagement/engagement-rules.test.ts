@@ -10,7 +10,16 @@ import {
   shouldAutoCloseBrowserNotification,
   toLocalNotification,
 } from './notifications.ts';
-import { canShowEmailPrompt, chooseAfterPublishTrigger, chooseTrigger, countViews, createEmailPromptMemory, isEmailValid, isReturnVisit, type TPromptContext } from './email-prompt.ts';
+import {
+  canShowEmailPrompt,
+  chooseAfterPublishTrigger,
+  chooseTrigger,
+  countViews,
+  createEmailPromptMemory,
+  isEmailValid,
+  isReturnVisit,
+  type TPromptContext,
+} from './email-prompt.ts';
 import { formatDaysRemaining, isTeaserVisible, teaserUrgency } from './teaser-rules.ts';
 import { createMemoryStorage, STORAGE_KEYS } from './storage-keys.ts';
 import { createCreatorEngagementStore } from './creator-engagement.ts';

@@ -187,9 +187,7 @@ export function createNotificationCenter(storage: TKeyValueStorage, now: () => n
       const state = load();
       const t = now();
       const raised = new Set(state.raisedWarnings);
-      const incoming = updates
-        .filter((u) => u.type !== 'expiration_warning' || !raised.has(u.id))
-        .map((u) => toLocalNotification(u, t));
+      const incoming = updates.filter((u) => u.type !== 'expiration_warning' || !raised.has(u.id)).map((u) => toLocalNotification(u, t));
       for (const n of incoming) if (n.type === 'expiration_warning') raised.add(n.id);
       const before = new Set(state.items.map((n) => n.id));
       const items = addNotifications(state.items, incoming, t);

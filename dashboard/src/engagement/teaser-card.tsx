@@ -38,8 +38,8 @@ export function TeaserCard({ summary, projects, onDismiss }: TTeaserCardProps) {
         <span className="teaser-card__count">{NUMBER.format(interactions)}</span> {interactions === 1 ? 'interaction' : 'interactions'} on your sites
       </h2>
       <p className="teaser-card__text">
-        {kinds.length > 0 ? `Visitors ${joinWords(kinds)} your files.` : 'Visitors are engaging with your files.'} Sign up free to see who did what, and keep it
-        beyond {summary.days_remaining <= 1 ? 'today' : `the next ${summary.days_remaining} days`}.
+        {kinds.length > 0 ? `Visitors ${joinWords(kinds)} your files.` : 'Visitors are engaging with your files.'} Sign up free to see who did what, and keep it beyond{' '}
+        {summary.days_remaining <= 1 ? 'today' : `the next ${summary.days_remaining} days`}.
       </p>
 
       {totals && (

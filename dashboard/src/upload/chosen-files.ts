@@ -18,12 +18,7 @@ const SYSTEM_FILE = /^(?:\.DS_Store|Thumbs\.db|desktop\.ini|\._.*)$/i;
 const fileKey = (f: File) => `${f.name}\u0000${f.size}\u0000${f.lastModified}`;
 
 /** Appends new files in the order given, skipping system files and files already in the list. */
-export function addFiles(
-  current: readonly TChosenFile[],
-  incoming: Iterable<File>,
-  createId: () => string,
-  maxFiles: number = UPLOAD_LIMITS.maxFilesPerSite,
-): TAddFilesResult {
+export function addFiles(current: readonly TChosenFile[], incoming: Iterable<File>, createId: () => string, maxFiles: number = UPLOAD_LIMITS.maxFilesPerSite): TAddFilesResult {
   const seen = new Set(current.map((c) => fileKey(c.file)));
   const files = [...current];
   let overLimit = 0;
@@ -71,7 +66,13 @@ export function readDroppedFiles(dataTransfer: DataTransfer): Promise<File[]> {
 }
 
 async function readEntry(entry: FileSystemEntry): Promise<File[]> {
-  if (isFileEntry(entry)) return new Promise((resolve) => entry.file((f) => resolve([f]), () => resolve([])));
+  if (isFileEntry(entry))
+    return new Promise((resolve) =>
+      entry.file(
+        (f) => resolve([f]),
+        () => resolve([]),
+      ),
+    );
   if (!isDirectoryEntry(entry)) return [];
   const children = await readAllChildren(entry.createReader());
   const nested = await Promise.all(children.map(readEntry));

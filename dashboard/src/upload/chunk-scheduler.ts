@@ -68,16 +68,7 @@ export function sleepFor(ms: number, signal: AbortSignal): Promise<void> {
  * error, as does an abort.
  */
 export async function runChunkQueue<T extends TChunkTask, P>(options: TChunkQueueOptions<T, P>): Promise<TChunkQueueResult<T>> {
-  const {
-    tasks,
-    prepare,
-    send,
-    parallelism = CHUNK_PARALLELISM,
-    attempts = CHUNK_RETRY_ATTEMPTS,
-    backoffMs = defaultBackoffMs,
-    sleep = sleepFor,
-    waitUntilOnline,
-  } = options;
+  const { tasks, prepare, send, parallelism = CHUNK_PARALLELISM, attempts = CHUNK_RETRY_ATTEMPTS, backoffMs = defaultBackoffMs, sleep = sleepFor, waitUntilOnline } = options;
   const stop = new AbortController();
   const outer = options.signal;
   const onOuterAbort = () => stop.abort();

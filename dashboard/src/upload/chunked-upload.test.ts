@@ -96,7 +96,8 @@ function createFakeServer(
     if (url.pathname === '/api/direct-upload/urls') {
       const indices = body!.chunkIndices as number[];
       const sums = body!.chunkSha256 as string[] | undefined;
-      if (requireSums && sums?.length !== indices.length) return json(400, { success: false, error: 'This upload needs the SHA-256 of every chunk asked for (chunkSha256)', code: 'bad_request' });
+      if (requireSums && sums?.length !== indices.length)
+        return json(400, { success: false, error: 'This upload needs the SHA-256 of every chunk asked for (chunkSha256)', code: 'bad_request' });
       return json(200, {
         success: true,
         uploadUrls: indices.map((i, n) => {
@@ -126,7 +127,14 @@ function createFakeServer(
           protocol,
           status: 'open',
           expiresAt: '2030-01-01T00:00:00.000Z',
-          files: files.map((f) => ({ fileId: f.fileId, name: f.name, size: f.size, chunkSize: CHUNK, totalChunks: countChunks(f.size, CHUNK), receivedChunks: [...f.chunks.keys()] })),
+          files: files.map((f) => ({
+            fileId: f.fileId,
+            name: f.name,
+            size: f.size,
+            chunkSize: CHUNK,
+            totalChunks: countChunks(f.size, CHUNK),
+            receivedChunks: [...f.chunks.keys()],
+          })),
         },
       });
     }
@@ -143,7 +151,14 @@ function createFakeServer(
     }
     return json(404, { success: false, error: 'Not found', code: 'not_found' });
   };
-  return { transport, requests, files, get completedWith() { return completedWith; } };
+  return {
+    transport,
+    requests,
+    files,
+    get completedWith() {
+      return completedWith;
+    },
+  };
 }
 
 const DRAFT: TPublishDraft = {
@@ -162,14 +177,21 @@ const makeFiles = () => {
   const c = new Uint8Array(0);
   return {
     bytes: [a, b, c],
-    files: [new File([a], 'film.mov', { type: 'video/quicktime', lastModified: 1 }), new File([b], 'still.jpg', { type: 'image/jpeg', lastModified: 2 }), new File([c], 'empty.txt', { lastModified: 3 })],
+    files: [
+      new File([a], 'film.mov', { type: 'video/quicktime', lastModified: 1 }),
+      new File([b], 'still.jpg', { type: 'image/jpeg', lastModified: 2 }),
+      new File([c], 'empty.txt', { lastModified: 3 }),
+    ],
   };
 };
 
 const noSleep = async () => {};
 
 function newUpload(protocol: TChunkedProtocol, server: ReturnType<typeof createFakeServer>, files: File[], storage = memoryStorage(), snapshots: TPublishSnapshot[] = []) {
-  const tracker = createProgressTracker(files.map((f) => f.size), (s) => snapshots.push(s));
+  const tracker = createProgressTracker(
+    files.map((f) => f.size),
+    (s) => snapshots.push(s),
+  );
   return createChunkedUpload(protocol, files, toUploadMetadata(DRAFT), { transport: server.transport, tracker, storage, sleep: noSleep });
 }
 
@@ -202,7 +224,10 @@ describe.each(['chunked', 'direct-chunked'] as const)('%s upload', (protocol) =>
       { name: 'empty.txt', size: 0, type: '' },
     ]);
     if (protocol === 'chunked') {
-      const lastFlags = server.requests.filter((r) => r.url.startsWith('/api/upload-chunk/sess1/file0')).map((r) => r.url.split('?')[1]).sort();
+      const lastFlags = server.requests
+        .filter((r) => r.url.startsWith('/api/upload-chunk/sess1/file0'))
+        .map((r) => r.url.split('?')[1])
+        .sort();
       expect(lastFlags).toEqual(['chunk=0&last=false', 'chunk=1&last=false', 'chunk=2&last=false', 'chunk=3&last=true']);
     }
     // Done: nothing left to resume, and every byte was counted.
@@ -218,7 +243,9 @@ describe.each(['chunked', 'direct-chunked'] as const)('%s upload', (protocol) =>
     const { files, bytes } = makeFiles();
     const storage = memoryStorage();
 
-    const first = await newUpload(protocol, server, files, storage).run().catch((e: unknown) => e);
+    const first = await newUpload(protocol, server, files, storage)
+      .run()
+      .catch((e: unknown) => e);
     expect(first).toBeInstanceOf(UploadError);
     expect((first as Error).message).toBe('Upload incomplete: 4/6 chunks, 2 failed');
     const stored = readResumableSession(storage);
@@ -246,9 +273,14 @@ describe.each(['chunked', 'direct-chunked'] as const)('%s upload', (protocol) =>
     const server = createFakeServer({ failChunk: (file, chunk, attempt) => (file === 0 && chunk === 0 && attempt <= 3 ? 500 : null) });
     const { files } = makeFiles();
     const storage = memoryStorage();
-    await newUpload(protocol, server, files, storage).run().catch(() => {});
+    await newUpload(protocol, server, files, storage)
+      .run()
+      .catch(() => {});
     expect(readResumableSession(storage)?.draftHash).toBe(hashDraft(toUploadMetadata(DRAFT)));
-    const tracker = createProgressTracker(files.map((f) => f.size), () => {});
+    const tracker = createProgressTracker(
+      files.map((f) => f.size),
+      () => {},
+    );
     const changed = createChunkedUpload(protocol, files, toUploadMetadata({ ...DRAFT, title: 'Another title' }), { transport: server.transport, tracker, storage, sleep: noSleep });
     const result = await changed.run();
     expect(result.resumed).toBe(false);
@@ -258,12 +290,19 @@ describe.each(['chunked', 'direct-chunked'] as const)('%s upload', (protocol) =>
   it("answers the spec's init message when the server refuses to start", async () => {
     const refuse: TTransport = async () => ({ status: 503, text: '<html>down</html>' });
     const { files } = makeFiles();
-    const tracker = createProgressTracker(files.map((f) => f.size), () => {});
-    const error = await createChunkedUpload(protocol, files, toUploadMetadata(DRAFT), { transport: refuse, tracker, storage: null }).run().catch((e: unknown) => e);
+    const tracker = createProgressTracker(
+      files.map((f) => f.size),
+      () => {},
+    );
+    const error = await createChunkedUpload(protocol, files, toUploadMetadata(DRAFT), { transport: refuse, tracker, storage: null })
+      .run()
+      .catch((e: unknown) => e);
     expect((error as Error).message).toBe(protocol === 'chunked' ? 'Failed to initialize upload' : 'Failed to initialize upload: 503');
 
     const withError: TTransport = async () => ({ status: 400, text: JSON.stringify({ success: false, error: 'Site Title is required', code: 'validation_failed' }) });
-    const error2 = await createChunkedUpload(protocol, files, toUploadMetadata(DRAFT), { transport: withError, tracker, storage: null }).run().catch((e: unknown) => e);
+    const error2 = await createChunkedUpload(protocol, files, toUploadMetadata(DRAFT), { transport: withError, tracker, storage: null })
+      .run()
+      .catch((e: unknown) => e);
     expect((error2 as Error).message).toBe('Site Title is required');
   });
 
@@ -336,7 +375,10 @@ describe('direct-chunked specifics', () => {
     const before = server.requests.length;
     const result = await newUpload('direct-chunked', server, files, storage).run();
     expect(result.resumed).toBe(true);
-    const asked = server.requests.slice(before).filter((r) => r.url === '/api/direct-upload/urls').map((r) => JSON.parse(r.body as string) as { chunkIndices: number[]; chunkSha256?: string[] });
+    const asked = server.requests
+      .slice(before)
+      .filter((r) => r.url === '/api/direct-upload/urls')
+      .map((r) => JSON.parse(r.body as string) as { chunkIndices: number[]; chunkSha256?: string[] });
     const film = Buffer.from(bytes[0]!);
     expect(asked.map((a) => [a.chunkIndices, a.chunkSha256])).toEqual([2, 3].map((i) => [[i], [sha256(film.subarray(i * CHUNK, (i + 1) * CHUNK))]]));
   });
@@ -351,19 +393,27 @@ describe('direct-chunked specifics', () => {
     expect(asked.filter((b) => b.fileId === 'file0' && b.chunkIndices[0] === 1)).toHaveLength(1); // the refetch, starting at chunk 1
   });
 
-  it("says which chunk had no upload URL", async () => {
+  it('says which chunk had no upload URL', async () => {
     const server = createFakeServer();
-    const transport: TTransport = async (r) => (r.url === '/api/direct-upload/urls' ? { status: 200, text: JSON.stringify({ success: true, uploadUrls: [] }) } : server.transport(r));
+    const transport: TTransport = async (r) =>
+      r.url === '/api/direct-upload/urls' ? { status: 200, text: JSON.stringify({ success: true, uploadUrls: [] }) } : server.transport(r);
     const { files } = makeFiles();
-    const tracker = createProgressTracker(files.map((f) => f.size), () => {});
-    const error = await createChunkedUpload('direct-chunked', files, toUploadMetadata(DRAFT), { transport, tracker, storage: null, sleep: noSleep }).run().catch((e: unknown) => e);
+    const tracker = createProgressTracker(
+      files.map((f) => f.size),
+      () => {},
+    );
+    const error = await createChunkedUpload('direct-chunked', files, toUploadMetadata(DRAFT), { transport, tracker, storage: null, sleep: noSleep })
+      .run()
+      .catch((e: unknown) => e);
     expect((error as Error).message).toBe('Failed to get upload URL for chunk 1');
   });
 
   it("reports 'Upload failed with status {status}' for a refused chunk, and 'Failed to complete upload: {status}'", async () => {
     const server = createFakeServer({ failChunk: (f) => (f === 1 ? 500 : null) });
     const { files } = makeFiles();
-    const result = await newUpload('direct-chunked', server, files).run().catch((e: unknown) => e);
+    const result = await newUpload('direct-chunked', server, files)
+      .run()
+      .catch((e: unknown) => e);
     const cause = ((result as Error).cause as Error).cause as Error;
     expect(((result as Error).cause as Error).message).toBe('Chunk 1 upload failed');
     expect(cause.message).toBe('Storage hiccup');
@@ -371,8 +421,13 @@ describe('direct-chunked specifics', () => {
     const noComplete: TTransport = async (r) => (r.url === '/api/direct-upload/complete' ? { status: 502, text: 'bad gateway' } : createFakeServer().transport(r));
     const fresh = createFakeServer();
     const transport: TTransport = async (r) => (r.url === '/api/direct-upload/complete' ? noComplete(r) : fresh.transport(r));
-    const tracker = createProgressTracker(files.map((f) => f.size), () => {});
-    const error = await createChunkedUpload('direct-chunked', files, toUploadMetadata(DRAFT), { transport, tracker, storage: null, sleep: noSleep }).run().catch((e: unknown) => e);
+    const tracker = createProgressTracker(
+      files.map((f) => f.size),
+      () => {},
+    );
+    const error = await createChunkedUpload('direct-chunked', files, toUploadMetadata(DRAFT), { transport, tracker, storage: null, sleep: noSleep })
+      .run()
+      .catch((e: unknown) => e);
     expect((error as Error).message).toBe('Failed to complete upload: 502');
   });
 });
@@ -470,9 +525,11 @@ describe('publishSite', () => {
       return { status: 201, text: JSON.stringify({ success: true, url: 'http://x/abcdefghjk', slug: 'abcdefghjk' }) };
     };
     const published = new Promise<string>((resolve) => {
-      void publishSite(files, { ...DRAFT, password: 'pw', expiryDate: '2031-05-01T10:00:00.000Z' }, { transport, sleep: noSleep, onProgress: (s) => snapshots.push(s), onSlugKnown: resolve }).then(() =>
-        resolve('done'),
-      );
+      void publishSite(
+        files,
+        { ...DRAFT, password: 'pw', expiryDate: '2031-05-01T10:00:00.000Z' },
+        { transport, sleep: noSleep, onProgress: (s) => snapshots.push(s), onSlugKnown: resolve },
+      ).then(() => resolve('done'));
     });
     expect(await published).toBe('abcdefghjk');
     await expect.poll(() => snapshots.at(-1)?.phase).toBe('done');

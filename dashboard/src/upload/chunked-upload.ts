@@ -20,13 +20,7 @@ import {
 } from '@dropsite/shared';
 import { assertAllChunksSent, runChunkQueue, sleepFor, type TChunkTask } from './chunk-scheduler.ts';
 import { planFreshUpload, planResume, type TFileChunkPlan } from './resume-plan.ts';
-import {
-  clearResumableSession,
-  findResumableSession,
-  fingerprintFile,
-  saveResumableSession,
-  type TResumableSession,
-} from './resume-store.ts';
+import { clearResumableSession, findResumableSession, fingerprintFile, saveResumableSession, type TResumableSession } from './resume-store.ts';
 import { jsonRequest, parseJson, type TTransport, type TTransportResponse } from './transport.ts';
 import { FALLBACK_MESSAGES, UPLOAD_MESSAGES, UploadError, isRetryableStatus, readBackendError } from './upload-errors.ts';
 import type { TProgressTracker } from './upload-progress-tracker.ts';
@@ -90,7 +84,9 @@ export const webCryptoDigest = async (bytes: ArrayBuffer): Promise<string> => to
 
 /** The SHA-256 of the form as sent at init; a session is only continued for the same form. */
 export function hashDraft(metadata: TUploadMetadataInput): string {
-  return createSha256().update(new TextEncoder().encode(JSON.stringify(metadata))).digestHex();
+  return createSha256()
+    .update(new TextEncoder().encode(JSON.stringify(metadata)))
+    .digestHex();
 }
 
 /**
@@ -141,7 +137,12 @@ export function createChunkedUpload(protocol: TChunkedProtocol, files: readonly 
       totalChunks: f.totalChunks,
       ...(f.uploadUrl ? { uploadUrl: f.uploadUrl } : {}),
     }));
-    const plans = parsed?.success ? planResume(parsed.data.session, sessionFiles.map((f) => ({ fileId: f.fileId, size: f.file.size }))) : null;
+    const plans = parsed?.success
+      ? planResume(
+          parsed.data.session,
+          sessionFiles.map((f) => ({ fileId: f.fileId, size: f.file.size })),
+        )
+      : null;
     if (!plans) {
       // Expired, completed or unknown on the server: start over rather than guess.
       clearResumableSession(storage);

@@ -1,14 +1,6 @@
 import { useEffect, useState, type ReactElement } from 'react';
 import { detectFileKind, formatBytes, getExtension, type TFileKind } from '@dropsite/shared';
-import {
-  ArchiveIcon,
-  AudioIcon,
-  CloseIcon,
-  DocumentIcon,
-  ImageIcon,
-  SlidesIcon,
-  VideoIcon,
-} from '../components/icons.tsx';
+import { ArchiveIcon, AudioIcon, CloseIcon, DocumentIcon, ImageIcon, SlidesIcon, VideoIcon } from '../components/icons.tsx';
 import type { TChosenFile } from './chosen-files.ts';
 
 const KIND_ICONS: Record<TFileKind, (p: { size?: number }) => ReactElement> = {

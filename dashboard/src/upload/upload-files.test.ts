@@ -59,7 +59,10 @@ describe('buildUploadForm', () => {
       { name: 'notes.txt', type: 'text/plain', size: 5 },
     ]);
     const sent = form.getAll('files') as File[];
-    expect(sent.map((f) => [f.name, f.size])).toEqual([['a.jpg', 3], ['notes.txt', 5]]);
+    expect(sent.map((f) => [f.name, f.size])).toEqual([
+      ['a.jpg', 3],
+      ['notes.txt', 5],
+    ]);
   });
 
   it('sends the chosen template, settings, password and expiry when the creator set them', () => {

@@ -28,7 +28,7 @@ describe('contact details in the wizard', () => {
     expect(withContact.form.contactInfo.website).toBe('mira.studio');
   });
 
-  it("does not continue past the details step while a contact field is not valid, and says which one", () => {
+  it('does not continue past the details step while a contact field is not valid, and says which one', () => {
     expect(validateDetails({ ...details, contactInfo: EMPTY_FORM.contactInfo }, now)).toMatchObject({ canContinue: true, contact: {} });
     const valid = { email: 'mira@studio.example', website: 'mira.studio', twitter: '@mira', linkedin: 'mira-solberg', github: 'https://github.com/mira' };
     expect(validateDetails({ ...details, contactInfo: valid }, now).canContinue).toBe(true);
@@ -40,7 +40,16 @@ describe('contact details in the wizard', () => {
 
 describe('contact details in every publish call', () => {
   const typed = { email: ' mira@studio.example ', website: '', twitter: '@mira', linkedin: '', github: '' };
-  const draft: TPublishDraft = { title: 'T', description: 'D', authorName: '', template: 'universal', password: '', expiryDate: '', settings: DEFAULT_SITE_SETTINGS, contactInfo: typed };
+  const draft: TPublishDraft = {
+    title: 'T',
+    description: 'D',
+    authorName: '',
+    template: 'universal',
+    password: '',
+    expiryDate: '',
+    settings: DEFAULT_SITE_SETTINGS,
+    contactInfo: typed,
+  };
 
   it('the multipart form carries the filled-in fields as JSON, which the server schema reads as https links', () => {
     const form = buildUploadForm({ files: [new File(['x'], 'a.jpg')], title: 'T', contactInfo: typed });

@@ -39,8 +39,24 @@ const CONTACT_FIELDS: ReadonlyArray<{
   placeholder: string;
   hint: string;
 }> = [
-  { field: 'email', label: 'Contact Email', type: 'email', inputMode: 'email', autoComplete: 'email', placeholder: 'you@studio.com', hint: "The footer's ‘Get in touch’ button writes to it" },
-  { field: 'website', label: 'Website', type: 'text', inputMode: 'url', autoComplete: 'url', placeholder: 'https://yourstudio.com', hint: 'A link starting with https://, or just the domain' },
+  {
+    field: 'email',
+    label: 'Contact Email',
+    type: 'email',
+    inputMode: 'email',
+    autoComplete: 'email',
+    placeholder: 'you@studio.com',
+    hint: "The footer's ‘Get in touch’ button writes to it",
+  },
+  {
+    field: 'website',
+    label: 'Website',
+    type: 'text',
+    inputMode: 'url',
+    autoComplete: 'url',
+    placeholder: 'https://yourstudio.com',
+    hint: 'A link starting with https://, or just the domain',
+  },
   { field: 'twitter', label: 'Twitter', type: 'text', autoComplete: 'off', placeholder: '@handle', hint: 'A handle, or a link to x.com' },
   { field: 'linkedin', label: 'LinkedIn', type: 'text', autoComplete: 'off', placeholder: 'profile-name', hint: 'Your profile name, or a link to linkedin.com/in/' },
   { field: 'github', label: 'GitHub', type: 'text', autoComplete: 'off', placeholder: 'username', hint: 'A username, or a link to github.com' },

@@ -90,7 +90,15 @@ export function SuccessStep({ url, slug, title, onCreateAnother }: TSuccessStepP
         <label className="visually-hidden" htmlFor={ids.url}>
           Site URL
         </label>
-        <input id={ids.url} className="share-link__url" data-testid="site-url" readOnly value={url ?? ''} placeholder="Finishing your link…" onFocus={(e) => e.currentTarget.select()} />
+        <input
+          id={ids.url}
+          className="share-link__url"
+          data-testid="site-url"
+          readOnly
+          value={url ?? ''}
+          placeholder="Finishing your link…"
+          onFocus={(e) => e.currentTarget.select()}
+        />
         <button type="button" className="button button--primary share-link__copy" onClick={copy} disabled={!url} aria-live="polite">
           {isCopied ? <CheckIcon size={18} /> : <CopyIcon size={18} />}
           {isCopied ? 'Copied!' : 'Copy'}
@@ -99,7 +107,11 @@ export function SuccessStep({ url, slug, title, onCreateAnother }: TSuccessStepP
 
       <div className="qr-card">
         <div className="qr-card__code">
-          {qr ? <img src={qr.png} width={QR_CODE.width} height={QR_CODE.width} alt={`QR code for ${url}`} data-testid="qr-code" /> : <span className="qr-card__placeholder" aria-hidden="true" />}
+          {qr ? (
+            <img src={qr.png} width={QR_CODE.width} height={QR_CODE.width} alt={`QR code for ${url}`} data-testid="qr-code" />
+          ) : (
+            <span className="qr-card__placeholder" aria-hidden="true" />
+          )}
         </div>
         <div className="qr-card__downloads">
           <span>Download QR code</span>

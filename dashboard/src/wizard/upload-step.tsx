@@ -104,9 +104,7 @@ export function UploadStep({ files, interrupted = null, overLimit, onAdd, onRemo
   };
 
   const alertMessage =
-    overLimit > 0
-      ? `A site holds up to ${UPLOAD_LIMITS.maxFilesPerSite} files, so ${overLimit} ${overLimit === 1 ? 'file was' : 'files were'} not added.`
-      : null;
+    overLimit > 0 ? `A site holds up to ${UPLOAD_LIMITS.maxFilesPerSite} files, so ${overLimit} ${overLimit === 1 ? 'file was' : 'files were'} not added.` : null;
 
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: the whole step is a drop target for dragged files; the keyboard path is the file button inside it
@@ -114,7 +112,10 @@ export function UploadStep({ files, interrupted = null, overLimit, onAdd, onRemo
       {interrupted && (
         <ResumeNotice
           files={interrupted.files}
-          isMatched={isSameFileList(files.map((f) => fingerprintFile(f.file)), interrupted.files)}
+          isMatched={isSameFileList(
+            files.map((f) => fingerprintFile(f.file)),
+            interrupted.files,
+          )}
           hadPassword={interrupted.hadPassword}
           onStartOver={interrupted.onStartOver}
         />

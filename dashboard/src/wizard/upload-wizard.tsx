@@ -50,9 +50,7 @@ export interface TPublishedEventDetail {
 export function UploadWizard() {
   // Read before the first render, so a restored form and the notice never make the page jump.
   const [interrupted, setInterrupted] = useState<TUploadDraft | null>(() => findInterruptedUpload(Date.now()));
-  const [state, dispatch] = useReducer(reduce, INITIAL_WIZARD_STATE, (initial) =>
-    interrupted ? reduce(initial, { type: 'restore-form', form: interrupted.form }) : initial,
-  );
+  const [state, dispatch] = useReducer(reduce, INITIAL_WIZARD_STATE, (initial) => (interrupted ? reduce(initial, { type: 'restore-form', form: interrupted.form }) : initial));
   const [publish, setPublish] = useState<TPublishState>({ name: 'idle' });
   const [failure, setFailure] = useState<{ detail: string | null } | null>(null);
   const [announcement, setAnnouncement] = useState('');
@@ -165,7 +163,9 @@ export function UploadWizard() {
             ))}
           </ol>
           <h2 id={ids.heading} className="wizard__title" data-step-heading tabIndex={-1}>
-            <span className="wizard__step-number">Step {stepIndex + 1} of {COUNTED_STEPS.length}</span>
+            <span className="wizard__step-number">
+              Step {stepIndex + 1} of {COUNTED_STEPS.length}
+            </span>
             {heading.title}
           </h2>
           <p className="wizard__lede">{heading.lede}</p>

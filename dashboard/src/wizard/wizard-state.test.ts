@@ -21,11 +21,7 @@ describe('wizard steps', () => {
   });
 
   it('keeps a title the creator already has', () => {
-    const state = run([
-      { type: 'add-files', files: [file('a.jpg')], createId },
-      { type: 'edit', field: 'title', value: 'Anna & Tom' },
-      { type: 'continue' },
-    ]);
+    const state = run([{ type: 'add-files', files: [file('a.jpg')], createId }, { type: 'edit', field: 'title', value: 'Anna & Tom' }, { type: 'continue' }]);
     expect(state.form.title).toBe('Anna & Tom');
   });
 
@@ -78,7 +74,14 @@ describe('wizard steps', () => {
     const restored = run([
       {
         type: 'restore-form',
-        form: { title: 'Brand Film', description: 'For review', authorName: 'Ann', expiryDate: '', template: 'pitch-template', settings: { ...EMPTY_FORM.settings, enableComments: true } },
+        form: {
+          title: 'Brand Film',
+          description: 'For review',
+          authorName: 'Ann',
+          expiryDate: '',
+          template: 'pitch-template',
+          settings: { ...EMPTY_FORM.settings, enableComments: true },
+        },
       },
     ]);
     expect(restored.step).toBe('upload');

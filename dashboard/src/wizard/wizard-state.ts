@@ -79,7 +79,13 @@ export function reduceWizard(state: TWizardState, action: TWizardAction, canCont
       if (state.step === 'upload') {
         if (state.files.length === 0) return state;
         // Spec 4: an empty title is filled from the first file name on the way to the template step.
-        const title = state.form.title.trim() === '' ? suggestSiteTitle({ title: '', isTitleTyped: false }, state.files.map((f) => f.file)) : state.form.title;
+        const title =
+          state.form.title.trim() === ''
+            ? suggestSiteTitle(
+                { title: '', isTitleTyped: false },
+                state.files.map((f) => f.file),
+              )
+            : state.form.title;
         return { ...state, step: next, form: { ...state.form, title } };
       }
       if (state.step === 'details' && !canContinueDetails(state.form)) return state;

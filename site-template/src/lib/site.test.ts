@@ -46,7 +46,30 @@ describe('themes', () => {
 
   it('has ten themes, each with the full token set of spec section 3', () => {
     expect(THEME_IDS).toHaveLength(10);
-    const colors = ['background', 'backgroundSecondary', 'backgroundTertiary', 'textPrimary', 'textSecondary', 'textMuted', 'primary', 'primaryHover', 'primaryLight', 'accent', 'accentHover', 'accentLight', 'success', 'warning', 'error', 'info', 'border', 'borderLight', 'surface', 'surfaceHover', 'overlay', 'overlayLight'];
+    const colors = [
+      'background',
+      'backgroundSecondary',
+      'backgroundTertiary',
+      'textPrimary',
+      'textSecondary',
+      'textMuted',
+      'primary',
+      'primaryHover',
+      'primaryLight',
+      'accent',
+      'accentHover',
+      'accentLight',
+      'success',
+      'warning',
+      'error',
+      'info',
+      'border',
+      'borderLight',
+      'surface',
+      'surfaceHover',
+      'overlay',
+      'overlayLight',
+    ];
     for (const id of THEME_IDS) {
       const theme = THEMES[id];
       expect(theme.name).toBe(id);

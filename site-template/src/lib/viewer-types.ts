@@ -13,5 +13,11 @@ export interface TViewerSite {
 }
 
 export function toViewerSite(site: TSiteRenderModel): TViewerSite {
-  return { projectId: site.projectId, slug: site.slug, title: site.title.trim() || 'Shared files', authorName: site.authorName.trim(), settings: toPublicSiteSettings(site.settings) };
+  return {
+    projectId: site.projectId,
+    slug: site.slug,
+    title: site.title.trim() || 'Shared files',
+    authorName: site.authorName.trim(),
+    settings: toPublicSiteSettings(site.settings),
+  };
 }

@@ -14,8 +14,7 @@ export function HeroSection() {
             Send your work as a site, not a&nbsp;download&nbsp;link.
           </h1>
           <p className="hero__lede">
-            Drop photos, video, PDFs or whole folders, give them a title, and share one link to a polished page where your client can view
-            and download every file.
+            Drop photos, video, PDFs or whole folders, give them a title, and share one link to a polished page where your client can view and download every file.
           </p>
           <ul role="list" className="hero__points">
             {POINTS.map((point) => (

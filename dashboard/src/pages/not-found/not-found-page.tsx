@@ -18,10 +18,7 @@ export function NotFoundPage() {
             404
           </p>
           <h1 className="not-found__title">Page not found</h1>
-          <p className="not-found__text">
-            There is nothing at this address. If someone shared a link with you, check that it was copied in full, or ask them to send it
-            again.
-          </p>
+          <p className="not-found__text">There is nothing at this address. If someone shared a link with you, check that it was copied in full, or ask them to send it again.</p>
           <a className="button button--primary button--large not-found__home" href="/">
             Back to the home page
             <ArrowRightIcon size={18} />

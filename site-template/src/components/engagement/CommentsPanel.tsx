@@ -179,9 +179,7 @@ export function CommentsPanel({ target, fileName, id, visitorName, isPreview, an
           aria-busy={state.list.status === 'loading'}
         >
           {threads.length === 0 ? (
-            <p className="engagement-comments__empty">
-              {isPreview ? 'Comments from your visitors will appear here.' : 'No comments yet. Be the first to share your thoughts.'}
-            </p>
+            <p className="engagement-comments__empty">{isPreview ? 'Comments from your visitors will appear here.' : 'No comments yet. Be the first to share your thoughts.'}</p>
           ) : (
             <ol className="engagement-thread-list">
               {threads.map((thread) => (

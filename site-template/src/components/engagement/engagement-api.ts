@@ -93,17 +93,19 @@ export async function fetchComments(target: TEngagementTarget): Promise<TShownCo
   const query = new URLSearchParams({ projectId: target.projectId, fileId: target.fileId });
   const json = await request('GET', `/api/comments?${query}`);
   const reply = parseReply(readCommentsResponse, json);
-  return reply.comments.flatMap((c) => [c, ...c.replies]).map((c) =>
-    toShownComment({
-      id: c.id,
-      parentId: c.parentId,
-      userName: c.userName,
-      userKey: '',
-      content: c.commentText,
-      timestamp: Date.parse(c.createdAt) || 0,
-      isOwn: c.isOwn,
-    }),
-  );
+  return reply.comments
+    .flatMap((c) => [c, ...c.replies])
+    .map((c) =>
+      toShownComment({
+        id: c.id,
+        parentId: c.parentId,
+        userName: c.userName,
+        userKey: '',
+        content: c.commentText,
+        timestamp: Date.parse(c.createdAt) || 0,
+        isOwn: c.isOwn,
+      }),
+    );
 }
 
 /** POST /api/comments; `threadId` is the comment answered, null for a new thread. */

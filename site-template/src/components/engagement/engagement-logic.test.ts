@@ -66,13 +66,7 @@ describe('comment authors and avatars (spec 3 "Comment as shown")', () => {
 
 describe('threads', () => {
   it('orders threads oldest first and puts replies (also replies to replies) under their root', () => {
-    const threads = buildThreads([
-      comment('b', null, 20),
-      comment('a', null, 10),
-      comment('a2', 'a', 30),
-      comment('a3', 'a2', 40),
-      comment('orphan', 'gone', 5),
-    ]);
+    const threads = buildThreads([comment('b', null, 20), comment('a', null, 10), comment('a2', 'a', 30), comment('a3', 'a2', 40), comment('orphan', 'gone', 5)]);
     expect(threads.map((t) => t.comment.id)).toEqual(['orphan', 'a', 'b']);
     expect(threads[1]!.replies.map((r) => r.id)).toEqual(['a2', 'a3']);
   });

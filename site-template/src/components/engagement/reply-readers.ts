@@ -8,14 +8,7 @@
  * schemas on real-shaped replies. Constants and rules needed at runtime are mirrored below and
  * the same test holds them equal to shared's.
  */
-import type {
-  TApprovalResponse,
-  TApprovalStatus,
-  TCommentReply,
-  TCommentsResponse,
-  TEngagementStateResponse,
-  TFavoriteResponse,
-} from '@dropsite/shared';
+import type { TApprovalResponse, TApprovalStatus, TCommentReply, TCommentsResponse, TEngagementStateResponse, TFavoriteResponse } from '@dropsite/shared';
 
 /** shared COMMENT_LIST_HEIGHT_PX (spec 9). */
 export const COMMENT_LIST_HEIGHT = 240;

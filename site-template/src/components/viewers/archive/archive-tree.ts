@@ -43,9 +43,7 @@ function compare(a: TArchiveEntry, b: TArchiveEntry, sort: TArchiveSort): number
 
 /** The tree sorted at every level (a new tree; the input is not changed). */
 export function sortTree(entries: TArchiveEntry[], sort: TArchiveSort): TArchiveEntry[] {
-  return [...entries]
-    .sort((a, b) => compare(a, b, sort))
-    .map((entry) => (entry.children ? { ...entry, children: sortTree(entry.children, sort) } : entry));
+  return [...entries].sort((a, b) => compare(a, b, sort)).map((entry) => (entry.children ? { ...entry, children: sortTree(entry.children, sort) } : entry));
 }
 
 /**

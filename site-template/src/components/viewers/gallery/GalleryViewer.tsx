@@ -190,14 +190,7 @@ export default function GalleryViewer({ site, layout, images, cards = [], downlo
           {filtered.slice(0, visibleCount).map((image, i) => (
             <li key={image.id} className="gv-item">
               <a className="gv-tile" href={image.src} data-index={i} onClick={(event) => onTileClick(event, i)} aria-label={`${image.name}, open image ${i + 1} of ${total}`}>
-                <SafeImage
-                  src={image.thumb}
-                  alt={image.name}
-                  width={image.thumbWidth}
-                  height={image.thumbHeight}
-                  loading={i < eagerCount ? undefined : 'lazy'}
-                  decoding="async"
-                />
+                <SafeImage src={image.thumb} alt={image.name} width={image.thumbWidth} height={image.thumbHeight} loading={i < eagerCount ? undefined : 'lazy'} decoding="async" />
                 <span className="gv-tile__caption" aria-hidden="true">
                   {image.name}
                 </span>

@@ -65,13 +65,7 @@ export default function MultiPdfBrowser({ site, files, downloadFileIds }: Props)
             <span className="mpdf-preview__position">
               {preview + 1} of {files.length}
             </span>
-            <button
-              type="button"
-              className="vi-button vi-button--icon"
-              onClick={() => setPreview(preview + 1)}
-              disabled={preview === files.length - 1}
-              aria-label="Next PDF"
-            >
+            <button type="button" className="vi-button vi-button--icon" onClick={() => setPreview(preview + 1)} disabled={preview === files.length - 1} aria-label="Next PDF">
               <Icon name="next" />
             </button>
             <DownloadButton file={current} variant="primary" />

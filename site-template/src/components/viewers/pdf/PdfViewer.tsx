@@ -222,7 +222,13 @@ function PdfDocumentView({ site, file, showEngagement = true }: Props) {
           <button type="button" className="vi-button vi-button--ghost vi-button--icon" onClick={() => zoomBy(-1)} disabled={!isReady || zoom <= PDF_ZOOM.min} aria-label="Zoom out">
             <Icon name="zoomOut" />
           </button>
-          <button type="button" className="pdf-toolbar__zoom" onClick={() => setZoom(PDF_ZOOM.start)} disabled={!isReady} aria-label={`Zoom ${Math.round(zoom * 100)}%, reset to fit`}>
+          <button
+            type="button"
+            className="pdf-toolbar__zoom"
+            onClick={() => setZoom(PDF_ZOOM.start)}
+            disabled={!isReady}
+            aria-label={`Zoom ${Math.round(zoom * 100)}%, reset to fit`}
+          >
             {Math.round(zoom * 100)}%
           </button>
           <button type="button" className="vi-button vi-button--ghost vi-button--icon" onClick={() => zoomBy(1)} disabled={!isReady || zoom >= PDF_ZOOM.max} aria-label="Zoom in">

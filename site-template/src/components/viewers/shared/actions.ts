@@ -91,7 +91,6 @@ export function pageUrl(): string {
   return location.href.split('#')[0] ?? location.href;
 }
 
-
 export type TShareOutcome = 'shared' | 'copied' | 'failed' | 'cancelled';
 
 /** Shares through the system sheet where there is one (phones), else copies the link. */

@@ -62,7 +62,13 @@ export default function TextViewer({ site, file, text, canPreview, label }: Prop
     <div className="text-viewer">
       <article className="tv-card vi-card" aria-label={`${file.name}: first lines`}>
         <pre className="tv-card__lines">
-          {lines === null ? <span className="tv-card__placeholder">Loading…</span> : shown.length ? shown.join('\n') : <span className="tv-card__placeholder">This file is empty.</span>}
+          {lines === null ? (
+            <span className="tv-card__placeholder">Loading…</span>
+          ) : shown.length ? (
+            shown.join('\n')
+          ) : (
+            <span className="tv-card__placeholder">This file is empty.</span>
+          )}
         </pre>
         <footer className="tv-card__actions">
           {canPreview && (

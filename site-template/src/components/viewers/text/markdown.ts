@@ -14,18 +14,55 @@ md.validateLink = (url: string) => /^(https?:\/\/|mailto:)/i.test(url.trim());
 
 /** The elements a preview may hold. Headings move one level down: the page has its own h1. */
 export type TMdTag =
-  | 'h2' | 'h3' | 'h4' | 'h5' | 'h6'
-  | 'p' | 'ul' | 'ol' | 'li' | 'blockquote' | 'pre' | 'code' | 'hr' | 'br'
-  | 'strong' | 'em' | 's' | 'a'
-  | 'table' | 'thead' | 'tbody' | 'tr' | 'th' | 'td';
+  | 'h2'
+  | 'h3'
+  | 'h4'
+  | 'h5'
+  | 'h6'
+  | 'p'
+  | 'ul'
+  | 'ol'
+  | 'li'
+  | 'blockquote'
+  | 'pre'
+  | 'code'
+  | 'hr'
+  | 'br'
+  | 'strong'
+  | 'em'
+  | 's'
+  | 'a'
+  | 'table'
+  | 'thead'
+  | 'tbody'
+  | 'tr'
+  | 'th'
+  | 'td';
 
 export type TMdNode = { type: 'text'; text: string } | { type: 'element'; tag: TMdTag; href?: string; start?: number; children: TMdNode[] };
 
 const CONTAINER_TAGS: Record<string, TMdTag> = {
-  h1: 'h2', h2: 'h3', h3: 'h4', h4: 'h5', h5: 'h6', h6: 'h6',
-  p: 'p', ul: 'ul', ol: 'ol', li: 'li', blockquote: 'blockquote',
-  strong: 'strong', em: 'em', s: 's', a: 'a',
-  table: 'table', thead: 'thead', tbody: 'tbody', tr: 'tr', th: 'th', td: 'td',
+  h1: 'h2',
+  h2: 'h3',
+  h3: 'h4',
+  h4: 'h5',
+  h5: 'h6',
+  h6: 'h6',
+  p: 'p',
+  ul: 'ul',
+  ol: 'ol',
+  li: 'li',
+  blockquote: 'blockquote',
+  strong: 'strong',
+  em: 'em',
+  s: 's',
+  a: 'a',
+  table: 'table',
+  thead: 'thead',
+  tbody: 'tbody',
+  tr: 'tr',
+  th: 'th',
+  td: 'td',
 };
 
 type TElement = Extract<TMdNode, { type: 'element' }>;
@@ -123,7 +160,11 @@ export function parseMarkdown(text: string): TMarkdownBlock[] {
   return markdownTree(text).flatMap((node): TMarkdownBlock[] => {
     if (node.type === 'text') return node.text.trim() ? [{ type: 'paragraph', text: node.text }] : [];
     switch (node.tag) {
-      case 'h2': case 'h3': case 'h4': case 'h5': case 'h6':
+      case 'h2':
+      case 'h3':
+      case 'h4':
+      case 'h5':
+      case 'h6':
         return [{ type: 'heading', level: (Number(node.tag[1]) - 1) as 1, text: nodeText(node) }];
       case 'ul':
       case 'ol':
