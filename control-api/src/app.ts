@@ -5,6 +5,13 @@ import type { TAppDeps } from './deps.ts';
 import { createErrorMiddleware, notFoundApi } from './http/error-middleware.ts';
 import { createOriginCheck } from './http/origin-check.ts';
 import { createBodyTimeouts } from './http/slow-clients.ts';
+import { rejectInvalidUtf8 } from './http/json-body.ts';
+import { createPrincipalMiddleware } from './access/principal.ts';
+import { createAnonymousCreatorMiddleware, lookUpAnonymousSession } from './creators/anonymous-creator.ts';
+import { createCreatorRoutes } from './creators/creators.routes.ts';
+import { createEngagementRoutes } from './engagement/engagement.routes.ts';
+import { createAnalyticsRoutes } from './analytics/analytics.routes.ts';
+import { createUnlockRoutes } from './sites/unlock.routes.ts';
 import { createEmailRoutes } from './notifications/email.routes.ts';
 import { createDashboardRoutes } from './http/dashboard-routes.ts';
 import { dashboardCsp } from './sites/site-csp.ts';
@@ -12,11 +19,13 @@ import { createUploadRoutes } from './uploads/upload.routes.ts';
 import { createFileRoutes } from './files/files.routes.ts';
 import { createSiteRoutes } from './sites/sites.routes.ts';
 import { createSiteStatusRoutes } from './sites/site-status.routes.ts';
-import { createEngagementLayer, rejectInvalidUtf8 } from './engagement/engagement-layer.ts';
 import { createPreviewRoutes } from './preview/preview.routes.ts';
 import { createFileVariantRoutes } from './files/file-variants.routes.ts';
 import { createDownloadRoutes } from './downloads/downloads.routes.ts';
 import { createUploadSessionBodyParser, createUploadSessionRoutes } from './upload-sessions/upload-sessions.routes.ts';
+
+/** The publish calls that create a site for the anonymous creator (regular, chunked, direct, direct chunked). */
+const PUBLISH_PATHS = ['/api/upload', '/api/chunked-upload/init', '/api/direct-upload', '/api/direct-upload/init'];
 
 export function createApp(deps: TAppDeps): express.Express {
   const app = express();
@@ -40,6 +49,8 @@ export function createApp(deps: TAppDeps): express.Express {
     });
     next();
   });
+  // Who is asking (visitor, unlocked sites, anonymous creator), once per request, for every router.
+  app.use(createPrincipalMiddleware(deps, { lookUpAnonymousSession: (token) => lookUpAnonymousSession(deps, token) }));
 
   app.get('/api/health', (_req, res) => {
     res.json({ success: true, status: 'ok' });
@@ -52,11 +63,13 @@ export function createApp(deps: TAppDeps): express.Express {
   app.use(createPreviewRoutes(deps));
   app.use(createUploadSessionBodyParser());
   app.use('/api', express.json({ limit: '64kb', verify: rejectInvalidUtf8 }));
-  // Cookie key and the anonymous creator's token on publish calls (site pages set no cookie).
-  const engagement = createEngagementLayer(deps);
-  app.use(engagement.early);
+  // The anonymous creator a publish call publishes under (site pages set no cookie).
+  app.post(PUBLISH_PATHS, createAnonymousCreatorMiddleware());
   // Engagement is the hottest traffic of a published site: matched before the other routers.
-  app.use(engagement.routes);
+  app.use(createUnlockRoutes(deps));
+  app.use(createEngagementRoutes(deps));
+  app.use(createAnalyticsRoutes(deps));
+  app.use(createCreatorRoutes(deps));
   app.use(createUploadRoutes(deps));
   app.use(createUploadSessionRoutes(deps));
   app.use(createFileRoutes(deps));

@@ -18,7 +18,7 @@ import type { TServerKeys } from './access/server-secret.ts';
 import type { TArchiveLimiter } from './downloads/archive-budget.ts';
 import type { TPublishGate } from './uploads/publish-limits.ts';
 import type { Mailer } from './notifications/mailer.ts';
-import type { TVisitorCaches } from './visitors/visitor-identity.ts';
+import type { TVerifiedVisitorCookies } from './access/visitor-cookie.ts';
 import type { TAnalyticsBatcher, TCountedViews } from './analytics/analytics.repository.ts';
 
 export interface Clock {
@@ -45,8 +45,10 @@ export interface TProcessCaches {
   reads: ReadCache | undefined;
   /** Hot queries, built and compiled once. */
   queries: TQueryCache;
-  /** Visitor cookies already checked, visitors already recorded. */
-  visitors: TVisitorCaches;
+  /** Visitor cookies whose tag was already checked. */
+  visitorCookies: TVerifiedVisitorCookies;
+  /** Visitors already recorded in the visitors table. */
+  knownVisitors: Set<string>;
   /** Views counted lately (a repeat within the window needs no query). */
   views: TCountedViews;
 }

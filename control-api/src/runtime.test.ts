@@ -44,14 +44,15 @@ describe('createRuntime', () => {
       expect(a.caches.reads).toBeDefined();
       expect(a.caches.reads).not.toBe(b.caches.reads);
       expect(a.caches.queries).not.toBe(b.caches.queries);
-      expect(a.caches.visitors).not.toBe(b.caches.visitors);
+      expect(a.caches.visitorCookies).not.toBe(b.caches.visitorCookies);
+      expect(a.caches.knownVisitors).not.toBe(b.caches.knownVisitors);
       // Keys come from each runtime's own secret, loaded before any request.
       expect(a.keys?.cookie.visitor.export().equals(b.keys!.cookie.visitor.export())).toBe(false);
 
       a.caches.views.set('view', 1);
-      a.caches.visitors.known.add('visitor');
+      a.caches.knownVisitors.add('visitor');
       expect(b.caches.views.size).toBe(0);
-      expect(b.caches.visitors.known.size).toBe(0);
+      expect(b.caches.knownVisitors.size).toBe(0);
     } finally {
       await strict.close();
       await loose.close();

@@ -24,7 +24,6 @@ import { createArchiveLimiter } from './downloads/archive-budget.ts';
 import { createPublishGate } from './uploads/publish-limits.ts';
 import { createMailer } from './notifications/mailer.ts';
 import { createDestinationLimiter } from './notifications/notifications.service.ts';
-import { createVisitorCaches } from './visitors/visitor-identity.ts';
 import { createAnalyticsBatcher } from './analytics/analytics.repository.ts';
 import { startBackgroundJobs, type TBackgroundJobs } from './background-jobs.ts';
 
@@ -92,7 +91,7 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
     },
     keys,
     mailer: createMailer(config, log),
-    caches: { reads: database.readCache, queries: createQueryCache(), visitors: createVisitorCaches(), views: new Map() },
+    caches: { reads: database.readCache, queries: createQueryCache(), visitorCookies: new Map(), knownVisitors: new Set(), views: new Map() },
     analytics: createAnalyticsBatcher(db),
   };
 

@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.ts';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { createBrowser, seedSite, type TBrowser } from '../engagement/engagement.fixtures.ts';
+import { createBrowser, seedSite, type TBrowser } from '../test-support/site-fixtures.ts';
 
 const DEFAULTS = loadConfig({});
 const PASSWORD = 'correct horse battery';
@@ -20,7 +20,11 @@ describe('cookie lifetimes enforced by the server', () => {
   const clock = createFakeClock();
 
   beforeAll(async () => {
-    app = await startTestApp({ clock, startWorker: false, config: { rateLimits: { ...DEFAULTS.rateLimits, readsPerMinute: 10_000, writesPerMinute: 10_000, unlockPerMinute: 10_000, unlockSitePerMinute: 10_000 } } });
+    app = await startTestApp({
+      clock,
+      startWorker: false,
+      config: { rateLimits: { ...DEFAULTS.rateLimits, readsPerMinute: 10_000, writesPerMinute: 10_000, unlockPerMinute: 10_000, unlockSitePerMinute: 10_000 } },
+    });
   });
   afterAll(() => app.close());
 

@@ -21,7 +21,11 @@ export function cookieName(config: Pick<TConfig, 'publicUrl'>, base: string): st
 
 /** One cookie's value from the request, or undefined. The first of duplicates wins (the most specific path). */
 export function readCookie(req: Request, name: string): string | undefined {
-  const header = req.headers.cookie;
+  return readCookieFrom(req.headers.cookie, name);
+}
+
+/** One cookie's value from a Cookie header, or undefined. */
+export function readCookieFrom(header: string | undefined, name: string): string | undefined {
   if (!header || header.length > 16_384) return undefined;
   let from = 0;
   while (from < header.length) {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.ts';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { createBrowser, seedSite } from '../engagement/engagement.fixtures.ts';
+import { createBrowser, seedSite } from '../test-support/site-fixtures.ts';
 
 const DEFAULTS = loadConfig({ TRUST_PROXY: '1' });
 const PASSWORD = 'correct horse battery';

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.ts';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { seedSite, type TSeededSite } from '../engagement/engagement.fixtures.ts';
+import { seedSite, type TSeededSite } from '../test-support/site-fixtures.ts';
 
 const PER_ADDRESS = 5;
 

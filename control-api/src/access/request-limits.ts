@@ -1,9 +1,9 @@
 /** The API's rate limits: one set per runtime (so each test app has its own), in `deps.limits.requests`. */
 import { isIPv4, isIPv6 } from 'node:net';
-import type { Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { TConfig } from '../config/config.ts';
 import type { Clock } from '../deps.ts';
-import { createRateLimiter, type RateLimiter } from './rate-limiter.ts';
+import { createRateLimiter, enforceRateLimits, type RateLimiter } from './rate-limiter.ts';
 import { createGuessBackoff, type TGuessBackoff } from './guess-backoff.ts';
 
 export interface TRequestLimits {
@@ -34,6 +34,14 @@ export function createRequestLimits(rates: TConfig['rateLimits'], clock: Clock):
     unlockSite: make(rates.unlockSitePerMinute),
     unlockBackoff: createGuessBackoff({ clock }),
     lookupMisses: make(rates.lookupMissesPerMinute),
+  };
+}
+
+/** Middleware: a per-address limit before any work is done. */
+export function limitByAddress(limiter: RateLimiter): RequestHandler {
+  return (req, _res, next) => {
+    enforceRateLimits([[limiter, clientAddress(req)]]);
+    next();
   };
 }
 

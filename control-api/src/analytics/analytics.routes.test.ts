@@ -4,7 +4,7 @@ import { ZAnalyticsResponseSchema, type TAnalytics } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { buildUploadForm } from '../test-support/fixtures.ts';
-import { createBrowser, seedSite, type TBrowser, type TSeededSite } from '../engagement/engagement.fixtures.ts';
+import { createBrowser, seedSite, type TBrowser, type TSeededSite } from '../test-support/site-fixtures.ts';
 
 const DEFAULTS = loadConfig({});
 
@@ -63,9 +63,7 @@ describe('analytics', () => {
     await visitor.json(`/api/engagement/state?projectId=${site.project.id}`); // the visitor cookie first
     const fileId = site.files[1]!.id;
     const before = (await analytics(owner, `&fileId=${fileId}`)).analytics!.views;
-    const replies = await Promise.all(
-      Array.from({ length: 6 }, () => visitor.json('/api/analytics/view', { method: 'POST', json: { projectId: site.project.id, fileId } })),
-    );
+    const replies = await Promise.all(Array.from({ length: 6 }, () => visitor.json('/api/analytics/view', { method: 'POST', json: { projectId: site.project.id, fileId } })));
     expect(replies.map((r) => r.status)).toEqual(Array(6).fill(200));
     expect(replies.filter((r) => (r.body as { counted: boolean }).counted)).toHaveLength(1);
     expect((await analytics(owner, `&fileId=${fileId}`)).analytics!.views).toBe(before + 1);

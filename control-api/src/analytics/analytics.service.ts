@@ -3,15 +3,17 @@
  * Views come from the page's beacon, deduplicated per visitor per window; downloads are counted
  * by the server when a download completes, so a cancelled transfer never counts (Firefox Send #734).
  */
-import type { Request, Response } from 'express';
-import { RECENT_ACTIVITY_LIMIT, ZActivityTypeSchema, type TActivity, type TAnalytics } from '@dropsite/shared';
+import type { z } from 'zod';
+import { RECENT_ACTIVITY_LIMIT, ZActivityTypeSchema, type TActivity, type TAnalytics, type ZAnalyticsQuerySchema, type ZProductEventRequestSchema } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { newId } from '../db/ids.ts';
-import { findProjectById, parseSiteSettings } from '../projects/projects.repository.ts';
+import { AppError } from '../http/app-error.ts';
+import { findProjectById, parseSiteSettings, projectExists } from '../projects/projects.repository.ts';
+import { isProjectOwner, type TPrincipal } from '../access/principal.ts';
 import { countEngagement, listRecentEngagement } from '../engagement/engagement.repository.ts';
+import { findSiteFile } from '../engagement/engagement.service.ts';
 import { describeEngagement, toOneLine } from '../notifications/notification-messages.ts';
-import { readVisitorId } from '../visitors/visitor-identity.ts';
-import { countTraffic, hasViewSince, listRecentActivity } from './analytics.repository.ts';
+import { countTraffic, hasViewSince, insertProductEvent, listRecentActivity } from './analytics.repository.ts';
 
 type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'caches' | 'analytics'>;
 
@@ -65,7 +67,7 @@ export interface TDownload {
  * site's analytics are on. Called after the response finished; never throws (a lost count must
  * not fail a download that already succeeded).
  */
-export async function recordDownload(deps: TDeps, req: Request, download: TDownload): Promise<void> {
+export async function recordDownload(deps: TDeps, visitorId: string | undefined, download: TDownload): Promise<void> {
   try {
     const project = await findProjectById(deps.db, download.projectId);
     if (!project || !parseSiteSettings(project.settings).enableAnalytics) return;
@@ -73,7 +75,7 @@ export async function recordDownload(deps: TDeps, req: Request, download: TDownl
       id: newId(),
       projectId: download.projectId,
       fileId: download.fileId,
-      visitorId: readVisitorId(deps, req) ?? null,
+      visitorId: visitorId ?? null,
       type: 'download',
       details: download.fileName === null ? `Downloaded ${download.zipLabel ?? 'all files'} (ZIP)` : `Downloaded "${toOneLine(download.fileName, 120)}"`,
       now: deps.clock.now(),
@@ -81,27 +83,6 @@ export async function recordDownload(deps: TDeps, req: Request, download: TDownl
   } catch (err) {
     deps.log.warn({ err, projectId: download.projectId }, 'could not count a download');
   }
-}
-
-/**
- * Whether a finished file response is a completed download: the whole file (200), or a range
- * reaching its last byte (206 with `Content-Range: bytes a-b/size`, b = size - 1), so a resumed
- * download counts once, when it completes. Aborted transfers never finish.
- */
-export function isCompletedDownload(response: Pick<Response, 'statusCode' | 'writableFinished' | 'getHeader'>): boolean {
-  if (!response.writableFinished) return false;
-  if (response.statusCode === 200) return true;
-  if (response.statusCode !== 206) return false;
-  const match = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(String(response.getHeader('content-range') ?? ''));
-  return match !== null && Number(match[2]) === Number(match[3]) - 1;
-}
-
-/** Counts the download of a file when this GET response completes (see isCompletedDownload). */
-export function countDownloadWhenComplete(deps: TDeps, req: Request, res: Response, download: TDownload): void {
-  if (req.method !== 'GET') return;
-  res.once('finish', () => {
-    if (isCompletedDownload(res)) void recordDownload(deps, req, download);
-  });
 }
 
 /** The newest activities: views and downloads from the event log, engagement from its own rows, merged. */
@@ -147,4 +128,27 @@ export async function getAnalytics(deps: TDeps, scope: { projectId: string; file
     uniqueVisitors: traffic.uniqueVisitors,
     recentActivity,
   };
+}
+
+/** A product event of the dashboard or a site (the email modal's), under the caller's proven session, never one the payload names. */
+export async function recordProductEvent(deps: TDeps, principal: TPrincipal, input: z.output<typeof ZProductEventRequestSchema>): Promise<void> {
+  const session = await principal.anonymousSession();
+  const projectId = input.projectId && (await projectExists(deps.db, input.projectId)) ? input.projectId : null;
+  await insertProductEvent(deps.db, {
+    id: newId(),
+    name: input.event,
+    trigger: input.trigger ?? null,
+    projectId,
+    visitorId: null,
+    anonymousSessionId: session?.id ?? null,
+    now: deps.clock.now(),
+  });
+}
+
+/** The analytics panel of a site (or one of its files) for its creator; someone else's site answers exactly like a missing one. */
+export async function getOwnAnalytics(deps: TDeps, principal: TPrincipal, query: z.output<typeof ZAnalyticsQuerySchema>): Promise<TAnalytics> {
+  const project = await findProjectById(deps.db, query.projectId);
+  if (!project || !(await isProjectOwner(principal, project))) throw new AppError('not_found', 'Site not found');
+  if (query.fileId) await findSiteFile(deps, project, query.fileId);
+  return getAnalytics(deps, { projectId: project.id, fileId: query.fileId }, query.detailed === 'true');
 }

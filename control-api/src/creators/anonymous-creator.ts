@@ -5,14 +5,13 @@
  * proves nothing. The session's 7-day window starts when it is issued.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Request, RequestHandler, Response } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { ANONYMOUS_WINDOW_MS } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
-import type { TProjectRow } from '../db/tables.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
-import { ANONYMOUS_CREATOR_COOKIE, cookieName, readCookie, setCookie } from '../access/cookies.ts';
-import { clientAddress } from '../access/request-limits.ts';
+import { ANONYMOUS_CREATOR_COOKIE, setCookie } from '../access/cookies.ts';
+import { holdsAnonymousSession, principalOf, updatePrincipal, type TAnonymousSession, type TPrincipal } from '../access/principal.ts';
 import { rateLimitedError } from '../access/rate-limiter.ts';
 import { findAnonymousSession, insertAnonymousSession } from './anonymous-sessions.repository.ts';
 
@@ -22,12 +21,7 @@ const TOKEN = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
 /** The cookie outlives the 7-day window, so the dashboard can still say 'expired' and offer sign-up. */
 const COOKIE_MAX_AGE_MS = 30 * 86_400_000;
 
-export interface TAnonymousSession {
-  id: string;
-  createdAt: number;
-  expiresAt: number;
-  isExpired: boolean;
-}
+export type { TAnonymousSession };
 
 export function hashAnonymousSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
@@ -39,16 +33,11 @@ function sameText(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** The anonymous session proven by the request's cookie (cached per request), or null. Claimed sessions no longer count. */
-export async function readAnonymousSession(deps: TDeps, req: Request, res?: Response): Promise<TAnonymousSession | null> {
-  const cached: unknown = res?.locals.anonymousSession;
-  if (cached !== undefined) return cached as TAnonymousSession | null;
-  const session = await lookUpAnonymousSession(deps, readCookie(req, cookieName(deps.config, ANONYMOUS_CREATOR_COOKIE)));
-  if (res) res.locals.anonymousSession = session;
-  return session;
-}
-
-async function lookUpAnonymousSession(deps: TDeps, token: string | undefined): Promise<TAnonymousSession | null> {
+/**
+ * The anonymous session a creator cookie's token proves, or null; claimed sessions no longer count.
+ * The principal middleware calls it once per request, on first use (app.ts wires it).
+ */
+export async function lookUpAnonymousSession(deps: TDeps, token: string | undefined): Promise<TAnonymousSession | null> {
   const match = token ? TOKEN.exec(token) : null;
   if (!match) return null;
   const [, id, secret] = match as unknown as [string, string, string];
@@ -71,7 +60,7 @@ async function insertAndSetCookie(deps: TDeps, res: Response, token: { id: strin
   await insertAnonymousSession(deps.db, { id: token.id, secret_hash: hashAnonymousSecret(token.secret), created_at: now, expires_at: expiresAt });
   setCookie(res, deps.config, ANONYMOUS_CREATOR_COOKIE, `${token.id}.${token.secret}`, COOKIE_MAX_AGE_MS);
   const session = { id: token.id, createdAt: now, expiresAt, isExpired: false };
-  res.locals.anonymousSession = session;
+  updatePrincipal(res, { anonymousSession: () => Promise.resolve(session) });
   return session;
 }
 
@@ -92,9 +81,9 @@ function pendingSessionOf(res: Response): TPendingAnonymousSession | undefined {
  * cookie are made only by issuePendingAnonymousSession once the publish is accepted, so refused
  * uploads leave no sessions behind.
  */
-export function createAnonymousCreatorMiddleware(deps: TDeps): RequestHandler {
-  return async (req, res, next) => {
-    const session = await readAnonymousSession(deps, req, res);
+export function createAnonymousCreatorMiddleware(): RequestHandler {
+  return async (_req, res, next) => {
+    const session = await principalOf(res).anonymousSession();
     if (session && !session.isExpired) {
       res.locals.anonymousSessionId = session.id;
     } else {
@@ -118,23 +107,16 @@ export async function issuePendingAnonymousSession(deps: TDeps, res: Response): 
  * The caller's own session when `sessionId` names it; anything else (no token, someone else's id,
  * a guessed id) is the same 404, and such misses are rate limited per address.
  */
-export async function resolveOwnAnonymousSession(deps: TDeps & Pick<TAppDeps, 'limits'>, req: Request, res: Response, sessionId: string): Promise<TAnonymousSession> {
+export async function resolveOwnAnonymousSession(deps: Pick<TAppDeps, 'limits'>, principal: TPrincipal, sessionId: string): Promise<TAnonymousSession> {
   const limiter = deps.limits.requests.lookupMisses;
-  const address = clientAddress(req);
+  const address = principal.address;
   const waiting = limiter.peek(address);
   if (!waiting.allowed) throw rateLimitedError(waiting);
-  const session = await readAnonymousSession(deps, req, res);
-  if (!session || !sameText(session.id, sessionId)) {
+  const session = await holdsAnonymousSession(principal, sessionId);
+  if (!session) {
     const decision = limiter.take(address);
     if (!decision.allowed) throw rateLimitedError(decision);
     throw new AppError('not_found', 'Not found');
   }
   return session;
-}
-
-/** Whether the request comes from the creator who owns the project (today: the anonymous creator holding its token, within the window). */
-export async function isProjectOwner(deps: TDeps, req: Request, res: Response, project: Pick<TProjectRow, 'anonymous_session_id' | 'owner_creator_id'>): Promise<boolean> {
-  if (project.anonymous_session_id === null) return false;
-  const session = await readAnonymousSession(deps, req, res);
-  return session !== null && !session.isExpired && sameText(session.id, project.anonymous_session_id);
 }

@@ -62,8 +62,3 @@ export async function insertEmailCollection(db: TDb, row: TNewEmailCollection): 
 export async function listEmailCollections(db: TDb): Promise<Array<{ email: string; trigger: string; project_id: string | null; anonymous_session_id: string | null }>> {
   return db.selectFrom('email_collections').select(['email', 'trigger', 'project_id', 'anonymous_session_id']).orderBy('created_at').orderBy('id').execute();
 }
-
-/** Whether a project with this id exists (deleted or not), so a stale id never breaks a foreign key. */
-export async function projectExists(db: TDb, id: string): Promise<boolean> {
-  return (await db.selectFrom('projects').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
-}

@@ -1,18 +1,16 @@
 /** What the anonymous creator's dashboard, bell and teaser read (spec 7.2, 3, 4; companion 4). */
-import {
-  EXPIRATION_WARNING_TTL_MS,
-  NOTIFICATIONS_KEPT,
-  type TAnonymousProject,
-  type TEngagementSummary,
-  type TEngagementUpdate,
-} from '@dropsite/shared';
+import { EXPIRATION_WARNING_TTL_MS, NOTIFICATIONS_KEPT, type TAnonymousProject, type TEngagementSummary, type TEngagementUpdate } from '@dropsite/shared';
+import type { z } from 'zod';
+import type { ZEmailCollectionRequestSchema } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
-import { parseSiteSettings } from '../projects/projects.repository.ts';
+import { newId } from '../db/ids.ts';
+import type { TAnonymousSession, TPrincipal } from '../access/principal.ts';
+import { parseSiteSettings, projectExists } from '../projects/projects.repository.ts';
 import { countEngagementByProject, listRecentEngagement } from '../engagement/engagement.repository.ts';
 import { countPageViewsByProject } from '../analytics/analytics.repository.ts';
 import { describeEngagement, toOneLine, urgencyOf, type TEngagementEvent } from '../notifications/notification-messages.ts';
-import { listProjectsOfAnonymousSession } from './anonymous-sessions.repository.ts';
-import type { TAnonymousSession } from './anonymous-creator.ts';
+import { admitNotificationRecipient, anonymousOwnerKey, normalizeEmail, requestEmailConfirmation } from '../notifications/email-confirmation.service.ts';
+import { insertEmailCollection, listProjectsOfAnonymousSession } from './anonymous-sessions.repository.ts';
 
 type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock'>;
 
@@ -126,4 +124,31 @@ export function parseSince(text: string | undefined): number | undefined {
   if (!text) return undefined;
   const ms = /^\d{1,16}$/.test(text) ? Number(text) : Date.parse(text);
   return Number.isFinite(ms) ? ms : undefined;
+}
+
+/**
+ * The email-collection modal's submit: counted against the address's distinct recipients, kept
+ * under the caller's proven session (the payload's anonymousSessionId is never trusted), and, for a
+ * creator, a confirmation link sent (once; it covers this creator's sites): the address hears
+ * from us only after confirming it.
+ */
+export async function collectEmail(
+  deps: Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'mailer'>,
+  principal: TPrincipal,
+  input: z.output<typeof ZEmailCollectionRequestSchema>,
+): Promise<void> {
+  const email = normalizeEmail(input.email);
+  await admitNotificationRecipient(deps, principal.address, email);
+  const session = await principal.anonymousSession();
+  const projectId = input.projectId && (await projectExists(deps.db, input.projectId)) ? input.projectId : null;
+  await insertEmailCollection(deps.db, {
+    id: newId(),
+    email: input.email,
+    trigger: input.trigger,
+    projectId,
+    anonymousSessionId: session?.id ?? null,
+    now: deps.clock.now(),
+  });
+  deps.log.info({ trigger: input.trigger, hasSession: session !== null }, 'email collected');
+  if (session) await requestEmailConfirmation(deps, { email, ownerKey: anonymousOwnerKey(session.id) });
 }

@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ZAnonymousProjectsResponseSchema,
-  ZAnonymousSessionResponseSchema,
-  ZEngagementSummaryResponseSchema,
-  ZEngagementUpdatesResponseSchema,
-} from '@dropsite/shared';
+import { ZAnonymousProjectsResponseSchema, ZAnonymousSessionResponseSchema, ZEngagementSummaryResponseSchema, ZEngagementUpdatesResponseSchema } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { buildUploadForm } from '../test-support/fixtures.ts';
-import { createBrowser, seedSite, type TBrowser } from '../engagement/engagement.fixtures.ts';
+import { createBrowser, seedSite, type TBrowser } from '../test-support/site-fixtures.ts';
 import { countProductEvents } from '../analytics/analytics.repository.ts';
 import { listEmailCollections } from './anonymous-sessions.repository.ts';
 
@@ -139,7 +134,8 @@ describe('the anonymous creator', () => {
     const sessionId = await sessionOf(creator);
     const summary = async () => ZEngagementSummaryResponseSchema.parse((await creator.json(`/api/engagement/anonymous/${sessionId}`)).body);
     const updates = async (since?: string) =>
-      ZEngagementUpdatesResponseSchema.parse((await creator.json(`/api/engagement/anonymous/${sessionId}/updates${since ? `?since=${encodeURIComponent(since)}` : ''}`)).body).updates;
+      ZEngagementUpdatesResponseSchema.parse((await creator.json(`/api/engagement/anonymous/${sessionId}/updates${since ? `?since=${encodeURIComponent(since)}` : ''}`)).body)
+        .updates;
 
     expect(await summary()).toMatchObject({ total_interactions: 0, has_comments: false, has_favorites: false, has_approvals: false, days_remaining: 7, expired: false });
     expect(await updates()).toEqual([]);

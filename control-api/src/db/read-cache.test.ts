@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeFileRow, makeProjectRow } from '../test-support/test-database.ts';
-import { findProjectAndFile, insertComment, listCommentThreads } from '../engagement/engagement.repository.ts';
 import { createDatabase, migrateToLatest, type TDatabaseHandle } from './database.ts';
 import { newId } from './ids.ts';
 import { cachedRead } from './read-cache.ts';
@@ -99,32 +98,5 @@ describe('read cache on SQLite', () => {
       for (let i = 0; i < 3; i++) await cachedRead(trx, handle.readCache, 'in-transaction', ['projects'], async () => ++loads);
     });
     expect(loads).toBe(3);
-  });
-
-  it('shows a password change and a new comment to the very next engagement call', async () => {
-    const before = await findProjectAndFile(handle.db, project.id, file.id, { reads: handle.readCache });
-    expect(before?.project.password_hash).toBeNull();
-    expect(before?.file?.id).toBe(file.id);
-    await handle.db.updateTable('projects').set({ password_hash: 'hash-v2', password_version: 2 }).where('id', '=', project.id).execute();
-    const after = await findProjectAndFile(handle.db, project.id, file.id, { reads: handle.readCache });
-    expect(after?.project.password_hash).toBe('hash-v2');
-    expect(after?.project.password_version).toBe(2);
-
-    expect((await listCommentThreads(handle.db, file.id, 200, { reads: handle.readCache })).total).toBe(0);
-    await insertComment(handle.db, {
-      id: newId(),
-      project_id: project.id,
-      file_id: file.id,
-      parent_id: null,
-      visitor_id: 'visitor-b',
-      user_name: 'User r-b',
-      body: 'The second one, please',
-      created_at: Date.now(),
-    });
-    const threads = await listCommentThreads(handle.db, file.id, 200, { reads: handle.readCache });
-    expect(threads.roots.map((c) => c.body)).toEqual(['The second one, please']);
-
-    await handle.db.updateTable('projects').set({ deleted_at: Date.now() }).where('id', '=', project.id).execute();
-    expect(await findProjectAndFile(handle.db, project.id, file.id, { reads: handle.readCache })).toBeNull();
   });
 });

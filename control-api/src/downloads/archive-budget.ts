@@ -11,12 +11,11 @@
  *   charges nothing but is refused the same way, so a viewer can ask before it downloads);
  * - one process streams at most `maxConcurrentZips` archive-entry and ZIP responses (503 with Retry-After).
  */
-import type { Request, RequestHandler, Response } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Clock } from '../deps.ts';
 import type { TArchiveConfig } from '../config/config.ts';
 import { entryRefusal } from '@dropsite/shared';
 import { AppError } from '../http/app-error.ts';
-import { clientAddress } from '../access/request-limits.ts';
 /** Byte budgets past this many addresses are swept of full (idle) ones. */
 const SWEEP_THRESHOLD = 10_000;
 /** Seconds a refused ZIP download is asked to wait. */
@@ -63,8 +62,8 @@ export function createByteBudget(perMinute: number, clock: { now(): number }): T
 
 export interface TArchiveLimiter {
   config: TArchiveConfig;
-  /** Refuses (413/429) entries that would cost too much to inflate, and charges the address for the rest. */
-  chargeEntries(req: Request, entries: ReadonlyArray<{ size: number; compressedSize: number }>): void;
+  /** Refuses (413/429) entries that would cost too much to inflate, and charges the address for the rest (`dryRun`, for a HEAD: checks only). */
+  chargeEntries(address: string, dryRun: boolean, entries: ReadonlyArray<{ size: number; compressedSize: number }>): void;
   /** Middleware holding one of the process's ZIP slots until the response is over (503 when none is free). */
   zipSlot: RequestHandler;
   /** Slots in use (for tests). */
@@ -78,14 +77,14 @@ export function createArchiveLimiter(config: TArchiveConfig, clock: Clock): TArc
 
   const limiter: TArchiveLimiter = {
     config,
-    chargeEntries(req, entries) {
+    chargeEntries(address, dryRun, entries) {
       let total = 0;
       for (const entry of entries) {
         if (entryRefusal(entry, config) === 'too_compressed') throw new AppError('payload_too_large', ENTRY_TOO_COMPRESSED);
         total += entry.size;
       }
       if (total > config.entryMaxBytes) throw new AppError('payload_too_large', ENTRY_TOO_LARGE);
-      budget.charge(clientAddress(req), total, req.method === 'HEAD');
+      budget.charge(address, total, dryRun);
     },
     zipSlot(_req, res: Response, next) {
       if (active >= config.maxConcurrentZips) {

@@ -4,7 +4,7 @@ import { loadConfig } from '../config/config.ts';
 import { startTestApp, createFakeClock, type TTestApp } from '../test-support/test-app.ts';
 import { buildUploadForm, makeJpeg, postUpload, type TUploadPart } from '../test-support/fixtures.ts';
 import { requireService } from '../test-support/services.ts';
-import { NOTHING_TO_DOWNLOAD } from './downloads.routes.ts';
+import { NOTHING_TO_DOWNLOAD } from './downloads.service.ts';
 import { hasTool, makePdf, makePptx, makeVideo, makeYazlZip, unzip } from './test-fixtures.ts';
 
 const haveFfmpeg = await requireService('FFmpeg', async () => hasTool('ffmpeg') && hasTool('ffprobe'));
@@ -137,7 +137,16 @@ describe('downloads, archive entries, converted PDFs, posters and the Open Graph
 
     it('refuses traversal, symlinks, unknown paths and files that are not archives', async () => {
       const entry = (query: string, id = ids['assets.zip']) => get(`/api/files/${id}/entry?${query}`);
-      for (const query of ['path=../evil.txt', 'path=evil.txt', 'path=..%2F..%2Fetc%2Fpasswd', 'path=%2Fetc%2Fpasswd', 'path=shortcut', 'path=docs', 'path=docs/missing.txt', 'path=docs/readme.txt&path=../evil.txt']) {
+      for (const query of [
+        'path=../evil.txt',
+        'path=evil.txt',
+        'path=..%2F..%2Fetc%2Fpasswd',
+        'path=%2Fetc%2Fpasswd',
+        'path=shortcut',
+        'path=docs',
+        'path=docs/missing.txt',
+        'path=docs/readme.txt&path=../evil.txt',
+      ]) {
         const res = await entry(query);
         expect(res.status, query).toBe(404);
         expect(await res.json()).toMatchObject({ success: false, code: 'not_found' });

@@ -9,30 +9,33 @@
  */
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { isValidId, isValidSlug, sanitizeFileName, siteOgImageKey, UPLOAD_LIMITS } from '@dropsite/shared';
+import { isValidSlug, sanitizeFileName, siteOgImageKey, UPLOAD_LIMITS } from '@dropsite/shared';
 import { isZipArchive, openZipArchive, PreviewUnavailableError, type TZipArchive } from '@dropsite/builder';
 import type { TAppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
-import { findProjectBySlug, listFilesByProject } from '../projects/projects.repository.ts';
-import { assertSiteOpen, resolveSiteAccess } from '../sites/site-access.ts';
+import { principalOf } from '../access/principal.ts';
+import { limitByAddress } from '../access/request-limits.ts';
 import { findServableFile } from '../files/file-variants.routes.ts';
 import { fileCacheControl, sendStoredObject, setFileSecurityHeaders, streamTo } from '../files/serve-object.ts';
 import { dedupeNames, sendZip, zipSafeName, type TZipItem } from './zip-stream.ts';
-import { countDownloadWhenComplete } from '../analytics/analytics.service.ts';
-import { limitByAddress } from '../engagement/engagement.routes.ts';
+import { filesForZip, openDownloadableSite } from './downloads.service.ts';
+import { countDownloadWhenComplete } from '../files/download-count.ts';
 import { entryRefusedPage } from '../sites/status-pages.ts';
 
 /** Spec 8, 'Download-all with nothing available'. */
-export const NOTHING_TO_DOWNLOAD = 'No files are currently available for download. Please contact the site owner.';
-
 const MAX_ENTRY_PATHS = 1000;
 
 const oneOrMany = (item: z.ZodString) => z.union([item, z.array(item)]).transform((v) => (Array.isArray(v) ? v : [v]));
 
 const ZSiteDownloadQuerySchema = z.object({
   files: oneOrMany(z.string().max(UPLOAD_LIMITS.maxFilesPerSite * 70))
-    .transform((parts) => parts.flatMap((p) => p.split(',')).map((id) => id.trim()).filter(Boolean))
+    .transform((parts) =>
+      parts
+        .flatMap((p) => p.split(','))
+        .map((id) => id.trim())
+        .filter(Boolean),
+    )
     .optional(),
 });
 
@@ -59,7 +62,9 @@ function entryRefusalAsPage(error: unknown, req: Request, res: Response, next: N
 
 /** The file name of a downloaded ZIP: the site's title, or a plain fallback. */
 function zipFileName(title: string, fallback: string): string {
-  const cleaned = zipSafeName(title).replace(/[<>:"|?*]/g, '').trim();
+  const cleaned = zipSafeName(title)
+    .replace(/[<>:"|?*]/g, '')
+    .trim();
   return `${cleaned && cleaned !== 'file' ? cleaned.slice(0, 150) : fallback}.zip`;
 }
 
@@ -74,20 +79,8 @@ export function createDownloadRoutes(deps: TAppDeps): Router {
     const slug = typeof req.params.slug === 'string' ? req.params.slug : '';
     if (!isValidSlug(slug)) throw new AppError('not_found', 'Not found');
     const query = ZSiteDownloadQuerySchema.parse(req.query);
-    const project = await findProjectBySlug(deps.db, slug);
-    assertSiteOpen(resolveSiteAccess(deps, req, project));
-    if (!project) throw new AppError('not_found', 'Not found');
-
-    let files = await listFilesByProject(deps.db, project.id);
-    if (query.files !== undefined) {
-      const wanted = [...new Set(query.files)];
-      if (wanted.length === 0) throw new AppError('bad_request', 'No files were selected');
-      const byId = new Map(files.map((f) => [f.id, f]));
-      // Another site's file answers exactly like a file that does not exist.
-      if (wanted.some((id) => !isValidId(id) || !byId.has(id))) throw new AppError('not_found', 'File not found');
-      files = wanted.map((id) => byId.get(id)!);
-    }
-    if (files.length === 0) throw new AppError('not_found', NOTHING_TO_DOWNLOAD);
+    const project = await openDownloadableSite(deps, principalOf(res), slug);
+    const files = await filesForZip(deps, project, query.files);
 
     const names = dedupeNames(files.map((f) => zipSafeName(f.name)));
     const items: TZipItem[] = files.map((file, i) => ({
@@ -106,56 +99,66 @@ export function createDownloadRoutes(deps: TAppDeps): Router {
     await sendZip(req, res, items, zipFileName(project.title, 'files'), deps.log);
   });
 
-  router.get('/api/files/:id/entry', limitReads, zipSlot, async (req: Request, res: Response) => {
-    setFileSecurityHeaders(res);
-    const { file } = await findServableFile(deps, req);
-    const query = ZEntryQuerySchema.parse(req.query);
-    if (file.kind !== 'archive' || !isZipArchive(file)) throw new AppError('not_found', 'This file is not a ZIP archive');
+  router.get(
+    '/api/files/:id/entry',
+    limitReads,
+    zipSlot,
+    async (req: Request, res: Response) => {
+      setFileSecurityHeaders(res);
+      const { file } = await findServableFile(deps, req, res);
+      const query = ZEntryQuerySchema.parse(req.query);
+      if (file.kind !== 'archive' || !isZipArchive(file)) throw new AppError('not_found', 'This file is not a ZIP archive');
 
-    let archive: TZipArchive;
-    try {
-      archive = await openZipArchive(deps.storage, file.storage_key, file.size);
-    } catch (error) {
-      if (error instanceof PreviewUnavailableError) throw new AppError('not_found', error.message, { cause: error });
-      throw error;
-    }
-    try {
-      const paths = [...new Set(query.path)];
-      // Only paths of the safe tree exist: '..', absolute paths and symlinks were never in it.
-      const entries = paths.map((path) => archive.files.get(path));
-      if (entries.some((entry) => !entry || !entry.extractable)) throw new AppError('not_found', 'File not found in this archive');
-      // Bounded before anything is inflated: yauzl never lets an entry inflate past its declared size.
-      archiveLimits.chargeEntries(req, entries.map((entry) => entry!));
+      let archive: TZipArchive;
+      try {
+        archive = await openZipArchive(deps.storage, file.storage_key, file.size);
+      } catch (error) {
+        if (error instanceof PreviewUnavailableError) throw new AppError('not_found', error.message, { cause: error });
+        throw error;
+      }
+      try {
+        const paths = [...new Set(query.path)];
+        // Only paths of the safe tree exist: '..', absolute paths and symlinks were never in it.
+        const entries = paths.map((path) => archive.files.get(path));
+        if (entries.some((entry) => !entry?.extractable)) throw new AppError('not_found', 'File not found in this archive');
+        // Bounded before anything is inflated: yauzl never lets an entry inflate past its declared size.
+        archiveLimits.chargeEntries(
+          principalOf(res).address,
+          req.method === 'HEAD',
+          entries.map((entry) => entry!),
+        );
 
-      if (entries.length === 1) {
-        const entry = entries[0]!;
-        res.status(200).set({
-          'Content-Type': 'application/octet-stream',
-          // Named like an uploaded file (the tree's names are cleaned already; this keeps the two rules one).
-          'Content-Disposition': contentDisposition('attachment', sanitizeFileName(entry.path.split('/').at(-1)!)),
-          'Content-Length': String(entry.size),
-          'Cache-Control': fileCacheControl(file.project),
-        });
-        if (req.method === 'HEAD') {
-          res.end();
+        if (entries.length === 1) {
+          const entry = entries[0]!;
+          res.status(200).set({
+            'Content-Type': 'application/octet-stream',
+            // Named like an uploaded file (the tree's names are cleaned already; this keeps the two rules one).
+            'Content-Disposition': contentDisposition('attachment', sanitizeFileName(entry.path.split('/').at(-1)!)),
+            'Content-Length': String(entry.size),
+            'Cache-Control': fileCacheControl(file.project),
+          });
+          if (req.method === 'HEAD') {
+            res.end();
+            return;
+          }
+          await streamTo(await archive.openEntry(entry.path), res);
           return;
         }
-        await streamTo(await archive.openEntry(entry.path), res);
-        return;
+        const items: TZipItem[] = entries.map((entry) => ({
+          name: entry!.path,
+          size: entry!.size,
+          mtime: entry!.modified ?? new Date(file.created_at),
+          // Stored, not deflated again: the server inflates once and spends nothing more.
+          compress: false,
+          open: () => archive.openEntry(entry!.path),
+        }));
+        await sendZip(req, res, items, zipFileName(`${file.name.replace(/\.zip$/i, '')} (selection)`, 'selection'), deps.log);
+      } finally {
+        archive.close();
       }
-      const items: TZipItem[] = entries.map((entry) => ({
-        name: entry!.path,
-        size: entry!.size,
-        mtime: entry!.modified ?? new Date(file.created_at),
-        // Stored, not deflated again: the server inflates once and spends nothing more.
-        compress: false,
-        open: () => archive.openEntry(entry!.path),
-      }));
-      await sendZip(req, res, items, zipFileName(`${file.name.replace(/\.zip$/i, '')} (selection)`, 'selection'), deps.log);
-    } finally {
-      archive.close();
-    }
-  }, entryRefusalAsPage);
+    },
+    entryRefusalAsPage,
+  );
 
   router.get('/:slug/og.png', async (req, res, next) => {
     const slug = req.params.slug;
@@ -164,9 +167,7 @@ export function createDownloadRoutes(deps: TAppDeps): Router {
       return;
     }
     setFileSecurityHeaders(res);
-    const project = await findProjectBySlug(deps.db, slug);
-    assertSiteOpen(resolveSiteAccess(deps, req, project));
-    if (!project) throw new AppError('not_found', 'Not found');
+    const project = await openDownloadableSite(deps, principalOf(res), slug);
     const key = siteOgImageKey(slug);
     const head = await deps.storage.head(key);
     if (!head) throw new AppError('not_found', 'Not found');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURE_DISABLED_MESSAGE, ZCommentsResponseSchema, ZEngagementStateResponseSchema, ZFavoriteResponseSchema, type TComment } from '@dropsite/shared';
 import { loadConfig, type TConfig } from '../config/config.ts';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { createBrowser, seedSite, type TBrowser, type TSeededSite } from './engagement.fixtures.ts';
+import { createBrowser, seedSite, type TBrowser, type TSeededSite } from '../test-support/site-fixtures.ts';
 
 const DEFAULTS = loadConfig({});
 export const GENEROUS_LIMITS: TConfig['rateLimits'] = {
@@ -120,7 +120,9 @@ describe('engagement calls', () => {
         last = statuses[(i * 7) % 3]!;
         expect((await carol.json('/api/approvals', { method: 'POST', json: target({ fileId: file, status: last }) })).status).toBe(200);
       }
-      const concurrent = await Promise.all(Array.from({ length: 50 }, (_, i) => dave.json('/api/approvals', { method: 'POST', json: target({ fileId: file, status: statuses[i % 3] }) })));
+      const concurrent = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => dave.json('/api/approvals', { method: 'POST', json: target({ fileId: file, status: statuses[i % 3] }) })),
+      );
       expect(concurrent.every((r) => r.status === 200)).toBe(true);
 
       const rows = await app.deps.db.selectFrom('approvals').select(['visitor_id', 'status']).where('file_id', '=', file).execute();
@@ -135,7 +137,7 @@ describe('engagement calls', () => {
       const victimId = victim.cookies.get('dropsite_vid')!.slice(0, 22);
 
       const attacker = createBrowser(app);
-      const res = await attacker.json('/api/approvals', { method: 'POST', json: target({ status: 'rejected', userEmail: victimId, userName: 'User ' + victimId.slice(-4) }) });
+      const res = await attacker.json('/api/approvals', { method: 'POST', json: target({ status: 'rejected', userEmail: victimId, userName: `User ${victimId.slice(-4)}` }) });
       expect(res.status).toBe(200);
       const victimState = ZEngagementStateResponseSchema.parse((await victim.json(`/api/engagement/state?projectId=${site.project.id}`)).body);
       expect(victimState.approvals).toEqual([{ fileId, status: 'approved' }]);

@@ -1,5 +1,5 @@
 /** Visitor engagement calls (spec 7.1): favourites, approvals, comments, and the visitor's own state. */
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import {
   ZApprovalRequestSchema,
   ZCommentsQuerySchema,
@@ -13,33 +13,12 @@ import {
   type TFavoriteResponse,
 } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
-import { clientAddress } from '../access/request-limits.ts';
-import { enforceRateLimits, type RateLimiter } from '../access/rate-limiter.ts';
-import { ensureVisitorId, recordVisitor } from '../visitors/visitor-identity.ts';
+import { principalOf } from '../access/principal.ts';
+import { limitByAddress } from '../access/request-limits.ts';
+import { enforceRateLimits } from '../access/rate-limiter.ts';
+import { createVisitorCookieMiddleware, visitorIdOf } from '../access/visitor-id.ts';
+import { recordVisitor } from '../visitors/visitor-record.ts';
 import { createComment, getVisitorState, listComments, openEngagementFile, openEngagementSite, setApproval, setFavorite } from './engagement.service.ts';
-
-/** Per-address limit before any work is done. */
-export function limitByAddress(limiter: RateLimiter): RequestHandler {
-  return (req, _res, next) => {
-    enforceRateLimits([[limiter, clientAddress(req)]]);
-    next();
-  };
-}
-
-/** The request's visitor (issued by the cookie middleware). */
-export function visitorIdOf(res: Response): string {
-  const id: unknown = res.locals.visitorId;
-  if (typeof id !== 'string') throw new Error('Visitor middleware did not run');
-  return id;
-}
-
-/** Gives the request its visitor id (a new cookie for a first-time visitor). */
-export function createVisitorCookieMiddleware(deps: TAppDeps): RequestHandler {
-  return (req, res, next) => {
-    ensureVisitorId(deps, req, res);
-    next();
-  };
-}
 
 function hasJsonBody(req: Request): boolean {
   return typeof req.body === 'object' && req.body !== null && Object.keys(req.body as object).length > 0;
@@ -57,7 +36,7 @@ export function createEngagementRoutes(deps: TAppDeps): Router {
     (async (req, res) => {
       // DELETE bodies are allowed but some clients send the fields as a query instead.
       const input = ZFavoriteRequestSchema.parse(isFavorite || hasJsonBody(req) ? (req.body ?? {}) : req.query);
-      const { site, file } = await openEngagementFile(deps, req, input.projectId, input.fileId, 'favorites');
+      const { site, file } = await openEngagementFile(deps, principalOf(res), input.projectId, input.fileId, 'favorites');
       limitSiteWrites(site.project.id);
       const visitorId = visitorIdOf(res);
       await recordVisitor(deps, visitorId);
@@ -70,7 +49,7 @@ export function createEngagementRoutes(deps: TAppDeps): Router {
 
   router.post('/api/approvals', limitWrites, visitor, async (req, res) => {
     const input = ZApprovalRequestSchema.parse(req.body ?? {});
-    const { site, file } = await openEngagementFile(deps, req, input.projectId, input.fileId, 'approvals');
+    const { site, file } = await openEngagementFile(deps, principalOf(res), input.projectId, input.fileId, 'approvals');
     limitSiteWrites(site.project.id);
     const visitorId = visitorIdOf(res);
     await recordVisitor(deps, visitorId);
@@ -85,24 +64,27 @@ export function createEngagementRoutes(deps: TAppDeps): Router {
 
   router.get('/api/comments', limitReads, visitor, async (req, res) => {
     const query = ZCommentsQuerySchema.parse(req.query);
-    const { file } = await openEngagementFile(deps, req, query.projectId, query.fileId, 'comments');
+    const { file } = await openEngagementFile(deps, principalOf(res), query.projectId, query.fileId, 'comments');
     const result = await listComments(deps, file, visitorIdOf(res));
     res.set('Cache-Control', 'private, no-cache').json({ success: true, ...result } satisfies TCommentsResponse);
   });
 
   router.post('/api/comments', limitWrites, visitor, async (req, res) => {
     const input = ZCreateCommentRequestSchema.parse(req.body ?? {});
-    const { site, file } = await openEngagementFile(deps, req, input.projectId, input.fileId, 'comments');
+    const { site, file } = await openEngagementFile(deps, principalOf(res), input.projectId, input.fileId, 'comments');
     limitSiteWrites(site.project.id);
     const visitorId = visitorIdOf(res);
     await recordVisitor(deps, visitorId);
     const comment = await createComment(deps, site, file, visitorId, { commentText: input.commentText, replyTo: input.parentId ?? input.threadId ?? null });
-    res.status(201).set('Cache-Control', 'no-store').json({ success: true, comment } satisfies TCreateCommentResponse);
+    res
+      .status(201)
+      .set('Cache-Control', 'no-store')
+      .json({ success: true, comment } satisfies TCreateCommentResponse);
   });
 
   router.get('/api/engagement/state', limitReads, visitor, async (req, res) => {
     const query = ZEngagementStateQuerySchema.parse(req.query);
-    const site = await openEngagementSite(deps, req, query.projectId, null);
+    const site = await openEngagementSite(deps, principalOf(res), query.projectId, null);
     const state = await getVisitorState(deps, site, visitorIdOf(res));
     res.set('Cache-Control', 'private, no-store').json({ success: true, ...state } satisfies TEngagementStateResponse);
   });

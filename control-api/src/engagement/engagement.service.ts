@@ -2,9 +2,8 @@
  * Favourites, approvals and comments (spec 2.3, 4, 5, 7.1): the rules and access checks. Every
  * call first proves the site may be served to this request (resolveSiteAccess), then that its
  * creator turned the feature on, then that the file belongs to the site. The visitor is always
- * the one of the request's cookie.
+ * the principal's (the request's cookie).
  */
-import type { Request } from 'express';
 import {
   FEATURE_DISABLED_MESSAGE,
   findCommentTextProblem,
@@ -21,6 +20,7 @@ import type { Database, TProjectRow } from '../db/tables.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
 import { parseSiteSettings } from '../projects/projects.repository.ts';
+import type { TPrincipal } from '../access/principal.ts';
 import { assertSiteOpen, resolveSiteAccess } from '../sites/site-access.ts';
 import type { TEngagementEvent } from '../notifications/notification-messages.ts';
 import { queueEngagementNotifications } from '../notifications/notifications.service.ts';
@@ -71,8 +71,8 @@ export interface TEngagementSite {
  * The site of an engagement call, when this request may use it: 404 missing or deleted, 410
  * expired, 401 locked (no valid unlock), 403 when the feature is off.
  */
-export async function openEngagementSite(deps: TDeps, req: Request, projectId: string, feature: TEngagementFeature | null): Promise<TEngagementSite> {
-  return (await openEngagementTarget(deps, req, projectId, null, feature)).site;
+export async function openEngagementSite(deps: TDeps, principal: TPrincipal, projectId: string, feature: TEngagementFeature | null): Promise<TEngagementSite> {
+  return (await openEngagementTarget(deps, principal, projectId, null, feature)).site;
 }
 
 /**
@@ -81,7 +81,7 @@ export async function openEngagementSite(deps: TDeps, req: Request, projectId: s
  */
 export async function openEngagementTarget(
   deps: TDeps,
-  req: Request,
+  principal: TPrincipal,
   projectId: string,
   fileId: string | null,
   feature: TEngagementFeature | null,
@@ -89,7 +89,7 @@ export async function openEngagementTarget(
   const found = await findProjectAndFile(deps.db, projectId, fileId, deps.caches);
   if (!found) throw new AppError('not_found', 'Site not found');
   const { project, file } = found;
-  assertSiteOpen(resolveSiteAccess(deps, req, project));
+  assertSiteOpen(resolveSiteAccess(deps, principal, project));
   const settings = parseSiteSettings(project.settings);
   if (feature !== null && !isFeatureEnabled(settings, feature)) throw new AppError('forbidden', FEATURE_DISABLED_MESSAGE);
   if (fileId !== null && !file) throw new AppError('not_found', 'File not found');
@@ -99,12 +99,12 @@ export async function openEngagementTarget(
 /** openEngagementTarget for calls about one file. */
 export async function openEngagementFile(
   deps: TDeps,
-  req: Request,
+  principal: TPrincipal,
   projectId: string,
   fileId: string,
   feature: TEngagementFeature,
 ): Promise<{ site: TEngagementSite; file: TSiteFileRef }> {
-  const { site, file } = await openEngagementTarget(deps, req, projectId, fileId, feature);
+  const { site, file } = await openEngagementTarget(deps, principal, projectId, fileId, feature);
   return { site, file: file! };
 }
 

@@ -3,30 +3,18 @@
  * GET /api/files/{id}/pdf     the PDF a presentation or office document was converted to (a PDF: itself), inline, Range-capable
  * GET /api/files/{id}/poster  a video's poster frame at display size (WebP)
  */
-import { Router, type Request } from 'express';
-import { isValidId, ZDerivedMetadataSchema, type TDerivedMetadata } from '@dropsite/shared';
+import { Router, type Request, type Response } from 'express';
 import type { TAppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
-import { findFileById, type TFileWithProject } from '../projects/projects.repository.ts';
-import { assertSiteOpen, resolveSiteAccess } from '../sites/site-access.ts';
+import { principalOf } from '../access/principal.ts';
+import { openServableFile } from './files.service.ts';
 import { fileCacheControl, sendStoredObject, setFileSecurityHeaders } from './serve-object.ts';
 
 /** The file behind `:id` once its site lets this request in, with what the builder derived. */
-export async function findServableFile(deps: TAppDeps, req: Request): Promise<{ file: TFileWithProject; derived: TDerivedMetadata | null }> {
-  const id = String(req.params.id ?? '');
-  if (!isValidId(id)) throw new AppError('not_found', 'File not found');
-  const file = await findFileById(deps.db, id);
-  if (!file) throw new AppError('not_found', 'File not found');
-  assertSiteOpen(resolveSiteAccess(deps, req, file.project), 'File not found');
-  let json: unknown = null;
-  try {
-    json = JSON.parse(file.metadata);
-  } catch {
-    // not derived yet
-  }
-  const parsed = ZDerivedMetadataSchema.safeParse(json);
-  return { file, derived: parsed.success ? parsed.data : null };
+/** The file of a `/api/files/:id…` request, when the principal may see its site. */
+export function findServableFile(deps: TAppDeps, req: Request, res: Response): ReturnType<typeof openServableFile> {
+  return openServableFile(deps, principalOf(res), String(req.params.id ?? ''));
 }
 
 function baseName(name: string): string {
@@ -38,7 +26,7 @@ export function createFileVariantRoutes(deps: TAppDeps): Router {
 
   router.get('/api/files/:id/pdf', async (req, res) => {
     setFileSecurityHeaders(res);
-    const { file, derived } = await findServableFile(deps, req);
+    const { file, derived } = await findServableFile(deps, req, res);
     const converted = derived && !derived.error ? derived.pdf : undefined;
     const isPdf = file.kind === 'pdf' && derived?.kind === 'pdf' && !derived.error;
     if (!converted && !isPdf) throw new AppError('not_found', 'This file has no PDF version');
@@ -53,7 +41,7 @@ export function createFileVariantRoutes(deps: TAppDeps): Router {
 
   router.get('/api/files/:id/poster', async (req, res) => {
     setFileSecurityHeaders(res);
-    const { file, derived } = await findServableFile(deps, req);
+    const { file, derived } = await findServableFile(deps, req, res);
     const poster = derived && !derived.error && derived.kind === 'video' ? derived.display : undefined;
     if (!poster) throw new AppError('not_found', 'This file has no poster');
     await sendStoredObject(req, res, deps.storage, {

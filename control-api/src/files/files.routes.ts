@@ -1,14 +1,14 @@
 /** GET /api/files/{id}?mode=preview|download[&size=300]: originals and thumbnails, with Range support. */
 import { Router } from 'express';
-import { isValidId, ZFileQuerySchema, ZDerivedMetadataSchema } from '@dropsite/shared';
+import { isValidId, ZFileQuerySchema } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
-import { findFileById } from '../projects/projects.repository.ts';
-import { assertSiteOpen, resolveSiteAccess } from '../sites/site-access.ts';
+import { principalOf } from '../access/principal.ts';
+import { openServableFile } from './files.service.ts';
 import { servedTypeFor } from './content-type.ts';
 import { fileCacheControl, sendStoredObject, setFileSecurityHeaders } from './serve-object.ts';
-import { countDownloadWhenComplete } from '../analytics/analytics.service.ts';
+import { countDownloadWhenComplete } from './download-count.ts';
 
 export function createFileRoutes(deps: TAppDeps): Router {
   const router = Router();
@@ -18,14 +18,9 @@ export function createFileRoutes(deps: TAppDeps): Router {
     const id = req.params.id;
     if (!isValidId(id)) throw new AppError('not_found', 'File not found');
     const query = ZFileQuerySchema.parse(req.query);
-    const file = await findFileById(deps.db, id);
-    if (!file) throw new AppError('not_found', 'File not found');
-    assertSiteOpen(resolveSiteAccess(deps, req, file.project), 'File not found');
-
     // Images are previewed through their derived copies: 300 px thumbnails, ~1600 px display copies.
     // (A video's display copy is its poster, served at /poster: its preview is the video itself.)
-    const metadata = ZDerivedMetadataSchema.safeParse(safeJson(file.metadata));
-    const derived = metadata.success ? metadata.data : undefined;
+    const { file, derived } = await openServableFile(deps, principalOf(res), id);
     let key = file.storage_key;
     let contentType: string;
     let disposition: string;
@@ -61,12 +56,4 @@ export function createFileRoutes(deps: TAppDeps): Router {
   });
 
   return router;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }

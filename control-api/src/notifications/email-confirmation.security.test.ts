@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.ts';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
-import { createBrowser } from '../engagement/engagement.fixtures.ts';
+import { createBrowser } from '../test-support/site-fixtures.ts';
 import { dispatchDueNotifications } from './notifications.service.ts';
 import { composeEmail } from './notification-messages.ts';
 import { bodyOf, headerOf, rawHeadersOf, startSmtpTestServer, type TReceivedMail, type TSmtpTestServer } from './smtp-test-server.ts';
@@ -44,7 +44,11 @@ describe('notification email needs a confirmed address', () => {
   const notificationsTo = (email: string) => mailTo(email).filter((m) => /new interactions? on/.test(headerOf(m.raw, 'Subject') ?? ''));
 
   /** Publishes a one-photo site through POST /api/upload (a fresh anonymous creator each time) and opens it to visitors. */
-  async function publish(options: { email: string; title?: string; cookie?: string }): Promise<{ projectId: string; fileId: string; status: number; body: Record<string, unknown> }> {
+  async function publish(options: {
+    email: string;
+    title?: string;
+    cookie?: string;
+  }): Promise<{ projectId: string; fileId: string; status: number; body: Record<string, unknown> }> {
     const form = buildUploadForm([{ name: 'photo.jpg', type: 'image/jpeg', bytes: await makeJpeg(16, 16) }], {
       title: options.title ?? 'Autumn Wedding',
       settings: JSON.stringify({ enableFavorites: true, enableComments: true, enableNotifications: true, notificationEmail: options.email }),
@@ -213,7 +217,6 @@ describe('notification email needs a confirmed address', () => {
     expect(mailTo('one-more@example.org')).toHaveLength(0);
     expect(mailTo('yet-another@example.org')).toHaveLength(0);
   });
-
 });
 
 describe('notification email without SMTP_URL (the outbox)', () => {

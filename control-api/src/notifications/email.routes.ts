@@ -6,25 +6,10 @@
  * a server key), so these POSTs need no Origin: they are mounted before the origin check.
  */
 import { Router, type Response } from 'express';
-import { z } from 'zod';
 import type { TAppDeps } from '../deps.ts';
-import { limitByAddress } from '../engagement/engagement.routes.ts';
-import { parseSiteSettings } from '../projects/projects.repository.ts';
-import { toOneLine } from './notification-messages.ts';
-import { findEmailAddressById, findEmailAddressByTokenHash, listSitesOfOwner, setEmailAddressStatus, type TEmailAddressRow } from './email-addresses.repository.ts';
-import { hashToken, isValidUnsubscribeToken, notificationAddressOf } from './email-confirmation.service.ts';
-import {
-  confirmedPage,
-  confirmPromptPage,
-  expiredConfirmLinkPage,
-  invalidConfirmLinkPage,
-  invalidUnsubscribeLinkPage,
-  unsubscribedPage,
-  unsubscribePromptPage,
-} from './email-pages.ts';
-
-const ZConfirmQuerySchema = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/) });
-const ZUnsubscribeQuerySchema = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{22}$/), token: z.string().regex(/^[A-Za-z0-9_-]{43}$/) });
+import { limitByAddress } from '../access/request-limits.ts';
+import { confirmTarget, setAddressStatus, titlesFor, unsubscribeTarget } from './email-links.service.ts';
+import { confirmedPage, confirmPromptPage, invalidUnsubscribeLinkPage, unsubscribedPage, unsubscribePromptPage } from './email-pages.ts';
 
 function sendPage(res: Response, status: number, html: string): void {
   res
@@ -45,50 +30,24 @@ export function createEmailRoutes(deps: TAppDeps): Router {
   const limitReads = limitByAddress(limits.reads);
   const limitWrites = limitByAddress(limits.writes);
 
-  /** The titles of the owner's sites that send notifications to this address, one short line each. */
-  const titlesFor = async (row: TEmailAddressRow): Promise<string[]> =>
-    (await listSitesOfOwner(deps.db, row.owner_key))
-      .filter((p) => notificationAddressOf(parseSiteSettings(p.settings)) === row.email)
-      .slice(0, 10)
-      .map((p) => toOneLine(p.title, 80));
-
-  /** The row a live confirmation token names, or the page to show instead. */
-  const confirmTarget = async (query: unknown): Promise<{ row: TEmailAddressRow; token: string } | { status: number; html: string }> => {
-    const parsed = ZConfirmQuerySchema.safeParse(query);
-    if (!parsed.success) return { status: 404, html: invalidConfirmLinkPage() };
-    const row = await findEmailAddressByTokenHash(deps.db, hashToken(parsed.data.token));
-    if (!row || row.status !== 'pending') return { status: 404, html: invalidConfirmLinkPage() };
-    if (row.token_expires_at === null || row.token_expires_at <= deps.clock.now()) return { status: 410, html: expiredConfirmLinkPage() };
-    return { row, token: parsed.data.token };
-  };
-
   router.get('/api/email/confirm', limitReads, async (req, res) => {
-    const target = await confirmTarget(req.query);
+    const target = await confirmTarget(deps, req.query);
     if ('html' in target) return sendPage(res, target.status, target.html);
     const action = `/api/email/confirm?token=${encodeURIComponent(target.token)}`;
-    sendPage(res, 200, confirmPromptPage({ email: target.row.email, titles: await titlesFor(target.row), action }));
+    sendPage(res, 200, confirmPromptPage({ email: target.row.email, titles: await titlesFor(deps, target.row), action }));
   });
 
   router.post('/api/email/confirm', limitWrites, async (req, res) => {
-    const target = await confirmTarget(req.query);
+    const target = await confirmTarget(deps, req.query);
     if ('html' in target) return sendPage(res, target.status, target.html);
-    await setEmailAddressStatus(deps.db, target.row.id, 'confirmed', deps.clock.now());
-    deps.log.info({ emailAddressId: target.row.id }, 'email address confirmed');
-    sendPage(res, 200, confirmedPage({ email: target.row.email, titles: await titlesFor(target.row) }));
+    await setAddressStatus(deps, target.row.id, 'confirmed', 'email address confirmed');
+    sendPage(res, 200, confirmedPage({ email: target.row.email, titles: await titlesFor(deps, target.row) }));
   });
 
-  /** The row a signed unsubscribe link names, or null. */
-  const unsubscribeTarget = async (query: unknown): Promise<{ row: TEmailAddressRow; query: string } | null> => {
-    const parsed = ZUnsubscribeQuerySchema.safeParse(query);
-    if (!parsed.success || !isValidUnsubscribeToken(deps, parsed.data.id, parsed.data.token)) return null;
-    const row = await findEmailAddressById(deps.db, parsed.data.id);
-    return row ? { row, query: `id=${encodeURIComponent(parsed.data.id)}&token=${encodeURIComponent(parsed.data.token)}` } : null;
-  };
-
   router.get('/api/email/unsubscribe', limitReads, async (req, res) => {
-    const target = await unsubscribeTarget(req.query);
+    const target = await unsubscribeTarget(deps, req.query);
     if (!target) return sendPage(res, 404, invalidUnsubscribeLinkPage());
-    const titles = await titlesFor(target.row);
+    const titles = await titlesFor(deps, target.row);
     if (target.row.status === 'unsubscribed') {
       return sendPage(res, 200, unsubscribedPage({ email: target.row.email, titles, resubscribeAction: `/api/email/resubscribe?${target.query}` }));
     }
@@ -97,24 +56,22 @@ export function createEmailRoutes(deps: TAppDeps): Router {
 
   // The one-click POST (body `List-Unsubscribe=One-Click`, not needed: the signed link is the authority) and the page's button.
   router.post('/api/email/unsubscribe', limitWrites, async (req, res) => {
-    const target = await unsubscribeTarget(req.query);
+    const target = await unsubscribeTarget(deps, req.query);
     if (!target) return sendPage(res, 404, invalidUnsubscribeLinkPage());
     if (target.row.status !== 'unsubscribed') {
-      await setEmailAddressStatus(deps.db, target.row.id, 'unsubscribed', deps.clock.now());
-      deps.log.info({ emailAddressId: target.row.id }, 'email address unsubscribed');
+      await setAddressStatus(deps, target.row.id, 'unsubscribed', 'email address unsubscribed');
     }
-    sendPage(res, 200, unsubscribedPage({ email: target.row.email, titles: await titlesFor(target.row), resubscribeAction: `/api/email/resubscribe?${target.query}` }));
+    sendPage(res, 200, unsubscribedPage({ email: target.row.email, titles: await titlesFor(deps, target.row), resubscribeAction: `/api/email/resubscribe?${target.query}` }));
   });
 
   // Only the recipient holds the signed link: subscribing again from it is their confirmation.
   router.post('/api/email/resubscribe', limitWrites, async (req, res) => {
-    const target = await unsubscribeTarget(req.query);
+    const target = await unsubscribeTarget(deps, req.query);
     if (!target) return sendPage(res, 404, invalidUnsubscribeLinkPage());
     if (target.row.status !== 'confirmed') {
-      await setEmailAddressStatus(deps.db, target.row.id, 'confirmed', deps.clock.now());
-      deps.log.info({ emailAddressId: target.row.id }, 'email address subscribed again');
+      await setAddressStatus(deps, target.row.id, 'confirmed', 'email address subscribed again');
     }
-    sendPage(res, 200, confirmedPage({ email: target.row.email, titles: await titlesFor(target.row) }));
+    sendPage(res, 200, confirmedPage({ email: target.row.email, titles: await titlesFor(deps, target.row) }));
   });
 
   return router;

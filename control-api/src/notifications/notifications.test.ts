@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type TConfig } from '../config/config.ts';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { createBrowser, seedSite, type TSeededSite } from '../engagement/engagement.fixtures.ts';
+import { createBrowser, seedSite, type TSeededSite } from '../test-support/site-fixtures.ts';
 import { dispatchDueNotifications } from './notifications.service.ts';
 import { listNotificationsOfProject } from './notifications.repository.ts';
 import { composeEmail, escapeSlackText, toOneLine } from './notification-messages.ts';
@@ -69,7 +69,11 @@ describe('engagement notifications', () => {
   beforeAll(async () => {
     smtp = await startSmtpTestServer();
     slack = await startSlackReceiver();
-    app = await startTestApp({ clock, startWorker: false, config: notificationConfig({ smtpUrl: smtp.url, smtpFrom: 'Dropsite <notify@dropsite.test>', maxPerHour: 3, slackWebhookOrigins: [slack.origin] }) });
+    app = await startTestApp({
+      clock,
+      startWorker: false,
+      config: notificationConfig({ smtpUrl: smtp.url, smtpFrom: 'Dropsite <notify@dropsite.test>', maxPerHour: 3, slackWebhookOrigins: [slack.origin] }),
+    });
   });
   afterAll(async () => {
     await app.close();
@@ -111,7 +115,10 @@ describe('engagement notifications', () => {
   });
 
   it('keeps CRLF out of the subject: a title cannot add headers', async () => {
-    const site = await seedConfirmedSite(app, { title: 'Shoot\r\nBcc: victim@example.com\r\nX-Evil: 1', settings: { enableNotifications: true, notificationEmail: 'owner@example.com' } });
+    const site = await seedConfirmedSite(app, {
+      title: 'Shoot\r\nBcc: victim@example.com\r\nX-Evil: 1',
+      settings: { enableNotifications: true, notificationEmail: 'owner@example.com' },
+    });
     await engage(app, site, { comments: ['Hello\r\nBcc: another@example.com'] });
     clock.advance(60_000);
     const before = smtp.messages.length;
@@ -187,7 +194,11 @@ describe('engagement notifications', () => {
 
     const site = await seedConfirmedSite(app, { settings: { enableNotifications: true, notificationEmail: 'later-off@example.com' } });
     await engage(app, site, { favorites: 1 });
-    await app.deps.db.updateTable('projects').set({ settings: JSON.stringify({ enableNotifications: false }) }).where('id', '=', site.project.id).execute();
+    await app.deps.db
+      .updateTable('projects')
+      .set({ settings: JSON.stringify({ enableNotifications: false }) })
+      .where('id', '=', site.project.id)
+      .execute();
     clock.advance(60_000);
     expect(await dispatchDueNotifications(app.deps)).toMatchObject({ dropped: 1, sent: 0 });
     expect(smtp.messages.some((m) => m.to.includes('later-off@example.com'))).toBe(false);
@@ -256,9 +267,7 @@ describe('the dispatcher in the API process', () => {
       const site = await seedConfirmedSite(app, { settings: { enableNotifications: true, notificationEmail: 'timer@example.com' } });
       await engage(app, site, { favorites: 1, comments: ['By the timer'] });
       const outbox = path.join(app.deps.config.dataDir, 'outbox');
-      await expect
-        .poll(async () => (await readdir(outbox).catch(() => [])).filter((f) => f.endsWith('.eml')).length, { timeout: 10_000, interval: 200 })
-        .toBe(1);
+      await expect.poll(async () => (await readdir(outbox).catch(() => [])).filter((f) => f.endsWith('.eml')).length, { timeout: 10_000, interval: 200 }).toBe(1);
     } finally {
       await jobs.stop();
     }

@@ -16,8 +16,8 @@ export function createPreviewRoutes(deps: TAppDeps, options: { serverEntry?: str
   router.use(createPreviewFrameRoutes());
   const publishGate = deps.limits.publish;
   // Per address and per anonymous creator (PREVIEW_LIMIT_PER_HOUR), before the body is read.
-  const limitPreviews: RequestHandler = async (req, res, next) => {
-    await publishGate.admitPreview(req, res);
+  const limitPreviews: RequestHandler = async (_req, res, next) => {
+    await publishGate.admitPreview(res);
     next();
   };
   router.post('/api/preview', limitPreviews, express.json({ limit: PREVIEW_BODY_LIMIT, strict: true }), async (req, res) => {
@@ -33,7 +33,12 @@ export function createPreviewRoutes(deps: TAppDeps, options: { serverEntry?: str
     res
       .status(200)
       // The site's policy with the preview's inline script hashes; the wizard's frame asks for the same hashes.
-      .set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': siteCsp(inlineScriptHashes(html)) })
+      .set({
+        'Content-Type': 'text/html; charset=utf-8',
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+        'Content-Security-Policy': siteCsp(inlineScriptHashes(html)),
+      })
       .send(html);
   });
   return router;

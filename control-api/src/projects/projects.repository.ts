@@ -60,6 +60,11 @@ export async function findProjectById(db: TDb, id: string, options: { includeDel
   return (await query.executeTakeFirst()) ?? null;
 }
 
+/** Whether a project row with this id exists (deleted or not). */
+export async function projectExists(db: TDb, id: string): Promise<boolean> {
+  return (await db.selectFrom('projects').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
 /** A live (not soft-deleted) project by slug. */
 export async function findProjectBySlug(db: TDb, slug: string): Promise<TProjectRow | null> {
   const row = await db.selectFrom('projects').selectAll().where('slug', '=', slug).where('deleted_at', 'is', null).executeTakeFirst();
@@ -136,7 +141,10 @@ export async function setProjectStatus(db: TDb, id: string, status: TProjectStat
 export async function insertFiles(db: TDb, rows: readonly TNewFile[]): Promise<void> {
   // kysely rejects an empty VALUES list.
   if (rows.length === 0) return;
-  await db.insertInto('files').values([...rows]).execute();
+  await db
+    .insertInto('files')
+    .values([...rows])
+    .execute();
 }
 
 export async function listFilesByProject(db: TDb, projectId: string): Promise<TFileRow[]> {

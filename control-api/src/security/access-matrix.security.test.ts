@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteOgImageKey } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { createBrowser, seedSite, SITE_HTML_MARKER, type TBrowser, type TSeededSite } from '../engagement/engagement.fixtures.ts';
+import { createBrowser, seedSite, SITE_HTML_MARKER, type TBrowser, type TSeededSite } from '../test-support/site-fixtures.ts';
 import { expectNoLeak } from './security-support.ts';
 
 const DEFAULTS = loadConfig({});
@@ -67,7 +67,11 @@ interface TAnswer {
 }
 
 async function ask(browser: TBrowser, probe: TProbe): Promise<TAnswer> {
-  const res = await browser.fetch(probe.path, { method: probe.method, ...(probe.json !== undefined ? { json: probe.json } : {}), ...(probe.headers ? { headers: probe.headers } : {}) });
+  const res = await browser.fetch(probe.path, {
+    method: probe.method,
+    ...(probe.json !== undefined ? { json: probe.json } : {}),
+    ...(probe.headers ? { headers: probe.headers } : {}),
+  });
   const text = probe.method === 'HEAD' ? '' : Buffer.from(await res.arrayBuffer()).toString('latin1');
   return { status: res.status, cacheControl: res.headers.get('cache-control'), text };
 }
@@ -92,7 +96,14 @@ describe('the locked, expired and deleted matrices over every route that serves 
       clock,
       startWorker: false,
       config: {
-        rateLimits: { ...DEFAULTS.rateLimits, readsPerMinute: 100_000, writesPerMinute: 100_000, siteWritesPerMinute: 100_000, unlockPerMinute: 100_000, unlockSitePerMinute: 100_000 },
+        rateLimits: {
+          ...DEFAULTS.rateLimits,
+          readsPerMinute: 100_000,
+          writesPerMinute: 100_000,
+          siteWritesPerMinute: 100_000,
+          unlockPerMinute: 100_000,
+          unlockSitePerMinute: 100_000,
+        },
       },
     });
   });
@@ -181,7 +192,8 @@ describe('the locked, expired and deleted matrices over every route that serves 
       const missing = await ask(visitor, routesOf(never)[i]!);
       expect(deleted.status, probe.name).toBe(missing.status);
       expect([400, 404], `${probe.name}: ${deleted.status}`).toContain(deleted.status);
-      const codeOf = (answer: TAnswer) => (answer.text.startsWith('{') ? JSON.parse(answer.text) as { code?: unknown; error?: unknown } : answer.text.replaceAll(site.slug, 'SLUG').replaceAll(never.slug, 'SLUG'));
+      const codeOf = (answer: TAnswer) =>
+        answer.text.startsWith('{') ? (JSON.parse(answer.text) as { code?: unknown; error?: unknown }) : answer.text.replaceAll(site.slug, 'SLUG').replaceAll(never.slug, 'SLUG');
       expect(codeOf(deleted), probe.name).toEqual(codeOf(missing));
       expectNothingOfTheSite(site, deleted, probe.name);
     }
@@ -213,7 +225,12 @@ describe('the locked, expired and deleted matrices over every route that serves 
         expect(JSON.stringify(res.body)).not.toContain(site.files[0]!.name);
       }
     }
-    for (const path of ['/api/projects/anonymous/AAAAAAAAAAAAAAAAAAAAAA', '/api/engagement/anonymous/AAAAAAAAAAAAAAAAAAAAAA', '/api/engagement/anonymous/AAAAAAAAAAAAAAAAAAAAAA/updates', '/api/creators/anonymous/session']) {
+    for (const path of [
+      '/api/projects/anonymous/AAAAAAAAAAAAAAAAAAAAAA',
+      '/api/engagement/anonymous/AAAAAAAAAAAAAAAAAAAAAA',
+      '/api/engagement/anonymous/AAAAAAAAAAAAAAAAAAAAAA/updates',
+      '/api/creators/anonymous/session',
+    ]) {
       const res = await visitor.json(path);
       expect([401, 403, 404], `${path}: ${res.status}`).toContain(res.status);
       expect(JSON.stringify(res.body)).not.toContain(open.slug);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteOgImageKey, UPLOADS_PREFIX } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { createBrowser, seedSite, type TSeededSite } from '../engagement/engagement.fixtures.ts';
+import { createBrowser, seedSite, type TSeededSite } from '../test-support/site-fixtures.ts';
 import { expectApiError, expectNoLeak, multipartBody, publishFields, rawRequest } from './security-support.ts';
 
 const DEFAULTS = loadConfig({});
@@ -21,7 +21,16 @@ describe('oversized and malformed bodies, hostile ranges, and error bodies', () 
   beforeAll(async () => {
     app = await startTestApp({
       startWorker: false,
-      config: { rateLimits: { ...DEFAULTS.rateLimits, readsPerMinute: 100_000, writesPerMinute: 100_000, siteWritesPerMinute: 100_000, unlockPerMinute: 100_000, unlockSitePerMinute: 100_000 } },
+      config: {
+        rateLimits: {
+          ...DEFAULTS.rateLimits,
+          readsPerMinute: 100_000,
+          writesPerMinute: 100_000,
+          siteWritesPerMinute: 100_000,
+          unlockPerMinute: 100_000,
+          unlockSitePerMinute: 100_000,
+        },
+      },
     });
     site = await seedSite(app);
     await app.deps.storage.put(siteOgImageKey(site.slug), Buffer.alloc(5000, 7));
@@ -118,13 +127,21 @@ describe('oversized and malformed bodies, hostile ranges, and error bodies', () 
     const bodies: Array<{ what: string; contentType: string; body: string | Buffer; statuses?: number[] }> = [
       { what: 'no boundary', contentType: 'multipart/form-data', body: '--x\r\n\r\n' },
       { what: 'wrong boundary', ...multipartBody([...publishFields(meta), file('filename="a.txt"')], 'real'), contentType: 'multipart/form-data; boundary=other' },
-      { what: 'truncated', contentType: 'multipart/form-data; boundary=b', body: '--b\r\nContent-Disposition: form-data; name="title"\r\n\r\nHello\r\n--b\r\nContent-Disposition: form-data; name="files"; filename="a.txt"\r\n\r\npartial' },
+      {
+        what: 'truncated',
+        contentType: 'multipart/form-data; boundary=b',
+        body: '--b\r\nContent-Disposition: form-data; name="title"\r\n\r\nHello\r\n--b\r\nContent-Disposition: form-data; name="files"; filename="a.txt"\r\n\r\npartial',
+      },
       { what: 'no closing boundary', contentType: 'multipart/form-data; boundary=b', body: '--b\r\nContent-Disposition: form-data; name="title"\r\n\r\nHello\r\n' },
       { what: 'empty field name', ...multipartBody([...publishFields(meta), { name: '', data: 'x' }, file('filename="a.txt"')]) },
       { what: 'part without a disposition', contentType: 'multipart/form-data; boundary=b', body: '--b\r\nContent-Type: text/plain\r\n\r\nhello\r\n--b--\r\n' },
       { what: 'broken part header', contentType: 'multipart/form-data; boundary=b', body: '--b\r\nContent-Disposition form-data name=title\r\n\r\nhello\r\n--b--\r\n' },
       { what: '10,000 fields', ...multipartBody([...manyFields, ...publishFields(meta), file('filename="a.txt"')]), statuses: [400, 413] },
-      { what: 'deeply nested field names', ...multipartBody([...publishFields(meta), { name: `a${'[b]'.repeat(5000)}`, data: 'x' }, file('filename="a.txt"')]), statuses: [400, 413] },
+      {
+        what: 'deeply nested field names',
+        ...multipartBody([...publishFields(meta), { name: `a${'[b]'.repeat(5000)}`, data: 'x' }, file('filename="a.txt"')]),
+        statuses: [400, 413],
+      },
       { what: 'a 200 KB field value', ...multipartBody([...publishFields(meta, { title: 'x'.repeat(200_000) }), file('filename="a.txt"')]), statuses: [400, 413] },
       { what: 'a file in a field that is not files', ...multipartBody([...publishFields(meta), { name: 'other', dispositionExtra: 'filename="a.txt"', data: 'hello' }]) },
       { what: 'not multipart at all', contentType: 'text/plain', body: 'hello' },
@@ -149,7 +166,12 @@ describe('oversized and malformed bodies, hostile ranges, and error bodies', () 
     expect([201, 400], res.text).toContain(res.status);
     if (res.status === 201) {
       const slug = (JSON.parse(res.text) as { slug: string }).slug;
-      const row = await app.deps.db.selectFrom('files').innerJoin('projects', 'projects.id', 'files.project_id').select(['files.id', 'files.name']).where('projects.slug', '=', slug).executeTakeFirstOrThrow();
+      const row = await app.deps.db
+        .selectFrom('files')
+        .innerJoin('projects', 'projects.id', 'files.project_id')
+        .select(['files.id', 'files.name'])
+        .where('projects.slug', '=', slug)
+        .executeTakeFirstOrThrow();
       for (const mode of ['preview', 'download']) {
         const served = await fetch(`${app.url}/api/files/${row.id}?mode=${mode}`);
         expect(served.headers.get('content-type'), `${row.name} ${mode}`).not.toMatch(/html|xml|svg|javascript/i);

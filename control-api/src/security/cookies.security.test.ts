@@ -7,8 +7,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.ts';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { createBrowser, seedSite, SITE_HTML_MARKER, type TBrowser, type TSeededSite } from '../engagement/engagement.fixtures.ts';
-import { changeSitePassword } from '../access/access.service.ts';
+import { createBrowser, seedSite, SITE_HTML_MARKER, type TBrowser, type TSeededSite } from '../test-support/site-fixtures.ts';
+import { changeSitePassword } from '../sites/site-password.service.ts';
 
 const DEFAULTS = loadConfig({});
 const PASSWORD = 'correct horse battery';
@@ -149,13 +149,21 @@ describe('unlock and visitor cookies', () => {
 
   it('writes its cookies HttpOnly and SameSite=Lax, and Secure with the __Host- prefix behind https', async () => {
     const site = await seedSite(app, { password: PASSWORD });
-    const plain = await fetch(`${app.url}/api/sites/${site.slug}/unlock`, { method: 'POST', headers: { 'content-type': 'application/json', origin: app.url }, body: JSON.stringify({ password: PASSWORD }) });
+    const plain = await fetch(`${app.url}/api/sites/${site.slug}/unlock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: app.url },
+      body: JSON.stringify({ password: PASSWORD }),
+    });
     expect(plain.status).toBe(200);
     // The same API behind https: an app of its own whose public URL says so (a config is never changed in place).
     const secureApp = await startTestApp({ startWorker: false, config: { publicUrl: 'https://drop.example', rateLimits: app.deps.config.rateLimits } });
     try {
       const secureSite = await seedSite(secureApp, { password: PASSWORD });
-      const secure = await fetch(`${secureApp.url}/api/sites/${secureSite.slug}/unlock`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://drop.example' }, body: JSON.stringify({ password: PASSWORD }) });
+      const secure = await fetch(`${secureApp.url}/api/sites/${secureSite.slug}/unlock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'https://drop.example' },
+        body: JSON.stringify({ password: PASSWORD }),
+      });
       expect(secure.status).toBe(200);
       const lines = secure.headers.getSetCookie();
       expect(lines.length).toBeGreaterThanOrEqual(2);

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.ts';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { createBrowser, seedSite, type TSeededSite } from '../engagement/engagement.fixtures.ts';
+import { createBrowser, seedSite, type TSeededSite } from '../test-support/site-fixtures.ts';
 import { expectApiError, multipartBody, publishFields } from './security-support.ts';
 
 const DEFAULTS = loadConfig({});
@@ -25,13 +25,21 @@ function writesOf(site: TSeededSite): TWrite[] {
   const json = (value: unknown) => JSON.stringify(value);
   const projectId = site.project.id;
   const fileId = site.files[0]!.id;
-  const upload = multipartBody([...publishFields([{ name: 'a.txt', type: 'text/plain', size: 5 }]), { name: 'files', dispositionExtra: 'filename="a.txt"', contentType: 'text/plain', data: 'hello' }]);
+  const upload = multipartBody([
+    ...publishFields([{ name: 'a.txt', type: 'text/plain', size: 5 }]),
+    { name: 'files', dispositionExtra: 'filename="a.txt"', contentType: 'text/plain', data: 'hello' },
+  ]);
   const J = 'application/json';
   return [
     { method: 'POST', path: '/api/upload', contentType: upload.contentType, body: upload.body },
     { method: 'POST', path: '/api/direct-upload', contentType: upload.contentType, body: upload.body },
     { method: 'POST', path: '/api/chunked-upload/init', contentType: J, body: json({ title: 'x', description: 'y', files: [{ name: 'a.txt', size: 5, type: 'text/plain' }] }) },
-    { method: 'POST', path: '/api/direct-upload/init', contentType: J, body: json({ files: [{ name: 'a.txt', size: 5, type: 'text/plain' }], metadata: { title: 'x', description: 'y' } }) },
+    {
+      method: 'POST',
+      path: '/api/direct-upload/init',
+      contentType: J,
+      body: json({ files: [{ name: 'a.txt', size: 5, type: 'text/plain' }], metadata: { title: 'x', description: 'y' } }),
+    },
     { method: 'POST', path: '/api/upload-chunk/AAAAAAAAAAAAAAAAAAAAAA/AAAAAAAAAAAAAAAAAAAAAA?chunk=0', contentType: 'application/octet-stream', body: 'hello' },
     { method: 'POST', path: '/api/chunked-upload/complete', contentType: J, body: json({ sessionId: 'AAAAAAAAAAAAAAAAAAAAAA' }) },
     { method: 'POST', path: '/api/direct-upload/complete', contentType: J, body: json({ sessionId: 'AAAAAAAAAAAAAAAAAAAAAA' }) },
@@ -60,7 +68,16 @@ describe('cross-site writes are refused by their Origin', () => {
   beforeAll(async () => {
     app = await startTestApp({
       startWorker: false,
-      config: { rateLimits: { ...DEFAULTS.rateLimits, readsPerMinute: 100_000, writesPerMinute: 100_000, siteWritesPerMinute: 100_000, unlockPerMinute: 100_000, unlockSitePerMinute: 100_000 } },
+      config: {
+        rateLimits: {
+          ...DEFAULTS.rateLimits,
+          readsPerMinute: 100_000,
+          writesPerMinute: 100_000,
+          siteWritesPerMinute: 100_000,
+          unlockPerMinute: 100_000,
+          unlockSitePerMinute: 100_000,
+        },
+      },
     });
   });
   afterAll(async () => {
@@ -69,8 +86,21 @@ describe('cross-site writes are refused by their Origin', () => {
 
   const counts = async () => {
     const count = async (table: 'projects' | 'comments' | 'favorites' | 'approvals' | 'upload_sessions') =>
-      Number((await app.deps.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-    return { projects: await count('projects'), comments: await count('comments'), favorites: await count('favorites'), approvals: await count('approvals'), sessions: await count('upload_sessions') };
+      Number(
+        (
+          await app.deps.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    return {
+      projects: await count('projects'),
+      comments: await count('comments'),
+      favorites: await count('favorites'),
+      approvals: await count('approvals'),
+      sessions: await count('upload_sessions'),
+    };
   };
 
   it('refuses every write from a foreign origin with 403, changing nothing and setting no cookie', async () => {
@@ -83,7 +113,11 @@ describe('cross-site writes are refused by their Origin', () => {
     for (const target of [site, locked]) {
       for (const write of writesOf(target)) {
         for (const origin of FOREIGN_ORIGINS) {
-          const res = await visitor.fetch(write.path, { method: write.method, headers: { origin, 'content-type': write.contentType }, body: typeof write.body === 'string' ? write.body : new Uint8Array(write.body) });
+          const res = await visitor.fetch(write.path, {
+            method: write.method,
+            headers: { origin, 'content-type': write.contentType },
+            body: typeof write.body === 'string' ? write.body : new Uint8Array(write.body),
+          });
           const what = `${write.method} ${write.path} (${write.contentType}) from ${origin}`;
           expectApiError(res.status, await res.text(), { status: 403, code: 'forbidden' }, what);
           expect(res.headers.getSetCookie(), what).toEqual([]);

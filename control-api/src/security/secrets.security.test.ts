@@ -10,7 +10,7 @@ import { siteHtmlKey } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { buildUploadForm, makeJpeg } from '../test-support/fixtures.ts';
-import { createBrowser, type TBrowser } from '../engagement/engagement.fixtures.ts';
+import { createBrowser, type TBrowser } from '../test-support/site-fixtures.ts';
 
 const DEFAULTS = loadConfig({});
 const PASSWORD = 'Plum-Orchard-Secret-42';
@@ -28,7 +28,14 @@ describe('secrets absent from every published answer', () => {
     app = await startTestApp({
       config: {
         sessionSecret: SESSION_SECRET,
-        rateLimits: { ...DEFAULTS.rateLimits, readsPerMinute: 100_000, writesPerMinute: 100_000, siteWritesPerMinute: 100_000, unlockPerMinute: 100_000, unlockSitePerMinute: 100_000 },
+        rateLimits: {
+          ...DEFAULTS.rateLimits,
+          readsPerMinute: 100_000,
+          writesPerMinute: 100_000,
+          siteWritesPerMinute: 100_000,
+          unlockPerMinute: 100_000,
+          unlockSitePerMinute: 100_000,
+        },
       },
     });
     creator = createBrowser(app);
@@ -87,7 +94,10 @@ describe('secrets absent from every published answer', () => {
       const res = await browser.fetch(path);
       const type = res.headers.get('content-type') ?? '';
       const text = /json|html|text/.test(type) ? await res.text() : `(${(await res.arrayBuffer()).byteLength} bytes)`;
-      const headers = [...res.headers.entries()].filter(([name]) => name !== 'set-cookie').map(([n, v]) => `${n}: ${v}`).join('\n');
+      const headers = [...res.headers.entries()]
+        .filter(([name]) => name !== 'set-cookie')
+        .map(([n, v]) => `${n}: ${v}`)
+        .join('\n');
       out.push([path, `${headers}\n\n${text}`]);
     }
     return out;
@@ -104,7 +114,11 @@ describe('secrets absent from every published answer', () => {
     const visitor = createBrowser(app);
     const other = createBrowser(app);
     for (const browser of [visitor, other]) {
-      const unlock = await browser.fetch(`/api/sites/${slug}/unlock`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `password=${PASSWORD}` });
+      const unlock = await browser.fetch(`/api/sites/${slug}/unlock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `password=${PASSWORD}`,
+      });
       expect(unlock.status).toBe(303);
       expectNoSecret(await unlock.text(), 'unlock answer');
     }

@@ -11,10 +11,10 @@ import { loadConfig } from '../config/config.ts';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { buildUploadForm, postUpload } from '../test-support/fixtures.ts';
 import { initChunked, initDirect } from '../upload-sessions/session-test-client.ts';
-import { createBrowser, seedSite } from '../engagement/engagement.fixtures.ts';
+import { createBrowser, seedSite } from '../test-support/site-fixtures.ts';
 import { AppError } from '../http/app-error.ts';
 import { PASSWORD_HASH_LIMITS, hashPassword, passwordHashLoad, verifyPassword } from './password-hash.ts';
-import { changeSitePassword } from '../access/access.service.ts';
+import { changeSitePassword } from './site-password.service.ts';
 
 const DEFAULTS = loadConfig({});
 
@@ -96,7 +96,11 @@ describe('site passwords through the API', () => {
 
   it('an earlier site with a scrypt hash (even a short password) still unlocks, and its hash becomes argon2id without revoking anything', async () => {
     const site = await seedSite(app);
-    await app.deps.db.updateTable('projects').set({ password_hash: legacyScrypt('pw'), password_version: 3 }).where('id', '=', site.project.id).execute();
+    await app.deps.db
+      .updateTable('projects')
+      .set({ password_hash: legacyScrypt('pw'), password_version: 3 })
+      .where('id', '=', site.project.id)
+      .execute();
     const visitor = createBrowser(app);
     expect((await visitor.json(`/api/sites/${site.slug}/unlock`, { method: 'POST', json: { password: 'nope' } })).status).toBe(401);
     expect((await visitor.json(`/api/sites/${site.slug}/unlock`, { method: 'POST', json: { password: 'pw' } })).status).toBe(200);

@@ -1,11 +1,8 @@
 /** Whether a site (and so each of its files) may be served right now. */
-import type { Request } from 'express';
-import type { TAppDeps } from '../deps.ts';
-import type { Clock } from '../deps.ts';
+import type { Clock, TAppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
-import { cookieName, readCookie, UNLOCK_COOKIE_PREFIX } from '../access/cookies.ts';
+import type { TPrincipal } from '../access/principal.ts';
 import { isUnlockTokenValid } from '../access/unlock-token.ts';
-import { readVisitorId } from '../visitors/visitor-identity.ts';
 
 export interface TSiteAccessFields {
   /** The site (project) id: unlocks are bound to it. */
@@ -28,33 +25,29 @@ export function checkSiteAccess(site: Omit<TSiteAccessFields, 'id' | 'password_v
   return 'open';
 }
 
-/** Name of a site's unlock cookie (one per site, so unlocking one never touches another). */
-export function unlockCookieBase(siteId: string): string {
-  return `${UNLOCK_COOKIE_PREFIX}${siteId}`;
-}
+type TAccessDeps = Pick<TAppDeps, 'clock' | 'keys'>;
 
-/** Whether the request carries a valid unlock of this site for its visitor. */
-export function hasValidUnlock(deps: Pick<TAppDeps, 'config' | 'clock' | 'keys' | 'caches'>, req: Request, site: TSiteAccessFields): boolean {
+/** Whether the principal carries a valid unlock of this site for its visitor. */
+export function hasValidUnlock(deps: TAccessDeps, principal: TPrincipal, site: TSiteAccessFields): boolean {
   const keys = deps.keys?.cookie;
-  if (!keys) return false;
-  const visitorId = readVisitorId(deps, req);
-  if (!visitorId) return false;
-  const token = readCookie(req, cookieName(deps.config, unlockCookieBase(site.id)));
-  return isUnlockTokenValid(keys, site, visitorId, token, deps.clock.now());
+  if (!keys || principal.visitorId === undefined) return false;
+  return isUnlockTokenValid(keys, site, principal.visitorId, principal.unlockTokenFor(site.id), deps.clock.now());
 }
 
 /**
- * The access a request has to a site: the one place every route that serves anything of a
+ * The access a principal has to a site: the one place every route that serves anything of a
  * site (HTML, files, thumbnails, downloads, engagement) asks. A password-protected site is
  * 'open' only with this site's unlock cookie for this visitor and the current password version.
- * Answers that refuse (locked, expired) are marked `private, no-store` here, so no cache keeps them.
+ * Answers that refuse (locked, expired) must not be kept by a cache: assertSiteOpen's errors say
+ * `private, no-store`, and a route answering a refusal itself sends REFUSAL_CACHE_CONTROL.
  */
-export function resolveSiteAccess(deps: Pick<TAppDeps, 'config' | 'clock' | 'keys' | 'caches'>, req: Request, site: TSiteAccessFields | null | undefined): TSiteAccess {
-  let access = checkSiteAccess(site, deps.clock);
-  if (access === 'locked' && site && hasValidUnlock(deps, req, site)) access = 'open';
-  if (access === 'locked' || access === 'expired') req.res?.set('Cache-Control', 'private, no-store');
-  return access;
+export function resolveSiteAccess(deps: TAccessDeps, principal: TPrincipal, site: TSiteAccessFields | null | undefined): TSiteAccess {
+  const access = checkSiteAccess(site, deps.clock);
+  return access === 'locked' && site && hasValidUnlock(deps, principal, site) ? 'open' : access;
 }
+
+/** Cache-Control of an answer that refuses a site (locked, expired): only for this browser, never stored. */
+export const REFUSAL_CACHE_CONTROL = 'private, no-store';
 
 /**
  * Cache-Control for content of an open site: a protected site's content may only be kept by
@@ -71,6 +64,7 @@ export function siteCacheControl(site: Pick<TSiteAccessFields, 'password_hash'>,
  */
 export function assertSiteOpen(access: TSiteAccess, missingMessage = 'Not found'): void {
   if (access === 'missing') throw new AppError('not_found', missingMessage);
-  if (access === 'expired') throw new AppError('gone', 'This site has expired');
-  if (access === 'locked') throw new AppError('password_required', 'This site is password protected');
+  const headers = { 'Cache-Control': REFUSAL_CACHE_CONTROL };
+  if (access === 'expired') throw new AppError('gone', 'This site has expired', { headers });
+  if (access === 'locked') throw new AppError('password_required', 'This site is password protected', { headers });
 }

@@ -7,18 +7,17 @@ import { Router } from 'express';
 import { isValidSlug, type TSiteStatusResponse } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
-import { findProjectBySlug } from '../projects/projects.repository.ts';
-import { findLatestBuildForProject } from '../builds/builds.repository.ts';
-import { resolveSiteAccess } from './site-access.ts';
+import { principalOf } from '../access/principal.ts';
+import { buildProgressOf, openSiteBySlug } from './sites.service.ts';
 
 export function createSiteStatusRoutes(deps: TAppDeps): Router {
   const router = Router();
   router.get('/api/sites/:slug/status', async (req, res) => {
     const slug = req.params.slug;
     if (!isValidSlug(slug)) throw new AppError('not_found', 'Site not found');
-    const project = await findProjectBySlug(deps.db, slug);
-    if (resolveSiteAccess(deps, req, project) === 'missing' || !project) throw new AppError('not_found', 'Site not found');
-    const build = await findLatestBuildForProject(deps.db, project.id);
+    const { project, access } = await openSiteBySlug(deps, principalOf(res), slug);
+    if (access === 'missing' || !project) throw new AppError('not_found', 'Site not found');
+    const build = await buildProgressOf(deps, project.id);
     const isLive = project.status === 'live';
     res.set('Cache-Control', 'no-store').json({
       success: true,

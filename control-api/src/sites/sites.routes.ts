@@ -2,16 +2,16 @@
 import { Router, type Response } from 'express';
 import { isValidSlug, siteHtmlKey, templateAssetKey } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
-import { findProjectBySlug } from '../projects/projects.repository.ts';
-import { findLatestBuildForProject } from '../builds/builds.repository.ts';
 import { StorageNotFoundError } from '../storage/storage.ts';
 import { sendStoredBody } from '../http/send-compressed.ts';
-import { resolveSiteAccess, siteCacheControl } from './site-access.ts';
+import { principalOf } from '../access/principal.ts';
+import { REFUSAL_CACHE_CONTROL, siteCacheControl } from './site-access.ts';
+import { buildProgressOf, openSiteBySlug } from './sites.service.ts';
 import { ASSET_CSP, readStoredScriptHashes, siteCsp, siteScriptHashes } from './site-csp.ts';
 import { buildingPage, expiredPage, failedPage, notFoundPage, passwordPage } from './status-pages.ts';
 
 function sendPage(res: Response, status: number, html: string): void {
-  res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'private, no-store' }).send(html);
+  res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': REFUSAL_CACHE_CONTROL }).send(html);
 }
 
 export function createSiteRoutes(deps: TAppDeps): Router {
@@ -25,8 +25,7 @@ export function createSiteRoutes(deps: TAppDeps): Router {
     }
     // Status pages run no script; a built page's own inline scripts are allowed by hash below.
     res.set({ 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'strict-origin-when-cross-origin', 'Content-Security-Policy': siteCsp([]) });
-    const project = await findProjectBySlug(deps.db, slug);
-    const access = resolveSiteAccess(deps, req, project);
+    const { project, access } = await openSiteBySlug(deps, principalOf(res), slug);
     if (!project || access === 'missing') return sendPage(res, 404, notFoundPage());
     if (access === 'expired') return sendPage(res, 410, expiredPage());
     if (access === 'locked') return sendPage(res, 401, passwordPage({ slug, theme: project.theme }));
@@ -43,7 +42,7 @@ export function createSiteRoutes(deps: TAppDeps): Router {
     } catch (err) {
       if (!(err instanceof StorageNotFoundError)) throw err;
       if (project.status === 'failed') return sendPage(res, 503, failedPage());
-      const build = await findLatestBuildForProject(deps.db, project.id);
+      const build = await buildProgressOf(deps, project.id);
       sendPage(res, 202, buildingPage(build?.progress ?? 0, build?.stage ?? 'Queued'));
     }
   });

@@ -13,7 +13,7 @@ import { siteCspKey, siteHtmlKey } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
 import { startTestApp, createFakeClock, type TTestApp } from '../test-support/test-app.ts';
 import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
-import { createBrowser, seedSite } from '../engagement/engagement.fixtures.ts';
+import { createBrowser, seedSite } from '../test-support/site-fixtures.ts';
 import { ASSET_CSP } from './site-csp.ts';
 // The builder's helper that builds the site template once for every test process that renders with it.
 import { ensureTemplateBuilt } from '@dropsite/builder/test-support';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { createApp } from '../app.ts';
 import { loadConfig, type TConfig } from '../config/config.ts';
 import type { Clock, TAppDeps } from '../deps.ts';
-import { createLogger } from '../logger.ts';
+import { createLogger, type Logger } from '../logger.ts';
 import { createInlineQueue } from '../queue/inline-queue.ts';
 import { createRuntime } from '../runtime.ts';
 import { createStorage, type TStorageConfig } from '../storage/create-storage.ts';
@@ -24,11 +24,21 @@ export interface TTestApp {
 /** A clock the test moves by hand. */
 export function createFakeClock(start = Date.UTC(2026, 10, 22, 12, 0, 0)): Clock & { set(ms: number): void; advance(ms: number): void } {
   let now = start;
-  return { now: () => now, set: (ms) => void (now = ms), advance: (ms) => void (now += ms) };
+  return {
+    now: () => now,
+    set: (ms) => {
+      now = ms;
+    },
+    advance: (ms) => {
+      now += ms;
+    },
+  };
 }
 
 export interface TTestAppOptions {
   clock?: Clock;
+  /** The app's logger (silent by default). */
+  log?: Logger;
   startWorker?: boolean;
   /** Settings over the test defaults; `publicUrl` defaults to the app's own address. */
   config?: Partial<TConfig>;
@@ -77,7 +87,7 @@ export async function startTestApp(options: TTestAppOptions = {}): Promise<TTest
   const config = testConfig(dataDir, { publicUrl: url, ...options.config });
   const runtime = await createRuntime(config, {
     runBuilder: options.startWorker !== false,
-    log: createLogger('silent'),
+    log: options.log ?? createLogger('silent'),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.storage ? { storage: await createStorage(options.storage) } : {}),
     // Retries a few milliseconds apart, so a test of a failing build does not wait seconds.

@@ -22,15 +22,8 @@ import type { TSiteSettings } from '@dropsite/shared';
 import { clientAddress } from '../access/request-limits.ts';
 import { admitNotificationRecipient, notificationAddressOf } from '../notifications/email-confirmation.service.ts';
 import { AppError } from '../http/app-error.ts';
-import { rejectInvalidUtf8 } from '../engagement/engagement-layer.ts';
-import {
-  chunkUploadPath,
-  createUploadSessionService,
-  hashIdempotencyKey,
-  type TInitInput,
-  type TSessionView,
-  type TUploadSessionService,
-} from './upload-sessions.service.ts';
+import { rejectInvalidUtf8 } from '../http/json-body.ts';
+import { chunkUploadPath, createUploadSessionService, hashIdempotencyKey, type TInitInput, type TSessionView, type TUploadSessionService } from './upload-sessions.service.ts';
 import { findUploadSessionByIdempotencyKey } from './upload-sessions.repository.ts';
 import { issuePendingAnonymousSession } from '../creators/anonymous-creator.ts';
 
@@ -42,7 +35,13 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
 const INIT_BODY_LIMIT = '1mb';
 
 /** The calls with JSON bodies larger than the app's default allows. */
-export const UPLOAD_SESSION_JSON_PATHS = ['/api/chunked-upload/init', '/api/direct-upload/init', '/api/chunked-upload/complete', '/api/direct-upload/complete', '/api/direct-upload/urls'];
+export const UPLOAD_SESSION_JSON_PATHS = [
+  '/api/chunked-upload/init',
+  '/api/direct-upload/init',
+  '/api/chunked-upload/complete',
+  '/api/direct-upload/complete',
+  '/api/direct-upload/urls',
+];
 
 /** Parses those bodies with a larger limit; mount before the app's general JSON parser (which then skips them). */
 export function createUploadSessionBodyParser(): Router {
@@ -69,11 +68,11 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
    * again; a refused init gives its allowance back (nothing was sent). The creator's session is issued
    * once the upload session is open.
    */
-  const openSession = async (req: Request, res: Response, input: TInitInput): Promise<TSessionView> => {
+  const openSession = async (_req: Request, res: Response, input: TInitInput): Promise<TSessionView> => {
     const declaredBytes = input.files.reduce((sum, f) => sum + f.size, 0);
     if (declaredBytes > deps.config.maxUploadBytes) throw new AppError('payload_too_large', 'This upload is larger than your plan allows');
     const isRetry = input.idempotencyKey !== undefined && (await findUploadSessionByIdempotencyKey(deps.db, hashIdempotencyKey(input.idempotencyKey))) !== null;
-    const admission = isRetry ? undefined : await publishGate.admitPublish(req, res, { declaredBytes, opensSession: true });
+    const admission = isRetry ? undefined : await publishGate.admitPublish(res, { declaredBytes, opensSession: true });
     let view: TSessionView;
     try {
       view = await service.init(input);

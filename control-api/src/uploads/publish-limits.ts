@@ -12,10 +12,9 @@ import type { Request, Response } from 'express';
 import { sql } from 'kysely';
 import type { TAppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
-import { clientAddress } from '../access/request-limits.ts';
+import { principalOf } from '../access/principal.ts';
 import { createQuota, type TQuota } from '../access/quota.ts';
 import { rateLimitedError } from '../access/rate-limiter.ts';
-import { readAnonymousSession } from '../creators/anonymous-creator.ts';
 
 type TDeps = Pick<TAppDeps, 'config' | 'clock' | 'db' | 'storage'>;
 
@@ -40,9 +39,9 @@ export interface TAdmission {
 
 export interface TPublishGate {
   /** 413, 429 (Retry-After) or 507 when this publish may not start; otherwise takes its share of the allowances. */
-  admitPublish(req: Request, res: Response, input: { declaredBytes: number; opensSession: boolean }): Promise<TAdmission>;
+  admitPublish(res: Response, input: { declaredBytes: number; opensSession: boolean }): Promise<TAdmission>;
   /** 429 (Retry-After) past the preview limit. */
-  admitPreview(req: Request, res: Response): Promise<void>;
+  admitPreview(res: Response): Promise<void>;
 }
 
 /** One gate per runtime (so each test app has its own), shared by every publishing route: `deps.limits.publish`. */
@@ -93,19 +92,19 @@ export function createPublishGate(deps: TDeps): TPublishGate {
     return { count: ids.size, firstExpiry };
   }
 
-  async function creatorKeyOf(req: Request, res: Response): Promise<string | undefined> {
+  async function creatorKeyOf(res: Response): Promise<string | undefined> {
     // On the publish calls: the creator's session, or the one this publish will issue (so it counts too).
     if (typeof res.locals.anonymousSessionId === 'string') return `creator:${res.locals.anonymousSessionId}`;
-    const session = await readAnonymousSession(deps, req, res);
+    const session = await principalOf(res).anonymousSession();
     return session && !session.isExpired ? `creator:${session.id}` : undefined;
   }
 
-  async function admitPublish(req: Request, res: Response, input: { declaredBytes: number; opensSession: boolean }): Promise<TAdmission> {
+  async function admitPublish(res: Response, input: { declaredBytes: number; opensSession: boolean }): Promise<TAdmission> {
     const declared = Math.max(0, input.declaredBytes);
     if (declared > bytes.capacity) throw new AppError('payload_too_large', 'This upload is larger than the daily upload allowance');
-    const address = clientAddress(req);
+    const address = principalOf(res).address;
     const keys = [`address:${address}`];
-    const creator = await creatorKeyOf(req, res);
+    const creator = await creatorKeyOf(res);
     if (creator) keys.push(creator);
     const open = input.opensSession ? await openSessionsOf(address) : undefined;
 
@@ -162,9 +161,9 @@ export function createPublishGate(deps: TDeps): TPublishGate {
     };
   }
 
-  async function admitPreview(req: Request, res: Response): Promise<void> {
-    const keys = [`address:${clientAddress(req)}`];
-    const creator = await creatorKeyOf(req, res);
+  async function admitPreview(res: Response): Promise<void> {
+    const keys = [`address:${principalOf(res).address}`];
+    const creator = await creatorKeyOf(res);
     if (creator) keys.push(creator);
     for (const key of keys) {
       const decision = previews.peek(key);
@@ -196,10 +195,7 @@ export async function assertStorageRoom(deps: TDeps, declared: number): Promise<
 
 /** Bytes of every stored upload. */
 async function storedBytes(deps: Pick<TDeps, 'db'>): Promise<number> {
-  const stored = await deps.db
-    .selectFrom('files')
-    .select(sql<number | string | null>`sum(size)`.as('n'))
-    .executeTakeFirst();
+  const stored = await deps.db.selectFrom('files').select(sql<number | string | null>`sum(size)`.as('n')).executeTakeFirst();
   return Number(stored?.n ?? 0);
 }
 

@@ -6,14 +6,10 @@ import { AppError } from '../http/app-error.ts';
 import { findProjectBySlug } from '../projects/projects.repository.ts';
 import { findLatestBuildForProject } from '../builds/builds.repository.ts';
 import { resolveSiteAccess } from '../sites/site-access.ts';
+import { principalOf } from '../access/principal.ts';
 import type { TAppDeps } from '../deps.ts';
 import { newId } from '../db/ids.ts';
-import {
-  createStreamingStorageEngine,
-  getUploadTarget,
-  setUploadTarget,
-  type TStoredUpload,
-} from './streaming-storage-engine.ts';
+import { createStreamingStorageEngine, getUploadTarget, setUploadTarget, type TStoredUpload } from './streaming-storage-engine.ts';
 import { publishProject } from './upload.service.ts';
 import { declaredRequestBytes } from './publish-limits.ts';
 import { issuePendingAnonymousSession } from '../creators/anonymous-creator.ts';
@@ -59,7 +55,7 @@ export function createUploadRoutes(deps: TAppDeps): Router {
     // Publish limits and free space, from the declared size, before a byte of the body is read. The
     // allowance stays spent whatever the outcome: the bytes were sent.
     try {
-      await publishGate.admitPublish(req, res, { declaredBytes: declaredRequestBytes(req, maxDeliveryBytes), opensSession: false });
+      await publishGate.admitPublish(res, { declaredBytes: declaredRequestBytes(req, maxDeliveryBytes), opensSession: false });
     } catch (err) {
       // The body is not worth reading: close the connection once the refusal is sent.
       res.set('Connection', 'close');
@@ -114,7 +110,7 @@ export function createUploadRoutes(deps: TAppDeps): Router {
     const slug = req.params.slug;
     if (!isValidSlug(slug)) throw new AppError('not_found', 'Site not found');
     const project = await findProjectBySlug(deps.db, slug);
-    if (!project || resolveSiteAccess(deps, req, project) === 'missing') throw new AppError('not_found', 'Site not found');
+    if (!project || resolveSiteAccess(deps, principalOf(res), project) === 'missing') throw new AppError('not_found', 'Site not found');
     const build = await findLatestBuildForProject(deps.db, project.id);
     const isLive = project.status === 'live';
     res.set('Cache-Control', 'no-store').json({

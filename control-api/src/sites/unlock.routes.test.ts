@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { loadConfig } from '../config/config.ts';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { createBrowser, seedSite, SITE_HTML_MARKER, type TBrowser, type TSeededSite } from '../engagement/engagement.fixtures.ts';
-import { changeSitePassword } from './access.service.ts';
+import { createBrowser, seedSite, SITE_HTML_MARKER, type TBrowser, type TSeededSite } from '../test-support/site-fixtures.ts';
+import { changeSitePassword } from './site-password.service.ts';
 
 const DEFAULTS = loadConfig({});
 const PASSWORD = 'correct horse';
@@ -64,7 +64,12 @@ describe('site access: passwords and expiry', () => {
     for (const [name, { cacheControl }] of Object.entries(probe)) expect(cacheControl, name).toBe('private, no-store');
 
     // What builds on a file (its PDF rendering, a video poster, an archive entry) and the site's preview picture refuse too.
-    for (const path of [`/api/files/${site.files[0]!.id}/pdf`, `/api/files/${site.files[0]!.id}/poster`, `/api/files/${site.files[0]!.id}/entry?path=a.txt`, `/${site.slug}/og.png`]) {
+    for (const path of [
+      `/api/files/${site.files[0]!.id}/pdf`,
+      `/api/files/${site.files[0]!.id}/poster`,
+      `/api/files/${site.files[0]!.id}/entry?path=a.txt`,
+      `/${site.slug}/og.png`,
+    ]) {
       const res = await visitor.fetch(path);
       expect(res.status, path).toBe(401);
       expect(res.headers.get('cache-control'), path).toBe('private, no-store');
@@ -111,7 +116,11 @@ describe('site access: passwords and expiry', () => {
     // The password page's form: 303 to the site, or the page again with the error.
     const formVisitor = createBrowser(app);
     const form = (password: string) =>
-      formVisitor.fetch(`/api/sites/${site.slug}/unlock`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ password }).toString() });
+      formVisitor.fetch(`/api/sites/${site.slug}/unlock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ password }).toString(),
+      });
     const bad = await form('wrong');
     expect(bad.status).toBe(401);
     const badPage = await bad.text();
@@ -202,16 +211,30 @@ describe('site access: passwords and expiry', () => {
 
   it('never writes the password to the log', async () => {
     const lines: string[] = [];
-    const original = app.deps.log;
-    app.deps.log = pino({ level: 'trace' }, new Writable({ write: (chunk, _enc, done) => void (lines.push(String(chunk)), done()) }));
+    // An app of its own whose log keeps every line (a runtime's logger is never swapped under it).
+    const log = pino(
+      { level: 'trace' },
+      new Writable({
+        write: (chunk, _enc, done) => {
+          lines.push(String(chunk));
+          done();
+        },
+      }),
+    );
+    const logged = await startTestApp({
+      clock,
+      startWorker: false,
+      log,
+      config: { trustProxy: 1, rateLimits: { ...DEFAULTS.rateLimits, readsPerMinute: 10_000, writesPerMinute: 10_000 } },
+    });
     try {
-      const site = await seedSite(app, { password: 'pa55-in-logs?' });
-      const visitor = createBrowser(app, { address: '192.0.2.50' });
+      const site = await seedSite(logged, { password: 'pa55-in-logs?' });
+      const visitor = createBrowser(logged, { address: '192.0.2.50' });
       await unlock(visitor, site.slug, 'wrong-pa55-in-logs?');
       await unlock(visitor, site.slug, 'pa55-in-logs?');
       await visitor.fetch(`/api/sites/${site.slug}/unlock`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'password=pa55-in-logs%3F' });
     } finally {
-      app.deps.log = original;
+      await logged.close();
     }
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.join('\n')).not.toContain('pa55-in-logs');

@@ -3,10 +3,12 @@ import express, { Router, type Response } from 'express';
 import { ZUnlockRequestSchema } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
-import { expiredPage, notFoundPage, passwordPage } from '../sites/status-pages.ts';
-import { clientAddress } from './request-limits.ts';
-import { rateLimitedError } from './rate-limiter.ts';
-import { unlockSite } from './access.service.ts';
+import { setCookie } from '../access/cookies.ts';
+import { principalOf, unlockCookieBase } from '../access/principal.ts';
+import { rateLimitedError } from '../access/rate-limiter.ts';
+import { ensureVisitorId } from '../access/visitor-id.ts';
+import { expiredPage, notFoundPage, passwordPage } from './status-pages.ts';
+import { unlockSite } from './site-password.service.ts';
 
 export const WRONG_PASSWORD_MESSAGE = 'Incorrect password. Please try again.';
 const TOO_MANY_MESSAGE = 'Too many attempts. Please wait a little and try again.';
@@ -15,7 +17,7 @@ function sendHtml(res: Response, status: number, html: string): void {
   res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'private, no-store' }).send(html);
 }
 
-export function createAccessRoutes(deps: TAppDeps): Router {
+export function createUnlockRoutes(deps: TAppDeps): Router {
   const router = Router();
   const limits = deps.limits.requests;
   /** (site, address) pairs whose guess is being checked right now. */
@@ -38,7 +40,7 @@ export function createAccessRoutes(deps: TAppDeps): Router {
     // Only failed guesses count. An address that spent its failures, or that must still wait on this
     // site, is refused before any password hash; everyone else's guess is checked, so a few
     // addresses guessing wrong never lock out a visitor who knows the password.
-    const address = clientAddress(req);
+    const address = principalOf(res).address;
     const pairKey = `${slug}\n${address}`;
     const tooMany = (retryAfterSeconds: number) => {
       const error = rateLimitedError({ allowed: false, retryAfterSeconds: Math.max(1, retryAfterSeconds) }, TOO_MANY_MESSAGE);
@@ -66,13 +68,16 @@ export function createAccessRoutes(deps: TAppDeps): Router {
     guessesInFlight.add(pairKey);
     let outcome: Awaited<ReturnType<typeof unlockSite>>;
     try {
-      outcome = await unlockSite(deps, req, res, slug, parsed.data.password);
+      outcome = await unlockSite(deps, () => ensureVisitorId(deps, res), slug, parsed.data.password);
     } finally {
       guessesInFlight.delete(pairKey);
     }
     // A miss on an unknown site still cost a hash, so it counts against the address.
     if (outcome.kind !== 'wrong' && outcome.kind !== 'missing') limits.unlock.refund(address);
-    if (outcome.kind === 'unlocked') limits.unlockBackoff.succeed(pairKey);
+    if (outcome.kind === 'unlocked') {
+      limits.unlockBackoff.succeed(pairKey);
+      setCookie(res, deps.config, unlockCookieBase(outcome.project.id), outcome.unlock.value, outcome.unlock.maxAgeMs);
+    }
     if (outcome.kind === 'wrong') {
       // Failures on the site from everyone together: past them the site is under attack, so each
       // address backs off from its first failure and wrong guesses are told to wait.

@@ -1,30 +1,29 @@
 /** Unlocking a password-protected site, and changing a site's password. */
-import type { Request, Response } from 'express';
 import type { TAppDeps } from '../deps.ts';
 import type { TProjectRow } from '../db/tables.ts';
 import { ZSitePasswordSchema } from '@dropsite/shared';
-import { hashPassword, needsRehash, spendDummyVerification, verifyPassword } from '../sites/password-hash.ts';
-import { checkSiteAccess, unlockCookieBase } from '../sites/site-access.ts';
 import { findProjectBySlug } from '../projects/projects.repository.ts';
-import { ensureVisitorId } from '../visitors/visitor-identity.ts';
-import { setCookie } from './cookies.ts';
-import { issueUnlockToken } from './unlock-token.ts';
-import { setProjectPasswordHash, upgradeProjectPasswordHash } from './access.repository.ts';
+import { issueUnlockToken } from '../access/unlock-token.ts';
+import { setProjectPasswordHash, upgradeProjectPasswordHash } from '../access/access.repository.ts';
+import { hashPassword, needsRehash, spendDummyVerification, verifyPassword } from './password-hash.ts';
+import { checkSiteAccess } from './site-access.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'keys' | 'caches'>;
+type TDeps = Pick<TAppDeps, 'db' | 'clock' | 'keys'>;
 
 export type TUnlockOutcome =
-  | { kind: 'unlocked'; project: TProjectRow }
+  /** The unlock cookie's value and lifetime go to the visitor. */
+  | { kind: 'unlocked'; project: TProjectRow; unlock: { value: string; maxAgeMs: number } }
   | { kind: 'open'; project: TProjectRow }
   | { kind: 'wrong'; project: TProjectRow }
   | { kind: 'missing' }
   | { kind: 'expired'; project: TProjectRow };
 
 /**
- * Checks a guess for a site and, when right, sets the site's unlock cookie for this visitor.
- * Exactly one scrypt verification runs whatever the site's state.
+ * Checks a guess for a site and, when right, issues the site's unlock for the visitor
+ * `visitorId()` names (called only then: it may issue the visitor's id). Exactly one password
+ * verification runs whatever the site's state.
  */
-export async function unlockSite(deps: TDeps, req: Request, res: Response, slug: string, password: string): Promise<TUnlockOutcome> {
+export async function unlockSite(deps: TDeps, visitorId: () => string, slug: string, password: string): Promise<TUnlockOutcome> {
   const project = await findProjectBySlug(deps.db, slug);
   const access = checkSiteAccess(project, deps.clock);
   if (!project || access === 'missing') {
@@ -38,7 +37,7 @@ export async function unlockSite(deps: TDeps, req: Request, res: Response, slug:
   if (!(await verifyPassword(password, project.password_hash))) return { kind: 'wrong', project };
   const keys = deps.keys?.cookie;
   if (!keys) throw new Error('Cookie keys are not loaded');
-  const visitorId = ensureVisitorId(deps, req, res);
+  const visitor = visitorId();
   // A site published before argon2id: the password just proven is stored again as argon2id
   // (same version), before the unlock is issued so the unlock is bound to the new hash.
   let unlocked = project;
@@ -47,9 +46,8 @@ export async function unlockSite(deps: TDeps, req: Request, res: Response, slug:
     if (await upgradeProjectPasswordHash(deps.db, project.id, project.password_hash, upgraded)) unlocked = { ...project, password_hash: upgraded };
   }
   // 12 hours, or until the site expires if that is sooner; the expiry is inside the MAC.
-  const token = issueUnlockToken(keys, unlocked, visitorId, deps.clock.now());
-  setCookie(res, deps.config, unlockCookieBase(project.id), token.value, token.maxAgeMs);
-  return { kind: 'unlocked', project: unlocked };
+  const token = issueUnlockToken(keys, unlocked, visitor, deps.clock.now());
+  return { kind: 'unlocked', project: unlocked, unlock: token };
 }
 
 /**

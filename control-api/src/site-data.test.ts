@@ -1,14 +1,33 @@
+/**
+ * A site's data through its whole life, on both dialects: the repositories of engagement and of
+ * every area around it (analytics, notifications, access, creators, visitors) on one site, then its
+ * removal with everything hanging off it. It spans areas, so it lives with the composition root.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../db/ids.ts';
-import { createProjectWithFiles } from '../projects/projects.repository.ts';
-import { createTestDatabase, isDialectAvailable, makeFileRow, makeProjectRow, TEST_DIALECTS, type TTestDatabase } from '../test-support/test-database.ts';
-import { countTraffic, hasViewSince, insertAnalyticsEvent, insertProductEvent, countProductEvents, listRecentActivity, countPageViewsByProject } from '../analytics/analytics.repository.ts';
-import { claimBatch, findDueBatches, insertNotifications, listNotificationsOfProject, releaseBatch } from '../notifications/notifications.repository.ts';
-import { deleteProjectRow, isContentHashUsedElsewhere, listContentHashesOfProject, listProjectsExpiredBefore, setProjectPasswordHash } from '../access/access.repository.ts';
-import { findAnonymousSession, insertAnonymousSession, insertEmailCollection, listEmailCollections, listProjectsOfAnonymousSession } from '../creators/anonymous-sessions.repository.ts';
-import { findVisitorById, insertVisitorIfMissing } from '../visitors/visitors.repository.ts';
-import { loadCookieKeys, readOrCreateSecret } from '../access/server-secret.ts';
-import { loadConfig } from '../config/config.ts';
+import { newId } from './db/ids.ts';
+import { createProjectWithFiles } from './projects/projects.repository.ts';
+import { createTestDatabase, isDialectAvailable, makeFileRow, makeProjectRow, TEST_DIALECTS, type TTestDatabase } from './test-support/test-database.ts';
+import {
+  countTraffic,
+  hasViewSince,
+  insertAnalyticsEvent,
+  insertProductEvent,
+  countProductEvents,
+  listRecentActivity,
+  countPageViewsByProject,
+} from './analytics/analytics.repository.ts';
+import { claimBatch, findDueBatches, insertNotifications, listNotificationsOfProject, releaseBatch } from './notifications/notifications.repository.ts';
+import { deleteProjectRow, isContentHashUsedElsewhere, listContentHashesOfProject, listProjectsExpiredBefore, setProjectPasswordHash } from './access/access.repository.ts';
+import {
+  findAnonymousSession,
+  insertAnonymousSession,
+  insertEmailCollection,
+  listEmailCollections,
+  listProjectsOfAnonymousSession,
+} from './creators/anonymous-sessions.repository.ts';
+import { findVisitorById, insertVisitorIfMissing } from './visitors/visitors.repository.ts';
+import { loadCookieKeys, readOrCreateSecret } from './access/server-secret.ts';
+import { loadConfig } from './config/config.ts';
 import {
   addFavorite,
   countCommentsByFile,
@@ -24,7 +43,7 @@ import {
   listVisitorFavorites,
   removeFavorite,
   upsertApproval,
-} from './engagement.repository.ts';
+} from './engagement/engagement.repository.ts';
 
 const NOW = 1_763_900_000_000;
 
@@ -41,8 +60,16 @@ for (const dialect of TEST_DIALECTS) {
 
     beforeAll(async () => {
       handle = await createTestDatabase(dialect);
-      await createProjectWithFiles(handle.db, project, files.map(({ project_id: _p, ...f }) => f));
-      await createProjectWithFiles(handle.db, other, [otherFile].map(({ project_id: _p, ...f }) => f));
+      await createProjectWithFiles(
+        handle.db,
+        project,
+        files.map(({ project_id: _p, ...f }) => f),
+      );
+      await createProjectWithFiles(
+        handle.db,
+        other,
+        [otherFile].map(({ project_id: _p, ...f }) => f),
+      );
     });
     afterAll(async () => {
       await handle?.cleanup();
@@ -129,14 +156,34 @@ for (const dialect of TEST_DIALECTS) {
       expect(await hasViewSince(handle.db, { projectId: project.id, fileId: null, visitorId: 'v1', since: NOW - 1 })).toBe(true);
       expect(await hasViewSince(handle.db, { projectId: project.id, fileId: null, visitorId: 'v1', since: NOW })).toBe(false);
       expect(await hasViewSince(handle.db, { projectId: project.id, fileId, visitorId: 'v2', since: 0 })).toBe(false);
-      expect((await listRecentActivity(handle.db, { projectId: project.id }, 3)).map((r) => r.details)).toEqual([`download ${NOW + 40}`, `download ${NOW + 30}`, `view ${NOW + 20}`]);
+      expect((await listRecentActivity(handle.db, { projectId: project.id }, 3)).map((r) => r.details)).toEqual([
+        `download ${NOW + 40}`,
+        `download ${NOW + 30}`,
+        `view ${NOW + 20}`,
+      ]);
       expect(await countPageViewsByProject(handle.db, [project.id, other.id])).toEqual(new Map([[project.id, 2]]));
-      await insertProductEvent(handle.db, { id: newId(), name: 'email_collected', trigger: 'high_views', projectId: project.id, visitorId: null, anonymousSessionId: null, now: NOW });
+      await insertProductEvent(handle.db, {
+        id: newId(),
+        name: 'email_collected',
+        trigger: 'high_views',
+        projectId: project.id,
+        visitorId: null,
+        anonymousSessionId: null,
+        now: NOW,
+      });
       expect(await countProductEvents(handle.db, 'email_collected')).toBe(1);
     });
 
     it('claims a batch of notifications once, even when two dispatchers race', async () => {
-      const base = { projectId: project.id, creatorId: null, anonymousSessionId: 'anon-session-1', type: 'favorite' as const, message: 'm', ctaText: 'Sign Up Free', urgency: 'low' as const };
+      const base = {
+        projectId: project.id,
+        creatorId: null,
+        anonymousSessionId: 'anon-session-1',
+        type: 'favorite' as const,
+        message: 'm',
+        ctaText: 'Sign Up Free',
+        urgency: 'low' as const,
+      };
       await insertNotifications(handle.db, [
         { ...base, id: newId(), channel: 'email', now: NOW },
         { ...base, id: newId(), channel: 'email', now: NOW + 5 },
@@ -144,17 +191,30 @@ for (const dialect of TEST_DIALECTS) {
         { ...base, id: newId(), channel: 'slack', now: NOW + 50 },
       ]);
       expect(await findDueBatches(handle.db, NOW + 10)).toEqual([{ projectId: project.id, channel: 'email', firstAt: NOW }]);
-      const [a, b] = await Promise.all([claimBatch(handle.db, { projectId: project.id, channel: 'email', now: NOW + 60 }), claimBatch(handle.db, { projectId: project.id, channel: 'email', now: NOW + 60 })]);
+      const [a, b] = await Promise.all([
+        claimBatch(handle.db, { projectId: project.id, channel: 'email', now: NOW + 60 }),
+        claimBatch(handle.db, { projectId: project.id, channel: 'email', now: NOW + 60 }),
+      ]);
       expect(a.length + b.length).toBe(2);
       expect(Math.min(a.length, b.length)).toBe(0);
       const claimed = a.length ? a : b;
-      await releaseBatch(handle.db, claimed.map((c) => c.id), 'SMTP down', 2);
+      await releaseBatch(
+        handle.db,
+        claimed.map((c) => c.id),
+        'SMTP down',
+        2,
+      );
       expect((await listNotificationsOfProject(handle.db, project.id)).filter((n) => n.channel === 'email').map((n) => [n.sent_at, n.attempts])).toEqual([
         [null, 1],
         [null, 1],
       ]);
       const again = await claimBatch(handle.db, { projectId: project.id, channel: 'email', now: NOW + 70 });
-      await releaseBatch(handle.db, again.map((c) => c.id), 'SMTP down', 2);
+      await releaseBatch(
+        handle.db,
+        again.map((c) => c.id),
+        'SMTP down',
+        2,
+      );
       // Given up after the last attempt: stays stamped, never sent again.
       expect((await listNotificationsOfProject(handle.db, project.id)).filter((n) => n.channel === 'email').map((n) => [n.sent_at, n.attempts])).toEqual([
         [NOW + 70, 2],

@@ -1,0 +1,35 @@
+/** What a ZIP of a site holds: the site as the principal may see it, and its files (all, or a selection). */
+import { isValidId } from '@dropsite/shared';
+import type { TAppDeps } from '../deps.ts';
+import type { TFileRow, TProjectRow } from '../db/tables.ts';
+import { AppError } from '../http/app-error.ts';
+import type { TPrincipal } from '../access/principal.ts';
+import { listFilesByProject } from '../projects/projects.repository.ts';
+import { assertSiteOpen } from '../sites/site-access.ts';
+import { openSiteBySlug } from '../sites/sites.service.ts';
+
+export const NOTHING_TO_DOWNLOAD = 'No files are currently available for download. Please contact the site owner.';
+
+type TDeps = Pick<TAppDeps, 'db' | 'clock' | 'keys'>;
+
+/** The site of this slug when it is open to the principal: 404, 410 or 401 otherwise. */
+export async function openDownloadableSite(deps: TDeps, principal: TPrincipal, slug: string): Promise<TProjectRow> {
+  const { project, access } = await openSiteBySlug(deps, principal, slug);
+  assertSiteOpen(access);
+  if (!project) throw new AppError('not_found', 'Not found');
+  return project;
+}
+
+/** The site's files in the ZIP: every one, or the selection in the order asked (another site's file is answered like an unknown one). */
+export async function filesForZip(deps: TDeps, project: TProjectRow, selection: readonly string[] | undefined): Promise<TFileRow[]> {
+  let files = await listFilesByProject(deps.db, project.id);
+  if (selection !== undefined) {
+    const wanted = [...new Set(selection)];
+    if (wanted.length === 0) throw new AppError('bad_request', 'No files were selected');
+    const byId = new Map(files.map((f) => [f.id, f]));
+    if (wanted.some((id) => !isValidId(id) || !byId.has(id))) throw new AppError('not_found', 'File not found');
+    files = wanted.map((id) => byId.get(id)!);
+  }
+  if (files.length === 0) throw new AppError('not_found', NOTHING_TO_DOWNLOAD);
+  return files;
+}

@@ -1,0 +1,21 @@
+/** A site by its slug as the principal may see it, and how far its build is. */
+import type { TAppDeps } from '../deps.ts';
+import type { TProjectRow } from '../db/tables.ts';
+import type { TPrincipal } from '../access/principal.ts';
+import { findProjectBySlug } from '../projects/projects.repository.ts';
+import { findLatestBuildForProject } from '../builds/builds.repository.ts';
+import { resolveSiteAccess, type TSiteAccess } from './site-access.ts';
+
+type TDeps = Pick<TAppDeps, 'db' | 'clock' | 'keys'>;
+
+/** The live site of this slug (null when there is none) and the access the principal has to it. */
+export async function openSiteBySlug(deps: TDeps, principal: TPrincipal, slug: string): Promise<{ project: TProjectRow | null; access: TSiteAccess }> {
+  const project = await findProjectBySlug(deps.db, slug);
+  return { project, access: resolveSiteAccess(deps, principal, project) };
+}
+
+/** Progress and stage of the site's latest build, for the holding page and the status call. */
+export async function buildProgressOf(deps: TDeps, projectId: string): Promise<{ progress: number; stage: string } | null> {
+  const build = await findLatestBuildForProject(deps.db, projectId);
+  return build ? { progress: build.progress, stage: build.stage } : null;
+}
