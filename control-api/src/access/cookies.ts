@@ -53,7 +53,3 @@ export function setCookie(res: Response, config: Pick<TConfig, 'publicUrl'>, bas
     encode: (v) => v,
   });
 }
-
-export function clearCookie(res: Response, config: Pick<TConfig, 'publicUrl'>, base: string): void {
-  res.clearCookie(cookieName(config, base), { httpOnly: true, sameSite: 'lax', secure: isSecure(config), path: '/' });
-}

@@ -54,11 +54,6 @@ export function readVisitorCookie(keys: TCookieKeys, value: string | undefined, 
   return age < VISITOR_MAX_AGE_MS && age > -CLOCK_SKEW_MS ? cookie : undefined;
 }
 
-/** The id inside a visitor cookie value when its tag is right and it is not too old, else undefined. */
-export function verifyVisitorCookie(keys: TCookieKeys, value: string | undefined, now: number): string | undefined {
-  return readVisitorCookie(keys, value, now)?.id;
-}
-
 function checkVisitorTag(keys: TCookieKeys, value: string): TVisitorCookie | undefined {
   const match = VISITOR_VALUE.exec(value);
   if (!match) return undefined;

@@ -49,11 +49,6 @@ export async function lookUpAnonymousSession(deps: TDeps, token: string | undefi
   return { id: row.id, createdAt: row.created_at, expiresAt: row.expires_at, isExpired: deps.clock.now() >= row.expires_at };
 }
 
-/** Creates a session and sets its cookie. */
-export async function issueAnonymousSession(deps: TDeps, res: Response): Promise<TAnonymousSession> {
-  return insertAndSetCookie(deps, res, { id: newId(), secret: randomBytes(32).toString('base64url') });
-}
-
 async function insertAndSetCookie(deps: TDeps, res: Response, token: { id: string; secret: string }): Promise<TAnonymousSession> {
   const now = deps.clock.now();
   const expiresAt = now + ANONYMOUS_WINDOW_MS;
