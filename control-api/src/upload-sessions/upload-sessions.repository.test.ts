@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../db/ids.ts';
+import { isSlugInUse } from '../uploads/slugs.repository.ts';
 import { createTestDatabase, isDialectAvailable, TEST_DIALECTS, type TTestDatabase } from '../test-support/test-database.ts';
 import {
   claimUploadSessionCompletion,
@@ -10,7 +11,6 @@ import {
   findUploadSessionById,
   insertChunk,
   insertUploadSession,
-  isSlugReservedByUploadSession,
   markUploadSessionAborted,
   markUploadSessionCompleted,
   reopenUploadSession,
@@ -73,7 +73,7 @@ for (const dialect of TEST_DIALECTS) {
       expect(await insertUploadSession(handle.db, first, [makeFile(first.id)])).toBe('inserted');
       expect(await insertUploadSession(handle.db, makeSession({ idempotency_key: 'k1' }), [])).toBe('duplicate');
       expect(await insertUploadSession(handle.db, makeSession({ project_slug: first.project_slug }), [])).toBe('duplicate');
-      expect(await isSlugReservedByUploadSession(handle.db, first.project_slug!)).toBe(true);
+      expect(await isSlugInUse(handle.db, first.project_slug!)).toBe(true);
     });
 
     it('records a chunk once; the second writer learns it exists', async () => {

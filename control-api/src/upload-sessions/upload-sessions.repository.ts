@@ -1,4 +1,7 @@
-/** Upload sessions, their files and received chunks: the only module that queries those tables. */
+/**
+ * Upload sessions, their files and received chunks: the only module that queries those tables, but for
+ * the slug check of publishing (uploads/slugs.repository.ts), which also reads sessions' reserved slugs.
+ */
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import { isUniqueViolation } from '../db/database.ts';
 import type { Database, UploadChunksTable, UploadFilesTable, UploadSessionsTable } from '../db/tables.ts';
@@ -16,7 +19,11 @@ export async function insertUploadSession(db: TDb, session: TNewUploadSession, f
   try {
     await db.transaction().execute(async (trx) => {
       await trx.insertInto('upload_sessions').values(session).execute();
-      if (files.length > 0) await trx.insertInto('upload_files').values([...files]).execute();
+      if (files.length > 0)
+        await trx
+          .insertInto('upload_files')
+          .values([...files])
+          .execute();
     });
     return 'inserted';
   } catch (error) {
@@ -31,10 +38,6 @@ export async function findUploadSessionById(db: TDb, id: string): Promise<TUploa
 
 export async function findUploadSessionByIdempotencyKey(db: TDb, key: string): Promise<TUploadSessionRow | null> {
   return (await db.selectFrom('upload_sessions').selectAll().where('idempotency_key', '=', key).executeTakeFirst()) ?? null;
-}
-
-export async function isSlugReservedByUploadSession(db: TDb, slug: string): Promise<boolean> {
-  return (await db.selectFrom('upload_sessions').select('id').where('project_slug', '=', slug).executeTakeFirst()) !== undefined;
 }
 
 export async function findUploadFiles(db: TDb, sessionId: string): Promise<TUploadFileRow[]> {
@@ -122,12 +125,7 @@ export async function markUploadSessionCompleted(db: TDb, id: string, now: numbe
 
 /** A completion that failed hands the session back, so the client can send what is missing and try again. */
 export async function reopenUploadSession(db: TDb, id: string, expiresAt: number): Promise<void> {
-  await db
-    .updateTable('upload_sessions')
-    .set({ status: 'open', lease_until: null, expires_at: expiresAt })
-    .where('id', '=', id)
-    .where('status', '=', 'completing')
-    .execute();
+  await db.updateTable('upload_sessions').set({ status: 'open', lease_until: null, expires_at: expiresAt }).where('id', '=', id).where('status', '=', 'completing').execute();
 }
 
 /** Aborts an open session (or one whose completer died); false when it is completing, completed or already aborted. */
@@ -149,11 +147,7 @@ export async function markUploadFileAssembled(db: TDb, fileId: string, sha256: s
 export async function resetUploadFile(db: TDb, fileId: string, multipartUploadId: string | null): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('upload_chunks').where('file_id', '=', fileId).execute();
-    await trx
-      .updateTable('upload_files')
-      .set({ multipart_upload_id: multipartUploadId, sha256: null, assembled_at: null })
-      .where('id', '=', fileId)
-      .execute();
+    await trx.updateTable('upload_files').set({ multipart_upload_id: multipartUploadId, sha256: null, assembled_at: null }).where('id', '=', fileId).execute();
   });
 }
 
@@ -171,11 +165,7 @@ export async function findAbandonedUploadSessions(db: TDb, now: number, limit: n
 
 /** Forgets finished sessions (completed or aborted) last touched before the cutoff; their rows only answered status calls. */
 export async function deleteFinishedUploadSessions(db: TDb, cutoff: number): Promise<number> {
-  const result = await db
-    .deleteFrom('upload_sessions')
-    .where('status', 'in', ['completed', 'aborted'])
-    .where('expires_at', '<=', cutoff)
-    .executeTakeFirst();
+  const result = await db.deleteFrom('upload_sessions').where('status', 'in', ['completed', 'aborted']).where('expires_at', '<=', cutoff).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 

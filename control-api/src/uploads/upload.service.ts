@@ -1,22 +1,14 @@
 /** Publishing: turns stored uploads and the creator's form into a project, its files and a queued build. */
 import { randomBytes } from 'node:crypto';
-import {
-  DEFAULT_SITE_SETTINGS,
-  detectFileKind,
-  generateSlug,
-  isValidSlug,
-  sanitizeFileName,
-  EMPTY_CONTACT_INFO,
-  type TUploadForm,
-} from '@dropsite/shared';
+import { DEFAULT_SITE_SETTINGS, detectFileKind, generateSlug, isValidSlug, sanitizeFileName, EMPTY_CONTACT_INFO, type TUploadForm } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import type { TNewFile, TNewProject } from '../db/tables.ts';
 import { AppError } from '../http/app-error.ts';
-import { createProjectWithFiles, deleteProjectById, isSlugTaken } from '../projects/projects.repository.ts';
+import { createProjectWithFiles, deleteProjectById } from '../projects/projects.repository.ts';
 import { enqueueProjectBuild } from '../builds/builds.service.ts';
 import { notificationAddressOf, ownerKeyOf, requestEmailConfirmation } from '../notifications/email-confirmation.service.ts';
 import { hashPassword } from '../sites/password-hash.ts';
-import { isSlugReservedByUploadSession } from '../upload-sessions/upload-sessions.repository.ts';
+import { isSlugInUse } from './slugs.repository.ts';
 
 export interface TUploadedFile {
   fileId: string;
@@ -39,7 +31,7 @@ const SLUG_ATTEMPTS = 8;
 export async function allocateSlug(deps: Pick<TAppDeps, 'db'>): Promise<string> {
   for (let i = 0; i < SLUG_ATTEMPTS; i++) {
     const slug = generateSlug((n) => randomBytes(n));
-    if (isValidSlug(slug) && !(await isSlugTaken(deps.db, slug)) && !(await isSlugReservedByUploadSession(deps.db, slug))) return slug;
+    if (isValidSlug(slug) && !(await isSlugInUse(deps.db, slug))) return slug;
   }
   throw new AppError('internal', 'Could not allocate a link for this site. Please try again.');
 }
@@ -120,4 +112,3 @@ export async function publishProject(
   if (notifyAddress) await requestEmailConfirmation(deps, { email: notifyAddress, ownerKey: ownerKeyOf(project) });
   return { projectId, slug, url: `${deps.config.publicUrl}/${slug}` };
 }
-
