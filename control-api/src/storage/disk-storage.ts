@@ -6,25 +6,8 @@ import type { FileHandle } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  InvalidPartError,
-  MultipartUploadNotFoundError,
-  StorageNotFoundError,
-  assertConsecutiveParts,
-  assertSafeKey,
-  assertValidPart,
-  createExactLengthGuard,
-} from './storage.ts';
-import type {
-  Storage,
-  TByteRange,
-  TGetResult,
-  TMultipartUpload,
-  TMultipartUploadInfo,
-  TObjectInfo,
-  TPartInfo,
-  TPutOptions,
-} from './storage.ts';
+import { InvalidPartError, MultipartUploadNotFoundError, StorageNotFoundError, assertConsecutiveParts, assertSafeKey, assertValidPart, createExactLengthGuard } from './storage.ts';
+import type { Storage, TByteRange, TGetResult, TMultipartUpload, TMultipartUploadInfo, TObjectInfo, TPartInfo, TPutOptions } from './storage.ts';
 
 const TMP_DIR = '.tmp';
 /** Content type and cache control live in a mirror tree so object files stay plain bytes. */
@@ -306,33 +289,78 @@ export function createDiskStorage(rootDir: string): Storage {
       if (isMissing(error)) throw new MultipartUploadNotFoundError(upload.uploadId);
       throw error;
     }
+    writeBackInBackground(upload.uploadId, join(dir, 'data'));
     return part;
   }
 
-  /** Two reused buffers (the next block is read while this one is used): read-backs make no garbage. */
+  /**
+   * Multipart data files being written back to the disk now, by upload id. The kernel would hold a
+   * gigabyte of written parts in its cache for half a minute and leave the whole write to the fsync
+   * of completion; starting the write-back as parts arrive (never waited for) leaves that fsync little to do.
+   */
+  const writeBacks = new Map<string, { again: boolean; done: Promise<void> }>();
+
+  function writeBackInBackground(uploadId: string, dataPath: string): void {
+    const running = writeBacks.get(uploadId);
+    if (running) {
+      running.again = true;
+      return;
+    }
+    const state = { again: false, done: Promise.resolve() };
+    state.done = (async () => {
+      try {
+        do {
+          state.again = false;
+          const handle = await open(dataPath, 'r');
+          try {
+            await handle.datasync();
+          } finally {
+            await handle.close();
+          }
+        } while (state.again);
+      } catch {
+        // Completed or aborted meanwhile: completion fsyncs on its own, an abort needs nothing.
+      } finally {
+        writeBacks.delete(uploadId);
+      }
+    })();
+    writeBacks.set(uploadId, state);
+  }
+
+  /**
+   * Two buffers (the next block is read while this one is used), kept for the next read-back: a chunk read
+   * back makes no garbage (dead buffers wait for a garbage collection that a gigabyte upload rarely asks for).
+   */
+  let spareReadBuffers: [Buffer, Buffer] | undefined;
+
   async function* readPart(upload: TMultipartUpload, partNumber: number, size: number): AsyncGenerator<Uint8Array> {
     assertValidPart(upload, partNumber, size);
     await readManifest(upload);
     if (size === 0) return;
     const handle = await open(join(uploadDirOf(upload.uploadId), 'data'), 'r');
+    const buffers = spareReadBuffers ?? [Buffer.allocUnsafe(PART_WRITE_BUFFER), Buffer.allocUnsafe(PART_WRITE_BUFFER)];
+    spareReadBuffers = undefined;
+    let pending: Promise<{ bytesRead: number; buffer: Buffer }> | undefined;
     try {
-      const block = Math.min(PART_WRITE_BUFFER, size);
-      const buffers = [Buffer.allocUnsafe(block), Buffer.allocUnsafe(block)];
       let position = (partNumber - 1) * upload.partSize;
       let left = size;
       let turn = 0;
-      let pending = handle.read(buffers[0]!, 0, Math.min(block, left), position);
-      while (left > 0) {
+      pending = handle.read(buffers[0], 0, Math.min(PART_WRITE_BUFFER, left), position);
+      while (pending) {
         const { bytesRead, buffer } = await pending;
+        pending = undefined;
         if (bytesRead === 0) throw new InvalidPartError(`Part ${partNumber} is shorter than its ${size} bytes`);
         left -= bytesRead;
         position += bytesRead;
         turn ^= 1;
-        if (left > 0) pending = handle.read(buffers[turn]!, 0, Math.min(block, left), position);
+        if (left > 0) pending = handle.read(buffers[turn]!, 0, Math.min(PART_WRITE_BUFFER, left), position);
         // Valid until the next piece is asked for.
         yield buffer.subarray(0, bytesRead);
       }
     } finally {
+      // A reader that stopped early leaves a read in flight: the buffers are reused only once it is done.
+      await pending?.catch(() => undefined);
+      spareReadBuffers = buffers;
       await handle.close();
     }
   }
@@ -358,10 +386,7 @@ export function createDiskStorage(rootDir: string): Storage {
     return parts.sort((a, b) => a.partNumber - b.partNumber);
   }
 
-  async function completeMultipartUpload(
-    upload: TMultipartUpload,
-    parts: ReadonlyArray<Pick<TPartInfo, 'partNumber' | 'etag'>>,
-  ): Promise<TObjectInfo> {
+  async function completeMultipartUpload(upload: TMultipartUpload, parts: ReadonlyArray<Pick<TPartInfo, 'partNumber' | 'etag'>>): Promise<TObjectInfo> {
     assertConsecutiveParts(parts);
     const manifest = await readManifest(upload);
     const stored = new Map((await listParts(upload)).map((p) => [p.partNumber, p]));
@@ -446,7 +471,9 @@ export function createDiskStorage(rootDir: string): Storage {
     listMultipartUploads,
     // Disk has no URL of its own: parts reach it through the API's chunk endpoint.
     createPartUploadUrl: async () => null,
-    close: async () => {},
+    close: async () => {
+      await Promise.all([...writeBacks.values()].map((w) => w.done));
+    },
   };
 }
 
