@@ -27,11 +27,14 @@ import { CHUNK_PARALLELISM, CHUNK_SIZE } from '@dropsite/shared';
 import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
 
 const MB = 1024 * 1024;
+const PEERS = ['bare', 'tus', 'dropsite'] as const;
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const { values: args } = parseArgs({
   options: {
     size: { type: 'string' },
     rounds: { type: 'string', default: '3' },
+    /** Only these peers (comma-separated), e.g. `--peers dropsite` while profiling; ratios need all three. */
+    peers: { type: 'string', default: 'bare,tus,dropsite' },
     serve: { type: 'string' },
     dir: { type: 'string' },
   },
@@ -70,16 +73,27 @@ async function main(): Promise<void> {
   }
   const payload: TPayload = { totalBytes, chunks, chunkHashes, fileSha256: whole.digest('hex') };
 
+  const wanted = new Set(args.peers.split(',').map((p) => p.trim()));
+  const peers = PEERS.filter((p) => wanted.has(p));
+  if (peers.length === 0) throw new Error(`--peers: expected some of ${PEERS.join(', ')}`);
+  const loadAtStart = os.loadavg()[0]!;
   const results: Record<TPeer, TRun[]> = { bare: [], tus: [], dropsite: [] };
   for (let round = 1; round <= rounds; round++) {
-    for (const peer of ['bare', 'tus', 'dropsite'] as const) {
+    for (const peer of peers) {
       const run = await runOnce(peer, payload);
       results[peer].push(run);
-      process.stdout.write(`round ${round}: ${peer.padEnd(8)} ${rate(totalBytes, run.seconds).toFixed(0)} MB/s (${run.seconds.toFixed(2)} s, peak RSS ${(run.peakRss / MB).toFixed(0)} MB${run.completeSeconds === undefined ? '' : `, complete ${run.completeSeconds.toFixed(2)} s`})\n`);
+      process.stdout.write(
+        `round ${round}: ${peer.padEnd(8)} ${rate(totalBytes, run.seconds).toFixed(0)} MB/s (${run.seconds.toFixed(2)} s, peak RSS ${(run.peakRss / MB).toFixed(0)} MB${run.completeSeconds === undefined ? '' : `, complete ${run.completeSeconds.toFixed(2)} s`})\n`,
+      );
     }
   }
 
   const medianRate = (peer: TPeer) => median(results[peer].map((r) => rate(totalBytes, r.seconds)));
+  if (peers.length < PEERS.length) {
+    for (const peer of peers)
+      process.stdout.write(`${peer}: median ${medianRate(peer).toFixed(0)} MB/s, peak RSS ${(Math.max(...results[peer].map((r) => r.peakRss)) / MB).toFixed(0)} MB\n`);
+    return;
+  }
   const bare = medianRate('bare');
   const tus = medianRate('tus');
   const dropsite = medianRate('dropsite');
@@ -94,12 +108,12 @@ async function main(): Promise<void> {
     ['Dropsite / tus', `${vsTus.toFixed(2)} (target at least 1.2)`],
     ['Dropsite / bare', `${(vsBare * 100).toFixed(0)} % (target at least 85 %)`],
     ['API peak RSS (VmHWM, highest round)', `${(apiPeak / MB).toFixed(0)} MB (target under 150 MB)`],
-    ['machine load average (1 min) at the end', os.loadavg()[0]!.toFixed(1)],
+    ['machine load average (1 min) at the start and the end', `${loadAtStart.toFixed(1)}, ${os.loadavg()[0]!.toFixed(1)}`],
     ['result', vsTus >= 1.2 && vsBare >= 0.85 && apiPeak < 150 * MB ? 'PASS' : 'MISS'],
   ]);
 }
 
-type TPeer = 'bare' | 'tus' | 'dropsite';
+type TPeer = (typeof PEERS)[number];
 interface TPayload {
   totalBytes: number;
   chunks: Buffer[];
@@ -150,7 +164,13 @@ async function runOnce(peer: TPeer, payload: TPayload): Promise<TRun> {
 }
 
 /** The one client code path: a request with a body (or none) on a kept-alive connection; answers status, headers and body. */
-function postBytes(agent: http.Agent, url: string, method: string, headers: Record<string, string | number>, body?: Buffer): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function postBytes(
+  agent: http.Agent,
+  url: string,
+  method: string,
+  headers: Record<string, string | number>,
+  body?: Buffer,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const request = http.request(url, { method, agent, headers: { ...headers, 'content-length': body?.length ?? 0 } }, (response) => {
       const parts: Buffer[] = [];
@@ -182,7 +202,11 @@ async function uploadBare(agent: http.Agent, base: string, p: TPayload): Promise
 }
 
 async function uploadTus(agent: http.Agent, base: string, p: TPayload): Promise<void> {
-  const created = await postBytes(agent, `${base}/files`, 'POST', { 'tus-resumable': '1.0.0', 'upload-length': p.totalBytes, 'upload-metadata': `filename ${Buffer.from('master.bin').toString('base64')}` });
+  const created = await postBytes(agent, `${base}/files`, 'POST', {
+    'tus-resumable': '1.0.0',
+    'upload-length': p.totalBytes,
+    'upload-metadata': `filename ${Buffer.from('master.bin').toString('base64')}`,
+  });
   const location = created.headers.location;
   if (!location) throw new Error('tus server answered no Location');
   const url = new URL(location, base).toString();
@@ -198,15 +222,41 @@ async function uploadTus(agent: http.Agent, base: string, p: TPayload): Promise<
 async function uploadDropsite(agent: http.Agent, base: string, p: TPayload): Promise<number> {
   const json = { 'content-type': 'application/json' };
   const init = JSON.parse(
-    (await postBytes(agent, `${base}/api/chunked-upload/init`, 'POST', json, Buffer.from(JSON.stringify({ title: 'Benchmark master', description: 'One large file', files: [{ name: 'master.bin', size: p.totalBytes, type: 'application/octet-stream' }] })))).body,
+    (
+      await postBytes(
+        agent,
+        `${base}/api/chunked-upload/init`,
+        'POST',
+        json,
+        Buffer.from(
+          JSON.stringify({ title: 'Benchmark master', description: 'One large file', files: [{ name: 'master.bin', size: p.totalBytes, type: 'application/octet-stream' }] }),
+        ),
+      )
+    ).body,
   ) as { sessionId: string; uploadUrls: Array<{ uploadUrl: string; totalChunks: number; fileId: string }> };
   const target = init.uploadUrls[0]!;
   if (target.totalChunks !== p.chunks.length) throw new Error(`server split the file into ${target.totalChunks} chunks, expected ${p.chunks.length}`);
   await sendChunks(p.chunks.length, CHUNK_PARALLELISM, (i) =>
-    postBytes(agent, `${base}${target.uploadUrl}?chunk=${i}&last=${i === p.chunks.length - 1}`, 'POST', { 'content-type': 'application/octet-stream', 'x-chunk-sha256': p.chunkHashes[i]! }, p.chunks[i]),
+    postBytes(
+      agent,
+      `${base}${target.uploadUrl}?chunk=${i}&last=${i === p.chunks.length - 1}`,
+      'POST',
+      { 'content-type': 'application/octet-stream', 'x-chunk-sha256': p.chunkHashes[i]! },
+      p.chunks[i],
+    ),
   );
   const t0 = performance.now();
-  const done = JSON.parse((await postBytes(agent, `${base}/api/chunked-upload/complete`, 'POST', json, Buffer.from(JSON.stringify({ sessionId: init.sessionId, files: [{ fileId: target.fileId, sha256: p.fileSha256 }] })))).body) as { slug?: string };
+  const done = JSON.parse(
+    (
+      await postBytes(
+        agent,
+        `${base}/api/chunked-upload/complete`,
+        'POST',
+        json,
+        Buffer.from(JSON.stringify({ sessionId: init.sessionId, files: [{ fileId: target.fileId, sha256: p.fileSha256 }] })),
+      )
+    ).body,
+  ) as { slug?: string };
   if (!done.slug) throw new Error('complete answered no slug');
   return (performance.now() - t0) / 1000;
 }
@@ -224,11 +274,26 @@ function waitForUrl(child: ChildProcess): Promise<string> {
 }
 
 async function startApi(dir: string, totalBytes: number): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [...API_NODE_FLAGS, ...(process.env.BENCH_API_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_API_PROFILE] : []), path.join(repoRoot, 'control-api/src/main.ts')], {
-    cwd: repoRoot,
-    env: { ...process.env, ...API_ENV, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'production', SESSION_SECRET: 'bench-only-session-secret-0123456789abcdef', MAX_UPLOAD_BYTES: String(totalBytes + MB), PUBLISH_BYTES_PER_DAY: String(Math.max(5 * 1024 ** 3, totalBytes + MB)) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...API_NODE_FLAGS, ...(process.env.BENCH_API_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_API_PROFILE] : []), path.join(repoRoot, 'control-api/src/main.ts')],
+    {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        ...API_ENV,
+        DATA_DIR: dir,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+        SESSION_SECRET: 'bench-only-session-secret-0123456789abcdef',
+        MAX_UPLOAD_BYTES: String(totalBytes + MB),
+        PUBLISH_BYTES_PER_DAY: String(Math.max(5 * 1024 ** 3, totalBytes + MB)),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return { child, url: await waitForUrl(child) };
 }
 
