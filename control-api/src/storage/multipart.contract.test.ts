@@ -23,7 +23,15 @@ for (const driver of ['disk', 's3'] as const) {
       if (driver === 's3') {
         const started = await startS3rver(workDir);
         server = started.server;
-        config = { driver: 's3', endpoint: started.endpoint, region: 'us-east-1', bucket: 'dropsite-multipart', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true };
+        config = {
+          driver: 's3',
+          endpoint: started.endpoint,
+          region: 'us-east-1',
+          bucket: 'dropsite-multipart',
+          accessKeyId: 'S3RVER',
+          secretAccessKey: 'S3RVER',
+          forcePathStyle: true,
+        };
       }
       storage = await createStorage(config);
     });

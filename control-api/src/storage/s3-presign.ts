@@ -34,7 +34,10 @@ export function presignS3Url(input: TPresignInput): URL {
   if (!Number.isInteger(input.expiresInSeconds) || input.expiresInSeconds < 1 || input.expiresInSeconds > MAX_EXPIRES_SECONDS) {
     throw new RangeError(`Presigned URLs live 1 s to 7 days, not ${input.expiresInSeconds} s`);
   }
-  const amzDate = new Date(input.now).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  const amzDate = new Date(input.now)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
   const day = amzDate.slice(0, 8);
   const scope = `${day}/${region}/s3/aws4_request`;
 

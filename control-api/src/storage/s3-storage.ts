@@ -21,26 +21,8 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { createHash } from 'node:crypto';
 import { PassThrough, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  InvalidPartError,
-  MultipartUploadNotFoundError,
-  StorageNotFoundError,
-  assertConsecutiveParts,
-  assertSafeKey,
-  assertValidPart,
-  createExactLengthGuard,
-} from './storage.ts';
-import type {
-  Storage,
-  TByteRange,
-  TGetResult,
-  TMultipartUpload,
-  TMultipartUploadInfo,
-  TObjectInfo,
-  TPartInfo,
-  TPresignedRequest,
-  TPutOptions,
-} from './storage.ts';
+import { InvalidPartError, MultipartUploadNotFoundError, StorageNotFoundError, assertConsecutiveParts, assertSafeKey, assertValidPart, createExactLengthGuard } from './storage.ts';
+import type { Storage, TByteRange, TGetResult, TMultipartUpload, TMultipartUploadInfo, TObjectInfo, TPartInfo, TPresignedRequest, TPutOptions } from './storage.ts';
 import { presignS3Url } from './s3-presign.ts';
 
 export interface TS3StorageOptions {
@@ -150,9 +132,7 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
     assertSafeKey(key);
     if (range) assertValidRange(range);
     try {
-      const response = await client.send(
-        new GetObjectCommand({ Bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
-      );
+      const response = await client.send(new GetObjectCommand({ Bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
       if (!(response.Body instanceof Readable)) throw new Error('S3 returned a body that is not a Node.js stream');
       const contentRange = range ? parseContentRange(response.ContentRange) : undefined;
       if (range && !contentRange) {
@@ -221,9 +201,7 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
   }
 
   async function deleteBatch(keys: string[]): Promise<number> {
-    const response = await client.send(
-      new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }),
-    );
+    const response = await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }));
     const failures = response.Errors ?? [];
     if (failures.length > 0) {
       const sample = failures.slice(0, 3).map((failure) => `${failure.Key}: ${failure.Code} ${failure.Message}`);
@@ -316,10 +294,7 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
     return parts.sort((a, b) => a.partNumber - b.partNumber);
   }
 
-  async function completeMultipartUpload(
-    upload: TMultipartUpload,
-    parts: ReadonlyArray<Pick<TPartInfo, 'partNumber' | 'etag' | 'checksumSha256'>>,
-  ): Promise<TObjectInfo> {
+  async function completeMultipartUpload(upload: TMultipartUpload, parts: ReadonlyArray<Pick<TPartInfo, 'partNumber' | 'etag' | 'checksumSha256'>>): Promise<TObjectInfo> {
     assertSafeKey(upload.key);
     assertConsecutiveParts(parts);
     try {
@@ -357,9 +332,7 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
     let keyMarker: string | undefined;
     let uploadIdMarker: string | undefined;
     for (;;) {
-      const page = await client.send(
-        new ListMultipartUploadsCommand({ Bucket, Prefix: prefix === '' ? undefined : prefix, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
-      );
+      const page = await client.send(new ListMultipartUploadsCommand({ Bucket, Prefix: prefix === '' ? undefined : prefix, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }));
       for (const upload of page.Uploads ?? []) {
         if (upload.Key === undefined || upload.UploadId === undefined) continue;
         yield { key: upload.Key, uploadId: upload.UploadId, initiatedAt: upload.Initiated?.getTime() ?? 0 };

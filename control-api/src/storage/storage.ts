@@ -130,11 +130,7 @@ export interface Storage {
    * With `sha256` (hex) it also signs `x-amz-checksum-sha256`, which the request must carry (see `headers`),
    * so it takes only those bytes; an upload created with checksum 'sha256' needs it.
    */
-  createPartUploadUrl(
-    upload: TMultipartUpload,
-    partNumber: number,
-    options: { expiresInSeconds: number; size: number; sha256?: string },
-  ): Promise<TPresignedRequest | null>;
+  createPartUploadUrl(upload: TMultipartUpload, partNumber: number, options: { expiresInSeconds: number; size: number; sha256?: string }): Promise<TPresignedRequest | null>;
   /** Releases connections and handles. */
   close(): Promise<void>;
 }

@@ -6,7 +6,10 @@ import { chunkInput, chunkOf, initInput, makeBytes, sha256, startSessionParts, t
 import { findChunk } from './upload-sessions.repository.ts';
 
 const appErrorOf = async (promise: Promise<unknown>): Promise<AppError> => {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 };

@@ -7,7 +7,10 @@ import { chunkInput, chunkOf, initInput, makeBytes, startSessionParts, type TSes
 import { findUploadSessionById } from './upload-sessions.repository.ts';
 
 const appErrorOf = async (promise: Promise<unknown>): Promise<AppError> => {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 };
@@ -22,7 +25,12 @@ describe('session lifecycle', () => {
   });
 
   it('opens a session: files cut into chunks, the link reserved', async () => {
-    const view = await parts.lifecycle.init(initInput([{ name: 'cut.mov', bytes: new Uint8Array(2 * CHUNK_SIZE + 5) }, { name: 'empty.txt', bytes: new Uint8Array(0) }]));
+    const view = await parts.lifecycle.init(
+      initInput([
+        { name: 'cut.mov', bytes: new Uint8Array(2 * CHUNK_SIZE + 5) },
+        { name: 'empty.txt', bytes: new Uint8Array(0) },
+      ]),
+    );
     expect(view.replayed).toBe(false);
     expect(view.session).toMatchObject({ status: 'open', protocol: 'chunked' });
     expect(view.session.project_slug).toMatch(/^[a-z0-9-]+$/);

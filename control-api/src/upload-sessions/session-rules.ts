@@ -125,11 +125,7 @@ export function incompleteError(files: readonly TUploadFileRow[], missing: Reado
  * Durable chunks per file. Chunks through the API are rows; parts a browser PUT straight to the
  * bucket are known only to the bucket, so for direct-to-bucket sessions its part list counts too.
  */
-export async function findReceivedChunks(
-  deps: Pick<TAppDeps, 'db' | 'storage'>,
-  session: TUploadSessionRow,
-  files: readonly TUploadFileRow[],
-): Promise<Map<string, Set<number>>> {
+export async function findReceivedChunks(deps: Pick<TAppDeps, 'db' | 'storage'>, session: TUploadSessionRow, files: readonly TUploadFileRow[]): Promise<Map<string, Set<number>>> {
   const rows = await findChunksBySession(deps.db, session.id);
   const received = new Map<string, Set<number>>();
   for (const file of files) {

@@ -45,7 +45,13 @@ export function initInput(files: ReadonlyArray<{ name: string; bytes: Uint8Array
 }
 
 /** A chunk as the route hands it over: its bytes, their length and (unless `sha` is false) their SHA-256. */
-export function chunkInput(sessionId: string, fileId: string, index: number, bytes: Uint8Array, options: { sha?: string | false; body?: Readable; cancel?: () => void } = {}): TChunkInput {
+export function chunkInput(
+  sessionId: string,
+  fileId: string,
+  index: number,
+  bytes: Uint8Array,
+  options: { sha?: string | false; body?: Readable; cancel?: () => void } = {},
+): TChunkInput {
   return {
     sessionId,
     fileId,

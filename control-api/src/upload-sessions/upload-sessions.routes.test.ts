@@ -12,19 +12,7 @@ import { createFakeClock, startTestApp, type TTestApp } from '../test-support/te
 import { startS3rver, type TS3rver } from '../test-support/s3rver.ts';
 import type { TStorageConfig } from '../storage/create-storage.ts';
 import { sweepUploadSessions } from './upload-sessions.cleanup.ts';
-import {
-  callJson,
-  chunkOf,
-  completeSession,
-  initChunked,
-  initDirect,
-  makeBytes,
-  rawRequest,
-  sendChunk,
-  sessionStatus,
-  sha256,
-  type TJson,
-} from './session-test-client.ts';
+import { callJson, chunkOf, completeSession, initChunked, initDirect, makeBytes, rawRequest, sendChunk, sessionStatus, sha256, type TJson } from './session-test-client.ts';
 
 /** 3 chunks: 10 MiB, 10 MiB, 1 MiB + 17 bytes. */
 const THREE_CHUNKS = 2 * CHUNK_SIZE + (1 << 20) + 17;
@@ -37,7 +25,10 @@ interface TInitChunked {
 }
 
 async function countRows(app: TTestApp, table: 'projects' | 'upload_chunks' | 'files') {
-  const row = await app.deps.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await app.deps.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -389,7 +380,7 @@ for (const driver of ['disk', 's3'] as const) {
         const { sessionId, file } = await startUpload(bytes);
         const storage = app.deps.storage;
         const realPutPart = storage.putPart;
-        storage.putPart = async (upload, n, body, size) => {
+        storage.putPart = async (_upload, _n, body) => {
           // Reads a little, then fails the way a full disk does.
           for await (const _ of body as AsyncIterable<unknown>) break;
           throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });

@@ -8,8 +8,14 @@ import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 async function countRows(app: TTestApp) {
-  const projects = await app.deps.db.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const files = await app.deps.db.selectFrom('files').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const projects = await app.deps.db
+    .selectFrom('projects')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const files = await app.deps.db
+    .selectFrom('files')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return { projects: Number(projects.n), files: Number(files.n) };
 }
 
