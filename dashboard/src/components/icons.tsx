@@ -1,9 +1,10 @@
 /** Line icons drawn on a 24 px grid; decorative unless a label is given by the caller. */
 import type { ReactNode, SVGProps } from 'react';
 
-type TIconProps = SVGProps<SVGSVGElement> & { size?: number };
+export type TIconProps = SVGProps<SVGSVGElement> & { size?: number };
 
-function Icon({ size = 20, children, ...rest }: TIconProps & { children: ReactNode }) {
+/** The frame every line icon of the dashboard is drawn in. */
+export function Icon({ size = 20, children, ...rest }: TIconProps & { children: ReactNode }) {
   return (
     <svg
       width={size}

@@ -1,24 +1,5 @@
 /** Line icons of the engagement loop, 24 px grid, decorative (buttons carry their names). */
-import type { ReactNode } from 'react';
-
-function Icon({ size = 20, children }: { size?: number; children: ReactNode }) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.75}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {children}
-    </svg>
-  );
-}
+import { Icon } from '../components/icons.tsx';
 
 export const HeartIcon = ({ size }: { size?: number }) => (
   <Icon size={size}>

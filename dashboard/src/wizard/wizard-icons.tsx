@@ -1,27 +1,5 @@
 /** Line icons the wizard needs beyond the shared set; same 24 px grid and stroke. */
-import type { ReactNode, SVGProps } from 'react';
-
-type TIconProps = SVGProps<SVGSVGElement> & { size?: number };
-
-function Icon({ size = 20, children, ...rest }: TIconProps & { children: ReactNode }) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.75}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      {...rest}
-    >
-      {children}
-    </svg>
-  );
-}
+import { Icon, type TIconProps } from '../components/icons.tsx';
 
 export const CopyIcon = (p: TIconProps) => (
   <Icon {...p}>
