@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.ts';
-import { initChunked, sha256 } from '../upload-sessions/session-test-client.ts';
+import { initChunked, sha256 } from '../test-support/upload-session-client.ts';
 
 const MAIN = path.resolve(import.meta.dirname, '../main.ts');
 
@@ -106,9 +106,7 @@ describe('slow clients', () => {
 
   it('cuts an ordinary request whose body trickles in past the request deadline', async () => {
     const slow = await connect(api.port);
-    slow.socket.write(
-      `POST /api/analytics/events HTTP/1.1\r\nHost: 127.0.0.1:${api.port}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"projectId":"`,
-    );
+    slow.socket.write(`POST /api/analytics/events HTTP/1.1\r\nHost: 127.0.0.1:${api.port}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"projectId":"`);
     slow.trickle(() => 'a', 200);
     expect(await health()).toBe(200);
     const closedAfter = await within(slow.closed, 7000);

@@ -10,7 +10,7 @@ import { ZSitePasswordSchema, SITE_PASSWORD_MESSAGES } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { buildUploadForm, postUpload } from '../test-support/fixtures.ts';
-import { initChunked, initDirect } from '../upload-sessions/session-test-client.ts';
+import { initChunked, initDirect } from '../test-support/upload-session-client.ts';
 import { createBrowser, seedSite } from '../test-support/site-fixtures.ts';
 import { AppError } from '../http/app-error.ts';
 import { PASSWORD_HASH_LIMITS, hashPassword, passwordHashLoad, verifyPassword } from './password-hash.ts';

@@ -12,7 +12,7 @@ import { createStorage } from '../storage/create-storage.ts';
 import { MIN_PART_SIZE } from '../storage/storage.ts';
 import { startS3rver, type TS3rver } from '../test-support/s3rver.ts';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { FORM, callJson, chunkOf, completeSession, declare, initDirect, makeBytes, sendChunk, sessionStatus, sha256 } from './session-test-client.ts';
+import { FORM, callJson, chunkOf, completeSession, declare, initDirect, makeBytes, sendChunk, sessionStatus, sha256 } from '../test-support/upload-session-client.ts';
 
 const S3 = { region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true } as const;
 

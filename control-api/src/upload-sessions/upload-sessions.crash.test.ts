@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHUNK_SIZE } from '@dropsite/shared';
 import { createDatabase } from '../db/database.ts';
-import { chunkOf, completeSession, initChunked, makeBytes, rawRequest, sendChunk, sessionStatus, sha256 } from './session-test-client.ts';
+import { chunkOf, completeSession, initChunked, makeBytes, rawRequest, sendChunk, sessionStatus, sha256 } from '../test-support/upload-session-client.ts';
 
 const MAIN = path.resolve(import.meta.dirname, '../main.ts');
 

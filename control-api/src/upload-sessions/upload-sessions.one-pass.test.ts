@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHUNK_SIZE } from '@dropsite/shared';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { chunkOf, completeSession, initChunked, makeBytes, sendChunk, sha256 } from './session-test-client.ts';
+import { chunkOf, completeSession, initChunked, makeBytes, sendChunk, sha256 } from '../test-support/upload-session-client.ts';
 
 const SIZE = 2 * CHUNK_SIZE + 4321;
 

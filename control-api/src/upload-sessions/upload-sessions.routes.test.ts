@@ -12,7 +12,19 @@ import { createFakeClock, startTestApp, type TTestApp } from '../test-support/te
 import { startS3rver, type TS3rver } from '../test-support/s3rver.ts';
 import type { TStorageConfig } from '../storage/create-storage.ts';
 import { sweepUploadSessions } from './upload-sessions.cleanup.ts';
-import { callJson, chunkOf, completeSession, initChunked, initDirect, makeBytes, rawRequest, sendChunk, sessionStatus, sha256, type TJson } from './session-test-client.ts';
+import {
+  callJson,
+  chunkOf,
+  completeSession,
+  initChunked,
+  initDirect,
+  makeBytes,
+  rawRequest,
+  sendChunk,
+  sessionStatus,
+  sha256,
+  type TJson,
+} from '../test-support/upload-session-client.ts';
 
 /** 3 chunks: 10 MiB, 10 MiB, 1 MiB + 17 bytes. */
 const THREE_CHUNKS = 2 * CHUNK_SIZE + (1 << 20) + 17;

@@ -7,11 +7,17 @@ import * as cheerio from 'cheerio';
 import { CONTACT_MESSAGES, siteHtmlKey } from '@dropsite/shared';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { buildUploadForm, makeJpeg } from '../test-support/fixtures.ts';
-import { completeSession, initChunked, initDirect, sendChunk } from '../upload-sessions/session-test-client.ts';
+import { completeSession, initChunked, initDirect, sendChunk } from '../test-support/upload-session-client.ts';
 import { ensureTemplateBuilt } from '@dropsite/builder/test-support';
 
 const TYPED = { email: ' mira@studio.example ', website: 'mira.studio', twitter: '@mira', linkedin: 'mira-solberg', github: 'https://github.com/mira' };
-const STORED = { email: 'mira@studio.example', website: 'https://mira.studio/', twitter: 'https://x.com/mira', linkedin: 'https://www.linkedin.com/in/mira-solberg', github: 'https://github.com/mira' };
+const STORED = {
+  email: 'mira@studio.example',
+  website: 'https://mira.studio/',
+  twitter: 'https://x.com/mira',
+  linkedin: 'https://www.linkedin.com/in/mira-solberg',
+  github: 'https://github.com/mira',
+};
 
 async function readStored(app: TTestApp, key: string): Promise<string> {
   const { body } = await app.deps.storage.get(key);
@@ -37,7 +43,11 @@ describe('contact details of a site', () => {
     return JSON.parse(row.contact_info) as Record<string, string>;
   };
   const postMultipart = async (path: string, fields: Record<string, string>) => {
-    const res = await fetch(`${app.url}${path}`, { method: 'POST', headers: { origin: app.url }, body: buildUploadForm([{ name: 'a.jpg', type: 'image/jpeg', bytes: jpeg }], fields) });
+    const res = await fetch(`${app.url}${path}`, {
+      method: 'POST',
+      headers: { origin: app.url },
+      body: buildUploadForm([{ name: 'a.jpg', type: 'image/jpeg', bytes: jpeg }], fields),
+    });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
 
@@ -70,7 +80,11 @@ describe('contact details of a site', () => {
     await app.deps.queue.whenIdle();
     const $ = cheerio.load(await readStored(app, siteHtmlKey(String(res.body.slug))));
     expect($('footer a[href^="mailto:"]').length).toBe(0);
-    expect($('footer .connect__links a').map((_, a) => $(a).attr('href')).get()).toEqual(['https://mira.studio/work']);
+    expect(
+      $('footer .connect__links a')
+        .map((_, a) => $(a).attr('href'))
+        .get(),
+    ).toEqual(['https://mira.studio/work']);
   }, 60_000);
 
   it('refuses details that are not an address or an https link, with the field named', async () => {

@@ -10,7 +10,7 @@ import { UPLOADS_PREFIX } from '@dropsite/shared';
 import { loadConfig, type TConfig } from '../config/config.ts';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { buildUploadForm } from '../test-support/fixtures.ts';
-import { callJson, type TReply } from '../upload-sessions/session-test-client.ts';
+import { callJson, type TReply } from '../test-support/upload-session-client.ts';
 
 const DEFAULTS = loadConfig({ TRUST_PROXY: '1' });
 const GiB = 1024 ** 3;
@@ -51,7 +51,10 @@ function directInit(a: TTestApp, headers: Record<string, string>, size = 10): Pr
 }
 
 async function count(a: TTestApp, table: 'projects' | 'anonymous_sessions' | 'upload_sessions'): Promise<number> {
-  const row = await a.deps.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await a.deps.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
