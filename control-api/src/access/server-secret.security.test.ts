@@ -18,7 +18,10 @@ const MAIN = path.resolve(import.meta.dirname, '../main.ts');
 function runApi(env: Record<string, string | undefined>): Promise<{ started: boolean; code: number | null; output: string }> {
   const base: Record<string, string | undefined> = { ...process.env };
   delete base.SESSION_SECRET;
-  const child = spawn(process.execPath, [MAIN], { env: { ...base, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RUN_BUILDER: 'false', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...base, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RUN_BUILDER: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   let started = false;
   const onData = (data: Buffer) => {

@@ -28,12 +28,7 @@ function macOf(keys: TCookieKeys, site: TUnlockSubject, visitorId: string, expir
 }
 
 /** A new unlock for this visitor: the cookie value and how long the browser should keep it. */
-export function issueUnlockToken(
-  keys: TCookieKeys,
-  site: TUnlockSubject & { expires_at: number | null },
-  visitorId: string,
-  now: number,
-): { value: string; maxAgeMs: number } {
+export function issueUnlockToken(keys: TCookieKeys, site: TUnlockSubject & { expires_at: number | null }, visitorId: string, now: number): { value: string; maxAgeMs: number } {
   const expiresAt = Math.min(now + UNLOCK_MAX_AGE_MS, site.expires_at ?? Number.POSITIVE_INFINITY);
   const expirySeconds = Math.floor(expiresAt / 1000);
   return { value: `${expirySeconds.toString(36)}.${macOf(keys, site, visitorId, expirySeconds)}`, maxAgeMs: expirySeconds * 1000 - now };

@@ -50,12 +50,7 @@ for (const dialect of TEST_DIALECTS) {
         batcher().insert(view('good-2')),
       ]);
       expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-      const rows = await database.db
-        .selectFrom('analytics_events')
-        .select('visitor_id')
-        .where('visitor_id', 'in', ['good-1', 'good-2', 'orphan'])
-        .orderBy('visitor_id')
-        .execute();
+      const rows = await database.db.selectFrom('analytics_events').select('visitor_id').where('visitor_id', 'in', ['good-1', 'good-2', 'orphan']).orderBy('visitor_id').execute();
       expect(rows.map((r) => r.visitor_id)).toEqual(['good-1', 'good-2']);
     });
   });

@@ -62,7 +62,10 @@ async function writeBatch(db: TDb, batch: TPendingEvent[]): Promise<void> {
   for (let i = 0; i < batch.length; i += MAX_ROWS_PER_INSERT) {
     const chunk = batch.slice(i, i + MAX_ROWS_PER_INSERT);
     try {
-      await insertEvents(db, chunk.map((p) => p.event));
+      await insertEvents(
+        db,
+        chunk.map((p) => p.event),
+      );
       for (const p of chunk) p.resolve();
     } catch {
       // One bad row (its site deleted a moment ago) must not fail the others: each on its own.
@@ -122,9 +125,7 @@ export interface TTrafficTotals {
 export async function countTraffic(db: TDb, scope: { projectId: string; fileId?: string | undefined }): Promise<TTrafficTotals> {
   const byProject = db.selectFrom('analytics_events').where('project_id', '=', scope.projectId);
   const fileId = scope.fileId;
-  const views = fileId
-    ? byProject.where('type', '=', 'view').where('file_id', '=', fileId)
-    : byProject.where('type', '=', 'view').where('file_id', 'is', null);
+  const views = fileId ? byProject.where('type', '=', 'view').where('file_id', '=', fileId) : byProject.where('type', '=', 'view').where('file_id', 'is', null);
   const downloads = fileId ? byProject.where('type', '=', 'download').where('file_id', '=', fileId) : byProject.where('type', '=', 'download');
   const visitors = fileId ? byProject.where('file_id', '=', fileId) : byProject;
   const [v, d, u] = await Promise.all([
@@ -194,6 +195,10 @@ export async function insertProductEvent(db: TDb, event: TNewProductEvent): Prom
 }
 
 export async function countProductEvents(db: TDb, name: string): Promise<number> {
-  const row = await db.selectFrom('product_events').select((eb) => eb.fn.countAll<number>().as('n')).where('name', '=', name).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('product_events')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('name', '=', name)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

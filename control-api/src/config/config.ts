@@ -4,9 +4,7 @@ import { z } from 'zod';
 import { ARCHIVE_ENTRY_LIMITS, PLANS } from '@dropsite/shared';
 import { ZTrustProxySchema, type TTrustProxy } from './trust-proxy.ts';
 
-const boolText = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const boolText = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const ZEnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -24,7 +22,10 @@ const ZEnvSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: boolText.default(true),
   REDIS_URL: z.string().optional(),
-  BUILD_QUEUE_NAME: z.string().regex(/^[\w-]{1,64}$/).default('dropsite-builds'),
+  BUILD_QUEUE_NAME: z
+    .string()
+    .regex(/^[\w-]{1,64}$/)
+    .default('dropsite-builds'),
   RUN_BUILDER: boolText.default(true),
   BUILD_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(8),
   DERIVE_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(3),
@@ -38,11 +39,18 @@ const ZEnvSchema = z.object({
   UPLOAD_IDLE_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(60),
   TRUST_PROXY: ZTrustProxySchema,
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().optional(),
-  UPLOAD_SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
+  UPLOAD_SESSION_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 30)
+    .default(24),
   // Engagement, access and notifications.
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   NODE_ENV: z.string().optional(),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
   SMTP_FROM: z.string().min(3).max(320).optional(),
   OPERATOR_EMAIL: z.string().max(320).optional(),
   NOTIFY_BATCH_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
@@ -60,15 +68,27 @@ const ZEnvSchema = z.object({
   RATE_LIMIT_LOOKUP_MISSES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   // Anonymous publishing: per client address and per anonymous creator (publish-limits.ts).
   PUBLISH_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(10),
-  PUBLISH_BYTES_PER_DAY: z.coerce.number().int().min(1).default(5 * 1024 ** 3),
+  PUBLISH_BYTES_PER_DAY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(5 * 1024 ** 3),
   OPEN_UPLOAD_SESSIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(5),
   PREVIEW_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(60),
-  STORAGE_MIN_FREE_BYTES: z.coerce.number().int().min(0).default(1024 ** 3),
+  STORAGE_MIN_FREE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(1024 ** 3),
   STORAGE_MIN_FREE_PERCENT: z.coerce.number().min(0).max(100).default(5),
   STORAGE_BYTE_BUDGET: z.coerce.number().int().positive().optional(),
   // Defaults from the shared rule the builder marks archive trees with (archive-rules.ts).
   ARCHIVE_ENTRY_MAX_BYTES: z.coerce.number().int().min(1).default(ARCHIVE_ENTRY_LIMITS.entryMaxBytes),
-  ARCHIVE_ENTRY_BYTES_PER_MINUTE: z.coerce.number().int().min(1).default(2 * 1024 ** 3),
+  ARCHIVE_ENTRY_BYTES_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(2 * 1024 ** 3),
   ARCHIVE_ENTRY_MAX_RATIO: z.coerce.number().min(1).max(1100).default(ARCHIVE_ENTRY_LIMITS.entryMaxRatio),
   ZIP_MAX_CONCURRENT: z.coerce.number().int().min(1).max(1000).default(8),
 });
@@ -284,7 +304,10 @@ function hostnameOf(url: string | undefined): string | undefined {
 /** Comma-separated origins; each must be an http(s) URL, reduced to its origin. */
 function parseOrigins(text: string, name: string): string[] {
   const origins: string[] = [];
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     let url: URL;
     try {
       url = new URL(part);

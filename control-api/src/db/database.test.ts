@@ -4,15 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestDatabase,
-  isDialectAvailable,
-  makeFileRow,
-  makeProjectRow,
-  TEST_DIALECTS,
-  TEST_POSTGRES_URL,
-  type TTestDatabase,
-} from '../test-support/test-database.ts';
+import { createTestDatabase, isDialectAvailable, makeFileRow, makeProjectRow, TEST_DIALECTS, TEST_POSTGRES_URL, type TTestDatabase } from '../test-support/test-database.ts';
 import { createDatabase, isUniqueViolation, migrateToLatest, rollbackAllMigrations, type TDatabaseHandle } from './database.ts';
 import { newId } from './ids.ts';
 
@@ -52,7 +44,10 @@ async function listTables(handle: TDatabaseHandle): Promise<string[]> {
       ? sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`
       : sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`;
   const { rows } = await query.execute(handle.db);
-  return rows.map((r) => r.name).filter((name) => !name.startsWith('kysely_')).sort();
+  return rows
+    .map((r) => r.name)
+    .filter((name) => !name.startsWith('kysely_'))
+    .sort();
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -140,37 +135,127 @@ for (const dialect of TEST_DIALECTS) {
       await handle.db.insertInto('projects').values(project).execute();
       await handle.db.insertInto('files').values(file).execute();
       const favourite = { project_id: project.id, file_id: file.id, visitor_id: 'visitor-1', user_name: 'Ann', created_at: NOW };
-      await handle.db.insertInto('favorites').values({ id: newId(), ...favourite }).execute();
-      const error = await rejection(handle.db.insertInto('favorites').values({ id: newId(), ...favourite }).execute());
+      await handle.db
+        .insertInto('favorites')
+        .values({ id: newId(), ...favourite })
+        .execute();
+      const error = await rejection(
+        handle.db
+          .insertInto('favorites')
+          .values({ id: newId(), ...favourite })
+          .execute(),
+      );
       expect(isUniqueViolation(error)).toBe(true);
       // Another visitor may still favourite the same file.
-      await handle.db.insertInto('favorites').values({ id: newId(), ...favourite, visitor_id: 'visitor-2' }).execute();
+      await handle.db
+        .insertInto('favorites')
+        .values({ id: newId(), ...favourite, visitor_id: 'visitor-2' })
+        .execute();
 
       const approval = { ...favourite, status: 'approved' as const, updated_at: NOW };
-      await handle.db.insertInto('approvals').values({ id: newId(), ...approval }).execute();
-      expect(isUniqueViolation(await rejection(handle.db.insertInto('approvals').values({ id: newId(), ...approval }).execute()))).toBe(true);
+      await handle.db
+        .insertInto('approvals')
+        .values({ id: newId(), ...approval })
+        .execute();
+      expect(
+        isUniqueViolation(
+          await rejection(
+            handle.db
+              .insertInto('approvals')
+              .values({ id: newId(), ...approval })
+              .execute(),
+          ),
+        ),
+      ).toBe(true);
     });
 
     it('keeps slugs, creator emails, idempotency keys and build versions unique', async () => {
       const project = makeProjectRow();
       await handle.db.insertInto('projects').values(project).execute();
-      expect(isUniqueViolation(await rejection(handle.db.insertInto('projects').values(makeProjectRow({ slug: project.slug })).execute()))).toBe(
-        true,
-      );
+      expect(
+        isUniqueViolation(
+          await rejection(
+            handle.db
+              .insertInto('projects')
+              .values(makeProjectRow({ slug: project.slug }))
+              .execute(),
+          ),
+        ),
+      ).toBe(true);
 
       const creator = { email: `${newId()}@example.com`, name: 'C', avatar_url: '', external_user_id: null, password_hash: null, created_at: NOW, updated_at: NOW };
-      await handle.db.insertInto('creators').values({ id: newId(), ...creator }).execute();
-      expect(isUniqueViolation(await rejection(handle.db.insertInto('creators').values({ id: newId(), ...creator }).execute()))).toBe(true);
+      await handle.db
+        .insertInto('creators')
+        .values({ id: newId(), ...creator })
+        .execute();
+      expect(
+        isUniqueViolation(
+          await rejection(
+            handle.db
+              .insertInto('creators')
+              .values({ id: newId(), ...creator })
+              .execute(),
+          ),
+        ),
+      ).toBe(true);
       // Creators without an external id do not collide with each other.
-      await handle.db.insertInto('creators').values({ id: newId(), ...creator, email: `${newId()}@example.com` }).execute();
+      await handle.db
+        .insertInto('creators')
+        .values({ id: newId(), ...creator, email: `${newId()}@example.com` })
+        .execute();
 
-      const session = { project_id: newId(), protocol: 'chunked' as const, status: 'open' as const, idempotency_key: newId(), anonymous_session_id: null, form: '{}', created_at: NOW, expires_at: NOW, completed_at: null };
-      await handle.db.insertInto('upload_sessions').values({ id: newId(), ...session }).execute();
-      expect(isUniqueViolation(await rejection(handle.db.insertInto('upload_sessions').values({ id: newId(), ...session }).execute()))).toBe(true);
+      const session = {
+        project_id: newId(),
+        protocol: 'chunked' as const,
+        status: 'open' as const,
+        idempotency_key: newId(),
+        anonymous_session_id: null,
+        form: '{}',
+        created_at: NOW,
+        expires_at: NOW,
+        completed_at: null,
+      };
+      await handle.db
+        .insertInto('upload_sessions')
+        .values({ id: newId(), ...session })
+        .execute();
+      expect(
+        isUniqueViolation(
+          await rejection(
+            handle.db
+              .insertInto('upload_sessions')
+              .values({ id: newId(), ...session })
+              .execute(),
+          ),
+        ),
+      ).toBe(true);
 
-      const build = { project_id: project.id, version: 1, status: 'queued' as const, progress: 0, stage: 'queued', error: null, attempts: 0, created_at: NOW, started_at: null, finished_at: null };
-      await handle.db.insertInto('builds').values({ id: newId(), ...build }).execute();
-      expect(isUniqueViolation(await rejection(handle.db.insertInto('builds').values({ id: newId(), ...build }).execute()))).toBe(true);
+      const build = {
+        project_id: project.id,
+        version: 1,
+        status: 'queued' as const,
+        progress: 0,
+        stage: 'queued',
+        error: null,
+        attempts: 0,
+        created_at: NOW,
+        started_at: null,
+        finished_at: null,
+      };
+      await handle.db
+        .insertInto('builds')
+        .values({ id: newId(), ...build })
+        .execute();
+      expect(
+        isUniqueViolation(
+          await rejection(
+            handle.db
+              .insertInto('builds')
+              .values({ id: newId(), ...build })
+              .execute(),
+          ),
+        ),
+      ).toBe(true);
     });
 
     it('rejects a redelivered Stripe event id', async () => {
@@ -184,10 +269,7 @@ for (const dialect of TEST_DIALECTS) {
       const files = [makeFileRow(project.id, 0), makeFileRow(project.id, 1)];
       await handle.db.insertInto('projects').values(project).execute();
       await handle.db.insertInto('files').values(files).execute();
-      await handle.db
-        .insertInto('favorites')
-        .values({ id: newId(), project_id: project.id, file_id: files[0]!.id, visitor_id: 'v', user_name: '', created_at: NOW })
-        .execute();
+      await handle.db.insertInto('favorites').values({ id: newId(), project_id: project.id, file_id: files[0]!.id, visitor_id: 'v', user_name: '', created_at: NOW }).execute();
 
       await handle.db.deleteFrom('projects').where('id', '=', project.id).execute();
 
@@ -206,15 +288,52 @@ for (const dialect of TEST_DIALECTS) {
       const fileId = newId();
       await handle.db
         .insertInto('upload_sessions')
-        .values({ id: sessionId, project_id: newId(), protocol: 'chunked', status: 'open', idempotency_key: null, anonymous_session_id: null, form: '{}', created_at: NOW, expires_at: NOW, completed_at: null })
+        .values({
+          id: sessionId,
+          project_id: newId(),
+          protocol: 'chunked',
+          status: 'open',
+          idempotency_key: null,
+          anonymous_session_id: null,
+          form: '{}',
+          created_at: NOW,
+          expires_at: NOW,
+          completed_at: null,
+        })
         .execute();
       await handle.db
         .insertInto('upload_files')
-        .values({ id: fileId, session_id: sessionId, name: 'a.bin', type: '', size: 10, chunk_size: 5, total_chunks: 2, expected_sha256: null, multipart_upload_id: null, position: 0 })
+        .values({
+          id: fileId,
+          session_id: sessionId,
+          name: 'a.bin',
+          type: '',
+          size: 10,
+          chunk_size: 5,
+          total_chunks: 2,
+          expected_sha256: null,
+          multipart_upload_id: null,
+          position: 0,
+        })
         .execute();
       const chunk = { file_id: fileId, size: 5, sha256: 'x', storage_key: 'k', etag: null, created_at: NOW };
-      await handle.db.insertInto('upload_chunks').values([{ ...chunk, chunk_index: 0 }, { ...chunk, chunk_index: 1 }]).execute();
-      expect(isUniqueViolation(await rejection(handle.db.insertInto('upload_chunks').values({ ...chunk, chunk_index: 1 }).execute()))).toBe(true);
+      await handle.db
+        .insertInto('upload_chunks')
+        .values([
+          { ...chunk, chunk_index: 0 },
+          { ...chunk, chunk_index: 1 },
+        ])
+        .execute();
+      expect(
+        isUniqueViolation(
+          await rejection(
+            handle.db
+              .insertInto('upload_chunks')
+              .values({ ...chunk, chunk_index: 1 })
+              .execute(),
+          ),
+        ),
+      ).toBe(true);
 
       await handle.db.deleteFrom('upload_sessions').where('id', '=', sessionId).execute();
       expect(await handle.db.selectFrom('upload_chunks').select('chunk_index').where('file_id', '=', fileId).execute()).toEqual([]);
@@ -252,7 +371,9 @@ const postgresAvailable = await isDialectAvailable('postgres');
 
 describe.skipIf(!postgresAvailable)('createDatabase (postgres)', () => {
   it('works in the schema named by ?schema=, creating it', async () => {
-    const schema = `test_url_${newId().toLowerCase().replace(/[^a-z0-9]/g, '')}`;
+    const schema = `test_url_${newId()
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '')}`;
     const url = new URL(TEST_POSTGRES_URL);
     url.searchParams.set('schema', schema);
     const handle = await createDatabase(url.toString());

@@ -8,7 +8,11 @@ describe('SQLite prepared-statement reuse', () => {
   let handle: TTestDatabase;
   beforeAll(async () => {
     handle = await createTestDatabase('sqlite');
-    for (let i = 0; i < 5; i++) await handle.db.insertInto('projects').values(makeProjectRow({ title: `p${i}` })).execute();
+    for (let i = 0; i < 5; i++)
+      await handle.db
+        .insertInto('projects')
+        .values(makeProjectRow({ title: `p${i}` }))
+        .execute();
   });
   afterAll(async () => {
     await handle.cleanup();

@@ -24,10 +24,49 @@ export interface TZipItem {
 
 /** Formats that deflate cannot shrink: images, audio and video, archives, PDFs and Office's zipped XML. */
 const ALREADY_COMPRESSED = new Set([
-  'jpg', 'jpeg', 'png', 'gif', 'webp', 'avif', 'heic', 'heif',
-  'mp4', 'm4v', 'mov', 'webm', 'mkv', 'avi', 'ogv', 'mp3', 'm4a', 'aac', 'ogg', 'oga', 'opus', 'flac',
-  'zip', 'rar', '7z', 'gz', 'tgz', 'bz2', 'xz', 'zst',
-  'pdf', 'docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'key', 'pages', 'numbers', 'epub', 'jar', 'apk',
+  'jpg',
+  'jpeg',
+  'png',
+  'gif',
+  'webp',
+  'avif',
+  'heic',
+  'heif',
+  'mp4',
+  'm4v',
+  'mov',
+  'webm',
+  'mkv',
+  'avi',
+  'ogv',
+  'mp3',
+  'm4a',
+  'aac',
+  'ogg',
+  'oga',
+  'opus',
+  'flac',
+  'zip',
+  'rar',
+  '7z',
+  'gz',
+  'tgz',
+  'bz2',
+  'xz',
+  'zst',
+  'pdf',
+  'docx',
+  'xlsx',
+  'pptx',
+  'odt',
+  'ods',
+  'odp',
+  'key',
+  'pages',
+  'numbers',
+  'epub',
+  'jar',
+  'apk',
 ]);
 
 export function isAlreadyCompressed(name: string): boolean {
@@ -36,7 +75,10 @@ export function isAlreadyCompressed(name: string): boolean {
 
 /** A file name safe as one ZIP path component: no separators, no control characters. */
 export function zipSafeName(name: string): string {
-  const cleaned = name.replace(/[\u0000-\u001f\u007f]/g, '').replace(/[\\/]/g, '_').trim();
+  const cleaned = name
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .replace(/[\\/]/g, '_')
+    .trim();
   return cleaned === '' || cleaned === '.' || cleaned === '..' ? 'file' : cleaned;
 }
 

@@ -15,12 +15,7 @@ export interface TSiteFileRef {
 
 /** A file of the given site, or null when there is none with that id on that site. */
 export async function findFileOfProject(db: TDb, projectId: string, fileId: string): Promise<TSiteFileRef | null> {
-  const row = await db
-    .selectFrom('files')
-    .select(['id', 'project_id', 'name'])
-    .where('id', '=', fileId)
-    .where('project_id', '=', projectId)
-    .executeTakeFirst();
+  const row = await db.selectFrom('files').select(['id', 'project_id', 'name']).where('id', '=', fileId).where('project_id', '=', projectId).executeTakeFirst();
   return row ?? null;
 }
 
@@ -67,7 +62,10 @@ const deleteFavoriteQuery = compiledQuery((db: TDb, fileId: string, visitorId: s
 );
 
 const countFavoritesQuery = compiledQuery((db: TDb, fileId: string) =>
-  db.selectFrom('favorites').select((eb) => eb.fn.countAll<number>().as('n')).where('file_id', '=', fileId),
+  db
+    .selectFrom('favorites')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('file_id', '=', fileId),
 );
 
 /** Adds the visitor's favourite; answers false when it was already there (one row per file and visitor). */
@@ -88,13 +86,7 @@ export async function countFavoritesOfFile(db: TDb, fileId: string, caches: TDbC
 }
 
 export async function listVisitorFavorites(db: TDb, projectId: string, visitorId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('favorites')
-    .select('file_id')
-    .where('visitor_id', '=', visitorId)
-    .where('project_id', '=', projectId)
-    .orderBy('created_at')
-    .execute();
+  const rows = await db.selectFrom('favorites').select('file_id').where('visitor_id', '=', visitorId).where('project_id', '=', projectId).orderBy('created_at').execute();
   return rows.map((r) => r.file_id);
 }
 
@@ -173,12 +165,7 @@ export async function findCommentOfFile(db: TDb, fileId: string, commentId: stri
 const SINGLE_QUERY_COMMENTS = 1000;
 
 /** The newest `limit` threads of a file (oldest first) with every reply (oldest first), and the file's total. */
-export async function listCommentThreads(
-  db: TDb,
-  fileId: string,
-  limit: number,
-  caches: TDbCaches = {},
-): Promise<{ roots: TCommentRow[]; replies: TCommentRow[]; total: number }> {
+export async function listCommentThreads(db: TDb, fileId: string, limit: number, caches: TDbCaches = {}): Promise<{ roots: TCommentRow[]; replies: TCommentRow[]; total: number }> {
   return cachedRead(db, caches.reads, `comment-threads\u0000${fileId}\u0000${limit}`, ['comments'], () => readCommentThreads(db, fileId, limit));
 }
 
@@ -223,7 +210,11 @@ async function readCommentThreads(db: TDb, fileId: string, limit: number): Promi
           .orderBy('created_at')
           .orderBy('id')
           .execute();
-  const count = await db.selectFrom('comments').select((eb) => eb.fn.countAll<number>().as('n')).where('file_id', '=', fileId).executeTakeFirstOrThrow();
+  const count = await db
+    .selectFrom('comments')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('file_id', '=', fileId)
+    .executeTakeFirstOrThrow();
   return { roots, replies, total: Number(count.n) };
 }
 
@@ -247,8 +238,14 @@ export interface TEngagementTotals {
 
 /** Favourites, comments and approvals of one site, or of one file of it. */
 export async function countEngagement(db: TDb, scope: { projectId: string; fileId?: string | undefined }): Promise<TEngagementTotals> {
-  const favorites = db.selectFrom('favorites').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', scope.projectId);
-  const comments = db.selectFrom('comments').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', scope.projectId);
+  const favorites = db
+    .selectFrom('favorites')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('project_id', '=', scope.projectId);
+  const comments = db
+    .selectFrom('comments')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('project_id', '=', scope.projectId);
   const approvals = db
     .selectFrom('approvals')
     .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
@@ -266,10 +263,7 @@ export async function countEngagement(db: TDb, scope: { projectId: string; fileI
 }
 
 /** Per project: favourites, comments and approvals (any status), for lists of many sites. */
-export async function countEngagementByProject(
-  db: TDb,
-  projectIds: readonly string[],
-): Promise<Map<string, { favorites: number; comments: number; approvals: number }>> {
+export async function countEngagementByProject(db: TDb, projectIds: readonly string[]): Promise<Map<string, { favorites: number; comments: number; approvals: number }>> {
   const out = new Map<string, { favorites: number; comments: number; approvals: number }>();
   if (projectIds.length === 0) return out;
   for (const id of projectIds) out.set(id, { favorites: 0, comments: 0, approvals: 0 });
@@ -346,9 +340,39 @@ export async function listRecentEngagement(
     approvals.orderBy('approvals.updated_at', 'desc').orderBy('approvals.id', 'desc').limit(limit).execute(),
   ]);
   const rows: TEngagementActivityRow[] = [
-    ...f.map((r) => ({ kind: 'favorite' as const, eventId: `favorite-${r.id}`, projectId: r.project_id, fileId: r.file_id, fileName: r.file_name, userName: r.user_name, text: null, status: null, at: Number(r.at) })),
-    ...c.map((r) => ({ kind: 'comment' as const, eventId: `comment-${r.id}`, projectId: r.project_id, fileId: r.file_id, fileName: r.file_name, userName: r.user_name, text: r.body, status: null, at: Number(r.at) })),
-    ...a.map((r) => ({ kind: 'approval' as const, eventId: `approval-${r.id}-${r.at}`, projectId: r.project_id, fileId: r.file_id, fileName: r.file_name, userName: r.user_name, text: null, status: r.status, at: Number(r.at) })),
+    ...f.map((r) => ({
+      kind: 'favorite' as const,
+      eventId: `favorite-${r.id}`,
+      projectId: r.project_id,
+      fileId: r.file_id,
+      fileName: r.file_name,
+      userName: r.user_name,
+      text: null,
+      status: null,
+      at: Number(r.at),
+    })),
+    ...c.map((r) => ({
+      kind: 'comment' as const,
+      eventId: `comment-${r.id}`,
+      projectId: r.project_id,
+      fileId: r.file_id,
+      fileName: r.file_name,
+      userName: r.user_name,
+      text: r.body,
+      status: null,
+      at: Number(r.at),
+    })),
+    ...a.map((r) => ({
+      kind: 'approval' as const,
+      eventId: `approval-${r.id}-${r.at}`,
+      projectId: r.project_id,
+      fileId: r.file_id,
+      fileName: r.file_name,
+      userName: r.user_name,
+      text: null,
+      status: r.status,
+      at: Number(r.at),
+    })),
   ];
   return rows.sort((x, y) => y.at - x.at || (x.eventId < y.eventId ? 1 : -1)).slice(0, limit);
 }

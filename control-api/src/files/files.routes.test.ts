@@ -117,7 +117,11 @@ describe('GET /api/files/{id}', () => {
 
   it('answers 410 for every file once the site has expired, at the instant of expiry', async () => {
     const project = await app.deps.db.selectFrom('projects').select('id').executeTakeFirstOrThrow();
-    await app.deps.db.updateTable('projects').set({ expires_at: clock.now() + 60_000 }).where('id', '=', project.id).execute();
+    await app.deps.db
+      .updateTable('projects')
+      .set({ expires_at: clock.now() + 60_000 })
+      .where('id', '=', project.id)
+      .execute();
     expect((await get(ids['cover.jpg']!, '?mode=download')).status).toBe(200);
     clock.advance(60_000);
     const res = await get(ids['cover.jpg']!, '?mode=download');

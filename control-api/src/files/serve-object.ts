@@ -45,7 +45,7 @@ export async function sendStoredObject(req: Request, res: Response, storage: Sto
     return;
   }
   const byteRange: TByteRange | undefined = range.kind === 'range' ? { start: range.start, end: range.end } : undefined;
-  let opened;
+  let opened: Awaited<ReturnType<Storage['get']>>;
   try {
     opened = await storage.get(object.key, byteRange);
   } catch (err) {

@@ -36,11 +36,7 @@ export class AppError extends Error {
   /** Extra fields of the error body a client can act on (e.g. which chunks are missing). */
   readonly details: Record<string, unknown>;
 
-  constructor(
-    code: TErrorCode,
-    message: string,
-    options: { cause?: unknown; headers?: Record<string, string>; details?: Record<string, unknown> } = {},
-  ) {
+  constructor(code: TErrorCode, message: string, options: { cause?: unknown; headers?: Record<string, string>; details?: Record<string, unknown> } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.code = code;

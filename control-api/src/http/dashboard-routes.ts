@@ -23,21 +23,27 @@ export function createDashboardRoutes(dashboardDir: string, csp: string): { rout
   const sendIndex = (res: express.Response, status: number) => {
     const html = readIndex();
     if (html === null) {
-      res.status(status === 200 ? 503 : status).type('text/plain').send('The dashboard is not built. Run `npm run build`.');
+      res
+        .status(status === 200 ? 503 : status)
+        .type('text/plain')
+        .send('The dashboard is not built. Run `npm run build`.');
       return;
     }
     res
       .status(status)
-      .set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': csp, 'X-Frame-Options': 'DENY' })
+      .set({
+        'Content-Type': 'text/html; charset=utf-8',
+        'Cache-Control': 'no-cache',
+        'X-Content-Type-Options': 'nosniff',
+        'Content-Security-Policy': csp,
+        'X-Frame-Options': 'DENY',
+      })
       .send(html);
   };
 
   const nosniff = (res: express.Response) => res.setHeader('X-Content-Type-Options', 'nosniff');
   router.use('/assets', express.static(path.join(dashboardDir, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: true, setHeaders: nosniff }));
-  router.get(
-    ['/favicon.svg', '/favicon.ico', '/robots.txt'],
-    express.static(dashboardDir, { index: false, maxAge: '1d', setHeaders: nosniff }),
-  );
+  router.get(['/favicon.svg', '/favicon.ico', '/robots.txt'], express.static(dashboardDir, { index: false, maxAge: '1d', setHeaders: nosniff }));
   const routes = new Set(DASHBOARD_ROUTES);
   router.get(/.*/, (req, res, next) => {
     const p = req.path.length > 1 ? req.path.replace(/\/+$/, '') : req.path;

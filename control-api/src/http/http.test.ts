@@ -12,7 +12,14 @@ describe('Range parsing', () => {
 
   it('serves the whole body for reversed, multiple or junk ranges, and refuses a start beyond the end', () => {
     expect(parseRange('bytes=10-5', 100)).toEqual({ kind: 'none' });
-    expect(parseRange(Array.from({ length: 1000 }, () => '0-').join(',').replace(/^/, 'bytes='), 100)).toEqual({ kind: 'none' });
+    expect(
+      parseRange(
+        Array.from({ length: 1000 }, () => '0-')
+          .join(',')
+          .replace(/^/, 'bytes='),
+        100,
+      ),
+    ).toEqual({ kind: 'none' });
     expect(parseRange('items=0-1', 100)).toEqual({ kind: 'none' });
     expect(parseRange('bytes=100-', 100)).toEqual({ kind: 'unsatisfiable' });
     expect(parseRange('bytes=-0', 100)).toEqual({ kind: 'unsatisfiable' });

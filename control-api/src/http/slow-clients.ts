@@ -47,16 +47,19 @@ export function createBodyTimeouts(limits: THttpLimits): RequestHandler {
       // Polls the bytes read rather than listening for data, which would start the body flowing.
       let lastBytes = socket.bytesRead;
       let lastProgress = Date.now();
-      const timer = setInterval(() => {
-        if (req.complete) return stop();
-        if (socket.bytesRead !== lastBytes) {
-          lastBytes = socket.bytesRead;
-          lastProgress = Date.now();
-        } else if (Date.now() - lastProgress >= limits.uploadIdleTimeoutMs) {
-          stop();
-          socket.destroy();
-        }
-      }, Math.max(100, Math.min(1_000, Math.floor(limits.uploadIdleTimeoutMs / 4))));
+      const timer = setInterval(
+        () => {
+          if (req.complete) return stop();
+          if (socket.bytesRead !== lastBytes) {
+            lastBytes = socket.bytesRead;
+            lastProgress = Date.now();
+          } else if (Date.now() - lastProgress >= limits.uploadIdleTimeoutMs) {
+            stop();
+            socket.destroy();
+          }
+        },
+        Math.max(100, Math.min(1_000, Math.floor(limits.uploadIdleTimeoutMs / 4))),
+      );
       stop = () => clearInterval(timer);
     } else {
       const timer = setTimeout(() => {

@@ -49,7 +49,12 @@ for (const dialect of TEST_DIALECTS) {
       const claim = { id: row.id, tokenHash: 'h'.repeat(64), expiresAt: NOW + 1000, now: NOW + 10 };
       const [first, second] = await Promise.all([claimOwedConfirmation(handle.db, claim), claimOwedConfirmation(handle.db, claim)]);
       expect([first, second].filter(Boolean)).toHaveLength(1);
-      expect(await findEmailAddressByTokenHash(handle.db, 'h'.repeat(64))).toMatchObject({ id: row.id, confirm_sent_at: NOW + 10, confirm_requested_at: null, token_expires_at: NOW + 1000 });
+      expect(await findEmailAddressByTokenHash(handle.db, 'h'.repeat(64))).toMatchObject({
+        id: row.id,
+        confirm_sent_at: NOW + 10,
+        confirm_requested_at: null,
+        token_expires_at: NOW + 1000,
+      });
       expect(await countConfirmationsSentTo(handle.db, 'a@example.com', NOW)).toBe(1);
       expect(await countConfirmationsSentTo(handle.db, 'a@example.com', NOW + 11)).toBe(0);
     });
@@ -95,7 +100,12 @@ for (const dialect of TEST_DIALECTS) {
       const mine = makeProjectRow({ anonymous_session_id: 'anon-9', title: 'Mine' });
       const gone = makeProjectRow({ anonymous_session_id: 'anon-9', title: 'Gone', deleted_at: NOW });
       const other = makeProjectRow({ anonymous_session_id: 'anon-8', title: 'Other' });
-      for (const p of [mine, gone, other]) await createProjectWithFiles(handle.db, p, [makeFileRow(p.id, 0)].map(({ project_id: _p, ...f }) => f));
+      for (const p of [mine, gone, other])
+        await createProjectWithFiles(
+          handle.db,
+          p,
+          [makeFileRow(p.id, 0)].map(({ project_id: _p, ...f }) => f),
+        );
       expect((await listSitesOfOwner(handle.db, 'anon:anon-9')).map((p) => p.title)).toEqual(['Mine']);
       expect((await listSitesOfOwner(handle.db, `project:${other.id}`)).map((p) => p.title)).toEqual(['Other']);
       expect(await listSitesOfOwner(handle.db, 'nobody')).toEqual([]);

@@ -100,7 +100,12 @@ export async function releaseConfirmation(db: TDb, release: { id: string; previo
       confirm_sent_at: release.previousSentAt,
       token_hash: null,
       token_expires_at: null,
-      confirm_requested_at: eb.case().when('confirm_attempts', '>=', release.maxAttempts - 1).then(null).else(release.now).end(),
+      confirm_requested_at: eb
+        .case()
+        .when('confirm_attempts', '>=', release.maxAttempts - 1)
+        .then(null)
+        .else(release.now)
+        .end(),
       updated_at: release.now,
     }))
     .where('id', '=', release.id)
@@ -127,12 +132,7 @@ export async function setEmailAddressStatus(db: TDb, id: string, status: Exclude
 
 /** Distinct addresses `requester` asked us to write to on `day`, and whether `email` is one of them. */
 export async function countRecipientRequests(db: TDb, requester: string, day: number, email: string): Promise<{ count: number; includes: boolean }> {
-  const rows = await db
-    .selectFrom('email_recipient_requests')
-    .select('email')
-    .where('requester', '=', requester)
-    .where('day', '=', day)
-    .execute();
+  const rows = await db.selectFrom('email_recipient_requests').select('email').where('requester', '=', requester).where('day', '=', day).execute();
   return { count: rows.length, includes: rows.some((r) => r.email === email) };
 }
 

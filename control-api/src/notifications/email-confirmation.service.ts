@@ -94,17 +94,12 @@ export async function admitNotificationRecipient(deps: Pick<TAppDeps, 'db' | 'co
  * an unsubscribed one comes back only when its recipient subscribes again from the link they hold.
  * Never throws: publishing a site must not fail because mail did.
  */
-export async function requestEmailConfirmation(
-  deps: TDeps,
-  request: { email: string; ownerKey: string },
-  mailer?: Mailer,
-  options: { awaitSend?: boolean } = {},
-): Promise<void> {
+export async function requestEmailConfirmation(deps: TDeps, request: { email: string; ownerKey: string }, mailer?: Mailer, options: { awaitSend?: boolean } = {}): Promise<void> {
   try {
     const now = deps.clock.now();
     await insertPendingEmailAddress(deps.db, { id: newId(), email: request.email, ownerKey: request.ownerKey, now });
     const row = await findEmailAddress(deps.db, request.email, request.ownerKey);
-    if (!row || row.status !== 'pending') return;
+    if (row?.status !== 'pending') return;
     if (row.confirm_requested_at === null) await markConfirmationOwed(deps.db, row.id, now);
     const sending = sendOwedConfirmation(deps, row.id, mailer ?? deps.mailer).catch((err: unknown) => {
       deps.log.error({ err }, 'could not send an email confirmation');
@@ -126,10 +121,10 @@ export async function sendOwedConfirmations(deps: TDeps, mailer: Mailer): Promis
 }
 
 async function sendOwedConfirmation(deps: TDeps, id: string, mailer: Mailer): Promise<boolean> {
-  const { db, clock, config, log } = deps;
+  const { db, clock, log } = deps;
   const now = clock.now();
   const row = await db.selectFrom('email_addresses').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row || row.status !== 'pending' || row.confirm_requested_at === null) return false;
+  if (row?.status !== 'pending' || row.confirm_requested_at === null) return false;
   // The same creator asking again within a day: the link already sent still works.
   if (row.confirm_sent_at !== null && now - row.confirm_sent_at < CONFIRMATION_RESEND_MS && row.token_expires_at !== null && row.token_expires_at > now) {
     await dropOwedConfirmation(db, row.id, now);

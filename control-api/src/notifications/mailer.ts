@@ -33,10 +33,12 @@ type TTransportOptions = Parameters<typeof import('nodemailer').createTransport>
 function lazyTransport(options: TTransportOptions): () => Promise<Transporter> {
   let transport: Promise<Transporter> | null = null;
   return () =>
-    (transport ??= import('nodemailer').then(({ createTransport }) => createTransport(options)).catch((error: unknown) => {
-      transport = null;
-      throw error;
-    }));
+    (transport ??= import('nodemailer')
+      .then(({ createTransport }) => createTransport(options))
+      .catch((error: unknown) => {
+        transport = null;
+        throw error;
+      }));
 }
 
 export function createSmtpMailer(smtpUrl: string, from: string): Mailer {

@@ -105,7 +105,7 @@ export function composeEmail(items: readonly TBatchItem[], context: TBatchContex
   const subject = toOneLine(summaryLine(items.length, context.siteTitle, SUBJECT_TITLE_MAX_CHARS), 100);
   const shown = items.slice(0, MAX_LINES);
   const more = items.length - shown.length;
-  const time = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+  const time = (ms: number) => `${new Date(ms).toISOString().replace('T', ' ').slice(0, 16)} UTC`;
   const textLines = shown.map((i) => `- ${toOneLine(i.message, 400)} (${time(i.created_at)})`);
   if (more > 0) textLines.push(`- and ${more} more`);
   const text = [

@@ -97,13 +97,21 @@ export async function releaseBatch(db: TDb, ids: readonly string[], error: strin
     .set((eb) => ({
       attempts: eb('attempts', '+', 1),
       last_error: error.slice(0, 500),
-      sent_at: eb.case().when('attempts', '>=', maxAttempts - 1).then(eb.ref('sent_at')).else(null).end(),
+      sent_at: eb
+        .case()
+        .when('attempts', '>=', maxAttempts - 1)
+        .then(eb.ref('sent_at'))
+        .else(null)
+        .end(),
     }))
     .where('id', 'in', [...ids])
     .execute();
 }
 
-export async function listNotificationsOfProject(db: TDb, projectId: string): Promise<Array<{ id: string; channel: string; type: string; message: string; sent_at: number | null; attempts: number }>> {
+export async function listNotificationsOfProject(
+  db: TDb,
+  projectId: string,
+): Promise<Array<{ id: string; channel: string; type: string; message: string; sent_at: number | null; attempts: number }>> {
   return db
     .selectFrom('notifications')
     .select(['id', 'channel', 'type', 'message', 'sent_at', 'attempts'])

@@ -14,22 +14,8 @@ import { newId } from '../db/ids.ts';
 import { createRateLimiter, type RateLimiter } from '../access/rate-limiter.ts';
 import { findProjectById, parseSiteSettings } from '../projects/projects.repository.ts';
 import type { Mailer } from './mailer.ts';
-import {
-  composeEmail,
-  composeSlackMessage,
-  describeEngagement,
-  notificationTypeOf,
-  urgencyOf,
-  type TEngagementEvent,
-} from './notification-messages.ts';
-import {
-  claimBatch,
-  findDueBatches,
-  insertNotifications,
-  releaseBatch,
-  type TDueBatch,
-  type TNewNotification,
-} from './notifications.repository.ts';
+import { composeEmail, composeSlackMessage, describeEngagement, notificationTypeOf, urgencyOf, type TEngagementEvent } from './notification-messages.ts';
+import { claimBatch, findDueBatches, insertNotifications, releaseBatch, type TDueBatch, type TNewNotification } from './notifications.repository.ts';
 import { isAllowedSlackWebhook, postSlackMessage } from './slack.ts';
 import { findEmailAddress, type TEmailAddressRow } from './email-addresses.repository.ts';
 import { normalizeEmail, ownerKeyOf, requestEmailConfirmation, sendOwedConfirmations, unsubscribeHeaders, unsubscribeUrlOf } from './email-confirmation.service.ts';
@@ -120,11 +106,7 @@ async function emailGateOf(deps: TNotifierDeps, project: TProjectOwnerFields, de
   return address.confirm_requested_at !== null || linkIsLive ? { kind: 'wait' } : { kind: 'drop' };
 }
 
-async function dispatchBatch(
-  deps: TNotifierDeps,
-  batch: TDueBatch,
-  mailer: Mailer,
-): Promise<keyof TDispatchResult> {
+async function dispatchBatch(deps: TNotifierDeps, batch: TDueBatch, mailer: Mailer): Promise<keyof TDispatchResult> {
   const { db, config, clock, log } = deps;
   const project = isValidId(batch.projectId) ? await findProjectById(db, batch.projectId) : null;
   const settings = project ? parseSiteSettings(project.settings) : null;

@@ -39,7 +39,14 @@ export async function startSmtpTestServer(): Promise<TSmtpTestServer> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, messages, setFailing: (v) => void (isFailing = v), close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    setFailing: (v) => {
+      isFailing = v;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** The header block of a raw message, lines unfolded. */

@@ -58,7 +58,9 @@ describe('POST /api/preview', () => {
     for (const name of ['golden-hour.jpg', 'ceremony.jpg', 'contract.pdf']) expect(html).toContain(name);
 
     // The images point at the placeholders the wizard swaps for object URLs, never at stored files.
-    const sources = $('img').map((_, el) => $(el).attr('src')).get();
+    const sources = $('img')
+      .map((_, el) => $(el).attr('src'))
+      .get();
     expect(sources).toEqual(expect.arrayContaining([previewFileUrl('f1'), previewFileUrl('f2')]));
     expect(html).not.toContain('/api/files/');
     expect(html).toContain(previewFileUrl('f3'));

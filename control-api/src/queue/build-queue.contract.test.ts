@@ -24,9 +24,7 @@ for (const driver of ['inline', 'bullmq'] as const) {
 
     async function openQueue(options: TQueueTestOptions = {}): Promise<BuildQueue> {
       const queue =
-        driver === 'inline'
-          ? createInlineQueue(options)
-          : await createBullmqQueue({ redisUrl: REDIS_URL, prefix: REDIS_PREFIX, queueName: `builds-${randomUUID()}`, ...options });
+        driver === 'inline' ? createInlineQueue(options) : await createBullmqQueue({ redisUrl: REDIS_URL, prefix: REDIS_PREFIX, queueName: `builds-${randomUUID()}`, ...options });
       openQueues.push(queue);
       return queue;
     }
@@ -224,9 +222,7 @@ for (const driver of ['inline', 'bullmq'] as const) {
 describe.skipIf(!redisAvailable)('BullMQ build queue specifics', () => {
   it('fails fast when Redis cannot be reached', async () => {
     const startedAt = performance.now();
-    await expect(createBullmqQueue({ redisUrl: 'redis://127.0.0.1:1', prefix: REDIS_PREFIX })).rejects.toThrow(
-      /cannot connect to Redis/,
-    );
+    await expect(createBullmqQueue({ redisUrl: 'redis://127.0.0.1:1', prefix: REDIS_PREFIX })).rejects.toThrow(/cannot connect to Redis/);
     expect(performance.now() - startedAt).toBeLessThan(5000);
   });
 

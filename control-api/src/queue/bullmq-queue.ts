@@ -115,11 +115,7 @@ export async function createBullmqQueue(options: TBullmqQueueOptions): Promise<B
   }
 
   async function counts() {
-    const [pending, completedMetrics, failedMetrics] = await Promise.all([
-      countPending(),
-      queue.getMetrics('completed', 0, 0),
-      queue.getMetrics('failed', 0, 0),
-    ]);
+    const [pending, completedMetrics, failedMetrics] = await Promise.all([countPending(), queue.getMetrics('completed', 0, 0), queue.getMetrics('failed', 0, 0)]);
     return { ...pending, failed: failedMetrics.meta.count, completed: completedMetrics.meta.count };
   }
 

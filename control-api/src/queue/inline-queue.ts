@@ -85,7 +85,10 @@ export function createInlineQueue(options: TInlineQueueOptions = {}): BuildQueue
     if (!next) return;
     const run = processor;
     // Deferred a microtask so the job is registered as active before a synchronous throw could settle it.
-    active.set(next.id, Promise.resolve().then(() => runJob(next, run)));
+    active.set(
+      next.id,
+      Promise.resolve().then(() => runJob(next, run)),
+    );
     if (waiting.length > 0) scheduleDrain();
   }
 

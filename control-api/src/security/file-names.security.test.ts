@@ -18,7 +18,7 @@ const DEFAULTS = loadConfig({});
 const HOSTILE_NAMES = [
   'evil\r\nSet-Cookie: pwned=1\r\nX-Injected: yes.txt',
   'quote"; filename="evil.html.txt',
-  'semi;colon=x; filename*=UTF-8\'\'evil.html.txt',
+  "semi;colon=x; filename*=UTF-8''evil.html.txt",
   'invoice\u202Egpj.exe',
   'photo\u2066\u2069 \u200e.jpg',
   '../../etc/passwd',
@@ -43,7 +43,10 @@ function extValue(name: string): string {
 /** Exactly one Content-Disposition, one line, a quoted ASCII fallback without quotes inside, and filename* for the rest. */
 function expectSafeDisposition(res: TRawResponse, what: string): string {
   const names = res.rawHeaders.filter((_, i) => i % 2 === 0).map((h) => h.toLowerCase());
-  expect(names.filter((n) => n === 'content-disposition'), what).toHaveLength(1);
+  expect(
+    names.filter((n) => n === 'content-disposition'),
+    what,
+  ).toHaveLength(1);
   expect(names, what).not.toContain('x-injected');
   for (const cookie of res.headers['set-cookie'] ?? []) expect(cookie, what).not.toContain('pwned');
   const header = String(res.headers['content-disposition']);

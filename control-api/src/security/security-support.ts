@@ -20,25 +20,18 @@ export interface TRawResponse {
  * One request with its path sent exactly as given. fetch() and URL normalise `..`, `%2e%2e` and
  * backslashes before sending; an attacker's client does not.
  */
-export function rawRequest(
-  baseUrl: string,
-  path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
-): Promise<TRawResponse> {
+export function rawRequest(baseUrl: string, path: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<TRawResponse> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: url.hostname, port: url.port, method: options.method ?? 'GET', path, headers: { connection: 'close', ...options.headers } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => {
-          const body = Buffer.concat(chunks);
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, body, text: body.toString('utf8') });
-        });
-      },
-    );
+    const req = http.request({ host: url.hostname, port: url.port, method: options.method ?? 'GET', path, headers: { connection: 'close', ...options.headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, body, text: body.toString('utf8') });
+      });
+    });
     req.on('error', reject);
     req.end(options.body);
   });

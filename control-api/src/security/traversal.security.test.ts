@@ -40,7 +40,9 @@ describe('path traversal', () => {
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    app = await startTestApp({ config: { rateLimits: { ...DEFAULTS.rateLimits, readsPerMinute: 100_000, writesPerMinute: 100_000, unlockPerMinute: 100_000, unlockSitePerMinute: 100_000 } } });
+    app = await startTestApp({
+      config: { rateLimits: { ...DEFAULTS.rateLimits, readsPerMinute: 100_000, writesPerMinute: 100_000, unlockPerMinute: 100_000, unlockSitePerMinute: 100_000 } },
+    });
     const archive = makeZip([
       { name: 'docs/readme.txt', data: 'Read me first.\n' },
       { name: '../evil.txt', data: 'escaped' },
@@ -86,7 +88,11 @@ describe('path traversal', () => {
         const res = await expectRefusedWithoutStorage(path);
         expectApiError(res.status, res.text, { status: [400, 404] }, path);
       }
-      const unlock = await expectRefusedWithoutStorage(`/api/sites/${segment}/unlock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"password":"correct horse battery"}' });
+      const unlock = await expectRefusedWithoutStorage(`/api/sites/${segment}/unlock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"password":"correct horse battery"}',
+      });
       expectApiError(unlock.status, unlock.text, { status: [400, 404] }, 'unlock');
     }
   });
@@ -137,7 +143,11 @@ describe('path traversal', () => {
         ['GET', `/api/upload-session/status?sessionId=${segment}`],
         ['DELETE', `/api/upload-session/${segment}`],
       ] as const) {
-        const res = await expectRefusedWithoutStorage(path, { method, headers: { 'content-type': 'application/octet-stream' }, ...(method === 'POST' ? { body: 'chunk bytes' } : {}) });
+        const res = await expectRefusedWithoutStorage(path, {
+          method,
+          headers: { 'content-type': 'application/octet-stream' },
+          ...(method === 'POST' ? { body: 'chunk bytes' } : {}),
+        });
         expectApiError(res.status, res.text, { status: [400, 404] }, `${method} ${path}`);
       }
     }

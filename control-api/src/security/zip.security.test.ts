@@ -29,7 +29,9 @@ describe('hostile archives', () => {
       ...Array.from({ length: 50 }, (_, i) => ({ name: `copy-${i}.txt`, sameDataAs: 0, declaredSize: kernel.length })),
     ]);
     archives['too-many.zip'] = makeZip(Array.from({ length: 10_001 }, (_, i) => ({ name: `f${i}`, data: '', method: 'store' as const })));
-    archives['nested.zip'] = makeZip([{ name: 'inner.zip', data: makeZip([{ name: 'deeper.zip', data: makeZip([{ name: 'zeros.bin', data: Buffer.alloc(1_000_000) }]) }]), method: 'store' }]);
+    archives['nested.zip'] = makeZip([
+      { name: 'inner.zip', data: makeZip([{ name: 'deeper.zip', data: makeZip([{ name: 'zeros.bin', data: Buffer.alloc(1_000_000) }]) }]), method: 'store' },
+    ]);
     archives['slip.zip'] = makeZip([
       { name: '../../../../tmp/dropsite-zip-slip.txt', data: 'escaped' },
       { name: '/etc/cron.d/evil', data: '* * * * * root id' },
@@ -74,7 +76,16 @@ describe('hostile archives', () => {
   });
 
   it('never writes or serves an entry outside the archive', async () => {
-    for (const path of ['../../../../tmp/dropsite-zip-slip.txt', 'tmp/dropsite-zip-slip.txt', '/etc/cron.d/evil', 'etc/cron.d/evil', 'C:\\Windows\\evil.dll', 'link', 'link/../../escape.txt', 'escape.txt']) {
+    for (const path of [
+      '../../../../tmp/dropsite-zip-slip.txt',
+      'tmp/dropsite-zip-slip.txt',
+      '/etc/cron.d/evil',
+      'etc/cron.d/evil',
+      'C:\\Windows\\evil.dll',
+      'link',
+      'link/../../escape.txt',
+      'escape.txt',
+    ]) {
       const res = await rawRequest(app.url, `/api/files/${ids['slip.zip']}/entry?path=${encodeURIComponent(path)}`);
       expectApiError(res.status, res.text, { status: 404 }, path);
     }

@@ -1,7 +1,6 @@
 /** Small self-contained pages for the states of a site that has no HTML to show yet, or any more. */
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 const STYLE = `
 :root{color-scheme:light dark;--bg:#f8f7f4;--card:#fff;--text:#1c1b19;--muted:#625f58;--accent:#e8492a;--track:#ebe8e1}
@@ -35,16 +34,25 @@ export function notFoundPage(): string {
 }
 
 export function expiredPage(): string {
-  return page({ title: 'This site has expired', heading: 'This site has expired', body: '<p>The creator set this delivery to expire, and its files are no longer available. Ask the sender for a new link.</p>' });
+  return page({
+    title: 'This site has expired',
+    heading: 'This site has expired',
+    body: '<p>The creator set this delivery to expire, and its files are no longer available. Ask the sender for a new link.</p>',
+  });
 }
 
 export function failedPage(): string {
-  return page({ title: 'Site could not be published', heading: 'This site could not be published', body: '<p>Something went wrong while preparing these files. The creator can publish them again.</p>' });
+  return page({
+    title: 'Site could not be published',
+    heading: 'This site could not be published',
+    body: '<p>Something went wrong while preparing these files. The creator can publish them again.</p>',
+  });
 }
 
 /** The colours of the site's theme the password page uses (the professional palette). */
 const PASSWORD_PALETTES = {
-  light: '--bg:#f7f8fa;--card:#ffffff;--text:#111827;--muted:#6b7280;--border:#d5dae1;--primary:#1d4ed8;--primary-hover:#1e40af;--on-primary:#ffffff;--ring:rgb(29 78 216 / .35);--error:#b91c1c;--error-bg:#fef2f2;--icon-bg:#eff4ff;color-scheme:light',
+  light:
+    '--bg:#f7f8fa;--card:#ffffff;--text:#111827;--muted:#6b7280;--border:#d5dae1;--primary:#1d4ed8;--primary-hover:#1e40af;--on-primary:#ffffff;--ring:rgb(29 78 216 / .35);--error:#b91c1c;--error-bg:#fef2f2;--icon-bg:#eff4ff;color-scheme:light',
   dark: '--bg:#0c0e12;--card:#13161c;--text:#f3f4f6;--muted:#8b929e;--border:#2f3542;--primary:#7aa2ff;--primary-hover:#a3bfff;--on-primary:#0c0e12;--ring:rgb(122 162 255 / .4);--error:#f87171;--error-bg:rgb(248 113 113 / .1);--icon-bg:rgb(122 162 255 / .14);color-scheme:dark',
 } as const;
 
@@ -82,9 +90,7 @@ export interface TPasswordPageOptions {
 /** The page a password-protected site shows until it is unlocked: one field, posted (never in the URL) to the unlock call. */
 export function passwordPage(options: TPasswordPageOptions): string {
   const mode = options.theme.trim().toLowerCase().endsWith('-dark') ? 'dark' : options.theme.trim().toLowerCase().endsWith('-light') ? 'light' : null;
-  const palette = mode
-    ? `:root{${PASSWORD_PALETTES[mode]}}`
-    : `:root{${PASSWORD_PALETTES.light}}@media (prefers-color-scheme:dark){:root{${PASSWORD_PALETTES.dark}}}`;
+  const palette = mode ? `:root{${PASSWORD_PALETTES[mode]}}` : `:root{${PASSWORD_PALETTES.light}}@media (prefers-color-scheme:dark){:root{${PASSWORD_PALETTES.dark}}}`;
   const error = options.error ? `<p class="error" role="alert" id="password-error">${ALERT_ICON}<span>${escapeHtml(options.error)}</span></p>` : '';
   const invalid = options.error ? ' aria-invalid="true" aria-describedby="password-error"' : '';
   const action = `/api/sites/${encodeURIComponent(options.slug)}/unlock`;

@@ -26,7 +26,10 @@ export function createS3rverMultipartMiddleware(directory: string): TKoaMiddlewa
   const uploadsDirOf = (bucket: string) => path.join(directory, bucket, '._S3rver_uploads');
 
   return async (ctx, next) => {
-    const segments = ctx.path.split('/').slice(1).map((s) => decodeURIComponent(s));
+    const segments = ctx.path
+      .split('/')
+      .slice(1)
+      .map((s) => decodeURIComponent(s));
     const bucket = segments[0];
     const key = segments.slice(1).join('/');
     const uploadId = typeof ctx.query.uploadId === 'string' ? ctx.query.uploadId : undefined;

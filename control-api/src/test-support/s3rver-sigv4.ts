@@ -80,7 +80,9 @@ export function createS3rverSigV4Middleware(now: () => number = Date.now): TKoaM
     const canonicalRequest = [ctx.method, canonicalPath, canonicalQuery, canonicalHeaders, signedHeaders.join(';'), 'UNSIGNED-PAYLOAD'].join('\n');
     const scope = `${day}/${region}/s3/aws4_request`;
     const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, createHash('sha256').update(canonicalRequest).digest('hex')].join('\n');
-    let key: Buffer = createHmac('sha256', `AWS4${secret}`).update(day ?? '').digest();
+    let key: Buffer = createHmac('sha256', `AWS4${secret}`)
+      .update(day ?? '')
+      .digest();
     for (const part of [region ?? '', 's3', 'aws4_request']) key = createHmac('sha256', key).update(part).digest();
     if (createHmac('sha256', key).update(stringToSign).digest('hex') !== signature) {
       return refuse('SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.');

@@ -26,7 +26,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('product_events_name_created_idx').on('product_events').columns(['name', 'created_at']).execute();
 
-  await db.schema.alterTable('notifications').addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('notifications')
+    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable('notifications').addColumn('last_error', 'text').execute();
   await db.schema.createIndex('notifications_outbound_idx').on('notifications').columns(['channel', 'sent_at', 'project_id']).execute();
 

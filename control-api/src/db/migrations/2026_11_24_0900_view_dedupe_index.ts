@@ -7,11 +7,7 @@
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createIndex('analytics_events_visitor_view_idx')
-    .on('analytics_events')
-    .columns(['visitor_id', 'project_id', 'file_id', 'type', 'created_at'])
-    .execute();
+  await db.schema.createIndex('analytics_events_visitor_view_idx').on('analytics_events').columns(['visitor_id', 'project_id', 'file_id', 'type', 'created_at']).execute();
   await db.schema.dropIndex('analytics_events_visitor_idx').ifExists().execute();
 }
 
