@@ -1,15 +1,19 @@
 /**
  * Resumable upload throughput against its peers, in one run, from one client code path, on the same bytes
- * (default 1 GiB of random bytes; `--size 512M` for a quicker run, `--rounds N`, default 3):
+ * (default 1 GiB of random bytes; `--size 512M` for a quicker run, `--rounds N`, default 3, `--peers` to run some):
  * (a) bare: a plain Node HTTP handler that writes each chunk at its offset in one file, no checks at all
  *     and no fsync (as the tus file store): the physical yardstick on this machine;
+ *     bare-sha256: the same handler passing each byte through two SHA-256 states (what Dropsite's two checks
+ *     cost in CPU, with nothing else of a protocol);
  * (b) tus: `@tus/server` with `@tus/file-store`, tus 1.0 (creation, then PATCH with Upload-Offset, one
  *     chunk after the other as the core protocol requires);
  * (c) Dropsite: the chunked protocol (init, 10 MiB chunks with X-Chunk-Sha256, 3 in flight, complete with
- *     the whole-file SHA-256 verified), on the embedded defaults (SQLite, disk storage); unlike the
- *     two others it fsyncs each chunk before answering (a chunk it acknowledged survives a crash).
+ *     the whole-file SHA-256 verified), on the embedded defaults (SQLite, disk storage). Parts are not
+ *     fsynced one by one: the file is fsynced once at complete, and chunks acknowledged before a power
+ *     cut are checked after it (docs/architecture.md, "Resumable uploads").
  * Each server runs in its own child process started like the API (same Node flags and malloc arenas), on
- * a fresh temp directory of the same file system; its peak RSS is read from /proc/<pid>/status (VmHWM).
+ * a fresh temp directory of the same file system; its peak RSS is read from /proc/<pid>/status (VmHWM),
+ * and the CPU it spent on the upload from /proc/<pid>/stat (on a busy machine the rates follow the CPU).
  * Every request goes through postBytes() below (node:http, keep-alive). Rates are medians over the rounds.
  * Targets (docs/architecture.md): Dropsite at least 1.2 × tus and at least 85 % of bare; API peak RSS under 150 MB.
  */
@@ -21,20 +25,21 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { CHUNK_PARALLELISM, CHUNK_SIZE } from '@dropsite/shared';
 import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
 
 const MB = 1024 * 1024;
-const PEERS = ['bare', 'tus', 'dropsite'] as const;
+const PEERS = ['bare', 'bare-sha256', 'tus', 'dropsite'] as const;
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const { values: args } = parseArgs({
   options: {
     size: { type: 'string' },
     rounds: { type: 'string', default: '3' },
-    /** Only these peers (comma-separated), e.g. `--peers dropsite` while profiling; ratios need all three. */
-    peers: { type: 'string', default: 'bare,tus,dropsite' },
+    /** Only these peers (comma-separated), e.g. `--peers dropsite` while profiling; ratios need bare, tus and dropsite. */
+    peers: { type: 'string', default: PEERS.join(',') },
     serve: { type: 'string' },
     dir: { type: 'string' },
   },
@@ -77,19 +82,20 @@ async function main(): Promise<void> {
   const peers = PEERS.filter((p) => wanted.has(p));
   if (peers.length === 0) throw new Error(`--peers: expected some of ${PEERS.join(', ')}`);
   const loadAtStart = os.loadavg()[0]!;
-  const results: Record<TPeer, TRun[]> = { bare: [], tus: [], dropsite: [] };
+  const results: Record<TPeer, TRun[]> = { bare: [], 'bare-sha256': [], tus: [], dropsite: [] };
   for (let round = 1; round <= rounds; round++) {
     for (const peer of peers) {
       const run = await runOnce(peer, payload);
       results[peer].push(run);
       process.stdout.write(
-        `round ${round}: ${peer.padEnd(8)} ${rate(totalBytes, run.seconds).toFixed(0)} MB/s (${run.seconds.toFixed(2)} s, peak RSS ${(run.peakRss / MB).toFixed(0)} MB${run.completeSeconds === undefined ? '' : `, complete ${run.completeSeconds.toFixed(2)} s`})\n`,
+        `round ${round}: ${peer.padEnd(11)} ${rate(totalBytes, run.seconds).toFixed(0)} MB/s (${run.seconds.toFixed(2)} s, CPU ${run.cpuSeconds.toFixed(2)} s, peak RSS ${(run.peakRss / MB).toFixed(0)} MB${run.completeSeconds === undefined ? '' : `, complete ${run.completeSeconds.toFixed(2)} s`})\n`,
       );
     }
   }
 
   const medianRate = (peer: TPeer) => median(results[peer].map((r) => rate(totalBytes, r.seconds)));
-  if (peers.length < PEERS.length) {
+  const cpuOf = (peer: TPeer) => `server CPU ${median(results[peer].map((r) => r.cpuSeconds)).toFixed(2)} s`;
+  if (!(['bare', 'tus', 'dropsite'] as const).every((p) => peers.includes(p))) {
     for (const peer of peers)
       process.stdout.write(`${peer}: median ${medianRate(peer).toFixed(0)} MB/s, peak RSS ${(Math.max(...results[peer].map((r) => r.peakRss)) / MB).toFixed(0)} MB\n`);
     return;
@@ -101,9 +107,12 @@ async function main(): Promise<void> {
   const vsTus = dropsite / tus;
   const vsBare = dropsite / bare;
   printFigures(`Upload of ${(totalBytes / MB).toFixed(0)} MiB over loopback, median of ${rounds} round(s) (${CHUNK_SIZE / MB} MiB chunks)`, [
-    ['(a) bare handler, 3 in flight, no checks', `${bare.toFixed(0)} MB/s`],
-    ['(b) @tus/server + file-store, PATCH in order', `${tus.toFixed(0)} MB/s (peak RSS ${(Math.max(...results.tus.map((r) => r.peakRss)) / MB).toFixed(0)} MB)`],
-    ['(c) Dropsite chunked, SHA-256 per chunk + file', `${dropsite.toFixed(0)} MB/s`],
+    ['(a) bare handler, 3 in flight, no checks', `${bare.toFixed(0)} MB/s (${cpuOf('bare')})`],
+    ...(peers.includes('bare-sha256')
+      ? [['    the same, hashing every byte twice', `${medianRate('bare-sha256').toFixed(0)} MB/s (${cpuOf('bare-sha256')})`] as [string, string]]
+      : []),
+    ['(b) @tus/server + file-store, PATCH in order', `${tus.toFixed(0)} MB/s (${cpuOf('tus')}, peak RSS ${(Math.max(...results.tus.map((r) => r.peakRss)) / MB).toFixed(0)} MB)`],
+    ['(c) Dropsite chunked, SHA-256 per chunk + file', `${dropsite.toFixed(0)} MB/s (${cpuOf('dropsite')})`],
     ['  of which complete (assemble + verify + publish)', `${median(results.dropsite.map((r) => r.completeSeconds ?? 0)).toFixed(2)} s`],
     ['Dropsite / tus', `${vsTus.toFixed(2)} (target at least 1.2)`],
     ['Dropsite / bare', `${(vsBare * 100).toFixed(0)} % (target at least 85 %)`],
@@ -122,6 +131,8 @@ interface TPayload {
 }
 interface TRun {
   seconds: number;
+  /** CPU time (user + system) the server process spent from just before the upload to its end. */
+  cpuSeconds: number;
   peakRss: number;
   completeSeconds?: number;
 }
@@ -144,13 +155,15 @@ async function runOnce(peer: TPeer, payload: TPayload): Promise<TRun> {
     child = started.child;
     const agent = new http.Agent({ keepAlive: true, maxSockets: CHUNK_PARALLELISM });
     try {
+      const cpu0 = await readCpuSeconds(child.pid!);
       const t0 = performance.now();
       let completeSeconds: number | undefined;
-      if (peer === 'bare') await uploadBare(agent, started.url, payload);
+      if (peer === 'bare' || peer === 'bare-sha256') await uploadBare(agent, started.url, payload);
       else if (peer === 'tus') await uploadTus(agent, started.url, payload);
       else completeSeconds = await uploadDropsite(agent, started.url, payload);
       const seconds = (performance.now() - t0) / 1000;
-      return { seconds, peakRss: await readVmHwm(child.pid!), ...(completeSeconds === undefined ? {} : { completeSeconds }) };
+      const cpuSeconds = (await readCpuSeconds(child.pid!)) - cpu0;
+      return { seconds, cpuSeconds, peakRss: await readVmHwm(child.pid!), ...(completeSeconds === undefined ? {} : { completeSeconds }) };
     } finally {
       agent.destroy();
     }
@@ -297,7 +310,7 @@ async function startApi(dir: string, totalBytes: number): Promise<{ child: Child
   return { child, url: await waitForUrl(child) };
 }
 
-async function startPeer(peer: 'bare' | 'tus', dir: string): Promise<{ child: ChildProcess; url: string }> {
+async function startPeer(peer: Exclude<TPeer, 'dropsite'>, dir: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [...API_NODE_FLAGS, import.meta.filename, '--serve', peer, '--dir', dir], {
     cwd: repoRoot,
     env: { ...process.env, ...API_ENV },
@@ -309,12 +322,30 @@ async function startPeer(peer: 'bare' | 'tus', dir: string): Promise<{ child: Ch
 /** Child process: serves one peer on a free loopback port and prints its URL. */
 async function servePeer(peer: string, dir: string): Promise<void> {
   let handler: http.RequestListener;
-  if (peer === 'bare') {
+  if (peer === 'bare' || peer === 'bare-sha256') {
     const file = path.join(dir, 'upload.bin');
     await (await open(file, 'w')).close();
+    // bare-sha256 is what hashing alone costs on this machine: each byte goes through two SHA-256 states, one
+    // per chunk and one for all bytes in arrival order (not a file hash, and nothing is checked: the CPU is the point).
+    const all = createHash('sha256');
+    const hashTwice = () => {
+      const chunk = createHash('sha256');
+      return new Transform({
+        transform(piece: Buffer, _encoding, done) {
+          chunk.update(piece);
+          all.update(piece);
+          done(null, piece);
+        },
+        flush(done) {
+          chunk.digest();
+          done();
+        },
+      });
+    };
     handler = (req, res) => {
       const index = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('index'));
-      pipeline(req, createWriteStream(file, { flags: 'r+', start: index * CHUNK_SIZE })).then(
+      const write = createWriteStream(file, { flags: 'r+', start: index * CHUNK_SIZE });
+      (peer === 'bare' ? pipeline(req, write) : pipeline(req, hashTwice(), write)).then(
         () => res.writeHead(204).end(),
         (error: unknown) => res.writeHead(500).end(String(error)),
       );
@@ -333,6 +364,14 @@ async function servePeer(peer: string, dir: string): Promise<void> {
     if (address && typeof address === 'object') process.stdout.write(`listening at http://127.0.0.1:${address.port}\n`);
   });
   process.once('SIGTERM', () => server.close(() => process.exit(0)));
+}
+
+/** User + system CPU seconds of a process so far (/proc/<pid>/stat, in clock ticks of 1/100 s). */
+async function readCpuSeconds(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces): state is first, utime and stime 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 async function readVmHwm(pid: number): Promise<number> {
