@@ -15,6 +15,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,7 +50,20 @@ interface TServerInfo {
 
 async function serve(): Promise<void> {
   process.env.NODE_ENV = 'production';
-  const config = loadConfig({ ...process.env, PORT: '0', LOG_LEVEL: 'warn', RUN_BUILDER: 'false' });
+  // The port is taken first, so the app's own address is its public URL from the start.
+  const server = http.createServer();
+  server.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const port = (server.address() as AddressInfo).port;
+  // Production needs a session secret: a throwaway one for the run.
+  const config = loadConfig({
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
+    ...process.env,
+    PORT: '0',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: 'warn',
+    RUN_BUILDER: 'false',
+  });
   const runtime = await createRuntime(config, { runBuilder: false });
   const { db } = runtime.deps;
   const now = Date.now();
@@ -116,11 +130,7 @@ async function serve(): Promise<void> {
     )
     .execute();
 
-  const app = createApp(runtime.deps);
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const port = (server.address() as AddressInfo).port;
-  runtime.deps.config.publicUrl = `http://127.0.0.1:${port}`;
+  server.on('request', createApp(runtime.deps));
 
   // The yardstick: Express with the same JSON parser and nothing else.
   const bare = express();

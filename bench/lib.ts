@@ -1,21 +1,22 @@
 /** Helpers shared by the benchmarks: temp runtimes, camera-like photos, a small PDF, figures. */
 import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
-import { createRuntime, loadConfig, type TRuntime } from '@dropsite/control-api';
+import { createApp, createRuntime, loadConfig, type TRuntime } from '@dropsite/control-api';
 
 // Real PDFs and ZIPs written by hand, shared with the builder's tests.
 export { makePdf, makeZip } from '@dropsite/builder/test-support';
 
+// The benchmarks run with NODE_ENV=production, which needs a session secret (a throwaway one here).
+const BENCH_SESSION_SECRET = 'bench-only-session-secret-0123456789abcdef';
+
 export async function startEmbeddedRuntime(extraEnv: Record<string, string> = {}): Promise<{ runtime: TRuntime; dataDir: string; dispose(): Promise<void> }> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-bench-'));
-  // The benchmarks run with NODE_ENV=production, which needs a session secret (a throwaway one here).
-  const config = loadConfig(
-    { SESSION_SECRET: 'bench-only-session-secret-0123456789abcdef', ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', ...extraEnv },
-    dataDir,
-  );
+  const config = loadConfig({ SESSION_SECRET: BENCH_SESSION_SECRET, ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', ...extraEnv }, dataDir);
   const runtime = await createRuntime(config, { runBuilder: true });
   return {
     runtime,
@@ -23,6 +24,28 @@ export async function startEmbeddedRuntime(extraEnv: Record<string, string> = {}
     async dispose() {
       await runtime.close();
       await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The app on a loopback port over a fresh embedded runtime. The port is taken first, so the app's own
+ * address is its public URL from the start (a config is never changed once the runtime holds it).
+ */
+export async function startEmbeddedApp(extraEnv: Record<string, string> = {}): Promise<{ runtime: TRuntime; base: string; dispose(): Promise<void> }> {
+  const server = http.createServer();
+  server.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const env = await startEmbeddedRuntime({ PUBLIC_URL: base, ...extraEnv });
+  server.on('request', createApp(env.runtime.deps));
+  return {
+    runtime: env.runtime,
+    base,
+    async dispose() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await env.dispose();
     },
   };
 }

@@ -3,9 +3,7 @@
  * on the embedded defaults, timed until the site's status is live (thumbnails and
  * display copies derived, HTML written). Target: under 3 s.
  */
-import type { AddressInfo } from 'node:net';
-import { createApp } from '@dropsite/control-api';
-import { makeCameraJpeg, makePdf, median, printFigures, startEmbeddedRuntime, withJpegComment } from './lib.ts';
+import { makeCameraJpeg, makePdf, median, printFigures, startEmbeddedApp, withJpegComment } from './lib.ts';
 
 process.env.NODE_ENV = 'production';
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -14,12 +12,8 @@ const photos = await Promise.all(Array.from({ length: 10 }, (_, i) => makeCamera
 const pdf = makePdf(3);
 const totalBytes = photos.reduce((n, p) => n + p.length, 0) + pdf.length;
 
-const env = await startEmbeddedRuntime();
-const app = createApp(env.runtime.deps);
-const server = app.listen(0, '127.0.0.1');
-await new Promise((r) => server.once('listening', r));
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-env.runtime.deps.config.publicUrl = base;
+const env = await startEmbeddedApp();
+const { base } = env;
 
 const times: number[] = [];
 const uploadTimes: number[] = [];
@@ -49,7 +43,6 @@ for (let run = 0; run < RUNS; run++) {
   await page.arrayBuffer();
 }
 
-server.close();
 await env.dispose();
 
 printFigures('Upload-to-live: 10 x 4000x3000 JPEG + 1 PDF, embedded defaults', [

@@ -7,11 +7,9 @@
  * checks that the grid loads thumbnails only and that pictures below the fold are lazy.
  * Targets: under 100 KB compressed JS, under 500 KB in all (compressed) before interaction.
  */
-import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
-import { createApp } from '@dropsite/control-api';
-import { makeCameraJpeg, printFigures, startEmbeddedRuntime } from './lib.ts';
+import { makeCameraJpeg, printFigures, startEmbeddedApp } from './lib.ts';
 
 process.env.NODE_ENV = 'production';
 const PHOTOS = 30;
@@ -21,12 +19,8 @@ const TARGET_TOTAL = 500 * 1024;
 
 const photos = await Promise.all(Array.from({ length: PHOTOS }, (_, i) => makeCameraJpeg(i + 1, 3000, 2000)));
 
-const env = await startEmbeddedRuntime();
-const app = createApp(env.runtime.deps);
-const server = app.listen(0, '127.0.0.1');
-await new Promise((resolve) => server.once('listening', resolve));
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-env.runtime.deps.config.publicUrl = base;
+const env = await startEmbeddedApp();
+const { base } = env;
 
 const form = new FormData();
 form.append('title', 'Thirty frames');
@@ -100,7 +94,6 @@ const layout = await page.evaluate(() => {
   };
 });
 await browser.close();
-server.close();
 await env.dispose();
 
 const all = [...requests.values()];
