@@ -164,10 +164,7 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
     progress(PROGRESS.done, 'Published');
     await progress.flush();
 
-    log.info(
-      { slug: project.slug, files: files.length, derivedCount, htmlBytes: body.length, ms: Math.round(performance.now() - started) },
-      'site built',
-    );
+    log.info({ slug: project.slug, files: files.length, derivedCount, htmlBytes: body.length, ms: Math.round(performance.now() - started) }, 'site built');
     return { htmlKey, htmlBytes: body.length, derived, derivedCount };
   }
 

@@ -25,8 +25,5 @@ export async function deriveZipArchive(
 
 export function unsupportedArchive(file: Pick<TBuildFile, 'name'>): PreviewUnavailableError {
   const ext = getExtension(file.name);
-  return new PreviewUnavailableError(
-    `Preview not available for ${ext ? `.${ext} archives` : 'this archive'}: download it to see what is inside.`,
-    { final: true },
-  );
+  return new PreviewUnavailableError(`Preview not available for ${ext ? `.${ext} archives` : 'this archive'}: download it to see what is inside.`, { final: true });
 }

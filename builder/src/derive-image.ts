@@ -43,10 +43,7 @@ export function isDerivableImage(file: Pick<TBuildFile, 'name' | 'type'>): boole
 }
 
 /** The cached derivation for a file's content, from its row or from derived/{sha}/meta.json; null on a miss. */
-export async function readCachedDerivation(
-  storage: BuilderStorage,
-  file: Pick<TBuildFile, 'sha256' | 'metadata'>,
-): Promise<TDerivedMetadata | null> {
+export async function readCachedDerivation(storage: BuilderStorage, file: Pick<TBuildFile, 'sha256' | 'metadata'>): Promise<TDerivedMetadata | null> {
   const row = file.metadata;
   if (row && row.sha256 === file.sha256 && row.thumbnail && !row.error) return row;
   const key = derivedKeys(file.sha256).meta;
@@ -86,11 +83,7 @@ export async function deriveImage(
   }
 }
 
-async function processImage(
-  storage: BuilderStorage,
-  file: Pick<TBuildFile, 'storageKey' | 'sha256' | 'size'>,
-  options: Required<TDeriveImageOptions>,
-): Promise<TDerivedMetadata> {
+async function processImage(storage: BuilderStorage, file: Pick<TBuildFile, 'storageKey' | 'sha256' | 'size'>, options: Required<TDeriveImageOptions>): Promise<TDerivedMetadata> {
   if (file.size > options.maxInputBytes) throw new Error(`Image is too large to preview (${file.size} bytes)`);
   const keys = derivedKeys(file.sha256);
   const { body } = await storage.get(file.storageKey);
@@ -118,8 +111,7 @@ async function processImage(
   const height = meta.autoOrient?.height ?? meta.height;
   if (!width || !height) throw new Error('Image has no dimensions');
   const raw = { raw: { width: decoded.info.width, height: decoded.info.height, channels: decoded.info.channels } };
-  const encode = (image: Sharp, quality: number) =>
-    image.webp({ quality, effort: WEBP_EFFORT }).timeout({ seconds: options.timeoutSeconds }).toBuffer({ resolveWithObject: true });
+  const encode = (image: Sharp, quality: number) => image.webp({ quality, effort: WEBP_EFFORT }).timeout({ seconds: options.timeoutSeconds }).toBuffer({ resolveWithObject: true });
   const [display, thumbnail] = await Promise.all([
     encode(sharp(decoded.data, raw), 82),
     encode(sharp(decoded.data, raw).resize({ width: THUMBNAIL_SIZE, withoutEnlargement: true }), 78),

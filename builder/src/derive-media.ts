@@ -201,13 +201,28 @@ async function grabFrame(url: string, atSeconds: number, video: TProbeStream, op
     `scale=w='min(iw,${DISPLAY_IMAGE_SIZE})':h='min(ih,${DISPLAY_IMAGE_SIZE})':force_original_aspect_ratio=decrease`,
   ];
   const args = [
-    '-v', 'error', '-nostdin',
-    '-ss', atSeconds.toFixed(3),
+    '-v',
+    'error',
+    '-nostdin',
+    '-ss',
+    atSeconds.toFixed(3),
     ...INPUT_GUARDS,
-    '-i', url,
-    '-map', '0:v:0', '-frames:v', '1', '-an', '-sn', '-dn',
-    '-vf', filters.join(','),
-    '-f', 'image2pipe', '-c:v', 'png', 'pipe:1',
+    '-i',
+    url,
+    '-map',
+    '0:v:0',
+    '-frames:v',
+    '1',
+    '-an',
+    '-sn',
+    '-dn',
+    '-vf',
+    filters.join(','),
+    '-f',
+    'image2pipe',
+    '-c:v',
+    'png',
+    'pipe:1',
   ];
   const result = await runTool(options.ffmpegPath ?? MEDIA_DEFAULTS.ffmpegPath, args, options.posterTimeoutMs ?? MEDIA_DEFAULTS.posterTimeoutMs);
   return result.code === 0 ? result.stdout : Buffer.alloc(0);
@@ -218,7 +233,11 @@ async function storePoster(storage: BuilderStorage, sha256: string, frame: Buffe
   const sharp = await loadSharp();
   const source = sharp(frame, { failOn: 'error' });
   const [display, thumbnail] = await Promise.all([
-    source.clone().resize({ width: DISPLAY_IMAGE_SIZE, height: DISPLAY_IMAGE_SIZE, fit: 'inside', withoutEnlargement: true }).webp({ quality: 82, effort: 2 }).toBuffer({ resolveWithObject: true }),
+    source
+      .clone()
+      .resize({ width: DISPLAY_IMAGE_SIZE, height: DISPLAY_IMAGE_SIZE, fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 82, effort: 2 })
+      .toBuffer({ resolveWithObject: true }),
     source.clone().resize({ width: THUMBNAIL_SIZE, withoutEnlargement: true }).webp({ quality: 78, effort: 2 }).toBuffer({ resolveWithObject: true }),
   ]);
   const put = { contentType: DERIVED_CONTENT_TYPE, cacheControl: IMMUTABLE_CACHE_CONTROL };

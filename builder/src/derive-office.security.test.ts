@@ -46,7 +46,7 @@ async function pdfText(pdf: Buffer): Promise<string> {
   for (let n = 1; n <= doc.numPages; n++) {
     const page = await doc.getPage(n);
     const content = await page.getTextContent();
-    text += content.items.map((item) => ('str' in item ? item.str : '')).join(' ') + '\n';
+    text += `${content.items.map((item) => ('str' in item ? item.str : '')).join(' ')}\n`;
   }
   await doc.cleanup();
   await doc.loadingTask.destroy();
@@ -83,7 +83,11 @@ describe('office conversion without bubblewrap', () => {
     const fakeBwrap = path.join(toolDir, 'bwrap');
     writeFileSync(fakeSoffice, `#!/bin/sh\ntouch ${JSON.stringify(marker)}\n`, { mode: 0o755 });
     // What bwrap answers in a container whose seccomp profile refuses user namespaces.
-    writeFileSync(fakeBwrap, '#!/bin/sh\necho "bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces." >&2\nexit 1\n', { mode: 0o755 });
+    writeFileSync(
+      fakeBwrap,
+      '#!/bin/sh\necho "bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces." >&2\nexit 1\n',
+      { mode: 0o755 },
+    );
     const renderer = createPdfRenderer();
     try {
       const storage = new MemoryStorage();

@@ -19,7 +19,7 @@ import { derivedPdfKey, getExtension, type TDerivedMetadata, type TFileKind } fr
 import { PreviewUnavailableError } from './derive-cache.ts';
 import { IMMUTABLE_CACHE_CONTROL } from './derive-image.ts';
 import { renderPdfPreview, type TDerivePdfOptions } from './derive-pdf.ts';
-import { runProcess, ToolMissingError, ToolTimeoutError } from './run-process.ts';
+import { runProcess, type TRunResult, ToolMissingError, ToolTimeoutError } from './run-process.ts';
 import type { BuilderStorage, TBuildFile } from './types.ts';
 
 /** Extensions LibreOffice converts. Keynote is not among them. */
@@ -134,7 +134,9 @@ export function officeSandboxArgs(
     ...(asRoot ? ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try'] : ['--unshare-all']),
     '--die-with-parent',
     '--new-session',
-    '--ro-bind', '/usr', '/usr',
+    '--ro-bind',
+    '/usr',
+    '/usr',
   ];
   // Merged /usr (Debian 12) has /bin, /lib... as symlinks into /usr; older layouts have real folders.
   for (const top of ['/bin', '/sbin', '/lib', '/lib32', '/lib64']) {
@@ -149,20 +151,19 @@ export function officeSandboxArgs(
   // outside /usr (The Document Foundation's packages use /opt/libreofficeX.Y) brings its folder: readOnly.
   for (const dir of ['/var/cache/fontconfig', '/var/lib/libreoffice']) out.push('--ro-bind-try', dir, dir);
   out.push(
-    '--proc', '/proc',
-    '--dev', '/dev',
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
     // World-writable like a real /tmp: LibreOffice puts its instance pipe there.
-    '--perms', '1777',
-    '--tmpfs', '/tmp',
+    '--perms',
+    '1777',
+    '--tmpfs',
+    '/tmp',
   );
   // After /tmp, which would hide a folder under it.
   for (const dir of options.readOnly ?? []) out.push('--ro-bind', dir, dir);
-  out.push(
-    '--bind', scratch, SANDBOX_DIR,
-    '--chdir', SANDBOX_DIR,
-    '--setenv', 'HOME', SANDBOX_DIR,
-    '--setenv', 'TMPDIR', SANDBOX_DIR,
-  );
+  out.push('--bind', scratch, SANDBOX_DIR, '--chdir', SANDBOX_DIR, '--setenv', 'HOME', SANDBOX_DIR, '--setenv', 'TMPDIR', SANDBOX_DIR);
   if (asRoot) {
     const id = String(OFFICE_SANDBOX_UID);
     out.push('--', '/usr/bin/setpriv', `--reuid=${id}`, `--regid=${id}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--', command, ...args);
@@ -174,7 +175,12 @@ export function officeSandboxArgs(
 
 /** The soffice binary as an absolute path (looked up in PATH like a shell would), or null when not installed. */
 function resolveTool(name: string): string | null {
-  const candidates = name.includes('/') ? [path.resolve(name)] : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, name));
+  const candidates = name.includes('/')
+    ? [path.resolve(name)]
+    : (process.env.PATH ?? '')
+        .split(path.delimiter)
+        .filter(Boolean)
+        .map((dir) => path.join(dir, name));
   for (const candidate of candidates) {
     const info = statSync(candidate, { throwIfNoEntry: false });
     if (info?.isFile() && (info.mode & 0o111) !== 0) return candidate;
@@ -228,12 +234,7 @@ export async function deriveOffice(
   return { sha256: file.sha256, kind, format: ext, pdf: { key: pdfKey, size: pdf.length }, ...preview };
 }
 
-async function convertToPdf(
-  storage: BuilderStorage,
-  file: Pick<TBuildFile, 'storageKey' | 'size'>,
-  ext: string,
-  options: TDeriveOfficeOptions,
-): Promise<Buffer> {
+async function convertToPdf(storage: BuilderStorage, file: Pick<TBuildFile, 'storageKey' | 'size'>, ext: string, options: TDeriveOfficeOptions): Promise<Buffer> {
   const scratch = await mkdtemp(path.join(options.scratchDir ?? os.tmpdir(), 'dropsite-convert-'));
   try {
     // A server-made name: the creator's file name never reaches the command line.
@@ -264,7 +265,7 @@ async function convertToPdf(
       `${SANDBOX_DIR}/document.${ext}`,
     ];
     const sandboxed = officeSandboxArgs(scratch, soffice, args, { bwrapPath: options.bwrapPath, readOnly: foldersFor(soffice) });
-    let result;
+    let result: TRunResult;
     try {
       result = await runProcess(sandboxed.command, sandboxed.args, {
         timeoutMs: options.convertTimeoutMs ?? OFFICE_DEFAULTS.convertTimeoutMs,

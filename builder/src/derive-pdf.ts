@@ -6,7 +6,7 @@
 import { THUMBNAIL_SIZE, derivedKeys, type TDerivedMetadata } from '@dropsite/shared';
 import { DERIVED_CONTENT_TYPE, IMMUTABLE_CACHE_CONTROL } from './derive-image.ts';
 import { PreviewUnavailableError, readObject } from './derive-cache.ts';
-import { PdfRenderError, type PdfRenderer } from './pdf-renderer.ts';
+import { PdfRenderError, type PdfRenderer, type TPdfRenderResult } from './pdf-renderer.ts';
 import type { BuilderStorage, TBuildFile } from './types.ts';
 
 export interface TDerivePdfOptions {
@@ -26,11 +26,7 @@ export function hasPdfSignature(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && bytes[0] === 0x25 && bytes[1] === 0x50 && bytes[2] === 0x44 && bytes[3] === 0x46;
 }
 
-export async function derivePdf(
-  storage: BuilderStorage,
-  file: Pick<TBuildFile, 'storageKey' | 'sha256' | 'size'>,
-  options: TDerivePdfOptions,
-): Promise<TDerivedMetadata> {
+export async function derivePdf(storage: BuilderStorage, file: Pick<TBuildFile, 'storageKey' | 'sha256' | 'size'>, options: TDerivePdfOptions): Promise<TDerivedMetadata> {
   const maxInputBytes = options.maxInputBytes ?? PDF_DEFAULTS.maxInputBytes;
   const head = await readObject(storage, file.storageKey, file.size, 5);
   if (!hasPdfSignature(head)) throw new PreviewUnavailableError(NOT_A_PDF, { final: true });
@@ -49,7 +45,7 @@ export async function renderPdfPreview(
   options: TDerivePdfOptions,
 ): Promise<Pick<TDerivedMetadata, 'pages' | 'thumbnail'>> {
   if (!hasPdfSignature(bytes)) throw new PreviewUnavailableError(NOT_A_PDF, { final: true });
-  let result;
+  let result: TPdfRenderResult;
   try {
     result = await options.renderer.render(bytes, { thumbnailWidth: THUMBNAIL_SIZE, timeoutMs: options.timeoutMs ?? PDF_DEFAULTS.timeoutMs });
   } catch (error) {

@@ -16,11 +16,7 @@ export const TEXT_MAX_LINE_CHARS = 1000;
 
 export const NOT_TEXT = 'Preview not available for this type of file.';
 
-export async function deriveText(
-  storage: BuilderStorage,
-  file: Pick<TBuildFile, 'storageKey' | 'sha256' | 'size'>,
-  kind: TFileKind,
-): Promise<TDerivedMetadata> {
+export async function deriveText(storage: BuilderStorage, file: Pick<TBuildFile, 'storageKey' | 'sha256' | 'size'>, kind: TFileKind): Promise<TDerivedMetadata> {
   const bytes = await readObject(storage, file.storageKey, file.size, TEXT_READ_BYTES);
   const text = summariseText(bytes, file.size > bytes.length);
   if (!text) throw new PreviewUnavailableError(NOT_TEXT, { final: true });
@@ -32,7 +28,8 @@ export function summariseText(bytes: Uint8Array, truncated: boolean): TTextSumma
   const decoded = decode(bytes, truncated);
   if (!decoded) return null;
   let lines = decoded.text.split(/\r\n|\r|\n/);
-  if (truncated) lines = lines.slice(0, -1); // the last line was cut by the read
+  if (truncated)
+    lines = lines.slice(0, -1); // the last line was cut by the read
   else if (lines.length > 0 && lines.at(-1) === '') lines = lines.slice(0, -1); // a final newline ends the last line
   return {
     encoding: decoded.encoding,

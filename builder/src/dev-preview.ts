@@ -34,8 +34,14 @@ const gallery = await Promise.all([
   photo('fishmarket.jpg', 2000, 2800, 12),
   photo('last-light.jpg', 3000, 2000, 285),
 ]);
-const documents = await Promise.all([blob('Usage licence — Harbour Lights.pdf', 284_000), blob('full-resolution-selects.zip', 48_200_000), blob('behind-the-scenes.mp4', 96_400_000)]);
-const many = await Promise.all(Array.from({ length: 12 }, (_, i) => photo(`frame-${String(i + 1).padStart(2, '0')}.jpg`, i % 3 ? 3000 : 2000, i % 3 ? 2000 : 3000, (i * 29) % 360)));
+const documents = await Promise.all([
+  blob('Usage licence — Harbour Lights.pdf', 284_000),
+  blob('full-resolution-selects.zip', 48_200_000),
+  blob('behind-the-scenes.mp4', 96_400_000),
+]);
+const many = await Promise.all(
+  Array.from({ length: 12 }, (_, i) => photo(`frame-${String(i + 1).padStart(2, '0')}.jpg`, i % 3 ? 3000 : 2000, i % 3 ? 2000 : 3000, (i * 29) % 360)),
+);
 
 const sites: TBuildInput[] = [
   {

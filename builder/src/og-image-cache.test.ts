@@ -27,7 +27,12 @@ function file(id: string, kind: string, sha: string): TBuildFile {
 }
 
 function withDisplay(f: TBuildFile, extra: Partial<TDerivedMetadata> = {}): TDerivedMetadata {
-  return { sha256: f.sha256, kind: f.kind === 'video' ? 'video' : 'image', display: { key: derivedKeys(f.sha256).display, width: 10, height: 10, contentType: 'image/webp' }, ...extra };
+  return {
+    sha256: f.sha256,
+    kind: f.kind === 'video' ? 'video' : 'image',
+    display: { key: derivedKeys(f.sha256).display, width: 10, height: 10, contentType: 'image/webp' },
+    ...extra,
+  };
 }
 
 describe('writeSiteOgImage', () => {

@@ -22,15 +22,12 @@ export interface TOgImageCacheDeps {
 }
 
 /** Writes the site's link picture unless the stored one was made from the same input; answers its absolute URL. */
-export async function writeSiteOgImage(
-  deps: TOgImageCacheDeps,
-  project: TBuildProject,
-  files: TBuildFile[],
-  derived: Record<string, TDerivedMetadata>,
-): Promise<string> {
+export async function writeSiteOgImage(deps: TOgImageCacheDeps, project: TBuildProject, files: TBuildFile[], derived: Record<string, TDerivedMetadata>): Promise<string> {
   const { storage } = deps;
   const input = ogImageInput(project, files, derived);
-  const inputHash = createHash('sha256').update(JSON.stringify({ v: OG_DESIGN_VERSION, ...input })).digest('hex');
+  const inputHash = createHash('sha256')
+    .update(JSON.stringify({ v: OG_DESIGN_VERSION, ...input }))
+    .digest('hex');
   const markerKey = siteOgImageMarkerKey(project.slug);
   // The marker is written after the picture, so a marker with this input means the picture is there.
   if (!(await isSameOgInput(storage, markerKey, inputHash))) {

@@ -9,18 +9,24 @@ describe('renderOgImage', () => {
   it('sets the title over the first image, darkened at the bottom where the text is', async () => {
     const storage = new MemoryStorage();
     const backgroundKey = derivedKeys('ab'.repeat(32)).display;
-    await storage.put(backgroundKey, await sharp(await makeImage(1600, 1000, { hue: 50 })).webp().toBuffer());
+    await storage.put(
+      backgroundKey,
+      await sharp(await makeImage(1600, 1000, { hue: 50 }))
+        .webp()
+        .toBuffer(),
+    );
     const png = await renderOgImage(storage, { title: 'Harbour Lights', authorName: 'Mira', theme: 'professional-light', fileCount: 12, backgroundKey });
     const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
     expect([info.width, info.height]).toEqual([OG_WIDTH, OG_HEIGHT]);
     const luminance = (y0: number, y1: number) => {
       let sum = 0;
       let n = 0;
-      for (let y = y0; y < y1; y++) for (let x = 700; x < 1100; x += 3) {
-        const i = (y * info.width + x) * info.channels;
-        sum += data[i]! + data[i + 1]! + data[i + 2]!;
-        n++;
-      }
+      for (let y = y0; y < y1; y++)
+        for (let x = 700; x < 1100; x += 3) {
+          const i = (y * info.width + x) * info.channels;
+          sum += data[i]! + data[i + 1]! + data[i + 2]!;
+          n++;
+        }
       return sum / n / 3;
     };
     expect(luminance(580, 620)).toBeLessThan(luminance(250, 300));

@@ -34,7 +34,7 @@ const DARK_BACKGROUND: Record<string, string> = {
   minimal: '#09090b',
   elegant: '#13100e',
 };
-const FONT = "DejaVu Sans, Liberation Sans, Arial, sans-serif";
+const FONT = 'DejaVu Sans, Liberation Sans, Arial, sans-serif';
 const MARGIN = 72;
 
 export async function renderOgImage(storage: BuilderStorage, input: TOgImageInput): Promise<Buffer> {
@@ -108,7 +108,17 @@ function textSvg(input: TOgImageInput, overPhoto: boolean): string {
 /** Approximate advance of a character in em: wide scripts and emoji take a full em. */
 function charWidth(char: string): number {
   const code = char.codePointAt(0) ?? 0;
-  if (code >= 0x1100 && (code <= 0x115f || (code >= 0x2e80 && code <= 0xa4cf) || (code >= 0xac00 && code <= 0xd7a3) || (code >= 0xf900 && code <= 0xfaff) || (code >= 0xfe30 && code <= 0xfe4f) || (code >= 0xff00 && code <= 0xff60) || code >= 0x1f300)) return 1;
+  if (
+    code >= 0x1100 &&
+    (code <= 0x115f ||
+      (code >= 0x2e80 && code <= 0xa4cf) ||
+      (code >= 0xac00 && code <= 0xd7a3) ||
+      (code >= 0xf900 && code <= 0xfaff) ||
+      (code >= 0xfe30 && code <= 0xfe4f) ||
+      (code >= 0xff00 && code <= 0xff60) ||
+      code >= 0x1f300)
+  )
+    return 1;
   if (/[il.,:;'|!]/.test(char)) return 0.32;
   if (/[A-Z@MWmw]/.test(char)) return 0.74;
   return 0.6;

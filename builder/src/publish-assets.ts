@@ -59,7 +59,12 @@ export async function readAssetManifest(clientDir = templatePaths().clientDir): 
       .map((entry) => path.relative(astroDir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
       .sort();
     for (const name of names) {
-      files.push({ path: name, sha256: createHash('sha256').update(await readFile(path.join(astroDir, name))).digest('hex') });
+      files.push({
+        path: name,
+        sha256: createHash('sha256')
+          .update(await readFile(path.join(astroDir, name)))
+          .digest('hex'),
+      });
     }
   }
   const hash = createHash('sha256')

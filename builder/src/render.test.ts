@@ -64,7 +64,11 @@ describe('loadSiteRenderer', () => {
 
     const grid = cheerio.load(await renderer.render(site([1, 2, 3, 4, 5].map(image))));
     expect(grid('.gv-grid .gv-tile img').length).toBe(5);
-    expect(grid('.gv-tile img').map((_, el) => grid(el).attr('loading') ?? 'eager').get()).toEqual(['eager', 'eager', 'eager', 'lazy', 'lazy']);
+    expect(
+      grid('.gv-tile img')
+        .map((_, el) => grid(el).attr('loading') ?? 'eager')
+        .get(),
+    ).toEqual(['eager', 'eager', 'eager', 'lazy', 'lazy']);
 
     const masonry = cheerio.load(await renderer.render(site(Array.from({ length: 12 }, (_, i) => image(i + 1)))));
     expect(masonry('.gv-masonry img').length).toBe(12);

@@ -117,9 +117,7 @@ describe('openZipArchive', () => {
   it('refuses a zip bomb by its declared size without inflating anything', async () => {
     // Incompressible data, so each claim (just under 4 GiB) stays within what deflate could produce: only the total gives it away.
     const noise = randomBytes(4 * 1024 * 1024);
-    const { storage, key, bytes } = await store(
-      ['a.bin', 'b.bin', 'c.bin'].map((name) => ({ name, data: noise, declaredSize: 4 * 1024 ** 3 - 1 })),
-    );
+    const { storage, key, bytes } = await store(['a.bin', 'b.bin', 'c.bin'].map((name) => ({ name, data: noise, declaredSize: 4 * 1024 ** 3 - 1 })));
     const ranges = trackRanges(storage, key);
     const error = await refusal(openZipArchive(storage, key, bytes.length));
     expect(error.message).toBe(ARCHIVE_TOO_LARGE);

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { type Dirent, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -115,7 +115,7 @@ describe('where keys are spelled', () => {
   const SPELLED_KEY = /['"`](?:uploads|derived|sites|assets)\/(?!\{)/;
 
   function sources(dir: string): string[] {
-    let entries;
+    let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {

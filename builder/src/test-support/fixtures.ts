@@ -31,11 +31,7 @@ export function makeProject(overrides: Partial<TBuildProject> = {}): TBuildProje
 }
 
 /** A colourful test picture: a diagonal gradient with a few soft shapes, as JPEG (or another format). */
-export async function makeImage(
-  width: number,
-  height: number,
-  options: { hue?: number; format?: 'jpeg' | 'png' | 'webp'; orientation?: number } = {},
-): Promise<Buffer> {
+export async function makeImage(width: number, height: number, options: { hue?: number; format?: 'jpeg' | 'png' | 'webp'; orientation?: number } = {}): Promise<Buffer> {
   const hue = options.hue ?? 210;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
     <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
@@ -53,12 +49,7 @@ export async function makeImage(
 let nextId = 1;
 
 /** Stores the bytes as an original and answers the TBuildFile for it. */
-export async function addFile(
-  storage: MemoryStorage,
-  name: string,
-  bytes: Buffer,
-  overrides: Partial<TBuildFile> = {},
-): Promise<TBuildFile> {
+export async function addFile(storage: MemoryStorage, name: string, bytes: Buffer, overrides: Partial<TBuildFile> = {}): Promise<TBuildFile> {
   const id = overrides.id ?? `file_${String(nextId++).padStart(16, '0')}`;
   const type = overrides.type ?? mimeOf(name);
   const storageKey = overrides.storageKey ?? `originals/${id}`;

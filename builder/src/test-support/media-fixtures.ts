@@ -68,9 +68,25 @@ function runFfmpeg(args: string[], ext: string): Buffer {
 export function makeVideo(seconds = 2, size = '640x360'): Buffer {
   return runFfmpeg(
     [
-      '-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=${size}:rate=25`,
-      '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-movflags', '+faststart',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=duration=${seconds}:size=${size}:rate=25`,
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=440:duration=${seconds}`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-shortest',
+      '-movflags',
+      '+faststart',
     ],
     'mp4',
   );

@@ -58,9 +58,7 @@ for (const dialect of TEST_DIALECTS) {
 
     it('answers one build to concurrent inserts of the same version', async () => {
       const projectId = await newProject();
-      const builds = await Promise.all(
-        Array.from({ length: 5 }, () => insertBuild(handle.db, { id: newId(), projectId, version: 7, now: NOW })),
-      );
+      const builds = await Promise.all(Array.from({ length: 5 }, () => insertBuild(handle.db, { id: newId(), projectId, version: 7, now: NOW })));
       expect(new Set(builds.map((b) => b.id)).size).toBe(1);
     });
 

@@ -32,12 +32,7 @@ export async function insertBuild(db: TDb, build: { id: string; projectId: strin
     })
     .onConflict((oc) => oc.columns(['project_id', 'version']).doNothing())
     .execute();
-  return db
-    .selectFrom('builds')
-    .selectAll()
-    .where('project_id', '=', build.projectId)
-    .where('version', '=', build.version)
-    .executeTakeFirstOrThrow();
+  return db.selectFrom('builds').selectAll().where('project_id', '=', build.projectId).where('version', '=', build.version).executeTakeFirstOrThrow();
 }
 
 export async function findBuildById(db: TDb, id: string): Promise<TBuildRow | null> {
@@ -46,13 +41,7 @@ export async function findBuildById(db: TDb, id: string): Promise<TBuildRow | nu
 
 /** The build of the project's highest version, or null when it has none. */
 export async function findLatestBuildForProject(db: TDb, projectId: string): Promise<TBuildRow | null> {
-  const row = await db
-    .selectFrom('builds')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .orderBy('version', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const row = await db.selectFrom('builds').selectAll().where('project_id', '=', projectId).orderBy('version', 'desc').limit(1).executeTakeFirst();
   return row ?? null;
 }
 
@@ -112,11 +101,7 @@ export async function updateBuildProgress(db: TDb, id: string, progress: number,
 }
 
 export async function markBuildSucceeded(db: TDb, id: string, now: number): Promise<void> {
-  await db
-    .updateTable('builds')
-    .set({ status: 'succeeded', progress: 100, stage: 'done', error: null, finished_at: now })
-    .where('id', '=', id)
-    .execute();
+  await db.updateTable('builds').set({ status: 'succeeded', progress: 100, stage: 'done', error: null, finished_at: now }).where('id', '=', id).execute();
 }
 
 export async function markBuildFailed(db: TDb, id: string, error: string, now: number): Promise<void> {

@@ -6,13 +6,7 @@ import { AppError } from '../http/app-error.ts';
 import { UnrecoverableBuildError, type TBuildProcessor } from '../queue/build-queue.ts';
 import { findProjectById, saveFileMetadata, setProjectStatus } from '../projects/projects.repository.ts';
 import { loadBuildInput } from './build-input.ts';
-import {
-  insertBuild,
-  markBuildFailed,
-  markBuildRunning,
-  markBuildSucceeded,
-  updateBuildProgress,
-} from './builds.repository.ts';
+import { insertBuild, markBuildFailed, markBuildRunning, markBuildSucceeded, updateBuildProgress } from './builds.repository.ts';
 
 /** Records a build for this project version (once) and puts it on the queue. */
 export async function enqueueProjectBuild(deps: TAppDeps, projectId: string, version: number): Promise<string> {

@@ -34,8 +34,16 @@ for (const dialect of TEST_DIALECTS) {
 
     it('clears the copied notification address, keeps typed contact details, and asks for one rebuild of every live site', async () => {
       const { db } = handle;
-      const copied = makeProjectRow({ status: 'live', settings: JSON.stringify({ enableNotifications: true, notificationEmail: NOTIFY }), contact_info: JSON.stringify({ email: NOTIFY, website: '', twitter: '', linkedin: '', github: '' }) });
-      const typed = makeProjectRow({ status: 'live', settings: JSON.stringify({ notificationEmail: NOTIFY }), contact_info: JSON.stringify({ email: 'hello@studio.example', website: 'https://studio.example/', twitter: '', linkedin: '', github: '' }) });
+      const copied = makeProjectRow({
+        status: 'live',
+        settings: JSON.stringify({ enableNotifications: true, notificationEmail: NOTIFY }),
+        contact_info: JSON.stringify({ email: NOTIFY, website: '', twitter: '', linkedin: '', github: '' }),
+      });
+      const typed = makeProjectRow({
+        status: 'live',
+        settings: JSON.stringify({ notificationEmail: NOTIFY }),
+        contact_info: JSON.stringify({ email: 'hello@studio.example', website: 'https://studio.example/', twitter: '', linkedin: '', github: '' }),
+      });
       const unreadable = makeProjectRow({ status: 'live', settings: 'not json', contact_info: '{"email":42}' });
       const expired = makeProjectRow({ status: 'live', expires_at: 1, contact_info: JSON.stringify({ email: NOTIFY }), settings: JSON.stringify({ notificationEmail: NOTIFY }) });
       await db.insertInto('projects').values([copied, typed, unreadable, expired]).execute();
@@ -44,7 +52,8 @@ for (const dialect of TEST_DIALECTS) {
 
       await up(db as unknown as Kysely<unknown>);
 
-      const contact = async (id: string) => JSON.parse((await db.selectFrom('projects').select('contact_info').where('id', '=', id).executeTakeFirstOrThrow()).contact_info) as Record<string, unknown>;
+      const contact = async (id: string) =>
+        JSON.parse((await db.selectFrom('projects').select('contact_info').where('id', '=', id).executeTakeFirstOrThrow()).contact_info) as Record<string, unknown>;
       expect((await contact(copied.id)).email).toBe('');
       expect(await contact(typed.id)).toEqual({ email: 'hello@studio.example', website: 'https://studio.example/', twitter: '', linkedin: '', github: '' });
       expect(await contact(unreadable.id)).toEqual({ email: 42 });

@@ -14,12 +14,7 @@ export interface TRebuildResult extends TRebuildProgress {
   ms: number;
 }
 
-export async function rebuildProjects(
-  deps: TAppDeps,
-  projectIds: string[],
-  onProgress: (p: TRebuildProgress) => void = () => {},
-  pollMs = 100,
-): Promise<TRebuildResult> {
+export async function rebuildProjects(deps: TAppDeps, projectIds: string[], onProgress: (p: TRebuildProgress) => void = () => {}, pollMs = 100): Promise<TRebuildResult> {
   const started = performance.now();
   const buildIds: string[] = [];
   for (const projectId of projectIds) {
@@ -38,10 +33,7 @@ export async function rebuildProjects(
 }
 
 /** The projects a rebuild covers: every live site, or the named slugs (reporting the unknown ones). */
-export async function findProjectIdsForRebuild(
-  db: TAppDeps['db'],
-  target: { all: true } | { slugs: string[] },
-): Promise<{ projectIds: string[]; missing: string[] }> {
+export async function findProjectIdsForRebuild(db: TAppDeps['db'], target: { all: true } | { slugs: string[] }): Promise<{ projectIds: string[]; missing: string[] }> {
   if ('all' in target) return { projectIds: await listProjectIds(db), missing: [] };
   const projectIds: string[] = [];
   const missing: string[] = [];

@@ -9,7 +9,7 @@ import * as cheerio from 'cheerio';
 import type { Kysely } from 'kysely';
 import { PUBLIC_SITE_SETTING_KEYS, siteHtmlKey } from '@dropsite/shared';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
+import { buildUploadForm, makeJpeg } from '../test-support/fixtures.ts';
 import { makeFileRow, makeProjectRow } from '../test-support/test-database.ts';
 import { createProjectWithFiles } from '../projects/projects.repository.ts';
 import { ensureTemplateBuilt, makePdf } from '@dropsite/builder/test-support';
@@ -26,7 +26,22 @@ const OWNER_SETTINGS = {
   slackWebhook: WEBHOOK,
 };
 /** Keys only the owner's side knows; none may appear in a public page's island props. */
-const OWNER_KEYS = ['notificationEmail', 'slackWebhook', 'enableNotifications', 'password', 'passwordHash', 'password_hash', 'passwordVersion', 'ownerCreatorId', 'owner_creator_id', 'anonymousSessionId', 'anonymous_session_id', 'storageKey', 'storage_key', 'sha256'];
+const OWNER_KEYS = [
+  'notificationEmail',
+  'slackWebhook',
+  'enableNotifications',
+  'password',
+  'passwordHash',
+  'password_hash',
+  'passwordVersion',
+  'ownerCreatorId',
+  'owner_creator_id',
+  'anonymousSessionId',
+  'anonymous_session_id',
+  'storageKey',
+  'storage_key',
+  'sha256',
+];
 
 async function readStored(app: TTestApp, key: string): Promise<string> {
   const { body } = await app.deps.storage.get(key);
@@ -55,7 +70,7 @@ function islandProps(html: string): { count: number; keys: Set<string>; strings:
   };
   const walk = (value: unknown, parentKey: string) => {
     if (typeof value === 'string') strings.push(value);
-    else if (Array.isArray(value)) value.forEach((v) => walk(v, parentKey));
+    else if (Array.isArray(value)) for (const v of value) walk(v, parentKey);
     else if (value && typeof value === 'object') {
       if (parentKey === 'settings') settings.push(value as Record<string, unknown>);
       for (const [k, v] of Object.entries(value)) {
@@ -160,7 +175,11 @@ describe('public site pages carry no owner data', () => {
     const bytes = await makeJpeg(320, 240, 3);
     const file = makeFileRow(row.id, 0, { name: 'old.jpg', size: bytes.length, sha256: 'b'.repeat(64) });
     await app.deps.storage.put(file.storage_key, bytes);
-    await createProjectWithFiles(app.deps.db, row, [file].map(({ project_id: _p, ...f }) => f));
+    await createProjectWithFiles(
+      app.deps.db,
+      row,
+      [file].map(({ project_id: _p, ...f }) => f),
+    );
     const oldHtml = `<!doctype html><title>Old delivery</title><astro-island props='{"site":[0,{"settings":[0,{"slackWebhook":[0,"${WEBHOOK}"],"notificationEmail":[0,"${NOTIFY}"]}]}]}'></astro-island><a href="mailto:${NOTIFY}">Get in touch</a>`;
     await app.deps.storage.put(siteHtmlKey(row.slug), oldHtml);
     // The upgrade's migration clears the copied address and asks for the one-time rebuild.
