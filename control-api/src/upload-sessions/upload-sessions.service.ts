@@ -21,10 +21,8 @@ import { createRunningFileHashes } from './running-file-hash.ts';
 import { createSessionLifecycle } from './session-lifecycle.ts';
 import { createStoredChunkCheck } from './stored-chunk-check.ts';
 
-export type { TCompletion } from './assembly.ts';
-export type { TChunkInput, TPartUrl } from './chunk-receipt.ts';
 export type { TInitInput, TSessionView } from './session-lifecycle.ts';
-export { chunkUploadPath, hashIdempotencyKey, type TSessionProtocol } from './session-rules.ts';
+export { chunkUploadPath, hashIdempotencyKey } from './session-rules.ts';
 
 export type TUploadSessionService = ReturnType<typeof createUploadSessionService>;
 
