@@ -12,5 +12,6 @@ export * from './upload-protocol.ts';
 export * from './upload-mode.ts';
 export * from './sha256.ts';
 export * from './engagement.ts';
+export * from './accounts.ts';
 export * from './storage-keys.ts';
 export * from './limiter.ts';
