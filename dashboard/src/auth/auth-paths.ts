@@ -1,0 +1,30 @@
+/** Where the account pages live, and how a flow remembers the page it started from. */
+import { toSafeReturnPath } from '@dropsite/shared';
+
+export const SIGN_IN_PATH = '/sign-in';
+export const ACCOUNT_PATH = '/account';
+export const DASHBOARD_PATH = '/dashboard';
+export const RESET_PASSWORD_PATH = '/reset-password';
+export const VERIFY_EMAIL_PATH = '/verify-email';
+
+export type TAuthMode = 'sign-in' | 'sign-up';
+
+/** The page the browser is on, as a return path (null on the account pages themselves). */
+export function currentReturnPath(location: Pick<Location, 'pathname' | 'search' | 'hash'> = window.location): string | null {
+  return toSafeReturnPath(`${location.pathname}${location.search}${location.hash}`);
+}
+
+/** `/sign-in`, in sign-up mode when asked, remembering where to go back to. */
+export function signInHref(mode: TAuthMode, returnTo: string | null): string {
+  const params = new URLSearchParams();
+  if (mode === 'sign-up') params.set('mode', 'sign-up');
+  const back = toSafeReturnPath(returnTo);
+  if (back) params.set('returnTo', back);
+  const query = params.toString();
+  return query ? `${SIGN_IN_PATH}?${query}` : SIGN_IN_PATH;
+}
+
+/** Where a finished sign-in goes: the page it started from, else the dashboard. */
+export function afterSignInPath(returnTo: string | null | undefined): string {
+  return toSafeReturnPath(returnTo) ?? DASHBOARD_PATH;
+}
