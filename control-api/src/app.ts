@@ -9,6 +9,7 @@ import { rejectInvalidUtf8 } from './http/json-body.ts';
 import { createPrincipalMiddleware } from './access/principal.ts';
 import { createAnonymousCreatorMiddleware, lookUpAnonymousSession } from './creators/anonymous-creator.ts';
 import { createCreatorRoutes } from './creators/creators.routes.ts';
+import { validateSessionToken } from './accounts/sessions.ts';
 import { createEngagementRoutes } from './engagement/engagement.routes.ts';
 import { createAnalyticsRoutes } from './analytics/analytics.routes.ts';
 import { createUnlockRoutes } from './sites/unlock.routes.ts';
@@ -49,8 +50,13 @@ export function createApp(deps: TAppDeps): express.Express {
     });
     next();
   });
-  // Who is asking (visitor, unlocked sites, anonymous creator), once per request, for every router.
-  app.use(createPrincipalMiddleware(deps, { lookUpAnonymousSession: (token) => lookUpAnonymousSession(deps, token) }));
+  // Who is asking (visitor, unlocked sites, anonymous creator, signed-in creator), once per request, for every router.
+  app.use(
+    createPrincipalMiddleware(deps, {
+      lookUpAnonymousSession: (token) => lookUpAnonymousSession(deps, token),
+      lookUpCreatorSession: (token) => validateSessionToken(deps, token),
+    }),
+  );
 
   app.get('/api/health', (_req, res) => {
     res.json({ success: true, status: 'ok' });

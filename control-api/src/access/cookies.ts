@@ -8,6 +8,7 @@ import type { TConfig } from '../config/config.ts';
 
 export const VISITOR_COOKIE = 'dropsite_vid';
 export const ANONYMOUS_CREATOR_COOKIE = 'dropsite_anon';
+export const CREATOR_SESSION_COOKIE = 'dropsite_session';
 export const UNLOCK_COOKIE_PREFIX = 'dropsite_unlock_';
 
 function isSecure(config: Pick<TConfig, 'publicUrl'>): boolean {

@@ -3,13 +3,15 @@
  * cookies, into a value routes take with `principalOf(res)` and hand to services, which never see
  * Express's request or response: the visitor (the visitor cookie), the sites the request carries an
  * unlock for (the unlock cookies), and the anonymous creator (the creator cookie, looked up once, on
- * first use). A signed-in creator (accounts) joins it here, without a service changing.
+ * first use) and the signed-in creator (the session cookie, looked up once, on first use; the
+ * accounts code renews the session and this middleware sends the renewed cookie).
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import type { TAppDeps } from '../deps.ts';
 import type { TProjectRow } from '../db/tables.ts';
-import { ANONYMOUS_CREATOR_COOKIE, cookieName, readCookieFrom, UNLOCK_COOKIE_PREFIX, VISITOR_COOKIE } from './cookies.ts';
+import { AppError } from '../http/app-error.ts';
+import { ANONYMOUS_CREATOR_COOKIE, CREATOR_SESSION_COOKIE, cookieName, readCookieFrom, setCookie, UNLOCK_COOKIE_PREFIX, VISITOR_COOKIE } from './cookies.ts';
 import { clientAddress } from './request-limits.ts';
 import { readVisitorCookie } from './visitor-cookie.ts';
 
@@ -18,6 +20,22 @@ export interface TAnonymousSession {
   createdAt: number;
   expiresAt: number;
   isExpired: boolean;
+}
+
+/** The creator a session cookie proves. */
+export interface TSignedInCreator {
+  id: string;
+  email: string;
+  name: string;
+  avatarUrl: string;
+  emailVerified: boolean;
+  sessionId: string;
+}
+
+/** What a session lookup finds: the creator, and the new expiry when the session was renewed (the cookie is sent again). */
+export interface TCreatorSessionLookup {
+  creator: TSignedInCreator;
+  renewedUntil: number | null;
 }
 
 export interface TPrincipal {
@@ -31,11 +49,14 @@ export interface TPrincipal {
   unlockTokenFor(siteId: string): string | undefined;
   /** The anonymous creator session the creator cookie proves (looked up once, on first use); null for none, a claimed or an unknown one. */
   anonymousSession(): Promise<TAnonymousSession | null>;
+  /** The signed-in creator the session cookie proves (looked up once, on first use); null when signed out. */
+  signedInCreator(): Promise<TSignedInCreator | null>;
 }
 
 /** How the principal's parts that need the database are found (given by the app, which wires the folders). */
 export interface TPrincipalResolvers {
   lookUpAnonymousSession(token: string): Promise<TAnonymousSession | null>;
+  lookUpCreatorSession(token: string): Promise<TCreatorSessionLookup | null>;
 }
 
 /** Name of a site's unlock cookie (one per site, so unlocking one never touches another). */
@@ -47,11 +68,13 @@ export function unlockCookieBase(siteId: string): string {
 export function createPrincipalMiddleware(deps: Pick<TAppDeps, 'config' | 'clock' | 'keys' | 'caches'>, resolvers: TPrincipalResolvers): RequestHandler {
   const visitorCookie = cookieName(deps.config, VISITOR_COOKIE);
   const creatorCookie = cookieName(deps.config, ANONYMOUS_CREATOR_COOKIE);
+  const sessionCookie = cookieName(deps.config, CREATOR_SESSION_COOKIE);
   return (req, res, next) => {
     const header = req.headers.cookie;
     const keys = deps.keys?.cookie;
     const visitor = keys ? readVisitorCookie(keys, readCookieFrom(header, visitorCookie), deps.clock.now(), deps.caches.visitorCookies) : undefined;
     let session: Promise<TAnonymousSession | null> | undefined;
+    let signedIn: Promise<TSignedInCreator | null> | undefined;
     const principal: TPrincipal = {
       address: clientAddress(req),
       visitorId: visitor?.id,
@@ -63,6 +86,19 @@ export function createPrincipalMiddleware(deps: Pick<TAppDeps, 'config' | 'clock
           session = token ? resolvers.lookUpAnonymousSession(token) : Promise.resolve(null);
         }
         return session;
+      },
+      signedInCreator() {
+        if (!signedIn) {
+          const token = readCookieFrom(header, sessionCookie);
+          signedIn = token
+            ? resolvers.lookUpCreatorSession(token).then((found) => {
+                // A renewed session's cookie is sent again with its new lifetime (unless the answer already went).
+                if (found?.renewedUntil != null && !res.headersSent) setCookie(res, deps.config, CREATOR_SESSION_COOKIE, token, found.renewedUntil - deps.clock.now());
+                return found?.creator ?? null;
+              })
+            : Promise.resolve(null);
+        }
+        return signedIn;
       },
     };
     res.locals.principal = principal;
@@ -78,7 +114,7 @@ export function principalOf(res: Response): TPrincipal {
 }
 
 /** Replaces the request's principal, e.g. once a visitor id or a creator session was issued during it. */
-export function updatePrincipal(res: Response, changes: Partial<Pick<TPrincipal, 'visitorId' | 'visitorIssuedAt' | 'anonymousSession'>>): TPrincipal {
+export function updatePrincipal(res: Response, changes: Partial<Pick<TPrincipal, 'visitorId' | 'visitorIssuedAt' | 'anonymousSession' | 'signedInCreator'>>): TPrincipal {
   const next: TPrincipal = { ...principalOf(res), ...changes };
   res.locals.principal = next;
   return next;
@@ -96,8 +132,24 @@ export async function holdsAnonymousSession(principal: TPrincipal, sessionId: st
   return session && sameText(session.id, sessionId) ? session : null;
 }
 
-/** Whether the principal is the creator who owns the project (today: the anonymous creator holding its token, within the window). */
+export const AUTHENTICATION_REQUIRED = 'Authentication required. Please sign in and try again.';
+
+/** The signed-in creator, or the 401 every creator call answers when signed out. */
+export async function requireSignedInCreator(principal: TPrincipal): Promise<TSignedInCreator> {
+  const creator = await principal.signedInCreator();
+  if (!creator) throw new AppError('unauthorized', AUTHENTICATION_REQUIRED);
+  return creator;
+}
+
+/**
+ * Whether the principal is the creator who owns the project: the signed-in creator it belongs to,
+ * or the anonymous creator holding its session's token, within the window.
+ */
 export async function isProjectOwner(principal: TPrincipal, project: Pick<TProjectRow, 'anonymous_session_id' | 'owner_creator_id'>): Promise<boolean> {
+  if (project.owner_creator_id !== null) {
+    const creator = await principal.signedInCreator();
+    return creator !== null && sameText(creator.id, project.owner_creator_id);
+  }
   if (project.anonymous_session_id === null) return false;
   const session = await principal.anonymousSession();
   return session !== null && !session.isExpired && sameText(session.id, project.anonymous_session_id);

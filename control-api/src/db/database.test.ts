@@ -9,6 +9,7 @@ import { createDatabase, isUniqueViolation, migrateToLatest, rollbackAllMigratio
 import { newId } from './ids.ts';
 
 const ALL_TABLES = [
+  'account_tokens',
   'analytics_events',
   'anonymous_sessions',
   'approvals',

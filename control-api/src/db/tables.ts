@@ -14,6 +14,8 @@ export interface CreatorsTable {
   password_hash: string | null;
   created_at: number;
   updated_at: number;
+  /** When the account's address was proven (a verification or sign-in link); null until then. */
+  email_verified_at: number | null;
 }
 
 /** Signed-in creator sessions: only the SHA-256 of the secret is stored. */
@@ -23,6 +25,28 @@ export interface AuthSessionsTable {
   secret_hash: string;
   created_at: number;
   expires_at: number;
+  last_used_at: Generated<number>;
+  user_agent: string | null;
+}
+
+export type TAccountTokenPurpose = 'verify_email' | 'password_reset' | 'sign_in_link';
+
+/** One-time links mailed to a creator (verification, reset, sign-in): only the SHA-256 of the token is stored. */
+export interface AccountTokensTable {
+  id: string;
+  token_hash: string;
+  purpose: TAccountTokenPurpose;
+  /** The account it acts on; null for a sign-in link to an address without an account yet. */
+  creator_id: string | null;
+  /** The address the link was sent to (for an email change, the new address). */
+  email: string;
+  /** A sign-in link from the email modal: the anonymous session whose sites it claims. */
+  anonymous_session_id: string | null;
+  /** Path to go back to after signing in. */
+  return_to: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 /** Creators without an account, identified by a server-issued secret token. */
@@ -314,6 +338,7 @@ export interface PendingSiteRebuildsTable {
 export interface Database {
   creators: CreatorsTable;
   auth_sessions: AuthSessionsTable;
+  account_tokens: AccountTokensTable;
   anonymous_sessions: AnonymousSessionsTable;
   visitors: VisitorsTable;
   projects: ProjectsTable;

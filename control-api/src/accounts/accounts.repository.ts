@@ -1,0 +1,111 @@
+/** Creator accounts and their one-time tokens: the only module that queries creators and account_tokens. */
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { AccountTokensTable, CreatorsTable, Database, TAccountTokenPurpose } from '../db/tables.ts';
+
+type TDb = Kysely<Database> | Transaction<Database>;
+
+export type TCreatorRow = Selectable<CreatorsTable>;
+export type TAccountTokenRow = Selectable<AccountTokensTable>;
+
+export async function insertCreator(
+  db: TDb,
+  row: { id: string; email: string; name: string; passwordHash: string | null; emailVerifiedAt: number | null; now: number },
+): Promise<void> {
+  await db
+    .insertInto('creators')
+    .values({
+      id: row.id,
+      email: row.email,
+      name: row.name,
+      avatar_url: '',
+      external_user_id: null,
+      password_hash: row.passwordHash,
+      created_at: row.now,
+      updated_at: row.now,
+      email_verified_at: row.emailVerifiedAt,
+    })
+    .execute();
+}
+
+export async function findCreatorById(db: TDb, id: string): Promise<TCreatorRow | null> {
+  return (await db.selectFrom('creators').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+}
+
+export async function findCreatorByEmail(db: TDb, email: string): Promise<TCreatorRow | null> {
+  return (await db.selectFrom('creators').selectAll().where('email', '=', email).executeTakeFirst()) ?? null;
+}
+
+export async function updateCreator(
+  db: TDb,
+  id: string,
+  changes: { name?: string; email?: string; passwordHash?: string | null; emailVerifiedAt?: number | null; now: number },
+): Promise<void> {
+  await db
+    .updateTable('creators')
+    .set({
+      updated_at: changes.now,
+      ...(changes.name !== undefined ? { name: changes.name } : {}),
+      ...(changes.email !== undefined ? { email: changes.email } : {}),
+      ...(changes.passwordHash !== undefined ? { password_hash: changes.passwordHash } : {}),
+      ...(changes.emailVerifiedAt !== undefined ? { email_verified_at: changes.emailVerifiedAt } : {}),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteCreatorRow(db: TDb, id: string): Promise<void> {
+  await db.deleteFrom('creators').where('id', '=', id).execute();
+}
+
+export async function insertAccountToken(
+  db: TDb,
+  row: {
+    id: string;
+    tokenHash: string;
+    purpose: TAccountTokenPurpose;
+    creatorId: string | null;
+    email: string;
+    anonymousSessionId: string | null;
+    returnTo: string | null;
+    now: number;
+    expiresAt: number;
+  },
+): Promise<void> {
+  await db
+    .insertInto('account_tokens')
+    .values({
+      id: row.id,
+      token_hash: row.tokenHash,
+      purpose: row.purpose,
+      creator_id: row.creatorId,
+      email: row.email,
+      anonymous_session_id: row.anonymousSessionId,
+      return_to: row.returnTo,
+      created_at: row.now,
+      expires_at: row.expiresAt,
+      used_at: null,
+    })
+    .execute();
+}
+
+/**
+ * Uses a token: marks it used if it is of this purpose, unused and not expired, in one conditional
+ * UPDATE (two racing uses: one wins), and returns it; null otherwise.
+ */
+export async function useAccountToken(db: TDb, tokenHash: string, purpose: TAccountTokenPurpose, now: number): Promise<TAccountTokenRow | null> {
+  const result = await db
+    .updateTable('account_tokens')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) return null;
+  return (await db.selectFrom('account_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst()) ?? null;
+}
+
+/** Ends the unused tokens of a purpose for an account (a new reset link supersedes older ones; a reset ends them). */
+export async function expireAccountTokens(db: TDb, creatorId: string, purpose: TAccountTokenPurpose, now: number): Promise<void> {
+  await db.updateTable('account_tokens').set({ used_at: now }).where('creator_id', '=', creatorId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
+}

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { createSignedInCreator } from '../test-support/accounts.ts';
+import { hashSecret } from './secret-tokens.ts';
+import { createSession, SESSION_TTL_MS, validateSessionToken } from './sessions.ts';
+
+const DAY = 86_400_000;
+
+describe('creator sessions', () => {
+  let app: TTestApp;
+  const clock = createFakeClock();
+
+  beforeAll(async () => {
+    app = await startTestApp({ clock, startWorker: false });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('hands out id.secret with 160 bits of secret and stores only the secret’s SHA-256', async () => {
+    const creator = await createSignedInCreator(app.deps, { email: 'Ada@Example.com', name: 'Ada' });
+    expect(creator.email).toBe('ada@example.com');
+    const token = creator.cookie.slice('dropsite_session='.length);
+    const [id, secret] = token.split('.') as [string, string];
+    expect(token).toMatch(/^[a-z2-7]{32}\.[a-z2-7]{32}$/);
+    const row = await app.deps.db.selectFrom('auth_sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row.secret_hash).toBe(hashSecret(secret));
+    expect(JSON.stringify(row)).not.toContain(secret);
+    const found = await validateSessionToken(app.deps, token);
+    expect(found?.creator).toEqual({ id: creator.id, email: 'ada@example.com', name: 'Ada', avatarUrl: '', emailVerified: true, sessionId: id });
+  });
+
+  it('refuses a wrong secret, a malformed token and an unknown id alike', async () => {
+    const creator = await createSignedInCreator(app.deps, { email: 'bo@example.com' });
+    const [id] = creator.cookie.slice('dropsite_session='.length).split('.') as [string];
+    expect(await validateSessionToken(app.deps, `${id}.${'a'.repeat(32)}`)).toBeNull();
+    expect(await validateSessionToken(app.deps, `${'b'.repeat(32)}.${'a'.repeat(32)}`)).toBeNull();
+    expect(await validateSessionToken(app.deps, id)).toBeNull();
+    // The anonymous creator's token has another shape and never passes as a session.
+    expect(await validateSessionToken(app.deps, `${'A'.repeat(22)}.${'B'.repeat(43)}`)).toBeNull();
+  });
+
+  it('slides: renewed for 30 days once less than half remains, ended after 30 idle days', async () => {
+    const creator = await createSignedInCreator(app.deps, { email: 'cy@example.com' });
+    const token = creator.cookie.slice('dropsite_session='.length);
+    const id = token.split('.')[0]!;
+    const expiry = async () => (await app.deps.db.selectFrom('auth_sessions').select('expires_at').where('id', '=', id).executeTakeFirstOrThrow()).expires_at;
+    const issuedUntil = await expiry();
+    expect(issuedUntil).toBe(clock.now() + SESSION_TTL_MS);
+
+    clock.advance(10 * DAY);
+    expect((await validateSessionToken(app.deps, token))?.renewedUntil).toBeNull();
+    expect(await expiry()).toBe(issuedUntil);
+
+    clock.advance(6 * DAY);
+    const renewed = await validateSessionToken(app.deps, token);
+    expect(renewed?.renewedUntil).toBe(clock.now() + SESSION_TTL_MS);
+    expect(await expiry()).toBe(clock.now() + SESSION_TTL_MS);
+
+    clock.advance(SESSION_TTL_MS);
+    expect(await validateSessionToken(app.deps, token)).toBeNull();
+    expect(await app.deps.db.selectFrom('auth_sessions').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
+  });
+
+  it('makes a new session each time, so sessions are independent', async () => {
+    const creator = await createSignedInCreator(app.deps, { email: 'di@example.com' });
+    const a = await createSession(app.deps, creator.id, 'Firefox');
+    const b = await createSession(app.deps, creator.id, 'Chromium');
+    expect(a.token).not.toBe(b.token);
+    expect(a.id).not.toBe(b.id);
+    const row = await app.deps.db.selectFrom('auth_sessions').selectAll().where('id', '=', b.id).executeTakeFirstOrThrow();
+    expect(row.user_agent).toBe('Chromium');
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * Signed-in creator sessions, the way the Lucia guide builds them: the cookie carries `id.secret`
+ * (160 random bits of secret), the database only the secret's SHA-256, compared in constant time.
+ * A session lasts 30 days from its last renewal and is renewed (the row and the cookie) once less
+ * than half of that remains, so an active creator stays signed in and an idle one is signed out.
+ * Every sign-in makes a new session; nothing a client sends (the anonymous creator cookie
+ * included) ever becomes one.
+ */
+import type { Response } from 'express';
+import type { TAppDeps } from '../deps.ts';
+import { CREATOR_SESSION_COOKIE, setCookie } from '../access/cookies.ts';
+import type { TCreatorSessionLookup } from '../access/principal.ts';
+import { hashSecret, randomSecret, SECRET_PATTERN, sameHash } from './secret-tokens.ts';
+import { deleteSession, findSessionWithCreator, insertSession, touchSession } from './sessions.repository.ts';
+
+type TDeps = Pick<TAppDeps, 'db' | 'clock'>;
+
+const DAY_MS = 86_400_000;
+export const SESSION_TTL_MS = 30 * DAY_MS;
+/** Renewed once less than this remains. */
+const RENEW_WITHIN_MS = SESSION_TTL_MS / 2;
+/** last_used_at is written at most this often per session (not on every request). */
+const LAST_USED_GRANULARITY_MS = 60_000;
+const TOKEN = new RegExp(`^(${SECRET_PATTERN})\\.(${SECRET_PATTERN})$`);
+/** A missing row still costs a hash comparison, so a miss and a wrong secret answer alike. */
+const NO_HASH = '0'.repeat(64);
+
+export interface TNewSession {
+  id: string;
+  token: string;
+  expiresAt: number;
+}
+
+/** A new session for the creator (sign-up, sign-in, a consumed link, a reset). */
+export async function createSession(deps: TDeps, creatorId: string, userAgent: string | null): Promise<TNewSession> {
+  const id = randomSecret();
+  const secret = randomSecret();
+  const now = deps.clock.now();
+  const expiresAt = now + SESSION_TTL_MS;
+  await insertSession(deps.db, { id, creatorId, secretHash: hashSecret(secret), createdAt: now, expiresAt, userAgent: userAgent?.slice(0, 300) ?? null });
+  return { id, token: `${id}.${secret}`, expiresAt };
+}
+
+/**
+ * The creator a session cookie's token proves, or null (malformed, unknown, wrong secret, expired:
+ * an expired row is removed). Renews the session when less than half of its time remains.
+ */
+export async function validateSessionToken(deps: TDeps, token: string): Promise<TCreatorSessionLookup | null> {
+  const match = TOKEN.exec(token);
+  if (!match) return null;
+  const [, id, secret] = match as unknown as [string, string, string];
+  const row = await findSessionWithCreator(deps.db, id);
+  const isRight = sameHash(hashSecret(secret), row?.secret_hash ?? NO_HASH);
+  if (!row || !isRight) return null;
+  const now = deps.clock.now();
+  if (now >= row.expires_at) {
+    await deleteSession(deps.db, row.id);
+    return null;
+  }
+  const renew = now >= row.expires_at - RENEW_WITHIN_MS;
+  const expiresAt = renew ? now + SESSION_TTL_MS : row.expires_at;
+  if (renew || now - row.last_used_at >= LAST_USED_GRANULARITY_MS) {
+    await touchSession(deps.db, row.id, { lastUsedAt: now, ...(renew ? { expiresAt } : {}) });
+  }
+  return {
+    creator: {
+      id: row.creator_id,
+      email: row.email,
+      name: row.name,
+      avatarUrl: row.avatar_url,
+      emailVerified: row.email_verified_at !== null,
+      sessionId: row.id,
+    },
+    renewedUntil: renew ? expiresAt : null,
+  };
+}
+
+/** Sets the session cookie to last until the session does. */
+export function setSessionCookie(deps: Pick<TAppDeps, 'config' | 'clock'>, res: Response, session: { token: string; expiresAt: number }): void {
+  setCookie(res, deps.config, CREATOR_SESSION_COOKIE, session.token, session.expiresAt - deps.clock.now());
+}
+
+export function clearSessionCookie(deps: Pick<TAppDeps, 'config'>, res: Response): void {
+  setCookie(res, deps.config, CREATOR_SESSION_COOKIE, '', 0);
+}

@@ -1,0 +1,30 @@
+/** Signed-in creators for tests, made without HTTP by the real account and session modules. */
+import type { TAppDeps } from '../deps.ts';
+import { CREATOR_SESSION_COOKIE, cookieName } from '../access/cookies.ts';
+import { insertCreator } from '../accounts/accounts.repository.ts';
+import { hashPassword } from '../sites/password-hash.ts';
+import { createSession } from '../accounts/sessions.ts';
+import { newId } from '../db/ids.ts';
+
+export interface TTestCreator {
+  id: string;
+  email: string;
+  /** A `Cookie` request header value carrying the creator's session cookie. */
+  cookie: string;
+}
+
+export async function createSignedInCreator(deps: TAppDeps, input: { email: string; name?: string; password?: string; verified?: boolean }): Promise<TTestCreator> {
+  const id = newId();
+  const now = deps.clock.now();
+  const email = input.email.trim().toLowerCase();
+  await insertCreator(deps.db, {
+    id,
+    email,
+    name: input.name ?? email.split('@')[0] ?? 'Creator',
+    passwordHash: input.password === undefined ? null : await hashPassword(input.password),
+    emailVerifiedAt: input.verified === false ? null : now,
+    now,
+  });
+  const session = await createSession(deps, id, 'test');
+  return { id, email, cookie: `${cookieName(deps.config, CREATOR_SESSION_COOKIE)}=${session.token}` };
+}
