@@ -2,12 +2,21 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import express, { Router } from 'express';
+import { isValidId } from '@dropsite/shared';
 
 /**
  * Paths the dashboard app renders. Other app paths of the route table (/templates, /faq,
- * /dashboard…) are reserved as slugs and answer the app's 404 page until their page exists.
+ * /billing…) are reserved as slugs and answer the app's 404 page until their page exists.
  */
-export const DASHBOARD_ROUTES = ['/'];
+const DASHBOARD_ROUTES = ['/', '/sign-in', '/reset-password', '/verify-email', '/account', '/dashboard'];
+/** A project of the creator's dashboard: any well-formed id (the page asks the API whether it is theirs). */
+const PROJECT_PAGE_PREFIX = '/dashboard/projects/';
+
+/** Whether the dashboard app has a page at `pathname` (no trailing slash but the root's). */
+export function isDashboardRoute(pathname: string): boolean {
+  if (DASHBOARD_ROUTES.includes(pathname)) return true;
+  return pathname.startsWith(PROJECT_PAGE_PREFIX) && isValidId(pathname.slice(PROJECT_PAGE_PREFIX.length));
+}
 
 /**
  * `csp` is the dashboard's Content-Security-Policy (sites/site-csp.ts): its own bundles only, never framed.
@@ -44,10 +53,9 @@ export function createDashboardRoutes(dashboardDir: string, csp: string): { rout
   const nosniff = (res: express.Response) => res.setHeader('X-Content-Type-Options', 'nosniff');
   router.use('/assets', express.static(path.join(dashboardDir, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: true, setHeaders: nosniff }));
   router.get(['/favicon.svg', '/favicon.ico', '/robots.txt'], express.static(dashboardDir, { index: false, maxAge: '1d', setHeaders: nosniff }));
-  const routes = new Set(DASHBOARD_ROUTES);
   router.get(/.*/, (req, res, next) => {
     const p = req.path.length > 1 ? req.path.replace(/\/+$/, '') : req.path;
-    if (routes.has(p)) return sendIndex(res, 200);
+    if (isDashboardRoute(p)) return sendIndex(res, 200);
     next();
   });
   return { router, sendNotFound: (res) => sendIndex(res, 404) };
