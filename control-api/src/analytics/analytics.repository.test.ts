@@ -1,7 +1,72 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../db/database.ts';
 import { newId } from '../db/ids.ts';
 import { createTestDatabase, isDialectAvailable, makeFileRow, makeProjectRow, TEST_DIALECTS, type TTestDatabase } from '../test-support/test-database.ts';
-import { countTraffic, createAnalyticsBatcher, type TAnalyticsBatcher, type TNewAnalyticsEvent } from './analytics.repository.ts';
+import {
+  countTraffic,
+  countTrafficByProject,
+  countTrafficByScope,
+  createAnalyticsBatcher,
+  dayOf,
+  insertAnalyticsEvent,
+  listDailyTraffic,
+  type TAnalyticsBatcher,
+  type TNewAnalyticsEvent,
+} from './analytics.repository.ts';
+
+const DAY_MS = 86_400_000;
+const DAY0 = Date.UTC(2026, 9, 1, 12);
+
+/** What the rollups must say, counted from the raw events the way the panel counted them before rollups. */
+async function countFromEvents(database: TTestDatabase, projectId: string, fileId?: string, sinceDay?: number) {
+  let base = database.db.selectFrom('analytics_events').where('project_id', '=', projectId);
+  if (sinceDay !== undefined) base = base.where('created_at', '>=', sinceDay * DAY_MS);
+  const views = fileId ? base.where('type', '=', 'view').where('file_id', '=', fileId) : base.where('type', '=', 'view').where('file_id', 'is', null);
+  const downloads = fileId ? base.where('type', '=', 'download').where('file_id', '=', fileId) : base.where('type', '=', 'download');
+  const visitors = (fileId ? base.where('file_id', '=', fileId) : base).where('visitor_id', 'is not', null);
+  const [v, d, u] = await Promise.all([
+    views.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    downloads.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    visitors.select((eb) => eb.fn.count<number>('visitor_id').distinct().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { views: Number(v.n), downloads: Number(d.n), uniqueVisitors: Number(u.n) };
+}
+
+/** Distinct visitors per UTC day from the raw events. */
+async function dailyVisitorsFromEvents(database: TTestDatabase, projectId: string, fileId?: string): Promise<Map<number, number>> {
+  let query = database.db.selectFrom('analytics_events').select(['created_at', 'visitor_id']).where('project_id', '=', projectId).where('visitor_id', 'is not', null);
+  if (fileId) query = query.where('file_id', '=', fileId);
+  const byDay = new Map<number, Set<string>>();
+  for (const row of await query.execute()) {
+    const day = dayOf(row.created_at);
+    byDay.set(day, (byDay.get(day) ?? new Set()).add(row.visitor_id!));
+  }
+  return new Map([...byDay].map(([day, set]) => [day, set.size]));
+}
+
+/** A mixed, seeded stream of views and downloads over `days` days, from `visitors` visitors. */
+function mixedEvents(projectId: string, fileIds: readonly string[], count: number, days: number, visitors: number, seed = 7): TNewAnalyticsEvent[] {
+  let x = seed;
+  const next = (n: number) => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return x % n;
+  };
+  return Array.from({ length: count }, (_, i) => {
+    const fileIndex = next(fileIds.length + 2);
+    const fileId = fileIndex < fileIds.length ? fileIds[fileIndex]! : null;
+    const type = next(3) === 0 ? 'download' : 'view';
+    return {
+      id: newId(),
+      projectId,
+      fileId,
+      visitorId: next(10) === 0 ? null : `visitor-${next(visitors)}`,
+      type,
+      details: `${type} ${i}`,
+      now: DAY0 + Math.floor((i / count) * days * DAY_MS),
+    };
+  });
+}
 
 for (const dialect of TEST_DIALECTS) {
   const available = await isDialectAvailable(dialect);
@@ -52,6 +117,94 @@ for (const dialect of TEST_DIALECTS) {
       expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
       const rows = await database.db.selectFrom('analytics_events').select('visitor_id').where('visitor_id', 'in', ['good-1', 'good-2', 'orphan']).orderBy('visitor_id').execute();
       expect(rows.map((r) => r.visitor_id)).toEqual(['good-1', 'good-2']);
+    });
+
+    it('keeps daily rollups that answer exactly what the events say, per site, file, day and trailing range', async () => {
+      const site = makeProjectRow();
+      const files = [makeFileRow(site.id, 0), makeFileRow(site.id, 1)];
+      await database.db.insertInto('projects').values(site).execute();
+      await database.db.insertInto('files').values(files).execute();
+      const fileIds = files.map((f) => f.id);
+      const events = mixedEvents(site.id, fileIds, 3000, 40, 150);
+      const writer = createAnalyticsBatcher(database.db);
+      // Bursts written by several batches at once, as concurrent beacons are.
+      for (let i = 0; i < events.length; i += 600) await Promise.all(events.slice(i, i + 600).map((e) => writer.insert(e)));
+
+      for (const fileId of [undefined, ...fileIds]) {
+        expect(await countTraffic(database.db, { projectId: site.id, fileId })).toEqual(await countFromEvents(database, site.id, fileId));
+        for (const sinceDay of [dayOf(DAY0) + 10, dayOf(DAY0) + 33]) {
+          expect(await countTraffic(database.db, { projectId: site.id, fileId, sinceDay })).toEqual(await countFromEvents(database, site.id, fileId, sinceDay));
+        }
+        const daily = await listDailyTraffic(database.db, { projectId: site.id, fileId }, dayOf(DAY0), dayOf(DAY0) + 45);
+        expect(new Map(daily.filter((d) => d.uniqueVisitors > 0).map((d) => [d.day, d.uniqueVisitors]))).toEqual(await dailyVisitorsFromEvents(database, site.id, fileId));
+        const totals = daily.reduce((sum, d) => ({ views: sum.views + d.views, downloads: sum.downloads + d.downloads }), { views: 0, downloads: 0 });
+        const counted = await countFromEvents(database, site.id, fileId);
+        expect(totals).toEqual({ views: counted.views, downloads: counted.downloads });
+      }
+      const byScope = await countTrafficByScope(database.db, site.id);
+      expect(byScope.get(fileIds[0]!)).toEqual({
+        views: (await countFromEvents(database, site.id, fileIds[0])).views,
+        downloads: (await countFromEvents(database, site.id, fileIds[0])).downloads,
+      });
+      const siteCounts = await countFromEvents(database, site.id);
+      expect((await countTrafficByProject(database.db, [site.id, project.id])).get(site.id)).toEqual({ views: siteCounts.views, downloads: siteCounts.downloads });
+    });
+
+    it('counts a visitor once per day when the same visitor arrives in concurrent writes', async () => {
+      const site = makeProjectRow();
+      await database.db.insertInto('projects').values(site).execute();
+      const at = DAY0 + 5 * DAY_MS;
+      await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          insertAnalyticsEvent(database.db, { id: newId(), projectId: site.id, fileId: null, visitorId: 'same', type: 'view', details: 'v', now: at + i }),
+        ),
+      );
+      expect(await listDailyTraffic(database.db, { projectId: site.id }, dayOf(at), dayOf(at))).toEqual([{ day: dayOf(at), views: 8, downloads: 0, uniqueVisitors: 1 }]);
+      expect((await countTraffic(database.db, { projectId: site.id })).uniqueVisitors).toBe(1);
+    });
+  });
+
+  describe.skipIf(!available)(`analytics rollups migration (${dialect})`, () => {
+    it('rolls up the events recorded before it, the same figures as the events', async () => {
+      const scratch = await createTestDatabase(dialect);
+      try {
+        // Back to the schema before the rollups (its own tables and column gone), with events in it, then forward again.
+        await sql`drop table analytics_visitors`.execute(scratch.db);
+        await sql`drop table analytics_visitor_days`.execute(scratch.db);
+        await sql`drop table analytics_daily`.execute(scratch.db);
+        await sql`alter table comments drop column creator_id`.execute(scratch.db);
+        await sql`delete from kysely_migration where name = '2026_11_26_0930_analytics_rollups'`.execute(scratch.db);
+        const site = makeProjectRow();
+        const files = [makeFileRow(site.id, 0), makeFileRow(site.id, 1)];
+        await scratch.db.insertInto('projects').values(site).execute();
+        await scratch.db.insertInto('files').values(files).execute();
+        const events = mixedEvents(
+          site.id,
+          files.map((f) => f.id),
+          2000,
+          20,
+          80,
+          11,
+        );
+        await scratch.db
+          .insertInto('analytics_events')
+          .values(events.map((e) => ({ id: e.id, project_id: e.projectId, file_id: e.fileId, visitor_id: e.visitorId, type: e.type, details: e.details, created_at: e.now })))
+          .execute();
+        await migrateToLatest(scratch.db);
+        for (const fileId of [undefined, files[0]!.id, files[1]!.id]) {
+          expect(await countTraffic(scratch.db, { projectId: site.id, fileId })).toEqual(await countFromEvents(scratch, site.id, fileId));
+          expect(await countTraffic(scratch.db, { projectId: site.id, fileId, sinceDay: dayOf(DAY0) + 12 })).toEqual(
+            await countFromEvents(scratch, site.id, fileId, dayOf(DAY0) + 12),
+          );
+          const daily = await listDailyTraffic(scratch.db, { projectId: site.id, fileId }, dayOf(DAY0), dayOf(DAY0) + 25);
+          expect(new Map(daily.filter((d) => d.uniqueVisitors > 0).map((d) => [d.day, d.uniqueVisitors]))).toEqual(await dailyVisitorsFromEvents(scratch, site.id, fileId));
+        }
+        // And the events written after it keep them current.
+        await insertAnalyticsEvent(scratch.db, { id: newId(), projectId: site.id, fileId: null, visitorId: 'late', type: 'view', details: 'v', now: DAY0 + 30 * DAY_MS });
+        expect(await countTraffic(scratch.db, { projectId: site.id })).toEqual(await countFromEvents(scratch, site.id));
+      } finally {
+        await scratch.cleanup();
+      }
     });
   });
 }

@@ -82,18 +82,117 @@ export function insertAnalyticsEvent(db: TDb, event: TNewAnalyticsEvent): Promis
 /** Views counted lately by site, file and visitor, with when (`deps.caches.views`); bounded by its user. */
 export type TCountedViews = Map<string, number>;
 
+const DAY_MS = 86_400_000;
+/** The scope of a site's own rollup rows (a file's are its id). */
+export const SITE_SCOPE = '';
+
+/** The UTC day (days since the epoch) of an instant. */
+export function dayOf(ms: number): number {
+  return Math.floor(ms / DAY_MS);
+}
+
+/** Runs `work` in a transaction, or in the one `db` already is. */
+function inTransaction<T>(db: TDb, work: (trx: TDb) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
+/** The events and their rollups in one transaction: the figures the panel reads never differ from the events. */
 async function insertEvents(db: TDb, events: TNewAnalyticsEvent[]): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    await trx
+      .insertInto('analytics_events')
+      .values(
+        events.map((event) => ({
+          id: event.id,
+          project_id: event.projectId,
+          file_id: event.fileId,
+          visitor_id: event.visitorId,
+          type: event.type,
+          details: event.details,
+          created_at: event.now,
+        })),
+      )
+      .execute();
+    await rollUpEvents(trx, events);
+  });
+}
+
+interface TDailyDelta {
+  projectId: string;
+  scope: string;
+  day: number;
+  views: number;
+  downloads: number;
+  uniqueVisitors: number;
+}
+
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Adds events to the daily rollups. A site's scope takes every event of the site (its views are
+ * page views, its downloads every download); a file's scope the events of that file. Visitors new to
+ * a day are those whose (scope, day, visitor) row this insert created: exact even when several
+ * processes write at once (PostgreSQL makes the second insert of a row wait for the first, then do
+ * nothing). Rows go in key order, so two batches lock shared rows in the same order and never deadlock.
+ */
+async function rollUpEvents(db: TDb, events: readonly TNewAnalyticsEvent[]): Promise<void> {
+  const deltas = new Map<string, TDailyDelta>();
+  const visitorDays = new Map<string, { project_id: string; scope: string; day: number; visitor_id: string }>();
+  const add = (event: TNewAnalyticsEvent, scope: string, views: number, downloads: number) => {
+    const day = dayOf(event.now);
+    const key = `${event.projectId}\u0000${scope}\u0000${day}`;
+    const delta = deltas.get(key) ?? { projectId: event.projectId, scope, day, views: 0, downloads: 0, uniqueVisitors: 0 };
+    delta.views += views;
+    delta.downloads += downloads;
+    deltas.set(key, delta);
+    if (event.visitorId !== null) visitorDays.set(`${key}\u0000${event.visitorId}`, { project_id: event.projectId, scope, day, visitor_id: event.visitorId });
+  };
+  for (const event of events) {
+    const isView = event.type === 'view' ? 1 : 0;
+    const isDownload = event.type === 'download' ? 1 : 0;
+    add(event, SITE_SCOPE, event.fileId === null ? isView : 0, isDownload);
+    if (event.fileId !== null) add(event, event.fileId, isView, isDownload);
+  }
+  if (visitorDays.size > 0) {
+    const rows = [...visitorDays.entries()].sort(([a], [b]) => compareText(a, b)).map(([, row]) => row);
+    const created = await db
+      .insertInto('analytics_visitor_days')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['project_id', 'scope', 'day', 'visitor_id']).doNothing())
+      .returning(['project_id', 'scope', 'day', 'visitor_id'])
+      .execute();
+    if (created.length > 0) {
+      const lastDays = new Map<string, { project_id: string; scope: string; visitor_id: string; last_day: number }>();
+      for (const row of created) {
+        deltas.get(`${row.project_id}\u0000${row.scope}\u0000${row.day}`)!.uniqueVisitors += 1;
+        const key = `${row.project_id}\u0000${row.scope}\u0000${row.visitor_id}`;
+        const seen = lastDays.get(key);
+        if (!seen || seen.last_day < row.day) lastDays.set(key, { project_id: row.project_id, scope: row.scope, visitor_id: row.visitor_id, last_day: row.day });
+      }
+      await db
+        .insertInto('analytics_visitors')
+        .values([...lastDays.entries()].sort(([a], [b]) => compareText(a, b)).map(([, row]) => row))
+        .onConflict((oc) =>
+          oc
+            .columns(['project_id', 'scope', 'visitor_id'])
+            .doUpdateSet({ last_day: (eb) => eb.ref('excluded.last_day') })
+            .where('analytics_visitors.last_day', '<', (eb) => eb.ref('excluded.last_day')),
+        )
+        .execute();
+    }
+  }
   await db
-    .insertInto('analytics_events')
+    .insertInto('analytics_daily')
     .values(
-      events.map((event) => ({
-        id: event.id,
-        project_id: event.projectId,
-        file_id: event.fileId,
-        visitor_id: event.visitorId,
-        type: event.type,
-        details: event.details,
-        created_at: event.now,
+      [...deltas.entries()]
+        .sort(([a], [b]) => compareText(a, b))
+        .map(([, d]) => ({ project_id: d.projectId, scope: d.scope, day: d.day, views: d.views, downloads: d.downloads, unique_visitors: d.uniqueVisitors })),
+    )
+    .onConflict((oc) =>
+      oc.columns(['project_id', 'scope', 'day']).doUpdateSet((eb) => ({
+        views: eb('analytics_daily.views', '+', eb.ref('excluded.views')),
+        downloads: eb('analytics_daily.downloads', '+', eb.ref('excluded.downloads')),
+        unique_visitors: eb('analytics_daily.unique_visitors', '+', eb.ref('excluded.unique_visitors')),
       })),
     )
     .execute();
@@ -119,39 +218,82 @@ export interface TTrafficTotals {
 }
 
 /**
- * Views, downloads and distinct visitors of a site or of one file. A site's views are page
- * views (events without a file); its downloads include every file's and the ZIP of all.
+ * Views, downloads and distinct visitors of a site or of one file, from the rollups (never the
+ * events). A site's views are page views (events without a file); its downloads include every
+ * file's and the ZIP of all. Given `sinceDay`, only the days from then on (distinct visitors of that
+ * trailing range: those last seen in it).
  */
-export async function countTraffic(db: TDb, scope: { projectId: string; fileId?: string | undefined }): Promise<TTrafficTotals> {
-  const byProject = db.selectFrom('analytics_events').where('project_id', '=', scope.projectId);
-  const fileId = scope.fileId;
-  const views = fileId ? byProject.where('type', '=', 'view').where('file_id', '=', fileId) : byProject.where('type', '=', 'view').where('file_id', 'is', null);
-  const downloads = fileId ? byProject.where('type', '=', 'download').where('file_id', '=', fileId) : byProject.where('type', '=', 'download');
-  const visitors = fileId ? byProject.where('file_id', '=', fileId) : byProject;
-  const [v, d, u] = await Promise.all([
-    views.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    downloads.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    visitors
-      .where('visitor_id', 'is not', null)
-      .select((eb) => eb.fn.count<number>('visitor_id').distinct().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { views: Number(v.n), downloads: Number(d.n), uniqueVisitors: Number(u.n) };
+export async function countTraffic(db: TDb, scope: { projectId: string; fileId?: string | undefined; sinceDay?: number | undefined }): Promise<TTrafficTotals> {
+  const key = scope.fileId ?? SITE_SCOPE;
+  let totals = db
+    .selectFrom('analytics_daily')
+    .select((eb) => [eb.fn.sum<number | null>('views').as('views'), eb.fn.sum<number | null>('downloads').as('downloads')])
+    .where('project_id', '=', scope.projectId)
+    .where('scope', '=', key);
+  let visitors = db
+    .selectFrom('analytics_visitors')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('project_id', '=', scope.projectId)
+    .where('scope', '=', key);
+  if (scope.sinceDay !== undefined) {
+    totals = totals.where('day', '>=', scope.sinceDay);
+    visitors = visitors.where('last_day', '>=', scope.sinceDay);
+  }
+  const [t, u] = await Promise.all([totals.executeTakeFirstOrThrow(), visitors.executeTakeFirstOrThrow()]);
+  return { views: Number(t.views ?? 0), downloads: Number(t.downloads ?? 0), uniqueVisitors: Number(u.n) };
+}
+
+export interface TDailyTraffic {
+  day: number;
+  views: number;
+  downloads: number;
+  uniqueVisitors: number;
+}
+
+/** The rollup rows of a site (or file) from `fromDay` to `toDay`, oldest first; days without traffic are absent. */
+export async function listDailyTraffic(db: TDb, scope: { projectId: string; fileId?: string | undefined }, fromDay: number, toDay: number): Promise<TDailyTraffic[]> {
+  const rows = await db
+    .selectFrom('analytics_daily')
+    .select(['day', 'views', 'downloads', 'unique_visitors'])
+    .where('project_id', '=', scope.projectId)
+    .where('scope', '=', scope.fileId ?? SITE_SCOPE)
+    .where('day', '>=', fromDay)
+    .where('day', '<=', toDay)
+    .orderBy('day')
+    .execute();
+  return rows.map((r) => ({ day: Number(r.day), views: Number(r.views), downloads: Number(r.downloads), uniqueVisitors: Number(r.unique_visitors) }));
+}
+
+/** Views and downloads of every scope of a site (its own under SITE_SCOPE, each file's under its id). */
+export async function countTrafficByScope(db: TDb, projectId: string): Promise<Map<string, { views: number; downloads: number }>> {
+  const rows = await db
+    .selectFrom('analytics_daily')
+    .select((eb) => ['scope', eb.fn.sum<number>('views').as('views'), eb.fn.sum<number>('downloads').as('downloads')])
+    .where('project_id', '=', projectId)
+    .groupBy('scope')
+    .execute();
+  return new Map(rows.map((r) => [r.scope, { views: Number(r.views), downloads: Number(r.downloads) }]));
+}
+
+/** Page views and downloads per project, for lists of many sites. */
+export async function countTrafficByProject(db: TDb, projectIds: readonly string[]): Promise<Map<string, { views: number; downloads: number }>> {
+  const out = new Map<string, { views: number; downloads: number }>();
+  if (projectIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('analytics_daily')
+    .select((eb) => ['project_id', eb.fn.sum<number>('views').as('views'), eb.fn.sum<number>('downloads').as('downloads')])
+    .where('project_id', 'in', [...projectIds])
+    .where('scope', '=', SITE_SCOPE)
+    .groupBy('project_id')
+    .execute();
+  for (const r of rows) out.set(r.project_id, { views: Number(r.views), downloads: Number(r.downloads) });
+  return out;
 }
 
 /** Page views per project, for lists of many sites. */
 export async function countPageViewsByProject(db: TDb, projectIds: readonly string[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  if (projectIds.length === 0) return out;
-  const rows = await db
-    .selectFrom('analytics_events')
-    .select(['project_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('project_id', 'in', [...projectIds])
-    .where('type', '=', 'view')
-    .where('file_id', 'is', null)
-    .groupBy('project_id')
-    .execute();
-  for (const r of rows) out.set(r.project_id, Number(r.n));
+  for (const [id, traffic] of await countTrafficByProject(db, projectIds)) if (traffic.views > 0) out.set(id, traffic.views);
   return out;
 }
 

@@ -10,7 +10,10 @@ import { newId } from './ids.ts';
 
 const ALL_TABLES = [
   'account_tokens',
+  'analytics_daily',
   'analytics_events',
+  'analytics_visitor_days',
+  'analytics_visitors',
   'anonymous_sessions',
   'approvals',
   'auth_sessions',

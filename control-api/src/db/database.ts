@@ -12,6 +12,7 @@ import * as viewDedupeIndexMigration from './migrations/2026_11_24_0900_view_ded
 import * as emailAddressesMigration from './migrations/2026_11_24_1700_email_addresses.ts';
 import * as publicSitePagesMigration from './migrations/2026_11_24_1800_public_site_pages.ts';
 import * as accountsMigration from './migrations/2026_11_26_0900_accounts.ts';
+import * as analyticsRollupsMigration from './migrations/2026_11_26_0930_analytics_rollups.ts';
 import type { Database } from './tables.ts';
 import { createSqliteWriteTracker, type ReadCache } from './read-cache.ts';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_24_1700_email_addresses': emailAddressesMigration,
   '2026_11_24_1800_public_site_pages': publicSitePagesMigration,
   '2026_11_26_0900_accounts': accountsMigration,
+  '2026_11_26_0930_analytics_rollups': analyticsRollupsMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

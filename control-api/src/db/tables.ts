@@ -127,6 +127,8 @@ export interface CommentsTable {
   user_name: string;
   body: string;
   created_at: number;
+  /** Set on a reply the site's creator wrote from the dashboard (its visitor_id is then ''). */
+  creator_id: string | null;
 }
 
 export interface ApprovalsTable {
@@ -148,6 +150,35 @@ export interface AnalyticsEventsTable {
   type: string;
   details: string;
   created_at: number;
+}
+
+/**
+ * Views, downloads and distinct visitors per site, scope ('' for the whole site, else a file id) and
+ * UTC day (days since the epoch), kept as events are written, so the panel never scans the events.
+ */
+export interface AnalyticsDailyTable {
+  project_id: string;
+  scope: string;
+  day: number;
+  views: number;
+  downloads: number;
+  unique_visitors: number;
+}
+
+/** One row per site, scope, day and visitor seen that day (what makes a day's visitors exact). */
+export interface AnalyticsVisitorDaysTable {
+  project_id: string;
+  scope: string;
+  day: number;
+  visitor_id: string;
+}
+
+/** One row per site, scope and visitor, with the last day they were seen (all-time and trailing-range distinct visitors). */
+export interface AnalyticsVisitorsTable {
+  project_id: string;
+  scope: string;
+  visitor_id: string;
+  last_day: number;
 }
 
 export interface EmailCollectionsTable {
@@ -347,6 +378,9 @@ export interface Database {
   comments: CommentsTable;
   approvals: ApprovalsTable;
   analytics_events: AnalyticsEventsTable;
+  analytics_daily: AnalyticsDailyTable;
+  analytics_visitor_days: AnalyticsVisitorDaysTable;
+  analytics_visitors: AnalyticsVisitorsTable;
   email_collections: EmailCollectionsTable;
   email_addresses: EmailAddressesTable;
   email_recipient_requests: EmailRecipientRequestsTable;
