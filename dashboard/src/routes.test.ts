@@ -7,6 +7,16 @@ describe('resolvePage', () => {
     expect(resolvePage('/index.html')).toBe('landing');
   });
 
+  it('shows the account pages at their paths, with or without a trailing slash', () => {
+    expect(resolvePage('/sign-in')).toBe('sign-in');
+    expect(resolvePage('/sign-in/')).toBe('sign-in');
+    expect(resolvePage('/reset-password')).toBe('reset-password');
+    expect(resolvePage('/verify-email')).toBe('verify-email');
+    expect(resolvePage('/account')).toBe('account');
+    expect(resolvePage('/account/sessions')).toBe('not-found');
+    expect(resolvePage('/sign-up')).toBe('not-found');
+  });
+
   it('shows the not-found page for any path the app does not have yet', () => {
     expect(resolvePage('/nope')).toBe('not-found');
     expect(resolvePage('/templates/')).toBe('not-found');

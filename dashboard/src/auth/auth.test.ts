@@ -4,6 +4,7 @@ import { ApiRequestError } from '@dropsite/shared/browser/api-client';
 import { createAuthApi } from './auth-api.ts';
 import { afterSignInPath, currentReturnPath, signInHref } from './auth-paths.ts';
 import { createSessionStore } from './session-store.ts';
+import { describeUserAgent } from './user-agent.ts';
 
 const CREATOR: TCreatorPublic = { id: 'c_1', email: 'mara@studio.com', name: 'Mara', avatarUrl: '', emailVerified: false, createdAt: '2026-11-26T09:00:00.000Z' };
 
@@ -97,5 +98,16 @@ describe('sign-in paths', () => {
     expect(afterSignInPath('https://evil.example/')).toBe('/dashboard');
     expect(currentReturnPath({ pathname: '/', search: '?x=1', hash: '' })).toBe('/?x=1');
     expect(currentReturnPath({ pathname: '/sign-in', search: '', hash: '' })).toBeNull();
+  });
+});
+
+describe('session devices', () => {
+  it('names the browser and the system in a few words', () => {
+    expect(describeUserAgent('Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15')).toBe('Safari on macOS');
+    expect(describeUserAgent('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36 Edg/126.0')).toBe('Edge on Windows');
+    expect(describeUserAgent('Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36')).toBe('Chrome on Android');
+    expect(describeUserAgent('Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0')).toBe('Firefox on Linux');
+    expect(describeUserAgent('curl/8.5.0')).toBe('Unknown device');
+    expect(describeUserAgent(null)).toBe('Unknown device');
   });
 });

@@ -1,5 +1,11 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type MouseEvent } from 'react';
 import { MOBILE_BREAKPOINT_PX } from '@dropsite/shared';
+import { ACCOUNT_PATH, DASHBOARD_PATH, currentReturnPath, signInHref, type TAuthMode } from '../auth/auth-paths.ts';
+import { useSession } from '../auth/session-store.ts';
+import { signOutAndLeave } from '../auth/sign-out.ts';
+import { AccountMenu } from './account-menu.tsx';
+import { AuthDialog } from './auth-dialog.tsx';
+import { Avatar } from './avatar.tsx';
 import { CloseIcon, MenuIcon } from './icons.tsx';
 import { Logo } from './logo.tsx';
 import { NotificationBell } from '../engagement/notification-bell.tsx';
@@ -8,9 +14,16 @@ import './site-header.css';
 interface TSiteHeaderProps {
   /** On the landing page the section links stay in-page; elsewhere they lead back to it. */
   isLandingPage: boolean;
+  /** The sign-in page leaves out Sign In and Sign Up: its form is the page. */
+  hasAuthActions?: boolean;
 }
 
-export function SiteHeader({ isLandingPage }: TSiteHeaderProps) {
+/**
+ * The public header (spec 2.9): logo, navigation, the bell, Sign In and Sign Up (modals; the links
+ * lead to /sign-in when opened in a new tab) when signed out, Dashboard and the avatar menu when
+ * signed in. Under 768 px all of it but the logo and the bell moves into the menu.
+ */
+export function SiteHeader({ isLandingPage, hasAuthActions = true }: TSiteHeaderProps) {
   const home = isLandingPage ? '' : '/';
   const links = [
     { href: `${home}#how-it-works`, label: 'How it works' },
@@ -23,6 +36,23 @@ export function SiteHeader({ isLandingPage }: TSiteHeaderProps) {
   const menuId = useId();
   const menuButton = useRef<HTMLButtonElement>(null);
   const header = useRef<HTMLElement>(null);
+  const session = useSession();
+  const [authMode, setAuthMode] = useState<TAuthMode | null>(null);
+  const [isSigningOut, setSigningOut] = useState(false);
+  const returnTo = currentReturnPath();
+
+  const openAuth = (mode: TAuthMode) => (event: MouseEvent<HTMLAnchorElement>) => {
+    // A modifier click opens /sign-in in a new tab as the link says; a plain click opens the modal here.
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    setMenuOpen(false);
+    setAuthMode(mode);
+  };
+
+  const signOut = async () => {
+    setSigningOut(true);
+    if (!(await signOutAndLeave())) setSigningOut(false);
+  };
 
   useEffect(() => {
     const onScroll = () => setScrolled(window.scrollY > 4);
@@ -68,7 +98,30 @@ export function SiteHeader({ isLandingPage }: TSiteHeaderProps) {
             ))}
           </ul>
         </nav>
-        <NotificationBell />
+        <div className="site-header__actions">
+          <NotificationBell />
+          {hasAuthActions && (
+            <div className="site-header__account" data-state={session.status}>
+              {session.status === 'signed-in' ? (
+                <>
+                  <a className="site-header__link" href={DASHBOARD_PATH}>
+                    Dashboard
+                  </a>
+                  <AccountMenu creator={session.creator} />
+                </>
+              ) : session.status === 'loading' ? null : (
+                <>
+                  <a className="site-header__link" href={signInHref('sign-in', returnTo)} onClick={openAuth('sign-in')}>
+                    Sign In
+                  </a>
+                  <a className="button button--primary site-header__sign-up" href={signInHref('sign-up', returnTo)} onClick={openAuth('sign-up')}>
+                    Sign Up
+                  </a>
+                </>
+              )}
+            </div>
+          )}
+        </div>
         <button ref={menuButton} type="button" className="site-header__menu-button" aria-expanded={isMenuOpen} aria-controls={menuId} onClick={() => setMenuOpen((open) => !open)}>
           {isMenuOpen ? <CloseIcon /> : <MenuIcon />}
           <span>Menu</span>
@@ -85,8 +138,47 @@ export function SiteHeader({ isLandingPage }: TSiteHeaderProps) {
               </li>
             ))}
           </ul>
+          {hasAuthActions && session.status === 'signed-in' && (
+            <div className="site-header__drawer-account">
+              <div className="site-header__drawer-who">
+                <Avatar creator={session.creator} size="large" />
+                <div>
+                  <p className="site-header__drawer-name">{session.creator.name || 'Your account'}</p>
+                  <p className="site-header__drawer-email">{session.creator.email}</p>
+                </div>
+              </div>
+              <ul role="list">
+                <li>
+                  <a className="site-header__drawer-link" href={DASHBOARD_PATH}>
+                    Dashboard
+                  </a>
+                </li>
+                <li>
+                  <a className="site-header__drawer-link" href={ACCOUNT_PATH}>
+                    Account
+                  </a>
+                </li>
+                <li>
+                  <button type="button" className="site-header__drawer-link" onClick={() => void signOut()} disabled={isSigningOut}>
+                    {isSigningOut ? 'Signing out...' : 'Sign out'}
+                  </button>
+                </li>
+              </ul>
+            </div>
+          )}
+          {hasAuthActions && (session.status === 'signed-out' || session.status === 'error') && (
+            <div className="site-header__drawer-auth">
+              <a className="button button--secondary button--large" href={signInHref('sign-in', returnTo)} onClick={openAuth('sign-in')}>
+                Sign In
+              </a>
+              <a className="button button--primary button--large" href={signInHref('sign-up', returnTo)} onClick={openAuth('sign-up')}>
+                Sign Up
+              </a>
+            </div>
+          )}
         </div>
       </nav>
+      {authMode && <AuthDialog mode={authMode} onClose={() => setAuthMode(null)} />}
     </header>
   );
 }

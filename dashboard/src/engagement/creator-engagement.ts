@@ -100,7 +100,5 @@ export function getNotificationCenter(): TNotificationCenter {
 export const PUBLISHED_EVENT = 'dropsite:published';
 /** Any page may ask for the email prompt: `window.dispatchEvent(new CustomEvent(EMAIL_PROMPT_EVENT, { detail: { trigger } }))`. */
 export const EMAIL_PROMPT_EVENT = 'dropsite:email-prompt';
-/** Where 'Sign Up Free' goes. */
-export const SIGN_UP_PATH = '/sign-in';
 /** Where a notification click goes (spec 2). */
 export const DASHBOARD_PATH = '/dashboard';

@@ -6,6 +6,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type MouseEvent } from 'react';
 import type { TEmailTrigger } from '@dropsite/shared';
 import { AlertIcon, CheckIcon, CloseIcon } from '../components/icons.tsx';
+import { SignUpLink } from '../components/sign-up-link.tsx';
 import { EMAIL_PROMPT_COPY } from './email-copy.ts';
 import { isEmailValid, type TCollectedEmailRecord } from './email-prompt.ts';
 import { sendProductEvent, submitCollectedEmail } from './engagement-api.ts';
@@ -93,7 +94,11 @@ export function EmailModal({ trigger, projectId, sessionId, onCollected, onClose
             </span>
             <h2 id={ids.title}>You’re all set</h2>
             <p id={ids.subtitle}>
-              We sent a confirmation link to <strong>{email.trim()}</strong>. Open it to keep your sites and their activity linked to you.
+              We sent a sign-in link to <strong>{email.trim()}</strong>. Open it on any device: it signs you in to a free account that keeps your sites and everything visitors do
+              on them.
+            </p>
+            <p className="email-modal__alternative">
+              Prefer a password? <SignUpLink className="email-modal__alternative-link">Create an account</SignUpLink>
             </p>
             <button type="button" className="button button--primary button--large email-modal__submit" onClick={() => close(null)}>
               Done

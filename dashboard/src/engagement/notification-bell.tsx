@@ -7,10 +7,11 @@ import { useCallback, useEffect, useId, useRef, useState, useSyncExternalStore, 
 import { NOTIFICATION_BELL_REFRESH_MS, type TLocalNotification, type TNotificationType } from '@dropsite/shared';
 import { formatAlertTime } from '@dropsite/shared/browser/relative-time';
 import { CheckIcon, ClockIcon, HeartIcon, MessageIcon } from './engagement-icons.tsx';
-import { DASHBOARD_PATH, SIGN_UP_PATH, getCreatorEngagementStore, getNotificationCenter } from './creator-engagement.ts';
+import { DASHBOARD_PATH, getCreatorEngagementStore, getNotificationCenter } from './creator-engagement.ts';
 import { countUnread, formatUnreadBadge } from './notifications.ts';
 import { STORAGE_KEYS } from './storage-keys.ts';
 import { readNotificationPermission, requestNotificationPermission, type TNotificationPermission } from './browser-notifications.ts';
+import { SignUpLink } from '../components/sign-up-link.tsx';
 import './engagement.css';
 
 const TYPE_ICONS: Record<TNotificationType, () => JSX.Element> = {
@@ -164,11 +165,7 @@ export function NotificationBell() {
             </button>
           )}
           {permission === 'denied' && <p className="notification-bell__note">Browser notifications are blocked for this site.</p>}
-          {(isAnonymousCreator || creator.status === 'none') && (
-            <a className="button button--primary notification-bell__footer-button" href={SIGN_UP_PATH}>
-              Sign Up Free
-            </a>
-          )}
+          {(isAnonymousCreator || creator.status === 'none') && <SignUpLink className="button button--primary notification-bell__footer-button" />}
         </div>
       </div>
     </div>

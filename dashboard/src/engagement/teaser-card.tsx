@@ -1,13 +1,13 @@
 /**
  * The engagement teaser for anonymous creators (spec 2.8, 4): how many interactions their sites
  * had, the analytics behind them blurred until they sign up, and the days left of the 7-day
- * window, coloured by urgency. 'Maybe Later' hides it for good; 'Sign Up Free' goes to sign-in.
+ * window, coloured by urgency. 'Maybe Later' hides it for good; 'Sign Up Free' opens the sign-up form and comes back here.
  */
 import { useId, type ReactNode } from 'react';
 import type { TAnonymousProject, TEngagementSummary } from '@dropsite/shared';
 import { CloseIcon } from '../components/icons.tsx';
+import { SignUpLink } from '../components/sign-up-link.tsx';
 import { ClockIcon, EyeIcon, HeartIcon, LockIcon, MessageIcon, CheckIcon } from './engagement-icons.tsx';
-import { SIGN_UP_PATH } from './creator-engagement.ts';
 import { formatDaysRemaining, teaserUrgency } from './teaser-rules.ts';
 
 interface TTeaserCardProps {
@@ -62,9 +62,7 @@ export function TeaserCard({ summary, projects, onDismiss }: TTeaserCardProps) {
         <button type="button" className="button button--secondary teaser-card__button" onClick={onDismiss}>
           Maybe Later
         </button>
-        <a className="button button--primary teaser-card__button" href={SIGN_UP_PATH}>
-          Sign Up Free
-        </a>
+        <SignUpLink className="button button--primary teaser-card__button" />
       </div>
     </aside>
   );

@@ -5,7 +5,8 @@ import type { TChosenFile } from '../upload/chosen-files.ts';
 import { formatSpeed, formatTimeLeft, type TTransferEstimate } from '../upload/upload-progress.ts';
 import type { TFileUploadStatus, TPublishSnapshot } from '../upload/upload-progress-tracker.ts';
 import { ModeBadge } from './mode-badge.tsx';
-import { WIZARD_TIPS } from './tips.ts';
+import { ACCOUNT_TIP, WIZARD_TIPS } from './tips.ts';
+import { SignUpLink } from '../components/sign-up-link.tsx';
 
 const STATUS_LABELS: Record<TFileUploadStatus, string> = {
   pending: 'Waiting',
@@ -132,6 +133,12 @@ export function AlmostDoneOverlay({ mode, files, snapshot, estimate, onCancel }:
           <span className="almost-done__tip-label">Tip</span>
           <p key={tip} className="almost-done__tip-text">
             {WIZARD_TIPS[tip]}
+            {WIZARD_TIPS[tip] === ACCOUNT_TIP && (
+              <>
+                {' '}
+                <SignUpLink className="almost-done__tip-link" isNewTab />
+              </>
+            )}
           </p>
         </div>
 

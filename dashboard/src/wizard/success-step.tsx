@@ -3,6 +3,8 @@ import { COPY_CONFIRMATION_MS, QR_CODE } from '@dropsite/shared';
 import { copyText } from '@dropsite/shared/browser/clipboard';
 import { CheckIcon, PlusIcon } from '../components/icons.tsx';
 import { CheckCircleIcon, CopyIcon, DownloadIcon, ExternalIcon, ShareIcon } from './wizard-icons.tsx';
+import { useSession } from '../auth/session-store.ts';
+import { SignUpLink } from '../components/sign-up-link.tsx';
 
 interface TSuccessStepProps {
   /** Null until the upload has finished and the server named the site. */
@@ -151,10 +153,22 @@ export function SuccessStep({ url, slug, title, onCreateAnother }: TSuccessStepP
       <p className="success__note" role="status">
         {shareNote}
       </p>
+      <AccountNote />
       <button type="button" className="text-button success__again" onClick={onCreateAnother}>
         <PlusIcon size={16} />
         Create Another Site
       </button>
     </div>
+  );
+}
+
+/** Signed out, the site lives in this browser's anonymous session for 7 days: say how to keep it. */
+function AccountNote() {
+  const session = useSession();
+  if (session.status !== 'signed-out') return null;
+  return (
+    <p className="success__account">
+      This site stays linked to this browser for 7 days. <SignUpLink className="success__account-link">Sign up free</SignUpLink> to keep it, and everything visitors do on it.
+    </p>
   );
 }

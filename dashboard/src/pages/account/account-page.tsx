@@ -1,0 +1,519 @@
+/**
+ * /account: the creator's name, their address (a change applies once the new address confirms a
+ * link), their password, the devices signed in (each can be signed out, or all at once) and
+ * deleting the account, confirmed by typing the address. Signed out, the page sends the browser
+ * to /sign-in and back; the server checks every call regardless.
+ */
+import { useCallback, useEffect, useId, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
+import { PASSWORD_MIN_LENGTH, type TAccountResponse, type TAccountSession, type TCreatorPublic } from '@dropsite/shared';
+import { ApiRequestError } from '@dropsite/shared/browser/api-client';
+import { formatAlertTime } from '@dropsite/shared/browser/relative-time';
+import { authApi } from '../../auth/auth-api.ts';
+import { ACCOUNT_PATH, signInHref } from '../../auth/auth-paths.ts';
+import { getSessionStore, useSession } from '../../auth/session-store.ts';
+import { signOutAndLeave } from '../../auth/sign-out.ts';
+import { describeUserAgent } from '../../auth/user-agent.ts';
+import { Avatar } from '../../components/avatar.tsx';
+import { AlertIcon, CheckIcon } from '../../components/icons.tsx';
+import { SiteFooter } from '../../components/site-footer.tsx';
+import { SiteHeader } from '../../components/site-header.tsx';
+import '../../auth/auth.css';
+import './account-page.css';
+
+/** Long enough to read why the page is leaving, short enough not to wait. */
+const REDIRECT_DELAY_MS = 900;
+
+function messageOf(error: unknown): string {
+  if (error instanceof ApiRequestError && error.status === 0) return 'No connection. Check your network and try again.';
+  if (error instanceof ApiRequestError && error.status < 500) return error.message;
+  return 'Something went wrong on our side. Please try again.';
+}
+
+export function AccountPage() {
+  const session = useSession();
+
+  useEffect(() => {
+    document.title = 'Account · Dropsite';
+  }, []);
+
+  useEffect(() => {
+    if (session.status !== 'signed-out') return;
+    const timer = window.setTimeout(() => window.location.replace(signInHref('sign-in', ACCOUNT_PATH)), REDIRECT_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [session.status]);
+
+  return (
+    <>
+      <SiteHeader isLandingPage={false} />
+      <main className="account container" aria-busy={session.status === 'loading'}>
+        {session.status === 'signed-in' ? (
+          <AccountSettings creator={session.creator} />
+        ) : session.status === 'signed-out' ? (
+          <div className="account__message">
+            <h1>Please sign in to see your account</h1>
+            <p role="status">Redirecting...</p>
+          </div>
+        ) : session.status === 'error' ? (
+          <div className="account__message" role="alert">
+            <h1>We couldn’t check your sign-in</h1>
+            <p>The server did not answer. Check your connection and try again.</p>
+            <button type="button" className="button button--secondary" onClick={() => void getSessionStore().refresh()}>
+              Try again
+            </button>
+          </div>
+        ) : (
+          <div className="account__message" role="status">
+            <span className="account__spinner" aria-hidden="true" />
+            <span className="visually-hidden">Checking your sign-in…</span>
+          </div>
+        )}
+      </main>
+      <SiteFooter />
+    </>
+  );
+}
+
+type TLoad = { status: 'loading' } | { status: 'ready'; account: TAccountResponse } | { status: 'failed'; message: string };
+
+function AccountSettings({ creator }: { creator: TCreatorPublic }) {
+  const [load, setLoad] = useState<TLoad>({ status: 'loading' });
+  const reload = useCallback(async () => {
+    try {
+      setLoad({ status: 'ready', account: await authApi.fetchAccount() });
+    } catch (error) {
+      setLoad({ status: 'failed', message: messageOf(error) });
+    }
+  }, []);
+  useEffect(() => void reload(), [reload]);
+
+  const account = load.status === 'ready' ? load.account : null;
+  const current = account?.creator ?? creator;
+
+  return (
+    <>
+      <header className="account__head">
+        <Avatar creator={current} size="large" />
+        <div>
+          <h1 className="account__title">Account</h1>
+          <p className="account__lede">{current.email}</p>
+        </div>
+      </header>
+
+      {load.status === 'failed' && (
+        <p className="auth-form__error account__load-error" role="alert">
+          <AlertIcon size={16} />
+          Your account could not be loaded: {load.message}{' '}
+          <button type="button" className="auth-form__inline-link" onClick={() => void reload()}>
+            Try again
+          </button>
+        </p>
+      )}
+
+      <div className="account__sections">
+        <ProfileSection creator={current} onSaved={reload} />
+        <EmailSection creator={current} pendingEmail={account?.pendingEmail ?? null} />
+        <PasswordSection onSaved={reload} />
+        <SessionsSection sessions={account?.sessions ?? null} onChanged={reload} />
+        <DeleteSection email={current.email} />
+      </div>
+    </>
+  );
+}
+
+function Section({ id, title, lede, tone, children }: { id: string; title: string; lede: ReactNode; tone?: 'danger'; children: ReactNode }) {
+  return (
+    <section className="account-section" aria-labelledby={id} data-tone={tone}>
+      <div className="account-section__intro">
+        <h2 id={id}>{title}</h2>
+        <p>{lede}</p>
+      </div>
+      <div className="account-section__body">{children}</div>
+    </section>
+  );
+}
+
+type TFormState = { status: 'idle' } | { status: 'busy' } | { status: 'done'; message: string } | { status: 'failed'; message: string };
+
+function FormFeedback({ state }: { state: TFormState }) {
+  if (state.status === 'failed')
+    return (
+      <p className="auth-form__error" role="alert">
+        <AlertIcon size={16} />
+        {state.message}
+      </p>
+    );
+  if (state.status === 'done')
+    return (
+      <p className="account__done" role="status">
+        <CheckIcon size={16} />
+        {state.message}
+      </p>
+    );
+  return null;
+}
+
+function TextField({ label, hint, ...input }: { label: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
+  const id = useId();
+  const hintId = useId();
+  return (
+    <div className="auth-field">
+      <label htmlFor={id} className="auth-field__label">
+        {label}
+      </label>
+      <input id={id} aria-describedby={hint ? hintId : undefined} {...input} />
+      {hint && (
+        <p id={hintId} className="auth-form__hint">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function ProfileSection({ creator, onSaved }: { creator: TCreatorPublic; onSaved: () => Promise<void> }) {
+  const headingId = useId();
+  const [name, setName] = useState(creator.name);
+  const [state, setState] = useState<TFormState>({ status: 'idle' });
+  const isChanged = name.trim() !== '' && name.trim() !== creator.name;
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!isChanged) return;
+    setState({ status: 'busy' });
+    try {
+      await authApi.updateName(name.trim());
+      await Promise.all([onSaved(), getSessionStore().refresh()]);
+      setState({ status: 'done', message: 'Name saved.' });
+    } catch (error) {
+      setState({ status: 'failed', message: messageOf(error) });
+    }
+  };
+
+  return (
+    <Section id={headingId} title="Profile" lede="Your name greets you in the dashboard. Visitors see it only where you put it on a site.">
+      <form className="account-form" onSubmit={onSubmit}>
+        <TextField
+          label="Name"
+          type="text"
+          autoComplete="name"
+          maxLength={100}
+          required
+          value={name}
+          onChange={(e) => {
+            setName(e.target.value);
+            setState({ status: 'idle' });
+          }}
+        />
+        <FormFeedback state={state} />
+        <div className="account-form__actions">
+          <button type="submit" className="button button--primary" disabled={!isChanged || state.status === 'busy'}>
+            {state.status === 'busy' ? 'Saving...' : 'Save Name'}
+          </button>
+        </div>
+      </form>
+    </Section>
+  );
+}
+
+function EmailSection({ creator, pendingEmail }: { creator: TCreatorPublic; pendingEmail: string | null }) {
+  const headingId = useId();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [state, setState] = useState<TFormState>({ status: 'idle' });
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [verifyState, setVerifyState] = useState<TFormState>({ status: 'idle' });
+  const pending = sentTo ?? pendingEmail;
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setState({ status: 'busy' });
+    try {
+      const address = email.trim();
+      await authApi.requestEmailChange({ email: address, password });
+      setSentTo(address);
+      setEmail('');
+      setPassword('');
+      setState({ status: 'idle' });
+    } catch (error) {
+      setState({ status: 'failed', message: messageOf(error) });
+    }
+  };
+
+  const resendVerification = async () => {
+    setVerifyState({ status: 'busy' });
+    try {
+      await authApi.requestVerification();
+      setVerifyState({ status: 'done', message: `We sent a new confirmation link to ${creator.email}.` });
+    } catch (error) {
+      setVerifyState({ status: 'failed', message: messageOf(error) });
+    }
+  };
+
+  return (
+    <Section
+      id={headingId}
+      title="Email address"
+      lede="Where we send sign-in links and, once confirmed, news of your sites. A new address takes over once you open the link we send it."
+    >
+      <div className="account-email">
+        <span className="account-email__address">{creator.email}</span>
+        {creator.emailVerified ? (
+          <span className="account-badge" data-tone="ok">
+            <CheckIcon size={13} />
+            Confirmed
+          </span>
+        ) : (
+          <span className="account-badge" data-tone="warn">
+            Not confirmed
+          </span>
+        )}
+      </div>
+      {!creator.emailVerified && (
+        <div className="account-email__verify">
+          <p className="auth-form__hint">Until you confirm it we send this address nothing but sign-in links.</p>
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => void resendVerification()}
+            disabled={verifyState.status === 'busy' || verifyState.status === 'done'}
+          >
+            {verifyState.status === 'busy' ? 'Sending...' : 'Send confirmation link'}
+          </button>
+          <FormFeedback state={verifyState} />
+        </div>
+      )}
+      {pending && (
+        <p className="account-pending" role="status">
+          Waiting for confirmation: we sent a link to <strong>{pending}</strong>. Your address stays {creator.email} until you open it.
+        </p>
+      )}
+      <form className="account-form" onSubmit={onSubmit}>
+        <TextField
+          label="New email address"
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          autoCapitalize="off"
+          spellCheck={false}
+          maxLength={320}
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <TextField
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          maxLength={256}
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <FormFeedback state={state} />
+        <div className="account-form__actions">
+          <button type="submit" className="button button--primary" disabled={email.trim() === '' || password === '' || state.status === 'busy'}>
+            {state.status === 'busy' ? 'Sending...' : 'Change Email'}
+          </button>
+        </div>
+      </form>
+    </Section>
+  );
+}
+
+function PasswordSection({ onSaved }: { onSaved: () => Promise<void> }) {
+  const headingId = useId();
+  const [currentPassword, setCurrent] = useState('');
+  const [newPassword, setNew] = useState('');
+  const [state, setState] = useState<TFormState>({ status: 'idle' });
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setState({ status: 'busy' });
+    try {
+      await authApi.changePassword({ currentPassword, newPassword });
+      setCurrent('');
+      setNew('');
+      await onSaved();
+      setState({ status: 'done', message: 'Password changed. Every other device has been signed out.' });
+    } catch (error) {
+      setState({ status: 'failed', message: messageOf(error) });
+    }
+  };
+
+  return (
+    <Section id={headingId} title="Password" lede="Changing it signs out every other device. Forgot it? Sign out and use 'Forgot password?'.">
+      <form className="account-form" onSubmit={onSubmit}>
+        <TextField
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          maxLength={256}
+          required
+          value={currentPassword}
+          onChange={(e) => setCurrent(e.target.value)}
+        />
+        <TextField
+          label="New password"
+          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+          type="password"
+          autoComplete="new-password"
+          minLength={PASSWORD_MIN_LENGTH}
+          maxLength={256}
+          required
+          value={newPassword}
+          onChange={(e) => setNew(e.target.value)}
+        />
+        <FormFeedback state={state} />
+        <div className="account-form__actions">
+          <button type="submit" className="button button--primary" disabled={currentPassword === '' || newPassword.length < PASSWORD_MIN_LENGTH || state.status === 'busy'}>
+            {state.status === 'busy' ? 'Saving...' : 'Change Password'}
+          </button>
+        </div>
+      </form>
+    </Section>
+  );
+}
+
+function SessionsSection({ sessions, onChanged }: { sessions: TAccountSession[] | null; onChanged: () => Promise<void> }) {
+  const headingId = useId();
+  const [busyId, setBusyId] = useState<string | null>(null);
+  const [state, setState] = useState<TFormState>({ status: 'idle' });
+  const now = Date.now();
+
+  const endSession = async (session: TAccountSession) => {
+    setBusyId(session.id);
+    if (session.current) {
+      if (!(await signOutAndLeave())) {
+        setBusyId(null);
+        setState({ status: 'failed', message: 'No connection. Check your network and try again.' });
+      }
+      return;
+    }
+    try {
+      await authApi.endSession(session.id);
+      await onChanged();
+      setState({ status: 'idle' });
+    } catch (error) {
+      setState({ status: 'failed', message: messageOf(error) });
+    }
+    setBusyId(null);
+  };
+
+  const signOutEverywhere = async () => {
+    setBusyId('*');
+    try {
+      await authApi.signOutEverywhere();
+      window.location.assign('/');
+    } catch (error) {
+      setBusyId(null);
+      setState({ status: 'failed', message: messageOf(error) });
+    }
+  };
+
+  return (
+    <Section id={headingId} title="Where you’re signed in" lede="Each browser you signed in with. Sign out any you do not recognise, or all of them at once.">
+      {sessions === null ? (
+        <p className="auth-form__hint">Loading your sessions…</p>
+      ) : (
+        <ul className="account-sessions" role="list">
+          {sessions.map((session) => (
+            <li key={session.id} className="account-session">
+              <div className="account-session__what">
+                <p className="account-session__device">
+                  {describeUserAgent(session.userAgent)}
+                  {session.current && (
+                    <span className="account-badge" data-tone="ok">
+                      This device
+                    </span>
+                  )}
+                </p>
+                <p className="account-session__when">
+                  Signed in {formatAlertTime(Date.parse(session.createdAt), now)}
+                  {session.lastUsedAt ? ` · last active ${formatAlertTime(Date.parse(session.lastUsedAt), now)}` : ''}
+                </p>
+              </div>
+              <button type="button" className="button button--secondary account-session__end" onClick={() => void endSession(session)} disabled={busyId !== null}>
+                {busyId === session.id ? 'Signing out...' : 'Sign out'}
+                {!session.current && <span className="visually-hidden"> {describeUserAgent(session.userAgent)}</span>}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <FormFeedback state={state} />
+      <div className="account-form__actions">
+        <button type="button" className="button button--secondary" onClick={() => void signOutEverywhere()} disabled={busyId !== null}>
+          {busyId === '*' ? 'Signing out...' : 'Sign out everywhere'}
+        </button>
+      </div>
+    </Section>
+  );
+}
+
+function DeleteSection({ email }: { email: string }) {
+  const headingId = useId();
+  const [isConfirming, setConfirming] = useState(false);
+  const [typed, setTyped] = useState('');
+  const [state, setState] = useState<TFormState>({ status: 'idle' });
+  const matches = typed.trim().toLowerCase() === email.toLowerCase();
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!matches) return;
+    setState({ status: 'busy' });
+    try {
+      await authApi.deleteAccount(typed.trim());
+      window.location.assign('/');
+    } catch (error) {
+      setState({ status: 'failed', message: messageOf(error) });
+    }
+  };
+
+  return (
+    <Section
+      id={headingId}
+      title="Delete account"
+      tone="danger"
+      lede="Your account, every site you published with it and all their files are removed. The sites stop answering at once. This cannot be undone."
+    >
+      {isConfirming ? (
+        <form className="account-form" onSubmit={onSubmit}>
+          <TextField
+            label={`Type ${email} to confirm`}
+            type="email"
+            autoComplete="off"
+            autoCapitalize="off"
+            spellCheck={false}
+            maxLength={320}
+            required
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            autoFocus
+          />
+          <FormFeedback state={state} />
+          <div className="account-form__actions">
+            <button
+              type="button"
+              className="button button--secondary"
+              onClick={() => {
+                setConfirming(false);
+                setTyped('');
+              }}
+            >
+              Cancel
+            </button>
+            <button type="submit" className="button account-danger-button" disabled={!matches || state.status === 'busy'}>
+              {state.status === 'busy' ? 'Deleting...' : 'Delete my account and sites'}
+            </button>
+          </div>
+        </form>
+      ) : (
+        <div className="account-form__actions">
+          <button type="button" className="button account-danger-button" onClick={() => setConfirming(true)}>
+            Delete account…
+          </button>
+        </div>
+      )}
+    </Section>
+  );
+}
