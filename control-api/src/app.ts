@@ -12,6 +12,7 @@ import { createCreatorRoutes } from './creators/creators.routes.ts';
 import { validateSessionToken } from './accounts/sessions.ts';
 import { createEngagementRoutes } from './engagement/engagement.routes.ts';
 import { createAnalyticsRoutes } from './analytics/analytics.routes.ts';
+import { createCreatorDashboardRoutes } from './dashboard-api/creator-dashboard.routes.ts';
 import { createUnlockRoutes } from './sites/unlock.routes.ts';
 import { createEmailRoutes } from './notifications/email.routes.ts';
 import { createDashboardRoutes } from './http/dashboard-routes.ts';
@@ -76,6 +77,7 @@ export function createApp(deps: TAppDeps): express.Express {
   app.use(createEngagementRoutes(deps));
   app.use(createAnalyticsRoutes(deps));
   app.use(createCreatorRoutes(deps));
+  app.use(createCreatorDashboardRoutes(deps));
   app.use(createUploadRoutes(deps));
   app.use(createUploadSessionRoutes(deps));
   app.use(createFileRoutes(deps));

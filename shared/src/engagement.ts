@@ -167,6 +167,8 @@ export const ZCommentReplySchema = z.object({
   createdAt: ZIsoDateTimeSchema,
   /** True when the visitor asking wrote it. */
   isOwn: z.boolean(),
+  /** A reply of the site's creator (from the dashboard); its userName is the site's author name, or 'Creator'. */
+  isCreator: z.boolean(),
 });
 export type TCommentReply = z.infer<typeof ZCommentReplySchema>;
 export const ZCommentSchema = ZCommentReplySchema.extend({

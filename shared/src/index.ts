@@ -15,3 +15,4 @@ export * from './engagement.ts';
 export * from './accounts.ts';
 export * from './storage-keys.ts';
 export * from './limiter.ts';
+export * from './creator-dashboard.ts';

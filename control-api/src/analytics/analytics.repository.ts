@@ -264,6 +264,18 @@ export async function listDailyTraffic(db: TDb, scope: { projectId: string; file
   return rows.map((r) => ({ day: Number(r.day), views: Number(r.views), downloads: Number(r.downloads), uniqueVisitors: Number(r.unique_visitors) }));
 }
 
+/** Every rollup row of a site, all scopes, oldest day first (the engagement export). */
+export async function listDailyTrafficOfProject(db: TDb, projectId: string): Promise<Array<TDailyTraffic & { scope: string }>> {
+  const rows = await db
+    .selectFrom('analytics_daily')
+    .select(['scope', 'day', 'views', 'downloads', 'unique_visitors'])
+    .where('project_id', '=', projectId)
+    .orderBy('day')
+    .orderBy('scope')
+    .execute();
+  return rows.map((r) => ({ scope: r.scope, day: Number(r.day), views: Number(r.views), downloads: Number(r.downloads), uniqueVisitors: Number(r.unique_visitors) }));
+}
+
 /** Views and downloads of every scope of a site (its own under SITE_SCOPE, each file's under its id). */
 export async function countTrafficByScope(db: TDb, projectId: string): Promise<Map<string, { views: number; downloads: number }>> {
   const rows = await db
@@ -304,10 +316,11 @@ export interface TActivityRow {
   file_id: string | null;
 }
 
-/** The newest events of a site or file, newest first. */
-export async function listRecentActivity(db: TDb, scope: { projectId: string; fileId?: string | undefined }, limit: number): Promise<TActivityRow[]> {
+/** The newest events of a site or file (after `since`, when given), newest first. */
+export async function listRecentActivity(db: TDb, scope: { projectId: string; fileId?: string | undefined; since?: number | undefined }, limit: number): Promise<TActivityRow[]> {
   let query = db.selectFrom('analytics_events').select(['type', 'details', 'created_at', 'file_id']).where('project_id', '=', scope.projectId);
   if (scope.fileId) query = query.where('file_id', '=', scope.fileId);
+  if (scope.since !== undefined) query = query.where('created_at', '>', scope.since);
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 

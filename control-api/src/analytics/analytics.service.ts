@@ -4,7 +4,15 @@
  * by the server when a download completes, so a cancelled transfer never counts (Firefox Send #734).
  */
 import type { z } from 'zod';
-import { RECENT_ACTIVITY_LIMIT, ZActivityTypeSchema, type TActivity, type TAnalytics, type ZAnalyticsQuerySchema, type ZProductEventRequestSchema } from '@dropsite/shared';
+import {
+  RECENT_ACTIVITY_LIMIT,
+  ZActivityTypeSchema,
+  type TActivity,
+  type TAnalytics,
+  type TDailyPoint,
+  type ZAnalyticsQuerySchema,
+  type ZProductEventRequestSchema,
+} from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
@@ -13,7 +21,9 @@ import { isProjectOwner, type TPrincipal } from '../access/principal.ts';
 import { countEngagement, listRecentEngagement } from '../engagement/engagement.repository.ts';
 import { findSiteFile } from '../engagement/engagement.service.ts';
 import { describeEngagement, toOneLine } from '../notifications/notification-messages.ts';
-import { countTraffic, hasViewSince, insertProductEvent, listRecentActivity } from './analytics.repository.ts';
+import { countTraffic, dayOf, hasViewSince, insertProductEvent, listDailyTraffic, listRecentActivity } from './analytics.repository.ts';
+
+const DAY_MS = 86_400_000;
 
 type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'caches' | 'analytics'>;
 
@@ -85,11 +95,18 @@ export async function recordDownload(deps: TDeps, visitorId: string | undefined,
   }
 }
 
-/** The newest activities: views and downloads from the event log, engagement from its own rows, merged. */
-async function listRecentActivityOf(deps: TDeps, scope: { projectId: string; fileId?: string | undefined }): Promise<Array<TActivity & { at: number }>> {
+/**
+ * The newest activities of a site or file (after `since`, when given), newest first: views and
+ * downloads from the event log, engagement from its own rows, merged.
+ */
+export async function listActivity(
+  deps: TDeps,
+  scope: { projectId: string; fileId?: string | undefined },
+  options: { since?: number | undefined; limit: number },
+): Promise<Array<TActivity & { at: number }>> {
   const [events, engagement] = await Promise.all([
-    listRecentActivity(deps.db, scope, RECENT_ACTIVITY_LIMIT),
-    listRecentEngagement(deps.db, { projectIds: [scope.projectId], fileId: scope.fileId }, RECENT_ACTIVITY_LIMIT),
+    listRecentActivity(deps.db, { ...scope, since: options.since }, options.limit),
+    listRecentEngagement(deps.db, { projectIds: [scope.projectId], fileId: scope.fileId, since: options.since }, options.limit),
   ]);
   const merged: Array<TActivity & { at: number }> = [];
   for (const row of events) {
@@ -109,14 +126,14 @@ async function listRecentActivityOf(deps: TDeps, scope: { projectId: string; fil
     merged.push({ type: row.kind, details, timestamp: new Date(row.at).toISOString(), fileId: row.fileId, at: row.at });
   }
   // Stable: for equal times the engagement (written after the view that led to it) comes first.
-  return merged.sort((a, b) => b.at - a.at).slice(0, RECENT_ACTIVITY_LIMIT);
+  return merged.sort((a, b) => b.at - a.at).slice(0, options.limit);
 }
 
 export async function getAnalytics(deps: TDeps, scope: { projectId: string; fileId?: string | undefined }, detailed: boolean): Promise<TAnalytics> {
   const [traffic, engagement, recentRows] = await Promise.all([
     countTraffic(deps.db, scope),
     countEngagement(deps.db, scope),
-    detailed ? listRecentActivityOf(deps, scope) : Promise.resolve([]),
+    detailed ? listActivity(deps, scope, { limit: RECENT_ACTIVITY_LIMIT }) : Promise.resolve([]),
   ]);
   const recentActivity = recentRows.map(({ at: _at, ...activity }) => activity);
   return {
@@ -128,6 +145,32 @@ export async function getAnalytics(deps: TDeps, scope: { projectId: string; file
     uniqueVisitors: traffic.uniqueVisitors,
     recentActivity,
   };
+}
+
+/**
+ * Views, distinct visitors and downloads of a site or file on each of the last `days` UTC days
+ * (today last, days without traffic as zeros), and of the range as a whole; from the rollups.
+ */
+export async function getDailyAnalytics(
+  deps: TDeps,
+  scope: { projectId: string; fileId?: string | undefined },
+  days: number,
+): Promise<{ days: TDailyPoint[]; totals: { views: number; uniqueVisitors: number; downloads: number } }> {
+  const today = dayOf(deps.clock.now());
+  const fromDay = today - days + 1;
+  const [rows, totals] = await Promise.all([listDailyTraffic(deps.db, scope, fromDay, today), countTraffic(deps.db, { ...scope, sinceDay: fromDay })]);
+  const byDay = new Map(rows.map((r) => [r.day, r]));
+  const points: TDailyPoint[] = [];
+  for (let day = fromDay; day <= today; day++) {
+    const row = byDay.get(day);
+    points.push({
+      date: new Date(day * DAY_MS).toISOString().slice(0, 10),
+      views: row?.views ?? 0,
+      uniqueVisitors: row?.uniqueVisitors ?? 0,
+      downloads: row?.downloads ?? 0,
+    });
+  }
+  return { days: points, totals: { views: totals.views, uniqueVisitors: totals.uniqueVisitors, downloads: totals.downloads } };
 }
 
 /** A product event of the dashboard or a site (the email modal's), under the caller's proven session, never one the payload names. */

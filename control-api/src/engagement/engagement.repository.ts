@@ -151,6 +151,8 @@ export interface TCommentRow {
   user_name: string;
   body: string;
   created_at: number;
+  /** The creator who wrote it from the dashboard (visitor_id is then ''); null or absent for a visitor's. */
+  creator_id?: string | null;
 }
 
 export async function insertComment(db: TDb, row: TCommentRow): Promise<void> {

@@ -172,7 +172,9 @@ function toCommentReply(row: TCommentRow, visitorId: string): TCommentReply {
     userName: row.user_name,
     commentText: row.body,
     createdAt: new Date(row.created_at).toISOString(),
-    isOwn: row.visitor_id === visitorId,
+    // A creator's reply has no visitor: it is nobody's own.
+    isOwn: row.creator_id == null && row.visitor_id === visitorId,
+    isCreator: row.creator_id != null,
   };
 }
 

@@ -12,6 +12,9 @@ import { fetchComments, postComment, type TEngagementTarget } from './engagement
 import { CloseIcon, ReplyIcon, SendIcon } from './icons.tsx';
 import { COMMENT_LIST_HEIGHT, COMMENT_MAX_LENGTH } from './reply-readers.ts';
 
+/** The badge of the creator's replies (their name is the site's author name, or this word itself). */
+const CREATOR_LABEL = 'Creator';
+
 interface TCommentsPanelProps {
   target: TEngagementTarget;
   fileName: string;
@@ -271,6 +274,7 @@ function CommentItem({ comment, now, onReply }: { comment: TShownComment; now: n
       <div className="engagement-comment__body">
         <p className="engagement-comment__meta">
           <span className="engagement-comment__author">{comment.author}</span>
+          {comment.isCreator && comment.author !== CREATOR_LABEL && <span className="engagement-comment__own engagement-comment__creator">{CREATOR_LABEL}</span>}
           {comment.isOwn && <span className="engagement-comment__own">You</span>}
           {hasTime && (
             <time dateTime={new Date(comment.timestamp).toISOString()} title={new Date(comment.timestamp).toLocaleString()}>

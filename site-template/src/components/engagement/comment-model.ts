@@ -16,6 +16,8 @@ export interface TShownComment {
   timestamp: number;
   /** Written by the visitor looking at it. */
   isOwn: boolean;
+  /** The site's creator's reply (labelled so, under the site's author name when there is one). */
+  isCreator: boolean;
 }
 
 export interface TCommentThread {
@@ -33,6 +35,7 @@ export interface TCommentSource {
   content: string;
   timestamp: number;
   isOwn: boolean;
+  isCreator: boolean;
 }
 
 const GENERATED_NAME = /^User\s?[\w-]{0,4}$/;
@@ -65,6 +68,7 @@ export function toShownComment(source: TCommentSource): TShownComment {
     content: source.content,
     timestamp: source.timestamp,
     isOwn: source.isOwn,
+    isCreator: source.isCreator,
   };
 }
 

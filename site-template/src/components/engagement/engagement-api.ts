@@ -104,6 +104,7 @@ export async function fetchComments(target: TEngagementTarget): Promise<TShownCo
         content: c.commentText,
         timestamp: Date.parse(c.createdAt) || 0,
         isOwn: c.isOwn,
+        isCreator: c.isCreator,
       }),
     );
 }

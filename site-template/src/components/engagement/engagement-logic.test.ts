@@ -36,6 +36,7 @@ const comment = (id: string, parentId: string | null, timestamp: number, author 
   content: `text ${id}`,
   timestamp,
   isOwn: false,
+  isCreator: false,
 });
 
 const run = (...actions: TCommentsAction[]): TCommentsState => actions.reduce(reduceComments, INITIAL_COMMENTS_STATE);
@@ -57,7 +58,7 @@ describe('comment authors and avatars (spec 3 "Comment as shown")', () => {
 
   it('keeps the text exactly as written: markup, emoji sequences and right-to-left text are data', () => {
     const text = '<img src=x onerror="alert(1)"> 👩‍👩‍👧 שלום e\u0301';
-    const shown = toShownComment({ id: 'c1', parentId: null, userName: '', userKey: 'v-1234', content: text, timestamp: 1, isOwn: false });
+    const shown = toShownComment({ id: 'c1', parentId: null, userName: '', userKey: 'v-1234', content: text, timestamp: 1, isOwn: false, isCreator: false });
     expect(shown.content).toBe(text);
     expect(shown.author).toBe('User 1234');
     expect(shown.avatar).toBe('U');
@@ -218,6 +219,7 @@ describe('reply readers agree with the shared schemas', () => {
     commentText: '<b>hi</b>',
     createdAt: '2026-11-22T10:00:00.000Z',
     isOwn: true,
+    isCreator: false,
   };
   const replies = {
     comments: { success: true, total: 2, comments: [{ ...comment, replies: [{ ...comment, id: 'c2', parentId: 'c1', isOwn: false }] }] },
@@ -251,6 +253,7 @@ describe('reply readers agree with the shared schemas', () => {
       [readFavoriteResponse, ZFavoriteResponseSchema, { ...replies.favorite, favoritesCount: -1 }],
       [readApprovalResponse, ZApprovalResponseSchema, { ...replies.approval, status: 'ok' }],
       [readCreatedComment, ZCreateCommentResponseSchema, { success: true, comment: { ...comment, isOwn: 'yes', replies: [] } }],
+      [readCreatedComment, ZCreateCommentResponseSchema, { success: true, comment: { ...comment, isCreator: undefined, replies: [] } }],
     ] as const;
     for (const [read, schema, value] of broken) {
       expect(schema.safeParse(value).success).toBe(false);

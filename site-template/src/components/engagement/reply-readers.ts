@@ -89,6 +89,7 @@ function readComment(value: unknown): TCommentReply {
     commentText: text(c.commentText, 'comment.commentText'),
     createdAt: text(c.createdAt, 'comment.createdAt'),
     isOwn: flag(c.isOwn, 'comment.isOwn'),
+    isCreator: flag(c.isCreator, 'comment.isCreator'),
   };
 }
 

@@ -1,0 +1,88 @@
+/** The signed-in creator's dashboard calls (issue 11's contract, 'Creator dashboard reads'; spec 7.2-7.4). */
+import { Router } from 'express';
+import {
+  ZActivityQuerySchema,
+  ZCreatorReplyRequestSchema,
+  ZDailyAnalyticsQuerySchema,
+  type TActivityResponse,
+  type TCreatorProjectsResponse,
+  type TCreatorReplyResponse,
+  type TDailyAnalyticsResponse,
+  type TProjectDetailsResponse,
+} from '@dropsite/shared';
+import type { TAppDeps } from '../deps.ts';
+import { principalOf } from '../access/principal.ts';
+import { limitByAddress } from '../access/request-limits.ts';
+import { contentDisposition } from '../http/content-disposition.ts';
+import {
+  exportEngagementCsv,
+  getOwnDailyAnalytics,
+  getProjectDetails,
+  listNewActivity,
+  listOwnProjects,
+  openOwnProject,
+  parseSince,
+  replyAsCreator,
+} from './creator-dashboard.service.ts';
+
+const PRIVATE = 'private, no-store';
+
+export function createCreatorDashboardRoutes(deps: TAppDeps): Router {
+  const router = Router();
+  const limits = deps.limits.requests;
+  const limitReads = limitByAddress(limits.reads);
+  const limitWrites = limitByAddress(limits.writes);
+
+  router.get('/api/creators/me/projects', limitReads, async (_req, res) => {
+    const result = await listOwnProjects(deps, principalOf(res));
+    res.set('Cache-Control', PRIVATE).json({ success: true, ...result } satisfies TCreatorProjectsResponse);
+  });
+
+  router.get('/api/creators/projects/:creatorId', limitReads, async (req, res) => {
+    const result = await listOwnProjects(deps, principalOf(res), String(req.params.creatorId));
+    res.set('Cache-Control', PRIVATE).json({ success: true, ...result } satisfies TCreatorProjectsResponse);
+  });
+
+  router.get('/api/projects/:id/details', limitReads, async (req, res) => {
+    const { project } = await openOwnProject(deps, principalOf(res), String(req.params.id));
+    const details = await getProjectDetails(deps, project);
+    res.set('Cache-Control', PRIVATE).json({ success: true, project: details } satisfies TProjectDetailsResponse);
+  });
+
+  router.get('/api/projects/:id/analytics/daily', limitReads, async (req, res) => {
+    const { project } = await openOwnProject(deps, principalOf(res), String(req.params.id));
+    const query = ZDailyAnalyticsQuerySchema.parse(req.query);
+    const daily = await getOwnDailyAnalytics(deps, project, query.fileId, Number(query.days));
+    res.set('Cache-Control', PRIVATE).json({ success: true, ...daily } satisfies TDailyAnalyticsResponse);
+  });
+
+  router.get('/api/projects/:id/activity', limitReads, async (req, res) => {
+    const { project } = await openOwnProject(deps, principalOf(res), String(req.params.id));
+    const query = ZActivityQuerySchema.parse(req.query);
+    const result = await listNewActivity(deps, project, parseSince(query.since));
+    res.set('Cache-Control', PRIVATE).json({ success: true, ...result } satisfies TActivityResponse);
+  });
+
+  router.get('/api/projects/:id/engagement.csv', limitReads, async (req, res) => {
+    const { project } = await openOwnProject(deps, principalOf(res), String(req.params.id));
+    const csv = await exportEngagementCsv(deps, project);
+    res
+      .set('Cache-Control', PRIVATE)
+      .set('Content-Type', 'text/csv; charset=utf-8')
+      .set('Content-Disposition', contentDisposition('attachment', `${project.slug}-engagement.csv`))
+      .set('X-Content-Type-Options', 'nosniff')
+      .send(csv);
+  });
+
+  router.post('/api/projects/:id/comments/:commentId/replies', limitWrites, async (req, res) => {
+    const { creator, project } = await openOwnProject(deps, principalOf(res), String(req.params.id));
+    const input = ZCreatorReplyRequestSchema.parse(req.body ?? {});
+    const comment = await replyAsCreator(deps, creator, project, String(req.params.commentId), input.text);
+    res
+      .status(201)
+      .set('Cache-Control', 'no-store')
+      .json({ success: true, comment } satisfies TCreatorReplyResponse);
+  });
+
+  return router;
+}

@@ -1,0 +1,306 @@
+/**
+ * The signed-in creator's dashboard (spec 'pages-dashboard-billing' 2, 3, 7.2-7.4): their sites,
+ * a site's details, its daily chart, live activity, the engagement export and replies to comments.
+ * Every call first proves the caller is signed in (401) and owns the site; another creator's site,
+ * a deleted one and an unknown id all answer the same 404, so nothing tells them apart.
+ */
+import {
+  ACTIVITY_POLL_LIMIT,
+  DETAILS_COMMENT_THREADS_PER_FILE,
+  DETAILS_ENTRIES_PER_FILE,
+  FEATURE_DISABLED_MESSAGE,
+  ZDerivedMetadataSchema,
+  type TActivity,
+  type TCreatorProject,
+  type TCreatorPublic,
+  type TDetailsComment,
+  type TDetailsCommentReply,
+  type TProjectDetails,
+} from '@dropsite/shared';
+import type { TAppDeps } from '../deps.ts';
+import type { TProjectRow } from '../db/tables.ts';
+import { newId } from '../db/ids.ts';
+import { AppError } from '../http/app-error.ts';
+import { isProjectOwner, requireSignedInCreator, type TPrincipal, type TSignedInCreator } from '../access/principal.ts';
+import { checkSiteAccess } from '../sites/site-access.ts';
+import { findCreatorById } from '../accounts/accounts.repository.ts';
+import { findProjectById, listFilesByProject, parseSiteSettings } from '../projects/projects.repository.ts';
+import { countEngagementByProject, findFileOfProject, insertComment } from '../engagement/engagement.repository.ts';
+import { assertCommentText } from '../engagement/engagement.service.ts';
+import { countTraffic, countTrafficByProject, countTrafficByScope, listDailyTrafficOfProject, SITE_SCOPE } from '../analytics/analytics.repository.ts';
+import { getDailyAnalytics, listActivity } from '../analytics/analytics.service.ts';
+import {
+  countEngagementByFile,
+  findCommentOfProject,
+  listEngagementForExport,
+  listFirstFiles,
+  listNewestApprovals,
+  listNewestCommentThreads,
+  listNewestFavorites,
+  listProjectsOfCreator,
+  type TCommentEntryRow,
+} from './creator-dashboard.repository.ts';
+
+type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'caches' | 'analytics'>;
+
+export const PROJECT_NOT_FOUND = 'Project not found';
+/** The name a creator's reply shows when the site names no author. */
+export const CREATOR_REPLY_NAME = 'Creator';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The signed-in caller's own (not deleted) site; 401 signed out, 404 for anything else. */
+export async function openOwnProject(deps: Pick<TAppDeps, 'db'>, principal: TPrincipal, projectId: string): Promise<{ creator: TSignedInCreator; project: TProjectRow }> {
+  const creator = await requireSignedInCreator(principal);
+  const project = await findProjectById(deps.db, projectId);
+  // The anonymous creator's sites are not the account's until claimed, whatever cookie came along.
+  if (!project || project.owner_creator_id === null || !(await isProjectOwner(principal, project))) throw new AppError('not_found', PROJECT_NOT_FOUND);
+  return { creator, project };
+}
+
+/** A file of the caller's site, or 404. */
+export async function openOwnFile(deps: Pick<TAppDeps, 'db'>, project: TProjectRow, fileId: string): Promise<void> {
+  if (!(await findFileOfProject(deps.db, project.id, fileId))) throw new AppError('not_found', 'File not found');
+}
+
+/** The 300 px thumbnail of a file on our origin, when one was derived and the site serves it to anyone. */
+function thumbnailUrlOf(deps: Pick<TAppDeps, 'clock'>, project: TProjectRow, fileId: string, metadata: string): string | null {
+  // A locked or expired site's thumbnails answer 401 or 410 to the dashboard too: no broken picture.
+  if (checkSiteAccess(project, deps.clock) !== 'open') return null;
+  let json: unknown = null;
+  try {
+    json = JSON.parse(metadata);
+  } catch {
+    return null;
+  }
+  const derived = ZDerivedMetadataSchema.safeParse(json);
+  return derived.success && !derived.data.error && derived.data.thumbnail ? `/api/files/${fileId}?mode=preview&size=300` : null;
+}
+
+async function creatorPublicOf(deps: Pick<TAppDeps, 'db'>, creator: TSignedInCreator): Promise<TCreatorPublic> {
+  const row = await findCreatorById(deps.db, creator.id);
+  return {
+    id: creator.id,
+    email: creator.email,
+    name: creator.name,
+    avatarUrl: creator.avatarUrl,
+    emailVerified: creator.emailVerified,
+    createdAt: iso(row?.created_at ?? 0),
+  };
+}
+
+/**
+ * The caller's sites, newest first, with the four counts, downloads and files of each (spec 7.2).
+ * `creatorId`, when the spec's path names one, must be the caller's own: any other is 404.
+ */
+export async function listOwnProjects(deps: TDeps, principal: TPrincipal, creatorId?: string): Promise<{ creator: TCreatorPublic; projects: TCreatorProject[] }> {
+  const creator = await requireSignedInCreator(principal);
+  if (creatorId !== undefined && creatorId !== creator.id) throw new AppError('not_found', 'Creator not found');
+  const projects = await listProjectsOfCreator(deps.db, creator.id);
+  const ids = projects.map((p) => p.id);
+  const [engagement, traffic, firstFiles, creatorPublic] = await Promise.all([
+    countEngagementByProject(deps.db, ids),
+    countTrafficByProject(deps.db, ids),
+    listFirstFiles(deps.db, ids),
+    creatorPublicOf(deps, creator),
+  ]);
+  return {
+    creator: creatorPublic,
+    projects: projects.map((p) => {
+      const settings = parseSiteSettings(p.settings);
+      const counts = engagement.get(p.id) ?? { favorites: 0, comments: 0, approvals: 0 };
+      const first = firstFiles.get(p.id);
+      return {
+        id: p.id,
+        title: p.title,
+        description: p.description,
+        slug: p.slug,
+        url: `${deps.config.publicUrl}/${p.slug}`,
+        status: p.status,
+        created_at: iso(p.created_at),
+        expires_at: p.expires_at === null ? null : iso(p.expires_at),
+        has_password: p.password_hash !== null,
+        template: p.template,
+        thumbnail_url: first ? thumbnailUrlOf(deps, p, first.fileId, first.metadata) : null,
+        settings: { enable_favorites: settings.enableFavorites, enable_comments: settings.enableComments, enable_approvals: settings.enableApprovals },
+        favorites_count: counts.favorites,
+        comments_count: counts.comments,
+        approvals_count: counts.approvals,
+        views_count: traffic.get(p.id)?.views ?? 0,
+        downloads_count: traffic.get(p.id)?.downloads ?? 0,
+        file_count: first?.fileCount ?? 0,
+      };
+    }),
+  };
+}
+
+function toDetailsReply(row: TCommentEntryRow): TDetailsCommentReply {
+  return { id: row.id, userName: row.user_name, userEmail: '', commentText: row.body, createdAt: iso(row.created_at), isCreator: row.creator_id !== null, replies: [] };
+}
+
+/**
+ * A site's details (spec 3 'Project details'): totals over everything, and per file the newest
+ * DETAILS_ENTRIES_PER_FILE favourites and approvals and the newest DETAILS_COMMENT_THREADS_PER_FILE
+ * comment threads with all their replies, beside the file's own totals.
+ */
+export async function getProjectDetails(deps: TDeps, project: TProjectRow): Promise<TProjectDetails> {
+  const [files, counts, favorites, approvals, threads, trafficByScope, siteTraffic] = await Promise.all([
+    listFilesByProject(deps.db, project.id),
+    countEngagementByFile(deps.db, project.id),
+    listNewestFavorites(deps.db, project.id, DETAILS_ENTRIES_PER_FILE),
+    listNewestApprovals(deps.db, project.id, DETAILS_ENTRIES_PER_FILE),
+    listNewestCommentThreads(deps.db, project.id, DETAILS_COMMENT_THREADS_PER_FILE),
+    countTrafficByScope(deps.db, project.id),
+    countTraffic(deps.db, { projectId: project.id }),
+  ]);
+  const group = <T extends { file_id: string }>(rows: readonly T[]) => {
+    const byFile = new Map<string, T[]>();
+    for (const row of rows) byFile.set(row.file_id, [...(byFile.get(row.file_id) ?? []), row]);
+    return byFile;
+  };
+  const favoritesByFile = group(favorites);
+  const approvalsByFile = group(approvals);
+  const repliesByRoot = new Map<string, TDetailsCommentReply[]>();
+  for (const reply of threads.replies) repliesByRoot.set(reply.parent_id!, [...(repliesByRoot.get(reply.parent_id!) ?? []), toDetailsReply(reply)]);
+  const threadsByFile = new Map<string, TDetailsComment[]>();
+  for (const root of threads.roots) {
+    threadsByFile.set(root.file_id, [...(threadsByFile.get(root.file_id) ?? []), { ...toDetailsReply(root), replies: repliesByRoot.get(root.id) ?? [] }]);
+  }
+
+  const totals = { favorites: 0, comments: 0, approvals: { approved: 0, rejected: 0, pending: 0 } };
+  // Engagement on files removed since still counts in the site's totals, as the panel's do.
+  for (const c of counts.values()) {
+    totals.favorites += c.favorites;
+    totals.comments += c.comments;
+    totals.approvals.approved += c.approvals.approved;
+    totals.approvals.rejected += c.approvals.rejected;
+    totals.approvals.pending += c.approvals.pending;
+  }
+  return {
+    id: project.id,
+    title: project.title,
+    description: project.description,
+    created_at: iso(project.created_at),
+    slug: project.slug,
+    url: `${deps.config.publicUrl}/${project.slug}`,
+    totals: {
+      totalFiles: files.length,
+      uniqueUsers: siteTraffic.uniqueVisitors,
+      totalFavorites: totals.favorites,
+      totalComments: totals.comments,
+      totalViews: trafficByScope.get(SITE_SCOPE)?.views ?? 0,
+      totalDownloads: trafficByScope.get(SITE_SCOPE)?.downloads ?? 0,
+      totalApprovals: totals.approvals,
+    },
+    files: files.map((file) => {
+      const fileCounts = counts.get(file.id) ?? { favorites: 0, comments: 0, approvals: { approved: 0, rejected: 0, pending: 0 } };
+      return {
+        id: file.id,
+        name: file.name,
+        type: file.type,
+        kind: file.kind,
+        size: file.size,
+        uploadedAt: iso(file.created_at),
+        thumbnailUrl: thumbnailUrlOf(deps, project, file.id, file.metadata),
+        favorites: (favoritesByFile.get(file.id) ?? []).map((f) => ({ id: f.id, userName: f.user_name, userEmail: '', createdAt: iso(f.created_at) })),
+        comments: threadsByFile.get(file.id) ?? [],
+        approvals: (approvalsByFile.get(file.id) ?? []).map((a) => ({ id: a.id, status: a.status, userName: a.user_name, createdAt: iso(a.updated_at) })),
+        totals: fileCounts,
+        analytics: { views: trafficByScope.get(file.id)?.views ?? 0, downloads: trafficByScope.get(file.id)?.downloads ?? 0 },
+      };
+    }),
+  };
+}
+
+/** The chart of a site or one of its files over the last 7, 30 or 90 days. */
+export async function getOwnDailyAnalytics(deps: TDeps, project: TProjectRow, fileId: string | undefined, days: number) {
+  if (fileId !== undefined) await openOwnFile(deps, project, fileId);
+  return getDailyAnalytics(deps, { projectId: project.id, fileId }, days);
+}
+
+/** `since` as an ISO date-time or epoch ms; undefined when absent. */
+export function parseSince(text: string | undefined): number | undefined {
+  if (!text) return undefined;
+  const ms = /^\d{1,16}$/.test(text) ? Number(text) : Date.parse(text);
+  if (!Number.isFinite(ms)) throw new AppError('validation_failed', 'since must be a date and time');
+  return ms;
+}
+
+/** What happened on the site after `since` (the dashboard polls it for live updates), and the time to ask from next. */
+export async function listNewActivity(deps: TDeps, project: TProjectRow, since: number | undefined): Promise<{ activity: TActivity[]; now: string }> {
+  const now = deps.clock.now();
+  const rows = await listActivity(deps, { projectId: project.id }, { since, limit: ACTIVITY_POLL_LIMIT });
+  return { activity: rows.map(({ at: _at, ...activity }) => activity), now: iso(now) };
+}
+
+/**
+ * A reply from the site's creator to a visitor's comment (it joins that comment's thread). The
+ * site shows it as the creator's, under the site's author name when it has one.
+ */
+export async function replyAsCreator(deps: TDeps, creator: TSignedInCreator, project: TProjectRow, commentId: string, text: string): Promise<TDetailsCommentReply> {
+  const comment = await findCommentOfProject(deps.db, project.id, commentId);
+  if (!comment) throw new AppError('not_found', 'Comment not found');
+  if (!parseSiteSettings(project.settings).enableComments) throw new AppError('forbidden', FEATURE_DISABLED_MESSAGE);
+  assertCommentText(text);
+  const row = {
+    id: newId(),
+    project_id: project.id,
+    file_id: comment.file_id,
+    // Replies are one level deep: answering a reply joins its thread.
+    parent_id: comment.parent_id ?? comment.id,
+    visitor_id: '',
+    user_name: project.author_name.trim() || CREATOR_REPLY_NAME,
+    body: text,
+    created_at: deps.clock.now(),
+    creator_id: creator.id,
+  };
+  await insertComment(deps.db, row);
+  return toDetailsReply(row);
+}
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** One CSV cell: quoted, quotes doubled, and a leading formula character defused (a spreadsheet would run it). */
+function csvCell(value: string | number): string {
+  const text = String(value);
+  const safe = typeof value === 'string' && FORMULA_START.test(text) ? `'${text}` : text;
+  return `"${safe.replace(/"/g, '""')}"`;
+}
+
+export const CSV_COLUMNS = ['type', 'date', 'file', 'visitor', 'text', 'status', 'views', 'unique_visitors', 'downloads'] as const;
+
+/**
+ * A site's engagement as CSV: one row per favourite, comment (a creator's reply as 'creator_reply'),
+ * approval, and per day and scope of traffic (the site's own row has an empty file).
+ */
+export async function exportEngagementCsv(deps: TDeps, project: TProjectRow): Promise<string> {
+  const [rows, days, files] = await Promise.all([
+    listEngagementForExport(deps.db, project.id),
+    listDailyTrafficOfProject(deps.db, project.id),
+    listFilesByProject(deps.db, project.id),
+  ]);
+  const names = new Map(files.map((f) => [f.id, f.name]));
+  const nameOf = (fileId: string) => names.get(fileId) ?? '(removed file)';
+  const lines: string[] = [CSV_COLUMNS.join(',')];
+  const line = (cells: Record<(typeof CSV_COLUMNS)[number], string | number>) => lines.push(CSV_COLUMNS.map((c) => csvCell(cells[c])).join(','));
+  const blank = { text: '', status: '', views: '', unique_visitors: '', downloads: '' };
+  for (const f of rows.favorites) line({ ...blank, type: 'favorite', date: iso(f.created_at), file: nameOf(f.file_id), visitor: f.user_name });
+  for (const c of rows.comments) {
+    const type = c.creator_id !== null ? 'creator_reply' : c.parent_id !== null ? 'reply' : 'comment';
+    line({ ...blank, type, date: iso(c.created_at), file: nameOf(c.file_id), visitor: c.user_name, text: c.body });
+  }
+  for (const a of rows.approvals) line({ ...blank, type: 'approval', date: iso(a.updated_at), file: nameOf(a.file_id), visitor: a.user_name, status: a.status });
+  for (const d of days) {
+    line({
+      ...blank,
+      type: 'traffic',
+      date: new Date(d.day * 86_400_000).toISOString().slice(0, 10),
+      file: d.scope === SITE_SCOPE ? '' : nameOf(d.scope),
+      visitor: '',
+      views: d.views,
+      unique_visitors: d.uniqueVisitors,
+      downloads: d.downloads,
+    });
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
