@@ -47,6 +47,8 @@ export interface TSessionStatus {
 
 export interface TSessionLifecycle {
   init(input: TInitInput): Promise<TSessionView>;
+  /** Whether an init with this idempotency key already opened a session (a retry, which the publish limits do not count again). */
+  isRetry(idempotencyKey: string | undefined): Promise<boolean>;
   describe(sessionId: string): Promise<TSessionStatus>;
   abort(sessionId: string): Promise<void>;
 }
@@ -59,6 +61,10 @@ export function createSessionLifecycle(
   parts: { runningHashes: TRunningFileHashes; storedChunks: TStoredChunkCheck; cancelInFlight(sessionId: string): Promise<void> },
 ): TSessionLifecycle {
   const { db, clock, log, config } = deps;
+
+  async function isRetry(idempotencyKey: string | undefined): Promise<boolean> {
+    return idempotencyKey !== undefined && (await findUploadSessionByIdempotencyKey(db, hashIdempotencyKey(idempotencyKey))) !== null;
+  }
 
   async function init(input: TInitInput): Promise<TSessionView> {
     const now = clock.now();
@@ -173,7 +179,7 @@ export function createSessionLifecycle(
     log.info({ sessionId: session.id }, 'upload session cancelled');
   }
 
-  return { init, describe, abort };
+  return { init, isRetry, describe, abort };
 }
 
 /** What makes two init requests the same: files and form, the password aside (it is never stored in clear). */

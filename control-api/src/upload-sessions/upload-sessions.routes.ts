@@ -23,8 +23,7 @@ import { clientAddress } from '../access/request-limits.ts';
 import { admitNotificationRecipient, notificationAddressOf } from '../notifications/email-confirmation.service.ts';
 import { AppError } from '../http/app-error.ts';
 import { rejectInvalidUtf8 } from '../http/json-body.ts';
-import { chunkUploadPath, createUploadSessionService, hashIdempotencyKey, type TInitInput, type TSessionView, type TUploadSessionService } from './upload-sessions.service.ts';
-import { findUploadSessionByIdempotencyKey } from './upload-sessions.repository.ts';
+import { chunkUploadPath, createUploadSessionService, type TInitInput, type TSessionView, type TUploadSessionService } from './upload-sessions.service.ts';
 import { issuePendingAnonymousSession } from '../creators/anonymous-creator.ts';
 
 /** Session and file ids are 128 random bits in base64url; anything else is refused before any lookup. */
@@ -71,7 +70,7 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
   const openSession = async (_req: Request, res: Response, input: TInitInput): Promise<TSessionView> => {
     const declaredBytes = input.files.reduce((sum, f) => sum + f.size, 0);
     if (declaredBytes > deps.config.maxUploadBytes) throw new AppError('payload_too_large', 'This upload is larger than your plan allows');
-    const isRetry = input.idempotencyKey !== undefined && (await findUploadSessionByIdempotencyKey(deps.db, hashIdempotencyKey(input.idempotencyKey))) !== null;
+    const isRetry = await service.isRetry(input.idempotencyKey);
     const admission = isRetry ? undefined : await publishGate.admitPublish(res, { declaredBytes, opensSession: true });
     let view: TSessionView;
     try {

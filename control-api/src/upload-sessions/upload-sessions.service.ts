@@ -22,7 +22,7 @@ import { createSessionLifecycle } from './session-lifecycle.ts';
 import { createStoredChunkCheck } from './stored-chunk-check.ts';
 
 export type { TInitInput, TSessionView } from './session-lifecycle.ts';
-export { chunkUploadPath, hashIdempotencyKey } from './session-rules.ts';
+export { chunkUploadPath } from './session-rules.ts';
 
 export type TUploadSessionService = ReturnType<typeof createUploadSessionService>;
 
@@ -37,6 +37,7 @@ export function createUploadSessionService(deps: TAppDeps) {
   const assembly = createAssembly(deps, { runningHashes, storedChunks });
   return {
     init: lifecycle.init,
+    isRetry: lifecycle.isRetry,
     describe: lifecycle.describe,
     abort: lifecycle.abort,
     receiveChunk: receipt.receiveChunk,

@@ -3,9 +3,7 @@ import { Router, type RequestHandler } from 'express';
 import multer from 'multer';
 import { UPLOAD_LIMITS, ZUploadFormSchema, isValidSlug, projectUploadsPrefix, type TDirectUploadStatusResponse, type TUploadResponse } from '@dropsite/shared';
 import { AppError } from '../http/app-error.ts';
-import { findProjectBySlug } from '../projects/projects.repository.ts';
-import { findLatestBuildForProject } from '../builds/builds.repository.ts';
-import { resolveSiteAccess } from '../sites/site-access.ts';
+import { buildProgressOf, openSiteBySlug } from '../sites/sites.service.ts';
 import { principalOf } from '../access/principal.ts';
 import type { TAppDeps } from '../deps.ts';
 import { newId } from '../db/ids.ts';
@@ -109,9 +107,9 @@ export function createUploadRoutes(deps: TAppDeps): Router {
   router.get('/api/direct-upload/status/:slug', async (req, res) => {
     const slug = req.params.slug;
     if (!isValidSlug(slug)) throw new AppError('not_found', 'Site not found');
-    const project = await findProjectBySlug(deps.db, slug);
-    if (!project || resolveSiteAccess(deps, principalOf(res), project) === 'missing') throw new AppError('not_found', 'Site not found');
-    const build = await findLatestBuildForProject(deps.db, project.id);
+    const { project, access } = await openSiteBySlug(deps, principalOf(res), slug);
+    if (!project || access === 'missing') throw new AppError('not_found', 'Site not found');
+    const build = await buildProgressOf(deps, project.id);
     const isLive = project.status === 'live';
     res.set('Cache-Control', 'no-store').json({
       success: true,
