@@ -10,6 +10,7 @@ import { createPrincipalMiddleware } from './access/principal.ts';
 import { createAnonymousCreatorMiddleware, lookUpAnonymousSession } from './creators/anonymous-creator.ts';
 import { createCreatorRoutes } from './creators/creators.routes.ts';
 import { validateSessionToken } from './accounts/sessions.ts';
+import { createAccountRoutes } from './accounts/accounts.routes.ts';
 import { createEngagementRoutes } from './engagement/engagement.routes.ts';
 import { createAnalyticsRoutes } from './analytics/analytics.routes.ts';
 import { createCreatorDashboardRoutes } from './dashboard-api/creator-dashboard.routes.ts';
@@ -76,6 +77,7 @@ export function createApp(deps: TAppDeps): express.Express {
   app.use(createUnlockRoutes(deps));
   app.use(createEngagementRoutes(deps));
   app.use(createAnalyticsRoutes(deps));
+  app.use(createAccountRoutes(deps));
   app.use(createCreatorRoutes(deps));
   app.use(createCreatorDashboardRoutes(deps));
   app.use(createUploadRoutes(deps));

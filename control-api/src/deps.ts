@@ -19,6 +19,7 @@ import type { TArchiveLimiter } from './downloads/archive-budget.ts';
 import type { TPublishGate } from './uploads/publish-limits.ts';
 import type { Mailer } from './notifications/mailer.ts';
 import type { TVerifiedVisitorCookies } from './access/visitor-cookie.ts';
+import type { TAccountLimits } from './accounts/account-limits.ts';
 import type { TAnalyticsBatcher, TCountedViews } from './analytics/analytics.repository.ts';
 
 export interface Clock {
@@ -37,6 +38,8 @@ export interface TProcessLimits {
   publish: TPublishGate;
   /** Notification messages per email address or Slack webhook per hour. */
   notificationDestinations: RateLimiter;
+  /** Failed sign-ins and account emails. */
+  accounts: TAccountLimits;
 }
 
 /** Answers kept in memory while they are still true. */

@@ -24,6 +24,7 @@ import { createArchiveLimiter } from './downloads/archive-budget.ts';
 import { createPublishGate } from './uploads/publish-limits.ts';
 import { createMailer } from './notifications/mailer.ts';
 import { createDestinationLimiter } from './notifications/notifications.service.ts';
+import { createAccountLimits } from './accounts/account-limits.ts';
 import { createAnalyticsBatcher } from './analytics/analytics.repository.ts';
 import { startBackgroundJobs, type TBackgroundJobs } from './background-jobs.ts';
 
@@ -88,6 +89,7 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
       archives: createArchiveLimiter(config.archives, clock),
       publish: createPublishGate({ config, clock, db, storage }),
       notificationDestinations: createDestinationLimiter(config.notifications, clock),
+      accounts: createAccountLimits(config.accountLimits, clock),
     },
     keys,
     mailer: createMailer(config, log),

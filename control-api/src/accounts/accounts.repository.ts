@@ -109,3 +109,31 @@ export async function useAccountToken(db: TDb, tokenHash: string, purpose: TAcco
 export async function expireAccountTokens(db: TDb, creatorId: string, purpose: TAccountTokenPurpose, now: number): Promise<void> {
   await db.updateTable('account_tokens').set({ used_at: now }).where('creator_id', '=', creatorId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
 }
+
+/**
+ * A deleted account's sites: deleted (404 at once) and given an expiry the sweeper removes them by
+ * (files, derived images, rows); no longer the creator's, so deleting the creator row cascades to none of them.
+ */
+export async function releaseProjectsOfCreator(db: TDb, creatorId: string, at: { deletedAt: number; expiresAt: number }): Promise<void> {
+  await db
+    .updateTable('projects')
+    .set({ owner_creator_id: null, deleted_at: at.deletedAt, expires_at: at.expiresAt, updated_at: at.deletedAt })
+    .where('owner_creator_id', '=', creatorId)
+    .execute();
+}
+
+/** The newest address change still waiting for its confirmation link, or null. */
+export async function findPendingEmailChange(db: TDb, creatorId: string, currentEmail: string, now: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('account_tokens')
+    .select('email')
+    .where('creator_id', '=', creatorId)
+    .where('purpose', '=', 'verify_email')
+    .where('email', '!=', currentEmail)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.email ?? null;
+}

@@ -66,6 +66,10 @@ const ZEnvSchema = z.object({
   RATE_LIMIT_UNLOCK_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_UNLOCK_SITE_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_LOOKUP_MISSES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  // Creator accounts (accounts/account-limits.ts).
+  SIGN_IN_FAILURES_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(30),
+  SIGN_IN_FAILURES_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().min(1).default(10),
+  ACCOUNT_EMAILS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(5),
   // Anonymous publishing: per client address and per anonymous creator (publish-limits.ts).
   PUBLISH_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(10),
   PUBLISH_BYTES_PER_DAY: z.coerce
@@ -132,6 +136,7 @@ export interface TConfig {
   expiredSiteGraceDays: number;
   expiredSiteSweepMinutes: number;
   rateLimits: TRateLimitConfig;
+  accountLimits: TAccountLimitConfig;
   /** Slow clients: deadlines for headers and ordinary bodies, idle timers, connection count. */
   http: {
     headersTimeoutMs: number;
@@ -198,6 +203,13 @@ export interface TRateLimitConfig {
   unlockPerMinute: number;
   unlockSitePerMinute: number;
   lookupMissesPerMinute: number;
+}
+
+/** Creator accounts: failed sign-ins per client address and per account, account emails (links) per recipient; each per hour. */
+export interface TAccountLimitConfig {
+  signInFailuresPerAddressPerHour: number;
+  signInFailuresPerAccountPerHour: number;
+  emailsPerAddressPerHour: number;
 }
 
 /** Parses the environment; throws one readable error listing every bad variable. */
@@ -273,6 +285,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       unlockPerMinute: e.RATE_LIMIT_UNLOCK_PER_MINUTE,
       unlockSitePerMinute: e.RATE_LIMIT_UNLOCK_SITE_PER_MINUTE,
       lookupMissesPerMinute: e.RATE_LIMIT_LOOKUP_MISSES_PER_MINUTE,
+    },
+    accountLimits: {
+      signInFailuresPerAddressPerHour: e.SIGN_IN_FAILURES_PER_ADDRESS_PER_HOUR,
+      signInFailuresPerAccountPerHour: e.SIGN_IN_FAILURES_PER_ACCOUNT_PER_HOUR,
+      emailsPerAddressPerHour: e.ACCOUNT_EMAILS_PER_ADDRESS_PER_HOUR,
     },
     publishLimits: {
       perHour: e.PUBLISH_LIMIT_PER_HOUR,

@@ -62,3 +62,30 @@ export async function insertEmailCollection(db: TDb, row: TNewEmailCollection): 
 export async function listEmailCollections(db: TDb): Promise<Array<{ email: string; trigger: string; project_id: string | null; anonymous_session_id: string | null }>> {
   return db.selectFrom('email_collections').select(['email', 'trigger', 'project_id', 'anonymous_session_id']).orderBy('created_at').orderBy('id').execute();
 }
+
+/**
+ * Moves every live site of the session to the account, in one transaction and exactly once: the
+ * session is marked claimed by a conditional UPDATE (two racing claims: one updates the row, the
+ * other finds it claimed and moves nothing). The sites keep their anonymous_session_id, so their
+ * engagement and analytics stay theirs. Returns how many sites moved; null when the session was
+ * already claimed (or does not exist).
+ */
+export async function claimAnonymousSession(db: Kysely<Database>, sessionId: string, creatorId: string, now: number): Promise<number | null> {
+  return db.transaction().execute(async (trx) => {
+    const marked = await trx
+      .updateTable('anonymous_sessions')
+      .set({ claimed_by: creatorId, claimed_at: now })
+      .where('id', '=', sessionId)
+      .where('claimed_by', 'is', null)
+      .executeTakeFirst();
+    if (Number(marked.numUpdatedRows) === 0) return null;
+    const moved = await trx
+      .updateTable('projects')
+      .set({ owner_creator_id: creatorId, updated_at: now })
+      .where('anonymous_session_id', '=', sessionId)
+      .where('owner_creator_id', 'is', null)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return Number(moved.numUpdatedRows);
+  });
+}

@@ -1,7 +1,6 @@
-/** The anonymous creator's calls (spec 7.2) and the email-collection modal's submit. */
+/** The anonymous creator's calls (spec 7.2). The email-collection modal's submit lives with the accounts (it mails a sign-in link). */
 import { Router } from 'express';
 import {
-  ZEmailCollectionRequestSchema,
   ZEngagementUpdatesQuerySchema,
   type TAnonymousProjectsResponse,
   type TAnonymousSessionResponse,
@@ -13,7 +12,7 @@ import { AppError } from '../http/app-error.ts';
 import { principalOf } from '../access/principal.ts';
 import { limitByAddress } from '../access/request-limits.ts';
 import { resolveOwnAnonymousSession } from './anonymous-creator.ts';
-import { collectEmail, listAnonymousProjects, listAnonymousUpdates, parseSince, summarizeAnonymousEngagement } from './anonymous.service.ts';
+import { listAnonymousProjects, listAnonymousUpdates, parseSince, summarizeAnonymousEngagement } from './anonymous.service.ts';
 
 const PRIVATE = 'private, no-store';
 
@@ -21,7 +20,6 @@ export function createCreatorRoutes(deps: TAppDeps): Router {
   const router = Router();
   const limits = deps.limits.requests;
   const limitReads = limitByAddress(limits.reads);
-  const limitWrites = limitByAddress(limits.writes);
 
   router.get('/api/creators/anonymous/session', limitReads, async (_req, res) => {
     const session = await principalOf(res).anonymousSession();
@@ -51,12 +49,6 @@ export function createCreatorRoutes(deps: TAppDeps): Router {
     const session = await resolveOwnAnonymousSession(deps, principalOf(res), String(req.params.sessionId));
     const updates = await listAnonymousUpdates(deps, session, parseSince(query.since));
     res.set('Cache-Control', PRIVATE).json({ success: true, updates } satisfies TEngagementUpdatesResponse);
-  });
-
-  router.post('/api/email-collection', limitWrites, async (req, res) => {
-    const input = ZEmailCollectionRequestSchema.parse(req.body ?? {});
-    await collectEmail(deps, principalOf(res), input);
-    res.status(201).json({ success: true });
   });
 
   return router;

@@ -64,21 +64,32 @@ export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
 
 export function createOutboxMailer(outboxDir: string, from: string, log: Logger): Mailer {
   const composer = lazyTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  // Messages sent in the background (account links, confirmations) are still being written when the
+  // process closes: close() waits for them, so none is cut off half written or lost.
+  const writing = new Set<Promise<void>>();
+  const write = async (message: TMailMessage): Promise<void> => {
+    const info = await (await composer()).sendMail({ from, ...message });
+    const raw = info.message;
+    if (!Buffer.isBuffer(raw)) throw new Error('The mail composer did not produce a message');
+    await mkdir(outboxDir, { recursive: true });
+    const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(6).toString('hex')}.eml`;
+    const file = path.join(outboxDir, name);
+    // Written whole, then renamed: a reader of the outbox never sees half a message.
+    await writeFile(`${file}.tmp`, raw, { mode: 0o600 });
+    await rename(`${file}.tmp`, file);
+    log.info({ file, subject: message.subject }, 'email written to the outbox (SMTP_URL is not set)');
+  };
   return {
     driver: 'outbox',
-    async send(message) {
-      const info = await (await composer()).sendMail({ from, ...message });
-      const raw = info.message;
-      if (!Buffer.isBuffer(raw)) throw new Error('The mail composer did not produce a message');
-      await mkdir(outboxDir, { recursive: true });
-      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(6).toString('hex')}.eml`;
-      const file = path.join(outboxDir, name);
-      // Written whole, then renamed: a reader of the outbox never sees half a message.
-      await writeFile(`${file}.tmp`, raw, { mode: 0o600 });
-      await rename(`${file}.tmp`, file);
-      log.info({ file, subject: message.subject }, 'email written to the outbox (SMTP_URL is not set)');
+    send(message) {
+      const done = write(message);
+      const tracked = done.catch(() => {}).finally(() => writing.delete(tracked));
+      writing.add(tracked);
+      return done;
     },
-    async close() {},
+    async close() {
+      await Promise.all(writing);
+    },
   };
 }
 

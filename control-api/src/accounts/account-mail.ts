@@ -1,0 +1,56 @@
+/**
+ * The messages accounts send: a sign-in link, an address verification, a password reset, an
+ * email change. Fixed texts with the link and nothing a caller typed besides the address itself,
+ * so no one can use us to mail their words to someone else. Account messages are the one kind of
+ * mail that goes to an address not yet verified (that is what they verify).
+ */
+import type { TMailMessage } from '../notifications/mailer.ts';
+
+export type TAccountMailKind = 'sign_in_link' | 'claim_link' | 'verify_email' | 'change_email' | 'password_reset';
+
+const TEXTS: Record<TAccountMailKind, { subject: string; intro: string; action: string; lifetime: string }> = {
+  sign_in_link: {
+    subject: 'Your Dropsite sign-in link',
+    intro: 'Use this link to sign in to Dropsite. If you have no account yet, it creates a free one for this address.',
+    action: 'Sign in',
+    lifetime: 'The link works once, for 15 minutes.',
+  },
+  claim_link: {
+    subject: 'Keep your Dropsite sites and their reactions',
+    intro:
+      'You asked to keep the sites you published and every reaction they get. This link signs you in (creating a free account for this address on first use) and moves your sites into your account, so you can pick them up on any device.',
+    action: 'Sign in and keep my sites',
+    lifetime: 'The link works once, for 15 minutes. Need a new one? Sign in with this address and ask for another link.',
+  },
+  verify_email: {
+    subject: 'Confirm your email address for Dropsite',
+    intro: 'Confirm that this address belongs to your Dropsite account. Notifications about your sites go only to confirmed addresses.',
+    action: 'Confirm my address',
+    lifetime: 'The link works once, for 24 hours.',
+  },
+  change_email: {
+    subject: 'Confirm your new email address for Dropsite',
+    intro: 'You asked to use this address for your Dropsite account. Your account keeps its current address until you confirm.',
+    action: 'Use this address',
+    lifetime: 'The link works once, for 24 hours.',
+  },
+  password_reset: {
+    subject: 'Reset your Dropsite password',
+    intro: 'Use this link to choose a new password for your Dropsite account. Choosing one signs you out everywhere else.',
+    action: 'Choose a new password',
+    lifetime: 'The link works once, for 1 hour.',
+  },
+};
+
+const IGNORE = 'If you did not ask for this, you can ignore this message: nothing changes without the link.';
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export function accountMessage(kind: TAccountMailKind, to: string, link: string): TMailMessage {
+  const t = TEXTS[kind];
+  const text = `${t.intro}\n\n${t.action}: ${link}\n\n${t.lifetime}\n\n${IGNORE}\n\nDropsite\n`;
+  const html = `<p>${escapeHtml(t.intro)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(t.action)}</a></p><p>${escapeHtml(t.lifetime)}</p><p>${escapeHtml(IGNORE)}</p><p>Dropsite</p>`;
+  return { to, subject: t.subject, text, html };
+}

@@ -1,0 +1,264 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { createBrowser, seedSite, type TBrowser } from '../test-support/site-fixtures.ts';
+import { createCapturingMailer, type TCapturingMailer } from '../test-support/account-mail.ts';
+import { createSignedInCreator } from '../test-support/accounts.ts';
+import { buildUploadForm } from '../test-support/fixtures.ts';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const PASSWORD = 'correct horse battery';
+
+type TCreatorBody = { success: boolean; creator: { id: string; email: string; name: string; emailVerified: boolean; createdAt: string } | null };
+
+describe('accounts', () => {
+  let app: TTestApp;
+  let mail: TCapturingMailer;
+  const clock = createFakeClock();
+
+  beforeAll(async () => {
+    app = await startTestApp({ clock, startWorker: false });
+  });
+  beforeEach(() => {
+    mail = createCapturingMailer();
+    app.deps.mailer = mail;
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  async function signUp(browser: TBrowser, email: string, password = PASSWORD) {
+    return browser.json<TCreatorBody>('/api/auth/sign-up', { method: 'POST', json: { email, password, name: 'Ada Maker' } });
+  }
+
+  async function sessionOf(browser: TBrowser) {
+    return (await browser.json<TCreatorBody>('/api/auth/session')).body.creator;
+  }
+
+  it('signs up with a session cookie and a verification email; the address cannot sign up twice', async () => {
+    const browser = createBrowser(app);
+    const res = await browser.fetch('/api/auth/sign-up', { method: 'POST', json: { email: ' Ada@Studio.example ', password: PASSWORD, name: 'Ada Maker' } });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('dropsite_session='))!;
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).toMatch(/Path=\//);
+    expect(cookie).toMatch(/Max-Age=2592000/);
+    const body = (await res.json()) as TCreatorBody;
+    expect(body.creator).toMatchObject({ email: 'ada@studio.example', name: 'Ada Maker', emailVerified: false, createdAt: new Date(clock.now()).toISOString() });
+    expect(await sessionOf(browser)).toMatchObject({ email: 'ada@studio.example' });
+    expect(mail.sent.map((m) => [m.to, m.subject])).toEqual([['ada@studio.example', 'Confirm your email address for Dropsite']]);
+
+    const again = await signUp(createBrowser(app), 'ada@studio.example');
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ success: false, error: 'An account with this email already exists. Sign in instead.', code: 'conflict' });
+    expect((await signUp(createBrowser(app), 'short@studio.example', 'short')).status).toBe(400);
+  });
+
+  it('answers the session call signed out with creator null, never 401', async () => {
+    const res = await createBrowser(app).json<TCreatorBody>('/api/auth/session');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, creator: null });
+  });
+
+  it('signs in with a new session every time, and the anonymous cookie never becomes one', async () => {
+    await signUp(createBrowser(app), 'bo@studio.example');
+    const browser = createBrowser(app);
+    // A token planted before sign-in (fixation) is replaced, not adopted.
+    browser.cookies.set('dropsite_session', `${'a'.repeat(32)}.${'b'.repeat(32)}`);
+    const first = await browser.json<TCreatorBody>('/api/auth/sign-in', { method: 'POST', json: { email: 'BO@studio.example', password: PASSWORD } });
+    expect(first.status).toBe(200);
+    const firstToken = browser.cookies.get('dropsite_session')!;
+    expect(firstToken).not.toBe(`${'a'.repeat(32)}.${'b'.repeat(32)}`);
+    await browser.json('/api/auth/sign-in', { method: 'POST', json: { email: 'bo@studio.example', password: PASSWORD } });
+    expect(browser.cookies.get('dropsite_session')).not.toBe(firstToken);
+
+    const anonymous = createBrowser(app);
+    const form = buildUploadForm([{ name: 'a.txt', type: 'text/plain', bytes: new TextEncoder().encode('x') }], { title: 'Anon' });
+    expect((await anonymous.fetch('/api/upload', { method: 'POST', body: form })).status).toBe(201);
+    const anonToken = anonymous.cookies.get('dropsite_anon')!;
+    const planted = createBrowser(app);
+    planted.cookies.set('dropsite_session', anonToken);
+    expect(await sessionOf(planted)).toBeNull();
+  });
+
+  it('signs out this session, or every session', async () => {
+    await signUp(createBrowser(app), 'cy@studio.example');
+    const [a, b, c] = [createBrowser(app), createBrowser(app), createBrowser(app)];
+    for (const browser of [a, b, c]) await browser.json('/api/auth/sign-in', { method: 'POST', json: { email: 'cy@studio.example', password: PASSWORD } });
+    const aToken = a.cookies.get('dropsite_session')!;
+    const out = await a.fetch('/api/auth/sign-out', { method: 'POST' });
+    expect(out.status).toBe(200);
+    expect(out.headers.getSetCookie().find((x) => x.startsWith('dropsite_session='))).toMatch(/Max-Age=0/);
+    const replay = createBrowser(app);
+    replay.cookies.set('dropsite_session', aToken);
+    expect(await sessionOf(replay)).toBeNull();
+    expect(await sessionOf(b)).not.toBeNull();
+
+    expect((await b.json('/api/auth/sign-out-everywhere', { method: 'POST' })).status).toBe(200);
+    expect(await sessionOf(b)).toBeNull();
+    expect(await sessionOf(c)).toBeNull();
+    expect((await c.json('/api/auth/sign-out-everywhere', { method: 'POST' })).status).toBe(401);
+  });
+
+  it('verifies the address with a single-use link that expires after 24 hours', async () => {
+    const browser = createBrowser(app);
+    await signUp(browser, 'di@studio.example');
+    const token = mail.lastToken('di@studio.example', '/verify-email?token=');
+    const ok = await createBrowser(app).json<TCreatorBody>('/api/auth/verify-email', { method: 'POST', json: { token } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.creator).toMatchObject({ email: 'di@studio.example', emailVerified: true });
+    const reused = await createBrowser(app).json('/api/auth/verify-email', { method: 'POST', json: { token } });
+    expect(reused.status).toBe(410);
+    expect(reused.body).toMatchObject({ error: 'This sign-in link has expired or was already used. Ask for a new one.' });
+
+    const late = createBrowser(app);
+    await signUp(late, 'el@studio.example');
+    expect((await late.json('/api/auth/verify-email/request', { method: 'POST' })).status).toBe(202);
+    const lateToken = mail.lastToken('el@studio.example', '/verify-email?token=');
+    clock.advance(DAY + 1);
+    expect((await late.json('/api/auth/verify-email', { method: 'POST', json: { token: lateToken } })).status).toBe(410);
+  });
+
+  it('resets a password with a one-hour single-use link that ends every other session', async () => {
+    const before = createBrowser(app);
+    await signUp(before, 'fa@studio.example');
+    const unknown = await createBrowser(app).json('/api/auth/password-reset/request', { method: 'POST', json: { email: 'nobody@studio.example' } });
+    expect(unknown.status).toBe(202);
+    const known = await createBrowser(app).json('/api/auth/password-reset/request', { method: 'POST', json: { email: 'fa@studio.example' } });
+    expect(known.status).toBe(202);
+    expect(mail.sent.filter((m) => m.to === 'nobody@studio.example')).toHaveLength(0);
+    const token = mail.lastToken('fa@studio.example', '/reset-password?token=');
+
+    const resetter = createBrowser(app);
+    const reset = await resetter.json<TCreatorBody>('/api/auth/password-reset', { method: 'POST', json: { token, password: 'a new long password' } });
+    expect(reset.status).toBe(200);
+    expect(reset.body.creator).toMatchObject({ emailVerified: true });
+    expect(await sessionOf(resetter)).toMatchObject({ email: 'fa@studio.example' });
+    expect(await sessionOf(before)).toBeNull();
+    expect((await resetter.json('/api/auth/password-reset', { method: 'POST', json: { token, password: 'another long password' } })).status).toBe(410);
+    expect((await createBrowser(app).json('/api/auth/sign-in', { method: 'POST', json: { email: 'fa@studio.example', password: 'a new long password' } })).status).toBe(200);
+
+    await createBrowser(app).json('/api/auth/password-reset/request', { method: 'POST', json: { email: 'fa@studio.example' } });
+    const stale = mail.lastToken('fa@studio.example', '/reset-password?token=');
+    clock.advance(HOUR + 1);
+    expect((await createBrowser(app).json('/api/auth/password-reset', { method: 'POST', json: { token: stale, password: 'too late password' } })).status).toBe(410);
+  });
+
+  it('signs in by an emailed link (15 minutes, once), creating a verified account on first use', async () => {
+    const res = await createBrowser(app).json('/api/auth/email-link', { method: 'POST', json: { email: 'Gi@Studio.example', returnTo: '/dashboard' } });
+    expect(res.status).toBe(202);
+    const token = mail.lastToken('gi@studio.example', '/sign-in?link=');
+    expect(mail.sent.at(-1)!.text).toContain(`${app.url}/sign-in?link=${token}`);
+    const browser = createBrowser(app);
+    const consumed = await browser.json<TCreatorBody & { returnTo: string; claimed: number }>('/api/auth/email-link/consume', { method: 'POST', json: { token } });
+    expect(consumed.status).toBe(200);
+    expect(consumed.body).toMatchObject({ creator: { email: 'gi@studio.example', emailVerified: true }, returnTo: '/dashboard', claimed: 0 });
+    expect(await sessionOf(browser)).toMatchObject({ email: 'gi@studio.example' });
+    expect((await createBrowser(app).json('/api/auth/email-link/consume', { method: 'POST', json: { token } })).status).toBe(410);
+
+    await createBrowser(app).json('/api/auth/email-link', { method: 'POST', json: { email: 'gi@studio.example' } });
+    const stale = mail.lastToken('gi@studio.example', '/sign-in?link=');
+    clock.advance(15 * MINUTE + 1);
+    expect((await createBrowser(app).json('/api/auth/email-link/consume', { method: 'POST', json: { token: stale } })).status).toBe(410);
+    // Somewhere else than this site is never gone back to.
+    await createBrowser(app).json('/api/auth/email-link', { method: 'POST', json: { email: 'gi@studio.example', returnTo: '//evil.example' } });
+    const offsite = mail.lastToken('gi@studio.example', '/sign-in?link=');
+    const back = await createBrowser(app).json<{ returnTo: string | null }>('/api/auth/email-link/consume', { method: 'POST', json: { token: offsite } });
+    expect(back.body.returnTo).toBeNull();
+  });
+
+  it('keeps the email modal’s promise: its link signs in and claims the anonymous session’s sites', async () => {
+    const creator = createBrowser(app);
+    const form = buildUploadForm([{ name: 'a.txt', type: 'text/plain', bytes: new TextEncoder().encode('x') }], { title: 'Modal site' });
+    expect((await creator.fetch('/api/upload', { method: 'POST', body: form })).status).toBe(201);
+    const sessionId = creator.cookies.get('dropsite_anon')!.split('.')[0]!;
+    const ok = await creator.json('/api/email-collection', { method: 'POST', json: { email: 'ha@studio.example', trigger: 'success_page' } });
+    expect(ok.status).toBe(201);
+    const token = mail.lastToken('ha@studio.example', '/sign-in?link=');
+    expect(mail.sent.find((m) => m.to === 'ha@studio.example' && m.text.includes('/sign-in?link='))?.subject).toBe('Keep your Dropsite sites and their reactions');
+
+    // On another device: no anonymous cookie there, the link carries the session.
+    const phone = createBrowser(app);
+    const consumed = await phone.json<TCreatorBody & { claimed: number; returnTo: string }>('/api/auth/email-link/consume', { method: 'POST', json: { token } });
+    expect(consumed.status).toBe(200);
+    expect(consumed.body).toMatchObject({ claimed: 1, returnTo: '/dashboard', creator: { email: 'ha@studio.example', emailVerified: true } });
+    const projects = await app.deps.db.selectFrom('projects').select(['owner_creator_id', 'title']).where('anonymous_session_id', '=', sessionId).execute();
+    expect(projects).toEqual([{ owner_creator_id: consumed.body.creator!.id, title: 'Modal site' }]);
+  });
+
+  it('the account page: sessions, name, password change ending the others, ending one session', async () => {
+    const browser = createBrowser(app);
+    await signUp(browser, 'io@studio.example');
+    const other = createBrowser(app);
+    await other.json('/api/auth/sign-in', { method: 'POST', json: { email: 'io@studio.example', password: PASSWORD }, headers: { 'user-agent': 'Phone' } });
+    const account = await browser.json<{ sessions: Array<{ id: string; current: boolean; userAgent: string | null }> }>('/api/account');
+    expect(account.status).toBe(200);
+    expect(account.body.sessions).toHaveLength(2);
+    expect(account.body.sessions.filter((s) => s.current)).toHaveLength(1);
+    const phone = account.body.sessions.find((s) => s.userAgent === 'Phone')!;
+    expect(phone.current).toBe(false);
+
+    const renamed = await browser.json<TCreatorBody>('/api/account', { method: 'PATCH', json: { name: 'Io' } });
+    expect(renamed.body.creator?.name).toBe('Io');
+
+    expect((await browser.json(`/api/account/sessions/${phone.id}`, { method: 'DELETE' })).status).toBe(200);
+    expect(await sessionOf(other)).toBeNull();
+    expect((await browser.json(`/api/account/sessions/${phone.id}`, { method: 'DELETE' })).status).toBe(404);
+
+    await other.json('/api/auth/sign-in', { method: 'POST', json: { email: 'io@studio.example', password: PASSWORD } });
+    const wrong = await browser.json('/api/account/password', { method: 'POST', json: { currentPassword: 'not it at all', newPassword: 'a brand new password' } });
+    expect(wrong.status).toBe(400);
+    const changed = await browser.json('/api/account/password', { method: 'POST', json: { currentPassword: PASSWORD, newPassword: 'a brand new password' } });
+    expect(changed.status).toBe(200);
+    expect(await sessionOf(browser)).not.toBeNull();
+    expect(await sessionOf(other)).toBeNull();
+  });
+
+  it('changes the address only once the new one confirms', async () => {
+    const browser = createBrowser(app);
+    await signUp(browser, 'jo@studio.example');
+    await signUp(createBrowser(app), 'taken@studio.example');
+    expect((await browser.json('/api/account/email', { method: 'POST', json: { email: 'taken@studio.example', password: PASSWORD } })).status).toBe(409);
+    expect((await browser.json('/api/account/email', { method: 'POST', json: { email: 'jo.new@studio.example', password: 'wrong password' } })).status).toBe(400);
+    expect((await browser.json('/api/account/email', { method: 'POST', json: { email: 'jo.new@studio.example', password: PASSWORD } })).status).toBe(202);
+    expect(await sessionOf(browser)).toMatchObject({ email: 'jo@studio.example' });
+    expect((await browser.json<{ pendingEmail: string | null }>('/api/account')).body.pendingEmail).toBe('jo.new@studio.example');
+    const token = mail.lastToken('jo.new@studio.example', '/verify-email?token=');
+    const confirmed = await createBrowser(app).json<TCreatorBody>('/api/auth/verify-email', { method: 'POST', json: { token } });
+    expect(confirmed.body.creator).toMatchObject({ email: 'jo.new@studio.example', emailVerified: true });
+    expect(await sessionOf(browser)).toMatchObject({ email: 'jo.new@studio.example' });
+    expect((await browser.json<{ pendingEmail: string | null }>('/api/account')).body.pendingEmail).toBeNull();
+  });
+
+  it('deletes the account once its address is typed: sites answer 404 at once, files go with the sweep', async () => {
+    const creator = await createSignedInCreator(app.deps, { email: 'ka@studio.example' });
+    const browser = createBrowser(app);
+    browser.cookies.set('dropsite_session', creator.cookie.split('=')[1]!);
+    const site = await seedSite(app, { title: 'To be deleted' });
+    await app.deps.db.updateTable('projects').set({ owner_creator_id: creator.id }).where('id', '=', site.project.id).execute();
+    expect((await browser.fetch(`/${site.slug}`)).status).toBe(200);
+
+    const wrong = await browser.json('/api/account', { method: 'DELETE', json: { confirmEmail: 'someone@else.example' } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({ error: 'Type your email address to confirm.' });
+    const deleted = await browser.json('/api/account', { method: 'DELETE', json: { confirmEmail: 'KA@studio.example' } });
+    expect(deleted.status).toBe(200);
+    expect((await createBrowser(app).fetch(`/${site.slug}`)).status).toBe(404);
+    expect(await sessionOf(browser)).toBeNull();
+    expect(await app.deps.db.selectFrom('creators').select('id').where('id', '=', creator.id).executeTakeFirst()).toBeUndefined();
+    await expect.poll(async () => (await app.deps.storage.head(site.files[0]!.storage_key)) !== null, { timeout: 5000 }).toBe(false);
+    await expect.poll(async () => app.deps.db.selectFrom('projects').select('id').where('id', '=', site.project.id).executeTakeFirst(), { timeout: 5000 }).toBeUndefined();
+  });
+
+  it('sync answers for the signed-in session and ignores the body', async () => {
+    const creator = await createSignedInCreator(app.deps, { email: 'li@studio.example', name: 'Li' });
+    const browser = createBrowser(app);
+    browser.cookies.set('dropsite_session', creator.cookie.split('=')[1]!);
+    const res = await browser.json<TCreatorBody>('/api/creators/sync', { method: 'POST', json: { clerk_user_id: 'x', email: 'evil@example.com', name: 'Evil' } });
+    expect(res.body.creator).toMatchObject({ id: creator.id, email: 'li@studio.example', name: 'Li' });
+    expect((await createBrowser(app).json('/api/creators/sync', { method: 'POST', json: {} })).status).toBe(401);
+  });
+});

@@ -1,0 +1,192 @@
+/**
+ * The account calls (sign-up, sign-in and out, emailed links, the account page), the signed-in
+ * creator's sync and claim, and the email-collection modal's submit (which also mails a sign-in
+ * link that claims the anonymous session's sites). Every answer is private and never cached.
+ */
+import { type Request, type Response, Router } from 'express';
+import { ZEmailCollectionRequestSchema } from '@dropsite/shared';
+import type { TAppDeps } from '../deps.ts';
+import { ANONYMOUS_CREATOR_COOKIE, setCookie } from '../access/cookies.ts';
+import { principalOf, updatePrincipal } from '../access/principal.ts';
+import { limitByAddress } from '../access/request-limits.ts';
+import { collectEmail } from '../creators/anonymous.service.ts';
+import {
+  ZAccountPatchSchema,
+  ZClaimSchema,
+  ZDeleteAccountSchema,
+  ZEmailChangeSchema,
+  ZEmailLinkSchema,
+  ZPasswordChangeSchema,
+  ZPasswordResetRequestSchema,
+  ZPasswordResetSchema,
+  ZSignInSchema,
+  ZSignUpSchema,
+  ZTokenSchema,
+} from './account-schemas.ts';
+import {
+  changePassword,
+  claimSites,
+  consumeEmailLink,
+  currentCreator,
+  deleteAccount,
+  describeAccount,
+  endSession,
+  renameAccount,
+  requestEmailChange,
+  requestEmailLink,
+  requestPasswordReset,
+  requestVerification,
+  resetPassword,
+  signIn,
+  signOut,
+  signOutEverywhere,
+  signUp,
+  syncCreator,
+  type TSignedIn,
+  verifyEmail,
+} from './accounts.service.ts';
+import { clearSessionCookie, setSessionCookie } from './sessions.ts';
+
+const PRIVATE = 'private, no-store';
+
+function userAgentOf(req: Request): string | null {
+  return req.get('user-agent') ?? null;
+}
+
+export function createAccountRoutes(deps: TAppDeps): Router {
+  const router = Router();
+  const limitReads = limitByAddress(deps.limits.requests.reads);
+  const limitWrites = limitByAddress(deps.limits.requests.writes);
+
+  router.use(['/api/auth', '/api/account', '/api/creators/sync', '/api/creators/claim'], (_req, res, next) => {
+    res.set('Cache-Control', PRIVATE);
+    next();
+  });
+
+  /** Sets the new session's cookie and makes it the request's creator (the anonymous cookie is left alone: it is never a session). */
+  function signedIn(res: Response, result: TSignedIn): void {
+    setSessionCookie(deps, res, result.session);
+    const creator = { ...result.creator, sessionId: result.session.id };
+    updatePrincipal(res, { signedInCreator: () => Promise.resolve(creator) });
+  }
+
+  router.post('/api/auth/sign-up', limitWrites, async (req, res) => {
+    const result = await signUp(deps, ZSignUpSchema.parse(req.body ?? {}), userAgentOf(req));
+    signedIn(res, result);
+    res.status(201).json({ success: true, creator: result.creator });
+  });
+
+  router.post('/api/auth/sign-in', async (req, res) => {
+    const result = await signIn(deps, principalOf(res), ZSignInSchema.parse(req.body ?? {}), userAgentOf(req));
+    signedIn(res, result);
+    res.json({ success: true, creator: result.creator });
+  });
+
+  router.post('/api/auth/sign-out', async (_req, res) => {
+    await signOut(deps, principalOf(res));
+    clearSessionCookie(deps, res);
+    res.json({ success: true });
+  });
+
+  router.post('/api/auth/sign-out-everywhere', async (_req, res) => {
+    await signOutEverywhere(deps, principalOf(res));
+    clearSessionCookie(deps, res);
+    res.json({ success: true });
+  });
+
+  router.get('/api/auth/session', limitReads, async (_req, res) => {
+    res.json({ success: true, creator: await currentCreator(deps, principalOf(res)) });
+  });
+
+  router.post('/api/auth/email-link', limitWrites, async (req, res) => {
+    await requestEmailLink(deps, ZEmailLinkSchema.parse(req.body ?? {}));
+    res.status(202).json({ success: true });
+  });
+
+  router.post('/api/auth/email-link/consume', limitWrites, async (req, res) => {
+    const { token } = ZTokenSchema.parse(req.body ?? {});
+    const result = await consumeEmailLink(deps, token, userAgentOf(req));
+    signedIn(res, result);
+    // The claimed session's cookie has done its work.
+    if (result.claimed > 0) setCookie(res, deps.config, ANONYMOUS_CREATOR_COOKIE, '', 0);
+    res.json({ success: true, creator: result.creator, returnTo: result.returnTo, claimed: result.claimed });
+  });
+
+  router.post('/api/auth/verify-email/request', limitWrites, async (_req, res) => {
+    await requestVerification(deps, principalOf(res));
+    res.status(202).json({ success: true });
+  });
+
+  router.post('/api/auth/verify-email', limitWrites, async (req, res) => {
+    const { token } = ZTokenSchema.parse(req.body ?? {});
+    res.json({ success: true, creator: await verifyEmail(deps, token) });
+  });
+
+  router.post('/api/auth/password-reset/request', limitWrites, async (req, res) => {
+    await requestPasswordReset(deps, ZPasswordResetRequestSchema.parse(req.body ?? {}).email);
+    res.status(202).json({ success: true });
+  });
+
+  router.post('/api/auth/password-reset', limitWrites, async (req, res) => {
+    const result = await resetPassword(deps, ZPasswordResetSchema.parse(req.body ?? {}), userAgentOf(req));
+    signedIn(res, result);
+    res.json({ success: true, creator: result.creator });
+  });
+
+  router.get('/api/account', limitReads, async (_req, res) => {
+    res.json({ success: true, ...(await describeAccount(deps, principalOf(res))) });
+  });
+
+  router.patch('/api/account', limitWrites, async (req, res) => {
+    res.json({ success: true, creator: await renameAccount(deps, principalOf(res), ZAccountPatchSchema.parse(req.body ?? {})) });
+  });
+
+  router.post('/api/account/email', limitWrites, async (req, res) => {
+    await requestEmailChange(deps, principalOf(res), ZEmailChangeSchema.parse(req.body ?? {}));
+    res.status(202).json({ success: true });
+  });
+
+  router.post('/api/account/password', limitWrites, async (req, res) => {
+    await changePassword(deps, principalOf(res), ZPasswordChangeSchema.parse(req.body ?? {}));
+    res.json({ success: true });
+  });
+
+  router.delete('/api/account/sessions/:id', limitWrites, async (req, res) => {
+    const { wasCurrent } = await endSession(deps, principalOf(res), String(req.params.id));
+    if (wasCurrent) clearSessionCookie(deps, res);
+    res.json({ success: true });
+  });
+
+  router.delete('/api/account', limitWrites, async (req, res) => {
+    await deleteAccount(deps, principalOf(res), ZDeleteAccountSchema.parse(req.body ?? {}));
+    clearSessionCookie(deps, res);
+    res.json({ success: true });
+  });
+
+  router.post('/api/creators/sync', limitWrites, async (_req, res) => {
+    res.json({ success: true, creator: await syncCreator(deps, principalOf(res)) });
+  });
+
+  router.post('/api/creators/claim', limitWrites, async (req, res) => {
+    const { anonymousSessionId } = ZClaimSchema.parse(req.body ?? {});
+    const result = await claimSites(deps, principalOf(res), anonymousSessionId);
+    if (result.hadSession) setCookie(res, deps.config, ANONYMOUS_CREATOR_COOKIE, '', 0);
+    res.json({ success: true, claimed: result.claimed, projects: result.projects });
+  });
+
+  // The email-collection modal promises 'pick up your sites on any device': the address gets a
+  // sign-in link that claims the caller's anonymous session (when there is one) on first use.
+  router.post('/api/email-collection', limitWrites, async (req, res) => {
+    const input = ZEmailCollectionRequestSchema.parse(req.body ?? {});
+    const principal = principalOf(res);
+    await collectEmail(deps, principal, input);
+    const session = await principal.anonymousSession();
+    const signedInAlready = await principal.signedInCreator();
+    if (!signedInAlready) {
+      await requestEmailLink(deps, { email: input.email.trim().toLowerCase(), returnTo: '/dashboard', anonymousSessionId: session?.id ?? null });
+    }
+    res.status(201).json({ success: true });
+  });
+
+  return router;
+}

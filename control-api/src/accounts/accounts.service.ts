@@ -1,0 +1,413 @@
+/**
+ * Creator accounts: sign-up, sign-in and out, emailed one-time links (sign-in, verification,
+ * reset, email change), the account page's changes, deleting an account, and claiming the
+ * anonymous session's sites. Services take the principal, never Express; the routes set and clear
+ * the cookies from what these return.
+ */
+import type { z } from 'zod';
+import type { TAppDeps } from '../deps.ts';
+import { newId } from '../db/ids.ts';
+import type { TAccountTokenPurpose } from '../db/tables.ts';
+import { AppError } from '../http/app-error.ts';
+import { rateLimitedError } from '../access/rate-limiter.ts';
+import { holdsAnonymousSession, requireSignedInCreator, type TPrincipal, type TSignedInCreator } from '../access/principal.ts';
+import { sweepExpiredSites } from '../access/expired-sites.ts';
+import { hashPassword, spendDummyVerification, verifyPassword } from '../sites/password-hash.ts';
+import { claimAnonymousSession } from '../creators/anonymous-sessions.repository.ts';
+import { listAnonymousProjects } from '../creators/anonymous.service.ts';
+import type { TAnonymousProject } from '@dropsite/shared';
+import {
+  deleteCreatorRow,
+  expireAccountTokens,
+  findCreatorByEmail,
+  findCreatorById,
+  findPendingEmailChange,
+  insertAccountToken,
+  insertCreator,
+  releaseProjectsOfCreator,
+  type TCreatorRow,
+  updateCreator,
+  useAccountToken,
+} from './accounts.repository.ts';
+import { accountMessage, type TAccountMailKind } from './account-mail.ts';
+import type {
+  ZAccountPatchSchema,
+  ZDeleteAccountSchema,
+  ZEmailChangeSchema,
+  ZEmailLinkSchema,
+  ZPasswordChangeSchema,
+  ZPasswordResetSchema,
+  ZSignInSchema,
+  ZSignUpSchema,
+} from './account-schemas.ts';
+import { hashSecret, randomSecret } from './secret-tokens.ts';
+import { deleteSession, deleteSessionOfCreator, deleteSessionsOfCreator, listSessionsOfCreator } from './sessions.repository.ts';
+import { createSession, type TNewSession } from './sessions.ts';
+
+type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'mailer' | 'limits' | 'storage'>;
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const TOKEN_TTL_MS: Record<TAccountTokenPurpose, number> = {
+  sign_in_link: 15 * MINUTE_MS,
+  verify_email: 24 * HOUR_MS,
+  password_reset: HOUR_MS,
+};
+
+export const SIGN_IN_FAILED = 'Incorrect email or password.';
+export const SIGN_IN_RATE_LIMITED = 'Too many sign-in attempts. Please try again later.';
+export const EMAIL_TAKEN = 'An account with this email already exists. Sign in instead.';
+export const LINK_GONE = 'This sign-in link has expired or was already used. Ask for a new one.';
+export const CONFIRM_EMAIL_MISMATCH = 'Type your email address to confirm.';
+
+export interface TCreatorPublic {
+  id: string;
+  email: string;
+  name: string;
+  avatarUrl: string;
+  emailVerified: boolean;
+  createdAt: string;
+}
+
+export interface TAccountSession {
+  id: string;
+  createdAt: string;
+  lastUsedAt: string;
+  expiresAt: string;
+  current: boolean;
+  userAgent: string | null;
+}
+
+/** What a call that signs someone in hands the route: the creator to answer with and the session to set. */
+export interface TSignedIn {
+  creator: TCreatorPublic;
+  session: TNewSession;
+}
+
+function toPublic(row: TCreatorRow): TCreatorPublic {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    avatarUrl: row.avatar_url,
+    emailVerified: row.email_verified_at !== null,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+async function creatorRowOf(deps: Pick<TAppDeps, 'db'>, creator: TSignedInCreator): Promise<TCreatorRow> {
+  const row = await findCreatorById(deps.db, creator.id);
+  // The session's join found the creator a moment ago; gone now means deleted meanwhile.
+  if (!row) throw new AppError('unauthorized', 'Authentication required. Please sign in and try again.');
+  return row;
+}
+
+function nameFromEmail(email: string): string {
+  const local = email.split('@')[0] ?? '';
+  return local.slice(0, 100) || 'Creator';
+}
+
+/** Makes a one-time token, stores its hash and mails its link; mail failures are logged, never shown (no account enumeration). */
+async function sendLink(
+  deps: TDeps,
+  input: {
+    purpose: TAccountTokenPurpose;
+    kind: TAccountMailKind;
+    email: string;
+    creatorId: string | null;
+    anonymousSessionId?: string | null;
+    returnTo?: string | null;
+    path: string;
+  },
+): Promise<void> {
+  const decision = deps.limits.accounts.emailsByRecipient.take(input.email);
+  if (!decision.allowed) {
+    deps.log.warn({ purpose: input.purpose }, 'account email not sent: too many to this address this hour');
+    return;
+  }
+  const token = randomSecret();
+  const now = deps.clock.now();
+  await insertAccountToken(deps.db, {
+    id: newId(),
+    tokenHash: hashSecret(token),
+    purpose: input.purpose,
+    creatorId: input.creatorId,
+    email: input.email,
+    anonymousSessionId: input.anonymousSessionId ?? null,
+    returnTo: input.returnTo ?? null,
+    now,
+    expiresAt: now + TOKEN_TTL_MS[input.purpose],
+  });
+  const link = `${deps.config.publicUrl}${input.path}${encodeURIComponent(token)}`;
+  // Sent in the background: a slow mail server never holds up the answer, and the answer takes as
+  // long whether or not the address has an account.
+  deps.mailer.send(accountMessage(input.kind, input.email, link)).catch((err: unknown) => {
+    deps.log.error({ err, purpose: input.purpose }, 'could not send an account email');
+  });
+}
+
+async function useToken(deps: Pick<TAppDeps, 'db' | 'clock'>, token: string, purpose: TAccountTokenPurpose) {
+  const row = await useAccountToken(deps.db, hashSecret(token), purpose, deps.clock.now());
+  if (!row) throw new AppError('gone', LINK_GONE);
+  return row;
+}
+
+export async function signUp(deps: TDeps, input: z.output<typeof ZSignUpSchema>, userAgent: string | null): Promise<TSignedIn> {
+  // An address already in use (verified or not) is never taken over by a sign-up: its owner signs in,
+  // or proves the address with a sign-in link or a reset (which ends every other session).
+  if (await findCreatorByEmail(deps.db, input.email)) throw new AppError('conflict', EMAIL_TAKEN);
+  const id = newId();
+  const passwordHash = await hashPassword(input.password);
+  try {
+    await insertCreator(deps.db, { id, email: input.email, name: input.name, passwordHash, emailVerifiedAt: null, now: deps.clock.now() });
+  } catch (err) {
+    if (await findCreatorByEmail(deps.db, input.email)) throw new AppError('conflict', EMAIL_TAKEN, { cause: err });
+    throw err;
+  }
+  await sendLink(deps, { purpose: 'verify_email', kind: 'verify_email', email: input.email, creatorId: id, path: '/verify-email?token=' });
+  const row = await findCreatorById(deps.db, id);
+  if (!row) throw new Error('The new creator row is missing');
+  return { creator: toPublic(row), session: await createSession(deps, id, userAgent) };
+}
+
+/**
+ * Email and password. Unknown address, account without a password and wrong password answer the
+ * same 401 after the same work (a dummy hash is checked when there is nothing to check). Failures
+ * count per client address and per account; past either limit every attempt (right ones too)
+ * answers 429 until the window frees up, so guessing gains nothing from the difference.
+ */
+export async function signIn(deps: TDeps, principal: TPrincipal, input: z.output<typeof ZSignInSchema>, userAgent: string | null): Promise<TSignedIn> {
+  const limits = deps.limits.accounts;
+  for (const [limiter, key] of [
+    [limits.signInFailuresByAddress, principal.address],
+    [limits.signInFailuresByAccount, input.email],
+  ] as const) {
+    const decision = limiter.peek(key);
+    if (!decision.allowed) throw rateLimitedError(decision, SIGN_IN_RATE_LIMITED);
+  }
+  const row = await findCreatorByEmail(deps.db, input.email);
+  let isRight = false;
+  if (row?.password_hash) isRight = await verifyPassword(input.password, row.password_hash);
+  else await spendDummyVerification(input.password);
+  if (!row || !isRight) {
+    limits.signInFailuresByAddress.take(principal.address);
+    limits.signInFailuresByAccount.take(input.email);
+    throw new AppError('unauthorized', SIGN_IN_FAILED);
+  }
+  return { creator: toPublic(row), session: await createSession(deps, row.id, userAgent) };
+}
+
+export async function signOut(deps: Pick<TAppDeps, 'db'>, principal: TPrincipal): Promise<void> {
+  const creator = await principal.signedInCreator();
+  if (creator) await deleteSession(deps.db, creator.sessionId);
+}
+
+export async function signOutEverywhere(deps: Pick<TAppDeps, 'db'>, principal: TPrincipal): Promise<void> {
+  const creator = await requireSignedInCreator(principal);
+  await deleteSessionsOfCreator(deps.db, creator.id);
+}
+
+export async function currentCreator(deps: Pick<TAppDeps, 'db'>, principal: TPrincipal): Promise<TCreatorPublic | null> {
+  const creator = await principal.signedInCreator();
+  if (!creator) return null;
+  const row = await findCreatorById(deps.db, creator.id);
+  return row ? toPublic(row) : null;
+}
+
+export async function requireCurrentCreator(deps: Pick<TAppDeps, 'db'>, principal: TPrincipal): Promise<TCreatorPublic> {
+  return toPublic(await creatorRowOf(deps, await requireSignedInCreator(principal)));
+}
+
+/** Mails a sign-in link (always answered alike: whether the address has an account is not told). */
+export async function requestEmailLink(deps: TDeps, input: z.output<typeof ZEmailLinkSchema> & { anonymousSessionId?: string | null }): Promise<void> {
+  const row = await findCreatorByEmail(deps.db, input.email);
+  await sendLink(deps, {
+    purpose: 'sign_in_link',
+    kind: input.anonymousSessionId ? 'claim_link' : 'sign_in_link',
+    email: input.email,
+    creatorId: row?.id ?? null,
+    anonymousSessionId: input.anonymousSessionId ?? null,
+    returnTo: input.returnTo ?? null,
+    path: '/sign-in?link=',
+  });
+}
+
+/**
+ * The address proved itself: the account is marked verified. An account that was not verified
+ * until now may have been made by someone else with this address (pre-hijacking): its password and
+ * every other session end, so only the address's owner is left holding it.
+ */
+async function markVerified(deps: Pick<TAppDeps, 'db' | 'clock'>, row: TCreatorRow): Promise<void> {
+  if (row.email_verified_at !== null) return;
+  const now = deps.clock.now();
+  await updateCreator(deps.db, row.id, { emailVerifiedAt: now, passwordHash: null, now });
+  await deleteSessionsOfCreator(deps.db, row.id);
+}
+
+export async function consumeEmailLink(deps: TDeps, token: string, userAgent: string | null): Promise<TSignedIn & { returnTo: string | null; claimed: number }> {
+  const link = await useToken(deps, token, 'sign_in_link');
+  const now = deps.clock.now();
+  let row = await findCreatorByEmail(deps.db, link.email);
+  if (!row) {
+    const id = newId();
+    try {
+      await insertCreator(deps.db, { id, email: link.email, name: nameFromEmail(link.email), passwordHash: null, emailVerifiedAt: now, now });
+    } catch (err) {
+      // Two links to one new address used at once: the other made the account.
+      if (!(await findCreatorByEmail(deps.db, link.email))) throw err;
+    }
+  } else {
+    await markVerified(deps, row);
+  }
+  row = await findCreatorByEmail(deps.db, link.email);
+  if (!row) throw new Error('The signed-in creator row is missing');
+  const claimed = link.anonymous_session_id ? ((await claimAnonymousSession(deps.db, link.anonymous_session_id, row.id, now)) ?? 0) : 0;
+  return { creator: toPublic(row), session: await createSession(deps, row.id, userAgent), returnTo: link.return_to, claimed };
+}
+
+export async function requestVerification(deps: TDeps, principal: TPrincipal): Promise<void> {
+  const row = await creatorRowOf(deps, await requireSignedInCreator(principal));
+  if (row.email_verified_at !== null) return;
+  await sendLink(deps, { purpose: 'verify_email', kind: 'verify_email', email: row.email, creatorId: row.id, path: '/verify-email?token=' });
+}
+
+/** A verification link: the account's address is verified, or (an email change) the new address becomes the account's. */
+export async function verifyEmail(deps: TDeps, token: string): Promise<TCreatorPublic> {
+  const link = await useToken(deps, token, 'verify_email');
+  const row = link.creator_id ? await findCreatorById(deps.db, link.creator_id) : null;
+  if (!row) throw new AppError('gone', LINK_GONE);
+  const now = deps.clock.now();
+  if (link.email !== row.email) {
+    const holder = await findCreatorByEmail(deps.db, link.email);
+    if (holder && holder.id !== row.id) throw new AppError('conflict', EMAIL_TAKEN);
+    await updateCreator(deps.db, row.id, { email: link.email, emailVerifiedAt: now, now });
+    // Links to the old address (or to other new ones) no longer apply.
+    await expireAccountTokens(deps.db, row.id, 'verify_email', now);
+  } else if (row.email_verified_at === null) {
+    await updateCreator(deps.db, row.id, { emailVerifiedAt: now, now });
+  }
+  const updated = await findCreatorById(deps.db, row.id);
+  if (!updated) throw new AppError('gone', LINK_GONE);
+  return toPublic(updated);
+}
+
+export async function requestPasswordReset(deps: TDeps, email: string): Promise<void> {
+  const row = await findCreatorByEmail(deps.db, email);
+  if (!row) return;
+  // A new link replaces the ones before it.
+  await expireAccountTokens(deps.db, row.id, 'password_reset', deps.clock.now());
+  await sendLink(deps, { purpose: 'password_reset', kind: 'password_reset', email: row.email, creatorId: row.id, path: '/reset-password?token=' });
+}
+
+/** A reset: the new password, the address verified (the link proved it), every session ended and a new one made. */
+export async function resetPassword(deps: TDeps, input: z.output<typeof ZPasswordResetSchema>, userAgent: string | null): Promise<TSignedIn> {
+  const link = await useToken(deps, input.token, 'password_reset');
+  const row = link.creator_id ? await findCreatorById(deps.db, link.creator_id) : null;
+  if (!row || row.email !== link.email) throw new AppError('gone', LINK_GONE);
+  const now = deps.clock.now();
+  const passwordHash = await hashPassword(input.password);
+  await updateCreator(deps.db, row.id, { passwordHash, emailVerifiedAt: row.email_verified_at ?? now, now });
+  await deleteSessionsOfCreator(deps.db, row.id);
+  await expireAccountTokens(deps.db, row.id, 'password_reset', now);
+  const updated = await findCreatorById(deps.db, row.id);
+  if (!updated) throw new AppError('gone', LINK_GONE);
+  return { creator: toPublic(updated), session: await createSession(deps, row.id, userAgent) };
+}
+
+export async function describeAccount(
+  deps: Pick<TAppDeps, 'db' | 'clock'>,
+  principal: TPrincipal,
+): Promise<{ creator: TCreatorPublic; sessions: TAccountSession[]; pendingEmail: string | null }> {
+  const signedIn = await requireSignedInCreator(principal);
+  const row = await creatorRowOf(deps, signedIn);
+  const now = deps.clock.now();
+  const sessions = await listSessionsOfCreator(deps.db, row.id, now);
+  return {
+    creator: toPublic(row),
+    pendingEmail: await findPendingEmailChange(deps.db, row.id, row.email, now),
+    sessions: sessions.map((s) => ({
+      id: s.id,
+      createdAt: new Date(s.created_at).toISOString(),
+      lastUsedAt: new Date(s.last_used_at).toISOString(),
+      expiresAt: new Date(s.expires_at).toISOString(),
+      current: s.id === signedIn.sessionId,
+      userAgent: s.user_agent,
+    })),
+  };
+}
+
+export async function renameAccount(deps: Pick<TAppDeps, 'db' | 'clock'>, principal: TPrincipal, input: z.output<typeof ZAccountPatchSchema>): Promise<TCreatorPublic> {
+  const creator = await requireSignedInCreator(principal);
+  await updateCreator(deps.db, creator.id, { name: input.name, now: deps.clock.now() });
+  return toPublic(await creatorRowOf(deps, creator));
+}
+
+/** The account's password, when it has one (an account made by a sign-in link has none until one is chosen). */
+async function checkCurrentPassword(row: TCreatorRow, password: string): Promise<void> {
+  if (row.password_hash === null) return;
+  if (!(await verifyPassword(password, row.password_hash))) throw new AppError('bad_request', 'Your current password is not correct.');
+}
+
+export async function requestEmailChange(deps: TDeps, principal: TPrincipal, input: z.output<typeof ZEmailChangeSchema>): Promise<void> {
+  const row = await creatorRowOf(deps, await requireSignedInCreator(principal));
+  await checkCurrentPassword(row, input.password);
+  if (input.email === row.email) return;
+  if (await findCreatorByEmail(deps.db, input.email)) throw new AppError('conflict', EMAIL_TAKEN);
+  await sendLink(deps, { purpose: 'verify_email', kind: 'change_email', email: input.email, creatorId: row.id, path: '/verify-email?token=' });
+}
+
+export async function changePassword(deps: TDeps, principal: TPrincipal, input: z.output<typeof ZPasswordChangeSchema>): Promise<void> {
+  const signedIn = await requireSignedInCreator(principal);
+  const row = await creatorRowOf(deps, signedIn);
+  await checkCurrentPassword(row, input.currentPassword);
+  await updateCreator(deps.db, row.id, { passwordHash: await hashPassword(input.newPassword), now: deps.clock.now() });
+  await deleteSessionsOfCreator(deps.db, row.id, signedIn.sessionId);
+}
+
+/** Ends one of the creator's sessions; says whether it was the one asking (its cookie is then cleared). */
+export async function endSession(deps: Pick<TAppDeps, 'db'>, principal: TPrincipal, sessionId: string): Promise<{ wasCurrent: boolean }> {
+  const creator = await requireSignedInCreator(principal);
+  if (!(await deleteSessionOfCreator(deps.db, creator.id, sessionId))) throw new AppError('not_found', 'Session not found');
+  return { wasCurrent: sessionId === creator.sessionId };
+}
+
+/**
+ * Deletes the account once the creator typed its address: its sites answer 404 at once (deleted,
+ * and expired long enough ago that the sweeper removes their files, derived images and rows), then
+ * the creator row goes with its sessions and tokens. The sweep starts now, in the background.
+ */
+export async function deleteAccount(deps: TDeps, principal: TPrincipal, input: z.output<typeof ZDeleteAccountSchema>): Promise<void> {
+  const row = await creatorRowOf(deps, await requireSignedInCreator(principal));
+  if (input.confirmEmail.trim().toLowerCase() !== row.email) throw new AppError('bad_request', CONFIRM_EMAIL_MISMATCH);
+  const now = deps.clock.now();
+  const purgeFrom = now - deps.config.expiredSiteGraceDays * 86_400_000 - 1;
+  await deps.db.transaction().execute(async (trx) => {
+    await releaseProjectsOfCreator(trx, row.id, { deletedAt: now, expiresAt: purgeFrom });
+    await deleteCreatorRow(trx, row.id);
+  });
+  deps.log.info({ creatorId: row.id }, 'account deleted');
+  void sweepExpiredSites(deps).catch((err: unknown) => deps.log.error({ err }, 'sweeping a deleted account’s sites failed'));
+}
+
+export async function syncCreator(deps: Pick<TAppDeps, 'db'>, principal: TPrincipal): Promise<TCreatorPublic> {
+  return requireCurrentCreator(deps, principal);
+}
+
+/**
+ * Claims the anonymous session the caller's creator cookie proves into the signed-in account.
+ * Without such a session (none, or already claimed, e.g. by a concurrent claim) nothing moves. A
+ * named session that is not the caller's is refused like any other creator lookup.
+ */
+export async function claimSites(
+  deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>,
+  principal: TPrincipal,
+  anonymousSessionId: string | undefined,
+): Promise<{ claimed: number; projects: TAnonymousProject[]; hadSession: boolean }> {
+  const creator = await requireSignedInCreator(principal);
+  const session = await principal.anonymousSession();
+  if (!session) return { claimed: 0, projects: [], hadSession: false };
+  if (anonymousSessionId !== undefined && !(await holdsAnonymousSession(principal, anonymousSessionId))) throw new AppError('not_found', 'Not found');
+  const claimed = await claimAnonymousSession(deps.db, session.id, creator.id, deps.clock.now());
+  if (claimed === null) return { claimed: 0, projects: [], hadSession: true };
+  return { claimed, projects: await listAnonymousProjects(deps, session), hadSession: true };
+}

@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase } from '../db/database.ts';
+import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { createBrowser, seedSite, type TBrowser } from '../test-support/site-fixtures.ts';
+import { createSignedInCreator } from '../test-support/accounts.ts';
+import { buildUploadForm } from '../test-support/fixtures.ts';
+import { isDialectAvailable, TEST_DIALECTS, TEST_POSTGRES_URL } from '../test-support/test-database.ts';
+
+const DAY = 86_400_000;
+
+async function publish(browser: TBrowser, title: string): Promise<void> {
+  const form = buildUploadForm([{ name: 'notes.txt', type: 'text/plain', bytes: new TextEncoder().encode('hello') }], { title });
+  const res = await browser.fetch('/api/upload', { method: 'POST', body: form });
+  expect(res.status).toBe(201);
+}
+
+function signedInAs(browser: TBrowser, cookie: string): TBrowser {
+  browser.cookies.set('dropsite_session', cookie.slice(cookie.indexOf('=') + 1));
+  return browser;
+}
+
+describe.each(TEST_DIALECTS)('claiming an anonymous session’s sites (%s)', async (dialect) => {
+  const available = await isDialectAvailable(dialect);
+  let app: TTestApp;
+  const clock = createFakeClock();
+  const schema = `test_claim_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+
+  beforeAll(async () => {
+    if (!available) return;
+    app = await startTestApp({
+      clock,
+      startWorker: false,
+      ...(dialect === 'postgres' ? { config: { databaseUrl: `${TEST_POSTGRES_URL}?schema=${schema}` } } : {}),
+    });
+  });
+  afterAll(async () => {
+    if (!available) return;
+    await app.close();
+    if (dialect === 'postgres') {
+      const handle = await createDatabase(TEST_POSTGRES_URL);
+      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(handle.db);
+      await handle.close();
+    }
+  });
+
+  it.skipIf(!available)('needs a signed-in creator', async () => {
+    const browser = createBrowser(app);
+    await publish(browser, 'Unclaimed');
+    const res = await browser.json('/api/creators/claim', { method: 'POST', json: {} });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ success: false, error: 'Authentication required. Please sign in and try again.', code: 'unauthorized' });
+  });
+
+  it.skipIf(!available)('moves every site of the session once, keeps their engagement, and clears the anonymous cookie', async () => {
+    const browser = createBrowser(app);
+    await publish(browser, 'First');
+    await publish(browser, 'Second');
+    const sessionId = browser.cookies.get('dropsite_anon')!.split('.')[0]!;
+    const site = await seedSite(app, { anonymousSessionId: sessionId, title: 'With engagement' });
+    const visitor = createBrowser(app);
+    await visitor.json('/api/favorites', { method: 'POST', json: { projectId: site.project.id, fileId: site.files[0]!.id } });
+    await visitor.json('/api/analytics/view', { method: 'POST', json: { projectId: site.project.id } });
+
+    const creator = await createSignedInCreator(app.deps, { email: `claimer-${dialect}@studio.example` });
+    signedInAs(browser, creator.cookie);
+    const res = await browser.json<{ claimed: number; projects: Array<{ title: string; favorites_count: number; views_count: number }> }>('/api/creators/claim', {
+      method: 'POST',
+      json: { anonymousSessionId: sessionId },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.claimed).toBe(3);
+    expect(res.body.projects.map((p) => p.title).sort()).toEqual(['First', 'Second', 'With engagement']);
+    expect(res.body.projects.find((p) => p.title === 'With engagement')).toMatchObject({ favorites_count: 1, views_count: 1 });
+    expect(browser.cookies.has('dropsite_anon')).toBe(false);
+    const owners = await app.deps.db.selectFrom('projects').select('owner_creator_id').where('anonymous_session_id', '=', sessionId).execute();
+    expect(owners.map((o) => o.owner_creator_id)).toEqual([creator.id, creator.id, creator.id]);
+    const favorites = await app.deps.db.selectFrom('favorites').select('id').where('project_id', '=', site.project.id).execute();
+    expect(favorites).toHaveLength(1);
+  });
+
+  it.skipIf(!available)('under concurrent claims exactly one wins, even between two accounts', async () => {
+    const browser = createBrowser(app);
+    await publish(browser, 'Raced');
+    await publish(browser, 'Raced too');
+    const anon = browser.cookies.get('dropsite_anon')!;
+    const sessionId = anon.split('.')[0]!;
+    const creators = await Promise.all([1, 2].map((n) => createSignedInCreator(app.deps, { email: `racer${n}-${dialect}@studio.example` })));
+    const attempts = Array.from({ length: 8 }, (_, i) => {
+      const tab = createBrowser(app);
+      tab.cookies.set('dropsite_anon', anon);
+      return signedInAs(tab, creators[i % 2]!.cookie);
+    });
+    const results = await Promise.all(attempts.map((tab) => tab.json<{ claimed: number }>('/api/creators/claim', { method: 'POST', json: {} })));
+    expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
+    const claimed = results.map((r) => r.body.claimed).sort((a, b) => b - a);
+    expect(claimed).toEqual([2, 0, 0, 0, 0, 0, 0, 0]);
+    const owners = new Set(
+      (await app.deps.db.selectFrom('projects').select('owner_creator_id').where('anonymous_session_id', '=', sessionId).execute()).map((o) => o.owner_creator_id),
+    );
+    expect(owners.size).toBe(1);
+  });
+
+  it.skipIf(!available)('still claims after the 7-day window, while the sites themselves live', async () => {
+    const browser = createBrowser(app);
+    await publish(browser, 'Late');
+    clock.advance(10 * DAY);
+    const creator = await createSignedInCreator(app.deps, { email: `late-${dialect}@studio.example` });
+    const res = await signedInAs(browser, creator.cookie).json<{ claimed: number; projects: Array<{ title: string }> }>('/api/creators/claim', { method: 'POST', json: {} });
+    expect(res.body.claimed).toBe(1);
+    expect(res.body.projects.map((p) => p.title)).toEqual(['Late']);
+  });
+
+  it.skipIf(!available)('refuses to name a session that is not the caller’s', async () => {
+    const owner = createBrowser(app);
+    await publish(owner, 'Someone else’s');
+    const othersId = owner.cookies.get('dropsite_anon')!.split('.')[0]!;
+    const thief = createBrowser(app);
+    await publish(thief, 'Mine');
+    const creator = await createSignedInCreator(app.deps, { email: `thief-${dialect}@studio.example` });
+    const res = await signedInAs(thief, creator.cookie).json('/api/creators/claim', { method: 'POST', json: { anonymousSessionId: othersId } });
+    expect(res.status).toBe(404);
+    const row = await app.deps.db.selectFrom('projects').select('owner_creator_id').where('anonymous_session_id', '=', othersId).executeTakeFirstOrThrow();
+    expect(row.owner_creator_id).toBeNull();
+  });
+});

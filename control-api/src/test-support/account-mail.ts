@@ -1,0 +1,29 @@
+/** A mailer that keeps what it is given, and the link of the last message to an address, for account tests. */
+import type { Mailer, TMailMessage } from '../notifications/mailer.ts';
+
+export interface TCapturingMailer extends Mailer {
+  sent: TMailMessage[];
+  /** The token of the newest link to `to` under `path` (e.g. '/sign-in?link='); throws when there is none. */
+  lastToken(to: string, path: string): string;
+}
+
+export function createCapturingMailer(): TCapturingMailer {
+  const sent: TMailMessage[] = [];
+  return {
+    driver: 'outbox',
+    sent,
+    async send(message) {
+      sent.push(message);
+    },
+    async close() {},
+    lastToken(to, path) {
+      const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      for (const message of [...sent].reverse()) {
+        if (message.to !== to) continue;
+        const match = new RegExp(`${escaped}([a-z2-7]+)`).exec(message.text);
+        if (match) return match[1]!;
+      }
+      throw new Error(`No ${path} link was mailed to ${to}`);
+    },
+  };
+}
