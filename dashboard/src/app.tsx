@@ -1,7 +1,8 @@
 import { lazy, Suspense } from 'react';
 import { LandingPage } from './pages/landing/landing-page.tsx';
 import { NotFoundPage } from './pages/not-found/not-found-page.tsx';
-import { resolvePage } from './routes.ts';
+import { projectIdOfPath, resolvePage } from './routes.ts';
+import { DashboardLoading } from './pages/dashboard/dashboard-loading.tsx';
 import { EngagementLoop } from './engagement/engagement-loop.tsx';
 import { ResetPasswordPage } from './pages/sign-in/reset-password-page.tsx';
 import { SignInPage } from './pages/sign-in/sign-in-page.tsx';
@@ -9,6 +10,9 @@ import { VerifyEmailPage } from './pages/sign-in/verify-email-page.tsx';
 
 // The account page is fetched only when it opens.
 const AccountPage = lazy(() => import('./pages/account/account-page.tsx').then((module) => ({ default: module.AccountPage })));
+// The creator's dashboard (and the chart library it loads) is fetched only when one of its pages opens.
+const DashboardPage = lazy(() => import('./pages/dashboard/dashboard-page.tsx').then((module) => ({ default: module.DashboardPage })));
+const ProjectDetailPage = lazy(() => import('./pages/dashboard/project-detail-page.tsx').then((module) => ({ default: module.ProjectDetailPage })));
 
 export function App({ pathname }: { pathname: string }) {
   return (
@@ -24,6 +28,18 @@ function AppPage({ pathname }: { pathname: string }) {
   switch (resolvePage(pathname)) {
     case 'landing':
       return <LandingPage />;
+    case 'dashboard':
+      return (
+        <Suspense fallback={<DashboardLoading />}>
+          <DashboardPage />
+        </Suspense>
+      );
+    case 'project':
+      return (
+        <Suspense fallback={<DashboardLoading />}>
+          <ProjectDetailPage projectId={projectIdOfPath(pathname) ?? ''} />
+        </Suspense>
+      );
     case 'sign-in':
       return <SignInPage />;
     case 'reset-password':

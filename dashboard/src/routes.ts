@@ -1,5 +1,5 @@
 /** Which page the dashboard app shows for a path. Navigation is by full page load, so this runs once per load. */
-export type TPageId = 'landing' | 'sign-in' | 'reset-password' | 'verify-email' | 'account' | 'not-found';
+export type TPageId = 'landing' | 'sign-in' | 'reset-password' | 'verify-email' | 'account' | 'dashboard' | 'project' | 'not-found';
 
 export function resolvePage(pathname: string): TPageId {
   const path = pathname.replace(/\/+$/, '') || '/';
@@ -8,5 +8,14 @@ export function resolvePage(pathname: string): TPageId {
   if (path === '/reset-password') return 'reset-password';
   if (path === '/verify-email') return 'verify-email';
   if (path === '/account') return 'account';
+  if (path === '/dashboard') return 'dashboard';
+  if (projectIdOfPath(path) !== null) return 'project';
   return 'not-found';
+}
+
+const PROJECT_PATH = /^\/dashboard\/projects\/([A-Za-z0-9_-]{16,64})\/?$/;
+
+/** The project id of a /dashboard/projects/{id} path, or null for any other path. */
+export function projectIdOfPath(pathname: string): string | null {
+  return PROJECT_PATH.exec(pathname)?.[1] ?? null;
 }

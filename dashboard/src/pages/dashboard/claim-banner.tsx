@@ -1,0 +1,119 @@
+/**
+ * Spec 2 'Claim banner': the sites this browser published before signing in, offered to the
+ * signed-in creator. It reads the anonymous session and its projects from the engagement store
+ * the header's bell already keeps, and disappears after a claim or when dismissed.
+ */
+import { useId, useState, useSyncExternalStore } from 'react';
+import { ApiRequestError } from '@dropsite/shared/browser/api-client';
+import { CloseIcon } from '../../components/icons.tsx';
+import { claimAnonymousProjects } from '../../dashboard-api/dashboard-api.ts';
+import { getCreatorEngagementStore } from '../../engagement/creator-engagement.ts';
+import { ChevronDownIcon } from './dashboard-icons.tsx';
+import { formatDate, plural } from './project-insights.ts';
+
+/** Spec 8: the claim's two alerts. */
+const AUTHENTICATION_REQUIRED_MESSAGE = 'Authentication required. Please sign in and try again.';
+export const CLAIM_FAILED_MESSAGE = 'Failed to claim projects. Please try again.';
+
+const DISMISSED_KEY = 'dropsite:claim-banner-dismissed';
+
+function readDismissed(): string | null {
+  try {
+    return window.sessionStorage.getItem(DISMISSED_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function rememberDismissed(sessionId: string): void {
+  try {
+    window.sessionStorage.setItem(DISMISSED_KEY, sessionId);
+  } catch {
+    // Without session storage the banner simply comes back on the next page load.
+  }
+}
+
+export function claimErrorMessage(error: unknown): string {
+  return error instanceof ApiRequestError && error.status === 401 ? AUTHENTICATION_REQUIRED_MESSAGE : CLAIM_FAILED_MESSAGE;
+}
+
+export function ClaimBanner({ onClaimed }: { onClaimed: (claimed: number) => void }) {
+  const store = getCreatorEngagementStore();
+  const creator = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const [dismissedSession, setDismissedSession] = useState(readDismissed);
+  const [isOpen, setOpen] = useState(false);
+  const [isClaiming, setClaiming] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const detailsId = useId();
+  const titleId = useId();
+
+  const session = creator.session;
+  const projects = creator.projects ?? [];
+  if (creator.status !== 'ready' || !session || projects.length === 0 || dismissedSession === session.sessionId) return null;
+
+  const claim = async () => {
+    setClaiming(true);
+    setError(null);
+    try {
+      const claimed = await claimAnonymousProjects(session.sessionId);
+      // The anonymous cookie is gone: the store (and with it the bell and this banner) learns it.
+      await store.refresh({ withSession: true });
+      onClaimed(claimed);
+    } catch (err) {
+      setError(claimErrorMessage(err));
+    } finally {
+      setClaiming(false);
+    }
+  };
+
+  const dismiss = () => {
+    rememberDismissed(session.sessionId);
+    setDismissedSession(session.sessionId);
+  };
+
+  return (
+    <section className="dash-claim" aria-labelledby={titleId}>
+      <div className="dash-claim__bar">
+        <div className="dash-claim__text">
+          <h2 id={titleId} className="dash-claim__title">
+            Welcome! You have {plural(projects.length, 'project')} to claim
+          </h2>
+          <p className="dash-claim__lead">Sites you published in this browser before signing in. Claim them to keep their comments, favourites and analytics in your account.</p>
+        </div>
+        <div className="dash-claim__actions">
+          <button type="button" className="button button--primary" onClick={claim} disabled={isClaiming}>
+            {isClaiming ? 'Claiming…' : 'Claim All Projects'}
+          </button>
+          <button type="button" className="button button--secondary" aria-expanded={isOpen} aria-controls={detailsId} onClick={() => setOpen((open) => !open)}>
+            {isOpen ? 'Hide Details' : 'Show Details'}
+            <ChevronDownIcon size={16} className="dash-chevron" data-open={isOpen ? '' : undefined} />
+          </button>
+        </div>
+        <button type="button" className="dash-claim__dismiss" aria-label="Dismiss" onClick={dismiss}>
+          <CloseIcon size={18} />
+        </button>
+      </div>
+      {error && (
+        <p className="dash-claim__error" role="alert">
+          {error}
+        </p>
+      )}
+      <ul id={detailsId} role="list" className="dash-claim__list" hidden={!isOpen}>
+        {projects.map((project) => (
+          <li key={project.id} className="dash-claim__project">
+            <div className="dash-claim__project-head">
+              <h3>{project.title}</h3>
+              <time dateTime={project.created_at}>{formatDate(project.created_at)}</time>
+            </div>
+            {project.description && <p className="dash-muted">{project.description}</p>}
+            <ul role="list" className="dash-badges" aria-label="Enabled features">
+              {project.settings.enable_favorites && <li className="dash-badge">Favorites</li>}
+              {project.settings.enable_comments && <li className="dash-badge">Comments</li>}
+              {project.settings.enable_approvals && <li className="dash-badge">Approvals</li>}
+            </ul>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

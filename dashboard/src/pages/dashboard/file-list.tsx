@@ -1,0 +1,204 @@
+/**
+ * The Files tab: each file with its thumbnail and counts, expandable to its favourites and its
+ * comment threads (where the creator replies), and to the file's own analytics.
+ */
+import { useId, useState, type FormEvent } from 'react';
+import { COMMENT_MAX_CHARS } from '@dropsite/shared';
+import { formatCommentTime } from '@dropsite/shared/browser/relative-time';
+import { DocumentIcon, HeartIcon, ImageIcon, MessageIcon, CheckIcon } from '../../components/icons.tsx';
+import { EyeIcon } from '../../wizard/wizard-icons.tsx';
+import { postCreatorReply } from '../../dashboard-api/dashboard-api.ts';
+import type { TDetailsComment, TDetailsCommentReply, TProjectFileDetails } from '@dropsite/shared';
+import { AnalyticsPanel } from './analytics-panel.tsx';
+import { ChevronDownIcon, ReplyIcon } from './dashboard-icons.tsx';
+import { commenterName, formatBytes, formatDate } from './project-insights.ts';
+
+interface TFileListProps {
+  projectId: string;
+  files: readonly TProjectFileDetails[];
+  revision: number;
+  onReplied: () => void;
+}
+
+export function FileList({ projectId, files, revision, onReplied }: TFileListProps) {
+  if (files.length === 0) return <p className="dash-muted">This site has no files.</p>;
+  return (
+    <ul role="list" className="dash-files">
+      {files.map((file) => (
+        <FileRow key={file.id} projectId={projectId} file={file} revision={revision} onReplied={onReplied} />
+      ))}
+    </ul>
+  );
+}
+
+function FileRow({ projectId, file, revision, onReplied }: { projectId: string; file: TProjectFileDetails; revision: number; onReplied: () => void }) {
+  const [isOpen, setOpen] = useState(false);
+  const [isAnalyticsOpen, setAnalyticsOpen] = useState(false);
+  const bodyId = useId();
+  const counts = [
+    { label: 'Favourites', value: file.totals.favorites, icon: <HeartIcon size={16} /> },
+    { label: 'Comments', value: file.totals.comments, icon: <MessageIcon size={16} /> },
+    { label: 'Approved', value: file.totals.approvals.approved, icon: <CheckIcon size={16} /> },
+    { label: 'Views', value: file.analytics.views, icon: <EyeIcon size={16} /> },
+  ];
+
+  return (
+    <li className="dash-file">
+      <button type="button" className="dash-file__summary" aria-expanded={isOpen} aria-controls={bodyId} onClick={() => setOpen((open) => !open)}>
+        <span className="dash-file__thumb">
+          {file.thumbnailUrl ? (
+            <img src={file.thumbnailUrl} alt="" width={64} height={64} loading="lazy" decoding="async" />
+          ) : file.kind === 'image' ? (
+            <ImageIcon size={22} />
+          ) : (
+            <DocumentIcon size={22} />
+          )}
+        </span>
+        <span className="dash-file__text">
+          <span className="dash-file__name">{file.name}</span>
+          <span className="dash-file__meta">
+            {file.type} · {formatBytes(file.size)} · uploaded {formatDate(file.uploadedAt)}
+          </span>
+          <span className="dash-counts dash-counts--compact">
+            {counts.map((count) => (
+              <span key={count.label} className="dash-counts__item">
+                {count.icon}
+                <span className="dash-counts__value">{count.value.toLocaleString('en')}</span>
+                <span className="dash-counts__label">{count.label}</span>
+              </span>
+            ))}
+          </span>
+        </span>
+        <ChevronDownIcon size={18} className="dash-chevron" data-open={isOpen ? '' : undefined} />
+      </button>
+      <div id={bodyId} className="dash-file__body" hidden={!isOpen}>
+        {isOpen && (
+          <>
+            <section className="dash-file__section" aria-label={`Favourites of ${file.name}`}>
+              <h3 className="dash-file__heading">Favourites</h3>
+              {file.favorites.length === 0 ? (
+                <p className="dash-muted">No favourites yet.</p>
+              ) : (
+                <ul role="list" className="dash-people">
+                  {file.favorites.map((favorite) => (
+                    <li key={favorite.id} className="dash-people__item">
+                      <HeartIcon size={14} />
+                      <span>{commenterName(favorite)}</span>
+                      <time dateTime={favorite.createdAt}>{formatCommentTime(Date.parse(favorite.createdAt), Date.now())}</time>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
+            <section className="dash-file__section" aria-label={`Comments on ${file.name}`}>
+              <h3 className="dash-file__heading">Comments</h3>
+              {file.comments.length === 0 ? (
+                <p className="dash-muted">No comments yet.</p>
+              ) : (
+                <ol role="list" className="dash-thread-list">
+                  {file.comments.map((comment) => (
+                    <CommentThread key={comment.id} projectId={projectId} comment={comment} onReplied={onReplied} />
+                  ))}
+                </ol>
+              )}
+            </section>
+            <div className="dash-file__section">
+              <button type="button" className="dash-link-button" aria-expanded={isAnalyticsOpen} onClick={() => setAnalyticsOpen((open) => !open)}>
+                {isAnalyticsOpen ? 'Hide file analytics' : 'Show file analytics'}
+              </button>
+              {isAnalyticsOpen && <AnalyticsPanel projectId={projectId} fileId={file.id} revision={revision} heading={`Analytics of ${file.name}`} />}
+            </div>
+          </>
+        )}
+      </div>
+    </li>
+  );
+}
+
+function CommentBody({ comment }: { comment: Omit<TDetailsCommentReply, 'replies'> }) {
+  return (
+    <div className="dash-comment" data-creator={comment.isCreator ? '' : undefined}>
+      <p className="dash-comment__meta">
+        <span className="dash-comment__author">{comment.isCreator ? 'You' : commenterName(comment)}</span>
+        {comment.isCreator && <span className="dash-badge">Creator</span>}
+        <time dateTime={comment.createdAt}>{formatCommentTime(Date.parse(comment.createdAt), Date.now())}</time>
+      </p>
+      <p className="dash-comment__text">{comment.commentText}</p>
+    </div>
+  );
+}
+
+function CommentThread({ projectId, comment, onReplied }: { projectId: string; comment: TDetailsComment; onReplied: () => void }) {
+  return (
+    <li className="dash-thread">
+      <CommentBody comment={comment} />
+      {comment.replies.length > 0 && (
+        <ol role="list" className="dash-thread__replies">
+          {comment.replies.map((reply) => (
+            <li key={reply.id}>
+              <CommentBody comment={reply} />
+            </li>
+          ))}
+        </ol>
+      )}
+      <ReplyBox projectId={projectId} commentId={comment.id} author={comment.isCreator ? 'yourself' : commenterName(comment)} onReplied={onReplied} />
+    </li>
+  );
+}
+
+function ReplyBox({ projectId, commentId, author, onReplied }: { projectId: string; commentId: string; author: string; onReplied: () => void }) {
+  const [isOpen, setOpen] = useState(false);
+  const [text, setText] = useState('');
+  const [isSending, setSending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const fieldId = useId();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = text.trim();
+    if (!trimmed) return;
+    setSending(true);
+    setError(null);
+    try {
+      await postCreatorReply({ projectId, commentId, text: trimmed });
+      setText('');
+      setOpen(false);
+      onReplied();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : 'Your reply could not be posted.');
+    } finally {
+      setSending(false);
+    }
+  };
+
+  if (!isOpen) {
+    return (
+      <button type="button" className="dash-link-button dash-thread__reply" onClick={() => setOpen(true)}>
+        <ReplyIcon size={16} />
+        Reply
+      </button>
+    );
+  }
+  return (
+    <form className="dash-reply" onSubmit={submit}>
+      <label htmlFor={fieldId} className="dash-reply__label">
+        Reply to {author}
+      </label>
+      <textarea id={fieldId} className="dash-reply__field" rows={3} maxLength={COMMENT_MAX_CHARS} value={text} onChange={(event) => setText(event.target.value)} autoFocus />
+      {error && (
+        <p className="dash-reply__error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="dash-reply__actions">
+        <button type="submit" className="button button--primary" disabled={isSending || !text.trim()}>
+          {isSending ? 'Posting…' : 'Post reply'}
+        </button>
+        <button type="button" className="button button--secondary" onClick={() => setOpen(false)}>
+          Cancel
+        </button>
+      </div>
+      <p className="dash-muted dash-reply__hint">Visitors see it on the site as the creator’s reply.</p>
+    </form>
+  );
+}

@@ -1,0 +1,85 @@
+/** One site on the creator's dashboard (spec 2 'Creator dashboard'): its counts, and its analytics on demand. */
+import { useId, useState } from 'react';
+import { HeartIcon, ImageIcon, MessageIcon, CheckIcon } from '../../components/icons.tsx';
+import { EyeIcon, ExternalIcon } from '../../wizard/wizard-icons.tsx';
+import type { TCreatorProject } from '@dropsite/shared';
+import { AnalyticsPanel } from './analytics-panel.tsx';
+import { ChevronDownIcon } from './dashboard-icons.tsx';
+import { useLiveActivity } from './live-activity.ts';
+import { formatDate } from './project-insights.ts';
+
+export function projectDetailPath(projectId: string): string {
+  return `/dashboard/projects/${encodeURIComponent(projectId)}`;
+}
+
+const STATUS_LABELS: Record<TCreatorProject['status'], string | null> = { live: null, building: 'Building…', failed: 'Build failed' };
+
+export function ProjectCard({ project }: { project: TCreatorProject }) {
+  const [isAnalyticsOpen, setAnalyticsOpen] = useState(false);
+  const panelId = useId();
+  const titleId = useId();
+  const counts = [
+    { label: 'Favourites', value: project.favorites_count, icon: <HeartIcon size={16} /> },
+    { label: 'Comments', value: project.comments_count, icon: <MessageIcon size={16} /> },
+    { label: 'Approvals', value: project.approvals_count, icon: <CheckIcon size={16} /> },
+    { label: 'Views', value: project.views_count, icon: <EyeIcon size={16} /> },
+  ];
+  const status = STATUS_LABELS[project.status];
+
+  return (
+    <li className="dash-card" aria-labelledby={titleId} data-expanded={isAnalyticsOpen ? '' : undefined}>
+      <div className="dash-card__media">
+        {project.thumbnail_url ? (
+          <img src={project.thumbnail_url} alt="" width={300} height={188} loading="lazy" decoding="async" />
+        ) : (
+          <ImageIcon size={28} className="dash-card__placeholder" />
+        )}
+        {status && (
+          <span className="dash-card__status" data-status={project.status}>
+            {status}
+          </span>
+        )}
+      </div>
+      <div className="dash-card__body">
+        <h2 id={titleId} className="dash-card__title">
+          {project.title}
+        </h2>
+        <p className="dash-card__date">
+          Created <time dateTime={project.created_at}>{formatDate(project.created_at)}</time>
+        </p>
+        {project.description && <p className="dash-card__description">{project.description}</p>}
+        <ul role="list" className="dash-counts">
+          {counts.map((count) => (
+            <li key={count.label} className="dash-counts__item">
+              {count.icon}
+              <span className="dash-counts__value">{count.value.toLocaleString('en')}</span>
+              <span className="dash-counts__label">{count.label}</span>
+            </li>
+          ))}
+        </ul>
+        <div className="dash-card__actions">
+          <a className="button button--primary" href={projectDetailPath(project.id)}>
+            View Details
+          </a>
+          <button type="button" className="button button--secondary" aria-expanded={isAnalyticsOpen} aria-controls={panelId} onClick={() => setAnalyticsOpen((open) => !open)}>
+            {isAnalyticsOpen ? 'Hide Analytics' : 'Show Analytics'}
+            <ChevronDownIcon size={16} className="dash-chevron" data-open={isAnalyticsOpen ? '' : undefined} />
+          </button>
+          <a className="button button--secondary" href={project.url} target="_blank" rel="noopener">
+            View Site
+            <ExternalIcon size={16} />
+            <span className="visually-hidden">(opens in a new tab)</span>
+          </a>
+        </div>
+      </div>
+      <div id={panelId} className="dash-card__analytics" hidden={!isAnalyticsOpen}>
+        {isAnalyticsOpen && <LiveAnalyticsPanel projectId={project.id} title={project.title} />}
+      </div>
+    </li>
+  );
+}
+
+function LiveAnalyticsPanel({ projectId, title }: { projectId: string; title: string }) {
+  const { revision } = useLiveActivity(projectId);
+  return <AnalyticsPanel projectId={projectId} revision={revision} heading={`Analytics of ${title}`} />;
+}

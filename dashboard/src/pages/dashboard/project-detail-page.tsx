@@ -1,0 +1,244 @@
+/**
+ * /dashboard/projects/{id} (spec 2 'Project detail view'): the header, the summary tiles, and the
+ * Overview, Files and Engagement tabs; new engagement shows without a reload.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { SiteFooter } from '../../components/site-footer.tsx';
+import { SiteHeader } from '../../components/site-header.tsx';
+import { ArrowLeftIcon, ExternalIcon, DownloadIcon } from '../../wizard/wizard-icons.tsx';
+import { engagementCsvPath, fetchProjectDetails } from '../../dashboard-api/dashboard-api.ts';
+import type { TProjectDetails } from '@dropsite/shared';
+import { AccessGuard } from './access-guard.tsx';
+import { AnalyticsPanel } from './analytics-panel.tsx';
+import { FileList } from './file-list.tsx';
+import { useLiveActivity } from './live-activity.ts';
+import { averageInteractionsPerFile, formatDate, plural, topEngagedFiles, viewsToFavoritesConversion } from './project-insights.ts';
+import { Tabs } from './tabs.tsx';
+import './dashboard.css';
+
+/** Spec 8. */
+export const DETAILS_FAILED_MESSAGE = 'Failed to load project details';
+
+export function ProjectDetailPage({ projectId }: { projectId: string }) {
+  return (
+    <>
+      <SiteHeader isLandingPage={false} />
+      <AccessGuard returnTo={`/dashboard/projects/${encodeURIComponent(projectId)}`}>{() => <ProjectDetail projectId={projectId} />}</AccessGuard>
+      <SiteFooter />
+    </>
+  );
+}
+
+type TDetailsState = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; project: TProjectDetails };
+
+function goBack() {
+  // Back to where the creator came from when that was us, else to the dashboard.
+  if (document.referrer.startsWith(window.location.origin) && window.history.length > 1) window.history.back();
+  else window.location.assign('/dashboard');
+}
+
+function ProjectDetail({ projectId }: { projectId: string }) {
+  const [state, setState] = useState<TDetailsState>({ status: 'loading' });
+  const live = useLiveActivity(projectId);
+  const [ownRevision, setOwnRevision] = useState(0);
+  const revision = live.revision + ownRevision;
+
+  const load = useCallback(async () => {
+    try {
+      const project = await fetchProjectDetails(projectId);
+      setState({ status: 'ready', project });
+    } catch {
+      // A refetch that fails keeps what is shown; only a first load that fails shows the failure.
+      setState((previous) => (previous.status === 'ready' ? previous : { status: 'failed' }));
+    }
+  }, [projectId]);
+
+  useEffect(() => {
+    void revision;
+    void load();
+  }, [load, revision]);
+
+  useEffect(() => {
+    document.title = state.status === 'ready' ? `${state.project.title} · Dashboard · Dropsite` : 'Project · Dashboard · Dropsite';
+  }, [state]);
+
+  if (state.status === 'failed') {
+    return (
+      <main id="main" className="dash container">
+        <div className="dash-failed" role="alert">
+          <h1>{DETAILS_FAILED_MESSAGE}</h1>
+          <p>The project may have been deleted, or it belongs to another account.</p>
+          <button type="button" className="button button--primary" onClick={goBack}>
+            <ArrowLeftIcon size={18} />
+            Go Back
+          </button>
+        </div>
+      </main>
+    );
+  }
+
+  if (state.status === 'loading') {
+    return (
+      <main id="main" className="dash container" aria-busy="true">
+        <div className="dash-detail__head">
+          <div className="dash-skeleton dash-skeleton--heading" />
+          <div className="dash-skeleton dash-skeleton--lines" />
+        </div>
+        <div className="dash-tiles" aria-hidden="true">
+          {[0, 1, 2, 3].map((key) => (
+            <div key={key} className="dash-tile dash-skeleton" />
+          ))}
+        </div>
+      </main>
+    );
+  }
+
+  const { project } = state;
+  const { totals } = project;
+  const tiles = [
+    { label: 'Favourites', value: totals.totalFavorites },
+    { label: 'Comments', value: totals.totalComments },
+    { label: 'Approved', value: totals.totalApprovals.approved },
+    { label: 'Views', value: totals.totalViews },
+  ];
+  const latestNews = live.latest[0];
+
+  return (
+    <main id="main" className="dash container">
+      <a className="dash-back" href="/dashboard">
+        <ArrowLeftIcon size={16} />
+        All projects
+      </a>
+      <header className="dash-detail__head">
+        <div className="dash-detail__text">
+          <h1 className="dash-detail__title">{project.title}</h1>
+          {project.description && <p className="dash-detail__description">{project.description}</p>}
+          <p className="dash-detail__meta">
+            <span>
+              Created <time dateTime={project.created_at}>{formatDate(project.created_at)}</time>
+            </span>
+            <span>{plural(totals.totalFiles, 'file')}</span>
+            <span>{plural(totals.uniqueUsers, 'unique user')}</span>
+          </p>
+        </div>
+        <div className="dash-detail__actions">
+          <a className="button button--secondary" href={engagementCsvPath(projectId)} download>
+            <DownloadIcon size={16} />
+            Download CSV
+          </a>
+          <a className="button button--primary" href={project.url} target="_blank" rel="noopener">
+            View Site
+            <ExternalIcon size={16} />
+            <span className="visually-hidden">(opens in a new tab)</span>
+          </a>
+        </div>
+      </header>
+      <p className="dash-live" role="status">
+        {latestNews ? `New: ${latestNews.details}` : ''}
+      </p>
+      <dl className="dash-tiles">
+        {tiles.map((tile) => (
+          <div key={tile.label} className="dash-tile">
+            <dt>{tile.label}</dt>
+            <dd>{tile.value.toLocaleString('en')}</dd>
+          </div>
+        ))}
+      </dl>
+      <Tabs
+        label="Project"
+        tabs={[
+          { id: 'overview', label: 'Overview', render: () => <OverviewTab project={project} projectId={projectId} revision={revision} /> },
+          {
+            id: 'files',
+            label: 'Files',
+            render: () => <FileList projectId={projectId} files={project.files} revision={revision} onReplied={() => setOwnRevision((n) => n + 1)} />,
+          },
+          { id: 'engagement', label: 'Engagement', render: () => <EngagementTab project={project} /> },
+        ]}
+      />
+    </main>
+  );
+}
+
+function OverviewTab({ project, projectId, revision }: { project: TProjectDetails; projectId: string; revision: number }) {
+  const { totals } = project;
+  return (
+    <div className="dash-overview">
+      <div className="dash-overview__grid">
+        <section className="dash-box" aria-labelledby="overview-approvals">
+          <h2 id="overview-approvals" className="dash-box__title">
+            Approval status
+          </h2>
+          <ul role="list" className="dash-approvals dash-approvals--large">
+            <li className="dash-approvals__item" data-tone="approved">
+              <span className="dash-approvals__count">{totals.totalApprovals.approved}</span> Approved
+            </li>
+            <li className="dash-approvals__item" data-tone="rejected">
+              <span className="dash-approvals__count">{totals.totalApprovals.rejected}</span> Changes Requested
+            </li>
+            <li className="dash-approvals__item" data-tone="pending">
+              <span className="dash-approvals__count">{totals.totalApprovals.pending}</span> Pending
+            </li>
+          </ul>
+        </section>
+        <section className="dash-box" aria-labelledby="overview-totals">
+          <h2 id="overview-totals" className="dash-box__title">
+            Totals
+          </h2>
+          <dl className="dash-totals">
+            <div>
+              <dt>Views</dt>
+              <dd>{totals.totalViews.toLocaleString('en')}</dd>
+            </div>
+            <div>
+              <dt>Downloads</dt>
+              <dd>{totals.totalDownloads.toLocaleString('en')}</dd>
+            </div>
+            <div>
+              <dt>Unique users</dt>
+              <dd>{totals.uniqueUsers.toLocaleString('en')}</dd>
+            </div>
+          </dl>
+        </section>
+      </div>
+      <AnalyticsPanel projectId={projectId} revision={revision} heading="Site analytics" hasCsvLink={false} />
+    </div>
+  );
+}
+
+function EngagementTab({ project }: { project: TProjectDetails }) {
+  const top = topEngagedFiles(project.files);
+  return (
+    <div className="dash-engagement">
+      <dl className="dash-tiles dash-tiles--two">
+        <div className="dash-tile">
+          <dt>Average interactions per file</dt>
+          <dd>{averageInteractionsPerFile(project).toLocaleString('en')}</dd>
+        </div>
+        <div className="dash-tile">
+          <dt>Views to favourites</dt>
+          <dd>{viewsToFavoritesConversion(project).toLocaleString('en')}%</dd>
+        </div>
+      </dl>
+      <section className="dash-box" aria-labelledby="engagement-top">
+        <h2 id="engagement-top" className="dash-box__title">
+          Most engaged files
+        </h2>
+        {top.length === 0 ? (
+          <p className="dash-muted">No file has been viewed, favourited or commented on yet.</p>
+        ) : (
+          <ol className="dash-top">
+            {top.map((entry) => (
+              <li key={entry.file.id} className="dash-top__item">
+                <span className="dash-top__name">{entry.file.name}</span>
+                <span className="dash-top__counts">
+                  {plural(entry.favorites, 'favourite')} · {plural(entry.comments, 'comment')} · {plural(entry.views, 'view')}
+                </span>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </div>
+  );
+}

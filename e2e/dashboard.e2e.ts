@@ -1,0 +1,187 @@
+/**
+ * The creator's dashboard in a real Chromium: a site published anonymously, a visitor who
+ * favourites and comments in their own browser, then the same browser signs up, claims the site
+ * from the banner, reads its analytics and chart, and replies to the comment, which the visitor
+ * then sees on the site. Screenshots (1280 and 375 px, light and dark) go to /tmp/shots-dash/.
+ */
+import { mkdirSync } from 'node:fs';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { publishSite, type TPublishedSite } from './engagement-helpers.ts';
+
+const SHOTS_DIR = '/tmp/shots-dash';
+const COMMENT = 'Could the logo sit a little higher?';
+const REPLY = 'Yes, moved up 12 px in the next round.';
+
+/** A visitor, in their own browser, views the site, favourites the first file, leaves a comment and downloads it. */
+async function engageAsVisitor(browser: Browser, site: TPublishedSite): Promise<void> {
+  const visitor = await browser.newContext();
+  const page = await visitor.newPage();
+  await page.goto(site.url);
+  const controls = page.locator('[data-engagement]').first();
+  await controls.getByRole('button', { name: 'Favourite' }).click();
+  await expect(controls.getByRole('button', { name: 'Favourite' })).toHaveAttribute('aria-pressed', 'true');
+  await controls.getByRole('button', { name: /^Comments/ }).click();
+  await controls.getByRole('textbox').fill(COMMENT);
+  await controls.getByRole('button', { name: 'Post' }).click();
+  await expect(controls.locator('.engagement-comment__text')).toHaveText([COMMENT]);
+  await visitor.close();
+}
+
+/** Four screenshots of the page as it is: 1280 and 375 px wide, light and dark. */
+async function shootAllWays(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS_DIR, { recursive: true });
+  for (const [width, height] of [
+    [1280, 900],
+    [375, 812],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      // The chart redraws in the scheme's colours; let it settle before the picture.
+      await page.waitForTimeout(250);
+      await page.screenshot({ path: `${SHOTS_DIR}/${name}-${width}-${colorScheme}.png`, fullPage: true });
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+test('a creator signs up, claims the site from the banner, reads its analytics and replies to a visitor', async ({ browser, baseURL }) => {
+  test.setTimeout(120_000);
+  const creator = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // An address is already on file and the teaser was put off, so the anonymous loop's prompts stay out of the pictures.
+  await creator.addInitScript(() => {
+    window.localStorage.setItem(
+      'dropsite.collectedEmail',
+      JSON.stringify({ email: 'mara@studio.example', collected_via: 'success_page', collected_at: Date.now(), project_id: null }),
+    );
+    window.localStorage.setItem('dropsite.teaserDismissed', '1');
+  });
+  const site = await publishSite(creator.request, baseURL!, { title: 'Brand Refresh', images: [{ name: 'logo-v2.jpg', rgb: [40, 90, 160] }] });
+  await engageAsVisitor(browser, site);
+
+  const page = await creator.newPage();
+  // Signed out, the dashboard says so and leaves for the sign-in page, remembering where it was.
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { name: 'Please sign in to access your dashboard' })).toBeVisible();
+  await expect(page.getByText('Redirecting...')).toBeVisible();
+  await page.waitForURL(/\/sign-in\?returnTo=%2Fdashboard$/);
+
+  // Sign up in the browser that published: its anonymous session is still there to claim.
+  const signUp = await creator.request.post('/api/auth/sign-up', {
+    data: { email: `mara-${Date.now()}@studio.example`, password: 'correct horse battery', name: 'Mara Lind' },
+    headers: { Origin: baseURL! },
+  });
+  expect(signUp.status(), await signUp.text()).toBe(201);
+
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { name: 'Welcome back, Mara Lind' })).toBeVisible();
+  const banner = page.locator('.dash-claim');
+  await expect(banner.getByRole('heading', { name: 'Welcome! You have 1 project to claim' })).toBeVisible();
+  await expect(page.locator('.dash__count')).toHaveText('0 projects');
+  await expect(page.getByRole('heading', { name: 'No projects yet' })).toBeVisible();
+  const details = banner.getByRole('button', { name: 'Show Details' });
+  await details.click();
+  await expect(banner.getByRole('button', { name: 'Hide Details' })).toHaveAttribute('aria-expanded', 'true');
+  await expect(banner.getByRole('heading', { name: 'Brand Refresh' })).toBeVisible();
+  await expect(banner.getByRole('list', { name: 'Enabled features' }).getByRole('listitem')).toHaveText(['Favorites', 'Comments', 'Approvals']);
+  await shootAllWays(page, 'dashboard-banner');
+
+  await banner.getByRole('button', { name: 'Claim All Projects' }).click();
+  await expect(banner).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: '1 project moved to your dashboard.' })).toBeVisible();
+  const card = page.locator('.dash-card').filter({ hasText: 'Brand Refresh' });
+  await expect(card).toBeVisible();
+  await expect(page.locator('.dash__count')).toHaveText('1 project');
+  await expect(card.locator('.dash-counts__item').filter({ hasText: 'Favourites' }).locator('.dash-counts__value')).toHaveText('1');
+  await expect(card.locator('.dash-counts__item').filter({ hasText: 'Comments' }).locator('.dash-counts__value')).toHaveText('1');
+  await expect(card.getByRole('link', { name: /View Site/ })).toHaveAttribute('href', site.url);
+
+  // The card's analytics open in place, with the chart drawn by uPlot.
+  await card.getByRole('button', { name: 'Show Analytics' }).click();
+  const cardPanel = card.getByRole('region', { name: 'Analytics of Brand Refresh' });
+  await expect(cardPanel.locator('.dash-stats__item').filter({ hasText: 'Favourites' }).locator('dd')).toHaveText('1');
+  await expect(cardPanel.locator('.dash-chart__plot canvas')).toBeVisible();
+  await shootAllWays(page, 'dashboard-list');
+  await card.getByRole('button', { name: 'Hide Analytics' }).click();
+
+  // The project detail view.
+  await card.getByRole('link', { name: 'View Details' }).click();
+  await page.waitForURL(/\/dashboard\/projects\/[A-Za-z0-9_-]+$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Brand Refresh' })).toBeVisible();
+  const tile = (label: string) =>
+    page
+      .locator('.dash-tiles .dash-tile')
+      .filter({ has: page.getByText(label, { exact: true }) })
+      .locator('dd');
+  await expect(tile('Favourites')).toHaveText('1');
+  await expect(tile('Comments')).toHaveText('1');
+  expect(Number(await tile('Views').textContent())).toBeGreaterThanOrEqual(1);
+
+  // Tabs follow the ARIA pattern: one tab stop, the arrows move and select.
+  const overview = page.getByRole('tab', { name: 'Overview' });
+  await expect(overview).toHaveAttribute('aria-selected', 'true');
+  const sitePanel = page.getByRole('region', { name: 'Site analytics' });
+  await expect(sitePanel.locator('.dash-chart__plot canvas')).toBeVisible();
+  await expect(sitePanel.locator('.dash-activity__item').filter({ hasText: COMMENT })).toHaveCount(1);
+  const csvLink = page.getByRole('link', { name: 'Download CSV' });
+  await expect(csvLink).toHaveAttribute('href', /\/engagement\.csv$/);
+  const csv = await creator.request.get((await csvLink.getAttribute('href'))!);
+  expect(csv.headers()['content-type']).toMatch(/^text\/csv/);
+  expect(await csv.text()).toContain(COMMENT);
+  // The chart: a range of 7 days, and the keyboard walks the days.
+  await sitePanel.getByRole('button', { name: '7 days' }).click();
+  await expect(sitePanel.getByRole('button', { name: '7 days' })).toHaveAttribute('aria-pressed', 'true');
+  await sitePanel.locator('.dash-chart__plot').focus();
+  await page.keyboard.press('End');
+  await expect(sitePanel.locator('.dash-chart__reading')).toContainText(/\d+ views?, \d+ unique visitors?, \d+ downloads?/);
+  await shootAllWays(page, 'project-overview');
+
+  await overview.focus();
+  await page.keyboard.press('ArrowRight');
+  const filesTab = page.getByRole('tab', { name: 'Files' });
+  await expect(filesTab).toBeFocused();
+  await expect(filesTab).toHaveAttribute('aria-selected', 'true');
+
+  const fileRow = page.locator('.dash-file').filter({ hasText: 'logo-v2.jpg' });
+  await fileRow.getByRole('button', { name: /logo-v2\.jpg/ }).click();
+  const thread = fileRow.locator('.dash-thread').filter({ hasText: COMMENT });
+  await expect(thread.locator('.dash-comment__author').first()).toHaveText(/^User /);
+  await thread.getByRole('button', { name: 'Reply' }).click();
+  await thread.getByRole('textbox', { name: /^Reply to / }).fill(REPLY);
+  await thread.getByRole('button', { name: 'Post reply' }).click();
+  await expect(thread.locator('.dash-comment[data-creator] .dash-comment__text')).toHaveText(REPLY);
+  await shootAllWays(page, 'project-files');
+
+  await page.keyboard.press('End');
+  await page.getByRole('tab', { name: 'Engagement' }).click();
+  await expect(page.locator('.dash-top__item').filter({ hasText: 'logo-v2.jpg' })).toBeVisible();
+
+  // The reply is on the site, as the creator's.
+  const visitor = await browser.newContext();
+  const sitePage = await visitor.newPage();
+  await sitePage.goto(site.url);
+  const controls = sitePage.locator('[data-engagement]').first();
+  await controls.getByRole('button', { name: /^Comments/ }).click();
+  await expect(controls.getByText(REPLY)).toBeVisible();
+  await visitor.close();
+  await creator.close();
+});
+
+test('a project the creator does not own, or that does not exist, fails to load with Go Back', async ({ browser, baseURL }) => {
+  const context = await browser.newContext();
+  const signUp = await context.request.post('/api/auth/sign-up', {
+    data: { email: `nobody-${Date.now()}@studio.example`, password: 'correct horse battery', name: 'Nobody' },
+    headers: { Origin: baseURL! },
+  });
+  expect(signUp.status(), await signUp.text()).toBe(201);
+  const page = await context.newPage();
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { name: 'No projects yet' })).toBeVisible();
+  await page.goto('/dashboard/projects/AAAAAAAAAAAAAAAAAAAAAA');
+  await expect(page.getByRole('heading', { name: 'Failed to load project details' })).toBeVisible();
+  await page.getByRole('button', { name: 'Go Back' }).click();
+  await page.waitForURL(/\/dashboard$/);
+  await context.close();
+});
