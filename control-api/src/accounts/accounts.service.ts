@@ -14,6 +14,8 @@ import { holdsAnonymousSession, requireSignedInCreator, type TPrincipal, type TS
 import { sweepExpiredSites } from '../access/expired-sites.ts';
 import { hashPassword, spendDummyVerification, verifyPassword } from '../sites/password-hash.ts';
 import { claimAnonymousSession } from '../creators/anonymous-sessions.repository.ts';
+import { carryEmailAddressStates } from '../notifications/email-addresses.repository.ts';
+import { anonymousOwnerKey, ownerKeyOf } from '../notifications/email-confirmation.service.ts';
 import { listAnonymousProjects } from '../creators/anonymous.service.ts';
 import type { TAnonymousProject } from '@dropsite/shared';
 import {
@@ -152,6 +154,17 @@ async function useToken(deps: Pick<TAppDeps, 'db' | 'clock'>, token: string, pur
   return row;
 }
 
+/**
+ * Claims an anonymous session's sites into the account (exactly once; null when it was already
+ * claimed). The notification addresses the session confirmed or unsubscribed carry over with them.
+ */
+async function claimInto(deps: Pick<TAppDeps, 'db' | 'clock'>, sessionId: string, creatorId: string): Promise<number | null> {
+  const now = deps.clock.now();
+  const claimed = await claimAnonymousSession(deps.db, sessionId, creatorId, now);
+  if (claimed !== null) await carryEmailAddressStates(deps.db, anonymousOwnerKey(sessionId), ownerKeyOf({ id: creatorId, owner_creator_id: creatorId }), now, newId);
+  return claimed;
+}
+
 export async function signUp(deps: TDeps, input: z.output<typeof ZSignUpSchema>, userAgent: string | null): Promise<TSignedIn> {
   // An address already in use (verified or not) is never taken over by a sign-up: its owner signs in,
   // or proves the address with a sign-in link or a reset (which ends every other session).
@@ -261,7 +274,7 @@ export async function consumeEmailLink(deps: TDeps, token: string, userAgent: st
   }
   row = await findCreatorByEmail(deps.db, link.email);
   if (!row) throw new Error('The signed-in creator row is missing');
-  const claimed = link.anonymous_session_id ? ((await claimAnonymousSession(deps.db, link.anonymous_session_id, row.id, now)) ?? 0) : 0;
+  const claimed = link.anonymous_session_id ? ((await claimInto(deps, link.anonymous_session_id, row.id)) ?? 0) : 0;
   return { creator: toPublic(row), session: await createSession(deps, row.id, userAgent), returnTo: link.return_to, claimed };
 }
 
@@ -407,7 +420,7 @@ export async function claimSites(
   const session = await principal.anonymousSession();
   if (!session) return { claimed: 0, projects: [], hadSession: false };
   if (anonymousSessionId !== undefined && !(await holdsAnonymousSession(principal, anonymousSessionId))) throw new AppError('not_found', 'Not found');
-  const claimed = await claimAnonymousSession(deps.db, session.id, creator.id, deps.clock.now());
+  const claimed = await claimInto(deps, session.id, creator.id);
   if (claimed === null) return { claimed: 0, projects: [], hadSession: true };
   return { claimed, projects: await listAnonymousProjects(deps, session), hadSession: true };
 }

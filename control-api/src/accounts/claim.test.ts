@@ -63,6 +63,26 @@ describe.each(TEST_DIALECTS)('claiming an anonymous session’s sites (%s)', asy
     await visitor.json('/api/favorites', { method: 'POST', json: { projectId: site.project.id, fileId: site.files[0]!.id } });
     await visitor.json('/api/analytics/view', { method: 'POST', json: { projectId: site.project.id } });
 
+    const now = clock.now();
+    const address = (email: string, status: 'confirmed' | 'unsubscribed') => ({
+      id: `${status}-${dialect}`,
+      email,
+      owner_key: `anon:${sessionId}`,
+      status,
+      token_hash: null,
+      token_expires_at: null,
+      confirm_requested_at: null,
+      confirm_sent_at: now,
+      confirmed_at: now,
+      unsubscribed_at: status === 'unsubscribed' ? now : null,
+      created_at: now,
+      updated_at: now,
+    });
+    await app.deps.db
+      .insertInto('email_addresses')
+      .values([address('notify@studio.example', 'confirmed'), address('quiet@studio.example', 'unsubscribed')])
+      .execute();
+
     const creator = await createSignedInCreator(app.deps, { email: `claimer-${dialect}@studio.example` });
     signedInAs(browser, creator.cookie);
     const res = await browser.json<{ claimed: number; projects: Array<{ title: string; favorites_count: number; views_count: number }> }>('/api/creators/claim', {
@@ -78,6 +98,12 @@ describe.each(TEST_DIALECTS)('claiming an anonymous session’s sites (%s)', asy
     expect(owners.map((o) => o.owner_creator_id)).toEqual([creator.id, creator.id, creator.id]);
     const favorites = await app.deps.db.selectFrom('favorites').select('id').where('project_id', '=', site.project.id).execute();
     expect(favorites).toHaveLength(1);
+    // Notifications keep going to the address the session confirmed, and not to the one that unsubscribed.
+    const carried = await app.deps.db.selectFrom('email_addresses').select(['email', 'status']).where('owner_key', '=', `creator:${creator.id}`).orderBy('email').execute();
+    expect(carried).toEqual([
+      { email: 'notify@studio.example', status: 'confirmed' },
+      { email: 'quiet@studio.example', status: 'unsubscribed' },
+    ]);
   });
 
   it.skipIf(!available)('under concurrent claims exactly one wins, even between two accounts', async () => {

@@ -166,3 +166,33 @@ export async function listSitesOfOwner(db: TDb, ownerKey: string): Promise<Array
     .limit(200)
     .execute();
 }
+
+/**
+ * Sites changed owner (an anonymous session claimed into an account): the addresses the old owner
+ * confirmed, and those that unsubscribed, count for the new owner too, so notifications neither stop
+ * nor start again against someone's wish. An address the new owner already has keeps its own state.
+ */
+export async function carryEmailAddressStates(db: TDb, fromOwnerKey: string, toOwnerKey: string, now: number, newId: () => string): Promise<void> {
+  const rows = await db.selectFrom('email_addresses').selectAll().where('owner_key', '=', fromOwnerKey).where('status', 'in', ['confirmed', 'unsubscribed']).execute();
+  if (rows.length === 0) return;
+  await db
+    .insertInto('email_addresses')
+    .values(
+      rows.map((row) => ({
+        id: newId(),
+        email: row.email,
+        owner_key: toOwnerKey,
+        status: row.status,
+        token_hash: null,
+        token_expires_at: null,
+        confirm_requested_at: null,
+        confirm_sent_at: row.confirm_sent_at,
+        confirmed_at: row.confirmed_at,
+        unsubscribed_at: row.unsubscribed_at,
+        created_at: now,
+        updated_at: now,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['email', 'owner_key']).doNothing())
+    .execute();
+}
