@@ -1,9 +1,10 @@
 /**
- * The API process's periodic work: notification batches, the expired-site sweeper and the sweeper
- * of abandoned uploads. Started by the runtime of the API process (main.ts), stopped by its close().
+ * The API process's periodic work: notification batches, the expired-site sweeper, the sweeper
+ * of abandoned uploads and that of expired sessions and account tokens. Started by the runtime of the API process (main.ts), stopped by its close().
  */
 import type { TAppDeps } from './deps.ts';
 import { startExpiredSiteSweeper } from './access/expired-sites.ts';
+import { startAccountSweeper } from './accounts/account-sweeper.ts';
 import { startNotificationDispatcher } from './notifications/notifications.service.ts';
 import { startUploadSessionSweeper } from './upload-sessions/upload-sessions.cleanup.ts';
 
@@ -13,7 +14,7 @@ export interface TBackgroundJobs {
 }
 
 export function startBackgroundJobs(deps: TAppDeps): TBackgroundJobs {
-  const jobs = [startNotificationDispatcher(deps), startExpiredSiteSweeper(deps), startUploadSessionSweeper(deps)];
+  const jobs = [startNotificationDispatcher(deps), startExpiredSiteSweeper(deps), startUploadSessionSweeper(deps), startAccountSweeper(deps)];
   return {
     async stop() {
       await Promise.all(jobs.map((job) => job.stop()));

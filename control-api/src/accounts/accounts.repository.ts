@@ -137,3 +137,9 @@ export async function findPendingEmailChange(db: TDb, creatorId: string, current
     .executeTakeFirst();
   return row?.email ?? null;
 }
+
+/** Removes one-time tokens that expired before `before` (used or not, they can do nothing any more). */
+export async function deleteAccountTokensExpiredBefore(db: TDb, before: number): Promise<number> {
+  const result = await db.deleteFrom('account_tokens').where('expires_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

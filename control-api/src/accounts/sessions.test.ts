@@ -3,6 +3,7 @@ import { createFakeClock, startTestApp, type TTestApp } from '../test-support/te
 import { createSignedInCreator } from '../test-support/accounts.ts';
 import { hashSecret } from './secret-tokens.ts';
 import { createSession, SESSION_TTL_MS, validateSessionToken } from './sessions.ts';
+import { sweepExpiredAccountRows } from './account-sweeper.ts';
 
 const DAY = 86_400_000;
 
@@ -70,5 +71,40 @@ describe('creator sessions', () => {
     expect(a.id).not.toBe(b.id);
     const row = await app.deps.db.selectFrom('auth_sessions').selectAll().where('id', '=', b.id).executeTakeFirstOrThrow();
     expect(row.user_agent).toBe('Chromium');
+  });
+});
+
+describe('the account sweeper', () => {
+  it('removes expired sessions and expired one-time tokens, and nothing else', async () => {
+    const clock = createFakeClock();
+    const app = await startTestApp({ clock, startWorker: false });
+    try {
+      const creator = await createSignedInCreator(app.deps, { email: 'sweep@example.com' });
+      await createSession(app.deps, creator.id, null);
+      const now = clock.now();
+      const token = (id: string, expiresAt: number) => ({
+        id,
+        token_hash: id.padEnd(64, '0'),
+        purpose: 'sign_in_link' as const,
+        creator_id: creator.id,
+        email: creator.email,
+        anonymous_session_id: null,
+        return_to: null,
+        created_at: now,
+        expires_at: expiresAt,
+        used_at: null,
+      });
+      await app.deps.db
+        .insertInto('account_tokens')
+        .values([token('old', now + 1000), token('fresh', now + 40 * DAY)])
+        .execute();
+      clock.advance(SESSION_TTL_MS + 1);
+      const fresh = await createSession(app.deps, creator.id, null);
+      expect(await sweepExpiredAccountRows(app.deps)).toEqual({ sessions: 2, tokens: 1 });
+      expect((await app.deps.db.selectFrom('auth_sessions').select('id').execute()).map((r) => r.id)).toEqual([fresh.id]);
+      expect((await app.deps.db.selectFrom('account_tokens').select('id').execute()).map((r) => r.id)).toEqual(['fresh']);
+    } finally {
+      await app.close();
+    }
   });
 });
