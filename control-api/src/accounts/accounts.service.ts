@@ -10,10 +10,11 @@ import { newId } from '../db/ids.ts';
 import type { TAccountTokenPurpose } from '../db/tables.ts';
 import { AppError } from '../http/app-error.ts';
 import { rateLimitedError } from '../access/rate-limiter.ts';
-import { holdsAnonymousSession, requireSignedInCreator, type TPrincipal, type TSignedInCreator } from '../access/principal.ts';
+import { requireSignedInCreator, type TPrincipal, type TSignedInCreator } from '../access/principal.ts';
 import { sweepExpiredSites } from '../access/expired-sites.ts';
 import { hashPassword, spendDummyVerification, verifyPassword } from '../sites/password-hash.ts';
 import { claimAnonymousSession } from '../creators/anonymous-sessions.repository.ts';
+import { resolveOwnAnonymousSession } from '../creators/anonymous-creator.ts';
 import { carryEmailAddressStates } from '../notifications/email-addresses.repository.ts';
 import { anonymousOwnerKey, ownerKeyOf } from '../notifications/email-confirmation.service.ts';
 import { listAnonymousProjects } from '../creators/anonymous.service.ts';
@@ -408,18 +409,20 @@ export async function syncCreator(deps: Pick<TAppDeps, 'db'>, principal: TPrinci
 
 /**
  * Claims the anonymous session the caller's creator cookie proves into the signed-in account.
- * Without such a session (none, or already claimed, e.g. by a concurrent claim) nothing moves. A
- * named session that is not the caller's is refused like any other creator lookup.
+ * Without such a session (none, or already claimed, e.g. by a concurrent claim) nothing moves and
+ * the answer says claimed: 0. A named session that is not the caller's is a 404, rate limited per
+ * address like any other lookup by id.
  */
 export async function claimSites(
-  deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>,
+  deps: Pick<TAppDeps, 'db' | 'config' | 'clock' | 'limits'>,
   principal: TPrincipal,
   anonymousSessionId: string | undefined,
 ): Promise<{ claimed: number; projects: TAnonymousProject[]; hadSession: boolean }> {
   const creator = await requireSignedInCreator(principal);
   const session = await principal.anonymousSession();
   if (!session) return { claimed: 0, projects: [], hadSession: false };
-  if (anonymousSessionId !== undefined && !(await holdsAnonymousSession(principal, anonymousSessionId))) throw new AppError('not_found', 'Not found');
+  // A named session must be the one the cookie proves; misses are rate limited like every lookup by id.
+  if (anonymousSessionId !== undefined) await resolveOwnAnonymousSession(deps, principal, anonymousSessionId);
   const claimed = await claimInto(deps, session.id, creator.id);
   if (claimed === null) return { claimed: 0, projects: [], hadSession: true };
   return { claimed, projects: await listAnonymousProjects(deps, session), hadSession: true };

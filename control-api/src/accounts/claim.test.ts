@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config/config.ts';
 import { createDatabase } from '../db/database.ts';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { createBrowser, seedSite, type TBrowser } from '../test-support/site-fixtures.ts';
@@ -9,6 +10,7 @@ import { buildUploadForm } from '../test-support/fixtures.ts';
 import { isDialectAvailable, TEST_DIALECTS, TEST_POSTGRES_URL } from '../test-support/test-database.ts';
 
 const DAY = 86_400_000;
+const DEFAULTS = loadConfig({});
 
 async function publish(browser: TBrowser, title: string): Promise<void> {
   const form = buildUploadForm([{ name: 'notes.txt', type: 'text/plain', bytes: new TextEncoder().encode('hello') }], { title });
@@ -32,7 +34,10 @@ describe.each(TEST_DIALECTS)('claiming an anonymous session’s sites (%s)', asy
     app = await startTestApp({
       clock,
       startWorker: false,
-      ...(dialect === 'postgres' ? { config: { databaseUrl: `${TEST_POSTGRES_URL}?schema=${schema}` } } : {}),
+      config: {
+        rateLimits: { ...DEFAULTS.rateLimits, lookupMissesPerMinute: 3 },
+        ...(dialect === 'postgres' ? { databaseUrl: `${TEST_POSTGRES_URL}?schema=${schema}` } : {}),
+      },
     });
   });
   afterAll(async () => {
@@ -138,15 +143,19 @@ describe.each(TEST_DIALECTS)('claiming an anonymous session’s sites (%s)', asy
     expect(res.body.projects.map((p) => p.title)).toEqual(['Late']);
   });
 
-  it.skipIf(!available)('refuses to name a session that is not the caller’s', async () => {
+  it.skipIf(!available)('refuses to name a session that is not the caller’s: 404, and guessing is rate limited', async () => {
     const owner = createBrowser(app);
     await publish(owner, 'Someone else’s');
     const othersId = owner.cookies.get('dropsite_anon')!.split('.')[0]!;
     const thief = createBrowser(app);
     await publish(thief, 'Mine');
     const creator = await createSignedInCreator(app.deps, { email: `thief-${dialect}@studio.example` });
-    const res = await signedInAs(thief, creator.cookie).json('/api/creators/claim', { method: 'POST', json: { anonymousSessionId: othersId } });
-    expect(res.status).toBe(404);
+    signedInAs(thief, creator.cookie);
+    const statuses: number[] = [];
+    for (const id of [othersId, 'guessed-1', 'guessed-2', othersId]) {
+      statuses.push((await thief.json('/api/creators/claim', { method: 'POST', json: { anonymousSessionId: id } })).status);
+    }
+    expect(statuses).toEqual([404, 404, 404, 429]);
     const row = await app.deps.db.selectFrom('projects').select('owner_creator_id').where('anonymous_session_id', '=', othersId).executeTakeFirstOrThrow();
     expect(row.owner_creator_id).toBeNull();
   });
