@@ -107,6 +107,8 @@ test('a creator signs up, claims the site from the banner, reads its analytics a
   await card.getByRole('button', { name: 'Hide Analytics' }).click();
 
   // The project detail view.
+  // The detail page's timers run on a clock the test can move, so the 15 s poll needs no waiting.
+  await page.clock.install();
   await card.getByRole('link', { name: 'View Details' }).click();
   await page.waitForURL(/\/dashboard\/projects\/[A-Za-z0-9_-]+$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Brand Refresh' })).toBeVisible();
@@ -138,6 +140,21 @@ test('a creator signs up, claims the site from the banner, reads its analytics a
   await expect(sitePanel.locator('.dash-chart__reading')).toContainText(/\d+ views?, \d+ unique visitors?, \d+ downloads?/);
   await shootAllWays(page, 'project-overview');
 
+  // New engagement shows without a reload: another visitor comments, the next poll brings it.
+  const second = await browser.newContext();
+  const secondPage = await second.newPage();
+  await secondPage.goto(site.url);
+  const secondControls = secondPage.locator('[data-engagement]').first();
+  await secondControls.getByRole('button', { name: /^Comments/ }).click();
+  await secondControls.getByRole('textbox').fill('Love the new colour.');
+  await secondControls.getByRole('button', { name: 'Post' }).click();
+  await expect(secondControls.locator('.engagement-comment__text')).toHaveText([COMMENT, 'Love the new colour.']);
+  await second.close();
+  await page.clock.fastForward(16_000);
+  await expect(tile('Comments')).toHaveText('2');
+  await expect(page.locator('.dash-live')).toContainText('Love the new colour.');
+  await expect(sitePanel.locator('.dash-activity__item').filter({ hasText: 'Love the new colour.' })).toHaveCount(1);
+
   await overview.focus();
   await page.keyboard.press('ArrowRight');
   const filesTab = page.getByRole('tab', { name: 'Files' });
@@ -152,6 +169,11 @@ test('a creator signs up, claims the site from the banner, reads its analytics a
   await thread.getByRole('textbox', { name: /^Reply to / }).fill(REPLY);
   await thread.getByRole('button', { name: 'Post reply' }).click();
   await expect(thread.locator('.dash-comment[data-creator] .dash-comment__text')).toHaveText(REPLY);
+  // The file's own analytics, chart included.
+  await fileRow.getByRole('button', { name: 'Show file analytics' }).click();
+  const filePanel = fileRow.getByRole('region', { name: 'Analytics of logo-v2.jpg' });
+  await expect(filePanel.locator('.dash-stats__item').filter({ hasText: 'Favourites' }).locator('dd')).toHaveText('1');
+  await expect(filePanel.locator('.dash-chart__plot canvas')).toBeVisible();
   await shootAllWays(page, 'project-files');
 
   await page.keyboard.press('End');
@@ -177,6 +199,12 @@ test('a project the creator does not own, or that does not exist, fails to load 
   });
   expect(signUp.status(), await signUp.text()).toBe(201);
   const page = await context.newPage();
+  // The chart library is the dashboard's alone: the landing page never fetches it.
+  const scripts: string[] = [];
+  page.on('request', (request) => request.resourceType() === 'script' && scripts.push(request.url()));
+  await page.goto('/');
+  await expect(page.locator('#upload')).toBeVisible();
+  expect(scripts.filter((url) => /uPlot|daily-chart|dashboard-page/.test(url))).toEqual([]);
   await page.goto('/dashboard');
   await expect(page.getByRole('heading', { name: 'No projects yet' })).toBeVisible();
   await page.goto('/dashboard/projects/AAAAAAAAAAAAAAAAAAAAAA');
