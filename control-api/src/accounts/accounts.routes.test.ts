@@ -240,6 +240,24 @@ describe('accounts', () => {
     const site = await seedSite(app, { title: 'To be deleted' });
     await app.deps.db.updateTable('projects').set({ owner_creator_id: creator.id }).where('id', '=', site.project.id).execute();
     expect((await browser.fetch(`/${site.slug}`)).status).toBe(200);
+    const now = clock.now();
+    await app.deps.db
+      .insertInto('email_addresses')
+      .values({
+        id: 'ka-address',
+        email: 'ka.notify@studio.example',
+        owner_key: `creator:${creator.id}`,
+        status: 'confirmed',
+        token_hash: null,
+        token_expires_at: null,
+        confirm_requested_at: null,
+        confirm_sent_at: now,
+        confirmed_at: now,
+        unsubscribed_at: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
 
     const wrong = await browser.json('/api/account', { method: 'DELETE', json: { confirmEmail: 'someone@else.example' } });
     expect(wrong.status).toBe(400);
@@ -249,6 +267,7 @@ describe('accounts', () => {
     expect((await createBrowser(app).fetch(`/${site.slug}`)).status).toBe(404);
     expect(await sessionOf(browser)).toBeNull();
     expect(await app.deps.db.selectFrom('creators').select('id').where('id', '=', creator.id).executeTakeFirst()).toBeUndefined();
+    expect(await app.deps.db.selectFrom('email_addresses').select('id').where('owner_key', '=', `creator:${creator.id}`).execute()).toEqual([]);
     await expect.poll(async () => (await app.deps.storage.head(site.files[0]!.storage_key)) !== null, { timeout: 5000 }).toBe(false);
     await expect.poll(async () => app.deps.db.selectFrom('projects').select('id').where('id', '=', site.project.id).executeTakeFirst(), { timeout: 5000 }).toBeUndefined();
   });

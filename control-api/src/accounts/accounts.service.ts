@@ -15,7 +15,7 @@ import { sweepExpiredSites } from '../access/expired-sites.ts';
 import { hashPassword, spendDummyVerification, verifyPassword } from '../sites/password-hash.ts';
 import { claimAnonymousSession } from '../creators/anonymous-sessions.repository.ts';
 import { resolveOwnAnonymousSession } from '../creators/anonymous-creator.ts';
-import { carryEmailAddressStates } from '../notifications/email-addresses.repository.ts';
+import { carryEmailAddressStates, deleteEmailAddressesOfOwner } from '../notifications/email-addresses.repository.ts';
 import { anonymousOwnerKey, ownerKeyOf } from '../notifications/email-confirmation.service.ts';
 import { listAnonymousProjects } from '../creators/anonymous.service.ts';
 import type { TAnonymousProject } from '@dropsite/shared';
@@ -387,8 +387,9 @@ export async function endSession(deps: Pick<TAppDeps, 'db'>, principal: TPrincip
 
 /**
  * Deletes the account once the creator typed its address: its sites answer 404 at once (deleted,
- * and expired long enough ago that the sweeper removes their files, derived images and rows), then
- * the creator row goes with its sessions and tokens. The sweep starts now, in the background.
+ * and expired long enough ago that the sweeper removes their files, derived images and rows), its
+ * notification addresses are forgotten, then the creator row goes with its sessions and tokens.
+ * The sweep starts now, in the background.
  */
 export async function deleteAccount(deps: TDeps, principal: TPrincipal, input: z.output<typeof ZDeleteAccountSchema>): Promise<void> {
   const row = await creatorRowOf(deps, await requireSignedInCreator(principal));
@@ -397,6 +398,7 @@ export async function deleteAccount(deps: TDeps, principal: TPrincipal, input: z
   const purgeFrom = now - deps.config.expiredSiteGraceDays * 86_400_000 - 1;
   await deps.db.transaction().execute(async (trx) => {
     await releaseProjectsOfCreator(trx, row.id, { deletedAt: now, expiresAt: purgeFrom });
+    await deleteEmailAddressesOfOwner(trx, ownerKeyOf({ id: row.id, owner_creator_id: row.id }));
     await deleteCreatorRow(trx, row.id);
   });
   deps.log.info({ creatorId: row.id }, 'account deleted');

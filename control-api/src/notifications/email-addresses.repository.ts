@@ -196,3 +196,8 @@ export async function carryEmailAddressStates(db: TDb, fromOwnerKey: string, toO
     .onConflict((oc) => oc.columns(['email', 'owner_key']).doNothing())
     .execute();
 }
+
+/** Forgets every address of an owner (its account was deleted). */
+export async function deleteEmailAddressesOfOwner(db: TDb, ownerKey: string): Promise<void> {
+  await db.deleteFrom('email_addresses').where('owner_key', '=', ownerKey).execute();
+}
