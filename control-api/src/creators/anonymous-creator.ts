@@ -18,8 +18,12 @@ import { findAnonymousSession, insertAnonymousSession } from './anonymous-sessio
 type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock'>;
 
 const TOKEN = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
-/** The cookie outlives the 7-day window, so the dashboard can still say 'expired' and offer sign-up. */
-const COOKIE_MAX_AGE_MS = 30 * 86_400_000;
+/**
+ * The cookie outlives the 7-day window by far: the dashboard can still say 'expired' and offer
+ * sign-up, and a late claim still recovers the session's sites while they live (sites may live
+ * without an expiry). 400 days is the longest a browser keeps a cookie.
+ */
+const COOKIE_MAX_AGE_MS = 400 * 86_400_000;
 
 export type { TAnonymousSession };
 
