@@ -4,7 +4,9 @@ import path from 'node:path';
 import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
 
 const port = Number(process.env.E2E_PORT ?? 3210);
-const dataDir = path.join(os.tmpdir(), `dropsite-e2e-${process.pid}`);
+// Workers load this file too, in processes of their own: the folder is handed to them by the environment,
+// so a test can read the server's mail outbox (DATA_DIR/outbox) through E2E_DATA_DIR.
+const dataDir = (process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `dropsite-e2e-${process.pid}`));
 
 export default defineConfig({
   testDir: '.',

@@ -36,7 +36,7 @@ export function createAuthApi(send: TSendRequest = (path, init) => fetch(path, i
     signIn: (body: { email: string; password: string }) => creatorOf('/api/auth/sign-in', 'POST', body),
     signOut: () => act('/api/auth/sign-out', 'POST'),
     signOutEverywhere: () => act('/api/auth/sign-out-everywhere', 'POST'),
-    requestEmailLink: (body: { email: string; returnTo: string | null }) => act('/api/auth/email-link', 'POST', body),
+    requestEmailLink: ({ email, returnTo }: { email: string; returnTo: string | null }) => act('/api/auth/email-link', 'POST', returnTo ? { email, returnTo } : { email }),
     consumeEmailLink: (token: string) => call(ZEmailLinkConsumeResponseSchema, '/api/auth/email-link/consume', 'POST', { token }),
     requestVerification: () => act('/api/auth/verify-email/request', 'POST'),
     verifyEmail: (token: string) => creatorOf('/api/auth/verify-email', 'POST', { token }),

@@ -302,16 +302,16 @@ function EmailSection({ creator, pendingEmail }: { creator: TCreatorPublic; pend
         />
         <TextField
           label="Current password"
+          hint="Leave it empty if your account has no password yet."
           type="password"
           autoComplete="current-password"
           maxLength={256}
-          required
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
         <FormFeedback state={state} />
         <div className="account-form__actions">
-          <button type="submit" className="button button--primary" disabled={email.trim() === '' || password === '' || state.status === 'busy'}>
+          <button type="submit" className="button button--primary" disabled={email.trim() === '' || state.status === 'busy'}>
             {state.status === 'busy' ? 'Sending...' : 'Change Email'}
           </button>
         </div>
@@ -345,10 +345,10 @@ function PasswordSection({ onSaved }: { onSaved: () => Promise<void> }) {
       <form className="account-form" onSubmit={onSubmit}>
         <TextField
           label="Current password"
+          hint="Signed up with an email link and never chose one? Leave this empty."
           type="password"
           autoComplete="current-password"
           maxLength={256}
-          required
           value={currentPassword}
           onChange={(e) => setCurrent(e.target.value)}
         />
@@ -365,7 +365,7 @@ function PasswordSection({ onSaved }: { onSaved: () => Promise<void> }) {
         />
         <FormFeedback state={state} />
         <div className="account-form__actions">
-          <button type="submit" className="button button--primary" disabled={currentPassword === '' || newPassword.length < PASSWORD_MIN_LENGTH || state.status === 'busy'}>
+          <button type="submit" className="button button--primary" disabled={newPassword.length < PASSWORD_MIN_LENGTH || state.status === 'busy'}>
             {state.status === 'busy' ? 'Saving...' : 'Change Password'}
           </button>
         </div>

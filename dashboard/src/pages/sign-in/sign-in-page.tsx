@@ -36,10 +36,10 @@ export function SignInPage() {
   const onViewChange = (view: TAuthView) => {
     document.title = TITLES[view];
     // The address says which form is showing, so a reload or a shared link opens the same one.
-    const next = new URLSearchParams(params);
-    next.delete('link');
+    const next = new URLSearchParams();
     if (view === 'sign-up') next.set('mode', 'sign-up');
-    else next.delete('mode');
+    // A return path that is not ours was never going to be used: it leaves the address too.
+    if (returnTo) next.set('returnTo', returnTo);
     const query = next.toString();
     window.history.replaceState(null, '', query ? `${SIGN_IN_PATH}?${query}` : SIGN_IN_PATH);
   };

@@ -1,0 +1,245 @@
+/**
+ * Creator accounts in a real Chromium: sign up from the header, sign out, sign in (the wrong
+ * password gets the one uniform error), the emailed sign-in link read from the server's mail
+ * outbox, and the account page. Screenshots of the header (both states), the sign-in page and the
+ * account page at 1280 and 375 px, light and dark, go to /tmp/shots-auth/.
+ */
+import { readdir, readFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+
+const SHOTS = '/tmp/shots-auth';
+const PASSWORD = 'a long enough secret';
+const VIEWPORTS = { wide: { width: 1280, height: 800 }, phone: { width: 375, height: 740 } } as const;
+
+/** The mail outbox of the server the config started (it writes every message there without SMTP_URL). */
+const outboxDir = () => path.join(process.env.E2E_DATA_DIR ?? '', 'outbox');
+
+/** The first link to `pathPrefix` in a message to `to`, waiting for the message to be written. */
+async function linkFromOutbox(to: string, pathPrefix: string): Promise<string> {
+  let link: string | null = null;
+  await expect
+    .poll(
+      async () => {
+        const names = (await readdir(outboxDir()).catch(() => [] as string[])).filter((name) => name.endsWith('.eml'));
+        for (const name of names.sort().reverse()) {
+          const raw = await readFile(path.join(outboxDir(), name), 'utf8');
+          if (!new RegExp(`^To: .*${to.replace(/[.+]/g, '\\$&')}`, 'mi').test(raw)) continue;
+          // Quoted-printable: soft line breaks joined, =XX decoded, so the URL reads as it was written.
+          const text = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+          const found = new RegExp(`https?://[^\\s"<>]*${pathPrefix.replace(/[?]/g, '\\?')}[^\\s"<>]+`).exec(text);
+          if (found) link = found[0].replace(/&amp;/g, '&');
+          if (link) return true;
+        }
+        return false;
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(true);
+  return link!;
+}
+
+async function shoot(page: Page, name: string, options: { fullPage?: boolean; clip?: 'header' } = {}) {
+  await mkdir(SHOTS, { recursive: true });
+  // Let transitions (the dialog's entrance, the drawer) finish before the picture.
+  await page.waitForTimeout(450);
+  if (options.clip === 'header') {
+    const box = await page.locator('.site-header').boundingBox();
+    const open = page.locator('.site-header__drawer[data-open], .account-menu__panel:not([hidden])');
+    const menu = (await open.count()) > 0 ? await open.first().boundingBox() : null;
+    const height = Math.max(box?.height ?? 64, menu ? menu.y + menu.height + 16 : 0);
+    await page.screenshot({ path: path.join(SHOTS, `${name}.png`), clip: { x: 0, y: 0, width: page.viewportSize()!.width, height: Math.ceil(height) } });
+    return;
+  }
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: options.fullPage ?? false });
+}
+
+/** Each run uses its own addresses: the e2e server's database lives for the whole suite. */
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+test.describe('creator accounts', () => {
+  test('sign up from the header, sign out, sign in (wrong password: the uniform error), and change the name on the account page', async ({ browser }) => {
+    const email = `mara-${unique()}@studio.test`;
+    const context = await browser.newContext({ viewport: VIEWPORTS.wide });
+    const page = await context.newPage();
+    await page.goto('/');
+
+    const header = page.locator('.site-header');
+    await expect(header.getByRole('link', { name: 'Sign In' })).toBeVisible();
+    await expect(header.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/sign-in?returnTo=%2F');
+
+    // Sign up in the modal: the first field has focus, Escape closes it and gives focus back.
+    await header.getByRole('link', { name: 'Sign Up' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create your free account' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByLabel('Your name')).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+
+    await header.getByRole('link', { name: 'Sign Up' }).click();
+    await expect(dialog).toBeVisible();
+    await dialog.getByLabel('Your name').fill('Mara Lind');
+    await dialog.getByLabel('Email address').fill(email);
+    await dialog.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await dialog.getByRole('button', { name: 'Create Account' }).click();
+    await expect(page.getByRole('heading', { name: 'Welcome, Mara Lind' })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: email })).toBeVisible();
+    await page.getByRole('link', { name: 'Continue' }).click();
+    await expect(page).toHaveURL(/\/$/);
+
+    // Signed in: the Dashboard link and the avatar menu instead of Sign In and Sign Up.
+    await expect(header.getByRole('link', { name: 'Dashboard' })).toBeVisible();
+    await expect(header.getByRole('link', { name: 'Sign In' })).toHaveCount(0);
+    const avatar = header.getByRole('button', { name: 'Account menu for Mara Lind' });
+    await expect(avatar).toHaveText('ML');
+
+    // The menu by keyboard: ArrowDown opens it on its first item, Escape closes it and returns focus.
+    await avatar.focus();
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByRole('menuitem', { name: 'Dashboard' })).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByRole('menuitem', { name: 'Account' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('menu')).toBeHidden();
+    await expect(avatar).toBeFocused();
+
+    // Sign out from the menu: the page loads again signed out.
+    await avatar.click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await expect(header.getByRole('link', { name: 'Sign In' })).toBeVisible();
+    expect(((await (await context.request.get('/api/auth/session')).json()) as { creator: unknown }).creator).toBeNull();
+
+    // Sign in: a wrong password and an unknown address get the same answer.
+    await header.getByRole('link', { name: 'Sign In' }).click();
+    const signIn = page.getByRole('dialog', { name: 'Welcome back' });
+    await signIn.getByLabel('Email address').fill(email);
+    await signIn.getByLabel('Password', { exact: true }).fill('not the password');
+    await signIn.getByRole('button', { name: 'Sign In' }).click();
+    await expect(signIn.getByRole('alert')).toHaveText('Incorrect email or password.');
+    await signIn.getByLabel('Email address').fill(`nobody-${unique()}@studio.test`);
+    await signIn.getByRole('button', { name: 'Sign In' }).click();
+    await expect(signIn.getByRole('alert')).toHaveText('Incorrect email or password.');
+    await signIn.getByLabel('Email address').fill(email);
+    await signIn.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await signIn.getByRole('button', { name: 'Sign In' }).click();
+    await expect(avatar).toBeVisible();
+    await expect(page).toHaveURL(/\/$/);
+
+    // The account page: the name changes, in the header too, and stays after a reload.
+    await avatar.click();
+    await page.getByRole('menuitem', { name: 'Account' }).click();
+    await expect(page).toHaveURL(/\/account$/);
+    await expect(page.getByRole('heading', { name: 'Account', level: 1 })).toBeVisible();
+    await expect(page.getByText('This device')).toBeVisible();
+    await page.getByLabel('Name', { exact: true }).fill('Mara Lindqvist');
+    await page.getByRole('button', { name: 'Save Name' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Name saved.' })).toBeVisible();
+    await expect(header.getByRole('button', { name: 'Account menu for Mara Lindqvist' })).toBeVisible();
+    await page.reload();
+    await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Mara Lindqvist');
+    await context.close();
+  });
+
+  test('the emailed sign-in link signs in only when its button is pressed, and only once', async ({ browser }) => {
+    const email = `ines-${unique()}@studio.test`;
+    const context = await browser.newContext({ viewport: VIEWPORTS.wide });
+    const page = await context.newPage();
+    await page.goto('/sign-in?returnTo=%2Faccount');
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await page.getByLabel('Email address').fill(email);
+    await page.getByRole('button', { name: 'Email Me a Link' }).click();
+    await expect(page.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
+
+    const link = await linkFromOutbox(email, '/sign-in?link=');
+    // Opening the link uses nothing up (a mail scanner opens links too).
+    const other = await browser.newContext({ viewport: VIEWPORTS.wide });
+    const linkPage = await other.newPage();
+    await linkPage.goto(link);
+    await expect(linkPage.getByRole('heading', { name: 'Finish signing in' })).toBeVisible();
+    expect(((await (await other.request.get('/api/auth/session')).json()) as { creator: unknown }).creator).toBeNull();
+    await linkPage.getByRole('button', { name: 'Sign me in' }).click();
+    // The account was created by the link and the flow returns where it started.
+    await expect(linkPage).toHaveURL(/\/account$/);
+    await expect(linkPage.locator('.account-email__address')).toHaveText(email);
+    await expect(linkPage.locator('.account-email .account-badge')).toHaveText('Confirmed');
+
+    // Used once: a second browser gets the expiry message and a way to ask again.
+    const third = await browser.newContext();
+    const again = await third.newPage();
+    await again.goto(link);
+    await again.getByRole('button', { name: 'Sign me in' }).click();
+    await expect(again.getByRole('alert')).toHaveText('This sign-in link has expired or was already used. Ask for a new one.');
+    await expect(again.getByRole('link', { name: 'Ask for a new link' })).toBeVisible();
+    await Promise.all([context.close(), other.close(), third.close()]);
+  });
+
+  test('the sign-in page keeps its form in the address and refuses to return anywhere but this site', async ({ page }) => {
+    await page.goto('/sign-in?mode=sign-up&returnTo=https%3A%2F%2Fevil.example%2F');
+    await expect(page.getByRole('heading', { name: 'Create your free account', level: 1 })).toBeVisible();
+    await expect(page.getByLabel('Your name')).toBeFocused();
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/sign-in$/);
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
+    await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
+    await expect(page.getByLabel('Email address')).toBeFocused();
+  });
+
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`screenshots, ${scheme}`, async ({ browser }) => {
+      const email = `shots-${scheme}-${unique()}@studio.test`;
+      for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+        const context = await browser.newContext({ viewport, colorScheme: scheme });
+        const page = await context.newPage();
+        const isPhone = size === 'phone';
+
+        await page.goto('/');
+        await expect(page.locator(isPhone ? '.site-header__menu-button' : '.site-header__account[data-state="signed-out"]')).toBeVisible();
+        if (isPhone) {
+          await page.getByRole('button', { name: 'Menu' }).click();
+          await expect(page.locator('.site-header__drawer-auth')).toBeVisible();
+        }
+        await shoot(page, `header-signed-out-${size}-${scheme}`, { clip: 'header' });
+        if (isPhone) await page.getByRole('button', { name: 'Menu' }).click();
+
+        await page.goto('/sign-in');
+        await shoot(page, `sign-in-page-${size}-${scheme}`, { fullPage: true });
+        await page.goto('/sign-in?mode=sign-up');
+        await shoot(page, `sign-up-page-${size}-${scheme}`);
+
+        // The header's modal over the landing page.
+        await page.goto('/');
+        if (isPhone) await page.getByRole('button', { name: 'Menu' }).click();
+        await page.getByRole('link', { name: 'Sign In' }).last().click();
+        await expect(page.getByRole('dialog', { name: 'Welcome back' })).toBeVisible();
+        await shoot(page, `sign-in-modal-${size}-${scheme}`);
+        await page.keyboard.press('Escape');
+
+        // Signed in (the account once, then signed in again for the second size).
+        if (size === 'wide') {
+          const reply = await context.request.post('/api/auth/sign-up', {
+            data: { email, password: PASSWORD, name: 'Noor Haddad' },
+            headers: { Origin: new URL(page.url()).origin },
+          });
+          expect(reply.status(), await reply.text()).toBe(201);
+        } else {
+          const reply = await context.request.post('/api/auth/sign-in', { data: { email, password: PASSWORD }, headers: { Origin: new URL(page.url()).origin } });
+          expect(reply.status(), await reply.text()).toBe(200);
+        }
+        await page.goto('/');
+        if (isPhone) {
+          await page.getByRole('button', { name: 'Menu' }).click();
+          await expect(page.locator('.site-header__drawer-account')).toBeVisible();
+        } else {
+          await page.getByRole('button', { name: 'Account menu for Noor Haddad' }).click();
+          await expect(page.getByRole('menu')).toBeVisible();
+        }
+        await shoot(page, `header-signed-in-${size}-${scheme}`, { clip: 'header' });
+
+        await page.goto('/account');
+        await expect(page.getByText('This device')).toBeVisible();
+        await shoot(page, `account-page-${size}-${scheme}`, { fullPage: true });
+        await context.close();
+      }
+    });
+  }
+});
