@@ -6,7 +6,8 @@ import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
 const port = Number(process.env.E2E_PORT ?? 3210);
 // Workers load this file too, in processes of their own: the folder is handed to them by the environment,
 // so a test can read the server's mail outbox (DATA_DIR/outbox) through E2E_DATA_DIR.
-const dataDir = (process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `dropsite-e2e-${process.pid}`));
+const dataDir = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), `dropsite-e2e-${process.pid}`);
+process.env.E2E_DATA_DIR = dataDir;
 
 export default defineConfig({
   testDir: '.',
