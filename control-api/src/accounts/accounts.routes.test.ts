@@ -106,10 +106,19 @@ describe('accounts', () => {
   it('verifies the address with a single-use link that expires after 24 hours', async () => {
     const browser = createBrowser(app);
     await signUp(browser, 'di@studio.example');
+    expect(await app.deps.db.selectFrom('email_addresses').select('id').where('email', '=', 'di@studio.example').execute()).toEqual([]);
     const token = mail.lastToken('di@studio.example', '/verify-email?token=');
     const ok = await createBrowser(app).json<TCreatorBody>('/api/auth/verify-email', { method: 'POST', json: { token } });
     expect(ok.status).toBe(200);
     expect(ok.body.creator).toMatchObject({ email: 'di@studio.example', emailVerified: true });
+    // Notifications about the account's sites may now go to it (and only now: it is verified).
+    const address = await app.deps.db
+      .selectFrom('email_addresses')
+      .select(['status'])
+      .where('email', '=', 'di@studio.example')
+      .where('owner_key', '=', `creator:${ok.body.creator!.id}`)
+      .executeTakeFirst();
+    expect(address).toEqual({ status: 'confirmed' });
     const reused = await createBrowser(app).json('/api/auth/verify-email', { method: 'POST', json: { token } });
     expect(reused.status).toBe(410);
     expect(reused.body).toMatchObject({ error: 'This sign-in link has expired or was already used. Ask for a new one.' });

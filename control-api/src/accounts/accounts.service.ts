@@ -15,7 +15,7 @@ import { sweepExpiredSites } from '../access/expired-sites.ts';
 import { hashPassword, spendDummyVerification, verifyPassword } from '../sites/password-hash.ts';
 import { claimAnonymousSession } from '../creators/anonymous-sessions.repository.ts';
 import { resolveOwnAnonymousSession } from '../creators/anonymous-creator.ts';
-import { carryEmailAddressStates, deleteEmailAddressesOfOwner } from '../notifications/email-addresses.repository.ts';
+import { carryEmailAddressStates, confirmEmailAddressOfOwner, deleteEmailAddressesOfOwner } from '../notifications/email-addresses.repository.ts';
 import { anonymousOwnerKey, ownerKeyOf } from '../notifications/email-confirmation.service.ts';
 import { listAnonymousProjects } from '../creators/anonymous.service.ts';
 import type { TAnonymousProject } from '@dropsite/shared';
@@ -166,6 +166,14 @@ async function claimInto(deps: Pick<TAppDeps, 'db' | 'clock'>, sessionId: string
   return claimed;
 }
 
+/**
+ * Notifications to a creator go only to verified addresses: the account's address, once its link
+ * proved it, counts as confirmed for the account's sites (unless it unsubscribed).
+ */
+async function accountAddressVerified(deps: Pick<TAppDeps, 'db' | 'clock'>, creatorId: string, email: string): Promise<void> {
+  await confirmEmailAddressOfOwner(deps.db, { id: newId(), email, ownerKey: ownerKeyOf({ id: creatorId, owner_creator_id: creatorId }), now: deps.clock.now() });
+}
+
 export async function signUp(deps: TDeps, input: z.output<typeof ZSignUpSchema>, userAgent: string | null): Promise<TSignedIn> {
   // An address already in use (verified or not) is never taken over by a sign-up: its owner signs in,
   // or proves the address with a sign-in link or a reset (which ends every other session).
@@ -256,6 +264,7 @@ async function markVerified(deps: Pick<TAppDeps, 'db' | 'clock'>, row: TCreatorR
   const now = deps.clock.now();
   await updateCreator(deps.db, row.id, { emailVerifiedAt: now, passwordHash: null, now });
   await deleteSessionsOfCreator(deps.db, row.id);
+  await accountAddressVerified(deps, row.id, row.email);
 }
 
 export async function consumeEmailLink(deps: TDeps, token: string, userAgent: string | null): Promise<TSignedIn & { returnTo: string | null; claimed: number }> {
@@ -275,6 +284,7 @@ export async function consumeEmailLink(deps: TDeps, token: string, userAgent: st
   }
   row = await findCreatorByEmail(deps.db, link.email);
   if (!row) throw new Error('The signed-in creator row is missing');
+  await accountAddressVerified(deps, row.id, row.email);
   const claimed = link.anonymous_session_id ? ((await claimInto(deps, link.anonymous_session_id, row.id)) ?? 0) : 0;
   return { creator: toPublic(row), session: await createSession(deps, row.id, userAgent), returnTo: link.return_to, claimed };
 }
@@ -300,6 +310,7 @@ export async function verifyEmail(deps: TDeps, token: string): Promise<TCreatorP
   } else if (row.email_verified_at === null) {
     await updateCreator(deps.db, row.id, { emailVerifiedAt: now, now });
   }
+  await accountAddressVerified(deps, row.id, link.email);
   const updated = await findCreatorById(deps.db, row.id);
   if (!updated) throw new AppError('gone', LINK_GONE);
   return toPublic(updated);
@@ -323,6 +334,7 @@ export async function resetPassword(deps: TDeps, input: z.output<typeof ZPasswor
   await updateCreator(deps.db, row.id, { passwordHash, emailVerifiedAt: row.email_verified_at ?? now, now });
   await deleteSessionsOfCreator(deps.db, row.id);
   await expireAccountTokens(deps.db, row.id, 'password_reset', now);
+  await accountAddressVerified(deps, row.id, row.email);
   const updated = await findCreatorById(deps.db, row.id);
   if (!updated) throw new AppError('gone', LINK_GONE);
   return { creator: toPublic(updated), session: await createSession(deps, row.id, userAgent) };

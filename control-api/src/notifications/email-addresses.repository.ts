@@ -201,3 +201,34 @@ export async function carryEmailAddressStates(db: TDb, fromOwnerKey: string, toO
 export async function deleteEmailAddressesOfOwner(db: TDb, ownerKey: string): Promise<void> {
   await db.deleteFrom('email_addresses').where('owner_key', '=', ownerKey).execute();
 }
+
+/**
+ * An address proven by other means (an account's address, verified by its link) counts as
+ * confirmed for that owner: a new row is confirmed, a pending one becomes confirmed, an
+ * unsubscribed one stays unsubscribed.
+ */
+export async function confirmEmailAddressOfOwner(db: TDb, row: { id: string; email: string; ownerKey: string; now: number }): Promise<void> {
+  await db
+    .insertInto('email_addresses')
+    .values({
+      id: row.id,
+      email: row.email,
+      owner_key: row.ownerKey,
+      status: 'confirmed',
+      token_hash: null,
+      token_expires_at: null,
+      confirm_requested_at: null,
+      confirm_sent_at: null,
+      confirmed_at: row.now,
+      unsubscribed_at: null,
+      created_at: row.now,
+      updated_at: row.now,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['email', 'owner_key'])
+        .doUpdateSet({ status: 'confirmed', confirmed_at: row.now, token_hash: null, token_expires_at: null, confirm_requested_at: null, updated_at: row.now })
+        .where('email_addresses.status', '=', 'pending'),
+    )
+    .execute();
+}
