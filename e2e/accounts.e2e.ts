@@ -7,6 +7,7 @@
 import { readdir, readFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { publishSite } from './engagement-helpers.ts';
 
 const SHOTS = '/tmp/shots-auth';
 const PASSWORD = 'a long enough secret';
@@ -137,6 +138,33 @@ test.describe('creator accounts', () => {
     await expect(header.getByRole('button', { name: 'Account menu for Mara Lindqvist' })).toBeVisible();
     await page.reload();
     await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Mara Lindqvist');
+    await context.close();
+  });
+
+  test("the bell's 'Sign Up Free' leads to sign-up, which offers this browser's sites to claim at once, and the way back", async ({ browser, baseURL }) => {
+    const email = `ada-${unique()}@studio.test`;
+    const context = await browser.newContext({ viewport: VIEWPORTS.wide });
+    await publishSite(context.request, baseURL!, { title: 'Kitchen Renders', images: [{ name: 'island.jpg', rgb: [200, 120, 40] }] });
+    const page = await context.newPage();
+    await page.goto('/');
+    await page.getByRole('button', { name: /^Engagement alerts/ }).click();
+    const signUp = page.getByRole('region', { name: 'Engagement Alerts' }).getByRole('link', { name: 'Sign Up Free' });
+    await expect(signUp).toHaveAttribute('href', '/sign-in?mode=sign-up&returnTo=%2F');
+    await signUp.click();
+
+    await expect(page.getByRole('heading', { name: 'Create your free account', level: 1 })).toBeVisible();
+    await page.getByLabel('Your name').fill('Ada Brook');
+    await page.getByLabel('Email address').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expect(page.getByRole('heading', { name: 'Welcome, Ada Brook' })).toBeFocused();
+    await expect(page.getByText('You published a site from this browser.')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Back to where I was' })).toHaveAttribute('href', '/');
+    // The header behind the form already shows the new account.
+    await expect(page.getByRole('button', { name: 'Account menu for Ada Brook' })).toBeVisible();
+    await page.getByRole('link', { name: 'Claim in Dashboard' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByText('Welcome! You have 1 project to claim')).toBeVisible({ timeout: 15_000 });
     await context.close();
   });
 

@@ -93,7 +93,8 @@ test('after a visitor engages, the creator gets the email prompt, bell alerts, b
   await expect(panel.getByRole('listitem').first()).toContainText('commented');
   await expect(panel.getByRole('listitem').nth(1)).toContainText('favourited');
   await expect(panel.getByRole('button', { name: 'Clear All' })).toBeVisible();
-  await expect(panel.getByRole('link', { name: 'Sign Up Free' })).toHaveAttribute('href', '/sign-in');
+  // 'Sign Up Free' opens the sign-up form, which comes back to this page when done.
+  await expect(panel.getByRole('link', { name: 'Sign Up Free' })).toHaveAttribute('href', '/sign-in?mode=sign-up&returnTo=%2F');
   const notifications = () => page.evaluate(() => (window as unknown as { __notifications: { title: string; closed: boolean }[] }).__notifications);
   await expect.poll(async () => (await notifications()).map((n) => n.title).sort()).toEqual(['New comment', 'New favourite']);
   // Not urgent: they close by themselves after 10 s.
@@ -105,7 +106,7 @@ test('after a visitor engages, the creator gets the email prompt, bell alerts, b
   const teaser = page.getByRole('complementary').filter({ hasText: 'interactions on your sites' });
   await expect(teaser.getByRole('heading')).toHaveText('2 interactions on your sites');
   await expect(teaser.getByText('7 days left')).toBeVisible();
-  await expect(teaser.getByRole('link', { name: 'Sign Up Free' })).toHaveAttribute('href', '/sign-in');
+  await expect(teaser.getByRole('link', { name: 'Sign Up Free' })).toHaveAttribute('href', '/sign-in?mode=sign-up&returnTo=%2F');
 
   // Clicking an alert marks it read and opens the dashboard.
   await panel.getByRole('listitem').first().getByRole('button').click();

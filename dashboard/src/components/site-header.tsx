@@ -14,8 +14,8 @@ import './site-header.css';
 interface TSiteHeaderProps {
   /** On the landing page the section links stay in-page; elsewhere they lead back to it. */
   isLandingPage: boolean;
-  /** The sign-in page leaves out Sign In and Sign Up: its form is the page. */
-  hasAuthActions?: boolean;
+  /** The sign-in pages leave out Sign In and Sign Up: their form is the page. */
+  hasSignInActions?: boolean;
 }
 
 /**
@@ -23,7 +23,7 @@ interface TSiteHeaderProps {
  * lead to /sign-in when opened in a new tab) when signed out, Dashboard and the avatar menu when
  * signed in. Under 768 px all of it but the logo and the bell moves into the menu.
  */
-export function SiteHeader({ isLandingPage, hasAuthActions = true }: TSiteHeaderProps) {
+export function SiteHeader({ isLandingPage, hasSignInActions = true }: TSiteHeaderProps) {
   const home = isLandingPage ? '' : '/';
   const links = [
     { href: `${home}#how-it-works`, label: 'How it works' },
@@ -100,7 +100,7 @@ export function SiteHeader({ isLandingPage, hasAuthActions = true }: TSiteHeader
         </nav>
         <div className="site-header__actions">
           <NotificationBell />
-          {hasAuthActions && (
+          {(hasSignInActions || session.status === 'signed-in') && (
             <div className="site-header__account" data-state={session.status}>
               {session.status === 'signed-in' ? (
                 <>
@@ -138,7 +138,7 @@ export function SiteHeader({ isLandingPage, hasAuthActions = true }: TSiteHeader
               </li>
             ))}
           </ul>
-          {hasAuthActions && session.status === 'signed-in' && (
+          {session.status === 'signed-in' && (
             <div className="site-header__drawer-account">
               <div className="site-header__drawer-who">
                 <Avatar creator={session.creator} size="large" />
@@ -166,7 +166,7 @@ export function SiteHeader({ isLandingPage, hasAuthActions = true }: TSiteHeader
               </ul>
             </div>
           )}
-          {hasAuthActions && (session.status === 'signed-out' || session.status === 'error') && (
+          {hasSignInActions && (session.status === 'signed-out' || session.status === 'error') && (
             <div className="site-header__drawer-auth">
               <a className="button button--secondary button--large" href={signInHref('sign-in', returnTo)} onClick={openAuth('sign-in')}>
                 Sign In

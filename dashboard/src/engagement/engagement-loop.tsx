@@ -10,6 +10,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { ENGAGEMENT_UPDATES_POLL_MS, RETURN_VISIT_PROMPT_DELAY_MS, ZEmailTriggerSchema, type TAnonymousProject, type TEmailTrigger } from '@dropsite/shared';
 import { z } from 'zod';
+import { getSessionStore, useSession } from '../auth/session-store.ts';
 import { showBrowserNotifications } from './browser-notifications.ts';
 import { DASHBOARD_PATH, EMAIL_PROMPT_EVENT, PUBLISHED_EVENT, getCreatorEngagementStore, getNotificationCenter } from './creator-engagement.ts';
 import { EmailModal } from './email-modal.tsx';
@@ -35,6 +36,8 @@ export function EngagementLoop() {
   const store = getCreatorEngagementStore();
   const center = getNotificationCenter();
   const creator = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  // A signed-in creator has given their address and has the dashboard: no email prompt, no teaser.
+  const account = useSession();
   const local = useMemo(() => resolveStorage('local'), []);
   const memory = useMemo(() => createEmailPromptMemory(local, resolveStorage('session')), [local]);
   const [prompt, setPrompt] = useState<{ trigger: TEmailTrigger; projectId: string | null } | null>(null);
@@ -45,7 +48,7 @@ export function EngagementLoop() {
   const promptContext = useCallback(
     (): TPromptContext => ({
       hasSession: store.getSnapshot().session !== null,
-      hasEmail: memory.readCollectedEmail() !== null,
+      hasEmail: memory.readCollectedEmail() !== null || getSessionStore().getSnapshot().status === 'signed-in',
       shownThisSession: memory.readShown(),
     }),
     [store, memory],
@@ -127,13 +130,13 @@ export function EngagementLoop() {
 
   // Triggers from what the server reports: a first engagement, many views, a return visit.
   useEffect(() => {
-    if (creator.status !== 'ready' || promptOpen.current) return;
+    if (creator.status !== 'ready' || account.status === 'loading' || promptOpen.current) return;
     const trigger = chooseTrigger(
       { summary: creator.summary, totalViews: creator.projects ? countViews(creator.projects) : null, isReturnVisit: returnVisit.current },
       promptContext(),
     );
     if (trigger) openPrompt(trigger, newestProjectId(creator.projects));
-  }, [creator, promptContext, openPrompt]);
+  }, [creator, account.status, promptContext, openPrompt]);
 
   // After a publish, and when a page asks.
   useEffect(() => {
@@ -177,7 +180,7 @@ export function EngagementLoop() {
     }
   };
 
-  const showTeaser = isTeaserVisible({ isDismissed: isTeaserDismissed, hasSession: creator.session !== null, summary: creator.summary });
+  const showTeaser = account.status !== 'signed-in' && isTeaserVisible({ isDismissed: isTeaserDismissed, hasSession: creator.session !== null, summary: creator.summary });
 
   return (
     <>

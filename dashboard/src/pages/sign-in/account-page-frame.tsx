@@ -7,7 +7,7 @@ import './account-pages.css';
 export function AccountPageFrame({ children }: { children: ReactNode }) {
   return (
     <>
-      <SiteHeader isLandingPage={false} hasAuthActions={false} />
+      <SiteHeader isLandingPage={false} hasSignInActions={false} />
       <main className="account-frame">
         <div className="account-frame__card">{children}</div>
       </main>
