@@ -203,7 +203,7 @@ test('a project the creator does not own, or that does not exist, fails to load 
   const scripts: string[] = [];
   page.on('request', (request) => request.resourceType() === 'script' && scripts.push(request.url()));
   await page.goto('/');
-  await expect(page.locator('#upload')).toBeVisible();
+  await expect(page.locator('#upload')).toBeVisible({ timeout: 15_000 });
   expect(scripts.filter((url) => /uPlot|daily-chart|dashboard-page/.test(url))).toEqual([]);
   await page.goto('/dashboard');
   await expect(page.getByRole('heading', { name: 'No projects yet' })).toBeVisible();

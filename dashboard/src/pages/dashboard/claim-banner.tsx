@@ -3,7 +3,7 @@
  * signed-in creator. It reads the anonymous session and its projects from the engagement store
  * the header's bell already keeps, and disappears after a claim or when dismissed.
  */
-import { useId, useState, useSyncExternalStore } from 'react';
+import { useEffect, useId, useState, useSyncExternalStore } from 'react';
 import { ApiRequestError } from '@dropsite/shared/browser/api-client';
 import { CloseIcon } from '../../components/icons.tsx';
 import { claimAnonymousProjects } from '../../dashboard-api/dashboard-api.ts';
@@ -46,6 +46,11 @@ export function ClaimBanner({ onClaimed }: { onClaimed: (claimed: number) => voi
   const [error, setError] = useState<string | null>(null);
   const detailsId = useId();
   const titleId = useId();
+
+  useEffect(() => {
+    // The engagement loop usually asks already; the banner does not depend on it running on this page.
+    if (store.getSnapshot().status === 'loading') void store.refresh({ withSession: true });
+  }, [store]);
 
   const session = creator.session;
   const projects = creator.projects ?? [];
