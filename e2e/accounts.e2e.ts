@@ -168,6 +168,32 @@ test.describe('creator accounts', () => {
     await context.close();
   });
 
+  test('an address given in the email modal gets a link that signs in on another device and brings the sites along', async ({ browser, baseURL }) => {
+    const email = `lena-${unique()}@studio.test`;
+    const creator = await browser.newContext({ viewport: VIEWPORTS.wide });
+    await publishSite(creator.request, baseURL!, { title: 'Lookbook Autumn', images: [{ name: 'coat.jpg', rgb: [90, 60, 140] }] });
+    const page = await creator.newPage();
+    await page.goto('/');
+    await expect(page.locator('.site-header__account[data-state="signed-out"]')).toBeVisible();
+    await page.evaluate(() => window.dispatchEvent(new CustomEvent('dropsite:email-prompt', { detail: { trigger: 'success_page' } })));
+    const modal = page.getByRole('dialog', { name: 'Your site is live. Keep it yours.' });
+    await modal.getByRole('textbox', { name: 'Email address' }).fill(email);
+    await modal.getByRole('button', { name: 'Save my site' }).click();
+    const done = page.getByRole('dialog', { name: 'You’re all set' });
+    await expect(done).toContainText(`We sent a sign-in link to ${email}`);
+    await expect(done.getByRole('link', { name: 'Create an account' })).toHaveAttribute('href', '/sign-in?mode=sign-up&returnTo=%2F');
+
+    // Another device: the link signs in (the account is made on first use) and the sites come along.
+    const link = await linkFromOutbox(email, '/sign-in?link=');
+    const phone = await browser.newContext({ viewport: VIEWPORTS.phone });
+    const phonePage = await phone.newPage();
+    await phonePage.goto(link);
+    await phonePage.getByRole('button', { name: 'Sign me in' }).click();
+    await expect(phonePage).toHaveURL(/\/dashboard$/);
+    await expect(phonePage.getByText('Lookbook Autumn').first()).toBeVisible({ timeout: 15_000 });
+    await Promise.all([creator.close(), phone.close()]);
+  });
+
   test('the emailed sign-in link signs in only when its button is pressed, and only once', async ({ browser }) => {
     const email = `ines-${unique()}@studio.test`;
     const context = await browser.newContext({ viewport: VIEWPORTS.wide });
