@@ -13,9 +13,9 @@ const ZCountSchema = z.number().int().nonnegative();
 /** The chart's ranges, in days. */
 export const DAILY_RANGES = ['7', '30', '90'] as const;
 /** Comment threads a project's details carry per file, newest; the file's `totals.comments` counts them all. */
-export const DETAILS_COMMENT_THREADS_PER_FILE = 20;
+export const DETAILS_COMMENT_THREADS_PER_FILE = 10;
 /** Favourites and approvals a project's details carry per file, newest; `totals` counts them all. */
-export const DETAILS_ENTRIES_PER_FILE = 50;
+export const DETAILS_ENTRIES_PER_FILE = 20;
 /** Activities one live-update poll answers at most, newest first. */
 export const ACTIVITY_POLL_LIMIT = 50;
 /** How often the dashboard asks for new activity. */

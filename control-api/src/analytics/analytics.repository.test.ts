@@ -169,11 +169,13 @@ for (const dialect of TEST_DIALECTS) {
       const scratch = await createTestDatabase(dialect);
       try {
         // Back to the schema before the rollups (its own tables and column gone), with events in it, then forward again.
+        await sql`drop table analytics_totals`.execute(scratch.db);
+        await sql`drop index projects_owner_created_idx`.execute(scratch.db);
         await sql`drop table analytics_visitors`.execute(scratch.db);
         await sql`drop table analytics_visitor_days`.execute(scratch.db);
         await sql`drop table analytics_daily`.execute(scratch.db);
         await sql`alter table comments drop column creator_id`.execute(scratch.db);
-        await sql`delete from kysely_migration where name = '2026_11_26_0930_analytics_rollups'`.execute(scratch.db);
+        await sql`delete from kysely_migration where name in ('2026_11_26_0930_analytics_rollups', '2026_11_26_1000_analytics_totals')`.execute(scratch.db);
         const site = makeProjectRow();
         const files = [makeFileRow(site.id, 0), makeFileRow(site.id, 1)];
         await scratch.db.insertInto('projects').values(site).execute();

@@ -181,18 +181,34 @@ async function rollUpEvents(db: TDb, events: readonly TNewAnalyticsEvent[]): Pro
         .execute();
     }
   }
+  // Key order (site, scope, day) is also the totals' order (site, scope).
+  const sorted = [...deltas.entries()].sort(([a], [b]) => compareText(a, b)).map(([, d]) => d);
   await db
     .insertInto('analytics_daily')
-    .values(
-      [...deltas.entries()]
-        .sort(([a], [b]) => compareText(a, b))
-        .map(([, d]) => ({ project_id: d.projectId, scope: d.scope, day: d.day, views: d.views, downloads: d.downloads, unique_visitors: d.uniqueVisitors })),
-    )
+    .values(sorted.map((d) => ({ project_id: d.projectId, scope: d.scope, day: d.day, views: d.views, downloads: d.downloads, unique_visitors: d.uniqueVisitors })))
     .onConflict((oc) =>
       oc.columns(['project_id', 'scope', 'day']).doUpdateSet((eb) => ({
         views: eb('analytics_daily.views', '+', eb.ref('excluded.views')),
         downloads: eb('analytics_daily.downloads', '+', eb.ref('excluded.downloads')),
         unique_visitors: eb('analytics_daily.unique_visitors', '+', eb.ref('excluded.unique_visitors')),
+      })),
+    )
+    .execute();
+  const totals = new Map<string, { project_id: string; scope: string; views: number; downloads: number }>();
+  for (const d of sorted) {
+    const key = `${d.projectId}\u0000${d.scope}`;
+    const total = totals.get(key) ?? { project_id: d.projectId, scope: d.scope, views: 0, downloads: 0 };
+    total.views += d.views;
+    total.downloads += d.downloads;
+    totals.set(key, total);
+  }
+  await db
+    .insertInto('analytics_totals')
+    .values([...totals.values()])
+    .onConflict((oc) =>
+      oc.columns(['project_id', 'scope']).doUpdateSet((eb) => ({
+        views: eb('analytics_totals.views', '+', eb.ref('excluded.views')),
+        downloads: eb('analytics_totals.downloads', '+', eb.ref('excluded.downloads')),
       })),
     )
     .execute();
@@ -225,22 +241,25 @@ export interface TTrafficTotals {
  */
 export async function countTraffic(db: TDb, scope: { projectId: string; fileId?: string | undefined; sinceDay?: number | undefined }): Promise<TTrafficTotals> {
   const key = scope.fileId ?? SITE_SCOPE;
-  let totals = db
-    .selectFrom('analytics_daily')
-    .select((eb) => [eb.fn.sum<number | null>('views').as('views'), eb.fn.sum<number | null>('downloads').as('downloads')])
-    .where('project_id', '=', scope.projectId)
-    .where('scope', '=', key);
+  const sinceDay = scope.sinceDay;
+  // All time: the one totals row; a range: its days' rows.
+  const totals =
+    sinceDay === undefined
+      ? db.selectFrom('analytics_totals').select(['views', 'downloads']).where('project_id', '=', scope.projectId).where('scope', '=', key)
+      : db
+          .selectFrom('analytics_daily')
+          .select((eb) => [eb.fn.sum<number | null>('views').as('views'), eb.fn.sum<number | null>('downloads').as('downloads')])
+          .where('project_id', '=', scope.projectId)
+          .where('scope', '=', key)
+          .where('day', '>=', sinceDay);
   let visitors = db
     .selectFrom('analytics_visitors')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('project_id', '=', scope.projectId)
     .where('scope', '=', key);
-  if (scope.sinceDay !== undefined) {
-    totals = totals.where('day', '>=', scope.sinceDay);
-    visitors = visitors.where('last_day', '>=', scope.sinceDay);
-  }
-  const [t, u] = await Promise.all([totals.executeTakeFirstOrThrow(), visitors.executeTakeFirstOrThrow()]);
-  return { views: Number(t.views ?? 0), downloads: Number(t.downloads ?? 0), uniqueVisitors: Number(u.n) };
+  if (sinceDay !== undefined) visitors = visitors.where('last_day', '>=', sinceDay);
+  const [t, u] = await Promise.all([totals.executeTakeFirst(), visitors.executeTakeFirstOrThrow()]);
+  return { views: Number(t?.views ?? 0), downloads: Number(t?.downloads ?? 0), uniqueVisitors: Number(u.n) };
 }
 
 export interface TDailyTraffic {
@@ -278,12 +297,7 @@ export async function listDailyTrafficOfProject(db: TDb, projectId: string): Pro
 
 /** Views and downloads of every scope of a site (its own under SITE_SCOPE, each file's under its id). */
 export async function countTrafficByScope(db: TDb, projectId: string): Promise<Map<string, { views: number; downloads: number }>> {
-  const rows = await db
-    .selectFrom('analytics_daily')
-    .select((eb) => ['scope', eb.fn.sum<number>('views').as('views'), eb.fn.sum<number>('downloads').as('downloads')])
-    .where('project_id', '=', projectId)
-    .groupBy('scope')
-    .execute();
+  const rows = await db.selectFrom('analytics_totals').select(['scope', 'views', 'downloads']).where('project_id', '=', projectId).execute();
   return new Map(rows.map((r) => [r.scope, { views: Number(r.views), downloads: Number(r.downloads) }]));
 }
 
@@ -292,11 +306,10 @@ export async function countTrafficByProject(db: TDb, projectIds: readonly string
   const out = new Map<string, { views: number; downloads: number }>();
   if (projectIds.length === 0) return out;
   const rows = await db
-    .selectFrom('analytics_daily')
-    .select((eb) => ['project_id', eb.fn.sum<number>('views').as('views'), eb.fn.sum<number>('downloads').as('downloads')])
+    .selectFrom('analytics_totals')
+    .select(['project_id', 'views', 'downloads'])
     .where('project_id', 'in', [...projectIds])
     .where('scope', '=', SITE_SCOPE)
-    .groupBy('project_id')
     .execute();
   for (const r of rows) out.set(r.project_id, { views: Number(r.views), downloads: Number(r.downloads) });
   return out;

@@ -10,49 +10,73 @@ import type { Database, TProjectRow } from '../db/tables.ts';
 
 type TDb = Kysely<Database>;
 
-/** The creator's live (not deleted) sites, newest first. */
-export async function listProjectsOfCreator(db: TDb, creatorId: string): Promise<TProjectRow[]> {
-  return db
-    .selectFrom('projects')
-    .selectAll()
-    .where('owner_creator_id', '=', creatorId)
-    .where('deleted_at', 'is', null)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
+/** A creator's site as the list shows it: its row's fields, its first file, and its counts. */
+export interface TCreatorProjectRow {
+  id: string;
+  title: string;
+  description: string;
+  slug: string;
+  status: TProjectRow['status'];
+  template: string;
+  settings: string;
+  password_hash: string | null;
+  expires_at: number | null;
+  deleted_at: number | null;
+  created_at: number;
+  first_file_id: string | null;
+  first_file_metadata: string | null;
+  file_count: number;
+  favorites_count: number;
+  comments_count: number;
+  approvals_count: number;
+  views_count: number;
+  downloads_count: number;
+}
+
+/**
+ * The creator's live (not deleted) sites, newest first, each with its first file (by position),
+ * its counts and its all-time traffic: one query, every count a probe of an index by site, so a
+ * thousand sites take a thousand small lookups rather than sorting everything they own.
+ */
+export async function listProjectsOfCreator(db: TDb, creatorId: string): Promise<TCreatorProjectRow[]> {
+  const rows = await db
+    .selectFrom('projects as p')
+    .select(['p.id', 'p.title', 'p.description', 'p.slug', 'p.status', 'p.template', 'p.settings', 'p.password_hash', 'p.expires_at', 'p.deleted_at', 'p.created_at'])
+    .select((eb) => {
+      // Positions are unique within a site: ordered by the (site, position) index alone, no sort.
+      const firstFile = () => eb.selectFrom('files').whereRef('files.project_id', '=', 'p.id').orderBy('files.position').limit(1);
+      const count = (table: 'files' | 'favorites' | 'comments' | 'approvals') =>
+        eb
+          .selectFrom(table)
+          .select((c) => c.fn.countAll<number>().as('n'))
+          .whereRef(`${table}.project_id`, '=', 'p.id');
+      const total = (column: 'views' | 'downloads') =>
+        eb.selectFrom('analytics_totals').select(`analytics_totals.${column}`).whereRef('analytics_totals.project_id', '=', 'p.id').where('analytics_totals.scope', '=', '');
+      return [
+        firstFile().select('files.id').as('first_file_id'),
+        firstFile().select('files.metadata').as('first_file_metadata'),
+        count('files').as('file_count'),
+        count('favorites').as('favorites_count'),
+        count('comments').as('comments_count'),
+        count('approvals').as('approvals_count'),
+        total('views').as('views_count'),
+        total('downloads').as('downloads_count'),
+      ];
+    })
+    .where('p.owner_creator_id', '=', creatorId)
+    .where('p.deleted_at', 'is', null)
+    // The (owner, created) index's order: no sort of a thousand rows.
+    .orderBy('p.created_at', 'desc')
     .execute();
-}
-
-export interface TFirstFile {
-  projectId: string;
-  fileId: string;
-  metadata: string;
-  fileCount: number;
-}
-
-/** Each site's first file (by position) and how many files it has, in one pass over their files. */
-export async function listFirstFiles(db: TDb, projectIds: readonly string[]): Promise<Map<string, TFirstFile>> {
-  const out = new Map<string, TFirstFile>();
-  if (projectIds.length === 0) return out;
-  const ranked = db
-    .selectFrom('files')
-    .select((eb) => [
-      'id',
-      'project_id',
-      'metadata',
-      eb.fn
-        .agg<number>('row_number')
-        .over((ob) => ob.partitionBy('project_id').orderBy('position').orderBy('id'))
-        .as('rank'),
-      eb.fn
-        .countAll<number>()
-        .over((ob) => ob.partitionBy('project_id'))
-        .as('file_count'),
-    ])
-    .where('project_id', 'in', [...projectIds])
-    .as('ranked');
-  const rows = await db.selectFrom(ranked).select(['id', 'project_id', 'metadata', 'file_count']).where('rank', '=', 1).execute();
-  for (const r of rows) out.set(r.project_id, { projectId: r.project_id, fileId: r.id, metadata: r.metadata, fileCount: Number(r.file_count) });
-  return out;
+  return rows.map((r) => ({
+    ...r,
+    file_count: Number(r.file_count ?? 0),
+    favorites_count: Number(r.favorites_count ?? 0),
+    comments_count: Number(r.comments_count ?? 0),
+    approvals_count: Number(r.approvals_count ?? 0),
+    views_count: Number(r.views_count ?? 0),
+    downloads_count: Number(r.downloads_count ?? 0),
+  }));
 }
 
 export interface TFileCounts {
@@ -61,13 +85,16 @@ export interface TFileCounts {
   approvals: Record<TApprovalStatus, number>;
 }
 
-/** Favourites, comments (replies included) and approvals by status, per file of a site. */
-export async function countEngagementByFile(db: TDb, projectId: string): Promise<Map<string, TFileCounts>> {
+/** Favourites, comments (replies included) and approvals by status, per file (read through each file's own index). */
+export async function countEngagementByFile(db: TDb, fileIds: readonly string[]): Promise<Map<string, TFileCounts>> {
+  const out = new Map<string, TFileCounts>();
+  if (fileIds.length === 0) return out;
+  const ids = [...fileIds];
   const count = (table: 'favorites' | 'comments') =>
     db
       .selectFrom(table)
       .select((eb) => ['file_id', eb.fn.countAll<number>().as('n')])
-      .where('project_id', '=', projectId)
+      .where('file_id', 'in', ids)
       .groupBy('file_id')
       .execute();
   const [favorites, comments, approvals] = await Promise.all([
@@ -76,22 +103,14 @@ export async function countEngagementByFile(db: TDb, projectId: string): Promise
     db
       .selectFrom('approvals')
       .select((eb) => ['file_id', 'status', eb.fn.countAll<number>().as('n')])
-      .where('project_id', '=', projectId)
+      .where('file_id', 'in', ids)
       .groupBy(['file_id', 'status'])
       .execute(),
   ]);
-  const out = new Map<string, TFileCounts>();
-  const of = (fileId: string) => {
-    let counts = out.get(fileId);
-    if (!counts) {
-      counts = { favorites: 0, comments: 0, approvals: { approved: 0, rejected: 0, pending: 0 } };
-      out.set(fileId, counts);
-    }
-    return counts;
-  };
-  for (const r of favorites) of(r.file_id).favorites = Number(r.n);
-  for (const r of comments) of(r.file_id).comments = Number(r.n);
-  for (const r of approvals) of(r.file_id).approvals[r.status] = Number(r.n);
+  for (const id of ids) out.set(id, { favorites: 0, comments: 0, approvals: { approved: 0, rejected: 0, pending: 0 } });
+  for (const r of favorites) out.get(r.file_id)!.favorites = Number(r.n);
+  for (const r of comments) out.get(r.file_id)!.comments = Number(r.n);
+  for (const r of approvals) out.get(r.file_id)!.approvals[r.status] = Number(r.n);
   return out;
 }
 
@@ -168,28 +187,36 @@ export interface TCommentEntryRow {
 /** Parameters one IN list carries at most (inside both dialects' limits). */
 const MAX_IN_LIST = 1000;
 
-/** The newest `perFile` threads of each file of a site and every reply to them, all oldest first. */
-export async function listNewestCommentThreads(db: TDb, projectId: string, perFile: number): Promise<{ roots: TCommentEntryRow[]; replies: TCommentEntryRow[] }> {
+/** Files whose newest threads one statement reads (one limited subquery each). */
+const FILES_PER_STATEMENT = 50;
+
+/**
+ * The newest `perFile` threads of each file and every reply to them, all oldest first. Each file's
+ * threads are read from its own (file, time) index, newest first, stopping at `perFile`: a file
+ * with ten thousand comments costs what one with ten does.
+ */
+export async function listNewestCommentThreads(db: TDb, fileIds: readonly string[], perFile: number): Promise<{ roots: TCommentEntryRow[]; replies: TCommentEntryRow[] }> {
   const columns = ['id', 'file_id', 'parent_id', 'user_name', 'body', 'created_at', 'creator_id'] as const;
-  const ranked = db
-    .selectFrom('comments')
-    .select((eb) => [
-      ...columns,
-      eb.fn
-        .agg<number>('row_number')
-        .over((ob) => ob.partitionBy('file_id').orderBy('created_at', 'desc').orderBy('id', 'desc'))
-        .as('rank'),
-    ])
-    .where('project_id', '=', projectId)
-    .where('parent_id', 'is', null)
-    .as('ranked');
-  const roots = await db
-    .selectFrom(ranked)
-    .select([...columns])
-    .where('rank', '<=', perFile)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const newestOf = (fileId: string) =>
+    db
+      .selectFrom(
+        db
+          .selectFrom('comments')
+          .select([...columns])
+          .where('file_id', '=', fileId)
+          .where('parent_id', 'is', null)
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(perFile)
+          .as('newest'),
+      )
+      .selectAll();
+  const roots: TCommentEntryRow[] = [];
+  for (let i = 0; i < fileIds.length; i += FILES_PER_STATEMENT) {
+    const [first, ...rest] = fileIds.slice(i, i + FILES_PER_STATEMENT).map(newestOf);
+    if (first) roots.push(...(await rest.reduce((query, next) => query.unionAll(next), first).execute()));
+  }
+  roots.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const replies: TCommentEntryRow[] = [];
   for (let i = 0; i < roots.length; i += MAX_IN_LIST) {
     const ids = roots.slice(i, i + MAX_IN_LIST).map((r) => r.id);

@@ -25,15 +25,14 @@ import { isProjectOwner, requireSignedInCreator, type TPrincipal, type TSignedIn
 import { checkSiteAccess } from '../sites/site-access.ts';
 import { findCreatorById } from '../accounts/accounts.repository.ts';
 import { findProjectById, listFilesByProject, parseSiteSettings } from '../projects/projects.repository.ts';
-import { countEngagementByProject, findFileOfProject, insertComment } from '../engagement/engagement.repository.ts';
+import { findFileOfProject, insertComment } from '../engagement/engagement.repository.ts';
 import { assertCommentText } from '../engagement/engagement.service.ts';
-import { countTraffic, countTrafficByProject, countTrafficByScope, listDailyTrafficOfProject, SITE_SCOPE } from '../analytics/analytics.repository.ts';
+import { countTraffic, countTrafficByScope, listDailyTrafficOfProject, SITE_SCOPE } from '../analytics/analytics.repository.ts';
 import { getDailyAnalytics, listActivity } from '../analytics/analytics.service.ts';
 import {
   countEngagementByFile,
   findCommentOfProject,
   listEngagementForExport,
-  listFirstFiles,
   listNewestApprovals,
   listNewestCommentThreads,
   listNewestFavorites,
@@ -64,7 +63,7 @@ export async function openOwnFile(deps: Pick<TAppDeps, 'db'>, project: TProjectR
 }
 
 /** The 300 px thumbnail of a file on our origin, when one was derived and the site serves it to anyone. */
-function thumbnailUrlOf(deps: Pick<TAppDeps, 'clock'>, project: TProjectRow, fileId: string, metadata: string): string | null {
+function thumbnailUrlOf(deps: Pick<TAppDeps, 'clock'>, project: Pick<TProjectRow, 'deleted_at' | 'expires_at' | 'password_hash'>, fileId: string, metadata: string): string | null {
   // A locked or expired site's thumbnails answer 401 or 410 to the dashboard too: no broken picture.
   if (checkSiteAccess(project, deps.clock) !== 'open') return null;
   let json: unknown = null;
@@ -96,20 +95,11 @@ async function creatorPublicOf(deps: Pick<TAppDeps, 'db'>, creator: TSignedInCre
 export async function listOwnProjects(deps: TDeps, principal: TPrincipal, creatorId?: string): Promise<{ creator: TCreatorPublic; projects: TCreatorProject[] }> {
   const creator = await requireSignedInCreator(principal);
   if (creatorId !== undefined && creatorId !== creator.id) throw new AppError('not_found', 'Creator not found');
-  const projects = await listProjectsOfCreator(deps.db, creator.id);
-  const ids = projects.map((p) => p.id);
-  const [engagement, traffic, firstFiles, creatorPublic] = await Promise.all([
-    countEngagementByProject(deps.db, ids),
-    countTrafficByProject(deps.db, ids),
-    listFirstFiles(deps.db, ids),
-    creatorPublicOf(deps, creator),
-  ]);
+  const [projects, creatorPublic] = await Promise.all([listProjectsOfCreator(deps.db, creator.id), creatorPublicOf(deps, creator)]);
   return {
     creator: creatorPublic,
     projects: projects.map((p) => {
       const settings = parseSiteSettings(p.settings);
-      const counts = engagement.get(p.id) ?? { favorites: 0, comments: 0, approvals: 0 };
-      const first = firstFiles.get(p.id);
       return {
         id: p.id,
         title: p.title,
@@ -121,14 +111,14 @@ export async function listOwnProjects(deps: TDeps, principal: TPrincipal, creato
         expires_at: p.expires_at === null ? null : iso(p.expires_at),
         has_password: p.password_hash !== null,
         template: p.template,
-        thumbnail_url: first ? thumbnailUrlOf(deps, p, first.fileId, first.metadata) : null,
+        thumbnail_url: p.first_file_id !== null && p.first_file_metadata !== null ? thumbnailUrlOf(deps, p, p.first_file_id, p.first_file_metadata) : null,
         settings: { enable_favorites: settings.enableFavorites, enable_comments: settings.enableComments, enable_approvals: settings.enableApprovals },
-        favorites_count: counts.favorites,
-        comments_count: counts.comments,
-        approvals_count: counts.approvals,
-        views_count: traffic.get(p.id)?.views ?? 0,
-        downloads_count: traffic.get(p.id)?.downloads ?? 0,
-        file_count: first?.fileCount ?? 0,
+        favorites_count: p.favorites_count,
+        comments_count: p.comments_count,
+        approvals_count: p.approvals_count,
+        views_count: p.views_count,
+        downloads_count: p.downloads_count,
+        file_count: p.file_count,
       };
     }),
   };
@@ -144,12 +134,13 @@ function toDetailsReply(row: TCommentEntryRow): TDetailsCommentReply {
  * comment threads with all their replies, beside the file's own totals.
  */
 export async function getProjectDetails(deps: TDeps, project: TProjectRow): Promise<TProjectDetails> {
-  const [files, counts, favorites, approvals, threads, trafficByScope, siteTraffic] = await Promise.all([
-    listFilesByProject(deps.db, project.id),
-    countEngagementByFile(deps.db, project.id),
+  const files = await listFilesByProject(deps.db, project.id);
+  const fileIds = files.map((f) => f.id);
+  const [counts, favorites, approvals, threads, trafficByScope, siteTraffic] = await Promise.all([
+    countEngagementByFile(deps.db, fileIds),
     listNewestFavorites(deps.db, project.id, DETAILS_ENTRIES_PER_FILE),
     listNewestApprovals(deps.db, project.id, DETAILS_ENTRIES_PER_FILE),
-    listNewestCommentThreads(deps.db, project.id, DETAILS_COMMENT_THREADS_PER_FILE),
+    listNewestCommentThreads(deps.db, fileIds, DETAILS_COMMENT_THREADS_PER_FILE),
     countTrafficByScope(deps.db, project.id),
     countTraffic(deps.db, { projectId: project.id }),
   ]);
@@ -168,7 +159,7 @@ export async function getProjectDetails(deps: TDeps, project: TProjectRow): Prom
   }
 
   const totals = { favorites: 0, comments: 0, approvals: { approved: 0, rejected: 0, pending: 0 } };
-  // Engagement on files removed since still counts in the site's totals, as the panel's do.
+  // A file's engagement goes with the file (ON DELETE CASCADE): the site's totals are its files'.
   for (const c of counts.values()) {
     totals.favorites += c.favorites;
     totals.comments += c.comments;

@@ -12,6 +12,7 @@ const ALL_TABLES = [
   'account_tokens',
   'analytics_daily',
   'analytics_events',
+  'analytics_totals',
   'analytics_visitor_days',
   'analytics_visitors',
   'anonymous_sessions',

@@ -13,6 +13,7 @@ import * as emailAddressesMigration from './migrations/2026_11_24_1700_email_add
 import * as publicSitePagesMigration from './migrations/2026_11_24_1800_public_site_pages.ts';
 import * as accountsMigration from './migrations/2026_11_26_0900_accounts.ts';
 import * as analyticsRollupsMigration from './migrations/2026_11_26_0930_analytics_rollups.ts';
+import * as analyticsTotalsMigration from './migrations/2026_11_26_1000_analytics_totals.ts';
 import type { Database } from './tables.ts';
 import { createSqliteWriteTracker, type ReadCache } from './read-cache.ts';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_24_1800_public_site_pages': publicSitePagesMigration,
   '2026_11_26_0900_accounts': accountsMigration,
   '2026_11_26_0930_analytics_rollups': analyticsRollupsMigration,
+  '2026_11_26_1000_analytics_totals': analyticsTotalsMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

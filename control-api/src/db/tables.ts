@@ -165,6 +165,14 @@ export interface AnalyticsDailyTable {
   unique_visitors: number;
 }
 
+/** All-time views and downloads per site and scope, kept with the daily rows (lists of many sites read one row each). */
+export interface AnalyticsTotalsTable {
+  project_id: string;
+  scope: string;
+  views: number;
+  downloads: number;
+}
+
 /** One row per site, scope, day and visitor seen that day (what makes a day's visitors exact). */
 export interface AnalyticsVisitorDaysTable {
   project_id: string;
@@ -379,6 +387,7 @@ export interface Database {
   approvals: ApprovalsTable;
   analytics_events: AnalyticsEventsTable;
   analytics_daily: AnalyticsDailyTable;
+  analytics_totals: AnalyticsTotalsTable;
   analytics_visitor_days: AnalyticsVisitorDaysTable;
   analytics_visitors: AnalyticsVisitorsTable;
   email_collections: EmailCollectionsTable;
