@@ -76,7 +76,7 @@ export function createAccountRoutes(deps: TAppDeps): Router {
     res.status(201).json({ success: true, creator: result.creator });
   });
 
-  router.post('/api/auth/sign-in', async (req, res) => {
+  router.post('/api/auth/sign-in', limitWrites, async (req, res) => {
     const result = await signIn(deps, principalOf(res), ZSignInSchema.parse(req.body ?? {}), userAgentOf(req));
     signedIn(res, result);
     res.json({ success: true, creator: result.creator });
