@@ -167,6 +167,10 @@ describe('accounts', () => {
     expect(consumed.body).toMatchObject({ creator: { email: 'gi@studio.example', emailVerified: true }, returnTo: '/dashboard', claimed: 0 });
     expect(await sessionOf(browser)).toMatchObject({ email: 'gi@studio.example' });
     expect((await createBrowser(app).json('/api/auth/email-link/consume', { method: 'POST', json: { token } })).status).toBe(410);
+    // Such an account has no password until it chooses one; then it signs in with it too.
+    expect((await createBrowser(app).json('/api/auth/sign-in', { method: 'POST', json: { email: 'gi@studio.example', password: '' } })).status).toBe(400);
+    expect((await browser.json('/api/account/password', { method: 'POST', json: { currentPassword: '', newPassword: 'chosen later on' } })).status).toBe(200);
+    expect((await createBrowser(app).json('/api/auth/sign-in', { method: 'POST', json: { email: 'gi@studio.example', password: 'chosen later on' } })).status).toBe(200);
 
     await createBrowser(app).json('/api/auth/email-link', { method: 'POST', json: { email: 'gi@studio.example' } });
     const stale = mail.lastToken('gi@studio.example', '/sign-in?link=');
