@@ -38,7 +38,7 @@ describe('dashboard app paths', () => {
       app.use(dashboard.router);
       app.use((_req, res) => dashboard.sendNotFound(res));
       await new Promise<void>((resolve) => {
-        server = app.listen(0, '127.0.0.1', resolve);
+        server = app.listen(0, '127.0.0.1', () => resolve());
       });
       const address = server.address();
       url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

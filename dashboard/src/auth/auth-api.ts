@@ -14,8 +14,6 @@ import {
 import { ApiRequestError, callApi, type TSendRequest } from '@dropsite/shared/browser/api-client';
 import type { z } from 'zod';
 
-export type TAuthApi = ReturnType<typeof createAuthApi>;
-
 /** `send` is fetch in the browser, a recording stub in tests. */
 export function createAuthApi(send: TSendRequest = (path, init) => fetch(path, init)) {
   const call = async <T extends z.ZodType>(schema: T, path: string, method = 'GET', body?: unknown): Promise<z.infer<T>> => {

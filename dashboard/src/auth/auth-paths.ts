@@ -4,8 +4,6 @@ import { toSafeReturnPath } from '@dropsite/shared';
 export const SIGN_IN_PATH = '/sign-in';
 export const ACCOUNT_PATH = '/account';
 export const DASHBOARD_PATH = '/dashboard';
-export const RESET_PASSWORD_PATH = '/reset-password';
-export const VERIFY_EMAIL_PATH = '/verify-email';
 
 export type TAuthMode = 'sign-in' | 'sign-up';
 
