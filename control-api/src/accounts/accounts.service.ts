@@ -142,8 +142,8 @@ async function sendLink(
     expiresAt: now + TOKEN_TTL_MS[input.purpose],
   });
   const link = `${deps.config.publicUrl}${input.path}${encodeURIComponent(token)}`;
-  // Sent in the background: a slow mail server never holds up the answer, and the answer takes as
-  // long whether or not the address has an account.
+  // Sent in the background: a slow mail server never holds up the answer, nor tells by its delay
+  // whether the address has an account.
   deps.mailer.send(accountMessage(input.kind, input.email, link)).catch((err: unknown) => {
     deps.log.error({ err, purpose: input.purpose }, 'could not send an account email');
   });
