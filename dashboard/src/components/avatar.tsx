@@ -2,8 +2,10 @@ import type { TCreatorPublic } from '@dropsite/shared';
 
 /** Up to two initials of the name (of the address when there is no name): 'Mara Lind' → 'ML'. */
 export function initialsOf(creator: Pick<TCreatorPublic, 'name' | 'email'>): string {
-  const words = creator.name.trim().split(/\s+/).filter(Boolean);
-  const letters = words.length > 0 ? words.slice(0, 2).map((w) => [...w][0] ?? '') : [[...creator.email][0] ?? '?'];
+  // The first letter or digit of each word: 'Mara <Lind>' is 'ML', not 'M<'.
+  const firstLetter = (word: string) => /[\p{L}\p{N}]/u.exec(word)?.[0] ?? '';
+  const letters = creator.name.split(/\s+/).map(firstLetter).filter(Boolean).slice(0, 2);
+  if (letters.length === 0) letters.push(firstLetter(creator.email) || '?');
   return letters.join('').toUpperCase();
 }
 
