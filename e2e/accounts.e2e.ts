@@ -194,6 +194,61 @@ test.describe('creator accounts', () => {
     await Promise.all([creator.close(), phone.close()]);
   });
 
+  test('confirming the address, changing it (pending until its link is opened) and resetting the password, each from its emailed link', async ({ browser, baseURL }) => {
+    const email = `omar-${unique()}@studio.test`;
+    const newEmail = `omar-new-${unique()}@studio.test`;
+    const context = await browser.newContext({ viewport: VIEWPORTS.wide });
+    const page = await context.newPage();
+    const signedUp = await context.request.post('/api/auth/sign-up', { data: { email, password: PASSWORD, name: 'Omar Said' }, headers: { Origin: baseURL! } });
+    expect(signedUp.status(), await signedUp.text()).toBe(201);
+
+    // The sign-up's confirmation link: nothing happens until the button is pressed.
+    await page.goto(await linkFromOutbox(email, '/verify-email?token='));
+    await expect(page.getByRole('heading', { name: 'Confirm your email address' })).toBeVisible();
+    await page.getByRole('button', { name: 'Confirm my email' }).click();
+    await expect(page.getByRole('heading', { name: 'Email address confirmed' })).toBeFocused();
+
+    // A new address waits for its own confirmation, also after a reload.
+    await page.goto('/account');
+    await expect(page.locator('.account-email .account-badge')).toHaveText('Confirmed');
+    await page.getByLabel('New email address').fill(newEmail);
+    await page.locator('section', { hasText: 'Email address' }).getByLabel('Current password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Change Email' }).click();
+    const pending = page.locator('.account-pending');
+    await expect(pending).toHaveText(`Waiting for confirmation: we sent a link to ${newEmail}. Your address stays ${email} until you open it.`);
+    await page.reload();
+    await expect(pending).toContainText(newEmail);
+    await page.goto(await linkFromOutbox(newEmail, '/verify-email?token='));
+    await page.getByRole('button', { name: 'Confirm my email' }).click();
+    await expect(page.getByRole('status').filter({ hasText: `${newEmail} is confirmed` })).toBeVisible();
+    await page.goto('/account');
+    await expect(page.locator('.account-email__address')).toHaveText(newEmail);
+    await expect(pending).toHaveCount(0);
+
+    // Signed out, 'Forgot password?' mails a link; the new password signs in here and the old one no longer works.
+    await page.getByRole('button', { name: 'Account menu for Omar Said' }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await page.goto('/sign-in');
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
+    await page.getByLabel('Email address').fill(newEmail);
+    await page.getByRole('button', { name: 'Send Reset Link' }).click();
+    await expect(page.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
+    await page.goto(await linkFromOutbox(newEmail, '/reset-password?token='));
+    await page.getByLabel('New password', { exact: true }).fill('another long secret');
+    await page.getByLabel('Repeat the new password').fill('another long secre');
+    await expect(page.getByText('The two passwords differ.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Save New Password' })).toBeDisabled();
+    await page.getByLabel('Repeat the new password').fill('another long secret');
+    await page.getByRole('button', { name: 'Save New Password' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    expect(((await (await context.request.get('/api/auth/session')).json()) as { creator: { email: string } }).creator.email).toBe(newEmail);
+    const stranger = await browser.newContext();
+    const old = await stranger.request.post('/api/auth/sign-in', { data: { email: newEmail, password: PASSWORD }, headers: { Origin: baseURL! } });
+    expect(old.status()).toBe(401);
+    await Promise.all([context.close(), stranger.close()]);
+  });
+
   test('the emailed sign-in link signs in only when its button is pressed, and only once', async ({ browser }) => {
     const email = `ines-${unique()}@studio.test`;
     const context = await browser.newContext({ viewport: VIEWPORTS.wide });
