@@ -260,6 +260,9 @@ for (const dialect of TEST_DIALECTS) {
       for (const table of ['files', 'favorites', 'comments', 'approvals', 'analytics_events', 'notifications'] as const) {
         expect(await handle.db.selectFrom(table).select('id').where('project_id', '=', project.id).execute(), table).toEqual([]);
       }
+      for (const table of ['analytics_daily', 'analytics_totals', 'analytics_visitor_days', 'analytics_visitors'] as const) {
+        expect(await handle.db.selectFrom(table).select('scope').where('project_id', '=', project.id).execute(), table).toEqual([]);
+      }
       // A collected email is a lead in its own right: it stays, without the project.
       expect((await listEmailCollections(handle.db))[0]).toMatchObject({ project_id: null });
     });
