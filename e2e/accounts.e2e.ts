@@ -8,6 +8,7 @@ import { readdir, readFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { publishSite } from './engagement-helpers.ts';
+import { closeEmailPromptWhenShown, threeImages, walkToPreview } from './wizard-support.ts';
 
 const SHOTS = '/tmp/shots-auth';
 const PASSWORD = 'a long enough secret';
@@ -247,6 +248,24 @@ test.describe('creator accounts', () => {
     const old = await stranger.request.post('/api/auth/sign-in', { data: { email: newEmail, password: PASSWORD }, headers: { Origin: baseURL! } });
     expect(old.status()).toBe(401);
     await Promise.all([context.close(), stranger.close()]);
+  });
+
+  test("the wizard's success view offers the sign-up to a signed-out creator, coming back to the landing page", async ({ browser }) => {
+    test.setTimeout(120_000);
+    const context = await browser.newContext({ viewport: VIEWPORTS.phone });
+    const page = await context.newPage();
+    await closeEmailPromptWhenShown(page);
+    await page.goto('/');
+    await page.getByTestId('file-input').setInputFiles(await threeImages(23));
+    await walkToPreview(page);
+    await page.getByRole('button', { name: 'Publish Site' }).click();
+    await expect(page.getByTestId('site-url')).toHaveValue(/^http/, { timeout: 60_000 });
+    const note = page.locator('.success__account');
+    await expect(note).toHaveText('This site stays linked to this browser for 7 days. Sign up free to keep it, and everything visitors do on it.');
+    await expect(note.getByRole('link', { name: 'Sign up free' })).toHaveAttribute('href', '/sign-in?mode=sign-up&returnTo=%2F');
+    await note.scrollIntoViewIfNeeded();
+    await shoot(page, 'wizard-success-note-phone-light');
+    await context.close();
   });
 
   test('the emailed sign-in link signs in only when its button is pressed, and only once', async ({ browser }) => {
