@@ -14,6 +14,7 @@ import { createAccountRoutes } from './accounts/accounts.routes.ts';
 import { createEngagementRoutes } from './engagement/engagement.routes.ts';
 import { createAnalyticsRoutes } from './analytics/analytics.routes.ts';
 import { createCreatorDashboardRoutes } from './dashboard-api/creator-dashboard.routes.ts';
+import { createSiteManagementRoutes } from './site-management/site-management.routes.ts';
 import { createUnlockRoutes } from './sites/unlock.routes.ts';
 import { createEmailRoutes } from './notifications/email.routes.ts';
 import { createDashboardRoutes } from './http/dashboard-routes.ts';
@@ -80,6 +81,7 @@ export function createApp(deps: TAppDeps): express.Express {
   app.use(createAccountRoutes(deps));
   app.use(createCreatorRoutes(deps));
   app.use(createCreatorDashboardRoutes(deps));
+  app.use(createSiteManagementRoutes(deps));
   app.use(createUploadRoutes(deps));
   app.use(createUploadSessionRoutes(deps));
   app.use(createFileRoutes(deps));

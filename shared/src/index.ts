@@ -16,3 +16,4 @@ export * from './accounts.ts';
 export * from './storage-keys.ts';
 export * from './limiter.ts';
 export * from './creator-dashboard.ts';
+export * from './site-management.ts';

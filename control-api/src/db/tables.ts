@@ -92,6 +92,10 @@ export interface ProjectsTable {
   created_at: number;
   updated_at: number;
   deleted_at: number | null;
+  /** When an operator took the site down (it then also counts as deleted: unreachable everywhere); null otherwise. */
+  taken_down_at: number | null;
+  /** Why it was taken down, as the operator recorded it. */
+  takedown_reason: string | null;
 }
 
 export interface FilesTable {
@@ -107,6 +111,10 @@ export interface FilesTable {
   metadata: string;
   position: number;
   created_at: number;
+  /** 1 for the bytes first published, bumped each time the creator replaces them. */
+  version: Generated<number>;
+  /** When the current bytes replaced earlier ones; null for the first version. */
+  replaced_at: number | null;
 }
 
 export interface FavoritesTable {
@@ -116,6 +124,8 @@ export interface FavoritesTable {
   visitor_id: string;
   user_name: string;
   created_at: number;
+  /** The file's version this was made on; null while that is the file's current version. */
+  file_version: number | null;
 }
 
 export interface CommentsTable {
@@ -129,6 +139,8 @@ export interface CommentsTable {
   created_at: number;
   /** Set on a reply the site's creator wrote from the dashboard (its visitor_id is then ''). */
   creator_id: string | null;
+  /** The file's version this was made on; null while that is the file's current version. */
+  file_version: number | null;
 }
 
 export interface ApprovalsTable {
@@ -140,6 +152,8 @@ export interface ApprovalsTable {
   status: 'pending' | 'approved' | 'rejected';
   created_at: number;
   updated_at: number;
+  /** The file's version this was made on; null while that is the file's current version. */
+  file_version: number | null;
 }
 
 export interface AnalyticsEventsTable {

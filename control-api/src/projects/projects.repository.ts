@@ -230,3 +230,125 @@ function parseJson(text: string): unknown {
     return undefined;
   }
 }
+
+/** Removes a site from view at once (404 everywhere) and gives it an expiry the sweeper removes it by. */
+export async function markProjectDeleted(db: TDb, id: string, at: { deletedAt: number; purgeFrom: number }): Promise<boolean> {
+  const result = await db
+    .updateTable('projects')
+    .set({ deleted_at: at.deletedAt, expires_at: at.purgeFrom, updated_at: at.deletedAt })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** The next free position at the end of a site's files, and how many it has. */
+export async function fileCountAndNextPosition(db: TDb, projectId: string): Promise<{ count: number; nextPosition: number }> {
+  const row = await db
+    .selectFrom('files')
+    .select((eb) => [eb.fn.countAll<number | string | bigint>().as('count'), eb.fn.max<number | null>('position').as('maxPosition')])
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
+  const count = Number(row?.count ?? 0);
+  const max = row?.maxPosition;
+  return { count, nextPosition: max === null || max === undefined ? 0 : Number(max) + 1 };
+}
+
+/** A file of this project, or null (a file id of another site is unknown here). */
+export async function findFileOfProjectById(db: TDb, projectId: string, fileId: string): Promise<TFileRow | null> {
+  return (await db.selectFrom('files').selectAll().where('id', '=', fileId).where('project_id', '=', projectId).executeTakeFirst()) ?? null;
+}
+
+/**
+ * New bytes for a file, keeping its id and position. In one transaction, the favourites, comments
+ * and approvals made so far are stamped with the version they were made on, then the version is
+ * bumped and the metadata cleared so the next build derives the new bytes. Answers the new version,
+ * or null when the file is gone.
+ */
+export async function replaceFileBytes(
+  db: TDb,
+  file: Pick<TFileRow, 'id' | 'project_id'>,
+  next: { name: string; type: string; size: number; storageKey: string; sha256: string; kind: string; now: number },
+): Promise<{ version: number; previous: Pick<TFileRow, 'storage_key' | 'sha256'> } | null> {
+  return db.transaction().execute(async (trx) => {
+    const current = await trx
+      .selectFrom('files')
+      .select(['version', 'storage_key', 'sha256'])
+      .where('id', '=', file.id)
+      .where('project_id', '=', file.project_id)
+      .executeTakeFirst();
+    if (!current) return null;
+    for (const table of ['favorites', 'comments', 'approvals'] as const) {
+      await trx.updateTable(table).set({ file_version: current.version }).where('file_id', '=', file.id).where('file_version', 'is', null).execute();
+    }
+    const version = current.version + 1;
+    await trx
+      .updateTable('files')
+      .set({
+        name: next.name,
+        type: next.type,
+        size: next.size,
+        storage_key: next.storageKey,
+        sha256: next.sha256,
+        kind: next.kind,
+        metadata: '{}',
+        version,
+        replaced_at: next.now,
+      })
+      .where('id', '=', file.id)
+      .execute();
+    return { version, previous: { storage_key: current.storage_key, sha256: current.sha256 } };
+  });
+}
+
+/** Removes one file of a site with its engagement (ON DELETE CASCADE); answers whether it existed. */
+export async function deleteFileOfProject(db: TDb, projectId: string, fileId: string): Promise<boolean> {
+  const result = await db.deleteFrom('files').where('id', '=', fileId).where('project_id', '=', projectId).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** Whether any file row (of any site) still points at these bytes or this content hash. */
+export async function isStoredObjectInUse(db: TDb, by: { storageKey?: string; sha256?: string }): Promise<boolean> {
+  let query = db.selectFrom('files').select('id');
+  if (by.storageKey !== undefined) query = query.where('storage_key', '=', by.storageKey);
+  if (by.sha256 !== undefined) query = query.where('sha256', '=', by.sha256);
+  return (await query.limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** A site an operator took down, by its slug (it counts as deleted too), or null. */
+export async function findTakenDownProjectBySlug(db: TDb, slug: string): Promise<Pick<TProjectRow, 'id' | 'slug' | 'taken_down_at' | 'takedown_reason'> | null> {
+  const row = await db
+    .selectFrom('projects')
+    .select(['id', 'slug', 'taken_down_at', 'takedown_reason'])
+    .where('slug', '=', slug)
+    .where('taken_down_at', 'is not', null)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/**
+ * Takes a live site down: deleted as far as every route is concerned (files, engagement and status
+ * answer 404), while /{slug} answers 451 from the time and reason recorded here.
+ */
+export async function takeDownProject(db: TDb, slug: string, at: { now: number; reason: string }): Promise<{ id: string } | null> {
+  const row = await db
+    .updateTable('projects')
+    .set({ taken_down_at: at.now, takedown_reason: at.reason, deleted_at: at.now, updated_at: at.now })
+    .where('slug', '=', slug)
+    .where('deleted_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** Undoes a takedown: the site is served again as it was (its record of the takedown is cleared). */
+export async function restoreTakenDownProject(db: TDb, slug: string, now: number): Promise<{ id: string } | null> {
+  const row = await db
+    .updateTable('projects')
+    .set({ taken_down_at: null, takedown_reason: null, deleted_at: null, updated_at: now })
+    .where('slug', '=', slug)
+    .where('taken_down_at', 'is not', null)
+    .returning('id')
+    .executeTakeFirst();
+  return row ?? null;
+}

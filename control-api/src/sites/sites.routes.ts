@@ -6,9 +6,9 @@ import { StorageNotFoundError } from '../storage/storage.ts';
 import { sendStoredBody } from '../http/send-compressed.ts';
 import { principalOf } from '../access/principal.ts';
 import { REFUSAL_CACHE_CONTROL, siteCacheControl } from './site-access.ts';
-import { buildProgressOf, openSiteBySlug } from './sites.service.ts';
+import { buildProgressOf, isTakenDown, openSiteBySlug } from './sites.service.ts';
 import { ASSET_CSP, readStoredScriptHashes, siteCsp, siteScriptHashes } from './site-csp.ts';
-import { buildingPage, expiredPage, failedPage, notFoundPage, passwordPage } from './status-pages.ts';
+import { buildingPage, expiredPage, failedPage, notFoundPage, passwordPage, takenDownPage } from './status-pages.ts';
 
 function sendPage(res: Response, status: number, html: string): void {
   res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': REFUSAL_CACHE_CONTROL }).send(html);
@@ -26,7 +26,11 @@ export function createSiteRoutes(deps: TAppDeps): Router {
     // Status pages run no script; a built page's own inline scripts are allowed by hash below.
     res.set({ 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'strict-origin-when-cross-origin', 'Content-Security-Policy': siteCsp([]) });
     const { project, access } = await openSiteBySlug(deps, principalOf(res), slug);
-    if (!project || access === 'missing') return sendPage(res, 404, notFoundPage());
+    if (!project || access === 'missing') {
+      // A site an operator took down says so (451, Unavailable For Legal Reasons); its files stay 404.
+      if (await isTakenDown(deps, slug)) return sendPage(res, 451, takenDownPage());
+      return sendPage(res, 404, notFoundPage());
+    }
     if (access === 'expired') return sendPage(res, 410, expiredPage());
     if (access === 'locked') return sendPage(res, 401, passwordPage({ slug, theme: project.theme }));
 

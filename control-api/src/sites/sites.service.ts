@@ -2,7 +2,7 @@
 import type { TAppDeps } from '../deps.ts';
 import type { TProjectRow } from '../db/tables.ts';
 import type { TPrincipal } from '../access/principal.ts';
-import { findProjectBySlug } from '../projects/projects.repository.ts';
+import { findProjectBySlug, findTakenDownProjectBySlug } from '../projects/projects.repository.ts';
 import { findLatestBuildForProject } from '../builds/builds.repository.ts';
 import { resolveSiteAccess, type TSiteAccess } from './site-access.ts';
 
@@ -18,4 +18,9 @@ export async function openSiteBySlug(deps: TDeps, principal: TPrincipal, slug: s
 export async function buildProgressOf(deps: TDeps, projectId: string): Promise<{ progress: number; stage: string } | null> {
   const build = await findLatestBuildForProject(deps.db, projectId);
   return build ? { progress: build.progress, stage: build.stage } : null;
+}
+
+/** Whether an operator took the site of this slug down (it is then answered 451, not 404). */
+export async function isTakenDown(deps: Pick<TAppDeps, 'db'>, slug: string): Promise<boolean> {
+  return (await findTakenDownProjectBySlug(deps.db, slug)) !== null;
 }

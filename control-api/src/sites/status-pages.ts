@@ -105,3 +105,12 @@ export function entryRefusedPage(message: string): string {
     body: `<p>${escapeHtml(message)}</p><p class="stage" style="margin-top:16px">Go back to the site to download the whole archive.</p>`,
   });
 }
+
+/** A site an operator took down (451): a short notice; the recorded reason stays with the operator. */
+export function takenDownPage(): string {
+  return page({
+    title: 'This site is unavailable',
+    heading: 'This site is unavailable',
+    body: '<p>This site was taken down by the operator of this service and its files can no longer be viewed or downloaded.</p>',
+  });
+}

@@ -1,0 +1,174 @@
+/**
+ * The owner's management calls on a published site (issue 11, 'Managing a published site'): read
+ * its settings, edit it, add, replace and remove files, follow the build, delete it. Every call
+ * proves the signed-in owner first (401 / 404 'Project not found'), before a byte of an upload is read.
+ */
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import multer from 'multer';
+import { SITE_MANAGEMENT_MESSAGES, UPLOAD_LIMITS, ZDeleteProjectSchema, ZProjectUpdateSchema, type TBuildProgressResponse, type TManagedProjectResponse } from '@dropsite/shared';
+import type { TAppDeps } from '../deps.ts';
+import type { TFileRow, TProjectRow } from '../db/tables.ts';
+import { AppError } from '../http/app-error.ts';
+import { principalOf } from '../access/principal.ts';
+import { clientAddress, limitByAddress } from '../access/request-limits.ts';
+import { createStreamingStorageEngine, setUploadTarget, type TStoredUpload } from '../uploads/streaming-storage-engine.ts';
+import { declaredRequestBytes } from '../uploads/publish-limits.ts';
+import {
+  addFiles,
+  assertRoomForFiles,
+  deleteManagedProject,
+  describeManagedProject,
+  latestBuildOf,
+  openManagedFile,
+  openManagedProject,
+  removeFile,
+  replaceFile,
+  updateManagedProject,
+  type TStoredFile,
+} from './site-management.service.ts';
+
+const PRIVATE = 'private, no-store';
+
+type TMulterStoredFile = Express.Multer.File & TStoredUpload;
+
+/** The owner's project, proven once by the middleware, for the handler after the upload. */
+function projectOf(res: Response): TProjectRow {
+  const project = res.locals.managedProject as TProjectRow | undefined;
+  if (!project) throw new Error('Managed project missing');
+  return project;
+}
+
+function toStoredFile(f: TMulterStoredFile): TStoredFile {
+  return { fileId: f.fileId, storageKey: f.storageKey, size: f.size, sha256: f.sha256, originalName: f.originalname, clientType: f.mimetype };
+}
+
+export function createSiteManagementRoutes(deps: TAppDeps): Router {
+  const router = Router();
+  const limits = deps.limits.requests;
+  const limitReads = limitByAddress(limits.reads);
+  const limitWrites = limitByAddress(limits.writes);
+  const maxDeliveryBytes = deps.config.maxUploadBytes;
+  const multipartLimits = {
+    fileSize: maxDeliveryBytes,
+    fields: UPLOAD_LIMITS.maxFields,
+    fieldSize: UPLOAD_LIMITS.maxFieldBytes,
+    fieldNameSize: 100,
+    headerPairs: 200,
+  };
+  const storageEngine = createStreamingStorageEngine(deps.storage);
+  const parseAdded = multer({ storage: storageEngine, defParamCharset: 'utf8', limits: { ...multipartLimits, files: UPLOAD_LIMITS.maxFilesPerSite } }).array(
+    'files',
+    UPLOAD_LIMITS.maxFilesPerSite,
+  );
+  const parseReplacement = multer({ storage: storageEngine, defParamCharset: 'utf8', limits: { ...multipartLimits, files: 1 } }).single('file');
+
+  const ownProject: RequestHandler = async (req, res, next) => {
+    res.locals.managedProject = await openManagedProject(deps, principalOf(res), String(req.params.id));
+    next();
+  };
+
+  /** The bytes of a refused request go; earlier files of the site stay (the upload folder is shared with them). */
+  const discard = async (files: readonly TStoredUpload[]) => {
+    for (const f of files) {
+      await deps.storage.delete(f.storageKey).catch((err: unknown) => deps.log.error({ err, storageKey: f.storageKey }, 'could not remove the bytes of a refused upload'));
+    }
+  };
+
+  /** Publish limits and free space (as at publishing) from the declared size, then the multipart body streamed into storage. */
+  const receive =
+    (parse: RequestHandler): RequestHandler =>
+    async (req, res, next) => {
+      if (!req.is('multipart/form-data')) throw new AppError('bad_request', 'Expected a multipart/form-data upload');
+      try {
+        await deps.limits.publish.admitPublish(res, { declaredBytes: declaredRequestBytes(req, maxDeliveryBytes), opensSession: false });
+      } catch (err) {
+        res.set('Connection', 'close');
+        throw err;
+      }
+      setUploadTarget(req, { projectId: projectOf(res).id, remainingBytes: maxDeliveryBytes });
+      parse(req, res, (err?: unknown) => next(err));
+    };
+
+  const storedFiles = (req: Request): TMulterStoredFile[] => {
+    if (Array.isArray(req.files)) return req.files as TMulterStoredFile[];
+    return req.file ? [req.file as TMulterStoredFile] : [];
+  };
+
+  router.get('/api/projects/:id/settings', limitReads, ownProject, async (_req, res) => {
+    const project = await describeManagedProject(deps, projectOf(res));
+    res.set('Cache-Control', PRIVATE).json({ success: true, project } satisfies TManagedProjectResponse);
+  });
+
+  router.get('/api/projects/:id/build', limitReads, ownProject, async (_req, res) => {
+    const build = await latestBuildOf(deps, projectOf(res).id);
+    res.set('Cache-Control', PRIVATE).json({ success: true, build } satisfies TBuildProgressResponse);
+  });
+
+  router.patch('/api/projects/:id', limitWrites, ownProject, async (req, res) => {
+    const input = ZProjectUpdateSchema.parse(req.body ?? {});
+    const project = await updateManagedProject(deps, projectOf(res), input, { clientAddress: clientAddress(req) });
+    res.set('Cache-Control', PRIVATE).json({ success: true, project } satisfies TManagedProjectResponse);
+  });
+
+  router.delete('/api/projects/:id', limitWrites, ownProject, async (req, res) => {
+    await deleteManagedProject(deps, projectOf(res), ZDeleteProjectSchema.parse(req.body ?? {}));
+    res.set('Cache-Control', PRIVATE).json({ success: true });
+  });
+
+  router.post(
+    '/api/projects/:id/files',
+    limitWrites,
+    ownProject,
+    async (_req, res, next) => {
+      // A site already at its file limit takes no more bytes at all.
+      await assertRoomForFiles(deps, projectOf(res).id, 1);
+      next();
+    },
+    receive(parseAdded),
+    async (req, res) => {
+      const files = storedFiles(req);
+      try {
+        const project = await addFiles(deps, projectOf(res), files.map(toStoredFile));
+        res
+          .status(201)
+          .set('Cache-Control', PRIVATE)
+          .json({ success: true, project } satisfies TManagedProjectResponse);
+      } catch (err) {
+        await discard(files);
+        throw err;
+      }
+    },
+  );
+
+  router.put(
+    '/api/projects/:id/files/:fileId',
+    limitWrites,
+    ownProject,
+    async (req, res, next) => {
+      res.locals.managedFile = await openManagedFile(deps, projectOf(res), String(req.params.fileId));
+      next();
+    },
+    receive(parseReplacement),
+    async (req, res) => {
+      const files = storedFiles(req);
+      try {
+        const stored = files[0];
+        if (!stored) throw new AppError('validation_failed', SITE_MANAGEMENT_MESSAGES.noFile);
+        const project = await replaceFile(deps, projectOf(res), res.locals.managedFile as TFileRow, toStoredFile(stored));
+        res.set('Cache-Control', PRIVATE).json({ success: true, project } satisfies TManagedProjectResponse);
+      } catch (err) {
+        await discard(files);
+        throw err;
+      }
+    },
+  );
+
+  router.delete('/api/projects/:id/files/:fileId', limitWrites, ownProject, async (req, res) => {
+    const project = projectOf(res);
+    const file = await openManagedFile(deps, project, String(req.params.fileId));
+    const managed = await removeFile(deps, project, file);
+    res.set('Cache-Control', PRIVATE).json({ success: true, project: managed } satisfies TManagedProjectResponse);
+  });
+
+  return router;
+}

@@ -1,0 +1,107 @@
+/**
+ * Managing a published site from the dashboard (issue 11, 'Managing a published site'): the
+ * owner's view of a site's settings and files, the edit call and the build that follows each change.
+ * Field rules are the publishing rules of schemas.ts and contact-info.ts, so a site can be edited
+ * into exactly what could have been published.
+ */
+import { z } from 'zod';
+import { UPLOAD_LIMITS } from './constants.ts';
+import { THEME_MODES, THEME_STYLES, ZSitePasswordSchema, ZTemplateIdSchema } from './schemas.ts';
+import { ZContactInfoInputSchema, ZPublicContactInfoSchema } from './contact-info.ts';
+
+/** Every theme a site can be given: each style in light and dark. */
+export const SITE_THEME_IDS = THEME_STYLES.flatMap((style) => THEME_MODES.map((mode) => `${style}-${mode}` as const));
+export const ZSiteThemeSchema = z.enum(SITE_THEME_IDS as [(typeof SITE_THEME_IDS)[number], ...(typeof SITE_THEME_IDS)[number][]]);
+export type TSiteTheme = z.infer<typeof ZSiteThemeSchema>;
+
+export const SITE_MANAGEMENT_MESSAGES = {
+  expiryInPast: 'Expiry date must be in the future',
+  lastFile: 'A site needs at least one file. Add another file before removing this one.',
+  tooManyFiles: `A site can have at most ${UPLOAD_LIMITS.maxFilesPerSite} files`,
+  noFile: 'Please choose a file',
+  confirmTitle: 'Type the site title to confirm.',
+} as const;
+
+/** The owner's switches and notification address; each may be sent alone. */
+export const ZSiteSettingsPatchSchema = z.strictObject({
+  enableFavorites: z.boolean().optional(),
+  enableComments: z.boolean().optional(),
+  enableApprovals: z.boolean().optional(),
+  enableAnalytics: z.boolean().optional(),
+  enableNotifications: z.boolean().optional(),
+  /** Where notifications go; never shown on the site (the contact email is a separate, public field). */
+  notificationEmail: z.string().trim().max(320).optional(),
+});
+
+/** PATCH /api/projects/{id}: any subset of the fields; `password: null` removes it, `expiresAt: null` removes the expiry. */
+export const ZProjectUpdateSchema = z.strictObject({
+  title: z.string().trim().min(1, 'Site Title is required').max(UPLOAD_LIMITS.maxTitleLength).optional(),
+  description: z.string().trim().max(UPLOAD_LIMITS.maxDescriptionLength).optional(),
+  authorName: z.string().trim().max(UPLOAD_LIMITS.maxAuthorNameLength).optional(),
+  template: ZTemplateIdSchema.optional(),
+  theme: ZSiteThemeSchema.optional(),
+  settings: ZSiteSettingsPatchSchema.optional(),
+  contactInfo: ZContactInfoInputSchema.optional(),
+  password: ZSitePasswordSchema.nullable().optional(),
+  expiresAt: z.iso.datetime({ offset: true }).nullable().optional(),
+});
+export type TProjectUpdate = z.input<typeof ZProjectUpdateSchema>;
+
+export const ZManagedFileSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  kind: z.string(),
+  size: z.number(),
+  position: z.number(),
+  /** 1 for the bytes first published, bumped on each replacement. */
+  version: z.number(),
+  uploadedAt: z.string(),
+  replacedAt: z.string().nullable(),
+  thumbnailUrl: z.string().nullable(),
+});
+export type TManagedFile = z.infer<typeof ZManagedFileSchema>;
+
+export const ZBuildProgressSchema = z.object({
+  version: z.number(),
+  state: z.enum(['queued', 'running', 'succeeded', 'failed']),
+  progress: z.number(),
+  stage: z.string(),
+});
+export type TBuildProgress = z.infer<typeof ZBuildProgressSchema>;
+
+/** What the owner's settings forms start from. */
+export const ZManagedProjectSchema = z.object({
+  id: z.string(),
+  slug: z.string(),
+  url: z.string(),
+  status: z.enum(['building', 'live', 'failed']),
+  title: z.string(),
+  description: z.string(),
+  authorName: z.string(),
+  template: ZTemplateIdSchema,
+  theme: z.string(),
+  settings: z.object({
+    enableFavorites: z.boolean(),
+    enableComments: z.boolean(),
+    enableApprovals: z.boolean(),
+    enableAnalytics: z.boolean(),
+    enableNotifications: z.boolean(),
+    notificationEmail: z.string(),
+  }),
+  contactInfo: ZPublicContactInfoSchema,
+  hasPassword: z.boolean(),
+  expiresAt: z.string().nullable(),
+  files: z.array(ZManagedFileSchema),
+  build: ZBuildProgressSchema.nullable(),
+});
+export type TManagedProject = z.infer<typeof ZManagedProjectSchema>;
+
+export const ZManagedProjectResponseSchema = z.object({ success: z.literal(true), project: ZManagedProjectSchema });
+export type TManagedProjectResponse = z.infer<typeof ZManagedProjectResponseSchema>;
+
+export const ZBuildProgressResponseSchema = z.object({ success: z.literal(true), build: ZBuildProgressSchema.nullable() });
+export type TBuildProgressResponse = z.infer<typeof ZBuildProgressResponseSchema>;
+
+/** DELETE /api/projects/{id}: the title typed to confirm. */
+export const ZDeleteProjectSchema = z.object({ confirmTitle: z.string().max(UPLOAD_LIMITS.maxTitleLength + 10) });
