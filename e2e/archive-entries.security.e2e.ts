@@ -6,7 +6,7 @@
  * on the page, never the API's JSON.
  */
 import { expect, test } from '@playwright/test';
-import { publish, zip } from './visitor-support.ts';
+import { openSiteWhenLive, publish, zip } from './visitor-support.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -61,7 +61,7 @@ test('an entry the server will not extract shows a note and no link; the normal 
 });
 
 test("'Download Selected' leaves out what only the whole archive holds, and says so", async ({ page }) => {
-  await page.goto(`/${slug}`);
+  await openSiteWhenLive(page, slug, '[role="tree"]');
   const tree = page.getByRole('tree', { name: 'Contents of delivery.zip' });
   await expect(tree).toBeVisible();
   await page.getByRole('checkbox', { name: 'Select notes' }).check();
@@ -77,7 +77,8 @@ test("'Download Selected' leaves out what only the whole archive holds, and says
 });
 
 test('a refusal at click time (busy, budget spent) is a readable message, not JSON', async ({ page }) => {
-  await page.goto(`/${slug}`);
+  // A click before the archive viewer hydrates is the browser's own download, not the viewer's.
+  await openSiteWhenLive(page, slug, '[role="tree"]');
   await expect(page.getByRole('tree', { name: 'Contents of delivery.zip' })).toBeVisible();
   let status = 503;
   await page.route('**/api/files/*/entry?*', (route) =>
