@@ -329,11 +329,16 @@ export interface TActivityRow {
   file_id: string | null;
 }
 
-/** The newest events of a site or file (after `since`, when given), newest first. */
-export async function listRecentActivity(db: TDb, scope: { projectId: string; fileId?: string | undefined; since?: number | undefined }, limit: number): Promise<TActivityRow[]> {
+/** The newest events of a site or file (after `since` and up to `until`, when given), newest first. */
+export async function listRecentActivity(
+  db: TDb,
+  scope: { projectId: string; fileId?: string | undefined; since?: number | undefined; until?: number | undefined },
+  limit: number,
+): Promise<TActivityRow[]> {
   let query = db.selectFrom('analytics_events').select(['type', 'details', 'created_at', 'file_id']).where('project_id', '=', scope.projectId);
   if (scope.fileId) query = query.where('file_id', '=', scope.fileId);
   if (scope.since !== undefined) query = query.where('created_at', '>', scope.since);
+  if (scope.until !== undefined) query = query.where('created_at', '<=', scope.until);
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 

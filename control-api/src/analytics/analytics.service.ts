@@ -96,17 +96,17 @@ export async function recordDownload(deps: TDeps, visitorId: string | undefined,
 }
 
 /**
- * The newest activities of a site or file (after `since`, when given), newest first: views and
+ * The newest activities of a site or file (after `since` and up to `until`, when given), newest first: views and
  * downloads from the event log, engagement from its own rows, merged.
  */
 export async function listActivity(
   deps: TDeps,
   scope: { projectId: string; fileId?: string | undefined },
-  options: { since?: number | undefined; limit: number },
+  options: { since?: number | undefined; until?: number | undefined; limit: number },
 ): Promise<Array<TActivity & { at: number }>> {
   const [events, engagement] = await Promise.all([
-    listRecentActivity(deps.db, { ...scope, since: options.since }, options.limit),
-    listRecentEngagement(deps.db, { projectIds: [scope.projectId], fileId: scope.fileId, since: options.since }, options.limit),
+    listRecentActivity(deps.db, { ...scope, since: options.since, until: options.until }, options.limit),
+    listRecentEngagement(deps.db, { projectIds: [scope.projectId], fileId: scope.fileId, since: options.since, until: options.until }, options.limit),
   ]);
   const merged: Array<TActivity & { at: number }> = [];
   for (const row of events) {

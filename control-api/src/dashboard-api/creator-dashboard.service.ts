@@ -217,11 +217,18 @@ export function parseSince(text: string | undefined): number | undefined {
   return ms;
 }
 
+/**
+ * An event is stamped when its request arrives and committed a moment later (views wait for the
+ * batcher's next turn): a poll answers only what is older than this, and that instant is its `now`,
+ * so the next poll (since `now`) neither misses an event committed late nor repeats one.
+ */
+export const ACTIVITY_SETTLE_MS = 2000;
+
 /** What happened on the site after `since` (the dashboard polls it for live updates), and the time to ask from next. */
 export async function listNewActivity(deps: TDeps, project: TProjectRow, since: number | undefined): Promise<{ activity: TActivity[]; now: string }> {
-  const now = deps.clock.now();
-  const rows = await listActivity(deps, { projectId: project.id }, { since, limit: ACTIVITY_POLL_LIMIT });
-  return { activity: rows.map(({ at: _at, ...activity }) => activity), now: iso(now) };
+  const until = deps.clock.now() - ACTIVITY_SETTLE_MS;
+  const rows = await listActivity(deps, { projectId: project.id }, { since, until, limit: ACTIVITY_POLL_LIMIT });
+  return { activity: rows.map(({ at: _at, ...activity }) => activity), now: iso(until) };
 }
 
 /**

@@ -301,16 +301,17 @@ export interface TEngagementActivityRow {
 
 /**
  * The newest favourites, comments and approval changes of some sites (or of one file), newest
- * first: read from the engagement rows themselves, so nothing is written twice per event.
+ * first, after `since` and up to `until` when given: read from the engagement rows themselves,
+ * so nothing is written twice per event.
  */
 export async function listRecentEngagement(
   db: TDb,
-  scope: { projectIds: readonly string[]; fileId?: string | undefined; since?: number | undefined },
+  scope: { projectIds: readonly string[]; fileId?: string | undefined; since?: number | undefined; until?: number | undefined },
   limit: number,
 ): Promise<TEngagementActivityRow[]> {
   if (scope.projectIds.length === 0) return [];
   const ids = [...scope.projectIds];
-  const { fileId, since } = scope;
+  const { fileId, since, until } = scope;
   let favorites = db
     .selectFrom('favorites')
     .innerJoin('files', 'files.id', 'favorites.file_id')
@@ -335,6 +336,11 @@ export async function listRecentEngagement(
     favorites = favorites.where('favorites.created_at', '>', since);
     comments = comments.where('comments.created_at', '>', since);
     approvals = approvals.where('approvals.updated_at', '>', since);
+  }
+  if (until !== undefined) {
+    favorites = favorites.where('favorites.created_at', '<=', until);
+    comments = comments.where('comments.created_at', '<=', until);
+    approvals = approvals.where('approvals.updated_at', '<=', until);
   }
   const [f, c, a] = await Promise.all([
     favorites.orderBy('favorites.created_at', 'desc').orderBy('favorites.id', 'desc').limit(limit).execute(),
