@@ -105,6 +105,18 @@ export type TProjectDetails = z.infer<typeof ZProjectDetailsSchema>;
 export const ZProjectDetailsResponseSchema = z.object({ ...success, project: ZProjectDetailsSchema });
 export type TProjectDetailsResponse = z.infer<typeof ZProjectDetailsResponseSchema>;
 
+// ---- GET /api/projects/{id}/files/{fileId}/comments[?before=<thread id>]: the threads details leave out
+
+export const ZFileCommentsQuerySchema = z.object({ before: z.string().max(64).optional() });
+export const ZFileCommentsResponseSchema = z.object({
+  ...success,
+  /** DETAILS_COMMENT_THREADS_PER_FILE threads older than `before` (the newest without it), oldest first, each with all its replies. */
+  comments: z.array(ZDetailsCommentSchema),
+  /** Whether older threads remain: ask again with the first thread's id as `before`. */
+  hasMore: z.boolean(),
+});
+export type TFileCommentsResponse = z.infer<typeof ZFileCommentsResponseSchema>;
+
 // ---- GET /api/projects/{id}/analytics/daily?days=7|30|90[&fileId=]
 
 export const ZDailyAnalyticsQuerySchema = z.object({

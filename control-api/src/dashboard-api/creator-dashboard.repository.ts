@@ -233,6 +233,49 @@ export async function listNewestCommentThreads(db: TDb, fileIds: readonly string
   return { roots, replies };
 }
 
+/**
+ * A page of one file's threads older than the thread `before` (the newest when null), oldest
+ * first, each with its replies, and whether older ones remain: the (file, time) index read from
+ * the cursor down, so any page costs what the first does.
+ */
+export async function listCommentThreadsBefore(
+  db: TDb,
+  fileId: string,
+  before: { id: string; created_at: number } | null,
+  limit: number,
+): Promise<{ roots: TCommentEntryRow[]; replies: TCommentEntryRow[]; hasMore: boolean }> {
+  const columns = ['id', 'file_id', 'parent_id', 'user_name', 'body', 'created_at', 'creator_id'] as const;
+  let query = db
+    .selectFrom('comments')
+    .select([...columns])
+    .where('file_id', '=', fileId)
+    .where('parent_id', 'is', null);
+  if (before) {
+    query = query.where((eb) => eb.or([eb('created_at', '<', before.created_at), eb.and([eb('created_at', '=', before.created_at), eb('id', '<', before.id)])]));
+  }
+  const newest = await query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute();
+  const roots = newest.slice(0, limit).reverse();
+  const replies =
+    roots.length === 0
+      ? []
+      : await db
+          .selectFrom('comments')
+          .select([...columns])
+          .where(
+            'parent_id',
+            'in',
+            roots.map((r) => r.id),
+          )
+          .orderBy('created_at')
+          .orderBy('id')
+          .execute();
+  return { roots, replies, hasMore: newest.length > limit };
+}
+
 /** A comment of a site, or null. */
 export async function findCommentOfProject(db: TDb, projectId: string, commentId: string): Promise<TCommentEntryRow | null> {
   const row = await db

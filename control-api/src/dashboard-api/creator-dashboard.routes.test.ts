@@ -7,6 +7,7 @@ import {
   ZCreatorProjectsResponseSchema,
   ZCreatorReplyResponseSchema,
   ZDailyAnalyticsResponseSchema,
+  ZFileCommentsResponseSchema,
   ZProjectDetailsResponseSchema,
 } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
@@ -136,6 +137,22 @@ describe('the creator dashboard', () => {
     expect(file.comments).toHaveLength(DETAILS_COMMENT_THREADS_PER_FILE);
     expect(file.comments.at(-1)).toMatchObject({ commentText: 'Newest', isCreator: false, userEmail: '', replies: [{ commentText: 'A reply', isCreator: false }] });
     expect(file.comments[0]!.commentText).toBe(`Thread ${threads - DETAILS_COMMENT_THREADS_PER_FILE + 1}`);
+
+    // The rest, page by page, from the thread details started with.
+    const seen = [...file.comments.map((c) => c.commentText)];
+    let before = file.comments[0]!.id;
+    for (let page = 0; page < 10; page++) {
+      const older = ZFileCommentsResponseSchema.parse((await owner.browser.json(`/api/projects/${site.project.id}/files/${fileId}/comments?before=${before}`)).body);
+      seen.unshift(...older.comments.map((c) => c.commentText));
+      if (!older.hasMore) break;
+      before = older.comments[0]!.id;
+    }
+    expect(seen).toEqual([...Array.from({ length: threads }, (_, i) => `Thread ${i}`), 'Newest']);
+    const first = ZFileCommentsResponseSchema.parse((await owner.browser.json(`/api/projects/${site.project.id}/files/${fileId}/comments`)).body);
+    expect(first.comments.map((c) => c.id)).toEqual(file.comments.map((c) => c.id));
+    expect(first.hasMore).toBe(true);
+    expect((await owner.browser.json(`/api/projects/${site.project.id}/files/${fileId}/comments?before=${file.comments.at(-1)!.replies[0]!.id}`)).status).toBe(404);
+    expect((await owner.browser.json(`/api/projects/${site.project.id}/files/${site.files[0]!.id}/comments?before=${before}`)).status).toBe(404);
   });
 
   it('charts views, distinct visitors and downloads per UTC day over 7, 30 and 90 days, zero-filled', async () => {

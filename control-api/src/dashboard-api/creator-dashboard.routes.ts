@@ -4,10 +4,12 @@ import {
   ZActivityQuerySchema,
   ZCreatorReplyRequestSchema,
   ZDailyAnalyticsQuerySchema,
+  ZFileCommentsQuerySchema,
   type TActivityResponse,
   type TCreatorProjectsResponse,
   type TCreatorReplyResponse,
   type TDailyAnalyticsResponse,
+  type TFileCommentsResponse,
   type TProjectDetailsResponse,
 } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
@@ -19,6 +21,7 @@ import {
   getOwnDailyAnalytics,
   getProjectDetails,
   listNewActivity,
+  listOwnFileComments,
   listOwnProjects,
   openOwnProject,
   parseSince,
@@ -47,6 +50,13 @@ export function createCreatorDashboardRoutes(deps: TAppDeps): Router {
     const { project } = await openOwnProject(deps, principalOf(res), String(req.params.id));
     const details = await getProjectDetails(deps, project);
     res.set('Cache-Control', PRIVATE).json({ success: true, project: details } satisfies TProjectDetailsResponse);
+  });
+
+  router.get('/api/projects/:id/files/:fileId/comments', limitReads, async (req, res) => {
+    const { project } = await openOwnProject(deps, principalOf(res), String(req.params.id));
+    const query = ZFileCommentsQuerySchema.parse(req.query);
+    const page = await listOwnFileComments(deps, project, String(req.params.fileId), query.before);
+    res.set('Cache-Control', PRIVATE).json({ success: true, ...page } satisfies TFileCommentsResponse);
   });
 
   router.get('/api/projects/:id/analytics/daily', limitReads, async (req, res) => {

@@ -20,6 +20,7 @@ const ROUTES: TRoute[] = [
   { name: 'details', method: 'GET', path: (s) => `/api/projects/${s.project.id}/details` },
   { name: 'daily chart', method: 'GET', path: (s) => `/api/projects/${s.project.id}/analytics/daily?days=30` },
   { name: 'daily chart of a file', method: 'GET', path: (s) => `/api/projects/${s.project.id}/analytics/daily?days=7&fileId=${s.files[0]!.id}` },
+  { name: 'a file’s older comments', method: 'GET', path: (s) => `/api/projects/${s.project.id}/files/${s.files[0]!.id}/comments` },
   { name: 'activity', method: 'GET', path: (s) => `/api/projects/${s.project.id}/activity` },
   { name: 'engagement export', method: 'GET', path: (s) => `/api/projects/${s.project.id}/engagement.csv` },
   { name: 'creator reply', method: 'POST', path: (s, c) => `/api/projects/${s.project.id}/comments/${c}/replies`, json: { text: 'Thanks!' } },

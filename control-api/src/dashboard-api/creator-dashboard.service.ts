@@ -32,6 +32,7 @@ import { getDailyAnalytics, listActivity } from '../analytics/analytics.service.
 import {
   countEngagementByFile,
   findCommentOfProject,
+  listCommentThreadsBefore,
   listEngagementForExport,
   listNewestApprovals,
   listNewestCommentThreads,
@@ -151,12 +152,7 @@ export async function getProjectDetails(deps: TDeps, project: TProjectRow): Prom
   };
   const favoritesByFile = group(favorites);
   const approvalsByFile = group(approvals);
-  const repliesByRoot = new Map<string, TDetailsCommentReply[]>();
-  for (const reply of threads.replies) repliesByRoot.set(reply.parent_id!, [...(repliesByRoot.get(reply.parent_id!) ?? []), toDetailsReply(reply)]);
-  const threadsByFile = new Map<string, TDetailsComment[]>();
-  for (const root of threads.roots) {
-    threadsByFile.set(root.file_id, [...(threadsByFile.get(root.file_id) ?? []), { ...toDetailsReply(root), replies: repliesByRoot.get(root.id) ?? [] }]);
-  }
+  const threadsByFile = toDetailsThreads(threads.roots, threads.replies);
 
   const totals = { favorites: 0, comments: 0, approvals: { approved: 0, rejected: 0, pending: 0 } };
   // A file's engagement goes with the file (ON DELETE CASCADE): the site's totals are its files'.
@@ -201,6 +197,33 @@ export async function getProjectDetails(deps: TDeps, project: TProjectRow): Prom
       };
     }),
   };
+}
+
+/** Threads as the dashboard shows them, each with its replies. */
+function toDetailsThreads(roots: readonly TCommentEntryRow[], replies: readonly TCommentEntryRow[]): Map<string, TDetailsComment[]> {
+  const repliesByRoot = new Map<string, TDetailsCommentReply[]>();
+  for (const reply of replies) repliesByRoot.set(reply.parent_id!, [...(repliesByRoot.get(reply.parent_id!) ?? []), toDetailsReply(reply)]);
+  const threadsByFile = new Map<string, TDetailsComment[]>();
+  for (const root of roots) threadsByFile.set(root.file_id, [...(threadsByFile.get(root.file_id) ?? []), { ...toDetailsReply(root), replies: repliesByRoot.get(root.id) ?? [] }]);
+  return threadsByFile;
+}
+
+/** A page of a file's threads older than the thread `before` (the newest without it): what the details leave out. */
+export async function listOwnFileComments(
+  deps: TDeps,
+  project: TProjectRow,
+  fileId: string,
+  before: string | undefined,
+): Promise<{ comments: TDetailsComment[]; hasMore: boolean }> {
+  await openOwnFile(deps, project, fileId);
+  let cursor: { id: string; created_at: number } | null = null;
+  if (before !== undefined) {
+    const thread = await findCommentOfProject(deps.db, project.id, before);
+    if (!thread || thread.file_id !== fileId || thread.parent_id !== null) throw new AppError('not_found', 'Comment not found');
+    cursor = thread;
+  }
+  const page = await listCommentThreadsBefore(deps.db, fileId, cursor, DETAILS_COMMENT_THREADS_PER_FILE);
+  return { comments: toDetailsThreads(page.roots, page.replies).get(fileId) ?? [], hasMore: page.hasMore };
 }
 
 /** The chart of a site or one of its files over the last 7, 30 or 90 days. */
