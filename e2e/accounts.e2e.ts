@@ -268,6 +268,57 @@ test.describe('creator accounts', () => {
     await context.close();
   });
 
+  test('the account page signs out another device, then every device, and deletes the account once the address is typed', async ({ browser, baseURL }) => {
+    const email = `kai-${unique()}@studio.test`;
+    const sessionOf = async (context: { request: { get: (url: string) => Promise<{ json: () => Promise<unknown> }> } }) =>
+      ((await (await context.request.get('/api/auth/session')).json()) as { creator: unknown }).creator;
+    const laptop = await browser.newContext({ viewport: VIEWPORTS.wide });
+    const phone = await browser.newContext({ viewport: VIEWPORTS.phone });
+    const signedUp = await laptop.request.post('/api/auth/sign-up', { data: { email, password: PASSWORD, name: 'Kai Moreno' }, headers: { Origin: baseURL! } });
+    expect(signedUp.status()).toBe(201);
+    const signIn = () =>
+      phone.request.post('/api/auth/sign-in', {
+        data: { email, password: PASSWORD },
+        headers: { Origin: baseURL!, 'User-Agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) Version/17.5 Mobile/15E148 Safari/604.1' },
+      });
+    expect((await signIn()).status()).toBe(200);
+
+    const page = await laptop.newPage();
+    await page.goto('/account');
+    const sessions = page.locator('.account-session');
+    await expect(sessions).toHaveCount(2);
+    const phoneRow = sessions.filter({ hasText: 'Safari on iOS' });
+    await phoneRow.getByRole('button', { name: 'Sign out Safari on iOS' }).click();
+    await expect(sessions).toHaveCount(1);
+    expect(await sessionOf(phone)).toBeNull();
+    expect(await sessionOf(laptop)).not.toBeNull();
+
+    expect((await signIn()).status()).toBe(200);
+    await page.reload();
+    await expect(sessions).toHaveCount(2);
+    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    expect(await sessionOf(phone)).toBeNull();
+    expect(await sessionOf(laptop)).toBeNull();
+
+    // Delete: the button waits for the address, typed in full.
+    const back = await laptop.request.post('/api/auth/sign-in', { data: { email, password: PASSWORD }, headers: { Origin: baseURL! } });
+    expect(back.status()).toBe(200);
+    await page.goto('/account');
+    await page.getByRole('button', { name: 'Delete account…' }).click();
+    const confirm = page.getByLabel(`Type ${email} to confirm`);
+    await expect(confirm).toBeFocused();
+    const remove = page.getByRole('button', { name: 'Delete my account and sites' });
+    await confirm.fill('kai@');
+    await expect(remove).toBeDisabled();
+    await confirm.fill(email);
+    await remove.click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.locator('.site-header__account[data-state="signed-out"]')).toBeVisible();
+    expect((await laptop.request.post('/api/auth/sign-in', { data: { email, password: PASSWORD }, headers: { Origin: baseURL! } })).status()).toBe(401);
+    await Promise.all([laptop.close(), phone.close()]);
+  });
+
   test('the emailed sign-in link signs in only when its button is pressed, and only once', async ({ browser }) => {
     const email = `ines-${unique()}@studio.test`;
     const context = await browser.newContext({ viewport: VIEWPORTS.wide });
