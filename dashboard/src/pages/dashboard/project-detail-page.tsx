@@ -13,6 +13,7 @@ import { AnalyticsPanel } from './analytics-panel.tsx';
 import { FileList } from './file-list.tsx';
 import { useLiveActivity } from './live-activity.ts';
 import { averageInteractionsPerFile, formatDate, plural, topEngagedFiles, viewsToFavoritesConversion } from './project-insights.ts';
+import { ManageSite } from './manage-site.tsx';
 import { Tabs } from './tabs.tsx';
 import './dashboard.css';
 
@@ -154,6 +155,7 @@ function ProjectDetail({ projectId }: { projectId: string }) {
             render: () => <FileList projectId={projectId} files={project.files} revision={revision} onReplied={() => setOwnRevision((n) => n + 1)} />,
           },
           { id: 'engagement', label: 'Engagement', render: () => <EngagementTab project={project} /> },
+          { id: 'settings', label: 'Settings', render: () => <ManageSite projectId={projectId} onChanged={() => setOwnRevision((n) => n + 1)} /> },
         ]}
       />
     </main>

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { load } from 'cheerio';
+import type { TManagedProject } from '@dropsite/shared';
+import { BuildLine, DeleteSection, FilesSection, PasswordSection } from './manage-site.tsx';
+import { THEME_OPTIONS, describeBuild, detailsUpdate, fromDateTimeLocal, themeLabel, toDateTimeLocal } from './manage-forms.ts';
+
+const render = (element: Parameters<typeof renderToStaticMarkup>[0]) => load(renderToStaticMarkup(element));
+
+const file = (id: string, name: string, version = 1): TManagedProject['files'][number] => ({
+  id,
+  name,
+  type: 'image/jpeg',
+  kind: 'image',
+  size: 2048,
+  position: 0,
+  version,
+  uploadedAt: '2026-11-20T10:00:00.000Z',
+  replacedAt: version > 1 ? '2026-11-21T10:00:00.000Z' : null,
+  thumbnailUrl: version > 1 ? `/api/files/${id}?mode=preview&size=300&v=${version}` : null,
+});
+
+const project: TManagedProject = {
+  id: 'pppppppppppppppp',
+  slug: 'brand-refresh-1',
+  url: 'http://localhost:3000/brand-refresh-1',
+  status: 'live',
+  title: 'Brand <Refresh>',
+  description: 'Selects',
+  authorName: 'Ada',
+  template: 'universal',
+  theme: 'professional-light',
+  settings: { enableFavorites: true, enableComments: true, enableApprovals: false, enableAnalytics: true, enableNotifications: false, notificationEmail: '' },
+  contactInfo: { email: '', website: '', twitter: '', linkedin: '', github: '' },
+  hasPassword: false,
+  expiresAt: null,
+  files: [file('f1', 'logo.jpg'), file('f2', 'poster.jpg', 3)],
+  build: null,
+};
+
+const noop = () => {};
+
+describe('settings forms: pure helpers', () => {
+  it('names the ten themes by style and mode', () => {
+    expect(THEME_OPTIONS).toHaveLength(10);
+    expect(themeLabel('nature-dark')).toBe('Nature · Dark');
+    expect(themeLabel('odd')).toBe('odd');
+  });
+
+  it('round-trips a datetime-local value through an ISO instant', () => {
+    const iso = new Date(2030, 4, 6, 7, 8).toISOString();
+    expect(toDateTimeLocal(iso)).toBe('2030-05-06T07:08');
+    expect(fromDateTimeLocal('2030-05-06T07:08')).toBe(iso);
+    expect(fromDateTimeLocal('')).toBeNull();
+    expect(toDateTimeLocal(null)).toBe('');
+  });
+
+  it('sends only the details the owner changed, trimmed', () => {
+    expect(detailsUpdate(project, { title: 'Brand <Refresh>', description: 'Selects', authorName: 'Ada' })).toEqual({});
+    expect(detailsUpdate(project, { title: '  New  ', description: 'Selects', authorName: '' })).toEqual({ title: 'New', authorName: '' });
+  });
+
+  it('describes the build while it runs and once it is done', () => {
+    expect(describeBuild({ state: 'running', progress: 42.4, stage: 'Rendering' })).toBe('Updating your site: Rendering · 42%');
+    expect(describeBuild({ state: 'queued', progress: 0, stage: '' })).toBe('Updating your site: Queued · 0%');
+    expect(describeBuild({ state: 'succeeded', progress: 100, stage: 'Done' })).toBe('Your changes are live.');
+    expect(describeBuild({ state: 'failed', progress: 30, stage: 'x' })).toContain('still shows the previous version');
+  });
+});
+
+describe('settings tab views', () => {
+  it('lists each file with its size, version and named Replace and Remove buttons', () => {
+    const $ = render(createElement(FilesSection, { project, onApplied: noop }));
+    const rows = $('.manage-file');
+    expect(rows).toHaveLength(2);
+    expect($('button[aria-label="Replace logo.jpg"]')).toHaveLength(1);
+    expect($('button[aria-label="Remove poster.jpg"]')).toHaveLength(1);
+    expect(rows.eq(1).find('.manage-file__version').text()).toBe('Version 3');
+    expect(rows.eq(0).find('.manage-file__version')).toHaveLength(0);
+    expect(rows.eq(1).find('img').attr('src')).toBe('/api/files/f2?mode=preview&size=300&v=3');
+    expect($('button').filter((_, el) => $(el).text() === 'Add files')).toHaveLength(1);
+  });
+
+  it('offers no Remove for the last file of a site', () => {
+    const $ = render(createElement(FilesSection, { project: { ...project, files: [file('f1', 'only.jpg')] }, onApplied: noop }));
+    expect($('button[aria-label="Remove only.jpg"]')).toHaveLength(0);
+    expect($('button[aria-label="Replace only.jpg"]')).toHaveLength(1);
+  });
+
+  it('sets a password on an open site, and changes or removes one on a protected site', () => {
+    const open = render(createElement(PasswordSection, { project, onApplied: noop }));
+    expect(open('button[type=submit]').text()).toBe('Set password');
+    expect(open('input[type=password]').attr('autocomplete')).toBe('new-password');
+    expect(open.text()).not.toContain('Remove password');
+    const locked = render(createElement(PasswordSection, { project: { ...project, hasPassword: true }, onApplied: noop }));
+    expect(locked('button[type=submit]').text()).toBe('Change password');
+    expect(locked.text()).toContain('Remove password');
+    expect(locked.text()).toContain('signs out everyone who entered the old one');
+  });
+
+  it('asks before deleting: the danger zone starts with one button, the title kept as text', () => {
+    const $ = render(createElement(DeleteSection, { project }));
+    expect($('section[data-tone=danger] h2').text()).toBe('Delete site');
+    expect($('button').text()).toBe('Delete site…');
+    expect($('input')).toHaveLength(0);
+  });
+
+  it('shows the build with a progress bar while it runs, then that the change is live with a link', () => {
+    const running = render(createElement(BuildLine, { build: { version: 3, state: 'running', progress: 40, stage: 'Rendering' }, following: true, url: project.url }));
+    expect(running('[role=progressbar]').attr('aria-valuenow')).toBe('40');
+    expect(running('[role=status]').text()).toBe('Updating your site: Rendering · 40%');
+    const done = render(createElement(BuildLine, { build: { version: 3, state: 'succeeded', progress: 100, stage: 'Done' }, following: false, url: project.url }));
+    expect(done('[role=progressbar]')).toHaveLength(0);
+    expect(done('a').attr('href')).toBe(project.url);
+    expect(renderToStaticMarkup(createElement(BuildLine, { build: null, following: false, url: project.url }))).toBe('');
+  });
+});

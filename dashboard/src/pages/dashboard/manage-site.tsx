@@ -1,0 +1,729 @@
+/**
+ * The Settings tab of /dashboard/projects/{id}: the owner edits the published site (details, look,
+ * engagement switches, notifications, contact links, password, expiry), manages its files and can
+ * delete it. Each save starts a build; its progress shows until the change is live.
+ */
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { TEMPLATE_IDS, formatBytes, type TBuildProgress, type TManagedFile, type TManagedProject, type TProjectUpdate } from '@dropsite/shared';
+import { ExternalIcon } from '../../wizard/wizard-icons.tsx';
+import { TEMPLATES } from '../../wizard/template-step.tsx';
+import { addManagedFiles, deleteManagedProject, fetchBuildProgress, fetchManagedProject, removeManagedFile, replaceManagedFile, updateManagedProject } from './manage-api.ts';
+import { THEME_OPTIONS, describeBuild, detailsUpdate, fromDateTimeLocal, toDateTimeLocal } from './manage-forms.ts';
+import './manage-site.css';
+
+const BUILD_POLL_MS = 1000;
+
+type TSaveState = { status: 'idle' } | { status: 'saving' } | { status: 'saved' } | { status: 'error'; message: string };
+
+const errorMessage = (err: unknown) => (err instanceof Error && err.message ? err.message : 'Something went wrong. Please try again.');
+
+interface TManageProps {
+  projectId: string;
+  /** A change is live: the page's header and tabs read the site again. */
+  onChanged: () => void;
+}
+
+/** Follows the newest build after a change until it is done, then tells the page. */
+function useBuildFollower(projectId: string, onChanged: () => void) {
+  const [build, setBuild] = useState<TBuildProgress | null>(null);
+  const [following, setFollowing] = useState(false);
+  const onChangedRef = useRef(onChanged);
+  onChangedRef.current = onChanged;
+
+  useEffect(() => {
+    if (!following) return;
+    let cancelled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const poll = async () => {
+      try {
+        const next = await fetchBuildProgress(projectId);
+        if (cancelled) return;
+        setBuild(next);
+        if (!next || next.state === 'succeeded' || next.state === 'failed') {
+          setFollowing(false);
+          onChangedRef.current();
+          return;
+        }
+      } catch {
+        // A missed poll is tried again; the build goes on regardless.
+      }
+      if (!cancelled) timer = setTimeout(() => void poll(), BUILD_POLL_MS);
+    };
+    timer = setTimeout(() => void poll(), BUILD_POLL_MS);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [following, projectId]);
+
+  const follow = useCallback((started: TBuildProgress | null) => {
+    setBuild(started);
+    setFollowing(true);
+  }, []);
+  return { build, following, follow };
+}
+
+export function ManageSite({ projectId, onChanged }: TManageProps) {
+  const [project, setProject] = useState<TManagedProject | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const { build, following, follow } = useBuildFollower(projectId, onChanged);
+
+  const load = useCallback(async () => {
+    try {
+      setProject(await fetchManagedProject(projectId));
+      setLoadError(null);
+    } catch (err) {
+      setLoadError(errorMessage(err));
+    }
+  }, [projectId]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  /** Every change answers the site as it now is, and its build has just been queued. */
+  const applied = useCallback(
+    (next: TManagedProject) => {
+      setProject(next);
+      follow(next.build);
+    },
+    [follow],
+  );
+
+  if (loadError && !project) {
+    return (
+      <div className="manage-load-error" role="alert">
+        <p>Could not load the site’s settings: {loadError}</p>
+        <button type="button" className="button button--secondary" onClick={() => void load()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  if (!project) return <p className="dash-muted">Loading settings…</p>;
+
+  return (
+    <div className="manage">
+      <BuildLine build={build} following={following} url={project.url} />
+      <DetailsSection project={project} onApplied={applied} />
+      <FilesSection project={project} onApplied={applied} />
+      <LookSection project={project} onApplied={applied} />
+      <EngagementSection project={project} onApplied={applied} />
+      <NotificationsSection project={project} onApplied={applied} />
+      <ContactSection project={project} onApplied={applied} />
+      <PasswordSection project={project} onApplied={applied} />
+      <ExpirySection project={project} onApplied={applied} />
+      <DeleteSection project={project} />
+    </div>
+  );
+}
+
+export function BuildLine({ build, following, url }: { build: TBuildProgress | null; following: boolean; url: string }) {
+  if (!build) return null;
+  const percent = build.state === 'succeeded' ? 100 : Math.max(0, Math.min(100, Math.round(build.progress)));
+  return (
+    <div className="manage-build" data-state={build.state}>
+      <p role="status" className="manage-build__text">
+        {describeBuild(build)}
+      </p>
+      {following && (
+        <div className="manage-build__bar" role="progressbar" aria-label="Site update progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+          <span style={{ width: `${percent}%` }} />
+        </div>
+      )}
+      {!following && build.state === 'succeeded' && (
+        <a className="manage-build__link" href={url} target="_blank" rel="noopener">
+          View Site
+          <ExternalIcon size={14} />
+          <span className="visually-hidden">(opens in a new tab)</span>
+        </a>
+      )}
+    </div>
+  );
+}
+
+interface TSectionProps {
+  project: TManagedProject;
+  onApplied: (project: TManagedProject) => void;
+}
+
+/** One settings card: a heading, what it is for, its fields and one save button with its own outcome. */
+function SettingsCard({
+  title,
+  intro,
+  children,
+  onSubmit,
+  save,
+  submitLabel = 'Save changes',
+  canSubmit = true,
+  tone,
+}: {
+  title: string;
+  intro?: ReactNode;
+  children: ReactNode;
+  onSubmit?: () => void;
+  save?: TSaveState;
+  submitLabel?: string;
+  canSubmit?: boolean;
+  tone?: 'danger';
+}) {
+  const headingId = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSubmit?.();
+  };
+  const body = (
+    <>
+      {children}
+      {save?.status === 'error' && (
+        <p className="manage-card__error" role="alert">
+          {save.message}
+        </p>
+      )}
+      {onSubmit && (
+        <div className="manage-card__actions">
+          <button type="submit" className="button button--primary" disabled={!canSubmit || save?.status === 'saving'}>
+            {save?.status === 'saving' ? 'Saving…' : submitLabel}
+          </button>
+          <span className="manage-card__saved" role="status">
+            {save?.status === 'saved' ? 'Saved' : ''}
+          </span>
+        </div>
+      )}
+    </>
+  );
+  return (
+    <section className="manage-card" aria-labelledby={headingId} data-tone={tone}>
+      <div className="manage-card__intro">
+        <h2 id={headingId} className="manage-card__title">
+          {title}
+        </h2>
+        {intro && <p className="manage-card__lede">{intro}</p>}
+      </div>
+      {onSubmit ? (
+        <form className="manage-card__body" onSubmit={submit} noValidate>
+          {body}
+        </form>
+      ) : (
+        <div className="manage-card__body">{body}</div>
+      )}
+    </section>
+  );
+}
+
+/** Sends an update and reports its outcome to the card. */
+function useSave(projectId: string, onApplied: (project: TManagedProject) => void) {
+  const [save, setSave] = useState<TSaveState>({ status: 'idle' });
+  const run = useCallback(
+    async (update: TProjectUpdate): Promise<boolean> => {
+      setSave({ status: 'saving' });
+      try {
+        onApplied(await updateManagedProject(projectId, update));
+        setSave({ status: 'saved' });
+        return true;
+      } catch (err) {
+        setSave({ status: 'error', message: errorMessage(err) });
+        return false;
+      }
+    },
+    [projectId, onApplied],
+  );
+  return { save, run, setSave };
+}
+
+function TextField({
+  label,
+  value,
+  onChange,
+  hint,
+  type = 'text',
+  multiline = false,
+  maxLength,
+  autoComplete = 'off',
+  placeholder,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  hint?: string;
+  type?: string;
+  multiline?: boolean;
+  maxLength?: number;
+  autoComplete?: string;
+  placeholder?: string;
+}) {
+  const id = useId();
+  const hintId = useId();
+  const common = {
+    id,
+    value,
+    className: 'manage-input',
+    maxLength,
+    placeholder,
+    'aria-describedby': hint ? hintId : undefined,
+  };
+  return (
+    <div className="manage-field">
+      <label htmlFor={id} className="manage-field__label">
+        {label}
+      </label>
+      {multiline ? (
+        <textarea {...common} rows={3} onChange={(e) => onChange(e.target.value)} />
+      ) : (
+        <input {...common} type={type} autoComplete={autoComplete} onChange={(e) => onChange(e.target.value)} />
+      )}
+      {hint && (
+        <p id={hintId} className="manage-field__hint">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function Toggle({ label, checked, onChange, hint }: { label: string; checked: boolean; onChange: (checked: boolean) => void; hint?: string }) {
+  const id = useId();
+  const hintId = useId();
+  return (
+    <div className="manage-toggle">
+      <input id={id} type="checkbox" role="switch" checked={checked} onChange={(e) => onChange(e.target.checked)} aria-describedby={hint ? hintId : undefined} />
+      <label htmlFor={id}>{label}</label>
+      {hint && (
+        <p id={hintId} className="manage-field__hint">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function DetailsSection({ project, onApplied }: TSectionProps) {
+  const [form, setForm] = useState({ title: project.title, description: project.description, authorName: project.authorName });
+  const { save, run, setSave } = useSave(project.id, onApplied);
+  const update = detailsUpdate(project, form);
+  return (
+    <SettingsCard
+      title="Site details"
+      intro="The title, description and author shown at the top of your site."
+      save={save}
+      canSubmit={Object.keys(update).length > 0}
+      onSubmit={() => {
+        if (!form.title.trim()) return setSave({ status: 'error', message: 'Site Title is required' });
+        void run(update);
+      }}
+    >
+      <TextField label="Site title" value={form.title} maxLength={200} onChange={(title) => setForm({ ...form, title })} />
+      <TextField label="Description" value={form.description} multiline maxLength={2000} onChange={(description) => setForm({ ...form, description })} />
+      <TextField label="Author" value={form.authorName} maxLength={100} autoComplete="name" onChange={(authorName) => setForm({ ...form, authorName })} />
+    </SettingsCard>
+  );
+}
+
+function LookSection({ project, onApplied }: TSectionProps) {
+  const [template, setTemplate] = useState(project.template);
+  const [theme, setTheme] = useState(project.theme);
+  const { save, run } = useSave(project.id, onApplied);
+  const templateId = useId();
+  const themeId = useId();
+  const changed = template !== project.template || theme !== project.theme;
+  return (
+    <SettingsCard
+      title="Look"
+      intro="The template arranges your files; the theme sets colours and type. Visitors can still switch between light and dark."
+      save={save}
+      canSubmit={changed}
+      onSubmit={() => {
+        const update: TProjectUpdate = {};
+        if (template !== project.template) update.template = template;
+        if (theme !== project.theme) update.theme = theme as TProjectUpdate['theme'];
+        void run(update);
+      }}
+    >
+      <div className="manage-field">
+        <label htmlFor={templateId} className="manage-field__label">
+          Template
+        </label>
+        <select id={templateId} className="manage-input" value={template} onChange={(e) => setTemplate(e.target.value as typeof template)}>
+          {TEMPLATE_IDS.map((id) => (
+            <option key={id} value={id}>
+              {TEMPLATES[id].name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="manage-field">
+        <label htmlFor={themeId} className="manage-field__label">
+          Theme
+        </label>
+        <select id={themeId} className="manage-input" value={theme} onChange={(e) => setTheme(e.target.value)}>
+          {!THEME_OPTIONS.some((option) => option.id === theme) && <option value={theme}>Default</option>}
+          {THEME_OPTIONS.map((option) => (
+            <option key={option.id} value={option.id}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </div>
+    </SettingsCard>
+  );
+}
+
+function EngagementSection({ project, onApplied }: TSectionProps) {
+  const initial = project.settings;
+  const [form, setForm] = useState({
+    enableFavorites: initial.enableFavorites,
+    enableComments: initial.enableComments,
+    enableApprovals: initial.enableApprovals,
+    enableAnalytics: initial.enableAnalytics,
+  });
+  const { save, run } = useSave(project.id, onApplied);
+  const changed = (Object.keys(form) as Array<keyof typeof form>).some((key) => form[key] !== initial[key]);
+  return (
+    <SettingsCard title="Engagement" intro="What visitors can do on your site." save={save} canSubmit={changed} onSubmit={() => void run({ settings: form })}>
+      <Toggle label="Favourites" checked={form.enableFavorites} onChange={(enableFavorites) => setForm({ ...form, enableFavorites })} />
+      <Toggle label="Comments" checked={form.enableComments} onChange={(enableComments) => setForm({ ...form, enableComments })} />
+      <Toggle label="Approvals" checked={form.enableApprovals} onChange={(enableApprovals) => setForm({ ...form, enableApprovals })} />
+      <Toggle label="Analytics" checked={form.enableAnalytics} onChange={(enableAnalytics) => setForm({ ...form, enableAnalytics })} />
+    </SettingsCard>
+  );
+}
+
+function NotificationsSection({ project, onApplied }: TSectionProps) {
+  const initial = project.settings;
+  const [enabled, setEnabled] = useState(initial.enableNotifications);
+  const [email, setEmail] = useState(initial.notificationEmail);
+  const { save, run } = useSave(project.id, onApplied);
+  const changed = enabled !== initial.enableNotifications || email.trim() !== initial.notificationEmail;
+  return (
+    <SettingsCard
+      title="Notifications"
+      intro="Email me when visitors favourite, comment or approve. A new address gets a confirmation link first."
+      save={save}
+      canSubmit={changed}
+      onSubmit={() => void run({ settings: { enableNotifications: enabled, notificationEmail: email.trim() } })}
+    >
+      <Toggle label="Send me notifications" checked={enabled} onChange={setEnabled} />
+      <TextField label="Notification email" type="email" autoComplete="email" value={email} onChange={setEmail} hint="Only you see this address; it never appears on your site." />
+    </SettingsCard>
+  );
+}
+
+const CONTACT_FIELDS = [
+  { key: 'email', label: 'Contact email', type: 'email', placeholder: 'you@example.com' },
+  { key: 'website', label: 'Website', type: 'url', placeholder: 'example.com' },
+  { key: 'twitter', label: 'X (Twitter)', type: 'url', placeholder: 'x.com/yourname' },
+  { key: 'linkedin', label: 'LinkedIn', type: 'url', placeholder: 'linkedin.com/in/yourname' },
+  { key: 'github', label: 'GitHub', type: 'url', placeholder: 'github.com/yourname' },
+] as const;
+
+function ContactSection({ project, onApplied }: TSectionProps) {
+  const [form, setForm] = useState(project.contactInfo);
+  const { save, run } = useSave(project.id, onApplied);
+  const changed = CONTACT_FIELDS.some(({ key }) => form[key].trim() !== project.contactInfo[key]);
+  return (
+    <SettingsCard
+      title="Contact links"
+      intro="Shown in your site’s footer for visitors to reach you. Leave a field empty to hide it."
+      save={save}
+      canSubmit={changed}
+      onSubmit={() => void run({ contactInfo: form })}
+    >
+      <div className="manage-grid">
+        {CONTACT_FIELDS.map(({ key, label, type, placeholder }) => (
+          <TextField key={key} label={label} type={type} placeholder={placeholder} value={form[key]} onChange={(value) => setForm({ ...form, [key]: value })} />
+        ))}
+      </div>
+    </SettingsCard>
+  );
+}
+
+export function PasswordSection({ project, onApplied }: TSectionProps) {
+  const [password, setPassword] = useState('');
+  const { save, run, setSave } = useSave(project.id, onApplied);
+  const [removing, setRemoving] = useState<TSaveState>({ status: 'idle' });
+  return (
+    <SettingsCard
+      title="Password"
+      intro={
+        project.hasPassword ? 'Visitors need the password to open this site. Changing it signs out everyone who entered the old one.' : 'Anyone with the link can open this site.'
+      }
+      save={save}
+      submitLabel={project.hasPassword ? 'Change password' : 'Set password'}
+      canSubmit={password.length > 0}
+      onSubmit={() => {
+        if (password.length < 8) return setSave({ status: 'error', message: 'Password must be at least 8 characters' });
+        void run({ password }).then((ok) => ok && setPassword(''));
+      }}
+    >
+      <TextField
+        label={project.hasPassword ? 'New password' : 'Password'}
+        type="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={setPassword}
+        hint="At least 8 characters."
+      />
+      {project.hasPassword && (
+        <div className="manage-inline">
+          <button
+            type="button"
+            className="button button--secondary"
+            disabled={removing.status === 'saving'}
+            onClick={() => {
+              setRemoving({ status: 'saving' });
+              updateManagedProject(project.id, { password: null }).then(
+                (next) => {
+                  onApplied(next);
+                  setRemoving({ status: 'saved' });
+                },
+                (err: unknown) => setRemoving({ status: 'error', message: errorMessage(err) }),
+              );
+            }}
+          >
+            Remove password
+          </button>
+          {removing.status === 'error' && (
+            <p className="manage-card__error" role="alert">
+              {removing.message}
+            </p>
+          )}
+        </div>
+      )}
+    </SettingsCard>
+  );
+}
+
+function ExpirySection({ project, onApplied }: TSectionProps) {
+  const [value, setValue] = useState(toDateTimeLocal(project.expiresAt));
+  const { save, run, setSave } = useSave(project.id, onApplied);
+  const changed = value !== toDateTimeLocal(project.expiresAt);
+  return (
+    <SettingsCard
+      title="Expiry"
+      intro={
+        project.expiresAt
+          ? `Your site stops answering on ${new Date(project.expiresAt).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}.`
+          : 'Your site has no expiry date.'
+      }
+      save={save}
+      canSubmit={changed && value !== ''}
+      submitLabel="Save expiry"
+      onSubmit={() => {
+        const at = fromDateTimeLocal(value);
+        if (!at || Date.parse(at) <= Date.now()) return setSave({ status: 'error', message: 'Expiry date must be in the future' });
+        void run({ expiresAt: at });
+      }}
+    >
+      <TextField label="Expires on" type="datetime-local" value={value} onChange={setValue} />
+      {project.expiresAt && (
+        <div className="manage-inline">
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => {
+              void run({ expiresAt: null }).then((ok) => ok && setValue(''));
+            }}
+          >
+            Remove expiry
+          </button>
+        </div>
+      )}
+    </SettingsCard>
+  );
+}
+
+export function FilesSection({ project, onApplied }: TSectionProps) {
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const addInput = useRef<HTMLInputElement>(null);
+
+  const act = async (key: string, action: () => Promise<TManagedProject>) => {
+    setBusy(key);
+    setError(null);
+    try {
+      onApplied(await action());
+      setConfirming(null);
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <SettingsCard title="Files" intro="Add files, replace one with a new version (its favourites, comments and approvals stay), or remove one. The link stays the same.">
+      <ul className="manage-files" role="list">
+        {project.files.map((file) => (
+          <FileRow
+            key={file.id}
+            file={file}
+            busy={busy}
+            canRemove={project.files.length > 1}
+            confirming={confirming === file.id}
+            onAskRemove={() => setConfirming(file.id)}
+            onCancelRemove={() => setConfirming(null)}
+            onRemove={() => void act(`remove-${file.id}`, () => removeManagedFile(project.id, file.id))}
+            onReplace={(picked) => void act(`replace-${file.id}`, () => replaceManagedFile(project.id, file.id, picked))}
+          />
+        ))}
+      </ul>
+      {error && (
+        <p className="manage-card__error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="manage-card__actions">
+        <input
+          ref={addInput}
+          type="file"
+          multiple
+          hidden
+          data-testid="add-files-input"
+          onChange={(e) => {
+            const picked = [...(e.target.files ?? [])];
+            e.target.value = '';
+            if (picked.length > 0) void act('add', () => addManagedFiles(project.id, picked));
+          }}
+        />
+        <button type="button" className="button button--secondary" disabled={busy !== null} onClick={() => addInput.current?.click()}>
+          {busy === 'add' ? 'Uploading…' : 'Add files'}
+        </button>
+      </div>
+    </SettingsCard>
+  );
+}
+
+export function FileRow({
+  file,
+  busy,
+  canRemove,
+  confirming,
+  onAskRemove,
+  onCancelRemove,
+  onRemove,
+  onReplace,
+}: {
+  file: TManagedFile;
+  busy: string | null;
+  canRemove: boolean;
+  confirming: boolean;
+  onAskRemove: () => void;
+  onCancelRemove: () => void;
+  onRemove: () => void;
+  onReplace: (file: File) => void;
+}) {
+  const replaceInput = useRef<HTMLInputElement>(null);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (confirming) confirmRef.current?.focus();
+  }, [confirming]);
+  return (
+    <li className="manage-file" data-file-id={file.id}>
+      <div className="manage-file__thumb" aria-hidden="true">
+        {file.thumbnailUrl ? <img src={file.thumbnailUrl} alt="" loading="lazy" width={48} height={48} /> : <span>{file.kind.slice(0, 3).toUpperCase()}</span>}
+      </div>
+      <div className="manage-file__text">
+        <span className="manage-file__name">{file.name}</span>
+        <span className="manage-file__meta">
+          {formatBytes(file.size)}
+          {file.version > 1 && <span className="manage-file__version">Version {file.version}</span>}
+        </span>
+      </div>
+      {confirming ? (
+        <div className="manage-file__confirm" role="group" aria-label={`Remove ${file.name}?`}>
+          <span className="manage-file__question">Remove this file? Its favourites, comments and approvals go with it.</span>
+          <button ref={confirmRef} type="button" className="button button--danger" disabled={busy !== null} onClick={onRemove}>
+            {busy === `remove-${file.id}` ? 'Removing…' : 'Remove file'}
+          </button>
+          <button type="button" className="button button--secondary" onClick={onCancelRemove}>
+            Cancel
+          </button>
+        </div>
+      ) : (
+        <div className="manage-file__actions">
+          <input
+            ref={replaceInput}
+            type="file"
+            hidden
+            data-testid={`replace-input-${file.id}`}
+            onChange={(e) => {
+              const picked = e.target.files?.[0];
+              e.target.value = '';
+              if (picked) onReplace(picked);
+            }}
+          />
+          <button type="button" className="button button--secondary" disabled={busy !== null} onClick={() => replaceInput.current?.click()} aria-label={`Replace ${file.name}`}>
+            {busy === `replace-${file.id}` ? 'Uploading…' : 'Replace'}
+          </button>
+          {canRemove && (
+            <button type="button" className="button button--secondary" disabled={busy !== null} onClick={onAskRemove} aria-label={`Remove ${file.name}`}>
+              Remove
+            </button>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}
+
+export function DeleteSection({ project }: { project: TManagedProject }) {
+  const [open, setOpen] = useState(false);
+  const [typed, setTyped] = useState('');
+  const [save, setSave] = useState<TSaveState>({ status: 'idle' });
+  const inputRef = useRef<HTMLInputElement>(null);
+  const inputId = useId();
+  useEffect(() => {
+    if (open) inputRef.current?.focus();
+  }, [open]);
+  const matches = typed.trim() === project.title.trim();
+  return (
+    <SettingsCard title="Delete site" intro="The link stops working at once, and the files, comments and analytics are removed for good." tone="danger">
+      {!open ? (
+        <div className="manage-card__actions">
+          <button type="button" className="button button--danger" onClick={() => setOpen(true)}>
+            Delete site…
+          </button>
+        </div>
+      ) : (
+        <form
+          className="manage-delete"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (!matches) return;
+            setSave({ status: 'saving' });
+            deleteManagedProject(project.id, typed).then(
+              () => window.location.assign('/dashboard'),
+              (err: unknown) => setSave({ status: 'error', message: errorMessage(err) }),
+            );
+          }}
+        >
+          <label htmlFor={inputId} className="manage-field__label">
+            Type <strong>{project.title}</strong> to confirm
+          </label>
+          <input ref={inputRef} id={inputId} className="manage-input" value={typed} autoComplete="off" onChange={(e) => setTyped(e.target.value)} />
+          {save.status === 'error' && (
+            <p className="manage-card__error" role="alert">
+              {save.message}
+            </p>
+          )}
+          <div className="manage-card__actions">
+            <button type="submit" className="button button--danger" disabled={!matches || save.status === 'saving'}>
+              {save.status === 'saving' ? 'Deleting…' : 'Delete this site'}
+            </button>
+            <button
+              type="button"
+              className="button button--secondary"
+              onClick={() => {
+                setOpen(false);
+                setTyped('');
+              }}
+            >
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+    </SettingsCard>
+  );
+}
