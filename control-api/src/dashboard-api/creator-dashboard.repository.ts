@@ -41,6 +41,9 @@ export interface TCreatorProjectRow {
 export async function listProjectsOfCreator(db: TDb, creatorId: string): Promise<TCreatorProjectRow[]> {
   const rows = await db
     .selectFrom('projects as p')
+    // One probe of the site's all-time row for both figures.
+    .leftJoin('analytics_totals as t', (join) => join.onRef('t.project_id', '=', 'p.id').on('t.scope', '=', ''))
+    .select(['t.views as views_count', 't.downloads as downloads_count'])
     .select(['p.id', 'p.title', 'p.description', 'p.slug', 'p.status', 'p.template', 'p.settings', 'p.password_hash', 'p.expires_at', 'p.deleted_at', 'p.created_at'])
     .select((eb) => {
       // Positions are unique within a site: ordered by the (site, position) index alone, no sort.
@@ -50,8 +53,6 @@ export async function listProjectsOfCreator(db: TDb, creatorId: string): Promise
           .selectFrom(table)
           .select((c) => c.fn.countAll<number>().as('n'))
           .whereRef(`${table}.project_id`, '=', 'p.id');
-      const total = (column: 'views' | 'downloads') =>
-        eb.selectFrom('analytics_totals').select(`analytics_totals.${column}`).whereRef('analytics_totals.project_id', '=', 'p.id').where('analytics_totals.scope', '=', '');
       return [
         firstFile().select('files.id').as('first_file_id'),
         firstFile().select('files.metadata').as('first_file_metadata'),
@@ -59,8 +60,6 @@ export async function listProjectsOfCreator(db: TDb, creatorId: string): Promise
         count('favorites').as('favorites_count'),
         count('comments').as('comments_count'),
         count('approvals').as('approvals_count'),
-        total('views').as('views_count'),
-        total('downloads').as('downloads_count'),
       ];
     })
     .where('p.owner_creator_id', '=', creatorId)

@@ -9,7 +9,6 @@ import {
   DETAILS_COMMENT_THREADS_PER_FILE,
   DETAILS_ENTRIES_PER_FILE,
   FEATURE_DISABLED_MESSAGE,
-  ZDerivedMetadataSchema,
   type TActivity,
   type TCreatorProject,
   type TCreatorPublic,
@@ -17,6 +16,7 @@ import {
   type TDetailsCommentReply,
   type TProjectDetails,
 } from '@dropsite/shared';
+import { z } from 'zod';
 import type { TAppDeps } from '../deps.ts';
 import type { TProjectRow } from '../db/tables.ts';
 import { newId } from '../db/ids.ts';
@@ -67,15 +67,20 @@ export async function openOwnFile(deps: Pick<TAppDeps, 'db'>, project: TProjectR
 function thumbnailUrlOf(deps: Pick<TAppDeps, 'clock'>, project: Pick<TProjectRow, 'deleted_at' | 'expires_at' | 'password_hash'>, fileId: string, metadata: string): string | null {
   // A locked or expired site's thumbnails answer 401 or 410 to the dashboard too: no broken picture.
   if (checkSiteAccess(project, deps.clock) !== 'open') return null;
+  // Nothing derived yet: no need to read it.
+  if (metadata === '{}') return null;
   let json: unknown = null;
   try {
     json = JSON.parse(metadata);
   } catch {
     return null;
   }
-  const derived = ZDerivedMetadataSchema.safeParse(json);
-  return derived.success && !derived.data.error && derived.data.thumbnail ? `/api/files/${fileId}?mode=preview&size=300` : null;
+  // Only whether a thumbnail was made (what the file route serves): a list of a thousand sites reads a thousand of these.
+  const derived = ZThumbnailPresenceSchema.safeParse(json);
+  return derived.success && derived.data.error === undefined && derived.data.thumbnail !== undefined ? `/api/files/${fileId}?mode=preview&size=300` : null;
 }
+
+const ZThumbnailPresenceSchema = z.object({ thumbnail: z.object({ key: z.string() }).optional(), error: z.string().optional() });
 
 async function creatorPublicOf(deps: Pick<TAppDeps, 'db'>, creator: TSignedInCreator): Promise<TCreatorPublic> {
   const row = await findCreatorById(deps.db, creator.id);
@@ -97,10 +102,13 @@ export async function listOwnProjects(deps: TDeps, principal: TPrincipal, creato
   const creator = await requireSignedInCreator(principal);
   if (creatorId !== undefined && creatorId !== creator.id) throw new AppError('not_found', 'Creator not found');
   const [projects, creatorPublic] = await Promise.all([listProjectsOfCreator(deps.db, creator.id), creatorPublicOf(deps, creator)]);
+  // Most of a creator's sites share a few settings texts: each is parsed once per answer.
+  const parsedSettings = new Map<string, ReturnType<typeof parseSiteSettings>>();
+  const settingsOf = (json: string) => parsedSettings.get(json) ?? parsedSettings.set(json, parseSiteSettings(json)).get(json)!;
   return {
     creator: creatorPublic,
     projects: projects.map((p) => {
-      const settings = parseSiteSettings(p.settings);
+      const settings = settingsOf(p.settings);
       return {
         id: p.id,
         title: p.title,
