@@ -1,0 +1,134 @@
+/**
+ * Managing a published site in a real Chromium: the owner changes the title and sees it on
+ * /{slug}, replaces a file (its version shows, the site shows the new one), sets a password and a
+ * visitor who had the site open is locked out, then deletes the site and the link answers 404.
+ * Screenshots of the Settings tab (1280 and 375 px, light and dark) go to /tmp/shots-manage/.
+ */
+import { mkdirSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { makeJpeg, publishSite } from './engagement-helpers.ts';
+
+const SHOTS_DIR = '/tmp/shots-manage';
+
+async function shootAllWays(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS_DIR, { recursive: true });
+  for (const [width, height] of [
+    [1280, 900],
+    [375, 812],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: `${SHOTS_DIR}/${name}-${width}-${colorScheme}.png`, fullPage: true });
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+test('the owner edits, replaces a file, protects and deletes a published site from the dashboard', async ({ browser, baseURL }) => {
+  test.setTimeout(120_000);
+  const creator = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await creator.addInitScript(() => {
+    window.localStorage.setItem(
+      'dropsite.collectedEmail',
+      JSON.stringify({ email: 'mara@studio.example', collected_via: 'success_page', collected_at: Date.now(), project_id: null }),
+    );
+    window.localStorage.setItem('dropsite.teaserDismissed', '1');
+  });
+  const site = await publishSite(creator.request, baseURL!, {
+    title: 'Brand Refresh',
+    images: [
+      { name: 'logo-v1.jpg', rgb: [40, 90, 160] },
+      { name: 'poster.jpg', rgb: [200, 120, 40] },
+    ],
+  });
+  const signUp = await creator.request.post('/api/auth/sign-up', {
+    data: { email: `owner-${Date.now()}@studio.example`, password: 'correct horse battery', name: 'Mara Lind' },
+    headers: { Origin: baseURL! },
+  });
+  expect(signUp.status(), await signUp.text()).toBe(201);
+  const claim = await creator.request.post('/api/creators/claim', { data: {}, headers: { Origin: baseURL! } });
+  expect(claim.status(), await claim.text()).toBe(200);
+  const list = (await (await creator.request.get('/api/creators/me/projects')).json()) as { projects: Array<{ id: string; slug: string }> };
+  const projectId = list.projects.find((p) => p.slug === site.slug)!.id;
+
+  // A visitor has the site open before anything changes.
+  const visitorContext = await browser.newContext();
+  const visitor = await visitorContext.newPage();
+  await visitor.goto(site.url);
+  await expect(visitor.getByRole('heading', { level: 1 })).toContainText('Brand Refresh');
+
+  const page = await creator.newPage();
+  await page.goto(`/dashboard/projects/${projectId}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Brand Refresh' })).toBeVisible();
+  // The tabs' keyboard pattern reaches Settings with End.
+  await page.getByRole('tab', { name: 'Overview' }).focus();
+  await page.keyboard.press('End');
+  const settingsTab = page.getByRole('tab', { name: 'Settings' });
+  await expect(settingsTab).toBeFocused();
+  await expect(settingsTab).toHaveAttribute('aria-selected', 'true');
+
+  const card = (title: string) => page.locator('.manage-card').filter({ has: page.getByRole('heading', { level: 2, name: title, exact: true }) });
+  const buildLine = page.locator('.manage-build');
+
+  // The title, changed and saved with the keyboard, is on the rebuilt site.
+  const details = card('Site details');
+  await details.getByLabel('Site title').fill('Brand Refresh — Final');
+  await details.getByLabel('Site title').press('Enter');
+  await expect(details.getByRole('status')).toHaveText('Saved');
+  await expect(buildLine.getByRole('status')).toHaveText('Your changes are live.', { timeout: 30_000 });
+  await expect(page.getByRole('heading', { level: 1, name: 'Brand Refresh — Final' })).toBeVisible();
+  await visitor.reload();
+  await expect(visitor.getByRole('heading', { level: 1 })).toContainText('Brand Refresh — Final');
+
+  // Replace the first file: same place, new bytes and name, its version shown.
+  const files = card('Files');
+  const firstFile = files.locator('.manage-file').first();
+  await firstFile.locator('input[type=file]').setInputFiles({ name: 'logo-v2.jpg', mimeType: 'image/jpeg', buffer: await makeJpeg(900, 600, [20, 160, 90]) });
+  await expect(firstFile.locator('.manage-file__name')).toHaveText('logo-v2.jpg');
+  await expect(firstFile.locator('.manage-file__version')).toHaveText('Version 2');
+  await expect(buildLine.getByRole('status')).toHaveText('Your changes are live.', { timeout: 30_000 });
+  await visitor.reload();
+  await expect(visitor.getByText('logo-v2.jpg').first()).toBeVisible();
+  await expect(visitor.getByText('logo-v1.jpg')).toHaveCount(0);
+
+  // Removing a file asks first; Cancel keeps it.
+  const poster = files.locator('.manage-file').filter({ hasText: 'poster.jpg' });
+  await poster.getByRole('button', { name: 'Remove poster.jpg' }).click();
+  await expect(poster.getByRole('button', { name: 'Remove file' })).toBeFocused();
+  await poster.getByRole('button', { name: 'Cancel' }).click();
+  await expect(files.locator('.manage-file')).toHaveCount(2);
+
+  await shootAllWays(page, 'settings');
+
+  // A password: the visitor who had the site open is locked out.
+  const password = card('Password');
+  await password.getByLabel('Password', { exact: true }).fill('open sesame 42');
+  await password.getByRole('button', { name: 'Set password' }).click();
+  await expect(password.getByText('Visitors need the password to open this site.', { exact: false })).toBeVisible();
+  await expect(buildLine.getByRole('status')).toHaveText('Your changes are live.', { timeout: 30_000 });
+  await visitor.reload();
+  await expect(visitor.getByRole('heading', { name: 'This site is password protected' })).toBeVisible();
+  await expect(visitor.getByText('logo-v2.jpg')).toHaveCount(0);
+
+  // Delete: only once the title is typed; then the link answers 404.
+  const danger = card('Delete site');
+  await danger.getByRole('button', { name: 'Delete site…' }).click();
+  const confirm = danger.getByLabel(/to confirm/);
+  await expect(confirm).toBeFocused();
+  await expect(danger.getByRole('button', { name: 'Delete this site' })).toBeDisabled();
+  await confirm.fill('Brand Refresh — Final');
+  await shootAllWays(page, 'settings-delete');
+  await danger.getByRole('button', { name: 'Delete this site' }).click();
+  await page.waitForURL(/\/dashboard$/);
+  await expect(page.getByRole('heading', { name: 'No projects yet' })).toBeVisible();
+  const gone = await visitor.goto(site.url);
+  expect(gone?.status()).toBe(404);
+  await expect(visitor.getByRole('heading', { name: 'Site not found' })).toBeVisible();
+
+  await visitorContext.close();
+  await creator.close();
+});
