@@ -75,13 +75,20 @@ function pendingSessionOf(res: Response): TPendingAnonymousSession | undefined {
 }
 
 /**
- * Middleware for the publish calls: the creator's anonymous session in res.locals.anonymousSessionId.
- * A creator without one (or whose window has ended) gets a fresh id to publish under, but its row and
- * cookie are made only by issuePendingAnonymousSession once the publish is accepted, so refused
- * uploads leave no sessions behind.
+ * Middleware for the publish calls: who the site will belong to. A signed-in creator publishes as
+ * their account (res.locals.ownerCreatorId) and gets no anonymous session. Anyone else publishes under
+ * their anonymous session (res.locals.anonymousSessionId); one without a session (or whose window has
+ * ended) gets a fresh id to publish under, but its row and cookie are made only by
+ * issuePendingAnonymousSession once the publish is accepted, so refused uploads leave no sessions behind.
  */
 export function createAnonymousCreatorMiddleware(): RequestHandler {
   return async (_req, res, next) => {
+    const creator = await principalOf(res).signedInCreator();
+    if (creator) {
+      res.locals.ownerCreatorId = creator.id;
+      next();
+      return;
+    }
     const session = await principalOf(res).anonymousSession();
     if (session && !session.isExpired) {
       res.locals.anonymousSessionId = session.id;
@@ -92,6 +99,14 @@ export function createAnonymousCreatorMiddleware(): RequestHandler {
     }
     next();
   };
+}
+
+/** Who a publish call's site belongs to, as the middleware above decided: an account, or an anonymous session. */
+export function publishOwnerOf(res: Response): { ownerCreatorId: string | null; anonymousSessionId: string | null } {
+  const ownerCreatorId: unknown = res.locals.ownerCreatorId;
+  const anonymousSessionId: unknown = res.locals.anonymousSessionId;
+  if (typeof ownerCreatorId === 'string') return { ownerCreatorId, anonymousSessionId: null };
+  return { ownerCreatorId: null, anonymousSessionId: typeof anonymousSessionId === 'string' ? anonymousSessionId : null };
 }
 
 /** After a publish was accepted: issues the session it was made under, when the creator had none. */

@@ -114,6 +114,7 @@ export function createAssembly(deps: TAppDeps, parts: { runningHashes: TRunningF
           },
           files: assembled,
           anonymousSessionId: session.anonymous_session_id,
+          ownerCreatorId: form.ownerCreatorId ?? null,
           slug: session.project_slug ?? undefined,
           passwordHash: form.passwordHash,
         });

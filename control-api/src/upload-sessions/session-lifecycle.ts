@@ -30,6 +30,8 @@ export interface TInitInput {
   details: Omit<TUploadMetadata, 'anonymousSessionId'>;
   idempotencyKey: string | undefined;
   anonymousSessionId: string | null;
+  /** The signed-in creator's account the site will belong to (then no anonymous session is kept). */
+  ownerCreatorId: string | null;
   /** Direct chunked: the client declares each chunk's SHA-256, and part URLs bind it. */
   chunkChecksum?: TDirectChunkChecksum | undefined;
 }
@@ -91,6 +93,7 @@ export function createSessionLifecycle(
       contactInfo: input.details.contactInfo,
       expiresAt,
       passwordHash: input.details.password ? await hashPassword(input.details.password) : null,
+      ownerCreatorId: input.ownerCreatorId,
       ...(input.chunkChecksum ? { chunkChecksum: input.chunkChecksum } : {}),
     };
     for (let attempt = 0; attempt < INIT_ATTEMPTS; attempt++) {
@@ -101,7 +104,7 @@ export function createSessionLifecycle(
         protocol: input.protocol,
         status: 'open' as const,
         idempotency_key: idempotencyKey,
-        anonymous_session_id: input.anonymousSessionId,
+        anonymous_session_id: input.ownerCreatorId ? null : input.anonymousSessionId,
         form: JSON.stringify(form),
         created_at: now,
         expires_at: now + config.uploadSessionTtlMs,

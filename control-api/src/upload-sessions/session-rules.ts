@@ -28,6 +28,8 @@ export interface TStoredForm {
   contactInfo?: TUploadMetadata['contactInfo'];
   expiresAt: number | null;
   passwordHash: string | null;
+  /** Not the form but who publishes: the signed-in creator's account (absent: anonymous, or opened before accounts). */
+  ownerCreatorId?: string | null;
   /** Not the form but how the session was opened: its client gives every chunk's SHA-256 with the urls call. */
   chunkChecksum?: TDirectChunkChecksum;
 }

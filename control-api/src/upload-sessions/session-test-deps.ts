@@ -40,6 +40,7 @@ export function initInput(files: ReadonlyArray<{ name: string; bytes: Uint8Array
     details: ZUploadMetadataSchema.parse({ title: 'Launch film', description: 'Final cut', authorName: 'Mara Lind' }),
     idempotencyKey: undefined,
     anonymousSessionId: null,
+    ownerCreatorId: null,
     ...extra,
   };
 }

@@ -24,7 +24,7 @@ import { admitNotificationRecipient, notificationAddressOf } from '../notificati
 import { AppError } from '../http/app-error.ts';
 import { rejectInvalidUtf8 } from '../http/json-body.ts';
 import { chunkUploadPath, createUploadSessionService, type TInitInput, type TSessionView, type TUploadSessionService } from './upload-sessions.service.ts';
-import { issuePendingAnonymousSession } from '../creators/anonymous-creator.ts';
+import { issuePendingAnonymousSession, publishOwnerOf } from '../creators/anonymous-creator.ts';
 
 /** Session and file ids are 128 random bits in base64url; anything else is refused before any lookup. */
 const UPLOAD_ID = /^[A-Za-z0-9_-]{22}$/;
@@ -92,7 +92,7 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
     const body = ZChunkedInitRequestSchema.parse(req.body ?? {});
     const { files, anonymousSessionId: _ignored, ...details } = body;
     await admitNotificationAddressOf(req, details.settings);
-    const view = await openSession(req, res, { protocol: 'chunked', files, details, idempotencyKey: readIdempotencyKey(req), anonymousSessionId: anonymousSessionOf(res) });
+    const view = await openSession(req, res, { protocol: 'chunked', files, details, idempotencyKey: readIdempotencyKey(req), ...publishOwnerOf(res) });
     res.status(view.replayed ? 200 : 201).json({
       success: true,
       sessionId: view.session.id,
@@ -115,7 +115,7 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
       files: body.files,
       details,
       idempotencyKey: readIdempotencyKey(req),
-      anonymousSessionId: anonymousSessionOf(res),
+      ...publishOwnerOf(res),
       chunkChecksum: body.chunkChecksum,
     });
     res.status(view.replayed ? 200 : 201).json({
@@ -237,8 +237,4 @@ function readIdempotencyKey(req: Request): string | undefined {
   if (key === undefined) return undefined;
   if (!IDEMPOTENCY_KEY.test(key)) throw new AppError('bad_request', 'Idempotency-Key must be 1-255 visible ASCII characters');
   return key;
-}
-
-function anonymousSessionOf(res: Response): string | null {
-  return typeof res.locals.anonymousSessionId === 'string' ? res.locals.anonymousSessionId : null;
 }

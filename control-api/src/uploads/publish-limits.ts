@@ -93,7 +93,9 @@ export function createPublishGate(deps: TDeps): TPublishGate {
   }
 
   async function creatorKeyOf(res: Response): Promise<string | undefined> {
-    // On the publish calls: the creator's session, or the one this publish will issue (so it counts too).
+    // On the publish calls: the signed-in creator's account, the creator's session, or the one this
+    // publish will issue (so it counts too).
+    if (typeof res.locals.ownerCreatorId === 'string') return `account:${res.locals.ownerCreatorId}`;
     if (typeof res.locals.anonymousSessionId === 'string') return `creator:${res.locals.anonymousSessionId}`;
     const session = await principalOf(res).anonymousSession();
     return session && !session.isExpired ? `creator:${session.id}` : undefined;

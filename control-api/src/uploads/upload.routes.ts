@@ -10,7 +10,7 @@ import { newId } from '../db/ids.ts';
 import { createStreamingStorageEngine, getUploadTarget, setUploadTarget, type TStoredUpload } from './streaming-storage-engine.ts';
 import { publishProject } from './upload.service.ts';
 import { declaredRequestBytes } from './publish-limits.ts';
-import { issuePendingAnonymousSession } from '../creators/anonymous-creator.ts';
+import { issuePendingAnonymousSession, publishOwnerOf } from '../creators/anonymous-creator.ts';
 import { clientAddress } from '../access/request-limits.ts';
 import { admitNotificationRecipient, notificationAddressOf } from '../notifications/email-confirmation.service.ts';
 
@@ -84,7 +84,7 @@ export function createUploadRoutes(deps: TAppDeps): Router {
       const result = await publishProject(deps, {
         projectId: target.projectId,
         form,
-        anonymousSessionId: typeof res.locals.anonymousSessionId === 'string' ? res.locals.anonymousSessionId : null,
+        ...publishOwnerOf(res),
         files: stored.map((f) => ({
           fileId: f.fileId,
           storageKey: f.storageKey,

@@ -43,8 +43,10 @@ export async function publishProject(
     projectId: string;
     form: TUploadForm;
     files: TUploadedFile[];
-    /** The anonymous creator session proven by its cookie (never the id a client sends). */
+    /** The anonymous creator session proven by its cookie (never the id a client sends); null when an account publishes. */
     anonymousSessionId: string | null;
+    /** The signed-in creator's account the site belongs to, or null for an anonymous publish. */
+    ownerCreatorId: string | null;
     /** A slug reserved earlier (resumable uploads promise the link at init); else a fresh one. */
     slug?: string;
     /** The password already hashed (upload sessions never keep the password itself); else form.password is hashed. */
@@ -75,8 +77,8 @@ export async function publishProject(
     password_hash: passwordHash,
     password_version: 1,
     expires_at: form.expiryDate ? form.expiryDate.getTime() : null,
-    owner_creator_id: null,
-    anonymous_session_id: input.anonymousSessionId,
+    owner_creator_id: input.ownerCreatorId,
+    anonymous_session_id: input.ownerCreatorId ? null : input.anonymousSessionId,
     status: 'building',
     version: 1,
     created_at: now,
