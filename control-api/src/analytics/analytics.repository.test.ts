@@ -1,7 +1,8 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as rollupsMigration from '../db/migrations/2026_11_26_0930_analytics_rollups.ts';
 import * as totalsMigration from '../db/migrations/2026_11_26_1000_analytics_totals.ts';
+import * as totalVisitorsMigration from '../db/migrations/2026_11_26_1200_analytics_total_visitors.ts';
 import { newId } from '../db/ids.ts';
 import { createTestDatabase, isDialectAvailable, makeFileRow, makeProjectRow, TEST_DIALECTS, type TTestDatabase } from '../test-support/test-database.ts';
 import {
@@ -193,8 +194,11 @@ for (const dialect of TEST_DIALECTS) {
           .values(events.map((e) => ({ id: e.id, project_id: e.projectId, file_id: e.fileId, visitor_id: e.visitorId, type: e.type, details: e.details, created_at: e.now })))
           .execute();
         // The two migrations themselves, as an upgrade runs them (later ones of other areas stay as they are).
-        await rollupsMigration.up(scratch.db);
-        await totalsMigration.up(scratch.db);
+        // Migrations take a handle without table types, as the migrator gives them.
+        const untyped = scratch.db as unknown as Kysely<unknown>;
+        await rollupsMigration.up(untyped);
+        await totalsMigration.up(untyped);
+        await totalVisitorsMigration.up(untyped);
         for (const fileId of [undefined, files[0]!.id, files[1]!.id]) {
           expect(await countTraffic(scratch.db, { projectId: site.id, fileId })).toEqual(await countFromEvents(scratch, site.id, fileId));
           expect(await countTraffic(scratch.db, { projectId: site.id, fileId, sinceDay: dayOf(DAY0) + 12 })).toEqual(

@@ -137,6 +137,8 @@ const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 
  */
 async function rollUpEvents(db: TDb, events: readonly TNewAnalyticsEvent[]): Promise<void> {
   const deltas = new Map<string, TDailyDelta>();
+  /** New all-time visitors by site and scope. */
+  const newVisitors = new Map<string, number>();
   const visitorDays = new Map<string, { project_id: string; scope: string; day: number; visitor_id: string }>();
   const add = (event: TNewAnalyticsEvent, scope: string, views: number, downloads: number) => {
     const day = dayOf(event.now);
@@ -169,9 +171,22 @@ async function rollUpEvents(db: TDb, events: readonly TNewAnalyticsEvent[]): Pro
         const seen = lastDays.get(key);
         if (!seen || seen.last_day < row.day) lastDays.set(key, { project_id: row.project_id, scope: row.scope, visitor_id: row.visitor_id, last_day: row.day });
       }
+      const rows = [...lastDays.entries()].sort(([a], [b]) => compareText(a, b)).map(([, row]) => row);
+      // Visitors the site (or file) never had: the rows this insert creates (exact under concurrent writers, as above).
+      const firstSeen = await db
+        .insertInto('analytics_visitors')
+        .values(rows)
+        .onConflict((oc) => oc.columns(['project_id', 'scope', 'visitor_id']).doNothing())
+        .returning(['project_id', 'scope'])
+        .execute();
+      for (const row of firstSeen) {
+        const key = `${row.project_id}\u0000${row.scope}`;
+        newVisitors.set(key, (newVisitors.get(key) ?? 0) + 1);
+      }
+      // The others' last day moves forward (never back: a late event of an earlier day leaves it).
       await db
         .insertInto('analytics_visitors')
-        .values([...lastDays.entries()].sort(([a], [b]) => compareText(a, b)).map(([, row]) => row))
+        .values(rows)
         .onConflict((oc) =>
           oc
             .columns(['project_id', 'scope', 'visitor_id'])
@@ -194,10 +209,10 @@ async function rollUpEvents(db: TDb, events: readonly TNewAnalyticsEvent[]): Pro
       })),
     )
     .execute();
-  const totals = new Map<string, { project_id: string; scope: string; views: number; downloads: number }>();
+  const totals = new Map<string, { project_id: string; scope: string; views: number; downloads: number; unique_visitors: number }>();
   for (const d of sorted) {
     const key = `${d.projectId}\u0000${d.scope}`;
-    const total = totals.get(key) ?? { project_id: d.projectId, scope: d.scope, views: 0, downloads: 0 };
+    const total = totals.get(key) ?? { project_id: d.projectId, scope: d.scope, views: 0, downloads: 0, unique_visitors: newVisitors.get(key) ?? 0 };
     total.views += d.views;
     total.downloads += d.downloads;
     totals.set(key, total);
@@ -209,6 +224,7 @@ async function rollUpEvents(db: TDb, events: readonly TNewAnalyticsEvent[]): Pro
       oc.columns(['project_id', 'scope']).doUpdateSet((eb) => ({
         views: eb('analytics_totals.views', '+', eb.ref('excluded.views')),
         downloads: eb('analytics_totals.downloads', '+', eb.ref('excluded.downloads')),
+        unique_visitors: eb('analytics_totals.unique_visitors', '+', eb.ref('excluded.unique_visitors')),
       })),
     )
     .execute();
@@ -242,23 +258,33 @@ export interface TTrafficTotals {
 export async function countTraffic(db: TDb, scope: { projectId: string; fileId?: string | undefined; sinceDay?: number | undefined }): Promise<TTrafficTotals> {
   const key = scope.fileId ?? SITE_SCOPE;
   const sinceDay = scope.sinceDay;
-  // All time: the one totals row; a range: its days' rows.
-  const totals =
-    sinceDay === undefined
-      ? db.selectFrom('analytics_totals').select(['views', 'downloads']).where('project_id', '=', scope.projectId).where('scope', '=', key)
-      : db
-          .selectFrom('analytics_daily')
-          .select((eb) => [eb.fn.sum<number | null>('views').as('views'), eb.fn.sum<number | null>('downloads').as('downloads')])
-          .where('project_id', '=', scope.projectId)
-          .where('scope', '=', key)
-          .where('day', '>=', sinceDay);
-  let visitors = db
-    .selectFrom('analytics_visitors')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('project_id', '=', scope.projectId)
-    .where('scope', '=', key);
-  if (sinceDay !== undefined) visitors = visitors.where('last_day', '>=', sinceDay);
-  const [t, u] = await Promise.all([totals.executeTakeFirst(), visitors.executeTakeFirstOrThrow()]);
+  if (sinceDay === undefined) {
+    // All time: the one totals row.
+    const row = await db
+      .selectFrom('analytics_totals')
+      .select(['views', 'downloads', 'unique_visitors'])
+      .where('project_id', '=', scope.projectId)
+      .where('scope', '=', key)
+      .executeTakeFirst();
+    return { views: Number(row?.views ?? 0), downloads: Number(row?.downloads ?? 0), uniqueVisitors: Number(row?.unique_visitors ?? 0) };
+  }
+  // A trailing range: its days' rows, and the visitors last seen in it.
+  const [t, u] = await Promise.all([
+    db
+      .selectFrom('analytics_daily')
+      .select((eb) => [eb.fn.sum<number | null>('views').as('views'), eb.fn.sum<number | null>('downloads').as('downloads')])
+      .where('project_id', '=', scope.projectId)
+      .where('scope', '=', key)
+      .where('day', '>=', sinceDay)
+      .executeTakeFirst(),
+    db
+      .selectFrom('analytics_visitors')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('project_id', '=', scope.projectId)
+      .where('scope', '=', key)
+      .where('last_day', '>=', sinceDay)
+      .executeTakeFirstOrThrow(),
+  ]);
   return { views: Number(t?.views ?? 0), downloads: Number(t?.downloads ?? 0), uniqueVisitors: Number(u.n) };
 }
 

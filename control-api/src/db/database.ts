@@ -14,6 +14,7 @@ import * as publicSitePagesMigration from './migrations/2026_11_24_1800_public_s
 import * as accountsMigration from './migrations/2026_11_26_0900_accounts.ts';
 import * as analyticsRollupsMigration from './migrations/2026_11_26_0930_analytics_rollups.ts';
 import * as analyticsTotalsMigration from './migrations/2026_11_26_1000_analytics_totals.ts';
+import * as analyticsTotalVisitorsMigration from './migrations/2026_11_26_1200_analytics_total_visitors.ts';
 import * as siteManagementMigration from './migrations/2026_11_26_1100_site_management.ts';
 import type { Database } from './tables.ts';
 import { createSqliteWriteTracker, type ReadCache } from './read-cache.ts';
@@ -51,6 +52,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_26_0930_analytics_rollups': analyticsRollupsMigration,
   '2026_11_26_1000_analytics_totals': analyticsTotalsMigration,
   '2026_11_26_1100_site_management': siteManagementMigration,
+  '2026_11_26_1200_analytics_total_visitors': analyticsTotalVisitorsMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

@@ -185,6 +185,8 @@ export interface AnalyticsTotalsTable {
   scope: string;
   views: number;
   downloads: number;
+  /** Distinct visitors ever (the rows of analytics_visitors). */
+  unique_visitors: Generated<number>;
 }
 
 /** One row per site, scope, day and visitor seen that day (what makes a day's visitors exact). */
