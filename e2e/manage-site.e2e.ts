@@ -91,6 +91,8 @@ test('the owner edits, replaces a file, protects and deletes a published site fr
   await expect(firstFile.locator('.manage-file__name')).toHaveText('logo-v2.jpg');
   await expect(firstFile.locator('.manage-file__version')).toHaveText('Version 2');
   await expect(buildLine.getByRole('status')).toHaveText('Your changes are live.', { timeout: 30_000 });
+  // The new bytes' thumbnail, derived by the build.
+  await expect(firstFile.locator('.manage-file__thumb img')).toBeVisible();
   await visitor.reload();
   await expect(visitor.getByText('logo-v2.jpg').first()).toBeVisible();
   await expect(visitor.getByText('logo-v1.jpg')).toHaveCount(0);

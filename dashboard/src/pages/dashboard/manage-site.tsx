@@ -66,7 +66,6 @@ function useBuildFollower(projectId: string, onChanged: () => void) {
 export function ManageSite({ projectId, onChanged }: TManageProps) {
   const [project, setProject] = useState<TManagedProject | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
-  const { build, following, follow } = useBuildFollower(projectId, onChanged);
 
   const load = useCallback(async () => {
     try {
@@ -76,6 +75,13 @@ export function ManageSite({ projectId, onChanged }: TManageProps) {
       setLoadError(errorMessage(err));
     }
   }, [projectId]);
+
+  // Once a build is done, the files' new thumbnails exist and the page's header reads the site again.
+  const built = useCallback(() => {
+    void load();
+    onChanged();
+  }, [load, onChanged]);
+  const { build, following, follow } = useBuildFollower(projectId, built);
 
   useEffect(() => {
     void load();
@@ -157,6 +163,7 @@ function SettingsCard({
   submitLabel = 'Save changes',
   canSubmit = true,
   tone,
+  secondaryAction,
 }: {
   title: string;
   intro?: ReactNode;
@@ -166,6 +173,8 @@ function SettingsCard({
   submitLabel?: string;
   canSubmit?: boolean;
   tone?: 'danger';
+  /** A second button beside the save button (removing a password or an expiry). */
+  secondaryAction?: ReactNode;
 }) {
   const headingId = useId();
   const submit = (event: FormEvent) => {
@@ -185,6 +194,7 @@ function SettingsCard({
           <button type="submit" className="button button--primary" disabled={!canSubmit || save?.status === 'saving'}>
             {save?.status === 'saving' ? 'Saving…' : submitLabel}
           </button>
+          {secondaryAction}
           <span className="manage-card__saved" role="status">
             {save?.status === 'saved' ? 'Saved' : ''}
           </span>
@@ -286,7 +296,15 @@ function Toggle({ label, checked, onChange, hint }: { label: string; checked: bo
   const hintId = useId();
   return (
     <div className="manage-toggle">
-      <input id={id} type="checkbox" role="switch" checked={checked} onChange={(e) => onChange(e.target.checked)} aria-describedby={hint ? hintId : undefined} />
+      <input
+        id={id}
+        type="checkbox"
+        role="switch"
+        checked={checked}
+        aria-checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+        aria-describedby={hint ? hintId : undefined}
+      />
       <label htmlFor={id}>{label}</label>
       {hint && (
         <p id={hintId} className="manage-field__hint">
@@ -441,6 +459,16 @@ export function PasswordSection({ project, onApplied }: TSectionProps) {
   const [password, setPassword] = useState('');
   const { save, run, setSave } = useSave(project.id, onApplied);
   const [removing, setRemoving] = useState<TSaveState>({ status: 'idle' });
+  const removePassword = () => {
+    setRemoving({ status: 'saving' });
+    updateManagedProject(project.id, { password: null }).then(
+      (next) => {
+        onApplied(next);
+        setRemoving({ status: 'saved' });
+      },
+      (err: unknown) => setRemoving({ status: 'error', message: errorMessage(err) }),
+    );
+  };
   return (
     <SettingsCard
       title="Password"
@@ -454,6 +482,13 @@ export function PasswordSection({ project, onApplied }: TSectionProps) {
         if (password.length < 8) return setSave({ status: 'error', message: 'Password must be at least 8 characters' });
         void run({ password }).then((ok) => ok && setPassword(''));
       }}
+      secondaryAction={
+        project.hasPassword && (
+          <button type="button" className="button button--secondary" disabled={removing.status === 'saving'} onClick={removePassword}>
+            {removing.status === 'saving' ? 'Removing…' : 'Remove password'}
+          </button>
+        )
+      }
     >
       <TextField
         label={project.hasPassword ? 'New password' : 'Password'}
@@ -463,31 +498,10 @@ export function PasswordSection({ project, onApplied }: TSectionProps) {
         onChange={setPassword}
         hint="At least 8 characters."
       />
-      {project.hasPassword && (
-        <div className="manage-inline">
-          <button
-            type="button"
-            className="button button--secondary"
-            disabled={removing.status === 'saving'}
-            onClick={() => {
-              setRemoving({ status: 'saving' });
-              updateManagedProject(project.id, { password: null }).then(
-                (next) => {
-                  onApplied(next);
-                  setRemoving({ status: 'saved' });
-                },
-                (err: unknown) => setRemoving({ status: 'error', message: errorMessage(err) }),
-              );
-            }}
-          >
-            Remove password
-          </button>
-          {removing.status === 'error' && (
-            <p className="manage-card__error" role="alert">
-              {removing.message}
-            </p>
-          )}
-        </div>
+      {removing.status === 'error' && (
+        <p className="manage-card__error" role="alert">
+          {removing.message}
+        </p>
       )}
     </SettingsCard>
   );
@@ -513,21 +527,15 @@ function ExpirySection({ project, onApplied }: TSectionProps) {
         if (!at || Date.parse(at) <= Date.now()) return setSave({ status: 'error', message: 'Expiry date must be in the future' });
         void run({ expiresAt: at });
       }}
-    >
-      <TextField label="Expires on" type="datetime-local" value={value} onChange={setValue} />
-      {project.expiresAt && (
-        <div className="manage-inline">
-          <button
-            type="button"
-            className="button button--secondary"
-            onClick={() => {
-              void run({ expiresAt: null }).then((ok) => ok && setValue(''));
-            }}
-          >
+      secondaryAction={
+        project.expiresAt && (
+          <button type="button" className="button button--secondary" onClick={() => void run({ expiresAt: null }).then((ok) => ok && setValue(''))}>
             Remove expiry
           </button>
-        </div>
-      )}
+        )
+      }
+    >
+      <TextField label="Expires on" type="datetime-local" value={value} onChange={setValue} />
     </SettingsCard>
   );
 }
@@ -594,6 +602,13 @@ export function FilesSection({ project, onApplied }: TSectionProps) {
   );
 }
 
+/** What stands in for a thumbnail not made yet: the file's extension ('JPG'), else 'FILE'. */
+function fileBadge(name: string): string {
+  const dot = name.lastIndexOf('.');
+  const extension = dot > 0 ? name.slice(dot + 1).toUpperCase() : '';
+  return extension && extension.length <= 4 ? extension : 'FILE';
+}
+
 export function FileRow({
   file,
   busy,
@@ -621,7 +636,7 @@ export function FileRow({
   return (
     <li className="manage-file" data-file-id={file.id}>
       <div className="manage-file__thumb" aria-hidden="true">
-        {file.thumbnailUrl ? <img src={file.thumbnailUrl} alt="" loading="lazy" width={48} height={48} /> : <span>{file.kind.slice(0, 3).toUpperCase()}</span>}
+        {file.thumbnailUrl ? <img src={file.thumbnailUrl} alt="" loading="lazy" width={48} height={48} /> : <span>{fileBadge(file.name)}</span>}
       </div>
       <div className="manage-file__text">
         <span className="manage-file__name">{file.name}</span>
