@@ -4,7 +4,7 @@
  * a site with ten thousand comments answers as fast as one with ten. These reads of the engagement
  * tables serve only the creator's views, so they live here; every write stays in engagement/.
  */
-import type { Kysely } from 'kysely';
+import { PostgresAdapter, type Kysely } from 'kysely';
 import type { TApprovalStatus } from '@dropsite/shared';
 import type { Database, TProjectRow } from '../db/tables.ts';
 
@@ -35,38 +35,13 @@ export interface TCreatorProjectRow {
 
 /**
  * The creator's live (not deleted) sites, newest first, each with its first file (by position),
- * its counts and its all-time traffic: one query, every count a probe of an index by site, so a
- * thousand sites take a thousand small lookups rather than sorting everything they own.
+ * its counts and its all-time traffic, in one query. The two planners want it written apart:
+ * SQLite answers a correlated count as one probe of an index by site (a thousand sites, a
+ * thousand small lookups); PostgreSQL runs each as a subplan per row, several times slower than
+ * one grouped pass over the creator's rows of each table, joined.
  */
 export async function listProjectsOfCreator(db: TDb, creatorId: string): Promise<TCreatorProjectRow[]> {
-  const rows = await db
-    .selectFrom('projects as p')
-    // One probe of the site's all-time row for both figures.
-    .leftJoin('analytics_totals as t', (join) => join.onRef('t.project_id', '=', 'p.id').on('t.scope', '=', ''))
-    .select(['t.views as views_count', 't.downloads as downloads_count'])
-    .select(['p.id', 'p.title', 'p.description', 'p.slug', 'p.status', 'p.template', 'p.settings', 'p.password_hash', 'p.expires_at', 'p.deleted_at', 'p.created_at'])
-    .select((eb) => {
-      // Positions are unique within a site: ordered by the (site, position) index alone, no sort.
-      const firstFile = () => eb.selectFrom('files').whereRef('files.project_id', '=', 'p.id').orderBy('files.position').limit(1);
-      const count = (table: 'files' | 'favorites' | 'comments' | 'approvals') =>
-        eb
-          .selectFrom(table)
-          .select((c) => c.fn.countAll<number>().as('n'))
-          .whereRef(`${table}.project_id`, '=', 'p.id');
-      return [
-        firstFile().select('files.id').as('first_file_id'),
-        firstFile().select('files.metadata').as('first_file_metadata'),
-        count('files').as('file_count'),
-        count('favorites').as('favorites_count'),
-        count('comments').as('comments_count'),
-        count('approvals').as('approvals_count'),
-      ];
-    })
-    .where('p.owner_creator_id', '=', creatorId)
-    .where('p.deleted_at', 'is', null)
-    // The (owner, created) index's order: no sort of a thousand rows.
-    .orderBy('p.created_at', 'desc')
-    .execute();
+  const rows = db.getExecutor().adapter instanceof PostgresAdapter ? await listByGroupedJoins(db, creatorId) : await listByCorrelatedCounts(db, creatorId);
   return rows.map((r) => ({
     ...r,
     file_count: Number(r.file_count ?? 0),
@@ -76,6 +51,97 @@ export async function listProjectsOfCreator(db: TDb, creatorId: string): Promise
     views_count: Number(r.views_count ?? 0),
     downloads_count: Number(r.downloads_count ?? 0),
   }));
+}
+
+const PROJECT_COLUMNS = [
+  'p.id',
+  'p.title',
+  'p.description',
+  'p.slug',
+  'p.status',
+  'p.template',
+  'p.settings',
+  'p.password_hash',
+  'p.expires_at',
+  'p.deleted_at',
+  'p.created_at',
+] as const;
+
+/** A list row as the database answers it: counts of a left join may be missing. */
+type TListRow = Omit<TCreatorProjectRow, 'file_count' | 'favorites_count' | 'comments_count' | 'approvals_count' | 'views_count' | 'downloads_count'> &
+  Record<'file_count' | 'favorites_count' | 'comments_count' | 'approvals_count' | 'views_count' | 'downloads_count', number | null>;
+
+function listByCorrelatedCounts(db: TDb, creatorId: string): Promise<TListRow[]> {
+  return (
+    db
+      .selectFrom('projects as p')
+      // One probe of the site's all-time row for both figures.
+      .leftJoin('analytics_totals as t', (join) => join.onRef('t.project_id', '=', 'p.id').on('t.scope', '=', ''))
+      .select(['t.views as views_count', 't.downloads as downloads_count', ...PROJECT_COLUMNS])
+      .select((eb) => {
+        // Positions are unique within a site: ordered by the (site, position) index alone, no sort.
+        const firstFile = () => eb.selectFrom('files').whereRef('files.project_id', '=', 'p.id').orderBy('files.position').limit(1);
+        const count = (table: 'files' | 'favorites' | 'comments' | 'approvals') =>
+          eb
+            .selectFrom(table)
+            .select((c) => c.fn.countAll<number>().as('n'))
+            .whereRef(`${table}.project_id`, '=', 'p.id');
+        return [
+          firstFile().select('files.id').as('first_file_id'),
+          firstFile().select('files.metadata').as('first_file_metadata'),
+          count('files').as('file_count'),
+          count('favorites').as('favorites_count'),
+          count('comments').as('comments_count'),
+          count('approvals').as('approvals_count'),
+        ];
+      })
+      .where('p.owner_creator_id', '=', creatorId)
+      .where('p.deleted_at', 'is', null)
+      // The (owner, created) index's order: no sort of a thousand rows.
+      .orderBy('p.created_at', 'desc')
+      .execute()
+  );
+}
+
+function listByGroupedJoins(db: TDb, creatorId: string): Promise<TListRow[]> {
+  const ownSites = db.selectFrom('projects').select('id').where('owner_creator_id', '=', creatorId);
+  const countsOf = (table: 'files' | 'favorites' | 'comments' | 'approvals') =>
+    db
+      .selectFrom(table)
+      .select((eb) => ['project_id', eb.fn.countAll<number>().as('n')])
+      .where('project_id', 'in', ownSites)
+      .groupBy('project_id');
+  const firstFiles = db
+    .selectFrom('files as f')
+    .innerJoin('projects as q', 'q.id', 'f.project_id')
+    .distinctOn('f.project_id')
+    .select(['f.project_id', 'f.id', 'f.metadata'])
+    .where('q.owner_creator_id', '=', creatorId)
+    .orderBy('f.project_id')
+    .orderBy('f.position');
+  return db
+    .selectFrom('projects as p')
+    .leftJoin('analytics_totals as t', (join) => join.onRef('t.project_id', '=', 'p.id').on('t.scope', '=', ''))
+    .leftJoin(firstFiles.as('ff'), 'ff.project_id', 'p.id')
+    .leftJoin(countsOf('files').as('fc'), 'fc.project_id', 'p.id')
+    .leftJoin(countsOf('favorites').as('fav'), 'fav.project_id', 'p.id')
+    .leftJoin(countsOf('comments').as('com'), 'com.project_id', 'p.id')
+    .leftJoin(countsOf('approvals').as('app'), 'app.project_id', 'p.id')
+    .select([
+      't.views as views_count',
+      't.downloads as downloads_count',
+      'ff.id as first_file_id',
+      'ff.metadata as first_file_metadata',
+      'fc.n as file_count',
+      'fav.n as favorites_count',
+      'com.n as comments_count',
+      'app.n as approvals_count',
+      ...PROJECT_COLUMNS,
+    ])
+    .where('p.owner_creator_id', '=', creatorId)
+    .where('p.deleted_at', 'is', null)
+    .orderBy('p.created_at', 'desc')
+    .execute();
 }
 
 export interface TFileCounts {
