@@ -177,23 +177,27 @@ async function rollUpEvents(db: TDb, events: readonly TNewAnalyticsEvent[]): Pro
         .insertInto('analytics_visitors')
         .values(rows)
         .onConflict((oc) => oc.columns(['project_id', 'scope', 'visitor_id']).doNothing())
-        .returning(['project_id', 'scope'])
+        .returning(['project_id', 'scope', 'visitor_id'])
         .execute();
+      const firstSeenKeys = new Set(firstSeen.map((row) => `${row.project_id}\u0000${row.scope}\u0000${row.visitor_id}`));
       for (const row of firstSeen) {
         const key = `${row.project_id}\u0000${row.scope}`;
         newVisitors.set(key, (newVisitors.get(key) ?? 0) + 1);
       }
       // The others' last day moves forward (never back: a late event of an earlier day leaves it).
-      await db
-        .insertInto('analytics_visitors')
-        .values(rows)
-        .onConflict((oc) =>
-          oc
-            .columns(['project_id', 'scope', 'visitor_id'])
-            .doUpdateSet({ last_day: (eb) => eb.ref('excluded.last_day') })
-            .where('analytics_visitors.last_day', '<', (eb) => eb.ref('excluded.last_day')),
-        )
-        .execute();
+      const seen = rows.filter((row) => !firstSeenKeys.has(`${row.project_id}\u0000${row.scope}\u0000${row.visitor_id}`));
+      if (seen.length > 0) {
+        await db
+          .insertInto('analytics_visitors')
+          .values(seen)
+          .onConflict((oc) =>
+            oc
+              .columns(['project_id', 'scope', 'visitor_id'])
+              .doUpdateSet({ last_day: (eb) => eb.ref('excluded.last_day') })
+              .where('analytics_visitors.last_day', '<', (eb) => eb.ref('excluded.last_day')),
+          )
+          .execute();
+      }
     }
   }
   // Key order (site, scope, day) is also the totals' order (site, scope).

@@ -14,39 +14,53 @@
  * File scopes carry no foreign key: a deleted or replaced file's history stays in its site's totals.
  * Existing analytics_events are rolled up here, so the figures read the same before and after.
  */
-import { sql, type Kysely } from 'kysely';
+import { SqliteAdapter, sql, type Kysely } from 'kysely';
 
 const DAY = sql`(created_at / 86400000)`;
 
+/**
+ * On SQLite these tables are WITHOUT ROWID: every write of a view or download upserts them, and a
+ * table keyed by its primary key keeps one b-tree per row instead of a rowid table and its key's index.
+ */
+function keyedByPrimaryKey<T extends { modifyEnd(modifier: ReturnType<typeof sql>): T }>(db: Kysely<unknown>, table: T): T {
+  return db.getExecutor().adapter instanceof SqliteAdapter ? table.modifyEnd(sql`without rowid`) : table;
+}
+
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('analytics_daily')
-    .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
-    .addColumn('scope', 'text', (c) => c.notNull())
-    .addColumn('day', 'integer', (c) => c.notNull())
-    .addColumn('views', 'bigint', (c) => c.notNull().defaultTo(0))
-    .addColumn('downloads', 'bigint', (c) => c.notNull().defaultTo(0))
-    .addColumn('unique_visitors', 'bigint', (c) => c.notNull().defaultTo(0))
-    .addPrimaryKeyConstraint('analytics_daily_pk', ['project_id', 'scope', 'day'])
-    .execute();
+  await keyedByPrimaryKey(
+    db,
+    db.schema
+      .createTable('analytics_daily')
+      .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
+      .addColumn('scope', 'text', (c) => c.notNull())
+      .addColumn('day', 'integer', (c) => c.notNull())
+      .addColumn('views', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addColumn('downloads', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addColumn('unique_visitors', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addPrimaryKeyConstraint('analytics_daily_pk', ['project_id', 'scope', 'day']),
+  ).execute();
 
-  await db.schema
-    .createTable('analytics_visitor_days')
-    .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
-    .addColumn('scope', 'text', (c) => c.notNull())
-    .addColumn('day', 'integer', (c) => c.notNull())
-    .addColumn('visitor_id', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('analytics_visitor_days_pk', ['project_id', 'scope', 'day', 'visitor_id'])
-    .execute();
+  await keyedByPrimaryKey(
+    db,
+    db.schema
+      .createTable('analytics_visitor_days')
+      .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
+      .addColumn('scope', 'text', (c) => c.notNull())
+      .addColumn('day', 'integer', (c) => c.notNull())
+      .addColumn('visitor_id', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('analytics_visitor_days_pk', ['project_id', 'scope', 'day', 'visitor_id']),
+  ).execute();
 
-  await db.schema
-    .createTable('analytics_visitors')
-    .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
-    .addColumn('scope', 'text', (c) => c.notNull())
-    .addColumn('visitor_id', 'text', (c) => c.notNull())
-    .addColumn('last_day', 'integer', (c) => c.notNull())
-    .addPrimaryKeyConstraint('analytics_visitors_pk', ['project_id', 'scope', 'visitor_id'])
-    .execute();
+  await keyedByPrimaryKey(
+    db,
+    db.schema
+      .createTable('analytics_visitors')
+      .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
+      .addColumn('scope', 'text', (c) => c.notNull())
+      .addColumn('visitor_id', 'text', (c) => c.notNull())
+      .addColumn('last_day', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('analytics_visitors_pk', ['project_id', 'scope', 'visitor_id']),
+  ).execute();
   await db.schema.createIndex('analytics_visitors_last_day_idx').on('analytics_visitors').columns(['project_id', 'scope', 'last_day']).execute();
 
   // The rollups of what was recorded so far. A site's scope counts every event of the site; a file's, its own.
