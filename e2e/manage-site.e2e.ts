@@ -1,7 +1,8 @@
 /**
- * Managing a published site in a real Chromium: the owner changes the title and sees it on
- * /{slug}, replaces a file (its version shows, the site shows the new one), sets a password and a
- * visitor who had the site open is locked out, then deletes the site and the link answers 404.
+ * Managing a published site in a real Chromium: the owner changes the title and the header layout
+ * and sees them on /{slug}, replaces a file (its version shows, the site shows the new one), sets a
+ * password and a visitor who had the site open is locked out, then deletes the site and the link
+ * answers 404.
  * Screenshots of the Settings tab (1280 and 375 px, light and dark) go to /tmp/shots-manage/.
  */
 import { mkdirSync } from 'node:fs';
@@ -83,6 +84,14 @@ test('the owner edits, replaces a file, protects and deletes a published site fr
   await expect(page.getByRole('heading', { level: 1, name: 'Brand Refresh — Final' })).toBeVisible();
   await visitor.reload();
   await expect(visitor.getByRole('heading', { level: 1 })).toContainText('Brand Refresh — Final');
+
+  // The header layout visitors first see.
+  const look = card('Look');
+  await look.getByLabel('Header layout').selectOption('split');
+  await look.getByRole('button', { name: 'Save changes' }).click();
+  await expect(buildLine.getByRole('status')).toHaveText('Your changes are live.', { timeout: 30_000 });
+  await visitor.reload();
+  await expect(visitor.locator('html')).toHaveAttribute('data-hero-layout', 'split');
 
   // Replace the first file: same place, new bytes and name, its version shown.
   const files = card('Files');

@@ -19,6 +19,8 @@ export interface TBuildProject {
   authorName: string;
   template: TTemplateId;
   theme: string;
+  /** The owner's hero layout (one of HERO_LAYOUTS), or null for the template's default. */
+  heroLayout?: string | null;
   settings: TSiteSettings;
   contactInfo: TContactInfo;
   createdAt: number;

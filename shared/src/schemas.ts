@@ -161,6 +161,8 @@ export const ZSiteRenderModelSchema = z.strictObject({
   authorName: z.string(),
   template: ZTemplateIdSchema,
   theme: z.string(),
+  /** The owner's hero layout; a visitor's own pick still wins. Absent or null: the template's default. */
+  heroLayout: z.enum(HERO_LAYOUTS).nullable().optional(),
   settings: ZPublicSiteSettingsSchema,
   contactInfo: ZPublicContactInfoSchema,
   files: z.array(ZSiteFileSchema),

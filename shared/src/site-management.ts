@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { UPLOAD_LIMITS } from './constants.ts';
-import { THEME_MODES, THEME_STYLES, ZSitePasswordSchema, ZTemplateIdSchema } from './schemas.ts';
+import { HERO_LAYOUTS, THEME_MODES, THEME_STYLES, ZSitePasswordSchema, ZTemplateIdSchema } from './schemas.ts';
 import { ZContactInfoInputSchema, ZPublicContactInfoSchema } from './contact-info.ts';
 
 /** Every theme a site can be given: each style in light and dark. */
@@ -40,6 +40,8 @@ export const ZProjectUpdateSchema = z.strictObject({
   authorName: z.string().trim().max(UPLOAD_LIMITS.maxAuthorNameLength).optional(),
   template: ZTemplateIdSchema.optional(),
   theme: ZSiteThemeSchema.optional(),
+  /** The hero's layout visitors first see (they may still pick their own); null for the template's default. */
+  heroLayout: z.enum(HERO_LAYOUTS).nullable().optional(),
   settings: ZSiteSettingsPatchSchema.optional(),
   contactInfo: ZContactInfoInputSchema.optional(),
   password: ZSitePasswordSchema.nullable().optional(),
@@ -81,6 +83,7 @@ export const ZManagedProjectSchema = z.object({
   authorName: z.string(),
   template: ZTemplateIdSchema,
   theme: z.string(),
+  heroLayout: z.enum(HERO_LAYOUTS).nullable(),
   settings: z.object({
     enableFavorites: z.boolean(),
     enableComments: z.boolean(),

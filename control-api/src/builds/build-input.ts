@@ -26,6 +26,8 @@ function toBuildProject(row: TProjectRow): TBuildProject {
     authorName: row.author_name,
     template: parseTemplateId(row.template),
     theme: row.theme,
+    // Only when the owner chose one: the template's default otherwise.
+    ...(row.hero_layout !== null ? { heroLayout: row.hero_layout } : {}),
     settings: parseSiteSettings(row.settings),
     contactInfo: parseContactInfo(row.contact_info),
     createdAt: row.created_at,

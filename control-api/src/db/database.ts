@@ -16,6 +16,7 @@ import * as analyticsRollupsMigration from './migrations/2026_11_26_0930_analyti
 import * as analyticsTotalsMigration from './migrations/2026_11_26_1000_analytics_totals.ts';
 import * as analyticsTotalVisitorsMigration from './migrations/2026_11_26_1200_analytics_total_visitors.ts';
 import * as siteManagementMigration from './migrations/2026_11_26_1100_site_management.ts';
+import * as siteHeroLayoutMigration from './migrations/2026_11_26_1110_site_hero_layout.ts';
 import type { Database } from './tables.ts';
 import { createSqliteWriteTracker, type ReadCache } from './read-cache.ts';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_26_0930_analytics_rollups': analyticsRollupsMigration,
   '2026_11_26_1000_analytics_totals': analyticsTotalsMigration,
   '2026_11_26_1100_site_management': siteManagementMigration,
+  '2026_11_26_1110_site_hero_layout': siteHeroLayoutMigration,
   '2026_11_26_1200_analytics_total_visitors': analyticsTotalVisitorsMigration,
 };
 

@@ -76,6 +76,8 @@ export interface ProjectsTable {
   author_name: string;
   template: string;
   theme: string;
+  /** The hero layout the owner chose (one of HERO_LAYOUTS); null for the template's default. */
+  hero_layout: string | null;
   /** JSON of TSiteSettings. */
   settings: string;
   /** JSON of TContactInfo. */

@@ -7,6 +7,7 @@
  */
 import {
   DEFAULT_SITE_SETTINGS,
+  HERO_LAYOUTS,
   SITE_MANAGEMENT_MESSAGES,
   UPLOAD_LIMITS,
   ZDerivedMetadataSchema,
@@ -82,6 +83,7 @@ export async function describeManagedProject(deps: TAppDeps, project: TProjectRo
     authorName: project.author_name,
     template: parseTemplateId(project.template),
     theme: project.theme,
+    heroLayout: heroLayoutOf(project.hero_layout),
     settings: {
       enableFavorites: settings.enableFavorites,
       enableComments: settings.enableComments,
@@ -96,6 +98,10 @@ export async function describeManagedProject(deps: TAppDeps, project: TProjectRo
     files: files.map((f) => toManagedFile(f, open)),
     build,
   };
+}
+
+function heroLayoutOf(stored: string | null): TManagedProject['heroLayout'] {
+  return HERO_LAYOUTS.find((layout) => layout === stored) ?? null;
 }
 
 function toManagedFile(file: TFileRow, siteOpen: boolean): TManagedFile {
@@ -159,6 +165,7 @@ export async function updateManagedProject(
   }
   if (input.template !== undefined) patch.template = input.template;
   if (input.theme !== undefined) patch.theme = input.theme;
+  if (input.heroLayout !== undefined) patch.hero_layout = input.heroLayout;
   if (input.contactInfo !== undefined) patch.contact_info = JSON.stringify(input.contactInfo);
   if (input.expiresAt !== undefined) {
     const expiresAt = input.expiresAt === null ? null : Date.parse(input.expiresAt);

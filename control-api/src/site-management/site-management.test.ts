@@ -83,6 +83,7 @@ describe.each(TEST_DIALECTS)('managing a published site (%s)', async (dialect) =
       description: 'The best of the day',
       authorName: 'Ada Quill',
       theme: 'nature-dark',
+      heroLayout: 'split',
       template: 'photo-gallery',
       settings: { enableComments: true, enableNotifications: true, notificationEmail: 'private-inbox@example.com' },
       contactInfo: { email: 'hello@example.com', website: 'example.org' },
@@ -98,6 +99,7 @@ describe.each(TEST_DIALECTS)('managing a published site (%s)', async (dialect) =
     expect(html).toContain('Winter Wedding');
     expect(html).toContain('Ada Quill');
     expect(html).toContain('data-theme="nature-dark"');
+    expect(html).toContain('data-hero-layout="split"');
     expect(html).toContain('hello@example.com');
     expect(html).not.toContain('private-inbox@example.com');
     const row = await app.deps.db.selectFrom('projects').select(['slug', 'title']).where('id', '=', projectId).executeTakeFirstOrThrow();
@@ -105,7 +107,14 @@ describe.each(TEST_DIALECTS)('managing a published site (%s)', async (dialect) =
   });
 
   it.skipIf(!available)('refuses what publishing refuses: an empty title, an unknown theme, a short password, an expiry in the past', async () => {
-    for (const body of [{ title: '  ' }, { theme: 'neon-light' }, { password: 'short' }, { expiresAt: new Date(Date.now() - 60_000).toISOString() }, { slug: 'mine' }]) {
+    for (const body of [
+      { title: '  ' },
+      { theme: 'neon-light' },
+      { heroLayout: 'sideways' },
+      { password: 'short' },
+      { expiresAt: new Date(Date.now() - 60_000).toISOString() },
+      { slug: 'mine' },
+    ]) {
       const res = await patch(body);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }

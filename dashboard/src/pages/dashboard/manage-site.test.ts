@@ -31,6 +31,7 @@ const project: TManagedProject = {
   authorName: 'Ada',
   template: 'universal',
   theme: 'professional-light',
+  heroLayout: null,
   settings: { enableFavorites: true, enableComments: true, enableApprovals: false, enableAnalytics: true, enableNotifications: false, notificationEmail: '' },
   contactInfo: { email: '', website: '', twitter: '', linkedin: '', github: '' },
   hasPassword: false,

@@ -4,7 +4,7 @@
  * delete it. Each save starts a build; its progress shows until the change is live.
  */
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { TEMPLATE_IDS, formatBytes, type TBuildProgress, type TManagedFile, type TManagedProject, type TProjectUpdate } from '@dropsite/shared';
+import { HERO_LAYOUTS, TEMPLATE_IDS, formatBytes, type TBuildProgress, type TManagedFile, type TManagedProject, type TProjectUpdate } from '@dropsite/shared';
 import { ExternalIcon } from '../../wizard/wizard-icons.tsx';
 import { TEMPLATES } from '../../wizard/template-step.tsx';
 import { addManagedFiles, deleteManagedProject, fetchBuildProgress, fetchManagedProject, removeManagedFile, replaceManagedFile, updateManagedProject } from './manage-api.ts';
@@ -340,20 +340,23 @@ function DetailsSection({ project, onApplied }: TSectionProps) {
 function LookSection({ project, onApplied }: TSectionProps) {
   const [template, setTemplate] = useState(project.template);
   const [theme, setTheme] = useState(project.theme);
+  const [heroLayout, setHeroLayout] = useState(project.heroLayout ?? '');
   const { save, run } = useSave(project.id, onApplied);
   const templateId = useId();
   const themeId = useId();
-  const changed = template !== project.template || theme !== project.theme;
+  const layoutId = useId();
+  const changed = template !== project.template || theme !== project.theme || heroLayout !== (project.heroLayout ?? '');
   return (
     <SettingsCard
       title="Look"
-      intro="The template arranges your files; the theme sets colours and type. Visitors can still switch between light and dark."
+      intro="The template arranges your files, the theme sets colours and type, and the header layout is how the top of the page first looks. Visitors can still pick their own theme and layout."
       save={save}
       canSubmit={changed}
       onSubmit={() => {
         const update: TProjectUpdate = {};
         if (template !== project.template) update.template = template;
         if (theme !== project.theme) update.theme = theme as TProjectUpdate['theme'];
+        if (heroLayout !== (project.heroLayout ?? '')) update.heroLayout = HERO_LAYOUTS.find((layout) => layout === heroLayout) ?? null;
         void run(update);
       }}
     >
@@ -378,6 +381,19 @@ function LookSection({ project, onApplied }: TSectionProps) {
           {THEME_OPTIONS.map((option) => (
             <option key={option.id} value={option.id}>
               {option.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="manage-field">
+        <label htmlFor={layoutId} className="manage-field__label">
+          Header layout
+        </label>
+        <select id={layoutId} className="manage-input" value={heroLayout} onChange={(e) => setHeroLayout(e.target.value)}>
+          <option value="">Template default</option>
+          {HERO_LAYOUTS.map((layout) => (
+            <option key={layout} value={layout}>
+              {layout.charAt(0).toUpperCase() + layout.slice(1)}
             </option>
           ))}
         </select>
