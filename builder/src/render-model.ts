@@ -64,8 +64,18 @@ export function fileKindOf(file: Pick<TBuildFile, 'kind' | 'name' | 'type'>): TF
   return (FILE_KINDS as readonly string[]).includes(file.kind) ? (file.kind as TFileKind) : detectFileKind(file.name, file.type);
 }
 
+/**
+ * A replaced file keeps its id, and public file answers may be cached for good: its URLs name the
+ * version, so browsers and shared caches fetch the new bytes (the API ignores the parameter).
+ */
+function versioned(url: string, version: number | undefined): string {
+  if (version === undefined || version <= 1) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}v=${version}`;
+}
+
 function toSiteFile(file: TBuildFile, metadata: TDerivedMetadata | null, archiveEntryLimits?: TArchiveEntryLimits): TSiteFile {
   const base = `/api/files/${encodeURIComponent(file.id)}`;
+  const v = (url: string) => versioned(url, file.version);
   const usable = metadata && !metadata.error ? metadata : null;
   const thumbnail = usable?.thumbnail ?? null;
   const kind = fileKindOf(file);
@@ -75,28 +85,28 @@ function toSiteFile(file: TBuildFile, metadata: TDerivedMetadata | null, archive
     type: file.type,
     size: Math.max(0, Math.trunc(file.size)),
     kind,
-    url: `${base}?mode=preview`,
-    downloadUrl: `${base}?mode=download`,
-    thumbnailUrl: thumbnail ? `${base}?mode=preview&size=300` : null,
+    url: v(`${base}?mode=preview`),
+    downloadUrl: v(`${base}?mode=download`),
+    thumbnailUrl: thumbnail ? v(`${base}?mode=preview&size=300`) : null,
     width: usable?.width ?? null,
     height: usable?.height ?? null,
     thumbnailWidth: thumbnail?.width || null,
     thumbnailHeight: thumbnail?.height || null,
     format: usable?.format ?? null,
     uploadedAt: isoDate(file.createdAt),
-    details: publicDetails(base, kind, metadata, archiveEntryLimits),
+    details: publicDetails(base, kind, metadata, archiveEntryLimits, file.version),
   };
 }
 
 /** What a viewer needs beyond the basics; only URLs of our API, never storage keys. */
-function publicDetails(base: string, kind: TFileKind, metadata: TDerivedMetadata | null, archiveEntryLimits?: TArchiveEntryLimits): TPublicFileDetails {
+function publicDetails(base: string, kind: TFileKind, metadata: TDerivedMetadata | null, archiveEntryLimits?: TArchiveEntryLimits, version?: number): TPublicFileDetails {
   if (!metadata) return {};
   if (metadata.error) return { previewUnavailable: metadata.error };
   const details: TPublicFileDetails = {};
   if (metadata.pages !== undefined) details.pages = metadata.pages;
-  if (metadata.pdf) details.pdfUrl = `${base}/pdf`;
-  else if (kind === 'pdf' && metadata.pages !== undefined) details.pdfUrl = `${base}?mode=preview`;
-  if (metadata.kind === 'video' && metadata.display) details.posterUrl = `${base}/poster`;
+  if (metadata.pdf) details.pdfUrl = versioned(`${base}/pdf`, version);
+  else if (kind === 'pdf' && metadata.pages !== undefined) details.pdfUrl = versioned(`${base}?mode=preview`, version);
+  if (metadata.kind === 'video' && metadata.display) details.posterUrl = versioned(`${base}/poster`, version);
   if (metadata.media) details.media = metadata.media;
   // Marked on every build (not when listed and cached): the API's current limits decide what it extracts.
   if (metadata.archive) details.archive = markEntryExtractability(capArchiveTree(metadata.archive, SITE_ARCHIVE_MAX_NODES), archiveEntryLimits);

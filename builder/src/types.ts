@@ -37,6 +37,8 @@ export interface TBuildFile {
   kind: string;
   /** What an earlier build derived, when it did. */
   metadata: TDerivedMetadata | null;
+  /** Bumped when the owner replaced the file's bytes (absent: the first version). */
+  version?: number;
   createdAt: number;
 }
 

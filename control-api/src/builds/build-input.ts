@@ -45,6 +45,8 @@ function toBuildFile(row: TFileRow): TBuildFile {
     sha256: row.sha256,
     kind: row.kind,
     metadata: parseDerivedMetadata(row.metadata),
+    // A replaced file's URLs name its version (absent for the first one).
+    ...(row.version > 1 ? { version: row.version } : {}),
     createdAt: row.created_at,
   };
 }

@@ -166,7 +166,11 @@ describe.each(TEST_DIALECTS)('managing a published site (%s)', async (dialect) =
     const favourite = await app.deps.db.selectFrom('favorites').select('file_version').where('file_id', '=', second.id).executeTakeFirstOrThrow();
     expect(favourite.file_version).toBe(1);
     await app.deps.queue.whenIdle();
-    expect((await page()).html).toContain('second-v2.jpg');
+    const rebuilt = (await page()).html;
+    expect(rebuilt).toContain('second-v2.jpg');
+    // Its URLs name the version, so the year-long cache of public file answers never serves the old bytes.
+    expect(rebuilt).toMatch(new RegExp(`/api/files/${second.id}\\?mode=download(&amp;|&)v=2`));
+    expect(rebuilt).not.toMatch(new RegExp(`/api/files/${second.id}\\?mode=download"`));
     const download = await fetch(`${app.url}/api/files/${second.id}?mode=download`);
     expect(Buffer.from(await download.arrayBuffer()).equals(Buffer.from(replacement))).toBe(true);
 
