@@ -15,6 +15,7 @@ import {
   listProjectIds,
   listProjectIdsBySlug,
   parseDerivedMetadata,
+  replaceFileBytes,
   saveFileMetadata,
   setProjectStatus,
   updateProject,
@@ -151,6 +152,34 @@ for (const dialect of TEST_DIALECTS) {
 
       await saveFileMetadata(handle.db, file.id, JSON.stringify({ sha256: 'abc', kind: 'image', width: 10, height: 20 }));
       expect((await findFileById(handle.db, file.id))?.metadata).toBe('{"sha256":"abc","kind":"image","width":10,"height":20}');
+    });
+
+    it('replaces a file once under concurrent replacements, marking the engagement made so far with its version', async () => {
+      const project = makeProjectRow();
+      const file = makeFileRow(project.id, 0);
+      await createProjectWithFiles(handle.db, project, [file]);
+      await handle.db.insertInto('favorites').values({ id: newId(), project_id: project.id, file_id: file.id, visitor_id: 'v1', user_name: 'User v1', created_at: NOW }).execute();
+      const next = (n: number) => ({
+        name: `new-${n}.jpg`,
+        type: 'image/jpeg',
+        size: 10 + n,
+        storageKey: `uploads/${project.id}/k${n}`,
+        sha256: `${n}`.repeat(64),
+        kind: 'image',
+        now: NOW + n,
+      });
+
+      const outcomes = await Promise.all([1, 2, 3, 4].map((n) => replaceFileBytes(handle.db, file, next(n))));
+      const applied = outcomes.filter((o) => o !== null && o !== 'conflict');
+      expect(applied.length + outcomes.filter((o) => o === 'conflict').length).toBe(4);
+      const row = await handle.db.selectFrom('files').selectAll().where('id', '=', file.id).executeTakeFirstOrThrow();
+      // Each applied replacement bumped the version exactly once, from the version it read.
+      expect(row.version).toBe(1 + applied.length);
+      expect(applied.map((o) => (o as { version: number }).version).sort()).toEqual(Array.from({ length: applied.length }, (_, i) => i + 2));
+      expect(row.metadata).toBe('{}');
+      const favourite = await handle.db.selectFrom('favorites').select('file_version').where('file_id', '=', file.id).executeTakeFirstOrThrow();
+      expect(favourite.file_version).toBe(1);
+      expect(await replaceFileBytes(handle.db, { id: newId(), project_id: project.id }, next(9))).toBeNull();
     });
   });
 }

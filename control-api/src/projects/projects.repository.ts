@@ -263,43 +263,54 @@ export async function findFileOfProjectById(db: TDb, projectId: string, fileId: 
  * New bytes for a file, keeping its id and position. In one transaction, the favourites, comments
  * and approvals made so far are stamped with the version they were made on, then the version is
  * bumped and the metadata cleared so the next build derives the new bytes. Answers the new version,
- * or null when the file is gone.
+ * null when the file is gone, or 'conflict' when another replacement of the file committed first
+ * (nothing is changed then: each replacement stamps and bumps from the version it read).
  */
 export async function replaceFileBytes(
   db: TDb,
   file: Pick<TFileRow, 'id' | 'project_id'>,
   next: { name: string; type: string; size: number; storageKey: string; sha256: string; kind: string; now: number },
-): Promise<{ version: number; previous: Pick<TFileRow, 'storage_key' | 'sha256'> } | null> {
-  return db.transaction().execute(async (trx) => {
-    const current = await trx
-      .selectFrom('files')
-      .select(['version', 'storage_key', 'sha256'])
-      .where('id', '=', file.id)
-      .where('project_id', '=', file.project_id)
-      .executeTakeFirst();
-    if (!current) return null;
-    for (const table of ['favorites', 'comments', 'approvals'] as const) {
-      await trx.updateTable(table).set({ file_version: current.version }).where('file_id', '=', file.id).where('file_version', 'is', null).execute();
-    }
-    const version = current.version + 1;
-    await trx
-      .updateTable('files')
-      .set({
-        name: next.name,
-        type: next.type,
-        size: next.size,
-        storage_key: next.storageKey,
-        sha256: next.sha256,
-        kind: next.kind,
-        metadata: '{}',
-        version,
-        replaced_at: next.now,
-      })
-      .where('id', '=', file.id)
-      .execute();
-    return { version, previous: { storage_key: current.storage_key, sha256: current.sha256 } };
-  });
+): Promise<{ version: number; previous: Pick<TFileRow, 'storage_key' | 'sha256'> } | null | 'conflict'> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const current = await trx
+        .selectFrom('files')
+        .select(['version', 'storage_key', 'sha256'])
+        .where('id', '=', file.id)
+        .where('project_id', '=', file.project_id)
+        .executeTakeFirst();
+      if (!current) return null;
+      const version = current.version + 1;
+      const bumped = await trx
+        .updateTable('files')
+        .set({
+          name: next.name,
+          type: next.type,
+          size: next.size,
+          storage_key: next.storageKey,
+          sha256: next.sha256,
+          kind: next.kind,
+          metadata: '{}',
+          version,
+          replaced_at: next.now,
+        })
+        .where('id', '=', file.id)
+        .where('version', '=', current.version)
+        .executeTakeFirst();
+      // Another replacement committed first: this one is undone whole (its stamps never happen).
+      if (bumped.numUpdatedRows === 0n) throw new ReplacedMeanwhile();
+      for (const table of ['favorites', 'comments', 'approvals'] as const) {
+        await trx.updateTable(table).set({ file_version: current.version }).where('file_id', '=', file.id).where('file_version', 'is', null).execute();
+      }
+      return { version, previous: { storage_key: current.storage_key, sha256: current.sha256 } };
+    });
+  } catch (err) {
+    if (err instanceof ReplacedMeanwhile) return 'conflict';
+    throw err;
+  }
 }
+
+class ReplacedMeanwhile extends Error {}
 
 /** Removes one file of a site with its engagement (ON DELETE CASCADE); answers whether it existed. */
 export async function deleteFileOfProject(db: TDb, projectId: string, fileId: string): Promise<boolean> {

@@ -262,6 +262,7 @@ export async function replaceFile(deps: TAppDeps, project: TProjectRow, file: TF
     now: deps.clock.now(),
   });
   if (!replaced) throw new AppError('not_found', 'File not found');
+  if (replaced === 'conflict') throw new AppError('conflict', 'This file was replaced meanwhile. Reload and try again.');
   await rebuild(deps, project.id);
   await removeUnusedBytes(deps, replaced.previous);
   deps.log.info({ projectId: project.id, fileId: file.id, version: replaced.version }, 'file replaced');
