@@ -4,6 +4,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { load } from 'cheerio';
 import type { TManagedProject } from '@dropsite/shared';
 import { BuildLine, DeleteSection, FilesSection, PasswordSection } from './manage-site.tsx';
+import { Tabs } from './tabs.tsx';
 import { THEME_OPTIONS, describeBuild, detailsUpdate, fromDateTimeLocal, themeLabel, toDateTimeLocal } from './manage-forms.ts';
 
 const render = (element: Parameters<typeof renderToStaticMarkup>[0]) => load(renderToStaticMarkup(element));
@@ -115,5 +116,14 @@ describe('settings tab views', () => {
     expect(done('[role=progressbar]')).toHaveLength(0);
     expect(done('a').attr('href')).toBe(project.url);
     expect(renderToStaticMarkup(createElement(BuildLine, { build: null, following: false, url: project.url }))).toBe('');
+  });
+
+  it('opens the Settings tab from a link to #settings, and the first tab for anything else', () => {
+    const tabs = ['overview', 'files', 'settings'].map((id) => ({ id, label: id, render: () => createElement('p', null, `${id} panel`) }));
+    const linked = render(createElement(Tabs, { label: 'Project', tabs, initialId: 'settings' }));
+    expect(linked('[role=tab][aria-selected=true]').text()).toBe('settings');
+    expect(linked('[role=tabpanel]').text()).toBe('settings panel');
+    const unknown = render(createElement(Tabs, { label: 'Project', tabs, initialId: 'nope' }));
+    expect(unknown('[role=tab][aria-selected=true]').text()).toBe('overview');
   });
 });

@@ -147,6 +147,7 @@ function ProjectDetail({ projectId }: { projectId: string }) {
       </dl>
       <Tabs
         label="Project"
+        initialId={window.location.hash.slice(1) || undefined}
         tabs={[
           { id: 'overview', label: 'Overview', render: () => <OverviewTab project={project} projectId={projectId} revision={revision} /> },
           {

@@ -23,8 +23,14 @@ export function nextTabIndex(key: string, current: number, count: number): numbe
   }
 }
 
-export function Tabs({ label, tabs }: { label: string; tabs: readonly TTab[] }) {
-  const [selected, setSelected] = useState(0);
+/** `initialId` opens another tab than the first (a link to a project's settings says `#settings`). */
+export function Tabs({ label, tabs, initialId }: { label: string; tabs: readonly TTab[]; initialId?: string | undefined }) {
+  const [selected, setSelected] = useState(() =>
+    Math.max(
+      0,
+      tabs.findIndex((tab) => tab.id === initialId),
+    ),
+  );
   const baseId = useId();
   const buttons = useRef<(HTMLButtonElement | null)[]>([]);
   const active = tabs[selected] ?? tabs[0];
