@@ -5,6 +5,7 @@ import { createTestDatabase, isDialectAvailable, makeFileRow, makeProjectRow, TE
 import {
   bumpProjectVersion,
   createProjectWithFiles,
+  deleteFileOfProject,
   findFileById,
   findProjectById,
   findProjectBySlug,
@@ -180,6 +181,24 @@ for (const dialect of TEST_DIALECTS) {
       const favourite = await handle.db.selectFrom('favorites').select('file_version').where('file_id', '=', file.id).executeTakeFirstOrThrow();
       expect(favourite.file_version).toBe(1);
       expect(await replaceFileBytes(handle.db, { id: newId(), project_id: project.id }, next(9))).toBeNull();
+    });
+
+    it('removes a file with its own analytics rollups, keeping the site’s', async () => {
+      const project = makeProjectRow();
+      const [kept, removed] = [makeFileRow(project.id, 0), makeFileRow(project.id, 1)];
+      await createProjectWithFiles(handle.db, project, [kept, removed]);
+      for (const scope of ['', kept.id, removed.id]) {
+        await handle.db.insertInto('analytics_daily').values({ project_id: project.id, scope, day: 20_000, views: 3, downloads: 1, unique_visitors: 1 }).execute();
+        await handle.db.insertInto('analytics_visitors').values({ project_id: project.id, scope, visitor_id: 'v1', last_day: 20_000 }).execute();
+      }
+      expect(await deleteFileOfProject(handle.db, project.id, removed.id)).toBe(true);
+      expect(await deleteFileOfProject(handle.db, project.id, removed.id)).toBe(false);
+      expect(await deleteFileOfProject(handle.db, newId(), kept.id)).toBe(false);
+      const scopes = async (table: 'analytics_daily' | 'analytics_visitors') =>
+        (await handle.db.selectFrom(table).select('scope').where('project_id', '=', project.id).execute()).map((r) => r.scope).sort();
+      expect(await scopes('analytics_daily')).toEqual(['', kept.id].sort());
+      expect(await scopes('analytics_visitors')).toEqual(['', kept.id].sort());
+      expect((await listFilesByProject(handle.db, project.id)).map((f) => f.id)).toEqual([kept.id]);
     });
   });
 }

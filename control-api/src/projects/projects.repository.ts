@@ -312,10 +312,20 @@ export async function replaceFileBytes(
 
 class ReplacedMeanwhile extends Error {}
 
-/** Removes one file of a site with its engagement (ON DELETE CASCADE); answers whether it existed. */
+/**
+ * Removes one file of a site with its engagement (ON DELETE CASCADE) and the file's own analytics
+ * rollups (their scope is the file id, no foreign key); the site's own rows keep the history.
+ * Answers whether it existed.
+ */
 export async function deleteFileOfProject(db: TDb, projectId: string, fileId: string): Promise<boolean> {
-  const result = await db.deleteFrom('files').where('id', '=', fileId).where('project_id', '=', projectId).executeTakeFirst();
-  return result.numDeletedRows > 0n;
+  return db.transaction().execute(async (trx) => {
+    const result = await trx.deleteFrom('files').where('id', '=', fileId).where('project_id', '=', projectId).executeTakeFirst();
+    if (result.numDeletedRows === 0n) return false;
+    for (const table of ['analytics_daily', 'analytics_totals', 'analytics_visitor_days', 'analytics_visitors'] as const) {
+      await trx.deleteFrom(table).where('project_id', '=', projectId).where('scope', '=', fileId).execute();
+    }
+    return true;
+  });
 }
 
 /** Whether any file row (of any site) still points at these bytes or this content hash. */
