@@ -80,6 +80,8 @@ export interface TBatchContext {
   siteTitle: string;
   siteUrl: string;
   dashboardUrl: string;
+  /** The site's settings in the dashboard (its notification switches and address), for a site an account owns. */
+  settingsUrl?: string;
   /** The recipient's one-click unsubscribe link (email only). */
   unsubscribeUrl?: string;
 }
@@ -115,13 +117,14 @@ export function composeEmail(items: readonly TBatchItem[], context: TBatchContex
     '',
     `View the site: ${context.siteUrl}`,
     `See all activity: ${context.dashboardUrl}`,
+    ...(context.settingsUrl ? [`Notification settings: ${context.settingsUrl}`] : []),
     '',
     'You get this because you confirmed notifications for this site.',
     ...(context.unsubscribeUrl ? [`Unsubscribe: ${context.unsubscribeUrl}`] : []),
   ].join('\n');
   const htmlItems = shown.map((i) => `<li style="margin:0 0 8px">${escapeHtml(toOneLine(i.message, 400))} <span style="color:#6b7280">(${time(i.created_at)})</span></li>`);
   if (more > 0) htmlItems.push(`<li style="margin:0 0 8px">and ${more} more</li>`);
-  const html = `<!doctype html><html><body style="font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#111827;line-height:1.6"><h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(summaryLine(items.length, context.siteTitle))}</h1><ul style="padding-left:20px;margin:0 0 24px">${htmlItems.join('')}</ul><p><a href="${escapeHtml(context.siteUrl)}" style="color:#1d4ed8">View the site</a> · <a href="${escapeHtml(context.dashboardUrl)}" style="color:#1d4ed8">See all activity</a></p><p style="color:#6b7280;font-size:13px">You get this because you confirmed notifications for this site.${context.unsubscribeUrl ? ` <a href="${escapeHtml(context.unsubscribeUrl)}" style="color:#6b7280">Unsubscribe</a>` : ''}</p></body></html>`;
+  const html = `<!doctype html><html><body style="font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#111827;line-height:1.6"><h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(summaryLine(items.length, context.siteTitle))}</h1><ul style="padding-left:20px;margin:0 0 24px">${htmlItems.join('')}</ul><p><a href="${escapeHtml(context.siteUrl)}" style="color:#1d4ed8">View the site</a> · <a href="${escapeHtml(context.dashboardUrl)}" style="color:#1d4ed8">See all activity</a>${context.settingsUrl ? ` · <a href="${escapeHtml(context.settingsUrl)}" style="color:#1d4ed8">Notification settings</a>` : ''}</p><p style="color:#6b7280;font-size:13px">You get this because you confirmed notifications for this site.${context.unsubscribeUrl ? ` <a href="${escapeHtml(context.unsubscribeUrl)}" style="color:#6b7280">Unsubscribe</a>` : ''}</p></body></html>`;
   return { subject, text, html };
 }
 

@@ -147,7 +147,10 @@ async function dispatchBatch(deps: TNotifierDeps, batch: TDueBatch, mailer: Mail
   const context = {
     siteTitle: project.title,
     siteUrl: `${config.publicUrl}/${project.slug}`,
-    dashboardUrl: `${config.publicUrl}/dashboard`,
+    // A site an account owns opens on its own page (and its settings); an anonymous one on the dashboard,
+    // where signing in offers to claim it.
+    dashboardUrl: project.owner_creator_id ? `${config.publicUrl}/dashboard/projects/${project.id}` : `${config.publicUrl}/dashboard`,
+    ...(project.owner_creator_id ? { settingsUrl: `${config.publicUrl}/dashboard/projects/${project.id}#settings` } : {}),
     ...(unsubscribeUrl ? { unsubscribeUrl } : {}),
   };
   try {

@@ -13,6 +13,7 @@ import { newId } from '../db/ids.ts';
 import { findEmailAddress, insertPendingEmailAddress, setEmailAddressStatus } from './email-addresses.repository.ts';
 import { notificationAddressOf, ownerKeyOf } from './email-confirmation.service.ts';
 import { headerOf, startSmtpTestServer } from './smtp-test-server.ts';
+import { createSignedInCreator } from '../test-support/accounts.ts';
 
 const DEFAULTS = loadConfig({});
 
@@ -112,6 +113,38 @@ describe('engagement notifications', () => {
     await dispatchDueNotifications(app.deps);
     expect(smtp.messages).toHaveLength(2);
     expect(headerOf(smtp.messages[1]!.raw, 'Subject')).toBe('1 new interaction on "Autumn Wedding"');
+  });
+
+  it("links an account's site to its page and notification settings in the dashboard, with a one-click unsubscribe", async () => {
+    const owner = await createSignedInCreator(app.deps, { email: 'owner@studio.example' });
+    // The site is the account's before its address is confirmed (confirmations belong to the owner).
+    const owned = await seedSite(app, { settings: { enableNotifications: true, notificationEmail: 'owned@example.com' } });
+    await app.deps.db.updateTable('projects').set({ owner_creator_id: owner.id, anonymous_session_id: null }).where('id', '=', owned.project.id).execute();
+    const ownerKey = ownerKeyOf({ ...owned.project, owner_creator_id: owner.id, anonymous_session_id: null });
+    await insertPendingEmailAddress(app.deps.db, { id: newId(), email: 'owned@example.com', ownerKey, now: app.deps.clock.now() });
+    const address = await findEmailAddress(app.deps.db, 'owned@example.com', ownerKey);
+    await setEmailAddressStatus(app.deps.db, address!.id, 'confirmed', app.deps.clock.now());
+    const anonymous = await seedConfirmedSite(app, { settings: { enableNotifications: true, notificationEmail: 'anonymous@example.com' } });
+    await engage(app, owned, { favorites: 1 });
+    await engage(app, anonymous, { favorites: 1 });
+    const before = smtp.messages.length;
+    clock.advance(60_000);
+    await dispatchDueNotifications(app.deps);
+    const mails = smtp.messages.slice(before);
+    const mailTo = (address: string) => {
+      const mail = mails.find((m) => m.to.includes(address) && /new interaction/.test(headerOf(m.raw, 'Subject') ?? ''));
+      expect(mail, address).toBeDefined();
+      return { raw: mail!.raw, body: mail!.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=') };
+    };
+    const ownedMail = mailTo('owned@example.com');
+    expect(ownedMail.body).toContain(`See all activity: ${app.url}/dashboard/projects/${owned.project.id}`);
+    expect(ownedMail.body).toContain(`Notification settings: ${app.url}/dashboard/projects/${owned.project.id}#settings`);
+    expect(headerOf(ownedMail.raw, 'List-Unsubscribe')).toMatch(/^<http.+>$/);
+    expect(headerOf(ownedMail.raw, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+    // An anonymous site has no page of its own in the dashboard until it is claimed there.
+    const anonymousMail = mailTo('anonymous@example.com');
+    expect(anonymousMail.body).toMatch(new RegExp(`See all activity: ${app.url.replace(/[.]/g, '\\.')}/dashboard\\r?\\n`));
+    expect(anonymousMail.body).not.toContain('Notification settings');
   });
 
   it('keeps CRLF out of the subject: a title cannot add headers', async () => {
