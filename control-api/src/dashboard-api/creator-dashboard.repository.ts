@@ -25,6 +25,7 @@ export interface TCreatorProjectRow {
   created_at: number;
   first_file_id: string | null;
   first_file_metadata: string | null;
+  first_file_version: number | null;
   file_count: number;
   favorites_count: number;
   comments_count: number;
@@ -89,6 +90,7 @@ function listByCorrelatedCounts(db: TDb, creatorId: string): Promise<TListRow[]>
         return [
           firstFile().select('files.id').as('first_file_id'),
           firstFile().select('files.metadata').as('first_file_metadata'),
+          firstFile().select('files.version').as('first_file_version'),
           count('files').as('file_count'),
           count('favorites').as('favorites_count'),
           count('comments').as('comments_count'),
@@ -115,7 +117,7 @@ function listByGroupedJoins(db: TDb, creatorId: string): Promise<TListRow[]> {
     .selectFrom('files as f')
     .innerJoin('projects as q', 'q.id', 'f.project_id')
     .distinctOn('f.project_id')
-    .select(['f.project_id', 'f.id', 'f.metadata'])
+    .select(['f.project_id', 'f.id', 'f.metadata', 'f.version'])
     .where('q.owner_creator_id', '=', creatorId)
     .orderBy('f.project_id')
     .orderBy('f.position');
@@ -132,6 +134,7 @@ function listByGroupedJoins(db: TDb, creatorId: string): Promise<TListRow[]> {
       't.downloads as downloads_count',
       'ff.id as first_file_id',
       'ff.metadata as first_file_metadata',
+      'ff.version as first_file_version',
       'fc.n as file_count',
       'fav.n as favorites_count',
       'com.n as comments_count',

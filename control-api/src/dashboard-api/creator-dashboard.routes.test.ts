@@ -155,6 +155,19 @@ describe('the creator dashboard', () => {
     expect((await owner.browser.json(`/api/projects/${site.project.id}/files/${site.files[0]!.id}/comments?before=${before}`)).status).toBe(404);
   });
 
+  it('names a replaced file’s version in its thumbnail URL, so a browser never shows the replaced picture', async () => {
+    const replaced = await seedOwnedSite(app, owner.id, { title: 'Replaced cover' });
+    const file = replaced.files[0]!;
+    await app.deps.db.updateTable('files').set({ version: 2 }).where('id', '=', file.id).execute();
+    const details = await owner.browser.json(`/api/projects/${replaced.project.id}/details`);
+    expect(details.status).toBe(200);
+    const files = (details.body as { project: { files: Array<{ id: string; thumbnailUrl: string | null }> } }).project.files;
+    expect(files.find((f) => f.id === file.id)?.thumbnailUrl).toBe(`/api/files/${file.id}?mode=preview&size=300&v=2`);
+    const list = await owner.browser.json('/api/creators/me/projects');
+    const projects = (list.body as { projects: Array<{ id: string; thumbnail_url: string | null }> }).projects;
+    expect(projects.find((p) => p.id === replaced.project.id)?.thumbnail_url).toBe(`/api/files/${file.id}?mode=preview&size=300&v=2`);
+  });
+
   it('charts views, distinct visitors and downloads per UTC day over 7, 30 and 90 days, zero-filled', async () => {
     const chart = await seedOwnedSite(app, owner.id, { title: 'Chart' });
     const fileId = chart.files[0]!.id;

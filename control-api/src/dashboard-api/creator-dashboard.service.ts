@@ -64,7 +64,12 @@ export async function openOwnFile(deps: Pick<TAppDeps, 'db'>, project: TProjectR
 }
 
 /** The 300 px thumbnail of a file on our origin, when one was derived and the site serves it to anyone. */
-function thumbnailUrlOf(deps: Pick<TAppDeps, 'clock'>, project: Pick<TProjectRow, 'deleted_at' | 'expires_at' | 'password_hash'>, fileId: string, metadata: string): string | null {
+function thumbnailUrlOf(
+  deps: Pick<TAppDeps, 'clock'>,
+  project: Pick<TProjectRow, 'deleted_at' | 'expires_at' | 'password_hash'>,
+  file: { id: string; metadata: string; version: number | null },
+): string | null {
+  const { id: fileId, metadata } = file;
   // A locked or expired site's thumbnails answer 401 or 410 to the dashboard too: no broken picture.
   if (checkSiteAccess(project, deps.clock) !== 'open') return null;
   // Nothing derived yet: no need to read it.
@@ -77,7 +82,10 @@ function thumbnailUrlOf(deps: Pick<TAppDeps, 'clock'>, project: Pick<TProjectRow
   }
   // Only whether a thumbnail was made (what the file route serves): a list of a thousand sites reads a thousand of these.
   const derived = ZThumbnailPresenceSchema.safeParse(json);
-  return derived.success && derived.data.error === undefined && derived.data.thumbnail !== undefined ? `/api/files/${fileId}?mode=preview&size=300` : null;
+  return derived.success && derived.data.error === undefined && derived.data.thumbnail !== undefined
+    ? // A replaced file's thumbnail names its version, as the site's URLs do: file answers are cached for long.
+      `/api/files/${fileId}?mode=preview&size=300${file.version !== null && file.version > 1 ? `&v=${file.version}` : ''}`
+    : null;
 }
 
 const ZThumbnailPresenceSchema = z.object({ thumbnail: z.object({ key: z.string() }).optional(), error: z.string().optional() });
@@ -120,7 +128,10 @@ export async function listOwnProjects(deps: TDeps, principal: TPrincipal, creato
         expires_at: p.expires_at === null ? null : iso(p.expires_at),
         has_password: p.password_hash !== null,
         template: p.template,
-        thumbnail_url: p.first_file_id !== null && p.first_file_metadata !== null ? thumbnailUrlOf(deps, p, p.first_file_id, p.first_file_metadata) : null,
+        thumbnail_url:
+          p.first_file_id !== null && p.first_file_metadata !== null
+            ? thumbnailUrlOf(deps, p, { id: p.first_file_id, metadata: p.first_file_metadata, version: p.first_file_version })
+            : null,
         settings: { enable_favorites: settings.enableFavorites, enable_comments: settings.enableComments, enable_approvals: settings.enableApprovals },
         favorites_count: p.favorites_count,
         comments_count: p.comments_count,
@@ -196,7 +207,7 @@ export async function getProjectDetails(deps: TDeps, project: TProjectRow): Prom
         kind: file.kind,
         size: file.size,
         uploadedAt: iso(file.created_at),
-        thumbnailUrl: thumbnailUrlOf(deps, project, file.id, file.metadata),
+        thumbnailUrl: thumbnailUrlOf(deps, project, file),
         favorites: (favoritesByFile.get(file.id) ?? []).map((f) => ({ id: f.id, userName: f.user_name, userEmail: '', createdAt: iso(f.created_at) })),
         comments: threadsByFile.get(file.id) ?? [],
         approvals: (approvalsByFile.get(file.id) ?? []).map((a) => ({ id: a.id, status: a.status, userName: a.user_name, createdAt: iso(a.updated_at) })),
