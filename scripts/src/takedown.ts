@@ -3,8 +3,8 @@
  * Takes a site down at once: /{slug} answers 451 with a short notice, its files and engagement
  * calls 404, and the time and reason are recorded on the site. `npm run restore-site` undoes it.
  */
-import { parseArgs } from 'node:util';
-import { createRuntime, loadConfig, takeDownSite } from '@dropsite/control-api';
+import { takeDownSite } from '@dropsite/control-api';
+import { readSiteFlags, runSiteCommand } from './site-command.ts';
 
 process.env.NODE_ENV ??= 'production';
 
@@ -15,27 +15,14 @@ engagement are unreachable, and the time and reason are recorded. Undo with
 npm run restore-site -- --slug <slug>.
 `;
 
-const { values } = parseArgs({ options: { slug: { type: 'string' }, reason: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } });
-if (values.help) {
-  process.stdout.write(USAGE);
-  process.exit(0);
-}
-if (!values.slug || !values.reason?.trim()) {
-  process.stderr.write(USAGE);
-  process.exit(2);
-}
+const { slug, reason } = readSiteFlags(USAGE, ['slug', 'reason'], (values) => Boolean(values.slug && values.reason?.trim()));
 
-const config = loadConfig();
-const runtime = await createRuntime({ ...config, logLevel: 'warn' }, { runBuilder: false });
-let exitCode = 0;
-try {
-  const taken = await takeDownSite(runtime.deps, values.slug, values.reason);
-  if (taken) process.stdout.write(`Took down ${values.slug}: ${config.publicUrl}/${values.slug} now answers 451.\n`);
-  else {
-    process.stderr.write(`No live site with slug: ${values.slug}\n`);
-    exitCode = 1;
+await runSiteCommand(async (deps, config) => {
+  const taken = await takeDownSite(deps, slug, reason);
+  if (taken) {
+    process.stdout.write(`Took down ${slug}: ${config.publicUrl}/${slug} now answers 451.\n`);
+    return 0;
   }
-} finally {
-  await runtime.close();
-}
-process.exit(exitCode);
+  process.stderr.write(`No live site with slug: ${slug}\n`);
+  return 1;
+});
