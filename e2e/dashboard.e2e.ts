@@ -4,62 +4,19 @@
  * from the banner, reads its analytics and chart, and replies to the comment, which the visitor
  * then sees on the site. Screenshots (1280 and 375 px, light and dark) go to /tmp/shots-dash/.
  */
-import { mkdirSync } from 'node:fs';
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { publishSite, type TPublishedSite } from './engagement-helpers.ts';
+import { expect, test } from '@playwright/test';
+import { engageAsVisitor, publishSite, quietAnonymousLoop, shootAllWays } from './engagement-helpers.ts';
 
 const SHOTS_DIR = '/tmp/shots-dash';
 const COMMENT = 'Could the logo sit a little higher?';
 const REPLY = 'Yes, moved up 12 px in the next round.';
 
-/** A visitor, in their own browser, views the site, favourites the first file, leaves a comment and downloads it. */
-async function engageAsVisitor(browser: Browser, site: TPublishedSite): Promise<void> {
-  const visitor = await browser.newContext();
-  const page = await visitor.newPage();
-  await page.goto(site.url);
-  const controls = page.locator('[data-engagement]').first();
-  await controls.getByRole('button', { name: 'Favourite' }).click();
-  await expect(controls.getByRole('button', { name: 'Favourite' })).toHaveAttribute('aria-pressed', 'true');
-  await controls.getByRole('button', { name: /^Comments/ }).click();
-  await controls.getByRole('textbox').fill(COMMENT);
-  await controls.getByRole('button', { name: 'Post' }).click();
-  await expect(controls.locator('.engagement-comment__text')).toHaveText([COMMENT]);
-  await visitor.close();
-}
-
-/** Four screenshots of the page as it is: 1280 and 375 px wide, light and dark. */
-async function shootAllWays(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS_DIR, { recursive: true });
-  for (const [width, height] of [
-    [1280, 900],
-    [375, 812],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme });
-      await page.evaluate(() => window.scrollTo(0, 0));
-      // The chart redraws in the scheme's colours; let it settle before the picture.
-      await page.waitForTimeout(250);
-      await page.screenshot({ path: `${SHOTS_DIR}/${name}-${width}-${colorScheme}.png`, fullPage: true });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.emulateMedia({ colorScheme: 'light' });
-}
-
 test('a creator signs up, claims the site from the banner, reads its analytics and replies to a visitor', async ({ browser, baseURL }) => {
   test.setTimeout(120_000);
   const creator = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  // An address is already on file and the teaser was put off, so the anonymous loop's prompts stay out of the pictures.
-  await creator.addInitScript(() => {
-    window.localStorage.setItem(
-      'dropsite.collectedEmail',
-      JSON.stringify({ email: 'mara@studio.example', collected_via: 'success_page', collected_at: Date.now(), project_id: null }),
-    );
-    window.localStorage.setItem('dropsite.teaserDismissed', '1');
-  });
+  await quietAnonymousLoop(creator);
   const site = await publishSite(creator.request, baseURL!, { title: 'Brand Refresh', images: [{ name: 'logo-v2.jpg', rgb: [40, 90, 160] }] });
-  await engageAsVisitor(browser, site);
+  await engageAsVisitor(browser, site, COMMENT);
 
   const page = await creator.newPage();
   // Signed out, the dashboard says so and leaves for the sign-in page, remembering where it was.
@@ -86,7 +43,7 @@ test('a creator signs up, claims the site from the banner, reads its analytics a
   await expect(banner.getByRole('button', { name: 'Hide Details' })).toHaveAttribute('aria-expanded', 'true');
   await expect(banner.getByRole('heading', { name: 'Brand Refresh' })).toBeVisible();
   await expect(banner.getByRole('list', { name: 'Enabled features' }).getByRole('listitem')).toHaveText(['Favorites', 'Comments', 'Approvals']);
-  await shootAllWays(page, 'dashboard-banner');
+  await shootAllWays(page, SHOTS_DIR, 'dashboard-banner');
 
   await banner.getByRole('button', { name: 'Claim All Projects' }).click();
   await expect(banner).toHaveCount(0);
@@ -103,7 +60,7 @@ test('a creator signs up, claims the site from the banner, reads its analytics a
   const cardPanel = card.getByRole('region', { name: 'Analytics of Brand Refresh' });
   await expect(cardPanel.locator('.dash-stats__item').filter({ hasText: 'Favourites' }).locator('dd')).toHaveText('1');
   await expect(cardPanel.locator('.dash-chart__plot canvas')).toBeVisible();
-  await shootAllWays(page, 'dashboard-list');
+  await shootAllWays(page, SHOTS_DIR, 'dashboard-list');
   await card.getByRole('button', { name: 'Hide Analytics' }).click();
 
   // The project detail view.
@@ -138,7 +95,7 @@ test('a creator signs up, claims the site from the banner, reads its analytics a
   await sitePanel.locator('.dash-chart__plot').focus();
   await page.keyboard.press('End');
   await expect(sitePanel.locator('.dash-chart__reading')).toContainText(/\d+ views?, \d+ unique visitors?, \d+ downloads?/);
-  await shootAllWays(page, 'project-overview');
+  await shootAllWays(page, SHOTS_DIR, 'project-overview');
 
   // New engagement shows without a reload: another visitor comments, the next poll brings it.
   const second = await browser.newContext();
@@ -174,7 +131,7 @@ test('a creator signs up, claims the site from the banner, reads its analytics a
   const filePanel = fileRow.getByRole('region', { name: 'Analytics of logo-v2.jpg' });
   await expect(filePanel.locator('.dash-stats__item').filter({ hasText: 'Favourites' }).locator('dd')).toHaveText('1');
   await expect(filePanel.locator('.dash-chart__plot canvas')).toBeVisible();
-  await shootAllWays(page, 'project-files');
+  await shootAllWays(page, SHOTS_DIR, 'project-files');
 
   await page.keyboard.press('End');
   await page.getByRole('tab', { name: 'Engagement' }).click();

@@ -1,20 +1,5 @@
-import { expect, test, type Browser, type BrowserContext, type Page, type Request } from '@playwright/test';
-import { publishSite, type TPublishedSite } from './engagement-helpers.ts';
-
-/** A visitor, in their own browser, favourites the file and leaves a comment. */
-async function engageAsVisitor(browser: Browser, site: TPublishedSite, comment: string): Promise<void> {
-  const visitor = await browser.newContext();
-  const page = await visitor.newPage();
-  await page.goto(site.url);
-  const controls = page.locator('[data-engagement]').first();
-  await controls.getByRole('button', { name: 'Favourite' }).click();
-  await expect(controls.getByRole('button', { name: 'Favourite' })).toHaveAttribute('aria-pressed', 'true');
-  await controls.getByRole('button', { name: /^Comments/ }).click();
-  await controls.getByRole('textbox').fill(comment);
-  await controls.getByRole('button', { name: 'Post' }).click();
-  await expect(controls.locator('.engagement-comment__text')).toHaveText([comment]);
-  await visitor.close();
-}
+import { expect, test, type BrowserContext, type Page, type Request } from '@playwright/test';
+import { engageAsVisitor, publishSite } from './engagement-helpers.ts';
 
 /** Records what the page hands to the Notification API (headless Chromium shows nothing itself). */
 async function recordBrowserNotifications(context: BrowserContext): Promise<void> {

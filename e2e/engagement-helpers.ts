@@ -1,5 +1,6 @@
-/** Publishing a site with engagement on, the way the wizard does, for the engagement e2e files. */
-import { expect, type APIRequestContext } from '@playwright/test';
+/** Publishing a site with engagement on, the way the wizard does, and the steps the creator's e2e files share. */
+import { mkdirSync } from 'node:fs';
+import { expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
 
 export const ALL_ENGAGEMENT = { enableFavorites: true, enableComments: true, enableApprovals: true, enableAnalytics: true };
@@ -43,4 +44,50 @@ export async function publishSite(
   const body = (await res.json()) as { url: string; slug: string };
   await expect.poll(async () => ((await (await request.get(`/api/sites/${body.slug}/status`)).json()) as { status: string }).status, { timeout: 30_000 }).toBe('live');
   return body;
+}
+
+/** A visitor, in their own browser, views the site, favourites the first file and leaves a comment. */
+export async function engageAsVisitor(browser: Browser, site: TPublishedSite, comment: string): Promise<void> {
+  const visitor = await browser.newContext();
+  const page = await visitor.newPage();
+  await page.goto(site.url);
+  const controls = page.locator('[data-engagement]').first();
+  await controls.getByRole('button', { name: 'Favourite' }).click();
+  await expect(controls.getByRole('button', { name: 'Favourite' })).toHaveAttribute('aria-pressed', 'true');
+  await controls.getByRole('button', { name: /^Comments/ }).click();
+  await controls.getByRole('textbox').fill(comment);
+  await controls.getByRole('button', { name: 'Post' }).click();
+  await expect(controls.locator('.engagement-comment__text')).toHaveText([comment]);
+  await visitor.close();
+}
+
+/** An address is already on file and the teaser was put off, so the anonymous loop's prompts stay out of the creator's pictures. */
+export async function quietAnonymousLoop(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    window.localStorage.setItem(
+      'dropsite.collectedEmail',
+      JSON.stringify({ email: 'mara@studio.example', collected_via: 'success_page', collected_at: Date.now(), project_id: null }),
+    );
+    window.localStorage.setItem('dropsite.teaserDismissed', '1');
+  });
+}
+
+/** Four screenshots of the page as it is, into `dir`: 1280 and 375 px wide, light and dark. */
+export async function shootAllWays(page: Page, dir: string, name: string): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  for (const [width, height] of [
+    [1280, 900],
+    [375, 812],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      // A chart redraws in the scheme's colours; let it settle before the picture.
+      await page.waitForTimeout(250);
+      await page.screenshot({ path: `${dir}/${name}-${width}-${colorScheme}.png`, fullPage: true });
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
 }

@@ -5,40 +5,15 @@
  * answers 404.
  * Screenshots of the Settings tab (1280 and 375 px, light and dark) go to /tmp/shots-manage/.
  */
-import { mkdirSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
-import { makeJpeg, publishSite } from './engagement-helpers.ts';
+import { expect, test } from '@playwright/test';
+import { makeJpeg, publishSite, quietAnonymousLoop, shootAllWays } from './engagement-helpers.ts';
 
 const SHOTS_DIR = '/tmp/shots-manage';
-
-async function shootAllWays(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS_DIR, { recursive: true });
-  for (const [width, height] of [
-    [1280, 900],
-    [375, 812],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme });
-      await page.evaluate(() => window.scrollTo(0, 0));
-      await page.waitForTimeout(200);
-      await page.screenshot({ path: `${SHOTS_DIR}/${name}-${width}-${colorScheme}.png`, fullPage: true });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 test('the owner edits, replaces a file, protects and deletes a published site from the dashboard', async ({ browser, baseURL }) => {
   test.setTimeout(120_000);
   const creator = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await creator.addInitScript(() => {
-    window.localStorage.setItem(
-      'dropsite.collectedEmail',
-      JSON.stringify({ email: 'mara@studio.example', collected_via: 'success_page', collected_at: Date.now(), project_id: null }),
-    );
-    window.localStorage.setItem('dropsite.teaserDismissed', '1');
-  });
+  await quietAnonymousLoop(creator);
   const site = await publishSite(creator.request, baseURL!, {
     title: 'Brand Refresh',
     images: [
@@ -113,7 +88,7 @@ test('the owner edits, replaces a file, protects and deletes a published site fr
   await poster.getByRole('button', { name: 'Cancel' }).click();
   await expect(files.locator('.manage-file')).toHaveCount(2);
 
-  await shootAllWays(page, 'settings');
+  await shootAllWays(page, SHOTS_DIR, 'settings');
 
   // A password: the visitor who had the site open is locked out.
   const password = card('Password');
@@ -132,7 +107,7 @@ test('the owner edits, replaces a file, protects and deletes a published site fr
   await expect(confirm).toBeFocused();
   await expect(danger.getByRole('button', { name: 'Delete this site' })).toBeDisabled();
   await confirm.fill('Brand Refresh — Final');
-  await shootAllWays(page, 'settings-delete');
+  await shootAllWays(page, SHOTS_DIR, 'settings-delete');
   await danger.getByRole('button', { name: 'Delete this site' }).click();
   await page.waitForURL(/\/dashboard$/);
   await expect(page.getByRole('heading', { name: 'No projects yet' })).toBeVisible();

@@ -8,7 +8,7 @@
 import { expect, test, type BrowserContext } from '@playwright/test';
 import { ALL_ENGAGEMENT, publishSite } from './engagement-helpers.ts';
 import { hydrateAll, pdf, photos, publish, text, video, zip } from './visitor-support.ts';
-import { closeEmailPromptWhenShown, threeImages, walkToPreview } from './wizard-support.ts';
+import { closeEmailPromptWhenShown, expectPreviewImageDecoded, threeImages, walkToPreview } from './wizard-support.ts';
 
 /** Collects every CSP violation of every page and frame of the context (the event, and Chromium's console report). */
 async function recordViolations(context: BrowserContext): Promise<string[]> {
@@ -139,22 +139,8 @@ test('the wizard preview runs sandboxed in its own origin, under the site CSP, a
   const frame = page.frameLocator('[data-testid="preview-frame"]');
   await expect(frame.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId('preview-frame')).toHaveAttribute('sandbox', 'allow-scripts allow-downloads');
-  const previewImages = frame.locator('img[src^="blob:"]');
-  await expect(previewImages.first()).toBeAttached();
-  await expect
-    .poll(
-      () =>
-        previewImages.evaluateAll((imgs: HTMLImageElement[]) =>
-          imgs
-            .map((img) => {
-              img.loading = 'eager';
-              return img.complete && img.naturalWidth > 0;
-            })
-            .some(Boolean),
-        ),
-      { timeout: 10_000 },
-    )
-    .toBe(true);
+  await expect(frame.locator('img[src^="blob:"]').first()).toBeAttached();
+  await expectPreviewImageDecoded(frame);
 
   // The PDF viewer reads the creator's local file (a blob: URL the frame made) with PDF.js from /_astro.
   const viewer = frame.locator('.pdf-viewer').first();

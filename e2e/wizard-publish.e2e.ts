@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { closeEmailPromptWhenShown, threeImages, walkToPreview } from './wizard-support.ts';
+import { closeEmailPromptWhenShown, expectPreviewImageDecoded, threeImages, walkToPreview } from './wizard-support.ts';
 
 test('a creator publishes three files through every wizard step, previews, copies the link and opens the site', async ({ page, context }) => {
   test.setTimeout(150_000);
@@ -56,23 +56,8 @@ test('a creator publishes three files through every wizard step, previews, copie
   await expect(page.getByText('Preview Mode - This is how visitors will see your site')).toBeVisible();
   const frame = page.frameLocator('[data-testid="preview-frame"]');
   await expect(frame.getByRole('heading', { level: 1, name: 'Golden Hour Portrait' })).toBeVisible({ timeout: 15_000 });
-  const previewImages = frame.locator('img[src^="blob:"]');
   for (const image of images) await expect(frame.locator(`img[alt="${image.name}"][src^="blob:"]`).first()).toBeAttached();
-  // The gallery lazy-loads; loaded eagerly, the images decode from the creator's local files.
-  await expect
-    .poll(
-      () =>
-        previewImages.evaluateAll((imgs: HTMLImageElement[]) =>
-          imgs
-            .map((img) => {
-              img.loading = 'eager';
-              return img.complete && img.naturalWidth > 0;
-            })
-            .some(Boolean),
-        ),
-      { timeout: 10_000 },
-    )
-    .toBe(true);
+  await expectPreviewImageDecoded(frame);
   await page.keyboard.press('Escape');
   await expect(page.getByRole('heading', { name: /Site details/ })).toBeVisible();
   await page.getByRole('button', { name: 'Configure Features' }).click();

@@ -1,5 +1,5 @@
 /** Shared steps of the wizard's browser tests. */
-import { expect, type Page } from '@playwright/test';
+import { expect, type FrameLocator, type Page } from '@playwright/test';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
@@ -63,4 +63,23 @@ export async function writeLargeFile(outputDir: string, name: string): Promise<{
     await handle.close();
   }
   return { file, sha256: hash.digest('hex') };
+}
+
+/** The preview's gallery lazy-loads; loaded eagerly, at least one image decodes from the creator's local files (blob: URLs). */
+export async function expectPreviewImageDecoded(frame: FrameLocator): Promise<void> {
+  const previewImages = frame.locator('img[src^="blob:"]');
+  await expect
+    .poll(
+      () =>
+        previewImages.evaluateAll((imgs: HTMLImageElement[]) =>
+          imgs
+            .map((img) => {
+              img.loading = 'eager';
+              return img.complete && img.naturalWidth > 0;
+            })
+            .some(Boolean),
+        ),
+      { timeout: 10_000 },
+    )
+    .toBe(true);
 }
