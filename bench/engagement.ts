@@ -11,9 +11,8 @@
  *
  * Usage: node bench/engagement.ts   (BENCH_SECONDS=10, BENCH_CONNECTIONS=10, BENCH_PG_URL=…, BENCH_PIN=0 to not pin CPUs)
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
@@ -24,7 +23,7 @@ import express from 'express';
 import { createApp, createRuntime, loadConfig } from '@dropsite/control-api';
 import { uploadKey } from '@dropsite/shared';
 import { printFigures } from './lib.ts';
-import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
+import { announceReady, closeOnSigterm, cpuMsOf, hasTaskset, startServer, stopServer } from './load-harness.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -142,57 +141,16 @@ async function serve(): Promise<void> {
   const barePort = (bareServer.address() as AddressInfo).port;
 
   const info: TServerInfo = { port, barePort, projectId, fileIds };
-  process.stdout.write(`READY ${JSON.stringify(info)}\n`);
+  announceReady(info);
 
   const schema = process.env.BENCH_DROP_SCHEMA;
-  process.once('SIGTERM', () => {
-    server.close();
-    bareServer.close();
-    server.closeAllConnections();
-    bareServer.closeAllConnections();
-    void (async () => {
-      if (schema) await db.schema.dropSchema(schema).ifExists().cascade().execute();
-      await runtime.close();
-      process.exit(0);
-    })();
+  closeOnSigterm([server, bareServer], async () => {
+    if (schema) await db.schema.dropSchema(schema).ifExists().cascade().execute();
+    await runtime.close();
   });
 }
 
 // ---- parent: the load generator
-
-function hasTaskset(): boolean {
-  if (process.env.BENCH_PIN === '0' || os.cpus().length < 2) return false;
-  try {
-    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function startServer(env: Record<string, string>, pin: boolean): Promise<{ child: ChildProcess; info: TServerInfo }> {
-  const script = import.meta.filename;
-  const command = pin ? 'taskset' : process.execPath;
-  // The API's own flags and environment (control-api/api-launch.mjs), as npm start runs it.
-  const args = pin ? ['-c', '0', process.execPath, ...API_NODE_FLAGS, script, '--serve'] : [...API_NODE_FLAGS, script, '--serve'];
-  const child = spawn(command, args, { env: { ...process.env, ...API_ENV, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const info = await new Promise<TServerInfo>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      const line = out.split('\n').find((l) => l.startsWith('READY '));
-      if (line) resolve(JSON.parse(line.slice(6)) as TServerInfo);
-    });
-    child.once('exit', (code) => reject(new Error(`API process exited (${code}) before it was ready`)));
-  });
-  return { child, info };
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 async function makeVisitors(base: string, projectId: string): Promise<string[]> {
   const cookies: string[] = [];
@@ -215,35 +173,24 @@ interface TRun {
   cpuMicrosPerRequest: number | null;
 }
 
-/** CPU time of a process in microseconds from /proc (Linux, 100 ticks a second), or null elsewhere. */
-function cpuMicrosOf(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
-  } catch {
-    return null;
-  }
-}
-
 async function load(url: string, request: autocannon.Request, serverPid: number | undefined): Promise<TRun> {
-  const cpuBefore = cpuMicrosOf(serverPid);
+  const cpuBefore = cpuMsOf(serverPid);
   const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests: [request] });
-  const cpuAfter = cpuMicrosOf(serverPid);
+  const cpuAfter = cpuMsOf(serverPid);
   const total = result['2xx'] + result.non2xx;
   return {
     rps: result.requests.average,
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
-    cpuMicrosPerRequest: cpuBefore !== null && cpuAfter !== null && total > 0 ? (cpuAfter - cpuBefore) / total : null,
+    cpuMicrosPerRequest: cpuBefore !== null && cpuAfter !== null && total > 0 ? ((cpuAfter - cpuBefore) * 1000) / total : null,
   };
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
 async function measure(label: string, env: Record<string, string>, pin: boolean): Promise<Record<string, TRun>> {
-  const { child, info } = await startServer(env, pin);
+  const { child, info } = await startServer<TServerInfo>(import.meta.filename, env, pin);
   try {
     const base = `http://127.0.0.1:${info.port}`;
     const cookies = await makeVisitors(base, info.projectId);

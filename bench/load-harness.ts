@@ -1,0 +1,73 @@
+/**
+ * The harness the load benchmarks share: the API (with its bare yardstick) in a child process started
+ * as npm start runs it, optionally pinned to one CPU so the load generator has the other, its READY
+ * line, its shutdown on SIGTERM, and the CPU it spent as /proc counts it.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type http from 'node:http';
+import os from 'node:os';
+import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
+
+/** Whether the API can be pinned to CPU 0 (taskset present, two CPUs or more, BENCH_PIN not 0). */
+export function hasTaskset(): boolean {
+  if (process.env.BENCH_PIN === '0' || os.cpus().length < 2) return false;
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The child's side: tells the parent it is ready, with what the parent needs to load it. */
+export function announceReady(info: object): void {
+  process.stdout.write(`READY ${JSON.stringify(info)}\n`);
+}
+
+/** The child's side: on SIGTERM, closes the servers and their connections, disposes of the rest, and exits. */
+export function closeOnSigterm(servers: readonly http.Server[], dispose: () => Promise<void>): void {
+  process.once('SIGTERM', () => {
+    for (const server of servers) server.close();
+    for (const server of servers) server.closeAllConnections();
+    void (async () => {
+      await dispose();
+      process.exit(0);
+    })();
+  });
+}
+
+/** Starts `script --serve` as the API process and answers once it printed its READY line. */
+export async function startServer<TInfo>(script: string, env: Record<string, string>, pin: boolean): Promise<{ child: ChildProcess; info: TInfo }> {
+  const command = pin ? 'taskset' : process.execPath;
+  // The API's own flags and environment (control-api/api-launch.mjs), as npm start runs it.
+  const args = pin ? ['-c', '0', process.execPath, ...API_NODE_FLAGS, script, '--serve'] : [...API_NODE_FLAGS, script, '--serve'];
+  const child = spawn(command, args, { env: { ...process.env, ...API_ENV, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const info = await new Promise<TInfo>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const line = out.split('\n').find((l) => l.startsWith('READY '));
+      if (line) resolve(JSON.parse(line.slice(6)) as TInfo);
+    });
+    child.once('exit', (code) => reject(new Error(`API process exited (${code}) before it was ready`)));
+  });
+  return { child, info };
+}
+
+export async function stopServer(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** CPU time of a process in milliseconds from /proc (Linux, 100 ticks a second), or null elsewhere. */
+export function cpuMsOf(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
