@@ -7,12 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteOgImageKey } from '@dropsite/shared';
-import { loadConfig } from '../config/config.ts';
-import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { createFakeClock, startTestApp, type TTestApp, UNREACHED_RATE_LIMITS } from '../test-support/test-app.ts';
 import { createBrowser, seedSite, SITE_HTML_MARKER, type TBrowser, type TSeededSite } from '../test-support/site-fixtures.ts';
 import { expectNoLeak } from './security-support.ts';
 
-const DEFAULTS = loadConfig({});
 const PASSWORD = 'correct horse battery';
 
 interface TProbe {
@@ -96,14 +94,7 @@ describe('the locked, expired and deleted matrices over every route that serves 
       clock,
       startWorker: false,
       config: {
-        rateLimits: {
-          ...DEFAULTS.rateLimits,
-          readsPerMinute: 100_000,
-          writesPerMinute: 100_000,
-          siteWritesPerMinute: 100_000,
-          unlockPerMinute: 100_000,
-          unlockSitePerMinute: 100_000,
-        },
+        rateLimits: UNREACHED_RATE_LIMITS,
       },
     });
   });

@@ -6,12 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteOgImageKey, UPLOADS_PREFIX } from '@dropsite/shared';
-import { loadConfig } from '../config/config.ts';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { startTestApp, type TTestApp, UNREACHED_RATE_LIMITS } from '../test-support/test-app.ts';
 import { createBrowser, seedSite, type TSeededSite } from '../test-support/site-fixtures.ts';
 import { expectApiError, expectNoLeak, multipartBody, publishFields, rawRequest } from './security-support.ts';
 
-const DEFAULTS = loadConfig({});
 const J = { 'content-type': 'application/json' };
 
 describe('oversized and malformed bodies, hostile ranges, and error bodies', () => {
@@ -22,14 +20,7 @@ describe('oversized and malformed bodies, hostile ranges, and error bodies', () 
     app = await startTestApp({
       startWorker: false,
       config: {
-        rateLimits: {
-          ...DEFAULTS.rateLimits,
-          readsPerMinute: 100_000,
-          writesPerMinute: 100_000,
-          siteWritesPerMinute: 100_000,
-          unlockPerMinute: 100_000,
-          unlockSitePerMinute: 100_000,
-        },
+        rateLimits: UNREACHED_RATE_LIMITS,
       },
     });
     site = await seedSite(app);

@@ -4,12 +4,10 @@
  * (a plain HTML form can send urlencoded, multipart and text/plain without a preflight).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config/config.ts';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { startTestApp, type TTestApp, UNREACHED_RATE_LIMITS } from '../test-support/test-app.ts';
 import { createBrowser, seedSite, type TSeededSite } from '../test-support/site-fixtures.ts';
 import { expectApiError, multipartBody, publishFields } from './security-support.ts';
 
-const DEFAULTS = loadConfig({});
 const PASSWORD = 'correct horse battery';
 
 const FOREIGN_ORIGINS = ['https://evil.example', 'null', 'http://localhost.evil.example', 'http://127.0.0.1.nip.io', 'file://'];
@@ -69,14 +67,7 @@ describe('cross-site writes are refused by their Origin', () => {
     app = await startTestApp({
       startWorker: false,
       config: {
-        rateLimits: {
-          ...DEFAULTS.rateLimits,
-          readsPerMinute: 100_000,
-          writesPerMinute: 100_000,
-          siteWritesPerMinute: 100_000,
-          unlockPerMinute: 100_000,
-          unlockSitePerMinute: 100_000,
-        },
+        rateLimits: UNREACHED_RATE_LIMITS,
       },
     });
   });

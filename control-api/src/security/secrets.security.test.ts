@@ -7,12 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteHtmlKey } from '@dropsite/shared';
-import { loadConfig } from '../config/config.ts';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { startTestApp, type TTestApp, UNREACHED_RATE_LIMITS } from '../test-support/test-app.ts';
 import { buildUploadForm, makeJpeg } from '../test-support/fixtures.ts';
 import { createBrowser, type TBrowser } from '../test-support/site-fixtures.ts';
 
-const DEFAULTS = loadConfig({});
 const PASSWORD = 'Plum-Orchard-Secret-42';
 const SESSION_SECRET = 'session-secret-that-must-never-leave-the-server-0123456789';
 
@@ -28,14 +26,7 @@ describe('secrets absent from every published answer', () => {
     app = await startTestApp({
       config: {
         sessionSecret: SESSION_SECRET,
-        rateLimits: {
-          ...DEFAULTS.rateLimits,
-          readsPerMinute: 100_000,
-          writesPerMinute: 100_000,
-          siteWritesPerMinute: 100_000,
-          unlockPerMinute: 100_000,
-          unlockSitePerMinute: 100_000,
-        },
+        rateLimits: UNREACHED_RATE_LIMITS,
       },
     });
     creator = createBrowser(app);

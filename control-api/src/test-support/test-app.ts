@@ -35,6 +35,19 @@ export function createFakeClock(start = Date.UTC(2026, 10, 22, 12, 0, 0)): Clock
   };
 }
 
+/**
+ * Rate limits no test's own traffic reaches (every limit the app keys by visitor, site or IP), for
+ * suites that send many requests from one address and assert something other than the limits.
+ */
+export const UNREACHED_RATE_LIMITS: TConfig['rateLimits'] = {
+  ...loadConfig({}).rateLimits,
+  readsPerMinute: 100_000,
+  writesPerMinute: 100_000,
+  siteWritesPerMinute: 100_000,
+  unlockPerMinute: 100_000,
+  unlockSitePerMinute: 100_000,
+};
+
 export interface TTestAppOptions {
   clock?: Clock;
   /** The app's logger (silent by default). */
