@@ -1,19 +1,9 @@
 /** Assembly without HTTP: missing chunks, the whole-file check, publishing, one completion at a time. */
 import { vi, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHUNK_SIZE, uploadKey } from '@dropsite/shared';
-import { AppError } from '../http/app-error.ts';
 import { findProjectById } from '../projects/projects.repository.ts';
-import { chunkInput, chunkOf, initInput, makeBytes, sha256, startSessionParts, type TSessionParts } from './session-test-deps.ts';
+import { appErrorOf, chunkInput, chunkOf, initInput, makeBytes, sha256, startSessionParts, type TSessionParts } from './session-test-deps.ts';
 import { findUploadSessionById } from './upload-sessions.repository.ts';
-
-const appErrorOf = async (promise: Promise<unknown>): Promise<AppError> => {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-};
 
 async function readObject(parts: TSessionParts, key: string): Promise<Buffer> {
   const { body } = await parts.deps.storage.get(key);

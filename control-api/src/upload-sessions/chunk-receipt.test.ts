@@ -1,18 +1,8 @@
 /** Chunk receipt without HTTP: per-chunk SHA-256, exact sizes, retries (identical or 409), part URLs on disk. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHUNK_SIZE } from '@dropsite/shared';
-import { AppError } from '../http/app-error.ts';
-import { chunkInput, chunkOf, initInput, makeBytes, sha256, startSessionParts, type TSessionParts } from './session-test-deps.ts';
+import { appErrorOf, chunkInput, chunkOf, initInput, makeBytes, sha256, startSessionParts, type TSessionParts } from './session-test-deps.ts';
 import { findChunk } from './upload-sessions.repository.ts';
-
-const appErrorOf = async (promise: Promise<unknown>): Promise<AppError> => {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-};
 
 describe('chunk receipt', () => {
   let parts: TSessionParts;

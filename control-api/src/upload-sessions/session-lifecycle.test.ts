@@ -2,18 +2,8 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHUNK_SIZE } from '@dropsite/shared';
-import { AppError } from '../http/app-error.ts';
-import { chunkInput, chunkOf, initInput, makeBytes, startSessionParts, type TSessionParts } from './session-test-deps.ts';
+import { appErrorOf, chunkInput, chunkOf, initInput, makeBytes, startSessionParts, type TSessionParts } from './session-test-deps.ts';
 import { findUploadSessionById } from './upload-sessions.repository.ts';
-
-const appErrorOf = async (promise: Promise<unknown>): Promise<AppError> => {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-};
 
 describe('session lifecycle', () => {
   let parts: TSessionParts;

@@ -8,8 +8,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { expect } from 'vitest';
 import { CHUNK_SIZE, ZUploadMetadataSchema } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
+import { AppError } from '../http/app-error.ts';
 import { createLogger } from '../logger.ts';
 import { createRuntime, type TRuntime } from '../runtime.ts';
 import { createFakeClock, testConfig } from '../test-support/test-app.ts';
@@ -18,6 +20,16 @@ import { createChunkReceipt, type TChunkInput } from './chunk-receipt.ts';
 import { createRunningFileHashes } from './running-file-hash.ts';
 import { createSessionLifecycle, type TInitInput } from './session-lifecycle.ts';
 import { createStoredChunkCheck } from './stored-chunk-check.ts';
+
+/** The AppError a call is refused with (the test fails when it resolves, or rejects with anything else). */
+export async function appErrorOf(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
 
 export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
