@@ -1,13 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.ts';
-import { createDatabase } from '../db/database.ts';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { createBrowser, seedSite, type TBrowser } from '../test-support/site-fixtures.ts';
 import { createSignedInCreator } from '../test-support/accounts.ts';
 import { buildUploadForm } from '../test-support/fixtures.ts';
-import { isDialectAvailable, TEST_DIALECTS, TEST_POSTGRES_URL } from '../test-support/test-database.ts';
+import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '../test-support/test-database.ts';
 
 const DAY = 86_400_000;
 const DEFAULTS = loadConfig({});
@@ -28,7 +25,7 @@ describe.each(TEST_DIALECTS)('claiming an anonymous session’s sites (%s)', asy
   const available = await isDialectAvailable(dialect);
   let app: TTestApp;
   const clock = createFakeClock();
-  const schema = `test_claim_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const database = testAppDatabase(dialect, 'claim');
 
   beforeAll(async () => {
     if (!available) return;
@@ -37,18 +34,14 @@ describe.each(TEST_DIALECTS)('claiming an anonymous session’s sites (%s)', asy
       startWorker: false,
       config: {
         rateLimits: { ...DEFAULTS.rateLimits, lookupMissesPerMinute: 3 },
-        ...(dialect === 'postgres' ? { databaseUrl: `${TEST_POSTGRES_URL}?schema=${schema}` } : {}),
+        ...database.config,
       },
     });
   });
   afterAll(async () => {
     if (!available) return;
     await app.close();
-    if (dialect === 'postgres') {
-      const handle = await createDatabase(TEST_POSTGRES_URL);
-      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(handle.db);
-      await handle.close();
-    }
+    await database.drop();
   });
 
   it.skipIf(!available)('needs a signed-in creator', async () => {

@@ -3,12 +3,9 @@
  * addition, replacement and removal is rebuilt and seen on /{slug}; deletion answers 404 at once and
  * the sweeper removes the bytes; a takedown answers 451 and a restore serves the site again.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
 import { siteHtmlKey } from '@dropsite/shared';
-import { createDatabase } from '../db/database.ts';
-import { isDialectAvailable, TEST_DIALECTS, TEST_POSTGRES_URL } from '../test-support/test-database.ts';
+import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '../test-support/test-database.ts';
 import { createSignedInCreator } from '../test-support/accounts.ts';
 import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
 import { createBrowser, type TBrowser } from '../test-support/site-fixtures.ts';
@@ -28,7 +25,7 @@ interface TManaged {
 
 describe.each(TEST_DIALECTS)('managing a published site (%s)', async (dialect) => {
   const available = await isDialectAvailable(dialect);
-  const schema = `test_manage_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const database = testAppDatabase(dialect, 'manage');
   let app: TTestApp;
   let owner: TBrowser;
   let projectId = '';
@@ -58,7 +55,7 @@ describe.each(TEST_DIALECTS)('managing a published site (%s)', async (dialect) =
 
   beforeAll(async () => {
     if (!available) return;
-    app = await startTestApp({ config: dialect === 'postgres' ? { databaseUrl: `${TEST_POSTGRES_URL}?schema=${schema}` } : {} });
+    app = await startTestApp({ config: database.config });
     const creator = await createSignedInCreator(app.deps, { email: 'owner@example.com' });
     ownerId = creator.id;
     owner = createBrowser(app);
@@ -69,11 +66,7 @@ describe.each(TEST_DIALECTS)('managing a published site (%s)', async (dialect) =
   afterAll(async () => {
     if (!available) return;
     await app.close();
-    if (dialect === 'postgres') {
-      const handle = await createDatabase(TEST_POSTGRES_URL);
-      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(handle.db);
-      await handle.close();
-    }
+    await database.drop();
   });
 
   it.skipIf(!available)('edits the texts, theme and contact links; the rebuilt site shows them and never the notification address', async () => {

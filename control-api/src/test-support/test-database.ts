@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { uploadKey } from '@dropsite/shared';
+import type { TConfig } from '../config/config.ts';
 import { createDatabase, migrateToLatest, type TDatabaseHandle, type TDialect } from '../db/database.ts';
 import { newId } from '../db/ids.ts';
 import type { TNewFile, TNewProject } from '../db/tables.ts';
@@ -25,6 +26,24 @@ export async function isDialectAvailable(dialect: TDialect): Promise<boolean> {
   if (dialect === 'sqlite') return true;
   postgresAvailable ??= requireService(`PostgreSQL at ${TEST_POSTGRES_URL}`, () => isPostgresUp(TEST_POSTGRES_URL));
   return postgresAvailable;
+}
+
+/**
+ * Where a test app of the dialect keeps its rows: on PostgreSQL a throw-away schema named after the
+ * suite (the config points the app at it, `drop` removes it once the app is closed); on SQLite the
+ * app's own temp folder, which closing it removes.
+ */
+export function testAppDatabase(dialect: TDialect, suite: string): { config: Partial<TConfig>; drop(): Promise<void> } {
+  if (dialect !== 'postgres') return { config: {}, drop: async () => {} };
+  const schema = `test_${suite}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  return {
+    config: { databaseUrl: `${TEST_POSTGRES_URL}?schema=${schema}` },
+    async drop() {
+      const handle = await createDatabase(TEST_POSTGRES_URL);
+      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(handle.db);
+      await handle.close();
+    },
+  };
 }
 
 export async function createTestDatabase(dialect: TDialect): Promise<TTestDatabase> {
