@@ -24,8 +24,8 @@ import {
   removeFile,
   replaceFile,
   updateManagedProject,
-  type TStoredFile,
 } from './site-management.service.ts';
+import type { TStoredFile } from '../projects/stored-files.ts';
 
 const PRIVATE = 'private, no-store';
 

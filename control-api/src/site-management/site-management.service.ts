@@ -50,16 +50,7 @@ import {
   replaceFileBytes,
   updateProject,
 } from '../projects/projects.repository.ts';
-
-/** A file stored by the streaming upload engine, before it has a row. */
-export interface TStoredFile {
-  fileId: string;
-  storageKey: string;
-  size: number;
-  sha256: string;
-  originalName: string;
-  clientType: string;
-}
+import { storedFileRow, type TStoredFile } from '../projects/stored-files.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -216,22 +207,7 @@ export async function addFiles(deps: TAppDeps, project: TProjectRow, stored: rea
   const now = deps.clock.now();
   await insertFiles(
     deps.db,
-    stored.map((f, i) => {
-      const name = sanitizeFileName(f.originalName);
-      return {
-        id: f.fileId,
-        project_id: project.id,
-        name,
-        type: f.clientType.slice(0, 255),
-        size: f.size,
-        storage_key: f.storageKey,
-        sha256: f.sha256,
-        kind: detectFileKind(name, f.clientType),
-        metadata: '{}',
-        position: nextPosition + i,
-        created_at: now,
-      };
-    }),
+    stored.map((f, i) => storedFileRow(project.id, f, nextPosition + i, now)),
   );
   await rebuild(deps, project.id);
   deps.log.info({ projectId: project.id, files: stored.length }, 'files added to a site');

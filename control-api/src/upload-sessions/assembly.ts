@@ -9,7 +9,8 @@ import type { TAppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { findProjectById } from '../projects/projects.repository.ts';
 import { InvalidPartError, MultipartUploadNotFoundError, type TPartInfo } from '../storage/storage.ts';
-import { publishProject, type TUploadedFile } from '../uploads/upload.service.ts';
+import type { TStoredFile } from '../projects/stored-files.ts';
+import { publishProject } from '../uploads/upload.service.ts';
 import type { TRunningFileHashes } from './running-file-hash.ts';
 import {
   COMPLETION_LEASE_MS,
@@ -95,7 +96,7 @@ export function createAssembly(deps: TAppDeps, parts: { runningHashes: TRunningF
     }, COMPLETION_LEASE_MS / 3);
     leaseTimer.unref();
     try {
-      const assembled: TUploadedFile[] = [];
+      const assembled: TStoredFile[] = [];
       const rowsByFile = await findChunksBySession(db, session.id);
       for (const file of files) assembled.push(await assembleFile(session, file, expectedSha.get(file.id), rowsByFile.get(file.id) ?? []));
       const form = JSON.parse(session.form) as TStoredForm;
@@ -149,7 +150,7 @@ export function createAssembly(deps: TAppDeps, parts: { runningHashes: TRunningF
   }
 
   /** Assembles one file into its final object and verifies it; idempotent across retried completions. */
-  async function assembleFile(session: TUploadSessionRow, file: TUploadFileRow, expectedSha: string | undefined, chunkRows: readonly TUploadChunkRow[]): Promise<TUploadedFile> {
+  async function assembleFile(session: TUploadSessionRow, file: TUploadFileRow, expectedSha: string | undefined, chunkRows: readonly TUploadChunkRow[]): Promise<TStoredFile> {
     const key = finalKeyOf(session, file);
     const published = { fileId: file.id, storageKey: key, size: file.size, originalName: file.name, clientType: file.type };
     if (file.assembled_at !== null && file.sha256) {

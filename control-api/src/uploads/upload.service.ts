@@ -1,23 +1,15 @@
 /** Publishing: turns stored uploads and the creator's form into a project, its files and a queued build. */
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_SITE_SETTINGS, detectFileKind, generateSlug, isValidSlug, sanitizeFileName, EMPTY_CONTACT_INFO, type TUploadForm } from '@dropsite/shared';
+import { DEFAULT_SITE_SETTINGS, generateSlug, isValidSlug, EMPTY_CONTACT_INFO, type TUploadForm } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import type { TNewFile, TNewProject } from '../db/tables.ts';
 import { AppError } from '../http/app-error.ts';
 import { createProjectWithFiles, deleteProjectById } from '../projects/projects.repository.ts';
+import { storedFileRow, type TStoredFile } from '../projects/stored-files.ts';
 import { enqueueProjectBuild } from '../builds/builds.service.ts';
 import { notificationAddressOf, ownerKeyOf, requestEmailConfirmation } from '../notifications/email-confirmation.service.ts';
 import { hashPassword } from '../sites/password-hash.ts';
 import { isSlugInUse } from './slugs.repository.ts';
-
-export interface TUploadedFile {
-  fileId: string;
-  storageKey: string;
-  size: number;
-  sha256: string;
-  originalName: string;
-  clientType: string;
-}
 
 export interface TPublishResult {
   projectId: string;
@@ -42,7 +34,7 @@ export async function publishProject(
   input: {
     projectId: string;
     form: TUploadForm;
-    files: TUploadedFile[];
+    files: TStoredFile[];
     /** The anonymous creator session proven by its cookie (never the id a client sends); null when an account publishes. */
     anonymousSessionId: string | null;
     /** The signed-in creator's account the site belongs to, or null for an anonymous publish. */
@@ -85,22 +77,7 @@ export async function publishProject(
     updated_at: now,
     deleted_at: null,
   };
-  const rows: TNewFile[] = files.map((f, position) => {
-    const name = sanitizeFileName(f.originalName);
-    return {
-      id: f.fileId,
-      project_id: projectId,
-      name,
-      type: f.clientType.slice(0, 255),
-      size: f.size,
-      storage_key: f.storageKey,
-      sha256: f.sha256,
-      kind: detectFileKind(name, f.clientType),
-      metadata: '{}',
-      position,
-      created_at: now,
-    };
-  });
+  const rows: TNewFile[] = files.map((f, position) => storedFileRow(projectId, f, position, now));
   await createProjectWithFiles(deps.db, project, rows);
   try {
     await enqueueProjectBuild(deps, projectId, 1);

@@ -1,0 +1,31 @@
+/** Files whose bytes are in storage and the rows that put them on a site, the same at publishing and when an owner adds some later. */
+import { detectFileKind, sanitizeFileName } from '@dropsite/shared';
+import type { TNewFile } from '../db/tables.ts';
+
+/** A file whose bytes are stored (by the streaming upload engine or an assembled upload session), before it has a row. */
+export interface TStoredFile {
+  fileId: string;
+  storageKey: string;
+  size: number;
+  sha256: string;
+  originalName: string;
+  clientType: string;
+}
+
+/** The file's row at `position` of the site: its name made safe, its kind told from that name and the client's type. */
+export function storedFileRow(projectId: string, file: TStoredFile, position: number, now: number): TNewFile {
+  const name = sanitizeFileName(file.originalName);
+  return {
+    id: file.fileId,
+    project_id: projectId,
+    name,
+    type: file.clientType.slice(0, 255),
+    size: file.size,
+    storage_key: file.storageKey,
+    sha256: file.sha256,
+    kind: detectFileKind(name, file.clientType),
+    metadata: '{}',
+    position,
+    created_at: now,
+  };
+}
