@@ -11,11 +11,10 @@
  *
  * Usage: node bench/engagement.ts   (BENCH_SECONDS=10, BENCH_CONNECTIONS=10, BENCH_PG_URL=…, BENCH_PIN=0 to not pin CPUs)
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -23,7 +22,7 @@ import express from 'express';
 import { createApp, createRuntime, loadConfig } from '@dropsite/control-api';
 import { uploadKey } from '@dropsite/shared';
 import { printFigures } from './lib.ts';
-import { announceReady, closeOnSigterm, cpuMsOf, hasTaskset, startServer, stopServer } from './load-harness.ts';
+import { announceReady, closeOnSigterm, cpuMsOf, isPostgresReachable, placeLoadGenerator, startServer, stopServer } from './load-harness.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -291,35 +290,8 @@ function report(label: string, runs: Record<string, TRun>, withTargets: boolean)
   return isPass;
 }
 
-/** Whether something listens where the PostgreSQL URL points (the API process then reports a real connection error if it is not PostgreSQL). */
-async function isPostgresReachable(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: hostname || '127.0.0.1', port: Number(port || 5432), timeout: 1000 });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 async function main(): Promise<void> {
-  const pin = hasTaskset();
-  // The API gets CPU 0 and the load generator CPU 1, so neither steals the other's time.
-  if (pin) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
-  process.stdout.write(`Engagement benchmark: API in a child process${pin ? ' on CPU 0, autocannon on CPU 1' : ''}.\n`);
-  // Other work on the machine skews req/s and p99 (not CPU per request): say how busy it was.
-  process.stdout.write(
-    `Load average before the run: ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(', ')} on ${os.cpus().length} CPUs.\n`,
-  );
+  const pin = placeLoadGenerator('Engagement benchmark');
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-bench-engagement-'));
   let isPass = true;

@@ -6,11 +6,12 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
 
 /** Whether the API can be pinned to CPU 0 (taskset present, two CPUs or more, BENCH_PIN not 0). */
-export function hasTaskset(): boolean {
+function hasTaskset(): boolean {
   if (process.env.BENCH_PIN === '0' || os.cpus().length < 2) return false;
   try {
     execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
@@ -18,6 +19,41 @@ export function hasTaskset(): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The parent's side: when the API can have CPU 0, this process (the load generator) takes CPU 1, so
+ * neither steals the other's time. Prints what runs where and how busy the machine was (other work
+ * skews req/s and p99, not CPU per request); answers whether the API is to be pinned.
+ */
+export function placeLoadGenerator(title: string): boolean {
+  const pin = hasTaskset();
+  if (pin) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
+  process.stdout.write(`${title}: API in a child process${pin ? ' on CPU 0, autocannon on CPU 1' : ''}.\n`);
+  process.stdout.write(
+    `Load average before the run: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')} on ${os.cpus().length} CPUs.\n`,
+  );
+  return pin;
+}
+
+/** Whether something listens where the PostgreSQL URL points (the API process then reports a real connection error if it is not PostgreSQL). */
+export async function isPostgresReachable(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname || '127.0.0.1', port: Number(port || 5432), timeout: 1000 });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 /** The child's side: tells the parent it is ready, with what the parent needs to load it. */
