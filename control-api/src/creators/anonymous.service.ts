@@ -6,6 +6,7 @@ import type { TAppDeps } from '../deps.ts';
 import { newId } from '../db/ids.ts';
 import type { TAnonymousSession, TPrincipal } from '../access/principal.ts';
 import { parseSiteSettings, projectExists } from '../projects/projects.repository.ts';
+import { engagementSwitchesOf, projectSummaryOf } from '../projects/project-summary.ts';
 import { countEngagementByProject, listRecentEngagement } from '../engagement/engagement.repository.ts';
 import { countPageViewsByProject } from '../analytics/analytics.repository.ts';
 import { describeEngagement, toOneLine, urgencyOf, type TEngagementEvent } from '../notifications/notification-messages.ts';
@@ -21,19 +22,10 @@ export async function listAnonymousProjects(deps: TDeps, session: TAnonymousSess
   const ids = projects.map((p) => p.id);
   const [engagement, views] = await Promise.all([countEngagementByProject(deps.db, ids), countPageViewsByProject(deps.db, ids)]);
   return projects.map((p) => {
-    const settings = parseSiteSettings(p.settings);
     const counts = engagement.get(p.id) ?? { favorites: 0, comments: 0, approvals: 0 };
     return {
-      id: p.id,
-      title: p.title,
-      description: p.description,
-      slug: p.slug,
-      url: `${deps.config.publicUrl}/${p.slug}`,
-      status: p.status,
-      created_at: new Date(p.created_at).toISOString(),
-      expires_at: p.expires_at === null ? null : new Date(p.expires_at).toISOString(),
-      has_password: p.password_hash !== null,
-      settings: { enable_favorites: settings.enableFavorites, enable_comments: settings.enableComments, enable_approvals: settings.enableApprovals },
+      ...projectSummaryOf(deps.config.publicUrl, p),
+      settings: engagementSwitchesOf(parseSiteSettings(p.settings)),
       favorites_count: counts.favorites,
       comments_count: counts.comments,
       approvals_count: counts.approvals,

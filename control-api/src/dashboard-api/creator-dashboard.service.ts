@@ -25,6 +25,7 @@ import { isProjectOwner, requireSignedInCreator, type TPrincipal, type TSignedIn
 import { checkSiteAccess } from '../sites/site-access.ts';
 import { findCreatorById } from '../accounts/accounts.repository.ts';
 import { findProjectById, listFilesByProject, parseSiteSettings } from '../projects/projects.repository.ts';
+import { engagementSwitchesOf, projectSummaryOf } from '../projects/project-summary.ts';
 import { findFileOfProject, insertComment } from '../engagement/engagement.repository.ts';
 import { assertCommentText } from '../engagement/engagement.service.ts';
 import { countTraffic, countTrafficByScope, listDailyTrafficOfProject, SITE_SCOPE } from '../analytics/analytics.repository.ts';
@@ -115,32 +116,21 @@ export async function listOwnProjects(deps: TDeps, principal: TPrincipal, creato
   const settingsOf = (json: string) => parsedSettings.get(json) ?? parsedSettings.set(json, parseSiteSettings(json)).get(json)!;
   return {
     creator: creatorPublic,
-    projects: projects.map((p) => {
-      const settings = settingsOf(p.settings);
-      return {
-        id: p.id,
-        title: p.title,
-        description: p.description,
-        slug: p.slug,
-        url: `${deps.config.publicUrl}/${p.slug}`,
-        status: p.status,
-        created_at: iso(p.created_at),
-        expires_at: p.expires_at === null ? null : iso(p.expires_at),
-        has_password: p.password_hash !== null,
-        template: p.template,
-        thumbnail_url:
-          p.first_file_id !== null && p.first_file_metadata !== null
-            ? thumbnailUrlOf(deps, p, { id: p.first_file_id, metadata: p.first_file_metadata, version: p.first_file_version })
-            : null,
-        settings: { enable_favorites: settings.enableFavorites, enable_comments: settings.enableComments, enable_approvals: settings.enableApprovals },
-        favorites_count: p.favorites_count,
-        comments_count: p.comments_count,
-        approvals_count: p.approvals_count,
-        views_count: p.views_count,
-        downloads_count: p.downloads_count,
-        file_count: p.file_count,
-      };
-    }),
+    projects: projects.map((p) => ({
+      ...projectSummaryOf(deps.config.publicUrl, p),
+      template: p.template,
+      thumbnail_url:
+        p.first_file_id !== null && p.first_file_metadata !== null
+          ? thumbnailUrlOf(deps, p, { id: p.first_file_id, metadata: p.first_file_metadata, version: p.first_file_version })
+          : null,
+      settings: engagementSwitchesOf(settingsOf(p.settings)),
+      favorites_count: p.favorites_count,
+      comments_count: p.comments_count,
+      approvals_count: p.approvals_count,
+      views_count: p.views_count,
+      downloads_count: p.downloads_count,
+      file_count: p.file_count,
+    })),
   };
 }
 
