@@ -12,7 +12,7 @@ import {
 } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
 import { newId } from '../db/ids.ts';
-import { createSignedInCreator } from '../test-support/accounts.ts';
+import { browserSignedInAs, createSignedInCreator } from '../test-support/accounts.ts';
 import { ACTIVITY_SETTLE_MS } from './creator-dashboard.service.ts';
 import { buildUploadForm } from '../test-support/fixtures.ts';
 import { createBrowser, seedSite, type TBrowser, type TSeededSite } from '../test-support/site-fixtures.ts';
@@ -24,10 +24,7 @@ const DAY_MS = 86_400_000;
 /** A browser signed in as a new creator. */
 async function signedInBrowser(app: TTestApp, email: string): Promise<{ browser: TBrowser; id: string }> {
   const creator = await createSignedInCreator(app.deps, { email, name: email.split('@')[0] });
-  const browser = createBrowser(app);
-  const eq = creator.cookie.indexOf('=');
-  browser.cookies.set(creator.cookie.slice(0, eq), creator.cookie.slice(eq + 1));
-  return { browser, id: creator.id };
+  return { browser: browserSignedInAs(app, creator), id: creator.id };
 }
 
 async function seedOwnedSite(app: TTestApp, ownerId: string, options: Parameters<typeof seedSite>[1] = {}): Promise<TSeededSite> {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectUploadsPrefix } from '@dropsite/shared';
-import { createSignedInCreator } from '../test-support/accounts.ts';
+import { browserSignedInAs, createSignedInCreator } from '../test-support/accounts.ts';
 import { buildUploadForm } from '../test-support/fixtures.ts';
 import { createBrowser, seedSite, type TBrowser, type TSeededSite } from '../test-support/site-fixtures.ts';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
@@ -42,10 +42,7 @@ describe('site management access', () => {
 
   const signedIn = async (email: string): Promise<[TBrowser, string]> => {
     const creator = await createSignedInCreator(app.deps, { email });
-    const browser = createBrowser(app);
-    const eq = creator.cookie.indexOf('=');
-    browser.cookies.set(creator.cookie.slice(0, eq), creator.cookie.slice(eq + 1));
-    return [browser, creator.id];
+    return [browserSignedInAs(app, creator), creator.id];
   };
 
   const ownedSite = async (): Promise<TSeededSite> => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteHtmlKey } from '@dropsite/shared';
 import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '../test-support/test-database.ts';
-import { createSignedInCreator } from '../test-support/accounts.ts';
+import { browserSignedInAs, createSignedInCreator } from '../test-support/accounts.ts';
 import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
 import { createBrowser, type TBrowser } from '../test-support/site-fixtures.ts';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
@@ -58,9 +58,7 @@ describe.each(TEST_DIALECTS)('managing a published site (%s)', async (dialect) =
     app = await startTestApp({ config: database.config });
     const creator = await createSignedInCreator(app.deps, { email: 'owner@example.com' });
     ownerId = creator.id;
-    owner = createBrowser(app);
-    const eq = creator.cookie.indexOf('=');
-    owner.cookies.set(creator.cookie.slice(0, eq), creator.cookie.slice(eq + 1));
+    owner = browserSignedInAs(app, creator);
     ({ projectId, slug } = await publish('Autumn Wedding'));
   });
   afterAll(async () => {

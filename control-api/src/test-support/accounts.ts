@@ -5,6 +5,8 @@ import { insertCreator } from '../accounts/accounts.repository.ts';
 import { hashPassword } from '../sites/password-hash.ts';
 import { createSession } from '../accounts/sessions.ts';
 import { newId } from '../db/ids.ts';
+import { createBrowser, type TBrowser } from './site-fixtures.ts';
+import type { TTestApp } from './test-app.ts';
 
 export interface TTestCreator {
   id: string;
@@ -27,4 +29,12 @@ export async function createSignedInCreator(deps: TAppDeps, input: { email: stri
   });
   const session = await createSession(deps, id, 'test');
   return { id, email, cookie: `${cookieName(deps.config, CREATOR_SESSION_COOKIE)}=${session.token}` };
+}
+
+/** A browser of the test app carrying the creator's session cookie. */
+export function browserSignedInAs(app: TTestApp, creator: TTestCreator): TBrowser {
+  const browser = createBrowser(app);
+  const eq = creator.cookie.indexOf('=');
+  browser.cookies.set(creator.cookie.slice(0, eq), creator.cookie.slice(eq + 1));
+  return browser;
 }
