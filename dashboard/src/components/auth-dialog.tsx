@@ -7,6 +7,8 @@ import { useEffect, useId, useRef } from 'react';
 import { AuthForm } from '../auth/auth-form.tsx';
 import { currentReturnPath, type TAuthMode } from '../auth/auth-paths.ts';
 import { CloseIcon } from './icons.tsx';
+import './close-button.css';
+import './sheet-dialog.css';
 import './auth-dialog.css';
 
 interface TAuthDialogProps {
@@ -34,7 +36,7 @@ export function AuthDialog({ mode, onClose }: TAuthDialogProps) {
     // biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop closes the dialog; Escape does the same from the keyboard
     <dialog
       ref={dialog}
-      className="auth-dialog"
+      className="sheet-dialog auth-dialog"
       aria-labelledby={headingId}
       onCancel={(event) => {
         event.preventDefault();
@@ -45,8 +47,8 @@ export function AuthDialog({ mode, onClose }: TAuthDialogProps) {
         if (event.target === event.currentTarget) close();
       }}
     >
-      <div className="auth-dialog__card">
-        <button type="button" className="auth-dialog__close" aria-label="Close" onClick={close}>
+      <div className="sheet-dialog__card">
+        <button type="button" className="close-button" aria-label="Close" onClick={close}>
           <CloseIcon size={18} />
         </button>
         <AuthForm initialView={mode} returnTo={currentReturnPath()} headingId={headingId} headingLevel="h2" />

@@ -6,6 +6,8 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type MouseEvent } from 'react';
 import type { TEmailTrigger } from '@dropsite/shared';
 import { AlertIcon, CheckIcon, CloseIcon } from '../components/icons.tsx';
+import '../components/close-button.css';
+import '../components/sheet-dialog.css';
 import { SignUpLink } from '../components/sign-up-link.tsx';
 import { EMAIL_PROMPT_COPY } from './email-copy.ts';
 import { isEmailValid, type TCollectedEmailRecord } from './email-prompt.ts';
@@ -72,7 +74,7 @@ export function EmailModal({ trigger, projectId, sessionId, onCollected, onClose
     // biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop closes the dialog; Escape does the same from the keyboard
     <dialog
       ref={dialog}
-      className="email-modal"
+      className="sheet-dialog email-modal"
       aria-labelledby={ids.title}
       aria-describedby={ids.subtitle}
       data-trigger={trigger}
@@ -82,8 +84,8 @@ export function EmailModal({ trigger, projectId, sessionId, onCollected, onClose
       }}
       onClick={onBackdropClick}
     >
-      <div className="email-modal__card">
-        <button type="button" className="email-modal__close" aria-label="Close" onClick={() => close(status === 'done' ? null : 'email_modal_dismissed')}>
+      <div className="sheet-dialog__card">
+        <button type="button" className="close-button" aria-label="Close" onClick={() => close(status === 'done' ? null : 'email_modal_dismissed')}>
           <CloseIcon size={18} />
         </button>
 

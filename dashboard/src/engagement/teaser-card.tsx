@@ -6,6 +6,7 @@
 import { useId, type ReactNode } from 'react';
 import type { TAnonymousProject, TEngagementSummary } from '@dropsite/shared';
 import { CloseIcon } from '../components/icons.tsx';
+import '../components/close-button.css';
 import { SignUpLink } from '../components/sign-up-link.tsx';
 import { ClockIcon, EyeIcon, HeartIcon, LockIcon, MessageIcon, CheckIcon } from './engagement-icons.tsx';
 import { formatDaysRemaining, teaserUrgency } from './teaser-rules.ts';
@@ -27,7 +28,7 @@ export function TeaserCard({ summary, projects, onDismiss }: TTeaserCardProps) {
 
   return (
     <aside className="teaser-card" aria-labelledby={titleId} data-urgency={urgency}>
-      <button type="button" className="teaser-card__close" aria-label="Close" onClick={onDismiss}>
+      <button type="button" className="close-button teaser-card__close" aria-label="Close" onClick={onDismiss}>
         <CloseIcon size={16} />
       </button>
       <p className="teaser-card__days" data-urgency={urgency}>
