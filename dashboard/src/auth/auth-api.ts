@@ -11,15 +11,14 @@ import {
   type TAccountResponse,
   type TCreatorPublic,
 } from '@dropsite/shared';
-import { ApiRequestError, callApi, type TSendRequest } from '@dropsite/shared/browser/api-client';
+import { callApi, type TSendRequest } from '@dropsite/shared/browser/api-client';
 import type { z } from 'zod';
+import { parseReply } from '../api-reply.ts';
 
 /** `send` is fetch in the browser, a recording stub in tests. */
 export function createAuthApi(send: TSendRequest = (path, init) => fetch(path, init)) {
   const call = async <T extends z.ZodType>(schema: T, path: string, method = 'GET', body?: unknown): Promise<z.infer<T>> => {
-    const parsed = schema.safeParse(await callApi(path, { method, body }, send));
-    if (!parsed.success) throw new ApiRequestError('Unexpected reply from the server', 502);
-    return parsed.data;
+    return parseReply(schema, await callApi(path, { method, body }, send));
   };
   /** A call whose reply carries nothing the page uses beyond its success. */
   const act = async (path: string, method: string, body?: unknown): Promise<void> => {

@@ -6,7 +6,7 @@
  */
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { PASSWORD_MIN_LENGTH, type TCreatorPublic } from '@dropsite/shared';
-import { ApiRequestError } from '@dropsite/shared/browser/api-client';
+import { failureMessage } from './failure-message.ts';
 import { AlertIcon, ArrowRightIcon, CheckIcon } from '../components/icons.tsx';
 import { fetchAnonymousProjects, fetchAnonymousSession } from '../engagement/engagement-api.ts';
 import { authApi } from './auth-api.ts';
@@ -35,12 +35,6 @@ const HEADINGS: Record<TAuthView, { title: string; lede: string }> = {
   'email-link': { title: 'Email me a sign-in link', lede: 'No password needed: we send you a link that signs you in. New here? It creates your account.' },
   forgot: { title: 'Reset your password', lede: 'Tell us the address of your account and we send you a link to choose a new password.' },
 };
-
-function messageOf(error: unknown): string {
-  if (error instanceof ApiRequestError && error.status === 0) return 'No connection. Check your network and try again.';
-  if (error instanceof ApiRequestError && error.status < 500) return error.message;
-  return 'Something went wrong on our side. Please try again.';
-}
 
 /** How many sites this browser published anonymously (null when the server could not say). */
 async function countSitesToClaim(): Promise<number | null> {
@@ -102,7 +96,7 @@ export function AuthForm({ initialView, returnTo, headingId, headingLevel, onVie
         setOutcome({ kind: 'reset-sent', email: address });
       }
     } catch (err) {
-      setError(messageOf(err));
+      setError(failureMessage(err));
     }
     setBusy(false);
   };
@@ -277,6 +271,23 @@ function Field({ id, label, action, children }: { id: string; label: string; act
   );
 }
 
+/** A finished step: the check mark and its heading, focused as it appears so a screen reader goes on from there, then what follows. */
+export function AuthDone({ Heading, headingId, title, children }: { Heading: 'h1' | 'h2'; headingId: string; title: ReactNode; children: ReactNode }) {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => headingRef.current?.focus(), []);
+  return (
+    <div className="auth-form auth-form--done" role="status">
+      <span className="auth-form__done-mark" aria-hidden="true">
+        <CheckIcon size={26} />
+      </span>
+      <Heading id={headingId} ref={headingRef} tabIndex={-1} className="auth-form__title">
+        {title}
+      </Heading>
+      {children}
+    </div>
+  );
+}
+
 function AuthOutcome({
   outcome,
   returnTo,
@@ -290,21 +301,13 @@ function AuthOutcome({
   Heading: 'h1' | 'h2';
   onBack: () => void;
 }) {
-  const headingRef = useRef<HTMLHeadingElement>(null);
-  useEffect(() => headingRef.current?.focus(), []);
   const next = afterSignInPath(returnTo);
 
   if (outcome.kind === 'signed-up') {
     const { creator, sitesToClaim } = outcome;
     const hasSites = sitesToClaim !== null && sitesToClaim > 0;
     return (
-      <div className="auth-form auth-form--done" role="status">
-        <span className="auth-form__done-mark" aria-hidden="true">
-          <CheckIcon size={26} />
-        </span>
-        <Heading id={headingId} ref={headingRef} tabIndex={-1} className="auth-form__title">
-          Welcome, {creator.name}
-        </Heading>
+      <AuthDone Heading={Heading} headingId={headingId} title={`Welcome, ${creator.name}`}>
         <p className="auth-form__lede">
           Your account is ready. We sent a link to <strong>{creator.email}</strong>: open it to confirm your address, so we can tell you when visitors react.
         </p>
@@ -334,18 +337,12 @@ function AuthOutcome({
             </a>
           )}
         </div>
-      </div>
+      </AuthDone>
     );
   }
 
   return (
-    <div className="auth-form auth-form--done" role="status">
-      <span className="auth-form__done-mark" aria-hidden="true">
-        <CheckIcon size={26} />
-      </span>
-      <Heading id={headingId} ref={headingRef} tabIndex={-1} className="auth-form__title">
-        Check your inbox
-      </Heading>
+    <AuthDone Heading={Heading} headingId={headingId} title="Check your inbox">
       {outcome.kind === 'link-sent' ? (
         <p className="auth-form__lede">
           We sent a sign-in link to <strong>{outcome.email}</strong>. It works once, within 15 minutes. Open it in this browser or any other.
@@ -359,6 +356,6 @@ function AuthOutcome({
       <button type="button" className="button button--secondary button--large auth-form__alt" onClick={onBack}>
         Back to sign in
       </button>
-    </div>
+    </AuthDone>
   );
 }

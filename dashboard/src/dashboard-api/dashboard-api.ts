@@ -2,7 +2,7 @@
  * The signed-in creator's dashboard calls. The server knows the creator by the HttpOnly session
  * cookie and checks every call against the project's owner; nothing here names the creator.
  */
-import { ApiRequestError, callApi, type TSendRequest } from '@dropsite/shared/browser/api-client';
+import { callApi, type TSendRequest } from '@dropsite/shared/browser/api-client';
 import {
   ACTIVITY_POLL_MS,
   ZActivityResponseSchema,
@@ -19,6 +19,7 @@ import {
   type TProjectDetails,
 } from '@dropsite/shared';
 import { z } from 'zod';
+import { parseReply } from '../api-reply.ts';
 
 /** The chart's ranges, in days. */
 export const CHART_RANGES = [7, 30, 90] as const;
@@ -30,9 +31,7 @@ export { ACTIVITY_POLL_MS };
 const ZClaimResponseSchema = z.object({ claimed: z.number().int().nonnegative() });
 
 async function request<T extends z.ZodType>(schema: T, path: string, call: { method?: string; body?: unknown } = {}, send?: TSendRequest): Promise<z.infer<T>> {
-  const parsed = schema.safeParse(await callApi(path, call, send));
-  if (!parsed.success) throw new ApiRequestError('Unexpected reply from the server', 502);
-  return parsed.data;
+  return parseReply(schema, await callApi(path, call, send));
 }
 
 const projectPath = (projectId: string) => `/api/projects/${encodeURIComponent(projectId)}`;

@@ -16,12 +16,11 @@ import {
 } from '@dropsite/shared';
 import { ApiRequestError, callApi } from '@dropsite/shared/browser/api-client';
 import type { z } from 'zod';
+import { parseReply } from '../api-reply.ts';
 
 /** GET `path`, its reply checked with `schema`: a reply of another shape is a failed call like any other. */
 async function requestJson<T extends z.ZodType>(schema: T, path: string): Promise<z.infer<T>> {
-  const parsed = schema.safeParse(await callApi(path));
-  if (!parsed.success) throw new ApiRequestError('Unexpected reply from the server', 502);
-  return parsed.data;
+  return parseReply(schema, await callApi(path));
 }
 
 async function postJson(path: string, body: unknown): Promise<void> {

@@ -6,10 +6,11 @@
  */
 import { useCallback, useEffect, useId, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
 import { PASSWORD_MIN_LENGTH, type TAccountResponse, type TAccountSession, type TCreatorPublic } from '@dropsite/shared';
-import { ApiRequestError } from '@dropsite/shared/browser/api-client';
+import { failureMessage } from '../../auth/failure-message.ts';
 import { formatAlertTime } from '@dropsite/shared/browser/relative-time';
 import { authApi } from '../../auth/auth-api.ts';
 import { ACCOUNT_PATH, signInHref } from '../../auth/auth-paths.ts';
+import { SessionCheckFailed } from '../../auth/session-check-failed.tsx';
 import { getSessionStore, useSession } from '../../auth/session-store.ts';
 import { signOutAndLeave } from '../../auth/sign-out.ts';
 import { describeUserAgent } from '../../auth/user-agent.ts';
@@ -22,12 +23,6 @@ import './account-page.css';
 
 /** Long enough to read why the page is leaving, short enough not to wait. */
 const REDIRECT_DELAY_MS = 900;
-
-function messageOf(error: unknown): string {
-  if (error instanceof ApiRequestError && error.status === 0) return 'No connection. Check your network and try again.';
-  if (error instanceof ApiRequestError && error.status < 500) return error.message;
-  return 'Something went wrong on our side. Please try again.';
-}
 
 export function AccountPage() {
   const session = useSession();
@@ -54,13 +49,7 @@ export function AccountPage() {
             <p role="status">Redirecting...</p>
           </div>
         ) : session.status === 'error' ? (
-          <div className="account__message" role="alert">
-            <h1>We couldn’t check your sign-in</h1>
-            <p>The server did not answer. Check your connection and try again.</p>
-            <button type="button" className="button button--secondary" onClick={() => void getSessionStore().refresh()}>
-              Try again
-            </button>
-          </div>
+          <SessionCheckFailed className="account__message" />
         ) : (
           <div className="account__message" role="status">
             <span className="account__spinner" aria-hidden="true" />
@@ -81,7 +70,7 @@ function AccountSettings({ creator }: { creator: TCreatorPublic }) {
     try {
       setLoad({ status: 'ready', account: await authApi.fetchAccount() });
     } catch (error) {
-      setLoad({ status: 'failed', message: messageOf(error) });
+      setLoad({ status: 'failed', message: failureMessage(error) });
     }
   }, []);
   useEffect(() => void reload(), [reload]);
@@ -185,7 +174,7 @@ function ProfileSection({ creator, onSaved }: { creator: TCreatorPublic; onSaved
       await Promise.all([onSaved(), getSessionStore().refresh()]);
       setState({ status: 'done', message: 'Name saved.' });
     } catch (error) {
-      setState({ status: 'failed', message: messageOf(error) });
+      setState({ status: 'failed', message: failureMessage(error) });
     }
   };
 
@@ -235,7 +224,7 @@ function EmailSection({ creator, pendingEmail }: { creator: TCreatorPublic; pend
       setPassword('');
       setState({ status: 'idle' });
     } catch (error) {
-      setState({ status: 'failed', message: messageOf(error) });
+      setState({ status: 'failed', message: failureMessage(error) });
     }
   };
 
@@ -245,7 +234,7 @@ function EmailSection({ creator, pendingEmail }: { creator: TCreatorPublic; pend
       await authApi.requestVerification();
       setVerifyState({ status: 'done', message: `We sent a new confirmation link to ${creator.email}.` });
     } catch (error) {
-      setVerifyState({ status: 'failed', message: messageOf(error) });
+      setVerifyState({ status: 'failed', message: failureMessage(error) });
     }
   };
 
@@ -336,7 +325,7 @@ function PasswordSection({ onSaved }: { onSaved: () => Promise<void> }) {
       await onSaved();
       setState({ status: 'done', message: 'Password changed. Every other device has been signed out.' });
     } catch (error) {
-      setState({ status: 'failed', message: messageOf(error) });
+      setState({ status: 'failed', message: failureMessage(error) });
     }
   };
 
@@ -394,7 +383,7 @@ function SessionsSection({ sessions, onChanged }: { sessions: TAccountSession[] 
       await onChanged();
       setState({ status: 'idle' });
     } catch (error) {
-      setState({ status: 'failed', message: messageOf(error) });
+      setState({ status: 'failed', message: failureMessage(error) });
     }
     setBusyId(null);
   };
@@ -406,7 +395,7 @@ function SessionsSection({ sessions, onChanged }: { sessions: TAccountSession[] 
       window.location.assign('/');
     } catch (error) {
       setBusyId(null);
-      setState({ status: 'failed', message: messageOf(error) });
+      setState({ status: 'failed', message: failureMessage(error) });
     }
   };
 
@@ -465,7 +454,7 @@ function DeleteSection({ email }: { email: string }) {
       await authApi.deleteAccount(typed.trim());
       window.location.assign('/');
     } catch (error) {
-      setState({ status: 'failed', message: messageOf(error) });
+      setState({ status: 'failed', message: failureMessage(error) });
     }
   };
 

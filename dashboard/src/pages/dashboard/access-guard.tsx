@@ -6,7 +6,8 @@
 import { useEffect, type ReactNode } from 'react';
 import type { TCreatorPublic } from '@dropsite/shared';
 import { signInHref } from '../../auth/auth-paths.ts';
-import { getSessionStore, useSession } from '../../auth/session-store.ts';
+import { SessionCheckFailed } from '../../auth/session-check-failed.tsx';
+import { useSession } from '../../auth/session-store.ts';
 import { DashboardLoading } from './dashboard-loading.tsx';
 
 /** How long the signed-out message stays before the browser leaves for /sign-in. */
@@ -32,15 +33,7 @@ export function AccessGuard({ returnTo, children }: { returnTo: string; children
           <p role="status">Redirecting...</p>
         </div>
       )}
-      {session.status === 'error' && (
-        <div className="dash-guard__message" role="alert">
-          <h1>We couldn’t check your sign-in</h1>
-          <p>The server did not answer. Check your connection and try again.</p>
-          <button type="button" className="button button--secondary" onClick={() => void getSessionStore().refresh()}>
-            Try again
-          </button>
-        </div>
-      )}
+      {session.status === 'error' && <SessionCheckFailed className="dash-guard__message" />}
     </main>
   );
 }

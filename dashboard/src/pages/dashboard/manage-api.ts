@@ -5,13 +5,12 @@
 import { ApiRequestError, callApi, readErrorEnvelope, type TSendRequest } from '@dropsite/shared/browser/api-client';
 import { ZBuildProgressResponseSchema, ZManagedProjectResponseSchema, type TBuildProgress, type TManagedProject, type TProjectUpdate } from '@dropsite/shared';
 import { z } from 'zod';
+import { parseReply } from '../../api-reply.ts';
 
 const projectPath = (projectId: string) => `/api/projects/${encodeURIComponent(projectId)}`;
 
 function parseProject(json: unknown): TManagedProject {
-  const parsed = ZManagedProjectResponseSchema.safeParse(json);
-  if (!parsed.success) throw new ApiRequestError('Unexpected reply from the server', 502);
-  return parsed.data.project;
+  return parseReply(ZManagedProjectResponseSchema, json).project;
 }
 
 export async function fetchManagedProject(projectId: string, send?: TSendRequest): Promise<TManagedProject> {
@@ -31,9 +30,7 @@ export async function deleteManagedProject(projectId: string, confirmTitle: stri
 }
 
 export async function fetchBuildProgress(projectId: string, send?: TSendRequest): Promise<TBuildProgress | null> {
-  const parsed = ZBuildProgressResponseSchema.safeParse(await callApi(`${projectPath(projectId)}/build`, {}, send));
-  if (!parsed.success) throw new ApiRequestError('Unexpected reply from the server', 502);
-  return parsed.data.build;
+  return parseReply(ZBuildProgressResponseSchema, await callApi(`${projectPath(projectId)}/build`, {}, send)).build;
 }
 
 /** Multipart bodies are streamed by the browser itself (callApi sends JSON only). */

@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { HERO_LAYOUTS, TEMPLATE_IDS, formatBytes, type TBuildProgress, type TManagedFile, type TManagedProject, type TProjectUpdate } from '@dropsite/shared';
-import { ExternalIcon } from '../../wizard/wizard-icons.tsx';
+import { ViewSiteLink } from '../../components/view-site-link.tsx';
 import { TEMPLATES } from '../../wizard/template-step.tsx';
 import { addManagedFiles, deleteManagedProject, fetchBuildProgress, fetchManagedProject, removeManagedFile, replaceManagedFile, updateManagedProject } from './manage-api.ts';
 import { THEME_OPTIONS, describeBuild, detailsUpdate, fromDateTimeLocal, toDateTimeLocal } from './manage-forms.ts';
@@ -137,13 +137,7 @@ export function BuildLine({ build, following, url }: { build: TBuildProgress | n
           <span style={{ width: `${percent}%` }} />
         </div>
       )}
-      {!following && build.state === 'succeeded' && (
-        <a className="manage-build__link" href={url} target="_blank" rel="noopener">
-          View Site
-          <ExternalIcon size={14} />
-          <span className="visually-hidden">(opens in a new tab)</span>
-        </a>
-      )}
+      {!following && build.state === 'succeeded' && <ViewSiteLink className="manage-build__link" href={url} iconSize={14} />}
     </div>
   );
 }

@@ -1,7 +1,8 @@
 /** One site on the creator's dashboard (spec 2 'Creator dashboard'): its counts, and its analytics on demand. */
 import { useId, useState } from 'react';
 import { HeartIcon, ImageIcon, MessageIcon, CheckIcon } from '../../components/icons.tsx';
-import { EyeIcon, ExternalIcon } from '../../wizard/wizard-icons.tsx';
+import { ViewSiteLink } from '../../components/view-site-link.tsx';
+import { EyeIcon } from '../../wizard/wizard-icons.tsx';
 import type { TCreatorProject } from '@dropsite/shared';
 import { AnalyticsPanel } from './analytics-panel.tsx';
 import { ChevronDownIcon } from './dashboard-icons.tsx';
@@ -65,11 +66,7 @@ export function ProjectCard({ project }: { project: TCreatorProject }) {
             {isAnalyticsOpen ? 'Hide Analytics' : 'Show Analytics'}
             <ChevronDownIcon size={16} className="dash-chevron" data-open={isAnalyticsOpen ? '' : undefined} />
           </button>
-          <a className="button button--secondary" href={project.url} target="_blank" rel="noopener">
-            View Site
-            <ExternalIcon size={16} />
-            <span className="visually-hidden">(opens in a new tab)</span>
-          </a>
+          <ViewSiteLink className="button button--secondary" href={project.url} />
         </div>
       </div>
       <div id={panelId} className="dash-card__analytics" hidden={!isAnalyticsOpen}>

@@ -5,7 +5,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { SiteFooter } from '../../components/site-footer.tsx';
 import { SiteHeader } from '../../components/site-header.tsx';
-import { ArrowLeftIcon, ExternalIcon, DownloadIcon } from '../../wizard/wizard-icons.tsx';
+import { ViewSiteLink } from '../../components/view-site-link.tsx';
+import { ArrowLeftIcon, DownloadIcon } from '../../wizard/wizard-icons.tsx';
 import { engagementCsvPath, fetchProjectDetails } from '../../dashboard-api/dashboard-api.ts';
 import type { TProjectDetails } from '@dropsite/shared';
 import { AccessGuard } from './access-guard.tsx';
@@ -127,11 +128,7 @@ function ProjectDetail({ projectId }: { projectId: string }) {
             <DownloadIcon size={16} />
             Download CSV
           </a>
-          <a className="button button--primary" href={project.url} target="_blank" rel="noopener">
-            View Site
-            <ExternalIcon size={16} />
-            <span className="visually-hidden">(opens in a new tab)</span>
-          </a>
+          <ViewSiteLink className="button button--primary" href={project.url} />
         </div>
       </header>
       <p className="dash-live" role="status">

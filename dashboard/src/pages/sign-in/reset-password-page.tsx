@@ -6,6 +6,7 @@
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { PASSWORD_MIN_LENGTH } from '@dropsite/shared';
 import { ApiRequestError } from '@dropsite/shared/browser/api-client';
+import { failureMessage } from '../../auth/failure-message.ts';
 import { authApi } from '../../auth/auth-api.ts';
 import { AuthForm } from '../../auth/auth-form.tsx';
 import { DASHBOARD_PATH, SIGN_IN_PATH } from '../../auth/auth-paths.ts';
@@ -48,12 +49,7 @@ function NewPasswordForm({ token, headingId }: { token: string; headingId: strin
     } catch (err) {
       const status = err instanceof ApiRequestError ? err.status : 500;
       setError({
-        message:
-          status > 0 && status < 500
-            ? (err as ApiRequestError).message
-            : status === 0
-              ? 'No connection. Check your network and try again.'
-              : 'Something went wrong on our side. Please try again.',
+        message: failureMessage(err),
         isExpired: status === 410 || status === 404,
       });
     }

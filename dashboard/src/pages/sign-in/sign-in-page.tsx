@@ -6,6 +6,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { toSafeReturnPath } from '@dropsite/shared';
 import { ApiRequestError } from '@dropsite/shared/browser/api-client';
+import { failureMessage } from '../../auth/failure-message.ts';
 import { authApi } from '../../auth/auth-api.ts';
 import { AuthForm, type TAuthView } from '../../auth/auth-form.tsx';
 import { SIGN_IN_PATH, afterSignInPath } from '../../auth/auth-paths.ts';
@@ -87,13 +88,7 @@ function EmailLinkConsumer({ token, headingId }: { token: string; headingId: str
       window.location.assign(afterSignInPath(reply.returnTo));
     } catch (error) {
       const isExpired = error instanceof ApiRequestError && (error.status === 410 || error.status === 404 || error.status === 400);
-      const message =
-        error instanceof ApiRequestError && error.status > 0 && error.status < 500
-          ? error.message
-          : error instanceof ApiRequestError && error.status === 0
-            ? 'No connection. Check your network and try again.'
-            : 'Something went wrong on our side. Please try again.';
-      setState({ status: 'failed', message, isExpired });
+      setState({ status: 'failed', message: failureMessage(error), isExpired });
     }
   };
 

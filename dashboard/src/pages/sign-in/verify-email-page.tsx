@@ -3,11 +3,12 @@
  * change) when the creator presses the button, never on opening: mail scanners open links.
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { ApiRequestError } from '@dropsite/shared/browser/api-client';
+import { failureMessage } from '../../auth/failure-message.ts';
 import { authApi } from '../../auth/auth-api.ts';
+import { AuthDone } from '../../auth/auth-form.tsx';
 import { ACCOUNT_PATH, DASHBOARD_PATH, SIGN_IN_PATH } from '../../auth/auth-paths.ts';
 import { getSessionStore } from '../../auth/session-store.ts';
-import { AlertIcon, CheckIcon } from '../../components/icons.tsx';
+import { AlertIcon } from '../../components/icons.tsx';
 import { AccountPageFrame } from './account-page-frame.tsx';
 
 type TState = { status: 'ready' } | { status: 'busy' } | { status: 'done'; email: string } | { status: 'failed'; message: string };
@@ -17,15 +18,11 @@ export function VerifyEmailPage() {
   const [state, setState] = useState<TState>({ status: 'ready' });
   const headingId = useId();
   const button = useRef<HTMLButtonElement>(null);
-  const doneHeading = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
     document.title = 'Confirm your email address · Dropsite';
     button.current?.focus();
   }, []);
-  useEffect(() => {
-    if (state.status === 'done') doneHeading.current?.focus();
-  }, [state.status]);
 
   const confirm = async () => {
     if (!token) return;
@@ -35,29 +32,14 @@ export function VerifyEmailPage() {
       void getSessionStore().refresh();
       setState({ status: 'done', email: creator.email });
     } catch (error) {
-      const status = error instanceof ApiRequestError ? error.status : 500;
-      setState({
-        status: 'failed',
-        message:
-          status > 0 && status < 500
-            ? (error as ApiRequestError).message
-            : status === 0
-              ? 'No connection. Check your network and try again.'
-              : 'Something went wrong on our side. Please try again.',
-      });
+      setState({ status: 'failed', message: failureMessage(error) });
     }
   };
 
   return (
     <AccountPageFrame>
       {state.status === 'done' ? (
-        <div className="auth-form auth-form--done" role="status">
-          <span className="auth-form__done-mark" aria-hidden="true">
-            <CheckIcon size={26} />
-          </span>
-          <h1 id={headingId} ref={doneHeading} tabIndex={-1} className="auth-form__title">
-            Email address confirmed
-          </h1>
+        <AuthDone Heading="h1" headingId={headingId} title="Email address confirmed">
           <p className="auth-form__lede">
             <strong>{state.email}</strong> is confirmed. We will write to it when visitors react to your sites, and only when you have asked us to.
           </p>
@@ -69,7 +51,7 @@ export function VerifyEmailPage() {
               Account settings
             </a>
           </div>
-        </div>
+        </AuthDone>
       ) : (
         <div className="auth-form">
           <h1 id={headingId} className="auth-form__title">
