@@ -187,6 +187,14 @@ const makeFiles = () => {
 
 const noSleep = async () => {};
 
+/** A tracker for a test that does not look at the progress. */
+function silentTracker(files: File[]) {
+  return createProgressTracker(
+    files.map((f) => f.size),
+    () => {},
+  );
+}
+
 function newUpload(protocol: TChunkedProtocol, server: ReturnType<typeof createFakeServer>, files: File[], storage = memoryStorage(), snapshots: TPublishSnapshot[] = []) {
   const tracker = createProgressTracker(
     files.map((f) => f.size),
@@ -277,10 +285,7 @@ describe.each(['chunked', 'direct-chunked'] as const)('%s upload', (protocol) =>
       .run()
       .catch(() => {});
     expect(readResumableSession(storage)?.draftHash).toBe(hashDraft(toUploadMetadata(DRAFT)));
-    const tracker = createProgressTracker(
-      files.map((f) => f.size),
-      () => {},
-    );
+    const tracker = silentTracker(files);
     const changed = createChunkedUpload(protocol, files, toUploadMetadata({ ...DRAFT, title: 'Another title' }), { transport: server.transport, tracker, storage, sleep: noSleep });
     const result = await changed.run();
     expect(result.resumed).toBe(false);
@@ -290,10 +295,7 @@ describe.each(['chunked', 'direct-chunked'] as const)('%s upload', (protocol) =>
   it("answers the spec's init message when the server refuses to start", async () => {
     const refuse: TTransport = async () => ({ status: 503, text: '<html>down</html>' });
     const { files } = makeFiles();
-    const tracker = createProgressTracker(
-      files.map((f) => f.size),
-      () => {},
-    );
+    const tracker = silentTracker(files);
     const error = await createChunkedUpload(protocol, files, toUploadMetadata(DRAFT), { transport: refuse, tracker, storage: null })
       .run()
       .catch((e: unknown) => e);
@@ -398,10 +400,7 @@ describe('direct-chunked specifics', () => {
     const transport: TTransport = async (r) =>
       r.url === '/api/direct-upload/urls' ? { status: 200, text: JSON.stringify({ success: true, uploadUrls: [] }) } : server.transport(r);
     const { files } = makeFiles();
-    const tracker = createProgressTracker(
-      files.map((f) => f.size),
-      () => {},
-    );
+    const tracker = silentTracker(files);
     const error = await createChunkedUpload('direct-chunked', files, toUploadMetadata(DRAFT), { transport, tracker, storage: null, sleep: noSleep })
       .run()
       .catch((e: unknown) => e);
@@ -421,10 +420,7 @@ describe('direct-chunked specifics', () => {
     const noComplete: TTransport = async (r) => (r.url === '/api/direct-upload/complete' ? { status: 502, text: 'bad gateway' } : createFakeServer().transport(r));
     const fresh = createFakeServer();
     const transport: TTransport = async (r) => (r.url === '/api/direct-upload/complete' ? noComplete(r) : fresh.transport(r));
-    const tracker = createProgressTracker(
-      files.map((f) => f.size),
-      () => {},
-    );
+    const tracker = silentTracker(files);
     const error = await createChunkedUpload('direct-chunked', files, toUploadMetadata(DRAFT), { transport, tracker, storage: null, sleep: noSleep })
       .run()
       .catch((e: unknown) => e);
