@@ -4,7 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, isDialectAvailable, makeFileRow, makeProjectRow, TEST_DIALECTS, TEST_POSTGRES_URL, type TTestDatabase } from '../test-support/test-database.ts';
+import {
+  createTestDatabase,
+  isDialectAvailable,
+  makeFileRow,
+  makeProjectRow,
+  makeUploadFileRow,
+  makeUploadSessionRow,
+  TEST_DIALECTS,
+  TEST_POSTGRES_URL,
+  type TTestDatabase,
+} from '../test-support/test-database.ts';
 import { createDatabase, isUniqueViolation, migrateToLatest, rollbackAllMigrations, type TDatabaseHandle } from './database.ts';
 import { newId } from './ids.ts';
 
@@ -293,33 +303,11 @@ for (const dialect of TEST_DIALECTS) {
       const fileId = newId();
       await handle.db
         .insertInto('upload_sessions')
-        .values({
-          id: sessionId,
-          project_id: newId(),
-          protocol: 'chunked',
-          status: 'open',
-          idempotency_key: null,
-          anonymous_session_id: null,
-          form: '{}',
-          created_at: NOW,
-          expires_at: NOW,
-          completed_at: null,
-        })
+        .values(makeUploadSessionRow({ id: sessionId, expires_at: NOW }))
         .execute();
       await handle.db
         .insertInto('upload_files')
-        .values({
-          id: fileId,
-          session_id: sessionId,
-          name: 'a.bin',
-          type: '',
-          size: 10,
-          chunk_size: 5,
-          total_chunks: 2,
-          expected_sha256: null,
-          multipart_upload_id: null,
-          position: 0,
-        })
+        .values(makeUploadFileRow(sessionId, 0, { id: fileId, size: 10, chunk_size: 5, total_chunks: 2 }))
         .execute();
       const chunk = { file_id: fileId, size: 5, sha256: 'x', storage_key: 'k', etag: null, created_at: NOW };
       await handle.db

@@ -3,12 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import { uploadKey } from '@dropsite/shared';
 import type { TConfig } from '../config/config.ts';
 import { createDatabase, migrateToLatest, type TDatabaseHandle, type TDialect } from '../db/database.ts';
 import { newId } from '../db/ids.ts';
-import type { TNewFile, TNewProject } from '../db/tables.ts';
+import type { TNewFile, TNewProject, UploadFilesTable, UploadSessionsTable } from '../db/tables.ts';
 import { isPostgresUp, requireService } from './services.ts';
 
 export type TTestDatabase = TDatabaseHandle & { cleanup(): Promise<void> };
@@ -142,6 +142,46 @@ export function makeFileRow(projectId: string, position: number, overrides: Part
     metadata: '{}',
     position,
     created_at: FIXTURE_TIME + position,
+    ...overrides,
+  };
+}
+
+/** A valid open chunked upload session row (its project not created yet); unique id and slug unless overridden. */
+export function makeUploadSessionRow(overrides: Partial<Insertable<UploadSessionsTable>> = {}): Insertable<UploadSessionsTable> {
+  const id = newId();
+  return {
+    id,
+    project_id: newId(),
+    protocol: 'chunked',
+    status: 'open',
+    idempotency_key: null,
+    anonymous_session_id: null,
+    form: '{}',
+    created_at: FIXTURE_TIME,
+    expires_at: FIXTURE_TIME + 1000,
+    completed_at: null,
+    project_slug: `slug${id.toLowerCase().replace(/[^a-z0-9]/g, '')}`,
+    request_fingerprint: 'f',
+    lease_until: null,
+    ...overrides,
+  };
+}
+
+/** A valid file row of the upload session at the given position: 30 bytes in three 10-byte chunks, none received. */
+export function makeUploadFileRow(sessionId: string, position = 0, overrides: Partial<Insertable<UploadFilesTable>> = {}): Insertable<UploadFilesTable> {
+  return {
+    id: newId(),
+    session_id: sessionId,
+    name: 'a.bin',
+    type: '',
+    size: 30,
+    chunk_size: 10,
+    total_chunks: 3,
+    expected_sha256: null,
+    multipart_upload_id: null,
+    position,
+    sha256: null,
+    assembled_at: null,
     ...overrides,
   };
 }

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../db/ids.ts';
 import { isSlugInUse } from '../uploads/slugs.repository.ts';
-import { createTestDatabase, isDialectAvailable, TEST_DIALECTS, type TTestDatabase } from '../test-support/test-database.ts';
+import { createTestDatabase, isDialectAvailable, makeUploadFileRow, makeUploadSessionRow, TEST_DIALECTS, type TTestDatabase } from '../test-support/test-database.ts';
 import {
   claimUploadSessionCompletion,
   deleteFinishedUploadSessions,
@@ -16,47 +15,9 @@ import {
   reopenUploadSession,
   resetUploadFile,
   setUploadFileMultipartId,
-  type TNewUploadSession,
 } from './upload-sessions.repository.ts';
 
 const NOW = 1_763_800_000_000;
-
-function makeSession(overrides: Partial<TNewUploadSession> = {}): TNewUploadSession {
-  const id = newId();
-  return {
-    id,
-    project_id: newId(),
-    protocol: 'chunked',
-    status: 'open',
-    idempotency_key: null,
-    anonymous_session_id: null,
-    form: '{}',
-    created_at: NOW,
-    expires_at: NOW + 1000,
-    completed_at: null,
-    project_slug: `slug${id.toLowerCase().replace(/[^a-z0-9]/g, '')}`,
-    request_fingerprint: 'f',
-    lease_until: null,
-    ...overrides,
-  };
-}
-
-function makeFile(sessionId: string, position = 0) {
-  return {
-    id: newId(),
-    session_id: sessionId,
-    name: 'a.bin',
-    type: '',
-    size: 30,
-    chunk_size: 10,
-    total_chunks: 3,
-    expected_sha256: null,
-    multipart_upload_id: null,
-    position,
-    sha256: null,
-    assembled_at: null,
-  };
-}
 
 for (const dialect of TEST_DIALECTS) {
   describe.skipIf(!(await isDialectAvailable(dialect)))(`upload sessions repository (${dialect})`, () => {
@@ -69,16 +30,16 @@ for (const dialect of TEST_DIALECTS) {
     });
 
     it('refuses a second session with the same idempotency key or slug', async () => {
-      const first = makeSession({ idempotency_key: 'k1' });
-      expect(await insertUploadSession(handle.db, first, [makeFile(first.id)])).toBe('inserted');
-      expect(await insertUploadSession(handle.db, makeSession({ idempotency_key: 'k1' }), [])).toBe('duplicate');
-      expect(await insertUploadSession(handle.db, makeSession({ project_slug: first.project_slug }), [])).toBe('duplicate');
+      const first = makeUploadSessionRow({ idempotency_key: 'k1' });
+      expect(await insertUploadSession(handle.db, first, [makeUploadFileRow(first.id)])).toBe('inserted');
+      expect(await insertUploadSession(handle.db, makeUploadSessionRow({ idempotency_key: 'k1' }), [])).toBe('duplicate');
+      expect(await insertUploadSession(handle.db, makeUploadSessionRow({ project_slug: first.project_slug }), [])).toBe('duplicate');
       expect(await isSlugInUse(handle.db, first.project_slug!)).toBe(true);
     });
 
     it('records a chunk once; the second writer learns it exists', async () => {
-      const session = makeSession();
-      const file = makeFile(session.id);
+      const session = makeUploadSessionRow();
+      const file = makeUploadFileRow(session.id);
       await insertUploadSession(handle.db, session, [file]);
       const row = { file_id: file.id, chunk_index: 1, size: 10, sha256: 'a'.repeat(64), storage_key: 'k', etag: '"e"', created_at: NOW };
       expect(await insertChunk(handle.db, row)).toBe('inserted');
@@ -89,7 +50,7 @@ for (const dialect of TEST_DIALECTS) {
     });
 
     it('lets exactly one completer claim a session, and another only after the lease runs out', async () => {
-      const session = makeSession();
+      const session = makeUploadSessionRow();
       await insertUploadSession(handle.db, session, []);
       const claims = await Promise.all([1, 2, 3].map(() => claimUploadSessionCompletion(handle.db, session.id, NOW, NOW + 100)));
       expect(claims.filter(Boolean)).toHaveLength(1);
@@ -105,10 +66,10 @@ for (const dialect of TEST_DIALECTS) {
     });
 
     it('finds abandoned sessions, keeps live multipart ids, and forgets finished sessions after the cutoff', async () => {
-      const abandoned = makeSession({ expires_at: NOW - 1 });
-      const live = makeSession({ expires_at: NOW + 10_000 });
-      const abandonedFile = makeFile(abandoned.id);
-      const liveFile = makeFile(live.id);
+      const abandoned = makeUploadSessionRow({ expires_at: NOW - 1 });
+      const live = makeUploadSessionRow({ expires_at: NOW + 10_000 });
+      const abandonedFile = makeUploadFileRow(abandoned.id);
+      const liveFile = makeUploadFileRow(live.id);
       await insertUploadSession(handle.db, abandoned, [abandonedFile]);
       await insertUploadSession(handle.db, live, [liveFile]);
       await setUploadFileMultipartId(handle.db, abandonedFile.id, 'up-abandoned');
