@@ -184,7 +184,7 @@ export function AuthForm({ initialView, returnTo, headingId, headingLevel, onVie
                 readOnly={isBusy}
                 aria-describedby={view === 'sign-up' ? ids.passwordHint : undefined}
               />
-              <button type="button" className="auth-form__reveal" aria-pressed={isPasswordShown} onClick={() => setPasswordShown((shown) => !shown)}>
+              <button type="button" className="quiet-button auth-form__reveal" aria-pressed={isPasswordShown} onClick={() => setPasswordShown((shown) => !shown)}>
                 {isPasswordShown ? 'Hide' : 'Show'}
               </button>
             </div>

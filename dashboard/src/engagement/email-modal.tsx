@@ -169,7 +169,7 @@ export function EmailModal({ trigger, projectId, sessionId, onCollected, onClose
                 {status === 'submitting' ? 'Setting up...' : copy.cta}
               </button>
             </form>
-            <button type="button" className="email-modal__skip" onClick={() => close('email_collection_skipped')}>
+            <button type="button" className="quiet-button email-modal__skip" onClick={() => close('email_collection_skipped')}>
               {copy.skip}
             </button>
             <p className="email-modal__fine-print">No password needed, just an address.</p>

@@ -112,7 +112,7 @@ export function NotificationBell() {
             Engagement Alerts
           </h2>
           {items.length > 0 && (
-            <button type="button" className="notification-bell__text-button" onClick={() => center.clearAll()}>
+            <button type="button" className="quiet-button notification-bell__text-button" onClick={() => center.clearAll()}>
               Clear All
             </button>
           )}
