@@ -13,17 +13,30 @@ export const THEME_STYLES = ['professional', 'creative', 'nature', 'minimal', 'e
 export const THEME_MODES = ['light', 'dark'] as const;
 export const HERO_LAYOUTS = ['minimal', 'centered', 'split', 'featured'] as const;
 
+/**
+ * A site's settings when the creator chose none. A literal, not a parse at load time: the dashboard runs
+ * zod without eval (its CSP), and a parse before that is configured would make zod probe for eval.
+ */
+export const DEFAULT_SITE_SETTINGS = {
+  enableFavorites: false,
+  enableComments: false,
+  enableApprovals: false,
+  enableAnalytics: true,
+  enableNotifications: false,
+  notificationEmail: '',
+  slackWebhook: '',
+} as const;
+
 export const ZSiteSettingsSchema = z.object({
-  enableFavorites: z.boolean().default(false),
-  enableComments: z.boolean().default(false),
-  enableApprovals: z.boolean().default(false),
-  enableAnalytics: z.boolean().default(true),
-  enableNotifications: z.boolean().default(false),
-  notificationEmail: z.string().max(320).default(''),
-  slackWebhook: z.string().max(2048).default(''),
+  enableFavorites: z.boolean().default(DEFAULT_SITE_SETTINGS.enableFavorites),
+  enableComments: z.boolean().default(DEFAULT_SITE_SETTINGS.enableComments),
+  enableApprovals: z.boolean().default(DEFAULT_SITE_SETTINGS.enableApprovals),
+  enableAnalytics: z.boolean().default(DEFAULT_SITE_SETTINGS.enableAnalytics),
+  enableNotifications: z.boolean().default(DEFAULT_SITE_SETTINGS.enableNotifications),
+  notificationEmail: z.string().max(320).default(DEFAULT_SITE_SETTINGS.notificationEmail),
+  slackWebhook: z.string().max(2048).default(DEFAULT_SITE_SETTINGS.slackWebhook),
 });
 export type TSiteSettings = z.infer<typeof ZSiteSettingsSchema>;
-export const DEFAULT_SITE_SETTINGS: TSiteSettings = ZSiteSettingsSchema.parse({});
 
 /** The switches a visitor's page acts on. Notification settings (address, webhook) are the owner's only. */
 export const PUBLIC_SITE_SETTING_KEYS = ['enableFavorites', 'enableComments', 'enableApprovals', 'enableAnalytics'] as const;
