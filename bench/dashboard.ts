@@ -16,21 +16,29 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import express from 'express';
 import { sql } from 'kysely';
-import { createApp, createRuntime, loadConfig, type TAppDeps } from '@dropsite/control-api';
+import { createApp, type TAppDeps } from '@dropsite/control-api';
 import { uploadKey } from '@dropsite/shared';
 import { printFigures } from './lib.ts';
-import { announceReady, closeOnSigterm, cpuMsOf, isPostgresReachable, placeLoadGenerator, startServer, stopServer } from './load-harness.ts';
+import {
+  announceReady,
+  BENCH_PG_URL,
+  BENCH_SECONDS,
+  closeOnSigterm,
+  cpuMsOf,
+  isPostgresReachable,
+  placeLoadGenerator,
+  startBenchRuntime,
+  startServer,
+  stopServer,
+} from './load-harness.ts';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 1);
-const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SITES = 1000;
 const FILES_PER_SITE = 3;
 const BIG_FILES = 20;
@@ -215,21 +223,7 @@ async function signUp(base: string): Promise<{ cookie: string; creatorId: string
 }
 
 async function serve(): Promise<void> {
-  process.env.NODE_ENV = 'production';
-  const server = http.createServer();
-  server.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const port = (server.address() as AddressInfo).port;
-  const base = `http://127.0.0.1:${port}`;
-  const config = loadConfig({
-    SESSION_SECRET: randomBytes(32).toString('base64url'),
-    ...process.env,
-    PORT: '0',
-    PUBLIC_URL: base,
-    LOG_LEVEL: 'warn',
-    RUN_BUILDER: 'false',
-  });
-  const runtime = await createRuntime(config, { runBuilder: false });
+  const { server, port, base, runtime } = await startBenchRuntime();
   server.on('request', createApp(runtime.deps));
   const seeding = Date.now();
   const { cookie, creatorId } = await signUp(base);
@@ -272,7 +266,7 @@ async function load(url: string, cookie: string | undefined, serverPid: number |
   const bytes = (await first.arrayBuffer()).byteLength;
   if (!first.ok) throw new Error(`${url} answered ${first.status}`);
   const cpuBefore = cpuMsOf(serverPid);
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers: cookie ? { cookie } : {} });
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: BENCH_SECONDS, headers: cookie ? { cookie } : {} });
   const cpuAfter = cpuMsOf(serverPid);
   const total = result['2xx'] + result.non2xx;
   return {
@@ -300,7 +294,7 @@ async function measure(label: string, env: Record<string, string>, pin: boolean)
   try {
     const base = `http://127.0.0.1:${info.port}`;
     const project = info.bigProjectId;
-    process.stdout.write(`[${label}] seeded in ${info.seedSeconds.toFixed(0)} s; ${SECONDS} s per run, ${CONNECTIONS} connection(s)\n`);
+    process.stdout.write(`[${label}] seeded in ${info.seedSeconds.toFixed(0)} s; ${BENCH_SECONDS} s per run, ${CONNECTIONS} connection(s)\n`);
     const runs: Record<string, TRun> = {};
     const pid = child.pid;
     runs['bare GET'] = await load(`http://127.0.0.1:${info.barePort}/bare`, undefined, pid);
@@ -342,16 +336,16 @@ async function main(): Promise<void> {
   try {
     const sqlite = await measure('SQLite (embedded defaults)', { DATA_DIR: dataDir, ...RAISED_LIMITS }, pin);
     verdicts.push(`SQLite: ${report('Dashboard on SQLite (embedded defaults)', sqlite.runs) ? 'PASS' : 'MISS'}`);
-    if (await isPostgresReachable(PG_URL)) {
+    if (await isPostgresReachable(BENCH_PG_URL)) {
       const schema = `bench_${randomBytes(4).toString('hex')}`;
       const postgres = await measure(
         `PostgreSQL (schema ${schema})`,
-        { DATA_DIR: path.join(dataDir, 'pg'), DATABASE_URL: `${PG_URL}?schema=${schema}`, BENCH_DROP_SCHEMA: schema, ...RAISED_LIMITS },
+        { DATA_DIR: path.join(dataDir, 'pg'), DATABASE_URL: `${BENCH_PG_URL}?schema=${schema}`, BENCH_DROP_SCHEMA: schema, ...RAISED_LIMITS },
         pin,
       );
-      verdicts.push(`PostgreSQL: ${report(`Dashboard on PostgreSQL (${PG_URL}?schema=${schema})`, postgres.runs) ? 'PASS' : 'MISS'}`);
+      verdicts.push(`PostgreSQL: ${report(`Dashboard on PostgreSQL (${BENCH_PG_URL}?schema=${schema})`, postgres.runs) ? 'PASS' : 'MISS'}`);
     } else {
-      process.stdout.write(`\nPostgreSQL at ${PG_URL} is not reachable: skipped.\n`);
+      process.stdout.write(`\nPostgreSQL at ${BENCH_PG_URL} is not reachable: skipped.\n`);
     }
   } finally {
     await rm(dataDir, { recursive: true, force: true });

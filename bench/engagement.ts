@@ -13,20 +13,28 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import express from 'express';
-import { createApp, createRuntime, loadConfig } from '@dropsite/control-api';
+import { createApp } from '@dropsite/control-api';
 import { uploadKey } from '@dropsite/shared';
 import { printFigures } from './lib.ts';
-import { announceReady, closeOnSigterm, cpuMsOf, isPostgresReachable, placeLoadGenerator, startServer, stopServer } from './load-harness.ts';
+import {
+  announceReady,
+  BENCH_PG_URL,
+  BENCH_SECONDS,
+  closeOnSigterm,
+  cpuMsOf,
+  isPostgresReachable,
+  placeLoadGenerator,
+  startBenchRuntime,
+  startServer,
+  stopServer,
+} from './load-harness.ts';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const FILES = 200;
 const VISITORS = 200;
 const COMMENTS = 30;
@@ -47,22 +55,7 @@ interface TServerInfo {
 // ---- child: the API (and the bare handler) under load
 
 async function serve(): Promise<void> {
-  process.env.NODE_ENV = 'production';
-  // The port is taken first, so the app's own address is its public URL from the start.
-  const server = http.createServer();
-  server.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const port = (server.address() as AddressInfo).port;
-  // Production needs a session secret: a throwaway one for the run.
-  const config = loadConfig({
-    SESSION_SECRET: randomBytes(32).toString('base64url'),
-    ...process.env,
-    PORT: '0',
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    LOG_LEVEL: 'warn',
-    RUN_BUILDER: 'false',
-  });
-  const runtime = await createRuntime(config, { runBuilder: false });
+  const { server, port, runtime } = await startBenchRuntime();
   const { db } = runtime.deps;
   const now = Date.now();
   const id = () => randomBytes(16).toString('base64url');
@@ -174,7 +167,7 @@ interface TRun {
 
 async function load(url: string, request: autocannon.Request, serverPid: number | undefined): Promise<TRun> {
   const cpuBefore = cpuMsOf(serverPid);
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests: [request] });
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: BENCH_SECONDS, requests: [request] });
   const cpuAfter = cpuMsOf(serverPid);
   const total = result['2xx'] + result.non2xx;
   return {
@@ -196,7 +189,7 @@ async function measure(label: string, env: Record<string, string>, pin: boolean)
     let n = 0;
     const visitorHeaders = (k: number, json: boolean) => ({ ...(json ? JSON_HEADERS : {}), cookie: cookies[k % VISITORS]! });
 
-    process.stdout.write(`\n[${label}] ${SECONDS} s per run, ${CONNECTIONS} connections, ${VISITORS} visitors, ${FILES} files\n`);
+    process.stdout.write(`\n[${label}] ${BENCH_SECONDS} s per run, ${CONNECTIONS} connections, ${VISITORS} visitors, ${FILES} files\n`);
     const runs: Record<string, TRun> = {};
     const pid = child.pid;
     runs['bare GET'] = await load(`http://127.0.0.1:${info.barePort}/bare`, { method: 'GET' }, pid);
@@ -299,17 +292,17 @@ async function main(): Promise<void> {
     const sqlite = await measure('SQLite (embedded defaults)', { DATA_DIR: dataDir, ...RAISED_LIMITS }, pin);
     isPass = report('Engagement on SQLite (embedded defaults)', sqlite, true);
 
-    if (await isPostgresReachable(PG_URL)) {
+    if (await isPostgresReachable(BENCH_PG_URL)) {
       const schema = `bench_${randomBytes(4).toString('hex')}`;
       const pgDir = path.join(dataDir, 'pg');
       const postgres = await measure(
         `PostgreSQL (schema ${schema})`,
-        { DATA_DIR: pgDir, DATABASE_URL: `${PG_URL}?schema=${schema}`, BENCH_DROP_SCHEMA: schema, ...RAISED_LIMITS },
+        { DATA_DIR: pgDir, DATABASE_URL: `${BENCH_PG_URL}?schema=${schema}`, BENCH_DROP_SCHEMA: schema, ...RAISED_LIMITS },
         pin,
       );
-      report(`Engagement on PostgreSQL (${PG_URL}?schema=${schema})`, postgres, false);
+      report(`Engagement on PostgreSQL (${BENCH_PG_URL}?schema=${schema})`, postgres, false);
     } else {
-      process.stdout.write(`\nPostgreSQL at ${PG_URL} is not reachable: skipped.\n`);
+      process.stdout.write(`\nPostgreSQL at ${BENCH_PG_URL} is not reachable: skipped.\n`);
     }
   } finally {
     await rm(dataDir, { recursive: true, force: true });

@@ -4,11 +4,40 @@
  * line, its shutdown on SIGTERM, and the CPU it spent as /proc counts it.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type http from 'node:http';
-import net from 'node:net';
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
+import { createRuntime, loadConfig, type TRuntime } from '@dropsite/control-api';
 import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
+
+export const BENCH_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+export const BENCH_PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/**
+ * The child's side: a production runtime without the builder, on the database the environment names,
+ * and a loopback server for its app. The port is taken first, so the app's own address is its public
+ * URL from the start; production needs a session secret, a throwaway one for the run.
+ */
+export async function startBenchRuntime(): Promise<{ server: http.Server; port: number; base: string; runtime: TRuntime }> {
+  process.env.NODE_ENV = 'production';
+  const server = http.createServer();
+  server.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const base = `http://127.0.0.1:${port}`;
+  const config = loadConfig({
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
+    ...process.env,
+    PORT: '0',
+    PUBLIC_URL: base,
+    LOG_LEVEL: 'warn',
+    RUN_BUILDER: 'false',
+  });
+  const runtime = await createRuntime(config, { runBuilder: false });
+  return { server, port, base, runtime };
+}
 
 /** Whether the API can be pinned to CPU 0 (taskset present, two CPUs or more, BENCH_PIN not 0). */
 function hasTaskset(): boolean {
