@@ -23,6 +23,15 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     target: 'es2022',
+    rolldownOptions: {
+      output: {
+        advancedChunks: {
+          // zod and the module that turns its eval probe off share one chunk, so the setting is in place
+          // before any chunk builds a schema (zod probes for eval when a schema is made; the CSP forbids eval).
+          groups: [{ name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]dashboard[\\/]src[\\/]zod-config\.ts$/ }],
+        },
+      },
+    },
   },
   server: {
     proxy: {

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { UPLOAD_LIMITS } from './constants.ts';
-import { ZSitePasswordSchema, ZSiteSettingsSchema, ZTemplateIdSchema } from './schemas.ts';
+import { DEFAULT_SITE_SETTINGS, ZSitePasswordSchema, ZSiteSettingsSchema, ZTemplateIdSchema } from './schemas.ts';
 import { EMPTY_CONTACT_INFO, ZContactInfoInputSchema } from './contact-info.ts';
 
 /** Request header carrying the hex SHA-256 of one chunk's bytes. */
@@ -39,7 +39,7 @@ export const ZUploadMetadataSchema = z.object({
   password: z.preprocess(blankToUndefined, ZSitePasswordSchema.optional()),
   /** ISO date-time; the server refuses one in the past. */
   expiryDate: z.preprocess(blankToUndefined, z.coerce.date().optional()),
-  settings: ZSiteSettingsSchema.default(ZSiteSettingsSchema.parse({})),
+  settings: ZSiteSettingsSchema.default(() => ({ ...DEFAULT_SITE_SETTINGS })),
   /** The creator's public contact details for the footer; links come out as https URLs. */
   contactInfo: ZContactInfoInputSchema.default(EMPTY_CONTACT_INFO),
   anonymousSessionId: z.string().max(200).optional(),
@@ -281,7 +281,7 @@ export const ZPreviewRequestSchema = z.object({
   description: z.string().trim().max(UPLOAD_LIMITS.maxDescriptionLength).default(''),
   authorName: z.string().trim().max(UPLOAD_LIMITS.maxAuthorNameLength).default(''),
   template: z.preprocess(blankToUndefined, ZTemplateIdSchema.default('universal')),
-  settings: ZSiteSettingsSchema.default(ZSiteSettingsSchema.parse({})),
+  settings: ZSiteSettingsSchema.default(() => ({ ...DEFAULT_SITE_SETTINGS })),
   contactInfo: ZContactInfoInputSchema.default(EMPTY_CONTACT_INFO),
   files: z.array(ZPreviewFileSchema).max(UPLOAD_LIMITS.maxFilesPerSite),
 });
