@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildFolderGraph, findFolderCycles, folderOf, formatCycle, scanImports, type TImportGraph } from './check-folder-cycles.ts';
+import { buildFolderGraph, findFolderCycles, folderOf, formatCycle, scanImports, type TImportGraph } from '../check-folder-cycles.mjs';
 
 const graph: TImportGraph = new Map([
   ['app.ts', ['sites/sites.routes.ts', 'access/access.routes.ts']],
