@@ -16,7 +16,6 @@ import {
   type TDetailsCommentReply,
   type TProjectDetails,
 } from '@dropsite/shared';
-import { z } from 'zod';
 import type { TAppDeps } from '../deps.ts';
 import type { TProjectRow } from '../db/tables.ts';
 import { newId } from '../db/ids.ts';
@@ -26,6 +25,7 @@ import { checkSiteAccess } from '../sites/site-access.ts';
 import { findCreatorById } from '../accounts/accounts.repository.ts';
 import { findProjectById, listFilesByProject, parseSiteSettings } from '../projects/projects.repository.ts';
 import { engagementSwitchesOf, projectSummaryOf } from '../projects/project-summary.ts';
+import { thumbnailUrlOf } from '../projects/file-thumbnail.ts';
 import { findFileOfProject, insertComment } from '../engagement/engagement.repository.ts';
 import { assertCommentText } from '../engagement/engagement.service.ts';
 import { countTraffic, countTrafficByScope, listDailyTrafficOfProject, SITE_SCOPE } from '../analytics/analytics.repository.ts';
@@ -65,31 +65,14 @@ export async function openOwnFile(deps: Pick<TAppDeps, 'db'>, project: TProjectR
 }
 
 /** The 300 px thumbnail of a file on our origin, when one was derived and the site serves it to anyone. */
-function thumbnailUrlOf(
+function thumbnailOnOpenSite(
   deps: Pick<TAppDeps, 'clock'>,
   project: Pick<TProjectRow, 'deleted_at' | 'expires_at' | 'password_hash'>,
   file: { id: string; metadata: string; version: number | null },
 ): string | null {
-  const { id: fileId, metadata } = file;
   // A locked or expired site's thumbnails answer 401 or 410 to the dashboard too: no broken picture.
-  if (checkSiteAccess(project, deps.clock) !== 'open') return null;
-  // Nothing derived yet: no need to read it.
-  if (metadata === '{}') return null;
-  let json: unknown = null;
-  try {
-    json = JSON.parse(metadata);
-  } catch {
-    return null;
-  }
-  // Only whether a thumbnail was made (what the file route serves): a list of a thousand sites reads a thousand of these.
-  const derived = ZThumbnailPresenceSchema.safeParse(json);
-  return derived.success && derived.data.error === undefined && derived.data.thumbnail !== undefined
-    ? // A replaced file's thumbnail names its version, as the site's URLs do: file answers are cached for long.
-      `/api/files/${fileId}?mode=preview&size=300${file.version !== null && file.version > 1 ? `&v=${file.version}` : ''}`
-    : null;
+  return checkSiteAccess(project, deps.clock) === 'open' ? thumbnailUrlOf(file) : null;
 }
-
-const ZThumbnailPresenceSchema = z.object({ thumbnail: z.object({ key: z.string() }).optional(), error: z.string().optional() });
 
 async function creatorPublicOf(deps: Pick<TAppDeps, 'db'>, creator: TSignedInCreator): Promise<TCreatorPublic> {
   const row = await findCreatorById(deps.db, creator.id);
@@ -121,7 +104,7 @@ export async function listOwnProjects(deps: TDeps, principal: TPrincipal, creato
       template: p.template,
       thumbnail_url:
         p.first_file_id !== null && p.first_file_metadata !== null
-          ? thumbnailUrlOf(deps, p, { id: p.first_file_id, metadata: p.first_file_metadata, version: p.first_file_version })
+          ? thumbnailOnOpenSite(deps, p, { id: p.first_file_id, metadata: p.first_file_metadata, version: p.first_file_version })
           : null,
       settings: engagementSwitchesOf(settingsOf(p.settings)),
       favorites_count: p.favorites_count,
@@ -197,7 +180,7 @@ export async function getProjectDetails(deps: TDeps, project: TProjectRow): Prom
         kind: file.kind,
         size: file.size,
         uploadedAt: iso(file.created_at),
-        thumbnailUrl: thumbnailUrlOf(deps, project, file),
+        thumbnailUrl: thumbnailOnOpenSite(deps, project, file),
         favorites: (favoritesByFile.get(file.id) ?? []).map((f) => ({ id: f.id, userName: f.user_name, userEmail: '', createdAt: iso(f.created_at) })),
         comments: threadsByFile.get(file.id) ?? [],
         approvals: (approvalsByFile.get(file.id) ?? []).map((a) => ({ id: a.id, status: a.status, userName: a.user_name, createdAt: iso(a.updated_at) })),

@@ -10,7 +10,6 @@ import {
   HERO_LAYOUTS,
   SITE_MANAGEMENT_MESSAGES,
   UPLOAD_LIMITS,
-  ZDerivedMetadataSchema,
   derivedPrefix,
   detectFileKind,
   sanitizeFileName,
@@ -51,6 +50,7 @@ import {
   updateProject,
 } from '../projects/projects.repository.ts';
 import { storedFileRow, type TStoredFile } from '../projects/stored-files.ts';
+import { thumbnailUrlOf } from '../projects/file-thumbnail.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -107,17 +107,8 @@ function toManagedFile(file: TFileRow, siteOpen: boolean): TManagedFile {
     uploadedAt: iso(file.created_at),
     replacedAt: file.replaced_at === null ? null : iso(file.replaced_at),
     // A locked or expired site's thumbnails answer 401 or 410 to the dashboard too: no broken picture.
-    thumbnailUrl: siteOpen && hasThumbnail(file.metadata) ? `/api/files/${file.id}?mode=preview&size=300&v=${file.version}` : null,
+    thumbnailUrl: siteOpen ? thumbnailUrlOf(file) : null,
   };
-}
-
-function hasThumbnail(metadata: string): boolean {
-  try {
-    const derived = ZDerivedMetadataSchema.safeParse(JSON.parse(metadata));
-    return derived.success && !derived.data.error && derived.data.thumbnail !== undefined && derived.data.thumbnail !== null;
-  } catch {
-    return false;
-  }
 }
 
 /** How far the site's newest build has come (the dashboard polls it after each change). */
