@@ -34,6 +34,7 @@ function makeSite(n: number): TSiteRenderModel {
       thumbnailHeight: image ? 225 : null,
       format: image ? 'jpeg' : null,
       uploadedAt: '2025-01-01T00:00:00.000Z',
+      group: null,
       details: {},
     };
   });

@@ -57,6 +57,7 @@ describe('buildRenderModel', () => {
       thumbnailHeight: 188,
       format: 'jpeg',
       uploadedAt: new Date(FIXTURE_CREATED_AT).toISOString(),
+      group: null,
       details: {},
     });
     const json = JSON.stringify(model);

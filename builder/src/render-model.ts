@@ -94,6 +94,7 @@ function toSiteFile(file: TBuildFile, metadata: TDerivedMetadata | null, archive
     thumbnailHeight: thumbnail?.height || null,
     format: usable?.format ?? null,
     uploadedAt: isoDate(file.createdAt),
+    group: file.group ?? null,
     details: publicDetails(base, kind, metadata, archiveEntryLimits, file.version),
   };
 }

@@ -23,6 +23,7 @@ function image(i: number): TSiteFile {
     thumbnailHeight: i % 2 ? 200 : 450,
     format: 'jpeg',
     uploadedAt: '2025-01-01T00:00:00.000Z',
+    group: null,
     details: {},
   };
 }

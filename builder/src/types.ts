@@ -39,6 +39,8 @@ export interface TBuildFile {
   metadata: TDerivedMetadata | null;
   /** Bumped when the owner replaced the file's bytes (absent: the first version). */
   version?: number;
+  /** The folder the creator dropped the file in (its last folder name), when there was one. */
+  group?: string | null;
   createdAt: number;
 }
 

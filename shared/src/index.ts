@@ -5,6 +5,7 @@ export * from './slug.ts';
 export * from './derived.ts';
 export * from './archive-rules.ts';
 export * from './schemas.ts';
+export * from './templates.ts';
 export * from './contact-info.ts';
 export * from './viewer.ts';
 export * from './file-name.ts';

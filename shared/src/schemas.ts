@@ -4,10 +4,9 @@ import { FILE_KINDS } from './file-kind.ts';
 import { ZPublicFileDetailsSchema } from './derived.ts';
 import { UPLOAD_LIMITS } from './constants.ts';
 import { ZContactInfoInputSchema, ZPublicContactInfoSchema } from './contact-info.ts';
+import { TEMPLATE_IDS } from './templates.ts';
 
-export const TEMPLATE_IDS = ['universal', 'photo-gallery', 'portfolio-resume', 'event-template', 'pitch-template'] as const;
 export const ZTemplateIdSchema = z.enum(TEMPLATE_IDS);
-export type TTemplateId = z.infer<typeof ZTemplateIdSchema>;
 
 export const THEME_STYLES = ['professional', 'creative', 'nature', 'minimal', 'elegant'] as const;
 export const THEME_MODES = ['light', 'dark'] as const;
@@ -153,6 +152,11 @@ export const ZSiteFileSchema = z.strictObject({
   thumbnailHeight: z.number().int().positive().nullable(),
   format: z.string().nullable(),
   uploadedAt: z.string(),
+  /**
+   * The folder the creator dropped the file in (its last folder name), or null. Templates use it
+   * as the gallery's categories and the product showcase's colour variants.
+   */
+  group: z.string().nullable(),
   /** What a viewer shows beyond the basics (pages, duration, archive tree, first lines…). */
   details: ZPublicFileDetailsSchema.default({}),
 });

@@ -1,24 +1,32 @@
 import { useId, useState, type ReactElement } from 'react';
-import { TEMPLATE_IDS, formatBytes, type TTemplateId } from '@dropsite/shared';
+import { TEMPLATE_CATALOGUE, TEMPLATE_IDS, formatBytes, type TTemplateId } from '@dropsite/shared';
 import { ArrowRightIcon, CloseIcon, ImageIcon } from '../components/icons.tsx';
 import { totalBytes, type TChosenFile } from '../upload/chosen-files.ts';
 import { FileList } from '../upload/file-list.tsx';
 import { ModalDialog } from './modal-dialog.tsx';
 import { ArrowLeftIcon, CalendarIcon, GridIcon, PresentationIcon, UserIcon } from './wizard-icons.tsx';
 
-interface TTemplateInfo {
+interface TTemplateChoice {
   name: string;
   description: string;
   Icon: (p: { size?: number }) => ReactElement;
 }
 
-export const TEMPLATES: Record<TTemplateId, TTemplateInfo> = {
-  universal: { name: 'Universal', description: 'Every file type, each in the viewer that suits it.', Icon: GridIcon },
-  'photo-gallery': { name: 'Photo Gallery', description: 'Image-first grid and lightbox for shoots and proofs.', Icon: ImageIcon },
-  'portfolio-resume': { name: 'Portfolio / Resume', description: 'Your work and your story on one page.', Icon: UserIcon },
-  'event-template': { name: 'Event', description: 'Photos, schedule and files from a day to remember.', Icon: CalendarIcon },
-  'pitch-template': { name: 'Pitch', description: 'Decks, one-pagers and demos for a client or investor.', Icon: PresentationIcon },
+const ICONS: Record<TTemplateId, TTemplateChoice['Icon']> = {
+  universal: GridIcon,
+  'photo-gallery': ImageIcon,
+  'portfolio-resume': UserIcon,
+  'event-template': CalendarIcon,
+  'pitch-template': PresentationIcon,
+  'product-template': ImageIcon,
+  'case-study-template': PresentationIcon,
+  'client-delivery': GridIcon,
 };
+
+/** Each template's name and line from the shared catalogue, with the wizard's icon for it. */
+export const TEMPLATES = Object.fromEntries(
+  TEMPLATE_IDS.map((id) => [id, { name: TEMPLATE_CATALOGUE[id].name, description: TEMPLATE_CATALOGUE[id].description, Icon: ICONS[id] }]),
+) as Record<TTemplateId, TTemplateChoice>;
 
 interface TTemplateStepProps {
   files: readonly TChosenFile[];

@@ -16,6 +16,7 @@ const file = (id: string, name: string, kind: TSiteFile['kind'], size: number, t
   thumbnailHeight: kind === 'image' ? 200 : null,
   format: kind === 'image' ? 'jpeg' : null,
   uploadedAt: '2025-03-04T10:00:00.000Z',
+  group: null,
   details: {},
 });
 

@@ -26,6 +26,7 @@ export function makeFile(name: string, overrides: Partial<TSiteFile> = {}, detai
     thumbnailHeight: null,
     format: null,
     uploadedAt: '2025-03-04T10:00:00.000Z',
+    group: null,
     details,
     ...overrides,
   };
