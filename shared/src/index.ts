@@ -9,6 +9,7 @@ export * from './templates.ts';
 export * from './contact-info.ts';
 export * from './viewer.ts';
 export * from './file-name.ts';
+export * from './file-group.ts';
 export * from './upload-protocol.ts';
 export * from './upload-mode.ts';
 export * from './sha256.ts';

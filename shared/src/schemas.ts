@@ -5,6 +5,7 @@ import { ZPublicFileDetailsSchema } from './derived.ts';
 import { UPLOAD_LIMITS } from './constants.ts';
 import { ZContactInfoInputSchema, ZPublicContactInfoSchema } from './contact-info.ts';
 import { TEMPLATE_IDS } from './templates.ts';
+import { ZFileGroupSchema } from './file-group.ts';
 
 export const ZTemplateIdSchema = z.enum(TEMPLATE_IDS);
 
@@ -68,10 +69,13 @@ export const ZContactInfoSchema = z.object({
 });
 export type TContactInfo = z.infer<typeof ZContactInfoSchema>;
 
+/** One entry of the multipart call's filesMetadata: entry i describes the i-th file part. */
 export const ZFileMetadataEntrySchema = z.object({
   name: z.string().max(1024),
   type: z.string().max(255).default(''),
   size: z.number().int().nonnegative(),
+  /** The folder the file was dropped in (see ZFileGroupSchema); absent, null or blank for none. */
+  group: ZFileGroupSchema.optional(),
 });
 
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);

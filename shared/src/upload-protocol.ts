@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { UPLOAD_LIMITS } from './constants.ts';
 import { DEFAULT_SITE_SETTINGS, ZSitePasswordSchema, ZSiteSettingsSchema, ZTemplateIdSchema } from './schemas.ts';
 import { EMPTY_CONTACT_INFO, ZContactInfoInputSchema } from './contact-info.ts';
+import { ZFileGroupSchema } from './file-group.ts';
 
 /** Request header carrying the hex SHA-256 of one chunk's bytes. */
 export const CHUNK_SHA256_HEADER = 'X-Chunk-Sha256';
@@ -27,6 +28,8 @@ export const ZUploadFileDescriptorSchema = z.object({
   type: z.string().max(255).default(''),
   /** Whole-file hash when the client already knows it; otherwise it is sent at complete. */
   sha256: ZSha256HexSchema.optional(),
+  /** The folder the file was dropped in (see ZFileGroupSchema); absent, null or blank for none. */
+  group: ZFileGroupSchema.optional(),
 });
 export type TUploadFileDescriptor = z.infer<typeof ZUploadFileDescriptorSchema>;
 
