@@ -31,7 +31,7 @@ for (const dialect of TEST_DIALECTS) {
         version: 4,
       });
       const derived = { sha256: 'f'.repeat(64), kind: 'image', width: 800, height: 600, thumbnail: { key: 't', width: 300, height: 225, contentType: 'image/webp' } };
-      const withMetadata = makeFileRow(project.id, 0, { metadata: JSON.stringify(derived), size: 5_000_000_000 });
+      const withMetadata = makeFileRow(project.id, 0, { metadata: JSON.stringify(derived), size: 5_000_000_000, group_name: 'Portraits' });
       const withoutMetadata = makeFileRow(project.id, 1, { name: 'notes.pdf', kind: 'pdf', type: 'application/pdf' });
       await createProjectWithFiles(handle.db, project, [withoutMetadata, withMetadata]);
 
@@ -62,8 +62,9 @@ for (const dialect of TEST_DIALECTS) {
           kind: 'image',
           metadata: derived,
           createdAt: withMetadata.created_at,
+          group: 'Portraits',
         },
-        expect.objectContaining({ id: withoutMetadata.id, kind: 'pdf', metadata: null }),
+        expect.objectContaining({ id: withoutMetadata.id, kind: 'pdf', metadata: null, group: null }),
       ]);
     });
 

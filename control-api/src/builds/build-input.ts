@@ -48,5 +48,6 @@ function toBuildFile(row: TFileRow): TBuildFile {
     // A replaced file's URLs name its version (absent for the first one).
     ...(row.version > 1 ? { version: row.version } : {}),
     createdAt: row.created_at,
+    group: row.group_name,
   };
 }

@@ -117,6 +117,8 @@ export interface FilesTable {
   version: Generated<number>;
   /** When the current bytes replaced earlier ones; null for the first version. */
   replaced_at: number | null;
+  /** The folder the creator dropped the file in (its last folder name, cleaned); null for none. Kept when the bytes are replaced. */
+  group_name: Generated<string | null>;
 }
 
 export interface FavoritesTable {
@@ -358,6 +360,8 @@ export interface UploadFilesTable {
   sha256: string | null;
   /** When the file was assembled into its final object and verified. */
   assembled_at: number | null;
+  /** The folder the file was dropped in, as declared at init (cleaned); null for none. */
+  group_name: Generated<string | null>;
 }
 
 export interface UploadChunksTable {

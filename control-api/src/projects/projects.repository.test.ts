@@ -120,6 +120,26 @@ for (const dialect of TEST_DIALECTS) {
       expect(listed.every((f) => f.project_id === project.id)).toBe(true);
     });
 
+    it('keeps each file’s group (the folder it was dropped in), also when its bytes are replaced', async () => {
+      const project = makeProjectRow();
+      const black = makeFileRow(project.id, 0, { group_name: 'Black' });
+      const loose = makeFileRow(project.id, 1);
+      await createProjectWithFiles(handle.db, project, [black, loose]);
+      expect((await listFilesByProject(handle.db, project.id)).map((f) => f.group_name)).toEqual(['Black', null]);
+
+      const replaced = await replaceFileBytes(handle.db, black, {
+        name: 'black-v2.jpg',
+        type: 'image/jpeg',
+        size: 12,
+        storageKey: `uploads/${project.id}/v2`,
+        sha256: 'b'.repeat(64),
+        kind: 'image',
+        now: NOW,
+      });
+      expect(replaced).toMatchObject({ version: 2 });
+      expect(await findFileById(handle.db, black.id)).toMatchObject({ name: 'black-v2.jpg', version: 2, group_name: 'Black' });
+    });
+
     it('leaves no project behind when a file insert fails', async () => {
       const project = makeProjectRow();
       const file = makeFileRow(project.id, 0);

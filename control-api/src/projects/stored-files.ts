@@ -10,6 +10,8 @@ export interface TStoredFile {
   sha256: string;
   originalName: string;
   clientType: string;
+  /** The folder the file was dropped in, already cleaned by ZFileGroupSchema; absent or null for none. */
+  group?: string | null;
 }
 
 /** The file's row at `position` of the site: its name made safe, its kind told from that name and the client's type. */
@@ -27,5 +29,6 @@ export function storedFileRow(projectId: string, file: TStoredFile, position: nu
     metadata: '{}',
     position,
     created_at: now,
+    group_name: file.group ?? null,
   };
 }

@@ -152,7 +152,7 @@ export function createAssembly(deps: TAppDeps, parts: { runningHashes: TRunningF
   /** Assembles one file into its final object and verifies it; idempotent across retried completions. */
   async function assembleFile(session: TUploadSessionRow, file: TUploadFileRow, expectedSha: string | undefined, chunkRows: readonly TUploadChunkRow[]): Promise<TStoredFile> {
     const key = finalKeyOf(session, file);
-    const published = { fileId: file.id, storageKey: key, size: file.size, originalName: file.name, clientType: file.type };
+    const published = { fileId: file.id, storageKey: key, size: file.size, originalName: file.name, clientType: file.type, group: file.group_name };
     if (file.assembled_at !== null && file.sha256) {
       const head = await storage.head(key);
       if (head?.size === file.size && (!expectedSha || expectedSha === file.sha256)) return { ...published, sha256: file.sha256 };

@@ -26,7 +26,8 @@ import {
 
 export interface TInitInput {
   protocol: TSessionProtocol;
-  files: ReadonlyArray<{ name: string; size: number; type: string; sha256?: string | undefined }>;
+  /** Each group already cleaned by ZFileGroupSchema (null or absent for none). */
+  files: ReadonlyArray<{ name: string; size: number; type: string; sha256?: string | undefined; group?: string | null | undefined }>;
   details: Omit<TUploadMetadata, 'anonymousSessionId'>;
   idempotencyKey: string | undefined;
   anonymousSessionId: string | null;
@@ -126,6 +127,7 @@ export function createSessionLifecycle(
         position,
         sha256: null,
         assembled_at: null,
+        group_name: f.group ?? null,
       }));
       if ((await insertUploadSession(db, session, files)) === 'inserted') {
         // Every chunk of these files will come through this process (or be checked by the next one).
@@ -190,7 +192,8 @@ function fingerprintOf(input: TInitInput): string {
   const { password: _password, ...details } = input.details;
   const canonical = JSON.stringify({
     protocol: input.protocol,
-    files: input.files.map((f) => [f.name, f.size, f.type, f.sha256 ?? null]),
+    // A group only when one is given, so an init made before groups existed keeps its fingerprint.
+    files: input.files.map((f) => [f.name, f.size, f.type, f.sha256 ?? null, ...(f.group ? [f.group] : [])]),
     details: { ...details, expiryDate: details.expiryDate?.getTime() ?? null },
     ...(input.chunkChecksum ? { chunkChecksum: input.chunkChecksum } : {}),
   });

@@ -85,13 +85,15 @@ export function createUploadRoutes(deps: TAppDeps): Router {
         projectId: target.projectId,
         form,
         ...publishOwnerOf(res),
-        files: stored.map((f) => ({
+        // filesMetadata's entry i describes the i-th file part: its group is the folder it was dropped in.
+        files: stored.map((f, i) => ({
           fileId: f.fileId,
           storageKey: f.storageKey,
           size: f.size,
           sha256: f.sha256,
           originalName: f.originalname,
           clientType: f.mimetype,
+          group: form.filesMetadata?.[i]?.group ?? null,
         })),
       });
       // The creator's session (row and cookie) exists only once a publish worked.

@@ -1,0 +1,153 @@
+/**
+ * A file's group (the folder it was dropped in) through every publish protocol: regular and direct
+ * multipart (filesMetadata), chunked and direct chunked (each file's init descriptor). Each one lands
+ * in the files row, the build input and the site's render model, on SQLite and PostgreSQL; a bad
+ * group is a 400 that stores nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRenderModel } from '@dropsite/builder';
+import { loadBuildInput } from '../builds/build-input.ts';
+import { buildUploadForm } from '../test-support/fixtures.ts';
+import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { TEST_DIALECTS, isDialectAvailable, testAppDatabase } from '../test-support/test-database.ts';
+import { callJson, completeSession, initChunked, sendChunk, sha256, type TDeclaredFile } from '../test-support/upload-session-client.ts';
+
+const FILES = [
+  { name: 'black-tee.jpg', group: 'Black' },
+  { name: 'white-tee.jpg', group: '  White  ' },
+  { name: 'size-chart.pdf', group: null },
+] as const;
+/** What each file's group is once the server has cleaned it. */
+const CLEANED = ['Black', 'White', null];
+
+const bytesOf = (i: number) => new TextEncoder().encode(`file ${i} `.repeat(20 + i));
+
+async function postMultipart(app: TTestApp, path: string, form: FormData) {
+  const res = await fetch(`${app.url}${path}`, { method: 'POST', body: form });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+function multipartForm(groups: ReadonlyArray<string | null>): FormData {
+  const parts = FILES.map((f, i) => ({ name: f.name, type: f.name.endsWith('.pdf') ? 'application/pdf' : 'image/jpeg', bytes: bytesOf(i) }));
+  const filesMetadata = parts.map((p, i) => ({ name: p.name, type: p.type, size: p.bytes.byteLength, group: groups[i] }));
+  return buildUploadForm(parts, { filesMetadata: JSON.stringify(filesMetadata) });
+}
+
+function declaredFiles(): TDeclaredFile[] {
+  return FILES.map((f, i) => ({ name: f.name, bytes: bytesOf(i) }));
+}
+
+/** The init body's files with each one's group. */
+function withGroups(groups: ReadonlyArray<string | null>) {
+  return declaredFiles().map((f, i) => ({ name: f.name, size: f.bytes.byteLength, type: 'application/octet-stream', group: groups[i] }));
+}
+
+async function publishChunked(app: TTestApp): Promise<string> {
+  const init = await callJson(app.url, 'POST', '/api/chunked-upload/init', { title: 'Tees', files: withGroups(FILES.map((f) => f.group)) });
+  expect(init.status).toBe(201);
+  const { sessionId, uploadUrls } = init.body as { sessionId: string; uploadUrls: Array<{ fileId: string; uploadUrl: string }> };
+  const files = declaredFiles();
+  for (const [i, target] of uploadUrls.entries()) expect((await sendChunk(app.url, target.uploadUrl, 0, files[i]!.bytes, { last: true })).status).toBe(200);
+  const done = await completeSession(
+    app.url,
+    sessionId,
+    uploadUrls.map((t, i) => ({ fileId: t.fileId, sha256: sha256(files[i]!.bytes) })),
+  );
+  expect(done.status).toBe(200);
+  return String(done.body.slug);
+}
+
+async function publishDirectChunked(app: TTestApp): Promise<string> {
+  const init = await callJson(app.url, 'POST', '/api/direct-upload/init', { metadata: { title: 'Tees' }, files: withGroups(FILES.map((f) => f.group)) });
+  expect(init.status).toBe(201);
+  const { sessionId, files: declared } = init.body as { sessionId: string; files: Array<{ fileId: string }> };
+  const files = declaredFiles();
+  for (const [i, f] of declared.entries()) {
+    const urls = await callJson(app.url, 'POST', '/api/direct-upload/urls', { sessionId, fileId: f.fileId, chunkIndices: [0] });
+    const [target] = urls.body.uploadUrls as Array<{ uploadUrl: string }>;
+    expect((await fetch(`${app.url}${target!.uploadUrl}`, { method: 'POST', body: new Uint8Array(files[i]!.bytes) })).status).toBe(200);
+  }
+  const done = await completeSession(
+    app.url,
+    sessionId,
+    declared.map((f, i) => ({ fileId: f.fileId, sha256: sha256(files[i]!.bytes) })),
+    '/api/direct-upload/complete',
+  );
+  expect(done.status).toBe(200);
+  return String(done.body.slug);
+}
+
+const PROTOCOLS: Record<string, (app: TTestApp) => Promise<string>> = {
+  regular: async (app) => {
+    const { status, body } = await postMultipart(app, '/api/upload', multipartForm(FILES.map((f) => f.group)));
+    expect(status).toBe(201);
+    return String(body.slug);
+  },
+  direct: async (app) => {
+    const { status, body } = await postMultipart(app, '/api/direct-upload', multipartForm(FILES.map((f) => f.group)));
+    expect(status).toBe(201);
+    return String(body.slug);
+  },
+  chunked: publishChunked,
+  'direct chunked': publishDirectChunked,
+};
+
+for (const dialect of TEST_DIALECTS) {
+  const available = await isDialectAvailable(dialect);
+
+  describe.skipIf(!available)(`file groups through every publish protocol (${dialect})`, () => {
+    let app: TTestApp;
+    const database = testAppDatabase(dialect, 'file_groups');
+    beforeAll(async () => {
+      app = await startTestApp({ config: database.config });
+    });
+    afterAll(async () => {
+      await app?.close();
+      await database.drop();
+    });
+
+    const projectIdOf = async (slug: string) => (await app.deps.db.selectFrom('projects').select('id').where('slug', '=', slug).executeTakeFirstOrThrow()).id;
+
+    for (const [protocol, publish] of Object.entries(PROTOCOLS)) {
+      it(`${protocol}: each file keeps its group in its row, the build input and the site's render model`, async () => {
+        const slug = await publish(app);
+        await app.deps.queue.whenIdle();
+        const projectId = await projectIdOf(slug);
+        const rows = await app.deps.db.selectFrom('files').select(['name', 'group_name']).where('project_id', '=', projectId).orderBy('position').execute();
+        expect(rows).toEqual(FILES.map((f, i) => ({ name: f.name, group_name: CLEANED[i] })));
+
+        const input = await loadBuildInput(app.deps.db, projectId);
+        expect(input?.files.map((f) => f.group)).toEqual(CLEANED);
+        const model = buildRenderModel(input!.project, input!.files, {}, 'http://localhost');
+        expect(model.files.map((f) => [f.name, f.group])).toEqual(FILES.map((f, i) => [f.name, CLEANED[i]]));
+      });
+    }
+
+    it('a bad group is a 400 naming the field, and nothing is stored', async () => {
+      const count = async (table: 'files' | 'upload_sessions') =>
+        Number(
+          (
+            await app.deps.db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const before = { files: await count('files'), sessions: await count('upload_sessions') };
+
+      const slashed = await postMultipart(app, '/api/upload', multipartForm(['Shoot/Black', null, null]));
+      expect(slashed.status).toBe(400);
+      expect(slashed.body).toEqual({ success: false, code: 'validation_failed', error: 'filesMetadata.0.group: group must be one folder name, without / or \\' });
+
+      const long = await initChunked(app.url, declaredFiles(), { files: withGroups([null, 'x'.repeat(81), null]) });
+      expect(long.status).toBe(400);
+      expect(long.body).toEqual({ success: false, code: 'validation_failed', error: 'files.1.group: group must be at most 80 characters' });
+
+      const controlled = await callJson(app.url, 'POST', '/api/direct-upload/init', { metadata: { title: 'T' }, files: withGroups(['Bl\u0007ack', null, null]) });
+      expect(controlled.status).toBe(400);
+      expect(controlled.body.error).toBe('files.0.group: group must not contain control characters');
+
+      expect({ files: await count('files'), sessions: await count('upload_sessions') }).toEqual(before);
+    });
+  });
+}
