@@ -16,23 +16,30 @@ const SITE_PATH = `^/(?!(?:${reserved})(?:[/?#]|$))[a-z0-9][a-z0-9-]{6,62}[a-z0-
 
 const toApi = { target: API_ORIGIN, changeOrigin: false };
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   base: '/',
   plugins: [react()],
-  build: {
-    outDir: 'dist',
-    emptyOutDir: true,
-    target: 'es2022',
-    rolldownOptions: {
-      output: {
-        advancedChunks: {
-          // zod and the module that turns its eval probe off share one chunk, so the setting is in place
-          // before any chunk builds a schema (zod probes for eval when a schema is made; the CSP forbids eval).
-          groups: [{ name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]dashboard[\\/]src[\\/]zod-config\.ts$/ }],
+  build: isSsrBuild
+    ? // The build-time renderer of the public pages (src/public/prerender.tsx), run once by scripts/prerender.ts.
+      { outDir: 'dist-ssr', emptyOutDir: true, target: 'node24', copyPublicDir: false }
+    : {
+        outDir: 'dist',
+        emptyOutDir: true,
+        target: 'es2022',
+        // scripts/prerender.ts reads it to link each public page's script, styles and islands.
+        manifest: true,
+        rolldownOptions: {
+          // The app (landing, sign-in, dashboard) and the one script of the prerendered public pages.
+          input: { app: 'index.html', public: 'src/public/public-entry.ts' },
+          output: {
+            advancedChunks: {
+              // zod and the module that turns its eval probe off share one chunk, so the setting is in place
+              // before any chunk builds a schema (zod probes for eval when a schema is made; the CSP forbids eval).
+              groups: [{ name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]dashboard[\\/]src[\\/]zod-config\.ts$/ }],
+            },
+          },
         },
       },
-    },
-  },
   server: {
     proxy: {
       '/api': toApi,
@@ -42,4 +49,4 @@ export default defineConfig({
     },
   },
   // `vite preview` reuses server.proxy, so a built dashboard can be tried against a running API too.
-});
+}));

@@ -17,6 +17,7 @@ import { createCreatorDashboardRoutes } from './dashboard-api/creator-dashboard.
 import { createSiteManagementRoutes } from './site-management/site-management.routes.ts';
 import { createUnlockRoutes } from './sites/unlock.routes.ts';
 import { createEmailRoutes } from './notifications/email.routes.ts';
+import { createInboxRoutes, createNewsletterLinkRoutes } from './inbox/inbox.routes.ts';
 import { createDashboardRoutes } from './http/dashboard-routes.ts';
 import { dashboardCsp } from './sites/site-csp.ts';
 import { createUploadRoutes } from './uploads/upload.routes.ts';
@@ -67,6 +68,7 @@ export function createApp(deps: TAppDeps): express.Express {
   // Confirmation and unsubscribe links: their signed token is the authority, and a mail client's
   // one-click unsubscribe POST comes from no page of ours.
   app.use(createEmailRoutes(deps));
+  app.use(createNewsletterLinkRoutes(deps));
   app.use('/api', createOriginCheck(deps.config));
   // Before the general JSON parser: a draft of a 500-file site needs a larger body than 64 KB.
   app.use(createPreviewRoutes(deps));
@@ -79,6 +81,7 @@ export function createApp(deps: TAppDeps): express.Express {
   app.use(createEngagementRoutes(deps));
   app.use(createAnalyticsRoutes(deps));
   app.use(createAccountRoutes(deps));
+  app.use(createInboxRoutes(deps));
   app.use(createCreatorRoutes(deps));
   app.use(createCreatorDashboardRoutes(deps));
   app.use(createSiteManagementRoutes(deps));
@@ -90,7 +93,7 @@ export function createApp(deps: TAppDeps): express.Express {
   app.use(createSiteStatusRoutes(deps));
   app.use('/api', notFoundApi);
 
-  const dashboard = createDashboardRoutes(deps.config.dashboardDir, dashboardCsp(deps.config));
+  const dashboard = createDashboardRoutes({ dashboardDir: deps.config.dashboardDir, csp: dashboardCsp(deps.config), publicUrl: deps.config.publicUrl });
   app.use(dashboard.router);
   app.use(createSiteRoutes(deps));
   app.use((_req, res) => dashboard.sendNotFound(res));

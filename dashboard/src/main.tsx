@@ -4,14 +4,17 @@ import './zod-config.ts';
 import './styles/tokens.css';
 import './styles/base.css';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app.tsx';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element.');
 
-createRoot(root).render(
+const app = (
   <StrictMode>
     <App pathname={window.location.pathname} />
-  </StrictMode>,
+  </StrictMode>
 );
+// The landing page arrives prerendered (scripts/prerender.ts) and is hydrated; the other app pages render here.
+if (root.hasChildNodes()) hydrateRoot(root, app);
+else createRoot(root).render(app);

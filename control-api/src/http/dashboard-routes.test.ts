@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
@@ -34,7 +34,7 @@ describe('dashboard app paths', () => {
       dir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-dashboard-'));
       await writeFile(path.join(dir, 'index.html'), '<!doctype html><div id="root"></div>');
       const app = express();
-      const dashboard = createDashboardRoutes(dir, "default-src 'self'");
+      const dashboard = createDashboardRoutes({ dashboardDir: dir, csp: "default-src 'self'", publicUrl: 'https://drop.example' });
       app.use(dashboard.router);
       app.use((_req, res) => dashboard.sendNotFound(res));
       await new Promise<void>((resolve) => {
@@ -62,6 +62,65 @@ describe('dashboard app paths', () => {
         expect(res.headers.get('content-security-policy')).toBe("default-src 'self'");
         expect(await res.text()).toContain('id="root"');
       }
+    });
+  });
+
+  describe('prerendered public pages', () => {
+    let dir = '';
+    let server: ReturnType<express.Express['listen']>;
+    let url = '';
+
+    beforeAll(async () => {
+      dir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-dashboard-'));
+      await mkdir(path.join(dir, 'pages'));
+      await writeFile(path.join(dir, 'index.html'), '<!doctype html><div id="root"><h1>Landing</h1></div>');
+      await writeFile(path.join(dir, 'app.html'), '<!doctype html><div id="root"></div>');
+      await writeFile(path.join(dir, 'pages/index.json'), JSON.stringify({ '/faq': 'faq.html', '/blog/agency-delivery': 'blog--agency-delivery.html', '/404': '404.html' }));
+      await writeFile(path.join(dir, 'pages/faq.html'), '<link rel="canonical" href="%PUBLIC_URL%/faq" /><h1>FAQ</h1>');
+      await writeFile(path.join(dir, 'pages/blog--agency-delivery.html'), '<h1>Agency delivery</h1>');
+      await writeFile(path.join(dir, 'pages/404.html'), '<h1>Page not found</h1>');
+      await writeFile(path.join(dir, 'sitemap.xml'), '<urlset><url><loc>%PUBLIC_URL%/faq</loc></url></urlset>');
+      await writeFile(path.join(dir, 'robots.txt'), 'Sitemap: %PUBLIC_URL%/sitemap.xml');
+      const app = express();
+      const dashboard = createDashboardRoutes({ dashboardDir: dir, csp: "default-src 'self'", publicUrl: 'https://drop.example' });
+      app.use(dashboard.router);
+      app.use((_req, res) => dashboard.sendNotFound(res));
+      await new Promise<void>((resolve) => {
+        server = app.listen(0, '127.0.0.1', () => resolve());
+      });
+      const address = server.address();
+      url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    });
+    afterAll(async () => {
+      await new Promise((resolve) => server.close(resolve));
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    it('answers each page with its own HTML, the public origin filled in', async () => {
+      const faq = await fetch(`${url}/faq/`);
+      expect(faq.status).toBe(200);
+      expect(faq.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await faq.text()).toBe('<link rel="canonical" href="https://drop.example/faq" /><h1>FAQ</h1>');
+      expect(await (await fetch(`${url}/blog/agency-delivery`)).text()).toContain('Agency delivery');
+    });
+
+    it('answers the landing page prerendered, the app pages with the empty app, anything else with the 404 page', async () => {
+      expect(await (await fetch(`${url}/`)).text()).toContain('<h1>Landing</h1>');
+      const signIn = await fetch(`${url}/sign-in`);
+      expect(signIn.status).toBe(200);
+      expect(await signIn.text()).toBe('<!doctype html><div id="root"></div>');
+      for (const p of ['/nope', '/404', '/faq/more']) {
+        const res = await fetch(`${url}${p}`);
+        expect(res.status, p).toBe(404);
+        expect(await res.text(), p).toBe('<h1>Page not found</h1>');
+      }
+    });
+
+    it('serves the sitemap and robots.txt with absolute URLs of the public origin', async () => {
+      const sitemap = await fetch(`${url}/sitemap.xml`);
+      expect(sitemap.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+      expect(await sitemap.text()).toContain('<loc>https://drop.example/faq</loc>');
+      expect(await (await fetch(`${url}/robots.txt`)).text()).toBe('Sitemap: https://drop.example/sitemap.xml');
     });
   });
 });

@@ -1,36 +1,62 @@
-/** Serves the built dashboard: hashed assets, and index.html for every app route. */
+/**
+ * Serves the built dashboard (dashboard/scripts/prerender.ts writes it): hashed assets; the
+ * prerendered public pages by path (`pages/index.json`); the landing page (`index.html`, the app
+ * prerendered); the app's empty document (`app.html`) at the app's own routes; the sitemap and
+ * robots.txt; and the prerendered 404 page for everything else.
+ */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import express, { Router } from 'express';
+import { z } from 'zod';
 import { isValidId } from '@dropsite/shared';
 
-/**
- * Paths the dashboard app renders. Other app paths of the route table (/templates, /faq,
- * /billing…) are reserved as slugs and answer the app's 404 page until their page exists.
- */
-const DASHBOARD_ROUTES = ['/', '/sign-in', '/reset-password', '/verify-email', '/account', '/dashboard'];
+/** Paths the app renders in the browser (besides the landing page, which is prerendered). */
+const APP_ROUTES = ['/sign-in', '/reset-password', '/verify-email', '/account', '/dashboard'];
 /** A project of the creator's dashboard: any well-formed id (the page asks the API whether it is theirs). */
 const PROJECT_PAGE_PREFIX = '/dashboard/projects/';
+/** What the prerender writes absolute URLs with; replaced by PUBLIC_URL when a file is loaded. */
+const PUBLIC_URL_PLACEHOLDER = /%PUBLIC_URL%/g;
 
 /** Whether the dashboard app has a page at `pathname` (no trailing slash but the root's). */
 export function isDashboardRoute(pathname: string): boolean {
-  if (DASHBOARD_ROUTES.includes(pathname)) return true;
+  if (pathname === '/' || APP_ROUTES.includes(pathname)) return true;
   return pathname.startsWith(PROJECT_PAGE_PREFIX) && isValidId(pathname.slice(PROJECT_PAGE_PREFIX.length));
 }
 
-/**
- * `csp` is the dashboard's Content-Security-Policy (sites/site-csp.ts): its own bundles only, never framed.
- */
-export function createDashboardRoutes(dashboardDir: string, csp: string): { router: Router; sendNotFound: (res: express.Response) => void } {
+const ZPageIndexSchema = z.record(z.string().startsWith('/'), z.string().regex(/^[\w.-]+\.html$/));
+
+interface TDashboardRoutesOptions {
+  /** The built dashboard (dashboard/dist). */
+  dashboardDir: string;
+  /** The dashboard's Content-Security-Policy (sites/site-csp.ts): its own bundles only, never framed. */
+  csp: string;
+  /** The public origin, written into canonical URLs, link previews and the sitemap. */
+  publicUrl: string;
+}
+
+export function createDashboardRoutes({ dashboardDir, csp, publicUrl }: TDashboardRoutesOptions): { router: Router; sendNotFound: (res: express.Response) => void } {
   const router = Router();
-  const indexPath = path.join(dashboardDir, 'index.html');
-  let indexHtml: string | null = null;
-  const readIndex = () => {
-    if (indexHtml === null && existsSync(indexPath)) indexHtml = readFileSync(indexPath, 'utf8');
-    return indexHtml;
+  const cache = new Map<string, string | null>();
+  /** A built file with the public origin filled in, read once (the build does not change under a running process). */
+  const load = (relative: string): string | null => {
+    if (!cache.has(relative)) {
+      const file = path.join(dashboardDir, relative);
+      cache.set(relative, existsSync(file) ? readFileSync(file, 'utf8').replace(PUBLIC_URL_PLACEHOLDER, publicUrl) : null);
+    }
+    return cache.get(relative) ?? null;
   };
-  const sendIndex = (res: express.Response, status: number) => {
-    const html = readIndex();
+  let pageIndex: Map<string, string> | null = null;
+  const pageFile = (pathname: string): string | null => {
+    if (pageIndex === null) {
+      const text = load('pages/index.json');
+      pageIndex = new Map(text === null ? [] : Object.entries(ZPageIndexSchema.parse(JSON.parse(text))));
+    }
+    const file = pageIndex.get(pathname);
+    return file ? `pages/${file}` : null;
+  };
+
+  const sendHtml = (res: express.Response, status: number, relative: string) => {
+    const html = load(relative) ?? (relative === 'pages/404.html' ? (load('app.html') ?? load('index.html')) : null);
     if (html === null) {
       res
         .status(status === 200 ? 503 : status)
@@ -49,14 +75,25 @@ export function createDashboardRoutes(dashboardDir: string, csp: string): { rout
       })
       .send(html);
   };
+  const sendText = (res: express.Response, relative: string, type: string) => {
+    const text = load(relative);
+    if (text === null) return false;
+    res.status(200).set({ 'Content-Type': type, 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' }).send(text);
+    return true;
+  };
 
   const nosniff = (res: express.Response) => res.setHeader('X-Content-Type-Options', 'nosniff');
   router.use('/assets', express.static(path.join(dashboardDir, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: true, setHeaders: nosniff }));
-  router.get(['/favicon.svg', '/favicon.ico', '/robots.txt'], express.static(dashboardDir, { index: false, maxAge: '1d', setHeaders: nosniff }));
+  router.get(['/favicon.svg', '/favicon.ico', '/og.png'], express.static(dashboardDir, { index: false, maxAge: '1d', setHeaders: nosniff }));
+  router.get('/robots.txt', (_req, res, next) => (sendText(res, 'robots.txt', 'text/plain; charset=utf-8') ? undefined : next()));
+  router.get('/sitemap.xml', (_req, res, next) => (sendText(res, 'sitemap.xml', 'application/xml; charset=utf-8') ? undefined : next()));
   router.get(/.*/, (req, res, next) => {
     const p = req.path.length > 1 ? req.path.replace(/\/+$/, '') : req.path;
-    if (isDashboardRoute(p)) return sendIndex(res, 200);
+    if (p === '/' || p === '/index.html') return sendHtml(res, 200, 'index.html');
+    const page = p === '/404' ? null : pageFile(p);
+    if (page) return sendHtml(res, 200, page);
+    if (isDashboardRoute(p)) return sendHtml(res, 200, load('app.html') === null ? 'index.html' : 'app.html');
     next();
   });
-  return { router, sendNotFound: (res) => sendIndex(res, 404) };
+  return { router, sendNotFound: (res) => sendHtml(res, 404, 'pages/404.html') };
 }

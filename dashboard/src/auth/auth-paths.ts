@@ -7,8 +7,9 @@ export const DASHBOARD_PATH = '/dashboard';
 
 export type TAuthMode = 'sign-in' | 'sign-up';
 
-/** The page the browser is on, as a return path (null on the account pages themselves). */
-export function currentReturnPath(location: Pick<Location, 'pathname' | 'search' | 'hash'> = window.location): string | null {
+/** The page the browser is on, as a return path (null on the account pages themselves, and when prerendering). */
+export function currentReturnPath(location: Pick<Location, 'pathname' | 'search' | 'hash'> | null = typeof window === 'undefined' ? null : window.location): string | null {
+  if (!location) return null;
   return toSafeReturnPath(`${location.pathname}${location.search}${location.hash}`);
 }
 

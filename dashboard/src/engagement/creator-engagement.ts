@@ -3,6 +3,7 @@
  * server, the token is HttpOnly), the engagement summary and their projects. One module-level
  * store, shared by the loop (triggers, teaser), the bell and anything else that wants it.
  */
+import { useSyncExternalStore } from 'react';
 import type { TAnonymousProject, TEngagementSummary } from '@dropsite/shared';
 import { fetchAnonymousProjects, fetchAnonymousSession, fetchEngagementSummary, type TAnonymousSession } from './engagement-api.ts';
 import { createNotificationCenter, type TNotificationCenter } from './notifications.ts';
@@ -29,8 +30,18 @@ export interface TCreatorEngagementSources {
   fetchProjects: (sessionId: string) => Promise<TAnonymousProject[]>;
 }
 
+/** What is known before the first answer, and what a prerendered page and its hydration render. */
+export const LOADING_CREATOR_ENGAGEMENT: TCreatorEngagement = { status: 'loading', session: null, summary: null, projects: null };
+const loadingEngagement = () => LOADING_CREATOR_ENGAGEMENT;
+
+/** The anonymous creator's engagement, read by a component (loading while prerendered and hydrated). */
+export function useCreatorEngagement(): TCreatorEngagement {
+  const store = getCreatorEngagementStore();
+  return useSyncExternalStore(store.subscribe, store.getSnapshot, loadingEngagement);
+}
+
 export function createCreatorEngagementStore(sources: TCreatorEngagementSources): TCreatorEngagementStore {
-  let snapshot: TCreatorEngagement = { status: 'loading', session: null, summary: null, projects: null };
+  let snapshot: TCreatorEngagement = LOADING_CREATOR_ENGAGEMENT;
   const listeners = new Set<() => void>();
   let running: Promise<void> | null = null;
 

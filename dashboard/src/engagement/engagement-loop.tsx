@@ -7,12 +7,12 @@
  * 'dropsite:published' ({ slug, url, projectId? }) after a publish, and any page may dispatch
  * 'dropsite:email-prompt' ({ trigger, projectId? }) to ask for a variant of the modal.
  */
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ENGAGEMENT_UPDATES_POLL_MS, RETURN_VISIT_PROMPT_DELAY_MS, ZEmailTriggerSchema, type TAnonymousProject, type TEmailTrigger } from '@dropsite/shared';
 import { z } from 'zod';
 import { getSessionStore, useSession } from '../auth/session-store.ts';
 import { showBrowserNotifications } from './browser-notifications.ts';
-import { DASHBOARD_PATH, EMAIL_PROMPT_EVENT, PUBLISHED_EVENT, getCreatorEngagementStore, getNotificationCenter } from './creator-engagement.ts';
+import { DASHBOARD_PATH, EMAIL_PROMPT_EVENT, PUBLISHED_EVENT, getCreatorEngagementStore, getNotificationCenter, useCreatorEngagement } from './creator-engagement.ts';
 import { EmailModal } from './email-modal.tsx';
 import { canShowEmailPrompt, chooseAfterPublishTrigger, chooseTrigger, countViews, createEmailPromptMemory, isReturnVisit, type TPromptContext } from './email-prompt.ts';
 import { fetchEngagementUpdates } from './engagement-api.ts';
@@ -35,7 +35,7 @@ function newestProjectId(projects: readonly TAnonymousProject[] | null): string 
 export function EngagementLoop() {
   const store = getCreatorEngagementStore();
   const center = getNotificationCenter();
-  const creator = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const creator = useCreatorEngagement();
   // A signed-in creator has given their address and has the dashboard: no email prompt, no teaser.
   const account = useSession();
   const local = useMemo(() => resolveStorage('local'), []);

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useId, useRef, useState, useSyncExternalStore, 
 import { NOTIFICATION_BELL_REFRESH_MS, type TLocalNotification, type TNotificationType } from '@dropsite/shared';
 import { formatAlertTime } from '@dropsite/shared/browser/relative-time';
 import { CheckIcon, ClockIcon, HeartIcon, MessageIcon } from './engagement-icons.tsx';
-import { DASHBOARD_PATH, getCreatorEngagementStore, getNotificationCenter } from './creator-engagement.ts';
+import { DASHBOARD_PATH, getNotificationCenter, useCreatorEngagement } from './creator-engagement.ts';
 import { countUnread, formatUnreadBadge } from './notifications.ts';
 import { STORAGE_KEYS } from './storage-keys.ts';
 import { readNotificationPermission, requestNotificationPermission, type TNotificationPermission } from './browser-notifications.ts';
@@ -21,10 +21,14 @@ const TYPE_ICONS: Record<TNotificationType, () => JSX.Element> = {
   expiration_warning: () => <ClockIcon size={16} />,
 };
 
+/** A prerendered page and its hydration show no alerts; the browser's stored ones arrive right after. */
+const NO_ITEMS: TLocalNotification[] = [];
+const noItems = () => NO_ITEMS;
+
 export function NotificationBell() {
   const center = getNotificationCenter();
-  const items = useSyncExternalStore(center.subscribe, center.getSnapshot);
-  const creator = useSyncExternalStore(getCreatorEngagementStore().subscribe, getCreatorEngagementStore().getSnapshot);
+  const items = useSyncExternalStore(center.subscribe, center.getSnapshot, noItems);
+  const creator = useCreatorEngagement();
   const [isOpen, setOpen] = useState(false);
   const [permission, setPermission] = useState<TNotificationPermission>(readNotificationPermission);
   const [now, setNow] = useState(() => Date.now());

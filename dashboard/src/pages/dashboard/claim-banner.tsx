@@ -3,11 +3,11 @@
  * signed-in creator. It reads the anonymous session and its projects from the engagement store
  * the header's bell already keeps, and disappears after a claim or when dismissed.
  */
-import { useEffect, useId, useState, useSyncExternalStore } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { ApiRequestError } from '@dropsite/shared/browser/api-client';
 import { CloseIcon } from '../../components/icons.tsx';
 import { claimAnonymousProjects } from '../../dashboard-api/dashboard-api.ts';
-import { getCreatorEngagementStore } from '../../engagement/creator-engagement.ts';
+import { getCreatorEngagementStore, useCreatorEngagement } from '../../engagement/creator-engagement.ts';
 import { ChevronDownIcon } from './dashboard-icons.tsx';
 import { formatDate, plural } from './project-insights.ts';
 
@@ -39,7 +39,7 @@ export function claimErrorMessage(error: unknown): string {
 
 export function ClaimBanner({ onClaimed }: { onClaimed: (claimed: number) => void }) {
   const store = getCreatorEngagementStore();
-  const creator = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const creator = useCreatorEngagement();
   const [dismissedSession, setDismissedSession] = useState(readDismissed);
   const [isOpen, setOpen] = useState(false);
   const [isClaiming, setClaiming] = useState(false);

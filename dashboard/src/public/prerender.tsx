@@ -1,0 +1,33 @@
+/**
+ * The build-time renderer (bundled by `vite build --ssr`, run by `scripts/prerender.ts`): every
+ * public page to static HTML, and the landing page as the app renders it before hydration.
+ */
+import { renderToString } from 'react-dom/server';
+import { App } from '../app.tsx';
+import { PUBLIC_PAGES } from './registry.ts';
+import type { TPublicPage } from './public-page.ts';
+
+export interface TRenderedPage {
+  path: string;
+  title: string;
+  description: string;
+  ogType: 'website' | 'article';
+  unlisted: boolean;
+  html: string;
+}
+
+export function renderPublicPages(): TRenderedPage[] {
+  return PUBLIC_PAGES.map((page: TPublicPage) => ({
+    path: page.path,
+    title: page.title,
+    description: page.description,
+    ogType: page.ogType ?? 'website',
+    unlisted: page.unlisted ?? false,
+    html: renderToString(<page.Page />),
+  }));
+}
+
+/** The landing page's markup, which `main.tsx` hydrates. */
+export function renderLanding(): string {
+  return renderToString(<App pathname="/" />);
+}
