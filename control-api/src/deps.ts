@@ -40,6 +40,8 @@ export interface TProcessLimits {
   notificationDestinations: RateLimiter;
   /** Failed sign-ins and account emails. */
   accounts: TAccountLimits;
+  /** Public form submissions (contact, feedback, sales, newsletter) per client address per hour. */
+  forms: RateLimiter;
 }
 
 /** Answers kept in memory while they are still true. */

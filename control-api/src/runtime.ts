@@ -25,6 +25,7 @@ import { createPublishGate } from './uploads/publish-limits.ts';
 import { createMailer } from './notifications/mailer.ts';
 import { createDestinationLimiter } from './notifications/notifications.service.ts';
 import { createAccountLimits } from './accounts/account-limits.ts';
+import { createFormLimiter } from './inbox/form-limits.ts';
 import { createAnalyticsBatcher } from './analytics/analytics.repository.ts';
 import { startBackgroundJobs, type TBackgroundJobs } from './background-jobs.ts';
 
@@ -90,6 +91,7 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
       publish: createPublishGate({ config, clock, db, storage }),
       notificationDestinations: createDestinationLimiter(config.notifications, clock),
       accounts: createAccountLimits(config.accountLimits, clock),
+      forms: createFormLimiter(config.formSubmissionsPerAddressPerHour, clock),
     },
     keys,
     mailer: createMailer(config, log),

@@ -19,3 +19,4 @@ export * from './storage-keys.ts';
 export * from './limiter.ts';
 export * from './creator-dashboard.ts';
 export * from './site-management.ts';
+export * from './forms.ts';

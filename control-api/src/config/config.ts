@@ -70,6 +70,8 @@ const ZEnvSchema = z.object({
   SIGN_IN_FAILURES_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(30),
   SIGN_IN_FAILURES_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().min(1).default(10),
   ACCOUNT_EMAILS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(5),
+  // The public forms (contact, feedback, Contact Sales, newsletter), all together (inbox/).
+  FORM_SUBMISSIONS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(10),
   // Anonymous publishing: per client address and per anonymous creator (publish-limits.ts).
   PUBLISH_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(10),
   PUBLISH_BYTES_PER_DAY: z.coerce
@@ -137,6 +139,8 @@ export interface TConfig {
   expiredSiteSweepMinutes: number;
   rateLimits: TRateLimitConfig;
   accountLimits: TAccountLimitConfig;
+  /** Contact, feedback, Contact Sales and newsletter submissions one client address may send per hour, all forms together. */
+  formSubmissionsPerAddressPerHour: number;
   /** Slow clients: deadlines for headers and ordinary bodies, idle timers, connection count. */
   http: {
     headersTimeoutMs: number;
@@ -291,6 +295,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       signInFailuresPerAccountPerHour: e.SIGN_IN_FAILURES_PER_ACCOUNT_PER_HOUR,
       emailsPerAddressPerHour: e.ACCOUNT_EMAILS_PER_ADDRESS_PER_HOUR,
     },
+    formSubmissionsPerAddressPerHour: e.FORM_SUBMISSIONS_PER_ADDRESS_PER_HOUR,
     publishLimits: {
       perHour: e.PUBLISH_LIMIT_PER_HOUR,
       bytesPerDay: e.PUBLISH_BYTES_PER_DAY,

@@ -38,6 +38,7 @@ const ALL_TABLES = [
   'favorites',
   'files',
   'messages',
+  'newsletter_subscribers',
   'notifications',
   'pending_site_rebuilds',
   'product_events',

@@ -17,6 +17,7 @@ import * as analyticsTotalsMigration from './migrations/2026_11_26_1000_analytic
 import * as analyticsTotalVisitorsMigration from './migrations/2026_11_26_1200_analytics_total_visitors.ts';
 import * as siteManagementMigration from './migrations/2026_11_26_1100_site_management.ts';
 import * as siteHeroLayoutMigration from './migrations/2026_11_26_1110_site_hero_layout.ts';
+import * as inboxMigration from './migrations/2026_11_26_1300_inbox.ts';
 import * as fileGroupsMigration from './migrations/2026_11_26_1310_file_groups.ts';
 import type { Database } from './tables.ts';
 import { createSqliteWriteTracker, type ReadCache } from './read-cache.ts';
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_26_1100_site_management': siteManagementMigration,
   '2026_11_26_1110_site_hero_layout': siteHeroLayoutMigration,
   '2026_11_26_1200_analytics_total_visitors': analyticsTotalVisitorsMigration,
+  '2026_11_26_1300_inbox': inboxMigration,
   '2026_11_26_1310_file_groups': fileGroupsMigration,
 };
 

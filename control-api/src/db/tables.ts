@@ -320,6 +320,22 @@ export interface MessagesTable {
   message: string;
   rating: number | null;
   created_at: number;
+  /** When it was emailed to the operator; null until then. */
+  emailed_at: number | null;
+}
+
+/** A newsletter address: double opt-in (pending until its link is followed), unsubscribed by the link in every message. */
+export interface NewsletterSubscribersTable {
+  id: string;
+  email: string;
+  status: 'pending' | 'confirmed' | 'unsubscribed';
+  token_hash: string | null;
+  token_expires_at: number | null;
+  confirm_sent_at: number | null;
+  confirmed_at: number | null;
+  unsubscribed_at: number | null;
+  created_at: number;
+  updated_at: number;
 }
 
 export type TUploadProtocol = 'regular' | 'chunked' | 'direct' | 'direct-chunked';
@@ -420,6 +436,7 @@ export interface Database {
   billing_events: BillingEventsTable;
   usage: UsageTable;
   messages: MessagesTable;
+  newsletter_subscribers: NewsletterSubscribersTable;
   upload_sessions: UploadSessionsTable;
   upload_files: UploadFilesTable;
   upload_chunks: UploadChunksTable;

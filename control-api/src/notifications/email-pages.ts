@@ -9,13 +9,14 @@ body{display:grid;place-items:center;background:var(--bg);color:var(--text);font
 main{background:var(--card);border-radius:16px;padding:40px 36px;max-width:480px;width:100%;text-align:center;box-shadow:0 1px 2px rgba(0,0,0,.06),0 12px 32px rgba(0,0,0,.08)}
 h1{font-size:1.5rem;line-height:1.25;margin:0 0 8px;letter-spacing:-.01em}p{margin:0 0 12px;color:var(--muted)}strong{color:var(--text)}
 form{margin:20px 0 0}button{font:inherit;font-weight:600;border:0;border-radius:10px;padding:12px 22px;background:var(--accent);color:#fff;cursor:pointer}
-button:focus-visible{outline:3px solid var(--text);outline-offset:2px}`;
+button:focus-visible,a:focus-visible{outline:3px solid var(--text);outline-offset:2px}
+a{color:var(--text);font-weight:600;text-underline-offset:3px}`;
 
-function page(heading: string, body: string): string {
+export function page(heading: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><meta name="referrer" content="no-referrer"><title>${escapeHtml(heading)}</title><style>${STYLE}</style></head><body><main><h1>${escapeHtml(heading)}</h1>${body}</main></body></html>`;
 }
 
-function button(action: string, label: string): string {
+export function button(action: string, label: string): string {
   return `<form method="post" action="${escapeHtml(action)}"><button type="submit">${escapeHtml(label)}</button></form>`;
 }
 
