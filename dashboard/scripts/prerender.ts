@@ -37,7 +37,15 @@ const ZManifestSchema = z.record(
 type TManifest = z.infer<typeof ZManifestSchema>;
 
 const ZRenderedSchema = z.array(
-  z.object({ path: z.string(), title: z.string(), description: z.string(), ogType: z.enum(['website', 'article']), unlisted: z.boolean(), html: z.string() }),
+  z.object({
+    path: z.string(),
+    title: z.string(),
+    description: z.string(),
+    ogType: z.enum(['website', 'article']),
+    unlisted: z.boolean(),
+    canonical: z.string(),
+    html: z.string(),
+  }),
 );
 type TRendered = z.infer<typeof ZRenderedSchema>[number];
 
@@ -72,8 +80,8 @@ function islandChunks(manifest: TManifest): Map<string, string[]> {
   return islands;
 }
 
-function headTags(page: { path: string; title: string; description: string; ogType: string }): string {
-  const url = `${ORIGIN}${page.path === '/' ? '/' : page.path}`;
+function headTags(page: { canonical: string; title: string; description: string; ogType: string }): string {
+  const url = `${ORIGIN}${page.canonical}`;
   const title = escapeHtml(page.title);
   const description = escapeHtml(page.description);
   return [
@@ -157,7 +165,7 @@ async function main() {
   const appHtml = await readFile(path.join(DIST, 'index.html'), 'utf8');
   if (!appHtml.includes('<div id="root"></div>')) throw new Error('dist/index.html has no empty #root to prerender into.');
   await writeFile(path.join(DIST, 'app.html'), appHtml);
-  const landingHead = headTags({ path: '/', title: LANDING.title, description: LANDING.description, ogType: 'website' });
+  const landingHead = headTags({ canonical: '/', title: LANDING.title, description: LANDING.description, ogType: 'website' });
   const landing = appHtml
     .replace(/<title>[\s\S]*?<\/title>/, '')
     .replace(/<meta\s+name="description"[\s\S]*?\/>/, '')

@@ -13,6 +13,7 @@ export interface TRenderedPage {
   description: string;
   ogType: 'website' | 'article';
   unlisted: boolean;
+  canonical: string;
   html: string;
 }
 
@@ -23,6 +24,7 @@ export function renderPublicPages(): TRenderedPage[] {
     description: page.description,
     ogType: page.ogType ?? 'website',
     unlisted: page.unlisted ?? false,
+    canonical: page.canonical ?? page.path,
     html: renderToString(<page.Page />),
   }));
 }

@@ -14,4 +14,6 @@ export interface TPublicPage {
   ogType?: 'website' | 'article';
   /** Left out of the sitemap (the 404 page). */
   unlisted?: boolean;
+  /** The page's canonical path when it repeats another page ('/blog-page' → '/blog'); its own path otherwise. */
+  canonical?: string;
 }
