@@ -9,12 +9,23 @@ export interface TPlanLimits {
   api_requests: number;
 }
 
+/**
+ * One line of a plan's list. `comingSoon`: not built yet; shown marked 'Coming soon' and never a
+ * reason to buy. Everything else is what the product does today.
+ */
+export interface TPlanFeature {
+  label: string;
+  comingSoon?: true;
+}
+
 export interface TPlan {
   id: TPlanId;
   name: string;
   price: number;
   currency: 'USD';
-  features: string[];
+  /** One line: who the plan is for. */
+  summary: string;
+  features: readonly TPlanFeature[];
   limits: TPlanLimits;
   /** Largest single delivery (sum of its files) in bytes. */
   maxDeliveryBytes: number;
@@ -28,7 +39,14 @@ export const PLANS: Record<TPlanId, TPlan> = {
     name: 'Free',
     price: 0,
     currency: 'USD',
-    features: ['Basic file delivery', '5 GB storage', 'Dropsite branding', 'Basic analytics', 'Up to 3 active delivery links'],
+    summary: 'For trying Dropsite with real clients.',
+    features: [
+      { label: 'Basic file delivery: a link, a QR code and a viewer for every file' },
+      { label: '5 GB storage' },
+      { label: 'Powered by Dropsite on your sites' },
+      { label: 'Basic analytics: views and downloads' },
+      { label: 'Password protection and expiry dates' },
+    ],
     limits: { storage: 5_368_709_120, projects: 3, collaborators: 1, api_requests: 0 },
     maxDeliveryBytes: 2 * GB,
   },
@@ -37,15 +55,16 @@ export const PLANS: Record<TPlanId, TPlan> = {
     name: 'Pro',
     price: 19,
     currency: 'USD',
+    summary: 'For working photographers and designers.',
     features: [
-      'Everything in Free',
-      'Custom branding',
-      '100 GB storage',
-      'Advanced analytics',
-      'Unlimited links',
-      'Comments & feedback',
-      'Client favorites',
-      'Email notifications',
+      { label: 'Everything in Free' },
+      { label: '100 GB storage' },
+      { label: 'Advanced analytics: daily charts, visitors, CSV export' },
+      { label: 'Comments & feedback' },
+      { label: 'Client favorites and approvals' },
+      { label: 'Email notifications' },
+      { label: 'Replace files under the same link' },
+      { label: 'Custom branding', comingSoon: true },
     ],
     limits: { storage: 100 * GB, projects: -1, collaborators: 1, api_requests: 1000 },
     maxDeliveryBytes: 25 * GB,
@@ -55,7 +74,15 @@ export const PLANS: Record<TPlanId, TPlan> = {
     name: 'Business',
     price: 49,
     currency: 'USD',
-    features: ['Everything in Pro', 'Unlimited storage', 'CRM integrations', 'API access', 'Priority support', 'Multi-user access', 'Custom domain'],
+    summary: 'For studios and agencies that deliver as a team.',
+    features: [
+      { label: 'Everything in Pro' },
+      { label: 'Unlimited storage' },
+      { label: 'Multi-user access', comingSoon: true },
+      { label: 'Custom domain', comingSoon: true },
+      { label: 'API access', comingSoon: true },
+      { label: 'CRM integrations', comingSoon: true },
+    ],
     limits: { storage: -1, projects: -1, collaborators: -1, api_requests: -1 },
     maxDeliveryBytes: 100 * GB,
   },

@@ -30,7 +30,9 @@ export function NotificationBell() {
   const items = useSyncExternalStore(center.subscribe, center.getSnapshot, noItems);
   const creator = useCreatorEngagement();
   const [isOpen, setOpen] = useState(false);
-  const [permission, setPermission] = useState<TNotificationPermission>(readNotificationPermission);
+  // Read after the first render: a prerendered page knows no browser's permission, and hydration must match it.
+  const [permission, setPermission] = useState<TNotificationPermission>('unsupported');
+  useEffect(() => setPermission(readNotificationPermission()), []);
   const [now, setNow] = useState(() => Date.now());
   const panelId = useId();
   const titleId = useId();

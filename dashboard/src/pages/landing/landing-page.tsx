@@ -6,6 +6,11 @@ import { FeaturesSection } from './features-section.tsx';
 import { HeroSection } from './hero-section.tsx';
 import { HowItWorksSection } from './how-it-works-section.tsx';
 import { PricingSection } from './pricing-section.tsx';
+import { AudienceSection } from './audience-section.tsx';
+import { FaqLinkSection } from './faq-link-section.tsx';
+import { OutcomesSection } from './outcomes-section.tsx';
+import { SignUpPromptSection } from './sign-up-prompt-section.tsx';
+import { TemplatePreviewSection } from './template-preview-section.tsx';
 import './landing.css';
 
 export function LandingPage() {
@@ -21,10 +26,15 @@ export function LandingPage() {
       <SiteHeader isLandingPage />
       <main>
         <HeroSection />
+        <SignUpPromptSection />
+        <OutcomesSection />
         <HowItWorksSection />
         <FeaturesSection />
+        <AudienceSection />
+        <TemplatePreviewSection />
         <CallToActionSection />
         <PricingSection />
+        <FaqLinkSection />
       </main>
       <SiteFooter />
     </>

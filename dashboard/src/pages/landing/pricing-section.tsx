@@ -1,10 +1,14 @@
-import { PLANS, PLAN_IDS, type TPlan, type TPlanId } from '@dropsite/shared';
+import { PLANS, PLAN_IDS, type TPlan, type TPlanId } from '@dropsite/shared/plans';
 import { CheckIcon } from '../../components/icons.tsx';
 
-const PLAN_COPY: Record<TPlanId, { summary: string; action: string; isFeatured?: boolean }> = {
-  free: { summary: 'For trying Dropsite with real clients.', action: 'Get Started' },
-  pro_monthly: { summary: 'For working photographers and designers.', action: 'Start Free Trial', isFeatured: true },
-  business_monthly: { summary: 'For studios and agencies that deliver as a team.', action: 'Contact Sales' },
+/**
+ * Each card's button. Checkout is not open yet, so no button pretends to sell: Free starts a site,
+ * Pro and Business lead to the payment page, which says so and offers Contact Sales.
+ */
+const PLAN_ACTIONS: Record<TPlanId, { label: string; href: string; isFeatured?: boolean }> = {
+  free: { label: 'Get Started', href: '/#upload' },
+  pro_monthly: { label: 'Choose Pro', href: '/payment', isFeatured: true },
+  business_monthly: { label: 'Contact Sales', href: '/payment' },
 };
 
 /** A plan's monthly price in its currency: $0, $19, $49 (cents only when a price has them). */
@@ -29,29 +33,32 @@ export function PricingSection() {
         <ul role="list" className="plans">
           {PLAN_IDS.map((id) => {
             const plan = PLANS[id];
-            const copy = PLAN_COPY[id];
+            const action = PLAN_ACTIONS[id];
             const headingId = `plan-${id}`;
             return (
-              <li key={id} className="plan" data-featured={copy.isFeatured ? '' : undefined}>
+              <li key={id} className="plan" data-featured={action.isFeatured ? '' : undefined}>
                 <div className="plan__head">
                   <h3 id={headingId} className="plan__name">
                     {plan.name}
                   </h3>
-                  {copy.isFeatured && <span className="tag tag--accent">Most Popular</span>}
+                  {action.isFeatured && <span className="tag tag--accent">Most Popular</span>}
                 </div>
-                <p className="plan__summary">{copy.summary}</p>
+                <p className="plan__summary">{plan.summary}</p>
                 <p className="plan__price">
                   <span className="plan__amount">{formatPlanPrice(plan)}</span>
                   <span className="plan__period">/ month</span>
                 </p>
-                <a className={`button ${copy.isFeatured ? 'button--primary' : 'button--secondary'} plan__button`} href="/billing">
-                  {copy.action}
+                <a className={`button ${action.isFeatured ? 'button--primary' : 'button--secondary'} plan__button`} href={action.href}>
+                  {action.label}
                 </a>
                 <ul role="list" className="plan__features">
                   {plan.features.map((feature) => (
-                    <li key={feature}>
-                      <CheckIcon size={16} />
-                      {feature}
+                    <li key={feature.label} data-coming-soon={feature.comingSoon ? '' : undefined}>
+                      {feature.comingSoon ? <span className="plan__soon-dot" aria-hidden="true" /> : <CheckIcon size={16} />}
+                      <span>
+                        {feature.label}
+                        {feature.comingSoon && <span className="tag plan__soon">Coming soon</span>}
+                      </span>
                     </li>
                   ))}
                 </ul>
@@ -60,7 +67,8 @@ export function PricingSection() {
           })}
         </ul>
         <p className="pricing__note">
-          Prices in US dollars, billed monthly. Questions about plans? <a href="/faq">Read the FAQ</a>.
+          Prices in US dollars, billed monthly. Checkout opens soon; until then every feature listed and not marked Coming soon is open to every account, within Free’s storage and
+          upload limits.
         </p>
       </div>
     </section>

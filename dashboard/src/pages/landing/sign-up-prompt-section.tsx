@@ -1,0 +1,25 @@
+import { ArrowRightIcon } from '../../components/icons.tsx';
+
+/** Spec: a sign-up prompt block right after the hero; its button goes to /dashboard (which asks a signed-out visitor to sign in). */
+export function SignUpPromptSection() {
+  return (
+    <section className="section section--tight" aria-labelledby="signup-prompt-heading">
+      <div className="container">
+        <div className="signup-prompt">
+          <div>
+            <h2 id="signup-prompt-heading" className="signup-prompt__title">
+              Keep every site in one place
+            </h2>
+            <p className="signup-prompt__text">
+              Sites you publish without an account live for 7 days. Create a free account to keep them, see who viewed and downloaded what, and reply to your clients’ comments.
+            </p>
+          </div>
+          <a className="button button--secondary button--large signup-prompt__button" href="/dashboard">
+            Go to your dashboard
+            <ArrowRightIcon size={18} />
+          </a>
+        </div>
+      </div>
+    </section>
+  );
+}
