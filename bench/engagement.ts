@@ -9,7 +9,9 @@
  * 30 % of the bare handler's rate. The rate limits are raised for the run (they would otherwise
  * answer 429 to a single load generator); that is printed with the figures.
  *
- * Usage: node bench/engagement.ts   (BENCH_SECONDS=10, BENCH_CONNECTIONS=10, BENCH_PG_URL=…, BENCH_PIN=0 to not pin CPUs)
+ * Usage: node bench/engagement.ts   (BENCH_SECONDS=10, BENCH_CONNECTIONS=10, BENCH_PG_URL=…, BENCH_PIN=0 to not pin CPUs,
+ * BENCH_CASES=view,comments to run only the cases whose names contain one of those words (the bare
+ * yardsticks always run), BENCH_DIALECTS=sqlite or postgres for one database only)
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -39,6 +41,13 @@ const FILES = 200;
 const VISITORS = 200;
 const COMMENTS = 30;
 const RAISED_LIMIT = '100000000';
+/** Words picking the cases to run (all when unset); the bare handlers always run, as the yardstick. */
+const CASES = (process.env.BENCH_CASES ?? '')
+  .split(',')
+  .map((word) => word.trim().toLowerCase())
+  .filter(Boolean);
+const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').toLowerCase();
+const isPicked = (name: string) => CASES.length === 0 || CASES.some((word) => name.toLowerCase().includes(word));
 const RAISED_LIMITS = {
   RATE_LIMIT_READS_PER_MINUTE: RAISED_LIMIT,
   RATE_LIMIT_WRITES_PER_MINUTE: RAISED_LIMIT,
@@ -202,46 +211,47 @@ async function measure(label: string, env: Record<string, string>, pin: boolean)
       },
       pid,
     );
-    runs['POST/DELETE /api/favorites'] = await load(
-      `${base}/api/favorites`,
-      {
-        setupRequest: (req) => {
-          const k = n++;
-          // Each visitor toggles each file: add, then remove, across 200 files.
-          const visitor = Math.floor(k / 2) % VISITORS;
-          const file = info.fileIds[Math.floor(k / (2 * VISITORS)) % FILES]!;
-          return {
-            ...req,
-            method: k % 2 === 0 ? 'POST' : 'DELETE',
-            headers: visitorHeaders(visitor, true),
-            body: JSON.stringify({ projectId: info.projectId, fileId: file, userEmail: 'session_x', userName: 'User' }),
-          };
+    const cases: Array<[string, string, autocannon.Request]> = [
+      [
+        'POST/DELETE /api/favorites',
+        `${base}/api/favorites`,
+        {
+          setupRequest: (req) => {
+            const k = n++;
+            // Each visitor toggles each file: add, then remove, across 200 files.
+            const visitor = Math.floor(k / 2) % VISITORS;
+            const file = info.fileIds[Math.floor(k / (2 * VISITORS)) % FILES]!;
+            return {
+              ...req,
+              method: k % 2 === 0 ? 'POST' : 'DELETE',
+              headers: visitorHeaders(visitor, true),
+              body: JSON.stringify({ projectId: info.projectId, fileId: file, userEmail: 'session_x', userName: 'User' }),
+            };
+          },
         },
-      },
-      pid,
-    );
-    runs['GET /api/comments (30)'] = await load(
-      `${base}/api/comments?projectId=${info.projectId}&fileId=${info.fileIds[0]}`,
-      {
-        setupRequest: (req) => ({ ...req, method: 'GET', headers: visitorHeaders(n++, false) }),
-      },
-      pid,
-    );
-    runs['POST /api/analytics/view'] = await load(
-      `${base}/api/analytics/view`,
-      {
-        setupRequest: (req) => {
-          const k = n++;
-          return {
-            ...req,
-            method: 'POST',
-            headers: visitorHeaders(k, true),
-            body: JSON.stringify({ projectId: info.projectId, fileId: info.fileIds[Math.floor(k / VISITORS) % FILES] }),
-          };
+      ],
+      [
+        'GET /api/comments (30)',
+        `${base}/api/comments?projectId=${info.projectId}&fileId=${info.fileIds[0]}`,
+        { setupRequest: (req) => ({ ...req, method: 'GET', headers: visitorHeaders(n++, false) }) },
+      ],
+      [
+        'POST /api/analytics/view',
+        `${base}/api/analytics/view`,
+        {
+          setupRequest: (req) => {
+            const k = n++;
+            return {
+              ...req,
+              method: 'POST',
+              headers: visitorHeaders(k, true),
+              body: JSON.stringify({ projectId: info.projectId, fileId: info.fileIds[Math.floor(k / VISITORS) % FILES] }),
+            };
+          },
         },
-      },
-      pid,
-    );
+      ],
+    ];
+    for (const [name, url, request] of cases) if (isPicked(name)) runs[name] = await load(url, request, pid);
     return runs;
   } finally {
     await stopServer(child);
@@ -289,10 +299,13 @@ async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-bench-engagement-'));
   let isPass = true;
   try {
-    const sqlite = await measure('SQLite (embedded defaults)', { DATA_DIR: dataDir, ...RAISED_LIMITS }, pin);
-    isPass = report('Engagement on SQLite (embedded defaults)', sqlite, true);
+    if (DIALECTS.includes('sqlite')) {
+      const sqlite = await measure('SQLite (embedded defaults)', { DATA_DIR: dataDir, ...RAISED_LIMITS }, pin);
+      isPass = report('Engagement on SQLite (embedded defaults)', sqlite, true);
+    }
 
-    if (await isPostgresReachable(BENCH_PG_URL)) {
+    const isPostgresPicked = DIALECTS.includes('postgres');
+    if (isPostgresPicked && (await isPostgresReachable(BENCH_PG_URL))) {
       const schema = `bench_${randomBytes(4).toString('hex')}`;
       const pgDir = path.join(dataDir, 'pg');
       const postgres = await measure(
@@ -301,13 +314,13 @@ async function main(): Promise<void> {
         pin,
       );
       report(`Engagement on PostgreSQL (${BENCH_PG_URL}?schema=${schema})`, postgres, false);
-    } else {
+    } else if (isPostgresPicked) {
       process.stdout.write(`\nPostgreSQL at ${BENCH_PG_URL} is not reachable: skipped.\n`);
     }
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
-  process.stdout.write(`\nSQLite targets: ${isPass ? 'PASS' : 'MISS'}\n`);
+  if (DIALECTS.includes('sqlite')) process.stdout.write(`\nSQLite targets: ${isPass ? 'PASS' : 'MISS'}\n`);
 }
 
 if (process.argv.includes('--serve')) await serve();

@@ -428,7 +428,7 @@ export async function syncCreator(deps: Pick<TAppDeps, 'db'>, principal: TPrinci
  * address like any other lookup by id.
  */
 export async function claimSites(
-  deps: Pick<TAppDeps, 'db' | 'config' | 'clock' | 'limits'>,
+  deps: Pick<TAppDeps, 'db' | 'config' | 'clock' | 'limits' | 'analytics'>,
   principal: TPrincipal,
   anonymousSessionId: string | undefined,
 ): Promise<{ claimed: number; projects: TAnonymousProject[]; hadSession: boolean }> {

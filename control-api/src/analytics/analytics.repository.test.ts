@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as rollupsMigration from '../db/migrations/2026_11_26_0930_analytics_rollups.ts';
 import * as totalsMigration from '../db/migrations/2026_11_26_1000_analytics_totals.ts';
@@ -121,6 +121,67 @@ for (const dialect of TEST_DIALECTS) {
       expect(rows.map((r) => r.visitor_id)).toEqual(['good-1', 'good-2']);
     });
 
+    it('writes a burst of views as one batch: a handful of statements, not one per view', async () => {
+      const site = makeProjectRow();
+      const files = [makeFileRow(site.id, 0), makeFileRow(site.id, 1), makeFileRow(site.id, 2)];
+      await database.db.insertInto('projects').values(site).execute();
+      await database.db.insertInto('files').values(files).execute();
+      let statements = 0;
+      const counting: KyselyPlugin = {
+        transformQuery: (args) => {
+          statements += 1;
+          return args.node;
+        },
+        transformResult: async (args) => args.result,
+      };
+      const writer = createAnalyticsBatcher(database.db.withPlugin(counting));
+      const at = Date.now();
+      const views = Array.from({ length: 300 }, (_, i) => view(`batch-${i % 120}`, { projectId: site.id, fileId: files[i % 3]!.id, now: at + i }));
+      await Promise.all(views.map((v) => writer.insert(v)));
+      // The events, the visitor-days, the visitors (new ones, then the last day of the others), the days and the totals.
+      expect(statements).toBeLessThanOrEqual(6);
+      expect(await countTraffic(database.db, { projectId: site.id, fileId: files[1]!.id })).toEqual({ views: 100, downloads: 0, uniqueVisitors: 40 });
+      expect(await countTraffic(database.db, { projectId: site.id })).toEqual({ views: 0, downloads: 0, uniqueVisitors: 120 });
+    });
+
+    it('holds events until its cadence or a flush, then writes them with their rollups', async () => {
+      const site = makeProjectRow();
+      await database.db.insertInto('projects').values(site).execute();
+      const writer = createAnalyticsBatcher(database.db, { flushEveryMs: 60_000 });
+      const written = Promise.all([writer.insert(view('held-1', { projectId: site.id, fileId: null })), writer.insert(view('held-2', { projectId: site.id, fileId: null }))]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const stored = () => database.db.selectFrom('analytics_events').select('visitor_id').where('project_id', '=', site.id).execute();
+      expect(await stored()).toEqual([]);
+      expect((await countTraffic(database.db, { projectId: site.id })).views).toBe(0);
+      await writer.flush();
+      await written;
+      expect(await stored()).toHaveLength(2);
+      expect(await countTraffic(database.db, { projectId: site.id })).toEqual({ views: 2, downloads: 0, uniqueVisitors: 2 });
+      // On its own cadence too, without a flush.
+      const soon = createAnalyticsBatcher(database.db, { flushEveryMs: 20 });
+      await soon.insert(view('held-3', { projectId: site.id, fileId: null }));
+      expect((await countTraffic(database.db, { projectId: site.id })).views).toBe(3);
+    });
+
+    it('fails the events of a file deleted before the write, and stores the rest of the batch', async () => {
+      const site = makeProjectRow();
+      const kept = makeFileRow(site.id, 0);
+      const gone = makeFileRow(site.id, 1);
+      await database.db.insertInto('projects').values(site).execute();
+      await database.db.insertInto('files').values([kept, gone]).execute();
+      const writer = createAnalyticsBatcher(database.db, { flushEveryMs: 60_000 });
+      const results = Promise.allSettled([
+        writer.insert(view('late-1', { projectId: site.id, fileId: kept.id })),
+        writer.insert(view('late-2', { projectId: site.id, fileId: gone.id })),
+        writer.insert(view('late-3', { projectId: site.id, fileId: null })),
+      ]);
+      await database.db.deleteFrom('files').where('id', '=', gone.id).execute();
+      await writer.flush();
+      expect((await results).map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(await countTraffic(database.db, { projectId: site.id })).toEqual({ views: 1, downloads: 0, uniqueVisitors: 2 });
+      expect(await countTraffic(database.db, { projectId: site.id, fileId: gone.id })).toEqual({ views: 0, downloads: 0, uniqueVisitors: 0 });
+    });
+
     it('keeps daily rollups that answer exactly what the events say, per site, file, day and trailing range', async () => {
       const site = makeProjectRow();
       const files = [makeFileRow(site.id, 0), makeFileRow(site.id, 1)];
@@ -163,6 +224,30 @@ for (const dialect of TEST_DIALECTS) {
       );
       expect(await listDailyTraffic(database.db, { projectId: site.id }, dayOf(at), dayOf(at))).toEqual([{ day: dayOf(at), views: 8, downloads: 0, uniqueVisitors: 1 }]);
       expect((await countTraffic(database.db, { projectId: site.id })).uniqueVisitors).toBe(1);
+    });
+  });
+
+  describe.skipIf(!available)(`analytics events and rollups commit together (${dialect})`, () => {
+    it('leaves no event without its rollups: a batch whose rollups cannot be written stores none of its events', async () => {
+      const scratch = await createTestDatabase(dialect);
+      try {
+        const site = makeProjectRow();
+        await scratch.db.insertInto('projects').values(site).execute();
+        const writer = createAnalyticsBatcher(scratch.db);
+        const event = (visitorId: string): TNewAnalyticsEvent => ({ id: newId(), projectId: site.id, fileId: null, visitorId, type: 'view', details: 'v', now: DAY0 });
+        await writer.insert(event('before'));
+        // The last rollup statement of the next batch fails (as a crash after the events would leave it).
+        await sql`alter table analytics_totals rename to analytics_totals_away`.execute(scratch.db);
+        const results = await Promise.allSettled([writer.insert(event('lost-1')), writer.insert(event('lost-2'))]);
+        expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+        await sql`alter table analytics_totals_away rename to analytics_totals`.execute(scratch.db);
+        const events = await scratch.db.selectFrom('analytics_events').select('visitor_id').execute();
+        expect(events.map((e) => e.visitor_id)).toEqual(['before']);
+        expect(await listDailyTraffic(scratch.db, { projectId: site.id }, dayOf(DAY0), dayOf(DAY0))).toEqual([{ day: dayOf(DAY0), views: 1, downloads: 0, uniqueVisitors: 1 }]);
+        expect(await countTraffic(scratch.db, { projectId: site.id })).toEqual(await countFromEvents(scratch, site.id));
+      } finally {
+        await scratch.cleanup();
+      }
     });
   });
 

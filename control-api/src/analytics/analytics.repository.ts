@@ -17,6 +17,16 @@ export interface TNewAnalyticsEvent {
 
 /** Rows one insert statement carries at most (well inside either dialect's bound-parameter limit). */
 const MAX_ROWS_PER_INSERT = 500;
+/**
+ * How long the batcher gathers events before it writes them: a batch of N views then costs one
+ * commit and a handful of statements instead of N of each. Well inside the 2 s the creator's live
+ * activity waits before it answers an event (ACTIVITY_SETTLE_MS).
+ */
+const FLUSH_EVERY_MS = 50;
+/** A batch this large is written at once, without waiting for the cadence. */
+const FLUSH_AT_EVENTS = 1000;
+/** Events waiting beyond this many (the database stalled) are refused, not kept in memory without bound. */
+const MAX_WAITING_EVENTS = 50_000;
 
 interface TPendingEvent {
   event: TNewAnalyticsEvent;
@@ -27,51 +37,107 @@ interface TPendingEvent {
 /** Writes events in batches; one per runtime (`deps.analytics`), flushed by its `close()`. */
 export interface TAnalyticsBatcher {
   /**
-   * Records an event. Events arriving in the same turn of the event loop (a burst of view beacons)
-   * go to the database as one multi-row insert, one commit for all of them; each caller still
-   * waits until its own row is committed and sees the error if it is not.
+   * Records an event. Events are gathered for a short while (FLUSH_EVERY_MS, or until
+   * FLUSH_AT_EVENTS wait) and written together: their rows and the rollups they add, in one
+   * transaction. The promise settles once this event's row is committed, or with the error if it
+   * could not be stored (its site deleted a moment ago), which fails no other event of the batch.
    */
   insert(event: TNewAnalyticsEvent): Promise<void>;
-  /** Writes what is pending now (and waits for a write already under way). */
+  /**
+   * Writes what is waiting now and answers once it (and any write under way) is committed: the
+   * reads of this process that must count every event it took (the creator's panel, lists and
+   * details) call it first, and so does `close()`.
+   */
   flush(): Promise<void>;
 }
 
-export function createAnalyticsBatcher(db: TDb): TAnalyticsBatcher {
+export function createAnalyticsBatcher(db: TDb, options: { flushEveryMs?: number } = {}): TAnalyticsBatcher {
+  const flushEveryMs = options.flushEveryMs ?? FLUSH_EVERY_MS;
   let pending: TPendingEvent[] = [];
-  /** Batches being written; several may be under way at once (PostgreSQL takes them in parallel). */
-  const writing = new Set<Promise<void>>();
-  const flush = async (): Promise<void> => {
-    if (pending.length > 0) {
-      const write = writeBatch(db, pending);
+  let timer: NodeJS.Timeout | undefined;
+  /**
+   * The writes, one after the other: each batch's rollup increments are added in one transaction,
+   * and the next batch (gathered meanwhile) waits for it, so a process never deadlocks with itself.
+   */
+  let writing: Promise<void> = Promise.resolve();
+  const flush = (): Promise<void> => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (pending.length === 0) return writing;
+    // The batch is taken when its write starts, so it holds what arrived while the one before was written.
+    writing = writing.then(() => {
+      const batch = pending;
       pending = [];
-      writing.add(write);
-      void write.finally(() => writing.delete(write));
-    }
-    await Promise.all(writing);
+      return batch.length > 0 ? writeBatch(db, batch) : undefined;
+    });
+    return writing;
   };
   return {
     insert(event) {
-      if (pending.length === 0) setImmediate(() => void flush());
-      return new Promise<void>((resolve, reject) => pending.push({ event, resolve, reject }));
+      if (pending.length >= MAX_WAITING_EVENTS) return Promise.reject(new Error(`${MAX_WAITING_EVENTS} analytics events are waiting for the database: this one is dropped`));
+      const written = new Promise<void>((resolve, reject) => pending.push({ event, resolve, reject }));
+      if (pending.length >= FLUSH_AT_EVENTS) void flush();
+      else timer ??= setTimeout(() => void flush(), flushEveryMs).unref();
+      return written;
     },
     flush,
   };
 }
 
+/** Writes a batch and settles each of its events; never throws. */
 async function writeBatch(db: TDb, batch: TPendingEvent[]): Promise<void> {
-  for (let i = 0; i < batch.length; i += MAX_ROWS_PER_INSERT) {
-    const chunk = batch.slice(i, i + MAX_ROWS_PER_INSERT);
+  const events = batch.map((p) => p.event);
+  try {
+    await insertEvents(db, events);
+    for (const p of batch) p.resolve();
+    return;
+  } catch (error) {
+    // One bad row (its site or file deleted a moment ago) must not fail the others: those whose site
+    // and file still exist are written again, together; the others fail with the error.
+    const storable = await findStorableEvents(db, events).catch(() => null);
+    if (storable === null || storable.size === batch.length) {
+      // Every row could be stored: the write itself failed, for all of them.
+      for (const p of batch) p.reject(error);
+      return;
+    }
+    const kept: TPendingEvent[] = [];
+    for (const p of batch) {
+      if (storable.has(p.event)) kept.push(p);
+      else p.reject(error);
+    }
+    if (kept.length === 0) return;
     try {
       await insertEvents(
         db,
-        chunk.map((p) => p.event),
+        kept.map((p) => p.event),
       );
-      for (const p of chunk) p.resolve();
-    } catch {
-      // One bad row (its site deleted a moment ago) must not fail the others: each on its own.
-      await Promise.all(chunk.map((p) => insertEvents(db, [p.event]).then(p.resolve, p.reject)));
+      for (const p of kept) p.resolve();
+    } catch (retryError) {
+      for (const p of kept) p.reject(retryError);
     }
   }
+}
+
+/** The events whose site and file (when they name one) exist. */
+async function findStorableEvents(db: TDb, events: readonly TNewAnalyticsEvent[]): Promise<Set<TNewAnalyticsEvent>> {
+  const projectIds = [...new Set(events.map((e) => e.projectId))];
+  const fileIds = [...new Set(events.flatMap((e) => (e.fileId === null ? [] : [e.fileId])))];
+  const projects = new Set<string>();
+  const files = new Set<string>();
+  for (const ids of chunked(projectIds, MAX_ROWS_PER_INSERT)) {
+    for (const row of await db.selectFrom('projects').select('id').where('id', 'in', ids).execute()) projects.add(row.id);
+  }
+  for (const ids of chunked(fileIds, MAX_ROWS_PER_INSERT)) {
+    for (const row of await db.selectFrom('files').select('id').where('id', 'in', ids).execute()) files.add(row.id);
+  }
+  return new Set(events.filter((e) => projects.has(e.projectId) && (e.fileId === null || files.has(e.fileId))));
+}
+
+/** `items` in runs of at most `size`. */
+function chunked<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
 }
 
 /** Records one event at once (in a transaction, inside it); hot paths go through the runtime's batcher. */
@@ -99,20 +165,22 @@ function inTransaction<T>(db: TDb, work: (trx: TDb) => Promise<T>): Promise<T> {
 /** The events and their rollups in one transaction: the figures the panel reads never differ from the events. */
 async function insertEvents(db: TDb, events: TNewAnalyticsEvent[]): Promise<void> {
   await inTransaction(db, async (trx) => {
-    await trx
-      .insertInto('analytics_events')
-      .values(
-        events.map((event) => ({
-          id: event.id,
-          project_id: event.projectId,
-          file_id: event.fileId,
-          visitor_id: event.visitorId,
-          type: event.type,
-          details: event.details,
-          created_at: event.now,
-        })),
-      )
-      .execute();
+    for (const chunk of chunked(events, MAX_ROWS_PER_INSERT)) {
+      await trx
+        .insertInto('analytics_events')
+        .values(
+          chunk.map((event) => ({
+            id: event.id,
+            project_id: event.projectId,
+            file_id: event.fileId,
+            visitor_id: event.visitorId,
+            type: event.type,
+            details: event.details,
+            created_at: event.now,
+          })),
+        )
+        .execute();
+    }
     await rollUpEvents(trx, events);
   });
 }
@@ -157,12 +225,16 @@ async function rollUpEvents(db: TDb, events: readonly TNewAnalyticsEvent[]): Pro
   }
   if (visitorDays.size > 0) {
     const rows = [...visitorDays.entries()].sort(([a], [b]) => compareText(a, b)).map(([, row]) => row);
-    const created = await db
-      .insertInto('analytics_visitor_days')
-      .values(rows)
-      .onConflict((oc) => oc.columns(['project_id', 'scope', 'day', 'visitor_id']).doNothing())
-      .returning(['project_id', 'scope', 'day', 'visitor_id'])
-      .execute();
+    const created: typeof rows = [];
+    for (const chunk of chunked(rows, MAX_ROWS_PER_INSERT)) {
+      const inserted = await db
+        .insertInto('analytics_visitor_days')
+        .values(chunk)
+        .onConflict((oc) => oc.columns(['project_id', 'scope', 'day', 'visitor_id']).doNothing())
+        .returning(['project_id', 'scope', 'day', 'visitor_id'])
+        .execute();
+      created.push(...inserted);
+    }
     if (created.length > 0) {
       const lastDays = new Map<string, { project_id: string; scope: string; visitor_id: string; last_day: number }>();
       for (const row of created) {
@@ -173,12 +245,16 @@ async function rollUpEvents(db: TDb, events: readonly TNewAnalyticsEvent[]): Pro
       }
       const rows = [...lastDays.entries()].sort(([a], [b]) => compareText(a, b)).map(([, row]) => row);
       // Visitors the site (or file) never had: the rows this insert creates (exact under concurrent writers, as above).
-      const firstSeen = await db
-        .insertInto('analytics_visitors')
-        .values(rows)
-        .onConflict((oc) => oc.columns(['project_id', 'scope', 'visitor_id']).doNothing())
-        .returning(['project_id', 'scope', 'visitor_id'])
-        .execute();
+      const firstSeen: Array<{ project_id: string; scope: string; visitor_id: string }> = [];
+      for (const chunk of chunked(rows, MAX_ROWS_PER_INSERT)) {
+        const inserted = await db
+          .insertInto('analytics_visitors')
+          .values(chunk)
+          .onConflict((oc) => oc.columns(['project_id', 'scope', 'visitor_id']).doNothing())
+          .returning(['project_id', 'scope', 'visitor_id'])
+          .execute();
+        firstSeen.push(...inserted);
+      }
       const firstSeenKeys = new Set(firstSeen.map((row) => `${row.project_id}\u0000${row.scope}\u0000${row.visitor_id}`));
       for (const row of firstSeen) {
         const key = `${row.project_id}\u0000${row.scope}`;
@@ -186,10 +262,10 @@ async function rollUpEvents(db: TDb, events: readonly TNewAnalyticsEvent[]): Pro
       }
       // The others' last day moves forward (never back: a late event of an earlier day leaves it).
       const seen = rows.filter((row) => !firstSeenKeys.has(`${row.project_id}\u0000${row.scope}\u0000${row.visitor_id}`));
-      if (seen.length > 0) {
+      for (const chunk of chunked(seen, MAX_ROWS_PER_INSERT)) {
         await db
           .insertInto('analytics_visitors')
-          .values(seen)
+          .values(chunk)
           .onConflict((oc) =>
             oc
               .columns(['project_id', 'scope', 'visitor_id'])
@@ -202,17 +278,19 @@ async function rollUpEvents(db: TDb, events: readonly TNewAnalyticsEvent[]): Pro
   }
   // Key order (site, scope, day) is also the totals' order (site, scope).
   const sorted = [...deltas.entries()].sort(([a], [b]) => compareText(a, b)).map(([, d]) => d);
-  await db
-    .insertInto('analytics_daily')
-    .values(sorted.map((d) => ({ project_id: d.projectId, scope: d.scope, day: d.day, views: d.views, downloads: d.downloads, unique_visitors: d.uniqueVisitors })))
-    .onConflict((oc) =>
-      oc.columns(['project_id', 'scope', 'day']).doUpdateSet((eb) => ({
-        views: eb('analytics_daily.views', '+', eb.ref('excluded.views')),
-        downloads: eb('analytics_daily.downloads', '+', eb.ref('excluded.downloads')),
-        unique_visitors: eb('analytics_daily.unique_visitors', '+', eb.ref('excluded.unique_visitors')),
-      })),
-    )
-    .execute();
+  for (const chunk of chunked(sorted, MAX_ROWS_PER_INSERT)) {
+    await db
+      .insertInto('analytics_daily')
+      .values(chunk.map((d) => ({ project_id: d.projectId, scope: d.scope, day: d.day, views: d.views, downloads: d.downloads, unique_visitors: d.uniqueVisitors })))
+      .onConflict((oc) =>
+        oc.columns(['project_id', 'scope', 'day']).doUpdateSet((eb) => ({
+          views: eb('analytics_daily.views', '+', eb.ref('excluded.views')),
+          downloads: eb('analytics_daily.downloads', '+', eb.ref('excluded.downloads')),
+          unique_visitors: eb('analytics_daily.unique_visitors', '+', eb.ref('excluded.unique_visitors')),
+        })),
+      )
+      .execute();
+  }
   const totals = new Map<string, { project_id: string; scope: string; views: number; downloads: number; unique_visitors: number }>();
   for (const d of sorted) {
     const key = `${d.projectId}\u0000${d.scope}`;
@@ -221,17 +299,19 @@ async function rollUpEvents(db: TDb, events: readonly TNewAnalyticsEvent[]): Pro
     total.downloads += d.downloads;
     totals.set(key, total);
   }
-  await db
-    .insertInto('analytics_totals')
-    .values([...totals.values()])
-    .onConflict((oc) =>
-      oc.columns(['project_id', 'scope']).doUpdateSet((eb) => ({
-        views: eb('analytics_totals.views', '+', eb.ref('excluded.views')),
-        downloads: eb('analytics_totals.downloads', '+', eb.ref('excluded.downloads')),
-        unique_visitors: eb('analytics_totals.unique_visitors', '+', eb.ref('excluded.unique_visitors')),
-      })),
-    )
-    .execute();
+  for (const chunk of chunked([...totals.values()], MAX_ROWS_PER_INSERT)) {
+    await db
+      .insertInto('analytics_totals')
+      .values(chunk)
+      .onConflict((oc) =>
+        oc.columns(['project_id', 'scope']).doUpdateSet((eb) => ({
+          views: eb('analytics_totals.views', '+', eb.ref('excluded.views')),
+          downloads: eb('analytics_totals.downloads', '+', eb.ref('excluded.downloads')),
+          unique_visitors: eb('analytics_totals.unique_visitors', '+', eb.ref('excluded.unique_visitors')),
+        })),
+      )
+      .execute();
+  }
 }
 
 /** Whether this visitor's view of the site (fileId null) or of one file was recorded after `since`. */

@@ -46,8 +46,11 @@ export async function recordView(deps: TDeps, view: { projectId: string; fileId:
   if (isCountedHere()) return false;
   if (counted.size >= COUNTED_VIEWS_KEPT) counted.clear();
   counted.set(key, now);
-  try {
-    await deps.analytics.insert({
+  // Answered once taken: the batcher writes it with the views around it a moment later (a beacon waiting
+  // for its own commit would make every batch a few rows). A view that cannot be stored (its site
+  // deleted meanwhile) is not counted, and the next beacon may count it.
+  void deps.analytics
+    .insert({
       id: newId(),
       projectId: view.projectId,
       fileId: view.fileId,
@@ -55,11 +58,11 @@ export async function recordView(deps: TDeps, view: { projectId: string; fileId:
       type: 'view',
       details: view.fileName === null ? 'Viewed the site' : `Viewed "${toOneLine(view.fileName, 120)}"`,
       now,
+    })
+    .catch((err: unknown) => {
+      if (counted.get(key) === now) counted.delete(key);
+      deps.log.warn({ err, projectId: view.projectId }, 'could not count a view');
     });
-  } catch (error) {
-    if (counted.get(key) === now) counted.delete(key); // not recorded: the next beacon may count it
-    throw error;
-  }
   return true;
 }
 
@@ -130,6 +133,8 @@ export async function listActivity(
 }
 
 export async function getAnalytics(deps: TDeps, scope: { projectId: string; fileId?: string | undefined }, detailed: boolean): Promise<TAnalytics> {
+  // The views and downloads this process took are written first: its answer counts them all.
+  await deps.analytics.flush();
   const [traffic, engagement, recentRows] = await Promise.all([
     countTraffic(deps.db, scope),
     countEngagement(deps.db, scope),
@@ -158,6 +163,7 @@ export async function getDailyAnalytics(
 ): Promise<{ days: TDailyPoint[]; totals: { views: number; uniqueVisitors: number; downloads: number } }> {
   const today = dayOf(deps.clock.now());
   const fromDay = today - days + 1;
+  await deps.analytics.flush();
   const [rows, totals] = await Promise.all([listDailyTraffic(deps.db, scope, fromDay, today), countTraffic(deps.db, { ...scope, sinceDay: fromDay })]);
   const byDay = new Map(rows.map((r) => [r.day, r]));
   const points: TDailyPoint[] = [];

@@ -17,9 +17,11 @@ type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock'>;
 
 const DAY_MS = 86_400_000;
 
-export async function listAnonymousProjects(deps: TDeps, session: TAnonymousSession): Promise<TAnonymousProject[]> {
+export async function listAnonymousProjects(deps: TDeps & Pick<TAppDeps, 'analytics'>, session: TAnonymousSession): Promise<TAnonymousProject[]> {
   const projects = await listProjectsOfAnonymousSession(deps.db, session.id);
   const ids = projects.map((p) => p.id);
+  // The views this process took are written first (the batcher holds them a moment): the counts include them.
+  await deps.analytics.flush();
   const [engagement, views] = await Promise.all([countEngagementByProject(deps.db, ids), countPageViewsByProject(deps.db, ids)]);
   return projects.map((p) => {
     const counts = engagement.get(p.id) ?? { favorites: 0, comments: 0, approvals: 0 };

@@ -93,6 +93,8 @@ async function creatorPublicOf(deps: Pick<TAppDeps, 'db'>, creator: TSignedInCre
 export async function listOwnProjects(deps: TDeps, principal: TPrincipal, creatorId?: string): Promise<{ creator: TCreatorPublic; projects: TCreatorProject[] }> {
   const creator = await requireSignedInCreator(principal);
   if (creatorId !== undefined && creatorId !== creator.id) throw new AppError('not_found', 'Creator not found');
+  // The views and downloads this process took are written first: the counts include them.
+  await deps.analytics.flush();
   const [projects, creatorPublic] = await Promise.all([listProjectsOfCreator(deps.db, creator.id), creatorPublicOf(deps, creator)]);
   // Most of a creator's sites share a few settings texts: each is parsed once per answer.
   const parsedSettings = new Map<string, ReturnType<typeof parseSiteSettings>>();
@@ -129,6 +131,7 @@ function toDetailsReply(row: TCommentEntryRow): TDetailsCommentReply {
 export async function getProjectDetails(deps: TDeps, project: TProjectRow): Promise<TProjectDetails> {
   const files = await listFilesByProject(deps.db, project.id);
   const fileIds = files.map((f) => f.id);
+  await deps.analytics.flush();
   const [counts, favorites, approvals, threads, trafficByScope, siteTraffic] = await Promise.all([
     countEngagementByFile(deps.db, fileIds),
     listNewestFavorites(deps.db, project.id, DETAILS_ENTRIES_PER_FILE),
@@ -181,6 +184,7 @@ export async function getProjectDetails(deps: TDeps, project: TProjectRow): Prom
         size: file.size,
         uploadedAt: iso(file.created_at),
         thumbnailUrl: thumbnailOnOpenSite(deps, project, file),
+        group: file.group_name,
         favorites: (favoritesByFile.get(file.id) ?? []).map((f) => ({ id: f.id, userName: f.user_name, userEmail: '', createdAt: iso(f.created_at) })),
         comments: threadsByFile.get(file.id) ?? [],
         approvals: (approvalsByFile.get(file.id) ?? []).map((a) => ({ id: a.id, status: a.status, userName: a.user_name, createdAt: iso(a.updated_at) })),
@@ -233,9 +237,10 @@ export function parseSince(text: string | undefined): number | undefined {
 }
 
 /**
- * An event is stamped when its request arrives and committed a moment later (views wait for the
- * batcher's next turn): a poll answers only what is older than this, and that instant is its `now`,
- * so the next poll (since `now`) neither misses an event committed late nor repeats one.
+ * An event is stamped when its request arrives and committed a moment later (views and downloads are
+ * written by the analytics batcher, every 50 ms, with their rollups): a poll answers only what is older
+ * than this, and that instant is its `now`, so the next poll (since `now`) neither misses an event
+ * committed late nor repeats one, even one another API process wrote.
  */
 export const ACTIVITY_SETTLE_MS = 2000;
 
@@ -287,6 +292,7 @@ export const CSV_COLUMNS = ['type', 'date', 'file', 'visitor', 'text', 'status',
  * approval, and per day and scope of traffic (the site's own row has an empty file).
  */
 export async function exportEngagementCsv(deps: TDeps, project: TProjectRow): Promise<string> {
+  await deps.analytics.flush();
   const [rows, days, files] = await Promise.all([
     listEngagementForExport(deps.db, project.id),
     listDailyTrafficOfProject(deps.db, project.id),
