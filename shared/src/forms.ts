@@ -18,7 +18,7 @@ import {
   type TFormKind,
 } from './browser/form-rules.ts';
 
-export { FORM_CONFIRMATIONS, FORM_LIMITS, HONEYPOT_FIELD, type TFormKind } from './browser/form-rules.ts';
+export { FORM_CONFIRMATIONS, HONEYPOT_FIELD, type TFormKind } from './browser/form-rules.ts';
 
 function fieldOf(kind: TFormKind, name: string): TFormField {
   const field = FORM_FIELDS[kind].find((f) => f.name === name);
@@ -107,7 +107,6 @@ export const ZNewsletterRequestSchema = z.object({
   email: requiredEmail('newsletter'),
   [HONEYPOT_FIELD]: ZHoneypotSchema,
 });
-export type TNewsletterRequest = z.infer<typeof ZNewsletterRequestSchema>;
 
 /** Every form's answer once it is taken: the confirmation to show. */
 export const ZFormReplySchema = z.object({
