@@ -1,0 +1,84 @@
+import type { ReactNode } from 'react';
+import { PublicLayout } from '../layout/public-layout.tsx';
+import '../pages/content-pages.css';
+
+/** The date every legal page was last changed (spec 2, Legal pages: 10-09-2025, day first). */
+const LEGAL_LAST_UPDATED = '2025-09-10';
+
+export interface TLegalSection {
+  /** The anchor of the section, linked from the table of contents. */
+  id: string;
+  title: string;
+  body: ReactNode;
+}
+
+/** 'Last updated 10 September 2025', as a machine-readable date. */
+export function LastUpdated() {
+  const label = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${LEGAL_LAST_UPDATED}T00:00:00Z`));
+  return (
+    <p className="legal__updated">
+      Last updated <time dateTime={LEGAL_LAST_UPDATED}>{label}</time>
+    </p>
+  );
+}
+
+/**
+ * A legal page: its title, the date it last changed, an introduction, a table of contents with
+ * in-page anchors, then the numbered sections. `actions` go under the title (e.g. Back to Home).
+ */
+export function LegalDocument({
+  path,
+  title,
+  intro,
+  sections,
+  actions,
+}: {
+  path: string;
+  title: string;
+  intro: ReactNode;
+  sections: readonly TLegalSection[];
+  actions?: ReactNode;
+}) {
+  return (
+    <PublicLayout path={path} mainClassName="content-page">
+      <div className="container legal">
+        <header className="content-page__header">
+          <p className="eyebrow">Legal</p>
+          <h1 className="content-page__title">{title}</h1>
+          <LastUpdated />
+          <div className="content-page__lede">{intro}</div>
+          {actions && <div className="content-page__actions">{actions}</div>}
+        </header>
+        <div className="legal__layout">
+          <nav className="legal__toc" aria-labelledby="legal-toc-heading">
+            <h2 id="legal-toc-heading" className="legal__toc-heading">
+              On this page
+            </h2>
+            <ol role="list">
+              {sections.map((section, index) => (
+                <li key={section.id}>
+                  <a href={`#${section.id}`}>
+                    <span className="legal__toc-number" aria-hidden="true">
+                      {index + 1}.
+                    </span>
+                    {section.title}
+                  </a>
+                </li>
+              ))}
+            </ol>
+          </nav>
+          <div className="legal__body prose">
+            {sections.map((section, index) => (
+              <section key={section.id} id={section.id} aria-labelledby={`${section.id}-heading`} className="legal__section">
+                <h2 id={`${section.id}-heading`}>
+                  {index + 1}. {section.title}
+                </h2>
+                {section.body}
+              </section>
+            ))}
+          </div>
+        </div>
+      </div>
+    </PublicLayout>
+  );
+}

@@ -1,0 +1,57 @@
+import { ContactFormSlot } from '../content/form-slots.tsx';
+import { PublicLayout } from '../layout/public-layout.tsx';
+import type { TPublicPage } from '../public-page.ts';
+import './content-pages.css';
+
+/** The subjects a message can have, with the time we answer each in (spec 9: 24 h, 12 h, 48 h). */
+const CHANNELS = [
+  { title: 'General questions', text: 'About Dropsite, your account or anything else.', replyHours: 24 },
+  { title: 'Technical support', text: 'An upload, a site or a file that does not work as it should.', replyHours: 12 },
+  { title: 'Business and sales', text: 'Plans for teams, agencies and larger deliveries.', replyHours: 48 },
+] as const;
+
+function Contact() {
+  return (
+    <PublicLayout path="/contact" mainClassName="content-page">
+      <div className="container">
+        <header className="content-page__header">
+          <p className="eyebrow">Contact</p>
+          <h1 className="content-page__title">Get in touch</h1>
+          <p className="content-page__lede">Send us a message and we will reply by email within 24 hours.</p>
+        </header>
+        <div className="contact-layout">
+          <section className="contact-form-panel" aria-labelledby="contact-form-heading">
+            <h2 id="contact-form-heading" className="contact-layout__heading">
+              Send a message
+            </h2>
+            <ContactFormSlot />
+          </section>
+          <aside className="contact-aside" aria-labelledby="contact-channels-heading">
+            <h2 id="contact-channels-heading" className="contact-layout__heading">
+              How fast we answer
+            </h2>
+            <ul role="list" className="contact-channels">
+              {CHANNELS.map((channel) => (
+                <li key={channel.title} className="contact-channel">
+                  <h3 className="contact-channel__title">{channel.title}</h3>
+                  <p className="contact-channel__text">{channel.text}</p>
+                  <p className="contact-channel__time">Reply within {channel.replyHours} hours</p>
+                </li>
+              ))}
+            </ul>
+            <p className="contact-aside__note">
+              Looking for a quick answer? The <a href="/faq">FAQ</a> and the <a href="/help">Help Center</a> may already have it.
+            </p>
+          </aside>
+        </div>
+      </div>
+    </PublicLayout>
+  );
+}
+
+export const contactPage: TPublicPage = {
+  path: '/contact',
+  title: 'Contact us',
+  description: 'Questions, technical support or business enquiries: send Dropsite a message and get a reply within 24 hours.',
+  Page: Contact,
+};

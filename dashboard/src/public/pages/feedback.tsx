@@ -1,0 +1,34 @@
+import { FeedbackFormSlot } from '../content/form-slots.tsx';
+import { PublicLayout } from '../layout/public-layout.tsx';
+import type { TPublicPage } from '../public-page.ts';
+import './content-pages.css';
+
+function Feedback() {
+  return (
+    <PublicLayout path="/feedback" mainClassName="content-page">
+      <div className="container content-page__narrow">
+        <header className="content-page__header">
+          <p className="eyebrow">Feedback</p>
+          <h1 className="content-page__title">Tell us what you think</h1>
+          <p className="content-page__lede">
+            What works, what does not, what you wish Dropsite did: every message is read by the people who build it. Your name and email address are optional; leave an address if
+            you would like an answer.
+          </p>
+        </header>
+        <section className="feedback-panel" aria-label="Feedback form">
+          <FeedbackFormSlot />
+        </section>
+        <p className="content-page__aside">
+          Need help with something specific? <a href="/contact">Contact support</a> or browse the <a href="/help">Help Center</a>.
+        </p>
+      </div>
+    </PublicLayout>
+  );
+}
+
+export const feedbackPage: TPublicPage = {
+  path: '/feedback',
+  title: 'Feedback',
+  description: 'Tell the Dropsite team what works, what does not, and what you would like next.',
+  Page: Feedback,
+};

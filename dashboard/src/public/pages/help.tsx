@@ -1,0 +1,129 @@
+import { ArrowRightIcon, DocumentIcon, MessageIcon, PlusIcon } from '../../components/icons.tsx';
+import { HELP_ARTICLES_SHOWN, HELP_CATEGORIES, readMinutes } from '../content/help-center.ts';
+import { PublicLayout } from '../layout/public-layout.tsx';
+import type { TPublicPage } from '../public-page.ts';
+import './content-pages.css';
+
+function Help() {
+  return (
+    <PublicLayout path="/help" mainClassName="content-page">
+      <div className="container" data-island="help-search">
+        <header className="content-page__header">
+          <p className="eyebrow">Help Center</p>
+          <h1 className="content-page__title">How can we help?</h1>
+          <p className="content-page__lede">Short answers for publishing, sharing and managing your sites. Search, or open an article below.</p>
+          <form role="search" className="help-search" action="/help" method="get" data-help-form>
+            <label htmlFor="help-query" className="help-search__label">
+              Search the Help Center
+            </label>
+            <input
+              id="help-query"
+              className="help-search__input"
+              type="search"
+              name="q"
+              autoComplete="off"
+              placeholder="For example: password, replace a file, QR code"
+              aria-describedby="help-status"
+              data-help-input
+            />
+            <p id="help-status" className="help-search__status" role="status" data-help-status />
+          </form>
+        </header>
+
+        <ul role="list" className="help-categories">
+          {HELP_CATEGORIES.map((category) => (
+            <li key={category.id} className="help-category" data-help-category>
+              <section id={category.id} aria-labelledby={`${category.id}-heading`}>
+                <h2 id={`${category.id}-heading`} className="help-category__title" data-help-title>
+                  {category.title}
+                </h2>
+                <p className="help-category__description" data-help-description>
+                  {category.description}
+                </p>
+                <ul role="list" className="help-articles">
+                  {category.articles.slice(0, HELP_ARTICLES_SHOWN).map((article) => (
+                    <li key={article.id}>
+                      <details id={article.id} className="help-article">
+                        <summary className="help-article__summary">
+                          <span className="help-article__title" data-help-article-title>
+                            {article.title}
+                          </span>
+                          <span className="help-article__time">{readMinutes(article)} min read</span>
+                        </summary>
+                        <div className="help-article__body prose">
+                          {article.body.map((paragraph) => (
+                            <p key={paragraph}>{paragraph}</p>
+                          ))}
+                        </div>
+                      </details>
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            </li>
+          ))}
+        </ul>
+
+        <div className="help-empty" hidden data-help-empty>
+          <h2 className="help-empty__title">
+            No results for "<span data-help-empty-query />"
+          </h2>
+          <p>
+            Try a shorter or different word, such as "password" or "upload". Still stuck? <a href="/contact">Contact support</a> and we will answer within 24 hours.
+          </p>
+        </div>
+
+        <section className="help-actions" aria-labelledby="help-actions-heading">
+          <h2 id="help-actions-heading" className="help-actions__heading">
+            Need something else?
+          </h2>
+          <ul role="list" className="help-actions__list">
+            <li>
+              <a className="help-action" href="/contact">
+                <span className="help-action__icon" aria-hidden="true">
+                  <MessageIcon size={20} />
+                </span>
+                <span className="help-action__text">
+                  <span className="help-action__title">Contact support</span>
+                  <span className="help-action__description">Ask us anything. We reply within 24 hours.</span>
+                </span>
+                <ArrowRightIcon size={18} />
+              </a>
+            </li>
+            <li>
+              <a className="help-action" href="/feedback?subject=Feature%20request">
+                <span className="help-action__icon" aria-hidden="true">
+                  <PlusIcon size={20} />
+                </span>
+                <span className="help-action__text">
+                  <span className="help-action__title">Request a feature</span>
+                  <span className="help-action__description">Tell us what would make Dropsite better for you.</span>
+                </span>
+                <ArrowRightIcon size={18} />
+              </a>
+            </li>
+            <li>
+              <a className="help-action" href="/faq">
+                <span className="help-action__icon" aria-hidden="true">
+                  <DocumentIcon size={20} />
+                </span>
+                <span className="help-action__text">
+                  <span className="help-action__title">Read the FAQ</span>
+                  <span className="help-action__description">Plans, billing, refunds and more.</span>
+                </span>
+                <ArrowRightIcon size={18} />
+              </a>
+            </li>
+          </ul>
+        </section>
+      </div>
+    </PublicLayout>
+  );
+}
+
+export const helpPage: TPublicPage = {
+  path: '/help',
+  title: 'Help Center',
+  description: 'Help with publishing, sharing and managing your Dropsite sites: templates, files, passwords, expiry, your account and troubleshooting.',
+  Page: Help,
+};

@@ -1,0 +1,102 @@
+import { PLAN_IDS, PLANS } from '@dropsite/shared/plans';
+import { AlertIcon, CheckIcon } from '../../components/icons.tsx';
+import { formatPlanPrice } from '../../pages/landing/pricing-section.tsx';
+import { SalesFormSlot } from '../content/form-slots.tsx';
+import { PublicLayout } from '../layout/public-layout.tsx';
+import type { TPublicPage } from '../public-page.ts';
+import './content-pages.css';
+
+/** Opens the Contact Sales dialog natively (invoker commands), so it works before any script has loaded. */
+const OPEN_SALES_DIALOG = { commandfor: 'sales-dialog', command: 'show-modal' } as Record<string, string>;
+
+function Payment() {
+  return (
+    <PublicLayout path="/payment" mainClassName="content-page">
+      <div className="container">
+        <header className="content-page__header">
+          <p className="eyebrow">Plans</p>
+          <h1 className="content-page__title">Plans and payment</h1>
+          <p className="content-page__lede">Start free. Prices are in US dollars, billed monthly.</p>
+        </header>
+
+        <div className="notice" role="note">
+          <AlertIcon size={20} />
+          <div>
+            <p className="notice__title">Checkout is coming soon</p>
+            <p>
+              Paid plans cannot be bought yet: we are building secure card payments. Until then every account is on the Free plan. Interested in Business for your team? Contact our
+              sales team.
+            </p>
+          </div>
+        </div>
+
+        <ul role="list" className="payment-plans">
+          {PLAN_IDS.map((id) => {
+            const plan = PLANS[id];
+            return (
+              <li key={id} className="payment-plan" aria-labelledby={`payment-plan-${id}`}>
+                <h2 id={`payment-plan-${id}`} className="payment-plan__name">
+                  {plan.name}
+                </h2>
+                <p className="payment-plan__summary">{plan.summary}</p>
+                <p className="payment-plan__price">
+                  <span className="payment-plan__amount">{formatPlanPrice(plan)}</span>
+                  <span className="payment-plan__period"> / month</span>
+                </p>
+                {id === 'free' && (
+                  <a className="button button--secondary payment-plan__action" href="/">
+                    Start free
+                  </a>
+                )}
+                {id === 'pro_monthly' && (
+                  <p className="payment-plan__status" data-plan-status>
+                    Checkout coming soon
+                  </p>
+                )}
+                {id === 'business_monthly' && (
+                  <button type="button" className="button button--primary payment-plan__action" {...OPEN_SALES_DIALOG} data-sales-open>
+                    Contact Sales
+                  </button>
+                )}
+                <ul role="list" className="payment-plan__features">
+                  {plan.features.map((feature) => (
+                    <li key={feature.label} data-coming-soon={feature.comingSoon ? '' : undefined}>
+                      <CheckIcon size={16} />
+                      <span>
+                        {feature.label}
+                        {feature.comingSoon && <span className="soon-tag">Coming soon</span>}
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              </li>
+            );
+          })}
+        </ul>
+
+        <p className="content-page__aside">
+          Something missing from a plan? <a href="/feedback">Tell us in the feedback form</a>. Questions about billing and refunds are answered in the{' '}
+          <a href="/faq#billing">FAQ</a>.
+        </p>
+
+        <dialog id="sales-dialog" className="sales-dialog" aria-labelledby="sales-dialog-title">
+          <div className="sales-dialog__head">
+            <h2 id="sales-dialog-title">Contact Sales</h2>
+            <button type="button" className="quiet-button sales-dialog__close" {...{ commandfor: 'sales-dialog', command: 'close' }} aria-label="Close">
+              ×
+            </button>
+          </div>
+          <p className="sales-dialog__lede">Tell us about your team and what you deliver. Our sales team replies within 24 hours.</p>
+          <SalesFormSlot />
+        </dialog>
+      </div>
+    </PublicLayout>
+  );
+}
+
+export const paymentPage: TPublicPage = {
+  path: '/payment',
+  title: 'Plans and payment',
+  description: 'Dropsite plans in US dollars: Free, Pro and Business. Checkout is coming soon; contact sales for Business.',
+  Page: Payment,
+};
