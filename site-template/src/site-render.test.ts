@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as cheerio from 'cheerio';
-import { DEFAULT_SITE_SETTINGS, type TSiteRenderModel } from '@dropsite/shared';
+import { DEFAULT_SITE_SETTINGS, TEMPLATE_IDS, type TSiteRenderModel } from '@dropsite/shared';
 import { loadSiteRenderer } from '../../builder/src/render.ts';
 import { ensureTemplateBuilt } from '../../builder/src/test-support/ensure-template-built.ts';
 import { LONG_LINE, makeFile, makeImage, makePdfFile, makeSite, makeTextFile, makeVideoFile, makeZipFile } from './test-support/fixtures.ts';
@@ -276,5 +276,189 @@ describe('hero, theme and footer', () => {
     expect($('img[src="x"]').length).toBe(0);
     expect($('h1').text()).toBe(evil);
     expect($('.tv-card__lines').text()).toBe(evil);
+  });
+});
+
+describe('templates shape the page', () => {
+  /** Six photos in two folders, a PDF, a text file and a spreadsheet: the same files for every template. */
+  const grouped = () => [
+    ...images(6).map((image, i) => ({ ...image, group: i % 2 === 0 ? 'Red' : 'Blue' })),
+    makePdfFile('resume.pdf', 2),
+    makeTextFile(),
+    makeFile('budget.xlsx'),
+  ];
+  const blocks = ($: cheerio.CheerioAPI) =>
+    $('main > [data-block]')
+      .map((_, el) => $(el).attr('data-block'))
+      .get();
+  const texts = ($: cheerio.CheerioAPI, selector: string) =>
+    $(selector)
+      .map((_, el) => $(el).text().replace(/\s+/g, ' ').trim())
+      .get();
+
+  it('each of the eight templates gives the same files a page of its own', async () => {
+    const files = grouped();
+    const pages = await Promise.all(TEMPLATE_IDS.map(async (template) => [template, await render(makeSite(files, { template }))] as const));
+    const signatures = pages.map(([template, $]) => {
+      expect($('html').attr('data-template')).toBe(template);
+      return JSON.stringify([$('.hero').attr('data-hero-kind'), blocks($), texts($, 'main h2').slice(0, 2), $('h1').text()]);
+    });
+    expect(new Set(signatures).size).toBe(TEMPLATE_IDS.length);
+  });
+
+  it('universal: the site as before, with no chips even when the files have folders', async () => {
+    const $ = await render(makeSite(grouped()));
+    expect($('.hero').attr('data-hero-kind')).toBe('standard');
+    expect(blocks($)).toEqual(['viewers', 'files']);
+    expect(islands($)).toEqual(['GalleryViewer', 'PdfViewer', 'TextViewer']);
+    expect($('.chip').length).toBe(0);
+    expect($('[data-carousel]').length).toBe(0);
+    expect($('.hero__backdrop').length).toBe(0);
+  });
+
+  it('photo gallery: a full-bleed first image behind light type, the masonry gallery first with category chips, documents after', async () => {
+    const files = grouped();
+    const $ = await render(makeSite(files, { template: 'photo-gallery' }));
+    expect($('.hero').attr('data-hero-kind')).toBe('cover');
+    const cover = $('.hero__backdrop img');
+    expect(cover.attr('src')).toBe(files[0]!.url);
+    expect(cover.attr('width')).toBe('3000');
+    expect(cover.attr('height')).toBe('2000');
+    expect(cover.attr('fetchpriority')).toBe('high');
+    expect(blocks($)).toEqual(['gallery', 'viewers', 'files']);
+    expect(islands($)[0]).toBe('GalleryViewer');
+    expect($('.gallery-viewer').attr('data-layout')).toBe('masonry');
+    expect(texts($, '.gv-chips .chip')).toEqual(['All 6', 'Red 3', 'Blue 3']);
+    expect(texts($, '.gv-chips [aria-pressed="true"]')).toEqual(['All 6']);
+    expect($('.gv-chips').attr('aria-label')).toBe('Filter by category');
+    // The template's type scale is in the page's CSS.
+    expect($('head style').text()).toMatch(/\[data-template=["']?photo-gallery["']?\]/);
+  });
+
+  it('photo gallery without folders: no chips', async () => {
+    const $ = await render(makeSite([...images(6), makePdfFile('a.pdf', 1)], { template: 'photo-gallery' }));
+    expect($('.gallery-viewer').length).toBe(1);
+    expect($('.chip').length).toBe(0);
+  });
+
+  it('portfolio: the author big with the title as role, the bio, contact and Download Resume up top, work then documents', async () => {
+    const files = grouped();
+    const $ = await render(makeSite(files, { template: 'portfolio-resume', contactInfo: { email: 'mira@example.com', website: '', twitter: '', linkedin: 'mira', github: '' } }));
+    expect($('.hero').attr('data-hero-kind')).toBe('profile');
+    expect($('h1').text()).toBe('Mira Solberg');
+    expect($('.hero__role').text()).toBe('Harbour Lights');
+    expect($('.hero__monogram').text()).toBe('MS');
+    expect($('.hero__description--bio').text()).toBe('Final selects from the October shoot.');
+    const contact = $('.hero__contact');
+    expect(contact.find('a:contains("Get in touch")').attr('href')).toBe('mailto:mira@example.com');
+    expect(contact.find('a:contains("Download Resume")').attr('href')).toBe(files[6]!.downloadUrl);
+    expect(contact.find('.hero__link').attr('href')).toBe('https://www.linkedin.com/in/mira');
+    expect(blocks($)).toEqual(['gallery', 'viewers', 'files']);
+    expect(texts($, '#gallery-title')).toEqual(['Selected work']);
+    expect($('.gallery-viewer').attr('data-layout')).toBe('grid');
+    expect(texts($, '.block-heading__title')).toEqual(['Resume & documents']);
+  });
+
+  it('event: a poster hero with the date, the gallery of the day, then the programme', async () => {
+    const $ = await render(makeSite(grouped(), { template: 'event-template' }));
+    expect($('.hero').attr('data-hero-kind')).toBe('poster');
+    expect($('.hero__backdrop img').length).toBe(1);
+    expect(texts($, '.hero__date')).toEqual(['March 4, 2025']);
+    expect(blocks($)).toEqual(['gallery', 'viewers', 'files']);
+    expect(texts($, '#gallery-title')).toEqual(['Gallery of the day']);
+    expect(texts($, '.block-heading__title')).toEqual(['Programme & schedule']);
+  });
+
+  it('pitch: the deck full width right after the hero, then the supporting files', async () => {
+    const $ = await render(makeSite(grouped(), { template: 'pitch-template' }));
+    expect($('.hero').attr('data-hero-kind')).toBe('deck');
+    expect($('.hero__eyebrow').text()).toBe('Pitch');
+    expect(blocks($)).toEqual(['deck', 'viewers', 'files']);
+    expect($('[data-block="deck"] .section-title').text()).toContain('resume.pdf');
+    expect(islands($)).toEqual(['PdfViewer', 'GalleryViewer', 'TextViewer']);
+    expect(texts($, '.block-heading__title')).toEqual(['Supporting material']);
+  });
+
+  it('product: a carousel with one chip per colour (the first chosen, its images shown), then the specifications', async () => {
+    const files = grouped();
+    const $ = await render(makeSite(files, { template: 'product-template' }));
+    expect(blocks($)).toEqual(['carousel', 'viewers', 'files']);
+    expect(texts($, '.showcase__variants .chip')).toEqual(['Red', 'Blue']);
+    expect(texts($, '.showcase__variants [aria-pressed="true"]')).toEqual(['Red']);
+    const slides = $('.carousel__slide');
+    expect(slides.length).toBe(6);
+    expect(slides.not('[hidden]').attr('data-name')).toBe(files[0]!.name);
+    expect($('.carousel__dot').length).toBe(3); // the red images
+    expect($('[data-carousel-count]').text()).toBe('1 / 3');
+    expect($('.carousel [aria-label="Next image"]').length).toBe(1);
+    // Every slide keeps its box: sized pictures, only the first loaded eagerly.
+    expect(
+      slides
+        .find('img')
+        .map((_, el) => $(el).attr('width'))
+        .get(),
+    ).toEqual(['3000', '3000', '2000', '3000', '3000', '2000']);
+    expect(slides.find('img[loading="lazy"]').length).toBe(5);
+    expect(islands($)).not.toContain('GalleryViewer');
+    expect(texts($, '.block-heading__title')).toEqual(['Specifications']);
+  });
+
+  it('product without folders: every image in the carousel, no chips', async () => {
+    const $ = await render(makeSite(images(3), { template: 'product-template' }));
+    expect($('.chip').length).toBe(0);
+    expect($('.carousel__dot').length).toBe(3);
+  });
+
+  it('product with engagement on: the images also in a gallery, where each has its controls', async () => {
+    const settings = { ...DEFAULT_SITE_SETTINGS, enableFavorites: true };
+    const $ = await render(makeSite(grouped(), { template: 'product-template', settings }));
+    expect(blocks($)).toEqual(['carousel', 'viewers', 'gallery', 'files']);
+  });
+
+  it('case study: the description as the brief, every file as a numbered phase in name order, then the outcome', async () => {
+    const files = [
+      makeFile('03-final.pdf', {}, { pdfUrl: '/api/files/x/pdf', pages: 2 }),
+      { ...makeImage(1), name: '02-sketch.jpg' },
+      makeFile('01-brief.txt', {}, { text: { encoding: 'utf-8', firstLines: ['Brief'] } }),
+    ];
+    const $ = await render(makeSite(files, { template: 'case-study-template' }));
+    expect($('.hero').attr('data-hero-kind')).toBe('brief');
+    expect($('.hero__description').length).toBe(0);
+    expect($('.brief__text').text()).toBe('Final selects from the October shoot.');
+    expect(blocks($)).toEqual(['brief', 'phases', 'files']);
+    expect(texts($, '.phases .section-step')).toEqual(['01', '02', '03']);
+    expect(texts($, '.phases .section-title')).toEqual(['Phase 1: 01-brief.txt', 'Phase 2: 02-sketch.jpg', 'Phase 3: 03-final.pdf']);
+    const picture = $('.phase__image img');
+    expect(picture.attr('width')).toBe('3000');
+    expect(picture.attr('height')).toBe('2000');
+    expect($('#files-title').text()).toBe('Outcome & files');
+  });
+
+  it('client delivery: title and Download All up top, the file list with sizes first, previews after, the review asked for', async () => {
+    const settings = { ...DEFAULT_SITE_SETTINGS, enableApprovals: true };
+    const $ = await render(makeSite(grouped(), { template: 'client-delivery', settings }));
+    expect($('.hero').attr('data-hero-kind')).toBe('delivery');
+    const downloadAll = $('.hero__delivery a');
+    expect(downloadAll.text()).toContain('Download All');
+    expect(downloadAll.attr('href')).toBe('/api/sites/render-fixture/download');
+    expect($('.hero__review').text()).toContain('Your review is requested.');
+    expect(blocks($)).toEqual(['files', 'viewers']);
+    expect($('#files-title').text()).toBe('Files in this delivery');
+    expect($('.file__meta').first().text()).toBe('JPG · 2.29 MB');
+    expect(texts($, '.block-heading__title')).toEqual(['Previews']);
+    const off = await render(makeSite(grouped(), { template: 'client-delivery' }));
+    expect(off('.hero__review').length).toBe(0);
+  });
+
+  it('a page loads only the scripts its template uses: the carousel script is on the product page alone', async () => {
+    const files = grouped();
+    for (const template of TEMPLATE_IDS) {
+      const $ = await render(makeSite(files, { template }));
+      const scripts = $('script')
+        .map((_, el) => $(el).html() ?? '')
+        .get()
+        .join('\n');
+      expect(scripts.includes('data-carousel'), template).toBe(template === 'product-template');
+    }
   });
 });

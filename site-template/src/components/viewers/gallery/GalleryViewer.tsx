@@ -5,6 +5,9 @@
  * has a preview) with its toggle and a 'Load more' that works. Tiles are server-rendered
  * thumbnails with their sizes (nothing jumps), lazy below the first row; a click opens the
  * Lightbox on the display copy. Before hydration a tile is a plain link to the picture.
+ * With `categories` (the images' groups, from the template), chips above the tiles filter
+ * them: 'All' and one per category, each a toggle button; the lightbox then steps through the
+ * chosen category only.
  */
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type MouseEvent } from 'react';
 import { FALLBACK_GALLERY_PAGE_SIZE, LIGHTBOX_PAGE_SIZE, formatBytes } from '../../../lib/shared-client.ts';
@@ -35,13 +38,19 @@ interface Props {
   /** Download All fetches only these files; absent when the gallery holds every file of the site. */
   downloadFileIds?: string[];
   totalBytes: number;
+  /** The category chips' groups (empty or absent: no chips). Images carry theirs in `group`. */
+  categories?: string[];
+  /** The first view of a gallery that has the masonry/grid choice (a template may start on masonry). */
+  initialView?: 'masonry' | 'grid';
 }
 
 export const LIGHTBOX_HINT = 'Use ← → keys to navigate';
 
-export default function GalleryViewer({ site, layout, images, cards = [], downloadFileIds, totalBytes }: Props) {
-  const [view, setView] = useState<'masonry' | 'grid'>(layout === 'masonry' ? 'masonry' : 'grid');
+export default function GalleryViewer({ site, layout, images, cards = [], downloadFileIds, totalBytes, categories = [], initialView }: Props) {
+  const [view, setView] = useState<'masonry' | 'grid'>(initialView ?? (layout === 'masonry' ? 'masonry' : 'grid'));
   const [query, setQuery] = useState('');
+  const [category, setCategory] = useState<string | null>(null);
+  const hasChips = categories.length > 0 && layout !== 'fallback';
   const pageSize = layout === 'fallback' ? FALLBACK_GALLERY_PAGE_SIZE : LIGHTBOX_PAGE_SIZE;
   const isPaged = layout === 'lightbox' || layout === 'fallback';
   const [shown, setShown] = useState(pageSize);
@@ -52,8 +61,9 @@ export default function GalleryViewer({ site, layout, images, cards = [], downlo
 
   const filtered = useMemo(() => {
     const q = query.trim().toLowerCase();
-    return q ? images.filter((image) => image.name.toLowerCase().includes(q)) : images;
-  }, [images, query]);
+    const inCategory = category === null ? images : images.filter((image) => image.group === category);
+    return q ? inCategory.filter((image) => image.name.toLowerCase().includes(q)) : inCategory;
+  }, [images, query, category]);
 
   const total = layout === 'fallback' ? cards.length : filtered.length;
   const visibleCount = isPaged ? Math.min(shown, total) : total;
@@ -161,6 +171,25 @@ export default function GalleryViewer({ site, layout, images, cards = [], downlo
           <p className="gv-search__count" aria-live="polite">
             Showing: {visibleCount} of {total}
           </p>
+        </div>
+      )}
+
+      {hasChips && (
+        <div className="chip-row gv-chips" role="group" aria-label="Filter by category">
+          {[null, ...categories].map((name) => (
+            <button
+              key={name ?? ''}
+              type="button"
+              className="chip"
+              aria-pressed={category === name}
+              onClick={() => {
+                setCategory(name);
+                setShown(pageSize);
+              }}
+            >
+              {name ?? 'All'} <span className="chip__count">{name === null ? images.length : images.filter((image) => image.group === name).length}</span>
+            </button>
+          ))}
         </div>
       )}
 

@@ -24,6 +24,8 @@ export interface TGalleryImage {
   size: number;
   format: string | null;
   downloadUrl: string;
+  /** The folder the creator dropped it in, for a gallery's category chips. */
+  group?: string | null;
 }
 
 interface Props {
