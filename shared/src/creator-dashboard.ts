@@ -71,6 +71,8 @@ export const ZProjectFileDetailsSchema = z.object({
   size: ZCountSchema,
   uploadedAt: ZIsoDateTimeSchema,
   thumbnailUrl: z.string().nullable(),
+  /** The folder the creator dropped the file in; null (or absent) for none. */
+  group: z.string().nullable().optional(),
   /** The newest DETAILS_ENTRIES_PER_FILE, newest first. */
   favorites: z.array(ZDetailsFavoriteSchema),
   /** The newest DETAILS_COMMENT_THREADS_PER_FILE threads, oldest first, each with all its replies. */

@@ -276,6 +276,8 @@ export const ZPreviewFileSchema = z.object({
   size: z.number().int().nonnegative(),
   width: z.number().int().positive().max(100_000).optional(),
   height: z.number().int().positive().max(100_000).optional(),
+  /** The folder the file was dropped in, as at publishing. */
+  group: ZFileGroupSchema.optional(),
 });
 export type TPreviewFile = z.infer<typeof ZPreviewFileSchema>;
 

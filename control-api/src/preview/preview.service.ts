@@ -50,6 +50,7 @@ export function buildPreviewModel(draft: TPreviewDraft, now: number, siteOrigin:
       kind: detectFileKind(name, f.type),
       metadata: null,
       createdAt: now,
+      group: f.group ?? null,
     };
   });
   const derived: Record<string, TDerivedMetadata> = {};

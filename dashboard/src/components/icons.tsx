@@ -159,3 +159,9 @@ export const RefreshIcon = (p: TIconProps) => (
     <path d="M4 13a8 8 0 0 0 14.9 3.5M20 20v-4h-4" />
   </Icon>
 );
+
+export const FolderIcon = (p: TIconProps) => (
+  <Icon {...p}>
+    <path d="M3.5 7.5A2 2 0 0 1 5.5 5.5h3.8l2 2.2h7.2a2 2 0 0 1 2 2v7.8a2 2 0 0 1-2 2h-13a2 2 0 0 1-2-2Z" />
+  </Icon>
+);

@@ -1,9 +1,14 @@
-/** The files the creator has chosen so far: adding, de-duplicating and reading dropped folders. */
-import { UPLOAD_LIMITS } from '@dropsite/shared';
+/** The files the creator has chosen so far: adding, de-duplicating and reading dropped or chosen folders. */
+import { UPLOAD_LIMITS, groupFromRelativePath } from '@dropsite/shared';
 
-export interface TChosenFile {
-  id: string;
+/** A file as picked: its group is the folder that directly held it (null for a file at the top of the drop). */
+export interface TPickedFile {
   file: File;
+  group: string | null;
+}
+
+export interface TChosenFile extends TPickedFile {
+  id: string;
 }
 
 export interface TAddFilesResult {
@@ -15,25 +20,57 @@ export interface TAddFilesResult {
 // Files operating systems leave in folders; nobody means to deliver them.
 const SYSTEM_FILE = /^(?:\.DS_Store|Thumbs\.db|desktop\.ini|\._.*)$/i;
 
-const fileKey = (f: File) => `${f.name}\u0000${f.size}\u0000${f.lastModified}`;
+// The same file in two folders ('Black/tee.jpg', 'White/tee.jpg') is two files of the site.
+const fileKey = ({ file, group }: TPickedFile) => `${group ?? ''}\u0000${file.name}\u0000${file.size}\u0000${file.lastModified}`;
+
+/** Hidden files and folders inside a folder ('.DS_Store', '.git', '._IMG_1.jpg') and the system files operating systems leave there. */
+function isHiddenName(name: string): boolean {
+  return name.startsWith('.') || SYSTEM_FILE.test(name);
+}
 
 /** Appends new files in the order given, skipping system files and files already in the list. */
-export function addFiles(current: readonly TChosenFile[], incoming: Iterable<File>, createId: () => string, maxFiles: number = UPLOAD_LIMITS.maxFilesPerSite): TAddFilesResult {
-  const seen = new Set(current.map((c) => fileKey(c.file)));
+export function addFiles(
+  current: readonly TChosenFile[],
+  incoming: Iterable<TPickedFile>,
+  createId: () => string,
+  maxFiles: number = UPLOAD_LIMITS.maxFilesPerSite,
+): TAddFilesResult {
+  const seen = new Set(current.map(fileKey));
   const files = [...current];
   let overLimit = 0;
-  for (const file of incoming) {
-    if (SYSTEM_FILE.test(file.name)) continue;
-    const key = fileKey(file);
+  for (const picked of incoming) {
+    if (SYSTEM_FILE.test(picked.file.name)) continue;
+    const key = fileKey(picked);
     if (seen.has(key)) continue;
     if (files.length >= maxFiles) {
       overLimit += 1;
       continue;
     }
     seen.add(key);
-    files.push({ id: createId(), file });
+    files.push({ id: createId(), file: picked.file, group: picked.group });
   }
   return { files, overLimit };
+}
+
+/**
+ * The files of a file input. From 'Choose Folder' (webkitdirectory) each file has its path inside the
+ * chosen folder ('Shoot/Portraits/anna.jpg'): its group is the folder that holds it, and files inside
+ * hidden folders or hidden themselves are left out. Plain picks have no path and no group.
+ */
+export function pickedFromInput(chosen: Iterable<File>): TPickedFile[] {
+  const picked: TPickedFile[] = [];
+  for (const file of chosen) {
+    const path = file.webkitRelativePath ?? '';
+    if (path === '') {
+      picked.push({ file, group: null });
+      continue;
+    }
+    const parts = path.split('/').filter((p) => p !== '');
+    // The chosen folder itself (the first part) may be named anything; what is inside it may not be hidden.
+    if (parts.slice(1).some(isHiddenName)) continue;
+    picked.push({ file, group: groupFromRelativePath(path) });
+  }
+  return picked;
 }
 
 export function totalBytes(files: readonly TChosenFile[]): number {
@@ -47,10 +84,11 @@ export function isFileDrag(dataTransfer: DataTransfer | null): boolean {
 
 /**
  * The files of a drop, with dropped folders read recursively (photographers drop whole shoot
- * folders). Everything is taken from the event synchronously: the browser empties the
- * DataTransfer once the drop handler returns.
+ * folders); each file's group is the folder that directly holds it. Hidden files and folders inside a
+ * dropped folder are left out. Everything is taken from the event synchronously: the browser empties
+ * the DataTransfer once the drop handler returns.
  */
-export function readDroppedFiles(dataTransfer: DataTransfer): Promise<File[]> {
+export function readDroppedFiles(dataTransfer: Pick<DataTransfer, 'files' | 'items'>): Promise<TPickedFile[]> {
   const droppedFiles = Array.from(dataTransfer.files);
   const folders: FileSystemDirectoryEntry[] = [];
   for (const item of Array.from(dataTransfer.items)) {
@@ -58,24 +96,30 @@ export function readDroppedFiles(dataTransfer: DataTransfer): Promise<File[]> {
     const entry = item.webkitGetAsEntry();
     if (entry && isDirectoryEntry(entry)) folders.push(entry);
   }
-  if (folders.length === 0) return Promise.resolve(droppedFiles);
+  const atTop = (files: File[]) => files.map((file) => ({ file, group: null }));
+  if (folders.length === 0) return Promise.resolve(atTop(droppedFiles));
   // A folder also shows up in `files` as an empty, typeless File with the folder's name.
   const folderNames = new Set(folders.map((f) => f.name));
   const plainFiles = droppedFiles.filter((f) => !folderNames.has(f.name));
-  return Promise.all(folders.map(readEntry)).then((lists) => [...plainFiles, ...lists.flat()]);
+  return Promise.all(folders.map((folder) => readFolder(folder, folder.name))).then((lists) => [...atTop(plainFiles), ...lists.flat()]);
 }
 
-async function readEntry(entry: FileSystemEntry): Promise<File[]> {
-  if (isFileEntry(entry))
-    return new Promise((resolve) =>
-      entry.file(
-        (f) => resolve([f]),
-        () => resolve([]),
-      ),
-    );
-  if (!isDirectoryEntry(entry)) return [];
-  const children = await readAllChildren(entry.createReader());
-  const nested = await Promise.all(children.map(readEntry));
+/** Every file under a folder, `path` being the folder's path from the top of the drop. */
+async function readFolder(folder: FileSystemDirectoryEntry, path: string): Promise<TPickedFile[]> {
+  const children = (await readAllChildren(folder.createReader())).filter((child) => !isHiddenName(child.name));
+  const nested = await Promise.all(
+    children.map(async (child): Promise<TPickedFile[]> => {
+      if (isDirectoryEntry(child)) return readFolder(child, `${path}/${child.name}`);
+      if (!isFileEntry(child)) return [];
+      const file = await new Promise<File | null>((resolve) =>
+        child.file(
+          (f) => resolve(f),
+          () => resolve(null),
+        ),
+      );
+      return file ? [{ file, group: groupFromRelativePath(`${path}/${child.name}`) }] : [];
+    }),
+  );
   return nested.flat();
 }
 

@@ -204,6 +204,25 @@ function newUpload(protocol: TChunkedProtocol, server: ReturnType<typeof createF
 }
 
 describe.each(['chunked', 'direct-chunked'] as const)('%s upload', (protocol) => {
+  it('declares each file with the group of the folder it was dropped in, and a session is only continued for the same folders', async () => {
+    const server = createFakeServer();
+    const { files } = makeFiles();
+    const storage = memoryStorage();
+    const groups = ['Film', null, 'Notes'];
+    const upload = createChunkedUpload(protocol, files, toUploadMetadata(DRAFT), { transport: server.transport, tracker: silentTracker(files), storage, sleep: noSleep }, groups);
+    await upload.start();
+    const init = JSON.parse(String(server.requests[0]!.body)) as { files: Array<{ name: string; group?: string }> };
+    expect(init.files.map((f) => [f.name, f.group])).toEqual([
+      ['film.mov', 'Film'],
+      ['still.jpg', undefined],
+      ['empty.txt', 'Notes'],
+    ]);
+    expect(readResumableSession(storage)?.draftHash).toBe(hashDraft(toUploadMetadata(DRAFT), groups));
+    expect(hashDraft(toUploadMetadata(DRAFT), groups)).not.toBe(hashDraft(toUploadMetadata(DRAFT), ['Film', null, 'Other']));
+    // Without folders the draft hashes as it always did.
+    expect(hashDraft(toUploadMetadata(DRAFT), [null, null, null])).toBe(hashDraft(toUploadMetadata(DRAFT)));
+  });
+
   it('sends every chunk with its SHA-256, then completes with each whole-file SHA-256', async () => {
     const server = createFakeServer();
     const { files, bytes } = makeFiles();

@@ -82,10 +82,14 @@ interface TActiveSession {
 
 export const webCryptoDigest = async (bytes: ArrayBuffer): Promise<string> => toHex(await crypto.subtle.digest('SHA-256', bytes));
 
-/** The SHA-256 of the form as sent at init; a session is only continued for the same form. */
-export function hashDraft(metadata: TUploadMetadataInput): string {
+/**
+ * The SHA-256 of the form (and the files' groups, when there are any) as sent at init; a session is
+ * only continued for the same form and the same folders.
+ */
+export function hashDraft(metadata: TUploadMetadataInput, groups: ReadonlyArray<string | null> = []): string {
+  const draft = groups.some((g) => g !== null) ? { ...metadata, groups } : metadata;
   return createSha256()
-    .update(new TextEncoder().encode(JSON.stringify(metadata)))
+    .update(new TextEncoder().encode(JSON.stringify(draft)))
     .digestHex();
 }
 
@@ -93,12 +97,19 @@ export function hashDraft(metadata: TUploadMetadataInput): string {
  * One chunked upload. `start` then `upload` then `complete`, or `run` for all three. Misuse
  * answers the spec's messages: 'Upload session not initialized', 'Upload already in progress'.
  */
-export function createChunkedUpload(protocol: TChunkedProtocol, files: readonly File[], metadata: TUploadMetadataInput, deps: TChunkedUploadDeps) {
+export function createChunkedUpload(
+  protocol: TChunkedProtocol,
+  files: readonly File[],
+  metadata: TUploadMetadataInput,
+  deps: TChunkedUploadDeps,
+  /** Each file's group (the folder it was dropped in), by index; none when absent. */
+  groups: ReadonlyArray<string | null> = [],
+) {
   const { transport, tracker, signal } = deps;
   const now = deps.now ?? (() => Date.now());
   const storage = deps.storage;
   const digestChunk = deps.digestChunk ?? webCryptoDigest;
-  const draftHash = hashDraft(metadata);
+  const draftHash = hashDraft(metadata, groups);
   let session: TActiveSession | null = null;
   let isRunning = false;
   let hashes: string[] | null = null;
@@ -160,7 +171,10 @@ export function createChunkedUpload(protocol: TChunkedProtocol, files: readonly 
   }
 
   async function initFresh(): Promise<TActiveSession> {
-    const descriptors = files.map((f) => ({ name: f.name, size: f.size, type: f.type }));
+    const descriptors = files.map((f, i) => {
+      const group = groups[i] ?? null;
+      return { name: f.name, size: f.size, type: f.type, ...(group !== null ? { group } : {}) };
+    });
     if (protocol === 'chunked') {
       const reply = await send(jsonRequest('POST', CHUNKED_ENDPOINTS.chunkedInit, { files: descriptors, ...metadata }));
       const parsed = ZChunkedInitResponseSchema.safeParse(parseJson(reply.text));

@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactElement } from 'react';
 import { detectFileKind, formatBytes, getExtension, type TFileKind } from '@dropsite/shared';
-import { ArchiveIcon, AudioIcon, CloseIcon, DocumentIcon, ImageIcon, SlidesIcon, VideoIcon } from '../components/icons.tsx';
+import { ArchiveIcon, AudioIcon, CloseIcon, DocumentIcon, FolderIcon, ImageIcon, SlidesIcon, VideoIcon } from '../components/icons.tsx';
 import type { TChosenFile } from './chosen-files.ts';
 
 const KIND_ICONS: Record<TFileKind, (p: { size?: number }) => ReactElement> = {
@@ -28,7 +28,7 @@ interface TFileListProps {
 export function FileList({ files, isDisabled, onRemove, registerRemoveButton }: TFileListProps) {
   return (
     <ul role="list" className="file-list" aria-label="Chosen files">
-      {files.map(({ id, file }) => {
+      {files.map(({ id, file, group }) => {
         const { base, extension } = splitName(file.name);
         return (
           <li key={id} className="file-row">
@@ -39,6 +39,16 @@ export function FileList({ files, isDisabled, onRemove, registerRemoveButton }: 
                 {extension && <span className="file-row__ext">{extension}</span>}
               </span>
               <span className="file-row__meta">
+                {group !== null && (
+                  <>
+                    <span className="file-row__group" data-testid="file-group" title={`In the folder ${group}`}>
+                      <FolderIcon size={12} />
+                      <span className="visually-hidden">Folder </span>
+                      {group}
+                    </span>
+                    {' · '}
+                  </>
+                )}
                 {describeType(file)} · {formatBytes(file.size)}
               </span>
             </div>

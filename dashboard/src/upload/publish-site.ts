@@ -22,6 +22,8 @@ export interface TPublishDraft {
   settings: TSiteSettings;
   /** The footer's contact details, as typed (blank ones are not sent). */
   contactInfo?: Partial<Record<TContactField, string>>;
+  /** Each file's group (the folder it was dropped in), by index; none when absent. */
+  groups?: ReadonlyArray<string | null>;
 }
 
 export interface TPublishResult {
@@ -94,17 +96,23 @@ export async function publishSite(files: readonly File[], draft: TPublishDraft, 
   };
 
   if (mode === 'chunked' || mode === 'direct-chunked') {
-    const upload = createChunkedUpload(mode, files, toUploadMetadata(draft), {
-      transport,
-      tracker,
-      signal,
-      waitUntilOnline: options.waitUntilOnline ?? waitUntilBrowserOnline,
-      ...(options.sleep ? { sleep: options.sleep } : {}),
-      ...(options.digestChunk ? { digestChunk: options.digestChunk } : {}),
-      ...(options.storage !== undefined ? { storage: options.storage } : {}),
-      ...(options.now ? { now: options.now } : {}),
-      ...(options.onSlugKnown ? { onSlugKnown: options.onSlugKnown } : {}),
-    });
+    const upload = createChunkedUpload(
+      mode,
+      files,
+      toUploadMetadata(draft),
+      {
+        transport,
+        tracker,
+        signal,
+        waitUntilOnline: options.waitUntilOnline ?? waitUntilBrowserOnline,
+        ...(options.sleep ? { sleep: options.sleep } : {}),
+        ...(options.digestChunk ? { digestChunk: options.digestChunk } : {}),
+        ...(options.storage !== undefined ? { storage: options.storage } : {}),
+        ...(options.now ? { now: options.now } : {}),
+        ...(options.onSlugKnown ? { onSlugKnown: options.onSlugKnown } : {}),
+      },
+      draft.groups,
+    );
     const result = await upload.run();
     tracker.setStatusAll('complete');
     await waitForSite(result.slug, STATUS_READERS.site);
@@ -120,6 +128,7 @@ export async function publishSite(files: readonly File[], draft: TPublishDraft, 
   const outcome = await uploadFiles(
     {
       files,
+      ...(draft.groups ? { groups: draft.groups } : {}),
       title: draft.title,
       description: draft.description,
       authorName: draft.authorName,

@@ -65,6 +65,15 @@ describe('buildUploadForm', () => {
     ]);
   });
 
+  it('gives each file in filesMetadata the group of the folder it was dropped in, when it has one', () => {
+    const form = buildUploadForm({ files: [file('black.jpg'), file('brief.pdf'), file('white.jpg')], groups: ['Black', null, 'White'], title: 'Tees' });
+    expect(JSON.parse(String(form.get('filesMetadata'))).map((m: { name: string; group?: string }) => [m.name, m.group])).toEqual([
+      ['black.jpg', 'Black'],
+      ['brief.pdf', undefined],
+      ['white.jpg', 'White'],
+    ]);
+  });
+
   it('sends the chosen template, settings, password and expiry when the creator set them', () => {
     const settings = { ...DEFAULT_UPLOAD_SETTINGS, enableComments: true, enableNotifications: true, notificationEmail: 'me@studio.com' };
     const form = buildUploadForm({
@@ -124,22 +133,37 @@ describe('parseUploadReply', () => {
 describe('addFiles', () => {
   let n = 0;
   const id = () => `f${++n}`;
+  const top = (...files: File[]) => files.map((f) => ({ file: f, group: null }));
 
   it('appends in order, skipping duplicates and system files', () => {
-    const first = addFiles([], [file('a.jpg'), file('.DS_Store'), file('b.jpg')], id).files;
-    const { files } = addFiles(first, [file('a.jpg'), file('c.jpg'), file('Thumbs.db')], id);
+    const first = addFiles([], top(file('a.jpg'), file('.DS_Store'), file('b.jpg')), id).files;
+    const { files } = addFiles(first, top(file('a.jpg'), file('c.jpg'), file('Thumbs.db')), id);
     expect(files.map((c) => c.file.name)).toEqual(['a.jpg', 'b.jpg', 'c.jpg']);
     expect(totalBytes(files)).toBe(30);
   });
 
   it('keeps two different files that share a name', () => {
-    const { files } = addFiles([], [file('cover.jpg', 10), file('cover.jpg', 20)], id);
+    const { files } = addFiles([], top(file('cover.jpg', 10), file('cover.jpg', 20)), id);
     expect(files).toHaveLength(2);
   });
 
+  it('keeps the same file in two folders, each with its group', () => {
+    const tee = file('tee.jpg');
+    const { files } = addFiles(
+      [],
+      [
+        { file: tee, group: 'Black' },
+        { file: tee, group: 'White' },
+        { file: tee, group: 'White' },
+      ],
+      id,
+    );
+    expect(files.map((c) => c.group)).toEqual(['Black', 'White']);
+  });
+
   it('stops at the per-site limit and says how many were left out', () => {
-    const current: TChosenFile[] = [{ id: 'x', file: file('x.jpg') }];
-    const result = addFiles(current, [file('a'), file('b'), file('c')], id, 2);
+    const current: TChosenFile[] = [{ id: 'x', file: file('x.jpg'), group: null }];
+    const result = addFiles(current, top(file('a'), file('b'), file('c')), id, 2);
     expect(result.files.map((c) => c.file.name)).toEqual(['x.jpg', 'a']);
     expect(result.overLimit).toBe(2);
   });

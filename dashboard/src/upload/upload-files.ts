@@ -19,6 +19,8 @@ export const DEFAULT_UPLOAD_SETTINGS: TSiteSettings = { ...DEFAULT_SITE_SETTINGS
 
 export interface TUploadRequest {
   files: readonly File[];
+  /** Each file's group (the folder it was dropped in), by index; none when absent. */
+  groups?: ReadonlyArray<string | null>;
   title: string;
   description?: string;
   authorName?: string;
@@ -75,7 +77,16 @@ export function buildUploadForm(request: TUploadRequest): FormData {
   form.append('settings', JSON.stringify(request.settings ?? DEFAULT_UPLOAD_SETTINGS));
   const contactInfo = filledContactInfo(request.contactInfo);
   if (contactInfo) form.append('contactInfo', JSON.stringify(contactInfo));
-  form.append('filesMetadata', JSON.stringify(request.files.map((f) => ({ name: f.name, type: f.type, size: f.size }))));
+  const groups = request.groups ?? [];
+  form.append(
+    'filesMetadata',
+    JSON.stringify(
+      request.files.map((f, i) => {
+        const group = groups[i] ?? null;
+        return { name: f.name, type: f.type, size: f.size, ...(group !== null ? { group } : {}) };
+      }),
+    ),
+  );
   if (request.password && request.password.trim() !== '') form.append('password', request.password);
   if (request.expiryDate) form.append('expiryDate', request.expiryDate);
   for (const file of request.files) form.append('files', file, file.name);

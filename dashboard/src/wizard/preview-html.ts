@@ -40,6 +40,13 @@ export function buildPreviewRequest(
     template: draft.template,
     settings: draft.settings,
     ...(contactInfo ? { contactInfo } : {}),
-    files: files.map(({ id, file }) => ({ clientId: id, name: file.name, type: file.type, size: file.size, ...(sizes.get(id) ?? {}) })),
+    files: files.map(({ id, file, group }) => ({
+      clientId: id,
+      name: file.name,
+      type: file.type,
+      size: file.size,
+      ...(sizes.get(id) ?? {}),
+      ...(group !== null ? { group } : {}),
+    })),
   };
 }

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
 import { UPLOAD_LIMITS, chooseUploadMode, formatBytes, type TFileFingerprint } from '@dropsite/shared';
-import { AlertIcon, ArrowRightIcon, PlusIcon, UploadIcon } from '../components/icons.tsx';
-import { isFileDrag, readDroppedFiles, totalBytes, type TChosenFile } from '../upload/chosen-files.ts';
+import { AlertIcon, ArrowRightIcon, FolderIcon, PlusIcon, UploadIcon } from '../components/icons.tsx';
+import { isFileDrag, pickedFromInput, readDroppedFiles, totalBytes, type TChosenFile, type TPickedFile } from '../upload/chosen-files.ts';
 import { FileList } from '../upload/file-list.tsx';
 import { fingerprintFile, isSameFileList } from '../upload/resume-store.ts';
 import { ModeBadge } from './mode-badge.tsx';
@@ -13,7 +13,7 @@ interface TUploadStepProps {
   /** An upload that stopped before it finished (after a reload), offered to continue. */
   interrupted?: { files: readonly TFileFingerprint[]; hadPassword: boolean; onStartOver: () => void } | null;
   overLimit: number;
-  onAdd: (files: File[]) => void;
+  onAdd: (files: TPickedFile[]) => void;
   onRemove: (id: string) => void;
   onClear: () => void;
   onContinue: () => void;
@@ -24,16 +24,23 @@ interface TUploadStepProps {
 export function UploadStep({ files, interrupted = null, overLimit, onAdd, onRemove, onClear, onContinue, announce }: TUploadStepProps) {
   const [isDragActive, setDragActive] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
   const dropzone = useRef<HTMLButtonElement>(null);
   const removeButtons = useRef(new Map<string, HTMLButtonElement>());
   const pendingFocusId = useRef<string | null | undefined>(undefined);
   const dragDepth = useRef(0);
   const hintId = useId();
+  const folderHintId = useId();
+  // 'Choose Folder' picks a whole folder: each file then comes with its path inside it (webkitRelativePath).
+  const setFolderInput = useCallback((element: HTMLInputElement | null) => {
+    folderInput.current = element;
+    if (element) element.webkitdirectory = true;
+  }, []);
   const hasFiles = files.length > 0;
   const bytes = totalBytes(files);
 
   const addChosen = useCallback(
-    (chosen: File[]) => {
+    (chosen: TPickedFile[]) => {
       if (chosen.length === 0) return;
       onAdd(chosen);
       announce(`${chosen.length} ${chosen.length === 1 ? 'file' : 'files'} added`);
@@ -77,7 +84,7 @@ export function UploadStep({ files, interrupted = null, overLimit, onAdd, onRemo
   };
 
   const onInputChange = (event: ChangeEvent<HTMLInputElement>) => {
-    addChosen(Array.from(event.target.files ?? []));
+    addChosen(pickedFromInput(Array.from(event.target.files ?? [])));
     event.target.value = ''; // lets the creator pick the same file again after removing it
   };
 
@@ -123,6 +130,7 @@ export function UploadStep({ files, interrupted = null, overLimit, onAdd, onRemo
       <div className="upload-stage" data-has-files={hasFiles ? '' : undefined}>
         <div className="upload-stage__content">
           <input ref={fileInput} data-testid="file-input" type="file" multiple hidden tabIndex={-1} onChange={onInputChange} />
+          <input ref={setFolderInput} data-testid="folder-input" type="file" multiple hidden tabIndex={-1} onChange={onInputChange} />
           <button
             ref={dropzone}
             type="button"
@@ -195,6 +203,16 @@ export function UploadStep({ files, interrupted = null, overLimit, onAdd, onRemo
           </div>
         </div>
       </div>
+
+      <p className="upload-folder">
+        <button type="button" className="button button--secondary upload-folder__button" aria-describedby={folderHintId} onClick={() => folderInput.current?.click()}>
+          <FolderIcon size={18} />
+          Choose Folder
+        </button>
+        <span className="upload-folder__hint" id={folderHintId}>
+          Each folder's name groups its files on your site.
+        </span>
+      </p>
 
       <div className="wizard-actions">
         <div className="wizard-actions__info">{hasFiles && <ModeBadge mode={chooseUploadMode(files.map((f) => f.file))} />}</div>

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useReducer, useRef, useState } from 'react';
 import { chooseUploadMode, type TUploadDraft, type TUploadMode } from '@dropsite/shared';
 import { AlertIcon } from '../components/icons.tsx';
-import { totalBytes } from '../upload/chosen-files.ts';
+import { totalBytes, type TPickedFile } from '../upload/chosen-files.ts';
 import { publishSite } from '../upload/publish-site.ts';
 import { clearUploadDraft, fingerprintFile, findInterruptedUpload, forgetInterruptedUpload, saveUploadDraft } from '../upload/resume-store.ts';
 import { PUBLISH_FAILED_MESSAGE, describePublishError, isAbortError } from '../upload/upload-errors.ts';
@@ -60,7 +60,7 @@ export function UploadWizard() {
   const ids = { heading: useId(), failureTitle: useId(), failureDetail: useId() };
 
   const announce = useCallback((message: string) => setAnnouncement(message), []);
-  const addFiles = useCallback((files: File[]) => dispatch({ type: 'add-files', files, createId: createFileId }), []);
+  const addFiles = useCallback((files: TPickedFile[]) => dispatch({ type: 'add-files', files, createId: createFileId }), []);
 
   // Move focus to the new step's heading so keyboard and screen-reader users follow along.
   useEffect(() => {
@@ -117,6 +117,7 @@ export function UploadWizard() {
           expiryDate: toExpiryInstant(state.form.expiryDate),
           settings: state.form.settings,
           contactInfo: state.form.contactInfo,
+          groups: state.files.map((f) => f.group),
         },
         {
           signal: controller.signal,

@@ -6,6 +6,8 @@ import { WIZARD_TIPS } from './tips.ts';
 let n = 0;
 const createId = () => `f${++n}`;
 const file = (name: string) => new File(['x'], name, { lastModified: ++n });
+/** A file picked at the top of the drop (no folder, no group). */
+const picked = (name: string) => ({ file: file(name), group: null });
 const canContinue = (form: TWizardState['form']) => validateDetails(form, new Date()).canContinue;
 const run = (actions: TWizardAction[], from: TWizardState = INITIAL_WIZARD_STATE) => actions.reduce((s, a) => reduceWizard(s, a, canContinue), from);
 
@@ -15,18 +17,18 @@ describe('wizard steps', () => {
   });
 
   it('fills an empty title from the first file name on the way to the template step', () => {
-    const state = run([{ type: 'add-files', files: [file('summer_wedding-final.jpg'), file('b.pdf')], createId }, { type: 'continue' }]);
+    const state = run([{ type: 'add-files', files: [picked('summer_wedding-final.jpg'), picked('b.pdf')], createId }, { type: 'continue' }]);
     expect(state.step).toBe('template');
     expect(state.form.title).toBe('Summer Wedding Final');
   });
 
   it('keeps a title the creator already has', () => {
-    const state = run([{ type: 'add-files', files: [file('a.jpg')], createId }, { type: 'edit', field: 'title', value: 'Anna & Tom' }, { type: 'continue' }]);
+    const state = run([{ type: 'add-files', files: [picked('a.jpg')], createId }, { type: 'edit', field: 'title', value: 'Anna & Tom' }, { type: 'continue' }]);
     expect(state.form.title).toBe('Anna & Tom');
   });
 
   it('walks forward upload → template → details → settings → preview → success', () => {
-    let state = run([{ type: 'add-files', files: [file('a.jpg')], createId }, { type: 'continue' }, { type: 'continue' }]);
+    let state = run([{ type: 'add-files', files: [picked('a.jpg')], createId }, { type: 'continue' }, { type: 'continue' }]);
     expect(state.step).toBe('details');
     // 'Configure Features' needs a description too.
     state = run([{ type: 'continue' }], state);
@@ -47,7 +49,7 @@ describe('wizard steps', () => {
   it('returns to the upload step after a failed publish, keeping the files and the form', () => {
     const before: TWizardState = {
       step: 'success',
-      files: [{ id: 'a', file: file('a.jpg') }],
+      files: [{ id: 'a', file: file('a.jpg'), group: null }],
       form: { ...EMPTY_FORM, title: 'T', description: 'D', template: 'pitch-template', password: 'pw' },
       overLimit: 0,
     };
@@ -59,7 +61,7 @@ describe('wizard steps', () => {
 
   it("'Create Another Site' resets to upload with the universal template and an empty form", () => {
     const busy = run([
-      { type: 'add-files', files: [file('a.jpg')], createId },
+      { type: 'add-files', files: [picked('a.jpg')], createId },
       { type: 'choose-template', template: 'event-template' },
       { type: 'set-setting', settings: { enableComments: true } },
       { type: 'create-another' },
@@ -155,9 +157,15 @@ describe('preview html', async () => {
   it('describes the draft and its files, with measured image sizes', () => {
     const request = buildPreviewRequest(
       { title: 'T', description: 'D', authorName: '', template: 'universal', settings: EMPTY_FORM.settings },
-      [{ id: 'file-1', file: new File(['abc'], 'a.jpg', { type: 'image/jpeg' }) }],
+      [
+        { id: 'file-1', file: new File(['abc'], 'a.jpg', { type: 'image/jpeg' }), group: null },
+        { id: 'file-2', file: new File(['abcd'], 'b.jpg', { type: 'image/jpeg' }), group: 'Black' },
+      ],
       new Map([['file-1', { width: 1200, height: 800 }]]),
     );
-    expect(request.files).toEqual([{ clientId: 'file-1', name: 'a.jpg', type: 'image/jpeg', size: 3, width: 1200, height: 800 }]);
+    expect(request.files).toEqual([
+      { clientId: 'file-1', name: 'a.jpg', type: 'image/jpeg', size: 3, width: 1200, height: 800 },
+      { clientId: 'file-2', name: 'b.jpg', type: 'image/jpeg', size: 4, group: 'Black' },
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 /** The wizard's steps, draft and transitions (spec 4, 'Wizard'), as a pure reducer. */
 import { DEFAULT_SITE_SETTINGS, EMPTY_CONTACT_INFO, type TContactField, type TSiteSettings, type TTemplateId } from '@dropsite/shared';
-import { addFiles, type TChosenFile } from '../upload/chosen-files.ts';
+import { addFiles, type TChosenFile, type TPickedFile } from '../upload/chosen-files.ts';
 import { suggestSiteTitle } from '../upload/site-title.ts';
 
 export const WIZARD_STEPS = ['upload', 'template', 'details', 'settings', 'preview', 'success'] as const;
@@ -42,7 +42,7 @@ export const EMPTY_FORM: TWizardForm = {
 export const INITIAL_WIZARD_STATE: TWizardState = { step: 'upload', files: [], form: EMPTY_FORM, overLimit: 0 };
 
 export type TWizardAction =
-  | { type: 'add-files'; files: readonly File[]; createId: () => string }
+  | { type: 'add-files'; files: readonly TPickedFile[]; createId: () => string }
   | { type: 'remove-file'; id: string }
   | { type: 'clear-files' }
   | { type: 'continue' }

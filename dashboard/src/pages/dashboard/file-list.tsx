@@ -5,7 +5,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { COMMENT_MAX_CHARS } from '@dropsite/shared';
 import { formatCommentTime } from '@dropsite/shared/browser/relative-time';
-import { DocumentIcon, HeartIcon, ImageIcon, MessageIcon, CheckIcon } from '../../components/icons.tsx';
+import { DocumentIcon, FolderIcon, HeartIcon, ImageIcon, MessageIcon, CheckIcon } from '../../components/icons.tsx';
 import { EyeIcon } from '../../wizard/wizard-icons.tsx';
 import { postCreatorReply } from '../../dashboard-api/dashboard-api.ts';
 import type { TDetailsComment, TDetailsCommentReply, TProjectFileDetails } from '@dropsite/shared';
@@ -57,6 +57,16 @@ function FileRow({ projectId, file, revision, onReplied }: { projectId: string; 
         <span className="dash-file__text">
           <span className="dash-file__name">{file.name}</span>
           <span className="dash-file__meta">
+            {file.group && (
+              <>
+                <span className="dash-file__group" data-testid="file-group">
+                  <FolderIcon size={12} />
+                  <span className="visually-hidden">Folder </span>
+                  {file.group}
+                </span>
+                {' · '}
+              </>
+            )}
             {file.type} · {formatBytes(file.size)} · uploaded {formatDate(file.uploadedAt)}
           </span>
           <span className="dash-counts dash-counts--compact">
