@@ -1,5 +1,6 @@
 /** Every prerendered public page of the route table. The prerender writes each; the API serves them by path. */
 import { aboutUsPage } from './pages/about-us.tsx';
+import { articlePages, blogPages } from './pages/blog.tsx';
 import { contactPage } from './pages/contact.tsx';
 import { faqPage } from './pages/faq.tsx';
 import { feedbackPage } from './pages/feedback.tsx';
@@ -23,4 +24,6 @@ export const PUBLIC_PAGES: readonly TPublicPage[] = [
   contactPage,
   feedbackPage,
   paymentPage,
+  ...blogPages,
+  ...articlePages,
 ];
