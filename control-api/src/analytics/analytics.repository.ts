@@ -2,6 +2,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { TActivityType } from '@dropsite/shared';
 import type { Database } from '../db/tables.ts';
+import { compiledQuery, type TQueryCache } from '../db/compiled-query.ts';
 
 type TDb = Kysely<Database> | Transaction<Database>;
 
@@ -314,17 +315,30 @@ async function rollUpEvents(db: TDb, events: readonly TNewAnalyticsEvent[]): Pro
   }
 }
 
-/** Whether this visitor's view of the site (fileId null) or of one file was recorded after `since`. */
-export async function hasViewSince(db: TDb, view: { projectId: string; fileId: string | null; visitorId: string; since: number }): Promise<boolean> {
-  let query = db
+const viewsSince = (db: TDb, visitorId: string, projectId: string, since: number) =>
+  db
     .selectFrom('analytics_events')
     .select('id')
-    .where('visitor_id', '=', view.visitorId)
-    .where('project_id', '=', view.projectId)
-    .where('created_at', '>', view.since)
-    .where('type', '=', 'view');
-  query = view.fileId === null ? query.where('file_id', 'is', null) : query.where('file_id', '=', view.fileId);
-  return (await query.limit(1).executeTakeFirst()) !== undefined;
+    .where('visitor_id', '=', visitorId)
+    .where('project_id', '=', projectId)
+    .where('type', '=', 'view')
+    .where('created_at', '>', since)
+    .limit(1);
+// Every beacon asks one of these (the view dedupe index answers it): built and compiled once per runtime.
+const siteViewSinceQuery = compiledQuery((db: TDb, visitorId: string, projectId: string, since: number) =>
+  viewsSince(db, visitorId, projectId, since).where('file_id', 'is', null),
+);
+const fileViewSinceQuery = compiledQuery((db: TDb, visitorId: string, projectId: string, since: number, fileId: string) =>
+  viewsSince(db, visitorId, projectId, since).where('file_id', '=', fileId),
+);
+
+/** Whether this visitor's view of the site (fileId null) or of one file was recorded after `since`. */
+export async function hasViewSince(db: TDb, view: { projectId: string; fileId: string | null; visitorId: string; since: number }, queries?: TQueryCache): Promise<boolean> {
+  const { rows } =
+    view.fileId === null
+      ? await siteViewSinceQuery(db, queries, view.visitorId, view.projectId, view.since)
+      : await fileViewSinceQuery(db, queries, view.visitorId, view.projectId, view.since, view.fileId);
+  return rows.length > 0;
 }
 
 export interface TTrafficTotals {

@@ -39,7 +39,7 @@ export async function recordView(deps: TDeps, view: { projectId: string; fileId:
   const key = `${view.projectId}\u0000${view.fileId ?? ''}\u0000${view.visitorId}`;
   const isCountedHere = () => windowMs > 0 && (counted.get(key) ?? -Infinity) > now - windowMs;
   if (isCountedHere()) return false;
-  if (windowMs > 0 && (await hasViewSince(deps.db, { projectId: view.projectId, fileId: view.fileId, visitorId: view.visitorId, since: now - windowMs }))) {
+  if (windowMs > 0 && (await hasViewSince(deps.db, { projectId: view.projectId, fileId: view.fileId, visitorId: view.visitorId, since: now - windowMs }, deps.caches.queries))) {
     return false;
   }
   // Checked again without a pause before claiming it: two beacons of one visitor at once count once.
