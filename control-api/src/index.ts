@@ -14,3 +14,4 @@ export { takeDownSite, restoreSite } from './site-management/takedown.ts';
 export { changeSitePassword } from './sites/site-password.service.ts';
 export { startBackgroundJobs, type TBackgroundJobs } from './background-jobs.ts';
 export { dispatchDueNotifications } from './notifications/notifications.service.ts';
+export { findDemoProject, saveDemoProject, listDemoSiteStates, recordDemoFingerprint, type TDemoFileInput, type TDemoSiteState } from './projects/demo-projects.ts';

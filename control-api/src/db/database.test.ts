@@ -32,6 +32,7 @@ const ALL_TABLES = [
   'builds',
   'comments',
   'creators',
+  'demo_sites',
   'email_addresses',
   'email_collections',
   'email_recipient_requests',

@@ -19,6 +19,7 @@ import * as siteManagementMigration from './migrations/2026_11_26_1100_site_mana
 import * as siteHeroLayoutMigration from './migrations/2026_11_26_1110_site_hero_layout.ts';
 import * as inboxMigration from './migrations/2026_11_26_1300_inbox.ts';
 import * as fileGroupsMigration from './migrations/2026_11_26_1310_file_groups.ts';
+import * as demoSitesMigration from './migrations/2026_11_26_1400_demo_sites.ts';
 import type { Database } from './tables.ts';
 import { createSqliteWriteTracker, type ReadCache } from './read-cache.ts';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
@@ -59,6 +60,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_26_1200_analytics_total_visitors': analyticsTotalVisitorsMigration,
   '2026_11_26_1300_inbox': inboxMigration,
   '2026_11_26_1310_file_groups': fileGroupsMigration,
+  '2026_11_26_1400_demo_sites': demoSitesMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

@@ -412,6 +412,13 @@ export interface PendingSiteRebuildsTable {
   requested_at: number;
 }
 
+/** What each demo site was last built from (its sample project and the template's build, hashed). */
+export interface DemoSitesTable {
+  slug: string;
+  fingerprint: string;
+  built_at: number;
+}
+
 export interface Database {
   creators: CreatorsTable;
   auth_sessions: AuthSessionsTable;
@@ -444,6 +451,7 @@ export interface Database {
   server_secrets: ServerSecretsTable;
   product_events: ProductEventsTable;
   pending_site_rebuilds: PendingSiteRebuildsTable;
+  demo_sites: DemoSitesTable;
 }
 
 export type TProjectRow = Selectable<ProjectsTable>;

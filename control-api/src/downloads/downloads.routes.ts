@@ -9,7 +9,7 @@
  */
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { isValidSlug, sanitizeFileName, siteOgImageKey, UPLOAD_LIMITS } from '@dropsite/shared';
+import { sanitizeFileName, siteOgImageKey, UPLOAD_LIMITS } from '@dropsite/shared';
 import { isZipArchive, openZipArchive, PreviewUnavailableError, type TZipArchive } from '@dropsite/builder';
 import type { TAppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
@@ -17,6 +17,7 @@ import { contentDisposition } from '../http/content-disposition.ts';
 import { principalOf } from '../access/principal.ts';
 import { limitByAddress } from '../access/request-limits.ts';
 import { findServableFile } from '../files/file-variants.routes.ts';
+import { isSiteSlug } from '../projects/demo-projects.ts';
 import { fileCacheControl, sendStoredObject, setFileSecurityHeaders, streamTo } from '../files/serve-object.ts';
 import { dedupeNames, sendZip, zipSafeName, type TZipItem } from './zip-stream.ts';
 import { filesForZip, openDownloadableSite } from './downloads.service.ts';
@@ -77,7 +78,7 @@ export function createDownloadRoutes(deps: TAppDeps): Router {
   router.get('/api/sites/:slug/download', limitReads, zipSlot, async (req, res) => {
     setFileSecurityHeaders(res);
     const slug = typeof req.params.slug === 'string' ? req.params.slug : '';
-    if (!isValidSlug(slug)) throw new AppError('not_found', 'Not found');
+    if (!isSiteSlug(slug)) throw new AppError('not_found', 'Not found');
     const query = ZSiteDownloadQuerySchema.parse(req.query);
     const project = await openDownloadableSite(deps, principalOf(res), slug);
     const files = await filesForZip(deps, project, query.files);
@@ -162,7 +163,7 @@ export function createDownloadRoutes(deps: TAppDeps): Router {
 
   router.get('/:slug/og.png', async (req, res, next) => {
     const slug = req.params.slug;
-    if (!isValidSlug(slug)) {
+    if (!isSiteSlug(slug)) {
       next();
       return;
     }

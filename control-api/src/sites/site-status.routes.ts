@@ -4,17 +4,18 @@
  * builds area (which knows nothing of sites).
  */
 import { Router } from 'express';
-import { isValidSlug, type TSiteStatusResponse } from '@dropsite/shared';
+import type { TSiteStatusResponse } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { principalOf } from '../access/principal.ts';
+import { isSiteSlug } from '../projects/demo-projects.ts';
 import { buildProgressOf, openSiteBySlug } from './sites.service.ts';
 
 export function createSiteStatusRoutes(deps: TAppDeps): Router {
   const router = Router();
   router.get('/api/sites/:slug/status', async (req, res) => {
     const slug = req.params.slug;
-    if (!isValidSlug(slug)) throw new AppError('not_found', 'Site not found');
+    if (!isSiteSlug(slug)) throw new AppError('not_found', 'Site not found');
     const { project, access } = await openSiteBySlug(deps, principalOf(res), slug);
     if (access === 'missing' || !project) throw new AppError('not_found', 'Site not found');
     const build = await buildProgressOf(deps, project.id);

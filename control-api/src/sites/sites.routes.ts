@@ -1,10 +1,11 @@
 /** GET /{slug}: the built site from storage, or a page that says why there is none. */
 import { Router, type Response } from 'express';
-import { isValidSlug, siteHtmlKey, templateAssetKey } from '@dropsite/shared';
+import { siteHtmlKey, templateAssetKey } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { StorageNotFoundError } from '../storage/storage.ts';
 import { sendStoredBody } from '../http/send-compressed.ts';
 import { principalOf } from '../access/principal.ts';
+import { isSiteSlug } from '../projects/demo-projects.ts';
 import { REFUSAL_CACHE_CONTROL, siteCacheControl } from './site-access.ts';
 import { buildProgressOf, isTakenDown, openSiteBySlug } from './sites.service.ts';
 import { ASSET_CSP, readStoredScriptHashes, siteCsp, siteScriptHashes } from './site-csp.ts';
@@ -19,7 +20,8 @@ export function createSiteRoutes(deps: TAppDeps): Router {
 
   router.get('/:slug', async (req, res, next) => {
     const slug = req.params.slug;
-    if (!isValidSlug(slug)) {
+    // A creator's slug, or a demo site's reserved path (the dashboard's own pages were matched before).
+    if (!isSiteSlug(slug)) {
       next();
       return;
     }

@@ -1,0 +1,137 @@
+/**
+ * Seeds the demo sites: each sample project becomes a project at its template's demo path, with
+ * its files stored through the ordinary storage and rows, built by the ordinary queue and builder.
+ * Idempotent: a demo whose fingerprint (its manifest, the samples' generator version and the site
+ * template's build) is recorded is left alone, unless `force`; otherwise its rows are brought to
+ * the manifest (unchanged files keep their rows, and their favourites and approvals) and it is
+ * rebuilt. A fingerprint is recorded once its build succeeded.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { DEFAULT_SITE_SETTINGS, EMPTY_CONTACT_INFO, TEMPLATE_CATALOGUE, siteHtmlKey, uploadKey } from '@dropsite/shared';
+import { findDemoProject, listDemoSiteStates, rebuildProjects, recordDemoFingerprint, saveDemoProject, type TAppDeps, type TDemoFileInput } from '@dropsite/control-api';
+import type { TDemoManifest } from './manifest.ts';
+import { DEMO_MANIFESTS } from './projects/index.ts';
+import { makeSamples, SAMPLES_VERSION, sampleFilesOf } from './samples.ts';
+
+const TEMPLATE_DIST = path.resolve(import.meta.dirname, '..', '..', '..', 'site-template', 'dist');
+
+/** The hash of the site template's build (server and client): a new build of the template makes new demos. */
+export async function siteTemplateVersion(distDir = TEMPLATE_DIST): Promise<string> {
+  const hash = createHash('sha256');
+  if (!existsSync(distDir)) return 'unbuilt';
+  const entries = (await readdir(distDir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  for (const file of entries.sort()) {
+    hash.update(path.relative(distDir, file));
+    hash.update(await readFile(file));
+  }
+  return hash.digest('hex');
+}
+
+/** The demo's slug: its template's demo path without the '/'. */
+export function demoSlugOf(manifest: TDemoManifest): string {
+  return TEMPLATE_CATALOGUE[manifest.template].demoPath.slice(1);
+}
+
+function fingerprintOf(manifest: TDemoManifest, templateVersion: string): string {
+  return createHash('sha256')
+    .update(JSON.stringify({ samples: SAMPLES_VERSION, manifest: { ...manifest, files: sampleFilesOf(manifest) }, templateVersion }))
+    .digest('hex');
+}
+
+/** A row id like the server's: 128 random bits, base64url. */
+const newRowId = () => randomBytes(16).toString('base64url');
+
+export interface TSeedOptions {
+  /** Rebuild every demo, current or not. */
+  force?: boolean;
+  /** Only these slugs (default: all eight). */
+  slugs?: readonly string[];
+  /** Progress lines for a person watching. */
+  log?: (line: string) => void;
+  /** The site template's build version (tests pass their own); read from site-template/dist otherwise. */
+  templateVersion?: string;
+}
+
+export interface TSeedReport {
+  /** Demos that were saved and rebuilt. */
+  built: string[];
+  /** Demos already current. */
+  current: string[];
+  /** Demos whose build failed. */
+  failed: string[];
+}
+
+/** Brings the demo sites to their manifests (see the module comment). */
+export async function seedDemoSites(deps: TAppDeps, options: TSeedOptions = {}): Promise<TSeedReport> {
+  const log = options.log ?? (() => {});
+  const templateVersion = options.templateVersion ?? (await siteTemplateVersion());
+  const manifests = DEMO_MANIFESTS.filter((m) => !options.slugs || options.slugs.includes(demoSlugOf(m)));
+  const states = new Map((await listDemoSiteStates(deps.db)).map((s) => [s.slug, s]));
+  const report: TSeedReport = { built: [], current: [], failed: [] };
+
+  for (const manifest of manifests) {
+    const slug = demoSlugOf(manifest);
+    const fingerprint = fingerprintOf(manifest, templateVersion);
+    const state = states.get(slug);
+    if (!options.force && state && state.fingerprint === fingerprint && state.status === 'live' && !state.gone) {
+      report.current.push(slug);
+      continue;
+    }
+    log(`/${slug}: preparing ${sampleFilesOf(manifest).length} files…`);
+    const samples = await makeSamples(manifest);
+    const existing = await findDemoProject(deps.db, slug);
+    const projectId = existing?.project.id ?? newRowId();
+    const files: TDemoFileInput[] = [];
+    for (const sample of samples) {
+      // The same bytes under the same name keep their row; anything else is a new file.
+      const kept = existing?.files.find((f) => f.name === sample.name && f.sha256 === sample.sha256 && !files.some((k) => k.id === f.id));
+      if (kept) {
+        files.push({ id: kept.id, name: sample.name, type: sample.type, size: kept.size, sha256: kept.sha256, storageKey: kept.storage_key, group: sample.group });
+        continue;
+      }
+      const id = newRowId();
+      const storageKey = uploadKey(projectId, id);
+      await deps.storage.put(storageKey, sample.bytes, { contentType: sample.type });
+      files.push({ id, name: sample.name, type: sample.type, size: sample.bytes.length, sha256: sample.sha256, storageKey, group: sample.group });
+    }
+    const saved = await saveDemoProject(
+      deps.db,
+      {
+        projectId,
+        slug,
+        title: manifest.title,
+        description: manifest.description,
+        subLine: manifest.description,
+        tagLine: `By ${manifest.authorName}`,
+        authorName: manifest.authorName,
+        template: manifest.template,
+        theme: manifest.theme,
+        heroLayout: null,
+        settings: { ...DEFAULT_SITE_SETTINGS, ...manifest.settings },
+        contactInfo: { ...EMPTY_CONTACT_INFO, ...manifest.contactInfo },
+        files,
+      },
+      deps.clock.now(),
+    );
+    for (const key of saved.removedStorageKeys) await deps.storage.delete(key);
+    log(`/${slug}: ${existing ? (saved.changed ? 'updated' : 'unchanged, rebuilding') : 'created'}; building…`);
+
+    // Built one at a time, as soon as each is saved: each demo's result is its own (a failed rebuild
+    // of a live site leaves its old page up), and the first demos are online while the next are made.
+    const started = performance.now();
+    const result = await rebuildProjects(deps, [projectId], () => {}, 200);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    if (result.failed === 0 && (await deps.storage.head(siteHtmlKey(slug))) !== null) {
+      await recordDemoFingerprint(deps.db, slug, fingerprint, deps.clock.now());
+      report.built.push(slug);
+      log(`/${slug}: built in ${seconds} s`);
+    } else {
+      report.failed.push(slug);
+      log(`/${slug}: build FAILED`);
+    }
+  }
+  return report;
+}

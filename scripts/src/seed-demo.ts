@@ -1,0 +1,48 @@
+/**
+ * npm run seed-demo [-- --force] [-- --slug photo-gallery …]
+ * (Re)builds the demo sites (one per template, at the catalogue's demo paths) from the sample
+ * projects in scripts/src/demo/: makes the sample files if they are not cached, saves each demo's
+ * project and files, and builds it through the queue, waiting for each. Demos already built from
+ * their current sample and site template are left alone unless --force. With REDIS_URL the running
+ * builders do the work; otherwise this process builds in-process. The API process runs this at
+ * start-up when a demo is missing or out of date (control-api/src/demo-sites.ts).
+ */
+import { parseArgs } from 'node:util';
+import { createRuntime, loadConfig } from '@dropsite/control-api';
+import { demoSlugOf, seedDemoSites } from './demo/seed.ts';
+import { DEMO_MANIFESTS } from './demo/projects/index.ts';
+
+process.env.NODE_ENV ??= 'production';
+
+const { values } = parseArgs({
+  options: {
+    force: { type: 'boolean', default: false },
+    slug: { type: 'string', multiple: true },
+    quiet: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+const known = DEMO_MANIFESTS.map(demoSlugOf);
+const unknown = (values.slug ?? []).filter((s) => !known.includes(s));
+if (values.help || unknown.length > 0) {
+  if (unknown.length > 0) process.stderr.write(`Not a demo site: ${unknown.join(', ')}\n`);
+  (values.help ? process.stdout : process.stderr).write(`Usage: npm run seed-demo [-- --force] [-- --slug <slug> …] [-- --quiet]\nDemo sites: ${known.join(', ')}\n`);
+  process.exit(values.help ? 0 : 2);
+}
+
+const log = (line: string) => process.stdout.write(`[seed-demo] ${line}\n`);
+const config = loadConfig();
+const runtime = await createRuntime({ ...config, logLevel: 'warn' }, { runBuilder: !config.redisUrl });
+let exitCode = 0;
+try {
+  const report = await seedDemoSites(runtime.deps, { force: values.force, slugs: values.slug, log: values.quiet ? undefined : log });
+  if (report.built.length > 0 || !values.quiet)
+    log(`${report.built.length} built, ${report.current.length} already current${report.failed.length ? `, ${report.failed.length} FAILED (${report.failed.join(', ')})` : ''}`);
+  if (report.failed.length > 0) exitCode = 1;
+} catch (err) {
+  process.stderr.write(`[seed-demo] ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  exitCode = 1;
+} finally {
+  await runtime.close();
+}
+process.exit(exitCode);
