@@ -5,10 +5,12 @@ import { contactPage } from './pages/contact.tsx';
 import { faqPage } from './pages/faq.tsx';
 import { feedbackPage } from './pages/feedback.tsx';
 import { helpPage } from './pages/help.tsx';
+import { heroExamplesPage } from './pages/hero-examples.tsx';
 import { notFoundPage } from './pages/not-found.tsx';
 import { paymentPage } from './pages/payment.tsx';
 import { privacyPolicyPage } from './pages/privacy-policy.tsx';
 import { refundCancellationPage } from './pages/refund-cancellation.tsx';
+import { templatesPage } from './pages/templates.tsx';
 import { termsConditionsPage, termsOfServicePage } from './pages/terms.tsx';
 import type { TPublicPage } from './public-page.ts';
 
@@ -26,4 +28,6 @@ export const PUBLIC_PAGES: readonly TPublicPage[] = [
   paymentPage,
   ...blogPages,
   ...articlePages,
+  templatesPage,
+  heroExamplesPage,
 ];

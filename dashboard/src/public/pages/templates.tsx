@@ -1,0 +1,99 @@
+import { TEMPLATE_CATALOGUE, TEMPLATE_IDS, type TTemplateId } from '@dropsite/shared/templates';
+import { ArrowRightIcon, PlusIcon } from '../../components/icons.tsx';
+import { PublicLayout } from '../layout/public-layout.tsx';
+import type { TPublicPage } from '../public-page.ts';
+import './templates.css';
+
+/** The wizard on the home page, with this template chosen (the wizard reads `?template=`). */
+const useHref = (id: TTemplateId) => `/?template=${encodeURIComponent(id)}#upload`;
+
+function TemplateCard({ id }: { id: TTemplateId }) {
+  const template = TEMPLATE_CATALOGUE[id];
+  const headingId = `template-${id}`;
+  return (
+    <li className="template-card">
+      <div className="template-card__frame">
+        <span className="template-card__placeholder" aria-hidden="true">
+          {template.name}
+        </span>
+        <img
+          className="template-card__picture"
+          src={`${template.demoPath}/og.png`}
+          width={1200}
+          height={630}
+          loading="lazy"
+          decoding="async"
+          alt={`The ${template.name} demo site: its title over its first picture.`}
+        />
+      </div>
+      <div className="template-card__body">
+        <h2 id={headingId} className="template-card__name">
+          {template.name}
+          {id === 'universal' && <span className="template-card__tag">Recommended</span>}
+        </h2>
+        <p className="template-card__text">{template.description}</p>
+        <div className="template-card__actions">
+          <a className="button button--secondary" href={template.demoPath}>
+            View demo<span className="visually-hidden">: {template.name}</span>
+          </a>
+          <a className="button button--primary" href={useHref(id)}>
+            Use this template<span className="visually-hidden">: {template.name}</span>
+          </a>
+        </div>
+      </div>
+    </li>
+  );
+}
+
+function Templates() {
+  return (
+    <PublicLayout path="/templates" mainClassName="templates-page">
+      <div className="container">
+        <header className="templates-page__header">
+          <p className="eyebrow">Templates</p>
+          <h1 className="templates-page__title">A template for every kind of delivery</h1>
+          <p className="templates-page__lede">
+            Each template lays out the same files differently: photos first for a shoot, the story first for a case study, the final files first for a client. Open a demo to see
+            one with sample content, then start your site with it. You can switch a site’s template later from your dashboard.
+          </p>
+        </header>
+        <ul role="list" className="template-grid" data-island="template-previews">
+          {TEMPLATE_IDS.map((id) => (
+            <TemplateCard key={id} id={id} />
+          ))}
+          <li className="template-card template-card--request">
+            <span className="template-card__request-icon" aria-hidden="true">
+              <PlusIcon size={24} />
+            </span>
+            <h2 id="template-request" className="template-card__name">
+              Need a different template?
+            </h2>
+            <p className="template-card__text">Tell us what you deliver and how you would like it to look. Requests shape what we build next.</p>
+            <a className="button button--secondary" href="/feedback?subject=Request%20Template">
+              Request Template
+            </a>
+          </li>
+        </ul>
+        <section className="templates-cta" aria-labelledby="templates-cta-heading">
+          <div>
+            <h2 id="templates-cta-heading" className="templates-cta__title">
+              Ready when your files are
+            </h2>
+            <p className="templates-cta__text">Drop your files, pick a template, and share a link and QR code. No account needed to publish.</p>
+          </div>
+          <a className="button button--large templates-cta__button" href="/">
+            Get Started Now
+            <ArrowRightIcon size={18} />
+          </a>
+        </section>
+      </div>
+    </PublicLayout>
+  );
+}
+
+export const templatesPage: TPublicPage = {
+  path: '/templates',
+  title: 'Templates',
+  description: 'Eight templates for delivering files as a site: a universal one, photo gallery, portfolio, event, pitch, product showcase, case study and client delivery.',
+  Page: Templates,
+};
