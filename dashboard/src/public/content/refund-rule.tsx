@@ -19,7 +19,7 @@ export function CancellationRule() {
 /** When a payment is refunded, how to ask, and how long it takes. */
 export function RefundRule() {
   return (
-    <>
+    <div className="refund-rule" data-refund-rule>
       <p>Payments are not refunded, except in these cases:</p>
       <ul>
         <li>you were charged twice for the same thing because of a technical error;</li>
@@ -33,6 +33,6 @@ export function RefundRule() {
       <p>
         There is no refund when an account is terminated for violating our <a href="/terms-conditions">Terms and Conditions</a>.
       </p>
-    </>
+    </div>
   );
 }

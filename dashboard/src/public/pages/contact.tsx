@@ -1,4 +1,4 @@
-import { ContactFormSlot } from '../content/form-slots.tsx';
+import { ContactForm } from '../forms/contact-form.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';
 import type { TPublicPage } from '../public-page.ts';
 import './content-pages.css';
@@ -17,14 +17,14 @@ function Contact() {
         <header className="content-page__header">
           <p className="eyebrow">Contact</p>
           <h1 className="content-page__title">Get in touch</h1>
-          <p className="content-page__lede">Send us a message and we will reply by email within 24 hours.</p>
+          <p className="content-page__lede">A question, a problem with a site, or a plan for your team: write to us and a person will answer.</p>
         </header>
         <div className="contact-layout">
           <section className="contact-form-panel" aria-labelledby="contact-form-heading">
             <h2 id="contact-form-heading" className="contact-layout__heading">
               Send a message
             </h2>
-            <ContactFormSlot />
+            <ContactForm headingLevel="h3" />
           </section>
           <aside className="contact-aside" aria-labelledby="contact-channels-heading">
             <h2 id="contact-channels-heading" className="contact-layout__heading">

@@ -1,4 +1,4 @@
-import { FeedbackFormSlot } from '../content/form-slots.tsx';
+import { FeedbackForm } from '../forms/feedback-form.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';
 import type { TPublicPage } from '../public-page.ts';
 import './content-pages.css';
@@ -16,7 +16,7 @@ function Feedback() {
           </p>
         </header>
         <section className="feedback-panel" aria-label="Feedback form">
-          <FeedbackFormSlot />
+          <FeedbackForm headingLevel="h2" />
         </section>
         <p className="content-page__aside">
           Need help with something specific? <a href="/contact">Contact support</a> or browse the <a href="/help">Help Center</a>.

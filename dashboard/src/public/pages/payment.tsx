@@ -1,7 +1,7 @@
 import { PLAN_IDS, PLANS } from '@dropsite/shared/plans';
 import { AlertIcon, CheckIcon } from '../../components/icons.tsx';
 import { formatPlanPrice } from '../../pages/landing/pricing-section.tsx';
-import { SalesFormSlot } from '../content/form-slots.tsx';
+import { SalesDialog } from '../forms/sales-form.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';
 import type { TPublicPage } from '../public-page.ts';
 import './content-pages.css';
@@ -79,16 +79,7 @@ function Payment() {
           <a href="/faq#billing">FAQ</a>.
         </p>
 
-        <dialog id="sales-dialog" className="sales-dialog" aria-labelledby="sales-dialog-title">
-          <div className="sales-dialog__head">
-            <h2 id="sales-dialog-title">Contact Sales</h2>
-            <button type="button" className="quiet-button sales-dialog__close" {...{ commandfor: 'sales-dialog', command: 'close' }} aria-label="Close">
-              ×
-            </button>
-          </div>
-          <p className="sales-dialog__lede">Tell us about your team and what you deliver. Our sales team replies within 24 hours.</p>
-          <SalesFormSlot />
-        </dialog>
+        <SalesDialog />
       </div>
     </PublicLayout>
   );
