@@ -14,6 +14,7 @@ import { ModalDialog } from './modal-dialog.tsx';
 import { PreviewOverlay } from './preview-overlay.tsx';
 import { SettingsStep } from './settings-step.tsx';
 import { SuccessStep } from './success-step.tsx';
+import { templateFromSearch } from './template-param.ts';
 import { TemplateStep } from './template-step.tsx';
 import { UploadStep } from './upload-step.tsx';
 import { INITIAL_WIZARD_STATE, reduceWizard, type TWizardAction, type TWizardState, type TWizardStep } from './wizard-state.ts';
@@ -50,7 +51,12 @@ export interface TPublishedEventDetail {
 export function UploadWizard() {
   // Read before the first render, so a restored form and the notice never make the page jump.
   const [interrupted, setInterrupted] = useState<TUploadDraft | null>(() => findInterruptedUpload(Date.now()));
-  const [state, dispatch] = useReducer(reduce, INITIAL_WIZARD_STATE, (initial) => (interrupted ? reduce(initial, { type: 'restore-form', form: interrupted.form }) : initial));
+  const [state, dispatch] = useReducer(reduce, INITIAL_WIZARD_STATE, (initial) => {
+    if (interrupted) return reduce(initial, { type: 'restore-form', form: interrupted.form });
+    // 'Use this template' in the template gallery opens /?template={id}#upload: start with it chosen.
+    const template = typeof window === 'undefined' ? null : templateFromSearch(window.location.search);
+    return template ? reduce(initial, { type: 'choose-template', template }) : initial;
+  });
   const [publish, setPublish] = useState<TPublishState>({ name: 'idle' });
   const [failure, setFailure] = useState<{ detail: string | null } | null>(null);
   const [announcement, setAnnouncement] = useState('');
