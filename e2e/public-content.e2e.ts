@@ -30,7 +30,7 @@ test('every content page answers 200 with its heading, title, canonical link and
   }
 });
 
-test('the Contact and Feedback pages carry their forms, and Help's feature request opens Feedback with its subject filled', async ({ page }) => {
+test('the Contact and Feedback pages carry their forms, and the Help Center’s feature request opens Feedback with its subject filled', async ({ page }) => {
   await page.goto('/contact');
   await expect(page.getByRole('textbox', { name: 'Full name' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Send message' })).toBeVisible();
