@@ -2,10 +2,12 @@
  * A file's group (the folder it was dropped in) through every publish protocol: regular and direct
  * multipart (filesMetadata), chunked and direct chunked (each file's init descriptor). Each one lands
  * in the files row, the build input and the site's render model, on SQLite and PostgreSQL; a bad
- * group is a 400 that stores nothing.
+ * group is a 400 that stores nothing. The draft preview renders the groups too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRenderModel } from '@dropsite/builder';
+// The builder's helper that builds the site template once for every test process that renders with it.
+import { ensureTemplateBuilt } from '@dropsite/builder/test-support';
 import { loadBuildInput } from '../builds/build-input.ts';
 import { buildUploadForm } from '../test-support/fixtures.ts';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
@@ -151,3 +153,38 @@ for (const dialect of TEST_DIALECTS) {
     });
   });
 }
+
+describe('file groups in the draft preview', () => {
+  let app: TTestApp;
+  beforeAll(async () => {
+    await ensureTemplateBuilt();
+    app = await startTestApp({ startWorker: false });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const preview = (files: Array<Record<string, unknown>>) =>
+    fetch(`${app.url}/api/preview`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ title: 'Tees', template: 'photo-gallery', files }),
+    });
+
+  it('renders each chosen file with its group, as the published site will', async () => {
+    const res = await preview([
+      { clientId: 'b1', name: 'black.jpg', type: 'image/jpeg', size: 1000, width: 800, height: 1000, group: ' Black ' },
+      { clientId: 'w1', name: 'white.jpg', type: 'image/jpeg', size: 1000, width: 800, height: 1000, group: 'White' },
+    ]);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    // The gallery's category chips get each image's group in its island's props.
+    for (const group of ['Black', 'White']) expect(html).toContain(`&quot;group&quot;:[0,&quot;${group}&quot;]`);
+  });
+
+  it('refuses a bad group with a 400 naming it', async () => {
+    const res = await preview([{ clientId: 'b1', name: 'black.jpg', type: 'image/jpeg', size: 1000, group: 'a/b' }]);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ success: false, error: 'files.0.group: group must be one folder name, without / or \\' });
+  });
+});
