@@ -37,7 +37,8 @@ function site(files: TSiteFile[], overrides: Partial<TSiteRenderModel> = {}): TS
     tagLine: '',
     description: '',
     authorName: '',
-    template: 'photo-gallery',
+    // Universal: the gallery layout follows the image count (other templates choose their own).
+    template: 'universal',
     theme: 'professional-dark',
     settings: DEFAULT_PUBLIC_SITE_SETTINGS,
     contactInfo: { email: '', website: '', twitter: '', linkedin: '', github: '' },
