@@ -177,6 +177,19 @@ test.describe('the public forms', () => {
     await page.getByRole('button', { name: 'Contact Sales' }).first().click();
     await expect(form).toBeVisible();
     await expect(form.getByLabel('Company name')).toHaveValue('');
+
+    // Closed by Escape before the 3 seconds: it opens again on the empty form, not the confirmation.
+    await form.getByLabel('Full name').fill('Mira Chen');
+    await form.getByLabel('Work email').fill('mira@agency.example');
+    await form.getByLabel('Company name').fill('North Agency');
+    await form.getByLabel('Message').fill(`A second question. ${marker}-2`);
+    await form.getByRole('button', { name: 'Contact Sales' }).click();
+    await expect(dialog.getByText('Our sales team will contact you within 24 hours.')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await page.getByRole('button', { name: 'Contact Sales' }).first().click();
+    await expect(form).toBeVisible();
+    await expect(form.getByLabel('Full name')).toHaveValue('');
   });
 
   test('the newsletter box sends a confirmation link; the link subscribes through its button', async ({ page }) => {

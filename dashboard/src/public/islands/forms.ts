@@ -170,10 +170,17 @@ function showDone(form: HTMLFormElement, kind: TFormKind): void {
   done.hidden = false;
   done.querySelector<HTMLElement>('[data-form-done-title]')?.focus();
   if (kind === 'sales') {
-    window.setTimeout(() => {
-      form.closest('dialog')?.close();
-      showForm(form, { focus: false });
-    }, SALES_DIALOG_CLOSE_MS);
+    // Closed after 3 seconds, or sooner by its own close button or Escape: either way it opens next time on an empty form.
+    const dialog = form.closest('dialog');
+    const timer = window.setTimeout(() => (dialog?.open ? dialog.close() : showForm(form, { focus: false })), SALES_DIALOG_CLOSE_MS);
+    dialog?.addEventListener(
+      'close',
+      () => {
+        window.clearTimeout(timer);
+        showForm(form, { focus: false });
+      },
+      { once: true },
+    );
   }
 }
 
