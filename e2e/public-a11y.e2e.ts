@@ -16,9 +16,13 @@ const SCHEMES = ['light', 'dark'] as const;
 const EXTRA_PAGES = ['/nope-nope', '/sign-in'];
 const PHONE_PAGES = ['/', '/faq', '/blog', '/contact'];
 
-/** The page settled as a visitor sees it: islands mounted, the landing page hydrated, pictures loaded. */
+/** Paths scanned although they answer 404 by design. */
+const EXPECTED_404 = new Set(['/nope-nope']);
+
+/** The page settled as a visitor sees it (islands mounted, the landing page hydrated, pictures loaded); a missing page fails rather than scanning the 404 page in its place. */
 async function open(page: Page, route: string): Promise<void> {
-  await page.goto(route, { waitUntil: 'load' });
+  const response = await page.goto(route, { waitUntil: 'load' });
+  expect(response?.status(), `GET ${route}`).toBe(EXPECTED_404.has(route) ? 404 : 200);
   await page.waitForLoadState('networkidle').catch(() => undefined);
 }
 
