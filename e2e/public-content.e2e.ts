@@ -10,7 +10,8 @@ const PAGES = [
   { path: '/help', h1: 'How can we help?' },
   { path: '/privacy-policy', h1: 'Privacy Policy' },
   { path: '/terms-conditions', h1: 'Terms and Conditions' },
-  { path: '/terms-of-service', h1: 'Terms of Service' },
+  // The same terms at a second address: its canonical link is the first.
+  { path: '/terms-of-service', h1: 'Terms of Service', canonical: '/terms-conditions' },
   { path: '/refund-cancellation', h1: 'Refund and Cancellation Policy' },
   { path: '/about-us', h1: 'Deliver files the way you deliver the work: with care.' },
   { path: '/contact', h1: 'Get in touch' },
@@ -19,13 +20,15 @@ const PAGES = [
 ] as const;
 
 test('every content page answers 200 with its heading, title, canonical link and link preview in the HTML itself', async ({ request, baseURL }) => {
-  for (const { path, h1 } of PAGES) {
+  for (const page of PAGES) {
+    const { path, h1 } = page;
+    const canonical = 'canonical' in page ? page.canonical : path;
     const response = await request.get(path);
     expect(response.status(), path).toBe(200);
     const html = await response.text();
     expect(html, path).toMatch(new RegExp(`<h1[^>]*>${h1.replace(/[.?]/g, '\\$&')}</h1>`));
     expect(html, path).toMatch(/<title>[^<]+ · Dropsite<\/title>/);
-    expect(html, path).toContain(`<link rel="canonical" href="${baseURL}${path}" />`);
+    expect(html, path).toContain(`<link rel="canonical" href="${baseURL}${canonical}" />`);
     expect(html, path).toMatch(/<meta property="og:title" content="[^"]+" \/>/);
   }
 });

@@ -16,7 +16,7 @@ const VALUES = [
   },
   {
     title: 'Your work stays yours',
-    text: 'Your files are shown only to the people you share them with, and they leave our servers when you delete them.',
+    text: 'Your files are shown only to people who have your link, and its password if you set one. They leave our servers when you delete them.',
   },
   {
     title: 'Small and fast',

@@ -22,7 +22,7 @@ function Help() {
               type="search"
               name="q"
               autoComplete="off"
-              placeholder="For example: password, replace a file, QR code"
+              placeholder="Try: password, QR code, replace"
               aria-describedby="help-status"
               data-help-input
             />

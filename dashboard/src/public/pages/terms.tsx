@@ -192,4 +192,5 @@ export const termsOfServicePage: TPublicPage = {
   title: 'Terms of Service',
   description: "Dropsite's Terms of Service: the same agreement as our Terms and Conditions, in full.",
   Page: TermsOfService,
+  canonical: '/terms-conditions',
 };
