@@ -64,7 +64,7 @@ describe('createRuntime', () => {
     const project = makeProjectRow();
     await runtime.deps.db.insertInto('projects').values(project).execute();
     const event = { projectId: project.id, fileId: null, visitorId: 'visitor-1', type: 'view' as const, details: 'Viewed the site', now: Date.now() };
-    // Queued for the next turn of the event loop; close() runs before that turn comes.
+    // Held for the batcher's next write (50 ms on); close() runs before that comes.
     const written = runtime.deps.analytics.insert({ ...event, id: newId() });
     await runtime.close();
     await written;
