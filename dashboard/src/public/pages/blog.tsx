@@ -33,8 +33,8 @@ function ArticleCard({ article, headingLevel = 2 }: { article: TArticle; heading
         <Heading className="blog-card__title">{article.title}</Heading>
         <p className="blog-card__excerpt">{article.excerpt}</p>
         <ArticleMeta article={article} />
-        <a className="button button--secondary blog-card__read" href={articleHref(article)}>
-          Read Full Article<span className="visually-hidden">: {article.title}</span>
+        <a className="button button--secondary blog-card__read" href={articleHref(article)} aria-label={`Read Full Article: ${article.title}`}>
+          Read Full Article
           <ArrowRightIcon size={16} />
         </a>
       </div>

@@ -33,11 +33,11 @@ function TemplateCard({ id }: { id: TTemplateId }) {
         </h2>
         <p className="template-card__text">{template.description}</p>
         <div className="template-card__actions">
-          <a className="button button--secondary" href={template.demoPath}>
-            View demo<span className="visually-hidden">: {template.name}</span>
+          <a className="button button--secondary" href={template.demoPath} aria-label={`View demo: ${template.name}`}>
+            View demo
           </a>
-          <a className="button button--primary" href={useHref(id)}>
-            Use this template<span className="visually-hidden">: {template.name}</span>
+          <a className="button button--primary" href={useHref(id)} aria-label={`Use this template: ${template.name}`}>
+            Use this template
           </a>
         </div>
       </div>
