@@ -70,6 +70,13 @@ test('the FAQ opens with General, keeps one topic open at a time, and closes the
   await expect(page.locator('details.faq__section[open]')).toHaveCount(0);
 });
 
+test('a link to an FAQ topic opens that topic', async ({ page }) => {
+  await page.goto('/faq#billing');
+  await expect(faqTopic(page, 'Billing')).toHaveAttribute('open', '');
+  await expect(faqTopic(page, 'General')).not.toHaveAttribute('open', '');
+  await expect(page.getByRole('heading', { name: 'What is your refund policy?' })).toBeVisible();
+});
+
 test('the FAQ works by keyboard: Enter and Space open a topic and close the other', async ({ page }) => {
   await page.goto('/faq');
   const general = faqTopic(page, 'General');

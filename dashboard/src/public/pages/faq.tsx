@@ -264,7 +264,7 @@ function Faq() {
           <h1 className="content-page__title">Frequently asked questions</h1>
           <p className="content-page__lede">How Dropsite works, what it costs, and what your clients see. Open a topic to read its answers.</p>
         </header>
-        <div className="faq">
+        <div className="faq" data-island="faq-topics">
           {FAQ_SECTIONS.map((section, index) => (
             <details key={section.id} id={section.id} name="faq-sections" className="faq__section" open={index === 0}>
               <summary className="faq__summary">
