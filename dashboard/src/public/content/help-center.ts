@@ -68,7 +68,7 @@ export const HELP_CATEGORIES: readonly THelpCategory[] = [
   {
     id: 'templates-and-design',
     title: 'Templates and Design',
-    description: 'Choose a template, a theme and a layout for the top of your page.',
+    description: 'Choose a template, a theme and a header layout for your page.',
     articles: [
       {
         id: 'choose-a-template',
@@ -87,11 +87,11 @@ export const HELP_CATEGORIES: readonly THelpCategory[] = [
         ],
       },
       {
-        id: 'hero-layouts',
-        title: 'Pick a hero layout',
+        id: 'header-layouts',
+        title: 'Pick a header layout',
         body: [
-          'The hero is the top of your page, with its title and description. It comes in four layouts: minimal, centered, split and featured.',
-          "Each template has a default. To choose another, open the site's Settings in your dashboard.",
+          'The header is the top of your page, with its title and description. It comes in four layouts: minimal, centered, split and featured.',
+          "Each template has a default. To choose another, open the site's Settings in your dashboard and pick a Header layout. Visitors can still switch the theme and layout for themselves.",
         ],
       },
     ],
