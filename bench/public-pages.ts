@@ -14,7 +14,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser } from '@playwright/test';
-import { publicRoutes } from '../e2e/public-support.ts';
+import { publicRoutes, waitForDemoSites } from '../e2e/public-support.ts';
 import { median, startEmbeddedApp } from './lib.ts';
 
 process.env.NODE_ENV = 'production';
@@ -85,6 +85,8 @@ async function measure(browser: Browser, url: string): Promise<TLoad> {
 
 const routes = publicRoutes();
 const env = await startEmbeddedApp();
+// A fresh runtime builds the demo sites after it starts: measure them once they are live.
+await waitForDemoSites(env.base);
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],

@@ -7,9 +7,14 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { publicRoutes } from './public-support.ts';
+import { publicRoutes, DEMO_READY_MS, waitForDemoSites } from './public-support.ts';
 
 const WIDE = { width: 1280, height: 800 };
+
+test.beforeAll(async ({ baseURL }) => {
+  test.setTimeout(DEMO_READY_MS + 30_000);
+  await waitForDemoSites(baseURL ?? '');
+});
 const PHONE = { width: 375, height: 740 };
 const SCHEMES = ['light', 'dark'] as const;
 /** Pages scanned besides the public routes: the 404 page (at an unknown path) and the app's sign-in page every header links to. */

@@ -7,9 +7,14 @@
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { load, type CheerioAPI } from 'cheerio';
-import { publicRoutes } from './public-support.ts';
+import { publicRoutes, DEMO_READY_MS, waitForDemoSites } from './public-support.ts';
 
 const MAX_URLS = 400;
+
+test.beforeAll(async ({ baseURL }) => {
+  test.setTimeout(DEMO_READY_MS + 30_000);
+  await waitForDemoSites(baseURL ?? '');
+});
 /** Pages whose links are read although the page itself answers 404 on purpose. */
 const EXPECTED_404_PAGES = ['/nope-nope'];
 

@@ -10,9 +10,14 @@ import path from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { load } from 'cheerio';
 import { isValidSlug } from '@dropsite/shared';
-import { APP_PAGES, builtPagePaths, DASHBOARD_DIST, DEMO_PATHS, NOT_FOUND_PAGE, publicRoutes, REQUIRED_ROUTES } from './public-support.ts';
+import { APP_PAGES, builtPagePaths, DASHBOARD_DIST, DEMO_PATHS, NOT_FOUND_PAGE, publicRoutes, REQUIRED_ROUTES, DEMO_READY_MS, waitForDemoSites } from './public-support.ts';
 
 const ROUTES = publicRoutes();
+
+test.beforeAll(async ({ baseURL }) => {
+  test.setTimeout(DEMO_READY_MS + 30_000);
+  await waitForDemoSites(baseURL ?? '');
+});
 const UNKNOWN_PATHS = ['/nope-nope', '/faq/x', '/blog/unknown-article', '/blog-unknown', '/backend-data-test'];
 
 /** The 404 page's heading, from the build. */

@@ -72,3 +72,27 @@ export function builtPagePaths(): string[] {
 export function publicRoutes(): string[] {
   return [...new Set(['/', ...builtPagePaths().filter((p) => p !== NOT_FOUND_PAGE), ...DEMO_PATHS])];
 }
+
+/** Long enough for a fresh server to build the eight demo sites on a busy machine. */
+export const DEMO_READY_MS = 240_000;
+
+/**
+ * Waits until every demo site answers 200 (a fresh server builds them after it starts), or the time
+ * is up: the checks that follow then fail by name for a demo that never came.
+ */
+export async function waitForDemoSites(base: string, timeoutMs = DEMO_READY_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let waiting = [...DEMO_PATHS];
+  while (waiting.length > 0 && Date.now() < deadline) {
+    const statuses = await Promise.all(
+      waiting.map((p) =>
+        fetch(new URL(p, base), { redirect: 'manual' }).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      ),
+    );
+    waiting = waiting.filter((_, i) => statuses[i] !== 200);
+    if (waiting.length > 0) await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+}
