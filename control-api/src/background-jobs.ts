@@ -1,12 +1,14 @@
 /**
  * The API process's periodic work: notification batches, the expired-site sweeper, the sweeper
- * of abandoned uploads and that of expired sessions and account tokens. Started by the runtime of the API process (main.ts), stopped by its close().
+ * of abandoned uploads and that of expired sessions and account tokens, and the retry of form messages
+ * whose email to the operator failed. Started by the runtime of the API process (main.ts), stopped by its close().
  */
 import type { TAppDeps } from './deps.ts';
 import { startExpiredSiteSweeper } from './access/expired-sites.ts';
 import { startAccountSweeper } from './accounts/account-sweeper.ts';
 import { startNotificationDispatcher } from './notifications/notifications.service.ts';
 import { startUploadSessionSweeper } from './upload-sessions/upload-sessions.cleanup.ts';
+import { startUnsentMessageSender } from './inbox/inbox.service.ts';
 
 export interface TBackgroundJobs {
   /** Stops the timers and waits for work under way. */
@@ -14,7 +16,7 @@ export interface TBackgroundJobs {
 }
 
 export function startBackgroundJobs(deps: TAppDeps): TBackgroundJobs {
-  const jobs = [startNotificationDispatcher(deps), startExpiredSiteSweeper(deps), startUploadSessionSweeper(deps), startAccountSweeper(deps)];
+  const jobs = [startNotificationDispatcher(deps), startExpiredSiteSweeper(deps), startUploadSessionSweeper(deps), startAccountSweeper(deps), startUnsentMessageSender(deps)];
   return {
     async stop() {
       await Promise.all(jobs.map((job) => job.stop()));

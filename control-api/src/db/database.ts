@@ -18,6 +18,7 @@ import * as analyticsTotalVisitorsMigration from './migrations/2026_11_26_1200_a
 import * as siteManagementMigration from './migrations/2026_11_26_1100_site_management.ts';
 import * as siteHeroLayoutMigration from './migrations/2026_11_26_1110_site_hero_layout.ts';
 import * as inboxMigration from './migrations/2026_11_26_1300_inbox.ts';
+import * as messageEmailAttemptsMigration from './migrations/2026_11_26_1500_message_email_attempts.ts';
 import * as fileGroupsMigration from './migrations/2026_11_26_1310_file_groups.ts';
 import * as demoSitesMigration from './migrations/2026_11_26_1400_demo_sites.ts';
 import type { Database } from './tables.ts';
@@ -61,6 +62,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_26_1300_inbox': inboxMigration,
   '2026_11_26_1310_file_groups': fileGroupsMigration,
   '2026_11_26_1400_demo_sites': demoSitesMigration,
+  '2026_11_26_1500_message_email_attempts': messageEmailAttemptsMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

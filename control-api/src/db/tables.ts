@@ -322,6 +322,9 @@ export interface MessagesTable {
   created_at: number;
   /** When it was emailed to the operator; null until then. */
   emailed_at: number | null;
+  /** Attempts to email it so far, and when the last one started (a failed one is retried later). */
+  email_attempts: Generated<number>;
+  email_attempted_at: number | null;
 }
 
 /** A newsletter address: double opt-in (pending until its link is followed), unsubscribed by the link in every message. */

@@ -3,6 +3,8 @@ import { newId } from '../db/ids.ts';
 import { createTestDatabase, isDialectAvailable, TEST_DIALECTS, type TTestDatabase } from '../test-support/test-database.ts';
 import {
   claimConfirmation,
+  claimMessageEmail,
+  listUnsentMessages,
   findMessageById,
   findSubscriberByEmail,
   findSubscriberById,
@@ -44,9 +46,31 @@ for (const dialect of TEST_DIALECTS) {
         rating: 5,
         created_at: NOW,
         emailed_at: null,
+        email_attempts: 1,
+        email_attempted_at: NOW,
       });
       await markMessageEmailed(handle.db, id, NOW + 5);
       expect((await findMessageById(handle.db, id))?.emailed_at).toBe(NOW + 5);
+    });
+
+    it('lists unsent messages due for another attempt, and lets one of two processes claim it', async () => {
+      const id = newId();
+      await insertMessage(handle.db, { id, kind: 'contact', name: 'Ada', email: 'ada@example.com', subject: 'Hi', company: '', message: 'Hello', rating: null, created_at: NOW });
+      const due = { createdAfter: NOW - 1, maxAttempts: 3, limit: 10 };
+      expect(await listUnsentMessages(handle.db, { ...due, attemptedBefore: NOW })).toEqual([]);
+      const [row] = await listUnsentMessages(handle.db, { ...due, attemptedBefore: NOW + 1 });
+      expect(row).toMatchObject({ id, email_attempts: 1 });
+
+      const claim = { id, previousAttemptedAt: NOW, now: NOW + 100 };
+      const results = await Promise.all([claimMessageEmail(handle.db, claim), claimMessageEmail(handle.db, claim)]);
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect(await findMessageById(handle.db, id)).toMatchObject({ email_attempts: 2, email_attempted_at: NOW + 100 });
+      // Out of attempts, too old, or sent: no longer listed.
+      expect(await listUnsentMessages(handle.db, { ...due, maxAttempts: 2, attemptedBefore: NOW + 101 })).toEqual([]);
+      expect(await listUnsentMessages(handle.db, { ...due, createdAfter: NOW, attemptedBefore: NOW + 101 })).toEqual([]);
+      await markMessageEmailed(handle.db, id, NOW + 200);
+      expect(await listUnsentMessages(handle.db, { ...due, attemptedBefore: NOW + 1000 })).toEqual([]);
+      expect(await claimMessageEmail(handle.db, { id, previousAttemptedAt: NOW + 100, now: NOW + 300 })).toBe(false);
     });
 
     it('keeps one subscriber per address and lets one of two requests at once claim the confirmation', async () => {

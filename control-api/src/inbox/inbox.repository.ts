@@ -5,13 +5,42 @@ import type { Database, MessagesTable, NewsletterSubscribersTable } from '../db/
 type TDb = Kysely<Database>;
 
 export type TMessageRow = Selectable<MessagesTable>;
+/** What a form gives; the email columns start as 'first attempt under way'. */
+export type TNewMessage = Omit<TMessageRow, 'emailed_at' | 'email_attempts' | 'email_attempted_at'>;
 export type TSubscriberRow = Selectable<NewsletterSubscribersTable>;
 
-export async function insertMessage(db: TDb, row: Omit<TMessageRow, 'emailed_at'>): Promise<void> {
+/** Stores the message with its first email attempt claimed (the caller sends it now). */
+export async function insertMessage(db: TDb, row: TNewMessage): Promise<void> {
   await db
     .insertInto('messages')
-    .values({ ...row, emailed_at: null })
+    .values({ ...row, emailed_at: null, email_attempts: 1, email_attempted_at: row.created_at })
     .execute();
+}
+
+/** Messages not yet emailed whose last attempt started before `attemptedBefore`, oldest first. */
+export async function listUnsentMessages(db: TDb, options: { attemptedBefore: number; createdAfter: number; maxAttempts: number; limit: number }): Promise<TMessageRow[]> {
+  return db
+    .selectFrom('messages')
+    .selectAll()
+    .where('emailed_at', 'is', null)
+    .where('email_attempted_at', '<', options.attemptedBefore)
+    .where('email_attempts', '<', options.maxAttempts)
+    .where('created_at', '>', options.createdAfter)
+    .orderBy('created_at')
+    .limit(options.limit)
+    .execute();
+}
+
+/** Claims the next attempt, if no other process did since the row was read. */
+export async function claimMessageEmail(db: TDb, claim: { id: string; previousAttemptedAt: number | null; now: number }): Promise<boolean> {
+  const result = await db
+    .updateTable('messages')
+    .set((eb) => ({ email_attempted_at: claim.now, email_attempts: eb('email_attempts', '+', 1) }))
+    .where('id', '=', claim.id)
+    .where('emailed_at', 'is', null)
+    .where((eb) => (claim.previousAttemptedAt === null ? eb('email_attempted_at', 'is', null) : eb('email_attempted_at', '=', claim.previousAttemptedAt)))
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 export async function markMessageEmailed(db: TDb, id: string, now: number): Promise<void> {

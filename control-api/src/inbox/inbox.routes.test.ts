@@ -7,7 +7,7 @@ import type { Mailer } from '../notifications/mailer.ts';
 import { createCapturingMailer, type TCapturingMailer } from '../test-support/account-mail.ts';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '../test-support/test-database.ts';
-import { NEWSLETTER_CONFIRM_SUBJECT, NEWSLETTER_RESEND_MS } from './inbox.service.ts';
+import { NEWSLETTER_CONFIRM_SUBJECT, NEWSLETTER_RESEND_MS, sendUnsentMessages } from './inbox.service.ts';
 
 const OPERATOR = 'operator@dropsite.example';
 const CONTACT = { name: 'Ada Lovelace', email: 'Ada@Studio.example', subject: 'Custom domain', message: 'Can my sites live on files.studio.example?' };
@@ -145,12 +145,20 @@ describe('the public forms', () => {
     expect(mail.sent).toEqual([]);
   });
 
-  it('keeps the message when the mail cannot be sent, and still answers success', async () => {
+  it('keeps the message when the mail cannot be sent, still answers success, and sends it on a later try', async () => {
     const failing: Mailer = { driver: 'smtp', send: () => Promise.reject(new Error('connection refused')), close: async () => {} };
     app.deps.mailer = failing;
     expect((await post(app, '/api/contact', CONTACT)).status).toBe(201);
-    const [row] = await messages(app);
-    expect(row).toMatchObject({ email: 'ada@studio.example', emailed_at: null });
+    await vi.waitFor(async () => expect((await messages(app))[0]).toMatchObject({ email: 'ada@studio.example', emailed_at: null, email_attempts: 1 }));
+
+    // Too soon for another try; ten minutes later the retry sends it, once.
+    app.deps.mailer = mail;
+    expect(await sendUnsentMessages(app.deps)).toBe(0);
+    clock.advance(11 * 60_000);
+    expect(await sendUnsentMessages(app.deps)).toBe(1);
+    expect(mail.sent.map((m) => m.subject)).toEqual(['Contact: Custom domain']);
+    expect((await messages(app))[0]).toMatchObject({ emailed_at: clock.now(), email_attempts: 2 });
+    expect(await sendUnsentMessages(app.deps)).toBe(0);
   });
 
   it('answers a classic form post (JavaScript off) with a page: the confirmation, or why it was refused', async () => {

@@ -23,10 +23,12 @@ import {
   findSubscriberByTokenHash,
   insertMessage,
   insertPendingSubscriber,
+  listUnsentMessages,
+  claimMessageEmail,
   markMessageEmailed,
   releaseConfirmation,
   setSubscriberStatus,
-  type TMessageRow,
+  type TNewMessage,
   type TSubscriberRow,
 } from './inbox.repository.ts';
 
@@ -47,7 +49,7 @@ function operatorAddressOf(config: TDeps['config']): string {
   return config.notifications.operatorEmail ?? config.notifications.smtpFrom;
 }
 
-function toRow(input: TMessageInput, id: string, now: number): Omit<TMessageRow, 'emailed_at'> {
+function toRow(input: TMessageInput, id: string, now: number): TNewMessage {
   const base = { id, kind: input.kind, name: input.data.name, email: input.data.email, created_at: now };
   switch (input.kind) {
     case 'contact':
@@ -59,6 +61,11 @@ function toRow(input: TMessageInput, id: string, now: number): Omit<TMessageRow,
   }
 }
 
+/** A failed email to the operator is tried again this long after its last attempt, at most this many times in all, for this long. */
+const RETRY_AFTER_MS = 10 * 60_000;
+const MAX_EMAIL_ATTEMPTS = 6;
+const RETRY_FOR_MS = 3 * 24 * HOUR_MS;
+
 /** Stores the message, then emails the operator in the background. Returns the stored row's id. */
 export async function takeMessage(deps: TDeps, input: TMessageInput): Promise<string> {
   const now = deps.clock.now();
@@ -69,18 +76,51 @@ export async function takeMessage(deps: TDeps, input: TMessageInput): Promise<st
   return row.id;
 }
 
-async function emailOperator(deps: TDeps, row: Omit<TMessageRow, 'emailed_at'>): Promise<void> {
+async function emailOperator(deps: TDeps, row: TNewMessage): Promise<boolean> {
   try {
     await deps.mailer.send(composeOperatorEmail(deps, row));
     await markMessageEmailed(deps.db, row.id, deps.clock.now());
+    return true;
   } catch (err) {
-    deps.log.error({ err, messageId: row.id }, 'could not email a form message to the operator; it stays stored');
+    deps.log.error({ err, messageId: row.id }, 'could not email a form message to the operator; it stays stored and is tried again later');
+    return false;
   }
+}
+
+/** Emails the stored messages whose email failed (one process claims each attempt). Returns how many went out. */
+export async function sendUnsentMessages(deps: TDeps): Promise<number> {
+  const now = deps.clock.now();
+  const rows = await listUnsentMessages(deps.db, { attemptedBefore: now - RETRY_AFTER_MS, createdAfter: now - RETRY_FOR_MS, maxAttempts: MAX_EMAIL_ATTEMPTS, limit: 20 });
+  let sent = 0;
+  for (const row of rows) {
+    if (!(await claimMessageEmail(deps.db, { id: row.id, previousAttemptedAt: row.email_attempted_at, now }))) continue;
+    if (await emailOperator(deps, row)) sent++;
+  }
+  return sent;
+}
+
+/** The API process's retry of failed operator emails, every few minutes; stopped by the runtime's close(). */
+export function startUnsentMessageSender(deps: TDeps): { stop(): Promise<void> } {
+  let running: Promise<unknown> | undefined;
+  const timer = setInterval(() => {
+    running ??= sendUnsentMessages(deps)
+      .catch((err: unknown) => deps.log.error({ err }, 'sending unsent form messages failed'))
+      .finally(() => {
+        running = undefined;
+      });
+  }, RETRY_AFTER_MS);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }
 
 const KIND_TITLES: Record<Exclude<TFormKind, 'newsletter'>, string> = { contact: 'Contact', feedback: 'Feedback', sales: 'Contact Sales' };
 
-function composeOperatorEmail(deps: TDeps, row: Omit<TMessageRow, 'emailed_at'>): TMailMessage {
+function composeOperatorEmail(deps: TDeps, row: TNewMessage): TMailMessage {
   const kind = row.kind;
   const topic = kind === 'sales' ? row.company : row.subject;
   const from = row.name || row.email || 'someone who left no name';
