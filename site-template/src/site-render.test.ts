@@ -450,6 +450,16 @@ describe('templates shape the page', () => {
     expect(off('.hero__review').length).toBe(0);
   });
 
+  it('every template renders an empty site with its empty state, and a site of documents only without an image hero', async () => {
+    for (const template of TEMPLATE_IDS) {
+      const empty = await render(makeSite([], { template }));
+      expect(empty('.files__empty').text(), template).toBe('No files have been shared here yet.');
+      const documents = await render(makeSite([makePdfFile('a.pdf', 2), makeTextFile()], { template }));
+      expect(documents('.hero__backdrop').length, template).toBe(0);
+      expect(documents('[data-carousel], .chip').length, template).toBe(0);
+    }
+  });
+
   it('a page loads only the scripts its template uses: the carousel script is on the product page alone', async () => {
     const files = grouped();
     for (const template of TEMPLATE_IDS) {
