@@ -9,6 +9,7 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 
 const SHOTS = '/tmp/shots-forms';
@@ -210,6 +211,38 @@ test.describe('the public forms', () => {
     await page.getByRole('button', { name: 'Confirm subscription' }).click();
     await expect(page.getByRole('heading', { name: 'You are subscribed' })).toBeVisible();
   });
+});
+
+test('no serious accessibility violations in the forms as they change: errors shown, a refusal, the open sales dialog', async ({ page }) => {
+  const check = async (label: string, include: string) => {
+    const results = await new AxeBuilder({ page }).include(include).analyze();
+    const serious = results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${label}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    expect(serious).toEqual([]);
+  };
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const form = await openForm(page, '/contact', 'contact');
+    await form.getByRole('button', { name: 'Send message' }).click();
+    await expect(form.locator('[data-error-for="name"]')).toBeVisible();
+    await check(`contact errors (${scheme})`, 'form[data-form="contact"]');
+
+    await page.route('**/api/feedback', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ success: false, error: 'Please try again later.', code: 'service_unavailable' }) }),
+    );
+    const feedback = await openForm(page, '/feedback', 'feedback');
+    await feedback.getByLabel('2 stars').check();
+    await feedback.getByLabel('Your feedback').fill('Hello');
+    await feedback.getByRole('button', { name: 'Send feedback' }).click();
+    await expect(feedback.getByRole('alert')).toHaveText('Please try again later.');
+    await check(`feedback refused (${scheme})`, 'form[data-form="feedback"]');
+
+    await page.goto('/payment');
+    await page.getByRole('button', { name: 'Contact Sales' }).first().click();
+    await expect(page.getByRole('dialog', { name: 'Contact Sales' })).toBeVisible();
+    await check(`sales dialog (${scheme})`, 'dialog');
+  }
 });
 
 test.describe('with JavaScript off', () => {
