@@ -303,6 +303,8 @@ async function startApi(dir: string, totalBytes: number): Promise<{ child: Child
         SESSION_SECRET: 'bench-only-session-secret-0123456789abcdef',
         MAX_UPLOAD_BYTES: String(totalBytes + MB),
         PUBLISH_BYTES_PER_DAY: String(Math.max(5 * 1024 ** 3, totalBytes + MB)),
+        // No demo sites built beside the measured uploads.
+        DEMO_SITES: 'false',
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     },

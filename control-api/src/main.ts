@@ -5,6 +5,7 @@ import { createApp } from './app.ts';
 import { createRuntime } from './runtime.ts';
 import { assertSessionSecretConfigured } from './access/server-secret.ts';
 import { createHttpServer } from './http/slow-clients.ts';
+import { startDemoSitesSeed } from './demo-sites.ts';
 
 process.env.NODE_ENV ??= 'production';
 
@@ -26,12 +27,15 @@ server.listen(config.port, config.host, () => {
   log.info({ port, storage: config.storage.driver, queue: runtime.deps.queue.driver, builder: config.runBuilder }, 'listening');
   process.stdout.write(`\nDropsite is running at ${config.publicUrl.replace(`:${config.port}`, `:${port}`)}\n\n`);
 });
+// The demo sites (one per template), built in the background when missing or out of date.
+const demoSites = config.demoSites ? startDemoSitesSeed(log) : null;
 
 let isStopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (isStopping) return;
   isStopping = true;
   log.info({ signal }, 'shutting down');
+  demoSites?.stop();
   // Stop accepting connections, let in-flight requests and builds finish.
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();

@@ -27,6 +27,7 @@ const ZEnvSchema = z.object({
     .regex(/^[\w-]{1,64}$/)
     .default('dropsite-builds'),
   RUN_BUILDER: boolText.default(true),
+  DEMO_SITES: boolText.default(true),
   BUILD_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(8),
   DERIVE_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(3),
   BUILD_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
@@ -115,6 +116,8 @@ export interface TConfig {
   redisUrl: string | undefined;
   buildQueueName: string;
   runBuilder: boolean;
+  /** Whether the API process builds the demo sites at start-up when one is missing or out of date (demo-sites.ts). */
+  demoSites: boolean;
   buildConcurrency: number;
   buildAttempts: number;
   /** Files one build derives at once (images decode on libvips threads, so a few overlap I/O well). */
@@ -253,6 +256,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL || undefined,
     buildQueueName: e.BUILD_QUEUE_NAME,
     runBuilder: e.RUN_BUILDER,
+    demoSites: e.DEMO_SITES,
     buildConcurrency: e.BUILD_CONCURRENCY,
     buildAttempts: e.BUILD_ATTEMPTS,
     deriveConcurrency: e.DERIVE_CONCURRENCY,
