@@ -71,7 +71,7 @@ function BlogList() {
         <aside className="blog-soon" aria-labelledby="blog-soon-heading">
           <h2 id="blog-soon-heading">More Articles Coming Soon</h2>
           <p>
-            We are writing more guides, including business tips for freelancers and studios. Is there something you would like us to cover? <a href="/feedback">Tell us</a>.
+            We are writing more guides on delivering work to clients. Is there something you would like us to cover? <a href="/feedback">Tell us</a>.
           </p>
         </aside>
       </div>
