@@ -1,0 +1,130 @@
+/**
+ * The demo seed on a test app: each demo site is built by the ordinary builder at its template's
+ * demo path, with its template and every sample file on the page; a second seed changes nothing;
+ * a new template build or a changed sample project rebuilds what it touches. All eight on SQLite;
+ * one on PostgreSQL (the rows are the same code on both; the repository test covers both fully).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEMPLATE_CATALOGUE } from '@dropsite/shared';
+import { isDialectAvailable, testAppDatabase } from '../../../control-api/src/test-support/test-database.ts';
+import { startTestApp, type TTestApp } from '../../../control-api/src/test-support/test-app.ts';
+import { DEMO_MANIFESTS } from './projects/index.ts';
+import { pitchTemplate } from './projects/pitch-template.ts';
+import { sampleFilesOf } from './samples.ts';
+import { demoSlugOf, seedDemoSites } from './seed.ts';
+
+/** A fresh checkout draws every sample picture first. */
+const SEED_TIMEOUT_MS = 600_000;
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+async function buildCount(app: TTestApp): Promise<number> {
+  const row = await app.deps.db
+    .selectFrom('builds')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+describe('npm run seed-demo (SQLite)', () => {
+  let app: TTestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+    const report = await seedDemoSites(app.deps, { templateVersion: 'template-build-1' });
+    expect(report.failed).toEqual([]);
+    expect(report.built).toHaveLength(DEMO_MANIFESTS.length);
+  }, SEED_TIMEOUT_MS);
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('builds each demo at its template demo path, with its template, its title and every sample file', async () => {
+    expect(DEMO_MANIFESTS.map((m) => `/${demoSlugOf(m)}`).sort()).toEqual(
+      Object.values(TEMPLATE_CATALOGUE)
+        .map((t) => t.demoPath)
+        .sort(),
+    );
+    for (const manifest of DEMO_MANIFESTS) {
+      const slug = demoSlugOf(manifest);
+      const res = await fetch(`${app.url}/${slug}`);
+      expect(res.status, slug).toBe(200);
+      const html = await res.text();
+      expect(html).toContain(`data-template="${manifest.template}"`);
+      expect(html).toContain(escapeHtml(manifest.title));
+      for (const file of sampleFilesOf(manifest)) expect(html, `${slug}: ${file.name}`).toContain(escapeHtml(file.name));
+    }
+    // The rest of a site's public routes answer at the reserved paths too.
+    expect(await (await fetch(`${app.url}/api/sites/photo-gallery/status`)).json()).toMatchObject({ success: true, status: 'live' });
+    const og = await fetch(`${app.url}/photo-gallery/og.png`);
+    expect([og.status, og.headers.get('content-type')]).toEqual([200, 'image/png']);
+  });
+
+  it('stores each demo as an ownerless, public, live project whose files keep the folders they were dropped in', async () => {
+    const rows = await app.deps.db.selectFrom('projects').select(['slug', 'status', 'owner_creator_id', 'anonymous_session_id', 'password_hash', 'expires_at']).execute();
+    expect(rows).toHaveLength(DEMO_MANIFESTS.length);
+    for (const row of rows) expect(row).toMatchObject({ status: 'live', owner_creator_id: null, anonymous_session_id: null, password_hash: null, expires_at: null });
+    const gallery = await app.deps.db
+      .selectFrom('files')
+      .innerJoin('projects', 'projects.id', 'files.project_id')
+      .select(['files.name', 'files.group_name'])
+      .where('projects.slug', '=', 'photo-gallery')
+      .orderBy('files.position')
+      .execute();
+    expect(gallery.map((f) => f.group_name)).toEqual(['Portraits', 'Ceremony', 'Reception', 'Details', 'Portraits', 'Ceremony', 'Reception', 'Details']);
+    // Every file's bytes are served.
+    const first = await app.deps.db.selectFrom('files').select('id').limit(1).executeTakeFirstOrThrow();
+    expect((await fetch(`${app.url}/api/files/${first.id}?mode=download`)).status).toBe(200);
+  });
+
+  it('changes nothing when run again', async () => {
+    const builds = await buildCount(app);
+    const report = await seedDemoSites(app.deps, { templateVersion: 'template-build-1' });
+    expect(report).toEqual({ built: [], current: DEMO_MANIFESTS.map(demoSlugOf), failed: [] });
+    expect(await buildCount(app)).toBe(builds);
+  });
+
+  it('rebuilds the demos on a new template build, keeping each file row', async () => {
+    const before = await app.deps.db.selectFrom('files').select('id').orderBy('id').execute();
+    const report = await seedDemoSites(app.deps, { templateVersion: 'template-build-2', slugs: ['pitch-template', 'event-template'] });
+    expect(report.built.sort()).toEqual(['event-template', 'pitch-template']);
+    expect(await app.deps.db.selectFrom('files').select('id').orderBy('id').execute()).toEqual(before);
+  });
+
+  it('updates a demo whose sample project changed', async () => {
+    const title = pitchTemplate.title;
+    pitchTemplate.title = 'Lumora AI — Series A (updated)';
+    try {
+      const report = await seedDemoSites(app.deps, { templateVersion: 'template-build-2', slugs: ['pitch-template', 'event-template'] });
+      expect(report).toEqual({ built: ['pitch-template'], current: ['event-template'], failed: [] });
+      expect(await (await fetch(`${app.url}/pitch-template`)).text()).toContain('Lumora AI — Series A (updated)');
+    } finally {
+      pitchTemplate.title = title;
+    }
+  });
+});
+
+const postgres = await isDialectAvailable('postgres');
+describe.skipIf(!postgres)('npm run seed-demo (PostgreSQL)', () => {
+  const database = testAppDatabase('postgres', 'seed_demo');
+  let app: TTestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ config: database.config });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database.drop();
+  });
+
+  it(
+    'builds a demo and finds it current the second time',
+    async () => {
+      const first = await seedDemoSites(app.deps, { templateVersion: 'template-build-1', slugs: ['pitch-template'] });
+      expect(first).toEqual({ built: ['pitch-template'], current: [], failed: [] });
+      const html = await (await fetch(`${app.url}/pitch-template`)).text();
+      expect(html).toContain('data-template="pitch-template"');
+      expect(html).toContain('Lumora-AI-Series-A-Deck.pdf');
+      expect(await seedDemoSites(app.deps, { templateVersion: 'template-build-1', slugs: ['pitch-template'] })).toEqual({ built: [], current: ['pitch-template'], failed: [] });
+    },
+    SEED_TIMEOUT_MS,
+  );
+});
