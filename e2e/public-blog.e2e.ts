@@ -46,6 +46,11 @@ test('the blog’s category chips filter the articles, say when a category has n
   const photography = ARTICLES.find((a) => a.category === 'Photography');
   await expect(visibleCards(page).getByRole('heading')).toHaveText(photography?.title ?? 'missing');
   await expect(page.getByRole('status')).toHaveText('Showing 1 article in Photography.');
+  // The choice is in the address, so it survives a reload.
+  await expect(page).toHaveURL('/blog?category=photography');
+  await page.reload();
+  await expect(chips.getByRole('button', { name: 'Photography' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(visibleCards(page)).toHaveCount(1);
 
   await chips.getByRole('button', { name: 'Business Tips' }).click();
   await expect(visibleCards(page)).toHaveCount(0);
@@ -56,6 +61,7 @@ test('the blog’s category chips filter the articles, say when a category has n
   await page.keyboard.press('Enter');
   await expect(visibleCards(page)).toHaveCount(3);
   await expect(page.getByRole('status')).toHaveText('Showing all 3 articles.');
+  await expect(page).toHaveURL('/blog');
 
   // Read Full Article opens the article.
   await visibleCards(page)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BLOG_CHOICES, describeChoice, isBlogChoice, matchesChoice } from './blog-filter.ts';
+import { BLOG_CHOICES, choiceFromSearch, describeChoice, isBlogChoice, matchesChoice, searchForChoice } from './blog-filter.ts';
 
 describe('the blog filter', () => {
   it('offers All and the four categories, in the chips’ order', () => {
@@ -23,5 +23,20 @@ describe('the blog filter', () => {
     expect(describeChoice('All', 3)).toBe('Showing all 3 articles.');
     expect(describeChoice('Photography', 1)).toBe('Showing 1 article in Photography.');
     expect(describeChoice('Business Tips', 0)).toBe('No articles in Business Tips yet. Choose another category, or All.');
+  });
+});
+
+describe('the chosen category in the address', () => {
+  it('names each category by a readable slug, and All by none', () => {
+    expect(searchForChoice('Agency Tools')).toBe('?category=agency-tools');
+    expect(searchForChoice('Photography')).toBe('?category=photography');
+    expect(searchForChoice('All')).toBe('');
+  });
+
+  it('reads it back, falling back to All for a missing or unknown category', () => {
+    for (const choice of BLOG_CHOICES) expect(choiceFromSearch(searchForChoice(choice))).toBe(choice);
+    expect(choiceFromSearch('?category=gardening')).toBe('All');
+    expect(choiceFromSearch('?category=Photography')).toBe('All');
+    expect(choiceFromSearch('')).toBe('All');
   });
 });

@@ -24,3 +24,17 @@ export function describeChoice(choice: TBlogChoice, shown: number): string {
   const articles = shown === 1 ? '1 article' : `${shown} articles`;
   return choice === 'All' ? `Showing all ${articles}.` : `Showing ${articles} in ${choice}.`;
 }
+
+/** A choice in the address, so a filtered list can be shared and kept on reload: 'Agency Tools' ↔ '?category=agency-tools'. */
+const slugOf = (choice: TBlogChoice) => choice.toLowerCase().replace(/\s+/g, '-');
+
+/** The choice the address names (`?category=agency-tools`); All without one or for an unknown one. */
+export function choiceFromSearch(search: string): TBlogChoice {
+  const wanted = new URLSearchParams(search).get('category');
+  return BLOG_CHOICES.find((choice) => choice !== 'All' && slugOf(choice) === wanted) ?? 'All';
+}
+
+/** The query that names a choice: empty for All. */
+export function searchForChoice(choice: TBlogChoice): string {
+  return choice === 'All' ? '' : `?category=${slugOf(choice)}`;
+}

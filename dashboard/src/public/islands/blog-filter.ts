@@ -1,9 +1,10 @@
 /**
  * The blog list's category chips: shows them (without this island every article shows and there
  * are no chips), and filters the cards by the chosen category, saying how many show or, when a
- * category has none yet, saying so.
+ * category has none yet, saying so. The choice is kept in the address (`?category=sales`), so a
+ * filtered list can be shared and survives a reload.
  */
-import { describeChoice, isBlogChoice, matchesChoice, type TBlogChoice } from '../blog/blog-filter.ts';
+import { choiceFromSearch, describeChoice, isBlogChoice, matchesChoice, searchForChoice, type TBlogChoice } from '../blog/blog-filter.ts';
 
 export function mount(root: HTMLElement): void {
   const chipGroup = root.querySelector<HTMLElement>('[data-chips]');
@@ -26,9 +27,12 @@ export function mount(root: HTMLElement): void {
   for (const chip of chips) {
     chip.addEventListener('click', () => {
       const choice = chip.dataset.choice;
-      if (isBlogChoice(choice)) choose(choice, true);
+      if (!isBlogChoice(choice)) return;
+      choose(choice, true);
+      history.replaceState(history.state, '', `${location.pathname}${searchForChoice(choice)}${location.hash}`);
     });
   }
   chipGroup.hidden = false;
-  choose('All', false);
+  const initial = choiceFromSearch(location.search);
+  choose(initial, initial !== 'All');
 }
