@@ -381,6 +381,8 @@ function poster(r: TImageRecipe, rnd: TRandom, soft: SoftFills): string {
   let s = abstract({ ...r, palette: p }, rnd, soft);
   s += `<rect width="${w}" height="${h}" fill="#000" opacity="0.25"/>`;
   const lines = r.lines ?? [];
+  // Without words, the poster's artwork alone (a site's hero sets its own title over it).
+  if (lines.length === 0) return s;
   let y = h * 0.62;
   s += `<rect x="${f1(w * 0.08)}" y="${f1(y - w * 0.13)}" width="${f1(w * 0.14)}" height="${f1(h * 0.008)}" fill="${col(p, 4)}"/>`;
   lines.forEach((line, i) => {

@@ -10,7 +10,7 @@ export const portfolioResume: TDemoManifest = {
   theme: 'minimal-light',
   settings: { enableFavorites: true, enableApprovals: false, enableComments: false },
   files: [
-    photo('noor-haddad.jpg', 'portrait', 21, ['#101418', '#23313a', '#4f6b73', '#9fc2bf', '#e9f4ef'], { width: 1600, height: 1600 }),
+    photo('noor-haddad.jpg', 'portrait', 21, ['#101418', '#23313a', '#4f6b73', '#9fc2bf', '#e9f4ef'], { group: 'Profile', width: 1600, height: 1600 }),
     photo('01-atlas-banking-app.webp', 'screen', 22, ['#0b1020', '#1b2440', '#5b7cfa', '#7ee0c3', '#ffd166'], {
       group: 'Work',
       format: 'webp',

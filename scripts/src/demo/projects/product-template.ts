@@ -4,8 +4,8 @@ import { pdf, photo, type TDemoManifest, type TDemoFile } from '../manifest.ts';
 const finish = (colour: 'Black' | 'White' | 'Natural', seed: number): TDemoFile[] => {
   const key = colour.toLowerCase() as 'black' | 'white' | 'natural';
   return [
-    photo(`tessel-one-${key}-front.jpg`, 'product', seed, [], { group: colour, finish: key, width: 1800, height: 1800 }),
-    photo(`tessel-one-${key}-detail.jpg`, 'product', seed + 1, [], { group: colour, finish: key, width: 1800, height: 1800 }),
+    photo(`tessel-one-${key}-front.jpg`, 'product', seed, [], { group: colour, finish: key }),
+    photo(`tessel-one-${key}-detail.jpg`, 'product', seed + 1, [], { group: colour, finish: key }),
   ];
 };
 
