@@ -113,7 +113,7 @@ test('the owner edits, replaces a file, protects and deletes a published site fr
   await expect(page.getByRole('heading', { name: 'No projects yet' })).toBeVisible();
   const gone = await visitor.goto(site.url);
   expect(gone?.status()).toBe(404);
-  await expect(visitor.getByRole('heading', { name: 'Site not found' })).toBeVisible();
+  await expect(visitor.getByRole('heading', { name: 'Page not found' })).toBeVisible();
 
   await visitorContext.close();
   await creator.close();

@@ -173,7 +173,8 @@ async function main() {
     .replace('<div id="root"></div>', `<div id="root">${renderer.renderLanding()}</div>`);
   await writeFile(path.join(DIST, 'index.html'), landing);
 
-  const listed = ['/', ...pages.filter((page) => !page.unlisted).map((page) => page.path)];
+  // A page that repeats another (its canonical is elsewhere) is left to that one.
+  const listed = ['/', ...pages.filter((page) => !page.unlisted && page.canonical === page.path).map((page) => page.path)];
   const sitemap = `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 ${listed.map((p) => `  <url><loc>${ORIGIN}${p}</loc></url>`).join('\n')}

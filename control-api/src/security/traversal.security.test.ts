@@ -82,8 +82,10 @@ describe('path traversal', () => {
   it('refuses hostile slugs on every route that takes one, before any storage call', async () => {
     for (const segment of [...HOSTILE_SEGMENTS, `${'a'.repeat(2000)}`, 'API', 'Api', 'dashboard', 'robots.txt', `${slug}%00`, `${slug}%2F..`, `${slug}%2F..%2F..%2Findex.html`]) {
       // The site itself answers with the 404 page; the API with its JSON error. `/dashboard` is a page of
-      // the app (the creator's dashboard), answered without looking for a site of that name.
-      await expectRefusedWithoutStorage(`/${segment}`, {}, segment === 'dashboard' ? [200] : [400, 404]);
+      // the app (the creator's dashboard), and `/robots.txt` the built dashboard's file, both answered
+      // without looking for a site of that name.
+      const own = segment === 'dashboard' ? [200] : segment === 'robots.txt' ? [200, 404] : [400, 404];
+      await expectRefusedWithoutStorage(`/${segment}`, {}, own);
       await expectRefusedWithoutStorage(`/${segment}/og.png`);
       for (const path of [`/api/sites/${segment}/download`, `/api/sites/${segment}/status`, `/api/direct-upload/status/${segment}`]) {
         const res = await expectRefusedWithoutStorage(path);

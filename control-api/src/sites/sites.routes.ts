@@ -9,7 +9,7 @@ import { isSiteSlug } from '../projects/demo-projects.ts';
 import { REFUSAL_CACHE_CONTROL, siteCacheControl } from './site-access.ts';
 import { buildProgressOf, isTakenDown, openSiteBySlug } from './sites.service.ts';
 import { ASSET_CSP, readStoredScriptHashes, siteCsp, siteScriptHashes } from './site-csp.ts';
-import { buildingPage, expiredPage, failedPage, notFoundPage, passwordPage, takenDownPage } from './status-pages.ts';
+import { buildingPage, expiredPage, failedPage, passwordPage, takenDownPage } from './status-pages.ts';
 
 function sendPage(res: Response, status: number, html: string): void {
   res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': REFUSAL_CACHE_CONTROL }).send(html);
@@ -31,7 +31,10 @@ export function createSiteRoutes(deps: TAppDeps): Router {
     if (!project || access === 'missing') {
       // A site an operator took down says so (451, Unavailable For Legal Reasons); its files stay 404.
       if (await isTakenDown(deps, slug)) return sendPage(res, 451, takenDownPage());
-      return sendPage(res, 404, notFoundPage());
+      // No site at this address: the product's one 404 page, as for any other unknown path.
+      res.set('Cache-Control', REFUSAL_CACHE_CONTROL);
+      next();
+      return;
     }
     if (access === 'expired') return sendPage(res, 410, expiredPage());
     if (access === 'locked') return sendPage(res, 401, passwordPage({ slug, theme: project.theme }));
