@@ -347,6 +347,8 @@ describe('templates shape the page', () => {
     expect($('.hero').attr('data-hero-kind')).toBe('profile');
     expect($('h1').text()).toBe('Mira Solberg');
     expect($('.hero__role').text()).toBe('Harbour Lights');
+    const titled = await render(makeSite(files, { template: 'portfolio-resume', title: 'Mira Solberg — Photographer' }));
+    expect(titled('.hero__role').text()).toBe('Photographer');
     expect($('.hero__monogram').text()).toBe('MS');
     expect($('.hero__description--bio').text()).toBe('Final selects from the October shoot.');
     const contact = $('.hero__contact');
@@ -423,7 +425,8 @@ describe('templates shape the page', () => {
     ];
     const $ = await render(makeSite(files, { template: 'case-study-template' }));
     expect($('.hero').attr('data-hero-kind')).toBe('brief');
-    expect($('.hero__description').length).toBe(0);
+    // The description is the brief, said once (the fixture's sub-line repeats it).
+    expect($('.hero__description, .hero__sub').length).toBe(0);
     expect($('.brief__text').text()).toBe('Final selects from the October shoot.');
     expect(blocks($)).toEqual(['brief', 'phases', 'files']);
     expect(texts($, '.phases .section-step')).toEqual(['01', '02', '03']);
