@@ -1,13 +1,18 @@
 /**
  * The demo seed on a test app: each demo site is built by the ordinary builder at its template's
  * demo path, with its template and every sample file on the page; a second seed changes nothing;
- * a new template build or a changed sample project rebuilds what it touches. All eight on SQLite;
- * one on PostgreSQL (the rows are the same code on both; the repository test covers both fully).
+ * a new template build or a changed sample project rebuilds what it touches. All eight on SQLite
+ * and disk storage; one on PostgreSQL and S3 storage (s3rver), the distributed deployment's
+ * (the rows are the same code on both dialects; the repository test covers both fully).
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEMPLATE_CATALOGUE } from '@dropsite/shared';
 import { isDialectAvailable, testAppDatabase } from '../../../control-api/src/test-support/test-database.ts';
 import { startTestApp, type TTestApp } from '../../../control-api/src/test-support/test-app.ts';
+import { startS3rver, type TS3rver } from '../../../control-api/src/test-support/s3rver.ts';
 import { DEMO_MANIFESTS } from './projects/index.ts';
 import { pitchTemplate } from './projects/pitch-template.ts';
 import { sampleFilesOf } from './samples.ts';
@@ -104,15 +109,24 @@ describe('npm run seed-demo (SQLite)', () => {
 });
 
 const postgres = await isDialectAvailable('postgres');
-describe.skipIf(!postgres)('npm run seed-demo (PostgreSQL)', () => {
+describe.skipIf(!postgres)('npm run seed-demo (PostgreSQL, S3 storage)', () => {
   const database = testAppDatabase('postgres', 'seed_demo');
   let app: TTestApp;
+  let s3: { server: TS3rver; dir: string } | undefined;
   beforeAll(async () => {
-    app = await startTestApp({ config: database.config });
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-s3rver-'));
+    const started = await startS3rver(dir);
+    s3 = { server: started.server, dir };
+    app = await startTestApp({
+      config: database.config,
+      storage: { driver: 's3', endpoint: started.endpoint, region: 'us-east-1', bucket: 'demo-sites', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true },
+    });
   });
   afterAll(async () => {
     await app?.close();
     await database.drop();
+    await s3?.server.close();
+    if (s3) await rm(s3.dir, { recursive: true, force: true });
   });
 
   it(
@@ -123,6 +137,9 @@ describe.skipIf(!postgres)('npm run seed-demo (PostgreSQL)', () => {
       const html = await (await fetch(`${app.url}/pitch-template`)).text();
       expect(html).toContain('data-template="pitch-template"');
       expect(html).toContain('Lumora-AI-Series-A-Deck.pdf');
+      const deck = await app.deps.db.selectFrom('files').select('id').where('name', '=', 'Lumora-AI-Series-A-Deck.pdf').executeTakeFirstOrThrow();
+      const bytes = await fetch(`${app.url}/api/files/${deck.id}?mode=download`);
+      expect([bytes.status, (await bytes.arrayBuffer()).byteLength > 10_000]).toEqual([200, true]);
       expect(await seedDemoSites(app.deps, { templateVersion: 'template-build-1', slugs: ['pitch-template'] })).toEqual({ built: [], current: ['pitch-template'], failed: [] });
     },
     SEED_TIMEOUT_MS,

@@ -64,27 +64,17 @@ export interface TSeedReport {
   failed: string[];
 }
 
-/** Brings the demo sites to their manifests (see the module comment). */
-export async function seedDemoSites(deps: TAppDeps, options: TSeedOptions = {}): Promise<TSeedReport> {
-  const log = options.log ?? (() => {});
-  const templateVersion = options.templateVersion ?? (await siteTemplateVersion());
-  const manifests = DEMO_MANIFESTS.filter((m) => !options.slugs || options.slugs.includes(demoSlugOf(m)));
-  const states = new Map((await listDemoSiteStates(deps.db)).map((s) => [s.slug, s]));
-  const report: TSeedReport = { built: [], current: [], failed: [] };
-
-  for (const manifest of manifests) {
-    const slug = demoSlugOf(manifest);
-    const fingerprint = fingerprintOf(manifest, templateVersion);
-    const state = states.get(slug);
-    if (!options.force && state && state.fingerprint === fingerprint && state.status === 'live' && !state.gone) {
-      report.current.push(slug);
-      continue;
-    }
-    log(`/${slug}: preparing ${sampleFilesOf(manifest).length} files…`);
-    const samples = await makeSamples(manifest);
-    const existing = await findDemoProject(deps.db, slug);
-    const projectId = existing?.project.id ?? newRowId();
-    const files: TDemoFileInput[] = [];
+/** Saves one demo and builds it; answers whether its build succeeded. Bytes stored for a save that fails are removed. */
+async function seedOne(deps: TAppDeps, manifest: TDemoManifest, fingerprint: string, log: (line: string) => void): Promise<boolean> {
+  const slug = demoSlugOf(manifest);
+  log(`/${slug}: preparing ${sampleFilesOf(manifest).length} files…`);
+  const samples = await makeSamples(manifest);
+  const existing = await findDemoProject(deps.db, slug);
+  const projectId = existing?.project.id ?? newRowId();
+  const files: TDemoFileInput[] = [];
+  const stored: string[] = [];
+  let saved: Awaited<ReturnType<typeof saveDemoProject>>;
+  try {
     for (const sample of samples) {
       // The same bytes under the same name keep their row; anything else is a new file.
       const kept = existing?.files.find((f) => f.name === sample.name && f.sha256 === sample.sha256 && !files.some((k) => k.id === f.id));
@@ -95,9 +85,10 @@ export async function seedDemoSites(deps: TAppDeps, options: TSeedOptions = {}):
       const id = newRowId();
       const storageKey = uploadKey(projectId, id);
       await deps.storage.put(storageKey, sample.bytes, { contentType: sample.type });
+      stored.push(storageKey);
       files.push({ id, name: sample.name, type: sample.type, size: sample.bytes.length, sha256: sample.sha256, storageKey, group: sample.group });
     }
-    const saved = await saveDemoProject(
+    saved = await saveDemoProject(
       deps.db,
       {
         projectId,
@@ -116,21 +107,50 @@ export async function seedDemoSites(deps: TAppDeps, options: TSeedOptions = {}):
       },
       deps.clock.now(),
     );
-    for (const key of saved.removedStorageKeys) await deps.storage.delete(key);
-    log(`/${slug}: ${existing ? (saved.changed ? 'updated' : 'unchanged, rebuilding') : 'created'}; building…`);
+  } catch (err) {
+    for (const key of stored) await deps.storage.delete(key);
+    throw err;
+  }
+  for (const key of saved.removedStorageKeys) await deps.storage.delete(key);
+  log(`/${slug}: ${existing ? (saved.changed ? 'updated' : 'unchanged, rebuilding') : 'created'}; building…`);
 
-    // Built one at a time, as soon as each is saved: each demo's result is its own (a failed rebuild
-    // of a live site leaves its old page up), and the first demos are online while the next are made.
-    const started = performance.now();
-    const result = await rebuildProjects(deps, [projectId], () => {}, 200);
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    if (result.failed === 0 && (await deps.storage.head(siteHtmlKey(slug))) !== null) {
-      await recordDemoFingerprint(deps.db, slug, fingerprint, deps.clock.now());
-      report.built.push(slug);
-      log(`/${slug}: built in ${seconds} s`);
-    } else {
+  // Built one at a time, as soon as each is saved: each demo's result is its own (a failed rebuild
+  // of a live site leaves its old page up), and the first demos are online while the next are made.
+  const started = performance.now();
+  const result = await rebuildProjects(deps, [projectId], () => {}, 200);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (result.failed > 0 || (await deps.storage.head(siteHtmlKey(slug))) === null) {
+    log(`/${slug}: build FAILED`);
+    return false;
+  }
+  await recordDemoFingerprint(deps.db, slug, fingerprint, deps.clock.now());
+  log(`/${slug}: built in ${seconds} s`);
+  return true;
+}
+
+/** Brings the demo sites to their manifests (see the module comment). */
+export async function seedDemoSites(deps: TAppDeps, options: TSeedOptions = {}): Promise<TSeedReport> {
+  const log = options.log ?? (() => {});
+  const templateVersion = options.templateVersion ?? (await siteTemplateVersion());
+  const manifests = DEMO_MANIFESTS.filter((m) => !options.slugs || options.slugs.includes(demoSlugOf(m)));
+  const states = new Map((await listDemoSiteStates(deps.db)).map((s) => [s.slug, s]));
+  const report: TSeedReport = { built: [], current: [], failed: [] };
+
+  for (const manifest of manifests) {
+    const slug = demoSlugOf(manifest);
+    const fingerprint = fingerprintOf(manifest, templateVersion);
+    const state = states.get(slug);
+    if (!options.force && state && state.fingerprint === fingerprint && state.status === 'live' && !state.gone) {
+      report.current.push(slug);
+      continue;
+    }
+    // One demo failing (or seeded by another process at the same moment) does not stop the others.
+    try {
+      if (await seedOne(deps, manifest, fingerprint, log)) report.built.push(slug);
+      else report.failed.push(slug);
+    } catch (err) {
+      log(`/${slug}: FAILED: ${err instanceof Error ? err.message : String(err)}`);
       report.failed.push(slug);
-      log(`/${slug}: build FAILED`);
     }
   }
   return report;
