@@ -163,10 +163,24 @@ function landscape(r: TImageRecipe, rnd: TRandom, soft: SoftFills): string {
   return s;
 }
 
-function silhouette(cx: number, base: number, scale: number, fill: string, rim: string): string {
-  const head = `<ellipse cx="${f1(cx)}" cy="${f1(base - scale * 1.55)}" rx="${f1(scale * 0.23)}" ry="${f1(scale * 0.29)}"/>`;
+type THair = 'short' | 'long' | 'bun';
+
+/** A figure from the chest up, backlit: a dark shape with a soft rim of light; long hair, a bun or short hair, and a veil. */
+function silhouette(cx: number, base: number, scale: number, fill: string, rim: string, look: { hair?: THair; veil?: boolean } = {}): string {
+  const headY = base - scale * 1.55;
+  const hair =
+    look.hair === 'long'
+      ? `<path d="M${f1(cx - scale * 0.27)} ${f1(headY - scale * 0.05)} C${f1(cx - scale * 0.3)} ${f1(headY - scale * 0.42)} ${f1(cx + scale * 0.3)} ${f1(headY - scale * 0.42)} ${f1(cx + scale * 0.27)} ${f1(headY - scale * 0.05)} C${f1(cx + scale * 0.3)} ${f1(headY + scale * 0.25)} ${f1(cx + scale * 0.33)} ${f1(headY + scale * 0.45)} ${f1(cx + scale * 0.24)} ${f1(headY + scale * 0.55)} L${f1(cx - scale * 0.24)} ${f1(headY + scale * 0.55)} C${f1(cx - scale * 0.33)} ${f1(headY + scale * 0.45)} ${f1(cx - scale * 0.3)} ${f1(headY + scale * 0.25)} ${f1(cx - scale * 0.27)} ${f1(headY - scale * 0.05)} Z"/>`
+      : look.hair === 'bun'
+        ? `<circle cx="${f1(cx + scale * 0.12)}" cy="${f1(headY - scale * 0.3)}" r="${f1(scale * 0.13)}"/>`
+        : '';
+  const head = `${hair}<ellipse cx="${f1(cx)}" cy="${f1(headY)}" rx="${f1(scale * 0.23)}" ry="${f1(scale * 0.29)}"/>`;
   const body = `<path d="M${f1(cx - scale * 0.75)} ${f1(base)} C${f1(cx - scale * 0.72)} ${f1(base - scale * 0.75)} ${f1(cx - scale * 0.45)} ${f1(base - scale * 1.02)} ${f1(cx - scale * 0.12)} ${f1(base - scale * 1.12)} L${f1(cx - scale * 0.1)} ${f1(base - scale * 1.3)} L${f1(cx + scale * 0.1)} ${f1(base - scale * 1.3)} L${f1(cx + scale * 0.12)} ${f1(base - scale * 1.12)} C${f1(cx + scale * 0.45)} ${f1(base - scale * 1.02)} ${f1(cx + scale * 0.72)} ${f1(base - scale * 0.75)} ${f1(cx + scale * 0.75)} ${f1(base)} Z"/>`;
-  return `<g fill="none" stroke="${rim}" stroke-width="${f1(scale * 0.05)}" opacity="0.7" filter="url(#blurS)">${head}${body}</g><g fill="${fill}">${head}${body}</g>`;
+  const veil = look.veil
+    ? `<path d="M${f1(cx)} ${f1(headY - scale * 0.3)} C${f1(cx + scale * 0.5)} ${f1(headY)} ${f1(cx + scale * 0.9)} ${f1(base - scale * 0.4)} ${f1(cx + scale * 1.05)} ${f1(base)} L${f1(cx - scale * 0.2)} ${f1(base)} C${f1(cx - scale * 0.1)} ${f1(base - scale * 0.6)} ${f1(cx - scale * 0.05)} ${f1(headY)} ${f1(cx)} ${f1(headY - scale * 0.3)} Z" fill="${rim}" opacity="0.3"/>`
+    : '';
+  // The veil behind the figure: only where it falls clear of the body does it catch the light.
+  return `${veil}<g fill="none" stroke="${rim}" stroke-width="${f1(scale * 0.05)}" opacity="0.7" filter="url(#blurS)">${head}${body}</g><g fill="${fill}">${head}${body}</g>`;
 }
 
 function portrait(r: TImageRecipe, rnd: TRandom, soft: SoftFills): string {
@@ -176,8 +190,15 @@ function portrait(r: TImageRecipe, rnd: TRandom, soft: SoftFills): string {
   s += bokeh(soft, rnd, w, h, 34, [col(p, 2), col(p, 3), col(p, 4), '#fff2d6']);
   const scale = Math.min(w, h) * between(rnd, 0.34, 0.42);
   const cx = w * between(rnd, 0.38, 0.62);
-  s += `<ellipse cx="${f1(cx)}" cy="${f1(h * 0.98)}" rx="${f1(scale * 1.1)}" ry="${f1(scale * 0.25)}" fill="${soft.glow('#000000')}" opacity="0.5"/>`;
-  s += silhouette(cx, h * 1.02, scale, mix(col(p, 0), '#000000', 0.45), col(p, 4));
+  const ink = mix(col(p, 0), '#000000', 0.45);
+  s += `<ellipse cx="${f1(cx)}" cy="${f1(h * 0.98)}" rx="${f1(scale * 1.4)}" ry="${f1(scale * 0.25)}" fill="${soft.glow('#000000')}" opacity="0.5"/>`;
+  if (r.seed % 2 === 1) {
+    // A couple, leaning in: the one behind slightly taller and darker.
+    s += silhouette(cx + scale * 0.42, h * 1.02, scale * 1.05, mix(ink, '#000000', 0.3), col(p, 4), { hair: 'short' });
+    s += silhouette(cx - scale * 0.38, h * 1.04, scale * 0.95, ink, col(p, 4), { hair: 'bun', veil: true });
+  } else {
+    s += silhouette(cx, h * 1.02, scale, ink, col(p, 4), { hair: 'long' });
+  }
   s += `<rect width="${w}" height="${h}" fill="${col(p, 4)}" opacity="0.06"/>`;
   return s;
 }
@@ -203,7 +224,7 @@ function ceremony(r: TImageRecipe, rnd: TRandom, soft: SoftFills): string {
   s += `<rect y="${f1(floor)}" width="${w}" height="${f1(h - floor)}" fill="url(#floor)"/>`;
   s += `<polygon points="${f1(ax - aw * 0.18)},${f1(floor)} ${f1(ax + aw * 0.18)},${f1(floor)} ${f1(ax + w * 0.2)},${h} ${f1(ax - w * 0.2)},${h}" fill="${col(p, 3)}" opacity="0.5"/>`;
   const scale = h * 0.2;
-  s += silhouette(ax - scale * 0.42, floor + h * 0.02, scale, mix(col(p, 0), '#000', 0.6), '#fff3da');
+  s += silhouette(ax - scale * 0.42, floor + h * 0.02, scale, mix(col(p, 0), '#000', 0.6), '#fff3da', { hair: 'bun', veil: true });
   s += silhouette(ax + scale * 0.45, floor + h * 0.02, scale * 1.06, mix(col(p, 0), '#000', 0.7), '#fff3da');
   // Petals in the air.
   for (let i = 0; i < 40; i++) {
