@@ -7,7 +7,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -55,6 +55,30 @@ function cacheKey(recipe: TSampleRecipe, manifest: TDemoManifest): string {
     .update(JSON.stringify({ v: SAMPLES_VERSION, recipe, used }))
     .digest('hex')
     .slice(0, 32);
+}
+
+/** The cache file a demo file is made into. */
+function cacheFileOf(file: TDemoFile, manifest: TDemoManifest): string {
+  const { recipe } = file;
+  const ext = recipe.kind === 'image' ? (recipe.format === 'webp' ? '.webp' : '.jpg') : EXTENSIONS[recipe.kind];
+  return `${cacheKey(recipe, manifest)}${ext}`;
+}
+
+const CACHE_FILE = /^[0-9a-f]{32}\.(jpg|webp|pdf|txt|zip|mp4)$/;
+
+/** Removes cached samples no manifest makes any more (an earlier SAMPLES_VERSION's, a changed recipe's); answers how many. */
+export async function pruneSampleCache(manifests: readonly TDemoManifest[]): Promise<number> {
+  const dir = samplesDir();
+  if (!existsSync(dir)) return 0;
+  const wanted = new Set(manifests.flatMap((manifest) => manifest.files.map((file) => cacheFileOf(file, manifest))));
+  let removed = 0;
+  for (const name of await readdir(dir)) {
+    if (CACHE_FILE.test(name) && !wanted.has(name)) {
+      await rm(path.join(dir, name), { force: true });
+      removed++;
+    }
+  }
+  return removed;
 }
 
 async function cached(file: string, make: () => Promise<Buffer>): Promise<Buffer> {
@@ -137,8 +161,7 @@ export async function makeSamples(manifest: TDemoManifest, onFile: (name: string
   const order = [...files].sort((a, b) => Number(a.recipe.kind === 'zip') - Number(b.recipe.kind === 'zip'));
   for (const file of order) {
     const { recipe } = file;
-    const ext = recipe.kind === 'image' ? (recipe.format === 'webp' ? '.webp' : '.jpg') : EXTENSIONS[recipe.kind];
-    const target = path.join(dir, `${cacheKey(recipe, manifest)}${ext}`);
+    const target = path.join(dir, cacheFileOf(file, manifest));
     const fromCache = existsSync(target);
     const bytes = await cached(target, async () => {
       switch (recipe.kind) {

@@ -14,7 +14,7 @@ import { DEFAULT_SITE_SETTINGS, EMPTY_CONTACT_INFO, TEMPLATE_CATALOGUE, siteHtml
 import { findDemoProject, listDemoSiteStates, rebuildProjects, recordDemoFingerprint, saveDemoProject, type TAppDeps, type TDemoFileInput } from '@dropsite/control-api';
 import type { TDemoManifest } from './manifest.ts';
 import { DEMO_MANIFESTS } from './projects/index.ts';
-import { makeSamples, SAMPLES_VERSION, sampleFilesOf } from './samples.ts';
+import { makeSamples, pruneSampleCache, SAMPLES_VERSION, sampleFilesOf } from './samples.ts';
 
 const TEMPLATE_DIST = path.resolve(import.meta.dirname, '..', '..', '..', 'site-template', 'dist');
 
@@ -152,6 +152,10 @@ export async function seedDemoSites(deps: TAppDeps, options: TSeedOptions = {}):
       log(`/${slug}: FAILED: ${err instanceof Error ? err.message : String(err)}`);
       report.failed.push(slug);
     }
+  }
+  if (report.built.length > 0 && !options.slugs) {
+    const pruned = await pruneSampleCache(DEMO_MANIFESTS);
+    if (pruned > 0) log(`Removed ${pruned} cached sample file${pruned === 1 ? '' : 's'} no demo uses any more`);
   }
   return report;
 }
