@@ -41,6 +41,7 @@ import {
   type TCommentRow,
   type TSiteFileRef,
 } from './engagement.repository.ts';
+import { isoTime } from './iso-time.ts';
 
 type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'caches'>;
 
@@ -171,7 +172,7 @@ function toCommentReply(row: TCommentRow, visitorId: string): TCommentReply {
     parentId: row.parent_id,
     userName: row.user_name,
     commentText: row.body,
-    createdAt: new Date(row.created_at).toISOString(),
+    createdAt: isoTime(row.created_at),
     // A creator's reply has no visitor: it is nobody's own.
     isOwn: row.creator_id == null && row.visitor_id === visitorId,
     isCreator: row.creator_id != null,
