@@ -61,12 +61,16 @@ export function createAnalyticsBatcher(db: TDb, options: { flushEveryMs?: number
    * and the next batch (gathered meanwhile) waits for it, so a process never deadlocks with itself.
    */
   let writing: Promise<void> = Promise.resolve();
+  /** Whether a write is queued that has not taken its batch yet (it will take everything waiting then). */
+  let isQueued = false;
   const flush = (): Promise<void> => {
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
-    if (pending.length === 0) return writing;
+    if (pending.length === 0 || isQueued) return writing;
+    isQueued = true;
     // The batch is taken when its write starts, so it holds what arrived while the one before was written.
     writing = writing.then(() => {
+      isQueued = false;
       const batch = pending;
       pending = [];
       return batch.length > 0 ? writeBatch(db, batch) : undefined;
