@@ -87,7 +87,8 @@ describe.skipIf(!available)('distributed deployment: API + builder process + Pos
       SESSION_SECRET: 'distributed-test-session-secret-0123456789',
       LOG_LEVEL: 'info',
     };
-    api = startProcess('control-api/src/main.ts', { ...env, PORT: String(port), RUN_BUILDER: 'false' });
+    // DEMO_SITES=false: the builder's only jobs are this test's.
+    api = startProcess('control-api/src/main.ts', { ...env, PORT: String(port), RUN_BUILDER: 'false', DEMO_SITES: 'false' });
     await api.waitFor('Dropsite is running at');
     builder = startProcess('scripts/src/builder.ts', env);
     await builder.waitFor('builder started');

@@ -17,7 +17,7 @@ const MAIN = path.resolve(import.meta.dirname, '../main.ts');
 
 async function startApi(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RUN_BUILDER: 'false', NODE_ENV: 'test' },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RUN_BUILDER: 'false', NODE_ENV: 'test', DEMO_SITES: 'false' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
