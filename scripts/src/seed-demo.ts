@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { createRuntime, loadConfig } from '@dropsite/control-api';
 import { demoSlugOf, seedDemoSites } from './demo/seed.ts';
 import { DEMO_MANIFESTS } from './demo/projects/index.ts';
+import { createProgressBar } from './progress-bar.ts';
 
 process.env.NODE_ENV ??= 'production';
 
@@ -35,7 +36,14 @@ const config = loadConfig();
 const runtime = await createRuntime({ ...config, logLevel: 'warn' }, { runBuilder: !config.redisUrl });
 let exitCode = 0;
 try {
-  const report = await seedDemoSites(runtime.deps, { force: values.force, slugs: values.slug, log: values.quiet ? undefined : log });
+  // A progress bar on a terminal; a line per step elsewhere (logs), nothing but the summary with --quiet.
+  const bar = !values.quiet && process.stderr.isTTY ? createProgressBar('Demo sites') : null;
+  const report = await seedDemoSites(runtime.deps, {
+    force: values.force,
+    slugs: values.slug,
+    log: values.quiet || bar ? undefined : log,
+    onProgress: bar ? (done, total, slug) => bar.update(done, total, slug && `/${slug}`) : undefined,
+  });
   if (report.built.length > 0 || !values.quiet)
     log(`${report.built.length} built, ${report.current.length} already current${report.failed.length ? `, ${report.failed.length} FAILED (${report.failed.join(', ')})` : ''}`);
   if (report.failed.length > 0) exitCode = 1;

@@ -51,6 +51,8 @@ export interface TSeedOptions {
   slugs?: readonly string[];
   /** Progress lines for a person watching. */
   log?: (line: string) => void;
+  /** Called as each demo is done with (current, built or failed): for a progress bar. */
+  onProgress?: (done: number, total: number, slug: string) => void;
   /** The site template's build version (tests pass their own); read from site-template/dist otherwise. */
   templateVersion?: string;
 }
@@ -136,9 +138,10 @@ export async function seedDemoSites(deps: TAppDeps, options: TSeedOptions = {}):
   const states = new Map((await listDemoSiteStates(deps.db)).map((s) => [s.slug, s]));
   const report: TSeedReport = { built: [], current: [], failed: [] };
 
-  for (const manifest of manifests) {
+  for (const [index, manifest] of manifests.entries()) {
     const slug = demoSlugOf(manifest);
     const fingerprint = fingerprintOf(manifest, templateVersion);
+    options.onProgress?.(index, manifests.length, slug);
     const state = states.get(slug);
     if (!options.force && state && state.fingerprint === fingerprint && state.status === 'live' && !state.gone) {
       report.current.push(slug);
@@ -153,6 +156,7 @@ export async function seedDemoSites(deps: TAppDeps, options: TSeedOptions = {}):
       report.failed.push(slug);
     }
   }
+  options.onProgress?.(manifests.length, manifests.length, '');
   if (report.built.length > 0 && !options.slugs) {
     const pruned = await pruneSampleCache(DEMO_MANIFESTS);
     if (pruned > 0) log(`Removed ${pruned} cached sample file${pruned === 1 ? '' : 's'} no demo uses any more`);
