@@ -20,6 +20,8 @@ export interface TImageRecipe {
   finish?: 'black' | 'white' | 'natural';
   /** Big words of a poster or screen. */
   lines?: readonly string[];
+  /** People in a portrait: one (the default) or a couple. */
+  people?: 1 | 2;
 }
 
 /** mulberry32: a small seeded generator, so each scene is the same on every run. */
@@ -192,7 +194,7 @@ function portrait(r: TImageRecipe, rnd: TRandom, soft: SoftFills): string {
   const cx = w * between(rnd, 0.38, 0.62);
   const ink = mix(col(p, 0), '#000000', 0.45);
   s += `<ellipse cx="${f1(cx)}" cy="${f1(h * 0.98)}" rx="${f1(scale * 1.4)}" ry="${f1(scale * 0.25)}" fill="${soft.glow('#000000')}" opacity="0.5"/>`;
-  if (r.seed % 2 === 1) {
+  if (r.people === 2) {
     // A couple, leaning in: the one behind slightly taller and darker.
     s += silhouette(cx + scale * 0.42, h * 1.02, scale * 1.05, mix(ink, '#000000', 0.3), col(p, 4), { hair: 'short' });
     s += silhouette(cx - scale * 0.38, h * 1.04, scale * 0.95, ink, col(p, 4), { hair: 'bun', veil: true });

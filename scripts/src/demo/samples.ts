@@ -17,7 +17,7 @@ import type { TDemoFile, TDemoManifest, TSampleRecipe } from './manifest.ts';
 import { storedZip } from './zip.ts';
 
 /** Bump when a generator changes what a recipe makes (images, documents, archives, video). */
-export const SAMPLES_VERSION = 2;
+export const SAMPLES_VERSION = 3;
 
 export interface TSample {
   name: string;

@@ -16,7 +16,7 @@ export const photoGallery: TDemoManifest = {
   theme: 'elegant-light',
   settings: { enableFavorites: true, enableApprovals: true, enableComments: false },
   files: [
-    photo('golden-hour-portrait.jpg', 'portrait', 11, WARM, { group: 'Portraits' }),
+    photo('golden-hour-portrait.jpg', 'portrait', 11, WARM, { group: 'Portraits', people: 2 }),
     photo('the-vows.jpg', 'ceremony', 12, IVORY, { group: 'Ceremony' }),
     photo('string-lights.jpg', 'reception', 13, WARM, { group: 'Reception' }),
     photo('the-rings.jpg', 'details', 14, IVORY, { group: 'Details' }),
