@@ -58,6 +58,10 @@ describe('npm run seed-demo (SQLite)', () => {
       expect(html).toContain(escapeHtml(manifest.title));
       for (const file of sampleFilesOf(manifest)) expect(html, `${slug}: ${file.name}`).toContain(escapeHtml(file.name));
     }
+    // The builder read the samples as a visitor's browser will: the ZIPs' entries are listed, the deck's pages counted.
+    expect(await (await fetch(`${app.url}/universal-file-template`)).text()).toContain('dawn-warm.cube');
+    expect(await (await fetch(`${app.url}/client-delivery`)).text()).toContain('aurora-01-hero-1200.jpg');
+    expect(await (await fetch(`${app.url}/pitch-template`)).text()).toMatch(/9 pages/);
     // The rest of a site's public routes answer at the reserved paths too.
     expect(await (await fetch(`${app.url}/api/sites/photo-gallery/status`)).json()).toMatchObject({ success: true, status: 'live' });
     const og = await fetch(`${app.url}/photo-gallery/og.png`);
