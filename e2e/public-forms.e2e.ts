@@ -25,7 +25,7 @@ function storedMessage(marker: string): Record<string, unknown> | undefined {
   }
 }
 
-/** The text of the newest outbox message containing `marker` (quoted-printable soft breaks joined). */
+/** The text of the newest outbox message containing `marker`, decoded enough to read its headers and links. */
 async function mailContaining(marker: string): Promise<string> {
   const outbox = path.join(dataDir(), 'outbox');
   let found = '';
@@ -37,7 +37,11 @@ async function mailContaining(marker: string): Promise<string> {
           .sort()
           .reverse();
         for (const name of names) {
-          const raw = (await readFile(path.join(outbox, name), 'utf8')).replace(/=\r?\n/g, '');
+          // Folded headers unfolded; quoted-printable soft breaks joined and =XX decoded, so links read as written.
+          const raw = (await readFile(path.join(outbox, name), 'utf8'))
+            .replace(/\r?\n[ \t]+/g, ' ')
+            .replace(/=\r?\n/g, '')
+            .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
           if (raw.includes(marker)) {
             found = raw;
             return true;
