@@ -1,3 +1,4 @@
+import { NewsletterForm } from '../public/forms/newsletter-form.tsx';
 import { Logo } from './logo.tsx';
 import './site-footer.css';
 
@@ -35,6 +36,12 @@ export function SiteFooter() {
           <div className="site-footer__brand">
             <Logo />
             <p>Deliver files as a page your clients enjoy opening: a link, a QR code and every file ready to view.</p>
+            <section className="site-footer__newsletter" aria-labelledby="footer-newsletter-heading">
+              <h2 id="footer-newsletter-heading" className="site-footer__heading">
+                Product news
+              </h2>
+              <NewsletterForm idPrefix="footer-newsletter" />
+            </section>
           </div>
           <nav className="site-footer__nav" aria-label="Footer">
             {FOOTER_GROUPS.map((group) => (
