@@ -197,6 +197,21 @@ test.describe('the public forms', () => {
     await expect(form.getByLabel('Full name')).toHaveValue('');
   });
 
+  test('Contact Sales opens and closes in a browser without invoker commands, through the forms script', async ({ page }) => {
+    // As an older browser would be: buttons with commandfor do nothing by themselves.
+    await page.addInitScript(() => {
+      delete (HTMLButtonElement.prototype as { commandForElement?: unknown }).commandForElement;
+      document.addEventListener('command', (event) => event.preventDefault(), true);
+    });
+    await page.goto('/payment');
+    await expect(page.locator('form[data-form="sales"]')).toHaveAttribute('data-enhanced', 'true');
+    await page.getByRole('button', { name: 'Contact Sales' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Contact Sales' });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(dialog).toBeHidden();
+  });
+
   test('the newsletter box sends a confirmation link; the link subscribes through its button', async ({ page }) => {
     await page.goto('/');
     const form = page.locator('form[data-form="newsletter"]');

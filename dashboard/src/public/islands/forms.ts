@@ -16,8 +16,28 @@ const NO_CONNECTION = 'Your message could not be sent: no connection. Check your
 const UNEXPECTED = 'Your message could not be sent. Please try again in a moment.';
 
 export function mount(root: HTMLElement): void {
+  supplyInvokerCommands();
   const forms = root instanceof HTMLFormElement ? [root] : Array.from(root.querySelectorAll<HTMLFormElement>('form[data-form]'));
   for (const form of forms) enhance(form);
+}
+
+let hasInvokerFallback = false;
+
+/**
+ * The Contact Sales dialog opens and closes with invoker commands (`commandfor` + `command`), which
+ * need no script; a browser without them gets the same behaviour from here.
+ */
+function supplyInvokerCommands(): void {
+  if (hasInvokerFallback || 'commandForElement' in HTMLButtonElement.prototype) return;
+  hasInvokerFallback = true;
+  document.addEventListener('click', (event) => {
+    const button = event.target instanceof Element ? event.target.closest<HTMLButtonElement>('button[commandfor]') : null;
+    const dialog = button ? document.getElementById(button.getAttribute('commandfor') ?? '') : null;
+    if (!button || !(dialog instanceof HTMLDialogElement)) return;
+    const command = button.getAttribute('command');
+    if (command === 'show-modal' && !dialog.open) dialog.showModal();
+    else if (command === 'close' && dialog.open) dialog.close();
+  });
 }
 
 function isFormKind(value: string | undefined): value is TFormKind {
