@@ -45,7 +45,7 @@ test('the blog’s category chips filter the articles, say when a category has n
   await expect(visibleCards(page)).toHaveCount(1);
   const photography = ARTICLES.find((a) => a.category === 'Photography');
   await expect(visibleCards(page).getByRole('heading')).toHaveText(photography?.title ?? 'missing');
-  await expect(page.getByRole('status')).toHaveText('Showing 1 article in Photography.');
+  await expect(page.getByRole('main').getByRole('status')).toHaveText('Showing 1 article in Photography.');
   // The choice is in the address, so it survives a reload.
   await expect(page).toHaveURL('/blog?category=photography');
   await page.reload();
@@ -54,13 +54,13 @@ test('the blog’s category chips filter the articles, say when a category has n
 
   await chips.getByRole('button', { name: 'Business Tips' }).click();
   await expect(visibleCards(page)).toHaveCount(0);
-  await expect(page.getByRole('status')).toHaveText('No articles in Business Tips yet. Choose another category, or All.');
+  await expect(page.getByRole('main').getByRole('status')).toHaveText('No articles in Business Tips yet. Choose another category, or All.');
 
   // By keyboard: Tab to All, Enter.
   await chips.getByRole('button', { name: 'All' }).focus();
   await page.keyboard.press('Enter');
   await expect(visibleCards(page)).toHaveCount(3);
-  await expect(page.getByRole('status')).toHaveText('Showing all 3 articles.');
+  await expect(page.getByRole('main').getByRole('status')).toHaveText('Showing all 3 articles.');
   await expect(page).toHaveURL('/blog');
 
   // Read Full Article opens the article.

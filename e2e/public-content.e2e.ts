@@ -131,7 +131,7 @@ test('the Help Center search filters the categories as you type, says how many m
   ).toBeVisible();
 
   const search = page.getByRole('searchbox', { name: 'Search the Help Center' });
-  const status = page.getByRole('status');
+  const status = page.getByRole('main').getByRole('status');
   await search.click();
   await page.keyboard.type('QR code');
   await expect(visible).toHaveCount(1);
@@ -174,7 +174,7 @@ test('the plans page shows prices in US dollars, no way to buy a paid plan yet, 
   await expect(page.getByText('Checkout is coming soon', { exact: true })).toBeVisible();
   for (const price of ['$0', '$19', '$49']) await expect(page.locator('.payment-plan__amount', { hasText: price })).toBeVisible();
   await expect(page.locator('main')).not.toContainText('₹');
-  await expect(page.getByRole('button', { name: /buy|upgrade|subscribe/i })).toHaveCount(0);
+  await expect(page.getByRole('main').getByRole('button', { name: /buy|upgrade|subscribe/i })).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Tell us in the feedback form' })).toHaveAttribute('href', '/feedback');
 
   const dialog = page.getByRole('dialog', { name: 'Contact Sales' });

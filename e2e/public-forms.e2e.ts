@@ -215,10 +215,9 @@ test.describe('the public forms', () => {
   test('the newsletter box sends a confirmation link; the link subscribes through its button', async ({ page }) => {
     await page.goto('/');
     const form = page.locator('form[data-form="newsletter"]');
-    test.skip((await form.count()) === 0, 'The landing page has no newsletter box yet');
     await expect(form).toHaveAttribute('data-enhanced', 'true');
     const address = `reader-${Date.now()}@example.com`;
-    await form.getByLabel('Email address').fill(address);
+    await form.getByLabel('Email for product news').fill(address);
     await form.getByRole('button', { name: 'Subscribe' }).click();
     await expect(page.getByText('Check your inbox')).toBeVisible();
 

@@ -176,7 +176,8 @@ test('a text document: card of 12 lines cut at 50 characters, full preview with 
   const long = 'A line that goes on well past the fifty characters the card shows';
   const body = `# Delivery notes\n\n${long}\n\n- one\n- two\n\n${Array.from({ length: 20 }, (_, i) => `Line ${i + 1}`).join('\n')}\n`;
   const slug = await publish(page.request, [text('delivery-notes.md', body)]);
-  await page.goto(`/${slug}`);
+  // A click on 'Open Preview' before its island hydrates would do nothing.
+  await openSiteWhenLive(page, slug, '.tv-card__lines');
 
   const lines = (await page.locator('.tv-card__lines').textContent())!.split('\n');
   expect(lines).toHaveLength(12);

@@ -80,19 +80,23 @@ function islandChunks(manifest: TManifest): Map<string, string[]> {
   return islands;
 }
 
-function headTags(page: { canonical: string; title: string; description: string; ogType: string }): string {
+/**
+ * Title, description, canonical URL and link-preview tags. The 404 page (`isErrorPage`) answers at
+ * every unknown address, so it names no address of its own and asks not to be indexed.
+ */
+function headTags(page: { canonical: string; title: string; description: string; ogType: string; isErrorPage?: boolean }): string {
   const url = `${ORIGIN}${page.canonical}`;
   const title = escapeHtml(page.title);
   const description = escapeHtml(page.description);
+  const address = page.isErrorPage ? ['<meta name="robots" content="noindex" />'] : [`<link rel="canonical" href="${url}" />`, `<meta property="og:url" content="${url}" />`];
   return [
     `<title>${title}</title>`,
     `<meta name="description" content="${description}" />`,
-    `<link rel="canonical" href="${url}" />`,
+    ...address,
     `<meta property="og:site_name" content="${PRODUCT}" />`,
     `<meta property="og:type" content="${page.ogType}" />`,
     `<meta property="og:title" content="${title}" />`,
     `<meta property="og:description" content="${description}" />`,
-    `<meta property="og:url" content="${url}" />`,
     `<meta property="og:image" content="${ORIGIN}/og.png" />`,
     `<meta property="og:image:width" content="1200" />`,
     `<meta property="og:image:height" content="630" />`,
@@ -114,7 +118,7 @@ function publicDocument(page: TRendered, assets: { js: string[]; css: string[] }
     <meta name="color-scheme" content="light dark" />
     <meta name="theme-color" content="#faf9f7" media="(prefers-color-scheme: light)" />
     <meta name="theme-color" content="#121110" media="(prefers-color-scheme: dark)" />
-    ${headTags({ ...page, title: page.path === '/' ? page.title : `${page.title} · ${PRODUCT}` })}
+    ${headTags({ ...page, title: page.path === '/' ? page.title : `${page.title} · ${PRODUCT}`, isErrorPage: page.path === '/404' })}
     <link rel="icon" type="image/svg+xml" href="/favicon.svg" />
     ${assets.css.map((file) => `<link rel="stylesheet" href="/${file}" />`).join('\n    ')}
     <script type="module" src="/${entry}"></script>

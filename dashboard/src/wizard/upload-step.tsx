@@ -138,7 +138,6 @@ export function UploadStep({ files, interrupted = null, overLimit, onAdd, onRemo
             className="dropzone"
             data-compact={hasFiles ? '' : undefined}
             data-drag-active={isDragActive ? '' : undefined}
-            aria-label="Choose Files"
             aria-describedby={hintId}
             onClick={() => fileInput.current?.click()}
           >
@@ -147,12 +146,13 @@ export function UploadStep({ files, interrupted = null, overLimit, onAdd, onRemo
                 <UploadIcon size={24} />
               </span>
               <span className="dropzone__title">{isDragActive ? 'Drop to add your files' : 'Drag and drop files here'}</span>
-              <span className="dropzone__hint" id={hintId}>
+              {/* Its description (aria-describedby), not part of its name: the name is what the button shows in large type. */}
+              <span className="dropzone__hint" id={hintId} aria-hidden="true">
                 or choose them from your device. Photos, video, PDFs, decks, whole folders: any file type.
               </span>
               {!hasFiles && <span className="dropzone__pill">Choose Files</span>}
             </span>
-            <span className="dropzone__compact" aria-hidden="true">
+            <span className="dropzone__compact">
               <span className="dropzone__compact-icon">
                 <PlusIcon size={18} />
               </span>

@@ -87,7 +87,7 @@ describe('the public forms, prerendered', () => {
   it('the newsletter box has one labelled email field and says a link confirms', () => {
     const $ = render(<NewsletterForm />);
     expect($('form').attr('action')).toBe('/api/newsletter');
-    expect(labelled($, 'Email address').attr('type')).toBe('email');
+    expect(labelled($, 'Email for product news').attr('type')).toBe('email');
     expect($('form').text()).toContain('We email you a link to confirm');
     expect($('[data-form-done]').text()).toContain('Check your inbox');
     expectHoneypot($);

@@ -23,7 +23,7 @@ export function NewsletterForm({ idPrefix = 'newsletter', headingLevel = 'h3' }:
           <Field
             idPrefix={idPrefix}
             name="email"
-            label="Email address"
+            label="Email for product news"
             type="email"
             maxLength={FORM_LIMITS.email}
             autoComplete="email"
