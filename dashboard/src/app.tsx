@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { LandingPage } from './pages/landing/landing-page.tsx';
-import { NotFoundPage } from './pages/not-found/not-found-page.tsx';
+import { notFoundPage } from './public/pages/not-found.tsx';
 import { projectIdOfPath, resolvePage } from './routes.ts';
 import { DashboardLoading } from './pages/dashboard/dashboard-loading.tsx';
 import { EngagementLoop } from './engagement/engagement-loop.tsx';
@@ -53,6 +53,7 @@ function AppPage({ pathname }: { pathname: string }) {
         </Suspense>
       );
     case 'not-found':
-      return <NotFoundPage />;
+      // The app is only served at its own routes; an unknown one shows the same 404 page as the server's.
+      return <notFoundPage.Page />;
   }
 }
