@@ -5,6 +5,7 @@ import { PublicLayout } from '../layout/public-layout.tsx';
 import type { TPublicPage } from '../public-page.ts';
 import { BlogIllustration } from './blog-illustration.tsx';
 import './blog.css';
+import './ink-cta.css';
 
 const articleHref = (article: TArticle) => `/blog/${article.slug}`;
 
@@ -128,14 +129,14 @@ function ArticlePage({ article }: { article: TArticle }) {
           </footer>
         </article>
 
-        <section className="blog-cta" aria-labelledby="blog-cta-heading">
+        <section className="ink-cta" aria-labelledby="blog-cta-heading">
           <div>
-            <h2 id="blog-cta-heading" className="blog-cta__title">
+            <h2 id="blog-cta-heading" className="ink-cta__title">
               Try it with your next delivery
             </h2>
-            <p className="blog-cta__text">Drop your files, add a title, and share a link and QR code. No account needed to publish.</p>
+            <p className="ink-cta__text">Drop your files, add a title, and share a link and QR code. No account needed to publish.</p>
           </div>
-          <a className="button button--large blog-cta__button" href="/">
+          <a className="button button--large ink-cta__button" href="/">
             Upload your files
             <ArrowRightIcon size={18} />
           </a>

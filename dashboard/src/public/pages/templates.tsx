@@ -3,6 +3,7 @@ import { ArrowRightIcon, PlusIcon } from '../../components/icons.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';
 import type { TPublicPage } from '../public-page.ts';
 import './templates.css';
+import './ink-cta.css';
 
 /** The wizard on the home page, with this template chosen (the wizard reads `?template=`). */
 const useHref = (id: TTemplateId) => `/?template=${encodeURIComponent(id)}#upload`;
@@ -74,14 +75,14 @@ function Templates() {
             </a>
           </li>
         </ul>
-        <section className="templates-cta" aria-labelledby="templates-cta-heading">
+        <section className="ink-cta" aria-labelledby="templates-cta-heading">
           <div>
-            <h2 id="templates-cta-heading" className="templates-cta__title">
+            <h2 id="templates-cta-heading" className="ink-cta__title ink-cta__title--large">
               Ready when your files are
             </h2>
-            <p className="templates-cta__text">Drop your files, pick a template, and share a link and QR code. No account needed to publish.</p>
+            <p className="ink-cta__text">Drop your files, pick a template, and share a link and QR code. No account needed to publish.</p>
           </div>
-          <a className="button button--large templates-cta__button" href="/">
+          <a className="button button--large ink-cta__button" href="/">
             Get Started Now
             <ArrowRightIcon size={18} />
           </a>
