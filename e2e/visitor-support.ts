@@ -20,6 +20,8 @@ export interface TUploadFile {
   name: string;
   type: string;
   bytes: Buffer;
+  /** The folder it was dropped in (a gallery category, a product colour). */
+  group?: string;
 }
 
 /** A landscape or portrait picture: a gradient with a horizon, different per seed. */
@@ -130,7 +132,7 @@ export async function publish(request: APIRequestContext, files: TUploadFile[], 
   const form = new FormData();
   const all: Record<string, string> = { title: 'Visitor test', description: 'Files for the visitor tests', template: 'universal', authorName: 'Mira Solberg', ...fields };
   for (const [key, value] of Object.entries(all)) form.append(key, value);
-  form.append('filesMetadata', JSON.stringify(files.map((f) => ({ name: f.name, type: f.type, size: f.bytes.byteLength }))));
+  form.append('filesMetadata', JSON.stringify(files.map((f) => ({ name: f.name, type: f.type, size: f.bytes.byteLength, ...(f.group ? { group: f.group } : {}) }))));
   for (const file of files) form.append('files', new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
   const response = await request.post('/api/upload', { multipart: form, timeout: 120_000 });
   const body = (await response.json()) as { success: boolean; slug?: string; error?: string };

@@ -5,39 +5,18 @@
  * its colour chips change the picture.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { makePhoto, pdf, type TUploadFile } from './visitor-support.ts';
+import { makePhoto, pdf, publish, type TUploadFile } from './visitor-support.ts';
 
 test.describe.configure({ mode: 'serial' });
 
-type TGroupedFile = TUploadFile & { group?: string };
-
-/** Publishes as visitor-support's publish does, with each file's group in filesMetadata. */
-async function publishGrouped(request: APIRequestContext, files: TGroupedFile[], fields: Record<string, string>): Promise<string> {
-  const form = new FormData();
-  const all: Record<string, string> = { title: 'Template test', description: 'The same files, shaped by the template', authorName: 'Mira Solberg', ...fields };
-  for (const [key, value] of Object.entries(all)) form.append(key, value);
-  form.append('filesMetadata', JSON.stringify(files.map((f) => ({ name: f.name, type: f.type, size: f.bytes.byteLength, ...(f.group ? { group: f.group } : {}) }))));
-  for (const file of files) form.append('files', new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
-  const response = await request.post('/api/upload', { multipart: form, timeout: 120_000 });
-  const body = (await response.json()) as { success: boolean; slug?: string; error?: string };
-  expect(body.success, body.error).toBe(true);
-  const slug = body.slug!;
-  await expect
-    .poll(
-      async () => {
-        const status = (await (await request.get(`/api/sites/${slug}/status`)).json()) as { status: string };
-        if (status.status === 'failed') throw new Error(`the build of ${slug} failed`);
-        return status.status;
-      },
-      { timeout: 120_000, intervals: [100, 250, 500] },
-    )
-    .toBe('live');
-  return slug;
+/** Publishes the files under a template, with the fields every test of this file shares. */
+function publishGrouped(request: APIRequestContext, files: TUploadFile[], fields: Record<string, string>): Promise<string> {
+  return publish(request, files, { title: 'Template test', description: 'The same files, shaped by the template', ...fields });
 }
 
 /** Photos named after their folder ('forest-02.jpg'), each picture different. */
-async function grouped(groups: Record<string, number>): Promise<TGroupedFile[]> {
-  const out: TGroupedFile[] = [];
+async function grouped(groups: Record<string, number>): Promise<TUploadFile[]> {
+  const out: TUploadFile[] = [];
   for (const [group, count] of Object.entries(groups)) {
     for (let i = 1; i <= count; i += 1) {
       const name = `${group.toLowerCase()}-${String(i).padStart(2, '0')}.jpg`;
