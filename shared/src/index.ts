@@ -20,3 +20,4 @@ export * from './limiter.ts';
 export * from './creator-dashboard.ts';
 export * from './site-management.ts';
 export * from './forms.ts';
+export * from './billing.ts';

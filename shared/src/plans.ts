@@ -1,13 +1,38 @@
-/** The billing catalogue (companion spec, section 9). -1 means unlimited. */
+/**
+ * The billing catalogue (companion spec, section 9): the one list of plans the pricing section,
+ * the FAQ, the payment page, the billing dashboard and the server's limit checks all read.
+ * -1 means unlimited. The ids are the spec's; each paid plan is sold monthly or yearly (the
+ * interval is chosen at checkout; Stripe price ids come from the server's configuration).
+ */
 export const PLAN_IDS = ['free', 'pro_monthly', 'business_monthly'] as const;
 export type TPlanId = (typeof PLAN_IDS)[number];
+/** The plans a creator can buy. */
+export const PAID_PLAN_IDS = ['pro_monthly', 'business_monthly'] as const;
+export type TPaidPlanId = (typeof PAID_PLAN_IDS)[number];
+export const BILLING_INTERVALS = ['monthly', 'yearly'] as const;
+export type TBillingInterval = (typeof BILLING_INTERVALS)[number];
+
+/** The Pro trial: once per creator, this many days of the plan below (spec 9: 'trial 14 days'). */
+export const TRIAL_DAYS = 14;
+export const TRIAL_PLAN_ID: TPaidPlanId = 'pro_monthly';
+/** After a failed renewal (past_due) the paid plan's limits hold this many days, then Free's apply until a payment succeeds. */
+export const PAYMENT_GRACE_DAYS = 7;
+/** What the spec's 'unlimited' is written as. */
+export const UNLIMITED = -1;
 
 export interface TPlanLimits {
+  /** Bytes of every file the creator has (originals and what is derived from them). */
   storage: number;
+  /** Active (published, not expired, not deleted) sites. */
   projects: number;
   collaborators: number;
+  /** API requests a month. */
   api_requests: number;
 }
+
+/** The features a signed-in creator needs a paid plan for (anonymous sites keep them in their 7-day window). */
+export const PRO_FEATURES = ['comments', 'approvals', 'notifications'] as const;
+export type TProFeature = (typeof PRO_FEATURES)[number];
 
 /**
  * One line of a plan's list. `comingSoon`: not built yet; shown marked 'Coming soon' and never a
@@ -21,14 +46,19 @@ export interface TPlanFeature {
 export interface TPlan {
   id: TPlanId;
   name: string;
+  /** Per month when paid monthly (the price the pricing section shows). */
   price: number;
+  /** Per year when paid yearly: two months free. */
+  yearlyPrice: number;
   currency: 'USD';
   /** One line: who the plan is for. */
   summary: string;
   features: readonly TPlanFeature[];
   limits: TPlanLimits;
-  /** Largest single delivery (sum of its files) in bytes. */
+  /** Largest single delivery (sum of its files) in bytes: the per-delivery size limit. */
   maxDeliveryBytes: number;
+  /** Comments, approvals and notifications (PRO_FEATURES) for a signed-in creator's sites. */
+  proFeatures: boolean;
 }
 
 const GB = 1024 ** 3;
@@ -38,6 +68,7 @@ export const PLANS: Record<TPlanId, TPlan> = {
     id: 'free',
     name: 'Free',
     price: 0,
+    yearlyPrice: 0,
     currency: 'USD',
     summary: 'For trying Dropsite with real clients.',
     features: [
@@ -49,11 +80,13 @@ export const PLANS: Record<TPlanId, TPlan> = {
     ],
     limits: { storage: 5_368_709_120, projects: 3, collaborators: 1, api_requests: 0 },
     maxDeliveryBytes: 2 * GB,
+    proFeatures: false,
   },
   pro_monthly: {
     id: 'pro_monthly',
     name: 'Pro',
     price: 19,
+    yearlyPrice: 190,
     currency: 'USD',
     summary: 'For working photographers and designers.',
     features: [
@@ -68,11 +101,13 @@ export const PLANS: Record<TPlanId, TPlan> = {
     ],
     limits: { storage: 100 * GB, projects: -1, collaborators: 1, api_requests: 1000 },
     maxDeliveryBytes: 25 * GB,
+    proFeatures: true,
   },
   business_monthly: {
     id: 'business_monthly',
     name: 'Business',
     price: 49,
+    yearlyPrice: 490,
     currency: 'USD',
     summary: 'For studios and agencies that deliver as a team.',
     features: [
@@ -85,5 +120,15 @@ export const PLANS: Record<TPlanId, TPlan> = {
     ],
     limits: { storage: -1, projects: -1, collaborators: -1, api_requests: -1 },
     maxDeliveryBytes: 100 * GB,
+    proFeatures: true,
   },
 };
+
+export function isPlanId(value: string): value is TPlanId {
+  return (PLAN_IDS as readonly string[]).includes(value);
+}
+
+/** Whether `used + adding` stays within `limit` (-1: always). Exactly at the limit is within it. */
+export function withinLimit(limit: number, used: number, adding = 0): boolean {
+  return limit === UNLIMITED || used + adding <= limit;
+}
