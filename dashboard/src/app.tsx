@@ -4,11 +4,11 @@ import { notFoundPage } from './public/pages/not-found.tsx';
 import { projectIdOfPath, resolvePage } from './routes.ts';
 import { DashboardLoading } from './pages/dashboard/dashboard-loading.tsx';
 import { EngagementLoop } from './engagement/engagement-loop.tsx';
-import { ResetPasswordPage } from './pages/sign-in/reset-password-page.tsx';
-import { SignInPage } from './pages/sign-in/sign-in-page.tsx';
-import { VerifyEmailPage } from './pages/sign-in/verify-email-page.tsx';
 
-// The account page is fetched only when it opens.
+// Every page but the landing page is fetched only when it opens.
+const SignInPage = lazy(() => import('./pages/sign-in/sign-in-page.tsx').then((module) => ({ default: module.SignInPage })));
+const ResetPasswordPage = lazy(() => import('./pages/sign-in/reset-password-page.tsx').then((module) => ({ default: module.ResetPasswordPage })));
+const VerifyEmailPage = lazy(() => import('./pages/sign-in/verify-email-page.tsx').then((module) => ({ default: module.VerifyEmailPage })));
 const AccountPage = lazy(() => import('./pages/account/account-page.tsx').then((module) => ({ default: module.AccountPage })));
 // The creator's dashboard (and the chart library it loads) is fetched only when one of its pages opens.
 const DashboardPage = lazy(() => import('./pages/dashboard/dashboard-page.tsx').then((module) => ({ default: module.DashboardPage })));
@@ -41,11 +41,23 @@ function AppPage({ pathname }: { pathname: string }) {
         </Suspense>
       );
     case 'sign-in':
-      return <SignInPage />;
+      return (
+        <Suspense fallback={null}>
+          <SignInPage />
+        </Suspense>
+      );
     case 'reset-password':
-      return <ResetPasswordPage />;
+      return (
+        <Suspense fallback={null}>
+          <ResetPasswordPage />
+        </Suspense>
+      );
     case 'verify-email':
-      return <VerifyEmailPage />;
+      return (
+        <Suspense fallback={null}>
+          <VerifyEmailPage />
+        </Suspense>
+      );
     case 'account':
       return (
         <Suspense fallback={null}>

@@ -1,14 +1,18 @@
-// No eval under the dashboard's CSP: set before any module parses with zod.
-import './zod-config.ts';
 // Global styles first, so each component's stylesheet comes after them in the bundle and can refine them.
 import './styles/tokens.css';
 import './styles/base.css';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app.tsx';
+import { STORAGE_KEYS } from './engagement/storage-keys.ts';
+import { preloadSchemasForStoredRecords } from './schemas/lazy-schemas.ts';
+import { DRAFT_STORAGE_KEY, RESUME_STORAGE_KEY } from './upload/resume-store.ts';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element.');
+
+// The records read synchronously on the first render are checked with schemas that load only when needed.
+await preloadSchemasForStoredRecords([STORAGE_KEYS.notifications, STORAGE_KEYS.collectedEmail, RESUME_STORAGE_KEY, DRAFT_STORAGE_KEY]);
 
 const app = (
   <StrictMode>

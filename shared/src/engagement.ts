@@ -9,97 +9,19 @@
  * `anonymousSessionId` fields the spec sends are accepted for compatibility and ignored.
  */
 import { z } from 'zod';
-import { ANONYMOUS_WARNING_HOURS, ANONYMOUS_WINDOW_DAYS } from './constants.ts';
 import { ID_PATTERN } from './slug.ts';
+import { ACTIVITY_TYPES, APPROVAL_STATUSES, EMAIL_TRIGGERS, NOTIFICATION_TYPES, PRODUCT_EVENT_NAMES, URGENCY_LEVELS, isValidEmailAddress } from './engagement-rules.ts';
 
-// ---- constants (spec 9 and companion 9)
+export * from './engagement-rules.ts';
 
-/** Longest comment, in characters (Unicode code points). Longer ones are refused with 413. */
-export const COMMENT_MAX_CHARS = 5000;
-/** The answer when a site's creator has not turned a feature on. */
-export const FEATURE_DISABLED_MESSAGE = 'This feature is not enabled for this site';
-/** Companion spec: 'the 10 most recent activities'. */
-export const RECENT_ACTIVITY_LIMIT = 10;
-/** Local notifications kept by the bell, newest first. */
-export const NOTIFICATIONS_KEPT = 10;
-export const NOTIFICATION_BELL_REFRESH_MS = 30_000;
-export const ENGAGEMENT_UPDATES_POLL_MS = 60_000;
-/** Browser notifications close after this unless their urgency is high. */
-export const BROWSER_NOTIFICATION_CLOSE_MS = 10_000;
-/** An expiration warning is dropped 24 hours after it was raised. */
-export const EXPIRATION_WARNING_TTL_MS = ANONYMOUS_WARNING_HOURS * 3_600_000;
-export const HIGH_VIEWS_THRESHOLD = 10;
-export const RETURN_VISIT_THRESHOLD_MS = 24 * 3_600_000;
-export const RETURN_VISIT_PROMPT_DELAY_MS = 3000;
-export const ANONYMOUS_WINDOW_MS = ANONYMOUS_WINDOW_DAYS * 86_400_000;
+// ---- enums as schemas
 
-export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export const ZApprovalStatusSchema = z.enum(APPROVAL_STATUSES);
-export type TApprovalStatus = z.infer<typeof ZApprovalStatusSchema>;
-
-/** Companion spec: activity types of the analytics panel. */
-export const ACTIVITY_TYPES = ['view', 'download', 'favorite', 'comment', 'approval'] as const;
 export const ZActivityTypeSchema = z.enum(ACTIVITY_TYPES);
-export type TActivityType = z.infer<typeof ZActivityTypeSchema>;
-
-export const EMAIL_TRIGGERS = ['first_engagement', 'high_views', 'return_visit', 'success_page'] as const;
 export const ZEmailTriggerSchema = z.enum(EMAIL_TRIGGERS);
-export type TEmailTrigger = z.infer<typeof ZEmailTriggerSchema>;
-
-/** Spec 9: the analytics event names of the email-collection modal. */
-export const PRODUCT_EVENT_NAMES = ['email_collection_skipped', 'email_collected', 'email_modal_dismissed'] as const;
 export const ZProductEventNameSchema = z.enum(PRODUCT_EVENT_NAMES);
-export type TProductEventName = z.infer<typeof ZProductEventNameSchema>;
-
-export const NOTIFICATION_TYPES = ['comment', 'favorite', 'approval', 'expiration_warning'] as const;
 export const ZNotificationTypeSchema = z.enum(NOTIFICATION_TYPES);
-export type TNotificationType = z.infer<typeof ZNotificationTypeSchema>;
-
-export const URGENCY_LEVELS = ['high', 'medium', 'low'] as const;
 export const ZUrgencyLevelSchema = z.enum(URGENCY_LEVELS);
-export type TUrgencyLevel = z.infer<typeof ZUrgencyLevelSchema>;
-
-// ---- pure rules
-
-/** Spec 5: text, '@', text, '.', text, with no spaces anywhere. */
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** Whether an address passes the email modal's rule (spec 5), at most 320 characters. */
-export function isValidEmailAddress(text: string): boolean {
-  return text.length <= 320 && EMAIL_SHAPE.test(text);
-}
-
-/** A visitor's display name: 'User' and the last 4 characters of their id (spec 3), e.g. 'User 9fQk'. */
-export function visitorDisplayName(visitorId: string): string {
-  const tail = visitorId.slice(-4);
-  return tail ? `User ${tail}` : 'User';
-}
-
-/** Teaser urgency by days remaining (spec 4): 1 or less high, 3 or less medium, else low. */
-export function urgencyForDaysRemaining(daysRemaining: number): TUrgencyLevel {
-  if (daysRemaining <= 1) return 'high';
-  if (daysRemaining <= 3) return 'medium';
-  return 'low';
-}
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-export type TCommentTextProblem = 'blank' | 'too_long' | 'invalid';
-
-/**
- * Why a comment cannot be sent, or null when it can: blank after trimming, more than
- * COMMENT_MAX_CHARS characters, or containing NUL or unpaired surrogates.
- */
-export function findCommentTextProblem(text: string): TCommentTextProblem | null {
-  if (text.trim() === '') return 'blank';
-  if (text.includes('\u0000') || LONE_SURROGATE.test(text)) return 'invalid';
-  // Code points, so an emoji counts as one character as the person typing sees it (near enough).
-  let count = 0;
-  for (const _ of text) {
-    if (++count > COMMENT_MAX_CHARS) return 'too_long';
-  }
-  return null;
-}
 
 // ---- shared pieces
 

@@ -6,26 +6,11 @@ import { UPLOAD_LIMITS } from './constants.ts';
 import { ZContactInfoInputSchema, ZPublicContactInfoSchema } from './contact-info.ts';
 import { TEMPLATE_IDS } from './templates.ts';
 import { ZFileGroupSchema } from './file-group.ts';
+import { DEFAULT_SITE_SETTINGS, HERO_LAYOUTS, type PUBLIC_SITE_SETTING_KEYS, SITE_PASSWORD_LIMITS, SITE_PASSWORD_MESSAGES } from './site-rules.ts';
+
+export * from './site-rules.ts';
 
 export const ZTemplateIdSchema = z.enum(TEMPLATE_IDS);
-
-export const THEME_STYLES = ['professional', 'creative', 'nature', 'minimal', 'elegant'] as const;
-export const THEME_MODES = ['light', 'dark'] as const;
-export const HERO_LAYOUTS = ['minimal', 'centered', 'split', 'featured'] as const;
-
-/**
- * A site's settings when the creator chose none. A literal, not a parse at load time: the dashboard runs
- * zod without eval (its CSP), and a parse before that is configured would make zod probe for eval.
- */
-export const DEFAULT_SITE_SETTINGS = {
-  enableFavorites: false,
-  enableComments: false,
-  enableApprovals: false,
-  enableAnalytics: true,
-  enableNotifications: false,
-  notificationEmail: '',
-  slackWebhook: '',
-} as const;
 
 export const ZSiteSettingsSchema = z.object({
   enableFavorites: z.boolean().default(DEFAULT_SITE_SETTINGS.enableFavorites),
@@ -38,8 +23,6 @@ export const ZSiteSettingsSchema = z.object({
 });
 export type TSiteSettings = z.infer<typeof ZSiteSettingsSchema>;
 
-/** The switches a visitor's page acts on. Notification settings (address, webhook) are the owner's only. */
-export const PUBLIC_SITE_SETTING_KEYS = ['enableFavorites', 'enableComments', 'enableApprovals', 'enableAnalytics'] as const;
 /** Strict: a page's settings are exactly the visitor-facing switches, so no owner-only field can be spread in. */
 export const ZPublicSiteSettingsSchema = z.strictObject({
   enableFavorites: z.boolean(),
@@ -95,12 +78,6 @@ const jsonText = <T extends z.ZodType>(schema: T) =>
     })
     .pipe(schema);
 
-/** A site's password, when one is set: long enough that guessing (rate limited as it is) gets nowhere. */
-export const SITE_PASSWORD_LIMITS = { minLength: 8, maxLength: 200 } as const;
-export const SITE_PASSWORD_MESSAGES = {
-  tooShort: `Password must be at least ${SITE_PASSWORD_LIMITS.minLength} characters`,
-  tooLong: `Password must be at most ${SITE_PASSWORD_LIMITS.maxLength} characters`,
-} as const;
 export const ZSitePasswordSchema = z
   .string()
   .min(SITE_PASSWORD_LIMITS.minLength, SITE_PASSWORD_MESSAGES.tooShort)

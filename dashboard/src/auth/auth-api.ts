@@ -3,43 +3,48 @@
  * @dropsite/shared. The session itself is an HttpOnly cookie the browser sends; nothing here
  * ever sees its token.
  */
-import {
-  ZAccountResponseSchema,
-  ZAuthSessionResponseSchema,
-  ZCreatorResponseSchema,
-  ZEmailLinkConsumeResponseSchema,
-  type TAccountResponse,
-  type TCreatorPublic,
-} from '@dropsite/shared';
+import type { TAccountResponse, TCreatorPublic } from '@dropsite/shared';
 import { callApi, type TSendRequest } from '@dropsite/shared/browser/api-client';
 import type { z } from 'zod';
-import { parseReply } from '../api-reply.ts';
+import { loadSchemas, type TSchemas } from '../schemas/lazy-schemas.ts';
+
+/** GET /api/auth/session's answer for a visitor who is not signed in: nothing to check, so no schema is loaded. */
+function isSignedOutReply(json: unknown): boolean {
+  return typeof json === 'object' && json !== null && 'success' in json && json.success === true && 'creator' in json && json.creator === null;
+}
 
 /** `send` is fetch in the browser, a recording stub in tests. */
 export function createAuthApi(send: TSendRequest = (path, init) => fetch(path, init)) {
-  const call = async <T extends z.ZodType>(schema: T, path: string, method = 'GET', body?: unknown): Promise<z.infer<T>> => {
-    return parseReply(schema, await callApi(path, { method, body }, send));
+  const call = async <T extends z.ZodType>(schemaOf: (schemas: TSchemas) => T, path: string, method = 'GET', body?: unknown): Promise<z.infer<T>> => {
+    const json = await callApi(path, { method, body }, send);
+    const schemas = await loadSchemas();
+    return schemas.parseReply(schemaOf(schemas), json);
   };
   /** A call whose reply carries nothing the page uses beyond its success. */
   const act = async (path: string, method: string, body?: unknown): Promise<void> => {
     await callApi(path, { method, body }, send);
   };
-  const creatorOf = async (path: string, method: string, body?: unknown): Promise<TCreatorPublic> => (await call(ZCreatorResponseSchema, path, method, body)).creator;
+  const creatorOf = async (path: string, method: string, body?: unknown): Promise<TCreatorPublic> => (await call((s) => s.ZCreatorResponseSchema, path, method, body)).creator;
 
   return {
     /** The signed-in creator, or null. */
-    fetchSession: async (): Promise<TCreatorPublic | null> => (await call(ZAuthSessionResponseSchema, '/api/auth/session')).creator,
+    fetchSession: async (): Promise<TCreatorPublic | null> => {
+      const json = await callApi('/api/auth/session', {}, send);
+      if (isSignedOutReply(json)) return null;
+      const schemas = await loadSchemas();
+      return schemas.parseReply(schemas.ZAuthSessionResponseSchema, json).creator;
+    },
     signUp: (body: { email: string; password: string; name: string }) => creatorOf('/api/auth/sign-up', 'POST', body),
     signIn: (body: { email: string; password: string }) => creatorOf('/api/auth/sign-in', 'POST', body),
     signOut: () => act('/api/auth/sign-out', 'POST'),
     signOutEverywhere: () => act('/api/auth/sign-out-everywhere', 'POST'),
     requestEmailLink: ({ email, returnTo }: { email: string; returnTo: string | null }) => act('/api/auth/email-link', 'POST', returnTo ? { email, returnTo } : { email }),
-    consumeEmailLink: (token: string) => call(ZEmailLinkConsumeResponseSchema, '/api/auth/email-link/consume', 'POST', { token }),
+    consumeEmailLink: (token: string) => call((s) => s.ZEmailLinkConsumeResponseSchema, '/api/auth/email-link/consume', 'POST', { token }),
     requestVerification: () => act('/api/auth/verify-email/request', 'POST'),
     verifyEmail: (token: string) => creatorOf('/api/auth/verify-email', 'POST', { token }),
     requestPasswordReset: (email: string) => act('/api/auth/password-reset/request', 'POST', { email }),
     resetPassword: (body: { token: string; password: string }) => creatorOf('/api/auth/password-reset', 'POST', body),
-    fetchAccount: (): Promise<TAccountResponse> => call(ZAccountResponseSchema, '/api/account'),
+    fetchAccount: (): Promise<TAccountResponse> => call((s) => s.ZAccountResponseSchema, '/api/account'),
     updateName: (name: string) => creatorOf('/api/account', 'PATCH', { name }),
     requestEmailChange: (body: { email: string; password: string }) => act('/api/account/email', 'POST', body),
     changePassword: (body: { currentPassword: string; newPassword: string }) => act('/api/account/password', 'POST', body),

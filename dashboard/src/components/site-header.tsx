@@ -1,15 +1,17 @@
-import { useEffect, useId, useRef, useState, type MouseEvent } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type MouseEvent } from 'react';
 import { MOBILE_BREAKPOINT_PX } from '@dropsite/shared';
 import { ACCOUNT_PATH, DASHBOARD_PATH, currentReturnPath, signInHref, type TAuthMode } from '../auth/auth-paths.ts';
 import { useSession } from '../auth/session-store.ts';
 import { signOutAndLeave } from '../auth/sign-out.ts';
 import { AccountMenu } from './account-menu.tsx';
-import { AuthDialog } from './auth-dialog.tsx';
 import { Avatar } from './avatar.tsx';
 import { CloseIcon, MenuIcon } from './icons.tsx';
 import { Logo } from './logo.tsx';
 import { NotificationBell } from '../engagement/notification-bell.tsx';
 import './site-header.css';
+
+// The sign-in and sign-up forms load when one of them opens.
+const AuthDialog = lazy(() => import('./auth-dialog.tsx').then((module) => ({ default: module.AuthDialog })));
 
 interface TSiteHeaderProps {
   /** On the landing page the section links stay in-page; elsewhere they lead back to it. */
@@ -178,7 +180,11 @@ export function SiteHeader({ isLandingPage, hasSignInActions = true }: TSiteHead
           )}
         </div>
       </nav>
-      {authMode && <AuthDialog mode={authMode} onClose={() => setAuthMode(null)} />}
+      {authMode && (
+        <Suspense fallback={null}>
+          <AuthDialog mode={authMode} onClose={() => setAuthMode(null)} />
+        </Suspense>
+      )}
     </header>
   );
 }

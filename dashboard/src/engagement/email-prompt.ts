@@ -7,23 +7,17 @@ import {
   EMAIL_TRIGGERS,
   HIGH_VIEWS_THRESHOLD,
   RETURN_VISIT_THRESHOLD_MS,
-  ZEmailTriggerSchema,
   isValidEmailAddress,
   type TAnonymousProject,
   type TEmailTrigger,
   type TEngagementSummary,
 } from '@dropsite/shared';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { loadedSchemas } from '../schemas/lazy-schemas.ts';
+import type { ZCollectedEmailRecordSchema } from '../schemas/schemas.ts';
 import { STORAGE_KEYS, readJson, writeJson, type TKeyValueStorage } from './storage-keys.ts';
 
 /** Spec 3 'Email collection record kept locally'. */
-export const ZCollectedEmailRecordSchema = z.object({
-  email: z.string(),
-  collected_via: ZEmailTriggerSchema,
-  /** Epoch ms. */
-  collected_at: z.number(),
-  project_id: z.string().nullable(),
-});
 export type TCollectedEmailRecord = z.infer<typeof ZCollectedEmailRecordSchema>;
 
 /** Spec 5: text, '@', text, '.', text, no spaces. Surrounding spaces from a paste are forgiven. */
@@ -104,8 +98,12 @@ export function createEmailPromptMemory(local: TKeyValueStorage, session: TKeyVa
   };
   return {
     readCollectedEmail() {
-      const parsed = ZCollectedEmailRecordSchema.safeParse(readJson(local, STORAGE_KEYS.collectedEmail));
-      return parsed.success && isEmailValid(parsed.data.email) ? parsed.data : null;
+      const stored = readJson(local, STORAGE_KEYS.collectedEmail);
+      if (stored === null) return null;
+      // A stored record makes the app load the schemas before its first render (main.tsx); and a prompt
+      // needs a session, whose reply loads them too, so the record is always checked when it matters.
+      const parsed = loadedSchemas()?.ZCollectedEmailRecordSchema.safeParse(stored);
+      return parsed?.success && isEmailValid(parsed.data.email) ? parsed.data : null;
     },
     storeCollectedEmail(record) {
       writeJson(local, STORAGE_KEYS.collectedEmail, record);

@@ -3,24 +3,19 @@
  * @dropsite/shared. The server knows the creator by its HttpOnly token; the session id in the
  * paths is the one it told us (GET /api/creators/anonymous/session), never one we made up.
  */
-import {
-  ZAnonymousProjectsResponseSchema,
-  ZAnonymousSessionResponseSchema,
-  ZEngagementSummaryResponseSchema,
-  ZEngagementUpdatesResponseSchema,
-  type TAnonymousProject,
-  type TEmailCollectionRequest,
-  type TEngagementSummary,
-  type TEngagementUpdate,
-  type TProductEventRequest,
-} from '@dropsite/shared';
+import type { TAnonymousProject, TEmailCollectionRequest, TEngagementSummary, TEngagementUpdate, TProductEventRequest } from '@dropsite/shared';
 import { ApiRequestError, callApi } from '@dropsite/shared/browser/api-client';
 import type { z } from 'zod';
-import { parseReply } from '../api-reply.ts';
+import { loadSchemas, type TSchemas } from '../schemas/lazy-schemas.ts';
 
-/** GET `path`, its reply checked with `schema`: a reply of another shape is a failed call like any other. */
-async function requestJson<T extends z.ZodType>(schema: T, path: string): Promise<z.infer<T>> {
-  return parseReply(schema, await callApi(path));
+/**
+ * GET `path`, its reply checked with its schema: a reply of another shape is a failed call like any
+ * other. The schemas load with the first reply to check (a browser without a session never gets one).
+ */
+async function requestJson<T extends z.ZodType>(schemaOf: (schemas: TSchemas) => T, path: string): Promise<z.infer<T>> {
+  const json = await callApi(path);
+  const schemas = await loadSchemas();
+  return schemas.parseReply(schemaOf(schemas), json);
 }
 
 async function postJson(path: string, body: unknown): Promise<void> {
@@ -38,7 +33,7 @@ export interface TAnonymousSession {
 /** The caller's own anonymous session, or null when this browser has none (or it ended). */
 export async function fetchAnonymousSession(): Promise<TAnonymousSession | null> {
   try {
-    const reply = await requestJson(ZAnonymousSessionResponseSchema, '/api/creators/anonymous/session');
+    const reply = await requestJson((s) => s.ZAnonymousSessionResponseSchema, '/api/creators/anonymous/session');
     return { sessionId: reply.sessionId, createdAt: Date.parse(reply.createdAt), expiresAt: Date.parse(reply.expiresAt) };
   } catch (err) {
     if (err instanceof ApiRequestError && (err.status === 401 || err.status === 404 || err.status === 410)) return null;
@@ -49,19 +44,19 @@ export async function fetchAnonymousSession(): Promise<TAnonymousSession | null>
 const sessionPath = (sessionId: string) => encodeURIComponent(sessionId);
 
 export async function fetchEngagementSummary(sessionId: string): Promise<TEngagementSummary> {
-  const { success: _ok, ...summary } = await requestJson(ZEngagementSummaryResponseSchema, `/api/engagement/anonymous/${sessionPath(sessionId)}`);
+  const { success: _ok, ...summary } = await requestJson((s) => s.ZEngagementSummaryResponseSchema, `/api/engagement/anonymous/${sessionPath(sessionId)}`);
   return summary;
 }
 
 /** Updates newer than `since` (all recent ones when null), newest first. */
 export async function fetchEngagementUpdates(sessionId: string, since: string | null): Promise<TEngagementUpdate[]> {
   const query = since ? `?${new URLSearchParams({ since })}` : '';
-  const reply = await requestJson(ZEngagementUpdatesResponseSchema, `/api/engagement/anonymous/${sessionPath(sessionId)}/updates${query}`);
+  const reply = await requestJson((s) => s.ZEngagementUpdatesResponseSchema, `/api/engagement/anonymous/${sessionPath(sessionId)}/updates${query}`);
   return reply.updates;
 }
 
 export async function fetchAnonymousProjects(sessionId: string): Promise<TAnonymousProject[]> {
-  const reply = await requestJson(ZAnonymousProjectsResponseSchema, `/api/projects/anonymous/${sessionPath(sessionId)}`);
+  const reply = await requestJson((s) => s.ZAnonymousProjectsResponseSchema, `/api/projects/anonymous/${sessionPath(sessionId)}`);
   return reply.projects;
 }
 

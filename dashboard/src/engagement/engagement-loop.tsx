@@ -8,8 +8,7 @@
  * 'dropsite:email-prompt' ({ trigger, projectId? }) to ask for a variant of the modal.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { ENGAGEMENT_UPDATES_POLL_MS, RETURN_VISIT_PROMPT_DELAY_MS, ZEmailTriggerSchema, type TAnonymousProject, type TEmailTrigger } from '@dropsite/shared';
-import { z } from 'zod';
+import { ENGAGEMENT_UPDATES_POLL_MS, RETURN_VISIT_PROMPT_DELAY_MS, type TAnonymousProject, type TEmailTrigger } from '@dropsite/shared';
 import { getSessionStore, useSession } from '../auth/session-store.ts';
 import { showBrowserNotifications } from './browser-notifications.ts';
 import { DASHBOARD_PATH, EMAIL_PROMPT_EVENT, PUBLISHED_EVENT, getCreatorEngagementStore, getNotificationCenter, useCreatorEngagement } from './creator-engagement.ts';
@@ -19,13 +18,11 @@ import { fetchEngagementUpdates } from './engagement-api.ts';
 import { STORAGE_KEYS, resolveStorage } from './storage-keys.ts';
 import { TeaserCard } from './teaser-card.tsx';
 import { isTeaserVisible } from './teaser-rules.ts';
+import { loadSchemas } from '../schemas/lazy-schemas.ts';
 import './engagement.css';
 
 /** Companion spec 4: the anonymous window is checked hourly. */
 const EXPIRY_CHECK_MS = 3_600_000;
-
-const ZPublishedDetailSchema = z.object({ slug: z.string(), url: z.string(), projectId: z.string().optional() });
-const ZPromptRequestSchema = z.object({ trigger: ZEmailTriggerSchema, projectId: z.string().optional() });
 
 function newestProjectId(projects: readonly TAnonymousProject[] | null): string | null {
   if (!projects || projects.length === 0) return null;
@@ -141,8 +138,10 @@ export function EngagementLoop() {
   // After a publish, and when a page asks.
   useEffect(() => {
     const timers = new Set<ReturnType<typeof setTimeout>>();
-    const onPublished = (event: Event) => {
-      const detail = ZPublishedDetailSchema.safeParse((event as CustomEvent<unknown>).detail);
+    let isListening = true;
+    const onPublished = async (event: Event) => {
+      const detail = (await loadSchemas()).ZPublishedDetailSchema.safeParse((event as CustomEvent<unknown>).detail);
+      if (!isListening) return;
       const timer = setTimeout(() => {
         timers.delete(timer);
         // The upload may have just created the session.
@@ -153,9 +152,9 @@ export function EngagementLoop() {
       }, RETURN_VISIT_PROMPT_DELAY_MS);
       timers.add(timer);
     };
-    const onPromptRequest = (event: Event) => {
-      const request = ZPromptRequestSchema.safeParse((event as CustomEvent<unknown>).detail);
-      if (!request.success) return;
+    const onPromptRequest = async (event: Event) => {
+      const request = (await loadSchemas()).ZPromptRequestSchema.safeParse((event as CustomEvent<unknown>).detail);
+      if (!isListening || !request.success) return;
       void store.refresh({ withSession: true }).then(() => {
         if (canShowEmailPrompt(request.data.trigger, promptContext())) {
           openPrompt(request.data.trigger, request.data.projectId ?? newestProjectId(store.getSnapshot().projects));
@@ -167,6 +166,7 @@ export function EngagementLoop() {
     return () => {
       window.removeEventListener(PUBLISHED_EVENT, onPublished);
       window.removeEventListener(EMAIL_PROMPT_EVENT, onPromptRequest);
+      isListening = false;
       for (const timer of timers) clearTimeout(timer);
     };
   }, [store, promptContext, openPrompt]);

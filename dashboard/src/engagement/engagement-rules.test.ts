@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadSchemas } from '../schemas/lazy-schemas.ts';
 import type { TEngagementUpdate, TLocalNotification } from '@dropsite/shared';
 import {
   addNotifications,
@@ -127,6 +128,8 @@ describe('expiration warning (7-day window, warning under 24 h)', () => {
 });
 
 describe('notification center (stored, with fake time)', () => {
+  beforeAll(loadSchemas);
+
   it('adds updates, marks read, clears, and keeps the since cursor so cleared entries stay gone', () => {
     const storage = createMemoryStorage();
     const clock = fakeClock(T0);

@@ -4,15 +4,10 @@
  * pure functions of (list, now); `createNotificationCenter` keeps the list in browser storage and
  * tells subscribers (the bell, the browser-notification sender) about changes.
  */
-import {
-  ANONYMOUS_WARNING_HOURS,
-  EXPIRATION_WARNING_TTL_MS,
-  NOTIFICATIONS_KEPT,
-  ZLocalNotificationSchema,
-  type TEngagementUpdate,
-  type TLocalNotification,
-} from '@dropsite/shared';
-import { z } from 'zod';
+import { ANONYMOUS_WARNING_HOURS, EXPIRATION_WARNING_TTL_MS, NOTIFICATIONS_KEPT, type TEngagementUpdate, type TLocalNotification } from '@dropsite/shared';
+import type { z } from 'zod';
+import { loadSchemas, loadedSchemas } from '../schemas/lazy-schemas.ts';
+import type { ZStoredNotificationsSchema } from '../schemas/schemas.ts';
 import { STORAGE_KEYS, readJson, writeJson, type TKeyValueStorage } from './storage-keys.ts';
 
 /** Whether an entry is past its expiry at `now`. */
@@ -109,13 +104,6 @@ export function shouldAutoCloseBrowserNotification(notification: Pick<TLocalNoti
 
 // ---- the stored list
 
-const ZStoredNotificationsSchema = z.object({
-  items: z.array(ZLocalNotificationSchema).catch([]),
-  /** The newest update time seen (ISO), sent as `since` so cleared entries do not come back. */
-  since: z.string().nullable().catch(null),
-  /** Ids of expiration warnings already raised (so clearing one does not bring it back). */
-  raisedWarnings: z.array(z.string()).catch([]),
-});
 export type TStoredNotifications = z.infer<typeof ZStoredNotificationsSchema>;
 
 const EMPTY: TStoredNotifications = { items: [], since: null, raisedWarnings: [] };
@@ -142,9 +130,21 @@ export function createNotificationCenter(storage: TKeyValueStorage, now: () => n
   const addedListeners = new Set<(added: TLocalNotification[]) => void>();
   let snapshot: TLocalNotification[] = [];
 
-  const load = (): TStoredNotifications => {
-    const parsed = ZStoredNotificationsSchema.safeParse(readJson(storage, STORAGE_KEYS.notifications) ?? EMPTY);
+  /** The stored list, or null while a stored one waits for its schema to load (it is read again then). */
+  const loadIfReadable = (): TStoredNotifications | null => {
+    const stored = readJson(storage, STORAGE_KEYS.notifications);
+    if (stored === null) return EMPTY;
+    const schemas = loadedSchemas();
+    if (!schemas) return null;
+    const parsed = schemas.ZStoredNotificationsSchema.safeParse(stored);
     return parsed.success ? parsed.data : EMPTY;
+  };
+  const load = (): TStoredNotifications => loadIfReadable() ?? EMPTY;
+  /** Runs a change once the stored list can be read, so a change never writes over a list not yet read. */
+  const change = (apply: (state: TStoredNotifications) => void) => {
+    const state = loadIfReadable();
+    if (state) apply(state);
+    else void loadSchemas().then(() => apply(load()));
   };
 
   const save = (state: TStoredNotifications) => {
@@ -174,8 +174,9 @@ export function createNotificationCenter(storage: TKeyValueStorage, now: () => n
   };
 
   snapshot = readNotifications(load().items, now());
+  if (loadIfReadable() === null) void loadSchemas().then(() => read());
 
-  return {
+  const center: TNotificationCenter = {
     read,
     getSnapshot: () => snapshot,
     subscribe(listener) {
@@ -184,7 +185,12 @@ export function createNotificationCenter(storage: TKeyValueStorage, now: () => n
     },
     addUpdates(updates) {
       if (updates.length === 0) return [];
-      const state = load();
+      const state = loadIfReadable();
+      // Updates come from a reply that loaded the schemas, so this only waits in theory: they are added then.
+      if (!state) {
+        change(() => center.addUpdates(updates));
+        return [];
+      }
       const t = now();
       const raised = new Set(state.raisedWarnings);
       const incoming = updates.filter((u) => u.type !== 'expiration_warning' || !raised.has(u.id)).map((u) => toLocalNotification(u, t));
@@ -198,7 +204,11 @@ export function createNotificationCenter(storage: TKeyValueStorage, now: () => n
       return added;
     },
     raiseExpirationWarning(sessionId, sessionExpiresAt) {
-      const state = load();
+      const state = loadIfReadable();
+      if (!state) {
+        change(() => center.raiseExpirationWarning(sessionId, sessionExpiresAt));
+        return null;
+      }
       if (state.raisedWarnings.includes(expirationWarningId(sessionId))) return null;
       const warning = createExpirationWarning(sessionId, sessionExpiresAt, now());
       if (!warning) return null;
@@ -207,11 +217,10 @@ export function createNotificationCenter(storage: TKeyValueStorage, now: () => n
       return warning;
     },
     markRead(id) {
-      const state = load();
-      save({ ...state, items: readNotifications(markNotificationRead(state.items, id), now()) });
+      change((state) => save({ ...state, items: readNotifications(markNotificationRead(state.items, id), now()) }));
     },
     clearAll() {
-      save({ ...load(), items: [] });
+      change((state) => save({ ...state, items: [] }));
     },
     getCursor: () => load().since,
     onAdded(listener) {
@@ -219,4 +228,5 @@ export function createNotificationCenter(storage: TKeyValueStorage, now: () => n
       return () => addedListeners.delete(listener);
     },
   };
+  return center;
 }

@@ -18,6 +18,7 @@ import {
   type TSha256,
   type TUploadMetadataInput,
 } from '@dropsite/shared';
+import { loadSchemas } from '../schemas/lazy-schemas.ts';
 import { assertAllChunksSent, runChunkQueue, sleepFor, type TChunkTask } from './chunk-scheduler.ts';
 import { planFreshUpload, planResume, type TFileChunkPlan } from './resume-plan.ts';
 import { clearResumableSession, findResumableSession, fingerprintFile, saveResumableSession, type TResumableSession } from './resume-store.ts';
@@ -137,6 +138,7 @@ export function createChunkedUpload(
 
   /** An earlier session of these very files and this form, with what the server still lacks. */
   async function tryResume(): Promise<TActiveSession | null> {
+    await loadSchemas(); // the stored session is checked with its schema
     const stored = findResumableSession(files.map(fingerprintFile), draftHash, now(), storage);
     if (!stored || stored.protocol !== protocol) return null;
     const reply = await send({ method: 'GET', url: `${CHUNKED_ENDPOINTS.sessionStatus}?sessionId=${encodeURIComponent(stored.sessionId)}` });

@@ -8,7 +8,8 @@ import { createChunkedUpload } from './chunked-upload.ts';
 import { STATUS_READERS, pollOptimization } from './optimization-poll.ts';
 import { createXhrTransport, type TTransport } from './transport.ts';
 import { FALLBACK_MESSAGES, UploadError, isRetryableStatus } from './upload-errors.ts';
-import { DIRECT_UPLOAD_ENDPOINT, UPLOAD_ENDPOINT, filledContactInfo, uploadFiles } from './upload-files.ts';
+import { filledContactInfo } from './filled-contact-info.ts';
+import { DIRECT_UPLOAD_ENDPOINT, UPLOAD_ENDPOINT, uploadFiles } from './upload-files.ts';
 import { createProgressTracker, type TPublishSnapshot } from './upload-progress-tracker.ts';
 
 export interface TPublishDraft {

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadSchemas } from '../schemas/lazy-schemas.ts';
 import { DEFAULT_SITE_SETTINGS, type TUploadDraft } from '@dropsite/shared';
 import { createMemoryStorage } from '../engagement/storage-keys.ts';
 import {
@@ -31,6 +32,9 @@ const draft: TUploadDraft = {
 };
 
 describe('interrupted uploads after a reload', () => {
+  // main.tsx loads the schemas before the first render whenever such a record is stored.
+  beforeAll(loadSchemas);
+
   it('offers the form of a recent session of the same files, and never a password', () => {
     const storage = createMemoryStorage();
     saveResumableSession(session, storage);

@@ -3,7 +3,8 @@
  * the server's file ids and a fingerprint of the chosen files (name, size, lastModified), kept
  * in localStorage. File bytes are never stored; the creator chooses the same files again.
  */
-import { ZResumableUploadSchema, ZUploadDraftSchema, type TFileFingerprint, type TResumableUpload, type TUploadDraft } from '@dropsite/shared';
+import type { TFileFingerprint, TResumableUpload, TUploadDraft } from '@dropsite/shared';
+import { loadedSchemas, type TSchemas } from '../schemas/lazy-schemas.ts';
 
 export const RESUME_STORAGE_KEY = 'dropsite:upload-session';
 /** Sessions older than this are not offered again (the server expires them too). */
@@ -40,12 +41,21 @@ function writeJson(key: string, value: unknown, storage: TStorageLike | null): v
   }
 }
 
-/** The stored value when it is there and passes the schema, else null. */
-function readJson<T>(key: string, schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } }, storage: TStorageLike | null): T | null {
+/**
+ * The stored value when it is there and passes its schema, else null. A stored value makes the app
+ * load the schemas before its first render (main.tsx), and an upload in progress has loaded them.
+ */
+function readJson<T>(
+  key: string,
+  schemaOf: (schemas: TSchemas) => { safeParse(value: unknown): { success: true; data: T } | { success: false } },
+  storage: TStorageLike | null,
+): T | null {
   try {
     const raw = storage?.getItem(key);
     if (!raw) return null;
-    const parsed = schema.safeParse(JSON.parse(raw));
+    const schemas = loadedSchemas();
+    if (!schemas) return null;
+    const parsed = schemaOf(schemas).safeParse(JSON.parse(raw));
     return parsed.success ? parsed.data : null;
   } catch {
     return null; // damaged or unreadable: as if nothing were stored
@@ -65,7 +75,7 @@ export function saveResumableSession(session: TResumableSession, storage: TStora
 }
 
 export function readResumableSession(storage: TStorageLike | null = defaultStorage()): TResumableSession | null {
-  return readJson(RESUME_STORAGE_KEY, ZResumableUploadSchema, storage);
+  return readJson(RESUME_STORAGE_KEY, (schemas) => schemas.ZResumableUploadSchema, storage);
 }
 
 /** The stored session for these files, sent with this form, when it is recent enough. */
@@ -103,7 +113,7 @@ export function clearUploadDraft(storage: TStorageLike | null = defaultStorage()
 export function findInterruptedUpload(now: number, storage: TStorageLike | null = defaultStorage()): TUploadDraft | null {
   const session = readResumableSession(storage);
   if (!session || now - session.createdAt > RESUME_MAX_AGE_MS) return null;
-  const draft = readJson(DRAFT_STORAGE_KEY, ZUploadDraftSchema, storage);
+  const draft = readJson(DRAFT_STORAGE_KEY, (schemas) => schemas.ZUploadDraftSchema, storage);
   if (!draft || !isSameFileList(draft.files, session.files)) return null;
   return draft;
 }

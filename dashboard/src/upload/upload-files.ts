@@ -6,6 +6,7 @@
 import { DEFAULT_SITE_SETTINGS, ZUploadResponseSchema, type TContactField, type TSiteSettings, type TTemplateId } from '@dropsite/shared';
 import { createXhrTransport, type TTransport } from './transport.ts';
 import { FALLBACK_MESSAGES, PUBLISH_FAILED_MESSAGE, createAbortError, isAbortError } from './upload-errors.ts';
+import { filledContactInfo } from './filled-contact-info.ts';
 
 export { isAbortError };
 
@@ -32,14 +33,6 @@ export interface TUploadRequest {
   expiryDate?: string;
   /** The footer's contact details; sent (trimmed, as JSON) only when one is filled in. */
   contactInfo?: Partial<Record<TContactField, string>>;
-}
-
-/** The filled-in contact fields, trimmed; null when there are none. */
-export function filledContactInfo(info: Partial<Record<TContactField, string>> | undefined): Partial<Record<TContactField, string>> | null {
-  const filled = Object.entries(info ?? {})
-    .map(([field, value]) => [field, (value ?? '').trim()] as const)
-    .filter(([, value]) => value !== '');
-  return filled.length > 0 ? Object.fromEntries(filled) : null;
 }
 
 export interface TUploadProgress {

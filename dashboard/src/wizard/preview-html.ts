@@ -1,6 +1,6 @@
 /** Turns the server-rendered preview into a page of the creator's local files. */
 import type { TContactField, TPreviewRequest, TSiteSettings, TTemplateId } from '@dropsite/shared';
-import { filledContactInfo } from '../upload/upload-files.ts';
+import { filledContactInfo } from '../upload/filled-contact-info.ts';
 import type { TChosenFile } from '../upload/chosen-files.ts';
 
 const PLACEHOLDER = /\/api\/preview-file\/([A-Za-z0-9_-]{1,64})/g;

@@ -1,21 +1,15 @@
-import { useCallback, useEffect, useId, useReducer, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useReducer, useRef, useState } from 'react';
 import { chooseUploadMode, type TUploadDraft, type TUploadMode } from '@dropsite/shared';
 import { AlertIcon } from '../components/icons.tsx';
 import { totalBytes, type TPickedFile } from '../upload/chosen-files.ts';
-import { publishSite } from '../upload/publish-site.ts';
+import { loadSchemas } from '../schemas/lazy-schemas.ts';
 import { clearUploadDraft, fingerprintFile, findInterruptedUpload, forgetInterruptedUpload, saveUploadDraft } from '../upload/resume-store.ts';
 import { PUBLISH_FAILED_MESSAGE, describePublishError, isAbortError } from '../upload/upload-errors.ts';
 import { createTransferMeter, type TTransferEstimate } from '../upload/upload-progress.ts';
 import type { TPublishSnapshot } from '../upload/upload-progress-tracker.ts';
-import { AlmostDoneOverlay } from './almost-done-overlay.tsx';
-import { DetailsStep } from './details-step.tsx';
 import { toExpiryInstant, validateDetails } from './details-validation.ts';
 import { ModalDialog } from './modal-dialog.tsx';
-import { PreviewOverlay } from './preview-overlay.tsx';
-import { SettingsStep } from './settings-step.tsx';
-import { SuccessStep } from './success-step.tsx';
 import { templateFromSearch } from './template-param.ts';
-import { TemplateStep } from './template-step.tsx';
 import { UploadStep } from './upload-step.tsx';
 import { INITIAL_WIZARD_STATE, reduceWizard, type TWizardAction, type TWizardState, type TWizardStep } from './wizard-state.ts';
 import './wizard.css';
@@ -30,6 +24,27 @@ const STEP_HEADINGS: Record<TWizardStep, { title: string; lede: string }> = {
 };
 /** The steps the indicator counts; the preview opens over the details step. */
 const COUNTED_STEPS: TWizardStep[] = ['upload', 'template', 'details', 'settings'];
+
+/**
+ * The upload machinery (four protocols, their replies' schemas, the resume records) loads once the
+ * creator has chosen files, so the landing page does not ship it to every visitor.
+ */
+const loadLaterSteps = () => import('./later-steps.ts');
+const TemplateStep = lazy(() => loadLaterSteps().then((steps) => ({ default: steps.TemplateStep })));
+const DetailsStep = lazy(() => loadLaterSteps().then((steps) => ({ default: steps.DetailsStep })));
+const SettingsStep = lazy(() => loadLaterSteps().then((steps) => ({ default: steps.SettingsStep })));
+const SuccessStep = lazy(() => loadLaterSteps().then((steps) => ({ default: steps.SuccessStep })));
+const PreviewOverlay = lazy(() => loadLaterSteps().then((steps) => ({ default: steps.PreviewOverlay })));
+const AlmostDoneOverlay = lazy(() => loadLaterSteps().then((steps) => ({ default: steps.AlmostDoneOverlay })));
+
+const loadPublisher = () => Promise.all([import('../upload/publish-site.ts'), loadSchemas()]).then(([module]) => module.publishSite);
+
+/** A refusal a better plan cures (storage, delivery size, active sites): the failure offers the plans. Loaded only when publishing fails. */
+const isPlanLimitError = (error: unknown) =>
+  import('../pages/billing/billing-view.ts').then(
+    (view) => view.planLimitOf(error) !== null,
+    () => false,
+  );
 
 let lastFileId = 0;
 const createFileId = () => `file-${++lastFileId}`;
@@ -58,7 +73,7 @@ export function UploadWizard() {
     return template ? reduce(initial, { type: 'choose-template', template }) : initial;
   });
   const [publish, setPublish] = useState<TPublishState>({ name: 'idle' });
-  const [failure, setFailure] = useState<{ detail: string | null } | null>(null);
+  const [failure, setFailure] = useState<{ detail: string | null; isPlanLimit: boolean } | null>(null);
   const [announcement, setAnnouncement] = useState('');
   const abort = useRef<AbortController | null>(null);
   const body = useRef<HTMLDivElement>(null);
@@ -77,6 +92,15 @@ export function UploadWizard() {
     if (wasPreview && state.step === 'details') return;
     body.current?.querySelector<HTMLElement>('[data-step-heading]')?.focus();
   }, [state.step]);
+
+  // Files chosen: fetch the next steps and the upload machinery now, so neither Continue nor Publish waits.
+  const hasFiles = state.files.length > 0;
+  useEffect(() => {
+    if (!hasFiles) return;
+    // A failed fetch is tried again by the step that needs it (and a failed publish is reported).
+    loadLaterSteps().catch(() => {});
+    loadPublisher().catch(() => {});
+  }, [hasFiles]);
 
   useEffect(() => {
     if (publish.name !== 'running') return;
@@ -112,6 +136,7 @@ export function UploadWizard() {
     let frame = 0;
     let latest: TPublishSnapshot | null = null;
     try {
+      const publishSite = await loadPublisher();
       const result = await publishSite(
         files,
         {
@@ -150,7 +175,7 @@ export function UploadWizard() {
       setPublish({ name: 'idle' });
       dispatch({ type: 'publish-failed' });
       if (isAbortError(error)) setAnnouncement('Upload cancelled. Your files and details are still here.');
-      else setFailure({ detail: describePublishError(error) });
+      else setFailure({ detail: describePublishError(error), isPlanLimit: await isPlanLimitError(error) });
     } finally {
       abort.current = null;
     }
@@ -185,74 +210,78 @@ export function UploadWizard() {
       )}
 
       <div className="wizard__body" ref={body} key={step === 'preview' ? 'details' : step}>
-        {step === 'upload' && (
-          <UploadStep
-            files={state.files}
-            interrupted={
-              interrupted && {
-                files: interrupted.files,
-                hadPassword: interrupted.hadPassword,
-                onStartOver: () => {
-                  forgetInterruptedUpload();
-                  setInterrupted(null);
-                  dispatch({ type: 'create-another' });
-                  announce('Starting over with an empty form');
-                },
+        <Suspense fallback={<div className="wizard__step-loading" aria-busy="true" />}>
+          {step === 'upload' && (
+            <UploadStep
+              files={state.files}
+              interrupted={
+                interrupted && {
+                  files: interrupted.files,
+                  hadPassword: interrupted.hadPassword,
+                  onStartOver: () => {
+                    forgetInterruptedUpload();
+                    setInterrupted(null);
+                    dispatch({ type: 'create-another' });
+                    announce('Starting over with an empty form');
+                  },
+                }
               }
-            }
-            overLimit={state.overLimit}
-            onAdd={addFiles}
-            onRemove={(id) => dispatch({ type: 'remove-file', id })}
-            onClear={() => dispatch({ type: 'clear-files' })}
-            onContinue={() => dispatch({ type: 'continue' })}
-            announce={announce}
-          />
-        )}
-        {step === 'template' && (
-          <TemplateStep
-            files={state.files}
-            template={state.form.template}
-            onChoose={(template) => dispatch({ type: 'choose-template', template })}
-            onBack={() => dispatch({ type: 'back' })}
-            onContinue={() => dispatch({ type: 'continue' })}
-            onRemoveFile={(id) => dispatch({ type: 'remove-file', id })}
-          />
-        )}
-        {(step === 'details' || step === 'preview') && (
-          <DetailsStep
-            form={state.form}
-            onEdit={(field, value) => dispatch({ type: 'edit', field, value })}
-            onEditContact={(field, value) => dispatch({ type: 'edit-contact', field, value })}
-            onBack={() => dispatch({ type: 'back' })}
-            onContinue={() => dispatch({ type: 'continue' })}
-          />
-        )}
-        {step === 'settings' && (
-          <SettingsStep
-            settings={state.form.settings}
-            onChange={(settings) => dispatch({ type: 'set-setting', settings })}
-            onBack={() => dispatch({ type: 'back' })}
-            onContinue={() => dispatch({ type: 'continue' })}
-          />
-        )}
-        {step === 'success' && (
-          <SuccessStep
-            url={publish.name === 'done' ? publish.url : null}
-            slug={publish.name === 'done' ? publish.slug : null}
-            title={state.form.title}
-            onCreateAnother={() => {
-              dispatch({ type: 'create-another' });
-              setPublish({ name: 'idle' });
-            }}
-          />
-        )}
+              overLimit={state.overLimit}
+              onAdd={addFiles}
+              onRemove={(id) => dispatch({ type: 'remove-file', id })}
+              onClear={() => dispatch({ type: 'clear-files' })}
+              onContinue={() => dispatch({ type: 'continue' })}
+              announce={announce}
+            />
+          )}
+          {step === 'template' && (
+            <TemplateStep
+              files={state.files}
+              template={state.form.template}
+              onChoose={(template) => dispatch({ type: 'choose-template', template })}
+              onBack={() => dispatch({ type: 'back' })}
+              onContinue={() => dispatch({ type: 'continue' })}
+              onRemoveFile={(id) => dispatch({ type: 'remove-file', id })}
+            />
+          )}
+          {(step === 'details' || step === 'preview') && (
+            <DetailsStep
+              form={state.form}
+              onEdit={(field, value) => dispatch({ type: 'edit', field, value })}
+              onEditContact={(field, value) => dispatch({ type: 'edit-contact', field, value })}
+              onBack={() => dispatch({ type: 'back' })}
+              onContinue={() => dispatch({ type: 'continue' })}
+            />
+          )}
+          {step === 'settings' && (
+            <SettingsStep
+              settings={state.form.settings}
+              onChange={(settings) => dispatch({ type: 'set-setting', settings })}
+              onBack={() => dispatch({ type: 'back' })}
+              onContinue={() => dispatch({ type: 'continue' })}
+            />
+          )}
+          {step === 'success' && (
+            <SuccessStep
+              url={publish.name === 'done' ? publish.url : null}
+              slug={publish.name === 'done' ? publish.slug : null}
+              title={state.form.title}
+              onCreateAnother={() => {
+                dispatch({ type: 'create-another' });
+                setPublish({ name: 'idle' });
+              }}
+            />
+          )}
+        </Suspense>
       </div>
 
-      {step === 'preview' && <PreviewOverlay form={state.form} files={state.files} onEdit={() => dispatch({ type: 'back' })} onPublish={() => void startPublish()} />}
+      <Suspense fallback={null}>
+        {step === 'preview' && <PreviewOverlay form={state.form} files={state.files} onEdit={() => dispatch({ type: 'back' })} onPublish={() => void startPublish()} />}
 
-      {step === 'success' && publish.name === 'running' && (
-        <AlmostDoneOverlay mode={publish.mode} files={state.files} snapshot={publish.snapshot} estimate={publish.estimate} onCancel={() => abort.current?.abort()} />
-      )}
+        {step === 'success' && publish.name === 'running' && (
+          <AlmostDoneOverlay mode={publish.mode} files={state.files} snapshot={publish.snapshot} estimate={publish.estimate} onCancel={() => abort.current?.abort()} />
+        )}
+      </Suspense>
 
       <ModalDialog isOpen={failure !== null} onClose={() => setFailure(null)} labelledBy={ids.failureTitle} describedBy={ids.failureDetail} isAlert className="failure-dialog">
         <span className="failure-dialog__icon" aria-hidden="true">
@@ -265,6 +294,12 @@ export function UploadWizard() {
           {failure?.detail && <p className="failure-dialog__reason">{failure.detail}</p>}
           <p>Nothing was published. Your files and details are kept, so you can publish again.</p>
         </div>
+        {failure?.isPlanLimit && (
+          <a className="button button--secondary" href="/billing" target="_blank" rel="noopener">
+            See plans and upgrade
+            <span className="visually-hidden"> (opens in a new tab)</span>
+          </a>
+        )}
         <button type="button" className="button button--primary" onClick={() => setFailure(null)} autoFocus>
           OK
         </button>
