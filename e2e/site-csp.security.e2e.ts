@@ -75,6 +75,8 @@ test.describe('sites under their CSP', () => {
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'professional-dark');
     await hydrateAll(page);
     await expect(page.locator('video').first()).toBeAttached();
+    // PDF.js loads when the visitor turns to the viewer.
+    await page.locator('.pdf-stage').first().hover();
     await expect(page.locator('.pdf-viewer').first()).toHaveAttribute('data-state', 'ready', { timeout: 20_000 });
     await page.getByRole('button', { name: 'Open Preview' }).first().click();
     await expect(page.getByRole('dialog', { name: 'Preview of notes.md' })).toBeVisible();
@@ -82,6 +84,7 @@ test.describe('sites under their CSP', () => {
 
     await page.goto(`/${singlePdf}`);
     await hydrateAll(page);
+    await page.locator('.pdf-stage').hover();
     await expect(page.locator('.pdf-viewer')).toHaveAttribute('data-state', 'ready', { timeout: 20_000 });
     await page.getByRole('button', { name: 'Next page' }).click();
 

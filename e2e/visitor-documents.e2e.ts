@@ -1,5 +1,6 @@
 /**
- * Visitor document viewers in real Chromium: the PDF viewer (stages, 'i / n', zoom, rotation,
+ * Visitor document viewers in real Chromium: the PDF viewer (the first page shown before PDF.js,
+ * which loads only when the visitor turns to the viewer; stages, 'i / n', zoom, rotation,
  * keyboard, the spec's error messages, self-hosted PDF.js), the multi-PDF browser, a PowerPoint
  * file through its converted PDF, and the text document viewer.
  */
@@ -14,6 +15,16 @@ function pageCounter(page: Page) {
 
 async function canvasSize(page: Page): Promise<{ width: number; height: number }> {
   return page.locator('.pdf-canvas').evaluate((canvas: HTMLCanvasElement) => ({ width: canvas.clientWidth, height: canvas.clientHeight }));
+}
+
+/** Requests for PDF.js (its module, worker, fonts and data) and for the PDF's bytes. */
+function recordPdfjsRequests(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (/^\/_astro\/pdf(js-|\.)/.test(url.pathname) || (/^\/api\/files\/[^/]+$/.test(url.pathname) && url.search === '?mode=preview')) seen.push(`${url.pathname}${url.search}`);
+  });
+  return seen;
 }
 
 test.describe('one PDF', () => {
@@ -31,6 +42,8 @@ test.describe('one PDF', () => {
     page.on('worker', (worker) => workers.push(worker.url()));
     await page.goto(`/${slug}`);
     await expect(pageCounter(page)).toHaveText('1 / 3');
+    // The visitor turns to the viewer: PDF.js loads and draws the page.
+    await page.locator('.pdf-stage').hover();
     await expect(page.locator('.pdf-canvas')).toBeVisible();
     await expect(page.locator('.pdf-viewer')).toHaveAttribute('data-state', 'ready');
 
@@ -91,6 +104,7 @@ test.describe('one PDF', () => {
     // Not a PDF.
     await page.route(/\/api\/files\/[^/]+\?mode=preview$/, (route) => route.fulfill({ status: 200, contentType: 'application/pdf', body: 'hello, not a pdf' }));
     await page.goto(`/${slug}`);
+    await page.locator('.pdf-stage').hover();
     const card = page.getByRole('alert');
     await expect(card.getByText('Unable to load PDF')).toBeVisible();
     await expect(card.getByText('This file is not a valid PDF document.')).toBeVisible();
@@ -119,8 +133,85 @@ test.describe('one PDF', () => {
   test('says when the PDF library cannot be loaded', async ({ page }) => {
     await page.route(/\/_astro\/pdf\.[A-Za-z0-9_-]+\.js$/, (route) => route.abort());
     await page.goto(`/${slug}`);
+    await page.locator('.pdf-stage').hover();
     await expect(page.getByText('PDF viewer failed to load. Please refresh the page.')).toBeVisible();
     await expect(page.getByText('Loading PDF.js library...')).toBeHidden();
+  });
+
+  test('shows the first page at once at its size, and loads PDF.js only when the pointer comes over the viewer', async ({ page }) => {
+    const pdfjs = recordPdfjsRequests(page);
+    const workers: string[] = [];
+    page.on('worker', (worker) => workers.push(worker.url()));
+    await page.goto(`/${slug}`);
+    await expect(page.locator('astro-island[ssr]')).toHaveCount(0); // the viewer has hydrated
+    await page.waitForLoadState('networkidle');
+
+    const viewer = page.locator('.pdf-viewer');
+    const picture = page.locator('.pdf-stage img.pdf-poster');
+    await expect(viewer).toHaveAttribute('data-state', 'waiting');
+    await expect(picture).toBeVisible();
+    expect(await picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1600);
+    await expect(pageCounter(page)).toHaveText('1 / 3');
+    await expect(page.getByRole('document', { name: 'contract.pdf, page 1 of 3' })).toBeVisible();
+    await expect(page.locator('.pdf-loading')).toHaveCount(0);
+    expect(pdfjs).toEqual([]);
+    expect(workers).toEqual([]);
+    /** Where the stage's page is, from the corner of its scrolled content (the page and the stage may scroll meanwhile). */
+    const inStage = (selector: string) =>
+      page.locator(selector).evaluate((element) => {
+        const stage = element.closest('.pdf-stage')!;
+        const box = element.getBoundingClientRect();
+        const origin = stage.getBoundingClientRect();
+        return { x: box.x - origin.x + stage.scrollLeft, y: box.y - origin.y + stage.scrollTop, width: box.width, height: box.height };
+      });
+    const pictureBox = await inStage('.pdf-poster');
+    const viewerBox = (await viewer.boundingBox())!;
+    // A portrait page fits the stage's width, at most 880 px, in the page's own proportions (US Letter).
+    expect(pictureBox.width).toBeGreaterThan(600);
+    expect(pictureBox.width).toBeLessThanOrEqual(880);
+    expect(pictureBox.height / pictureBox.width).toBeCloseTo(792 / 612, 2);
+
+    await picture.hover();
+    await expect(viewer).toHaveAttribute('data-state', 'ready');
+    await expect(picture).toHaveCount(0);
+    const canvas = await inStage('.pdf-canvas');
+    // PDF.js draws the page where the picture was, at its size (the canvas rounds to whole pixels): nothing moves.
+    for (const side of ['x', 'y', 'width', 'height'] as const) expect(Math.abs(canvas[side] - pictureBox[side]), side).toBeLessThan(1.5);
+    expect(Math.abs((await viewer.boundingBox())!.height - viewerBox.height)).toBeLessThan(1.5);
+    expect(pdfjs.some((url) => /^\/_astro\/pdf\.[\w-]+\.js$/.test(url))).toBe(true);
+    expect(pdfjs.some((url) => url.endsWith('?mode=preview'))).toBe(true);
+    expect(workers.some((url) => /\/_astro\/pdf\.worker[^/]*\.mjs$/.test(url))).toBe(true);
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect(pageCounter(page)).toHaveText('2 / 3');
+  });
+
+  test('by keyboard: focus on the page loads PDF.js, and a key pressed meanwhile is carried out', async ({ page }) => {
+    const pdfjs = recordPdfjsRequests(page);
+    await page.goto(`/${slug}`);
+    await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+    await page.waitForLoadState('networkidle');
+    expect(pdfjs).toEqual([]);
+    // The page (the picture until PDF.js has drawn it) takes focus and the reading keys at once.
+    await page.getByRole('document', { name: 'contract.pdf, page 1 of 3' }).focus();
+    await page.keyboard.press('End');
+    await expect(pageCounter(page)).toHaveText('3 / 3');
+    await expect(page.locator('.pdf-viewer')).toHaveAttribute('data-state', 'ready');
+    await expect(page.getByRole('document', { name: 'contract.pdf, page 3 of 3' })).toBeFocused();
+    expect(pdfjs.some((url) => /^\/_astro\/pdf\.[\w-]+\.js$/.test(url))).toBe(true);
+  });
+
+  test('with scripts off, the first page is there to read', async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, baseURL: baseURL! });
+    const page = await context.newPage();
+    const firstPage = page.waitForResponse((response) => /\/api\/files\/[^/]+\/first-page$/.test(new URL(response.url()).pathname));
+    await page.goto(`/${slug}`);
+    expect((await firstPage).status()).toBe(200);
+    const picture = page.locator('.pdf-stage img.pdf-poster');
+    await expect(picture).toBeVisible();
+    expect((await picture.boundingBox())!.height).toBeGreaterThan(700);
+    await expect(page.getByRole('document', { name: 'contract.pdf, page 1 of 3' })).toBeVisible();
+    await expect(page.getByRole('link', { name: /Download contract\.pdf/ }).first()).toHaveAttribute('href', /mode=download$/);
+    await context.close();
   });
 });
 
@@ -168,6 +259,7 @@ test('a PowerPoint file is shown with the PDF viewer', async ({ page }) => {
   await expect(pageCounter(page)).toHaveText('1 / 4', { timeout: 20_000 });
   await page.getByRole('button', { name: 'Next page' }).click();
   await expect(pageCounter(page)).toHaveText('2 / 4');
+  await expect(page.locator('.pdf-viewer')).toHaveAttribute('data-state', 'ready');
   await expect(page.getByRole('link', { name: /Download pitch-deck\.pptx/ })).toHaveAttribute('href', /mode=download$/);
 });
 

@@ -83,8 +83,10 @@ test.describe('a visitor page settles', () => {
     expect(await openRequestsAfterSettling(log, page, 3_000)).toEqual([]);
     await page.waitForLoadState('networkidle', { timeout: 5_000 });
 
-    // Scrolled through: every island hydrates and its calls (engagement state, the PDF, the poster) complete.
+    // Scrolled through: every island hydrates and its calls (engagement state, the poster) complete; the
+    // pointer over the PDF viewer loads PDF.js and the PDF.
     await hydrateAll(page);
+    await page.locator('.pdf-stage').first().hover();
     await expect(page.locator('.pdf-viewer').first()).toHaveAttribute('data-state', 'ready', { timeout: 20_000 });
     await page.waitForLoadState('networkidle', { timeout: 20_000 });
     expect(await openRequestsAfterSettling(log, page, 5_000)).toEqual([]);

@@ -27,7 +27,8 @@ export function isCompleteDerivation(metadata: TDerivedMetadata, derivation: TDe
   if (metadata.error) return false;
   switch (derivation) {
     case 'pdf':
-      return metadata.pages !== undefined && metadata.thumbnail !== undefined;
+      // Entries from before the first page was kept at display size are made again, once.
+      return metadata.pages !== undefined && metadata.thumbnail !== undefined && metadata.display !== undefined;
     case 'office':
       return metadata.pdf !== undefined && metadata.pages !== undefined;
     case 'video':

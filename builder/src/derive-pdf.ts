@@ -1,9 +1,11 @@
 /**
- * PDFs: page count and a 300 px WebP of the first page (derived/{sha}/thumb-300.webp).
+ * PDFs: page count, a 300 px WebP of the first page (derived/{sha}/thumb-300.webp) and the whole
+ * first page at display size (derived/{sha}/display.webp): the site's PDF viewer shows that
+ * picture at once and loads PDF.js only when the visitor turns to the document.
  * The file must start with the %PDF signature (spec 5); pdf.js needs the whole file in memory,
  * so originals above the input limit get a download card instead.
  */
-import { THUMBNAIL_SIZE, derivedKeys, type TDerivedMetadata } from '@dropsite/shared';
+import { DISPLAY_IMAGE_SIZE, THUMBNAIL_SIZE, derivedKeys, type TDerivedMetadata } from '@dropsite/shared';
 import { DERIVED_CONTENT_TYPE, IMMUTABLE_CACHE_CONTROL } from './derive-image.ts';
 import { PreviewUnavailableError, readObject } from './derive-cache.ts';
 import { PdfRenderError, type PdfRenderer, type TPdfRenderResult } from './pdf-renderer.ts';
@@ -18,6 +20,12 @@ export interface TDerivePdfOptions {
 }
 
 export const PDF_DEFAULTS = { maxInputBytes: 200 * 1024 * 1024, timeoutMs: 60_000 } as const;
+
+/**
+ * The first page at display size: 1600 px wide, enough for the viewer's widest fit (880 CSS px)
+ * on most high-density screens; a tall page's long edge stops at 2400 px, so it stays whole.
+ */
+export const PDF_PAGE_DISPLAY = { width: DISPLAY_IMAGE_SIZE, maxEdge: 2400 } as const;
 
 /** Spec 8, 'Not a PDF'. */
 export const NOT_A_PDF = 'This file is not a valid PDF document.';
@@ -37,17 +45,22 @@ export async function derivePdf(storage: BuilderStorage, file: Pick<TBuildFile, 
   return { sha256: file.sha256, kind: 'pdf', format: 'pdf', ...(await renderPdfPreview(storage, file.sha256, bytes, options)) };
 }
 
-/** Page count and first-page thumbnail of PDF bytes (an upload, or a converted document), stored under the sha's folder. */
+/** Page count, first-page thumbnail and display picture of PDF bytes (an upload, or a converted document), stored under the sha's folder. */
 export async function renderPdfPreview(
   storage: BuilderStorage,
   sha256: string,
   bytes: Uint8Array,
   options: TDerivePdfOptions,
-): Promise<Pick<TDerivedMetadata, 'pages' | 'thumbnail'>> {
+): Promise<Pick<TDerivedMetadata, 'pages' | 'thumbnail' | 'display'>> {
   if (!hasPdfSignature(bytes)) throw new PreviewUnavailableError(NOT_A_PDF, { final: true });
   let result: TPdfRenderResult;
   try {
-    result = await options.renderer.render(bytes, { thumbnailWidth: THUMBNAIL_SIZE, timeoutMs: options.timeoutMs ?? PDF_DEFAULTS.timeoutMs });
+    result = await options.renderer.render(bytes, {
+      thumbnailWidth: THUMBNAIL_SIZE,
+      displayWidth: PDF_PAGE_DISPLAY.width,
+      maxDisplayEdge: PDF_PAGE_DISPLAY.maxEdge,
+      timeoutMs: options.timeoutMs ?? PDF_DEFAULTS.timeoutMs,
+    });
   } catch (error) {
     if (error instanceof PdfRenderError) {
       if (error.reason === 'password') {
@@ -61,10 +74,12 @@ export async function renderPdfPreview(
     }
     throw error;
   }
-  const key = derivedKeys(sha256).thumbnail;
-  await storage.put(key, result.thumbnail, { contentType: DERIVED_CONTENT_TYPE, cacheControl: IMMUTABLE_CACHE_CONTROL });
+  const keys = derivedKeys(sha256);
+  const put = { contentType: DERIVED_CONTENT_TYPE, cacheControl: IMMUTABLE_CACHE_CONTROL };
+  await Promise.all([storage.put(keys.thumbnail, result.thumbnail.image, put), storage.put(keys.display, result.display.image, put)]);
   return {
     pages: result.pages,
-    thumbnail: { key, width: result.width, height: result.height, contentType: DERIVED_CONTENT_TYPE },
+    thumbnail: { key: keys.thumbnail, width: result.thumbnail.width, height: result.thumbnail.height, contentType: DERIVED_CONTENT_TYPE },
+    display: { key: keys.display, width: result.display.width, height: result.display.height, contentType: DERIVED_CONTENT_TYPE },
   };
 }

@@ -7,11 +7,25 @@
 import { Worker } from 'node:worker_threads';
 import type { TPdfRenderRequest, TPdfRenderResponse } from './pdf-render-worker.ts';
 
-export interface TPdfRenderResult {
-  pages: number;
-  thumbnail: Buffer;
+interface TPdfPageImage {
+  image: Buffer;
   width: number;
   height: number;
+}
+
+export interface TPdfRenderResult {
+  pages: number;
+  /** The first page, `thumbnailWidth` wide (cut off at three times that height). */
+  thumbnail: TPdfPageImage;
+  /** The whole first page, `displayWidth` wide unless its long edge would pass `maxDisplayEdge`. */
+  display: TPdfPageImage;
+}
+
+interface TPdfRenderOptions {
+  thumbnailWidth: number;
+  displayWidth: number;
+  maxDisplayEdge: number;
+  timeoutMs: number;
 }
 
 export class PdfRenderError extends Error {
@@ -24,7 +38,7 @@ export class PdfRenderError extends Error {
 }
 
 export interface PdfRenderer {
-  render(pdf: Uint8Array, options: { thumbnailWidth: number; timeoutMs: number }): Promise<TPdfRenderResult>;
+  render(pdf: Uint8Array, options: TPdfRenderOptions): Promise<TPdfRenderResult>;
   close(): Promise<void>;
 }
 
@@ -58,7 +72,7 @@ export function createPdfRenderer(): PdfRenderer {
     return worker;
   };
 
-  const runOne = (pdf: Uint8Array, options: { thumbnailWidth: number; timeoutMs: number }) =>
+  const runOne = (pdf: Uint8Array, options: TPdfRenderOptions) =>
     new Promise<TPdfRenderResult>((resolve, reject) => {
       const current = getWorker();
       current.ref();
@@ -76,7 +90,8 @@ export function createPdfRenderer(): PdfRenderer {
       const onMessage = (response: TPdfRenderResponse) => {
         if (response.id !== id) return;
         finish();
-        if (response.ok) resolve({ pages: response.pages, thumbnail: Buffer.from(response.thumbnail), width: response.width, height: response.height });
+        const toImage = ({ image, width, height }: { image: Uint8Array; width: number; height: number }) => ({ image: Buffer.from(image), width, height });
+        if (response.ok) resolve({ pages: response.pages, thumbnail: toImage(response.thumbnail), display: toImage(response.display) });
         else reject(new PdfRenderError(response.reason, response.message));
       };
       const onError = (error: Error) => {
@@ -102,7 +117,15 @@ export function createPdfRenderer(): PdfRenderer {
       // The worker gets its own copy, transferred rather than cloned (a Buffer may be a view of a shared pool).
       const data = new ArrayBuffer(pdf.byteLength);
       new Uint8Array(data).set(pdf);
-      const request: TPdfRenderRequest = { id, data, thumbnailWidth: options.thumbnailWidth, maxThumbnailHeight: options.thumbnailWidth * 3, quality: 78 };
+      const request: TPdfRenderRequest = {
+        id,
+        data,
+        thumbnailWidth: options.thumbnailWidth,
+        maxThumbnailHeight: options.thumbnailWidth * 3,
+        displayWidth: options.displayWidth,
+        maxDisplayEdge: options.maxDisplayEdge,
+        quality: 78,
+      };
       current.postMessage(request, [data]);
     });
 

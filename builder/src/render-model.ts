@@ -107,6 +107,9 @@ function publicDetails(base: string, kind: TFileKind, metadata: TDerivedMetadata
   if (metadata.pages !== undefined) details.pages = metadata.pages;
   if (metadata.pdf) details.pdfUrl = versioned(`${base}/pdf`, version);
   else if (kind === 'pdf' && metadata.pages !== undefined) details.pdfUrl = versioned(`${base}?mode=preview`, version);
+  if (details.pdfUrl && metadata.display) {
+    details.firstPage = { url: versioned(`${base}/first-page`, version), width: metadata.display.width, height: metadata.display.height };
+  }
   if (metadata.kind === 'video' && metadata.display) details.posterUrl = versioned(`${base}/poster`, version);
   if (metadata.media) details.media = metadata.media;
   // Marked on every build (not when listed and cached): the API's current limits decide what it extracts.

@@ -94,7 +94,7 @@ export const ZDerivedMetadataSchema = z.object({
   format: z.string().optional(),
   /** 300 px image: an image's thumbnail, a PDF's first page, a video's poster. */
   thumbnail: ZDerivedImageSchema.optional(),
-  /** About 1600 px: an image's display copy, a video's full-size poster. */
+  /** About 1600 px: an image's display copy, a video's full-size poster, a PDF's (or converted document's) whole first page. */
   display: ZDerivedImageSchema.optional(),
   /** PDFs and presentations: page count. */
   pages: z.number().int().nonnegative().optional(),
@@ -114,6 +114,11 @@ export const ZPublicFileDetailsSchema = z.object({
   /** A PDF rendering exists (PDFs, converted presentations): load it from `pdfUrl`. */
   pdfUrl: z.string().optional(),
   posterUrl: z.string().optional(),
+  /**
+   * With `pdfUrl`: the first page drawn at build time (its pixel size), which the viewer shows until
+   * the visitor turns to the document and PDF.js loads.
+   */
+  firstPage: z.strictObject({ url: z.string(), width: z.number().int().positive(), height: z.number().int().positive() }).optional(),
   media: ZMediaSummarySchema.optional(),
   archive: ZArchiveSummarySchema.optional(),
   text: ZTextSummarySchema.optional(),

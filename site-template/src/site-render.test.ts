@@ -116,6 +116,26 @@ describe('viewer choice by content', () => {
     expect($.html()).not.toContain('pdf.worker');
   });
 
+  it('one PDF with its first page drawn at build time: that picture at its size, no loading, the controls on', async () => {
+    const pdf = makePdfFile('deck.pdf', 9);
+    const firstPage = { url: `/api/files/${pdf.id}/first-page`, width: 1600, height: 900 };
+    const $ = await render(makeSite([{ ...pdf, details: { ...pdf.details, firstPage } }]));
+    expect(islands($)).toEqual(['PdfViewer']);
+    expect($('.pdf-viewer').attr('data-state')).toBe('waiting');
+    const picture = $('.pdf-stage img.pdf-poster');
+    expect(picture.attr('src')).toBe(firstPage.url);
+    expect([picture.attr('width'), picture.attr('height')]).toEqual(['1600', '900']);
+    expect(picture.attr('data-orientation')).toBe('landscape');
+    expect(picture.attr('style')).toContain('--page-width:1600');
+    // Readable before any script: the page is a labelled document, and no loading stage is shown.
+    expect($('.pdf-stage').attr('role')).toBe('document');
+    expect($('.pdf-stage').attr('aria-label')).toBe('deck.pdf, page 1 of 9');
+    expect($('.pdf-loading').length).toBe(0);
+    expect($('.pdf-toolbar__count').text()).toBe('1 / 9');
+    expect($('button[aria-label="Next page"]').is('[disabled]')).toBe(false);
+    expect($('button[aria-label="Previous page"]').is('[disabled]')).toBe(true);
+  });
+
   it('three PDFs: the multi-PDF browser with the count and total pages', async () => {
     const $ = await render(makeSite([makePdfFile('a.pdf', 3), makePdfFile('b.pdf', 5), makePdfFile('c.pdf', 1)]));
     expect(islands($)).toEqual(['MultiPdfBrowser']);

@@ -2,6 +2,8 @@
  * What the builder made from a file, served under the file's id:
  * GET /api/files/{id}/pdf     the PDF a presentation or office document was converted to (a PDF: itself), inline, Range-capable
  * GET /api/files/{id}/poster  a video's poster frame at display size (WebP)
+ * GET /api/files/{id}/first-page  a PDF's (or converted document's) first page at display size (WebP),
+ *                              what the site's PDF viewer shows before PDF.js loads
  */
 import { Router, type Request, type Response } from 'express';
 import type { TAppDeps } from '../deps.ts';
@@ -49,6 +51,21 @@ export function createFileVariantRoutes(deps: TAppDeps): Router {
       contentType: poster.contentType,
       disposition: contentDisposition('inline', `${baseName(file.name)}-poster.webp`),
       etag: `"${file.sha256}-poster"`,
+      cacheControl: fileCacheControl(file.project),
+    });
+  });
+
+  router.get('/api/files/:id/first-page', async (req, res) => {
+    setFileSecurityHeaders(res);
+    const { file, derived } = await findServableFile(deps, req, res);
+    const hasPdf = !!derived && !derived.error && (derived.pdf !== undefined || (file.kind === 'pdf' && derived.kind === 'pdf'));
+    const picture = hasPdf ? derived?.display : undefined;
+    if (!picture) throw new AppError('not_found', 'This file has no first-page picture');
+    await sendStoredObject(req, res, deps.storage, {
+      key: picture.key,
+      contentType: picture.contentType,
+      disposition: contentDisposition('inline', `${baseName(file.name)}-page-1.webp`),
+      etag: `"${file.sha256}-first-page"`,
       cacheControl: fileCacheControl(file.project),
     });
   });

@@ -42,6 +42,7 @@ function routesOf(site: TSeededSite): TProbe[] {
     { name: 'thumbnail, size only', method: 'GET', path: `/api/files/${file}?size=300` },
     { name: 'converted PDF', method: 'GET', path: `/api/files/${file}/pdf` },
     { name: 'video poster', method: 'GET', path: `/api/files/${file}/poster` },
+    { name: "document's first page", method: 'GET', path: `/api/files/${file}/first-page` },
     { name: 'archive entry', method: 'GET', path: `/api/files/${file}/entry?path=a.txt` },
     { name: 'archive entries as ZIP', method: 'GET', path: `/api/files/${file}/entry?path=a.txt&path=b.txt` },
     { name: 'site ZIP', method: 'GET', path: `/api/sites/${site.slug}/download` },

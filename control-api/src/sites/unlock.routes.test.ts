@@ -63,9 +63,10 @@ describe('site access: passwords and expiry', () => {
     expect(statuses(probe)).toEqual(ALL_LOCKED);
     for (const [name, { cacheControl }] of Object.entries(probe)) expect(cacheControl, name).toBe('private, no-store');
 
-    // What builds on a file (its PDF rendering, a video poster, an archive entry) and the site's preview picture refuse too.
+    // What builds on a file (its PDF rendering and first page, a video poster, an archive entry) and the site's preview picture refuse too.
     for (const path of [
       `/api/files/${site.files[0]!.id}/pdf`,
+      `/api/files/${site.files[0]!.id}/first-page`,
       `/api/files/${site.files[0]!.id}/poster`,
       `/api/files/${site.files[0]!.id}/entry?path=a.txt`,
       `/${site.slug}/og.png`,
@@ -178,7 +179,7 @@ describe('site access: passwords and expiry', () => {
     expect(statuses(probe)).toEqual({ html: 410, file: 410, preview: 410, thumbnail: 410, zip: 410, state: 410, favorite: 410 });
     for (const [name, { cacheControl }] of Object.entries(probe)) expect(cacheControl, name).toBe('private, no-store');
     expect(await (await visitor.fetch(`/${site.slug}`)).text()).toContain('This site has expired');
-    for (const path of [`/api/files/${site.files[0]!.id}/pdf`, `/api/files/${site.files[0]!.id}/poster`, `/${site.slug}/og.png`]) {
+    for (const path of [`/api/files/${site.files[0]!.id}/pdf`, `/api/files/${site.files[0]!.id}/first-page`, `/api/files/${site.files[0]!.id}/poster`, `/${site.slug}/og.png`]) {
       expect((await visitor.fetch(path)).status, path).toBe(410);
     }
     expect((await unlock(visitor, site.slug, PASSWORD)).status).toBe(410);

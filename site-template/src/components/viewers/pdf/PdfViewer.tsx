@@ -4,8 +4,14 @@
  * full screen; or the error card 'Unable to load PDF' with 'Try Again'. A new url starts over at
  * page 1, zoom 1, rotation 0 (the document part is keyed by url). Zoom 1 fits the page to the
  * viewer's width. Keys when the page has focus: ← → PageUp PageDown Home End, + - 0, R.
+ *
+ * With `file.firstPage` (the first page the builder drew), that picture is the page until the
+ * visitor turns to the viewer: a pointer over it, focus in it, a button or a key. Only then are
+ * PDF.js and the document loaded (the stages show over the picture), and the canvas takes the
+ * picture's place at the same size. The picture is in the server-rendered HTML, so it shows
+ * before any script and with scripts off. Without it, loading starts when the island hydrates.
  */
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import type { PDFDocumentProxy, RenderTask } from 'pdfjs-dist';
 import { PDF_ROTATION_STEP_DEG, PDF_ZOOM } from '../../../lib/shared-client.ts';
 import type { TViewerSite } from '../../../lib/viewer-types.ts';
@@ -15,6 +21,13 @@ import { assertPdfBytes, createAssetFactory, fetchPdfBytes, loadPdfLibrary, PDF_
 import '../shared/viewer.css';
 import './pdf.css';
 
+/** A page drawn at build time, and its size in pixels. */
+interface TPdfPageImage {
+  url: string;
+  width: number;
+  height: number;
+}
+
 export interface TPdfFile {
   id: string;
   name: string;
@@ -23,6 +36,8 @@ export interface TPdfFile {
   /** Where the PDF rendering is: the file itself, or a presentation's converted PDF. */
   pdfUrl: string;
   pages: number | null;
+  /** The first page as a picture, shown until PDF.js has drawn it (null: load PDF.js at once). */
+  firstPage?: TPdfPageImage | null;
 }
 
 interface Props {
@@ -46,10 +61,15 @@ export default function PdfViewer(props: Props) {
   return <PdfDocumentView key={props.file.pdfUrl} {...props} />;
 }
 
-type TState = { status: 'loading'; stage: string; percent: number | null } | { status: 'ready' } | { status: 'error'; message: string };
+/** `waiting`: the first page's picture is shown and nothing of PDF.js is loaded yet. */
+type TState = { status: 'waiting' } | { status: 'loading'; stage: string; percent: number | null } | { status: 'ready' } | { status: 'error'; message: string };
 
 function PdfDocumentView({ site, file, showEngagement = true }: Props) {
-  const [state, setState] = useState<TState>({ status: 'loading', stage: PDF_STAGES.library, percent: null });
+  const poster = file.firstPage ?? null;
+  const [state, setState] = useState<TState>(poster ? { status: 'waiting' } : { status: 'loading', stage: PDF_STAGES.library, percent: null });
+  // PDF.js is wanted at once without a picture, else from the visitor's first move towards the viewer.
+  const [isWanted, setWanted] = useState(poster === null);
+  const want = useCallback(() => setWanted(true), []);
   const [attempt, setAttempt] = useState(0);
   const [pageCount, setPageCount] = useState(file.pages ?? 0);
   const [page, setPage] = useState(1);
@@ -62,8 +82,15 @@ function PdfDocumentView({ site, file, showEngagement = true }: Props) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const renderTask = useRef<RenderTask | null>(null);
 
+  // A pointer already over the viewer, or focus already in it, when the island hydrates counts too.
+  useEffect(() => {
+    const root = rootRef.current;
+    if (root && (root.matches(':hover') || root.contains(document.activeElement))) want();
+  }, [want]);
+
   // Load: library, data, parse. The first page is drawn by the render effect below.
   useEffect(() => {
+    if (!isWanted) return;
     const abort = new AbortController();
     let loadingTask: { destroy(): Promise<void>; promise: Promise<PDFDocumentProxy> } | null = null;
     let loaded: PDFDocumentProxy | null = null;
@@ -106,7 +133,7 @@ function PdfDocumentView({ site, file, showEngagement = true }: Props) {
       void loadingTask?.destroy();
       setDoc(null);
     };
-  }, [file.pdfUrl, file.size, attempt]);
+  }, [file.pdfUrl, file.size, attempt, isWanted]);
 
   // The stage's width decides the fit-to-width scale.
   useEffect(() => {
@@ -154,24 +181,47 @@ function PdfDocumentView({ site, file, showEngagement = true }: Props) {
     };
   }, [doc, page, zoom, rotation, stageWidth]);
 
-  const goTo = useCallback((next: number) => setPage((current) => (pageCount > 0 ? Math.min(pageCount, Math.max(1, next)) : current)), [pageCount]);
-  const zoomBy = (direction: 1 | -1) =>
+  // Every control asks for PDF.js too: a page, zoom or turn chosen while it loads applies once it has.
+  const goTo = useCallback(
+    (next: number) => {
+      want();
+      setPage((current) => (pageCount > 0 ? Math.min(pageCount, Math.max(1, next)) : current));
+    },
+    [pageCount, want],
+  );
+  const zoomBy = (direction: 1 | -1) => {
+    want();
     setZoom((z) => {
       const next = direction > 0 ? z * PDF_ZOOM.step : z / PDF_ZOOM.step;
       return Math.min(PDF_ZOOM.max, Math.max(PDF_ZOOM.min, Math.round(next * 1000) / 1000));
     });
-  const rotate = () => setRotation((r) => (r + PDF_ROTATION_STEP_DEG) % 360);
+  };
+  const resetZoom = () => {
+    want();
+    setZoom(PDF_ZOOM.start);
+  };
+  const rotate = () => {
+    want();
+    setRotation((r) => (r + PDF_ROTATION_STEP_DEG) % 360);
+  };
   const retry = () => {
     setState({ status: 'loading', stage: PDF_STAGES.library, percent: null });
     setAttempt((a) => a + 1);
   };
   const toggleFullscreen = () => {
+    want();
     if (document.fullscreenElement) void document.exitFullscreen();
     else void rootRef.current?.requestFullscreen?.();
   };
 
+  const isReady = state.status === 'ready';
+  const isLoading = state.status === 'loading';
+  // The picture stands for page 1 until the canvas is drawn; the controls work on it meanwhile.
+  const showPoster = poster !== null && (state.status === 'waiting' || isLoading);
+  const canAct = isReady || showPoster;
+
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (state.status !== 'ready' || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!canAct || event.altKey || event.ctrlKey || event.metaKey) return;
     const actions: Record<string, () => void> = {
       ArrowLeft: () => goTo(page - 1),
       PageUp: () => goTo(page - 1),
@@ -182,7 +232,7 @@ function PdfDocumentView({ site, file, showEngagement = true }: Props) {
       '+': () => zoomBy(1),
       '=': () => zoomBy(1),
       '-': () => zoomBy(-1),
-      '0': () => setZoom(PDF_ZOOM.start),
+      '0': resetZoom,
       r: rotate,
       R: rotate,
     };
@@ -192,14 +242,12 @@ function PdfDocumentView({ site, file, showEngagement = true }: Props) {
     action();
   };
 
-  const isReady = state.status === 'ready';
-  const isLoading = state.status === 'loading';
-
   return (
-    <div ref={rootRef} className="pdf-viewer vi-card" data-state={state.status}>
+    // biome-ignore lint/a11y/noStaticElementInteractions: a pointer over the viewer or focus in it only starts loading PDF.js; the controls inside are the interactive elements
+    <div ref={rootRef} className="pdf-viewer vi-card" data-state={state.status} onPointerEnter={want} onPointerMove={isWanted ? undefined : want} onFocus={want}>
       <div className="pdf-toolbar" role="toolbar" aria-label="PDF controls">
         <div className="pdf-toolbar__group">
-          <button type="button" className="vi-button vi-button--ghost vi-button--icon" onClick={() => goTo(page - 1)} disabled={!isReady || page <= 1} aria-label="Previous page">
+          <button type="button" className="vi-button vi-button--ghost vi-button--icon" onClick={() => goTo(page - 1)} disabled={!canAct || page <= 1} aria-label="Previous page">
             <Icon name="prev" />
           </button>
           <span className="pdf-toolbar__pages" aria-live="polite" aria-atomic="true">
@@ -212,29 +260,23 @@ function PdfDocumentView({ site, file, showEngagement = true }: Props) {
             type="button"
             className="vi-button vi-button--ghost vi-button--icon"
             onClick={() => goTo(page + 1)}
-            disabled={!isReady || page >= pageCount}
+            disabled={!canAct || page >= pageCount}
             aria-label="Next page"
           >
             <Icon name="next" />
           </button>
         </div>
         <div className="pdf-toolbar__group">
-          <button type="button" className="vi-button vi-button--ghost vi-button--icon" onClick={() => zoomBy(-1)} disabled={!isReady || zoom <= PDF_ZOOM.min} aria-label="Zoom out">
+          <button type="button" className="vi-button vi-button--ghost vi-button--icon" onClick={() => zoomBy(-1)} disabled={!canAct || zoom <= PDF_ZOOM.min} aria-label="Zoom out">
             <Icon name="zoomOut" />
           </button>
-          <button
-            type="button"
-            className="pdf-toolbar__zoom"
-            onClick={() => setZoom(PDF_ZOOM.start)}
-            disabled={!isReady}
-            aria-label={`Zoom ${Math.round(zoom * 100)}%, reset to fit`}
-          >
+          <button type="button" className="pdf-toolbar__zoom" onClick={resetZoom} disabled={!canAct} aria-label={`Zoom ${Math.round(zoom * 100)}%, reset to fit`}>
             {Math.round(zoom * 100)}%
           </button>
-          <button type="button" className="vi-button vi-button--ghost vi-button--icon" onClick={() => zoomBy(1)} disabled={!isReady || zoom >= PDF_ZOOM.max} aria-label="Zoom in">
+          <button type="button" className="vi-button vi-button--ghost vi-button--icon" onClick={() => zoomBy(1)} disabled={!canAct || zoom >= PDF_ZOOM.max} aria-label="Zoom in">
             <Icon name="zoomIn" />
           </button>
-          <button type="button" className="vi-button vi-button--ghost vi-button--icon" onClick={rotate} disabled={!isReady} aria-label="Rotate 90°">
+          <button type="button" className="vi-button vi-button--ghost vi-button--icon" onClick={rotate} disabled={!canAct} aria-label="Rotate 90°">
             <Icon name="rotate" />
           </button>
         </div>
@@ -246,19 +288,31 @@ function PdfDocumentView({ site, file, showEngagement = true }: Props) {
         </div>
       </div>
 
-      {/* biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useAriaPropsSupportedByRole: the page stage is a focusable document once the PDF is ready (role and label then), taking the reading keys */}
+      {/* biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useAriaPropsSupportedByRole: the page stage is a focusable document once a page shows (role and label then), taking the reading keys */}
       <div
         ref={stageRef}
         className="pdf-stage"
-        tabIndex={isReady ? 0 : -1}
+        tabIndex={canAct ? 0 : -1}
         onKeyDown={onKeyDown}
-        aria-label={isReady ? `${file.name}, page ${page} of ${pageCount}` : undefined}
-        role={isReady ? 'document' : undefined}
+        aria-label={canAct ? `${file.name}, page ${page} of ${pageCount}` : undefined}
+        role={canAct ? 'document' : undefined}
       >
         {/* biome-ignore lint/a11y/noAriaHiddenOnFocusable: the canvas is never focused; the stage around it carries the page for assistive technology */}
         <canvas ref={canvasRef} className="pdf-canvas" hidden={state.status !== 'ready'} aria-hidden="true" />
+        {showPoster && poster && (
+          <img
+            className="pdf-poster"
+            src={poster.url}
+            width={poster.width}
+            height={poster.height}
+            alt=""
+            decoding="async"
+            data-orientation={poster.width > poster.height ? 'landscape' : 'portrait'}
+            style={{ '--page-width': poster.width, '--page-height': poster.height, '--page-fit-max': `${MAX_FIT_WIDTH}px` } as CSSProperties}
+          />
+        )}
         {isLoading && (
-          <div className="pdf-loading" role="status">
+          <div className={poster ? 'pdf-loading pdf-loading--over' : 'pdf-loading'} role="status">
             <div className="vi-spinner" aria-hidden="true" />
             <p className="pdf-loading__stage">{state.stage}</p>
             {state.percent !== null && (
