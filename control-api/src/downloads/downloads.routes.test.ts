@@ -192,6 +192,25 @@ describe('downloads, archive entries, converted PDFs, posters and the Open Graph
     });
   });
 
+  describe('GET /api/files/{id}/first-page', () => {
+    it("serves a PDF's whole first page as a 1600 px WebP, the size the site's viewer is told", async () => {
+      const res = await get(`/api/files/${ids['brief.pdf']}/first-page`);
+      expect(res.status).toBe(200);
+      expectInert(res);
+      expect(res.headers.get('content-type')).toBe('image/webp');
+      expect(res.headers.get('content-disposition')).toMatch(/^inline; filename="brief-page-1.webp"/);
+      const meta = await sharp(await body(res)).metadata();
+      // The test PDF is US Letter (612 x 792 pt): the whole page, 1600 px wide.
+      expect([meta.format, meta.width, meta.height]).toEqual(['webp', 1600, 2071]);
+      const site = await (await get(`/${slug}`)).text();
+      expect(site).toContain(`/api/files/${ids['brief.pdf']}/first-page`);
+    });
+
+    it('has none for an image, a text file or an archive', async () => {
+      for (const name of ['photo.jpg', 'notes.txt', 'assets.zip']) expect((await get(`/api/files/${ids[name]}/first-page`)).status, name).toBe(404);
+    });
+  });
+
   describe.runIf(haveFfmpeg)('video', () => {
     it('serves the poster as WebP, while the preview stays the video itself', async () => {
       const poster = await get(`/api/files/${ids['clip.mp4']}/poster`);
@@ -225,6 +244,7 @@ describe('downloads, archive entries, converted PDFs, posters and the Open Graph
       `/api/sites/${slug}/download?files=${ids['photo.jpg']}`,
       `/api/files/${ids['assets.zip']}/entry?path=docs/readme.txt`,
       `/api/files/${ids['brief.pdf']}/pdf`,
+      `/api/files/${ids['brief.pdf']}/first-page`,
       ...(haveFfmpeg ? [`/api/files/${ids['clip.mp4']}/poster`] : []),
       `/${slug}/og.png`,
     ];
