@@ -44,8 +44,10 @@ try {
     log: values.quiet || bar ? undefined : log,
     onProgress: bar ? (done, total, slug) => bar.update(done, total, slug && `/${slug}`) : undefined,
   });
-  if (report.built.length > 0 || !values.quiet)
-    log(`${report.built.length} built, ${report.current.length} already current${report.failed.length ? `, ${report.failed.length} FAILED (${report.failed.join(', ')})` : ''}`);
+  if (report.built.length > 0 || report.previewsFailed.length > 0 || !values.quiet)
+    log(
+      `${report.built.length} built, ${report.current.length} already current${report.failed.length ? `, ${report.failed.length} FAILED (${report.failed.join(', ')})` : ''}${report.previewsFailed.length ? `; card pictures FAILED for ${report.previewsFailed.join(', ')}` : ''}`,
+    );
   if (report.failed.length > 0) exitCode = 1;
 } catch (err) {
   process.stderr.write(`[seed-demo] ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

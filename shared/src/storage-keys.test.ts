@@ -14,6 +14,8 @@ import {
   siteOgImageKey,
   siteOgImageMarkerKey,
   sitePrefix,
+  sitePreviewImageKey,
+  sitePreviewMarkerKey,
   templateAssetKey,
   templateAssetsMarkerKey,
   uploadKey,
@@ -53,6 +55,9 @@ describe('the storage layout', () => {
     expect(siteCspKey('harbour-lights')).toBe('sites/harbour-lights/csp.json');
     expect(siteOgImageKey('harbour-lights')).toBe('sites/harbour-lights/og.png');
     expect(siteOgImageMarkerKey('harbour-lights')).toBe('sites/harbour-lights/og.png.json');
+    expect(sitePreviewImageKey('photo-gallery', 400, 'avif')).toBe('sites/photo-gallery/preview-400.avif');
+    expect(sitePreviewImageKey('photo-gallery', 800, 'jpg')).toBe('sites/photo-gallery/preview-800.jpg');
+    expect(sitePreviewMarkerKey('photo-gallery')).toBe('sites/photo-gallery/preview.json');
   });
 
   it('keeps the template bundles under assets/_astro/, with a marker per published version', () => {
@@ -73,7 +78,7 @@ describe('keys from unsafe parts', () => {
 
   it('refuses a slug that could leave sites/', () => {
     for (const slug of [...HOSTILE, '-leading-dash', 'dot.ted']) {
-      for (const make of [sitePrefix, siteHtmlKey, siteCspKey, siteOgImageKey, siteOgImageMarkerKey]) {
+      for (const make of [sitePrefix, siteHtmlKey, siteCspKey, siteOgImageKey, siteOgImageMarkerKey, sitePreviewMarkerKey, (s: string) => sitePreviewImageKey(s, 400, 'webp')]) {
         expect(() => make(slug), `${make.name}(${JSON.stringify(slug)})`).toThrow(/Unsafe site slug/);
       }
     }

@@ -10,6 +10,8 @@
  *   sites/{slug}/index.html               the built site page
  *   sites/{slug}/csp.json                 its inline script hashes
  *   sites/{slug}/og.png, og.png.json      its link picture, and the input it was made from
+ *   sites/{slug}/preview-{w}.{format}     a demo site's card picture (its link picture made small)
+ *   sites/{slug}/preview.json             the link picture the card pictures were made from
  *   assets/_astro/{path}                  the template's island bundles, content-hashed
  *   assets/.published-{version}           marker: that template version's bundles are all stored
  *
@@ -17,6 +19,7 @@
  * its folder throws instead.
  */
 import { THUMBNAIL_SIZE } from './constants.ts';
+import { demoPreviewFileName, type TDemoPreviewFormat, type TDemoPreviewWidth } from './templates.ts';
 
 /** Builder-made slugs and the API's slug rule both fit; no dot, slash or other separator does. */
 const SAFE_SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
@@ -94,6 +97,16 @@ export function siteOgImageKey(slug: string): string {
 /** The hash of the input the stored link picture was made from, written after the picture. */
 export function siteOgImageMarkerKey(slug: string): string {
   return `${siteOgImageKey(slug)}.json`;
+}
+
+/** A demo site's card picture at one width and format, served at /{slug}/preview-{width}.{format}. */
+export function sitePreviewImageKey(slug: string, width: TDemoPreviewWidth, format: TDemoPreviewFormat): string {
+  return `${sitePrefix(slug)}${demoPreviewFileName(width, format)}`;
+}
+
+/** The hash of the link picture the stored card pictures were made from, written after them. */
+export function sitePreviewMarkerKey(slug: string): string {
+  return `${sitePrefix(slug)}preview.json`;
 }
 
 /** Prefix of the template's island bundles, served at /_astro/{path}. */

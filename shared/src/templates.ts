@@ -40,3 +40,39 @@ export const TEMPLATE_CATALOGUE: Record<TTemplateId, TTemplateInfo> = {
   },
   'client-delivery': { id: 'client-delivery', name: 'Client Delivery', description: 'Final files for a client to review, approve and download.', demoPath: '/client-delivery' },
 };
+
+/**
+ * The card pictures of each demo site, for the template gallery and the landing page: the demo's
+ * link picture (its `og.png`, 1200x630: the demo's title over its first picture) made small, at
+ * each width in each format. The demo seed makes them after each demo's build; the API serves them
+ * at `demoPreviewPath`.
+ */
+export const DEMO_PREVIEW_WIDTHS = [400, 800] as const;
+export type TDemoPreviewWidth = (typeof DEMO_PREVIEW_WIDTHS)[number];
+/** Smallest first: a browser takes the first `<source>` whose type it decodes; JPEG is the `<img>`'s own. */
+export const DEMO_PREVIEW_FORMATS = ['avif', 'webp', 'jpg'] as const;
+export type TDemoPreviewFormat = (typeof DEMO_PREVIEW_FORMATS)[number];
+export const DEMO_PREVIEW_CONTENT_TYPES: Record<TDemoPreviewFormat, string> = { avif: 'image/avif', webp: 'image/webp', jpg: 'image/jpeg' };
+
+/** A card picture's height at a width: the link picture's 1200:630 shape (400 → 210, 800 → 420). */
+export function demoPreviewHeight(width: number): number {
+  return Math.round((width * 630) / 1200);
+}
+
+/** Where a demo's card picture of this width and format is served: `{demoPath}/preview-{width}.{format}`. */
+export function demoPreviewPath(demoPath: string, width: TDemoPreviewWidth, format: TDemoPreviewFormat): string {
+  return `${demoPath}/${demoPreviewFileName(width, format)}`;
+}
+
+/** The card picture's file name under its site: `preview-{width}.{format}`. */
+export function demoPreviewFileName(width: TDemoPreviewWidth, format: TDemoPreviewFormat): string {
+  return `preview-${width}.${format}`;
+}
+
+/** The width and format a card picture's file name stands for, or null when it names none. */
+export function parseDemoPreviewFileName(name: string): { width: TDemoPreviewWidth; format: TDemoPreviewFormat } | null {
+  for (const width of DEMO_PREVIEW_WIDTHS) {
+    for (const format of DEMO_PREVIEW_FORMATS) if (name === demoPreviewFileName(width, format)) return { width, format };
+  }
+  return null;
+}

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
+import { sitePreviewImageKey } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
 import { startTestApp, createFakeClock, type TTestApp } from '../test-support/test-app.ts';
 import { buildUploadForm, makeJpeg, postUpload, type TUploadPart } from '../test-support/fixtures.ts';
@@ -238,6 +239,32 @@ describe('downloads, archive entries, converted PDFs, posters and the Open Graph
     });
   });
 
+  describe('GET /{slug}/preview-{width}.{format}', () => {
+    it("serves a site's stored card picture in its format, cached for a day and revalidated by ETag", async () => {
+      const picture = await sharp({ create: { width: 400, height: 210, channels: 3, background: '#336699' } })
+        .webp()
+        .toBuffer();
+      await app.deps.storage.put(sitePreviewImageKey(slug, 400, 'webp'), picture, { contentType: 'image/webp' });
+      const res = await get(`/${slug}/preview-400.webp`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/webp');
+      expect(res.headers.get('cache-control')).toBe('public, max-age=86400, stale-while-revalidate=604800');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect((await body(res)).equals(picture)).toBe(true);
+      const again = await get(`/${slug}/preview-400.webp`, { 'if-none-match': res.headers.get('etag') ?? '' });
+      expect(again.status).toBe(304);
+      await again.arrayBuffer();
+    });
+
+    it('answers 404 for a picture the site does not have, and for a width or format there is none of', async () => {
+      for (const path of [`/${slug}/preview-800.avif`, '/no-such-site-here/preview-400.webp', `/${slug}/preview-500.webp`, `/${slug}/preview-400.png`]) {
+        const res = await get(path);
+        expect(res.status, path).toBe(404);
+        await res.arrayBuffer();
+      }
+    });
+  });
+
   describe('locked and expired sites', () => {
     const everyRoute = () => [
       `/api/sites/${slug}/download`,
@@ -247,6 +274,7 @@ describe('downloads, archive entries, converted PDFs, posters and the Open Graph
       `/api/files/${ids['brief.pdf']}/first-page`,
       ...(haveFfmpeg ? [`/api/files/${ids['clip.mp4']}/poster`] : []),
       `/${slug}/og.png`,
+      `/${slug}/preview-400.webp`,
     ];
 
     it('refuses everything of a password-protected site without an unlock', async () => {

@@ -3,13 +3,14 @@
  * GET /api/sites/{slug}/download[?files=id,id…]  one streamed ZIP of the site's files (or a selection)
  * GET /api/files/{id}/entry?path=…[&path=…]      one entry of a ZIP archive, or a ZIP of several
  * GET /{slug}/og.png                              the Open Graph picture the builder made
+ * GET /{slug}/preview-{width}.{avif|webp|jpg}      a demo site's card picture (that picture made small)
  * Every route asks resolveSiteAccess first, like the file routes. The two that read archives
  * (a site's ZIP, an archive's entries) count against the per-address read limit: each one makes
  * the server read and inflate stored bytes.
  */
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { sanitizeFileName, siteOgImageKey, UPLOAD_LIMITS } from '@dropsite/shared';
+import { DEMO_PREVIEW_CONTENT_TYPES, parseDemoPreviewFileName, sanitizeFileName, siteOgImageKey, sitePreviewImageKey, UPLOAD_LIMITS } from '@dropsite/shared';
 import { isZipArchive, openZipArchive, PreviewUnavailableError, type TZipArchive } from '@dropsite/builder';
 import type { TAppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
@@ -179,6 +180,29 @@ export function createDownloadRoutes(deps: TAppDeps): Router {
       etag: `"og-${head.modifiedAt.toString(36)}-${head.size.toString(36)}"`,
       // The same URL gets a new picture when the site changes: caches revalidate within the hour.
       cacheControl: project.password_hash || project.expires_at !== null ? 'private, no-store' : 'public, max-age=3600',
+    });
+  });
+
+  // The template gallery's and the landing page's pictures (scripts/src/demo/previews.ts). Made again
+  // only when a deployment changes a demo, so caches keep them a day and then revalidate by ETag.
+  router.get('/:slug/:picture', async (req, res, next) => {
+    const { slug, picture } = req.params;
+    const preview = parseDemoPreviewFileName(picture);
+    if (!preview || !isSiteSlug(slug)) {
+      next();
+      return;
+    }
+    setFileSecurityHeaders(res);
+    const project = await openDownloadableSite(deps, principalOf(res), slug);
+    const key = sitePreviewImageKey(slug, preview.width, preview.format);
+    const head = await deps.storage.head(key);
+    if (!head) throw new AppError('not_found', 'Not found');
+    await sendStoredObject(req, res, deps.storage, {
+      key,
+      contentType: DEMO_PREVIEW_CONTENT_TYPES[preview.format],
+      disposition: contentDisposition('inline', picture),
+      etag: `"preview-${head.modifiedAt.toString(36)}-${head.size.toString(36)}"`,
+      cacheControl: project.password_hash || project.expires_at !== null ? 'private, no-store' : 'public, max-age=86400, stale-while-revalidate=604800',
     });
   });
 

@@ -9,7 +9,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEMPLATE_CATALOGUE } from '@dropsite/shared';
+import sharp from 'sharp';
+import {
+  DEMO_PREVIEW_CONTENT_TYPES,
+  DEMO_PREVIEW_FORMATS,
+  DEMO_PREVIEW_WIDTHS,
+  demoPreviewHeight,
+  demoPreviewPath,
+  sitePreviewImageKey,
+  sitePreviewMarkerKey,
+  TEMPLATE_CATALOGUE,
+} from '@dropsite/shared';
 import { isDialectAvailable, testAppDatabase } from '../../../control-api/src/test-support/test-database.ts';
 import { startTestApp, type TTestApp } from '../../../control-api/src/test-support/test-app.ts';
 import { startS3rver, type TS3rver } from '../../../control-api/src/test-support/s3rver.ts';
@@ -29,6 +39,17 @@ async function buildCount(app: TTestApp): Promise<number> {
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** When each demo's card pictures were stored: unchanged when nothing made them again. */
+async function previewStamps(app: TTestApp): Promise<Array<number | undefined>> {
+  const stamps: Array<number | undefined> = [];
+  for (const manifest of DEMO_MANIFESTS) {
+    for (const width of DEMO_PREVIEW_WIDTHS) {
+      for (const format of DEMO_PREVIEW_FORMATS) stamps.push((await app.deps.storage.head(sitePreviewImageKey(demoSlugOf(manifest), width, format)))?.modifiedAt);
+    }
+  }
+  return stamps;
 }
 
 describe('npm run seed-demo (SQLite)', () => {
@@ -68,6 +89,32 @@ describe('npm run seed-demo (SQLite)', () => {
     expect([og.status, og.headers.get('content-type')]).toEqual([200, 'image/png']);
   });
 
+  it('makes each demo its card pictures: its link picture at card widths in AVIF, WebP and JPEG, a few kilobytes each', async () => {
+    for (const manifest of DEMO_MANIFESTS) {
+      const slug = demoSlugOf(manifest);
+      for (const width of DEMO_PREVIEW_WIDTHS) {
+        for (const format of DEMO_PREVIEW_FORMATS) {
+          const res = await fetch(`${app.url}${demoPreviewPath(`/${slug}`, width, format)}`);
+          expect(res.status, `${slug} ${width} ${format}`).toBe(200);
+          expect(res.headers.get('content-type')).toBe(DEMO_PREVIEW_CONTENT_TYPES[format]);
+          const bytes = Buffer.from(await res.arrayBuffer());
+          // The link picture they are made from is most of a megabyte.
+          expect(bytes.length, `${slug} ${width} ${format}`).toBeLessThan(width === 400 ? 16 * 1024 : 40 * 1024);
+          const meta = await sharp(bytes).metadata();
+          expect([meta.format, meta.width, meta.height]).toEqual([format === 'jpg' ? 'jpeg' : format === 'avif' ? 'heif' : 'webp', width, demoPreviewHeight(width)]);
+        }
+      }
+    }
+    // The same picture as the link's: the gallery's card shows what a shared link of the demo shows.
+    const og = Buffer.from(await (await fetch(`${app.url}/photo-gallery/og.png`)).arrayBuffer());
+    const card = Buffer.from(await (await fetch(`${app.url}/photo-gallery/preview-400.webp`)).arrayBuffer());
+    const pixels = (image: Buffer) => sharp(image).resize(400, 210).removeAlpha().raw().toBuffer();
+    const [a, b] = await Promise.all([pixels(og), pixels(card)]);
+    let difference = 0;
+    for (let i = 0; i < a.length; i++) difference += Math.abs(a[i]! - b[i]!);
+    expect(difference / a.length).toBeLessThan(6);
+  });
+
   it('stores each demo as an ownerless, public, live project whose files keep the folders they were dropped in', async () => {
     const rows = await app.deps.db.selectFrom('projects').select(['slug', 'status', 'owner_creator_id', 'anonymous_session_id', 'password_hash', 'expires_at']).execute();
     expect(rows).toHaveLength(DEMO_MANIFESTS.length);
@@ -87,9 +134,19 @@ describe('npm run seed-demo (SQLite)', () => {
 
   it('changes nothing when run again', async () => {
     const builds = await buildCount(app);
+    const cards = await previewStamps(app);
     const report = await seedDemoSites(app.deps, { templateVersion: 'template-build-1' });
-    expect(report).toEqual({ built: [], current: DEMO_MANIFESTS.map(demoSlugOf), failed: [] });
+    expect(report).toEqual({ built: [], current: DEMO_MANIFESTS.map(demoSlugOf), failed: [], previewsFailed: [] });
     expect(await buildCount(app)).toBe(builds);
+    expect(await previewStamps(app)).toEqual(cards);
+  });
+
+  it("makes a current demo's missing card pictures, and only those", async () => {
+    await app.deps.storage.delete(sitePreviewMarkerKey('event-template'));
+    await app.deps.storage.delete(sitePreviewImageKey('event-template', 800, 'avif'));
+    const report = await seedDemoSites(app.deps, { templateVersion: 'template-build-1', slugs: ['event-template', 'photo-gallery'] });
+    expect(report).toEqual({ built: [], current: ['photo-gallery', 'event-template'], failed: [], previewsFailed: [] });
+    expect((await fetch(`${app.url}/event-template/preview-800.avif`)).status).toBe(200);
   });
 
   it('rebuilds the demos on a new template build, keeping each file row', async () => {
@@ -101,11 +158,15 @@ describe('npm run seed-demo (SQLite)', () => {
 
   it('updates a demo whose sample project changed', async () => {
     const title = pitchTemplate.title;
+    const card = await (await fetch(`${app.url}/pitch-template/preview-800.jpg`)).arrayBuffer();
     pitchTemplate.title = 'Lumora AI — Series A (updated)';
     try {
       const report = await seedDemoSites(app.deps, { templateVersion: 'template-build-2', slugs: ['pitch-template', 'event-template'] });
-      expect(report).toEqual({ built: ['pitch-template'], current: ['event-template'], failed: [] });
+      expect(report).toEqual({ built: ['pitch-template'], current: ['event-template'], failed: [], previewsFailed: [] });
       expect(await (await fetch(`${app.url}/pitch-template`)).text()).toContain('Lumora AI — Series A (updated)');
+      // Its link picture shows the new title, and so does its card.
+      const newCard = await (await fetch(`${app.url}/pitch-template/preview-800.jpg`)).arrayBuffer();
+      expect(Buffer.from(newCard).equals(Buffer.from(card))).toBe(false);
     } finally {
       pitchTemplate.title = title;
     }
@@ -137,14 +198,20 @@ describe.skipIf(!postgres)('npm run seed-demo (PostgreSQL, S3 storage)', () => {
     'builds a demo and finds it current the second time',
     async () => {
       const first = await seedDemoSites(app.deps, { templateVersion: 'template-build-1', slugs: ['pitch-template'] });
-      expect(first).toEqual({ built: ['pitch-template'], current: [], failed: [] });
+      expect(first).toEqual({ built: ['pitch-template'], current: [], failed: [], previewsFailed: [] });
+      expect((await fetch(`${app.url}/pitch-template/preview-400.webp`)).headers.get('content-type')).toBe('image/webp');
       const html = await (await fetch(`${app.url}/pitch-template`)).text();
       expect(html).toContain('data-template="pitch-template"');
       expect(html).toContain('Lumora-AI-Series-A-Deck.pdf');
       const deck = await app.deps.db.selectFrom('files').select('id').where('name', '=', 'Lumora-AI-Series-A-Deck.pdf').executeTakeFirstOrThrow();
       const bytes = await fetch(`${app.url}/api/files/${deck.id}?mode=download`);
       expect([bytes.status, (await bytes.arrayBuffer()).byteLength > 10_000]).toEqual([200, true]);
-      expect(await seedDemoSites(app.deps, { templateVersion: 'template-build-1', slugs: ['pitch-template'] })).toEqual({ built: [], current: ['pitch-template'], failed: [] });
+      expect(await seedDemoSites(app.deps, { templateVersion: 'template-build-1', slugs: ['pitch-template'] })).toEqual({
+        built: [],
+        current: ['pitch-template'],
+        failed: [],
+        previewsFailed: [],
+      });
     },
     SEED_TIMEOUT_MS,
   );

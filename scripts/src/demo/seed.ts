@@ -4,7 +4,8 @@
  * Idempotent: a demo whose fingerprint (its manifest, the samples' generator version and the site
  * template's build) is recorded is left alone, unless `force`; otherwise its rows are brought to
  * the manifest (unchanged files keep their rows, and their favourites and approvals) and it is
- * rebuilt. A fingerprint is recorded once its build succeeded.
+ * rebuilt. A fingerprint is recorded once its build succeeded. Every built demo's card pictures
+ * (previews.ts) are then brought to its link picture, current demos' too.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { DEFAULT_SITE_SETTINGS, EMPTY_CONTACT_INFO, TEMPLATE_CATALOGUE, siteHtml
 import { findDemoProject, listDemoSiteStates, rebuildProjects, recordDemoFingerprint, saveDemoProject, type TAppDeps, type TDemoFileInput } from '@dropsite/control-api';
 import type { TDemoManifest } from './manifest.ts';
 import { DEMO_MANIFESTS } from './projects/index.ts';
+import { writeDemoPreviews } from './previews.ts';
 import { makeSamples, pruneSampleCache, SAMPLES_VERSION, sampleFilesOf } from './samples.ts';
 
 const TEMPLATE_DIST = path.resolve(import.meta.dirname, '..', '..', '..', 'site-template', 'dist');
@@ -64,6 +66,8 @@ export interface TSeedReport {
   current: string[];
   /** Demos whose build failed. */
   failed: string[];
+  /** Built demos whose card pictures could not be made (the gallery shows their names instead). */
+  previewsFailed: string[];
 }
 
 /** Saves one demo and builds it; answers whether its build succeeded. Bytes stored for a save that fails are removed. */
@@ -130,13 +134,26 @@ async function seedOne(deps: TAppDeps, manifest: TDemoManifest, fingerprint: str
   return true;
 }
 
+/** A demo's card pictures; without them the gallery shows the template's name, so a failure is reported, not fatal. */
+async function bringPreviews(deps: TAppDeps, slug: string, log: (line: string) => void): Promise<boolean> {
+  try {
+    const outcome = await writeDemoPreviews(deps.storage, slug);
+    if (outcome === 'made') log(`/${slug}: card pictures made`);
+    if (outcome !== 'no-link-picture') return true;
+    log(`/${slug}: card pictures FAILED: the demo has no link picture`);
+  } catch (err) {
+    log(`/${slug}: card pictures FAILED: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return false;
+}
+
 /** Brings the demo sites to their manifests (see the module comment). */
 export async function seedDemoSites(deps: TAppDeps, options: TSeedOptions = {}): Promise<TSeedReport> {
   const log = options.log ?? (() => {});
   const templateVersion = options.templateVersion ?? (await siteTemplateVersion());
   const manifests = DEMO_MANIFESTS.filter((m) => !options.slugs || options.slugs.includes(demoSlugOf(m)));
   const states = new Map((await listDemoSiteStates(deps.db)).map((s) => [s.slug, s]));
-  const report: TSeedReport = { built: [], current: [], failed: [] };
+  const report: TSeedReport = { built: [], current: [], failed: [], previewsFailed: [] };
 
   for (const [index, manifest] of manifests.entries()) {
     const slug = demoSlugOf(manifest);
@@ -145,12 +162,15 @@ export async function seedDemoSites(deps: TAppDeps, options: TSeedOptions = {}):
     const state = states.get(slug);
     if (!options.force && state && state.fingerprint === fingerprint && state.status === 'live' && !state.gone) {
       report.current.push(slug);
+      if (!(await bringPreviews(deps, slug, log))) report.previewsFailed.push(slug);
       continue;
     }
     // One demo failing (or seeded by another process at the same moment) does not stop the others.
     try {
-      if (await seedOne(deps, manifest, fingerprint, log)) report.built.push(slug);
-      else report.failed.push(slug);
+      if (await seedOne(deps, manifest, fingerprint, log)) {
+        report.built.push(slug);
+        if (!(await bringPreviews(deps, slug, log))) report.previewsFailed.push(slug);
+      } else report.failed.push(slug);
     } catch (err) {
       log(`/${slug}: FAILED: ${err instanceof Error ? err.message : String(err)}`);
       report.failed.push(slug);
