@@ -28,6 +28,7 @@ import { createPreviewRoutes } from './preview/preview.routes.ts';
 import { createFileVariantRoutes } from './files/file-variants.routes.ts';
 import { createDownloadRoutes } from './downloads/downloads.routes.ts';
 import { createUploadSessionBodyParser, createUploadSessionRoutes } from './upload-sessions/upload-sessions.routes.ts';
+import { createBillingRoutes, createBillingWebhookRoutes } from './billing/billing.routes.ts';
 
 /** The publish calls that create a site for the anonymous creator (regular, chunked, direct, direct chunked). */
 const PUBLISH_PATHS = ['/api/upload', '/api/chunked-upload/init', '/api/direct-upload', '/api/direct-upload/init'];
@@ -72,6 +73,8 @@ export function createApp(deps: TAppDeps): express.Express {
   app.use('/api', createOriginCheck(deps.config));
   // Before the general JSON parser: a draft of a 500-file site needs a larger body than 64 KB.
   app.use(createPreviewRoutes(deps));
+  // Stripe's signature covers the raw body: read before the JSON parser.
+  app.use(createBillingWebhookRoutes(deps));
   app.use(createUploadSessionBodyParser());
   app.use('/api', express.json({ limit: '64kb', verify: rejectInvalidUtf8 }));
   // The anonymous creator a publish call publishes under (site pages set no cookie).
@@ -84,6 +87,7 @@ export function createApp(deps: TAppDeps): express.Express {
   app.use(createInboxRoutes(deps));
   app.use(createCreatorRoutes(deps));
   app.use(createCreatorDashboardRoutes(deps));
+  app.use(createBillingRoutes(deps));
   app.use(createSiteManagementRoutes(deps));
   app.use(createUploadRoutes(deps));
   app.use(createUploadSessionRoutes(deps));

@@ -21,6 +21,7 @@ import type { Mailer } from './notifications/mailer.ts';
 import type { TVerifiedVisitorCookies } from './access/visitor-cookie.ts';
 import type { TAccountLimits } from './accounts/account-limits.ts';
 import type { TAnalyticsBatcher, TCountedViews } from './analytics/analytics.repository.ts';
+import type { Stripe } from './billing/stripe-client.ts';
 
 export interface Clock {
   now(): number;
@@ -76,4 +77,6 @@ export interface TAppDeps {
   caches: TProcessCaches;
   /** View and download events, written in batches (one insert per turn of the event loop). */
   analytics: TAnalyticsBatcher;
+  /** Stripe's API; undefined without STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (billing off). */
+  stripe: Stripe | undefined;
 }

@@ -23,6 +23,7 @@ import { loadServerKeys } from './access/server-secret.ts';
 import { createArchiveLimiter } from './downloads/archive-budget.ts';
 import { createPublishGate } from './uploads/publish-limits.ts';
 import { createMailer } from './notifications/mailer.ts';
+import { createStripeClient } from './billing/stripe-client.ts';
 import { createDestinationLimiter } from './notifications/notifications.service.ts';
 import { createAccountLimits } from './accounts/account-limits.ts';
 import { createFormLimiter } from './inbox/form-limits.ts';
@@ -97,6 +98,7 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
     mailer: createMailer(config, log),
     caches: { reads: database.readCache, queries: createQueryCache(), visitorCookies: new Map(), knownVisitors: new Set(), views: new Map() },
     analytics: createAnalyticsBatcher(db),
+    stripe: createStripeClient(config.billing),
   };
 
   let closeBuilder = async () => {};

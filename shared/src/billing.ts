@@ -68,7 +68,7 @@ export const ZUsageSchema = z.object({
   /** Active sites: published, not expired, not deleted. */
   projects_count: ZCountSchema,
   collaborators_count: ZCountSchema,
-  /** API requests this calendar month (UTC). */
+  /** API requests this calendar month (UTC) made with API access, which is not built yet ('Coming soon'): 0 until it is. */
   api_requests_count: ZCountSchema,
 });
 export type TUsage = z.infer<typeof ZUsageSchema>;
@@ -129,7 +129,7 @@ export const BILLING_ERRORS = {
   checkout_failed: { status: 502, message: 'Failed to create checkout session' },
   portal_failed: { status: 502, message: 'Failed to open the billing portal' },
   no_billing_account: { status: 409, message: 'There is no billing account yet. Choose a paid plan first.' },
-  already_subscribed: { status: 409, message: 'You already have this plan. Manage it from the billing portal.' },
+  already_subscribed: { status: 409, message: 'You already have a paid plan. Change or cancel it from the billing portal.' },
   trial_used: { status: 409, message: 'Your free trial has already been used.' },
   storage_limit_reached: { status: 413, message: 'This upload needs more storage than your plan has left. Upgrade your plan or delete files to make room.' },
   delivery_too_large: { status: 413, message: 'This upload is larger than your plan allows' },

@@ -6,6 +6,7 @@ import { AppError } from '../http/app-error.ts';
 import { UnrecoverableBuildError, type TBuildProcessor } from '../queue/build-queue.ts';
 import { findProjectById, saveFileMetadata, setProjectStatus } from '../projects/projects.repository.ts';
 import { loadBuildInput } from './build-input.ts';
+import { refreshUsageSoon } from '../billing/usage.service.ts';
 import { insertBuild, markBuildFailed, markBuildRunning, markBuildSucceeded, updateBuildProgress } from './builds.repository.ts';
 
 /** Records a build for this project version (once) and puts it on the queue. */
@@ -23,7 +24,7 @@ export async function enqueueProjectBuild(deps: TAppDeps, projectId: string, ver
  * The job processor. Idempotent: a retried or duplicated job renders the same site,
  * and a job for an older version than the project's current one is skipped (the newest wins).
  */
-export function createBuildProcessor(deps: Pick<TAppDeps, 'db' | 'clock' | 'log' | 'config'>, builder: Pick<SiteBuilder, 'buildSite'>): TBuildProcessor {
+export function createBuildProcessor(deps: Pick<TAppDeps, 'db' | 'clock' | 'log' | 'config' | 'storage'>, builder: Pick<SiteBuilder, 'buildSite'>): TBuildProcessor {
   return async (job, reportProgress) => {
     const { db, clock, log } = deps;
     const project = await findProjectById(db, job.projectId);
@@ -57,6 +58,8 @@ export function createBuildProcessor(deps: Pick<TAppDeps, 'db' | 'clock' | 'log'
       }
       await markBuildSucceeded(db, job.buildId, clock.now());
       await setProjectStatus(db, job.projectId, 'live', clock.now());
+      // What the build derived (thumbnails, display copies, PDFs) counts toward the owner's storage.
+      refreshUsageSoon(deps, project.owner_creator_id);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const isFinal = err instanceof UnrecoverableBuildError || attempt >= deps.config.buildAttempts;

@@ -1,7 +1,7 @@
 /** Configuration, parsed once from the environment at start-up. Nothing else reads process.env. */
 import path from 'node:path';
 import { z } from 'zod';
-import { ARCHIVE_ENTRY_LIMITS, PLANS } from '@dropsite/shared';
+import { ARCHIVE_ENTRY_LIMITS, PAID_PLAN_IDS, PLAN_IDS, type TBillingInterval, type TPaidPlanId, type TPlanId } from '@dropsite/shared';
 import { ZTrustProxySchema, type TTrustProxy } from './trust-proxy.ts';
 
 const boolText = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -98,6 +98,17 @@ const ZEnvSchema = z.object({
     .default(2 * 1024 ** 3),
   ARCHIVE_ENTRY_MAX_RATIO: z.coerce.number().min(1).max(1100).default(ARCHIVE_ENTRY_LIMITS.entryMaxRatio),
   ZIP_MAX_CONCURRENT: z.coerce.number().int().min(1).max(1000).default(8),
+  // Billing (billing/). Without both keys billing is off: plans are shown, checkout answers 503.
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  STRIPE_PRICE_PRO_MONTHLY: z.string().min(1).optional(),
+  STRIPE_PRICE_PRO_YEARLY: z.string().min(1).optional(),
+  STRIPE_PRICE_BUSINESS_MONTHLY: z.string().min(1).optional(),
+  STRIPE_PRICE_BUSINESS_YEARLY: z.string().min(1).optional(),
+  /** Where the Stripe SDK sends its calls instead of api.stripe.com (a local stand-in in tests), e.g. http://127.0.0.1:12111. */
+  STRIPE_API_URL: z.url().optional(),
+  STRIPE_WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
+  DEFAULT_PLAN: z.enum(PLAN_IDS).default('free'),
 });
 
 export type TStorageConfig =
@@ -126,8 +137,8 @@ export interface TConfig {
   dashboardDir: string;
   /** Proxies trusted to report the client's address: none, a hop count, or their addresses (trust-proxy.ts). */
   trustProxy: TTrustProxy;
-  /** Largest delivery one anonymous or free upload may hold, in bytes. */
-  maxUploadBytes: number;
+  /** Caps every plan's largest delivery, in bytes, when set (MAX_UPLOAD_BYTES); the plans' own limits apply otherwise. */
+  maxUploadBytes: number | undefined;
   /** An upload session no chunk or call has touched for this long is abandoned: its bytes are removed. */
   uploadSessionTtlMs: number;
   /** Key for unlock cookies; when unset, a random one is kept in the database (shared by every API process). */
@@ -156,6 +167,26 @@ export interface TConfig {
   };
   publishLimits: TPublishLimitConfig;
   archives: TArchiveConfig;
+  billing: TBillingConfig;
+}
+
+/** Stripe, and the plan everyone without a paid one is on. */
+export interface TBillingConfig {
+  /** Undefined without STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET: checkout and portal answer 503 billing_not_configured. */
+  stripe: TStripeConfig | undefined;
+  /** The plan of every creator without a paid plan or trial (DEFAULT_PLAN, default free). */
+  defaultPlan: TPlanId;
+}
+
+export interface TStripeConfig {
+  secretKey: string;
+  webhookSecret: string;
+  /** Signed webhooks older than this are refused (Stripe's default 300 s). */
+  webhookToleranceSeconds: number;
+  /** Price id per paid plan and interval; a missing one cannot be bought. */
+  prices: Partial<Record<TPaidPlanId, Partial<Record<TBillingInterval, string>>>>;
+  /** The API's host instead of api.stripe.com (tests: the local stand-in). */
+  api: { host: string; port: number; protocol: 'http' | 'https' } | undefined;
 }
 
 /** What extracting archive entries and streaming ZIPs may cost (inflating is CPU the visitor does not pay for). */
@@ -263,7 +294,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     dashboardDir: path.resolve(cwd, e.DASHBOARD_DIR ?? path.join(import.meta.dirname, '../../../dashboard/dist')),
     trustProxy: e.TRUST_PROXY,
-    maxUploadBytes: e.MAX_UPLOAD_BYTES ?? PLANS.free.maxDeliveryBytes,
+    maxUploadBytes: e.MAX_UPLOAD_BYTES,
     uploadSessionTtlMs: Math.round(e.UPLOAD_SESSION_TTL_HOURS * 3_600_000),
     sessionSecret: e.SESSION_SECRET,
     production: e.NODE_ENV === 'production',
@@ -315,7 +346,29 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       entryMaxRatio: e.ARCHIVE_ENTRY_MAX_RATIO,
       maxConcurrentZips: e.ZIP_MAX_CONCURRENT,
     },
+    billing: { stripe: stripeConfigOf(e), defaultPlan: e.DEFAULT_PLAN },
   };
+}
+
+function stripeConfigOf(e: z.infer<typeof ZEnvSchema>): TStripeConfig | undefined {
+  if (!e.STRIPE_SECRET_KEY || !e.STRIPE_WEBHOOK_SECRET) return undefined;
+  const given: Record<TPaidPlanId, Record<TBillingInterval, string | undefined>> = {
+    pro_monthly: { monthly: e.STRIPE_PRICE_PRO_MONTHLY, yearly: e.STRIPE_PRICE_PRO_YEARLY },
+    business_monthly: { monthly: e.STRIPE_PRICE_BUSINESS_MONTHLY, yearly: e.STRIPE_PRICE_BUSINESS_YEARLY },
+  };
+  const prices: TStripeConfig['prices'] = {};
+  for (const plan of PAID_PLAN_IDS) {
+    for (const [interval, price] of Object.entries(given[plan]) as [TBillingInterval, string | undefined][]) {
+      if (price) prices[plan] = { ...prices[plan], [interval]: price };
+    }
+  }
+  let api: TStripeConfig['api'];
+  if (e.STRIPE_API_URL) {
+    const url = new URL(e.STRIPE_API_URL);
+    const protocol = url.protocol === 'http:' ? 'http' : 'https';
+    api = { host: url.hostname, port: url.port ? Number(url.port) : protocol === 'http' ? 80 : 443, protocol };
+  }
+  return { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, webhookToleranceSeconds: e.STRIPE_WEBHOOK_TOLERANCE_SECONDS, prices, api };
 }
 
 function hostnameOf(url: string | undefined): string | undefined {

@@ -21,6 +21,7 @@ import * as inboxMigration from './migrations/2026_11_26_1300_inbox.ts';
 import * as messageEmailAttemptsMigration from './migrations/2026_11_26_1500_message_email_attempts.ts';
 import * as fileGroupsMigration from './migrations/2026_11_26_1310_file_groups.ts';
 import * as demoSitesMigration from './migrations/2026_11_26_1400_demo_sites.ts';
+import * as billingMigration from './migrations/2026_11_26_1600_billing.ts';
 import type { Database } from './tables.ts';
 import { createSqliteWriteTracker, type ReadCache } from './read-cache.ts';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
@@ -63,6 +64,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_26_1310_file_groups': fileGroupsMigration,
   '2026_11_26_1400_demo_sites': demoSitesMigration,
   '2026_11_26_1500_message_email_attempts': messageEmailAttemptsMigration,
+  '2026_11_26_1600_billing': billingMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

@@ -291,6 +291,15 @@ export interface SubscriptionsTable {
   last_event_at: number;
   created_at: number;
   updated_at: number;
+  billing_interval: 'monthly' | 'yearly' | null;
+  /** 1 when cancelled in the portal: the plan stays until current_period_end. */
+  cancel_at_period_end: Generated<number>;
+  trial_end: number | null;
+  /** When the creator's one trial started; null while they never had one. */
+  trial_used_at: number | null;
+  /** past_due: the paid plan's limits hold until then. */
+  grace_period_end: number | null;
+  last_checkout_session_id: string | null;
 }
 
 export interface BillingEventsTable {
@@ -308,6 +317,8 @@ export interface UsageTable {
   collaborators_count: number;
   api_requests_count: number;
   updated_at: number;
+  /** The part of storage_used that is derived from the originals (found in storage by a recount). */
+  derived_bytes: Generated<number>;
 }
 
 export interface MessagesTable {

@@ -25,6 +25,18 @@ export const ERROR_STATUS = {
   upload_incomplete: 409,
   /** An assembled file's SHA-256 differs from the one the client declared (upload sessions). */
   file_checksum_mismatch: 409,
+  // Billing and plan limits (shared/src/billing.ts BILLING_ERRORS has their messages).
+  billing_not_configured: 503,
+  checkout_failed: 502,
+  portal_failed: 502,
+  no_billing_account: 409,
+  already_subscribed: 409,
+  trial_used: 409,
+  storage_limit_reached: 413,
+  delivery_too_large: 413,
+  site_limit_reached: 403,
+  pro_feature: 403,
+  over_plan_limits: 403,
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_STATUS;

@@ -5,7 +5,15 @@
  */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import multer from 'multer';
-import { SITE_MANAGEMENT_MESSAGES, UPLOAD_LIMITS, ZDeleteProjectSchema, ZProjectUpdateSchema, type TBuildProgressResponse, type TManagedProjectResponse } from '@dropsite/shared';
+import {
+  SITE_MANAGEMENT_MESSAGES,
+  UPLOAD_LIMITS,
+  ZDeleteProjectSchema,
+  ZProjectUpdateSchema,
+  type TBuildProgressResponse,
+  type TManagedProjectResponse,
+  type TProjectUpdate as TProjectUpdateInput,
+} from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import type { TFileRow, TProjectRow } from '../db/tables.ts';
 import { AppError } from '../http/app-error.ts';
@@ -26,6 +34,9 @@ import {
   updateManagedProject,
 } from './site-management.service.ts';
 import type { TStoredFile } from '../projects/stored-files.ts';
+import { assertChangesAllowed, assertFeaturesAllowed, assertUploadAllowed, deliveryLimitOfOwner, largestDeliveryLimit } from '../billing/plan-limits.ts';
+import { billingError } from '../billing/billing-error.ts';
+import { refreshUsageSoon } from '../billing/usage.service.ts';
 
 const PRIVATE = 'private, no-store';
 
@@ -38,6 +49,30 @@ function projectOf(res: Response): TProjectRow {
   return project;
 }
 
+/** The bytes of the file a replacement will free (0 when adding files). */
+function replacedBytesOf(res: Response): number {
+  const file = res.locals.managedFile as TFileRow | undefined;
+  return file ? Number(file.size) : 0;
+}
+
+function bytesOf(files: readonly TStoredUpload[]): number {
+  return files.reduce((sum, f) => sum + f.size, 0);
+}
+
+/** The Pro switches a settings change turns on (those already on stay as they are: a downgrade deletes nothing). */
+function featuresTurnedOn(
+  project: TProjectRow,
+  patch: TProjectUpdateInput['settings'],
+): { enableComments: boolean; enableApprovals: boolean; enableNotifications: boolean } | undefined {
+  if (!patch) return undefined;
+  const current = JSON.parse(project.settings) as Partial<Record<'enableComments' | 'enableApprovals' | 'enableNotifications', boolean>>;
+  return {
+    enableComments: patch.enableComments === true && current.enableComments !== true,
+    enableApprovals: patch.enableApprovals === true && current.enableApprovals !== true,
+    enableNotifications: patch.enableNotifications === true && current.enableNotifications !== true,
+  };
+}
+
 function toStoredFile(f: TMulterStoredFile): TStoredFile {
   return { fileId: f.fileId, storageKey: f.storageKey, size: f.size, sha256: f.sha256, originalName: f.originalname, clientType: f.mimetype };
 }
@@ -47,7 +82,8 @@ export function createSiteManagementRoutes(deps: TAppDeps): Router {
   const limits = deps.limits.requests;
   const limitReads = limitByAddress(limits.reads);
   const limitWrites = limitByAddress(limits.writes);
-  const maxDeliveryBytes = deps.config.maxUploadBytes;
+  // Multer's own cap is the largest any plan allows; each request is cut at its owner's plan (receive).
+  const maxDeliveryBytes = largestDeliveryLimit(deps);
   const multipartLimits = {
     fileSize: maxDeliveryBytes,
     fields: UPLOAD_LIMITS.maxFields,
@@ -74,18 +110,30 @@ export function createSiteManagementRoutes(deps: TAppDeps): Router {
     }
   };
 
-  /** Publish limits and free space (as at publishing) from the declared size, then the multipart body streamed into storage. */
+  /**
+   * The plan's limits (over them: no changes; the delivery size and storage left), publish limits and
+   * free space (as at publishing) from the declared size, then the multipart body streamed into storage.
+   */
   const receive =
     (parse: RequestHandler): RequestHandler =>
     async (req, res, next) => {
       if (!req.is('multipart/form-data')) throw new AppError('bad_request', 'Expected a multipart/form-data upload');
+      const ownerCreatorId = projectOf(res).owner_creator_id;
+      let target: { remainingBytes: number; refusal: () => Error };
       try {
-        await deps.limits.publish.admitPublish(res, { declaredBytes: declaredRequestBytes(req, maxDeliveryBytes), opensSession: false });
+        await assertChangesAllowed(deps, ownerCreatorId);
+        const delivery = await deliveryLimitOfOwner(deps, ownerCreatorId);
+        const storageLeft = await assertUploadAllowed(deps, { ownerCreatorId, bytes: 0, newSite: false, freesBytes: replacedBytesOf(res) });
+        target =
+          storageLeft < delivery
+            ? { remainingBytes: storageLeft, refusal: () => billingError('storage_limit_reached') }
+            : { remainingBytes: delivery, refusal: () => billingError('delivery_too_large') };
+        await deps.limits.publish.admitPublish(res, { declaredBytes: declaredRequestBytes(req, delivery), opensSession: false });
       } catch (err) {
         res.set('Connection', 'close');
         throw err;
       }
-      setUploadTarget(req, { projectId: projectOf(res).id, remainingBytes: maxDeliveryBytes });
+      setUploadTarget(req, { projectId: projectOf(res).id, ...target });
       parse(req, res, (err?: unknown) => next(err));
     };
 
@@ -106,12 +154,16 @@ export function createSiteManagementRoutes(deps: TAppDeps): Router {
 
   router.patch('/api/projects/:id', limitWrites, ownProject, async (req, res) => {
     const input = ZProjectUpdateSchema.parse(req.body ?? {});
+    const ownerCreatorId = projectOf(res).owner_creator_id;
+    await assertChangesAllowed(deps, ownerCreatorId);
+    await assertFeaturesAllowed(deps, ownerCreatorId, featuresTurnedOn(projectOf(res), input.settings));
     const project = await updateManagedProject(deps, projectOf(res), input, { clientAddress: clientAddress(req) });
     res.set('Cache-Control', PRIVATE).json({ success: true, project } satisfies TManagedProjectResponse);
   });
 
   router.delete('/api/projects/:id', limitWrites, ownProject, async (req, res) => {
     await deleteManagedProject(deps, projectOf(res), ZDeleteProjectSchema.parse(req.body ?? {}));
+    refreshUsageSoon(deps, projectOf(res).owner_creator_id);
     res.set('Cache-Control', PRIVATE).json({ success: true });
   });
 
@@ -128,7 +180,9 @@ export function createSiteManagementRoutes(deps: TAppDeps): Router {
     async (req, res) => {
       const files = storedFiles(req);
       try {
+        await assertUploadAllowed(deps, { ownerCreatorId: projectOf(res).owner_creator_id, bytes: bytesOf(files), newSite: false });
         const project = await addFiles(deps, projectOf(res), files.map(toStoredFile));
+        refreshUsageSoon(deps, projectOf(res).owner_creator_id);
         res
           .status(201)
           .set('Cache-Control', PRIVATE)
@@ -154,7 +208,9 @@ export function createSiteManagementRoutes(deps: TAppDeps): Router {
       try {
         const stored = files[0];
         if (!stored) throw new AppError('validation_failed', SITE_MANAGEMENT_MESSAGES.noFile);
+        await assertUploadAllowed(deps, { ownerCreatorId: projectOf(res).owner_creator_id, bytes: stored.size, newSite: false, freesBytes: replacedBytesOf(res) });
         const project = await replaceFile(deps, projectOf(res), res.locals.managedFile as TFileRow, toStoredFile(stored));
+        refreshUsageSoon(deps, projectOf(res).owner_creator_id);
         res.set('Cache-Control', PRIVATE).json({ success: true, project } satisfies TManagedProjectResponse);
       } catch (err) {
         await discard(files);
@@ -167,6 +223,7 @@ export function createSiteManagementRoutes(deps: TAppDeps): Router {
     const project = projectOf(res);
     const file = await openManagedFile(deps, project, String(req.params.fileId));
     const managed = await removeFile(deps, project, file);
+    refreshUsageSoon(deps, project.owner_creator_id);
     res.set('Cache-Control', PRIVATE).json({ success: true, project: managed } satisfies TManagedProjectResponse);
   });
 

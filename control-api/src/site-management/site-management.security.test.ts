@@ -9,6 +9,7 @@ import { browserSignedInAs, createSignedInCreator } from '../test-support/accoun
 import { buildUploadForm } from '../test-support/fixtures.ts';
 import { createBrowser, seedSite, type TBrowser, type TSeededSite } from '../test-support/site-fixtures.ts';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { putOnPlan } from '../test-support/billing.ts';
 
 interface TRoute {
   name: string;
@@ -65,6 +66,8 @@ describe('site management access', () => {
   beforeAll(async () => {
     app = await startTestApp({ startWorker: false });
     [owner, ownerId] = await signedIn('owner@example.com');
+    // The owner keeps many sites with comments on: a plan with unlimited sites and the Pro features.
+    await putOnPlan(app.deps, ownerId, 'business_monthly');
     [intruder] = await signedIn('intruder@example.com');
   });
   afterAll(async () => {

@@ -10,6 +10,7 @@ import { browserSignedInAs, createSignedInCreator } from '../test-support/accoun
 import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
 import { createBrowser, type TBrowser } from '../test-support/site-fixtures.ts';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { putOnPlan } from '../test-support/billing.ts';
 import { restoreSite, takeDownSite } from './takedown.ts';
 
 interface TManaged {
@@ -58,6 +59,8 @@ describe.each(TEST_DIALECTS)('managing a published site (%s)', async (dialect) =
     app = await startTestApp({ config: database.config });
     const creator = await createSignedInCreator(app.deps, { email: 'owner@example.com' });
     ownerId = creator.id;
+    // The owner turns comments and notifications on: Pro features.
+    await putOnPlan(app.deps, ownerId, 'pro_monthly');
     owner = browserSignedInAs(app, creator);
     ({ projectId, slug } = await publish('Autumn Wedding'));
   });

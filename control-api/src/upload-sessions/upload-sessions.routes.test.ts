@@ -300,7 +300,7 @@ for (const driver of ['disk', 's3'] as const) {
           ],
         });
         expect(big.status).toBe(413);
-        expect(big.body.code).toBe('payload_too_large');
+        expect(big.body.code).toBe('delivery_too_large');
         expect((await callJson(app.url, 'POST', '/api/chunked-upload/init', { title: 'x', files: [] })).status).toBe(400);
         expect((await initChunked(app.url, [{ name: 'a', bytes: new Uint8Array(3) }], { title: '  ' })).status).toBe(400);
         const past = await initChunked(app.url, [{ name: 'a', bytes: new Uint8Array(3) }], { expiryDate: '2001-01-01T00:00' });

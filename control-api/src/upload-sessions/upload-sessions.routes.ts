@@ -25,6 +25,7 @@ import { AppError } from '../http/app-error.ts';
 import { rejectInvalidUtf8 } from '../http/json-body.ts';
 import { chunkUploadPath, createUploadSessionService, type TInitInput, type TSessionView, type TUploadSessionService } from './upload-sessions.service.ts';
 import { issuePendingAnonymousSession, publishOwnerOf } from '../creators/anonymous-creator.ts';
+import { assertUploadAllowed } from '../billing/plan-limits.ts';
 
 /** Session and file ids are 128 random bits in base64url; anything else is refused before any lookup. */
 const UPLOAD_ID = /^[A-Za-z0-9_-]{22}$/;
@@ -69,7 +70,8 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
    */
   const openSession = async (_req: Request, res: Response, input: TInitInput): Promise<TSessionView> => {
     const declaredBytes = input.files.reduce((sum, f) => sum + f.size, 0);
-    if (declaredBytes > deps.config.maxUploadBytes) throw new AppError('payload_too_large', 'This upload is larger than your plan allows');
+    // The plan's delivery size, storage left, active sites and features, before a byte is sent.
+    await assertUploadAllowed(deps, { ownerCreatorId: input.ownerCreatorId, bytes: declaredBytes, newSite: true, settings: input.details.settings });
     const isRetry = await service.isRetry(input.idempotencyKey);
     const admission = isRetry ? undefined : await publishGate.admitPublish(res, { declaredBytes, opensSession: true });
     let view: TSessionView;

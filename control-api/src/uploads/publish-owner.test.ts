@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { putOnPlan } from '../test-support/billing.ts';
 import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
 import { createSignedInCreator, type TTestCreator } from '../test-support/accounts.ts';
 import { completeSession, initChunked, initDirect, makeBytes, sendChunk, sha256 } from '../test-support/upload-session-client.ts';
@@ -27,6 +28,8 @@ describe('publishing as the signed-in creator', () => {
   beforeEach(async () => {
     app = await startTestApp();
     creator = await createSignedInCreator(app.deps, { email: 'ines@studio.example', name: 'Ines' });
+    // The resumable uploads' form turns comments on, a Pro feature for an account.
+    await putOnPlan(app.deps, creator.id, 'pro_monthly');
   });
   afterEach(async () => {
     await app.close();

@@ -22,6 +22,8 @@ export interface TUploadTarget {
   projectId: string;
   /** Bytes still allowed for this delivery; the request is refused once it is passed. */
   remainingBytes: number;
+  /** The refusal once it is passed (default: the delivery is larger than the plan allows). */
+  refusal?: () => Error;
 }
 
 const targets = new WeakMap<Request, TUploadTarget>();
@@ -51,7 +53,7 @@ export function createStreamingStorageEngine(storage: Storage): multer.StorageEn
           size += chunk.length;
           target.remainingBytes -= chunk.length;
           if (target.remainingBytes < 0) {
-            done(new AppError('payload_too_large', 'This upload is larger than your plan allows'));
+            done(target.refusal?.() ?? new AppError('payload_too_large', 'This upload is larger than your plan allows'));
             return;
           }
           hash.update(chunk);

@@ -10,6 +10,8 @@ import { newId } from '../db/ids.ts';
 import { createStreamingStorageEngine, getUploadTarget, setUploadTarget, type TStoredUpload } from './streaming-storage-engine.ts';
 import { publishProject } from './upload.service.ts';
 import { declaredRequestBytes } from './publish-limits.ts';
+import { assertUploadAllowed, deliveryLimitOfOwner, largestDeliveryLimit } from '../billing/plan-limits.ts';
+import { billingError } from '../billing/billing-error.ts';
 import { issuePendingAnonymousSession, publishOwnerOf } from '../creators/anonymous-creator.ts';
 import { clientAddress } from '../access/request-limits.ts';
 import { admitNotificationRecipient, notificationAddressOf } from '../notifications/email-confirmation.service.ts';
@@ -18,8 +20,8 @@ type TMulterStoredFile = Express.Multer.File & TStoredUpload;
 
 export function createUploadRoutes(deps: TAppDeps): Router {
   const router = Router();
-  // Anonymous creators publish on the free plan; signed-in plans come with billing.
-  const maxDeliveryBytes = deps.config.maxUploadBytes;
+  // Multer's own cap is the largest any plan allows; each request is cut at its owner's plan (receiveFiles).
+  const maxDeliveryBytes = largestDeliveryLimit(deps);
   const publishGate = deps.limits.publish;
   const parseMultipart = multer({
     storage: createStreamingStorageEngine(deps.storage),
@@ -50,17 +52,25 @@ export function createUploadRoutes(deps: TAppDeps): Router {
       res.status(400).json({ success: false, error: 'Expected a multipart/form-data upload', code: 'bad_request' });
       return;
     }
-    // Publish limits and free space, from the declared size, before a byte of the body is read. The
-    // allowance stays spent whatever the outcome: the bytes were sent.
+    // Publish limits, the plan's (sites, storage left) and free space, from the declared size, before a
+    // byte of the body is read. The allowance stays spent whatever the outcome: the bytes were sent.
+    const { ownerCreatorId } = publishOwnerOf(res);
+    let target: { remainingBytes: number; refusal: () => Error };
     try {
-      await publishGate.admitPublish(res, { declaredBytes: declaredRequestBytes(req, maxDeliveryBytes), opensSession: false });
+      const delivery = await deliveryLimitOfOwner(deps, ownerCreatorId);
+      const storageLeft = await assertUploadAllowed(deps, { ownerCreatorId, bytes: 0, newSite: true });
+      target =
+        storageLeft < delivery
+          ? { remainingBytes: storageLeft, refusal: () => billingError('storage_limit_reached') }
+          : { remainingBytes: delivery, refusal: () => billingError('delivery_too_large') };
+      await publishGate.admitPublish(res, { declaredBytes: declaredRequestBytes(req, delivery), opensSession: false });
     } catch (err) {
       // The body is not worth reading: close the connection once the refusal is sent.
       res.set('Connection', 'close');
       throw err;
     }
     const projectId = newId();
-    setUploadTarget(req, { projectId, remainingBytes: maxDeliveryBytes });
+    setUploadTarget(req, { projectId, ...target });
     parseMultipart(req, res, (err?: unknown) => {
       if (err) {
         void discardStoredBytes(projectId).then(() => next(err));

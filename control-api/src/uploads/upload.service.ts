@@ -10,6 +10,8 @@ import { enqueueProjectBuild } from '../builds/builds.service.ts';
 import { notificationAddressOf, ownerKeyOf, requestEmailConfirmation } from '../notifications/email-confirmation.service.ts';
 import { hashPassword } from '../sites/password-hash.ts';
 import { isSlugInUse } from './slugs.repository.ts';
+import { assertUploadAllowed } from '../billing/plan-limits.ts';
+import { refreshUsageSoon } from '../billing/usage.service.ts';
 
 export interface TPublishResult {
   projectId: string;
@@ -50,6 +52,13 @@ export async function publishProject(
   const now = deps.clock.now();
   if (form.expiryDate && form.expiryDate.getTime() <= now) throw new AppError('validation_failed', 'Expiry date must be in the future');
 
+  // The plan's limits again, now with the bytes received (init checked what was declared).
+  await assertUploadAllowed(deps, {
+    ownerCreatorId: input.ownerCreatorId,
+    bytes: files.reduce((sum, f) => sum + f.size, 0),
+    newSite: true,
+    settings: form.settings,
+  });
   const slug = input.slug ?? (await allocateSlug(deps));
   const passwordHash = input.passwordHash !== undefined ? input.passwordHash : form.password ? await hashPassword(form.password) : null;
   const settings = { ...DEFAULT_SITE_SETTINGS, ...(form.settings ?? {}) };
@@ -86,6 +95,7 @@ export async function publishProject(
     await deleteProjectById(deps.db, projectId);
     throw err;
   }
+  refreshUsageSoon(deps, input.ownerCreatorId);
   // A notification address gets one confirmation link; nothing else is sent to it until it is confirmed.
   const notifyAddress = notificationAddressOf(settings);
   if (notifyAddress) await requestEmailConfirmation(deps, { email: notifyAddress, ownerKey: ownerKeyOf(project) });

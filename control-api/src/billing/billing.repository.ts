@@ -1,0 +1,221 @@
+/** Billing's rows: subscriptions, the Stripe events applied, and usage. The only module that queries them. */
+import { type Kysely, type Selectable, type Transaction, sql } from 'kysely';
+import type { Database, SubscriptionsTable, UsageTable } from '../db/tables.ts';
+import { newId } from '../db/ids.ts';
+
+type TDb = Kysely<Database> | Transaction<Database>;
+
+export type TSubscriptionRow = Selectable<SubscriptionsTable>;
+export type TUsageRow = Selectable<UsageTable>;
+
+export async function findSubscriptionOfCreator(db: TDb, creatorId: string): Promise<TSubscriptionRow | undefined> {
+  return db.selectFrom('subscriptions').selectAll().where('creator_id', '=', creatorId).executeTakeFirst();
+}
+
+export async function findSubscriptionByCustomer(db: TDb, customerId: string): Promise<TSubscriptionRow | undefined> {
+  return db.selectFrom('subscriptions').selectAll().where('stripe_customer_id', '=', customerId).executeTakeFirst();
+}
+
+/** The creator's row, made on first use (Free, no Stripe customer); concurrent first uses make one. */
+export async function ensureSubscriptionRow(db: TDb, creatorId: string, now: number): Promise<TSubscriptionRow> {
+  const existing = await findSubscriptionOfCreator(db, creatorId);
+  if (existing) return existing;
+  await db
+    .insertInto('subscriptions')
+    .values({
+      id: newId(),
+      creator_id: creatorId,
+      plan_id: 'free',
+      status: 'active',
+      stripe_customer_id: null,
+      stripe_subscription_id: null,
+      current_period_end: null,
+      last_event_at: 0,
+      created_at: now,
+      updated_at: now,
+      billing_interval: null,
+      trial_end: null,
+      trial_used_at: null,
+      grace_period_end: null,
+      last_checkout_session_id: null,
+    })
+    .onConflict((oc) => oc.column('creator_id').doNothing())
+    .execute();
+  const row = await findSubscriptionOfCreator(db, creatorId);
+  if (!row) throw new Error(`No subscription row for creator ${creatorId}`);
+  return row;
+}
+
+/** Stores the creator's Stripe customer unless one was stored meanwhile; answers the one stored. */
+export async function setStripeCustomer(db: TDb, creatorId: string, customerId: string, now: number): Promise<string> {
+  await db
+    .updateTable('subscriptions')
+    .set({ stripe_customer_id: customerId, updated_at: now })
+    .where('creator_id', '=', creatorId)
+    .where('stripe_customer_id', 'is', null)
+    .execute();
+  const row = await findSubscriptionOfCreator(db, creatorId);
+  if (!row?.stripe_customer_id) throw new Error(`No Stripe customer stored for creator ${creatorId}`);
+  return row.stripe_customer_id;
+}
+
+/** Starts the one trial, unless the creator had one or a paid plan (answers whether it started). */
+export async function startTrial(db: TDb, creatorId: string, input: { planId: string; now: number; trialEnd: number }): Promise<boolean> {
+  const result = await db
+    .updateTable('subscriptions')
+    .set({ plan_id: input.planId, status: 'trialing', trial_end: input.trialEnd, trial_used_at: input.now, current_period_end: input.trialEnd, updated_at: input.now })
+    .where('creator_id', '=', creatorId)
+    .where('trial_used_at', 'is', null)
+    .where('stripe_subscription_id', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Records a Stripe event as applied; false when it already was (a redelivery). Inside the
+ * transaction of its effect: a concurrent duplicate waits on the key and then finds it taken.
+ */
+export async function recordBillingEvent(trx: TDb, event: { id: string; type: string; created: number; processedAt: number }): Promise<boolean> {
+  const result = await trx
+    .insertInto('billing_events')
+    .values({ id: event.id, type: event.type, created_at: event.created, processed_at: event.processedAt })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+export async function isBillingEventRecorded(db: TDb, eventId: string): Promise<boolean> {
+  return (await db.selectFrom('billing_events').select('id').where('id', '=', eventId).executeTakeFirst()) !== undefined;
+}
+
+export type TSubscriptionChange = Partial<
+  Pick<
+    TSubscriptionRow,
+    | 'plan_id'
+    | 'status'
+    | 'stripe_customer_id'
+    | 'stripe_subscription_id'
+    | 'current_period_end'
+    | 'billing_interval'
+    | 'cancel_at_period_end'
+    | 'trial_end'
+    | 'trial_used_at'
+    | 'grace_period_end'
+    | 'last_checkout_session_id'
+  >
+>;
+
+/**
+ * Applies what an event says about a subscription, in one conditional update: only when the event
+ * is not older than the newest one applied, and never to a Stripe subscription already cancelled
+ * (a deleted subscription is final; only a new one, from a new checkout, changes the plan again).
+ */
+export async function applySubscriptionChange(
+  trx: TDb,
+  rowId: string,
+  change: TSubscriptionChange,
+  guard: { eventCreatedMs: number; stripeSubscriptionId: string | null; now: number },
+): Promise<boolean> {
+  let query = trx
+    .updateTable('subscriptions')
+    .set({ ...change, last_event_at: sql<number>`case when last_event_at > ${guard.eventCreatedMs} then last_event_at else ${guard.eventCreatedMs} end`, updated_at: guard.now })
+    .where('id', '=', rowId)
+    .where('last_event_at', '<=', guard.eventCreatedMs);
+  if (guard.stripeSubscriptionId !== null) {
+    const subscriptionId = guard.stripeSubscriptionId;
+    query = query.where((eb) => eb.not(eb.and([eb('status', '=', 'cancelled'), eb('stripe_subscription_id', '=', subscriptionId)])));
+  }
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Fields that hold whatever the order of events (e.g. which Checkout Session was fulfilled). */
+export async function setLastCheckoutSession(trx: TDb, rowId: string, sessionId: string, now: number): Promise<void> {
+  await trx.updateTable('subscriptions').set({ last_checkout_session_id: sessionId, updated_at: now }).where('id', '=', rowId).execute();
+}
+
+// ---- usage
+
+export async function findUsageRow(db: TDb, creatorId: string, period: string): Promise<TUsageRow | undefined> {
+  return db.selectFrom('usage').selectAll().where('creator_id', '=', creatorId).where('period', '=', period).executeTakeFirst();
+}
+
+/** The latest row of the creator (the derived bytes last found carry over into a new month). */
+export async function findLatestUsageRow(db: TDb, creatorId: string): Promise<TUsageRow | undefined> {
+  return db.selectFrom('usage').selectAll().where('creator_id', '=', creatorId).orderBy('period', 'desc').limit(1).executeTakeFirst();
+}
+
+/** Writes the counted storage, sites and collaborators of the period's row (its API requests stay). */
+export async function upsertUsageCounts(
+  db: TDb,
+  row: { creatorId: string; period: string; storageUsed: number; derivedBytes: number; projects: number; collaborators: number; now: number },
+): Promise<void> {
+  const counts = {
+    storage_used: row.storageUsed,
+    derived_bytes: row.derivedBytes,
+    projects_count: row.projects,
+    collaborators_count: row.collaborators,
+    updated_at: row.now,
+  };
+  await db
+    .insertInto('usage')
+    .values({ creator_id: row.creatorId, period: row.period, api_requests_count: 0, ...counts })
+    .onConflict((oc) => oc.columns(['creator_id', 'period']).doUpdateSet(counts))
+    .execute();
+}
+
+// ---- what usage counts, from the database
+
+/** Bytes of the originals of the creator's sites that are not deleted. */
+export async function sumOriginalBytes(db: TDb, creatorId: string): Promise<number> {
+  const row = await db
+    .selectFrom('files')
+    .innerJoin('projects', 'projects.id', 'files.project_id')
+    .select((eb) => eb.fn.sum<number | string | null>('files.size').as('bytes'))
+    .where('projects.owner_creator_id', '=', creatorId)
+    .where('projects.deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(row?.bytes ?? 0);
+}
+
+/** Content hashes of the creator's files (their derived images and PDFs are stored per hash). */
+export async function listFileHashes(db: TDb, creatorId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('files')
+    .innerJoin('projects', 'projects.id', 'files.project_id')
+    .select('files.sha256')
+    .distinct()
+    .where('projects.owner_creator_id', '=', creatorId)
+    .where('projects.deleted_at', 'is', null)
+    .execute();
+  return rows.map((r) => r.sha256);
+}
+
+/** Active sites: not deleted, not taken down, not expired. */
+export async function countActiveSites(db: TDb, creatorId: string, now: number, exceptProjectId?: string): Promise<number> {
+  let query = db
+    .selectFrom('projects')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('owner_creator_id', '=', creatorId)
+    .where('deleted_at', 'is', null)
+    .where('taken_down_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
+  if (exceptProjectId) query = query.where('id', '!=', exceptProjectId);
+  const row = await query.executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Every creator with a site or a usage row (what a recount visits). */
+export async function listCreatorIdsWithUsage(db: TDb): Promise<string[]> {
+  const rows = await db
+    .selectFrom('creators')
+    .select('creators.id')
+    .where((eb) =>
+      eb.or([
+        eb.exists(eb.selectFrom('projects').select('projects.id').whereRef('projects.owner_creator_id', '=', 'creators.id')),
+        eb.exists(eb.selectFrom('usage').select('usage.creator_id').whereRef('usage.creator_id', '=', 'creators.id')),
+      ]),
+    )
+    .execute();
+  return rows.map((r) => r.id);
+}

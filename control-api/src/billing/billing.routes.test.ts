@@ -1,0 +1,297 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  BILLING_ERRORS,
+  PAYMENT_GRACE_DAYS,
+  ZBillingRedirectResponseSchema,
+  ZSubscriptionResponseSchema,
+  ZTrialResponseSchema,
+  ZUsageResponseSchema,
+  type TSubscription,
+} from '@dropsite/shared';
+import { browserSignedInAs, createSignedInCreator } from '../test-support/accounts.ts';
+import { createBrowser, type TBrowser } from '../test-support/site-fixtures.ts';
+import { STANDIN_PRICES, standinBillingConfig, startStripeStandin, type TStripeStandin } from '../test-support/stripe-standin.ts';
+import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '../test-support/test-database.ts';
+import { startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '../test-support/test-app.ts';
+
+const DAY_MS = 86_400_000;
+
+async function subscriptionOf(browser: TBrowser): Promise<TSubscription> {
+  const res = await browser.json('/api/billing/subscription');
+  expect(res.status).toBe(200);
+  return ZSubscriptionResponseSchema.parse(res.body).subscription;
+}
+
+/** A Stripe subscription object as Stripe's events carry it. */
+function stripeSubscription(input: { id: string; customer: string; status: string; price?: string; periodEnd?: number; cancelAtPeriodEnd?: boolean; trialEnd?: number | null }) {
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    id: input.id,
+    object: 'subscription',
+    customer: input.customer,
+    status: input.status,
+    cancel_at_period_end: input.cancelAtPeriodEnd ?? false,
+    trial_end: input.trialEnd ?? null,
+    metadata: {},
+    items: {
+      object: 'list',
+      data: [{ id: `si_${input.id}`, price: { id: input.price ?? STANDIN_PRICES.pro_monthly.monthly }, current_period_end: input.periodEnd ?? now + 30 * 86_400 }],
+    },
+  };
+}
+
+describe.each(TEST_DIALECTS)('billing on Stripe (%s)', async (dialect) => {
+  const available = await isDialectAvailable(dialect);
+  let app: TTestApp;
+  let standin: TStripeStandin;
+  let database: ReturnType<typeof testAppDatabase>;
+
+  /** A signed-in creator who went through checkout once, so Stripe knows them as a customer. */
+  async function customerCreator(email: string): Promise<{ browser: TBrowser; id: string; customer: string; checkoutUrl: string }> {
+    const creator = await createSignedInCreator(app.deps, { email });
+    const browser = browserSignedInAs(app, creator);
+    const res = await browser.json('/api/billing/checkout', { method: 'POST', json: { planId: 'pro_monthly', interval: 'monthly' } });
+    expect(res.status).toBe(200);
+    const { url } = ZBillingRedirectResponseSchema.parse(res.body);
+    const row = await app.deps.db.selectFrom('subscriptions').selectAll().where('creator_id', '=', creator.id).executeTakeFirstOrThrow();
+    return { browser, id: creator.id, customer: row.stripe_customer_id ?? '', checkoutUrl: url };
+  }
+
+  beforeAll(async () => {
+    if (!available) return;
+    standin = await startStripeStandin();
+    database = testAppDatabase(dialect, 'billing');
+    app = await startTestApp({ startWorker: false, config: { ...database.config, rateLimits: UNREACHED_RATE_LIMITS, billing: standinBillingConfig(standin) } });
+    standin.webhookUrl = `${app.url}/api/billing/webhook`;
+  });
+  afterAll(async () => {
+    if (!available) return;
+    await app.close();
+    await database.drop();
+    await standin.close();
+  });
+
+  it.skipIf(!available)('answers a signed-out caller 401 and a new creator Free, with a trial available', async () => {
+    const anonymous = await createBrowser(app).json('/api/billing/subscription?userEmail=someone@example.com');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toMatchObject({ success: false, error: 'Authentication required. Please sign in and try again.', code: 'unauthorized' });
+    const creator = browserSignedInAs(app, await createSignedInCreator(app.deps, { email: 'new@example.com' }));
+    const res = await creator.json('/api/billing/subscription?userEmail=someone-else@example.com');
+    expect(ZSubscriptionResponseSchema.parse(res.body)).toMatchObject({
+      billing_configured: true,
+      subscription: { plan_id: 'free', status: 'active', current_period_end: null, trial_available: true, has_billing_account: false },
+    });
+    const usage = ZUsageResponseSchema.parse((await creator.json('/api/billing/usage')).body);
+    expect(usage).toMatchObject({ plan_id: 'free', currentUsage: { storage_used: 0, projects_count: 0, collaborators_count: 1, api_requests_count: 0 }, over_limit: false });
+    expect(usage.limits).toEqual({ storage: 5_368_709_120, projects: 3, collaborators: 1, api_requests: 0, delivery_size: 2 * 1024 ** 3 });
+  });
+
+  it.skipIf(!available)('creates one Stripe customer per creator and a subscription-mode Checkout Session with idempotency keys', async () => {
+    const before = standin.requests.length;
+    const { browser, customer, checkoutUrl } = await customerCreator('checkout@example.com');
+    expect(checkoutUrl).toMatch(new RegExp(`^${standin.url}/checkout/cs_test_`));
+    const again = await browser.json('/api/billing/checkout', { method: 'POST', json: { planId: 'business_monthly', interval: 'yearly' } });
+    expect(again.status).toBe(200);
+    const calls = standin.requests.slice(before);
+    expect(calls.filter((c) => c.path === '/v1/customers')).toHaveLength(1);
+    const sessions = calls.filter((c) => c.path === '/v1/checkout/sessions');
+    expect(sessions).toHaveLength(2);
+    for (const call of [...sessions, ...calls.filter((c) => c.path === '/v1/customers')]) expect(call.idempotencyKey).toMatch(/^dropsite-/);
+    expect(sessions[0]?.body).toMatchObject({
+      mode: 'subscription',
+      customer,
+      'line_items[0][price]': STANDIN_PRICES.pro_monthly.monthly,
+      success_url: `${app.url}/billing?checkout=success&session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${app.url}/billing?checkout=cancelled`,
+    });
+    expect(sessions[1]?.body['line_items[0][price]']).toBe(STANDIN_PRICES.business_monthly.yearly);
+  });
+
+  it.skipIf(!available)('upgrades only when the signed webhooks land, then opens the portal and refuses a second checkout', async () => {
+    const { browser, checkoutUrl } = await customerCreator('payer@example.com');
+    const sessionId = checkoutUrl.split('/').pop() ?? '';
+    expect(await subscriptionOf(browser)).toMatchObject({ plan_id: 'free', last_checkout_session_id: null });
+    const paid = await standin.pay(sessionId);
+    expect(paid.statuses).toEqual([200, 200, 200]);
+    const after = await subscriptionOf(browser);
+    expect(after).toMatchObject({
+      plan_id: 'pro_monthly',
+      status: 'active',
+      interval: 'monthly',
+      last_checkout_session_id: sessionId,
+      has_billing_account: true,
+      trial_available: false,
+    });
+    expect(Date.parse(after.current_period_end ?? '')).toBeGreaterThan(Date.now() + 29 * DAY_MS);
+    const usage = ZUsageResponseSchema.parse((await browser.json('/api/billing/usage')).body);
+    expect(usage.limits).toMatchObject({ storage: 100 * 1024 ** 3, projects: -1, api_requests: 1000 });
+
+    const second = await browser.json('/api/billing/checkout', { method: 'POST', json: { planId: 'business_monthly', interval: 'monthly' } });
+    expect(second.status).toBe(409);
+    expect(second.body).toMatchObject({ code: 'already_subscribed', error: BILLING_ERRORS.already_subscribed.message });
+
+    const portal = await browser.json('/api/billing/portal', { method: 'POST' });
+    expect(portal.status).toBe(200);
+    expect(ZBillingRedirectResponseSchema.parse(portal.body).url).toMatch(new RegExp(`^${standin.url}/portal/bps_`));
+    expect(standin.requests.at(-1)).toMatchObject({ path: '/v1/billing_portal/sessions', body: { return_url: `${app.url}/billing` } });
+  });
+
+  it.skipIf(!available)('refuses the portal to a creator Stripe does not know yet', async () => {
+    const browser = browserSignedInAs(app, await createSignedInCreator(app.deps, { email: 'portal-less@example.com' }));
+    const res = await browser.json('/api/billing/portal', { method: 'POST' });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ code: 'no_billing_account' });
+  });
+
+  it.skipIf(!available)('checks the signature: a valid one applies, a wrong secret, an edited body or a stale timestamp answer 400 and apply nothing', async () => {
+    const { browser, customer } = await customerCreator('signatures@example.com');
+    const event = standin.event('customer.subscription.created', stripeSubscription({ id: 'sub_signatures', customer, status: 'active' }));
+    const payload = JSON.stringify(event);
+
+    const wrongSecret = await standin.send(event, { secret: 'whsec_someone_else' });
+    expect(wrongSecret.status).toBe(400);
+    const edited = await fetch(standin.webhookUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Stripe-Signature': standin.sign(payload) },
+      body: payload.replace('"active"', '"trialing"'),
+    });
+    expect(edited.status).toBe(400);
+    const stale = await standin.send(event, { timestamp: Math.floor(Date.now() / 1000) - 301 });
+    expect(stale.status).toBe(400);
+    const unsigned = await fetch(standin.webhookUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: payload });
+    expect(unsigned.status).toBe(400);
+    expect(await subscriptionOf(browser)).toMatchObject({ plan_id: 'free' });
+    expect(await app.deps.db.selectFrom('billing_events').select('id').where('id', '=', event.id).execute()).toHaveLength(0);
+
+    const valid = await standin.send(event, { timestamp: Math.floor(Date.now() / 1000) - 290 });
+    expect(valid.status).toBe(200);
+    expect(JSON.parse(valid.body)).toEqual({ received: true, outcome: 'applied' });
+    expect(await subscriptionOf(browser)).toMatchObject({ plan_id: 'pro_monthly', status: 'active' });
+  });
+
+  it.skipIf(!available)('applies a replayed event once, and one of five concurrent deliveries of the same event', async () => {
+    const { browser, customer } = await customerCreator('replay@example.com');
+    const created = standin.event('customer.subscription.created', stripeSubscription({ id: 'sub_replay', customer, status: 'active' }));
+    expect(JSON.parse((await standin.send(created)).body)).toMatchObject({ outcome: 'applied' });
+    expect(JSON.parse((await standin.send(created)).body)).toMatchObject({ outcome: 'duplicate' });
+
+    const failed = standin.event('invoice.payment_failed', {
+      id: 'in_replay',
+      object: 'invoice',
+      customer,
+      parent: { subscription_details: { subscription: 'sub_replay' } },
+      lines: { data: [] },
+    });
+    const outcomes = await Promise.all(Array.from({ length: 5 }, () => standin.send(failed)));
+    expect(outcomes.map((o) => o.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(outcomes.filter((o) => JSON.parse(o.body).outcome === 'applied')).toHaveLength(1);
+    const rows = await app.deps.db.selectFrom('billing_events').select('id').where('id', 'in', [created.id, failed.id]).execute();
+    expect(rows).toHaveLength(2);
+    // past_due keeps Pro through the grace period, counted from the failed payment.
+    const pastDue = await subscriptionOf(browser);
+    expect(pastDue).toMatchObject({ plan_id: 'pro_monthly', status: 'past_due' });
+    expect(Date.parse(pastDue.grace_period_end ?? '')).toBe(failed.created * 1000 + PAYMENT_GRACE_DAYS * DAY_MS);
+
+    const paid = standin.event(
+      'invoice.paid',
+      { id: 'in_replay', object: 'invoice', customer, parent: { subscription_details: { subscription: 'sub_replay' } }, lines: { data: [] } },
+      failed.created + 1,
+    );
+    expect((await standin.send(paid)).status).toBe(200);
+    expect(await subscriptionOf(browser)).toMatchObject({ plan_id: 'pro_monthly', status: 'active', grace_period_end: null });
+  });
+
+  it.skipIf(!available)('never revives a cancelled plan: deleted delivered before an older updated', async () => {
+    const { browser, customer } = await customerCreator('order@example.com');
+    const t = Math.floor(Date.now() / 1000);
+    const created = standin.event('customer.subscription.created', stripeSubscription({ id: 'sub_order', customer, status: 'active' }), t - 20);
+    const updated = standin.event('customer.subscription.updated', stripeSubscription({ id: 'sub_order', customer, status: 'active', cancelAtPeriodEnd: true }), t - 10);
+    const deleted = standin.event('customer.subscription.deleted', stripeSubscription({ id: 'sub_order', customer, status: 'canceled' }), t - 5);
+    for (const event of [deleted, created, updated]) expect((await standin.send(event)).status).toBe(200);
+    expect(await subscriptionOf(browser)).toMatchObject({ plan_id: 'free', status: 'cancelled', cancel_at_period_end: false });
+    // Even an event stamped in the same second as the deletion does not bring the plan back.
+    const sameSecond = standin.event('customer.subscription.updated', stripeSubscription({ id: 'sub_order', customer, status: 'active' }), t - 5);
+    expect(JSON.parse((await standin.send(sameSecond)).body)).toMatchObject({ outcome: 'ignored' });
+    expect(await subscriptionOf(browser)).toMatchObject({ plan_id: 'free', status: 'cancelled' });
+  });
+
+  it.skipIf(!available)('follows a Stripe trial and its end', async () => {
+    const { browser, customer } = await customerCreator('stripe-trial@example.com');
+    const t = Math.floor(Date.now() / 1000);
+    const trialEnd = t + 14 * 86_400;
+    await standin.send(standin.event('customer.subscription.created', stripeSubscription({ id: 'sub_trial', customer, status: 'trialing', trialEnd }), t - 3));
+    expect(await subscriptionOf(browser)).toMatchObject({ plan_id: 'pro_monthly', status: 'trialing', trial_end: new Date(trialEnd * 1000).toISOString() });
+    expect(
+      (await standin.send(standin.event('customer.subscription.trial_will_end', stripeSubscription({ id: 'sub_trial', customer, status: 'trialing', trialEnd }), t - 2))).status,
+    ).toBe(200);
+    await standin.send(standin.event('customer.subscription.updated', stripeSubscription({ id: 'sub_trial', customer, status: 'active' }), t - 1));
+    expect(await subscriptionOf(browser)).toMatchObject({ plan_id: 'pro_monthly', status: 'active', trial_end: null, trial_available: false });
+  });
+
+  it.skipIf(!available)('starts the 14-day Pro trial once per creator', async () => {
+    const browser = browserSignedInAs(app, await createSignedInCreator(app.deps, { email: 'trial@example.com' }));
+    const started = await browser.json('/api/billing/trial', { method: 'POST' });
+    expect(started.status).toBe(201);
+    const { subscription } = ZTrialResponseSchema.parse(started.body);
+    expect(subscription).toMatchObject({ plan_id: 'pro_monthly', status: 'trialing', trial_available: false });
+    expect(Date.parse(subscription.trial_end ?? '')).toBeGreaterThan(Date.now() + 13.9 * DAY_MS);
+    const again = await browser.json('/api/billing/trial', { method: 'POST' });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: 'trial_used', error: 'Your free trial has already been used.' });
+  });
+
+  it.skipIf(!available)('refuses a webhook from another origin’s page like any write, and a checkout of a plan that is not sold', async () => {
+    const browser = browserSignedInAs(app, await createSignedInCreator(app.deps, { email: 'origin@example.com' }));
+    const foreign = await browser.json('/api/billing/checkout', {
+      method: 'POST',
+      json: { planId: 'pro_monthly', interval: 'monthly' },
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(foreign.status).toBe(403);
+    const free = await browser.json('/api/billing/checkout', { method: 'POST', json: { planId: 'free', interval: 'monthly' } });
+    expect(free.status).toBe(400);
+  });
+});
+
+describe('billing without Stripe keys', () => {
+  let app: TTestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ startWorker: false });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('shows the plans and usage, answers checkout, portal and webhooks 503, and still starts the trial', async () => {
+    const browser = browserSignedInAs(app, await createSignedInCreator(app.deps, { email: 'keyless@example.com' }));
+    expect(ZSubscriptionResponseSchema.parse((await browser.json('/api/billing/subscription')).body)).toMatchObject({
+      billing_configured: false,
+      subscription: { plan_id: 'free' },
+    });
+    expect((await browser.json('/api/billing/usage')).status).toBe(200);
+    for (const path of ['/api/billing/checkout', '/api/billing/portal']) {
+      const res = await browser.json(path, { method: 'POST', json: { planId: 'pro_monthly', interval: 'monthly' } });
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ success: false, error: 'Billing is not configured on this server', code: 'billing_not_configured' });
+    }
+    const webhook = await fetch(`${app.url}/api/billing/webhook`, { method: 'POST', headers: { 'Stripe-Signature': 't=1,v1=00' }, body: '{}' });
+    expect(webhook.status).toBe(503);
+    expect((await browser.json('/api/billing/trial', { method: 'POST' })).status).toBe(201);
+  });
+});
+
+describe('billing when the database is down', () => {
+  it('answers a webhook 5xx so Stripe delivers it again', async () => {
+    const standin = await startStripeStandin();
+    const app = await startTestApp({ startWorker: false, config: { billing: standinBillingConfig(standin) } });
+    standin.webhookUrl = `${app.url}/api/billing/webhook`;
+    try {
+      await app.deps.db.destroy();
+      const res = await standin.send(standin.event('customer.subscription.updated', stripeSubscription({ id: 'sub_down', customer: 'cus_down', status: 'active' })));
+      expect(res.status).toBeGreaterThanOrEqual(500);
+    } finally {
+      await app.close().catch(() => {});
+      await standin.close();
+    }
+  });
+});

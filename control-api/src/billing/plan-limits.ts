@@ -1,0 +1,98 @@
+/**
+ * The plan limits the server enforces (issue 13), with the code and message of BILLING_ERRORS and
+ * the figures the upgrade prompt shows ({ plan_id, limit, used, requested }):
+ * - delivery size and storage at every upload protocol's init (declared sizes, before a byte is
+ *   stored) and again when the site or file is created from the received bytes;
+ * - active sites when a site is published;
+ * - Pro features (comments, approvals, notifications) for a signed-in creator's sites on a plan without them;
+ * - a creator over their plan's storage or sites (after a downgrade) changes nothing until they are
+ *   under it again (over_plan_limits); nothing is deleted and every site stays live.
+ * Anonymous creators publish within Free's delivery size and keep every feature in their 7-day window.
+ */
+import { PLANS, type TPlan, type TPlanId, withinLimit } from '@dropsite/shared';
+import type { TAppDeps } from '../deps.ts';
+import { countActiveSites, findSubscriptionOfCreator } from './billing.repository.ts';
+import { billingError } from './billing-error.ts';
+import { deliveryLimitOf, effectivePlanId, planOf } from './plan-of.ts';
+import { storageInUse } from './usage.service.ts';
+
+type TDeps = Pick<TAppDeps, 'db' | 'clock' | 'config'>;
+
+/** The switches only paid plans may turn on. */
+interface TFeatureSettings {
+  enableComments?: boolean | undefined;
+  enableApprovals?: boolean | undefined;
+  enableNotifications?: boolean | undefined;
+}
+
+export async function planIdOfCreator(deps: TDeps, creatorId: string): Promise<TPlanId> {
+  return effectivePlanId(await findSubscriptionOfCreator(deps.db, creatorId), deps.clock.now(), deps.config.billing.defaultPlan);
+}
+
+/** The plan an upload is measured by: the account's, or Free's for an anonymous creator. */
+async function planOfOwner(deps: TDeps, ownerCreatorId: string | null): Promise<TPlan> {
+  return ownerCreatorId ? planOf(await planIdOfCreator(deps, ownerCreatorId)) : PLANS.free;
+}
+
+/** Largest delivery the owner may send now (what a streamed upload is cut at). */
+export async function deliveryLimitOfOwner(deps: TDeps, ownerCreatorId: string | null): Promise<number> {
+  return deliveryLimitOf(await planOfOwner(deps, ownerCreatorId), deps.config.maxUploadBytes);
+}
+
+/** The most bytes any plan may send in one delivery (the multipart parser's own cap; each request is cut at its owner's). */
+export function largestDeliveryLimit(deps: Pick<TAppDeps, 'config'>): number {
+  return Math.max(...Object.values(PLANS).map((plan) => deliveryLimitOf(plan, deps.config.maxUploadBytes)));
+}
+
+function assertFeatures(plan: TPlan, settings: TFeatureSettings | undefined): void {
+  if (plan.proFeatures || !settings) return;
+  if (settings.enableComments || settings.enableApprovals || settings.enableNotifications) throw billingError('pro_feature', { details: { plan_id: plan.id } });
+}
+
+export interface TUploadCheck {
+  ownerCreatorId: string | null;
+  /** Bytes the upload adds (declared at init, received at completion). */
+  bytes: number;
+  /** The upload publishes a new site (else it adds to or replaces files of `projectId`). */
+  newSite: boolean;
+  /** Bytes the upload frees (a replaced file's). */
+  freesBytes?: number;
+  settings?: TFeatureSettings | undefined;
+}
+
+/** Refuses an upload past the owner's plan; answers the owner's storage left (bytes, Infinity for unlimited). */
+export async function assertUploadAllowed(deps: TDeps, check: TUploadCheck): Promise<number> {
+  const plan = await planOfOwner(deps, check.ownerCreatorId);
+  const delivery = deliveryLimitOf(plan, deps.config.maxUploadBytes);
+  if (check.bytes > delivery) throw billingError('delivery_too_large', { details: { plan_id: plan.id, limit: delivery, used: 0, requested: check.bytes } });
+  if (!check.ownerCreatorId) return Number.POSITIVE_INFINITY;
+  if (check.newSite) {
+    const sites = await countActiveSites(deps.db, check.ownerCreatorId, deps.clock.now());
+    if (!withinLimit(plan.limits.projects, sites, 1))
+      throw billingError('site_limit_reached', { details: { plan_id: plan.id, limit: plan.limits.projects, used: sites, requested: 1 } });
+  }
+  const used = Math.max(0, (await storageInUse(deps, check.ownerCreatorId)) - (check.freesBytes ?? 0));
+  if (!withinLimit(plan.limits.storage, used, check.bytes)) {
+    throw billingError('storage_limit_reached', { details: { plan_id: plan.id, limit: plan.limits.storage, used, requested: check.bytes } });
+  }
+  assertFeatures(plan, check.settings);
+  return plan.limits.storage === -1 ? Number.POSITIVE_INFINITY : plan.limits.storage - used - check.bytes;
+}
+
+/** Turning on a Pro feature of a signed-in creator's site. */
+export async function assertFeaturesAllowed(deps: TDeps, ownerCreatorId: string | null, settings: TFeatureSettings | undefined): Promise<void> {
+  if (!ownerCreatorId) return;
+  assertFeatures(await planOfOwner(deps, ownerCreatorId), settings);
+}
+
+/** Whether the creator is over their plan's storage or active sites (after a downgrade). */
+export async function isOverPlanLimits(deps: TDeps, creatorId: string, plan?: TPlan): Promise<boolean> {
+  const limits = (plan ?? planOf(await planIdOfCreator(deps, creatorId))).limits;
+  const [sites, storage] = await Promise.all([countActiveSites(deps.db, creatorId, deps.clock.now()), storageInUse(deps, creatorId)]);
+  return !withinLimit(limits.projects, sites) || !withinLimit(limits.storage, storage);
+}
+
+/** A change to a site of a creator over their plan's limits is refused; deleting stays possible. */
+export async function assertChangesAllowed(deps: TDeps, ownerCreatorId: string | null): Promise<void> {
+  if (ownerCreatorId && (await isOverPlanLimits(deps, ownerCreatorId))) throw billingError('over_plan_limits');
+}

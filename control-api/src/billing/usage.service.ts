@@ -1,0 +1,79 @@
+/**
+ * Usage (spec 3 'Usage'): storage of the creator's files (originals and what the builder derived
+ * from them), active sites, collaborators and this month's API requests. The counts are written to
+ * the month's usage row after every publish, replacement, deletion and finished build
+ * (refreshUsageSoon); limit checks count the originals live from the database and add the derived
+ * bytes last found in storage. `npm run usage:recount` recounts everyone and reports drift.
+ */
+import { derivedPrefix } from '@dropsite/shared';
+import type { TAppDeps } from '../deps.ts';
+import { countActiveSites, findLatestUsageRow, findUsageRow, listFileHashes, sumOriginalBytes, type TUsageRow, upsertUsageCounts } from './billing.repository.ts';
+import { usagePeriodOf } from './usage-period.ts';
+
+type TDeps = Pick<TAppDeps, 'db' | 'storage' | 'clock' | 'log'>;
+
+/** Collaborators: the account's owner (multi-user access is not built). */
+const COLLABORATORS_PER_ACCOUNT = 1;
+
+export interface TCountedUsage {
+  originalBytes: number;
+  derivedBytes: number;
+  projects: number;
+  collaborators: number;
+}
+
+/** Bytes stored under each content hash's derived prefix (thumbnails, display copies, converted PDFs). */
+async function sumDerivedBytes(deps: Pick<TAppDeps, 'storage'>, hashes: readonly string[]): Promise<number> {
+  let total = 0;
+  for (const sha256 of hashes) {
+    for await (const object of deps.storage.list(derivedPrefix(sha256))) total += object.size;
+  }
+  return total;
+}
+
+/** Counts everything from the database and storage. */
+export async function countUsage(deps: TDeps, creatorId: string): Promise<TCountedUsage> {
+  const now = deps.clock.now();
+  const [originalBytes, hashes, projects] = await Promise.all([
+    sumOriginalBytes(deps.db, creatorId),
+    listFileHashes(deps.db, creatorId),
+    countActiveSites(deps.db, creatorId, now),
+  ]);
+  return { originalBytes, derivedBytes: await sumDerivedBytes(deps, hashes), projects, collaborators: COLLABORATORS_PER_ACCOUNT };
+}
+
+/** Recounts the creator's usage and writes it to this month's row; answers the row. */
+export async function refreshUsage(deps: TDeps, creatorId: string): Promise<TUsageRow> {
+  const counted = await countUsage(deps, creatorId);
+  const now = deps.clock.now();
+  const period = usagePeriodOf(now);
+  await upsertUsageCounts(deps.db, {
+    creatorId,
+    period,
+    storageUsed: counted.originalBytes + counted.derivedBytes,
+    derivedBytes: counted.derivedBytes,
+    projects: counted.projects,
+    collaborators: counted.collaborators,
+    now,
+  });
+  const row = await findUsageRow(deps.db, creatorId, period);
+  if (!row) throw new Error(`No usage row for creator ${creatorId}`);
+  return row;
+}
+
+/** Refreshes after a change without holding up its answer; a failure is logged (the next change or a recount corrects it). */
+export function refreshUsageSoon(deps: TDeps, creatorId: string | null): void {
+  if (!creatorId) return;
+  void refreshUsage(deps, creatorId).catch((err: unknown) => deps.log.error({ err, creatorId }, 'could not refresh usage'));
+}
+
+/** This month's row, counted now when the creator has none yet this month. */
+export async function readUsage(deps: TDeps, creatorId: string): Promise<TUsageRow> {
+  return (await findUsageRow(deps.db, creatorId, usagePeriodOf(deps.clock.now()))) ?? refreshUsage(deps, creatorId);
+}
+
+/** Storage in use as limits count it: the originals now, plus the derived bytes last found. */
+export async function storageInUse(deps: Pick<TAppDeps, 'db'>, creatorId: string): Promise<number> {
+  const [originals, latest] = await Promise.all([sumOriginalBytes(deps.db, creatorId), findLatestUsageRow(deps.db, creatorId)]);
+  return originals + Number(latest?.derived_bytes ?? 0);
+}
