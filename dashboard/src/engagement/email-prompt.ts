@@ -14,11 +14,11 @@ import {
 } from '@dropsite/shared';
 import type { z } from 'zod';
 import { loadedSchemas } from '../schemas/lazy-schemas.ts';
-import type { ZCollectedEmailRecordSchema } from '../schemas/schemas.ts';
+import type { TSchemas } from '../schemas/lazy-schemas.ts';
 import { STORAGE_KEYS, readJson, writeJson, type TKeyValueStorage } from './storage-keys.ts';
 
 /** Spec 3 'Email collection record kept locally'. */
-export type TCollectedEmailRecord = z.infer<typeof ZCollectedEmailRecordSchema>;
+export type TCollectedEmailRecord = z.infer<TSchemas['ZCollectedEmailRecordSchema']>;
 
 /** Spec 5: text, '@', text, '.', text, no spaces. Surrounding spaces from a paste are forgiven. */
 export function isEmailValid(input: string): boolean {

@@ -7,7 +7,7 @@
 import { ANONYMOUS_WARNING_HOURS, EXPIRATION_WARNING_TTL_MS, NOTIFICATIONS_KEPT, type TEngagementUpdate, type TLocalNotification } from '@dropsite/shared';
 import type { z } from 'zod';
 import { loadSchemas, loadedSchemas } from '../schemas/lazy-schemas.ts';
-import type { ZStoredNotificationsSchema } from '../schemas/schemas.ts';
+import type { TSchemas } from '../schemas/lazy-schemas.ts';
 import { STORAGE_KEYS, readJson, writeJson, type TKeyValueStorage } from './storage-keys.ts';
 
 /** Whether an entry is past its expiry at `now`. */
@@ -104,7 +104,7 @@ export function shouldAutoCloseBrowserNotification(notification: Pick<TLocalNoti
 
 // ---- the stored list
 
-export type TStoredNotifications = z.infer<typeof ZStoredNotificationsSchema>;
+export type TStoredNotifications = z.infer<TSchemas['ZStoredNotificationsSchema']>;
 
 const EMPTY: TStoredNotifications = { items: [], since: null, raisedWarnings: [] };
 

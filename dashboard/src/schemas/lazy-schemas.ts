@@ -4,15 +4,15 @@
  * first visit to the landing page ships no zod; `preloadSchemasForStoredRecords` loads them before
  * the first render when this browser keeps records that will be read synchronously.
  */
-export type TSchemas = typeof import('./schemas.ts');
+export type TSchemas = typeof import('./schemas.ts')['schemas'];
 
 let loaded: TSchemas | null = null;
 let loading: Promise<TSchemas> | null = null;
 
 export function loadSchemas(): Promise<TSchemas> {
-  loading ??= import('./schemas.ts').then((schemas) => {
-    loaded = schemas;
-    return schemas;
+  loading ??= import('./schemas.ts').then((module) => {
+    loaded = module.schemas;
+    return module.schemas;
   });
   return loading;
 }

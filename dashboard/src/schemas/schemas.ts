@@ -22,8 +22,34 @@ import {
 } from '@dropsite/shared';
 import { z } from 'zod';
 
-export { parseReply } from '../api-reply.ts';
-export {
+import { parseReply } from '../api-reply.ts';
+
+/** Spec 3 'Email collection record kept locally'. */
+const ZCollectedEmailRecordSchema = z.object({
+  email: z.string(),
+  collected_via: ZEmailTriggerSchema,
+  /** Epoch ms. */
+  collected_at: z.number(),
+  project_id: z.string().nullable(),
+});
+
+/** The bell's list as kept in localStorage: a damaged part falls back to its empty value. */
+const ZStoredNotificationsSchema = z.object({
+  items: z.array(ZLocalNotificationSchema).catch([]),
+  /** The newest update time seen (ISO), sent as `since` so cleared entries do not come back. */
+  since: z.string().nullable().catch(null),
+  /** Ids of expiration warnings already raised (so clearing one does not bring it back). */
+  raisedWarnings: z.array(z.string()).catch([]),
+});
+
+/** The detail of the wizard's 'dropsite:published' event. */
+const ZPublishedDetailSchema = z.object({ slug: z.string(), url: z.string(), projectId: z.string().optional() });
+/** The detail of a page's 'dropsite:email-prompt' event. */
+const ZPromptRequestSchema = z.object({ trigger: ZEmailTriggerSchema, projectId: z.string().optional() });
+
+/** What `loadSchemas` answers: the check of a reply, and each schema by name. */
+export const schemas = {
+  parseReply,
   ZAccountResponseSchema,
   ZAnonymousProjectsResponseSchema,
   ZAnonymousSessionResponseSchema,
@@ -34,27 +60,8 @@ export {
   ZEngagementUpdatesResponseSchema,
   ZResumableUploadSchema,
   ZUploadDraftSchema,
+  ZCollectedEmailRecordSchema,
+  ZStoredNotificationsSchema,
+  ZPublishedDetailSchema,
+  ZPromptRequestSchema,
 };
-
-/** Spec 3 'Email collection record kept locally'. */
-export const ZCollectedEmailRecordSchema = z.object({
-  email: z.string(),
-  collected_via: ZEmailTriggerSchema,
-  /** Epoch ms. */
-  collected_at: z.number(),
-  project_id: z.string().nullable(),
-});
-
-/** The bell's list as kept in localStorage: a damaged part falls back to its empty value. */
-export const ZStoredNotificationsSchema = z.object({
-  items: z.array(ZLocalNotificationSchema).catch([]),
-  /** The newest update time seen (ISO), sent as `since` so cleared entries do not come back. */
-  since: z.string().nullable().catch(null),
-  /** Ids of expiration warnings already raised (so clearing one does not bring it back). */
-  raisedWarnings: z.array(z.string()).catch([]),
-});
-
-/** The detail of the wizard's 'dropsite:published' event. */
-export const ZPublishedDetailSchema = z.object({ slug: z.string(), url: z.string(), projectId: z.string().optional() });
-/** The detail of a page's 'dropsite:email-prompt' event. */
-export const ZPromptRequestSchema = z.object({ trigger: ZEmailTriggerSchema, projectId: z.string().optional() });
