@@ -7,7 +7,7 @@ import { seedSite, type TSeededSite } from '../test-support/site-fixtures.ts';
 import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '../test-support/test-database.ts';
 import { startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '../test-support/test-app.ts';
 import { completeSession, FORM, initChunked, sendChunk, sha256, type TJson } from '../test-support/upload-session-client.ts';
-import { storageInUse } from './usage.service.ts';
+import { recountUsage, refreshUsage, storageInUse } from './usage.service.ts';
 
 const FREE_STORAGE = PLANS.free.limits.storage;
 const NO_PRO_FEATURES = { enableAnalytics: true, enableComments: false };
@@ -168,6 +168,20 @@ describe.each(TEST_DIALECTS)('plan limits on the server (%s)', async (dialect) =
     const usage = ZUsageResponseSchema.parse((await browserSignedInAs(app, creator).json('/api/billing/usage')).body);
     expect(usage.currentUsage).toEqual({ storage_used: originals + derived, projects_count: 1, collaborators_count: 1, api_requests_count: 0 });
     expect(await storageInUse(app.deps, creator.id)).toBe(originals + derived);
+  });
+
+  it.skipIf(!available)('the recount finds drift in stored usage, reports it and corrects it', async () => {
+    const creator = await createSignedInCreator(app.deps, { email: 'recount@example.com' });
+    await ownedSite(creator.id, { fileCount: 1 });
+    const counted = await refreshUsage(app.deps, creator.id);
+    await app.deps.db.updateTable('usage').set({ storage_used: 1, projects_count: 9 }).where('creator_id', '=', creator.id).execute();
+    const first = await recountUsage(app.deps);
+    expect(first.drift.find((d) => d.creatorId === creator.id)).toEqual({
+      creatorId: creator.id,
+      stored: { storageUsed: 1, projects: 9, collaborators: 1 },
+      counted: { storageUsed: Number(counted.storage_used), projects: 1, collaborators: 1 },
+    });
+    expect((await recountUsage(app.deps)).drift.find((d) => d.creatorId === creator.id)).toBeUndefined();
   });
 
   it.skipIf(!available)('a downgrade keeps every site live; changes wait until the creator is under the limits again', async () => {

@@ -7,7 +7,16 @@
  */
 import { derivedPrefix } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
-import { countActiveSites, findLatestUsageRow, findUsageRow, listFileHashes, sumOriginalBytes, type TUsageRow, upsertUsageCounts } from './billing.repository.ts';
+import {
+  countActiveSites,
+  findLatestUsageRow,
+  findUsageRow,
+  listCreatorIdsWithUsage,
+  listFileHashes,
+  sumOriginalBytes,
+  type TUsageRow,
+  upsertUsageCounts,
+} from './billing.repository.ts';
 import { usagePeriodOf } from './usage-period.ts';
 
 type TDeps = Pick<TAppDeps, 'db' | 'storage' | 'clock' | 'log'>;
@@ -76,4 +85,32 @@ export async function readUsage(deps: TDeps, creatorId: string): Promise<TUsageR
 export async function storageInUse(deps: Pick<TAppDeps, 'db'>, creatorId: string): Promise<number> {
   const [originals, latest] = await Promise.all([sumOriginalBytes(deps.db, creatorId), findLatestUsageRow(deps.db, creatorId)]);
   return originals + Number(latest?.derived_bytes ?? 0);
+}
+
+export interface TUsageDrift {
+  creatorId: string;
+  /** What this month's row said before the recount (null: no row yet). */
+  stored: { storageUsed: number; projects: number; collaborators: number } | null;
+  counted: { storageUsed: number; projects: number; collaborators: number };
+}
+
+/**
+ * Recounts every creator's usage from storage and the database (`npm run usage:recount`), writes
+ * the counts, and answers the creators whose stored row differed (or was missing while they have
+ * something stored).
+ */
+export async function recountUsage(deps: TDeps): Promise<{ creators: number; drift: TUsageDrift[] }> {
+  const drift: TUsageDrift[] = [];
+  const creatorIds = await listCreatorIdsWithUsage(deps.db);
+  for (const creatorId of creatorIds) {
+    const before = await findUsageRow(deps.db, creatorId, usagePeriodOf(deps.clock.now()));
+    const after = await refreshUsage(deps, creatorId);
+    const stored = before ? { storageUsed: Number(before.storage_used), projects: Number(before.projects_count), collaborators: Number(before.collaborators_count) } : null;
+    const counted = { storageUsed: Number(after.storage_used), projects: Number(after.projects_count), collaborators: Number(after.collaborators_count) };
+    const differs = stored
+      ? stored.storageUsed !== counted.storageUsed || stored.projects !== counted.projects || stored.collaborators !== counted.collaborators
+      : counted.storageUsed > 0 || counted.projects > 0;
+    if (differs) drift.push({ creatorId, stored, counted });
+  }
+  return { creators: creatorIds.length, drift };
 }
