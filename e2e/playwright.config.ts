@@ -2,8 +2,11 @@ import { defineConfig } from '@playwright/test';
 import os from 'node:os';
 import path from 'node:path';
 import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
+import { stripeStandinEnv } from '../control-api/src/test-support/stripe-standin.ts';
 
 const port = Number(process.env.E2E_PORT ?? 3210);
+/** The local Stripe stand-in (control-api/src/test-support/stripe-standin.ts) the API's billing talks to; no network. */
+const stripePort = Number(process.env.E2E_STRIPE_PORT ?? port + 10_000);
 // Workers load this file too, in processes of their own: the folder is handed to them by the environment,
 // so a test can read the server's mail outbox (DATA_DIR/outbox) through E2E_DATA_DIR.
 const dataDir = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), `dropsite-e2e-${process.pid}`);
@@ -26,26 +29,39 @@ export default defineConfig({
     },
     trace: 'retain-on-failure',
   },
-  webServer: {
-    command: ['node', ...API_NODE_FLAGS, 'control-api/src/main.ts'].join(' '),
-    cwd: path.resolve(import.meta.dirname, '..'),
-    url: `http://localhost:${port}/api/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: {
-      ...API_ENV,
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      PUBLIC_URL: `http://localhost:${port}`,
-      SESSION_SECRET: 'e2e-only-session-secret-0123456789abcdef',
-      // The suite publishes about forty sites and renders many previews from one address within minutes;
-      // the shipped limits (10 publishes an hour) are tested in control-api's publish-limits.security.test.ts.
-      PUBLISH_LIMIT_PER_HOUR: '1000',
-      PREVIEW_LIMIT_PER_HOUR: '1000',
-      OPEN_UPLOAD_SESSIONS_PER_ADDRESS: '100',
-      PUBLISH_BYTES_PER_DAY: String(1024 ** 4),
+  webServer: [
+    {
+      command: ['node', 'control-api/src/test-support/stripe-standin-main.ts', '--port', String(stripePort), '--webhook-url', `http://localhost:${port}/api/billing/webhook`].join(
+        ' ',
+      ),
+      cwd: path.resolve(import.meta.dirname, '..'),
+      url: `http://127.0.0.1:${stripePort}/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
     },
-  },
+    {
+      command: ['node', ...API_NODE_FLAGS, 'control-api/src/main.ts'].join(' '),
+      cwd: path.resolve(import.meta.dirname, '..'),
+      url: `http://localhost:${port}/api/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        ...API_ENV,
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+        PUBLIC_URL: `http://localhost:${port}`,
+        SESSION_SECRET: 'e2e-only-session-secret-0123456789abcdef',
+        // The suite publishes about forty sites and renders many previews from one address within minutes;
+        // the shipped limits (10 publishes an hour) are tested in control-api's publish-limits.security.test.ts.
+        PUBLISH_LIMIT_PER_HOUR: '1000',
+        PREVIEW_LIMIT_PER_HOUR: '1000',
+        OPEN_UPLOAD_SESSIONS_PER_ADDRESS: '100',
+        PUBLISH_BYTES_PER_DAY: String(1024 ** 4),
+        // Billing on, against the stand-in: checkout, the portal and signed webhooks (e2e/billing.e2e.ts).
+        ...stripeStandinEnv(`http://127.0.0.1:${stripePort}`),
+      },
+    },
+  ],
 });

@@ -185,7 +185,10 @@ ${listed.map((p) => `  <url><loc>${ORIGIN}${p}</loc></url>`).join('\n')}
 </urlset>
 `;
   await writeFile(path.join(DIST, 'sitemap.xml'), sitemap);
-  await writeFile(path.join(DIST, 'robots.txt'), `User-agent: *\nDisallow: /api/\nDisallow: /dashboard\nDisallow: /account\n\nSitemap: ${ORIGIN}/sitemap.xml\n`);
+  await writeFile(
+    path.join(DIST, 'robots.txt'),
+    `User-agent: *\nDisallow: /api/\nDisallow: /dashboard\nDisallow: /account\nDisallow: /billing\n\nSitemap: ${ORIGIN}/sitemap.xml\n`,
+  );
   console.log(`Prerendered ${pages.length} public pages and the landing page.`);
 }
 

@@ -13,6 +13,7 @@ const AccountPage = lazy(() => import('./pages/account/account-page.tsx').then((
 // The creator's dashboard (and the chart library it loads) is fetched only when one of its pages opens.
 const DashboardPage = lazy(() => import('./pages/dashboard/dashboard-page.tsx').then((module) => ({ default: module.DashboardPage })));
 const ProjectDetailPage = lazy(() => import('./pages/dashboard/project-detail-page.tsx').then((module) => ({ default: module.ProjectDetailPage })));
+const BillingPage = lazy(() => import('./pages/billing/billing-page.tsx').then((module) => ({ default: module.BillingPage })));
 
 export function App({ pathname }: { pathname: string }) {
   return (
@@ -38,6 +39,12 @@ function AppPage({ pathname }: { pathname: string }) {
       return (
         <Suspense fallback={<DashboardLoading />}>
           <ProjectDetailPage projectId={projectIdOfPath(pathname) ?? ''} />
+        </Suspense>
+      );
+    case 'billing':
+      return (
+        <Suspense fallback={<DashboardLoading />}>
+          <BillingPage />
         </Suspense>
       );
     case 'sign-in':

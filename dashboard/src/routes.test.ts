@@ -17,6 +17,12 @@ describe('resolvePage', () => {
     expect(resolvePage('/sign-up')).toBe('not-found');
   });
 
+  it('shows the billing dashboard at /billing only', () => {
+    expect(resolvePage('/billing')).toBe('billing');
+    expect(resolvePage('/billing/')).toBe('billing');
+    expect(resolvePage('/billing/invoices')).toBe('not-found');
+  });
+
   it('shows the not-found page for any path the app does not have yet', () => {
     expect(resolvePage('/nope')).toBe('not-found');
     expect(resolvePage('/templates/')).toBe('not-found');

@@ -1,5 +1,5 @@
 /** Which page the dashboard app shows for a path. Navigation is by full page load, so this runs once per load. */
-export type TPageId = 'landing' | 'sign-in' | 'reset-password' | 'verify-email' | 'account' | 'dashboard' | 'project' | 'not-found';
+export type TPageId = 'landing' | 'sign-in' | 'reset-password' | 'verify-email' | 'account' | 'dashboard' | 'project' | 'billing' | 'not-found';
 
 export function resolvePage(pathname: string): TPageId {
   const path = pathname.replace(/\/+$/, '') || '/';
@@ -9,6 +9,7 @@ export function resolvePage(pathname: string): TPageId {
   if (path === '/verify-email') return 'verify-email';
   if (path === '/account') return 'account';
   if (path === '/dashboard') return 'dashboard';
+  if (path === '/billing') return 'billing';
   if (projectIdOfPath(path) !== null) return 'project';
   return 'not-found';
 }

@@ -6,14 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDashboardRoutes, isDashboardRoute } from './dashboard-routes.ts';
 
 describe('dashboard app paths', () => {
-  it('knows the account pages, the dashboard and its project pages', () => {
-    for (const p of ['/', '/sign-in', '/reset-password', '/verify-email', '/account', '/dashboard', '/dashboard/projects/AbCdEfGh12345678_-'])
+  it('knows the account pages, the dashboard, its project pages and billing', () => {
+    for (const p of ['/', '/sign-in', '/reset-password', '/verify-email', '/account', '/dashboard', '/dashboard/projects/AbCdEfGh12345678_-', '/billing'])
       expect(isDashboardRoute(p), p).toBe(true);
   });
 
   it('leaves every other path to the sites and the 404 page', () => {
     for (const p of [
-      '/billing',
+      '/billing/x',
       '/templates',
       '/sign-up',
       '/dashboard/projects',
@@ -54,8 +54,9 @@ describe('dashboard app paths', () => {
         ['/account/', 200],
         ['/reset-password?token=x', 200],
         ['/verify-email?token=x', 200],
+        ['/billing?checkout=success&session_id=cs_test_1', 200],
         ['/nope', 404],
-        ['/billing', 404],
+        ['/billing/x', 404],
       ] as const) {
         const res = await fetch(`${url}${p}`);
         expect(res.status, p).toBe(status);

@@ -4,6 +4,7 @@ import { toSafeReturnPath } from '@dropsite/shared';
 export const SIGN_IN_PATH = '/sign-in';
 export const ACCOUNT_PATH = '/account';
 export const DASHBOARD_PATH = '/dashboard';
+export const BILLING_PATH = '/billing';
 
 export type TAuthMode = 'sign-in' | 'sign-up';
 

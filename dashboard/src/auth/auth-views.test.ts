@@ -68,13 +68,13 @@ describe('the avatar menu', () => {
         .find('[role=menuitem]')
         .map((_, item) => $(item).text())
         .get(),
-    ).toEqual(['Dashboard', 'Account', 'Sign out']);
+    ).toEqual(['Dashboard', 'Account', 'Billing', 'Sign out']);
     expect(
       menu
         .find('a[role=menuitem]')
         .map((_, item) => $(item).attr('href'))
         .get(),
-    ).toEqual(['/dashboard', '/account']);
+    ).toEqual(['/dashboard', '/account', '/billing']);
     // The name is text, never markup.
     expect(menu.find('.account-menu__name').html()).toBe('Mara &lt;Lind&gt;');
   });

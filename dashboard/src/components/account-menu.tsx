@@ -1,11 +1,11 @@
 /**
- * The signed-in creator's avatar and its menu (spec 2.9): who is signed in, Dashboard, Account and
- * Sign out. A menu button: arrows move between the items, Escape closes it and returns focus,
+ * The signed-in creator's avatar and its menu (spec 2.9): who is signed in, Dashboard, Account,
+ * Billing and Sign out. A menu button: arrows move between the items, Escape closes it and returns focus,
  * a click elsewhere or Tab away closes it.
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { TCreatorPublic } from '@dropsite/shared';
-import { ACCOUNT_PATH, DASHBOARD_PATH } from '../auth/auth-paths.ts';
+import { ACCOUNT_PATH, BILLING_PATH, DASHBOARD_PATH } from '../auth/auth-paths.ts';
 import { signOutAndLeave } from '../auth/sign-out.ts';
 import { Avatar } from './avatar.tsx';
 
@@ -87,6 +87,9 @@ export function AccountMenu({ creator }: { creator: TCreatorPublic }) {
         </a>
         <a role="menuitem" tabIndex={-1} className="account-menu__item" href={ACCOUNT_PATH}>
           Account
+        </a>
+        <a role="menuitem" tabIndex={-1} className="account-menu__item" href={BILLING_PATH}>
+          Billing
         </a>
         <button role="menuitem" tabIndex={-1} type="button" className="account-menu__item" onClick={() => void signOut()} disabled={isSigningOut}>
           {isSigningOut ? 'Signing out...' : 'Sign out'}

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type MouseEvent } from 'react';
 import { MOBILE_BREAKPOINT_PX } from '@dropsite/shared';
-import { ACCOUNT_PATH, DASHBOARD_PATH, currentReturnPath, signInHref, type TAuthMode } from '../auth/auth-paths.ts';
+import { ACCOUNT_PATH, BILLING_PATH, DASHBOARD_PATH, currentReturnPath, signInHref, type TAuthMode } from '../auth/auth-paths.ts';
 import { useSession } from '../auth/session-store.ts';
 import { signOutAndLeave } from '../auth/sign-out.ts';
 import { AccountMenu } from './account-menu.tsx';
@@ -158,6 +158,11 @@ export function SiteHeader({ isLandingPage, hasSignInActions = true }: TSiteHead
                 <li>
                   <a className="site-header__drawer-link" href={ACCOUNT_PATH}>
                     Account
+                  </a>
+                </li>
+                <li>
+                  <a className="site-header__drawer-link" href={BILLING_PATH}>
+                    Billing
                   </a>
                 </li>
                 <li>

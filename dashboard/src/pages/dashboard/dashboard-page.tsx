@@ -6,6 +6,7 @@ import { SiteFooter } from '../../components/site-footer.tsx';
 import { SiteHeader } from '../../components/site-header.tsx';
 import { fetchMyProjects } from '../../dashboard-api/dashboard-api.ts';
 
+import { PlanStrip } from '../billing/plan-strip.tsx';
 import { AccessGuard } from './access-guard.tsx';
 import { ClaimBanner } from './claim-banner.tsx';
 import { ProjectCard } from './project-card.tsx';
@@ -66,6 +67,7 @@ function CreatorDashboard({ creator }: { creator: TCreatorPublic }) {
           Create New Project
         </a>
       </div>
+      <PlanStrip />
       <ClaimBanner onClaimed={onClaimed} />
       <p className="dash-notice" role="status">
         {notice}

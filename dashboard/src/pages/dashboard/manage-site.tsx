@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { HERO_LAYOUTS, TEMPLATE_IDS, formatBytes, type TBuildProgress, type TManagedFile, type TManagedProject, type TProjectUpdate } from '@dropsite/shared';
 import { ViewSiteLink } from '../../components/view-site-link.tsx';
+import { PlanLimitMessage } from '../billing/plan-limit-message.tsx';
 import { TEMPLATES } from '../../wizard/template-step.tsx';
 import { addManagedFiles, deleteManagedProject, fetchBuildProgress, fetchManagedProject, removeManagedFile, replaceManagedFile, updateManagedProject } from './manage-api.ts';
 import { THEME_OPTIONS, describeBuild, detailsUpdate, fromDateTimeLocal, toDateTimeLocal } from './manage-forms.ts';
@@ -180,7 +181,7 @@ function SettingsCard({
       {children}
       {save?.status === 'error' && (
         <p className="manage-card__error" role="alert">
-          {save.message}
+          <PlanLimitMessage message={save.message} />
         </p>
       )}
       {onSubmit && (
@@ -588,7 +589,7 @@ export function FilesSection({ project, onApplied }: TSectionProps) {
       </ul>
       {error && (
         <p className="manage-card__error" role="alert">
-          {error}
+          <PlanLimitMessage message={error} />
         </p>
       )}
       <div className="manage-card__actions">
