@@ -5,7 +5,7 @@
  * file through its converted PDF, and the text document viewer.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { hasSoffice, openSiteWhenLive, pdf, presentation, publish, text } from './visitor-support.ts';
+import { hasSoffice, moveThePointer, openSiteWhenLive, pdf, presentation, publish, text } from './visitor-support.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -143,14 +143,15 @@ test.describe('one PDF', () => {
     const workers: string[] = [];
     page.on('worker', (worker) => workers.push(worker.url()));
     await page.goto(`/${slug}`);
-    await expect(page.locator('astro-island[ssr]')).toHaveCount(0); // the viewer has hydrated
     await page.waitForLoadState('networkidle');
+    // Before any input the viewer has not hydrated: the page is its picture, server-rendered.
+    await expect(page.locator('astro-island[ssr]')).toHaveCount(1);
 
     const viewer = page.locator('.pdf-viewer');
     const picture = page.locator('.pdf-stage img.pdf-poster');
     await expect(viewer).toHaveAttribute('data-state', 'waiting');
     await expect(picture).toBeVisible();
-    expect(await picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1600);
+    expect(await picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1200);
     await expect(pageCounter(page)).toHaveText('1 / 3');
     await expect(page.getByRole('document', { name: 'contract.pdf, page 1 of 3' })).toBeVisible();
     await expect(page.locator('.pdf-loading')).toHaveCount(0);
@@ -166,6 +167,13 @@ test.describe('one PDF', () => {
       });
     const pictureBox = await inStage('.pdf-poster');
     const viewerBox = (await viewer.boundingBox())!;
+    // The pointer moves elsewhere on the page: the viewer hydrates, still without PDF.js, and nothing moves.
+    await moveThePointer(page);
+    await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+    await page.waitForLoadState('networkidle');
+    await expect(viewer).toHaveAttribute('data-state', 'waiting');
+    expect(await inStage('.pdf-poster')).toEqual(pictureBox);
+    expect(pdfjs).toEqual([]);
     // A portrait page fits the stage's width, at most 880 px, in the page's own proportions (US Letter).
     expect(pictureBox.width).toBeGreaterThan(600);
     expect(pictureBox.width).toBeLessThanOrEqual(880);
@@ -188,10 +196,11 @@ test.describe('one PDF', () => {
   test('by keyboard: focus on the page loads PDF.js, and a key pressed meanwhile is carried out', async ({ page }) => {
     const pdfjs = recordPdfjsRequests(page);
     await page.goto(`/${slug}`);
-    await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
     await page.waitForLoadState('networkidle');
+    await expect(page.locator('astro-island[ssr]')).toHaveCount(1);
     expect(pdfjs).toEqual([]);
-    // The page (the picture until PDF.js has drawn it) takes focus and the reading keys at once.
+    // The page (the picture until PDF.js has drawn it) takes focus and the reading keys at once: focus is the
+    // first input, and a key pressed before the viewer has hydrated is carried out once it has.
     await page.getByRole('document', { name: 'contract.pdf, page 1 of 3' }).focus();
     await page.keyboard.press('End');
     await expect(pageCounter(page)).toHaveText('3 / 3');

@@ -97,7 +97,7 @@ describe('a build with every kind of file', () => {
       pages: 3,
       pdfUrl: `/api/files/${id}?mode=preview`,
       // The first page the viewer shows before PDF.js loads, with its pixel size (a US Letter page).
-      firstPage: { url: `/api/files/${id}/first-page`, width: 1600, height: 2071 },
+      firstPage: { url: `/api/files/${id}/first-page`, width: 1200, height: 1553 },
     });
     expect(brief).toMatchObject({ thumbnailUrl: `/api/files/${id}?mode=preview&size=300`, thumbnailWidth: 300, thumbnailHeight: 388, format: 'pdf' });
 
@@ -189,7 +189,7 @@ describe.runIf(haveSoffice)('a build with a presentation', () => {
     const result = await builder.buildSite(makeInput(makeProject({ slug: 'deck-site' }), [deck]), report);
     const file = modelOf(storage, result.htmlKey).files[0]!;
     expect(file.kind).toBe('presentation');
-    expect(file.details).toMatchObject({ pages: 2, pdfUrl: `/api/files/${deck.id}/pdf`, firstPage: { url: `/api/files/${deck.id}/first-page`, width: 1600 } });
+    expect(file.details).toMatchObject({ pages: 2, pdfUrl: `/api/files/${deck.id}/pdf`, firstPage: { url: `/api/files/${deck.id}/first-page`, width: 1200 } });
     expect(file.thumbnailUrl).toBe(`/api/files/${deck.id}?mode=preview&size=300`);
   }, 120_000);
 });

@@ -37,21 +37,21 @@ describe('PDF derivation', () => {
     expect(JSON.parse(storage.text(keys.meta))).toEqual(outcome.metadata);
   });
 
-  it('keeps the whole first page at display size, 1600 px wide, for the viewer to show before PDF.js loads', async () => {
+  it('keeps the whole first page at display size, 1200 px wide, for the viewer to show before PDF.js loads', async () => {
     const storage = new MemoryStorage();
     const file = await addFile(storage, 'brief.pdf', makePdf(2));
     const outcome = await deriveFile(storage, file, 'pdf', options);
     const keys = derivedKeys(file.sha256);
     // US Letter, 612 x 792 pt: the same proportions as the page PDF.js draws.
-    expect(outcome.metadata.display).toEqual({ key: keys.display, width: 1600, height: 2071, contentType: 'image/webp' });
+    expect(outcome.metadata.display).toEqual({ key: keys.display, width: 1200, height: 1553, contentType: 'image/webp' });
     const { data, info } = await sharp(storage.objects.get(keys.display)!.body).raw().toBuffer({ resolveWithObject: true });
-    expect([info.width, info.height]).toEqual([1600, 2071]);
+    expect([info.width, info.height]).toEqual([1200, 1553]);
     const pixel = (x: number, y: number) => [...data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3)];
-    // The blue band near the top, as on the thumbnail (at 1600/300 of its position), and white paper below.
-    const [r, , b] = pixel(800, Math.round((65 * 1600) / 300));
+    // The blue band near the top, as on the thumbnail (at 1200/300 of its position), and white paper below.
+    const [r, , b] = pixel(600, 65 * 4);
     expect(b).toBeGreaterThan(150);
     expect(r).toBeLessThan(80);
-    expect(pixel(800, 1600)).toEqual([255, 255, 255]);
+    expect(pixel(600, 1200)).toEqual([255, 255, 255]);
   });
 
   it('derives again, once, a cached entry made before the first page was kept at display size', async () => {
@@ -64,7 +64,7 @@ describe('PDF derivation', () => {
     storage.objects.delete(derivedKeys(file.sha256).meta);
     const fromOldRow = await deriveFile(storage, { ...file, metadata: older }, 'pdf', options);
     expect(fromOldRow.derived).toBe(true);
-    expect(fromOldRow.metadata.display?.width).toBe(1600);
+    expect(fromOldRow.metadata.display?.width).toBe(1200);
   });
 
   it('answers the second time from the cache, and from the file row without reading storage', async () => {

@@ -5,7 +5,7 @@
  * The file must start with the %PDF signature (spec 5); pdf.js needs the whole file in memory,
  * so originals above the input limit get a download card instead.
  */
-import { DISPLAY_IMAGE_SIZE, THUMBNAIL_SIZE, derivedKeys, type TDerivedMetadata } from '@dropsite/shared';
+import { THUMBNAIL_SIZE, derivedKeys, type TDerivedMetadata } from '@dropsite/shared';
 import { DERIVED_CONTENT_TYPE, IMMUTABLE_CACHE_CONTROL } from './derive-image.ts';
 import { PreviewUnavailableError, readObject } from './derive-cache.ts';
 import { PdfRenderError, type PdfRenderer, type TPdfRenderResult } from './pdf-renderer.ts';
@@ -22,10 +22,12 @@ export interface TDerivePdfOptions {
 export const PDF_DEFAULTS = { maxInputBytes: 200 * 1024 * 1024, timeoutMs: 60_000 } as const;
 
 /**
- * The first page at display size: 1600 px wide, enough for the viewer's widest fit (880 CSS px)
- * on most high-density screens; a tall page's long edge stops at 2400 px, so it stays whole.
+ * The first page at display size: 1200 px wide, more than the viewer's widest fit (880 CSS px) at
+ * 1x and a phone's column at 3x, about 45-80 KB for a page of text (1600 px cost half as much again,
+ * for a picture PDF.js replaces as soon as the visitor turns to it); a tall page's long edge stops
+ * at 1800 px, so it stays whole.
  */
-export const PDF_PAGE_DISPLAY = { width: DISPLAY_IMAGE_SIZE, maxEdge: 2400 } as const;
+export const PDF_PAGE_DISPLAY = { width: 1200, maxEdge: 1800 } as const;
 
 /** Spec 8, 'Not a PDF'. */
 export const NOT_A_PDF = 'This file is not a valid PDF document.';

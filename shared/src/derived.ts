@@ -94,7 +94,7 @@ export const ZDerivedMetadataSchema = z.object({
   format: z.string().optional(),
   /** 300 px image: an image's thumbnail, a PDF's first page, a video's poster. */
   thumbnail: ZDerivedImageSchema.optional(),
-  /** About 1600 px: an image's display copy, a video's full-size poster, a PDF's (or converted document's) whole first page. */
+  /** About 1600 px: an image's display copy, a video's full-size poster; a PDF's (or converted document's) whole first page, 1200 px wide. */
   display: ZDerivedImageSchema.optional(),
   /** PDFs and presentations: page count. */
   pages: z.number().int().nonnegative().optional(),

@@ -31,7 +31,7 @@ describe('viewer choice by content', () => {
   it('one image: the single image viewer with its details panel and a large, sized picture', async () => {
     const $ = await render(makeSite(images(1)));
     expect(islands($)).toEqual(['SingleImageViewer']);
-    expect($('astro-island').attr('client')).toBe('visible');
+    expect($('astro-island').attr('client')).toBe('interaction');
     expect($('.sv-caption__title').text()).toBe('photo-01');
     expect($('.sv-caption__credit').text()).toBe('Photo by Mira Solberg');
     expect(
@@ -126,6 +126,8 @@ describe('viewer choice by content', () => {
     expect(picture.attr('src')).toBe(firstPage.url);
     expect([picture.attr('width'), picture.attr('height')]).toEqual(['1600', '900']);
     expect(picture.attr('data-orientation')).toBe('landscape');
+    // A document further down the page costs nothing until it comes near.
+    expect(picture.attr('loading')).toBe('lazy');
     expect(picture.attr('style')).toContain('--page-width:1600');
     // Readable before any script: the page is a labelled document, and no loading stage is shown.
     expect($('.pdf-stage').attr('role')).toBe('document');
@@ -225,6 +227,22 @@ describe('viewer choice by content', () => {
     expect($('.download-card__name').text()).toBe('budget.xlsx');
     // The gallery's Download All asks for the gallery's files only.
     expect($('astro-island').first().attr('props')).toContain('downloadFileIds');
+  });
+
+  it('every island waits for the visitor: hydrated on input once in view, the directive inlined once and no island code named up front', async () => {
+    const settings = { ...DEFAULT_SITE_SETTINGS, enableFavorites: true };
+    const $ = await render(makeSite([...images(3), makePdfFile('brief.pdf', 2), makeVideoFile(), makeZipFile(), makeTextFile(), makeFile('budget.xlsx')], { settings }));
+    const clients = $('astro-island')
+      .map((_, el) => $(el).attr('client'))
+      .get();
+    expect(clients).toHaveLength(6);
+    expect(new Set(clients)).toEqual(new Set(['interaction']));
+    const inline = $('script:not([src])')
+      .map((_, el) => $(el).text())
+      .get();
+    expect(inline.filter((text) => text.includes('.interaction=')).length).toBe(1);
+    // The page asks for no island code or React by itself: no module script, preload or modulepreload.
+    expect($('script[src], link[rel="modulepreload"], link[rel="preload"][as="script"]').length).toBe(0);
   });
 
   it('engagement settings bring an island for files without a viewer', async () => {

@@ -194,15 +194,15 @@ describe('downloads, archive entries, converted PDFs, posters and the Open Graph
   });
 
   describe('GET /api/files/{id}/first-page', () => {
-    it("serves a PDF's whole first page as a 1600 px WebP, the size the site's viewer is told", async () => {
+    it("serves a PDF's whole first page as a 1200 px WebP, the size the site's viewer is told", async () => {
       const res = await get(`/api/files/${ids['brief.pdf']}/first-page`);
       expect(res.status).toBe(200);
       expectInert(res);
       expect(res.headers.get('content-type')).toBe('image/webp');
       expect(res.headers.get('content-disposition')).toMatch(/^inline; filename="brief-page-1.webp"/);
       const meta = await sharp(await body(res)).metadata();
-      // The test PDF is US Letter (612 x 792 pt): the whole page, 1600 px wide.
-      expect([meta.format, meta.width, meta.height]).toEqual(['webp', 1600, 2071]);
+      // The test PDF is US Letter (612 x 792 pt): the whole page, 1200 px wide.
+      expect([meta.format, meta.width, meta.height]).toEqual(['webp', 1200, 1553]);
       const site = await (await get(`/${slug}`)).text();
       expect(site).toContain(`/api/files/${ids['brief.pdf']}/first-page`);
     });

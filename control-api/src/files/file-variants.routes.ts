@@ -2,7 +2,7 @@
  * What the builder made from a file, served under the file's id:
  * GET /api/files/{id}/pdf     the PDF a presentation or office document was converted to (a PDF: itself), inline, Range-capable
  * GET /api/files/{id}/poster  a video's poster frame at display size (WebP)
- * GET /api/files/{id}/first-page  a PDF's (or converted document's) first page at display size (WebP),
+ * GET /api/files/{id}/first-page  a PDF's (or converted document's) whole first page, 1200 px wide (WebP),
  *                              what the site's PDF viewer shows before PDF.js loads
  */
 import { Router, type Request, type Response } from 'express';

@@ -306,6 +306,7 @@ function PdfDocumentView({ site, file, showEngagement = true }: Props) {
             width={poster.width}
             height={poster.height}
             alt=""
+            loading="lazy"
             decoding="async"
             data-orientation={poster.width > poster.height ? 'landscape' : 'portrait'}
             style={{ '--page-width': poster.width, '--page-height': poster.height, '--page-fit-max': `${MAX_FIT_WIDTH}px` } as CSSProperties}
