@@ -1,14 +1,16 @@
 /**
  * The blog, the template gallery and the hero examples in a real browser: the category chips
  * filter, both addresses of every article answer with the article, Copy link copies its address,
- * every link of the gallery answers, Use this template starts the wizard with that template, the
+ * every link of the gallery answers, its pictures (and the landing page's template previews) are
+ * the demos' small card pictures at the width shown, Use this template starts the wizard with that template, the
  * hero switcher wraps round both ways and its dots jump, and each page reads complete without
  * JavaScript.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { TEMPLATE_CATALOGUE, TEMPLATE_IDS } from '@dropsite/shared/templates';
+import { DEMO_PREVIEW_CONTENT_TYPES, TEMPLATE_CATALOGUE, TEMPLATE_IDS } from '@dropsite/shared/templates';
+import { DEMO_PREVIEW_PATHS, DEMO_READY_MS, waitForDemoSites } from './public-support.ts';
 import { makeJpeg } from './wizard-support.ts';
 
 const BLOG_DIR = path.join(import.meta.dirname, '../dashboard/src/public/blog');
@@ -21,9 +23,6 @@ const ARTICLES = readdirSync(BLOG_DIR)
     const field = (name: string) => (new RegExp(`^${name}: '?(.*?)'?$`, 'm').exec(text)?.[1] ?? '').replace(/''/g, "'");
     return { id: field('id'), slug: field('slug'), title: field('title'), category: field('category') };
   });
-
-/** Long enough for a fresh server to build the eight demo sites on a busy machine. */
-const DEMO_READY_MS = 240_000;
 
 const visibleCards = (page: Page) => page.locator('.blog-cards > li:visible');
 
@@ -128,22 +127,144 @@ test('the template gallery lists all eight templates, and its own links answer',
   }
 });
 
-test('each template’s demo and its link-preview picture answer once the demo sites are built', async ({ page }) => {
+test('each template’s demo, its link-preview picture and its card pictures answer once the demo sites are built', async ({ page, baseURL }) => {
   test.setTimeout(DEMO_READY_MS + 60_000);
+  await waitForDemoSites(baseURL ?? '');
   for (const id of TEMPLATE_IDS) {
     const { demoPath } = TEMPLATE_CATALOGUE[id];
-    await expect.poll(async () => (await page.request.get(demoPath, { maxRedirects: 0 })).status(), { timeout: DEMO_READY_MS, intervals: [1_000, 2_000, 3_000] }).toBe(200);
+    expect((await page.request.get(demoPath, { maxRedirects: 0 })).status(), demoPath).toBe(200);
     const picture = await page.request.get(`${demoPath}/og.png`);
     expect(picture.status(), `${demoPath}/og.png`).toBe(200);
     expect(picture.headers()['content-type']).toBe('image/png');
   }
-  // In the gallery, every picture then loads at its reserved size.
+  for (const path of DEMO_PREVIEW_PATHS) {
+    const card = await page.request.get(path);
+    expect(card.status(), path).toBe(200);
+    expect(card.headers()['content-type'], path).toBe(DEMO_PREVIEW_CONTENT_TYPES[path.endsWith('.avif') ? 'avif' : path.endsWith('.webp') ? 'webp' : 'jpg']);
+    expect(card.headers()['cache-control'], path).toBe('public, max-age=86400, stale-while-revalidate=604800');
+  }
+});
+
+/** Every picture the page fetched, with its bytes, as the browser received them. */
+function recordPictures(page: Page): { list: Array<{ url: string; bytes: number }>; settled: () => Promise<unknown> } {
+  const list: Array<{ url: string; bytes: number }> = [];
+  const pending: Promise<void>[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() !== 'image') return;
+    pending.push(
+      response.body().then(
+        (body) => void list.push({ url: new URL(response.url()).pathname, bytes: body.length }),
+        () => undefined,
+      ),
+    );
+  });
+  return { list, settled: () => Promise.all(pending) };
+}
+
+/** The layout shift of the page so far (CLS without session windows): pictures arriving must not move anything. */
+const layoutShift = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let total = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) total += (entry as PerformanceEntry & { value: number }).value;
+        }).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => resolve(total), 200);
+      }),
+  );
+
+test('the gallery shows each demo’s card picture at the width of its card: a few kilobytes each, reserved space, lazy below the first row', async ({ page, baseURL }) => {
+  test.setTimeout(DEMO_READY_MS + 60_000);
+  await waitForDemoSites(baseURL ?? '');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const pictures = recordPictures(page);
   await page.goto('/templates');
-  const pictures = page.locator('.template-card__picture');
-  for (const picture of await pictures.all()) await picture.scrollIntoViewIfNeeded();
+  const images = page.locator('.template-card__picture img');
+  await expect(images).toHaveCount(TEMPLATE_IDS.length);
+  // Sized before they arrive; the first row (in the first screen) at once, the rest as they come near.
+  expect(
+    await images.evaluateAll((all) => all.map((img) => [img.getAttribute('width'), img.getAttribute('height'), img.getAttribute('decoding'), img.getAttribute('loading')])),
+  ).toEqual(TEMPLATE_IDS.map((_, i) => ['800', '420', 'async', i < 3 ? null : 'lazy']));
+  for (const image of await images.all()) await image.scrollIntoViewIfNeeded();
   await expect
-    .poll(() => pictures.evaluateAll((all) => all.filter((img) => (img as HTMLImageElement).naturalWidth === 1200).length), { timeout: 30_000 })
+    .poll(() => images.evaluateAll((all) => all.filter((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0).length), { timeout: 30_000 })
     .toBe(TEMPLATE_IDS.length);
+
+  // A three-column card is 370 px wide: the 400 px AVIF is the one fetched, each the demo's own.
+  const shown = await images.evaluateAll((all) =>
+    all.map((el) => {
+      const img = el as HTMLImageElement;
+      return { src: new URL(img.currentSrc).pathname, width: img.getBoundingClientRect().width, height: img.getBoundingClientRect().height };
+    }),
+  );
+  TEMPLATE_IDS.forEach((id, i) => {
+    const { src, width, height } = shown[i]!;
+    expect(src).toBe(`${TEMPLATE_CATALOGUE[id].demoPath}/preview-400.avif`);
+    expect(width).toBeLessThanOrEqual(400);
+    expect(Math.abs(height - (width * 630) / 1200)).toBeLessThan(1.5);
+  });
+  await pictures.settled();
+  const fetched = pictures.list.filter((p) => /\/preview-\d+\./.test(p.url));
+  expect(fetched.map((p) => p.url).sort()).toEqual(shown.map((s) => s.src).sort());
+  for (const { url, bytes } of fetched) expect(bytes, url).toBeLessThan(16 * 1024);
+  // Nothing else heavy: all the gallery's pictures together weigh less than one link picture did.
+  expect(pictures.list.reduce((sum, p) => sum + p.bytes, 0)).toBeLessThan(100 * 1024);
+  expect(await layoutShift(page)).toBeLessThan(0.01);
+});
+
+test.describe('on a 375 px phone with a 2x screen', () => {
+  test.use({ viewport: { width: 375, height: 740 }, deviceScaleFactor: 2 });
+
+  test('the gallery’s first card fetches the 800 px picture for its sharp 335 px, and the cards below wait until they come near', async ({ page, baseURL }) => {
+    test.setTimeout(DEMO_READY_MS + 60_000);
+    await waitForDemoSites(baseURL ?? '');
+    const pictures = recordPictures(page);
+    await page.goto('/templates');
+    const first = page.locator('.template-card__picture img').first();
+    await expect
+      .poll(() =>
+        first.evaluate((el) => ((el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0 ? new URL((el as HTMLImageElement).currentSrc).pathname : '')),
+      )
+      .toBe(`${TEMPLATE_CATALOGUE[TEMPLATE_IDS[0]].demoPath}/preview-800.avif`);
+    // 375 px less the page's gutters and the card's border: the 400 px picture would be soft on this screen.
+    const box = await first.boundingBox();
+    expect(box?.width).toBeGreaterThan(320);
+    expect(box?.width).toBeLessThanOrEqual(335);
+    await page.waitForLoadState('networkidle');
+    await pictures.settled();
+    // The last cards are screens away: not fetched until scrolled to.
+    const last = TEMPLATE_CATALOGUE[TEMPLATE_IDS[TEMPLATE_IDS.length - 1]!].demoPath;
+    expect(pictures.list.some((p) => p.url.startsWith(`${last}/`))).toBe(false);
+    await page.locator('.template-card__picture img').last().scrollIntoViewIfNeeded();
+    await expect.poll(() => pictures.list.some((p) => p.url === `${last}/preview-800.avif`)).toBe(true);
+    for (const { url, bytes } of pictures.list) expect(bytes, url).toBeLessThan(40 * 1024);
+    expect(await layoutShift(page)).toBeLessThan(0.01);
+  });
+});
+
+test('the landing page’s template previews are the demos’ card pictures, fetched only when scrolled near, a few kilobytes each', async ({ page, baseURL }) => {
+  test.setTimeout(DEMO_READY_MS + 60_000);
+  await waitForDemoSites(baseURL ?? '');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const pictures = recordPictures(page);
+  await page.goto('/');
+  await page.waitForLoadState('networkidle');
+  await pictures.settled();
+  expect(pictures.list.filter((p) => /\/preview-\d+\./.test(p.url))).toEqual([]);
+
+  const section = page.getByRole('region', { name: 'Pick a look that suits the work' });
+  const images = section.locator('.template-preview__frame img');
+  await images.first().scrollIntoViewIfNeeded();
+  await expect.poll(() => images.evaluateAll((all) => all.filter((img) => (img as HTMLImageElement).naturalWidth > 0).length), { timeout: 30_000 }).toBe(3);
+  const shown = await images.evaluateAll((all) =>
+    all.map((img) => [new URL((img as HTMLImageElement).currentSrc).pathname, img.getAttribute('loading'), img.getAttribute('width'), img.getAttribute('height')]),
+  );
+  expect(shown).toEqual(['/photo-gallery', '/portfolio-resume', '/pitch-template'].map((demo) => [`${demo}/preview-400.avif`, 'lazy', '800', '420']));
+  await pictures.settled();
+  const fetched = pictures.list.filter((p) => /\/preview-\d+\./.test(p.url));
+  expect(fetched).toHaveLength(3);
+  for (const { url, bytes } of fetched) expect(bytes, url).toBeLessThan(16 * 1024);
 });
 
 test('Use this template opens the upload wizard with that template chosen', async ({ page }) => {

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { TEMPLATE_CATALOGUE, TEMPLATE_IDS } from '@dropsite/shared/templates';
+import { DEMO_PREVIEW_FORMATS, DEMO_PREVIEW_WIDTHS, demoPreviewPath, TEMPLATE_CATALOGUE, TEMPLATE_IDS } from '@dropsite/shared/templates';
 
 /** The built dashboard the API serves (its DASHBOARD_DIR, passed on to the test server; dashboard/dist by default). */
 export const DASHBOARD_DIST = path.resolve(process.env.DASHBOARD_DIR ?? path.join(import.meta.dirname, '../dashboard/dist'));
@@ -76,13 +76,18 @@ export function publicRoutes(): string[] {
 /** Long enough for a fresh server to build the eight demo sites on a busy machine. */
 export const DEMO_READY_MS = 240_000;
 
+/** Every demo's card pictures, at every width in every format (the template gallery and the landing page show them). */
+export const DEMO_PREVIEW_PATHS: readonly string[] = DEMO_PATHS.flatMap((demo) =>
+  DEMO_PREVIEW_WIDTHS.flatMap((width) => DEMO_PREVIEW_FORMATS.map((format) => demoPreviewPath(demo, width, format))),
+);
+
 /**
- * Waits until every demo site answers 200 (a fresh server builds them after it starts), or the time
- * is up: the checks that follow then fail by name for a demo that never came.
+ * Waits until every demo site and each of its card pictures answers 200 (a fresh server builds them
+ * after it starts), or the time is up: the checks that follow then fail by name for a demo that never came.
  */
 export async function waitForDemoSites(base: string, timeoutMs = DEMO_READY_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  let waiting = [...DEMO_PATHS];
+  let waiting = [...DEMO_PATHS, ...DEMO_PREVIEW_PATHS];
   while (waiting.length > 0 && Date.now() < deadline) {
     const statuses = await Promise.all(
       waiting.map((p) =>

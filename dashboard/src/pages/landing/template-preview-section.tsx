@@ -1,12 +1,17 @@
 import { TEMPLATE_CATALOGUE } from '@dropsite/shared/templates';
+import { DemoPreviewPicture } from '../../components/demo-preview-picture.tsx';
 import { ArrowRightIcon } from '../../components/icons.tsx';
 
 /** The templates the landing page previews; the gallery at /templates has them all. */
 const PREVIEWED = ['photo-gallery', 'portfolio-resume', 'pitch-template'] as const;
 
+/** A preview's width in each layout of landing.css: one column to 960 px, then three in the 1160 px container. */
+const PREVIEW_SIZES = '(max-width: 959.98px) calc(100vw - 40px), 374px';
+
 /**
- * Spec: the template preview. Each card shows the link-preview picture of the template's demo
- * site (built from a sample project with the same template and builder as a creator's site).
+ * Spec: the template preview. Each card shows the card picture of the template's demo site (its
+ * link picture made small; the demo is built from a sample project with the same template and
+ * builder as a creator's site). Far below the first screen, so every picture loads lazily.
  */
 export function TemplatePreviewSection() {
   return (
@@ -29,7 +34,7 @@ export function TemplatePreviewSection() {
               <li key={id}>
                 <a className="template-preview" href={template.demoPath}>
                   <span className="template-preview__frame">
-                    <img src={`${template.demoPath}/og.png`} width={1200} height={630} loading="lazy" decoding="async" alt="" />
+                    <DemoPreviewPicture demoPath={template.demoPath} sizes={PREVIEW_SIZES} lazy alt="" />
                   </span>
                   <span className="template-preview__name">{template.name}</span>
                   <span className="template-preview__text">{template.description}</span>

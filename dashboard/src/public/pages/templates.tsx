@@ -1,4 +1,5 @@
 import { TEMPLATE_CATALOGUE, TEMPLATE_IDS, type TTemplateId } from '@dropsite/shared/templates';
+import { DemoPreviewPicture } from '../../components/demo-preview-picture.tsx';
 import { ArrowRightIcon, PlusIcon } from '../../components/icons.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';
 import type { TPublicPage } from '../public-page.ts';
@@ -8,7 +9,12 @@ import './ink-cta.css';
 /** The wizard on the home page, with this template chosen (the wizard reads `?template=`). */
 const useHref = (id: TTemplateId) => `/?template=${encodeURIComponent(id)}#upload`;
 
-function TemplateCard({ id }: { id: TTemplateId }) {
+/** A card's width in each layout of templates.css: one column to 640 px, two to 1024 px, then three in the 1160 px container. */
+const CARD_SIZES = '(max-width: 639.98px) calc(100vw - 40px), (max-width: 1023.98px) calc(46vw - 12px), 370px';
+/** The first row of the three-column grid is in the first screen of a desktop; the rest load as they come near. */
+const FIRST_ROW = 3;
+
+function TemplateCard({ id, inFirstRow }: { id: TTemplateId; inFirstRow: boolean }) {
   const template = TEMPLATE_CATALOGUE[id];
   const headingId = `template-${id}`;
   return (
@@ -17,13 +23,11 @@ function TemplateCard({ id }: { id: TTemplateId }) {
         <span className="template-card__placeholder" aria-hidden="true">
           {template.name}
         </span>
-        <img
+        <DemoPreviewPicture
           className="template-card__picture"
-          src={`${template.demoPath}/og.png`}
-          width={1200}
-          height={630}
-          loading="lazy"
-          decoding="async"
+          demoPath={template.demoPath}
+          sizes={CARD_SIZES}
+          lazy={!inFirstRow}
           alt={`The ${template.name} demo site: its title over its first picture.`}
         />
       </div>
@@ -59,8 +63,8 @@ function Templates() {
           </p>
         </header>
         <ul role="list" className="template-grid" data-island="template-previews">
-          {TEMPLATE_IDS.map((id) => (
-            <TemplateCard key={id} id={id} />
+          {TEMPLATE_IDS.map((id, index) => (
+            <TemplateCard key={id} id={id} inFirstRow={index < FIRST_ROW} />
           ))}
           <li className="template-card template-card--request">
             <span className="template-card__request-icon" aria-hidden="true">

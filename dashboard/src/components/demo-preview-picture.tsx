@@ -1,0 +1,49 @@
+import {
+  DEMO_PREVIEW_CONTENT_TYPES,
+  DEMO_PREVIEW_FORMATS,
+  DEMO_PREVIEW_WIDTHS,
+  demoPreviewHeight,
+  demoPreviewPath,
+  type TDemoPreviewFormat,
+  type TDemoPreviewWidth,
+} from '@dropsite/shared/templates';
+
+const LARGEST: TDemoPreviewWidth = DEMO_PREVIEW_WIDTHS[DEMO_PREVIEW_WIDTHS.length - 1] ?? 800;
+
+const srcSetOf = (demoPath: string, format: TDemoPreviewFormat) => DEMO_PREVIEW_WIDTHS.map((w) => `${demoPreviewPath(demoPath, w, format)} ${w}w`).join(', ');
+
+interface TDemoPreviewPictureProps {
+  /** The demo site whose card picture this is. */
+  demoPath: string;
+  /** How wide the picture is drawn at each layout, as `<img sizes>` says it. */
+  sizes: string;
+  alt: string;
+  /** Eager for pictures in the first screen; the rest load as they come near. */
+  lazy: boolean;
+  className?: string;
+}
+
+/**
+ * A demo site's card picture (its link picture made small when the demo was built): AVIF or WebP
+ * where the browser takes them, JPEG otherwise, at the width the layout needs for the screen's
+ * density. Its width and height give the box its shape before a byte arrives.
+ */
+export function DemoPreviewPicture({ demoPath, sizes, alt, lazy, className }: TDemoPreviewPictureProps) {
+  return (
+    <picture className={className}>
+      {DEMO_PREVIEW_FORMATS.filter((format) => format !== 'jpg').map((format) => (
+        <source key={format} type={DEMO_PREVIEW_CONTENT_TYPES[format]} srcSet={srcSetOf(demoPath, format)} sizes={sizes} />
+      ))}
+      <img
+        src={demoPreviewPath(demoPath, LARGEST, 'jpg')}
+        srcSet={srcSetOf(demoPath, 'jpg')}
+        sizes={sizes}
+        width={LARGEST}
+        height={demoPreviewHeight(LARGEST)}
+        loading={lazy ? 'lazy' : undefined}
+        decoding="async"
+        alt={alt}
+      />
+    </picture>
+  );
+}
