@@ -169,9 +169,10 @@ test('a help article opens in place by keyboard', async ({ page }) => {
   await expect(article.getByText('A password must be at least 8 characters.')).toBeVisible();
 });
 
-test('the plans page shows prices in US dollars, no way to buy a paid plan yet, and opens Contact Sales', async ({ page }) => {
+test('the plans page shows prices in US dollars, leads to the billing page to buy Pro, and opens Contact Sales', async ({ page }) => {
   await page.goto('/payment');
-  await expect(page.getByText('Checkout is coming soon', { exact: true })).toBeVisible();
+  await expect(page.getByText('Choose a plan from your billing page', { exact: true })).toBeVisible();
+  await expect(page.getByRole('main').getByRole('link', { name: 'Choose Pro' })).toHaveAttribute('href', '/billing');
   for (const price of ['$0', '$19', '$49']) await expect(page.locator('.payment-plan__amount', { hasText: price })).toBeVisible();
   await expect(page.locator('main')).not.toContainText('₹');
   await expect(page.getByRole('main').getByRole('button', { name: /buy|upgrade|subscribe/i })).toHaveCount(0);

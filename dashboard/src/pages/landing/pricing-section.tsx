@@ -1,13 +1,14 @@
-import { PLANS, PLAN_IDS, type TPlan, type TPlanId } from '@dropsite/shared/plans';
+import { PLANS, PLAN_IDS, TRIAL_DAYS, type TPlan, type TPlanId } from '@dropsite/shared/plans';
 import { CheckIcon } from '../../components/icons.tsx';
 
 /**
- * Each card's button. Checkout is not open yet, so no button pretends to sell: Free starts a site,
- * Pro and Business lead to the payment page, which says so and offers Contact Sales.
+ * Each card's button (spec 9: Pro 'Start Free Trial', Business 'Contact Sales'). Pro leads to the
+ * billing page, where a signed-in creator starts the trial or buys (a signed-out visitor signs in
+ * on the way); Business to the sales form on the payment page; Free starts a site.
  */
 const PLAN_ACTIONS: Record<TPlanId, { label: string; href: string; isFeatured?: boolean }> = {
   free: { label: 'Get Started', href: '/#upload' },
-  pro_monthly: { label: 'Choose Pro', href: '/payment', isFeatured: true },
+  pro_monthly: { label: 'Start Free Trial', href: '/billing', isFeatured: true },
   business_monthly: { label: 'Contact Sales', href: '/payment' },
 };
 
@@ -67,8 +68,8 @@ export function PricingSection() {
           })}
         </ul>
         <p className="pricing__note">
-          Prices in US dollars, billed monthly. Checkout opens soon; until then every feature listed and not marked Coming soon is open to every account, within Free’s storage and
-          upload limits.
+          Prices in US dollars, billed monthly, or yearly for the price of ten months. Pro starts with a {TRIAL_DAYS}-day free trial, no card needed. Cancel any time; nothing is
+          deleted when a plan ends.
         </p>
       </div>
     </section>

@@ -175,8 +175,8 @@ export const HELP_CATEGORIES: readonly THelpCategory[] = [
         id: 'plans-and-checkout',
         title: 'Plans and checkout',
         body: [
-          'Every account is on the Free plan today. Pro and Business are listed on the plans page, where checkout is coming soon.',
-          'For Business before checkout opens, use Contact Sales on the plans page.',
+          'Every account starts on Free. Signed in, open Billing from your account menu: start the 14-day Pro trial once (no card needed), or choose Pro or Business, monthly or yearly, and pay through Stripe’s checkout.',
+          'The billing page shows your plan, what you use of it and your renewal date; Manage billing opens Stripe’s portal for your card, invoices and cancellation.',
         ],
       },
       {

@@ -1,5 +1,5 @@
 import { ANONYMOUS_WINDOW_DAYS, UPLOAD_LIMITS } from '@dropsite/shared/constants';
-import { PLANS } from '@dropsite/shared/plans';
+import { PLANS, TRIAL_DAYS } from '@dropsite/shared/plans';
 import { TEMPLATE_CATALOGUE, TEMPLATE_IDS } from '@dropsite/shared/templates';
 import type { ReactNode } from 'react';
 import { ArrowRightIcon } from '../../components/icons.tsx';
@@ -199,11 +199,11 @@ const FAQ_SECTIONS: readonly TFaqSection[] = [
         ),
       },
       {
-        question: 'Can I buy a paid plan today?',
+        question: 'How do I buy a paid plan?',
         answer: (
           <p>
-            Not yet: checkout is coming soon. Until then every account is on the Free plan. If your team needs Business now, use Contact Sales on the{' '}
-            <a href="/payment">plans page</a>.
+            Yes. Signed in, open Billing from your account menu and choose Pro or Business, monthly or yearly; payment goes through Stripe’s secure checkout. New to Pro? Its{' '}
+            {TRIAL_DAYS}-day free trial needs no card. For a team, you can also use Contact Sales on the <a href="/payment">plans page</a>.
           </p>
         ),
       },
@@ -217,7 +217,8 @@ const FAQ_SECTIONS: readonly TFaqSection[] = [
         question: 'How much does it cost?',
         answer: (
           <p>
-            Free costs nothing. Pro is {formatPlanPrice(PLANS.pro_monthly)} and Business {formatPlanPrice(PLANS.business_monthly)} a month, in US dollars.
+            Free costs nothing. Pro is {formatPlanPrice(PLANS.pro_monthly)} and Business {formatPlanPrice(PLANS.business_monthly)} a month, in US dollars; paid yearly, a year costs
+            ten months.
           </p>
         ),
       },

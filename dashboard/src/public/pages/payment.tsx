@@ -1,4 +1,4 @@
-import { PLAN_IDS, PLANS } from '@dropsite/shared/plans';
+import { PLAN_IDS, PLANS, TRIAL_DAYS } from '@dropsite/shared/plans';
 import { AlertIcon, CheckIcon } from '../../components/icons.tsx';
 import { formatPlanPrice } from '../../pages/landing/pricing-section.tsx';
 import { SalesDialog } from '../forms/sales-form.tsx';
@@ -16,16 +16,16 @@ function Payment() {
         <header className="content-page__header">
           <p className="eyebrow">Plans</p>
           <h1 className="content-page__title">Plans and payment</h1>
-          <p className="content-page__lede">Start free. Prices are in US dollars, billed monthly.</p>
+          <p className="content-page__lede">Start free. Prices are in US dollars, billed monthly, or yearly for the price of ten months.</p>
         </header>
 
         <div className="notice" role="note">
           <AlertIcon size={20} />
           <div>
-            <p className="notice__title">Checkout is coming soon</p>
+            <p className="notice__title">Choose a plan from your billing page</p>
             <p>
-              Paid plans cannot be bought yet: we are building secure card payments. Until then every account is on the Free plan. Interested in Business for your team? Contact our
-              sales team.
+              Sign in and open Billing from your account menu: start Pro’s {TRIAL_DAYS}-day free trial (no card needed), or pay for Pro or Business, monthly or yearly, through
+              Stripe’s secure checkout. Cancel any time from the same page. Want Business for your team? Contact our sales team.
             </p>
           </div>
         </div>
@@ -49,9 +49,9 @@ function Payment() {
                   </a>
                 )}
                 {id === 'pro_monthly' && (
-                  <p className="payment-plan__status" data-plan-status>
-                    Checkout coming soon
-                  </p>
+                  <a className="button button--primary payment-plan__action" href="/billing">
+                    Choose Pro
+                  </a>
                 )}
                 {id === 'business_monthly' && (
                   <button type="button" className="button button--primary payment-plan__action" {...OPEN_SALES_DIALOG} data-sales-open>
@@ -88,6 +88,6 @@ function Payment() {
 export const paymentPage: TPublicPage = {
   path: '/payment',
   title: 'Plans and payment',
-  description: 'Dropsite plans in US dollars: Free, Pro and Business. Checkout is coming soon; contact sales for Business.',
+  description: 'Dropsite plans in US dollars: Free, Pro and Business, monthly or yearly, with a 14-day free trial of Pro; contact sales for Business.',
   Page: Payment,
 };
