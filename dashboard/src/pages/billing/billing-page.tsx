@@ -260,7 +260,7 @@ interface TBillingDetailsProps {
   onTrial: () => void;
 }
 
-function BillingDetails({ billing, usage, interval, onInterval, busy, isWaiting, actionError, onCheckout, onPortal, onTrial }: TBillingDetailsProps) {
+export function BillingDetails({ billing, usage, interval, onInterval, busy, isWaiting, actionError, onCheckout, onPortal, onTrial }: TBillingDetailsProps) {
   const { subscription, billing_configured: isConfigured } = billing;
   const plan = PLANS[subscription.plan_id];
   const badge = statusBadge(subscription.status);
