@@ -69,6 +69,17 @@ test('a creator on Free upgrades to Pro through Checkout and the signed webhook;
   await expect(failure.getByRole('link', { name: /See plans and upgrade/ })).toHaveAttribute('href', '/billing');
   await failure.getByRole('button', { name: 'OK' }).click();
 
+  // Turning comments on in a site's settings: the refusal, and the way to the plans.
+  const sites = (await (await context.request.get('/api/creators/me/projects')).json()) as { projects: Array<{ id: string; title: string }> };
+  await page.goto(`/dashboard/projects/${sites.projects.find((p) => p.title === 'Spring Lookbook')!.id}`);
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  const engagement = page.locator('.manage-card').filter({ has: page.getByRole('heading', { level: 2, name: 'Engagement', exact: true }) });
+  await engagement.getByRole('switch', { name: 'Comments' }).check();
+  await engagement.getByRole('button', { name: 'Save changes' }).click();
+  const proRefusal = engagement.getByRole('alert');
+  await expect(proRefusal).toContainText('Comments, approvals and notifications are Pro features. Upgrade to Pro to turn them on.');
+  await expect(proRefusal.getByRole('link', { name: 'See plans and upgrade' })).toHaveAttribute('href', '/billing');
+
   // The account menu leads to the billing page.
   await accountMenu.click();
   await page.getByRole('menuitem', { name: 'Billing' }).click();
@@ -147,6 +158,7 @@ test('the 14-day Pro trial starts once from the dashboard and opens Free Trial S
 
   const offer = page.getByRole('region', { name: 'Try Pro free for 14 days' });
   await expect(offer).toBeVisible();
+  await shootAllWays(page, SHOTS_DIR, 'dashboard-trial-offer');
   await offer.getByRole('button', { name: 'Start Free Trial' }).click();
   const dialog = page.getByRole('dialog', { name: 'Free Trial Started' });
   await expect(dialog).toBeVisible();
