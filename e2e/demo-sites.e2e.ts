@@ -6,6 +6,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { TEMPLATE_CATALOGUE, TEMPLATE_IDS } from '@dropsite/shared';
+import { moveThePointer } from './visitor-support.ts';
 
 /** Long enough for a fresh server to draw the samples and build all eight on a busy machine. */
 const DEMO_READY_MS = 240_000;
@@ -46,8 +47,9 @@ test('/photo-gallery: eight photographs in four categories, the lightbox wraps f
   test.setTimeout(DEMO_READY_MS + 60_000);
   await waitForDemo(page, '/photo-gallery');
   await page.goto('/photo-gallery');
-  // The gallery's island hydrates when it comes into view.
+  // The gallery's island hydrates once in view and the visitor has moved.
   await page.locator('.gallery-viewer').scrollIntoViewIfNeeded();
+  await moveThePointer(page);
   await page
     .locator('astro-island:not([ssr])', { has: page.locator('.gallery-viewer') })
     .first()

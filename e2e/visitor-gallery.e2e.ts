@@ -6,13 +6,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import yauzl from 'yauzl';
-import { photos, publish } from './visitor-support.ts';
+import { moveThePointer, photos, publish } from './visitor-support.ts';
 
 test.describe.configure({ mode: 'serial' });
 
-/** The islands hydrate when they scroll into view: wait for the gallery's island to be live. */
+/** The islands hydrate once in view after the visitor's first input: move the pointer, wait for the gallery's island to be live. */
 async function openSite(page: Page, slug: string) {
   await page.goto(`/${slug}`);
+  await moveThePointer(page);
   await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
 }
 

@@ -152,11 +152,22 @@ export async function publish(request: APIRequestContext, files: TUploadFile[], 
 }
 
 /**
- * Opens a site and waits until the island holding `selector` has hydrated: islands hydrate as they
- * come into view, and a click on their server-rendered buttons before that does nothing.
+ * What a visitor's first movement does: the pointer moves over the page. Islands hydrate once they are
+ * in view and the visitor has given any input (site-template's client:interaction); before that a page
+ * runs no island code.
+ */
+export async function moveThePointer(page: Page): Promise<void> {
+  await page.mouse.move(4, 4);
+  await page.mouse.move(8, 8);
+}
+
+/**
+ * Opens a site, moves the pointer and waits until the island holding `selector` has hydrated: islands
+ * hydrate once in view after the visitor's first input (a click before that is replayed once hydrated).
  */
 export async function openSiteWhenLive(page: Page, slug: string, selector: string): Promise<void> {
   await page.goto(`/${slug}`);
+  await moveThePointer(page);
   await page
     .locator('astro-island:not([ssr])', { has: page.locator(selector) })
     .first()
@@ -165,6 +176,8 @@ export async function openSiteWhenLive(page: Page, slug: string, selector: strin
 
 /** Scrolls through the page so every island (many hydrate when seen) hydrates, and waits for them. */
 export async function hydrateAll(page: Page): Promise<void> {
+  // A page that fits the screen does not scroll: the pointer's move is the input that page gets.
+  await moveThePointer(page);
   for (let y = 0; y < 20; y++) {
     const done = await page.evaluate((step) => {
       window.scrollTo(0, step * window.innerHeight);

@@ -5,7 +5,7 @@
  * its colour chips change the picture.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { makePhoto, pdf, publish, type TUploadFile } from './visitor-support.ts';
+import { makePhoto, moveThePointer, pdf, publish, type TUploadFile } from './visitor-support.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -58,6 +58,7 @@ test('photo gallery: the cover hero, category chips that filter by keyboard, and
   await expect(page.locator('.hero__backdrop img')).toHaveJSProperty('complete', true);
   await expect(page.locator('main > [data-block]').first()).toHaveAttribute('data-block', 'gallery');
   await page.locator('.gallery-viewer').scrollIntoViewIfNeeded();
+  await moveThePointer(page);
   await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
 
   const chips = page.getByRole('group', { name: 'Filter by category' }).getByRole('button');

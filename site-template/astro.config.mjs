@@ -2,6 +2,7 @@
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import dropsiteRenderAdapter from './adapter/index.mjs';
+import interactionHydration from './adapter/interaction-hydration.mjs';
 import pdfjsAssets from './adapter/pdfjs-assets.mjs';
 
 /**
@@ -11,7 +12,7 @@ import pdfjsAssets from './adapter/pdfjs-assets.mjs';
 export default defineConfig({
   output: 'server',
   adapter: dropsiteRenderAdapter(),
-  integrations: [react(), pdfjsAssets()],
+  integrations: [react(), interactionHydration(), pdfjsAssets()],
   // Sites never transform images at render time: the builder derives thumbnails with sharp.
   image: { service: { entrypoint: 'astro/assets/services/noop' } },
   // A site is one page: its CSS goes inline so the first paint needs one request.

@@ -5,3 +5,9 @@ declare namespace App {
     site?: import('@dropsite/shared').TSiteRenderModel;
   }
 }
+declare namespace Astro {
+  interface ClientDirectives {
+    /** Hydrates when in view and the visitor has given any input (src/lib/interaction-directive.ts). */
+    'client:interaction'?: boolean;
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * `client:interaction`: an island hydrates once it is in view AND the visitor has given any input
+ * (pointer move or press, touch, key, wheel, scroll, focus moving into the page). Until then a page
+ * loads no island code and no React: its server-rendered HTML already shows the content (pictures at
+ * their size, the PDF's first page, file names), so reading costs no script.
+ *
+ * Nothing done before the code arrives is lost: a click in the island (a pointer, or Enter/Space on a
+ * button or link, which the browser turns into a click) is held (its default prevented) and dispatched
+ * again on the same element once the island has hydrated, if that element is still in the page. A key
+ * pressed on another focused element of the island (a tab-stop with keys of its own, such as the PDF
+ * page's reading keys) is held and replayed the same way; Tab is never held, so focus moves as always.
+ * Hydration keeps the server-rendered elements, so focus stays where it was.
+ *
+ * Astro bundles this file with esbuild and inlines it into every page that has such an island
+ * (adapter/interaction-hydration.mjs registers it); the builder hashes it with the page's other inline
+ * scripts for the site's CSP. It must import nothing that would grow that inline script.
+ */
+import type { ClientDirective } from 'astro';
+
+/** What counts as the visitor's first input. `scroll` and `focusin` do not bubble to window, so the listeners capture. */
+const INPUT_EVENTS = ['pointermove', 'pointerdown', 'touchstart', 'keydown', 'wheel', 'scroll', 'focusin'] as const;
+const LISTEN = { capture: true, passive: true } as const;
+
+/** Elements whose keys the browser handles itself (Enter/Space become a click, typing, toggling): left alone. */
+const ACTS_BY_ITSELF = 'button, a[href], input, select, textarea, summary, [contenteditable]:not([contenteditable="false"])';
+const MODIFIER_KEYS = new Set(['Shift', 'Control', 'Alt', 'Meta', 'AltGraph', 'CapsLock']);
+
+let firstInput: Promise<void> | null = null;
+
+/** Resolves on the visitor's first input; shared by every island of the page. */
+function whenInput(): Promise<void> {
+  firstInput ??= new Promise<void>((resolve) => {
+    const done = () => {
+      for (const type of INPUT_EVENTS) window.removeEventListener(type, done, LISTEN);
+      resolve();
+    };
+    for (const type of INPUT_EVENTS) window.addEventListener(type, done, LISTEN);
+  });
+  return firstInput;
+}
+
+/** Resolves once any of the island's elements intersects the viewport (the island itself is `display: contents`). */
+function whenVisible(island: HTMLElement): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const observer = new IntersectionObserver((entries) => {
+      if (!entries.some((entry) => entry.isIntersecting)) return;
+      observer.disconnect();
+      resolve();
+    });
+    for (const child of island.children) observer.observe(child);
+  });
+}
+
+function mouseInit(event: MouseEvent): MouseEventInit {
+  const { clientX, clientY, screenX, screenY, button, buttons, detail, ctrlKey, shiftKey, altKey, metaKey } = event;
+  return { bubbles: true, cancelable: true, composed: true, view: window, clientX, clientY, screenX, screenY, button, buttons, detail, ctrlKey, shiftKey, altKey, metaKey };
+}
+
+function keyInit(event: KeyboardEvent): KeyboardEventInit {
+  const { key, code, location, ctrlKey, shiftKey, altKey, metaKey } = event;
+  return { bubbles: true, cancelable: true, composed: true, view: window, key, code, location, ctrlKey, shiftKey, altKey, metaKey };
+}
+
+const hydrateOnInteraction: ClientDirective = (load, _options, island) => {
+  /** Activations held before hydration, in order: their element and how to dispatch them again. */
+  const held: Array<{ target: Element; dispatch: () => void }> = [];
+
+  const holdClick = (event: MouseEvent) => {
+    if (!(event.target instanceof Element)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const init = mouseInit(event);
+    const target = event.target;
+    held.push({ target, dispatch: () => target.dispatchEvent(new MouseEvent('click', init)) });
+  };
+  const holdKey = (event: KeyboardEvent) => {
+    if (event.key === 'Tab' || MODIFIER_KEYS.has(event.key) || event.isComposing) return;
+    if (!(event.target instanceof Element) || event.target.closest(ACTS_BY_ITSELF)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const init = keyInit(event);
+    const target = event.target;
+    held.push({ target, dispatch: () => target.dispatchEvent(new KeyboardEvent('keydown', init)) });
+  };
+  island.addEventListener('click', holdClick, true);
+  island.addEventListener('keydown', holdKey, true);
+
+  void Promise.all([whenInput(), whenVisible(island)]).then(async () => {
+    try {
+      const hydrate = await load();
+      await hydrate();
+    } finally {
+      island.removeEventListener('click', holdClick, true);
+      island.removeEventListener('keydown', holdKey, true);
+    }
+    // React hydrates the element an event reaches first, so each replay runs the component's own handler.
+    for (const activation of held.splice(0)) if (activation.target.isConnected) activation.dispatch();
+  });
+};
+
+export default hydrateOnInteraction;
