@@ -169,6 +169,7 @@ test('the 14-day Pro trial starts once from the dashboard and opens Free Trial S
   await shootAllWays(page, SHOTS_DIR, 'trial-dialog');
   await page.keyboard.press('Enter');
   await expect(dialog).toBeHidden();
+  await expect(page.getByRole('link', { name: 'Plan and billing' })).toBeFocused();
 
   // Once only: the offer is gone, the plan shows the trial.
   const strip = page.getByRole('region', { name: 'Your plan' });
@@ -212,6 +213,16 @@ test('back from Checkout the page waits for the webhook, and says so plainly whe
 
   await page.goto('/billing?checkout=cancelled');
   await expect(page.getByRole('status').filter({ hasText: 'Checkout cancelled. You have not been charged and your plan has not changed.' })).toBeVisible();
+
+  // The trial starts from /billing too, once.
+  await currentPlan(page).getByRole('button', { name: 'Start 14-day Pro trial' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Free Trial Started' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Get Started' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('heading', { name: 'Current plan' })).toBeFocused();
+  await expect(currentPlan(page).locator('.billing-badge')).toHaveText('Trial');
+  await expect(currentPlan(page).getByRole('button', { name: 'Start 14-day Pro trial' })).toHaveCount(0);
   await context.close();
 });
 

@@ -199,7 +199,16 @@ function CreatorBilling() {
           onTrial={trial}
         />
       )}
-      {trialEnd !== undefined && <TrialStartedDialog trialEnd={trialEnd} onClose={() => setTrialEnd(undefined)} />}
+      {trialEnd !== undefined && (
+        <TrialStartedDialog
+          trialEnd={trialEnd}
+          onClose={() => {
+            setTrialEnd(undefined);
+            // The trial's button is gone: focus the plan it changed rather than the page's start.
+            document.getElementById('billing-current-title')?.focus();
+          }}
+        />
+      )}
     </main>
   );
 }
@@ -322,7 +331,7 @@ export function BillingDetails({ billing, usage, interval, onInterval, busy, isW
 
       <section className="billing-current" aria-labelledby="billing-current-title">
         <div className="billing-current__main">
-          <h2 id="billing-current-title" className="billing-section-title">
+          <h2 id="billing-current-title" className="billing-section-title" tabIndex={-1}>
             Current plan
           </h2>
           <p className="billing-current__plan">

@@ -44,7 +44,16 @@ export function PlanStrip() {
   return (
     <>
       {subscription?.trial_available ? <TrialOffer error={error} isStarting={isStarting} onStart={() => void trial()} /> : <CurrentPlan subscription={subscription} />}
-      {trialEnd !== undefined && <TrialStartedDialog trialEnd={trialEnd} onClose={() => setTrialEnd(undefined)} />}
+      {trialEnd !== undefined && (
+        <TrialStartedDialog
+          trialEnd={trialEnd}
+          onClose={() => {
+            setTrialEnd(undefined);
+            // The offer's button is gone: focus the plan line that replaced it.
+            document.getElementById('plan-strip-link')?.focus();
+          }}
+        />
+      )}
     </>
   );
 }
@@ -94,7 +103,7 @@ function CurrentPlan({ subscription }: { subscription: TSubscription | null }) {
           <span>Your plan</span>
         )}
       </p>
-      <a className="plan-strip__link" href={BILLING_PATH}>
+      <a id="plan-strip-link" className="plan-strip__link" href={BILLING_PATH}>
         Plan and billing
       </a>
     </section>
