@@ -226,8 +226,12 @@ test('back from Checkout the page waits for the webhook, and says so plainly whe
   await context.close();
 });
 
-test('signed out, /billing says so and leaves for the sign-in page, remembering where it was', async ({ page }) => {
-  await page.goto('/billing');
+test("the landing page's Start Free Trial leads to /billing, which signed out says so and leaves for the sign-in page, remembering where it was", async ({ page }) => {
+  await page.goto('/#pricing');
+  const trial = page.locator('#pricing').getByRole('link', { name: 'Start Free Trial' });
+  await expect(trial).toHaveAttribute('href', '/billing');
+  await trial.click();
+  await page.waitForURL(/\/billing$/);
   await expect(page.getByRole('heading', { name: 'Please sign in to access your dashboard' })).toBeVisible();
   await page.waitForURL(/\/sign-in\?returnTo=%2Fbilling$/);
 });
