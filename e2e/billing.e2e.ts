@@ -118,6 +118,12 @@ test('a creator on Free upgrades to Pro through Checkout and the signed webhook;
   await page.keyboard.press('Enter');
   await page.waitForURL(/\/checkout\/cs_test_\w+$/);
   await expect(page.getByText('price_standin_pro_monthly')).toBeVisible();
+  // Back from Checkout without paying: the button is usable again, and nothing changed.
+  await page.goBack();
+  await expect(plan.getByRole('button', { name: 'Upgrade to Pro', exact: true })).toBeEnabled();
+  await expect(plan.locator('.billing-current__name')).toHaveText('Free');
+  await plan.getByRole('button', { name: 'Upgrade to Pro', exact: true }).click();
+  await page.waitForURL(/\/checkout\/cs_test_\w+$/);
   await page.getByRole('button', { name: 'Pay' }).click();
 
   // Back on /billing only once the webhook has landed: the success notice, and Pro.

@@ -95,6 +95,16 @@ function CreatorBilling() {
     void reload();
   }, [reload]);
 
+  // Back from Stripe with the browser's Back button, the page may come from the back-forward cache
+  // with its button still 'Opening checkout…': it is usable again.
+  useEffect(() => {
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted) setBusy(null);
+    };
+    window.addEventListener('pageshow', onPageShow);
+    return () => window.removeEventListener('pageshow', onPageShow);
+  }, []);
+
   // Back from Checkout: ask until the subscription names the paid session, for a bounded time.
   useEffect(() => {
     if (wait !== 'waiting' || checkoutReturn?.kind !== 'success') return;
