@@ -99,6 +99,24 @@ describe('the billing dashboard', () => {
     expect($('[role=meter][aria-label="Active sites used"]')).toHaveLength(0);
   });
 
+  it('paying for Pro: Manage billing, and Business through the portal (a second checkout would be refused) or sales', () => {
+    const $ = render(
+      { subscription: subscription({ plan_id: 'pro_monthly', interval: 'yearly', has_billing_account: true, current_period_end: '2027-11-26T12:00:00.000Z' }) },
+      usage({ plan_id: 'pro_monthly', limits: { ...PLANS.pro_monthly.limits, delivery_size: 25 * GB } }),
+    );
+    expect($('.billing-current__price').text()).toBe(`$${PLANS.pro_monthly.yearlyPrice} / year`);
+    expect($('.billing-current__date').text()).toBe('Renews on November 26, 2027.');
+    expect(
+      $('.billing-current button')
+        .map((_, b) => $(b).text())
+        .get(),
+    ).toEqual(['Manage billing']);
+    const business = $('.billing-plan').filter((_, el) => $(el).find('h3').text() === 'Business');
+    expect(business.find('button').text()).toBe('Switch to Business');
+    expect(business.find('a').attr('href')).toBe('/payment');
+    expect($('button:contains("Upgrade to")')).toHaveLength(0);
+  });
+
   it('over the limits after a downgrade: says so, keeps every site, and the bar stops at 100 %', () => {
     const $ = render(
       { subscription: subscription({ status: 'cancelled', has_billing_account: true, current_period_end: '2026-11-01T12:00:00.000Z' }) },

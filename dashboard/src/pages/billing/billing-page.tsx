@@ -554,7 +554,9 @@ function PlanCard({ id, subscription, interval, busy, canBuy, canOpenPortal, des
           <button type="button" className="button button--secondary billing-plan__button" onClick={onPortal} disabled={!canOpenPortal || busy !== null}>
             {busy?.action === 'portal' ? 'Opening billing…' : `Switch to ${plan.name}`}
           </button>
-          <p className="billing-plan__hint">You pay for {current.name} through Stripe: change your plan in the billing portal.</p>
+          <p className="billing-plan__hint">
+            You pay for {current.name} through Stripe: open the billing portal to change plans, or <a href="/payment">contact sales</a>.
+          </p>
         </>
       )}
       <ul role="list" className="billing-plan__features">
