@@ -5,7 +5,9 @@
  * bytes of every request split into HTML, CSS, JS and the rest (HTML, CSS and JS gzipped at level 6
  * as a compressing edge would send them; what the server already compressed is counted as sent),
  * the time to first contentful paint (median of BENCH_RUNS loads), and whether the page's <h1> is in
- * the HTML response itself (readable before any script runs).
+ * the HTML response itself (readable before any script runs). A demo site's islands hydrate on the
+ * visitor's first input (site-template's client:interaction), so a demo measured here loads no island
+ * code and no React, whatever its first screen shows.
  *
  * Targets: no page over 120 KB of compressed JS (the landing page with its upload wizard included);
  * content pages (every route but /) under 60 KB; every page's <h1> in its HTML response.

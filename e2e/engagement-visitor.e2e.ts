@@ -1,9 +1,19 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { publishSite } from './engagement-helpers.ts';
+import { moveThePointer } from './visitor-support.ts';
 
 /** The engagement controls of the file in view ('full' variant beside a single image). */
 function controlsOf(page: Page): Locator {
   return page.locator('[data-engagement]').first();
+}
+
+/**
+ * Opens the site as a visitor does: the controls come with the viewer, which hydrates on the visitor's
+ * first input, here the pointer moving over the page.
+ */
+async function visit(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await moveThePointer(page);
 }
 
 test.describe('a visitor engages with a published site', () => {
@@ -22,7 +32,7 @@ test.describe('a visitor engages with a published site', () => {
       alerted = true;
       await dialog.dismiss();
     });
-    await page.goto(siteUrl);
+    await visit(page, siteUrl);
     const controls = controlsOf(page);
     await expect(controls).toBeVisible();
 
@@ -76,6 +86,7 @@ test.describe('a visitor engages with a published site', () => {
     await expect(toggle).toHaveText(/Comments \(2\)/);
 
     await page.reload();
+    await moveThePointer(page);
     const again = controlsOf(page);
     await expect(again.getByRole('button', { name: 'Favourite' })).toHaveAttribute('aria-pressed', 'true');
     await expect(again.getByRole('button', { name: 'Approve' })).toHaveAttribute('aria-pressed', 'true');
@@ -92,7 +103,7 @@ test.describe('a visitor engages with a published site', () => {
   });
 
   test('a comment whose post fails stays in the box marked not sent, and Retry sends it', async ({ page }) => {
-    await page.goto(siteUrl);
+    await visit(page, siteUrl);
     const controls = controlsOf(page);
     await controls.getByRole('button', { name: /^Comments/ }).click();
     const list = controls.getByRole('region', { name: 'Comment list' });
@@ -131,7 +142,7 @@ test.describe('a visitor engages with a published site', () => {
   });
 
   test('closing the panel while a comment is on its way loses nothing', async ({ page }) => {
-    await page.goto(siteUrl);
+    await visit(page, siteUrl);
     const controls = controlsOf(page);
     const toggle = controls.getByRole('button', { name: /^Comments/ });
     await toggle.click();
@@ -157,7 +168,7 @@ test.describe('a visitor engages with a published site', () => {
   });
 
   test('a failed comment load shows an error with Retry, never sample comments', async ({ page }) => {
-    await page.goto(siteUrl);
+    await visit(page, siteUrl);
     const controls = controlsOf(page);
     let failLoads = true;
     await page.route('**/api/comments?*', async (route) => {
@@ -179,7 +190,7 @@ test.describe('a visitor engages with a published site', () => {
   });
 
   test('a favourite the server refuses does not flip, and says so', async ({ page }) => {
-    await page.goto(siteUrl);
+    await visit(page, siteUrl);
     const controls = controlsOf(page);
     await page.route('**/api/favorites', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"success":false,"error":"x","code":"internal"}' }));
     const favourite = controls.getByRole('button', { name: 'Favourite' });
@@ -191,6 +202,8 @@ test.describe('a visitor engages with a published site', () => {
 
   test('works with the keyboard alone', async ({ page }) => {
     await page.goto(siteUrl);
+    // The first key is the visitor's first input: the viewer hydrates and its controls come.
+    await page.keyboard.press('Tab');
     const controls = controlsOf(page);
     const favourite = controls.getByRole('button', { name: 'Favourite' });
     await expect(favourite).toBeVisible();
@@ -280,7 +293,7 @@ test('a page view is counted with one beacon, only when the creator turned analy
   await page.goto(counted.url);
   expect((await beacon).status()).toBe(200);
 
-  await page.goto(quiet.url);
+  await visit(page, quiet.url);
   await expect(page.locator('[data-engagement]').first()).toBeVisible();
   await page.waitForLoadState('networkidle');
   expect(beacons).toEqual(['POST']);

@@ -7,7 +7,7 @@
  */
 import { expect, test, type BrowserContext } from '@playwright/test';
 import { ALL_ENGAGEMENT, publishSite } from './engagement-helpers.ts';
-import { hydrateAll, pdf, photos, publish, text, video, zip } from './visitor-support.ts';
+import { hydrateAll, moveThePointer, pdf, photos, publish, text, video, zip } from './visitor-support.ts';
 import { closeEmailPromptWhenShown, expectPreviewImageDecoded, threeImages, walkToPreview } from './wizard-support.ts';
 
 /** Collects every CSP violation of every page and frame of the context (the event, and Chromium's console report). */
@@ -112,14 +112,17 @@ test.describe('sites under their CSP', () => {
       if (response.request().resourceType() === 'document') documentCookies.push(setCookie);
       else if (setCookie && /dropsite_vid=/.test(setCookie)) issued.push(new URL(response.url()).pathname);
     });
-    // The view beacon and the engagement state go out as the page loads, with no cookie yet.
+    // The view beacon goes out as the page loads, with no cookie yet; the engagement state once the viewer
+    // hydrates on the visitor's first input.
     await page.goto(`/${singleImage}`);
+    await moveThePointer(page);
     const favourite = page.locator('[data-engagement]').first().getByRole('button', { name: 'Favourite' });
     await expect(favourite).toHaveAttribute('aria-pressed', 'false');
     await favourite.click();
     await expect(favourite).toHaveAttribute('aria-pressed', 'true');
 
     await page.reload();
+    await moveThePointer(page);
     await expect(page.locator('[data-engagement]').first().getByRole('button', { name: 'Favourite' })).toHaveAttribute('aria-pressed', 'true');
     await page.waitForTimeout(500);
     expect(documentCookies).toEqual([null, null]);

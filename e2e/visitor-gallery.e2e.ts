@@ -48,6 +48,8 @@ test('one image: details panel, Like kept across visits, full-screen overlay clo
   await like.click();
   await expect(like).toHaveAttribute('aria-pressed', 'true');
   await page.reload();
+  // The stored Like is read by the viewer, which hydrates on the visitor's first input.
+  await moveThePointer(page);
   await expect(page.getByRole('button', { name: 'Like harbour-dawn-01.jpg' })).toHaveAttribute('aria-pressed', 'true');
 
   const trigger = page.getByRole('link', { name: 'View harbour-dawn-01.jpg full screen' });

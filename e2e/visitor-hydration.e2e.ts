@@ -12,6 +12,26 @@ test.describe.configure({ mode: 'serial' });
 let gallerySlug = '';
 let pdfSlug = '';
 
+/** A second of silence as a 16-bit mono WAV. */
+function silentWav(): Buffer {
+  const rate = 8000;
+  const data = Buffer.alloc(rate * 2);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write('WAVEfmt ', 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(data.length, 40);
+  return Buffer.concat([header, data]);
+}
+
 test.beforeAll(async ({ request }) => {
   gallerySlug = await publish(request, await photos(6, 'quay'));
   pdfSlug = await publish(request, [pdf('handbook.pdf', 3)]);
@@ -161,4 +181,19 @@ test('the first pointer move hydrates the viewer in view, without loading PDF.js
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
   // A pointer that is not over the viewer does not load PDF.js.
   await expect(page.locator('.pdf-viewer')).toHaveAttribute('data-state', 'waiting');
+});
+
+test('controls that exist only in the browser, a sound file’s favourite, come on the first input', async ({ page }) => {
+  const settings = JSON.stringify({ enableFavorites: true, enableComments: false, enableApprovals: false, enableAnalytics: false });
+  const slug = await publish(page.request, [{ name: 'room-tone.wav', type: 'audio/wav', bytes: silentWav() }], { settings });
+  await page.goto(`/${slug}`);
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('audio')).toHaveCount(1);
+  await expect(page.locator('[data-engagement]')).toHaveCount(0);
+  // The island renders nothing on the server, so it is watched through the element around it.
+  await moveThePointer(page);
+  const favourite = page.locator('[data-engagement]').getByRole('button', { name: 'Favourite' });
+  await expect(favourite).toBeVisible();
+  await favourite.click();
+  await expect(favourite).toHaveAttribute('aria-pressed', 'true');
 });

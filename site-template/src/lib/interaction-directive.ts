@@ -39,7 +39,11 @@ function whenInput(): Promise<void> {
   return firstInput;
 }
 
-/** Resolves once any of the island's elements intersects the viewport (the island itself is `display: contents`). */
+/**
+ * Resolves once any of the island's elements intersects the viewport (the island itself is `display:
+ * contents`). An island that renders nothing on the server (controls that exist only in the browser)
+ * is watched through the element around it.
+ */
 function whenVisible(island: HTMLElement): Promise<void> {
   return new Promise<void>((resolve) => {
     const observer = new IntersectionObserver((entries) => {
@@ -47,7 +51,8 @@ function whenVisible(island: HTMLElement): Promise<void> {
       observer.disconnect();
       resolve();
     });
-    for (const child of island.children) observer.observe(child);
+    const watched = island.children.length > 0 ? [...island.children] : [island.parentElement ?? document.body];
+    for (const element of watched) observer.observe(element);
   });
 }
 
