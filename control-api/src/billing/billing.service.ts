@@ -3,14 +3,13 @@
  * plan's limits, Stripe Checkout and the Customer Portal, and the one 14-day Pro trial. Nothing here
  * upgrades a plan after a payment: only the webhooks do (webhook.service.ts).
  */
-import { CHECKOUT_RETURN, TRIAL_DAYS, TRIAL_PLAN_ID, type TCheckoutRequest, type TSubscription, type TUsageResponse } from '@dropsite/shared';
+import { CHECKOUT_RETURN, TRIAL_DAYS, TRIAL_PLAN_ID, withinLimit, type TCheckoutRequest, type TSubscription, type TUsageResponse } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import type { TSignedInCreator } from '../access/principal.ts';
 import { AppError } from '../http/app-error.ts';
 import { ensureSubscriptionRow, findSubscriptionOfCreator, setStripeCustomer, startTrial, type TSubscriptionRow } from './billing.repository.ts';
 import { billingError } from './billing-error.ts';
 import { deliveryLimitOf, effectivePlanId, planOf } from './plan-of.ts';
-import { isOverPlanLimits } from './plan-limits.ts';
 import { readUsage } from './usage.service.ts';
 import { usagePeriodOf } from './usage-period.ts';
 
@@ -60,13 +59,13 @@ export async function describeUsage(deps: TDeps, creatorId: string): Promise<Omi
     plan_id: plan.id,
     period: usagePeriodOf(now),
     currentUsage: {
-      storage_used: Number(usage.storage_used),
-      projects_count: Number(usage.projects_count),
-      collaborators_count: Number(usage.collaborators_count),
-      api_requests_count: Number(usage.api_requests_count),
+      storage_used: usage.storageUsed,
+      projects_count: usage.projects,
+      collaborators_count: usage.collaborators,
+      api_requests_count: usage.apiRequests,
     },
     limits: { ...plan.limits, delivery_size: deliveryLimitOf(plan, deps.config.maxUploadBytes) },
-    over_limit: await isOverPlanLimits(deps, creatorId, plan),
+    over_limit: !withinLimit(plan.limits.storage, usage.storageUsed) || !withinLimit(plan.limits.projects, usage.projects),
   };
 }
 

@@ -168,6 +168,12 @@ describe.each(TEST_DIALECTS)('plan limits on the server (%s)', async (dialect) =
     const usage = ZUsageResponseSchema.parse((await browserSignedInAs(app, creator).json('/api/billing/usage')).body);
     expect(usage.currentUsage).toEqual({ storage_used: originals + derived, projects_count: 1, collaborators_count: 1, api_requests_count: 0 });
     expect(await storageInUse(app.deps, creator.id)).toBe(originals + derived);
+    // A site that becomes the creator's without a publish (a claim) counts at once, derived bytes too.
+    const claimed = await ownedSite(creator.id, { fileCount: 1 });
+    let claimedDerived = 0;
+    for await (const object of app.deps.storage.list(derivedPrefix(claimed.files[0]?.sha256 ?? ''))) claimedDerived += object.size;
+    const after = ZUsageResponseSchema.parse((await browserSignedInAs(app, creator).json('/api/billing/usage')).body);
+    expect(after.currentUsage).toMatchObject({ storage_used: originals + derived + (claimed.files[0]?.size ?? 0) + claimedDerived, projects_count: 2 });
   });
 
   it.skipIf(!available)('the recount finds drift in stored usage, reports it and corrects it', async () => {

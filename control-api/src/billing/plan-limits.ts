@@ -86,8 +86,8 @@ export async function assertFeaturesAllowed(deps: TDeps, ownerCreatorId: string 
 }
 
 /** Whether the creator is over their plan's storage or active sites (after a downgrade). */
-export async function isOverPlanLimits(deps: TDeps, creatorId: string, plan?: TPlan): Promise<boolean> {
-  const limits = (plan ?? planOf(await planIdOfCreator(deps, creatorId))).limits;
+async function isOverPlanLimits(deps: TDeps, creatorId: string): Promise<boolean> {
+  const limits = planOf(await planIdOfCreator(deps, creatorId)).limits;
   const [sites, storage] = await Promise.all([countActiveSites(deps.db, creatorId, deps.clock.now()), storageInUse(deps, creatorId)]);
   return !withinLimit(limits.projects, sites) || !withinLimit(limits.storage, storage);
 }

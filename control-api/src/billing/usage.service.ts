@@ -76,9 +76,33 @@ export function refreshUsageSoon(deps: TDeps, creatorId: string | null): void {
   void refreshUsage(deps, creatorId).catch((err: unknown) => deps.log.error({ err, creatorId }, 'could not refresh usage'));
 }
 
-/** This month's row, counted now when the creator has none yet this month. */
-export async function readUsage(deps: TDeps, creatorId: string): Promise<TUsageRow> {
-  return (await findUsageRow(deps.db, creatorId, usagePeriodOf(deps.clock.now()))) ?? refreshUsage(deps, creatorId);
+/**
+ * The creator's usage as the billing page shows it: active sites and original bytes counted now
+ * (a claim or an expiry changes them without a publish), the derived bytes and API requests of
+ * this month's row. The row is recounted first when there is none this month, or when its sites
+ * differ from the live count (something changed that did not refresh it, e.g. a claim).
+ */
+export async function readUsage(deps: TDeps, creatorId: string): Promise<TCurrentUsage> {
+  const now = deps.clock.now();
+  const [row, originals, projects] = await Promise.all([
+    findUsageRow(deps.db, creatorId, usagePeriodOf(now)),
+    sumOriginalBytes(deps.db, creatorId),
+    countActiveSites(deps.db, creatorId, now),
+  ]);
+  const current = row && Number(row.projects_count) === projects ? row : await refreshUsage(deps, creatorId);
+  return {
+    storageUsed: originals + Number(current.derived_bytes),
+    projects,
+    collaborators: Number(current.collaborators_count),
+    apiRequests: Number(current.api_requests_count),
+  };
+}
+
+export interface TCurrentUsage {
+  storageUsed: number;
+  projects: number;
+  collaborators: number;
+  apiRequests: number;
 }
 
 /** Storage in use as limits count it: the originals now, plus the derived bytes last found. */
