@@ -114,6 +114,20 @@ test('a gallery site loads no island code and no React before input; the first c
   expect(await pageBox(page, '.gallery-viewer .gv-tile')).toEqual(before);
 });
 
+test('a thumbnail opened in a new tab before hydration opens there, and this page stays as it was', async ({ page, context }) => {
+  await page.goto(`/${gallerySlug}`);
+  await page.waitForLoadState('networkidle');
+  const tile = page.locator('.gallery-viewer .gv-tile').first();
+  const opened = context.waitForEvent('page');
+  await tile.click({ modifiers: ['Control'] });
+  const tab = await opened;
+  await tab.waitForLoadState();
+  expect(new URL(tab.url()).pathname).toBe(new URL((await tile.getAttribute('href'))!, page.url()).pathname);
+  await tab.close();
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+});
+
 test('a PDF site loads no island code and no React before input; a pointer over it hydrates the viewer and loads the document', async ({ page }) => {
   const scripts = recordScripts(page);
   await page.goto(`/${pdfSlug}`);

@@ -6,9 +6,10 @@
  *
  * Nothing done before the code arrives is lost: a click in the island (a pointer, or Enter/Space on a
  * button or link, which the browser turns into a click) is held (its default prevented) and dispatched
- * again on the same element once the island has hydrated, if that element is still in the page. A key
- * pressed on another focused element of the island (a tab-stop with keys of its own, such as the PDF
- * page's reading keys) is held and replayed the same way; Tab is never held, so focus moves as always.
+ * again on the same element once the island has hydrated, if that element is still in the page (a link
+ * clicked to open in a new tab or window is left to the browser). A key pressed on another focused
+ * element of the island (a tab-stop with keys of its own, such as the PDF page's reading keys) is held
+ * and replayed the same way; Tab is never held, so focus moves as always.
  * Hydration keeps the server-rendered elements, so focus stays where it was.
  *
  * Astro bundles this file with esbuild and inlines it into every page that has such an island
@@ -72,6 +73,8 @@ const hydrateOnInteraction: ClientDirective = (load, _options, island) => {
 
   const holdClick = (event: MouseEvent) => {
     if (!(event.target instanceof Element)) return;
+    // A link opened in a new tab or window is the browser's to open, at once.
+    if ((event.ctrlKey || event.metaKey || event.shiftKey) && event.target.closest('a[href]')) return;
     event.preventDefault();
     event.stopPropagation();
     const init = mouseInit(event);
