@@ -6,7 +6,7 @@ import { buildUploadForm } from '../test-support/fixtures.ts';
 import { seedSite, type TSeededSite } from '../test-support/site-fixtures.ts';
 import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '../test-support/test-database.ts';
 import { startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '../test-support/test-app.ts';
-import { completeSession, FORM, initChunked, sendChunk, sha256, type TJson } from '../test-support/upload-session-client.ts';
+import { completeSession, FORM, initChunked, rawRequest, sendChunk, sha256, type TJson } from '../test-support/upload-session-client.ts';
 import { recountUsage, refreshUsage, storageInUse } from './usage.service.ts';
 
 const FREE_STORAGE = PLANS.free.limits.storage;
@@ -107,6 +107,14 @@ describe.each(TEST_DIALECTS)('plan limits on the server (%s)', async (dialect) =
     const over = await post(5001);
     expect(over.status).toBe(413);
     expect(((await over.json()) as TJson).code).toBe('storage_limit_reached');
+    // A body that cannot fit whatever its framing is refused from its Content-Length, before it is sent.
+    const declared = await rawRequest(`${app.url}/api/upload`, {
+      headers: { 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(8 * 1024 * 1024), cookie: creator.cookie },
+      body: Buffer.from('--x\r\n'),
+      endEarly: true,
+    });
+    expect(declared.status).toBe(413);
+    expect((JSON.parse(declared.body) as TJson).code).toBe('storage_limit_reached');
     const exact = await post(5000);
     expect(exact.status).toBe(201);
     expect(await storageInUse(app.deps, creator.id)).toBe(FREE_STORAGE);

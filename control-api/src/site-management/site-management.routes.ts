@@ -34,8 +34,8 @@ import {
   updateManagedProject,
 } from './site-management.service.ts';
 import type { TStoredFile } from '../projects/stored-files.ts';
-import { assertChangesAllowed, assertFeaturesAllowed, assertUploadAllowed, deliveryLimitOfOwner, largestDeliveryLimit } from '../billing/plan-limits.ts';
-import { billingError } from '../billing/billing-error.ts';
+import { assertChangesAllowed, assertFeaturesAllowed, assertUploadAllowed, largestDeliveryLimit } from '../billing/plan-limits.ts';
+import { planUploadTarget, type TPlanUploadTarget } from '../uploads/plan-upload-target.ts';
 import { refreshUsageSoon } from '../billing/usage.service.ts';
 
 const PRIVATE = 'private, no-store';
@@ -119,21 +119,16 @@ export function createSiteManagementRoutes(deps: TAppDeps): Router {
     async (req, res, next) => {
       if (!req.is('multipart/form-data')) throw new AppError('bad_request', 'Expected a multipart/form-data upload');
       const ownerCreatorId = projectOf(res).owner_creator_id;
-      let target: { remainingBytes: number; refusal: () => Error };
+      let target: TPlanUploadTarget;
       try {
         await assertChangesAllowed(deps, ownerCreatorId);
-        const delivery = await deliveryLimitOfOwner(deps, ownerCreatorId);
-        const storageLeft = await assertUploadAllowed(deps, { ownerCreatorId, bytes: 0, newSite: false, freesBytes: replacedBytesOf(res) });
-        target =
-          storageLeft < delivery
-            ? { remainingBytes: storageLeft, refusal: () => billingError('storage_limit_reached') }
-            : { remainingBytes: delivery, refusal: () => billingError('delivery_too_large') };
-        await deps.limits.publish.admitPublish(res, { declaredBytes: declaredRequestBytes(req, delivery), opensSession: false });
+        target = await planUploadTarget(deps, req, { ownerCreatorId, newSite: false, freesBytes: replacedBytesOf(res) });
+        await deps.limits.publish.admitPublish(res, { declaredBytes: declaredRequestBytes(req, target.delivery), opensSession: false });
       } catch (err) {
         res.set('Connection', 'close');
         throw err;
       }
-      setUploadTarget(req, { projectId: projectOf(res).id, ...target });
+      setUploadTarget(req, { projectId: projectOf(res).id, remainingBytes: target.remainingBytes, refusal: target.refusal });
       parse(req, res, (err?: unknown) => next(err));
     };
 

@@ -10,8 +10,8 @@ import { newId } from '../db/ids.ts';
 import { createStreamingStorageEngine, getUploadTarget, setUploadTarget, type TStoredUpload } from './streaming-storage-engine.ts';
 import { publishProject } from './upload.service.ts';
 import { declaredRequestBytes } from './publish-limits.ts';
-import { assertUploadAllowed, deliveryLimitOfOwner, largestDeliveryLimit } from '../billing/plan-limits.ts';
-import { billingError } from '../billing/billing-error.ts';
+import { largestDeliveryLimit } from '../billing/plan-limits.ts';
+import { planUploadTarget, type TPlanUploadTarget } from './plan-upload-target.ts';
 import { issuePendingAnonymousSession, publishOwnerOf } from '../creators/anonymous-creator.ts';
 import { clientAddress } from '../access/request-limits.ts';
 import { admitNotificationRecipient, notificationAddressOf } from '../notifications/email-confirmation.service.ts';
@@ -55,22 +55,17 @@ export function createUploadRoutes(deps: TAppDeps): Router {
     // Publish limits, the plan's (sites, storage left) and free space, from the declared size, before a
     // byte of the body is read. The allowance stays spent whatever the outcome: the bytes were sent.
     const { ownerCreatorId } = publishOwnerOf(res);
-    let target: { remainingBytes: number; refusal: () => Error };
+    let target: TPlanUploadTarget;
     try {
-      const delivery = await deliveryLimitOfOwner(deps, ownerCreatorId);
-      const storageLeft = await assertUploadAllowed(deps, { ownerCreatorId, bytes: 0, newSite: true });
-      target =
-        storageLeft < delivery
-          ? { remainingBytes: storageLeft, refusal: () => billingError('storage_limit_reached') }
-          : { remainingBytes: delivery, refusal: () => billingError('delivery_too_large') };
-      await publishGate.admitPublish(res, { declaredBytes: declaredRequestBytes(req, delivery), opensSession: false });
+      target = await planUploadTarget(deps, req, { ownerCreatorId, newSite: true });
+      await publishGate.admitPublish(res, { declaredBytes: declaredRequestBytes(req, target.delivery), opensSession: false });
     } catch (err) {
       // The body is not worth reading: close the connection once the refusal is sent.
       res.set('Connection', 'close');
       throw err;
     }
     const projectId = newId();
-    setUploadTarget(req, { projectId, ...target });
+    setUploadTarget(req, { projectId, remainingBytes: target.remainingBytes, refusal: target.refusal });
     parseMultipart(req, res, (err?: unknown) => {
       if (err) {
         void discardStoredBytes(projectId).then(() => next(err));
