@@ -5,7 +5,7 @@
  * then sees on the site. Screenshots (1280 and 375 px, light and dark) go to /tmp/shots-dash/.
  */
 import { expect, test } from '@playwright/test';
-import { engageAsVisitor, publishSite, quietAnonymousLoop, shootAllWays } from './engagement-helpers.ts';
+import { engageAsVisitor, publishSite, quietAnonymousLoop, shootAllWays, visitSite } from './engagement-helpers.ts';
 
 const SHOTS_DIR = '/tmp/shots-dash';
 const COMMENT = 'Could the logo sit a little higher?';
@@ -100,7 +100,7 @@ test('a creator signs up, claims the site from the banner, reads its analytics a
   // New engagement shows without a reload: another visitor comments, the next poll brings it.
   const second = await browser.newContext();
   const secondPage = await second.newPage();
-  await secondPage.goto(site.url);
+  await visitSite(secondPage, site.url);
   const secondControls = secondPage.locator('[data-engagement]').first();
   await secondControls.getByRole('button', { name: /^Comments/ }).click();
   await secondControls.getByRole('textbox').fill('Love the new colour.');
@@ -145,7 +145,7 @@ test('a creator signs up, claims the site from the banner, reads its analytics a
   // The reply is on the site, as the creator's.
   const visitor = await browser.newContext();
   const sitePage = await visitor.newPage();
-  await sitePage.goto(site.url);
+  await visitSite(sitePage, site.url);
   const controls = sitePage.locator('[data-engagement]').first();
   await controls.getByRole('button', { name: /^Comments/ }).click();
   await expect(controls.getByText(REPLY)).toBeVisible();

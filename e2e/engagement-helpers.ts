@@ -46,11 +46,21 @@ export async function publishSite(
   return body;
 }
 
+/**
+ * Opens a site as a visitor does, giving the page its first input (the pointer moving over it): the
+ * site's viewers and their engagement controls hydrate once the visitor has done anything at all.
+ */
+export async function visitSite(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.mouse.move(4, 4);
+  await page.mouse.move(8, 8);
+}
+
 /** A visitor, in their own browser, views the site, favourites the first file and leaves a comment. */
 export async function engageAsVisitor(browser: Browser, site: TPublishedSite, comment: string): Promise<void> {
   const visitor = await browser.newContext();
   const page = await visitor.newPage();
-  await page.goto(site.url);
+  await visitSite(page, site.url);
   const controls = page.locator('[data-engagement]').first();
   await controls.getByRole('button', { name: 'Favourite' }).click();
   await expect(controls.getByRole('button', { name: 'Favourite' })).toHaveAttribute('aria-pressed', 'true');
