@@ -2,67 +2,45 @@
  * Spec 2 'Free Trial Started': opened when the creator's Pro trial starts (on /billing or
  * /dashboard). It says the trial lasts 14 days and when it expires; Get Started closes it.
  */
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
 import { PLANS, TRIAL_DAYS, TRIAL_PLAN_ID } from '@dropsite/shared';
 import { CheckIcon } from '../../components/icons.tsx';
+import { SheetDialog } from '../../components/sheet-dialog.tsx';
 import { formatBillingDate } from './billing-view.ts';
-import '../../components/sheet-dialog.css';
 import './trial-started-dialog.css';
 
 export function TrialStartedDialog({ trialEnd, onClose }: { trialEnd: string | null; onClose: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const textId = useId();
   const plan = PLANS[TRIAL_PLAN_ID];
   const expires = formatBillingDate(trialEnd);
 
-  useEffect(() => {
-    const node = dialog.current;
-    if (node && !node.open) node.showModal();
-  }, []);
-
-  const close = () => {
-    dialog.current?.close();
-    onClose();
-  };
-
   return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop closes the dialog; Escape does the same from the keyboard
-    <dialog
-      ref={dialog}
-      className="sheet-dialog trial-dialog"
-      aria-labelledby={titleId}
-      aria-describedby={textId}
-      onCancel={(event) => {
-        event.preventDefault();
-        close();
-      }}
-      onClick={(event) => {
-        if (event.target === dialog.current) close();
-      }}
-    >
-      <div className="sheet-dialog__card trial-dialog__card">
-        <span className="trial-dialog__icon" aria-hidden="true">
-          <CheckIcon size={26} />
-        </span>
-        <h2 id={titleId} className="trial-dialog__title">
-          Free Trial Started
-        </h2>
-        <div id={textId} className="trial-dialog__text">
-          <p>
-            Your {TRIAL_DAYS}-day {plan.name} trial has started: comments, approvals, email notifications and {plan.name}’s storage are yours to use now.
-          </p>
-          {expires && (
-            <p className="trial-dialog__expiry">
-              Your trial expires on <strong>{expires}</strong>.
+    <SheetDialog className="trial-dialog" cardClassName="trial-dialog__card" labelledBy={titleId} describedBy={textId} onClose={onClose}>
+      {(close) => (
+        <>
+          <span className="trial-dialog__icon" aria-hidden="true">
+            <CheckIcon size={26} />
+          </span>
+          <h2 id={titleId} className="trial-dialog__title">
+            Free Trial Started
+          </h2>
+          <div id={textId} className="trial-dialog__text">
+            <p>
+              Your {TRIAL_DAYS}-day {plan.name} trial has started: comments, approvals, email notifications and {plan.name}’s storage are yours to use now.
             </p>
-          )}
-          <p className="trial-dialog__small">No card needed. When it ends your account returns to Free unless you choose a plan; nothing is deleted.</p>
-        </div>
-        <button type="button" className="button button--primary button--large trial-dialog__button" onClick={close} autoFocus>
-          Get Started
-        </button>
-      </div>
-    </dialog>
+            {expires && (
+              <p className="trial-dialog__expiry">
+                Your trial expires on <strong>{expires}</strong>.
+              </p>
+            )}
+            <p className="trial-dialog__small">No card needed. When it ends your account returns to Free unless you choose a plan; nothing is deleted.</p>
+          </div>
+          <button type="button" className="button button--primary button--large trial-dialog__button" onClick={close} autoFocus>
+            Get Started
+          </button>
+        </>
+      )}
+    </SheetDialog>
   );
 }
