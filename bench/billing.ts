@@ -18,6 +18,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import os from 'node:os';
 import { sql } from 'kysely';
+import { freeSubscriptionRow } from '@dropsite/control-api';
 import { startStripeStandin, STANDIN_PRICES, stripeStandinEnv, type TStandinEvent, type TStripeStandin } from '../control-api/src/test-support/stripe-standin.ts';
 import { BENCH_PG_URL, isPostgresReachable } from './load-harness.ts';
 import { printFigures, startEmbeddedApp } from './lib.ts';
@@ -154,25 +155,7 @@ async function runOn(label: string, extraEnv: Record<string, string>, dropSchema
         .execute();
       await db
         .insertInto('subscriptions')
-        .values(
-          batch.map((h) => ({
-            id: `row_${h.creatorId}`,
-            creator_id: h.creatorId,
-            plan_id: 'free',
-            status: 'active' as const,
-            stripe_customer_id: h.customer,
-            stripe_subscription_id: null,
-            current_period_end: null,
-            last_event_at: 0,
-            created_at: now,
-            updated_at: now,
-            billing_interval: null,
-            trial_end: null,
-            trial_used_at: null,
-            grace_period_end: null,
-            last_checkout_session_id: null,
-          })),
-        )
+        .values(batch.map((h) => ({ ...freeSubscriptionRow(`row_${h.creatorId}`, h.creatorId, now), stripe_customer_id: h.customer })))
         .execute();
     }
 

@@ -16,3 +16,4 @@ export { startBackgroundJobs, type TBackgroundJobs } from './background-jobs.ts'
 export { dispatchDueNotifications } from './notifications/notifications.service.ts';
 export { findDemoProject, saveDemoProject, listDemoSiteStates, recordDemoFingerprint, type TDemoFileInput, type TDemoSiteState } from './projects/demo-projects.ts';
 export { recountUsage, type TUsageDrift } from './billing/usage.service.ts';
+export { freeSubscriptionRow } from './billing/billing.repository.ts';

@@ -1,5 +1,5 @@
 /** Billing's rows: subscriptions, the Stripe events applied, and usage. The only module that queries them. */
-import { type Kysely, type Selectable, type Transaction, sql } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, type Transaction, sql } from 'kysely';
 import type { Database, SubscriptionsTable, UsageTable } from '../db/tables.ts';
 import { newId } from '../db/ids.ts';
 
@@ -16,29 +16,34 @@ export async function findSubscriptionByCustomer(db: TDb, customerId: string): P
   return db.selectFrom('subscriptions').selectAll().where('stripe_customer_id', '=', customerId).executeTakeFirst();
 }
 
+/** A creator's subscription row before anything was bought: Free, active, no Stripe customer, no trial used. */
+export function freeSubscriptionRow(id: string, creatorId: string, now: number): Insertable<SubscriptionsTable> {
+  return {
+    id,
+    creator_id: creatorId,
+    plan_id: 'free',
+    status: 'active',
+    stripe_customer_id: null,
+    stripe_subscription_id: null,
+    current_period_end: null,
+    last_event_at: 0,
+    created_at: now,
+    updated_at: now,
+    billing_interval: null,
+    trial_end: null,
+    trial_used_at: null,
+    grace_period_end: null,
+    last_checkout_session_id: null,
+  };
+}
+
 /** The creator's row, made on first use (Free, no Stripe customer); concurrent first uses make one. */
 export async function ensureSubscriptionRow(db: TDb, creatorId: string, now: number): Promise<TSubscriptionRow> {
   const existing = await findSubscriptionOfCreator(db, creatorId);
   if (existing) return existing;
   await db
     .insertInto('subscriptions')
-    .values({
-      id: newId(),
-      creator_id: creatorId,
-      plan_id: 'free',
-      status: 'active',
-      stripe_customer_id: null,
-      stripe_subscription_id: null,
-      current_period_end: null,
-      last_event_at: 0,
-      created_at: now,
-      updated_at: now,
-      billing_interval: null,
-      trial_end: null,
-      trial_used_at: null,
-      grace_period_end: null,
-      last_checkout_session_id: null,
-    })
+    .values(freeSubscriptionRow(newId(), creatorId, now))
     .onConflict((oc) => oc.column('creator_id').doNothing())
     .execute();
   const row = await findSubscriptionOfCreator(db, creatorId);
