@@ -7,6 +7,8 @@ import '../styles/tokens.css';
 import '../styles/base.css';
 import '../components/site-header.css';
 import '../components/site-footer.css';
+// Components the prerendered pages render that bring styles of their own.
+import '../components/plan-features.css';
 
 import.meta.glob(['./**/*.css'], { eager: true });
 

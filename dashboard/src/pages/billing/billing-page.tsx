@@ -23,6 +23,7 @@ import {
 } from '@dropsite/shared';
 import { BILLING_PATH } from '../../auth/auth-paths.ts';
 import { AlertIcon, CheckIcon } from '../../components/icons.tsx';
+import { PlanFeatures } from '../../components/plan-features.tsx';
 import { SiteFooter } from '../../components/site-footer.tsx';
 import { SiteHeader } from '../../components/site-header.tsx';
 import { AccessGuard } from '../dashboard/access-guard.tsx';
@@ -559,17 +560,7 @@ function PlanCard({ id, subscription, interval, busy, canBuy, canOpenPortal, des
           </p>
         </>
       )}
-      <ul role="list" className="billing-plan__features">
-        {plan.features.map((feature) => (
-          <li key={feature.label} data-coming-soon={feature.comingSoon ? '' : undefined}>
-            {feature.comingSoon ? <span className="billing-plan__dot" aria-hidden="true" /> : <CheckIcon size={16} />}
-            <span>
-              {feature.label}
-              {feature.comingSoon && <span className="billing-badge billing-plan__soon">Coming soon</span>}
-            </span>
-          </li>
-        ))}
-      </ul>
+      <PlanFeatures plan={plan} className="billing-plan__features" />
     </li>
   );
 }

@@ -1,5 +1,5 @@
 import { PLANS, PLAN_IDS, TRIAL_DAYS, type TPlan, type TPlanId } from '@dropsite/shared/plans';
-import { CheckIcon } from '../../components/icons.tsx';
+import { PlanFeatures } from '../../components/plan-features.tsx';
 
 /**
  * Each card's button (spec 9: Pro 'Start Free Trial', Business 'Contact Sales'). Pro leads to the
@@ -52,17 +52,7 @@ export function PricingSection() {
                 <a className={`button ${action.isFeatured ? 'button--primary' : 'button--secondary'} plan__button`} href={action.href}>
                   {action.label}
                 </a>
-                <ul role="list" className="plan__features">
-                  {plan.features.map((feature) => (
-                    <li key={feature.label} data-coming-soon={feature.comingSoon ? '' : undefined}>
-                      {feature.comingSoon ? <span className="plan__soon-dot" aria-hidden="true" /> : <CheckIcon size={16} />}
-                      <span>
-                        {feature.label}
-                        {feature.comingSoon && <span className="tag plan__soon">Coming soon</span>}
-                      </span>
-                    </li>
-                  ))}
-                </ul>
+                <PlanFeatures plan={plan} className="plan__features" />
               </li>
             );
           })}

@@ -1,5 +1,6 @@
 import { PLAN_IDS, PLANS, TRIAL_DAYS } from '@dropsite/shared/plans';
-import { AlertIcon, CheckIcon } from '../../components/icons.tsx';
+import { AlertIcon } from '../../components/icons.tsx';
+import { PlanFeatures } from '../../components/plan-features.tsx';
 import { formatPlanPrice } from '../../pages/landing/pricing-section.tsx';
 import { SalesDialog } from '../forms/sales-form.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';
@@ -58,17 +59,7 @@ function Payment() {
                     Contact Sales
                   </button>
                 )}
-                <ul role="list" className="payment-plan__features">
-                  {plan.features.map((feature) => (
-                    <li key={feature.label} data-coming-soon={feature.comingSoon ? '' : undefined}>
-                      <CheckIcon size={16} />
-                      <span>
-                        {feature.label}
-                        {feature.comingSoon && <span className="soon-tag">Coming soon</span>}
-                      </span>
-                    </li>
-                  ))}
-                </ul>
+                <PlanFeatures plan={plan} className="payment-plan__features" />
               </li>
             );
           })}
