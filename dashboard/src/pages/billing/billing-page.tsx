@@ -5,7 +5,7 @@
  * Checkout the page waits until Stripe's webhook has fulfilled the payment: the browser's return
  * upgrades nothing, so no success is shown before the server says so.
  */
-import { useCallback, useEffect, useId, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useId, useState } from 'react';
 import {
   BILLING_ERRORS,
   BILLING_UI_MESSAGES,
@@ -224,46 +224,53 @@ function CreatorBilling() {
   );
 }
 
+/** A notice above the plan: its icon, its title and what else it says or offers. */
+function Banner({
+  tone,
+  role,
+  icon,
+  title,
+  id,
+  children,
+}: {
+  tone?: 'waiting' | 'success' | 'warning' | 'danger';
+  role: 'status' | 'alert' | 'note';
+  icon: ReactNode;
+  title: ReactNode;
+  id?: string;
+  children?: ReactNode;
+}) {
+  return (
+    <div id={id} className={tone ? `billing-banner billing-banner--${tone}` : 'billing-banner'} role={role}>
+      {icon}
+      <div>
+        <p className="billing-banner__title">{title}</p>
+        {children}
+      </div>
+    </div>
+  );
+}
+
 function CheckoutReturnNotice({ wait, onCheckAgain }: { wait: TCheckoutWait; onCheckAgain: () => void }) {
   if (wait === null) return null;
   if (wait === 'waiting')
     return (
-      <div className="billing-banner billing-banner--waiting" role="status">
-        <span className="billing-spinner" aria-hidden="true" />
-        <div>
-          <p className="billing-banner__title">Confirming your payment…</p>
-          <p>Stripe is telling us about your payment. Your new plan appears here as soon as it is confirmed, usually within a few seconds.</p>
-        </div>
-      </div>
+      <Banner tone="waiting" role="status" icon={<span className="billing-spinner" aria-hidden="true" />} title="Confirming your payment…">
+        <p>Stripe is telling us about your payment. Your new plan appears here as soon as it is confirmed, usually within a few seconds.</p>
+      </Banner>
     );
-  if (wait === 'confirmed')
-    return (
-      <div className="billing-banner billing-banner--success" role="status">
-        <CheckIcon size={20} />
-        <p className="billing-banner__title">{BILLING_UI_MESSAGES.paymentSucceeded}</p>
-      </div>
-    );
-  if (wait === 'cancelled')
-    return (
-      <div className="billing-banner" role="status">
-        <AlertIcon size={20} />
-        <p className="billing-banner__title">Checkout cancelled. You have not been charged and your plan has not changed.</p>
-      </div>
-    );
+  if (wait === 'confirmed') return <Banner tone="success" role="status" icon={<CheckIcon size={20} />} title={BILLING_UI_MESSAGES.paymentSucceeded} />;
+  if (wait === 'cancelled') return <Banner role="status" icon={<AlertIcon size={20} />} title="Checkout cancelled. You have not been charged and your plan has not changed." />;
   return (
-    <div className="billing-banner billing-banner--warning" role="alert">
-      <AlertIcon size={20} />
-      <div>
-        <p className="billing-banner__title">Your payment has not been confirmed yet</p>
-        <p>
-          Stripe has not confirmed your payment to us yet, so your plan has not changed. This can take a few minutes. If you completed the payment you will not be charged again:
-          check again shortly.
-        </p>
-        <button type="button" className="button button--secondary billing-banner__action" onClick={onCheckAgain}>
-          Check again
-        </button>
-      </div>
-    </div>
+    <Banner tone="warning" role="alert" icon={<AlertIcon size={20} />} title="Your payment has not been confirmed yet">
+      <p>
+        Stripe has not confirmed your payment to us yet, so your plan has not changed. This can take a few minutes. If you completed the payment you will not be charged again:
+        check again shortly.
+      </p>
+      <button type="button" className="button button--secondary billing-banner__action" onClick={onCheckAgain}>
+        Check again
+      </button>
+    </Banner>
   );
 }
 
@@ -294,43 +301,31 @@ export function BillingDetails({ billing, usage, interval, onInterval, busy, isW
   return (
     <>
       {!isConfigured && (
-        <div id={notConfiguredId} className="billing-banner" role="note">
-          <AlertIcon size={20} />
-          <div>
-            <p className="billing-banner__title">{BILLING_ERRORS.billing_not_configured.message}</p>
-            <p>The plans are shown so you can compare them, but none can be bought here and nothing is charged. Your account is on {plan.name}, and its limits apply.</p>
-          </div>
-        </div>
+        <Banner id={notConfiguredId} role="note" icon={<AlertIcon size={20} />} title={BILLING_ERRORS.billing_not_configured.message}>
+          <p>The plans are shown so you can compare them, but none can be bought here and nothing is charged. Your account is on {plan.name}, and its limits apply.</p>
+        </Banner>
       )}
 
       {subscription.status === 'past_due' && (
-        <div className="billing-banner billing-banner--danger" role="alert">
-          <AlertIcon size={20} />
-          <div>
-            <p className="billing-banner__title">Your last payment failed</p>
-            <p>
-              {subscription.grace_period_end
-                ? `${plan.name}’s limits stay until ${formatBillingDate(subscription.grace_period_end)} (${plural(daysUntil(subscription.grace_period_end, now), 'day')} left). `
-                : `${plan.name}’s limits stay for ${PAYMENT_GRACE_DAYS} days after a failed payment. `}
-              Update your card to keep them; after that your account moves to Free’s limits until a payment succeeds. Nothing is deleted.
-            </p>
-            {canOpenPortal && (
-              <button type="button" className="button button--primary billing-banner__action" onClick={onPortal} disabled={isBusy}>
-                {busy?.action === 'portal' ? 'Opening billing…' : 'Update payment method'}
-              </button>
-            )}
-          </div>
-        </div>
+        <Banner tone="danger" role="alert" icon={<AlertIcon size={20} />} title="Your last payment failed">
+          <p>
+            {subscription.grace_period_end
+              ? `${plan.name}’s limits stay until ${formatBillingDate(subscription.grace_period_end)} (${plural(daysUntil(subscription.grace_period_end, now), 'day')} left). `
+              : `${plan.name}’s limits stay for ${PAYMENT_GRACE_DAYS} days after a failed payment. `}
+            Update your card to keep them; after that your account moves to Free’s limits until a payment succeeds. Nothing is deleted.
+          </p>
+          {canOpenPortal && (
+            <button type="button" className="button button--primary billing-banner__action" onClick={onPortal} disabled={isBusy}>
+              {busy?.action === 'portal' ? 'Opening billing…' : 'Update payment method'}
+            </button>
+          )}
+        </Banner>
       )}
 
       {usage.over_limit && (
-        <div className="billing-banner billing-banner--warning" role="note">
-          <AlertIcon size={20} />
-          <div>
-            <p className="billing-banner__title">Your account is over its plan’s limits</p>
-            <p>{BILLING_ERRORS.over_plan_limits.message}</p>
-          </div>
-        </div>
+        <Banner tone="warning" role="note" icon={<AlertIcon size={20} />} title="Your account is over its plan’s limits">
+          <p>{BILLING_ERRORS.over_plan_limits.message}</p>
+        </Banner>
       )}
 
       {actionError && (
