@@ -5,6 +5,7 @@
  * rebuild does not redo it; a failure of the machine (a tool missing, a timeout, storage
  * trouble) is not, so the next build tries again.
  */
+import { buffer } from 'node:stream/consumers';
 import { ZDerivedMetadataSchema, derivedKeys, type TDerivedMetadata, type TFileKind } from '@dropsite/shared';
 import { IMMUTABLE_CACHE_CONTROL } from './derive-image.ts';
 import type { BuilderStorage, TBuildFile } from './types.ts';
@@ -56,9 +57,7 @@ export async function readDerivationCache(
   try {
     if (!(await storage.head(key))) return null;
     const { body } = await storage.get(key);
-    const chunks: Buffer[] = [];
-    for await (const chunk of body) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-    const parsed = ZDerivedMetadataSchema.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+    const parsed = ZDerivedMetadataSchema.safeParse(JSON.parse((await buffer(body)).toString('utf8')));
     if (!parsed.success || parsed.data.sha256 !== file.sha256 || parsed.data.kind !== kind) return null;
     // Only final failures are ever written, so an error here is a hit too.
     return parsed.data.error || isCompleteDerivation(parsed.data, derivation) ? parsed.data : null;

@@ -4,6 +4,7 @@
  * byline set over it. Text goes through an SVG overlay, escaped, so a title is only ever text.
  * The same input gives the same bytes (builds are idempotent).
  */
+import { buffer } from 'node:stream/consumers';
 import { loadSharp } from './sharp.ts';
 import type { BuilderStorage } from './types.ts';
 
@@ -56,9 +57,7 @@ export async function renderOgImage(storage: BuilderStorage, input: TOgImageInpu
 async function readBackground(storage: BuilderStorage, key: string): Promise<Buffer | null> {
   try {
     const { body } = await storage.get(key);
-    const chunks: Buffer[] = [];
-    for await (const chunk of body) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-    return Buffer.concat(chunks);
+    return await buffer(body);
   } catch {
     return null; // the gradient will do
   }

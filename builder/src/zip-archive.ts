@@ -14,6 +14,7 @@
  * - extraction is checked against the declared size by yauzl, so an entry can never inflate
  *   beyond what the central directory says.
  */
+import { buffer } from 'node:stream/consumers';
 import { PassThrough, type Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import {
@@ -150,9 +151,7 @@ class StorageReader extends yauzl.RandomAccessReader {
     if (endExclusive <= start) return Buffer.alloc(0);
     try {
       const { body } = await this.#storage.get(this.#key, { start, end: endExclusive - 1 });
-      const chunks: Buffer[] = [];
-      for await (const chunk of body) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-      return Buffer.concat(chunks);
+      return await buffer(body);
     } catch (error) {
       throw new StorageReadError(error);
     }

@@ -6,6 +6,7 @@
  * link shows; made again whenever that picture differs from the one a marker says they came from
  * (a rebuild, a new design of either), and left alone otherwise.
  */
+import { buffer } from 'node:stream/consumers';
 import { createHash } from 'node:crypto';
 import sharp, { type Sharp } from 'sharp';
 import {
@@ -33,9 +34,7 @@ function encode(image: Sharp, format: TDemoPreviewFormat): Sharp {
 async function readAll(storage: Storage, key: string): Promise<Buffer | null> {
   try {
     const { body } = await storage.get(key);
-    const chunks: Buffer[] = [];
-    for await (const chunk of body) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-    return Buffer.concat(chunks);
+    return await buffer(body);
   } catch {
     return null; // missing
   }
