@@ -16,9 +16,18 @@ import { initChunked, sha256 } from '../test-support/upload-session-client.ts';
 
 const MAIN = path.resolve(import.meta.dirname, '../main.ts');
 
+/** Kills the API and waits until it is gone, so nothing still writes into the folder removed next. */
+async function stopApi(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
 async function startApi(dataDir: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RUN_BUILDER: 'false', NODE_ENV: 'test', ...env },
+    // No demo sites: seeding them would write to DATA_DIR (and take CPU) beside the timed connections.
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RUN_BUILDER: 'false', NODE_ENV: 'test', DEMO_SITES: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -88,7 +97,7 @@ describe('slow clients', () => {
     });
   }, 60_000);
   afterAll(async () => {
-    api?.child.kill('SIGKILL');
+    if (api) await stopApi(api.child);
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -173,7 +182,7 @@ describe('slow clients', () => {
       await new Promise((r) => setTimeout(r, 200));
       expect((await fetch(`http://127.0.0.1:${small.port}/api/health`)).status).toBe(200);
     } finally {
-      small.child.kill('SIGKILL');
+      await stopApi(small.child);
       await rm(dir, { recursive: true, force: true });
     }
   }, 30_000);
