@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { parseRange } from '@dropsite/shared';
 import type { BuilderStorage } from './types.ts';
 
 export interface TServedObject {
@@ -26,11 +27,12 @@ export async function serveObjectOnLoopback(storage: BuilderStorage, key: string
       res.writeHead(404).end();
       return;
     }
-    const range = parseSingleRange(req.headers.range, size);
-    if (range === 'unsatisfiable') {
+    const parsed = parseRange(req.headers.range, size);
+    if (parsed.kind === 'unsatisfiable') {
       res.writeHead(416, { 'Content-Range': `bytes */${size}` }).end();
       return;
     }
+    const range = parsed.kind === 'range' ? { start: parsed.start, end: parsed.end } : null;
     const headers: Record<string, string> = { 'Accept-Ranges': 'bytes', 'Content-Type': 'application/octet-stream' };
     if (range) {
       headers['Content-Range'] = `bytes ${range.start}-${range.end}/${size}`;
@@ -72,22 +74,4 @@ export async function serveObjectOnLoopback(storage: BuilderStorage, key: string
         server.closeAllConnections();
       }),
   };
-}
-
-function parseSingleRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
-  if (!header) return null;
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!match) return null;
-  const [, startText = '', endText = ''] = match;
-  if (startText === '') {
-    if (endText === '') return null;
-    const suffix = Number(endText);
-    if (suffix === 0 || size === 0) return 'unsatisfiable';
-    return { start: Math.max(0, size - suffix), end: size - 1 };
-  }
-  const start = Number(startText);
-  if (start >= size) return 'unsatisfiable';
-  const end = endText === '' ? size - 1 : Math.min(Number(endText), size - 1);
-  if (end < start) return null;
-  return { start, end };
 }

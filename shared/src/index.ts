@@ -16,6 +16,7 @@ export * from './sha256.ts';
 export * from './engagement.ts';
 export * from './accounts.ts';
 export * from './storage-keys.ts';
+export * from './http-range.ts';
 export * from './limiter.ts';
 export * from './creator-dashboard.ts';
 export * from './site-management.ts';

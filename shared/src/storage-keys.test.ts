@@ -11,12 +11,14 @@ import {
   projectUploadsPrefix,
   siteCspKey,
   siteHtmlKey,
+  siteHtmlVariantKey,
   siteOgImageKey,
   siteOgImageMarkerKey,
   sitePrefix,
   sitePreviewImageKey,
   sitePreviewMarkerKey,
   templateAssetKey,
+  templateAssetVariantKey,
   templateAssetsMarkerKey,
   uploadKey,
 } from './storage-keys.ts';
@@ -52,6 +54,8 @@ describe('the storage layout', () => {
   it('keeps a site and its sidecars under sites/{slug}/', () => {
     expect(sitePrefix('harbour-lights')).toBe('sites/harbour-lights/');
     expect(siteHtmlKey('harbour-lights')).toBe('sites/harbour-lights/index.html');
+    expect(siteHtmlVariantKey('harbour-lights', 'br')).toBe('sites/harbour-lights/index.html.br');
+    expect(siteHtmlVariantKey('harbour-lights', 'gzip')).toBe('sites/harbour-lights/index.html.gz');
     expect(siteCspKey('harbour-lights')).toBe('sites/harbour-lights/csp.json');
     expect(siteOgImageKey('harbour-lights')).toBe('sites/harbour-lights/og.png');
     expect(siteOgImageMarkerKey('harbour-lights')).toBe('sites/harbour-lights/og.png.json');
@@ -64,6 +68,8 @@ describe('the storage layout', () => {
     expect(TEMPLATE_ASSETS_PREFIX).toBe('assets/_astro/');
     expect(templateAssetKey('PdfViewer.CRaq7btm.js')).toBe('assets/_astro/PdfViewer.CRaq7btm.js');
     expect(templateAssetKey('fonts/inter.woff2')).toBe('assets/_astro/fonts/inter.woff2');
+    expect(templateAssetVariantKey('PdfViewer.CRaq7btm.js', 'br')).toBe('assets/_astro/PdfViewer.CRaq7btm.js.br');
+    expect(templateAssetVariantKey('PdfViewer.CRaq7btm.js', 'gzip')).toBe('assets/_astro/PdfViewer.CRaq7btm.js.gz');
     expect(templateAssetsMarkerKey('0123456789abcdef0123')).toBe('assets/.published-0123456789abcdef0123');
   });
 

@@ -8,11 +8,13 @@
  *   derived/{sha256}/document.pdf         an office document converted to PDF
  *   derived/{sha256}/meta.json            what was derived; written last, marks a finished entry
  *   sites/{slug}/index.html               the built site page
+ *   sites/{slug}/index.html.br, .gz       its Brotli and gzip variants, written before it
  *   sites/{slug}/csp.json                 its inline script hashes
  *   sites/{slug}/og.png, og.png.json      its link picture, and the input it was made from
  *   sites/{slug}/preview-{w}.{format}     a demo site's card picture (its link picture made small)
  *   sites/{slug}/preview.json             the link picture the card pictures were made from
  *   assets/_astro/{path}                  the template's island bundles, content-hashed
+ *   assets/_astro/{path}.br, .gz          their Brotli and gzip variants (text assets only)
  *   assets/.published-{version}           marker: that template version's bundles are all stored
  *
  * Every part is checked before it becomes a key: a slug, id, hash or path that could climb out of
@@ -84,6 +86,18 @@ export function siteHtmlKey(slug: string): string {
   return `${sitePrefix(slug)}index.html`;
 }
 
+/** The content codings a page or asset is stored in besides identity, as HTTP names them. */
+export const STORED_CODINGS = ['br', 'gzip'] as const;
+export type TStoredCoding = (typeof STORED_CODINGS)[number];
+
+/** The file name suffix of each stored coding: the one nginx's gzip_static and brotli_static look for. */
+const CODING_SUFFIX: Record<TStoredCoding, string> = { br: '.br', gzip: '.gz' };
+
+/** The site page compressed in one coding, next to the page itself (written before it). */
+export function siteHtmlVariantKey(slug: string, coding: TStoredCoding): string {
+  return `${siteHtmlKey(slug)}${CODING_SUFFIX[coding]}`;
+}
+
 /** The site page's inline script hashes, beside its HTML. */
 export function siteCspKey(slug: string): string {
   return `${sitePrefix(slug)}csp.json`;
@@ -118,6 +132,11 @@ export function templateAssetKey(assetPath: string): string {
     throw new Error(`Unsafe template asset path: ${JSON.stringify(assetPath)}`);
   }
   return `${TEMPLATE_ASSETS_PREFIX}${assetPath}`;
+}
+
+/** A template bundle compressed in one coding, next to the bundle itself. */
+export function templateAssetVariantKey(assetPath: string, coding: TStoredCoding): string {
+  return `${templateAssetKey(assetPath)}${CODING_SUFFIX[coding]}`;
 }
 
 /** Written after a template version's bundles are all stored, so later publishes of it do nothing. */

@@ -4,8 +4,8 @@
  * reading storage when the client goes away.
  */
 import type { Request, Response } from 'express';
+import { parseRange } from '@dropsite/shared';
 import { AppError } from '../http/app-error.ts';
-import { parseRange } from '../http/range.ts';
 import { StorageNotFoundError, type Storage, type TByteRange } from '../storage/storage.ts';
 
 /** Every uploaded byte is served as inert: never sniffed, never able to run script on our origin. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRange } from './range.ts';
+import { parseRange } from '@dropsite/shared';
 import { contentDisposition } from './content-disposition.ts';
 
 describe('Range parsing', () => {

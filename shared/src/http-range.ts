@@ -1,4 +1,8 @@
-/** Parses a single-range `Range` header (RFC 9110). Anything else is served whole, never a crash. */
+/**
+ * Parses a single-range `Range` header (RFC 9110). Anything else is served whole, never a crash.
+ * The one Range parser: the API's file, asset and dashboard routes and the builder's loopback server for
+ * ffmpeg all read ranges with it.
+ */
 
 export type TRangeResult = { kind: 'none' } | { kind: 'range'; start: number; end: number } | { kind: 'unsatisfiable' };
 
