@@ -6,7 +6,16 @@ import type { FileHandle } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { InvalidPartError, MultipartUploadNotFoundError, StorageNotFoundError, assertConsecutiveParts, assertSafeKey, assertValidPart, createExactLengthGuard } from './storage.ts';
+import {
+  InvalidPartError,
+  MultipartUploadNotFoundError,
+  StorageNotFoundError,
+  assertConsecutiveParts,
+  assertSafeKey,
+  assertValidEtag,
+  assertValidPart,
+  createExactLengthGuard,
+} from './storage.ts';
 import type { Storage, TByteRange, TGetResult, TMultipartUpload, TMultipartUploadInfo, TObjectInfo, TPartInfo, TPutOptions } from './storage.ts';
 
 const TMP_DIR = '.tmp';
@@ -38,6 +47,19 @@ interface TMultipartManifest {
 interface TSidecar {
   contentType?: string;
   cacheControl?: string;
+  /**
+   * The entity tag put with the object, and the inode and size of the file it was put with. The
+   * sidecar is published before its object, so a reader between the two (or one that opened the
+   * previous object) finds another inode and answers no tag rather than the new tag on old bytes.
+   */
+  etag?: string;
+  ino?: number;
+  size?: number;
+}
+
+/** The sidecar's entity tag when it was written for exactly this file. */
+function etagOf(sidecar: TSidecar | undefined, file: { ino: number; size: number }): string | undefined {
+  return sidecar?.etag !== undefined && sidecar.ino === file.ino && sidecar.size === file.size ? sidecar.etag : undefined;
 }
 
 export function createDiskStorage(rootDir: string): Storage {
@@ -69,7 +91,7 @@ export function createDiskStorage(rootDir: string): Storage {
     ));
 
   /** Writes the body to a new temp file, fsynced before it is closed, and answers what was written. */
-  async function writeTemp(tmpPath: string, body: Readable | Uint8Array | string): Promise<{ size: number; mtimeMs: number }> {
+  async function writeTemp(tmpPath: string, body: Readable | Uint8Array | string): Promise<TWrittenFile> {
     await ensureTmpRoot();
     try {
       return await writeNewFile(tmpPath, body);
@@ -84,11 +106,13 @@ export function createDiskStorage(rootDir: string): Storage {
   async function put(key: string, body: Readable | Uint8Array | string, options: TPutOptions = {}): Promise<TObjectInfo> {
     const objectPath = resolveObjectPath(key);
     const sidecarPath = resolveSidecarPath(key);
+    assertValidEtag(options.etag);
     const tmpData = join(tmpRoot, `${randomUUID()}.part`);
     const tmpSidecar = `${tmpData}.json`;
     try {
       const written = await writeTemp(tmpData, body);
-      const sidecar = buildSidecar(options);
+      // A rename keeps the inode, so the tag names the file that becomes the object.
+      const sidecar = buildSidecar(options, written);
       await publishSidecar(sidecar, tmpSidecar, sidecarPath, key);
       try {
         await publishFile(tmpData, objectPath, key);
@@ -98,7 +122,7 @@ export function createDiskStorage(rootDir: string): Storage {
         throw error;
       }
       await syncDirectory(dirname(objectPath));
-      return { key, size: written.size, contentType: sidecar?.contentType, modifiedAt: written.mtimeMs };
+      return { key, size: written.size, contentType: sidecar?.contentType, modifiedAt: written.mtimeMs, etag: sidecar?.etag };
     } catch (error) {
       await Promise.all([rm(tmpData, { force: true }), rm(tmpSidecar, { force: true })]);
       throw error;
@@ -128,11 +152,12 @@ export function createDiskStorage(rootDir: string): Storage {
     // Opening first pins the inode, so a concurrent delete or overwrite cannot change what we stream.
     const handle = await openObject(objectPath, key);
     try {
-      const { size } = await handle.stat();
+      const file = await handle.stat();
+      const { size } = file;
       const effectiveRange = range ? clampRange(range, size) : undefined;
-      const contentType = (await readSidecar(resolveSidecarPath(key)))?.contentType;
+      const sidecar = await readSidecar(resolveSidecarPath(key));
       const body = handle.createReadStream({ start: effectiveRange?.start, end: effectiveRange?.end, autoClose: true });
-      return { body, size, contentType, range: effectiveRange };
+      return { body, size, contentType: sidecar?.contentType, range: effectiveRange, etag: etagOf(sidecar, file) };
     } catch (error) {
       await handle.close();
       throw error;
@@ -167,7 +192,7 @@ export function createDiskStorage(rootDir: string): Storage {
     const info = await statFile(objectPath);
     if (!info) return null;
     const sidecar = await readSidecar(resolveSidecarPath(key));
-    return { key, size: info.size, contentType: sidecar?.contentType, modifiedAt: info.mtimeMs };
+    return { key, size: info.size, contentType: sidecar?.contentType, modifiedAt: info.mtimeMs, etag: etagOf(sidecar, info) };
   }
 
   async function deleteObject(key: string): Promise<void> {
@@ -512,19 +537,21 @@ function toReadable(body: Readable | Uint8Array | string): Readable {
   return Readable.from([bytes]);
 }
 
-function buildSidecar(options: TPutOptions): TSidecar | undefined {
-  if (options.contentType === undefined && options.cacheControl === undefined) return undefined;
-  return { contentType: options.contentType, cacheControl: options.cacheControl };
+function buildSidecar(options: TPutOptions, file?: { ino: number; size: number }): TSidecar | undefined {
+  if (options.contentType === undefined && options.cacheControl === undefined && options.etag === undefined) return undefined;
+  const sidecar: TSidecar = { contentType: options.contentType, cacheControl: options.cacheControl };
+  return options.etag !== undefined && file ? { ...sidecar, etag: options.etag, ino: file.ino, size: file.size } : sidecar;
 }
 
 async function readSidecar(path: string): Promise<TSidecar | undefined> {
   try {
     const parsed: unknown = JSON.parse(await readFile(path, 'utf8'));
     if (typeof parsed !== 'object' || parsed === null) return undefined;
-    const { contentType, cacheControl } = parsed as Record<string, unknown>;
+    const { contentType, cacheControl, etag, ino, size } = parsed as Record<string, unknown>;
     return {
       contentType: typeof contentType === 'string' ? contentType : undefined,
       cacheControl: typeof cacheControl === 'string' ? cacheControl : undefined,
+      ...(typeof etag === 'string' && typeof ino === 'number' && typeof size === 'number' ? { etag, ino, size } : {}),
     };
   } catch (error) {
     if (isMissing(error)) return undefined;
@@ -548,10 +575,10 @@ async function openObject(path: string, key: string): Promise<FileHandle> {
   return handle;
 }
 
-async function statFile(path: string): Promise<{ size: number; mtimeMs: number } | null> {
+async function statFile(path: string): Promise<TWrittenFile | null> {
   try {
     const info = await stat(path);
-    return info.isFile() ? { size: info.size, mtimeMs: info.mtimeMs } : null;
+    return info.isFile() ? { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino } : null;
   } catch (error) {
     if (isMissing(error)) return null;
     throw error;
@@ -590,20 +617,26 @@ async function publishFile(tmpPath: string, finalPath: string, key: string): Pro
   }
 }
 
+interface TWrittenFile {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
+
 /** Creates `path` (never overwriting) with the body's bytes, fsynced before close. */
-async function writeNewFile(path: string, body: Readable | Uint8Array | string): Promise<{ size: number; mtimeMs: number }> {
+async function writeNewFile(path: string, body: Readable | Uint8Array | string): Promise<TWrittenFile> {
   if (body instanceof Readable) {
     // `flush` fsyncs before close, so a later rename never publishes bytes that are only in the page cache.
     await pipeline(body, createWriteStream(path, { flags: 'wx', flush: true }));
     const info = await stat(path);
-    return { size: info.size, mtimeMs: info.mtimeMs };
+    return { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
   }
   const handle = await open(path, 'wx');
   try {
     await handle.writeFile(body);
     await handle.sync();
     const info = await handle.stat();
-    return { size: info.size, mtimeMs: info.mtimeMs };
+    return { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
   } finally {
     await handle.close();
   }

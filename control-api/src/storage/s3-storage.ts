@@ -21,7 +21,17 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { createHash } from 'node:crypto';
 import { PassThrough, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { InvalidPartError, MultipartUploadNotFoundError, StorageNotFoundError, assertConsecutiveParts, assertSafeKey, assertValidPart, createExactLengthGuard } from './storage.ts';
+import {
+  InvalidPartError,
+  MultipartUploadNotFoundError,
+  STORED_ETAG,
+  StorageNotFoundError,
+  assertConsecutiveParts,
+  assertSafeKey,
+  assertValidEtag,
+  assertValidPart,
+  createExactLengthGuard,
+} from './storage.ts';
 import type { Storage, TByteRange, TGetResult, TMultipartUpload, TMultipartUploadInfo, TObjectInfo, TPartInfo, TPresignedRequest, TPutOptions } from './storage.ts';
 import { presignS3Url } from './s3-presign.ts';
 
@@ -86,6 +96,14 @@ export async function ensureBucket(options: TS3StorageOptions): Promise<void> {
   }
 }
 
+/** The user metadata (x-amz-meta-…) that holds the entity tag put with an object (TPutOptions.etag). */
+const ETAG_METADATA = 'dropsite-etag';
+
+function storedEtagOf(metadata: Record<string, string> | undefined): string | undefined {
+  const etag = metadata?.[ETAG_METADATA];
+  return etag !== undefined && STORED_ETAG.test(etag) ? etag : undefined;
+}
+
 export function createS3Storage(options: TS3StorageOptions): Storage {
   const s3Options = options;
   const client = createS3Client(options);
@@ -93,11 +111,14 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
 
   async function put(key: string, body: Readable | Uint8Array | string, putOptions: TPutOptions = {}): Promise<TObjectInfo> {
     assertSafeKey(key);
-    const common = { Bucket, Key: key, ContentType: putOptions.contentType, CacheControl: putOptions.cacheControl };
+    assertValidEtag(putOptions.etag);
+    // User metadata travels with the object in the same put, so the tag always describes these bytes.
+    const Metadata = putOptions.etag === undefined ? undefined : { [ETAG_METADATA]: putOptions.etag };
+    const common = { Bucket, Key: key, ContentType: putOptions.contentType, CacheControl: putOptions.cacheControl, Metadata };
     if (!(body instanceof Readable)) {
       const bytes = typeof body === 'string' ? Buffer.from(body) : body;
       await client.send(new PutObjectCommand({ ...common, Body: bytes, ContentLength: bytes.byteLength }));
-      return { key, size: bytes.byteLength, contentType: putOptions.contentType, modifiedAt: Date.now() };
+      return { key, size: bytes.byteLength, contentType: putOptions.contentType, modifiedAt: Date.now(), etag: putOptions.etag };
     }
 
     let size = 0;
@@ -125,7 +146,7 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
     const [uploaded, fed] = await Promise.allSettled([uploading, feeding]);
     if (fed.status === 'rejected') throw fed.reason;
     if (uploaded.status === 'rejected') throw uploaded.reason;
-    return { key, size, contentType: putOptions.contentType, modifiedAt: Date.now() };
+    return { key, size, contentType: putOptions.contentType, modifiedAt: Date.now(), etag: putOptions.etag };
   }
 
   async function get(key: string, range?: TByteRange): Promise<TGetResult> {
@@ -145,6 +166,7 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
         size: contentRange?.size ?? response.ContentLength ?? 0,
         contentType: response.ContentType,
         range: contentRange?.range,
+        etag: storedEtagOf(response.Metadata),
       };
     } catch (error) {
       if (isNotFound(error)) throw new StorageNotFoundError(key);
@@ -173,6 +195,7 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
         size: response.ContentLength ?? 0,
         contentType: response.ContentType,
         modifiedAt: response.LastModified?.getTime() ?? 0,
+        etag: storedEtagOf(response.Metadata),
       };
     } catch (error) {
       if (isNotFound(error)) return null;

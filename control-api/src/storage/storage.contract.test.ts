@@ -1,6 +1,6 @@
 /** One behaviour contract for every storage driver: disk on a temp directory, S3 against a real s3rver. */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -167,6 +167,43 @@ for (const driver of ['disk', 's3'] as const) {
       expect(result.contentType).not.toBe('application/json');
       expect((await readAll(result.body)).toString()).toBe('plain');
     });
+
+    it('keeps the entity tag given at put with the bytes it was given with', async () => {
+      const info = await storage.put('tagged/index.html', '<h1>one</h1>', { contentType: 'text/html; charset=utf-8', etag: 'tag-one' });
+      expect(info.etag).toBe('tag-one');
+      expect((await storage.head('tagged/index.html'))?.etag).toBe('tag-one');
+      const first = await storage.get('tagged/index.html');
+      expect(first.etag).toBe('tag-one');
+      first.body.destroy();
+
+      await storage.put('tagged/index.html', '<h1>two!</h1>', { contentType: 'text/html; charset=utf-8', etag: 'tag_two' });
+      const second = await storage.get('tagged/index.html');
+      expect(second.etag).toBe('tag_two');
+      expect((await readAll(second.body)).toString()).toBe('<h1>two!</h1>');
+
+      // A put without a tag leaves none of an earlier put behind.
+      await storage.put('tagged/index.html', '<h1>three</h1>', { contentType: 'text/html; charset=utf-8' });
+      expect((await storage.head('tagged/index.html'))?.etag).toBeUndefined();
+      const third = await storage.get('tagged/index.html');
+      expect(third.etag).toBeUndefined();
+      third.body.destroy();
+
+      await expect(storage.put('tagged/bad', 'x', { etag: '"quoted"' })).rejects.toThrow(/Unsafe entity tag/);
+      expect(await storage.head('tagged/bad')).toBeNull();
+    });
+
+    if (driver === 'disk')
+      it('answers no entity tag for bytes its tag was not put with', async () => {
+        await storage.put('tagged/swapped.html', '<h1>tagged</h1>', { etag: 'tag-tagged' });
+        // Another file moved over the object, as when a reader meets the new sidecar before the new object.
+        const stray = join(workDir, 'stray.html');
+        await writeFile(stray, '<h1>other bytes</h1>');
+        await rename(stray, join(diskRoot!, 'tagged', 'swapped.html'));
+        expect((await storage.head('tagged/swapped.html'))?.etag).toBeUndefined();
+        const result = await storage.get('tagged/swapped.html');
+        expect(result.etag).toBeUndefined();
+        expect((await readAll(result.body)).toString()).toBe('<h1>other bytes</h1>');
+      });
 
     if (driver === 'disk')
       it('puts again after its temp folder was removed under it', async () => {

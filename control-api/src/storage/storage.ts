@@ -7,6 +7,8 @@ export interface TObjectInfo {
   contentType: string | undefined;
   /** Last modification time in epoch milliseconds. */
   modifiedAt: number;
+  /** The entity tag put with the object (TPutOptions.etag), while it describes these bytes. */
+  etag?: string | undefined;
 }
 
 export interface TByteRange {
@@ -19,7 +21,16 @@ export interface TByteRange {
 export interface TPutOptions {
   contentType?: string;
   cacheControl?: string;
+  /**
+   * A strong entity tag of the bytes (a content hash, without quotes: letters, digits, '-' and '_'),
+   * kept with the object so a reader can answer If-None-Match without reading it. head and get answer
+   * it only while it describes the bytes they found, never a tag of an object put before or after.
+   */
+  etag?: string;
 }
+
+/** What an entity tag kept with an object may hold (it goes into a header and S3 metadata as is). */
+export const STORED_ETAG = /^[A-Za-z0-9_-]{1,128}$/;
 
 export interface TGetResult {
   body: Readable;
@@ -27,6 +38,8 @@ export interface TGetResult {
   size: number;
   contentType: string | undefined;
   range: TByteRange | undefined;
+  /** The entity tag put with the object (TPutOptions.etag), when it describes the bytes being read. */
+  etag?: string | undefined;
 }
 
 /** A multipart upload: an object assembled from numbered parts and visible only once completed. */
@@ -198,6 +211,11 @@ export class StorageNotFoundError extends Error {
     this.name = 'StorageNotFoundError';
     this.key = key;
   }
+}
+
+/** Refuses an entity tag a driver could not keep as is. */
+export function assertValidEtag(etag: string | undefined): void {
+  if (etag !== undefined && !STORED_ETAG.test(etag)) throw new Error(`Unsafe entity tag: ${JSON.stringify(etag)}`);
 }
 
 /** Keys are made by the server only; this refuses anything that could escape a prefix. */
