@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as cheerio from 'cheerio';
 import { createSiteBuilder, SITE_HTML_CACHE_CONTROL, SITE_HTML_CONTENT_TYPE, type TSiteBuilderDeps } from './build-site.ts';
-import { derivedKeys, siteHtmlKey, TEMPLATE_ASSETS_PREFIX, templateAssetKey } from '@dropsite/shared';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { derivedKeys, siteHtmlKey, siteHtmlVariantKey, TEMPLATE_ASSETS_PREFIX, templateAssetKey, templateAssetVariantKey } from '@dropsite/shared';
+import { contentEtag } from './precompress.ts';
 import type { TBuildFile, TBuildReport } from './types.ts';
 import { ensureTemplateBuilt } from './test-support/ensure-template-built.ts';
 import { MemoryStorage } from './test-support/memory-storage.ts';
@@ -182,6 +184,32 @@ describe('createSiteBuilder().buildSite', () => {
     expect(storage.text(third.htmlKey)).toBe(html);
   });
 
+  it('writes the Brotli and gzip variants of the page before it, each with the ETag of its bytes', async () => {
+    const { storage, builder, report } = setup();
+    const images = await threeImages(storage);
+    const project = makeProject({ slug: 'variant-site' });
+    const result = await builder.buildSite(makeInput(project, images), report);
+    const page = storage.objects.get(result.htmlKey)!;
+    const br = storage.objects.get(siteHtmlVariantKey('variant-site', 'br'))!;
+    const gz = storage.objects.get(siteHtmlVariantKey('variant-site', 'gzip'))!;
+    expect(brotliDecompressSync(br.body).equals(page.body)).toBe(true);
+    expect(gunzipSync(gz.body).equals(page.body)).toBe(true);
+    expect(br.body.length).toBeLessThan(page.body.length / 3);
+    for (const object of [page, br, gz]) {
+      expect(object.etag).toBe(contentEtag(object.body));
+      expect(object.contentType).toBe(SITE_HTML_CONTENT_TYPE);
+    }
+    expect(storage.putLog.at(-1)).toBe(result.htmlKey);
+    expect(storage.putLog.indexOf(siteHtmlVariantKey('variant-site', 'br'))).toBeLessThan(storage.putLog.length - 1);
+
+    // The same input: the same tags; other content: other tags.
+    await builder.buildSite(makeInput(project, images), report);
+    expect(storage.objects.get(result.htmlKey)!.etag).toBe(page.etag);
+    await builder.buildSite(makeInput({ ...project, title: 'Another title' }, images), report);
+    expect(storage.objects.get(result.htmlKey)!.etag).not.toBe(page.etag);
+    expect(storage.objects.get(siteHtmlVariantKey('variant-site', 'br'))!.etag).not.toBe(br.etag);
+  });
+
   it('keeps building when an image is corrupt', async () => {
     const { storage, builder, report, log } = setup();
     const good = await addFile(storage, 'good.jpg', await makeImage(600, 400));
@@ -247,6 +275,12 @@ describe('publishAssets', () => {
       expect(object.cacheControl).toBe('public, max-age=31536000, immutable');
       if (key.endsWith('.js')) expect(object.contentType).toBe('text/javascript; charset=utf-8');
     }
+    // Text bundles come with their variants, and every object with the ETag of its bytes.
+    const bundle = assets.find((key) => key.endsWith('.js'))!.slice(TEMPLATE_ASSETS_PREFIX.length);
+    const plain = storage.objects.get(templateAssetKey(bundle))!;
+    expect(brotliDecompressSync(storage.objects.get(templateAssetVariantKey(bundle, 'br'))!.body).equals(plain.body)).toBe(true);
+    expect(gunzipSync(storage.objects.get(templateAssetVariantKey(bundle, 'gzip'))!.body).equals(plain.body)).toBe(true);
+    for (const key of assets) expect(storage.objects.get(key)!.etag, key).toBe(contentEtag(storage.objects.get(key)!.body));
     const marker = storage.keys('assets/.published-');
     expect(marker).toHaveLength(1);
     expect(storage.putLog.at(-1)).toBe(marker[0]);

@@ -2,11 +2,12 @@
  * Builds one site: derives each file (images: thumbnail + display copy; PDFs, office documents,
  * videos, audio, archives and text: see derive-file.ts; all cached by content hash), writes
  * the link picture (og-image-cache.ts), renders the template with the site's model
- * (render-model.ts) and writes the site page (siteHtmlKey) last, in one put, so a rebuild swaps
- * the site atomically. The same input gives the same HTML. This module only orchestrates: the
+ * (render-model.ts), writes the page's Brotli and gzip variants (precompress.ts) and then the site
+ * page (siteHtmlKey) last, in one put, so a rebuild swaps the site atomically; each with a strong
+ * ETag of its bytes. The same input gives the same HTML (and the same ETags). This module only orchestrates: the
  * concurrency, the progress reports and the order of the writes.
  */
-import { siteCspKey, siteHtmlKey, type TArchiveEntryLimits, type TDerivedMetadata, type TFileKind } from '@dropsite/shared';
+import { STORED_CODINGS, siteCspKey, siteHtmlKey, siteHtmlVariantKey, type TArchiveEntryLimits, type TDerivedMetadata, type TFileKind } from '@dropsite/shared';
 import type { BuilderStorage, SiteBuilder, TBuildFile, TBuildInput, TBuildReport, TBuildResult, TBuilderLogger } from './types.ts';
 import type { TDeriveImageOptions } from './derive-image.ts';
 import type { TDerivation } from './derive-cache.ts';
@@ -21,6 +22,7 @@ import { buildRenderModel, fileKindOf } from './render-model.ts';
 import { loadSiteRenderer, type SiteRenderer } from './render.ts';
 import { publishTemplateAssets } from './publish-assets.ts';
 import { createGate, createLimiter } from './limiter.ts';
+import { PAGE_COMPRESSION, compressVariants, contentEtag } from './precompress.ts';
 
 export interface TSiteBuilderDeps {
   storage: BuilderStorage;
@@ -155,12 +157,23 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
     const model = buildRenderModel(project, files, derived, deps.siteOrigin, ogImageUrl, deps.archiveEntryLimits);
     const html = await (await rendererReady).render(model);
     const body = Buffer.from(html, 'utf8');
+    const variants = await compressVariants(body, PAGE_COMPRESSION);
 
     await publishAssets(); // the HTML may reference island bundles: they go up first
     // The page's inline script hashes for the API's CSP header, written before the HTML they allow.
     const csp: TSiteCspSidecar = { scriptHashes: inlineScriptHashes(html) };
     await storage.put(siteCspKey(project.slug), JSON.stringify(csp), { contentType: 'application/json', cacheControl: 'no-cache' });
-    await storage.put(htmlKey, body, { contentType: SITE_HTML_CONTENT_TYPE, cacheControl: SITE_HTML_CACHE_CONTROL });
+    // Every variant, always: a variant left from an earlier build would be served in place of this page.
+    await Promise.all(
+      STORED_CODINGS.map((coding) =>
+        storage.put(siteHtmlVariantKey(project.slug, coding), variants[coding], {
+          contentType: SITE_HTML_CONTENT_TYPE,
+          cacheControl: SITE_HTML_CACHE_CONTROL,
+          etag: contentEtag(variants[coding]),
+        }),
+      ),
+    );
+    await storage.put(htmlKey, body, { contentType: SITE_HTML_CONTENT_TYPE, cacheControl: SITE_HTML_CACHE_CONTROL, etag: contentEtag(body) });
     progress(PROGRESS.done, 'Published');
     await progress.flush();
 

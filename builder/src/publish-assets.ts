@@ -1,16 +1,25 @@
 /**
  * Uploads the template's island bundles (dist/client/_astro/*) to assets/_astro/ once per
- * template version. The version is the hash of the asset manifest (paths and content hashes);
- * a marker object assets/.published-<hash> is written last and makes later calls no-ops.
+ * template version, each text bundle with its Brotli and gzip variants (the ones the template's
+ * build wrote next to it, else compressed here) and every object with a strong ETag of its bytes.
+ * The version is the hash of the asset manifest (paths and content hashes, and the layout of what
+ * is stored); a marker object assets/.published-<hash> is written last and makes later calls no-ops.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { templateAssetKey, templateAssetsMarkerKey } from '@dropsite/shared';
+import { STORED_CODINGS, templateAssetKey, templateAssetVariantKey, templateAssetsMarkerKey } from '@dropsite/shared';
 import type { BuilderStorage } from './types.ts';
 import { templatePaths } from './render.ts';
 import { IMMUTABLE_CACHE_CONTROL } from './derive-image.ts';
+import { PAGE_COMPRESSION, VARIANT_SUFFIX, compressVariants, contentEtag, isCompressibleFile, isVariantFile } from './precompress.ts';
+
+/**
+ * What a published version stores besides its bundles; part of the version's hash, so a template
+ * published before variants and ETags were stored is published again, with them.
+ */
+const STORED_LAYOUT = 'variants-br-gzip,etag';
 
 export interface TPublishAssetsResult {
   /** False when the marker showed this version was already published. */
@@ -55,7 +64,7 @@ export async function readAssetManifest(clientDir = templatePaths().clientDir): 
   const files: TAssetManifest['files'] = [];
   if (existsSync(astroDir)) {
     const names = (await readdir(astroDir, { recursive: true, withFileTypes: true }))
-      .filter((entry) => entry.isFile())
+      .filter((entry) => entry.isFile() && !isVariantFile(entry.name))
       .map((entry) => path.relative(astroDir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
       .sort();
     for (const name of names) {
@@ -68,10 +77,17 @@ export async function readAssetManifest(clientDir = templatePaths().clientDir): 
     }
   }
   const hash = createHash('sha256')
-    .update(files.map((f) => `${f.path} ${f.sha256}\n`).join(''))
+    .update(`${STORED_LAYOUT}\n${files.map((f) => `${f.path} ${f.sha256}\n`).join('')}`)
     .digest('hex')
     .slice(0, 20);
   return { files, hash };
+}
+
+/** The variants the template's build wrote next to a bundle, or, when it wrote none, compressed now. */
+async function builtVariants(source: string, bytes: Buffer): Promise<Partial<Record<(typeof STORED_CODINGS)[number], Buffer>>> {
+  const built = await Promise.all(STORED_CODINGS.map((coding) => readFile(`${source}${VARIANT_SUFFIX[coding]}`).catch(() => undefined)));
+  if (built.some((variant) => variant !== undefined)) return Object.fromEntries(STORED_CODINGS.map((coding, i) => [coding, built[i]]));
+  return compressVariants(bytes, PAGE_COMPRESSION);
 }
 
 export async function publishTemplateAssets(storage: BuilderStorage, options: { clientDir?: string } = {}): Promise<TPublishAssetsResult> {
@@ -84,10 +100,21 @@ export async function publishTemplateAssets(storage: BuilderStorage, options: { 
   if (await storage.head(markerKey)) return { published: false, markerKey, files: manifest.files.length };
 
   for (const file of manifest.files) {
-    await storage.put(templateAssetKey(file.path), createReadStream(path.join(clientDir, '_astro', file.path)), {
-      contentType: assetContentType(file.path),
-      cacheControl: IMMUTABLE_CACHE_CONTROL,
-    });
+    const source = path.join(clientDir, '_astro', file.path);
+    const bytes = await readFile(source);
+    const options = { contentType: assetContentType(file.path), cacheControl: IMMUTABLE_CACHE_CONTROL };
+    if (isCompressibleFile(file.path)) {
+      const variants = await builtVariants(source, bytes);
+      await Promise.all(
+        STORED_CODINGS.flatMap((coding) => {
+          const variant = variants[coding];
+          // A variant no smaller than the bundle is not stored; the bundle is sent as it is.
+          if (!variant || variant.byteLength >= bytes.byteLength) return [];
+          return [storage.put(templateAssetVariantKey(file.path, coding), variant, { ...options, etag: contentEtag(variant) })];
+        }),
+      );
+    }
+    await storage.put(templateAssetKey(file.path), bytes, { ...options, etag: contentEtag(bytes) });
   }
   await storage.put(markerKey, JSON.stringify(manifest), { contentType: 'application/json; charset=utf-8', cacheControl: 'no-cache' });
   return { published: true, markerKey, files: manifest.files.length };

@@ -4,7 +4,7 @@ import type { TContactInfo, TDerivedMetadata, TSiteSettings, TTemplateId } from 
 
 /** The part of the storage interface the builder uses; the control-api's Storage satisfies it. */
 export interface BuilderStorage {
-  put(key: string, body: Readable | Uint8Array | string, options?: { contentType?: string; cacheControl?: string }): Promise<unknown>;
+  put(key: string, body: Readable | Uint8Array | string, options?: { contentType?: string; cacheControl?: string; etag?: string }): Promise<unknown>;
   get(key: string, range?: { start: number; end: number }): Promise<{ body: Readable; size: number; contentType: string | undefined }>;
   head(key: string): Promise<{ size: number } | null>;
 }

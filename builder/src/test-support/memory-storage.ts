@@ -6,6 +6,7 @@ export interface TStoredObject {
   body: Buffer;
   contentType: string | undefined;
   cacheControl: string | undefined;
+  etag: string | undefined;
 }
 
 export class MemoryStorage implements BuilderStorage {
@@ -14,9 +15,13 @@ export class MemoryStorage implements BuilderStorage {
   readonly putLog: string[] = [];
   readonly getLog: string[] = [];
 
-  async put(key: string, body: Readable | Uint8Array | string, options: { contentType?: string; cacheControl?: string } = {}): Promise<{ key: string; size: number }> {
+  async put(
+    key: string,
+    body: Readable | Uint8Array | string,
+    options: { contentType?: string; cacheControl?: string; etag?: string } = {},
+  ): Promise<{ key: string; size: number }> {
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body instanceof Uint8Array ? Buffer.from(body) : await readAll(body);
-    this.objects.set(key, { body: bytes, contentType: options.contentType, cacheControl: options.cacheControl });
+    this.objects.set(key, { body: bytes, contentType: options.contentType, cacheControl: options.cacheControl, etag: options.etag });
     this.putLog.push(key);
     return { key, size: bytes.length };
   }

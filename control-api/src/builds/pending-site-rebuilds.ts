@@ -6,7 +6,7 @@
  * stored pages are wrong (e.g. they held owner data), so the old page is never served again, even
  * when its rebuild fails. Visitors see the building page for the moments the rebuild takes.
  */
-import { siteHtmlKey } from '@dropsite/shared';
+import { STORED_CODINGS, siteHtmlKey, siteHtmlVariantKey } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { bumpProjectVersion, listLiveProjects } from '../projects/projects.repository.ts';
 import { enqueueProjectBuild } from './builds.service.ts';
@@ -29,6 +29,8 @@ export async function runPendingSiteRebuilds(deps: TAppDeps): Promise<TPendingRe
       // Live sites only: expired ones answer 410 and are purged; deleted ones are gone.
       const projects = await listLiveProjects(db, deps.clock.now());
       for (const { id: projectId, slug } of projects) {
+        // Its compressed variants first: they are served only while they exist, the page decides whether the site is built.
+        for (const coding of STORED_CODINGS) await deps.storage.delete(siteHtmlVariantKey(slug, coding));
         await deps.storage.delete(siteHtmlKey(slug));
         const version = await bumpProjectVersion(db, projectId, deps.clock.now());
         await enqueueProjectBuild(deps, projectId, version);

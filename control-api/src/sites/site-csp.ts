@@ -127,8 +127,8 @@ export async function readStoredScriptHashes(storage: Storage, slug: string): Pr
  * The script hashes of a stored page and a body to send: from the sidecar, or, for a page built
  * before sidecars existed, read from the HTML itself (the body is then sent from memory).
  */
-export async function siteScriptHashes(object: TGetResult, stored: string[] | undefined): Promise<{ hashes: string[]; body: Readable }> {
-  if (stored) return { hashes: stored, body: object.body };
-  const bytes = await buffer(object.body);
+export async function siteScriptHashes(page: Readable, stored: string[] | undefined): Promise<{ hashes: string[]; body: Readable }> {
+  if (stored) return { hashes: stored, body: page };
+  const bytes = await buffer(page);
   return { hashes: inlineScriptHashes(bytes.toString('utf8')).slice(0, MAX_SCRIPT_HASHES), body: Readable.from([bytes]) };
 }

@@ -2,6 +2,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, createFakeClock, type TTestApp } from '../test-support/test-app.ts';
 import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
 
+interface TRawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** A request as a client sends it (fetch would ask for compression and decode it on its own). */
+async function getRaw(base: string, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<TRawResponse> {
+  const { request } = await import('node:http');
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${path}`, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 describe('GET /{slug}', () => {
   let app: TTestApp;
   const clock = createFakeClock();
@@ -34,30 +54,165 @@ describe('GET /{slug}', () => {
     }
   });
 
-  it('sends the HTML and the shared assets gzipped to clients that accept it, and plain to those that do not', async () => {
-    const { request } = await import('node:http');
-    const { gunzipSync } = await import('node:zlib');
-    const getRaw = (path: string, encoding: string) =>
-      new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
-        const req = request(`${app.url}${path}`, { headers: { 'accept-encoding': encoding } }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
-        });
-        req.on('error', reject);
-        req.end();
-      });
-    const plain = await getRaw(`/${slug}`, 'identity');
+  it('sends the HTML and the shared assets compressed at build time to clients that accept it, and plain to those that do not', async () => {
+    const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
+    const plain = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'identity' });
     expect(plain.headers['content-encoding']).toBeUndefined();
-    const zipped = await getRaw(`/${slug}`, 'gzip, deflate, br');
+    const brotli = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers.vary).toContain('Accept-Encoding');
+    expect(brotli.body.length).toBeLessThan(plain.body.length / 2);
+    expect(brotliDecompressSync(brotli.body).equals(plain.body)).toBe(true);
+    const zipped = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'gzip' });
     expect(zipped.headers['content-encoding']).toBe('gzip');
-    expect(zipped.headers.vary).toContain('Accept-Encoding');
     expect(zipped.body.length).toBeLessThan(plain.body.length / 2);
     expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true);
     const asset = /\/_astro\/[\w.-]+\.js/.exec(plain.body.toString())?.[0];
     expect(asset).toBeDefined();
-    const js = await getRaw(asset!, 'gzip');
+    const js = await getRaw(app.url, asset!, { 'accept-encoding': 'gzip' });
     expect(js.headers['content-encoding']).toBe('gzip');
+    const jsPlain = await getRaw(app.url, asset!, { 'accept-encoding': 'identity' });
+    expect(gunzipSync(js.body).equals(jsPlain.body)).toBe(true);
+  });
+
+  it('answers the variant the client accepts by its q-values, br before gzip at equal weight, and identity when it refuses both', async () => {
+    const cases: [string, string | undefined][] = [
+      ['br, gzip', 'br'],
+      ['gzip, br', 'br'],
+      ['br;q=0, gzip', 'gzip'],
+      ['gzip;q=1, br;q=0.5', 'gzip'],
+      ['BR;Q=0.8, *;q=0.1', 'br'],
+      ['*', 'br'],
+      ['x-gzip', 'gzip'],
+      ['gzip;q=0, br;q=0', undefined],
+      ['*;q=0', undefined],
+      ['identity', undefined],
+      ['', undefined],
+    ];
+    for (const [accept, expected] of cases) {
+      const res = await getRaw(app.url, `/${slug}`, { 'accept-encoding': accept });
+      expect(res.status, accept).toBe(200);
+      expect(res.headers['content-encoding'], accept).toBe(expected);
+      expect(res.headers['content-length'], accept).toBe(String(res.body.length));
+    }
+    // Without the header at all: identity.
+    expect((await getRaw(app.url, `/${slug}`)).headers['content-encoding']).toBeUndefined();
+  });
+
+  it('validates the page with a strong ETag per variant and answers 304 to If-None-Match: exact, weak, in a list or *', async () => {
+    const first = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'br' });
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[\w-]{22}"$/);
+    expect(first.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+    const gzipTag = String((await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'gzip' })).headers.etag);
+    const plainTag = String((await getRaw(app.url, `/${slug}`)).headers.etag);
+    expect(new Set([etag, gzipTag, plainTag]).size).toBe(3);
+
+    for (const ifNoneMatch of [etag, `W/${etag}`, `"nope", ${etag}`, '*']) {
+      const res = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'br', 'if-none-match': ifNoneMatch });
+      expect(res.status, ifNoneMatch).toBe(304);
+      expect(res.body.length).toBe(0);
+      expect(res.headers.etag).toBe(etag);
+      expect(res.headers.vary).toContain('Accept-Encoding');
+      expect(res.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+    }
+    // Another representation's tag, or another page's, is no match.
+    for (const ifNoneMatch of [gzipTag, '"nope"']) {
+      const res = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'br', 'if-none-match': ifNoneMatch });
+      expect(res.status, ifNoneMatch).toBe(200);
+      expect(res.body.equals(first.body)).toBe(true);
+    }
+  });
+
+  it('answers HEAD with the headers of the variant and no body', async () => {
+    const full = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'gzip, br' });
+    const head = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'gzip, br' }, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    expect(head.headers['content-encoding']).toBe('br');
+    expect(head.headers['content-length']).toBe(String(full.body.length));
+    expect(head.headers.etag).toBe(full.headers.etag);
+    expect(head.headers['content-security-policy']).toBe(full.headers['content-security-policy']);
+    const notModified = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'br', 'if-none-match': String(full.headers.etag) }, 'HEAD');
+    expect(notModified.status).toBe(304);
+  });
+
+  it('sets no cookie on a page any cache may keep', async () => {
+    const { CREATOR_SESSION_COOKIE, VISITOR_COOKIE, cookieName } = await import('../access/cookies.ts');
+    const forged = `${cookieName(app.deps.config, VISITOR_COOKIE)}=forged; ${cookieName(app.deps.config, CREATOR_SESSION_COOKIE)}=forged`;
+    for (const cookie of [undefined, forged]) {
+      const res = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'br', ...(cookie ? { cookie } : {}) });
+      expect(res.status).toBe(200);
+      expect(res.headers['cache-control']).toContain('public');
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+  });
+
+  it('serves the variants there are: the next acceptable one when one is missing, identity without any', async () => {
+    const { siteHtmlVariantKey } = await import('@dropsite/shared');
+    await app.deps.storage.delete(siteHtmlVariantKey(slug, 'br'));
+    expect((await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'br, gzip' })).headers['content-encoding']).toBe('gzip');
+    await app.deps.storage.delete(siteHtmlVariantKey(slug, 'gzip'));
+    const plain = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'br, gzip' });
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toContain('<html');
+    // A rebuild writes them again.
+    const { rebuildProjects } = await import('../builds/rebuild.ts');
+    const project = await app.deps.db.selectFrom('projects').select('id').executeTakeFirstOrThrow();
+    await rebuildProjects(app.deps, [project.id], () => {}, 10);
+    expect((await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'br, gzip' })).headers['content-encoding']).toBe('br');
+  });
+
+  it('serves a shared asset by variant with its ETag, 304, HEAD and byte ranges', async () => {
+    const { brotliDecompressSync } = await import('node:zlib');
+    const page = await getRaw(app.url, `/${slug}`);
+    const asset = /\/_astro\/[\w.-]+\.js/.exec(page.body.toString())?.[0] ?? '';
+    const plain = await getRaw(app.url, asset);
+    expect(plain.headers['accept-ranges']).toBe('bytes');
+    const etag = String(plain.headers.etag);
+    expect(etag).toMatch(/^"[\w-]{22}"$/);
+    expect((await getRaw(app.url, asset, { 'if-none-match': `W/${etag}` })).status).toBe(304);
+    const brotli = await getRaw(app.url, asset, { 'accept-encoding': 'br' });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.body).equals(plain.body)).toBe(true);
+    const head = await getRaw(app.url, asset, { 'accept-encoding': 'br' }, 'HEAD');
+    expect(head.headers['content-length']).toBe(String(brotli.body.length));
+    expect(head.body.length).toBe(0);
+
+    const part = await getRaw(app.url, asset, { range: 'bytes=0-9' });
+    expect(part.status).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 0-9/${plain.body.length}`);
+    expect(part.body.equals(plain.body.subarray(0, 10))).toBe(true);
+    const tail = await getRaw(app.url, asset, { range: 'bytes=-5', 'accept-encoding': 'br' });
+    expect(tail.status).toBe(206);
+    expect(tail.headers['content-range']).toBe(`bytes ${brotli.body.length - 5}-${brotli.body.length - 1}/${brotli.body.length}`);
+    expect(tail.body.equals(brotli.body.subarray(-5))).toBe(true);
+    expect((await getRaw(app.url, asset, { range: 'bytes=0-9', 'if-range': '"stale"' })).status).toBe(200);
+    expect((await getRaw(app.url, asset, { range: 'bytes=0-9', 'if-range': etag })).status).toBe(206);
+    const beyond = await getRaw(app.url, asset, { range: `bytes=${plain.body.length}-` });
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers['content-range']).toBe(`bytes */${plain.body.length}`);
+    // A variant is sent for its bundle, never by its own name.
+    expect((await getRaw(app.url, `${asset}.br`)).status).toBe(404);
+  });
+
+  it('gives a rebuilt page with other content a new ETag', async () => {
+    const before = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'br' });
+    const project = await app.deps.db.selectFrom('projects').select(['id', 'title']).executeTakeFirstOrThrow();
+    await app.deps.db
+      .updateTable('projects')
+      .set({ title: `${project.title} (revised)` })
+      .where('id', '=', project.id)
+      .execute();
+    const { rebuildProjects } = await import('../builds/rebuild.ts');
+    await rebuildProjects(app.deps, [project.id], () => {}, 10);
+    const after = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'br', 'if-none-match': String(before.headers.etag) });
+    expect(after.status).toBe(200);
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    expect((await getRaw(app.url, `/${slug}`)).body.toString()).toContain('(revised)');
+    await app.deps.db.updateTable('projects').set({ title: project.title }).where('id', '=', project.id).execute();
+    await rebuildProjects(app.deps, [project.id], () => {}, 10);
   });
 
   it('answers the same 404 page for unknown, reserved and malformed slugs', async () => {

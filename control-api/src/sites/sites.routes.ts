@@ -1,15 +1,65 @@
 /** GET /{slug}: the built site from storage, or a page that says why there is none. */
 import { Router, type Response } from 'express';
-import { siteHtmlKey, templateAssetKey } from '@dropsite/shared';
+import { STORED_CODINGS, siteHtmlKey, siteHtmlVariantKey, templateAssetKey, templateAssetVariantKey, type TStoredCoding } from '@dropsite/shared';
+import { assetContentType } from '@dropsite/builder';
 import type { TAppDeps } from '../deps.ts';
-import { StorageNotFoundError } from '../storage/storage.ts';
-import { sendStoredBody } from '../http/send-compressed.ts';
+import { StorageNotFoundError, type Storage } from '../storage/storage.ts';
+import { sendVariant, type TVariantSource } from '../http/send-variant.ts';
+import type { TContentCoding } from '../http/content-coding.ts';
 import { principalOf } from '../access/principal.ts';
 import { isSiteSlug } from '../projects/demo-projects.ts';
 import { REFUSAL_CACHE_CONTROL, siteCacheControl } from './site-access.ts';
 import { buildProgressOf, isTakenDown, openSiteBySlug } from './sites.service.ts';
 import { ASSET_CSP, readStoredScriptHashes, siteCsp, siteScriptHashes } from './site-csp.ts';
 import { buildingPage, expiredPage, failedPage, passwordPage, takenDownPage } from './status-pages.ts';
+
+/** A public page may be kept by any cache, which must ask again each time (its ETag makes that a 304). */
+const SITE_PAGE_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
+
+/** A stored object and its compressed variants (keys from storage-keys.ts), as sendVariant reads them. */
+function storedVariants(storage: Storage, identityKey: string, variantKey: (coding: TStoredCoding) => string): TVariantSource {
+  const keyOf = (coding: TContentCoding) => (coding === 'identity' ? identityKey : variantKey(coding));
+  return {
+    codings: STORED_CODINGS,
+    async open(coding, range) {
+      try {
+        const object = await storage.get(keyOf(coding), range);
+        return { body: object.body, size: object.size, etag: object.etag };
+      } catch (err) {
+        if (err instanceof StorageNotFoundError) return null;
+        throw err;
+      }
+    },
+    async stat(coding) {
+      const info = await storage.head(keyOf(coding));
+      return info && { size: info.size, etag: info.etag };
+    },
+  };
+}
+
+/**
+ * A site page and its variants, with the page's CSP (its inline scripts' hashes, read beside it
+ * while the page opens). A page built before the hashes were stored has no variants: it is sent as
+ * it is, hashed from its HTML.
+ */
+function sitePageSource(storage: Storage, slug: string, res: Response): TVariantSource {
+  const stored = storedVariants(storage, siteHtmlKey(slug), (coding) => siteHtmlVariantKey(slug, coding));
+  const storedHashes = readStoredScriptHashes(storage, slug).catch(() => undefined);
+  return {
+    ...stored,
+    async open(coding) {
+      const [variant, hashes] = await Promise.all([stored.open(coding), storedHashes]);
+      if (!variant) return null;
+      if (!hashes && coding !== 'identity') {
+        variant.body.destroy();
+        return null;
+      }
+      const page = await siteScriptHashes(variant.body, hashes);
+      res.set('Content-Security-Policy', siteCsp(page.hashes));
+      return { ...variant, body: page.body };
+    },
+  };
+}
 
 function sendPage(res: Response, status: number, html: string): void {
   res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': REFUSAL_CACHE_CONTROL }).send(html);
@@ -39,49 +89,37 @@ export function createSiteRoutes(deps: TAppDeps): Router {
     if (access === 'expired') return sendPage(res, 410, expiredPage());
     if (access === 'locked') return sendPage(res, 401, passwordPage({ slug, theme: project.theme }));
 
-    try {
-      const [object, stored] = await Promise.all([deps.storage.get(siteHtmlKey(slug)), readStoredScriptHashes(deps.storage, slug).catch(() => undefined)]);
-      const { hashes, body } = await siteScriptHashes(object, stored);
-      res.status(200).set({
-        'Content-Type': 'text/html; charset=utf-8',
-        'Cache-Control': siteCacheControl(project, 'public, max-age=0, must-revalidate'),
-        'Content-Security-Policy': siteCsp(hashes),
-      });
-      await sendStoredBody(req, res, body, object.size, 'text/html');
-    } catch (err) {
-      if (!(err instanceof StorageNotFoundError)) throw err;
-      if (project.status === 'failed') return sendPage(res, 503, failedPage());
-      const build = await buildProgressOf(deps, project.id);
-      sendPage(res, 202, buildingPage(build?.progress ?? 0, build?.stage ?? 'Queued'));
-    }
+    res.status(200).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': siteCacheControl(project, SITE_PAGE_CACHE_CONTROL) });
+    if (await sendVariant(req, res, sitePageSource(deps.storage, slug, res))) return;
+    // No page stored yet: the site is still building (or its build failed).
+    res.removeHeader('Vary');
+    if (project.status === 'failed') return sendPage(res, 503, failedPage());
+    const build = await buildProgressOf(deps, project.id);
+    sendPage(res, 202, buildingPage(build?.progress ?? 0, build?.stage ?? 'Queued'));
   });
 
   /** Shared, content-hashed template assets published by the builder. */
   router.get('/_astro/:name', async (req, res, next) => {
     const name = req.params.name;
-    if (!/^[\w.-]+$/.test(name) || name.startsWith('.')) {
+    // A bundle by its own name; its stored variants (.br, .gz) are sent for it, never asked for by theirs.
+    if (!/^[\w.-]+$/.test(name) || name.startsWith('.') || /\.(?:br|gz)$/.test(name)) {
       next();
       return;
     }
-    try {
-      const object = await deps.storage.get(templateAssetKey(name));
-      res.set({
-        'Content-Type': object.contentType ?? 'application/octet-stream',
-        'Cache-Control': 'public, max-age=31536000, immutable',
-        'X-Content-Type-Options': 'nosniff',
-        'Content-Security-Policy': ASSET_CSP,
-        // Public and content-hashed: the wizard's sandboxed preview (an opaque origin) loads them as modules.
-        'Access-Control-Allow-Origin': '*',
-        'Cross-Origin-Resource-Policy': 'cross-origin',
-      });
-      await sendStoredBody(req, res, object.body, object.size, object.contentType);
-    } catch (err) {
-      if (err instanceof StorageNotFoundError) {
-        next();
-        return;
-      }
-      throw err;
-    }
+    res.set({
+      'Content-Type': assetContentType(name),
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': ASSET_CSP,
+      // Public and content-hashed: the wizard's sandboxed preview (an opaque origin) loads them as modules.
+      'Access-Control-Allow-Origin': '*',
+      'Cross-Origin-Resource-Policy': 'cross-origin',
+    });
+    const source = storedVariants(deps.storage, templateAssetKey(name), (coding) => templateAssetVariantKey(name, coding));
+    if (await sendVariant(req, res, source, { ranges: true })) return;
+    for (const header of ['Content-Type', 'Cache-Control', 'Content-Security-Policy', 'Access-Control-Allow-Origin', 'Cross-Origin-Resource-Policy', 'Vary'])
+      res.removeHeader(header);
+    next();
   });
 
   return router;

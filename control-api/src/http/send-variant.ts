@@ -1,0 +1,127 @@
+/**
+ * Sends a representation compressed ahead of time: the stored variant (Brotli, gzip, identity) the
+ * client accepts, with its strong ETag, a 304 when the client's copy is current, HEAD, and one byte
+ * range where the route allows it. Nothing is compressed here: a coding without a stored variant is
+ * skipped, and identity is the last resort whatever the client said (rather than a 406).
+ */
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Request, Response } from 'express';
+import { parseRange } from '@dropsite/shared';
+import { acceptableCodings, type TContentCoding } from './content-coding.ts';
+
+export interface TOpenedVariant {
+  body: Readable;
+  /** Size of the whole variant (not of the range). */
+  size: number;
+  /** Strong entity tag of exactly these bytes, unquoted; undefined when none was recorded. */
+  etag: string | undefined;
+}
+
+export interface TVariantSource {
+  /** The codings stored besides identity, e.g. ['br', 'gzip']. */
+  codings: readonly Exclude<TContentCoding, 'identity'>[];
+  /** Opens the variant of one coding (a byte range of it), or null when none is stored. */
+  open(coding: TContentCoding, range?: { start: number; end: number }): Promise<TOpenedVariant | null>;
+  /** Size and entity tag of a variant without opening it (used for Range requests), or null when none is stored. */
+  stat(coding: TContentCoding): Promise<Omit<TOpenedVariant, 'body'> | null>;
+}
+
+/** Which stored variants to try for this request, best first; identity always last. */
+export function variantOrder(req: Request, codings: TVariantSource['codings']): TContentCoding[] {
+  const accepted = acceptableCodings(req.get('accept-encoding'), [...codings, 'identity']);
+  return [...accepted.filter((c) => c !== 'identity'), 'identity'];
+}
+
+/** Pipes the body to the response; a client that goes away closes the stored object (pipeline, not pipe). */
+async function stream(body: Readable, res: Response): Promise<void> {
+  try {
+    await pipeline(body, res);
+  } catch (err) {
+    res.destroy(err instanceof Error ? err : undefined);
+  }
+}
+
+function describe(res: Response, coding: TContentCoding, etag: string | undefined, ranges: boolean): void {
+  // A response any cache may keep carries no cookie: a shared cache would hand it to every visitor.
+  // Whatever set one (a renewed session) sets it again on a later, private answer.
+  if (/\bpublic\b/i.test(String(res.get('Cache-Control') ?? ''))) res.removeHeader('Set-Cookie');
+  if (coding !== 'identity') res.set('Content-Encoding', coding);
+  else res.removeHeader('Content-Encoding');
+  if (etag !== undefined) res.set('ETag', `"${etag}"`);
+  if (ranges) res.set('Accept-Ranges', 'bytes');
+}
+
+/** The client's copy is current (If-None-Match: strong, weak, lists and `*`, compared weakly as RFC 9110 says). */
+function answerNotModified(req: Request, res: Response, etag: string | undefined): boolean {
+  if (etag === undefined || !req.fresh) return false;
+  // A 304 carries the validator, Vary and caching headers, not the body's metadata.
+  res.removeHeader('Content-Encoding');
+  res.removeHeader('Content-Type');
+  res.status(304).end();
+  return true;
+}
+
+/**
+ * Answers the request from the source. Headers the caller set (type, caching, security) stay;
+ * this adds Vary, Content-Encoding, ETag, Content-Length and, with `ranges`, Accept-Ranges and
+ * Content-Range. Resolves false, having sent nothing, when not even identity is stored.
+ */
+export async function sendVariant(req: Request, res: Response, source: TVariantSource, options: { ranges?: boolean } = {}): Promise<boolean> {
+  const ranges = options.ranges === true;
+  res.vary('Accept-Encoding');
+  const order = variantOrder(req, source.codings);
+  if (ranges && req.headers.range !== undefined) return sendRange(req, res, source, order);
+
+  for (const coding of order) {
+    const variant = await source.open(coding);
+    if (!variant) continue;
+    describe(res, coding, variant.etag, ranges);
+    if (answerNotModified(req, res, variant.etag)) {
+      variant.body.destroy();
+      return true;
+    }
+    res.set('Content-Length', String(variant.size));
+    if (req.method === 'HEAD') {
+      variant.body.destroy();
+      res.end();
+      return true;
+    }
+    await stream(variant.body, res);
+    return true;
+  }
+  return false;
+}
+
+async function sendRange(req: Request, res: Response, source: TVariantSource, order: TContentCoding[]): Promise<boolean> {
+  for (const coding of order) {
+    const info = await source.stat(coding);
+    if (!info) continue;
+    describe(res, coding, info.etag, true);
+    if (answerNotModified(req, res, info.etag)) return true;
+    // If-Range: the range only if the client's copy is this very representation (a strong match), else the whole.
+    const ifRange = req.get('if-range');
+    const rangeHolds = ifRange === undefined || (info.etag !== undefined && ifRange.trim() === `"${info.etag}"`);
+    const range = rangeHolds ? parseRange(req.get('range'), info.size) : ({ kind: 'none' } as const);
+    if (range.kind === 'unsatisfiable') {
+      res.removeHeader('Content-Encoding');
+      res.status(416).set('Content-Range', `bytes */${info.size}`).end();
+      return true;
+    }
+    const byteRange = range.kind === 'range' ? { start: range.start, end: range.end } : undefined;
+    if (byteRange) {
+      res.status(206).set({ 'Content-Range': `bytes ${byteRange.start}-${byteRange.end}/${info.size}`, 'Content-Length': String(byteRange.end - byteRange.start + 1) });
+    } else {
+      res.set('Content-Length', String(info.size));
+    }
+    if (req.method === 'HEAD') {
+      res.end();
+      return true;
+    }
+    const variant = await source.open(coding, byteRange);
+    if (!variant) throw new Error(`The ${coding} variant went away between its stat and its read`);
+    await stream(variant.body, res);
+    return true;
+  }
+  return false;
+}
