@@ -1,9 +1,26 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { request } from 'node:http';
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDashboardRoutes, isDashboardRoute } from './dashboard-routes.ts';
+
+const BUNDLE = Buffer.from(`export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `word${i % 37}`))};\n`);
+
+/** A request as a browser sends it, the body undecoded. */
+function getRaw(url: string, headers: Record<string, string> = {}, method = 'GET') {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+    const req = request(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 describe('dashboard app paths', () => {
   it('knows the account pages, the dashboard, its project pages and billing', () => {
@@ -33,6 +50,12 @@ describe('dashboard app paths', () => {
     beforeAll(async () => {
       dir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-dashboard-'));
       await writeFile(path.join(dir, 'index.html'), '<!doctype html><div id="root"></div>');
+      await mkdir(path.join(dir, 'assets'), { recursive: true });
+      await writeFile(path.join(dir, 'assets', 'app-Ab12.js'), BUNDLE);
+      await writeFile(path.join(dir, 'assets', 'app-Ab12.js.br'), brotliCompressSync(BUNDLE));
+      await writeFile(path.join(dir, 'assets', 'app-Ab12.js.gz'), gzipSync(BUNDLE));
+      await writeFile(path.join(dir, 'assets', 'logo-Cd34.png'), Buffer.alloc(300, 7));
+      await writeFile(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
       const app = express();
       const dashboard = createDashboardRoutes({ dashboardDir: dir, csp: "default-src 'self'", publicUrl: 'https://drop.example' });
       app.use(dashboard.router);
@@ -46,6 +69,50 @@ describe('dashboard app paths', () => {
     afterAll(async () => {
       await new Promise((resolve) => server.close(resolve));
       await rm(dir, { recursive: true, force: true });
+    });
+
+    it('serves the hashed bundles as their build compressed them: variant by Accept-Encoding, ETag, 304, HEAD and ranges', async () => {
+      const asset = `${url}/assets/app-Ab12.js`;
+      const brotli = await getRaw(asset, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+      expect(brotli.status).toBe(200);
+      expect(brotli.headers['content-encoding']).toBe('br');
+      expect(brotli.headers.vary).toContain('Accept-Encoding');
+      expect(brotli.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(brotli.headers['x-content-type-options']).toBe('nosniff');
+      expect(brotli.headers['content-type']).toMatch(/javascript/);
+      expect(brotliDecompressSync(brotli.body).equals(BUNDLE)).toBe(true);
+      expect((await getRaw(asset, { 'accept-encoding': 'gzip' })).headers['content-encoding']).toBe('gzip');
+      const plain = await getRaw(asset, { 'accept-encoding': 'br;q=0, gzip;q=0' });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body.equals(BUNDLE)).toBe(true);
+
+      const etag = String(brotli.headers.etag);
+      expect(etag).toMatch(/^"[\w-]{22}"$/);
+      expect(plain.headers.etag).not.toBe(etag);
+      for (const ifNoneMatch of [etag, `W/${etag}`, `"x", ${etag}`, '*']) {
+        const res = await getRaw(asset, { 'accept-encoding': 'br', 'if-none-match': ifNoneMatch });
+        expect(res.status, ifNoneMatch).toBe(304);
+        expect(res.body.length).toBe(0);
+      }
+      const head = await getRaw(asset, { 'accept-encoding': 'br' }, 'HEAD');
+      expect(head.headers['content-length']).toBe(String(brotli.body.length));
+      expect(head.body.length).toBe(0);
+
+      const part = await getRaw(asset, { range: 'bytes=5-14' });
+      expect(part.status).toBe(206);
+      expect(part.headers['content-range']).toBe(`bytes 5-14/${BUNDLE.length}`);
+      expect(part.body.equals(BUNDLE.subarray(5, 15))).toBe(true);
+      expect((await getRaw(asset, { range: `bytes=${BUNDLE.length}-` })).status).toBe(416);
+
+      // Files without variants go as they are; a variant's own name, a climb out or a missing file is the 404 page.
+      const image = await getRaw(`${url}/assets/logo-Cd34.png`, { 'accept-encoding': 'br' });
+      expect(image.headers['content-encoding']).toBeUndefined();
+      expect(image.headers['content-type']).toBe('image/png');
+      expect(image.body.length).toBe(300);
+      expect((await getRaw(`${url}/favicon.svg`)).headers['cache-control']).toBe('public, max-age=86400');
+      for (const p of ['/assets/app-Ab12.js.br', '/assets/..%2Findex.html', '/assets/missing-1.js', '/assets/.hidden']) {
+        expect((await getRaw(`${url}${p}`)).status, p).toBe(404);
+      }
     });
 
     it('answers 200 with the app at its pages (trailing slash too) and the real 404 elsewhere', async () => {

@@ -6,9 +6,12 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import express, { Router } from 'express';
+import type express from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import { isValidId } from '@dropsite/shared';
+import { createLocalVariants } from './local-variants.ts';
+import { sendVariant } from './send-variant.ts';
 
 /** Paths the app renders in the browser (besides the landing page, which is prerendered). */
 const APP_ROUTES = ['/sign-in', '/reset-password', '/verify-email', '/account', '/dashboard', '/billing'];
@@ -82,9 +85,22 @@ export function createDashboardRoutes({ dashboardDir, csp, publicUrl }: TDashboa
     return true;
   };
 
-  const nosniff = (res: express.Response) => res.setHeader('X-Content-Type-Options', 'nosniff');
-  router.use('/assets', express.static(path.join(dashboardDir, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: true, setHeaders: nosniff }));
-  router.get(['/favicon.svg', '/favicon.ico', '/og.png'], express.static(dashboardDir, { index: false, maxAge: '1d', setHeaders: nosniff }));
+  // Built files with the variants their build compressed (variant by Accept-Encoding, ETag, 304, Range): the
+  // hashed bundles for good, the icons and the link picture for a day.
+  const builtFile = createLocalVariants(dashboardDir);
+  const sendBuiltFile =
+    (cacheControl: string): express.RequestHandler =>
+    async (req, res, next) => {
+      const relative = req.path.slice(1);
+      const source = builtFile(relative);
+      if (!source) return next();
+      res.type(path.extname(relative)).set({ 'Cache-Control': cacheControl, 'X-Content-Type-Options': 'nosniff' });
+      if (await sendVariant(req, res, source, { ranges: true })) return;
+      for (const header of ['Content-Type', 'Cache-Control', 'X-Content-Type-Options', 'Vary']) res.removeHeader(header);
+      next();
+    };
+  router.get(/^\/assets\/./, sendBuiltFile('public, max-age=31536000, immutable'));
+  router.get(['/favicon.svg', '/favicon.ico', '/og.png'], sendBuiltFile('public, max-age=86400'));
   router.get('/robots.txt', (_req, res, next) => (sendText(res, 'robots.txt', 'text/plain; charset=utf-8') ? undefined : next()));
   router.get('/sitemap.xml', (_req, res, next) => (sendText(res, 'sitemap.xml', 'application/xml; charset=utf-8') ? undefined : next()));
   router.get(/.*/, (req, res, next) => {
