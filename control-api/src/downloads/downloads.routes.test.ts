@@ -254,6 +254,12 @@ describe('downloads, archive entries, converted PDFs, posters and the Open Graph
       const again = await get(`/${slug}/preview-400.webp`, { 'if-none-match': res.headers.get('etag') ?? '' });
       expect(again.status).toBe(304);
       await again.arrayBuffer();
+      // A weak validator, or the tag in a list, matches too.
+      for (const ifNoneMatch of [`W/${res.headers.get('etag')}`, `"other", ${res.headers.get('etag')}`]) {
+        const weak = await get(`/${slug}/preview-400.webp`, { 'if-none-match': ifNoneMatch });
+        expect(weak.status, ifNoneMatch).toBe(304);
+        await weak.arrayBuffer();
+      }
     });
 
     it('answers 404 for a picture the site does not have, and for a width or format there is none of', async () => {

@@ -6,6 +6,7 @@
 import type { Request, Response } from 'express';
 import { parseRange } from '@dropsite/shared';
 import { AppError } from '../http/app-error.ts';
+import { isNotModified } from '../http/conditional.ts';
 import { StorageNotFoundError, type Storage, type TByteRange } from '../storage/storage.ts';
 
 /** Every uploaded byte is served as inert: never sniffed, never able to run script on our origin. */
@@ -40,7 +41,8 @@ export async function sendStoredObject(req: Request, res: Response, storage: Sto
     'Cache-Control': object.cacheControl,
     ETag: object.etag,
   });
-  if (req.get('if-none-match') === object.etag) {
+  // If-None-Match as RFC 9110 compares it: weak validators, lists and `*`.
+  if (isNotModified(req, object.etag)) {
     res.status(304).end();
     return;
   }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import express, { type RequestHandler } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ifNoneMatchMatches } from './conditional.ts';
 import { acceptableCodings, type TContentCoding } from './content-coding.ts';
 import { sendVariant, type TVariantSource } from './send-variant.ts';
 
@@ -49,6 +50,26 @@ describe('acceptableCodings', () => {
 
   it('sends identity to a client that sent no Accept-Encoding', () => {
     expect(acceptableCodings(undefined, all)).toEqual(['identity']);
+  });
+});
+
+describe('ifNoneMatchMatches', () => {
+  it.each([
+    ['"a1"', true],
+    ['W/"a1"', true],
+    ['"x", W/"a1" , "y"', true],
+    ['*', true],
+    ['"a2"', false],
+    ['a1', false],
+    ['"x", "y"', false],
+    ['', false],
+  ] as const)('If-None-Match: %s against "a1": %s', (header, matches) => {
+    expect(ifNoneMatchMatches(header, '"a1"')).toBe(matches);
+  });
+
+  it('matches nothing without a header or an ETag', () => {
+    expect(ifNoneMatchMatches(undefined, '"a1"')).toBe(false);
+    expect(ifNoneMatchMatches('*', undefined)).toBe(false);
   });
 });
 

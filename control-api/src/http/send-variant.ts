@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
 import { parseRange } from '@dropsite/shared';
+import { isNotModified } from './conditional.ts';
 import { acceptableCodings, type TContentCoding } from './content-coding.ts';
 
 export interface TOpenedVariant {
@@ -54,7 +55,7 @@ function describe(res: Response, coding: TContentCoding, etag: string | undefine
 
 /** The client's copy is current (If-None-Match: strong, weak, lists and `*`, compared weakly as RFC 9110 says). */
 function answerNotModified(req: Request, res: Response, etag: string | undefined): boolean {
-  if (etag === undefined || !req.fresh) return false;
+  if (etag === undefined || !isNotModified(req, `"${etag}"`)) return false;
   // A 304 carries the validator, Vary and caching headers, not the body's metadata.
   res.removeHeader('Content-Encoding');
   res.removeHeader('Content-Type');

@@ -116,6 +116,9 @@ describe('GET /{slug}', () => {
       expect(res.headers.vary).toContain('Accept-Encoding');
       expect(res.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
     }
+    // fetch() sends Cache-Control: no-cache with a conditional request; the origin still answers 304.
+    const viaFetch = await fetch(`${app.url}/${slug}`, { headers: { 'if-none-match': [etag, gzipTag, plainTag].join(', ') } });
+    expect(viaFetch.status).toBe(304);
     // Another representation's tag, or another page's, is no match.
     for (const ifNoneMatch of [gzipTag, '"nope"']) {
       const res = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'br', 'if-none-match': ifNoneMatch });
