@@ -20,7 +20,8 @@ import type { TPublishGate } from './uploads/publish-limits.ts';
 import type { Mailer } from './notifications/mailer.ts';
 import type { TVerifiedVisitorCookies } from './access/visitor-cookie.ts';
 import type { TAccountLimits } from './accounts/account-limits.ts';
-import type { TAnalyticsBatcher, TCountedViews } from './analytics/analytics.repository.ts';
+import type { TAnalyticsBatcher } from './analytics/analytics.repository.ts';
+import type { TViewLedger } from './analytics/view-ledger.ts';
 import type { Stripe } from './billing/stripe-client.ts';
 
 export interface Clock {
@@ -55,8 +56,8 @@ export interface TProcessCaches {
   visitorCookies: TVerifiedVisitorCookies;
   /** Visitors already recorded in the visitors table. */
   knownVisitors: Set<string>;
-  /** Views counted lately (a repeat within the window needs no query). */
-  views: TCountedViews;
+  /** Views counted lately (a repeat within the window needs no query; on SQLite, neither does a first view). */
+  views: TViewLedger;
 }
 
 export interface TAppDeps {

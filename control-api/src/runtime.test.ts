@@ -49,9 +49,9 @@ describe('createRuntime', () => {
       // Keys come from each runtime's own secret, loaded before any request.
       expect(a.keys?.cookie.visitor.export().equals(b.keys!.cookie.visitor.export())).toBe(false);
 
-      a.caches.views.set('view', 1);
+      a.caches.views.note({ projectId: 'site', fileId: null, visitorId: 'visitor' }, 1);
       a.caches.knownVisitors.add('visitor');
-      expect(b.caches.views.size).toBe(0);
+      expect(b.caches.views.size()).toBe(0);
       expect(b.caches.knownVisitors.size).toBe(0);
     } finally {
       await strict.close();
@@ -75,6 +75,36 @@ describe('createRuntime', () => {
       expect(rows).toEqual([{ project_id: project.id, visitor_id: 'visitor-1' }]);
     } finally {
       await reopened.close();
+    }
+  });
+
+  it('starts knowing the views counted within the window before a restart, and vouches for the others on SQLite', async () => {
+    const first = await runtimeIn('views');
+    const project = makeProjectRow();
+    await first.deps.db.insertInto('projects').values(project).execute();
+    const now = Date.now();
+    const windowMs = first.deps.config.viewDedupeMinutes * 60_000;
+    await first.deps.analytics.insert({ id: newId(), projectId: project.id, fileId: null, visitorId: 'visitor-1', type: 'view', details: 'Viewed the site', now });
+    // Outside the window: forgotten.
+    await first.deps.analytics.insert({
+      id: newId(),
+      projectId: project.id,
+      fileId: null,
+      visitorId: 'visitor-2',
+      type: 'view',
+      details: 'Viewed the site',
+      now: now - windowMs - 1,
+    });
+    await first.close();
+
+    const second = await runtimeIn('views');
+    try {
+      const since = Date.now() - windowMs;
+      expect(second.deps.caches.views.countedSince({ projectId: project.id, fileId: null, visitorId: 'visitor-1' }, since)).toBe(true);
+      expect(second.deps.caches.views.countedSince({ projectId: project.id, fileId: null, visitorId: 'visitor-2' }, since)).toBe(false);
+      expect(second.deps.caches.views.size()).toBe(1);
+    } finally {
+      await second.close();
     }
   });
 

@@ -27,7 +27,8 @@ import { createStripeClient } from './billing/stripe-client.ts';
 import { createDestinationLimiter } from './notifications/notifications.service.ts';
 import { createAccountLimits } from './accounts/account-limits.ts';
 import { createFormLimiter } from './inbox/form-limits.ts';
-import { createAnalyticsBatcher } from './analytics/analytics.repository.ts';
+import { createAnalyticsBatcher, listViewsSince } from './analytics/analytics.repository.ts';
+import { createViewLedger, VIEW_LEDGER_LOAD_LIMIT, type TViewLedger } from './analytics/view-ledger.ts';
 import { startBackgroundJobs, type TBackgroundJobs } from './background-jobs.ts';
 
 export interface TRuntime {
@@ -96,7 +97,7 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
     },
     keys,
     mailer: createMailer(config, log),
-    caches: { reads: database.readCache, queries: createQueryCache(), visitorCookies: new Map(), knownVisitors: new Set(), views: new Map() },
+    caches: { reads: database.readCache, queries: createQueryCache(), visitorCookies: new Map(), knownVisitors: new Set(), views: await loadViewLedger(database, config, clock) },
     analytics: createAnalyticsBatcher(db),
     stripe: createStripeClient(config.billing),
   };
@@ -155,4 +156,19 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
       return closing;
     },
   };
+}
+
+/**
+ * The view ledger, loaded with the views counted within the dedupe window. On SQLite this process
+ * is the only one counting views, so once loaded the ledger answers for every view without a query.
+ */
+async function loadViewLedger(database: TDatabaseHandle, config: TConfig, clock: Clock): Promise<TViewLedger> {
+  const windowMs = config.viewDedupeMinutes * 60_000;
+  const ledger = createViewLedger({ soleCounter: database.dialect === 'sqlite', windowMs });
+  if (windowMs > 0) {
+    const from = clock.now() - windowMs;
+    const views = await listViewsSince(database.db, from, VIEW_LEDGER_LOAD_LIMIT + 1);
+    ledger.load(views.slice(0, VIEW_LEDGER_LOAD_LIMIT), from, views.length <= VIEW_LEDGER_LOAD_LIMIT);
+  }
+  return ledger;
 }

@@ -3,6 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { TActivityType } from '@dropsite/shared';
 import type { Database } from '../db/tables.ts';
 import { compiledQuery, type TQueryCache } from '../db/compiled-query.ts';
+import type { TCountedView } from './view-ledger.ts';
 
 type TDb = Kysely<Database> | Transaction<Database>;
 
@@ -149,9 +150,6 @@ function chunked<T>(items: readonly T[], size: number): T[][] {
 export function insertAnalyticsEvent(db: TDb, event: TNewAnalyticsEvent): Promise<void> {
   return insertEvents(db, [event]);
 }
-
-/** Views counted lately by site, file and visitor, with when (`deps.caches.views`); bounded by its user. */
-export type TCountedViews = Map<string, number>;
 
 const DAY_MS = 86_400_000;
 /** The scope of a site's own rollup rows (a file's are its id). */
@@ -343,6 +341,24 @@ export async function hasViewSince(db: TDb, view: { projectId: string; fileId: s
       ? await siteViewSinceQuery(db, queries, view.visitorId, view.projectId, view.since)
       : await fileViewSinceQuery(db, queries, view.visitorId, view.projectId, view.since, view.fileId);
   return rows.length > 0;
+}
+
+/**
+ * The views counted after `since` (the latest of each site, file and visitor), at most `limit`:
+ * what a runtime's view ledger starts from. Read site by site through the (site, time) index.
+ */
+export async function listViewsSince(db: TDb, since: number, limit: number): Promise<TCountedView[]> {
+  const rows = await db
+    .selectFrom('analytics_events')
+    .select(['project_id', 'file_id', 'visitor_id', (eb) => eb.fn.max('created_at').as('at')])
+    .where('project_id', 'in', db.selectFrom('projects').select('id'))
+    .where('created_at', '>', since)
+    .where('type', '=', 'view')
+    .where('visitor_id', 'is not', null)
+    .groupBy(['project_id', 'file_id', 'visitor_id'])
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ projectId: row.project_id, fileId: row.file_id, visitorId: row.visitor_id!, at: Number(row.at) }));
 }
 
 export interface TTrafficTotals {

@@ -14,7 +14,7 @@ import {
   type ZProductEventRequestSchema,
 } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
-import { newId } from '../db/ids.ts';
+import { newId, newTimeOrderedId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
 import { findProjectById, parseSiteSettings, projectExists } from '../projects/projects.repository.ts';
 import { isProjectOwner, type TPrincipal } from '../access/principal.ts';
@@ -27,31 +27,29 @@ const DAY_MS = 86_400_000;
 
 type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'caches' | 'analytics'>;
 
-/** Views counted lately (`deps.caches.views`) are forgotten past this many. */
-const COUNTED_VIEWS_KEPT = 50_000;
-
 /** Records a view of the site (fileId null) or of one of its files unless this visitor's was counted within the window. */
 export async function recordView(deps: TDeps, view: { projectId: string; fileId: string | null; fileName: string | null; visitorId: string }): Promise<boolean> {
   const now = deps.clock.now();
   const windowMs = deps.config.viewDedupeMinutes * 60_000;
-  // Views this runtime counted lately, by site, file and visitor: a repeat within the window needs no query.
-  const counted = deps.caches.views;
-  const key = `${view.projectId}\u0000${view.fileId ?? ''}\u0000${view.visitorId}`;
-  const isCountedHere = () => windowMs > 0 && (counted.get(key) ?? -Infinity) > now - windowMs;
-  if (isCountedHere()) return false;
-  if (windowMs > 0 && (await hasViewSince(deps.db, { projectId: view.projectId, fileId: view.fileId, visitorId: view.visitorId, since: now - windowMs }, deps.caches.queries))) {
-    return false;
+  const ledger = deps.caches.views;
+  if (windowMs > 0) {
+    const since = now - windowMs;
+    // The ledger answers for views this runtime counted (on SQLite, for every view); otherwise the database is asked.
+    const known = ledger.countedSince(view, since);
+    if (known === true) return false;
+    if (known === undefined) {
+      if (await hasViewSince(deps.db, { projectId: view.projectId, fileId: view.fileId, visitorId: view.visitorId, since }, deps.caches.queries)) return false;
+      // Checked again without a pause before claiming it: two beacons of one visitor at once count once.
+      if (ledger.countedSince(view, since) === true) return false;
+    }
   }
-  // Checked again without a pause before claiming it: two beacons of one visitor at once count once.
-  if (isCountedHere()) return false;
-  if (counted.size >= COUNTED_VIEWS_KEPT) counted.clear();
-  counted.set(key, now);
+  ledger.note(view, now);
   // Answered once taken: the batcher writes it with the views around it a moment later (a beacon waiting
   // for its own commit would make every batch a few rows). A view that cannot be stored (its site
   // deleted meanwhile) is not counted, and the next beacon may count it.
   void deps.analytics
     .insert({
-      id: newId(),
+      id: newTimeOrderedId(now),
       projectId: view.projectId,
       fileId: view.fileId,
       visitorId: view.visitorId,
@@ -60,7 +58,7 @@ export async function recordView(deps: TDeps, view: { projectId: string; fileId:
       now,
     })
     .catch((err: unknown) => {
-      if (counted.get(key) === now) counted.delete(key);
+      ledger.withdraw(view, now);
       deps.log.warn({ err, projectId: view.projectId }, 'could not count a view');
     });
   return true;
@@ -84,14 +82,15 @@ export async function recordDownload(deps: TDeps, visitorId: string | undefined,
   try {
     const project = await findProjectById(deps.db, download.projectId);
     if (!project || !parseSiteSettings(project.settings).enableAnalytics) return;
+    const now = deps.clock.now();
     await deps.analytics.insert({
-      id: newId(),
+      id: newTimeOrderedId(now),
       projectId: download.projectId,
       fileId: download.fileId,
       visitorId: visitorId ?? null,
       type: 'download',
       details: download.fileName === null ? `Downloaded ${download.zipLabel ?? 'all files'} (ZIP)` : `Downloaded "${toOneLine(download.fileName, 120)}"`,
-      now: deps.clock.now(),
+      now,
     });
   } catch (err) {
     deps.log.warn({ err, projectId: download.projectId }, 'could not count a download');
