@@ -161,7 +161,8 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
 
     await publishAssets(); // the HTML may reference island bundles: they go up first
     // The page's inline script hashes for the API's CSP header, written before the HTML they allow.
-    const csp: TSiteCspSidecar = { scriptHashes: inlineScriptHashes(html) };
+    const etags = { identity: contentEtag(body), br: contentEtag(variants.br), gzip: contentEtag(variants.gzip) };
+    const csp: TSiteCspSidecar = { scriptHashes: inlineScriptHashes(html), pageEtags: Object.values(etags) };
     await storage.put(siteCspKey(project.slug), JSON.stringify(csp), { contentType: 'application/json', cacheControl: 'no-cache' });
     // Every variant, always: a variant left from an earlier build would be served in place of this page.
     await Promise.all(
@@ -169,11 +170,11 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
         storage.put(siteHtmlVariantKey(project.slug, coding), variants[coding], {
           contentType: SITE_HTML_CONTENT_TYPE,
           cacheControl: SITE_HTML_CACHE_CONTROL,
-          etag: contentEtag(variants[coding]),
+          etag: etags[coding],
         }),
       ),
     );
-    await storage.put(htmlKey, body, { contentType: SITE_HTML_CONTENT_TYPE, cacheControl: SITE_HTML_CACHE_CONTROL, etag: contentEtag(body) });
+    await storage.put(htmlKey, body, { contentType: SITE_HTML_CONTENT_TYPE, cacheControl: SITE_HTML_CACHE_CONTROL, etag: etags.identity });
     progress(PROGRESS.done, 'Published');
     await progress.flush();
 

@@ -11,6 +11,8 @@ import { createHash } from 'node:crypto';
 export interface TSiteCspSidecar {
   /** `sha256-…` sources, without quotes. */
   scriptHashes: string[];
+  /** The ETags of the page and its variants these hashes were taken from, so a reader can tell they belong to the page it serves. */
+  pageEtags?: string[];
 }
 
 const SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;

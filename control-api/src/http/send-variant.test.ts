@@ -111,6 +111,35 @@ describe('sendVariant', () => {
     });
   }
 
+  it('closes the stored object when the client left while it was being opened', async () => {
+    const bodies: Readable[] = [];
+    let clientGone = () => {};
+    const gone = new Promise<void>((resolve) => {
+      clientGone = resolve;
+    });
+    const url = await serve({
+      ...memorySource({}),
+      async open() {
+        await gone; // the object opens only after the client went away
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const body = endlessBody();
+        bodies.push(body);
+        return { body, size: 1 << 30, etag: undefined };
+      },
+    });
+    const req = http.get(url);
+    req.on('error', () => {});
+    req.on('socket', (socket) =>
+      socket.on('connect', () =>
+        setTimeout(() => {
+          req.destroy();
+          clientGone();
+        }, 20),
+      ),
+    );
+    await expect.poll(() => bodies.length === 1 && bodies[0]!.destroyed, { timeout: 5000 }).toBe(true);
+  });
+
   it('withholds a cookie from a response any cache may keep, and keeps it on a private one', async () => {
     const source = memorySource({ identity: { body: () => Readable.from([Buffer.from('page')]), size: 4, etag: 'tag' } });
     for (const [cacheControl, keeps] of [

@@ -26,6 +26,11 @@ export interface TVariantSource {
   open(coding: TContentCoding, range?: { start: number; end: number }): Promise<TOpenedVariant | null>;
   /** Size and entity tag of a variant without opening it (used for Range requests), or null when none is stored. */
   stat(coding: TContentCoding): Promise<Omit<TOpenedVariant, 'body'> | null>;
+  /**
+   * Called once a variant's headers are to be sent (GET or HEAD, not a 304), to add headers of its
+   * own or replace its body; null passes to the next coding. Not called for ranges.
+   */
+  prepare?(variant: TOpenedVariant, coding: TContentCoding, res: Response): Promise<TOpenedVariant | null>;
 }
 
 /** Which stored variants to try for this request, best first; identity always last. */
@@ -34,11 +39,17 @@ export function variantOrder(req: Request, codings: TVariantSource['codings']): 
   return [...accepted.filter((c) => c !== 'identity'), 'identity'];
 }
 
-/** Pipes the body to the response; a client that goes away closes the stored object (pipeline, not pipe). */
+/**
+ * Pipes the body to the response; a client that goes away closes the stored object (pipeline, not
+ * pipe). pipeline leaves the body open when the response was destroyed before it started (the
+ * client left while the object was being opened), so the body is destroyed here too: otherwise its
+ * file handle waits for the garbage collector.
+ */
 async function stream(body: Readable, res: Response): Promise<void> {
   try {
     await pipeline(body, res);
   } catch (err) {
+    body.destroy();
     res.destroy(err instanceof Error ? err : undefined);
   }
 }
@@ -50,15 +61,18 @@ function describe(res: Response, coding: TContentCoding, etag: string | undefine
   if (coding !== 'identity') res.set('Content-Encoding', coding);
   else res.removeHeader('Content-Encoding');
   if (etag !== undefined) res.set('ETag', `"${etag}"`);
+  else res.removeHeader('ETag');
   if (ranges) res.set('Accept-Ranges', 'bytes');
 }
 
 /** The client's copy is current (If-None-Match: strong, weak, lists and `*`, compared weakly as RFC 9110 says). */
 function answerNotModified(req: Request, res: Response, etag: string | undefined): boolean {
   if (etag === undefined || !isNotModified(req, `"${etag}"`)) return false;
-  // A 304 carries the validator, Vary and caching headers, not the body's metadata.
+  // A 304 carries the validator, Vary and caching headers, not the body's metadata. Nor a policy:
+  // a browser puts the 304's headers on its stored copy, and a page's CSP lists that page's scripts.
   res.removeHeader('Content-Encoding');
   res.removeHeader('Content-Type');
+  res.removeHeader('Content-Security-Policy');
   res.status(304).end();
   return true;
 }
@@ -75,13 +89,15 @@ export async function sendVariant(req: Request, res: Response, source: TVariantS
   if (ranges && req.headers.range !== undefined) return sendRange(req, res, source, order);
 
   for (const coding of order) {
-    const variant = await source.open(coding);
-    if (!variant) continue;
-    describe(res, coding, variant.etag, ranges);
-    if (answerNotModified(req, res, variant.etag)) {
-      variant.body.destroy();
+    const opened = await source.open(coding);
+    if (!opened) continue;
+    describe(res, coding, opened.etag, ranges);
+    if (answerNotModified(req, res, opened.etag)) {
+      opened.body.destroy();
       return true;
     }
+    const variant = source.prepare ? await source.prepare(opened, coding, res) : opened;
+    if (!variant) continue;
     res.set('Content-Length', String(variant.size));
     if (req.method === 'HEAD') {
       variant.body.destroy();

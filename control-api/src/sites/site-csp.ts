@@ -10,13 +10,18 @@ import { siteCspKey } from '@dropsite/shared';
 import { inlineScriptHashes } from '@dropsite/builder';
 import type { TConfig } from '../config/config.ts';
 import type { Storage, TGetResult } from '../storage/storage.ts';
-import { StorageNotFoundError } from '../storage/storage.ts';
+import { STORED_ETAG, StorageNotFoundError } from '../storage/storage.ts';
 
 /** `sha256-…` as CSP writes it, without the quotes. */
 export const ZScriptHashSchema = z.string().regex(/^sha256-[A-Za-z0-9+/]{43}=$/);
 /** More than any page has (the template's boot, island and beacon scripts); a bound on the header. */
 export const MAX_SCRIPT_HASHES = 32;
-const ZSiteCspSidecarSchema = z.object({ scriptHashes: z.array(ZScriptHashSchema).max(MAX_SCRIPT_HASHES) });
+const ZSiteCspSidecarSchema = z.object({
+  scriptHashes: z.array(ZScriptHashSchema).max(MAX_SCRIPT_HASHES),
+  /** The page variants' ETags the hashes were taken from (absent in sidecars written before variants). */
+  pageEtags: z.array(z.string().regex(STORED_ETAG)).max(8).optional(),
+});
+export type TStoredSiteCsp = z.infer<typeof ZSiteCspSidecarSchema>;
 
 function policy(directives: Record<string, readonly string[]>): string {
   return Object.entries(directives)
@@ -106,8 +111,8 @@ export function previewFrameCsp(scriptHashes: readonly string[]): string {
   });
 }
 
-/** The site's inline script hashes from its sidecar, or undefined when it has none (built before hashes were stored) or it is unreadable. */
-export async function readStoredScriptHashes(storage: Storage, slug: string): Promise<string[] | undefined> {
+/** The site's CSP sidecar (inline script hashes), or undefined when it has none (built before hashes were stored) or it is unreadable. */
+export async function readStoredSiteCsp(storage: Storage, slug: string): Promise<TStoredSiteCsp | undefined> {
   let object: TGetResult;
   try {
     object = await storage.get(siteCspKey(slug));
@@ -117,7 +122,7 @@ export async function readStoredScriptHashes(storage: Storage, slug: string): Pr
   }
   try {
     const parsed = ZSiteCspSidecarSchema.safeParse(JSON.parse(await text(object.body)));
-    return parsed.success ? parsed.data.scriptHashes : undefined;
+    return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
   }

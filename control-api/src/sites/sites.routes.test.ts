@@ -115,6 +115,8 @@ describe('GET /{slug}', () => {
       expect(res.headers.etag).toBe(etag);
       expect(res.headers.vary).toContain('Accept-Encoding');
       expect(res.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+      // The browser keeps the page's own policy: a 304 must not replace it with one that allows no script.
+      expect(res.headers['content-security-policy']).toBeUndefined();
     }
     // fetch() sends Cache-Control: no-cache with a conditional request; the origin still answers 304.
     const viaFetch = await fetch(`${app.url}/${slug}`, { headers: { 'if-none-match': [etag, gzipTag, plainTag].join(', ') } });

@@ -10,7 +10,7 @@ import { principalOf } from '../access/principal.ts';
 import { isSiteSlug } from '../projects/demo-projects.ts';
 import { REFUSAL_CACHE_CONTROL, siteCacheControl } from './site-access.ts';
 import { buildProgressOf, isTakenDown, openSiteBySlug } from './sites.service.ts';
-import { ASSET_CSP, readStoredScriptHashes, siteCsp, siteScriptHashes } from './site-csp.ts';
+import { ASSET_CSP, readStoredSiteCsp, siteCsp, siteScriptHashes } from './site-csp.ts';
 import { buildingPage, expiredPage, failedPage, passwordPage, takenDownPage } from './status-pages.ts';
 
 /** A public page may be kept by any cache, which must ask again each time (its ETag makes that a 304). */
@@ -37,19 +37,31 @@ function storedVariants(storage: Storage, identityKey: string, variantKey: (codi
   };
 }
 
+/** Script hashes of pages, by the ETag of the stored page variant they were verified against. */
+type TPageCspCache = Map<string, string[]>;
+/** Pages whose hashes are kept at once (a few hundred bytes each); the oldest go first. */
+const PAGE_CSP_CACHE_SIZE = 2_000;
+
 /**
- * A site page and its variants, with the page's CSP (its inline scripts' hashes, read beside it
- * while the page opens). A page built before the hashes were stored has no variants: it is sent as
- * it is, hashed from its HTML.
+ * A site page and its variants, with the page's CSP (its inline scripts' hashes) read only when a
+ * body or its headers are sent, never for a 304. The hashes are remembered by the variant's ETag
+ * once the sidecar names that ETag (so they are this page's, not those of a rebuild that wrote its
+ * sidecar first). A page built before the hashes were stored has no variants: it is sent as it is,
+ * hashed from its HTML.
  */
-function sitePageSource(storage: Storage, slug: string, res: Response): TVariantSource {
-  const stored = storedVariants(storage, siteHtmlKey(slug), (coding) => siteHtmlVariantKey(slug, coding));
-  const storedHashes = readStoredScriptHashes(storage, slug).catch(() => undefined);
+function sitePageSource(storage: Storage, slug: string, cache: TPageCspCache): TVariantSource {
   return {
-    ...stored,
-    async open(coding) {
-      const [variant, hashes] = await Promise.all([stored.open(coding), storedHashes]);
-      if (!variant) return null;
+    ...storedVariants(storage, siteHtmlKey(slug), (coding) => siteHtmlVariantKey(slug, coding)),
+    async prepare(variant, coding, res) {
+      let hashes = variant.etag === undefined ? undefined : cache.get(variant.etag);
+      if (!hashes) {
+        const stored = await readStoredSiteCsp(storage, slug).catch(() => undefined);
+        hashes = stored?.scriptHashes;
+        if (stored && variant.etag !== undefined && stored.pageEtags?.includes(variant.etag)) {
+          if (cache.size >= PAGE_CSP_CACHE_SIZE) cache.delete(cache.keys().next().value ?? '');
+          cache.set(variant.etag, stored.scriptHashes);
+        }
+      }
       if (!hashes && coding !== 'identity') {
         variant.body.destroy();
         return null;
@@ -67,6 +79,7 @@ function sendPage(res: Response, status: number, html: string): void {
 
 export function createSiteRoutes(deps: TAppDeps): Router {
   const router = Router();
+  const pageCsp: TPageCspCache = new Map();
 
   router.get('/:slug', async (req, res, next) => {
     const slug = req.params.slug;
@@ -90,7 +103,7 @@ export function createSiteRoutes(deps: TAppDeps): Router {
     if (access === 'locked') return sendPage(res, 401, passwordPage({ slug, theme: project.theme }));
 
     res.status(200).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': siteCacheControl(project, SITE_PAGE_CACHE_CONTROL) });
-    if (await sendVariant(req, res, sitePageSource(deps.storage, slug, res))) return;
+    if (await sendVariant(req, res, sitePageSource(deps.storage, slug, pageCsp))) return;
     // No page stored yet: the site is still building (or its build failed).
     res.removeHeader('Vary');
     if (project.status === 'failed') return sendPage(res, 503, failedPage());
