@@ -14,6 +14,7 @@ import type { BuildQueue } from './queue/build-queue.ts';
 import type { Storage } from './storage/storage.ts';
 import type { TRequestLimits } from './access/request-limits.ts';
 import type { RateLimiter } from './access/rate-limiter.ts';
+import type { TLimiterStore } from './access/limiter-store.ts';
 import type { TServerKeys } from './access/server-secret.ts';
 import type { TArchiveLimiter } from './downloads/archive-budget.ts';
 import type { TPublishGate } from './uploads/publish-limits.ts';
@@ -30,8 +31,15 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
-/** In-memory limits of this process (no Redis needed): each API process counts for itself. */
+/**
+ * The limits of this process. Request, guess, account, form and notification limits (and view
+ * claims) count in `store`: this process's memory (no Redis needed; each API process counts for
+ * itself) or, with `REDIS_URL`, Redis shared by every API process. Archive budgets and the publish
+ * gate stay in memory per process.
+ */
 export interface TProcessLimits {
+  /** Where the shared limits count. */
+  store: TLimiterStore;
   /** Engagement reads and writes, unlock guesses, anonymous-session lookups. */
   requests: TRequestLimits;
   /** Archive-entry extraction budgets and the ZIP slots. */

@@ -32,11 +32,11 @@ describe('createRuntime', () => {
       const a = strict.deps;
       const b = loose.deps;
       expect(a.limits.requests.writes).not.toBe(b.limits.requests.writes);
-      expect(a.limits.requests.writes.take('203.0.113.7').allowed).toBe(true);
-      expect(a.limits.requests.writes.take('203.0.113.7').allowed).toBe(false);
+      expect((await a.limits.requests.writes.take('203.0.113.7')).allowed).toBe(true);
+      expect((await a.limits.requests.writes.take('203.0.113.7')).allowed).toBe(false);
       // The other runtime counted nothing for that address.
-      expect(b.limits.requests.writes.take('203.0.113.7').allowed).toBe(true);
-      expect(b.limits.requests.writes.take('203.0.113.7').allowed).toBe(true);
+      expect((await b.limits.requests.writes.take('203.0.113.7')).allowed).toBe(true);
+      expect((await b.limits.requests.writes.take('203.0.113.7')).allowed).toBe(true);
 
       for (const key of ['limits', 'keys', 'mailer', 'caches', 'analytics'] as const) expect(a[key]).not.toBe(b[key]);
       expect(a.limits.archives).not.toBe(b.limits.archives);

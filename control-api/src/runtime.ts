@@ -19,6 +19,7 @@ import { createBuildProcessor } from './builds/builds.service.ts';
 import { findUnfinishedBuilds } from './builds/builds.repository.ts';
 import { runPendingSiteRebuilds } from './builds/pending-site-rebuilds.ts';
 import { createRequestLimits } from './access/request-limits.ts';
+import { createMemoryLimiterStore, type TLimiterStore } from './access/limiter-store.ts';
 import { loadServerKeys } from './access/server-secret.ts';
 import { createArchiveLimiter } from './downloads/archive-budget.ts';
 import { createPublishGate } from './uploads/publish-limits.ts';
@@ -58,6 +59,8 @@ export interface TRuntimeOptions {
   queue?: BuildQueue;
   /** Origin the builder writes into sites' absolute links; the config's public URL by default. */
   siteOrigin?: string;
+  /** Where the limits count, instead of the config's (e.g. Redis under a test's own key prefix; closed by close()). */
+  limiterStore?: TLimiterStore;
 }
 
 export async function createQueue(config: TConfig, log: Logger): Promise<BuildQueue> {
@@ -70,6 +73,14 @@ export async function createQueue(config: TConfig, log: Logger): Promise<BuildQu
   return createInlineQueue(backoff);
 }
 
+/** The limits' store: Redis shared by every API process when `REDIS_URL` is set, else this process's memory. */
+export async function createLimiterStore(config: TConfig, clock: Clock, log: Logger): Promise<TLimiterStore> {
+  if (!config.redisUrl) return createMemoryLimiterStore(clock);
+  // Its Redis client is loaded only when a Redis URL asks for it, like BullMQ's.
+  const { createRedisLimiterStore } = await import('./access/redis-limiter-store.ts');
+  return createRedisLimiterStore({ redisUrl: config.redisUrl, clock, log });
+}
+
 export async function createRuntime(config: TConfig, options: TRuntimeOptions): Promise<TRuntime> {
   const log = options.log ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
@@ -80,6 +91,7 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
   const queue = options.queue ?? (await createQueue(config, log));
   // After the migrations: the key kept in the database (outside production) lives in a table of theirs.
   const keys = await loadServerKeys({ db, config, clock });
+  const limiterStore = options.limiterStore ?? (await createLimiterStore(config, clock, log));
   const deps: TAppDeps = {
     config,
     db,
@@ -88,12 +100,13 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
     log,
     clock,
     limits: {
-      requests: createRequestLimits(config.rateLimits, clock),
+      store: limiterStore,
+      requests: createRequestLimits(config.rateLimits, limiterStore),
       archives: createArchiveLimiter(config.archives, clock),
       publish: createPublishGate({ config, clock, db, storage }),
-      notificationDestinations: createDestinationLimiter(config.notifications, clock),
-      accounts: createAccountLimits(config.accountLimits, clock),
-      forms: createFormLimiter(config.formSubmissionsPerAddressPerHour, clock),
+      notificationDestinations: createDestinationLimiter(config.notifications, limiterStore),
+      accounts: createAccountLimits(config.accountLimits, limiterStore),
+      forms: createFormLimiter(config.formSubmissionsPerAddressPerHour, limiterStore),
     },
     keys,
     mailer: createMailer(config, log),
@@ -150,6 +163,7 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
         // Views and downloads counted a moment ago are written before the database goes.
         await deps.analytics.flush();
         await deps.mailer.close();
+        await limiterStore.close();
         await storage.close();
         await database.close();
       })();

@@ -1,17 +1,22 @@
 /**
  * Exponential back-off on failed password guesses, per (site, address). A few typos cost nothing;
  * after that each further failure doubles the wait before that address may guess on that site
- * again. A right password clears it. Kept in memory like the other limits (no Redis needed).
+ * again. A right password clears it. Kept in the runtime's limiter store like the other limits: in
+ * memory (no Redis needed), or in Redis when `REDIS_URL` is set (limiter-store.ts).
  */
 import type { Clock } from '../deps.ts';
 
 export interface TGuessBackoff {
   /** Seconds this key must still wait before its next guess is checked (0: go ahead). */
-  waitSeconds(key: string): number;
+  waitSeconds(key: string): Promise<number>;
   /** Records a failed guess; `strict` (the site is under attack) starts the back-off at the first failure. Returns the new wait in seconds. */
-  fail(key: string, options?: { strict?: boolean }): number;
+  fail(key: string, options?: { strict?: boolean }): Promise<number>;
   /** A right guess: the key starts afresh. */
-  succeed(key: string): void;
+  succeed(key: string): Promise<void>;
+}
+
+/** A back-off whose entries are in this process's memory. */
+export interface TMemoryGuessBackoff extends TGuessBackoff {
   size(): number;
 }
 
@@ -23,14 +28,14 @@ interface TEntry {
 
 /** Failures a (site, address) may make before it has to wait. */
 export const FREE_GUESS_FAILURES = 5;
-const BASE_WAIT_MS = 1000;
-const MAX_WAIT_MS = 15 * 60_000;
+export const BASE_WAIT_MS = 1000;
+export const MAX_WAIT_MS = 15 * 60_000;
 /** A key with no failure for this long starts afresh. */
-const FORGET_AFTER_MS = 60 * 60_000;
+export const FORGET_AFTER_MS = 60 * 60_000;
 const SWEEP_THRESHOLD = 10_000;
 const SWEEP_EVERY = 1000;
 
-export function createGuessBackoff(options: { clock: Clock }): TGuessBackoff {
+export function createGuessBackoff(options: { clock: Clock }): TMemoryGuessBackoff {
   const entries = new Map<string, TEntry>();
   let newKeysSinceSweep = 0;
 
@@ -57,12 +62,12 @@ export function createGuessBackoff(options: { clock: Clock }): TGuessBackoff {
   };
 
   return {
-    waitSeconds(key) {
+    async waitSeconds(key) {
       const now = options.clock.now();
       const entry = current(key, now);
       return entry && entry.nextAllowedAt > now ? Math.ceil((entry.nextAllowedAt - now) / 1000) : 0;
     },
-    fail(key, { strict = false } = {}) {
+    async fail(key, { strict = false } = {}) {
       const now = options.clock.now();
       const entry = current(key, now) ?? { failures: 0, lastFailureAt: now, nextAllowedAt: now };
       entry.failures += 1;
@@ -75,7 +80,7 @@ export function createGuessBackoff(options: { clock: Clock }): TGuessBackoff {
       if (entries.size > SWEEP_THRESHOLD && newKeysSinceSweep >= SWEEP_EVERY) sweep(now);
       return Math.ceil((entry.nextAllowedAt - now) / 1000);
     },
-    succeed(key) {
+    async succeed(key) {
       entries.delete(key);
     },
     size: () => entries.size,

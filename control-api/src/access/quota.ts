@@ -27,6 +27,12 @@ interface TBucket {
 }
 
 const SWEEP_THRESHOLD = 10_000;
+
+/** The answer for `amount` units from a bucket holding `units`, refilled at `refillPerMs` (shared with the Redis store). */
+export function quotaDecision(units: number, amount: number, refillPerMs: number): TRateLimitDecision {
+  if (units >= amount) return { allowed: true, retryAfterSeconds: 0 };
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((amount - units) / refillPerMs / 1000)) };
+}
 const SWEEP_EVERY = 1000;
 
 export function createQuota(options: { capacity: number; windowMs: number; clock: Clock }): TQuota {
@@ -60,8 +66,7 @@ export function createQuota(options: { capacity: number; windowMs: number; clock
     capacity,
     peek(key, amount = 1) {
       const bucket = refill(key, options.clock.now());
-      if (bucket.units >= amount) return { allowed: true, retryAfterSeconds: 0 };
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((amount - bucket.units) / refillPerMs / 1000)) };
+      return quotaDecision(bucket.units, amount, refillPerMs);
     },
     take(key, amount = 1) {
       const now = options.clock.now();

@@ -1,10 +1,13 @@
-/** The API's rate limits: one set per runtime (so each test app has its own), in `deps.limits.requests`. */
+/**
+ * The API's rate limits: one set per runtime (so each test app has its own), in `deps.limits.requests`,
+ * counted in the runtime's limiter store (in memory, or Redis shared by every API process).
+ */
 import { isIPv4, isIPv6 } from 'node:net';
 import type { Request, RequestHandler } from 'express';
 import type { TConfig } from '../config/config.ts';
-import type { Clock } from '../deps.ts';
-import { createRateLimiter, enforceRateLimits, type RateLimiter } from './rate-limiter.ts';
-import { createGuessBackoff, type TGuessBackoff } from './guess-backoff.ts';
+import { enforceRateLimits, type RateLimiter } from './rate-limiter.ts';
+import type { TGuessBackoff } from './guess-backoff.ts';
+import type { TLimiterStore } from './limiter-store.ts';
 
 export interface TRequestLimits {
   /** Engagement reads and view beacons, per client address. */
@@ -24,23 +27,26 @@ export interface TRequestLimits {
 }
 
 /** The limits of one runtime, made once from its config (createRuntime). */
-export function createRequestLimits(rates: TConfig['rateLimits'], clock: Clock): TRequestLimits {
-  const make = (perMinute: number) => createRateLimiter({ perMinute, clock });
+export function createRequestLimits(rates: TConfig['rateLimits'], store: TLimiterStore): TRequestLimits {
+  // Load limits count in this process while Redis cannot answer; password guesses are refused (503) instead.
+  const load = (name: string, perMinute: number) => store.rateLimiter(name, { perMinute, whenUnavailable: 'local' });
+  const guesses = (name: string, perMinute: number) => store.rateLimiter(name, { perMinute, whenUnavailable: 'closed' });
   return {
-    reads: make(rates.readsPerMinute),
-    writes: make(rates.writesPerMinute),
-    siteWrites: make(rates.siteWritesPerMinute),
-    unlock: make(rates.unlockPerMinute),
-    unlockSite: make(rates.unlockSitePerMinute),
-    unlockBackoff: createGuessBackoff({ clock }),
-    lookupMisses: make(rates.lookupMissesPerMinute),
+    reads: load('reads', rates.readsPerMinute),
+    writes: load('writes', rates.writesPerMinute),
+    siteWrites: load('site-writes', rates.siteWritesPerMinute),
+    unlock: guesses('unlock', rates.unlockPerMinute),
+    unlockSite: guesses('unlock-site', rates.unlockSitePerMinute),
+    unlockBackoff: store.guessBackoff('unlock-backoff', { whenUnavailable: 'closed' }),
+    // Anonymous session ids are 128-bit random: per-process counting while Redis is down guesses none of them.
+    lookupMisses: load('lookup-misses', rates.lookupMissesPerMinute),
   };
 }
 
 /** Middleware: a per-address limit before any work is done. */
 export function limitByAddress(limiter: RateLimiter): RequestHandler {
-  return (req, _res, next) => {
-    enforceRateLimits([[limiter, clientAddress(req)]]);
+  return async (req, _res, next) => {
+    await enforceRateLimits([[limiter, clientAddress(req)]]);
     next();
   };
 }

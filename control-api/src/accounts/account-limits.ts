@@ -1,11 +1,13 @@
 /**
- * The limits of creator accounts, per API process (in memory, like the other request limits):
- * failed sign-ins per client address and per account, and account emails (sign-in, reset and
- * verification links) per recipient, so no one can guess passwords quickly or fill an inbox.
+ * The limits of creator accounts, in the runtime's limiter store like the other request limits (in
+ * memory per API process, or Redis shared by all of them): failed sign-ins per client address and
+ * per account, and account emails (sign-in, reset and verification links) per recipient, so no one
+ * can guess passwords quickly or fill an inbox. While Redis cannot answer, sign-ins are refused with
+ * 503 (guessing never goes unlimited) and emails are counted per process.
  */
 import type { TConfig } from '../config/config.ts';
-import type { Clock } from '../deps.ts';
-import { createRateLimiter, type RateLimiter } from '../access/rate-limiter.ts';
+import type { RateLimiter } from '../access/rate-limiter.ts';
+import type { TLimiterStore, TWhenUnavailable } from '../access/limiter-store.ts';
 
 export interface TAccountLimits {
   /** Failed sign-ins per client address per hour. */
@@ -16,14 +18,12 @@ export interface TAccountLimits {
   emailsByRecipient: RateLimiter;
 }
 
-function perHour(count: number, clock: Clock): RateLimiter {
-  return createRateLimiter({ perMinute: count / 60, burst: count, clock });
-}
-
-export function createAccountLimits(limits: TConfig['accountLimits'], clock: Clock): TAccountLimits {
+export function createAccountLimits(limits: TConfig['accountLimits'], store: TLimiterStore): TAccountLimits {
+  const perHour = (name: string, count: number, whenUnavailable: TWhenUnavailable): RateLimiter =>
+    store.rateLimiter(name, { perMinute: count / 60, burst: count, whenUnavailable });
   return {
-    signInFailuresByAddress: perHour(limits.signInFailuresPerAddressPerHour, clock),
-    signInFailuresByAccount: perHour(limits.signInFailuresPerAccountPerHour, clock),
-    emailsByRecipient: perHour(limits.emailsPerAddressPerHour, clock),
+    signInFailuresByAddress: perHour('sign-in-address', limits.signInFailuresPerAddressPerHour, 'closed'),
+    signInFailuresByAccount: perHour('sign-in-account', limits.signInFailuresPerAccountPerHour, 'closed'),
+    emailsByRecipient: perHour('account-emails', limits.emailsPerAddressPerHour, 'local'),
   };
 }

@@ -123,7 +123,7 @@ async function sendLink(
     path: string;
   },
 ): Promise<void> {
-  const decision = deps.limits.accounts.emailsByRecipient.take(input.email);
+  const decision = await deps.limits.accounts.emailsByRecipient.take(input.email);
   if (!decision.allowed) {
     deps.log.warn({ purpose: input.purpose }, 'account email not sent: too many to this address this hour');
     return;
@@ -204,7 +204,7 @@ export async function signIn(deps: TDeps, principal: TPrincipal, input: z.output
     [limits.signInFailuresByAddress, principal.address],
     [limits.signInFailuresByAccount, input.email],
   ] as const) {
-    const decision = limiter.peek(key);
+    const decision = await limiter.peek(key);
     if (!decision.allowed) throw rateLimitedError(decision, SIGN_IN_RATE_LIMITED);
   }
   const row = await findCreatorByEmail(deps.db, input.email);
@@ -212,8 +212,8 @@ export async function signIn(deps: TDeps, principal: TPrincipal, input: z.output
   if (row?.password_hash) isRight = await verifyPassword(input.password, row.password_hash);
   else await spendDummyVerification(input.password);
   if (!row || !isRight) {
-    limits.signInFailuresByAddress.take(principal.address);
-    limits.signInFailuresByAccount.take(input.email);
+    await limits.signInFailuresByAddress.take(principal.address);
+    await limits.signInFailuresByAccount.take(input.email);
     throw new AppError('unauthorized', SIGN_IN_FAILED);
   }
   return { creator: toPublic(row), session: await createSession(deps, row.id, userAgent) };

@@ -14,6 +14,7 @@ import {
   type ZProductEventRequestSchema,
 } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
+import type { TClaim } from '../access/limiter-store.ts';
 import { newId, newTimeOrderedId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
 import { findProjectById, parseSiteSettings, projectExists } from '../projects/projects.repository.ts';
@@ -28,10 +29,14 @@ const DAY_MS = 86_400_000;
 type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'caches' | 'analytics'>;
 
 /** Records a view of the site (fileId null) or of one of its files unless this visitor's was counted within the window. */
-export async function recordView(deps: TDeps, view: { projectId: string; fileId: string | null; fileName: string | null; visitorId: string }): Promise<boolean> {
+export async function recordView(
+  deps: TDeps & Pick<TAppDeps, 'limits'>,
+  view: { projectId: string; fileId: string | null; fileName: string | null; visitorId: string },
+): Promise<boolean> {
   const now = deps.clock.now();
   const windowMs = deps.config.viewDedupeMinutes * 60_000;
   const ledger = deps.caches.views;
+  let claim: TClaim | undefined;
   if (windowMs > 0) {
     const since = now - windowMs;
     // The ledger answers for views this runtime counted (on SQLite, for every view); otherwise the database is asked.
@@ -39,7 +44,12 @@ export async function recordView(deps: TDeps, view: { projectId: string; fileId:
     if (known === true) return false;
     if (known === undefined) {
       if (await hasViewSince(deps.db, { projectId: view.projectId, fileId: view.fileId, visitorId: view.visitorId, since }, deps.caches.queries)) return false;
-      // Checked again without a pause before claiming it: two beacons of one visitor at once count once.
+      // Another API process may be counting this very view, its row not yet written (the batch lands a
+      // moment later): with Redis, the first process to claim it for the window counts it. (In memory
+      // every claim is granted: this process is the only one counting.)
+      claim = await deps.limits.store.claim('view', `${view.projectId}:${view.fileId ?? ''}:${view.visitorId}`, windowMs);
+      if (!claim.claimed) return false;
+      // Checked again without a pause before noting it: two beacons of one visitor at once count once.
       if (ledger.countedSince(view, since) === true) return false;
     }
   }
@@ -59,6 +69,7 @@ export async function recordView(deps: TDeps, view: { projectId: string; fileId:
     })
     .catch((err: unknown) => {
       ledger.withdraw(view, now);
+      void claim?.release();
       deps.log.warn({ err, projectId: view.projectId }, 'could not count a view');
     });
   return true;

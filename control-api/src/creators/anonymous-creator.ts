@@ -124,11 +124,11 @@ export async function issuePendingAnonymousSession(deps: TDeps, res: Response): 
 export async function resolveOwnAnonymousSession(deps: Pick<TAppDeps, 'limits'>, principal: TPrincipal, sessionId: string): Promise<TAnonymousSession> {
   const limiter = deps.limits.requests.lookupMisses;
   const address = principal.address;
-  const waiting = limiter.peek(address);
+  const waiting = await limiter.peek(address);
   if (!waiting.allowed) throw rateLimitedError(waiting);
   const session = await holdsAnonymousSession(principal, sessionId);
   if (!session) {
-    const decision = limiter.take(address);
+    const decision = await limiter.take(address);
     if (!decision.allowed) throw rateLimitedError(decision);
     throw new AppError('not_found', 'Not found');
   }

@@ -37,7 +37,7 @@ export function createEngagementRoutes(deps: TAppDeps): Router {
       // DELETE bodies are allowed but some clients send the fields as a query instead.
       const input = ZFavoriteRequestSchema.parse(isFavorite || hasJsonBody(req) ? (req.body ?? {}) : req.query);
       const { site, file } = await openEngagementFile(deps, principalOf(res), input.projectId, input.fileId, 'favorites');
-      limitSiteWrites(site.project.id);
+      await limitSiteWrites(site.project.id);
       const visitorId = visitorIdOf(res);
       await recordVisitor(deps, visitorId);
       const result = await setFavorite(deps, site, file, visitorId, isFavorite);
@@ -50,7 +50,7 @@ export function createEngagementRoutes(deps: TAppDeps): Router {
   router.post('/api/approvals', limitWrites, visitor, async (req, res) => {
     const input = ZApprovalRequestSchema.parse(req.body ?? {});
     const { site, file } = await openEngagementFile(deps, principalOf(res), input.projectId, input.fileId, 'approvals');
-    limitSiteWrites(site.project.id);
+    await limitSiteWrites(site.project.id);
     const visitorId = visitorIdOf(res);
     await recordVisitor(deps, visitorId);
     const result = await setApproval(deps, site, file, visitorId, input.status);
@@ -72,7 +72,7 @@ export function createEngagementRoutes(deps: TAppDeps): Router {
   router.post('/api/comments', limitWrites, visitor, async (req, res) => {
     const input = ZCreateCommentRequestSchema.parse(req.body ?? {});
     const { site, file } = await openEngagementFile(deps, principalOf(res), input.projectId, input.fileId, 'comments');
-    limitSiteWrites(site.project.id);
+    await limitSiteWrites(site.project.id);
     const visitorId = visitorIdOf(res);
     await recordVisitor(deps, visitorId);
     const comment = await createComment(deps, site, file, visitorId, { commentText: input.commentText, replyTo: input.parentId ?? input.threadId ?? null });

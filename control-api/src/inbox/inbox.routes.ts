@@ -89,8 +89,8 @@ export function createInboxRoutes(deps: TAppDeps): Router {
   router.use(paths, express.urlencoded({ extended: false, limit: '128kb', parameterLimit: 20, verify: rejectInvalidUtf8 }));
 
   /** Counts the submission against the address (after a valid body: fixing a refused form costs nothing); a filled honeypot is answered as sent. */
-  function isTaken(req: Request, kind: TFormKind, honeypot: string | undefined): boolean {
-    admitFormSubmission(deps.limits.forms, clientAddress(req));
+  async function isTaken(req: Request, kind: TFormKind, honeypot: string | undefined): Promise<boolean> {
+    await admitFormSubmission(deps.limits.forms, clientAddress(req));
     if (!honeypot?.trim()) return true;
     deps.log.info({ kind, requestId: req.res?.locals.requestId }, 'form with its hidden field filled: answered as sent, not stored');
     return false;
@@ -98,25 +98,25 @@ export function createInboxRoutes(deps: TAppDeps): Router {
 
   router.post(FORM_PATHS.contact, async (req, res) => {
     const data = parseForm(ZContactRequestSchema, req.body);
-    if (isTaken(req, 'contact', data[HONEYPOT_FIELD])) await takeMessage(deps, { kind: 'contact', data });
+    if (await isTaken(req, 'contact', data[HONEYPOT_FIELD])) await takeMessage(deps, { kind: 'contact', data });
     sendTaken(req, res, 'contact', 201);
   });
 
   router.post(FORM_PATHS.feedback, async (req, res) => {
     const data = parseForm(ZFeedbackRequestSchema, req.body);
-    if (isTaken(req, 'feedback', data[HONEYPOT_FIELD])) await takeMessage(deps, { kind: 'feedback', data });
+    if (await isTaken(req, 'feedback', data[HONEYPOT_FIELD])) await takeMessage(deps, { kind: 'feedback', data });
     sendTaken(req, res, 'feedback', 201);
   });
 
   router.post(FORM_PATHS.sales, async (req, res) => {
     const data = parseForm(ZSalesRequestSchema, req.body);
-    if (isTaken(req, 'sales', data[HONEYPOT_FIELD])) await takeMessage(deps, { kind: 'sales', data });
+    if (await isTaken(req, 'sales', data[HONEYPOT_FIELD])) await takeMessage(deps, { kind: 'sales', data });
     sendTaken(req, res, 'sales', 201);
   });
 
   router.post(FORM_PATHS.newsletter, async (req, res) => {
     const data = parseForm(ZNewsletterRequestSchema, req.body);
-    if (isTaken(req, 'newsletter', data[HONEYPOT_FIELD])) await subscribeToNewsletter(deps, data.email);
+    if (await isTaken(req, 'newsletter', data[HONEYPOT_FIELD])) await subscribeToNewsletter(deps, data.email);
     sendTaken(req, res, 'newsletter', 202);
   });
 

@@ -8,10 +8,11 @@
 import { isValidEmailAddress, isValidId, type TSiteSettings } from '@dropsite/shared';
 import type { Kysely, Transaction } from 'kysely';
 import type { TConfig } from '../config/config.ts';
-import type { Clock, TAppDeps } from '../deps.ts';
+import type { TAppDeps } from '../deps.ts';
 import type { Database, TProjectRow } from '../db/tables.ts';
 import { newId } from '../db/ids.ts';
-import { createRateLimiter, type RateLimiter } from '../access/rate-limiter.ts';
+import type { RateLimiter } from '../access/rate-limiter.ts';
+import type { TLimiterStore } from '../access/limiter-store.ts';
 import { findProjectById, parseSiteSettings } from '../projects/projects.repository.ts';
 import type { Mailer } from './mailer.ts';
 import { composeEmail, composeSlackMessage, describeEngagement, notificationTypeOf, urgencyOf, type TEngagementEvent } from './notification-messages.ts';
@@ -24,8 +25,8 @@ import { normalizeEmail, ownerKeyOf, requestEmailConfirmation, sendOwedConfirmat
 const MAX_SEND_ATTEMPTS = 5;
 
 /** The hourly cap per email address or Slack webhook, one per runtime (`deps.limits.notificationDestinations`). */
-export function createDestinationLimiter(notifications: TConfig['notifications'], clock: Clock): RateLimiter {
-  return createRateLimiter({ perMinute: notifications.maxPerHour / 60, burst: notifications.maxPerHour, clock });
+export function createDestinationLimiter(notifications: TConfig['notifications'], store: TLimiterStore): RateLimiter {
+  return store.rateLimiter('notification-destinations', { perMinute: notifications.maxPerHour / 60, burst: notifications.maxPerHour, whenUnavailable: 'local' });
 }
 
 type TNotifierDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'mailer' | 'limits'>;
@@ -140,10 +141,10 @@ async function dispatchBatch(deps: TNotifierDeps, batch: TDueBatch, mailer: Mail
   const limiter = deps.limits.notificationDestinations;
   const destinationKey = `${batch.channel}:${destination.toLowerCase()}`;
   // Over the hourly cap the rows wait; the next allowed message summarises them all.
-  if (!limiter.peek(destinationKey).allowed) return 'deferred';
+  if (!(await limiter.peek(destinationKey)).allowed) return 'deferred';
   const items = await claimBatch(db, { projectId: project.id, channel: batch.channel, now: clock.now() });
   if (items.length === 0) return 'deferred';
-  limiter.take(destinationKey);
+  await limiter.take(destinationKey);
   const context = {
     siteTitle: project.title,
     siteUrl: `${config.publicUrl}/${project.slug}`,

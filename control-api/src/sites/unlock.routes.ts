@@ -48,42 +48,43 @@ export function createUnlockRoutes(deps: TAppDeps): Router {
       res.set(error.headers);
       return sendHtml(res, 429, passwordPage({ slug, theme, error: TOO_MANY_MESSAGE }));
     };
-    const backoff = limits.unlockBackoff.waitSeconds(pairKey);
+    const backoff = await limits.unlockBackoff.waitSeconds(pairKey);
     if (backoff > 0) {
-      const perAddress = limits.unlock.peek(address);
+      const perAddress = await limits.unlock.peek(address);
       return tooMany(Math.max(backoff, perAddress.allowed ? 0 : perAddress.retryAfterSeconds));
     }
-    // One guess per (site, address) is checked at a time, so parallel requests cannot outrun the back-off.
+    // One guess per (site, address) is checked at a time, so parallel requests cannot outrun the back-off:
+    // held from here until its failure is recorded.
     if (guessesInFlight.has(pairKey)) return tooMany(1);
-    // Taken before the check (parallel guesses cannot all pass a peek) and given back unless it failed.
-    const perAddress = limits.unlock.take(address);
-    if (!perAddress.allowed) return tooMany(perAddress.retryAfterSeconds);
-
-    // The password is read from the body only; a ?password= in the URL is never looked at.
-    const parsed = ZUnlockRequestSchema.safeParse(req.body ?? {});
-    if (!parsed.success) {
-      limits.unlock.refund(address);
-      return refuse(400, 'validation_failed', 'Please enter the password');
-    }
     guessesInFlight.add(pairKey);
     let outcome: Awaited<ReturnType<typeof unlockSite>>;
     try {
+      // Taken before the check (parallel guesses cannot all pass a peek) and given back unless it failed.
+      const perAddress = await limits.unlock.take(address);
+      if (!perAddress.allowed) return tooMany(perAddress.retryAfterSeconds);
+
+      // The password is read from the body only; a ?password= in the URL is never looked at.
+      const parsed = ZUnlockRequestSchema.safeParse(req.body ?? {});
+      if (!parsed.success) {
+        await limits.unlock.refund(address);
+        return refuse(400, 'validation_failed', 'Please enter the password');
+      }
       outcome = await unlockSite(deps, () => ensureVisitorId(deps, res), slug, parsed.data.password);
+      // A miss on an unknown site still cost a hash, so it counts against the address.
+      if (outcome.kind !== 'wrong' && outcome.kind !== 'missing') await limits.unlock.refund(address);
+      if (outcome.kind === 'unlocked') {
+        await limits.unlockBackoff.succeed(pairKey);
+        setCookie(res, deps.config, unlockCookieBase(outcome.project.id), outcome.unlock.value, outcome.unlock.maxAgeMs);
+      }
+      if (outcome.kind === 'wrong') {
+        // Failures on the site from everyone together: past them the site is under attack, so each
+        // address backs off from its first failure and wrong guesses are told to wait.
+        const site = await limits.unlockSite.take(slug);
+        const wait = await limits.unlockBackoff.fail(pairKey, { strict: !site.allowed });
+        if (!site.allowed) return tooMany(Math.max(wait, site.retryAfterSeconds));
+      }
     } finally {
       guessesInFlight.delete(pairKey);
-    }
-    // A miss on an unknown site still cost a hash, so it counts against the address.
-    if (outcome.kind !== 'wrong' && outcome.kind !== 'missing') limits.unlock.refund(address);
-    if (outcome.kind === 'unlocked') {
-      limits.unlockBackoff.succeed(pairKey);
-      setCookie(res, deps.config, unlockCookieBase(outcome.project.id), outcome.unlock.value, outcome.unlock.maxAgeMs);
-    }
-    if (outcome.kind === 'wrong') {
-      // Failures on the site from everyone together: past them the site is under attack, so each
-      // address backs off from its first failure and wrong guesses are told to wait.
-      const site = limits.unlockSite.take(slug);
-      const wait = limits.unlockBackoff.fail(pairKey, { strict: !site.allowed });
-      if (!site.allowed) return tooMany(Math.max(wait, site.retryAfterSeconds));
     }
     switch (outcome.kind) {
       case 'missing':

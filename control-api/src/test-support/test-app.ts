@@ -8,6 +8,7 @@ import { createApp } from '../app.ts';
 import { loadConfig, type TConfig } from '../config/config.ts';
 import type { Clock, TAppDeps } from '../deps.ts';
 import { createLogger, type Logger } from '../logger.ts';
+import type { TLimiterStore } from '../access/limiter-store.ts';
 import { createInlineQueue } from '../queue/inline-queue.ts';
 import { createRuntime } from '../runtime.ts';
 import { createStorage, type TStorageConfig } from '../storage/create-storage.ts';
@@ -62,6 +63,8 @@ export interface TTestAppOptions {
   dataDir?: string;
   /** Storage to use instead of disk under the data folder (e.g. s3rver); created by the app, closed on close(). */
   storage?: TStorageConfig;
+  /** Where the limits count instead of this app's memory (e.g. Redis under a test's own prefix); closed on close(). */
+  limiterStore?: TLimiterStore;
 }
 
 /** The test defaults: everything under `dataDir`, quiet, and publish limits out of the way. */
@@ -103,6 +106,7 @@ export async function startTestApp(options: TTestAppOptions = {}): Promise<TTest
     log: options.log ?? createLogger('silent'),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.storage ? { storage: await createStorage(options.storage) } : {}),
+    ...(options.limiterStore ? { limiterStore: options.limiterStore } : {}),
     // Retries a few milliseconds apart, so a test of a failing build does not wait seconds.
     queue: createInlineQueue({ defaultAttempts: 2, defaultBackoffMs: 10 }),
     siteOrigin: 'http://localhost',
