@@ -104,6 +104,30 @@ test.describe('sites under their CSP', () => {
     expect(violations).toEqual([]);
   });
 
+  test('a page revalidated by its ETag (a 304) keeps its own policy: its inline scripts still run', async ({ page, context }) => {
+    const violations = await recordViolations(context);
+    await context.addInitScript(() => {
+      try {
+        localStorage.setItem('dropsite-theme', 'professional-dark');
+      } catch {
+        // storage off: nothing to apply
+      }
+    });
+    await page.goto(`/${singleImage}`);
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'professional-dark');
+    const etag = (await page.request.get(`/${singleImage}`, { headers: { 'accept-encoding': 'br' } })).headers().etag;
+    expect(etag).toBeTruthy();
+
+    // The browser asks again with the page's ETag and is answered 304 from the stored Brotli variant.
+    const revalidation = page.waitForRequest(async (request) => request.resourceType() === 'document' && (await request.allHeaders())['if-none-match'] === etag);
+    await page.reload();
+    await revalidation;
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'professional-dark');
+    await hydrateAll(page);
+    await expect(page.locator('[data-engagement]').first()).toBeVisible();
+    expect(violations).toEqual([]);
+  });
+
   test('a site page sets no cookie; the page’s first call gets one and the other calls share it', async ({ page, context }) => {
     const issued: string[] = [];
     const documentCookies: (string | null)[] = [];
