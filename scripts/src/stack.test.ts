@@ -1,0 +1,159 @@
+/**
+ * npm run stack end to end: the edge (nginx), two API processes, two builders on BullMQ, PostgreSQL
+ * and the S3 stand-in, all real processes on loopback. Through the edge a creator signs up and
+ * publishes, a visitor views the site and its bundles (from the store, not an API process),
+ * favourites and comments, then the creator renames the site (a rebuild), locks it with a password
+ * and gives it an expiry, and the edge answers each change.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPostgresUp, isRedisUp, requireService } from '../../control-api/src/test-support/services.ts';
+import { startStack, type TStack } from './stack.ts';
+
+const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const hasNginx = existsSync(process.env.NGINX_BIN ?? '/usr/sbin/nginx');
+
+const available =
+  (await requireService('nginx', async () => hasNginx)) &&
+  (await requireService('PostgreSQL', () => isPostgresUp(PG_URL))) &&
+  (await requireService('Redis', () => isRedisUp(REDIS_URL)));
+
+/** A client with its own cookies, speaking to the edge as a browser on the site's origin would. */
+function client(base: string) {
+  const jar = new Map<string, string>();
+  const request = async (pathname: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> => {
+    const headers = new Headers(init.headers);
+    if (jar.size > 0) headers.set('cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
+    if (init.method && init.method !== 'GET') headers.set('origin', new URL(base).origin);
+    let body = init.body;
+    if (init.json !== undefined) {
+      headers.set('content-type', 'application/json');
+      body = JSON.stringify(init.json);
+    }
+    const res = await fetch(`${base}${pathname}`, { ...init, headers, body, redirect: 'manual' });
+    for (const cookie of res.headers.getSetCookie()) {
+      const [pair] = cookie.split(';');
+      const at = pair!.indexOf('=');
+      jar.set(pair!.slice(0, at), pair!.slice(at + 1));
+    }
+    return res;
+  };
+  return { request, jar };
+}
+
+async function eventually<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+describe.skipIf(!available)('npm run stack: edge, two APIs, two builders, PostgreSQL, Redis, S3', () => {
+  let dir: string;
+  let stack: TStack;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-stack-'));
+    stack = await startStack({
+      port: 0,
+      dir,
+      postgresUrl: PG_URL,
+      redisUrl: REDIS_URL,
+      name: `stack_test_${process.pid}_${Date.now()}`,
+      fresh: true,
+      demo: false,
+      log: () => {},
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    const schema = stack?.env.DATABASE_URL ? new URL(stack.env.DATABASE_URL).searchParams.get('schema') : null;
+    if (schema) spawnSync('psql', [PG_URL, '-c', `drop schema if exists "${schema}" cascade`], { stdio: 'ignore' });
+    if (dir) await rm(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('publishes, serves, takes engagement and applies a rebuild, a password and an expiry through the edge', async () => {
+    const creator = client(stack.url);
+    const signUp = await creator.request('/api/auth/sign-up', { method: 'POST', json: { email: 'ada@example.com', password: 'a long enough secret', name: 'Ada' } });
+    expect(signUp.status, await signUp.clone().text()).toBe(201);
+    // Comments are a Pro feature: the creator starts the trial.
+    const trial = await creator.request('/api/billing/trial', { method: 'POST' });
+    expect(trial.status, await trial.clone().text()).toBeLessThan(300);
+
+    const photo = await sharp({ create: { width: 1600, height: 1000, channels: 3, background: { r: 40, g: 120, b: 200 } } })
+      .jpeg()
+      .toBuffer();
+    const form = new FormData();
+    form.append('title', 'Studio Delivery');
+    form.append('settings', JSON.stringify({ enableFavorites: true, enableComments: true, enableAnalytics: true }));
+    form.append('files', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'select-01.jpg');
+    const published = await creator.request('/api/upload', { method: 'POST', body: form });
+    const answer = (await published.json()) as { slug: string };
+    expect(published.status, JSON.stringify(answer)).toBe(201);
+    const { slug } = answer;
+    await eventually('the site is live', async () => {
+      const status = (await (await fetch(`${stack.url}/api/sites/${slug}/status`)).json()) as { status: string };
+      return status.status === 'live' ? true : undefined;
+    });
+
+    // A visitor views the page through the edge; its bundles come from the store (no API request id on them).
+    const visitor = client(stack.url);
+    const page = await visitor.request(`/${slug}`, { headers: { 'accept-encoding': 'gzip, br' } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('Studio Delivery');
+    const bundle = /\/_astro\/[\w.-]+\.js/.exec(html)?.[0];
+    expect(bundle).toBeDefined();
+    const asset = await fetch(`${stack.url}${bundle}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('x-request-id')).toBeNull();
+    expect(page.headers.get('x-request-id')).not.toBeNull();
+
+    const { projects } = (await (await creator.request('/api/creators/me/projects')).json()) as { projects: Array<{ id: string; slug: string }> };
+    const projectId = projects.find((p) => p.slug === slug)!.id;
+    const fileId = /\/api\/files\/([\w-]{22})\?/.exec(html)?.[1];
+    expect(fileId).toBeDefined();
+
+    // Engagement through the edge, on PostgreSQL.
+    await visitor.request(`/api/engagement/state?projectId=${projectId}`);
+    const favourite = await visitor.request('/api/favorites', { method: 'POST', json: { projectId, fileId } });
+    expect(favourite.status, await favourite.clone().text()).toBe(200);
+    expect(((await favourite.json()) as { favoritesCount: number }).favoritesCount).toBe(1);
+    const comment = await visitor.request('/api/comments', { method: 'POST', json: { projectId, fileId, commentText: 'The blue works for the cover.' } });
+    expect(comment.status, await comment.clone().text()).toBe(201);
+    const details = (await (await creator.request(`/api/projects/${projectId}/details`)).json()) as { project: { favoritesCount?: number; commentsCount?: number } };
+    expect(JSON.stringify(details)).toContain('The blue works for the cover.');
+
+    // A change rebuilds the site through the queue and a builder process; the edge shows it.
+    expect((await creator.request(`/api/projects/${projectId}`, { method: 'PATCH', json: { title: 'Studio Delivery, final' } })).status).toBe(200);
+    await eventually('the rebuilt page', async () => {
+      const text = await (await fetch(`${stack.url}/${slug}`)).text();
+      return text.includes('Studio Delivery, final') ? true : undefined;
+    });
+
+    // A password locks the site for a visitor without its unlock, at once.
+    expect((await creator.request(`/api/projects/${projectId}`, { method: 'PATCH', json: { password: 'open sesame 42' } })).status).toBe(200);
+    expect((await fetch(`${stack.url}/${slug}`)).status).toBe(401);
+
+    // An expiry a few seconds ahead: open until then, 410 from its instant on.
+    const expiresAt = new Date(Date.now() + 4_000);
+    expect((await creator.request(`/api/projects/${projectId}`, { method: 'PATCH', json: { password: null, expiresAt: expiresAt.toISOString() } })).status).toBe(200);
+    expect((await fetch(`${stack.url}/${slug}`)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt.getTime() - Date.now() + 100)));
+    expect((await fetch(`${stack.url}/${slug}`)).status).toBe(410);
+
+    // Both API processes took requests behind the edge.
+    for (const api of stack.processes.filter((p) => p.role.startsWith('api'))) expect(api.child.exitCode).toBeNull();
+  }, 180_000);
+});
