@@ -169,6 +169,27 @@ describe('GET /{slug}', () => {
     expect((await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'br, gzip' })).headers['content-encoding']).toBe('br');
   });
 
+  it('serves a page built before variants and tags existed as it is, uncompressed and without an ETag, until its next build', async () => {
+    const { siteCspKey, siteHtmlKey, siteHtmlVariantKey } = await import('@dropsite/shared');
+    const html = (await getRaw(app.url, `/${slug}`)).body;
+    for (const coding of ['br', 'gzip'] as const) await app.deps.storage.delete(siteHtmlVariantKey(slug, coding));
+    await app.deps.storage.delete(siteCspKey(slug));
+    await app.deps.storage.put(siteHtmlKey(slug), html, { contentType: 'text/html; charset=utf-8' });
+    const old = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'gzip, br', 'if-none-match': '"anything"' });
+    expect(old.status).toBe(200);
+    expect(old.headers['content-encoding']).toBeUndefined();
+    expect(old.headers.etag).toBeUndefined();
+    expect(old.body.equals(html)).toBe(true);
+    // Its inline scripts are hashed from the HTML itself, as before.
+    expect(old.headers['content-security-policy']).toMatch(/'sha256-/);
+    const { rebuildProjects } = await import('../builds/rebuild.ts');
+    const project = await app.deps.db.selectFrom('projects').select('id').executeTakeFirstOrThrow();
+    await rebuildProjects(app.deps, [project.id], () => {}, 10);
+    const rebuilt = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'gzip, br' });
+    expect(rebuilt.headers['content-encoding']).toBe('br');
+    expect(rebuilt.headers.etag).toBeDefined();
+  });
+
   it('serves a shared asset by variant with its ETag, 304, HEAD and byte ranges', async () => {
     const { brotliDecompressSync } = await import('node:zlib');
     const page = await getRaw(app.url, `/${slug}`);
