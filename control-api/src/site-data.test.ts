@@ -30,10 +30,12 @@ import { loadCookieKeys, readOrCreateSecret } from './access/server-secret.ts';
 import { loadConfig } from './config/config.ts';
 import {
   addFavorite,
+  addFavoriteCounted,
   countCommentsByFile,
   countEngagement,
   countEngagementByProject,
   countFavoritesOfFile,
+  findProjectAndFile,
   findCommentOfFile,
   findFileOfProject,
   insertComment,
@@ -42,6 +44,7 @@ import {
   listVisitorApprovals,
   listVisitorFavorites,
   removeFavorite,
+  removeFavoriteCounted,
   upsertApproval,
 } from './engagement/engagement.repository.ts';
 
@@ -89,6 +92,25 @@ for (const dialect of TEST_DIALECTS) {
       expect(await removeFavorite(handle.db, fileId, 'v1')).toBe(true);
       expect(await removeFavorite(handle.db, fileId, 'v1')).toBe(false);
       expect(await countFavoritesOfFile(handle.db, fileId)).toBe(1);
+    });
+
+    it('answers the count after adding or removing a favourite, in one call, however often it is repeated', async () => {
+      const file = files[1]!.id;
+      const add = (visitorId: string) => addFavoriteCounted(handle.db, { id: newId(), projectId: project.id, fileId: file, visitorId, userName: 'User 1', now: NOW });
+      expect(await add('c1')).toEqual({ changed: true, favoritesCount: 1 });
+      expect(await add('c1')).toEqual({ changed: false, favoritesCount: 1 });
+      expect(await add('c2')).toEqual({ changed: true, favoritesCount: 2 });
+      expect(await removeFavoriteCounted(handle.db, file, 'c1')).toEqual({ changed: true, favoritesCount: 1 });
+      expect(await removeFavoriteCounted(handle.db, file, 'c1')).toEqual({ changed: false, favoritesCount: 1 });
+      expect(await countFavoritesOfFile(handle.db, file)).toBe(1);
+      expect(await removeFavoriteCounted(handle.db, file, 'c2')).toEqual({ changed: true, favoritesCount: 0 });
+    });
+
+    it('finds a site with one of its files, never the file of another site', async () => {
+      expect(await findProjectAndFile(handle.db, project.id, fileId)).toMatchObject({ project: { id: project.id }, file: { id: fileId, project_id: project.id, name: files[0]!.name } });
+      expect(await findProjectAndFile(handle.db, other.id, fileId)).toMatchObject({ project: { id: other.id }, file: null });
+      expect(await findProjectAndFile(handle.db, project.id, null)).toMatchObject({ project: { id: project.id }, file: null });
+      expect(await findProjectAndFile(handle.db, 'no-such-site', fileId)).toBeNull();
     });
 
     it('upserts approvals: one row per file and visitor even under concurrent writes, the last write wins', async () => {

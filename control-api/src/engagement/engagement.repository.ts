@@ -1,5 +1,5 @@
 /** Favourites, approvals and comments: the only module that queries those tables. */
-import type { Kysely, Transaction } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely';
 import type { TApprovalStatus } from '@dropsite/shared';
 import type { Database, TProjectRow } from '../db/tables.ts';
 import { cachedRead, type TDbCaches } from '../db/read-cache.ts';
@@ -21,8 +21,9 @@ export async function findFileOfProject(db: TDb, projectId: string, fileId: stri
 
 /**
  * A live (not deleted) site and one of its files (null when the file is not on that site): the
- * lookup every engagement call starts with. Two primary-key reads: cheaper than one join, for
- * which SQLite scans the site's files.
+ * lookup every engagement call starts with. On SQLite, two primary-key reads (cheaper than one
+ * join, for which SQLite scans the site's files) answered from the read cache; on PostgreSQL one
+ * statement, a round trip being most of a query's cost there.
  */
 export async function findProjectAndFile(
   db: TDb,
@@ -30,6 +31,13 @@ export async function findProjectAndFile(
   fileId: string | null,
   caches: TDbCaches = {},
 ): Promise<{ project: TProjectRow; file: TSiteFileRef | null } | null> {
+  if (fileId !== null && db.getExecutor().adapter instanceof PostgresAdapter) {
+    const { rows } = await projectAndFileQuery(db, caches.queries, projectId, fileId);
+    const row = rows[0];
+    if (!row) return null;
+    const { joined_file_id, joined_file_name, ...project } = row;
+    return { project, file: joined_file_id === null || joined_file_name === null ? null : { id: joined_file_id, project_id: project.id, name: joined_file_name } };
+  }
   return cachedRead(db, caches.reads, `site-file\u0000${projectId}\u0000${fileId ?? ''}`, ['projects', 'files'], async () => {
     const [project, file] = await Promise.all([
       db.selectFrom('projects').selectAll().where('id', '=', projectId).where('deleted_at', 'is', null).executeTakeFirst(),
@@ -38,6 +46,16 @@ export async function findProjectAndFile(
     return project ? { project, file } : null;
   });
 }
+
+const projectAndFileQuery = compiledQuery((db: TDb, projectId: string, fileId: string) =>
+  db
+    .selectFrom('projects')
+    .leftJoin('files', (join) => join.on('files.id', '=', fileId).onRef('files.project_id', '=', 'projects.id'))
+    .selectAll('projects')
+    .select(['files.id as joined_file_id', 'files.name as joined_file_name'])
+    .where('projects.id', '=', projectId)
+    .where('projects.deleted_at', 'is', null),
+);
 
 // ---- favourites
 
@@ -83,6 +101,46 @@ export async function removeFavorite(db: TDb, fileId: string, visitorId: string,
 export async function countFavoritesOfFile(db: TDb, fileId: string, caches: TDbCaches = {}): Promise<number> {
   const { rows } = await countFavoritesQuery(db, caches.queries, fileId);
   return Number(rows[0]?.n ?? 0);
+}
+
+/** A favourite's change and the file's count after it. */
+export interface TFavoriteChange {
+  /** Whether the row was added (or removed) by this call. */
+  changed: boolean;
+  favoritesCount: number;
+}
+
+/**
+ * Adds the visitor's favourite and answers the file's count after it. On PostgreSQL one
+ * statement (the count, taken in the statement's snapshot, plus the row it added); on SQLite the
+ * insert and the count, both local.
+ */
+export async function addFavoriteCounted(db: TDb, favorite: TNewFavorite, caches: TDbCaches = {}): Promise<TFavoriteChange> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    const { rows } = await sql<{ n: string | number; changed: string | number }>`
+      with added as (
+        insert into favorites (id, project_id, file_id, visitor_id, user_name, created_at)
+        values (${favorite.id}, ${favorite.projectId}, ${favorite.fileId}, ${favorite.visitorId}, ${favorite.userName}, ${favorite.now})
+        on conflict (file_id, visitor_id) do nothing
+        returning 1
+      )
+      select (select count(*) from favorites where file_id = ${favorite.fileId}) + (select count(*) from added) as n, (select count(*) from added) as changed`.execute(db);
+    return { changed: Number(rows[0]!.changed) > 0, favoritesCount: Number(rows[0]!.n) };
+  }
+  const changed = await addFavorite(db, favorite, caches);
+  return { changed, favoritesCount: await countFavoritesOfFile(db, favorite.fileId, caches) };
+}
+
+/** Removes the visitor's favourite and answers the file's count after it (one statement on PostgreSQL). */
+export async function removeFavoriteCounted(db: TDb, fileId: string, visitorId: string, caches: TDbCaches = {}): Promise<TFavoriteChange> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    const { rows } = await sql<{ n: string | number; changed: string | number }>`
+      with removed as (delete from favorites where file_id = ${fileId} and visitor_id = ${visitorId} returning 1)
+      select (select count(*) from favorites where file_id = ${fileId}) - (select count(*) from removed) as n, (select count(*) from removed) as changed`.execute(db);
+    return { changed: Number(rows[0]!.changed) > 0, favoritesCount: Number(rows[0]!.n) };
+  }
+  const changed = await removeFavorite(db, fileId, visitorId, caches);
+  return { changed, favoritesCount: await countFavoritesOfFile(db, fileId, caches) };
 }
 
 export async function listVisitorFavorites(db: TDb, projectId: string, visitorId: string): Promise<string[]> {

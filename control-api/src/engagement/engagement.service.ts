@@ -25,9 +25,8 @@ import { assertSiteOpen, resolveSiteAccess } from '../sites/site-access.ts';
 import type { TEngagementEvent } from '../notifications/notification-messages.ts';
 import { queueEngagementNotifications } from '../notifications/notifications.service.ts';
 import {
-  addFavorite,
+  addFavoriteCounted,
   countCommentsByFile,
-  countFavoritesOfFile,
   findApproval,
   findCommentOfFile,
   findFileOfProject,
@@ -36,7 +35,7 @@ import {
   listCommentThreads,
   listVisitorApprovals,
   listVisitorFavorites,
-  removeFavorite,
+  removeFavoriteCounted,
   upsertApproval,
   type TCommentRow,
   type TSiteFileRef,
@@ -135,16 +134,14 @@ export async function setFavorite(
   isFavorite: boolean,
 ): Promise<{ isFavorite: boolean; favoritesCount: number }> {
   const userName = visitorDisplayName(visitorId);
-  if (isFavorite) {
-    await writeEngagement(deps, site, async (db, notify) => {
-      const added = await addFavorite(db, { id: newId(), projectId: site.project.id, fileId: file.id, visitorId, userName, now: deps.clock.now() }, deps.caches);
-      // A repeated favourite is a no-op: no second notification.
-      if (added) await notify({ type: 'favorite', projectId: site.project.id, fileId: file.id, fileName: file.name, visitorName: userName });
-    });
-  } else {
-    await removeFavorite(deps.db, file.id, visitorId, deps.caches);
-  }
-  return { isFavorite, favoritesCount: await countFavoritesOfFile(deps.db, file.id, deps.caches) };
+  if (!isFavorite) return { isFavorite, favoritesCount: (await removeFavoriteCounted(deps.db, file.id, visitorId, deps.caches)).favoritesCount };
+  const { favoritesCount } = await writeEngagement(deps, site, async (db, notify) => {
+    const change = await addFavoriteCounted(db, { id: newId(), projectId: site.project.id, fileId: file.id, visitorId, userName, now: deps.clock.now() }, deps.caches);
+    // A repeated favourite is a no-op: no second notification.
+    if (change.changed) await notify({ type: 'favorite', projectId: site.project.id, fileId: file.id, fileName: file.name, visitorName: userName });
+    return change;
+  });
+  return { isFavorite, favoritesCount };
 }
 
 export async function setApproval(
