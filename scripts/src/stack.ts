@@ -128,7 +128,9 @@ function writeNginxConfig(dir: string, port: number, apiPorts: number[], storeEn
       `error_log ${path.join(nginxDir, 'logs', 'error.log')} warn;`,
       'events { worker_connections 1024; }',
       'http {',
-      `  access_log ${path.join(nginxDir, 'logs', 'access.log')};`,
+      // Each line names the upstream that answered (an API process, the store, or none): what bench/site-views.ts counts.
+      `  log_format edge '$remote_addr "$request" $status $body_bytes_sent upstream=$upstream_addr cache=$upstream_cache_status';`,
+      `  access_log ${path.join(nginxDir, 'logs', 'access.log')} edge;`,
       `  client_body_temp_path ${temp}/body; proxy_temp_path ${temp}/proxy; fastcgi_temp_path ${temp}/fastcgi; uwsgi_temp_path ${temp}/uwsgi; scgi_temp_path ${temp}/scgi;`,
       '  sendfile on; tcp_nopush on; keepalive_timeout 65;',
       `  include ${path.join(nginxDir, 'edge-upstreams.conf')};`,
