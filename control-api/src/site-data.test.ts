@@ -107,7 +107,10 @@ for (const dialect of TEST_DIALECTS) {
     });
 
     it('finds a site with one of its files, never the file of another site', async () => {
-      expect(await findProjectAndFile(handle.db, project.id, fileId)).toMatchObject({ project: { id: project.id }, file: { id: fileId, project_id: project.id, name: files[0]!.name } });
+      expect(await findProjectAndFile(handle.db, project.id, fileId)).toMatchObject({
+        project: { id: project.id },
+        file: { id: fileId, project_id: project.id, name: files[0]!.name },
+      });
       expect(await findProjectAndFile(handle.db, other.id, fileId)).toMatchObject({ project: { id: other.id }, file: null });
       expect(await findProjectAndFile(handle.db, project.id, null)).toMatchObject({ project: { id: project.id }, file: null });
       expect(await findProjectAndFile(handle.db, 'no-such-site', fileId)).toBeNull();
