@@ -16,14 +16,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import sharp from 'sharp';
 import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
-import { startStack } from '../scripts/src/stack.ts';
+import { freePort, startStack } from '../scripts/src/stack.ts';
 import { printFigures } from './lib.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -37,16 +36,6 @@ interface TSiteInput {
   label: string;
   title: string;
   files: Array<{ name: string; type: string; bytes: Buffer }>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
-    });
-  });
 }
 
 async function makeSites(): Promise<TSiteInput[]> {

@@ -6,29 +6,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import sharp from 'sharp';
 import { isPostgresUp, isRedisUp, requireService } from '../../control-api/src/test-support/services.ts';
 import { startS3rver, type TS3rver } from '../../control-api/src/test-support/s3rver.ts';
+import { freePort } from './stack.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const available = (await requireService('PostgreSQL', () => isPostgresUp(PG_URL))) && (await requireService('Redis', () => isRedisUp(REDIS_URL)));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 function startProcess(
   script: string,

@@ -55,7 +55,8 @@ export interface TStack {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
+/** A loopback port nothing listens on now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
