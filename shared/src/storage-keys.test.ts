@@ -3,12 +3,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
+  PUBLIC_SITES_PREFIX,
   TEMPLATE_ASSETS_PREFIX,
   UPLOADS_PREFIX,
   derivedKeys,
   derivedPdfKey,
   derivedPrefix,
   projectUploadsPrefix,
+  publicSiteHtmlKey,
+  publicSiteHtmlVariantKey,
+  publicSiteKeys,
+  publicSitePrefix,
   siteCspKey,
   siteHtmlKey,
   siteHtmlVariantKey,
@@ -73,9 +78,20 @@ describe('the storage layout', () => {
     expect(templateAssetsMarkerKey('0123456789abcdef0123')).toBe('assets/.published-0123456789abcdef0123');
   });
 
+  it('keeps the public copy of a site page under public/{slug}/, where deploy/edge.conf reads it', () => {
+    expect(PUBLIC_SITES_PREFIX).toBe('public/');
+    expect(publicSitePrefix('harbour-lights')).toBe('public/harbour-lights/');
+    expect(publicSiteHtmlKey('harbour-lights')).toBe('public/harbour-lights/index.html');
+    expect(publicSiteHtmlVariantKey('harbour-lights', 'br')).toBe('public/harbour-lights/index.html.br');
+    expect(publicSiteHtmlVariantKey('harbour-lights', 'gzip')).toBe('public/harbour-lights/index.html.gz');
+    expect(publicSiteKeys('harbour-lights')).toEqual(['public/harbour-lights/index.html.br', 'public/harbour-lights/index.html.gz', 'public/harbour-lights/index.html']);
+  });
+
   it('puts every kind of object in its own top-level folder, so one prefix never lists another', () => {
-    const tops = [uploadKey(PROJECT, FILE), derivedKeys(SHA).meta, siteHtmlKey('harbour-lights'), templateAssetKey('a.js')].map((k) => k.split('/')[0]);
-    expect(new Set(tops)).toEqual(new Set(['uploads', 'derived', 'sites', 'assets']));
+    const tops = [uploadKey(PROJECT, FILE), derivedKeys(SHA).meta, siteHtmlKey('harbour-lights'), templateAssetKey('a.js'), publicSiteHtmlKey('harbour-lights')].map(
+      (k) => k.split('/')[0],
+    );
+    expect(new Set(tops)).toEqual(new Set(['uploads', 'derived', 'sites', 'assets', 'public']));
   });
 });
 
@@ -84,7 +100,18 @@ describe('keys from unsafe parts', () => {
 
   it('refuses a slug that could leave sites/', () => {
     for (const slug of [...HOSTILE, '-leading-dash', 'dot.ted']) {
-      for (const make of [sitePrefix, siteHtmlKey, siteCspKey, siteOgImageKey, siteOgImageMarkerKey, sitePreviewMarkerKey, (s: string) => sitePreviewImageKey(s, 400, 'webp')]) {
+      for (const make of [
+        sitePrefix,
+        siteHtmlKey,
+        siteCspKey,
+        siteOgImageKey,
+        siteOgImageMarkerKey,
+        sitePreviewMarkerKey,
+        (s: string) => sitePreviewImageKey(s, 400, 'webp'),
+        publicSitePrefix,
+        publicSiteHtmlKey,
+        (s: string) => publicSiteHtmlVariantKey(s, 'br'),
+      ]) {
         expect(() => make(slug), `${make.name}(${JSON.stringify(slug)})`).toThrow(/Unsafe site slug/);
       }
     }

@@ -16,6 +16,8 @@
  *   assets/_astro/{path}                  the template's island bundles, content-hashed
  *   assets/_astro/{path}.br, .gz          their Brotli and gzip variants (text assets only)
  *   assets/.published-{version}           marker: that template version's bundles are all stored
+ *   public/{slug}/index.html              a copy of the page of a site public right now, read by the edge
+ *   public/{slug}/index.html.br, .gz      its variants; each carries the headers the edge sends in metadata
  *
  * Every part is checked before it becomes a key: a slug, id, hash or path that could climb out of
  * its folder throws instead.
@@ -143,4 +145,27 @@ export function templateAssetVariantKey(assetPath: string, coding: TStoredCoding
 export function templateAssetsMarkerKey(version: string): string {
   if (!SAFE_VERSION.test(version)) throw new Error(`Unsafe template version: ${JSON.stringify(version)}`);
   return `assets/.published-${version}`;
+}
+
+/** Prefix of the public copies: the only part of the bucket anyone may read without a signature (the edge reads it). */
+export const PUBLIC_SITES_PREFIX = 'public/';
+
+/** Everything of one site's public copy. */
+export function publicSitePrefix(slug: string): string {
+  return `${PUBLIC_SITES_PREFIX}${siteSlug(slug)}/`;
+}
+
+/** The public copy of a site's page, which the edge serves at /{slug} while it exists. */
+export function publicSiteHtmlKey(slug: string): string {
+  return `${publicSitePrefix(slug)}index.html`;
+}
+
+/** The public copy's variant in one coding (written before the identity copy, removed with it). */
+export function publicSiteHtmlVariantKey(slug: string, coding: TStoredCoding): string {
+  return `${publicSiteHtmlKey(slug)}${CODING_SUFFIX[coding]}`;
+}
+
+/** Every key of a site's public copy: the variants first, then the page. */
+export function publicSiteKeys(slug: string): string[] {
+  return [...STORED_CODINGS.map((coding) => publicSiteHtmlVariantKey(slug, coding)), publicSiteHtmlKey(slug)];
 }

@@ -6,6 +6,7 @@
  */
 import { derivedPrefix, projectUploadsPrefix, sitePrefix } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
+import { withdrawPublicPage } from '../edge/public-page.ts';
 import { deleteProjectRow, isContentHashUsedElsewhere, listContentHashesOfProject, listProjectsExpiredBefore } from './access.repository.ts';
 
 type TDeps = Pick<TAppDeps, 'db' | 'storage' | 'config' | 'clock' | 'log'>;
@@ -43,6 +44,8 @@ export async function sweepExpiredSites(deps: TDeps, options: { graceDays?: numb
 
 async function removeSite(deps: TDeps, site: { id: string; slug: string }): Promise<void> {
   const hashes = await listContentHashesOfProject(deps.db, site.id);
+  // Never published while it had an expiry; removed anyway, in case it was copied before this code knew.
+  await withdrawPublicPage(deps.storage, site.slug);
   await deps.storage.deletePrefix(projectUploadsPrefix(site.id));
   await deps.storage.deletePrefix(sitePrefix(site.slug));
   for (const sha256 of hashes) {

@@ -110,6 +110,12 @@ export async function expireAccountTokens(db: TDb, creatorId: string, purpose: T
   await db.updateTable('account_tokens').set({ used_at: now }).where('creator_id', '=', creatorId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
 }
 
+/** The slugs of the sites a creator owns (deleted ones too: their public copies are removed with the account). */
+export async function listSlugsOfCreator(db: TDb, creatorId: string): Promise<string[]> {
+  const rows = await db.selectFrom('projects').select('slug').where('owner_creator_id', '=', creatorId).execute();
+  return rows.map((r) => r.slug);
+}
+
 /**
  * A deleted account's sites: deleted (404 at once) and given an expiry the sweeper removes them by
  * (files, derived images, rows); no longer the creator's, so deleting the creator row cascades to none of them.

@@ -12,6 +12,7 @@ import { AppError } from '../http/app-error.ts';
 import { rateLimitedError } from '../access/rate-limiter.ts';
 import { requireSignedInCreator, type TPrincipal, type TSignedInCreator } from '../access/principal.ts';
 import { sweepExpiredSites } from '../access/expired-sites.ts';
+import { changeSiteAccess } from '../edge/public-page.ts';
 import { hashPassword, spendDummyVerification, verifyPassword } from '../sites/password-hash.ts';
 import { claimAnonymousSession } from '../creators/anonymous-sessions.repository.ts';
 import { resolveOwnAnonymousSession } from '../creators/anonymous-creator.ts';
@@ -27,6 +28,7 @@ import {
   findPendingEmailChange,
   insertAccountToken,
   insertCreator,
+  listSlugsOfCreator,
   releaseProjectsOfCreator,
   type TCreatorRow,
   updateCreator,
@@ -408,11 +410,15 @@ export async function deleteAccount(deps: TDeps, principal: TPrincipal, input: z
   if (input.confirmEmail.trim().toLowerCase() !== row.email) throw new AppError('bad_request', CONFIRM_EMAIL_MISMATCH);
   const now = deps.clock.now();
   const purgeFrom = now - deps.config.expiredSiteGraceDays * 86_400_000 - 1;
-  await deps.db.transaction().execute(async (trx) => {
-    await releaseProjectsOfCreator(trx, row.id, { deletedAt: now, expiresAt: purgeFrom });
-    await deleteEmailAddressesOfOwner(trx, ownerKeyOf({ id: row.id, owner_creator_id: row.id }));
-    await deleteCreatorRow(trx, row.id);
-  });
+  // Every site leaves the edge before this answers (its public copy is removed before and after the change).
+  const slugs = await listSlugsOfCreator(deps.db, row.id);
+  await changeSiteAccess(deps, slugs, () =>
+    deps.db.transaction().execute(async (trx) => {
+      await releaseProjectsOfCreator(trx, row.id, { deletedAt: now, expiresAt: purgeFrom });
+      await deleteEmailAddressesOfOwner(trx, ownerKeyOf({ id: row.id, owner_creator_id: row.id }));
+      await deleteCreatorRow(trx, row.id);
+    }),
+  );
   deps.log.info({ creatorId: row.id }, 'account deleted');
   void sweepExpiredSites(deps).catch((err: unknown) => deps.log.error({ err }, 'sweeping a deleted account’s sites failed'));
 }

@@ -6,6 +6,7 @@ import { AppError } from '../http/app-error.ts';
 import { UnrecoverableBuildError, type TBuildProcessor } from '../queue/build-queue.ts';
 import { findProjectById, saveFileMetadata, setProjectStatus } from '../projects/projects.repository.ts';
 import { loadBuildInput } from './build-input.ts';
+import { syncPublicPage } from '../edge/public-page.ts';
 import { refreshUsageSoon } from '../billing/usage.service.ts';
 import { insertBuild, markBuildFailed, markBuildRunning, markBuildSucceeded, updateBuildProgress } from './builds.repository.ts';
 
@@ -58,6 +59,8 @@ export function createBuildProcessor(deps: Pick<TAppDeps, 'db' | 'clock' | 'log'
       }
       await markBuildSucceeded(db, job.buildId, clock.now());
       await setProjectStatus(db, job.projectId, 'live', clock.now());
+      // The edge's copy of the page, when the site is public now (removed otherwise).
+      await syncPublicPage(deps, job.projectId, { version: input.project.version });
       // What the build derived (thumbnails, display copies, PDFs) counts toward the owner's storage.
       refreshUsageSoon(deps, project.owner_creator_id);
     } catch (err) {

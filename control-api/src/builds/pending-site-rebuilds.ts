@@ -10,6 +10,7 @@ import { STORED_CODINGS, siteHtmlKey, siteHtmlVariantKey } from '@dropsite/share
 import type { TAppDeps } from '../deps.ts';
 import { bumpProjectVersion, listLiveProjects } from '../projects/projects.repository.ts';
 import { enqueueProjectBuild } from './builds.service.ts';
+import { withdrawPublicPage } from '../edge/public-page.ts';
 
 export interface TPendingRebuildsResult {
   /** Reasons taken by this process. */
@@ -29,7 +30,8 @@ export async function runPendingSiteRebuilds(deps: TAppDeps): Promise<TPendingRe
       // Live sites only: expired ones answer 410 and are purged; deleted ones are gone.
       const projects = await listLiveProjects(db, deps.clock.now());
       for (const { id: projectId, slug } of projects) {
-        // Its compressed variants first: they are served only while they exist, the page decides whether the site is built.
+        // Its copy at the edge first, then its compressed variants: they are served only while they exist, the page decides whether the site is built.
+        await withdrawPublicPage(deps.storage, slug);
         for (const coding of STORED_CODINGS) await deps.storage.delete(siteHtmlVariantKey(slug, coding));
         await deps.storage.delete(siteHtmlKey(slug));
         const version = await bumpProjectVersion(db, projectId, deps.clock.now());

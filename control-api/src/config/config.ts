@@ -21,6 +21,7 @@ const ZEnvSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: boolText.default(true),
+  EDGE_PUBLIC_PAGES: boolText.optional(),
   REDIS_URL: z.string().optional(),
   BUILD_QUEUE_NAME: z
     .string()
@@ -124,6 +125,12 @@ export interface TConfig {
   dataDir: string;
   databaseUrl: string;
   storage: TStorageConfig;
+  /**
+   * Builds copy the page of a site that is public right now to public/{slug}/ with the headers the
+   * edge sends (public-page.ts; deploy/edge.conf serves it without an API process). Access changes
+   * remove the copy whatever this says.
+   */
+  edgePublicPages: boolean;
   redisUrl: string | undefined;
   buildQueueName: string;
   runBuilder: boolean;
@@ -284,6 +291,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     databaseUrl: e.DATABASE_URL ?? `sqlite:${path.join(dataDir, 'dropsite.db')}`,
     storage,
+    edgePublicPages: e.EDGE_PUBLIC_PAGES ?? storage.driver === 's3',
     redisUrl: e.REDIS_URL || undefined,
     buildQueueName: e.BUILD_QUEUE_NAME,
     runBuilder: e.RUN_BUILDER,

@@ -28,6 +28,7 @@ import { AppError } from '../http/app-error.ts';
 import type { TPrincipal } from '../access/principal.ts';
 import { sweepExpiredSites } from '../access/expired-sites.ts';
 import { checkSiteAccess } from '../sites/site-access.ts';
+import { changeSiteAccess } from '../edge/public-page.ts';
 import { changeSitePassword } from '../sites/site-password.service.ts';
 import { openOwnProject } from '../dashboard-api/creator-dashboard.service.ts';
 import { findLatestBuildForProject } from '../builds/builds.repository.ts';
@@ -166,8 +167,14 @@ export async function updateManagedProject(
     }
     patch.settings = JSON.stringify(settings);
   }
-  if (Object.keys(patch).length > 0) await updateProject(deps.db, project.id, { ...patch, updated_at: now });
-  if (input.password !== undefined) await changeSitePassword(deps, project.id, input.password);
+  const applyAccess = async () => {
+    if (Object.keys(patch).length > 0) await updateProject(deps.db, project.id, { ...patch, updated_at: now });
+    if (input.password !== undefined) await changeSitePassword(deps, project.id, input.password);
+  };
+  // A password or an expiry takes the site off the edge before this answers; removing one republishes it through the rebuild.
+  const restrictsAccess = (typeof input.password === 'string' && input.password !== '') || (input.expiresAt !== undefined && input.expiresAt !== null);
+  if (restrictsAccess) await changeSiteAccess(deps, [project.slug], applyAccess);
+  else await applyAccess();
   await rebuild(deps, project.id);
   if (newNotifyAddress !== null) await requestEmailConfirmation(deps, { email: newNotifyAddress, ownerKey: ownerKeyOf(project) });
   deps.log.info({ projectId: project.id, fields: Object.keys(input) }, 'site edited');
@@ -267,7 +274,8 @@ export async function deleteManagedProject(deps: TAppDeps, project: TProjectRow,
   if (input.confirmTitle.trim() !== project.title.trim()) throw new AppError('bad_request', SITE_MANAGEMENT_MESSAGES.confirmTitle);
   const now = deps.clock.now();
   const purgeFrom = now - deps.config.expiredSiteGraceDays * 86_400_000 - 1;
-  if (!(await markProjectDeleted(deps.db, project.id, { deletedAt: now, purgeFrom }))) throw new AppError('not_found', 'Project not found');
+  const deleted = await changeSiteAccess(deps, [project.slug], () => markProjectDeleted(deps.db, project.id, { deletedAt: now, purgeFrom }));
+  if (!deleted) throw new AppError('not_found', 'Project not found');
   deps.log.info({ projectId: project.id, slug: project.slug }, 'site deleted by its owner');
   void sweepExpiredSites(deps).catch((err: unknown) => deps.log.error({ err }, 'sweeping a deleted site failed'));
 }

@@ -46,6 +46,12 @@ export function resolveSiteAccess(deps: TAccessDeps, principal: TPrincipal, site
   return access === 'locked' && site && hasValidUnlock(deps, principal, site) ? 'open' : access;
 }
 
+/** Headers every site page is sent with besides its CSP (by the API, and by the edge from its public copy's metadata: edge/public-page.ts). */
+export const SITE_PAGE_SECURITY_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'strict-origin-when-cross-origin' } as const;
+
+/** Cache-Control of a public page: any cache may keep it but must ask again each time (its ETag makes that a 304). */
+export const SITE_PAGE_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
+
 /** Cache-Control of an answer that refuses a site (locked, expired): only for this browser, never stored. */
 export const REFUSAL_CACHE_CONTROL = 'private, no-store';
 

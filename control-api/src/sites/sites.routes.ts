@@ -8,13 +8,10 @@ import { sendVariant, type TVariantSource } from '../http/send-variant.ts';
 import type { TContentCoding } from '../http/content-coding.ts';
 import { principalOf } from '../access/principal.ts';
 import { isSiteSlug } from '../projects/demo-projects.ts';
-import { REFUSAL_CACHE_CONTROL, siteCacheControl } from './site-access.ts';
+import { REFUSAL_CACHE_CONTROL, SITE_PAGE_CACHE_CONTROL, SITE_PAGE_SECURITY_HEADERS, siteCacheControl } from './site-access.ts';
 import { buildProgressOf, isTakenDown, openSiteBySlug } from './sites.service.ts';
 import { ASSET_CSP, readStoredSiteCsp, siteCsp, siteScriptHashes } from './site-csp.ts';
 import { buildingPage, expiredPage, failedPage, passwordPage, takenDownPage } from './status-pages.ts';
-
-/** A public page may be kept by any cache, which must ask again each time (its ETag makes that a 304). */
-const SITE_PAGE_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
 
 /** A stored object and its compressed variants (keys from storage-keys.ts), as sendVariant reads them. */
 function storedVariants(storage: Storage, identityKey: string, variantKey: (coding: TStoredCoding) => string): TVariantSource {
@@ -89,7 +86,8 @@ export function createSiteRoutes(deps: TAppDeps): Router {
       return;
     }
     // Status pages run no script; a built page's own inline scripts are allowed by hash below.
-    res.set({ 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'strict-origin-when-cross-origin', 'Content-Security-Policy': siteCsp([]) });
+    // The edge sends the same headers with a public copy (edge/public-page.ts).
+    res.set({ ...SITE_PAGE_SECURITY_HEADERS, 'Content-Security-Policy': siteCsp([]) });
     const { project, access } = await openSiteBySlug(deps, principalOf(res), slug);
     if (!project || access === 'missing') {
       // A site an operator took down says so (451, Unavailable For Legal Reasons); its files stay 404.

@@ -13,6 +13,7 @@ import {
   assertConsecutiveParts,
   assertSafeKey,
   assertValidEtag,
+  assertValidMetadata,
   assertValidPart,
   createExactLengthGuard,
 } from './storage.ts';
@@ -55,6 +56,8 @@ interface TSidecar {
   etag?: string;
   ino?: number;
   size?: number;
+  /** User metadata put with the object (TPutOptions.metadata). */
+  metadata?: Record<string, string>;
 }
 
 /** The sidecar's entity tag when it was written for exactly this file. */
@@ -107,6 +110,7 @@ export function createDiskStorage(rootDir: string): Storage {
     const objectPath = resolveObjectPath(key);
     const sidecarPath = resolveSidecarPath(key);
     assertValidEtag(options.etag);
+    assertValidMetadata(options.metadata);
     const tmpData = join(tmpRoot, `${randomUUID()}.part`);
     const tmpSidecar = `${tmpData}.json`;
     try {
@@ -192,7 +196,7 @@ export function createDiskStorage(rootDir: string): Storage {
     const info = await statFile(objectPath);
     if (!info) return null;
     const sidecar = await readSidecar(resolveSidecarPath(key));
-    return { key, size: info.size, contentType: sidecar?.contentType, modifiedAt: info.mtimeMs, etag: etagOf(sidecar, info) };
+    return { key, size: info.size, contentType: sidecar?.contentType, modifiedAt: info.mtimeMs, etag: etagOf(sidecar, info), metadata: sidecar?.metadata };
   }
 
   async function deleteObject(key: string): Promise<void> {
@@ -538,19 +542,28 @@ function toReadable(body: Readable | Uint8Array | string): Readable {
 }
 
 function buildSidecar(options: TPutOptions, file?: { ino: number; size: number }): TSidecar | undefined {
-  if (options.contentType === undefined && options.cacheControl === undefined && options.etag === undefined) return undefined;
-  const sidecar: TSidecar = { contentType: options.contentType, cacheControl: options.cacheControl };
+  if (options.contentType === undefined && options.cacheControl === undefined && options.etag === undefined && options.metadata === undefined) return undefined;
+  const sidecar: TSidecar = {
+    contentType: options.contentType,
+    cacheControl: options.cacheControl,
+    ...(options.metadata === undefined ? {} : { metadata: { ...options.metadata } }),
+  };
   return options.etag !== undefined && file ? { ...sidecar, etag: options.etag, ino: file.ino, size: file.size } : sidecar;
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
 }
 
 async function readSidecar(path: string): Promise<TSidecar | undefined> {
   try {
     const parsed: unknown = JSON.parse(await readFile(path, 'utf8'));
     if (typeof parsed !== 'object' || parsed === null) return undefined;
-    const { contentType, cacheControl, etag, ino, size } = parsed as Record<string, unknown>;
+    const { contentType, cacheControl, etag, ino, size, metadata } = parsed as Record<string, unknown>;
     return {
       contentType: typeof contentType === 'string' ? contentType : undefined,
       cacheControl: typeof cacheControl === 'string' ? cacheControl : undefined,
+      ...(isStringRecord(metadata) ? { metadata } : {}),
       ...(typeof etag === 'string' && typeof ino === 'number' && typeof size === 'number' ? { etag, ino, size } : {}),
     };
   } catch (error) {

@@ -29,6 +29,7 @@ import {
   assertConsecutiveParts,
   assertSafeKey,
   assertValidEtag,
+  assertValidMetadata,
   assertValidPart,
   createExactLengthGuard,
 } from './storage.ts';
@@ -104,6 +105,13 @@ function storedEtagOf(metadata: Record<string, string> | undefined): string | un
   return etag !== undefined && STORED_ETAG.test(etag) ? etag : undefined;
 }
 
+/** The metadata put with an object (TPutOptions.metadata), without the storage's own tag. */
+function userMetadataOf(metadata: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (!metadata) return undefined;
+  const { [ETAG_METADATA]: _tag, ...rest } = metadata;
+  return Object.keys(rest).length > 0 ? rest : undefined;
+}
+
 export function createS3Storage(options: TS3StorageOptions): Storage {
   const s3Options = options;
   const client = createS3Client(options);
@@ -112,8 +120,12 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
   async function put(key: string, body: Readable | Uint8Array | string, putOptions: TPutOptions = {}): Promise<TObjectInfo> {
     assertSafeKey(key);
     assertValidEtag(putOptions.etag);
+    assertValidMetadata(putOptions.metadata, [ETAG_METADATA]);
     // User metadata travels with the object in the same put, so the tag always describes these bytes.
-    const Metadata = putOptions.etag === undefined ? undefined : { [ETAG_METADATA]: putOptions.etag };
+    const Metadata =
+      putOptions.etag === undefined && putOptions.metadata === undefined
+        ? undefined
+        : { ...putOptions.metadata, ...(putOptions.etag === undefined ? {} : { [ETAG_METADATA]: putOptions.etag }) };
     const common = { Bucket, Key: key, ContentType: putOptions.contentType, CacheControl: putOptions.cacheControl, Metadata };
     if (!(body instanceof Readable)) {
       const bytes = typeof body === 'string' ? Buffer.from(body) : body;
@@ -196,6 +208,7 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
         contentType: response.ContentType,
         modifiedAt: response.LastModified?.getTime() ?? 0,
         etag: storedEtagOf(response.Metadata),
+        metadata: userMetadataOf(response.Metadata),
       };
     } catch (error) {
       if (isNotFound(error)) return null;

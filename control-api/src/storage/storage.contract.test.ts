@@ -192,6 +192,22 @@ for (const driver of ['disk', 's3'] as const) {
       expect(await storage.head('tagged/bad')).toBeNull();
     });
 
+    it('keeps the metadata put with an object, beside its tag, until the next put replaces it', async () => {
+      const metadata = { 'page-content-security-policy': "default-src 'self'; script-src 'self' 'sha256-abc='", 'page-referrer-policy': 'strict-origin-when-cross-origin' };
+      await storage.put('meta/index.html', '<h1>one</h1>', { contentType: 'text/html; charset=utf-8', etag: 'tag-one', metadata });
+      const head = await storage.head('meta/index.html');
+      expect(head?.metadata).toEqual(metadata);
+      expect(head?.etag).toBe('tag-one');
+
+      await storage.put('meta/index.html', '<h1>two</h1>', { contentType: 'text/html; charset=utf-8' });
+      expect((await storage.head('meta/index.html'))?.metadata).toBeUndefined();
+
+      await expect(storage.put('meta/bad', 'x', { metadata: { 'Upper-Case': 'x' } })).rejects.toThrow(/Unsafe metadata name/);
+      await expect(storage.put('meta/bad', 'x', { metadata: { name: 'line\nbreak' } })).rejects.toThrow(/printable ASCII/);
+      await expect(storage.put('meta/bad', 'x', { metadata: { name: 'x'.repeat(2000) } })).rejects.toThrow(/over the/);
+      expect(await storage.head('meta/bad')).toBeNull();
+    });
+
     if (driver === 'disk')
       it('answers no entity tag for bytes its tag was not put with', async () => {
         await storage.put('tagged/swapped.html', '<h1>tagged</h1>', { etag: 'tag-tagged' });

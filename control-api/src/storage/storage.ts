@@ -9,6 +9,8 @@ export interface TObjectInfo {
   modifiedAt: number;
   /** The entity tag put with the object (TPutOptions.etag), while it describes these bytes. */
   etag?: string | undefined;
+  /** The user metadata put with the object (TPutOptions.metadata); answered by head. */
+  metadata?: Record<string, string> | undefined;
 }
 
 export interface TByteRange {
@@ -27,6 +29,29 @@ export interface TPutOptions {
    * it only while it describes the bytes they found, never a tag of an object put before or after.
    */
   etag?: string;
+  /**
+   * User metadata kept with the object and answered by head (S3 sends each to any reader as an
+   * `x-amz-meta-{name}` header, which is how the edge learns a public page's headers). Names are
+   * lowercase letters, digits and '-'; values printable ASCII; at most METADATA_MAX_BYTES in all.
+   */
+  metadata?: Readonly<Record<string, string>>;
+}
+
+/** S3 keeps at most 2 KB of user metadata per object (names and values); the storage's own tag is counted in. */
+export const METADATA_MAX_BYTES = 1900;
+const METADATA_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+const METADATA_VALUE = /^[\x20-\x7e]*$/;
+
+/** Refuses user metadata S3 would refuse, mangle or not send back as is. */
+export function assertValidMetadata(metadata: Readonly<Record<string, string>> | undefined, reserved: readonly string[] = []): void {
+  if (metadata === undefined) return;
+  let bytes = 0;
+  for (const [name, value] of Object.entries(metadata)) {
+    if (!METADATA_NAME.test(name) || reserved.includes(name)) throw new Error(`Unsafe metadata name: ${JSON.stringify(name)}`);
+    if (!METADATA_VALUE.test(value)) throw new Error(`Metadata ${name} is not printable ASCII`);
+    bytes += name.length + value.length;
+  }
+  if (bytes > METADATA_MAX_BYTES) throw new Error(`Metadata of ${bytes} bytes is over the ${METADATA_MAX_BYTES} an object may carry`);
 }
 
 /** What an entity tag kept with an object may hold (it goes into a header and S3 metadata as is). */

@@ -1,0 +1,191 @@
+/**
+ * The public copy of a site page (public/{slug}/) on disk and on S3 (s3rver): a build of a public
+ * site writes it with the headers the API sends in its metadata; every change of access removes it
+ * before the API answers (a password, an expiry, deletion, takedown, account deletion) and removing a
+ * password or expiry, or restoring, puts it back; a build racing an access change leaves none.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { text } from 'node:stream/consumers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publicSiteHtmlKey, publicSiteHtmlVariantKey, publicSiteKeys, siteCspKey, type TStoredCoding } from '@dropsite/shared';
+import { browserSignedInAs, createSignedInCreator } from '../test-support/accounts.ts';
+import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
+import type { TBrowser } from '../test-support/site-fixtures.ts';
+import { startS3rver, type TS3rver } from '../test-support/s3rver.ts';
+import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import type { TStorageConfig } from '../storage/create-storage.ts';
+import { restoreSite, takeDownSite } from '../site-management/takedown.ts';
+import { setProjectPasswordHash } from '../access/access.repository.ts';
+import { PUBLIC_PAGE_HEADER_METADATA, syncPublicPage } from './public-page.ts';
+
+const CODINGS: Array<[TStoredCoding, string]> = [
+  ['br', 'br'],
+  ['gzip', 'gzip'],
+];
+
+for (const driver of ['disk', 's3'] as const) {
+  describe(`the public copy of a site page (${driver})`, () => {
+    let app: TTestApp;
+    let s3: TS3rver | undefined;
+    let workDir: string;
+    let owner: TBrowser;
+    let ownerId = '';
+
+    const publish = async (title: string): Promise<{ projectId: string; slug: string }> => {
+      const { body } = await postUpload(app.url, buildUploadForm([{ name: 'first.jpg', type: 'image/jpeg', bytes: await makeJpeg(320, 240, 1) }], { title }));
+      const slug = String(body.slug);
+      const row = await app.deps.db.selectFrom('projects').select('id').where('slug', '=', slug).executeTakeFirstOrThrow();
+      await app.deps.db.updateTable('projects').set({ owner_creator_id: ownerId }).where('id', '=', row.id).execute();
+      await app.deps.queue.whenIdle();
+      return { projectId: row.id, slug };
+    };
+    const isPublished = async (slug: string) => (await app.deps.storage.head(publicSiteHtmlKey(slug))) !== null;
+    const noCopyLeft = async (slug: string) => {
+      for (const key of publicSiteKeys(slug)) expect(await app.deps.storage.head(key), key).toBeNull();
+    };
+    const patch = (projectId: string, json: unknown) => owner.json(`/api/projects/${projectId}`, { method: 'PATCH', json });
+
+    beforeAll(async () => {
+      workDir = await mkdtemp(path.join(os.tmpdir(), `dropsite-public-page-${driver}-`));
+      let storage: TStorageConfig | undefined;
+      if (driver === 's3') {
+        const started = await startS3rver(workDir);
+        s3 = started.server;
+        storage = {
+          driver: 's3',
+          endpoint: started.endpoint,
+          region: 'us-east-1',
+          bucket: 'dropsite-public',
+          accessKeyId: 'S3RVER',
+          secretAccessKey: 'S3RVER',
+          forcePathStyle: true,
+        };
+      }
+      app = await startTestApp({ config: { edgePublicPages: true }, ...(storage ? { storage } : {}) });
+      const creator = await createSignedInCreator(app.deps, { email: 'owner@example.com' });
+      ownerId = creator.id;
+      owner = browserSignedInAs(app, creator);
+    }, 60_000);
+    afterAll(async () => {
+      await app?.close();
+      await s3?.close();
+      await rm(workDir, { recursive: true, force: true });
+    });
+
+    it('copies a public site page and its variants with the headers the API sends, and a rebuild replaces them', async () => {
+      const { projectId, slug } = await publish('Harbour Lights');
+      const viaApi = await fetch(`${app.url}/${slug}`, { headers: { 'accept-encoding': 'identity' } });
+      expect(viaApi.status).toBe(200);
+      const html = await viaApi.text();
+
+      const page = await app.deps.storage.get(publicSiteHtmlKey(slug));
+      expect(await text(page.body)).toBe(html);
+      expect(page.contentType).toBe('text/html; charset=utf-8');
+      expect(page.etag).toBe(viaApi.headers.get('etag')?.replaceAll('"', ''));
+      const head = await app.deps.storage.head(publicSiteHtmlKey(slug));
+      expect(head?.metadata).toEqual({
+        [PUBLIC_PAGE_HEADER_METADATA['Content-Security-Policy']]: viaApi.headers.get('content-security-policy'),
+        [PUBLIC_PAGE_HEADER_METADATA['X-Content-Type-Options']]: 'nosniff',
+        [PUBLIC_PAGE_HEADER_METADATA['Referrer-Policy']]: viaApi.headers.get('referrer-policy'),
+      });
+      // Each variant is the API's variant of that coding, with its own tag.
+      for (const [coding, header] of CODINGS) {
+        const variant = await app.deps.storage.head(publicSiteHtmlVariantKey(slug, coding));
+        const api = await fetch(`${app.url}/${slug}`, { headers: { 'accept-encoding': header } });
+        await api.arrayBuffer();
+        expect(api.headers.get('content-encoding')).toBe(header);
+        expect(variant?.etag).toBe(api.headers.get('etag')?.replaceAll('"', ''));
+        expect(variant?.metadata).toEqual(head?.metadata);
+      }
+
+      const before = (await app.deps.storage.head(publicSiteHtmlKey(slug)))?.etag;
+      expect((await patch(projectId, { title: 'Harbour Lights, final' })).status).toBe(200);
+      await app.deps.queue.whenIdle();
+      const rebuilt = await app.deps.storage.get(publicSiteHtmlKey(slug));
+      expect(await text(rebuilt.body)).toContain('Harbour Lights, final');
+      expect(rebuilt.etag).not.toBe(before);
+    }, 60_000);
+
+    it('removes the copy before a password or an expiry is answered, and a rebuild brings it back when they are removed', async () => {
+      const { projectId, slug } = await publish('Locked Later');
+      expect(await isPublished(slug)).toBe(true);
+
+      expect((await patch(projectId, { password: 'open sesame 42' })).status).toBe(200);
+      await noCopyLeft(slug);
+      await app.deps.queue.whenIdle();
+      await noCopyLeft(slug); // the rebuild of a locked site publishes nothing
+      expect((await fetch(`${app.url}/${slug}`)).status).toBe(401);
+
+      expect((await patch(projectId, { password: null })).status).toBe(200);
+      await app.deps.queue.whenIdle();
+      expect(await isPublished(slug)).toBe(true);
+
+      expect((await patch(projectId, { expiresAt: new Date(Date.now() + 86_400_000).toISOString() })).status).toBe(200);
+      await noCopyLeft(slug);
+      await app.deps.queue.whenIdle();
+      await noCopyLeft(slug);
+      expect((await fetch(`${app.url}/${slug}`)).status).toBe(200); // the API serves it until the expiry
+
+      expect((await patch(projectId, { expiresAt: null })).status).toBe(200);
+      await app.deps.queue.whenIdle();
+      expect(await isPublished(slug)).toBe(true);
+    }, 60_000);
+
+    it('removes the copy on deletion, takedown and account deletion; a restore puts it back', async () => {
+      const deleted = await publish('Deleted Soon');
+      const res = await owner.json(`/api/projects/${deleted.projectId}`, { method: 'DELETE', json: { confirmTitle: 'Deleted Soon' } });
+      expect(res.status).toBeLessThan(300);
+      await noCopyLeft(deleted.slug);
+
+      const disputed = await publish('Disputed');
+      expect(await isPublished(disputed.slug)).toBe(true);
+      await takeDownSite(app.deps, disputed.slug, 'Court order');
+      await noCopyLeft(disputed.slug);
+      await restoreSite(app.deps, disputed.slug);
+      expect(await isPublished(disputed.slug)).toBe(true);
+      expect((await fetch(`${app.url}/${disputed.slug}`)).status).toBe(200);
+
+      const leaving = await createSignedInCreator(app.deps, { email: 'leaving@example.com', password: 'a long enough secret' });
+      const kept = await publish('Leaving With Me');
+      await app.deps.db.updateTable('projects').set({ owner_creator_id: leaving.id }).where('id', '=', kept.projectId).execute();
+      expect(await isPublished(kept.slug)).toBe(true);
+      const gone = await browserSignedInAs(app, leaving).json('/api/account', { method: 'DELETE', json: { confirmEmail: 'leaving@example.com' } });
+      expect(gone.status, JSON.stringify(gone.body)).toBeLessThan(300);
+      await noCopyLeft(kept.slug);
+    }, 60_000);
+
+    it('leaves no copy when a password is set while a build writes it', async () => {
+      const { projectId, slug } = await publish('Raced');
+      // The password commits (and removes the copy) between the build's first look and its write.
+      const storage = app.deps.storage;
+      let raced = false;
+      const racing = {
+        ...storage,
+        async put(...args: Parameters<typeof storage.put>) {
+          if (!raced && args[0] === publicSiteHtmlKey(slug)) {
+            raced = true;
+            await setProjectPasswordHash(app.deps.db, projectId, 'argon2-hash-stand-in', Date.now());
+            await Promise.all(publicSiteKeys(slug).map((key) => storage.delete(key)));
+          }
+          return storage.put(...args);
+        },
+      };
+      expect(await syncPublicPage({ ...app.deps, storage: racing }, projectId)).toBe('withdrawn');
+      expect(raced).toBe(true);
+      await noCopyLeft(slug);
+    }, 60_000);
+
+    it('publishes nothing from a page its CSP sidecar does not describe, nor when the edge copies are off', async () => {
+      const { projectId, slug } = await publish('Odd Sidecar');
+      await app.deps.storage.put(siteCspKey(slug), JSON.stringify({ scriptHashes: [], pageEtags: ['another-build'] }));
+      expect(await syncPublicPage(app.deps, projectId)).toBe('withdrawn');
+      await noCopyLeft(slug);
+
+      const other = await publish('Edge Off');
+      expect(await syncPublicPage({ ...app.deps, config: { ...app.deps.config, edgePublicPages: false } }, other.projectId)).toBe('withdrawn');
+      await noCopyLeft(other.slug);
+    }, 60_000);
+  });
+}

@@ -1,0 +1,147 @@
+/**
+ * Public pages at the edge: the page of a site that is public right now (live, no password, no
+ * expiry, neither deleted nor taken down) is copied to public/{slug}/ with the headers a visitor
+ * must get in its metadata, and the edge (deploy/edge.conf) serves /{slug} from there without an API
+ * process. Whatever is not there (locked, expiring, deleted, taken-down, building and unknown sites)
+ * falls back to the API, which answers as always.
+ *
+ * The copy is the only thing the edge trusts, so every change of access removes it before the API
+ * answers (changeSiteAccess: removed, changed, removed again), and a build publishes it only when the
+ * site is public, then looks again and removes it if access changed while it wrote (publishAfterBuild).
+ * See docs/architecture.md, "Public pages at the edge", for the failure cases.
+ */
+import { STORED_CODINGS, publicSiteHtmlKey, publicSiteHtmlVariantKey, publicSiteKeys, siteHtmlKey, siteHtmlVariantKey, type TStoredCoding } from '@dropsite/shared';
+import type { TAppDeps } from '../deps.ts';
+import type { TProjectRow } from '../db/tables.ts';
+import { findProjectById } from '../projects/projects.repository.ts';
+import { StorageNotFoundError, type Storage } from '../storage/storage.ts';
+import { readStoredSiteCsp, siteCsp } from '../sites/site-csp.ts';
+import { SITE_PAGE_CACHE_CONTROL, SITE_PAGE_SECURITY_HEADERS } from '../sites/site-access.ts';
+
+/**
+ * The metadata name each header of a public page is kept under. S3 sends it to every reader as
+ * `x-amz-meta-{name}`, which deploy/edge.conf sends on as the header (`$upstream_http_x_amz_meta_…`).
+ */
+export const PUBLIC_PAGE_HEADER_METADATA = {
+  'Content-Security-Policy': 'page-content-security-policy',
+  'X-Content-Type-Options': 'page-x-content-type-options',
+  'Referrer-Policy': 'page-referrer-policy',
+} as const;
+
+type TPublicHeader = keyof typeof PUBLIC_PAGE_HEADER_METADATA;
+
+/** The headers of a page whose inline scripts have these hashes, as metadata of its public copy. */
+export function publicPageMetadata(scriptHashes: readonly string[]): Record<string, string> {
+  const headers: Record<TPublicHeader, string> = { ...SITE_PAGE_SECURITY_HEADERS, 'Content-Security-Policy': siteCsp(scriptHashes) };
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [PUBLIC_PAGE_HEADER_METADATA[name as TPublicHeader], value]));
+}
+
+type TAccessFields = Pick<TProjectRow, 'deleted_at' | 'taken_down_at' | 'expires_at' | 'password_hash' | 'status'>;
+
+/**
+ * Whether anyone may see the site right now, and will until its owner or an operator changes that:
+ * a site with an expiry never is (the API answers it, so it closes at its instant, not when an edge
+ * would notice).
+ */
+export function isPublicNow(site: TAccessFields | null | undefined): boolean {
+  return site != null && site.deleted_at === null && site.taken_down_at === null && site.expires_at === null && site.password_hash === null && site.status === 'live';
+}
+
+/** Removes a site's public copy (all of it; a missing part is no error). The edge then sends /{slug} to the API. */
+export async function withdrawPublicPage(storage: Pick<Storage, 'delete'>, slug: string): Promise<void> {
+  await Promise.all(publicSiteKeys(slug).map((key) => storage.delete(key)));
+}
+
+type TPublishDeps = Pick<TAppDeps, 'storage' | 'log'>;
+
+/**
+ * Copies the stored page and its variants to the public prefix, each with the headers of its own
+ * bytes (the CSP sidecar must name the variant's ETag, so the hashes are that page's). Answers false,
+ * with nothing left public, when the stored page cannot be copied as it is (built before variants or
+ * tags, a sidecar of another build, headers too long for metadata): the API serves such a site.
+ */
+export async function publishPublicPage(deps: TPublishDeps, slug: string): Promise<boolean> {
+  const stored = await readStoredSiteCsp(deps.storage, slug);
+  const sources: Array<[TStoredCoding | 'identity', string, string]> = [
+    ...STORED_CODINGS.map((coding): [TStoredCoding, string, string] => [coding, siteHtmlVariantKey(slug, coding), publicSiteHtmlVariantKey(slug, coding)]),
+    ['identity', siteHtmlKey(slug), publicSiteHtmlKey(slug)],
+  ];
+  try {
+    if (!stored?.pageEtags) throw new NotPublishable('no CSP sidecar naming the page variants');
+    const metadata = publicPageMetadata(stored.scriptHashes);
+    // Variants first and the page last, as a build writes them.
+    for (const [coding, from, to] of sources) {
+      const object = await deps.storage.get(from);
+      if (object.etag === undefined || !stored.pageEtags.includes(object.etag)) {
+        object.body.destroy();
+        throw new NotPublishable(`the ${coding} page is not the one its CSP sidecar describes`);
+      }
+      await deps.storage.put(to, object.body, {
+        contentType: object.contentType ?? 'text/html; charset=utf-8',
+        cacheControl: SITE_PAGE_CACHE_CONTROL,
+        etag: object.etag,
+        metadata,
+      });
+    }
+    return true;
+  } catch (err) {
+    await withdrawPublicPage(deps.storage, slug);
+    if (err instanceof NotPublishable || err instanceof StorageNotFoundError) {
+      deps.log.info({ slug, reason: err.message }, 'site page not copied to the edge; the API serves it');
+      return false;
+    }
+    throw err;
+  }
+}
+
+class NotPublishable extends Error {}
+
+type TSyncDeps = Pick<TAppDeps, 'db' | 'storage' | 'log' | 'config'>;
+
+/**
+ * After a build (or a restore): publishes the site's public copy when the site is public now, else
+ * removes it. Then reads the site again: an access change that committed while the copy was being
+ * written removed the copy before this write, so the copy is removed once more. An access change is
+ * committed before it removes the copy, so one of the two removals always comes after the last write.
+ */
+export async function syncPublicPage(deps: TSyncDeps, projectId: string, options: { version?: number } = {}): Promise<'published' | 'withdrawn'> {
+  const before = await findProjectById(deps.db, projectId, { includeDeleted: true });
+  if (!before) return 'withdrawn';
+  // Only the build of the current version publishes: an older build finishing late leaves the newer copy.
+  if (options.version !== undefined && before.version !== options.version) return 'withdrawn';
+  if (!deps.config.edgePublicPages || !isPublicNow(before)) {
+    await withdrawPublicPage(deps.storage, before.slug);
+    return 'withdrawn';
+  }
+  let published = false;
+  try {
+    published = await publishPublicPage(deps, before.slug);
+  } catch (err) {
+    // The API still serves the site; the edge falls back to it for whatever is missing.
+    deps.log.error({ err, projectId, slug: before.slug }, 'could not copy a site page for the edge');
+  }
+  const after = await findProjectById(deps.db, projectId, { includeDeleted: true });
+  if (!isPublicNow(after) || after?.slug !== before.slug) {
+    // A failure here fails the build, whose retry removes the copy again.
+    await withdrawPublicPage(deps.storage, before.slug);
+    deps.log.info({ projectId, slug: before.slug }, 'site access changed while its page was published; public copy removed');
+    return 'withdrawn';
+  }
+  if (!published) return 'withdrawn';
+  return 'published';
+}
+
+/**
+ * Runs a change that may take access away from sites (a password, an expiry, a deletion, a takedown)
+ * so that the edge stops serving them before the caller answers: each site's public copy is removed,
+ * the change is made, and the copies are removed again (a build that read the site before the change
+ * may have published in between; it also looks again itself). A removal that fails fails the call:
+ * the first before anything changed, the second after, and the caller may simply try again.
+ */
+export async function changeSiteAccess<T>(deps: Pick<TAppDeps, 'storage'>, slugs: readonly string[], change: () => Promise<T>): Promise<T> {
+  const withdrawAll = () => Promise.all(slugs.map((slug) => withdrawPublicPage(deps.storage, slug)));
+  await withdrawAll();
+  const result = await change();
+  await withdrawAll();
+  return result;
+}
