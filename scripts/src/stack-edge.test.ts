@@ -207,7 +207,7 @@ describe.skipIf(!available)('npm run stack: public pages served by the edge', ()
     await eventually('the unlocked site back at the edge', async () => (fromEdge(await view(slug)) ? true : undefined), 30_000);
 
     // An expiry: the API serves the site until the instant, then 410; the edge never has it meanwhile.
-    const expiresAt = new Date(Date.now() + 3_000);
+    const expiresAt = new Date(Date.now() + 6_000);
     expect((await api(`/api/projects/${projectId}`, { method: 'PATCH', json: { expiresAt: expiresAt.toISOString() } })).status).toBe(200);
     const expiring = await view(slug);
     expect(expiring.status).toBe(200);

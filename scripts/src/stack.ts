@@ -100,7 +100,7 @@ async function ensureRedis(url: string, log: (line: string) => void): Promise<bo
 /** The edge's configuration: deploy/edge.conf (the server block compose mounts) with this stack's port, upstreams and folders. */
 function writeNginxConfig(dir: string, port: number, apiPorts: number[], storeEndpoint: string): string {
   const nginxDir = path.join(dir, 'nginx');
-  for (const sub of ['', 'cache', 'temp', 'logs']) mkdirSync(path.join(nginxDir, sub), { recursive: true });
+  for (const sub of ['', 'cache', 'cache-pages', 'temp', 'logs']) mkdirSync(path.join(nginxDir, sub), { recursive: true });
   const edge = readFileSync(path.join(ROOT, 'deploy/edge.conf'), 'utf8');
   if (!/^\s*listen 80;$/m.test(edge)) throw new Error('deploy/edge.conf has no "listen 80;" line to point at the stack\'s port');
   writeFileSync(path.join(nginxDir, 'edge.conf'), edge.replace(/^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${port};`));
@@ -113,6 +113,7 @@ function writeNginxConfig(dir: string, port: number, apiPorts: number[], storeEn
       `upstream dropsite_store { server ${store.host}; keepalive 16; }`,
       `map $host $dropsite_store_host { default ${store.host}; }`,
       `proxy_cache_path ${path.join(nginxDir, 'cache')} levels=1:2 keys_zone=assets:10m max_size=1g inactive=30d;`,
+      `proxy_cache_path ${path.join(nginxDir, 'cache-pages')} levels=1:2 keys_zone=pages:10m max_size=256m inactive=10m;`,
       '',
     ].join('\n'),
   );
@@ -208,6 +209,8 @@ export async function startStack(options: TStackOptions): Promise<TStack> {
       S3_SECRET_ACCESS_KEY: 'S3RVER',
       S3_FORCE_PATH_STYLE: 'true',
       DEMO_SITES: options.demo ? 'true' : 'false',
+      // deploy/edge.conf keeps a public page 1 s: access changes wait that long before they answer.
+      EDGE_CACHE_SECONDS: '1',
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
       ...options.env,
     };

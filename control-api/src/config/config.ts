@@ -22,6 +22,7 @@ const ZEnvSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: boolText.default(true),
   EDGE_PUBLIC_PAGES: boolText.optional(),
+  EDGE_CACHE_SECONDS: z.coerce.number().min(0).max(4).default(0),
   REDIS_URL: z.string().optional(),
   BUILD_QUEUE_NAME: z
     .string()
@@ -131,6 +132,11 @@ export interface TConfig {
    * remove the copy whatever this says.
    */
   edgePublicPages: boolean;
+  /**
+   * How long the edge may keep a public page (deploy/edge.conf's proxy_cache_valid): a change that
+   * takes access away waits this long (and a margin) after removing the copy before it answers.
+   */
+  edgeCacheMs: number;
   redisUrl: string | undefined;
   buildQueueName: string;
   runBuilder: boolean;
@@ -292,6 +298,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL ?? `sqlite:${path.join(dataDir, 'dropsite.db')}`,
     storage,
     edgePublicPages: e.EDGE_PUBLIC_PAGES ?? storage.driver === 's3',
+    edgeCacheMs: Math.round(e.EDGE_CACHE_SECONDS * 1000),
     redisUrl: e.REDIS_URL || undefined,
     buildQueueName: e.BUILD_QUEUE_NAME,
     runBuilder: e.RUN_BUILDER,

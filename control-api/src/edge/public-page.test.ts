@@ -18,7 +18,8 @@ import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import type { TStorageConfig } from '../storage/create-storage.ts';
 import { restoreSite, takeDownSite } from '../site-management/takedown.ts';
 import { setProjectPasswordHash } from '../access/access.repository.ts';
-import { PUBLIC_PAGE_HEADER_METADATA, syncPublicPage } from './public-page.ts';
+import type { TAppDeps } from '../deps.ts';
+import { PUBLIC_PAGE_HEADER_METADATA, changeSiteAccess, syncPublicPage } from './public-page.ts';
 
 const CODINGS: Array<[TStoredCoding, string]> = [
   ['br', 'br'],
@@ -189,3 +190,26 @@ for (const driver of ['disk', 's3'] as const) {
     }, 60_000);
   });
 }
+
+describe('an access change with an edge that keeps pages', () => {
+  it('answers only once what the edge may have kept has run out (its cache time, counted in whole seconds, and a margin)', async () => {
+    const deleted: string[] = [];
+    let changedAt = 0;
+    const storage = { delete: async (key: string) => void deleted.push(key) };
+    const started = Date.now();
+    const config = { edgeCacheMs: 100 } as TAppDeps['config'];
+    const result = await changeSiteAccess({ storage: storage as unknown as TAppDeps['storage'], config }, ['harbour-lights'], async () => {
+      changedAt = Date.now();
+      return 'changed';
+    });
+    expect(result).toBe('changed');
+    // Removed before and after the change.
+    expect(deleted).toEqual([...publicSiteKeys('harbour-lights'), ...publicSiteKeys('harbour-lights')]);
+    expect(changedAt).toBeGreaterThanOrEqual(started);
+    expect(Date.now() - changedAt).toBeGreaterThanOrEqual(1_300);
+
+    const quick = Date.now();
+    await changeSiteAccess({ storage: storage as unknown as TAppDeps['storage'], config: { edgeCacheMs: 0 } as TAppDeps['config'] }, ['harbour-lights'], async () => {});
+    expect(Date.now() - quick).toBeLessThan(1_000);
+  });
+});

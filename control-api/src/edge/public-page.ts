@@ -10,6 +10,7 @@
  * site is public, then looks again and removes it if access changed while it wrote (publishAfterBuild).
  * See docs/architecture.md, "Public pages at the edge", for the failure cases.
  */
+import { setTimeout } from 'node:timers/promises';
 import { STORED_CODINGS, publicSiteHtmlKey, publicSiteHtmlVariantKey, publicSiteKeys, siteHtmlKey, siteHtmlVariantKey, type TStoredCoding } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import type { TProjectRow } from '../db/tables.ts';
@@ -132,16 +133,25 @@ export async function syncPublicPage(deps: TSyncDeps, projectId: string, options
 }
 
 /**
+ * Beyond the edge's cache time: nginx counts a cached page's validity in whole seconds from the second
+ * its headers arrived (1 s kept means until the end of the next second: up to 2 s), plus a margin for
+ * its cached clock and a fetch that was under way when the copy was removed.
+ */
+const EDGE_CACHE_MARGIN_MS = 1_200;
+
+/**
  * Runs a change that may take access away from sites (a password, an expiry, a deletion, a takedown)
  * so that the edge stops serving them before the caller answers: each site's public copy is removed,
  * the change is made, and the copies are removed again (a build that read the site before the change
- * may have published in between; it also looks again itself). A removal that fails fails the call:
- * the first before anything changed, the second after, and the caller may simply try again.
+ * may have published in between; it also looks again itself). With an edge that keeps pages
+ * (EDGE_CACHE_SECONDS), it then waits until what the edge kept has run out. A removal that fails
+ * fails the call: the first before anything changed, the second after, and the caller may try again.
  */
-export async function changeSiteAccess<T>(deps: Pick<TAppDeps, 'storage'>, slugs: readonly string[], change: () => Promise<T>): Promise<T> {
+export async function changeSiteAccess<T>(deps: Pick<TAppDeps, 'storage' | 'config'>, slugs: readonly string[], change: () => Promise<T>): Promise<T> {
   const withdrawAll = () => Promise.all(slugs.map((slug) => withdrawPublicPage(deps.storage, slug)));
   await withdrawAll();
   const result = await change();
   await withdrawAll();
+  if (deps.config.edgeCacheMs > 0 && slugs.length > 0) await setTimeout(deps.config.edgeCacheMs + EDGE_CACHE_MARGIN_MS);
   return result;
 }
