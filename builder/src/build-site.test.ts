@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as cheerio from 'cheerio';
 import { createSiteBuilder, SITE_HTML_CACHE_CONTROL, SITE_HTML_CONTENT_TYPE, type TSiteBuilderDeps } from './build-site.ts';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { derivedKeys, siteHtmlKey, siteHtmlVariantKey, TEMPLATE_ASSETS_PREFIX, templateAssetKey, templateAssetVariantKey } from '@dropsite/shared';
+import { derivedKeys, siteCspKey, siteHtmlKey, siteHtmlVariantKey, TEMPLATE_ASSETS_PREFIX, templateAssetKey, templateAssetVariantKey } from '@dropsite/shared';
 import { contentEtag } from './precompress.ts';
 import type { TBuildFile, TBuildReport } from './types.ts';
 import { ensureTemplateBuilt } from './test-support/ensure-template-built.ts';
@@ -201,6 +201,16 @@ describe('createSiteBuilder().buildSite', () => {
     }
     expect(storage.putLog.at(-1)).toBe(result.htmlKey);
     expect(storage.putLog.indexOf(siteHtmlVariantKey('variant-site', 'br'))).toBeLessThan(storage.putLog.length - 1);
+    // The result carries what was stored (for the edge's public copy, written without reading it back).
+    for (const [coding, object] of [
+      ['identity', page],
+      ['br', br],
+      ['gzip', gz],
+    ] as const) {
+      expect(Buffer.from(result.page.representations[coding].bytes).equals(object.body), coding).toBe(true);
+      expect(result.page.representations[coding].etag).toBe(object.etag);
+    }
+    expect(result.page.scriptHashes).toEqual(JSON.parse(storage.objects.get(siteCspKey('variant-site'))!.body.toString('utf8')).scriptHashes);
 
     // The same input: the same tags; other content: other tags.
     await builder.buildSite(makeInput(project, images), report);

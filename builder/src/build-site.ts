@@ -179,7 +179,15 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
     await progress.flush();
 
     log.info({ slug: project.slug, files: files.length, derivedCount, htmlBytes: body.length, ms: Math.round(performance.now() - started) }, 'site built');
-    return { htmlKey, htmlBytes: body.length, derived, derivedCount };
+    const page = {
+      scriptHashes: csp.scriptHashes,
+      representations: {
+        identity: { bytes: body, etag: etags.identity },
+        br: { bytes: variants.br, etag: etags.br },
+        gzip: { bytes: variants.gzip, etag: etags.gzip },
+      },
+    };
+    return { htmlKey, htmlBytes: body.length, derived, derivedCount, page };
   }
 
   return {

@@ -62,6 +62,13 @@ export interface TBuildResult {
   derived: Record<string, TDerivedMetadata>;
   /** How many files were derived in this build (cache misses). */
   derivedCount: number;
+  /** The page as stored: its inline scripts' hashes, and its bytes and strong tag in each coding (for a public copy). */
+  page: TBuiltPage;
+}
+
+export interface TBuiltPage {
+  scriptHashes: string[];
+  representations: Record<'identity' | 'br' | 'gzip', { bytes: Uint8Array; etag: string }>;
 }
 
 /** The builder as whoever runs it sees it (createSiteBuilder makes one); the API's build processor takes this type. */

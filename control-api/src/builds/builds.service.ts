@@ -60,7 +60,7 @@ export function createBuildProcessor(deps: Pick<TAppDeps, 'db' | 'clock' | 'log'
       await markBuildSucceeded(db, job.buildId, clock.now());
       await setProjectStatus(db, job.projectId, 'live', clock.now());
       // The edge's copy of the page, when the site is public now (removed otherwise).
-      await syncPublicPage(deps, job.projectId, { version: input.project.version });
+      await syncPublicPage(deps, job.projectId, { version: input.project.version, page: result.page });
       // What the build derived (thumbnails, display copies, PDFs) counts toward the owner's storage.
       refreshUsageSoon(deps, project.owner_creator_id);
     } catch (err) {

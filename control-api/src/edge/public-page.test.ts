@@ -19,7 +19,7 @@ import type { TStorageConfig } from '../storage/create-storage.ts';
 import { restoreSite, takeDownSite } from '../site-management/takedown.ts';
 import { setProjectPasswordHash } from '../access/access.repository.ts';
 import type { TAppDeps } from '../deps.ts';
-import { PUBLIC_PAGE_HEADER_METADATA, changeSiteAccess, syncPublicPage } from './public-page.ts';
+import { PUBLIC_PAGE_HEADER_METADATA, changeSiteAccess, publishPublicPage, syncPublicPage } from './public-page.ts';
 
 const CODINGS: Array<[TStoredCoding, string]> = [
   ['br', 'br'],
@@ -183,6 +183,16 @@ for (const driver of ['disk', 's3'] as const) {
       await app.deps.storage.put(siteCspKey(slug), JSON.stringify({ scriptHashes: [], pageEtags: ['another-build'] }));
       expect(await syncPublicPage(app.deps, projectId)).toBe('withdrawn');
       await noCopyLeft(slug);
+
+      // A page with more inline scripts than its CSP can carry in metadata stays with the API.
+      const crowded = await publish('Many Scripts');
+      const hash = `sha256-${'A'.repeat(43)}=`;
+      const bytes = new TextEncoder().encode('<!doctype html><title>x</title>');
+      const representation = { bytes, etag: 'crowded-page' };
+      const page = { scriptHashes: Array.from({ length: 32 }, () => hash), representations: { identity: representation, br: representation, gzip: representation } };
+      expect(await publishPublicPage(app.deps, crowded.slug, page)).toBe(false);
+      await noCopyLeft(crowded.slug);
+      expect((await fetch(`${app.url}/${crowded.slug}`)).status).toBe(200);
 
       const other = await publish('Edge Off');
       expect(await syncPublicPage({ ...app.deps, config: { ...app.deps.config, edgePublicPages: false } }, other.projectId)).toBe('withdrawn');

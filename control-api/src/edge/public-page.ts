@@ -11,11 +11,13 @@
  * See docs/architecture.md, "Public pages at the edge", for the failure cases.
  */
 import { setTimeout } from 'node:timers/promises';
+import type { Readable } from 'node:stream';
 import { STORED_CODINGS, publicSiteHtmlKey, publicSiteHtmlVariantKey, publicSiteKeys, siteHtmlKey, siteHtmlVariantKey, type TStoredCoding } from '@dropsite/shared';
+import type { TBuiltPage } from '@dropsite/builder';
 import type { TAppDeps } from '../deps.ts';
 import type { TProjectRow } from '../db/tables.ts';
 import { findProjectById } from '../projects/projects.repository.ts';
-import { StorageNotFoundError, type Storage } from '../storage/storage.ts';
+import { StorageNotFoundError, assertValidMetadata, type Storage } from '../storage/storage.ts';
 import { readStoredSiteCsp, siteCsp } from '../sites/site-csp.ts';
 import { SITE_PAGE_CACHE_CONTROL, SITE_PAGE_SECURITY_HEADERS } from '../sites/site-access.ts';
 
@@ -30,6 +32,8 @@ export const PUBLIC_PAGE_HEADER_METADATA = {
 } as const;
 
 type TPublicHeader = keyof typeof PUBLIC_PAGE_HEADER_METADATA;
+
+const SITE_HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
 
 /** The headers of a page whose inline scripts have these hashes, as metadata of its public copy. */
 export function publicPageMetadata(scriptHashes: readonly string[]): Record<string, string> {
@@ -55,34 +59,58 @@ export async function withdrawPublicPage(storage: Pick<Storage, 'delete'>, slug:
 
 type TPublishDeps = Pick<TAppDeps, 'storage' | 'log'>;
 
-/**
- * Copies the stored page and its variants to the public prefix, each with the headers of its own
- * bytes (the CSP sidecar must name the variant's ETag, so the hashes are that page's). Answers false,
- * with nothing left public, when the stored page cannot be copied as it is (built before variants or
- * tags, a sidecar of another build, headers too long for metadata): the API serves such a site.
- */
-export async function publishPublicPage(deps: TPublishDeps, slug: string): Promise<boolean> {
-  const stored = await readStoredSiteCsp(deps.storage, slug);
-  const sources: Array<[TStoredCoding | 'identity', string, string]> = [
-    ...STORED_CODINGS.map((coding): [TStoredCoding, string, string] => [coding, siteHtmlVariantKey(slug, coding), publicSiteHtmlVariantKey(slug, coding)]),
-    ['identity', siteHtmlKey(slug), publicSiteHtmlKey(slug)],
-  ];
-  try {
-    if (!stored?.pageEtags) throw new NotPublishable('no CSP sidecar naming the page variants');
-    const metadata = publicPageMetadata(stored.scriptHashes);
-    // Variants first and the page last, as a build writes them.
-    for (const [coding, from, to] of sources) {
-      const object = await deps.storage.get(from);
-      if (object.etag === undefined || !stored.pageEtags.includes(object.etag)) {
+/** What a page's copy is written from: the build's own bytes, or the stored page read back. */
+interface TPageSource {
+  scriptHashes: readonly string[];
+  representation(coding: TStoredCoding | 'identity'): Promise<{ body: Readable | Uint8Array; etag: string; contentType: string }>;
+}
+
+/** The build's page, as it stored it (no read back). */
+function builtSource(page: TBuiltPage): TPageSource {
+  return {
+    scriptHashes: page.scriptHashes,
+    representation: async (coding) => ({ ...page.representations[coding], body: page.representations[coding].bytes, contentType: SITE_HTML_CONTENT_TYPE }),
+  };
+}
+
+/** The stored page, each variant only when the CSP sidecar names its tag (so the hashes are that page's). */
+async function storedSource(storage: Storage, slug: string): Promise<TPageSource> {
+  const stored = await readStoredSiteCsp(storage, slug);
+  const pageEtags = stored?.pageEtags;
+  if (!stored || !pageEtags) throw new NotPublishable('no CSP sidecar naming the page variants');
+  return {
+    scriptHashes: stored.scriptHashes,
+    async representation(coding) {
+      const object = await storage.get(coding === 'identity' ? siteHtmlKey(slug) : siteHtmlVariantKey(slug, coding));
+      if (object.etag === undefined || !pageEtags.includes(object.etag)) {
         object.body.destroy();
         throw new NotPublishable(`the ${coding} page is not the one its CSP sidecar describes`);
       }
-      await deps.storage.put(to, object.body, {
-        contentType: object.contentType ?? 'text/html; charset=utf-8',
-        cacheControl: SITE_PAGE_CACHE_CONTROL,
-        etag: object.etag,
-        metadata,
-      });
+      return { body: object.body, etag: object.etag, contentType: object.contentType ?? SITE_HTML_CONTENT_TYPE };
+    },
+  };
+}
+
+/**
+ * Copies a site page and its variants to the public prefix, each with the headers of its own bytes:
+ * the build's page when given, else the stored one. Answers false, with nothing left public, when the
+ * stored page cannot be copied as it is (built before variants or tags, a sidecar of another build,
+ * headers too long for metadata): the API serves such a site.
+ */
+export async function publishPublicPage(deps: TPublishDeps, slug: string, built?: TBuiltPage): Promise<boolean> {
+  try {
+    const source = built ? builtSource(built) : await storedSource(deps.storage, slug);
+    const metadata = publicPageMetadata(source.scriptHashes);
+    try {
+      assertValidMetadata(metadata);
+    } catch (err) {
+      throw new NotPublishable(err instanceof Error ? err.message : String(err));
+    }
+    // Variants first and the page last, as a build writes them.
+    for (const coding of [...STORED_CODINGS, 'identity'] as const) {
+      const { body, etag, contentType } = await source.representation(coding);
+      const key = coding === 'identity' ? publicSiteHtmlKey(slug) : publicSiteHtmlVariantKey(slug, coding);
+      await deps.storage.put(key, body, { contentType, cacheControl: SITE_PAGE_CACHE_CONTROL, etag, metadata });
     }
     return true;
   } catch (err) {
@@ -105,7 +133,7 @@ type TSyncDeps = Pick<TAppDeps, 'db' | 'storage' | 'log' | 'config'>;
  * written removed the copy before this write, so the copy is removed once more. An access change is
  * committed before it removes the copy, so one of the two removals always comes after the last write.
  */
-export async function syncPublicPage(deps: TSyncDeps, projectId: string, options: { version?: number } = {}): Promise<'published' | 'withdrawn'> {
+export async function syncPublicPage(deps: TSyncDeps, projectId: string, options: { version?: number; page?: TBuiltPage } = {}): Promise<'published' | 'withdrawn'> {
   const before = await findProjectById(deps.db, projectId, { includeDeleted: true });
   if (!before) return 'withdrawn';
   // Only the build of the current version publishes: an older build finishing late leaves the newer copy.
@@ -116,7 +144,7 @@ export async function syncPublicPage(deps: TSyncDeps, projectId: string, options
   }
   let published = false;
   try {
-    published = await publishPublicPage(deps, before.slug);
+    published = await publishPublicPage(deps, before.slug, options.page);
   } catch (err) {
     // The API still serves the site; the edge falls back to it for whatever is missing.
     deps.log.error({ err, projectId, slug: before.slug }, 'could not copy a site page for the edge');
