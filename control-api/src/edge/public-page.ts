@@ -7,7 +7,7 @@
  *
  * The copy is the only thing the edge trusts, so every change of access removes it before the API
  * answers (changeSiteAccess: removed, changed, removed again), and a build publishes it only when the
- * site is public, then looks again and removes it if access changed while it wrote (publishAfterBuild).
+ * site is public, then looks again and removes it if access changed while it wrote (syncPublicPage).
  * See docs/architecture.md, "Public pages at the edge", for the failure cases.
  */
 import { setTimeout } from 'node:timers/promises';
@@ -36,7 +36,7 @@ type TPublicHeader = keyof typeof PUBLIC_PAGE_HEADER_METADATA;
 const SITE_HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
 
 /** The headers of a page whose inline scripts have these hashes, as metadata of its public copy. */
-export function publicPageMetadata(scriptHashes: readonly string[]): Record<string, string> {
+function publicPageMetadata(scriptHashes: readonly string[]): Record<string, string> {
   const headers: Record<TPublicHeader, string> = { ...SITE_PAGE_SECURITY_HEADERS, 'Content-Security-Policy': siteCsp(scriptHashes) };
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [PUBLIC_PAGE_HEADER_METADATA[name as TPublicHeader], value]));
 }
@@ -48,7 +48,7 @@ type TAccessFields = Pick<TProjectRow, 'deleted_at' | 'taken_down_at' | 'expires
  * a site with an expiry never is (the API answers it, so it closes at its instant, not when an edge
  * would notice).
  */
-export function isPublicNow(site: TAccessFields | null | undefined): boolean {
+function isPublicNow(site: TAccessFields | null | undefined): boolean {
   return site != null && site.deleted_at === null && site.taken_down_at === null && site.expires_at === null && site.password_hash === null && site.status === 'live';
 }
 
@@ -133,11 +133,11 @@ type TSyncDeps = Pick<TAppDeps, 'db' | 'storage' | 'log' | 'config'>;
  * written removed the copy before this write, so the copy is removed once more. An access change is
  * committed before it removes the copy, so one of the two removals always comes after the last write.
  */
-export async function syncPublicPage(deps: TSyncDeps, projectId: string, options: { version?: number; page?: TBuiltPage } = {}): Promise<'published' | 'withdrawn'> {
+export async function syncPublicPage(deps: TSyncDeps, projectId: string, options: { version?: number; page?: TBuiltPage } = {}): Promise<'published' | 'withdrawn' | 'superseded'> {
   const before = await findProjectById(deps.db, projectId, { includeDeleted: true });
   if (!before) return 'withdrawn';
   // Only the build of the current version publishes: an older build finishing late leaves the newer copy.
-  if (options.version !== undefined && before.version !== options.version) return 'withdrawn';
+  if (options.version !== undefined && before.version !== options.version) return 'superseded';
   if (!deps.config.edgePublicPages || !isPublicNow(before)) {
     await withdrawPublicPage(deps.storage, before.slug);
     return 'withdrawn';
@@ -166,6 +166,7 @@ export async function syncPublicPage(deps: TSyncDeps, projectId: string, options
  * its cached clock and a fetch that was under way when the copy was removed.
  */
 const EDGE_CACHE_MARGIN_MS = 1_200;
+const WITHDRAW_BATCH = 16;
 
 /**
  * Runs a change that may take access away from sites (a password, an expiry, a deletion, a takedown)
@@ -176,7 +177,10 @@ const EDGE_CACHE_MARGIN_MS = 1_200;
  * fails the call: the first before anything changed, the second after, and the caller may try again.
  */
 export async function changeSiteAccess<T>(deps: Pick<TAppDeps, 'storage' | 'config'>, slugs: readonly string[], change: () => Promise<T>): Promise<T> {
-  const withdrawAll = () => Promise.all(slugs.map((slug) => withdrawPublicPage(deps.storage, slug)));
+  const withdrawAll = async () => {
+    // A few sites at a time (an account may own thousands).
+    for (let i = 0; i < slugs.length; i += WITHDRAW_BATCH) await Promise.all(slugs.slice(i, i + WITHDRAW_BATCH).map((slug) => withdrawPublicPage(deps.storage, slug)));
+  };
   await withdrawAll();
   const result = await change();
   await withdrawAll();
