@@ -53,6 +53,8 @@ export async function unlockSite(deps: TDeps, visitorId: () => string, slug: str
 /**
  * Sets, changes or (with null) removes a site's password. The version bump revokes every unlock
  * issued before, at once (Nextcloud CVE-2018-16465: access that survived a password change).
+ * Setting one on a public site must run inside edge/public-page.ts's changeSiteAccess (as the site
+ * management does), which takes the page off the edge first.
  */
 export async function changeSitePassword(deps: TDeps, projectId: string, password: string | null): Promise<boolean> {
   const hash = password === null || password === '' ? null : await hashPassword(ZSitePasswordSchema.parse(password));
