@@ -3,7 +3,7 @@
  * talking over loopback: nginx (Debian's) as the edge, two API processes behind it, two builder
  * processes on BullMQ and Redis, PostgreSQL, and an S3-compatible store (s3rver here; MinIO in
  * docker-compose.yml). The edge's server block is deploy/edge.conf, the one compose mounts; only its
- * upstreams, cache folder and port are written here (compose has deploy/edge-upstreams.conf).
+ * upstreams, cache folders (bundles, public pages) and port are written here (compose has deploy/edge-upstreams.conf).
  * The machine's PostgreSQL and Redis are used when they answer and started when they do not.
  * Prints the URL; Ctrl-C (or SIGTERM) stops everything it started.
  *
