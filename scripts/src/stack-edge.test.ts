@@ -165,6 +165,12 @@ describe.skipIf(!available)('npm run stack: public pages served by the edge', ()
       });
     expect(brotliDecompressSync(await raw('br')).toString('utf8')).toBe(html);
     expect(gunzipSync(await raw('gzip')).toString('utf8')).toBe(html);
+    // Whole, as the API sends it: no byte ranges of a page.
+    for (let i = 0; i < 2; i++) {
+      const ranged = await view(slug, { 'accept-encoding': 'identity', range: 'bytes=0-9' });
+      expect(ranged.status).toBe(200);
+      expect(await ranged.text()).toBe(html);
+    }
     const head = await view(slug, {}, 'HEAD');
     expect(head.status).toBe(200);
     expect(fromEdge(head)).toBe(true);
