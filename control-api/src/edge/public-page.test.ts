@@ -168,6 +168,17 @@ for (const driver of ['disk', 's3'] as const) {
       await noCopyLeft(slug);
     }, 60_000);
 
+    it('leaves the copy of the current version alone when an older build finishes late', async () => {
+      const { projectId, slug } = await publish('Two Versions');
+      const current = await app.deps.storage.head(publicSiteHtmlKey(slug));
+      const row = await app.deps.db.selectFrom('projects').select('version').where('id', '=', projectId).executeTakeFirstOrThrow();
+      const bytes = new TextEncoder().encode('<!doctype html><title>older</title>');
+      const older = { bytes, etag: 'older-build' };
+      const page = { scriptHashes: [], representations: { identity: older, br: older, gzip: older } };
+      expect(await syncPublicPage(app.deps, projectId, { version: row.version - 1, page })).toBe('superseded');
+      expect((await app.deps.storage.head(publicSiteHtmlKey(slug)))?.etag).toBe(current?.etag);
+    }, 60_000);
+
     it('publishes nothing from a page its CSP sidecar does not describe, nor when the edge copies are off', async () => {
       const { projectId, slug } = await publish('Odd Sidecar');
       await app.deps.storage.put(siteCspKey(slug), JSON.stringify({ scriptHashes: [], pageEtags: ['another-build'] }));
