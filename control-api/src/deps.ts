@@ -66,6 +66,8 @@ export interface TProcessCaches {
   knownVisitors: Set<string>;
   /** Views counted lately (a repeat within the window needs no query; on SQLite, neither does a first view). */
   views: TViewLedger;
+  /** Each cached comment row's JSON as the comment list sends it, for its author and for others. */
+  commentJson: WeakMap<object, { own: string; others: string }>;
 }
 
 export interface TAppDeps {

@@ -110,7 +110,14 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
     },
     keys,
     mailer: createMailer(config, log),
-    caches: { reads: database.readCache, queries: createQueryCache(), visitorCookies: new Map(), knownVisitors: new Set(), views: await loadViewLedger(database, config, clock) },
+    caches: {
+      reads: database.readCache,
+      queries: createQueryCache(),
+      visitorCookies: new Map(),
+      knownVisitors: new Set(),
+      views: await loadViewLedger(database, config, clock),
+      commentJson: new WeakMap(),
+    },
     analytics: createAnalyticsBatcher(db),
     stripe: createStripeClient(config.billing),
   };

@@ -181,6 +181,11 @@ describe('engagement calls', () => {
       expect(forBob.comments[0]!.isOwn).toBe(false);
       expect(forBob.comments[0]!.userName).toMatch(/^User [\w-]{4}$/);
       expect(forBob.comments[1]!.createdAt).toBe(new Date(clock.now()).toISOString());
+      // The same threads (answered from memory) for the other visitor: each comment marked for the one asking.
+      const forAlice = await list(alice);
+      expect(forAlice.comments[0]!.isOwn).toBe(true);
+      expect(forAlice.comments[0]!.replies.map((r) => r.isOwn)).toEqual([false, true]);
+      expect(forAlice.comments[1]!.isOwn).toBe(false);
 
       const state = ZEngagementStateResponseSchema.parse((await bob.json(`/api/engagement/state?projectId=${site.project.id}`)).body);
       expect(state.commentCounts[fileId]).toBe(4);
