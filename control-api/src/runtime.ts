@@ -15,6 +15,7 @@ import type { BuildQueue } from './queue/build-queue.ts';
 import { createInlineQueue } from './queue/inline-queue.ts';
 import type { Storage } from './storage/storage.ts';
 import { createStorage } from './storage/create-storage.ts';
+import { countStorageChanges } from './storage/change-counter.ts';
 import { createBuildProcessor } from './builds/builds.service.ts';
 import { findUnfinishedBuilds } from './builds/builds.repository.ts';
 import { runPendingSiteRebuilds } from './builds/pending-site-rebuilds.ts';
@@ -87,7 +88,8 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
   const database = options.database ?? (await createDatabase(config.databaseUrl));
   await migrateToLatest(database.db);
   const db = database.db;
-  const storage = options.storage ?? (await createStorage(config.storage));
+  // Writes counted per folder, for the in-process caches of stored objects (a site's page views).
+  const storage = countStorageChanges(options.storage ?? (await createStorage(config.storage)));
   const queue = options.queue ?? (await createQueue(config, log));
   // After the migrations: the key kept in the database (outside production) lives in a table of theirs.
   const keys = await loadServerKeys({ db, config, clock });

@@ -11,6 +11,8 @@ import {
   type TTemplateId,
 } from '@dropsite/shared';
 import type { Database, TFileRow, TNewFile, TNewProject, TProjectRow, TProjectStatus, TProjectUpdate } from '../db/tables.ts';
+import { compiledQuery } from '../db/compiled-query.ts';
+import { cachedRead, type TDbCaches } from '../db/read-cache.ts';
 
 type TDb = Kysely<Database>;
 
@@ -65,10 +67,15 @@ export async function projectExists(db: TDb, id: string): Promise<boolean> {
   return (await db.selectFrom('projects').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 
-/** A live (not soft-deleted) project by slug. */
-export async function findProjectBySlug(db: TDb, slug: string): Promise<TProjectRow | null> {
-  const row = await db.selectFrom('projects').selectAll().where('slug', '=', slug).where('deleted_at', 'is', null).executeTakeFirst();
-  return row ?? null;
+const projectBySlugQuery = compiledQuery((db: TDb, slug: string) => db.selectFrom('projects').selectAll().where('slug', '=', slug).where('deleted_at', 'is', null));
+
+/**
+ * A live (not soft-deleted) project by slug. With the runtime's caches (a site's page views), on
+ * SQLite the row is answered from memory while no project changed: the same object each time,
+ * which callers must not change.
+ */
+export async function findProjectBySlug(db: TDb, slug: string, caches: TDbCaches = {}): Promise<TProjectRow | null> {
+  return cachedRead(db, caches.reads, `site-slug\u0000${slug}`, ['projects'], async () => (await projectBySlugQuery(db, caches.queries, slug)).rows[0] ?? null);
 }
 
 /** Whether any project holds the slug; deleted ones count, since the unique constraint covers them too. */

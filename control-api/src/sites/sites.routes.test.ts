@@ -267,4 +267,48 @@ describe('GET /{slug}', () => {
     const after = await (await fetch(`${app.url}/${slug}`)).text();
     expect(after).toBe(before);
   });
+
+  it('answers a page viewed again from memory, and reads storage again once the site changed', async () => {
+    const storage = app.deps.storage;
+    const reads: string[] = [];
+    const { get, head } = storage;
+    storage.get = (key, range) => {
+      reads.push(key);
+      return get(key, range);
+    };
+    storage.head = (key) => {
+      reads.push(key);
+      return head(key);
+    };
+    try {
+      const pageReads = () => reads.filter((key) => key.startsWith(`sites/${slug}/index.html`)).length;
+      const first = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'gzip' });
+      expect(first.status).toBe(200);
+      const afterFirst = pageReads();
+      const again = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'gzip' });
+      const notModified = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'gzip', 'if-none-match': String(first.headers.etag) });
+      // The same bytes, tag and policy, and a 304, without opening the stored page again.
+      expect(again.body.equals(first.body)).toBe(true);
+      expect(again.headers.etag).toBe(first.headers.etag);
+      expect(again.headers['content-security-policy']).toBe(first.headers['content-security-policy']);
+      expect(notModified.status).toBe(304);
+      expect(pageReads()).toBe(afterFirst);
+
+      // A rebuild (its page written, then the site marked live again) is read from storage at the next view.
+      const { rebuildProjects } = await import('../builds/rebuild.ts');
+      const project = await app.deps.db.selectFrom('projects').select('id').executeTakeFirstOrThrow();
+      await rebuildProjects(app.deps, [project.id], () => {}, 10);
+      const rebuilt = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'gzip' });
+      expect(rebuilt.status).toBe(200);
+      expect(pageReads()).toBeGreaterThan(afterFirst);
+
+      // A password set a moment ago locks the page at the next view, memory or not.
+      await app.deps.db.updateTable('projects').set({ password_hash: 'locked-for-this-test' }).where('id', '=', project.id).execute();
+      expect((await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'gzip' })).status).toBe(401);
+      await app.deps.db.updateTable('projects').set({ password_hash: null }).where('id', '=', project.id).execute();
+    } finally {
+      storage.get = get;
+      storage.head = head;
+    }
+  });
 });

@@ -1,8 +1,11 @@
 /** GET /{slug}: the built site from storage, or a page that says why there is none. */
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { Router, type Response } from 'express';
 import { STORED_CODINGS, siteHtmlKey, siteHtmlVariantKey, templateAssetKey, templateAssetVariantKey, type TStoredCoding } from '@dropsite/shared';
 import { assetContentType } from '@dropsite/builder';
 import type { TAppDeps } from '../deps.ts';
+import type { TProjectRow } from '../db/tables.ts';
 import { StorageNotFoundError, type Storage } from '../storage/storage.ts';
 import { sendVariant, type TVariantSource } from '../http/send-variant.ts';
 import type { TContentCoding } from '../http/content-coding.ts';
@@ -70,6 +73,82 @@ function sitePageSource(storage: Storage, slug: string, cache: TPageCspCache): T
   };
 }
 
+/** Page variants kept in memory at most (their bytes together), and the largest one kept. */
+const PAGE_MEMO_BYTES = 32 * 1024 * 1024;
+const PAGE_MEMO_MAX_VARIANT = 512 * 1024;
+
+interface TPageMemoEntry {
+  /** The site's row the variant was read under: the entry holds only while the read cache answers that same row. */
+  row: TProjectRow;
+  /** Writes under sites/ through this process's storage before the read (storage.changes). */
+  changes: number;
+  size: number;
+  etag: string | undefined;
+  bytes: Buffer;
+}
+
+/**
+ * A site's page variants in memory, by slug and coding, on SQLite only: there the site's row comes
+ * from the read cache, and a build writes its page before it marks the site live (a write to
+ * projects, which replaces the cached row, in this process or any other). An entry read under an
+ * older row, or before a page was written or deleted through this process's storage, is never used,
+ * so a rebuilt, locked or deleted page is never answered from here. Bounded by PAGE_MEMO_BYTES,
+ * oldest out first.
+ */
+function createPageMemo(storage: Storage) {
+  const pageChanges = () => storage.changes?.('sites') ?? Number.NaN;
+  const entries = new Map<string, TPageMemoEntry>();
+  let bytes = 0;
+  const drop = (key: string) => {
+    const entry = entries.get(key);
+    if (!entry) return;
+    entries.delete(key);
+    bytes -= entry.bytes.length;
+  };
+  return {
+    get(slug: string, coding: TContentCoding, row: TProjectRow): TPageMemoEntry | undefined {
+      const key = `${slug}\u0000${coding}`;
+      const entry = entries.get(key);
+      if (entry && (entry.row !== row || entry.changes !== pageChanges())) {
+        drop(key);
+        return undefined;
+      }
+      return entry;
+    },
+    /** Writes under sites/ so far: taken before a read, kept with what it read. */
+    changes: pageChanges,
+    set(slug: string, coding: TContentCoding, entry: TPageMemoEntry): void {
+      if (entry.bytes.length > PAGE_MEMO_MAX_VARIANT) return;
+      const key = `${slug}\u0000${coding}`;
+      drop(key);
+      while (bytes + entry.bytes.length > PAGE_MEMO_BYTES && entries.size > 0) drop(entries.keys().next().value!);
+      entries.set(key, entry);
+      bytes += entry.bytes.length;
+    },
+  };
+}
+
+/** A site page's variants through the memo: a hit opens nothing in storage, a miss keeps what it read. */
+function memoizedPageSource(source: TVariantSource, memo: ReturnType<typeof createPageMemo>, slug: string, row: TProjectRow): TVariantSource {
+  return {
+    ...source,
+    async stat(coding) {
+      const entry = memo.get(slug, coding, row);
+      return entry ? { size: entry.size, etag: entry.etag } : source.stat(coding);
+    },
+    async open(coding, range) {
+      const entry = range === undefined ? memo.get(slug, coding, row) : undefined;
+      if (entry) return { body: Readable.from([entry.bytes]), size: entry.size, etag: entry.etag };
+      const changes = memo.changes();
+      const opened = await source.open(coding, range);
+      if (!opened || range !== undefined || opened.size > PAGE_MEMO_MAX_VARIANT) return opened;
+      const bytes = await buffer(opened.body);
+      memo.set(slug, coding, { row, changes, size: bytes.length, etag: opened.etag, bytes });
+      return { body: Readable.from([bytes]), size: bytes.length, etag: opened.etag };
+    },
+  };
+}
+
 function sendPage(res: Response, status: number, html: string): void {
   res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': REFUSAL_CACHE_CONTROL }).send(html);
 }
@@ -77,6 +156,8 @@ function sendPage(res: Response, status: number, html: string): void {
 export function createSiteRoutes(deps: TAppDeps): Router {
   const router = Router();
   const pageCsp: TPageCspCache = new Map();
+  // Only where the site's row comes from the read cache (SQLite): elsewhere each view reads storage.
+  const pageMemo = deps.caches.reads && deps.storage.changes ? createPageMemo(deps.storage) : undefined;
 
   router.get('/:slug', async (req, res, next) => {
     const slug = req.params.slug;
@@ -101,7 +182,8 @@ export function createSiteRoutes(deps: TAppDeps): Router {
     if (access === 'locked') return sendPage(res, 401, passwordPage({ slug, theme: project.theme }));
 
     res.status(200).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': siteCacheControl(project, SITE_PAGE_CACHE_CONTROL) });
-    if (await sendVariant(req, res, sitePageSource(deps.storage, slug, pageCsp))) return;
+    const page = sitePageSource(deps.storage, slug, pageCsp);
+    if (await sendVariant(req, res, pageMemo ? memoizedPageSource(page, pageMemo, slug, project) : page)) return;
     // No page stored yet: the site is still building (or its build failed).
     res.removeHeader('Vary');
     if (project.status === 'failed') return sendPage(res, 503, failedPage());

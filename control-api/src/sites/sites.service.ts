@@ -6,11 +6,14 @@ import { findProjectBySlug, findTakenDownProjectBySlug } from '../projects/proje
 import { findLatestBuildForProject } from '../builds/builds.repository.ts';
 import { resolveSiteAccess, type TSiteAccess } from './site-access.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'clock' | 'keys'>;
+type TDeps = Pick<TAppDeps, 'db' | 'clock' | 'keys'> & Partial<Pick<TAppDeps, 'caches'>>;
 
-/** The live site of this slug (null when there is none) and the access the principal has to it. */
+/**
+ * The live site of this slug (null when there is none) and the access the principal has to it. With
+ * the runtime's caches the row may be the read cache's (on SQLite): read-only.
+ */
 export async function openSiteBySlug(deps: TDeps, principal: TPrincipal, slug: string): Promise<{ project: TProjectRow | null; access: TSiteAccess }> {
-  const project = await findProjectBySlug(deps.db, slug);
+  const project = await findProjectBySlug(deps.db, slug, deps.caches);
   return { project, access: resolveSiteAccess(deps, principal, project) };
 }
 

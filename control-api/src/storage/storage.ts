@@ -171,6 +171,12 @@ export interface Storage {
   createPartUploadUrl(upload: TMultipartUpload, partNumber: number, options: { expiresInSeconds: number; size: number; sha256?: string }): Promise<TPresignedRequest | null>;
   /** Releases connections and handles. */
   close(): Promise<void>;
+  /**
+   * How many objects under this top-level folder (`sites`, `uploads`…) were written or deleted
+   * through this instance so far: what an in-process cache of stored objects compares to know none
+   * of them changed. Given by the runtime's change counter (storage/change-counter.ts), not by the drivers.
+   */
+  changes?(topLevel: string): number;
 }
 
 export class MultipartUploadNotFoundError extends Error {
