@@ -220,6 +220,28 @@ describe('createSiteBuilder().buildSite', () => {
     expect(storage.objects.get(siteHtmlVariantKey('variant-site', 'br'))!.etag).not.toBe(br.etag);
   });
 
+  it('writes none of a page’s objects again when a rebuild renders the same bytes, and all of them when the page changed', async () => {
+    const { storage, builder, report } = setup();
+    const images = await threeImages(storage);
+    const project = makeProject({ slug: 'same-page' });
+    const pageKeys = [siteCspKey('same-page'), siteHtmlVariantKey('same-page', 'br'), siteHtmlVariantKey('same-page', 'gzip'), siteHtmlKey('same-page')];
+    const writesOf = () => storage.putLog.filter((key) => pageKeys.includes(key)).length;
+    await builder.buildSite(makeInput(project, images), report);
+    expect(writesOf()).toBe(4);
+    const page = storage.text(siteHtmlKey('same-page'));
+    await builder.buildSite(makeInput({ ...project, version: project.version + 1 }, images), report);
+    expect(writesOf()).toBe(4);
+    expect(storage.text(siteHtmlKey('same-page'))).toBe(page);
+    await builder.buildSite(makeInput({ ...project, title: 'A new title' }, images), report);
+    expect(writesOf()).toBe(8);
+    expect(storage.text(siteHtmlKey('same-page'))).toContain('A new title');
+    // A variant lost (or replaced by other bytes) is written again, though the page is the same.
+    storage.objects.delete(siteHtmlVariantKey('same-page', 'gzip'));
+    await builder.buildSite(makeInput({ ...project, title: 'A new title' }, images), report);
+    expect(storage.putLog.at(-1)).toBe(siteHtmlVariantKey('same-page', 'gzip'));
+    expect(gunzipSync(storage.objects.get(siteHtmlVariantKey('same-page', 'gzip'))!.body).toString('utf8')).toContain('A new title');
+  });
+
   it('keeps building when an image is corrupt', async () => {
     const { storage, builder, report, log } = setup();
     const good = await addFile(storage, 'good.jpg', await makeImage(600, 400));

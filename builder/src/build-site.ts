@@ -163,18 +163,19 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
     // The page's inline script hashes for the API's CSP header, written before the HTML they allow.
     const etags = { identity: contentEtag(body), br: contentEtag(variants.br), gzip: contentEtag(variants.gzip) };
     const csp: TSiteCspSidecar = { scriptHashes: inlineScriptHashes(html), pageEtags: Object.values(etags) };
-    await storage.put(siteCspKey(project.slug), JSON.stringify(csp), { contentType: 'application/json', cacheControl: 'no-cache' });
-    // Every variant, always: a variant left from an earlier build would be served in place of this page.
+    const cspJson = Buffer.from(JSON.stringify(csp));
+    await putUnlessStored(storage, siteCspKey(project.slug), cspJson, { contentType: 'application/json', cacheControl: 'no-cache', etag: contentEtag(cspJson) });
+    // Every variant, always (a variant left from an earlier build would be served in place of this page), unless it holds these very bytes.
     await Promise.all(
       STORED_CODINGS.map((coding) =>
-        storage.put(siteHtmlVariantKey(project.slug, coding), variants[coding], {
+        putUnlessStored(storage, siteHtmlVariantKey(project.slug, coding), variants[coding], {
           contentType: SITE_HTML_CONTENT_TYPE,
           cacheControl: SITE_HTML_CACHE_CONTROL,
           etag: etags[coding],
         }),
       ),
     );
-    await storage.put(htmlKey, body, { contentType: SITE_HTML_CONTENT_TYPE, cacheControl: SITE_HTML_CACHE_CONTROL, etag: etags.identity });
+    await putUnlessStored(storage, htmlKey, body, { contentType: SITE_HTML_CONTENT_TYPE, cacheControl: SITE_HTML_CACHE_CONTROL, etag: etags.identity });
     progress(PROGRESS.done, 'Published');
     await progress.flush();
 
@@ -244,4 +245,16 @@ function createReporter(report: (r: TBuildReport) => Promise<void>, log: TBuilde
     );
   };
   return Object.assign(send, { flush: () => chain });
+}
+
+/**
+ * Puts an object unless storage already holds exactly these bytes: its strong tag (a hash of the
+ * bytes, kept with the object) and size are the new ones. A rebuild that renders the same page (a new
+ * version with nothing visible changed, a re-render of every site) then writes nothing, instead of
+ * four fsynced files per site; a page that changed is written as always.
+ */
+async function putUnlessStored(storage: BuilderStorage, key: string, bytes: Buffer, options: { contentType: string; cacheControl: string; etag: string }): Promise<void> {
+  const stored = await storage.head(key);
+  if (stored?.etag === options.etag && stored.size === bytes.length) return;
+  await storage.put(key, bytes, options);
 }

@@ -6,7 +6,7 @@ import type { TContactInfo, TDerivedMetadata, TSiteSettings, TTemplateId } from 
 export interface BuilderStorage {
   put(key: string, body: Readable | Uint8Array | string, options?: { contentType?: string; cacheControl?: string; etag?: string }): Promise<unknown>;
   get(key: string, range?: { start: number; end: number }): Promise<{ body: Readable; size: number; contentType: string | undefined }>;
-  head(key: string): Promise<{ size: number } | null>;
+  head(key: string): Promise<{ size: number; etag?: string | undefined } | null>;
 }
 
 export interface TBuildProject {

@@ -35,9 +35,10 @@ export class MemoryStorage implements BuilderStorage {
     return { body: Readable.from(chunks(bytes, 64 * 1024)), size: object.body.length, contentType: object.contentType };
   }
 
-  async head(key: string): Promise<{ size: number } | null> {
+  /** Size and the tag put with the object, as the real drivers answer. */
+  async head(key: string): Promise<{ size: number; etag: string | undefined } | null> {
     const object = this.objects.get(key);
-    return object ? { size: object.body.length } : null;
+    return object ? { size: object.body.length, etag: object.etag } : null;
   }
 
   /** Test convenience: the object's bytes as text. */
