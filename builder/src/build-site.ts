@@ -164,17 +164,18 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
     const etags = { identity: contentEtag(body), br: contentEtag(variants.br), gzip: contentEtag(variants.gzip) };
     const csp: TSiteCspSidecar = { scriptHashes: inlineScriptHashes(html), pageEtags: Object.values(etags) };
     const cspJson = Buffer.from(JSON.stringify(csp));
-    await putUnlessStored(storage, siteCspKey(project.slug), cspJson, { contentType: 'application/json', cacheControl: 'no-cache', etag: contentEtag(cspJson) });
-    // Every variant, always (a variant left from an earlier build would be served in place of this page), unless it holds these very bytes.
-    await Promise.all(
-      STORED_CODINGS.map((coding) =>
+    // The hashes and every variant (a variant left from an earlier build would be served in place of
+    // this page), all at once, unless storage holds these very bytes; the page only once they are stored.
+    await Promise.all([
+      putUnlessStored(storage, siteCspKey(project.slug), cspJson, { contentType: 'application/json', cacheControl: 'no-cache', etag: contentEtag(cspJson) }),
+      ...STORED_CODINGS.map((coding) =>
         putUnlessStored(storage, siteHtmlVariantKey(project.slug, coding), variants[coding], {
           contentType: SITE_HTML_CONTENT_TYPE,
           cacheControl: SITE_HTML_CACHE_CONTROL,
           etag: etags[coding],
         }),
       ),
-    );
+    ]);
     await putUnlessStored(storage, htmlKey, body, { contentType: SITE_HTML_CONTENT_TYPE, cacheControl: SITE_HTML_CACHE_CONTROL, etag: etags.identity });
     progress(PROGRESS.done, 'Published');
     await progress.flush();
