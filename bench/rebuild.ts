@@ -346,9 +346,13 @@ try {
 
   // Timed pass (version 3). Every page changes first, as with a template upgrade: a rebuild that
   // renders the bytes a site already has writes nothing (build-site.ts), and what is measured here is
-  // the re-render that writes every page.
-  for (const site of seeded) site.title = `${site.title} (rebuilt)`;
-  await deps.db.updateTable('projects').set({ title: sql<string>`title || ' (rebuilt)'` }).where('id', 'in', ids).execute();
+  // the re-render that writes every page. The description and sub-line change, not what the link
+  // picture shows (a new title would have every picture drawn again).
+  await deps.db
+    .updateTable('projects')
+    .set({ description: sql<string>`description || ' (rebuilt)'`, sub_line: sql<string>`sub_line || ' (rebuilt)'` })
+    .where('id', 'in', ids)
+    .execute();
   const REBUILD_VERSION = 3;
   polls = 0;
   const rebuildWallStart = Date.now();
