@@ -18,6 +18,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPostgresUp, isRedisUp, requireService } from '../../control-api/src/test-support/services.ts';
 import { startStack, type TStack } from './stack.ts';
+import { eventually } from './stack-test-support.ts';
 
 const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -31,16 +32,6 @@ const available =
 
 /** How soon an access change or a rebuild must show at the edge. */
 const EDGE_DELAY_MS = 5_000;
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe.skipIf(!available)('npm run stack: public pages served by the edge', () => {
   let dir: string;
