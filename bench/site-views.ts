@@ -230,10 +230,7 @@ try {
         results[i]!.b = { ...b, apiRequests };
       }
     } finally {
-      await stack.stop();
-      spawnSync('psql', [process.env.STACK_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test', '-c', `drop schema if exists "bench_views_${process.pid}" cascade`], {
-        stdio: 'ignore',
-      });
+      await stack.discard();
     }
   }
 

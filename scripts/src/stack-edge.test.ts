@@ -6,35 +6,25 @@
  * answers (401, 410 at the instant, 404, 451 from the API), and a rebuild, a removed password and a
  * restore put the new page back at the edge within 5 seconds.
  */
-import { execFile, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { get } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPostgresUp, isRedisUp, requireService } from '../../control-api/src/test-support/services.ts';
-import { startStack, type TStack } from './stack.ts';
-import { eventually } from './stack-test-support.ts';
+import type { TStack } from './stack.ts';
+import { eventually, isStackAvailable, startTestStack } from './stack-test-support.ts';
 
-const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 
-const available =
-  (await requireService('nginx', async () => existsSync(process.env.NGINX_BIN ?? '/usr/sbin/nginx'))) &&
-  (await requireService('PostgreSQL', () => isPostgresUp(PG_URL))) &&
-  (await requireService('Redis', () => isRedisUp(REDIS_URL)));
+const available = await isStackAvailable();
 
 /** How soon an access change or a rebuild must show at the edge. */
 const EDGE_DELAY_MS = 5_000;
 
 describe.skipIf(!available)('npm run stack: public pages served by the edge', () => {
-  let dir: string;
   let stack: TStack;
   /** Requests each API process logged, by path (LOG_LEVEL=debug logs one line per request). */
   const apiRequests = new Map<string, number>();
@@ -68,18 +58,7 @@ describe.skipIf(!available)('npm run stack: public pages served by the edge', ()
   };
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-stack-edge-'));
-    stack = await startStack({
-      port: 0,
-      dir,
-      postgresUrl: PG_URL,
-      redisUrl: REDIS_URL,
-      name: `stack_edge_${process.pid}_${Date.now()}`,
-      fresh: true,
-      demo: false,
-      env: { LOG_LEVEL: 'debug' },
-      log: () => {},
-    });
+    stack = await startTestStack('stack-edge', { LOG_LEVEL: 'debug' });
     for (const apiProcess of stack.processes.filter((p) => p.role.startsWith('api'))) {
       let partial = '';
       apiProcess.child.stdout?.on('data', (data: Buffer) => {
@@ -103,12 +82,7 @@ describe.skipIf(!available)('npm run stack: public pages served by the edge', ()
       .join('; ');
   }, 180_000);
 
-  afterAll(async () => {
-    await stack?.stop();
-    const schema = stack?.env.DATABASE_URL ? new URL(stack.env.DATABASE_URL).searchParams.get('schema') : null;
-    if (schema) spawnSync('psql', [PG_URL, '-c', `drop schema if exists "${schema}" cascade`], { stdio: 'ignore' });
-    if (dir) await rm(dir, { recursive: true, force: true });
-  }, 60_000);
+  afterAll(() => stack?.discard(), 60_000);
 
   it('serves a public page from the store with the API’s headers, variants and 304s, and no API request', async () => {
     const { slug, projectId } = await publish('Harbour Lights');

@@ -6,25 +6,12 @@
  * favourites and comments, then the creator renames the site (a rebuild), locks it with a password
  * and gives it an expiry, and the edge answers each change.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPostgresUp, isRedisUp, requireService } from '../../control-api/src/test-support/services.ts';
-import { startStack, type TStack } from './stack.ts';
-import { eventually } from './stack-test-support.ts';
+import type { TStack } from './stack.ts';
+import { eventually, isStackAvailable, startTestStack } from './stack-test-support.ts';
 
-const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const hasNginx = existsSync(process.env.NGINX_BIN ?? '/usr/sbin/nginx');
-
-const available =
-  (await requireService('nginx', async () => hasNginx)) &&
-  (await requireService('PostgreSQL', () => isPostgresUp(PG_URL))) &&
-  (await requireService('Redis', () => isRedisUp(REDIS_URL)));
+const available = await isStackAvailable();
 
 /** A client with its own cookies, speaking to the edge as a browser on the site's origin would. */
 function client(base: string) {
@@ -50,29 +37,13 @@ function client(base: string) {
 }
 
 describe.skipIf(!available)('npm run stack: edge, two APIs, two builders, PostgreSQL, Redis, S3', () => {
-  let dir: string;
   let stack: TStack;
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-stack-'));
-    stack = await startStack({
-      port: 0,
-      dir,
-      postgresUrl: PG_URL,
-      redisUrl: REDIS_URL,
-      name: `stack_test_${process.pid}_${Date.now()}`,
-      fresh: true,
-      demo: false,
-      log: () => {},
-    });
+    stack = await startTestStack('stack-test');
   }, 180_000);
 
-  afterAll(async () => {
-    await stack?.stop();
-    const schema = stack?.env.DATABASE_URL ? new URL(stack.env.DATABASE_URL).searchParams.get('schema') : null;
-    if (schema) spawnSync('psql', [PG_URL, '-c', `drop schema if exists "${schema}" cascade`], { stdio: 'ignore' });
-    if (dir) await rm(dir, { recursive: true, force: true });
-  }, 60_000);
+  afterAll(() => stack?.discard(), 60_000);
 
   it('publishes, serves, takes engagement and applies a rebuild, a password and an expiry through the edge', async () => {
     const creator = client(stack.url);

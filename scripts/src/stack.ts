@@ -53,6 +53,8 @@ export interface TStack {
   /** Environment the API and builders run with (e.g. for an ops command against this stack). */
   env: Record<string, string>;
   stop(): Promise<void>;
+  /** Stops it, then removes what it kept: its schema, its queue's keys and its state folder (tests, benchmarks). */
+  discard(): Promise<void>;
 }
 
 /** A loopback port nothing listens on now. */
@@ -95,6 +97,27 @@ async function ensureRedis(url: string, log: (line: string) => void): Promise<bo
   if (started.status !== 0) throw new Error(`Redis does not answer at ${url}, and redis-server could not be started`);
   await waitUntil('Redis', () => isRedisUp(url), 15_000);
   return true;
+}
+
+/** The PostgreSQL schema of a stack by its name. */
+const schemaOf = (name: string) => name.replace(/[^a-z0-9_]/g, '_');
+
+/** Removes a stack's schema and its queue's keys in Redis. */
+export async function dropStackData(options: Pick<TStackOptions, 'postgresUrl' | 'redisUrl' | 'name'>): Promise<void> {
+  const client = new pg.Client({ connectionString: options.postgresUrl });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists "${schemaOf(options.name)}" cascade`);
+  } finally {
+    await client.end();
+  }
+  const redis = new Redis(options.redisUrl);
+  try {
+    const keys = await redis.keys(`bull:${options.name}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** The edge's configuration: deploy/edge.conf (the server block compose mounts) with this stack's port, upstreams and folders. */
@@ -171,17 +194,10 @@ export async function startStack(options: TStackOptions): Promise<TStack> {
   try {
     await ensurePostgres(options.postgresUrl, log);
     startedRedis = await ensureRedis(options.redisUrl, log);
-    const schema = options.name.replace(/[^a-z0-9_]/g, '_');
+    const schema = schemaOf(options.name);
     const s3Dir = path.join(options.dir, 's3');
     if (options.fresh) {
-      const client = new pg.Client({ connectionString: options.postgresUrl });
-      await client.connect();
-      await client.query(`drop schema if exists "${schema}" cascade`);
-      await client.end();
-      const redis = new Redis(options.redisUrl);
-      const keys = await redis.keys(`bull:${options.name}:*`);
-      if (keys.length > 0) await redis.del(...keys);
-      redis.disconnect();
+      await dropStackData(options);
       rmSync(s3Dir, { recursive: true, force: true });
     }
     mkdirSync(s3Dir, { recursive: true });
@@ -270,7 +286,12 @@ export async function startStack(options: TStackOptions): Promise<TStack> {
       },
       30_000,
     );
-    return { url, apiUrls: apiPorts.map((p) => `http://127.0.0.1:${p}`), processes: started, env, stop };
+    const discard = async () => {
+      await stop();
+      await dropStackData(options);
+      rmSync(options.dir, { recursive: true, force: true });
+    };
+    return { url, apiUrls: apiPorts.map((p) => `http://127.0.0.1:${p}`), processes: started, env, stop, discard };
   } catch (error) {
     await stop();
     throw error;
