@@ -4,18 +4,13 @@
  * before the API answers (a password, an expiry, deletion, account deletion; takedown is tested beside
  * it) and removing a password or expiry puts it back; a build racing an access change leaves none.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicSiteHtmlKey, publicSiteHtmlVariantKey, publicSiteKeys, siteCspKey, type TStoredCoding } from '@dropsite/shared';
 import { browserSignedInAs, createSignedInCreator } from '../test-support/accounts.ts';
 import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
 import type { TBrowser } from '../test-support/site-fixtures.ts';
-import { startS3rver, type TS3rver } from '../test-support/s3rver.ts';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import type { TStorageConfig } from '../storage/create-storage.ts';
 import type { TAppDeps } from '../deps.ts';
 import { PUBLIC_PAGE_HEADER_METADATA, changeSiteAccess, publishPublicPage, syncPublicPage } from './public-page.ts';
 
@@ -27,8 +22,6 @@ const CODINGS: Array<[TStoredCoding, string]> = [
 for (const driver of ['disk', 's3'] as const) {
   describe(`the public copy of a site page (${driver})`, () => {
     let app: TTestApp;
-    let s3: TS3rver | undefined;
-    let workDir: string;
     let owner: TBrowser;
     let ownerId = '';
 
@@ -47,31 +40,12 @@ for (const driver of ['disk', 's3'] as const) {
     const patch = (projectId: string, json: unknown) => owner.json(`/api/projects/${projectId}`, { method: 'PATCH', json });
 
     beforeAll(async () => {
-      workDir = await mkdtemp(path.join(os.tmpdir(), `dropsite-public-page-${driver}-`));
-      let storage: TStorageConfig | undefined;
-      if (driver === 's3') {
-        const started = await startS3rver(workDir);
-        s3 = started.server;
-        storage = {
-          driver: 's3',
-          endpoint: started.endpoint,
-          region: 'us-east-1',
-          bucket: 'dropsite-public',
-          accessKeyId: 'S3RVER',
-          secretAccessKey: 'S3RVER',
-          forcePathStyle: true,
-        };
-      }
-      app = await startTestApp({ config: { edgePublicPages: true }, ...(storage ? { storage } : {}) });
+      app = await startTestApp({ config: { edgePublicPages: true }, storageDriver: driver });
       const creator = await createSignedInCreator(app.deps, { email: 'owner@example.com' });
       ownerId = creator.id;
       owner = browserSignedInAs(app, creator);
     }, 60_000);
-    afterAll(async () => {
-      await app?.close();
-      await s3?.close();
-      await rm(workDir, { recursive: true, force: true });
-    });
+    afterAll(() => app?.close());
 
     it('copies a public site page and its variants with the headers the API sends, and a rebuild replaces them', async () => {
       const { projectId, slug } = await publish('Harbour Lights');

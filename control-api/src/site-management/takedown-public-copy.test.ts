@@ -3,22 +3,15 @@
  * disk and on S3 (s3rver): the takedown removes the copy before it returns, a restore of a public
  * site copies its kept page back, and a restore of a site that is not public copies nothing.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicSiteHtmlKey, publicSiteKeys } from '@dropsite/shared';
 import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
-import { startS3rver, type TS3rver } from '../test-support/s3rver.ts';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import type { TStorageConfig } from '../storage/create-storage.ts';
 import { restoreSite, takeDownSite } from './takedown.ts';
 
 for (const driver of ['disk', 's3'] as const) {
   describe(`a takedown and the edge's copy (${driver})`, () => {
     let app: TTestApp;
-    let s3: TS3rver | undefined;
-    let workDir: string;
 
     const publish = async (title: string): Promise<string> => {
       const { body } = await postUpload(app.url, buildUploadForm([{ name: 'first.jpg', type: 'image/jpeg', bytes: await makeJpeg(320, 240, 1) }], { title }));
@@ -28,28 +21,9 @@ for (const driver of ['disk', 's3'] as const) {
     const copies = async (slug: string) => (await Promise.all(publicSiteKeys(slug).map((key) => app.deps.storage.head(key)))).filter((info) => info !== null).length;
 
     beforeAll(async () => {
-      workDir = await mkdtemp(path.join(os.tmpdir(), `dropsite-takedown-copy-${driver}-`));
-      let storage: TStorageConfig | undefined;
-      if (driver === 's3') {
-        const started = await startS3rver(workDir);
-        s3 = started.server;
-        storage = {
-          driver: 's3',
-          endpoint: started.endpoint,
-          region: 'us-east-1',
-          bucket: 'dropsite-takedown',
-          accessKeyId: 'S3RVER',
-          secretAccessKey: 'S3RVER',
-          forcePathStyle: true,
-        };
-      }
-      app = await startTestApp({ config: { edgePublicPages: true }, ...(storage ? { storage } : {}) });
+      app = await startTestApp({ config: { edgePublicPages: true }, storageDriver: driver });
     }, 60_000);
-    afterAll(async () => {
-      await app?.close();
-      await s3?.close();
-      await rm(workDir, { recursive: true, force: true });
-    });
+    afterAll(() => app?.close());
 
     it('removes the copy before the takedown returns, and a restore of a public site copies its page back', async () => {
       const slug = await publish('Disputed');

@@ -1,5 +1,5 @@
 /** A whole app on a random port with real engines in a temp folder: SQLite, disk storage, in-process queue, the real builder. */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -12,6 +12,7 @@ import type { TLimiterStore } from '../access/limiter-store.ts';
 import { createInlineQueue } from '../queue/inline-queue.ts';
 import { createRuntime } from '../runtime.ts';
 import { createStorage, type TStorageConfig } from '../storage/create-storage.ts';
+import { startS3rver } from './s3rver.ts';
 
 export interface TTestApp {
   url: string;
@@ -63,6 +64,8 @@ export interface TTestAppOptions {
   dataDir?: string;
   /** Storage to use instead of disk under the data folder (e.g. s3rver); created by the app, closed on close(). */
   storage?: TStorageConfig;
+  /** 's3': an s3rver of the app's own (objects under its data folder, stopped on close()) instead of disk storage. */
+  storageDriver?: 'disk' | 's3';
   /** Where the limits count instead of this app's memory (e.g. Redis under a test's own prefix); closed on close(). */
   limiterStore?: TLimiterStore;
 }
@@ -101,11 +104,20 @@ export async function startTestApp(options: TTestAppOptions = {}): Promise<TTest
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   const config = testConfig(dataDir, { publicUrl: url, ...options.config });
+  let s3: Awaited<ReturnType<typeof startS3rver>> | undefined;
+  if (options.storageDriver === 's3' && !options.storage) {
+    const objects = path.join(dataDir, 's3rver');
+    await mkdir(objects, { recursive: true });
+    s3 = await startS3rver(objects);
+  }
+  const storageConfig: TStorageConfig | undefined = s3
+    ? { driver: 's3', endpoint: s3.endpoint, region: 'us-east-1', bucket: 'dropsite-test', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true }
+    : options.storage;
   const runtime = await createRuntime(config, {
     runBuilder: options.startWorker !== false,
     log: options.log ?? createLogger('silent'),
     ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.storage ? { storage: await createStorage(options.storage) } : {}),
+    ...(storageConfig ? { storage: await createStorage(storageConfig) } : {}),
     ...(options.limiterStore ? { limiterStore: options.limiterStore } : {}),
     // Retries a few milliseconds apart, so a test of a failing build does not wait seconds.
     queue: createInlineQueue({ defaultAttempts: 2, defaultBackoffMs: 10 }),
@@ -123,6 +135,7 @@ export async function startTestApp(options: TTestAppOptions = {}): Promise<TTest
       server.closeAllConnections();
       await closed;
       await runtime.close();
+      await s3?.server.close();
       if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
