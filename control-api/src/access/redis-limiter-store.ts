@@ -19,6 +19,7 @@ import { BASE_WAIT_MS, FORGET_AFTER_MS, FREE_GUESS_FAILURES, MAX_WAIT_MS, create
 import { limitsUnavailableError, type TClaim, type TLimiterStore, type TWhenUnavailable } from './limiter-store.ts';
 import { quotaDecision } from './quota.ts';
 import { bucketShape, createRateLimiter, type RateLimiter } from './rate-limiter.ts';
+import { describeRedisUrl } from '../config/redis-url.ts';
 
 export interface TRedisLimiterStoreOptions {
   redisUrl: string;
@@ -248,15 +249,4 @@ export async function createRedisLimiterStore(options: TRedisLimiterStoreOptions
       await redis.quit().catch(() => redis.disconnect());
     },
   };
-}
-
-/** The URL without its password, for error messages. */
-function describeRedisUrl(redisUrl: string): string {
-  try {
-    const url = new URL(redisUrl);
-    if (url.password) url.password = '***';
-    return url.toString();
-  } catch {
-    return '(unparseable Redis URL)';
-  }
 }

@@ -6,6 +6,7 @@ import { UnrecoverableBuildError, buildJobId } from './build-queue.ts';
 import type { BuildQueue, TBuildJob, TBuildProcessor, TEnqueueOptions } from './build-queue.ts';
 import { silentLogger } from './inline-queue.ts';
 import type { TQueueLogger } from './inline-queue.ts';
+import { describeRedisUrl } from '../config/redis-url.ts';
 
 export interface TBullmqQueueOptions {
   redisUrl: string;
@@ -153,17 +154,6 @@ export async function assertNoEviction(redis: Pick<Redis, 'config'>, log: TQueue
   }
   if (policy !== 'noeviction') {
     throw new Error(`Redis maxmemory-policy is ${JSON.stringify(policy)}; the build queue needs "noeviction" so jobs are never evicted`);
-  }
-}
-
-/** The URL without its password, for error messages. */
-function describeRedisUrl(redisUrl: string): string {
-  try {
-    const url = new URL(redisUrl);
-    if (url.password) url.password = '***';
-    return url.toString();
-  } catch {
-    return '(unparseable Redis URL)';
   }
 }
 
