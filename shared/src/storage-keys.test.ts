@@ -4,7 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   PUBLIC_SITES_PREFIX,
+  SITES_PREFIX,
+  TEMPLATE_ASSETS_MARKER_PREFIX,
   TEMPLATE_ASSETS_PREFIX,
+  TEMPLATE_ASSETS_UNREFERENCED_PREFIX,
   UPLOADS_PREFIX,
   derivedKeys,
   derivedPdfKey,
@@ -22,9 +25,13 @@ import {
   sitePrefix,
   sitePreviewImageKey,
   sitePreviewMarkerKey,
+  storedPageCoding,
   templateAssetKey,
   templateAssetVariantKey,
   templateAssetsMarkerKey,
+  templateAssetsMarkerVersion,
+  templateAssetsUnreferencedKey,
+  templateAssetsUnreferencedVersion,
   uploadKey,
 } from './storage-keys.ts';
 
@@ -76,6 +83,26 @@ describe('the storage layout', () => {
     expect(templateAssetVariantKey('PdfViewer.CRaq7btm.js', 'br')).toBe('assets/_astro/PdfViewer.CRaq7btm.js.br');
     expect(templateAssetVariantKey('PdfViewer.CRaq7btm.js', 'gzip')).toBe('assets/_astro/PdfViewer.CRaq7btm.js.gz');
     expect(templateAssetsMarkerKey('0123456789abcdef0123')).toBe('assets/.published-0123456789abcdef0123');
+    expect(TEMPLATE_ASSETS_MARKER_PREFIX).toBe('assets/.published-');
+    expect(templateAssetsMarkerVersion('assets/.published-0123456789abcdef0123')).toBe('0123456789abcdef0123');
+    expect(templateAssetsUnreferencedKey('0123456789abcdef0123')).toBe('assets/.unreferenced-0123456789abcdef0123');
+    expect(TEMPLATE_ASSETS_UNREFERENCED_PREFIX).toBe('assets/.unreferenced-');
+    expect(templateAssetsUnreferencedVersion('assets/.unreferenced-0123456789abcdef0123')).toBe('0123456789abcdef0123');
+    for (const key of ['assets/_astro/a.js', 'assets/.published-', 'assets/.published-a/b', 'assets/.unreferenced-x']) {
+      expect(templateAssetsMarkerVersion(key), key).toBeNull();
+    }
+    expect(templateAssetsUnreferencedVersion('assets/.published-0123')).toBeNull();
+  });
+
+  it('tells the stored pages (a site page, its public copy, their variants) from every other key', () => {
+    expect(SITES_PREFIX).toBe('sites/');
+    expect(storedPageCoding(siteHtmlKey('harbour-lights'))).toBe('identity');
+    expect(storedPageCoding(siteHtmlVariantKey('harbour-lights', 'br'))).toBe('br');
+    expect(storedPageCoding(publicSiteHtmlVariantKey('harbour-lights', 'gzip'))).toBe('gzip');
+    expect(storedPageCoding(publicSiteHtmlKey('harbour-lights'))).toBe('identity');
+    for (const key of [siteCspKey('harbour-lights'), siteOgImageKey('harbour-lights'), 'sites/a/b/index.html', 'sites/a/index.html.zst', templateAssetKey('index.html')]) {
+      expect(storedPageCoding(key), key).toBeNull();
+    }
   });
 
   it('keeps the public copy of a site page under public/{slug}/, where deploy/edge.conf reads it', () => {

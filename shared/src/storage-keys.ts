@@ -16,6 +16,7 @@
  *   assets/_astro/{path}                  the template's island bundles, content-hashed
  *   assets/_astro/{path}.br, .gz          their Brotli and gzip variants (text assets only)
  *   assets/.published-{version}           marker: that template version's bundles are all stored
+ *   assets/.unreferenced-{version}        when the asset sweep first found no stored page using that version
  *   public/{slug}/index.html              a copy of the page of a site public right now, read by the edge
  *   public/{slug}/index.html.br, .gz      its variants; each carries the headers the edge sends in metadata
  *
@@ -78,9 +79,12 @@ export function derivedPdfKey(sha256: string): string {
   return `${derivedPrefix(sha256)}document.pdf`;
 }
 
+/** Prefix of every site's stored page and sidecars (the template asset sweep lists its pages). */
+export const SITES_PREFIX = 'sites/';
+
 /** Everything stored for one site (page and sidecars), for deleting it together. */
 export function sitePrefix(slug: string): string {
-  return `sites/${siteSlug(slug)}/`;
+  return `${SITES_PREFIX}${siteSlug(slug)}/`;
 }
 
 /** A site's built page, written last by a build so a rebuild swaps it in one put. */
@@ -141,10 +145,39 @@ export function templateAssetVariantKey(assetPath: string, coding: TStoredCoding
   return `${templateAssetKey(assetPath)}${CODING_SUFFIX[coding]}`;
 }
 
+/** Prefix of the markers of the published template versions (the asset sweep lists them). */
+export const TEMPLATE_ASSETS_MARKER_PREFIX = 'assets/.published-';
+
+function templateVersion(version: string): string {
+  if (!SAFE_VERSION.test(version)) throw new Error(`Unsafe template version: ${JSON.stringify(version)}`);
+  return version;
+}
+
 /** Written after a template version's bundles are all stored, so later publishes of it do nothing. */
 export function templateAssetsMarkerKey(version: string): string {
-  if (!SAFE_VERSION.test(version)) throw new Error(`Unsafe template version: ${JSON.stringify(version)}`);
-  return `assets/.published-${version}`;
+  return `${TEMPLATE_ASSETS_MARKER_PREFIX}${templateVersion(version)}`;
+}
+
+/** The template version a marker key names, or null for any other key. */
+export function templateAssetsMarkerVersion(key: string): string | null {
+  if (!key.startsWith(TEMPLATE_ASSETS_MARKER_PREFIX)) return null;
+  const version = key.slice(TEMPLATE_ASSETS_MARKER_PREFIX.length);
+  return SAFE_VERSION.test(version) ? version : null;
+}
+
+/** Prefix of the asset sweep's notes of when it first found a version no stored page used. */
+export const TEMPLATE_ASSETS_UNREFERENCED_PREFIX = 'assets/.unreferenced-';
+
+/** The asset sweep's note that no stored page used this template version (its grace period runs from then). */
+export function templateAssetsUnreferencedKey(version: string): string {
+  return `${TEMPLATE_ASSETS_UNREFERENCED_PREFIX}${templateVersion(version)}`;
+}
+
+/** The template version an unreferenced note names, or null for any other key. */
+export function templateAssetsUnreferencedVersion(key: string): string | null {
+  if (!key.startsWith(TEMPLATE_ASSETS_UNREFERENCED_PREFIX)) return null;
+  const version = key.slice(TEMPLATE_ASSETS_UNREFERENCED_PREFIX.length);
+  return SAFE_VERSION.test(version) ? version : null;
 }
 
 /** Prefix of the public copies: the only part of the bucket anyone may read without a signature (the edge reads it). */
@@ -163,6 +196,19 @@ export function publicSiteHtmlKey(slug: string): string {
 /** The public copy's variant in one coding (written before the identity copy, removed with it). */
 export function publicSiteHtmlVariantKey(slug: string, coding: TStoredCoding): string {
   return `${publicSiteHtmlKey(slug)}${CODING_SUFFIX[coding]}`;
+}
+
+const STORED_PAGE = /^(?:sites|public)\/[A-Za-z0-9][A-Za-z0-9_-]{0,127}\/index\.html(\.br|\.gz)?$/;
+
+/**
+ * Whether a key is a stored site page (sites/{slug}/index.html or its public copy under public/{slug}/,
+ * or a variant of either), and in which coding: what the template asset sweep reads.
+ */
+export function storedPageCoding(key: string): 'identity' | TStoredCoding | null {
+  const match = STORED_PAGE.exec(key);
+  if (!match) return null;
+  if (match[1] === undefined) return 'identity';
+  return STORED_CODINGS.find((coding) => CODING_SUFFIX[coding] === match[1]) ?? null;
 }
 
 /** Every key of a site's public copy: the variants first, then the page. */
