@@ -1,7 +1,7 @@
 /**
  * The API process's periodic work: notification batches, the expired-site sweeper, the sweeper
- * of abandoned uploads and that of expired sessions and account tokens, and the retry of form messages
- * whose email to the operator failed. Started by the runtime of the API process (main.ts), stopped by its close().
+ * of abandoned uploads and that of expired sessions and account tokens, the retry of form messages
+ * whose email to the operator failed, and the sweep of template asset versions no stored page uses. Started by the runtime of the API process (main.ts), stopped by its close().
  */
 import type { TAppDeps } from './deps.ts';
 import { startExpiredSiteSweeper } from './access/expired-sites.ts';
@@ -9,6 +9,7 @@ import { startAccountSweeper } from './accounts/account-sweeper.ts';
 import { startNotificationDispatcher } from './notifications/notifications.service.ts';
 import { startUploadSessionSweeper } from './upload-sessions/upload-sessions.cleanup.ts';
 import { startUnsentMessageSender } from './inbox/inbox.service.ts';
+import { startTemplateAssetSweeper } from './builds/template-asset-sweep.ts';
 
 export interface TBackgroundJobs {
   /** Stops the timers and waits for work under way. */
@@ -16,7 +17,14 @@ export interface TBackgroundJobs {
 }
 
 export function startBackgroundJobs(deps: TAppDeps): TBackgroundJobs {
-  const jobs = [startNotificationDispatcher(deps), startExpiredSiteSweeper(deps), startUploadSessionSweeper(deps), startAccountSweeper(deps), startUnsentMessageSender(deps)];
+  const jobs = [
+    startNotificationDispatcher(deps),
+    startExpiredSiteSweeper(deps),
+    startUploadSessionSweeper(deps),
+    startAccountSweeper(deps),
+    startUnsentMessageSender(deps),
+    startTemplateAssetSweeper(deps),
+  ];
   return {
     async stop() {
       await Promise.all(jobs.map((job) => job.stop()));

@@ -10,6 +10,7 @@ export type { BuildQueue } from './queue/build-queue.ts';
 export { rebuildProjects, findProjectIdsForRebuild, type TRebuildProgress, type TRebuildResult } from './builds/rebuild.ts';
 export { sweepUploadSessions, startUploadSessionSweeper, type TSweepResult } from './upload-sessions/upload-sessions.cleanup.ts';
 export { sweepExpiredSites, type TExpiredSitesSweep } from './access/expired-sites.ts';
+export { sweepTemplateAssetsNow, type TTemplateAssetSweepResult } from './builds/template-asset-sweep.ts';
 export { takeDownSite, restoreSite } from './site-management/takedown.ts';
 export { changeSitePassword } from './sites/site-password.service.ts';
 export { startBackgroundJobs, type TBackgroundJobs } from './background-jobs.ts';

@@ -1,10 +1,12 @@
 /**
  * npm run rebuild -- --slug X | --all
  * Re-renders sites through the build queue. With REDIS_URL the running builders do
- * the work; on the embedded defaults this process builds in-process.
+ * the work; on the embedded defaults this process builds in-process. After --all, sweeps the
+ * template asset versions no stored page refers to any more (past TEMPLATE_ASSETS_GRACE_HOURS)
+ * and prints what it removed and what still waits.
  */
 import { parseArgs } from 'node:util';
-import { createRuntime, findProjectIdsForRebuild, loadConfig, rebuildProjects } from '@dropsite/control-api';
+import { createRuntime, findProjectIdsForRebuild, loadConfig, rebuildProjects, sweepTemplateAssetsNow, type TTemplateAssetSweepResult } from '@dropsite/control-api';
 import { createProgressBar } from './progress-bar.ts';
 
 process.env.NODE_ENV ??= 'production';
@@ -32,7 +34,20 @@ try {
   } else if (values.all) {
     process.stdout.write('No sites to rebuild.\n');
   }
+  if (values.all) {
+    const sweep = await sweepTemplateAssetsNow(runtime.deps);
+    process.stdout.write(describeSweep(sweep));
+    if (sweep.failed.length > 0) exitCode = 1;
+  }
 } finally {
   await runtime.close();
 }
 process.exit(exitCode);
+
+function describeSweep(sweep: TTemplateAssetSweepResult): string {
+  const lines = sweep.removed.map((r) => `Removed template assets of version ${r.version}: ${r.files} files (${r.objects} objects).\n`);
+  for (const w of sweep.waiting) lines.push(`Template assets of version ${w.version} are used by no page; removed after ${new Date(w.removableAt).toISOString()}.\n`);
+  for (const f of sweep.failed) lines.push(`Could not remove template assets of version ${f.version} (the next sweep goes on): ${f.error}\n`);
+  if (lines.length === 0) lines.push(`Template assets: nothing to remove (${sweep.versions} published versions, ${sweep.referenced.length || sweep.current.length} in use).\n`);
+  return lines.join('');
+}

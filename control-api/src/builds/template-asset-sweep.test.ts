@@ -4,7 +4,15 @@ import path from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishTemplateAssets } from '@dropsite/builder';
-import { publicSiteHtmlKey, siteHtmlKey, siteHtmlVariantKey, templateAssetKey, templateAssetVariantKey, templateAssetsMarkerKey, templateAssetsUnreferencedKey } from '@dropsite/shared';
+import {
+  publicSiteHtmlKey,
+  siteHtmlKey,
+  siteHtmlVariantKey,
+  templateAssetKey,
+  templateAssetVariantKey,
+  templateAssetsMarkerKey,
+  templateAssetsUnreferencedKey,
+} from '@dropsite/shared';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import type { Storage } from '../storage/storage.ts';
 import { assetNamesIn, createPageReferenceCache, sweepTemplateAssets, type TTemplateAssetSweepDeps } from './template-asset-sweep.ts';

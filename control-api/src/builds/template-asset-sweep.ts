@@ -18,6 +18,8 @@
  * last: a sweep that stops half-way leaves the marker, and the next one finishes the work. Two
  * processes sweeping at once delete the same objects, which is harmless.
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip } from 'node:zlib';
 import {
@@ -34,7 +36,9 @@ import {
   templateAssetsUnreferencedKey,
   templateAssetsUnreferencedVersion,
 } from '@dropsite/shared';
+import { readAssetManifest, templatePaths } from '@dropsite/builder';
 import { z } from 'zod';
+import type { TConfig } from '../config/config.ts';
 import type { Storage, TObjectInfo } from '../storage/storage.ts';
 
 const brotli = promisify(brotliDecompress);
@@ -295,4 +299,37 @@ function safeJson(bytes: Buffer): unknown {
   } catch {
     return null;
   }
+}
+
+/**
+ * The version of the template this process's builds use (the hash of its built bundles), or none when
+ * the template is not built here (an API process that only serves): a sweep keeps it as current.
+ */
+export async function localTemplateVersions(): Promise<string[]> {
+  const { clientDir } = templatePaths();
+  if (!existsSync(path.join(clientDir, '..', 'server'))) return [];
+  return [(await readAssetManifest(clientDir)).hash];
+}
+
+type TSweeperDeps = TTemplateAssetSweepDeps & { config: Pick<TConfig, 'templateAssetsGraceMs'> };
+
+/** One sweep with the API's settings, keeping the version this process builds with; logs what it removed. */
+export async function sweepTemplateAssetsNow(deps: TSweeperDeps, pageCache?: TPageReferenceCache): Promise<TTemplateAssetSweepResult> {
+  return sweepTemplateAssets(deps, { graceMs: deps.config.templateAssetsGraceMs, keepVersions: await localTemplateVersions(), ...(pageCache ? { pageCache } : {}) });
+}
+
+/** Runs the sweep every `intervalMs` in this process (pages read once are remembered between runs); stop() waits for a running sweep. */
+export function startTemplateAssetSweeper(deps: TSweeperDeps, intervalMs: number = TEMPLATE_ASSET_SWEEP_INTERVAL_MS): { stop(): Promise<void> } {
+  const pageCache = createPageReferenceCache();
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = running.then(() => sweepTemplateAssetsNow(deps, pageCache)).catch((err: unknown) => deps.log.error({ err }, 'template asset sweep failed'));
+  }, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }

@@ -63,6 +63,11 @@ const ZEnvSchema = z.object({
   VIEW_DEDUPE_MINUTES: z.coerce.number().int().min(0).max(10_080).default(30),
   EXPIRED_SITE_GRACE_DAYS: z.coerce.number().min(0).max(3650).default(7),
   EXPIRED_SITE_SWEEP_MINUTES: z.coerce.number().min(1).max(10_080).default(60),
+  TEMPLATE_ASSETS_GRACE_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 365)
+    .default(24),
   RATE_LIMIT_READS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_WRITES_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   RATE_LIMIT_SITE_WRITES_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
@@ -164,6 +169,11 @@ export interface TConfig {
   /** Expired sites' files and rows are removed this long after the expiry. */
   expiredSiteGraceDays: number;
   expiredSiteSweepMinutes: number;
+  /**
+   * How long an old template version's bundles stay after the asset sweep first found no stored page
+   * referring to them (a visitor may still have such a page open and load an island later).
+   */
+  templateAssetsGraceMs: number;
   rateLimits: TRateLimitConfig;
   accountLimits: TAccountLimitConfig;
   /** Contact, feedback, Contact Sales and newsletter submissions one client address may send per hour, all forms together. */
@@ -325,6 +335,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     viewDedupeMinutes: e.VIEW_DEDUPE_MINUTES,
     expiredSiteGraceDays: e.EXPIRED_SITE_GRACE_DAYS,
     expiredSiteSweepMinutes: e.EXPIRED_SITE_SWEEP_MINUTES,
+    templateAssetsGraceMs: Math.round(e.TEMPLATE_ASSETS_GRACE_HOURS * 3_600_000),
     http: {
       headersTimeoutMs: Math.round(e.HTTP_HEADERS_TIMEOUT_SECONDS * 1000),
       requestTimeoutMs: Math.round(e.HTTP_REQUEST_TIMEOUT_SECONDS * 1000),
