@@ -14,8 +14,17 @@ import {
   templateAssetsUnreferencedKey,
 } from '@dropsite/shared';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { createDiskStorage } from '../storage/disk-storage.ts';
 import type { Storage } from '../storage/storage.ts';
-import { assetNamesIn, createPageReferenceCache, sweepTemplateAssets, type TTemplateAssetSweepDeps } from './template-asset-sweep.ts';
+import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
+import {
+  assetNamesIn,
+  createPageReferenceCache,
+  localTemplateVersions,
+  sweepTemplateAssets,
+  sweepTemplateAssetsNow,
+  type TTemplateAssetSweepDeps,
+} from './template-asset-sweep.ts';
 
 const HOUR = 3_600_000;
 const GRACE = 24 * HOUR;
@@ -205,6 +214,51 @@ describe.each(['disk', 's3'] as const)('sweepTemplateAssets (%s storage)', (driv
     await putPage(storage, siteHtmlKey('harbour'), PAGE_A);
     expect((await sweepTemplateAssets(deps, { graceMs: GRACE })).waiting).toEqual([{ version: versionC, removableAt: now + GRACE }]);
     expect(await exists(storage, templateAssetKey('Gallery.Cccc0001.js'))).toBe(true);
+  });
+});
+
+describe('sweepTemplateAssetsNow with real builds', () => {
+  let app: TTestApp;
+  let root: string;
+  let oldVersion: string;
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'dropsite-asset-sweep-'));
+    // An older template version, published before this API (and its builder) starts.
+    const dataDir = path.join(root, 'data');
+    const before = createDiskStorage(path.join(dataDir, 'storage'));
+    oldVersion = (await publishTemplateAssets(before, { clientDir: await templateDir(root, 'old', A) })).markerKey.split('-').at(-1)!;
+    await before.close();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    app = await startTestApp({ dataDir, config: { edgePublicPages: true } });
+  }, 60_000);
+  afterAll(async () => {
+    await app?.close();
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  it('maps the pages a build writes to the template it built with, and sweeps an older version after the grace period', async () => {
+    const storage = app.deps.storage;
+    // A real upload: the build publishes this checkout's template (the newest version) and writes the page and its public copy.
+    const { body } = await postUpload(app.url, buildUploadForm([{ name: 'first.jpg', type: 'image/jpeg', bytes: await makeJpeg(320, 240, 1) }], { title: 'Harbour' }));
+    await app.deps.queue.whenIdle();
+    const slug = String(body.slug);
+    const html = (await (await fetch(`${app.url}/${slug}`, { headers: { 'accept-encoding': 'identity' } })).text()) ?? '';
+    const names = assetNamesIn(html);
+    expect(names.length).toBeGreaterThan(0);
+    const [current] = await localTemplateVersions();
+
+    let now = Date.now();
+    const deps = { ...app.deps, clock: { now: () => now } };
+    let result = await sweepTemplateAssetsNow(deps);
+    expect(result).toMatchObject({ current: [current], referenced: [current], removed: [], waiting: [{ version: oldVersion }] });
+    expect(result.pages).toBeGreaterThanOrEqual(3);
+    now += app.deps.config.templateAssetsGraceMs;
+    result = await sweepTemplateAssetsNow(deps);
+    expect(result.removed).toEqual([{ version: oldVersion, files: 4, objects: 12 }]);
+    // Every bundle the page references is still there, and so is the version it was built with.
+    for (const name of names) expect(await exists(storage, templateAssetKey(name)), name).toBe(true);
+    expect(await exists(storage, templateAssetsMarkerKey(current!))).toBe(true);
+    expect(await exists(storage, templateAssetsMarkerKey(oldVersion))).toBe(false);
   });
 });
 
