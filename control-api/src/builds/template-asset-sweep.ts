@@ -136,7 +136,7 @@ export async function sweepTemplateAssets(deps: TTemplateAssetSweepDeps, options
   for (const version of candidates) {
     const note = notes.get(version.version);
     if (referenced.has(version.version)) {
-      if (note) await storage.delete(templateAssetsUnreferencedKey(version.version)); // in use again: its grace starts over later
+      if (note !== undefined) await storage.delete(templateAssetsUnreferencedKey(version.version)); // in use again: its grace starts over later
       continue;
     }
     if (!note) {
@@ -206,14 +206,14 @@ async function readVersions(storage: Storage): Promise<TVersion[]> {
   return versions;
 }
 
-async function readNotes(storage: Storage): Promise<Map<string, { since: number }>> {
-  const notes = new Map<string, { since: number }>();
+async function readNotes(storage: Storage): Promise<Map<string, { since: number } | null>> {
+  const notes = new Map<string, { since: number } | null>();
   for await (const object of storage.list(TEMPLATE_ASSETS_UNREFERENCED_PREFIX)) {
     const version = templateAssetsUnreferencedVersion(object.key);
     if (version === null) continue;
     const parsed = ZUnreferencedNote.safeParse(safeJson(await readObject(storage, object.key).catch(() => Buffer.from(''))));
-    // An unreadable note counts as written now: the grace period only grows.
-    notes.set(version, parsed.success ? parsed.data : { since: Number.MAX_SAFE_INTEGER });
+    // An unreadable note counts as none: it is written again, and the grace period starts over.
+    notes.set(version, parsed.success ? parsed.data : null);
   }
   return notes;
 }
