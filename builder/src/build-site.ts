@@ -2,11 +2,13 @@
  * Builds one site: derives each file (images: thumbnail + display copy; PDFs, office documents,
  * videos, audio, archives and text: see derive-file.ts; all cached by content hash), writes
  * the link picture (og-image-cache.ts), renders the template with the site's model
- * (render-model.ts), writes the page's Brotli and gzip variants (precompress.ts) and then the site
- * page (siteHtmlKey) last, in one put, so a rebuild swaps the site atomically; each with a strong
- * ETag of its bytes. The same input gives the same HTML (and the same ETags). This module only orchestrates: the
- * concurrency, the progress reports and the order of the writes.
+ * (render-model.ts) in a render thread that also compresses the page (page-renderer.ts), writes
+ * the page's Brotli and gzip variants and then the site page (siteHtmlKey) last, in one put, so a
+ * rebuild swaps the site atomically; each with a strong ETag of its bytes. The same input gives the
+ * same HTML (and the same ETags). This module only orchestrates: the concurrency, the progress
+ * reports and the order of the writes.
  */
+import { availableParallelism } from 'node:os';
 import { STORED_CODINGS, siteCspKey, siteHtmlKey, siteHtmlVariantKey, type TArchiveEntryLimits, type TDerivedMetadata, type TFileKind } from '@dropsite/shared';
 import type { BuilderStorage, SiteBuilder, TBuildFile, TBuildInput, TBuildReport, TBuildResult, TBuilderLogger } from './types.ts';
 import type { TDeriveImageOptions } from './derive-image.ts';
@@ -15,14 +17,14 @@ import { chooseDerivation, deriveFile, type TDeriveFileOptions, type TDeriveFile
 import type { TDeriveMediaOptions } from './derive-media.ts';
 import type { TDeriveOfficeOptions } from './derive-office.ts';
 import { createPdfRenderer } from './pdf-renderer.ts';
-import { inlineScriptHashes, type TSiteCspSidecar } from './site-csp.ts';
+import type { TSiteCspSidecar } from './site-csp.ts';
 import type { TArchiveLimits } from './zip-archive.ts';
 import { writeSiteOgImage, type TOgImageCacheDeps } from './og-image-cache.ts';
 import { buildRenderModel, fileKindOf } from './render-model.ts';
-import { loadSiteRenderer, type SiteRenderer } from './render.ts';
 import { publishTemplateAssets } from './publish-assets.ts';
 import { createGate, createLimiter } from './limiter.ts';
-import { PAGE_COMPRESSION, compressVariants, contentEtag } from './precompress.ts';
+import { PAGE_COMPRESSION, contentEtag } from './precompress.ts';
+import { createPageRenderer } from './page-renderer.ts';
 
 export interface TSiteBuilderDeps {
   storage: BuilderStorage;
@@ -31,6 +33,11 @@ export interface TSiteBuilderDeps {
   log: TBuilderLogger;
   /** Files derived at the same time within a build. Default 2 (sharp is multi-threaded itself). */
   concurrency?: number;
+  /**
+   * Threads that render and compress pages (page-renderer.ts); 0 renders on the builder's own thread.
+   * Default: one per core, at most 4.
+   */
+  renderThreads?: number;
   /** Overrides for tests and tuning. */
   serverEntry?: string;
   clientDir?: string;
@@ -86,11 +93,13 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
   };
   const ogDeps: TOgImageCacheDeps = { storage, siteOrigin: deps.siteOrigin, workGate };
   const running = new Set<Promise<unknown>>();
-  let renderer: Promise<SiteRenderer> | null = null;
+  const pages = createPageRenderer({
+    threads: deps.renderThreads ?? Math.min(4, availableParallelism()),
+    levels: PAGE_COMPRESSION,
+    ...(deps.serverEntry ? { serverEntry: deps.serverEntry } : {}),
+  });
   let assets: Promise<void> | null = null;
   let closed = false;
-
-  const getRenderer = () => (renderer ??= loadSiteRenderer(deps.serverEntry ? { serverEntry: deps.serverEntry } : {}));
 
   const publishAssets = (): Promise<void> => {
     assets ??= publishTemplateAssets(storage, deps.clientDir ? { clientDir: deps.clientDir } : {}).then(
@@ -122,8 +131,6 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
     const progress = createReporter(report, log, project.slug);
 
     progress(PROGRESS.start, 'Preparing files');
-    const rendererReady = getRenderer(); // load the template while files are derived
-    rendererReady.catch(() => {});
 
     const derived: Record<string, TDerivedMetadata> = {};
     let derivedCount = 0;
@@ -155,14 +162,11 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
       return null;
     });
     const model = buildRenderModel(project, files, derived, deps.siteOrigin, ogImageUrl, deps.archiveEntryLimits);
-    const html = await (await rendererReady).render(model);
-    const body = Buffer.from(html, 'utf8');
-    const variants = await compressVariants(body, PAGE_COMPRESSION);
+    const { body, variants, etags, scriptHashes } = await pages.render(model);
 
     await publishAssets(); // the HTML may reference island bundles: they go up first
     // The page's inline script hashes for the API's CSP header, written before the HTML they allow.
-    const etags = { identity: contentEtag(body), br: contentEtag(variants.br), gzip: contentEtag(variants.gzip) };
-    const csp: TSiteCspSidecar = { scriptHashes: inlineScriptHashes(html), pageEtags: Object.values(etags) };
+    const csp: TSiteCspSidecar = { scriptHashes, pageEtags: Object.values(etags) };
     const cspJson = Buffer.from(JSON.stringify(csp));
     // The hashes and every variant (a variant left from an earlier build would be served in place of
     // this page), all at once, unless storage holds these very bytes; the page only once they are stored.
@@ -205,7 +209,7 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
     async close() {
       closed = true;
       await Promise.allSettled([...running]);
-      await pdfRenderer.close();
+      await Promise.all([pdfRenderer.close(), pages.close()]);
     },
   };
 }

@@ -134,6 +134,7 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
       siteOrigin: options.siteOrigin ?? config.publicUrl,
       log,
       concurrency: config.deriveConcurrency,
+      renderThreads: config.buildRenderThreads,
       // The archive tree marks what the download route will refuse, with the same limits.
       archiveEntryLimits: { entryMaxBytes: config.archives.entryMaxBytes, entryMaxRatio: config.archives.entryMaxRatio },
     });

@@ -1,5 +1,6 @@
 /** Configuration, parsed once from the environment at start-up. Nothing else reads process.env. */
 import path from 'node:path';
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { ARCHIVE_ENTRY_LIMITS, PAID_PLAN_IDS, PLAN_IDS, type TBillingInterval, type TPaidPlanId, type TPlanId } from '@dropsite/shared';
 import { ZTrustProxySchema, type TTrustProxy } from './trust-proxy.ts';
@@ -32,6 +33,8 @@ const ZEnvSchema = z.object({
   DEMO_SITES: boolText.default(true),
   BUILD_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(8),
   DERIVE_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(3),
+  /** Empty: one per core, at most 4 (see buildRenderThreads). */
+  BUILD_RENDER_THREADS: z.union([z.literal(''), z.coerce.number().int().min(0).max(16)]).default(''),
   BUILD_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DASHBOARD_DIR: z.string().optional(),
@@ -148,6 +151,8 @@ export interface TConfig {
   /** Whether the API process builds the demo sites at start-up when one is missing or out of date (demo-sites.ts). */
   demoSites: boolean;
   buildConcurrency: number;
+  /** Threads that render and compress site pages in a builder; 0 renders on the event loop's thread. */
+  buildRenderThreads: number;
   buildAttempts: number;
   /** Files one build derives at once (images decode on libvips threads, so a few overlap I/O well). */
   deriveConcurrency: number;
@@ -314,6 +319,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     runBuilder: e.RUN_BUILDER,
     demoSites: e.DEMO_SITES,
     buildConcurrency: e.BUILD_CONCURRENCY,
+    buildRenderThreads: e.BUILD_RENDER_THREADS === '' ? Math.min(4, availableParallelism()) : e.BUILD_RENDER_THREADS,
     buildAttempts: e.BUILD_ATTEMPTS,
     deriveConcurrency: e.DERIVE_CONCURRENCY,
     logLevel: e.LOG_LEVEL,
