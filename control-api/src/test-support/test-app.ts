@@ -81,6 +81,8 @@ export function testConfig(dataDir: string, overrides: Partial<TConfig> = {}): T
       LOG_LEVEL: 'silent',
       BUILD_ATTEMPTS: '2',
       BUILD_CONCURRENCY: '2',
+      // One render thread per test app: the threaded path is what runs, without a thread per core in every suite.
+      BUILD_RENDER_THREADS: '1',
       // Tests publish many sites from one address; the publish limits themselves are tested with their
       // shipped defaults in publish-limits.security.test.ts (the test machine's free space is not under test).
       PUBLISH_LIMIT_PER_HOUR: '100000',
