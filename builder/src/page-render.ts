@@ -4,11 +4,15 @@
  * `renderStoredPage` in a render thread (page-render-worker.ts, see page-renderer.ts) or, with no
  * threads, on the builder's own thread.
  */
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { brotliCompress, brotliCompressSync, constants as zlibConstants } from 'node:zlib';
+import { promisify } from 'node:util';
 import type { TSiteRenderModel, TStoredCoding } from '@dropsite/shared';
 import type { SiteRenderer } from './render.ts';
 import { inlineScriptHashes } from './site-csp.ts';
-import { compressVariants, contentEtag, type TCompressionLevels } from './precompress.ts';
+import { contentEtag, type TCompressionLevels } from './precompress.ts';
+import { gzipPage, splitPage } from './stitched-gzip.ts';
+
+const brotliAsync = promisify(brotliCompress);
 
 export interface TStoredPage {
   body: Buffer;
@@ -23,21 +27,17 @@ export interface TStoredPage {
  */
 export async function renderStoredPage(renderer: SiteRenderer, model: TSiteRenderModel, levels: TCompressionLevels, compress: 'sync' | 'async'): Promise<TStoredPage> {
   const html = await renderer.render(model);
-  const body = Buffer.from(html, 'utf8');
-  const variants = compress === 'sync' ? compressVariantsSync(body, levels) : await compressVariants(body, levels);
+  const page = splitPage(html);
+  const body = page.body;
+  const brotliOptions = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: levels.brotliQuality, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.byteLength } };
+  const [br, gzip] = await Promise.all([
+    compress === 'sync' ? brotliCompressSync(body, brotliOptions) : brotliAsync(body, brotliOptions),
+    gzipPage(page, levels.gzipLevel, compress),
+  ]);
   return {
     body,
-    variants,
-    etags: { identity: contentEtag(body), br: contentEtag(variants.br), gzip: contentEtag(variants.gzip) },
+    variants: { br, gzip },
+    etags: { identity: contentEtag(body), br: contentEtag(br), gzip: contentEtag(gzip) },
     scriptHashes: inlineScriptHashes(html),
-  };
-}
-
-function compressVariantsSync(bytes: Buffer, levels: TCompressionLevels): Record<TStoredCoding, Buffer> {
-  return {
-    br: brotliCompressSync(bytes, {
-      params: { [zlibConstants.BROTLI_PARAM_QUALITY]: levels.brotliQuality, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength },
-    }),
-    gzip: gzipSync(bytes, { level: levels.gzipLevel }),
   };
 }
