@@ -8,33 +8,18 @@
  */
 import { spawn } from 'node:child_process';
 import { sql } from 'kysely';
-import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { buildRenderModel, loadSiteRenderer, templatePaths, type TBuildFile } from '@dropsite/builder';
-import { enqueueProjectBuild, rebuildProjects, type TAppDeps, type TRebuildProgress } from '@dropsite/control-api';
-import {
-  DEFAULT_SITE_SETTINGS,
-  FILE_KINDS,
-  TEMPLATE_IDS,
-  derivedKeys,
-  detectFileKind,
-  generateSlug,
-  isValidSlug,
-  siteHtmlKey,
-  uploadKey,
-  type TDerivedMetadata,
-  type TFileKind,
-} from '@dropsite/shared';
-// Seeding goes straight to the repository (relative: control-api exports no repositories).
-import { insertFiles, insertProject, listFilesByProject } from '../control-api/src/projects/projects.repository.ts';
+import { buildRenderModel, loadSiteRenderer, templatePaths } from '@dropsite/builder';
+import { rebuildProjects, type TRebuildProgress } from '@dropsite/control-api';
+import { FILE_KINDS, siteHtmlKey } from '@dropsite/shared';
 import { loadBuildInput } from '../control-api/src/builds/build-input.ts';
-import type { TFileRow, TNewFile, TNewProject } from '../control-api/src/db/tables.ts';
-import { makeCameraJpeg, makePdf, makeZip, mb, median, printFigures, readAll, startEmbeddedRuntime, startRssSampler } from './lib.ts';
+import { mb, median, printFigures, readAll, startEmbeddedRuntime, startRssSampler } from './lib.ts';
+import { buildReferenceProject, buildStatusCounts, derivedFromRows, makeReferenceFiles, seedProjects } from './seed-sites.ts';
 
 process.env.NODE_ENV = 'production';
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 1000);
@@ -52,159 +37,8 @@ const RELATIVE_SPECIFIERS = [
   /(@import\s+)(['"])(\.{1,2}\/[^'"]+)\2/g,
 ];
 
-type TDb = TAppDeps['db'];
-
 /** BENCH_NAIVE=0 ends the run after part 2 (for profiling the rebuild alone). */
 class SkipNaive extends Error {}
-
-// ---------------------------------------------------------------------------------------------
-// Reference files: real bytes, uploaded and built once so images have derived metadata.
-// ---------------------------------------------------------------------------------------------
-
-interface TRefFile {
-  name: string;
-  type: string;
-  bytes: Buffer;
-}
-
-/** A stored reference file as the seeded rows reuse it (storage key, hash, size, derived metadata). */
-interface TStoredRef {
-  name: string;
-  type: string;
-  size: number;
-  storageKey: string;
-  sha256: string;
-  kind: string;
-  metadata: string;
-}
-
-async function makeReferenceFiles(): Promise<TRefFile[]> {
-  const sizes: Array<[number, number]> = [
-    [1600, 1200],
-    [1600, 1200],
-    [1200, 1600],
-    [1600, 1200],
-    [1200, 1600],
-    [1600, 1200],
-  ];
-  const photos = await Promise.all(sizes.map(([w, h], i) => makeCameraJpeg(i + 11, w, h)));
-  const csvRows = [
-    'date,item,quantity,price',
-    ...Array.from({ length: 200 }, (_, i) => `2025-03-${String((i % 28) + 1).padStart(2, '0')},item-${i},${(i % 9) + 1},${(i * 3.17).toFixed(2)}`),
-  ];
-  return [
-    ...photos.map((bytes, i) => ({ name: `DSC_${String(i + 1).padStart(4, '0')}.jpg`, type: 'image/jpeg', bytes })),
-    { name: 'contract.pdf', type: 'application/pdf', bytes: makePdf(4) },
-    {
-      name: 'originals.zip',
-      type: 'application/zip',
-      bytes: makeZip([
-        { name: 'README.txt', data: 'Original files of the delivery.\n'.repeat(20) },
-        { name: 'raw/notes.md', data: '# Notes\n\nShot list and settings.\n'.repeat(40) },
-        { name: 'raw/sidecar.xmp', data: randomBytes(4096) },
-      ]),
-    },
-    { name: 'invoice-lines.csv', type: 'text/csv', bytes: Buffer.from(`${csvRows.join('\n')}\n`) },
-    { name: 'brief.md', type: 'text/markdown', bytes: Buffer.from('# Brief\n\nWhat was shot, where and when.\n'.repeat(30)) },
-  ];
-}
-
-const WORDS = {
-  adjective: ['Spring', 'Autumn', 'Quiet', 'Golden', 'Northern', 'Urban', 'Coastal', 'Late', 'Early', 'Final', 'Studio', 'Open'],
-  noun: ['Wedding', 'Campaign', 'Portraits', 'Lookbook', 'Launch', 'Workshop', 'Delivery', 'Exhibition', 'Brochure', 'Retreat', 'Shoot', 'Proofs'],
-  first: ['Ann', 'Ben', 'Chloe', 'David', 'Elena', 'Farid', 'Greta', 'Hiro', 'Ines', 'Jonas', 'Kemi', 'Liam'],
-  last: ['Example', 'Fischer', 'Moreau', 'Okafor', 'Rossi', 'Nakamura', 'Silva', 'Novak', 'Larsen', 'Haddad'],
-};
-
-function pick<T>(list: readonly T[], n: number): T {
-  return list[n % list.length]!;
-}
-
-function newRowId(): string {
-  return randomBytes(16).toString('base64url');
-}
-
-function allocateSlugs(count: number): string[] {
-  const slugs = new Set<string>();
-  while (slugs.size < count) {
-    const slug = generateSlug((n) => randomBytes(n));
-    if (isValidSlug(slug)) slugs.add(slug);
-  }
-  return [...slugs];
-}
-
-function projectRow(id: string, slug: string, n: number, createdAt: number, status: TNewProject['status']): TNewProject {
-  const author = n % 5 === 4 ? '' : `${pick(WORDS.first, n)} ${pick(WORDS.last, n * 7 + 3)}`;
-  const title = `${pick(WORDS.adjective, n)} ${pick(WORDS.noun, n * 5 + 1)} ${1000 + n}`;
-  const description =
-    n % 6 === 5
-      ? ''
-      : `Final selects from the ${pick(WORDS.noun, n * 5 + 1).toLowerCase()}, with the signed contract and the originals. Take your time, and tell me which ones you would like retouched.`;
-  const email = author ? `${author.split(' ')[0]!.toLowerCase()}@example.com` : '';
-  return {
-    id,
-    slug,
-    title,
-    description,
-    sub_line: description,
-    tag_line: author ? `By ${author}` : '',
-    author_name: author,
-    template: n % 4 === 0 ? pick(TEMPLATE_IDS, n) : 'universal',
-    theme: n % 3 === 0 ? 'professional-dark' : 'professional-light',
-    settings: JSON.stringify({ ...DEFAULT_SITE_SETTINGS, enableFavorites: n % 2 === 0, notificationEmail: email }),
-    contact_info: JSON.stringify({ email, website: n % 4 === 1 ? 'https://example.com' : '', twitter: '', linkedin: '', github: '' }),
-    password_hash: null,
-    password_version: 1,
-    expires_at: null,
-    owner_creator_id: null,
-    anonymous_session_id: null,
-    status,
-    version: 1,
-    created_at: createdAt,
-    updated_at: createdAt,
-    deleted_at: null,
-  };
-}
-
-/** 3 to 8 files: one to six photos, usually a PDF, sometimes a zip, a CSV or notes. */
-function fileRows(projectId: string, n: number, refs: { images: TStoredRef[]; others: TStoredRef[] }, createdAt: number): TNewFile[] {
-  const count = 3 + ((n * 7 + 3) % 6);
-  const [pdf, zip, csv, md] = refs.others as [TStoredRef, TStoredRef, TStoredRef, TStoredRef];
-  const others: TStoredRef[] = [];
-  if (n % 5 !== 4) others.push(pdf);
-  if (n % 3 === 0) others.push(zip);
-  if (n % 7 === 2) others.push(csv);
-  if (n % 11 === 5) others.push(md);
-  const chosen: Array<{ ref: TStoredRef; name: string }> = [];
-  const imageCount = Math.max(1, count - others.length);
-  for (let i = 0; i < imageCount; i++) {
-    chosen.push({ ref: pick(refs.images, n + i), name: `IMG_${String(((n * 13 + i) % 9000) + 1000)}.jpg` });
-  }
-  for (const ref of others.slice(0, count - imageCount)) chosen.push({ ref, name: ref.name.replace('.', `-${1000 + n}.`) });
-  return chosen.map(({ ref, name }, position) => ({
-    id: newRowId(),
-    project_id: projectId,
-    name,
-    type: ref.type,
-    size: ref.size,
-    storage_key: ref.storageKey,
-    sha256: ref.sha256,
-    kind: ref.kind,
-    metadata: ref.metadata,
-    position,
-    created_at: createdAt,
-  }));
-}
-
-async function buildStatusCounts(db: TDb, version: number): Promise<Record<string, number>> {
-  const rows = await db
-    .selectFrom('builds')
-    .select((eb) => ['status', eb.fn.countAll<number>().as('count')])
-    .where('version', '=', version)
-    .groupBy('status')
-    .execute();
-  return Object.fromEntries(rows.map((r) => [r.status, Number(r.count)]));
-}
 
 // ---------------------------------------------------------------------------------------------
 // Part 1: seed.
@@ -220,89 +54,14 @@ try {
   const refFiles = await makeReferenceFiles();
 
   // One project through the real pipeline: bytes in storage, rows, a queued build, derivation.
-  const refStarted = performance.now();
-  const refProjectId = newRowId();
-  const now = Date.now();
-  const refRows: TNewFile[] = [];
-  for (const [position, file] of refFiles.entries()) {
-    const fileId = newRowId();
-    const storageKey = uploadKey(refProjectId, fileId);
-    await deps.storage.put(storageKey, file.bytes, { contentType: 'application/octet-stream' });
-    refRows.push({
-      id: fileId,
-      project_id: refProjectId,
-      name: file.name,
-      type: file.type,
-      size: file.bytes.length,
-      storage_key: storageKey,
-      sha256: createHash('sha256').update(file.bytes).digest('hex'),
-      kind: detectFileKind(file.name, file.type),
-      metadata: '{}',
-      position,
-      created_at: now,
-    });
-  }
-  const [refSlug] = allocateSlugs(1) as [string];
-  await deps.db.transaction().execute(async (trx) => {
-    await insertProject(trx, projectRow(refProjectId, refSlug, 0, now, 'building'));
-    await insertFiles(trx, refRows);
-  });
-  const refBuildId = await enqueueProjectBuild(deps, refProjectId, 1);
-  await deps.queue.whenIdle();
-  const refBuild = await deps.db.selectFrom('builds').selectAll().where('id', '=', refBuildId).executeTakeFirstOrThrow();
-  if (refBuild.status !== 'succeeded') throw new Error(`the reference build ${refBuild.status}: ${refBuild.error ?? '(no error recorded)'}`);
-  const refMs = performance.now() - refStarted;
-  const refBuilt = await listFilesByProject(deps.db, refProjectId);
-  let metadataFromCache = 0;
-  const toRef = async (row: TFileRow): Promise<TStoredRef> => {
-    let metadata = row.metadata;
-    // A build whose first attempt failed after deriving finds everything cached on its retry and
-    // then leaves the rows at '{}': take the content-hash cache entry the builder wrote instead.
-    if (metadata === '{}') {
-      const key = derivedKeys(row.sha256).meta;
-      if (await deps.storage.head(key)) {
-        metadata = (await readAll((await deps.storage.get(key)).body)).toString('utf8');
-        metadataFromCache++;
-      }
-    }
-    return { name: row.name, type: row.type, size: row.size, storageKey: row.storage_key, sha256: row.sha256, kind: row.kind, metadata };
-  };
-  const images = await Promise.all(refBuilt.filter((r) => r.kind === 'image').map(toRef));
-  const others = await Promise.all(refBuilt.filter((r) => r.kind !== 'image').map(toRef));
-  for (const image of images) {
-    const meta = JSON.parse(image.metadata) as Partial<TDerivedMetadata>;
-    if (!meta.thumbnail || !meta.display) throw new Error(`reference build derived nothing for ${image.name}: ${image.metadata}`);
-    if (!(await deps.storage.head(meta.thumbnail.key)) || !(await deps.storage.head(meta.display.key))) {
-      throw new Error(`derived copies of ${image.name} are missing from storage`);
-    }
-  }
-  if (images.length !== 6 || others.length !== 4) throw new Error('reference project has unexpected files');
+  const ref = await buildReferenceProject(deps, refFiles);
+  const refMs = ref.ms;
+  const metadataFromCache = ref.metadataFromCache;
 
   // 1,000 projects, SEED_BATCH per transaction, rows reusing the reference files' content.
-  const seedStarted = performance.now();
-  const slugs = allocateSlugs(PROJECTS + 1)
-    .filter((s) => s !== refSlug)
-    .slice(0, PROJECTS);
-  const seeded: Array<{ id: string; slug: string; title: string; files: number }> = [];
-  const yearAgo = now - 365 * 24 * 3600 * 1000;
-  let fileCount = 0;
-  const kindCounts: Partial<Record<TFileKind, number>> = {};
-  for (let start = 0; start < PROJECTS; start += SEED_BATCH) {
-    await deps.db.transaction().execute(async (trx) => {
-      for (let n = start; n < Math.min(PROJECTS, start + SEED_BATCH); n++) {
-        const id = newRowId();
-        const createdAt = yearAgo + Math.floor((n / PROJECTS) * 360 * 24 * 3600 * 1000);
-        const project = projectRow(id, slugs[n]!, n + 1, createdAt, 'live');
-        const files = fileRows(id, n + 1, { images, others }, createdAt);
-        await insertProject(trx, project);
-        await insertFiles(trx, files);
-        seeded.push({ id, slug: project.slug, title: project.title, files: files.length });
-        fileCount += files.length;
-        for (const f of files) kindCounts[f.kind as TFileKind] = (kindCounts[f.kind as TFileKind] ?? 0) + 1;
-      }
-    });
-  }
-  const seedMs = performance.now() - seedStarted;
+  const seed = await seedProjects(deps.db, PROJECTS, ref, SEED_BATCH);
+  const { sites: seeded, fileCount, kindCounts } = seed;
+  const seedMs = seed.ms;
 
   printFigures(`Rebuild, part 1: seed ${PROJECTS} projects (embedded defaults: SQLite, disk storage, in-process queue)`, [
     [
@@ -316,7 +75,7 @@ try {
         .join(', ')})`,
     ],
     ['files per project', `${Math.min(...seeded.map((s) => s.files))}-${Math.max(...seeded.map((s) => s.files))}`],
-    ['seed time', `${(seedMs / 1000).toFixed(2)} s (${Math.ceil(PROJECTS / SEED_BATCH)} transactions)`],
+    ['seed time', `${(seedMs / 1000).toFixed(2)} s (${seed.transactions} transactions)`],
     [
       'machine',
       `${os.availableParallelism()} CPUs, load average ${os
@@ -499,16 +258,6 @@ process.exitCode = exitCode;
 // ---------------------------------------------------------------------------------------------
 // Naive build helpers.
 // ---------------------------------------------------------------------------------------------
-
-/** What the builder would derive for each file, answered from the rows (as the cache does on a rebuild). */
-function derivedFromRows(files: TBuildFile[]): Record<string, TDerivedMetadata> {
-  const derived: Record<string, TDerivedMetadata> = {};
-  for (const file of files) {
-    const kind = (FILE_KINDS as readonly string[]).includes(file.kind) ? (file.kind as TFileKind) : detectFileKind(file.name, file.type);
-    derived[file.id] = file.metadata ? { ...file.metadata, kind } : { sha256: file.sha256, kind };
-  }
-  return derived;
-}
 
 /**
  * The dynamic page turned static: the same frontmatter and markup, with the site read from

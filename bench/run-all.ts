@@ -1,5 +1,5 @@
 /**
- * Runs every benchmark script in bench/ (each *.ts but lib.ts and this file), one after another,
+ * Runs every benchmark script in bench/ (each *.ts but the helpers lib.ts and seed-sites.ts, and this file), one after another,
  * each in its own process with NODE_ENV=production, streaming its output. Exits non-zero when
  * a script crashed; a missed target is reported by the script itself, never turned into a failure.
  * Usage: npm run bench   (or node bench/run-all.ts [name ...] to run some of them)
@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
 const benchDir = import.meta.dirname;
-const NOT_BENCHMARKS = new Set(['lib.ts', 'run-all.ts']);
+const NOT_BENCHMARKS = new Set(['lib.ts', 'seed-sites.ts', 'run-all.ts']);
 
 const available = readdirSync(benchDir, { withFileTypes: true })
   .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') && !e.name.endsWith('.test.ts') && !NOT_BENCHMARKS.has(e.name))
