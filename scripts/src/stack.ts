@@ -113,7 +113,8 @@ export async function dropStackData(options: Pick<TStackOptions, 'postgresUrl' |
   }
   const redis = new Redis(options.redisUrl);
   try {
-    const keys = await redis.keys(`bull:${options.name}:*`);
+    // BullMQ's keys are `{prefix}:{queue}:…`, the prefix being the build queue's (control-api/src/queue/bullmq-queue.ts).
+    const keys = await redis.keys(`dropsite:${options.name}:*`);
     if (keys.length > 0) await redis.del(...keys);
   } finally {
     redis.disconnect();
