@@ -96,6 +96,15 @@ for (const driver of ['disk', 's3'] as const) {
       await expect(storage.hashObject('../x')).rejects.toThrow(/Unsafe storage key/);
     });
 
+    it('stores every object of many put at once into one folder, each with its own bytes and tag', async () => {
+      const keys = Array.from({ length: 40 }, (_, i) => `together/page-${i % 4}/object-${i}`);
+      await Promise.all(keys.map((key) => storage.put(key, `bytes of ${key}`, { contentType: 'text/plain', etag: `tag-${key.slice(-2).replace('-', '0')}` })));
+      for (const key of keys) {
+        expect((await readAll((await storage.get(key)).body)).toString()).toBe(`bytes of ${key}`);
+        expect((await storage.head(key))?.etag).toBe(`tag-${key.slice(-2).replace('-', '0')}`);
+      }
+    });
+
     it('overwrites an object whole', async () => {
       await storage.put('overwrite/x', 'first version, longer');
       await storage.put('overwrite/x', 'second');
