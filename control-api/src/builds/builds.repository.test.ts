@@ -3,10 +3,10 @@ import { newId } from '../db/ids.ts';
 import { insertProject } from '../projects/projects.repository.ts';
 import { createTestDatabase, isDialectAvailable, makeProjectRow, TEST_DIALECTS, type TTestDatabase } from '../test-support/test-database.ts';
 import {
-  countFinishedBuilds,
   findBuildById,
   findLatestBuildForProject,
   findUnfinishedBuilds,
+  listFinishedBuilds,
   insertBuild,
   markBuildFailed,
   markBuildRunning,
@@ -126,12 +126,13 @@ for (const dialect of TEST_DIALECTS) {
       await markBuildSucceeded(handle.db, ids[1]!, NOW);
       await markBuildFailed(handle.db, ids[2]!, 'boom', NOW);
       await markBuildRunning(handle.db, ids[3]!, NOW);
-      expect(await countFinishedBuilds(handle.db, ids)).toEqual({ succeeded: 2, failed: 1 });
-      expect(await countFinishedBuilds(handle.db, [ids[0]!, newId()])).toEqual({ succeeded: 1, failed: 0 });
-      expect(await countFinishedBuilds(handle.db, [])).toEqual({ succeeded: 0, failed: 0 });
+      const statuses = (builds: Array<{ id: string; status: string }>) => Object.fromEntries(builds.map((b) => [b.id, b.status]));
+      expect(statuses(await listFinishedBuilds(handle.db, ids))).toEqual({ [ids[0]!]: 'succeeded', [ids[1]!]: 'succeeded', [ids[2]!]: 'failed' });
+      expect(await listFinishedBuilds(handle.db, [ids[0]!, newId()])).toEqual([{ id: ids[0], status: 'succeeded' }]);
+      expect(await listFinishedBuilds(handle.db, [])).toEqual([]);
       // More ids than one IN list holds.
       const many = [...ids, ...Array.from({ length: 2500 }, () => newId())];
-      expect(await countFinishedBuilds(handle.db, many)).toEqual({ succeeded: 2, failed: 1 });
+      expect(statuses(await listFinishedBuilds(handle.db, many))).toEqual(statuses(await listFinishedBuilds(handle.db, ids)));
     });
 
     it('goes with its project', async () => {

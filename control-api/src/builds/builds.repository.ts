@@ -58,25 +58,23 @@ export async function findUnfinishedBuilds(db: TDb): Promise<TBuildRow[]> {
     .execute();
 }
 
-/** How many of the given builds have succeeded and how many have failed for good. */
-export async function countFinishedBuilds(db: TDb, buildIds: readonly string[]): Promise<{ succeeded: number; failed: number }> {
-  const counts = { succeeded: 0, failed: 0 };
+/** Which of these builds have finished, and how (the ids of unfinished or unknown builds are left out). */
+export async function listFinishedBuilds(db: TDb, buildIds: readonly string[]): Promise<Array<{ id: string; status: 'succeeded' | 'failed' }>> {
+  const finished: Array<{ id: string; status: 'succeeded' | 'failed' }> = [];
   for (let i = 0; i < buildIds.length; i += IDS_PER_QUERY) {
     const rows = await db
       .selectFrom('builds')
-      .select((eb) => ['status', eb.fn.countAll<number>().as('count')])
+      .select(['id', 'status'])
       .where('id', 'in', buildIds.slice(i, i + IDS_PER_QUERY))
       .where('status', 'in', ['succeeded', 'failed'])
-      .groupBy('status')
       .execute();
     for (const row of rows) {
-      if (row.status === 'succeeded' || row.status === 'failed') counts[row.status] += Number(row.count);
+      if (row.status === 'succeeded' || row.status === 'failed') finished.push({ id: row.id, status: row.status });
     }
   }
-  return counts;
+  return finished;
 }
 
-/** Starts an attempt: counts it, clears what an earlier attempt left, and answers the attempt number (1 for the first). */
 export async function markBuildRunning(db: TDb, id: string, now: number): Promise<number> {
   const row = await db
     .updateTable('builds')
