@@ -10,8 +10,12 @@ import { findProjectById, listFilesByProject, parseContactInfo, parseDerivedMeta
 /** Everything the builder needs for a project, or null when it is missing or deleted. */
 export async function loadBuildInput(db: Kysely<Database>, projectId: string): Promise<TBuildInput | null> {
   const project = await findProjectById(db, projectId);
-  if (project === null) return null;
-  const files = await listFilesByProject(db, projectId);
+  return project === null ? null : buildInputOf(db, project);
+}
+
+/** The builder's input for a project row the caller has just read. */
+export async function buildInputOf(db: Kysely<Database>, project: TProjectRow): Promise<TBuildInput> {
+  const files = await listFilesByProject(db, project.id);
   return { project: toBuildProject(project), files: files.map(toBuildFile) };
 }
 

@@ -5,7 +5,7 @@ import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
 import { UnrecoverableBuildError, type TBuildProcessor } from '../queue/build-queue.ts';
 import { findProjectById, saveFileMetadata, setProjectStatus } from '../projects/projects.repository.ts';
-import { loadBuildInput } from './build-input.ts';
+import { buildInputOf } from './build-input.ts';
 import { syncPublicPage } from '../edge/public-page.ts';
 import { refreshUsageSoon } from '../billing/usage.service.ts';
 import { insertBuild, markBuildFailed, markBuildRunning, markBuildSucceeded, updateBuildProgress } from './builds.repository.ts';
@@ -37,8 +37,8 @@ export function createBuildProcessor(deps: Pick<TAppDeps, 'db' | 'clock' | 'log'
     }
     const attempt = await markBuildRunning(db, job.buildId, clock.now());
     try {
-      const input = await loadBuildInput(db, job.projectId);
-      if (!input) throw new UnrecoverableBuildError(`Project ${job.projectId} no longer exists`);
+      // The row read above: an edit since then bumps the version, and that version's build supersedes this one.
+      const input = await buildInputOf(db, project);
       let lastStage = '';
       // Stages carry counters ('Processing files (3/7)'); the row is written when the stage itself changes.
       const stageName = (stage: string) => stage.replace(/\s*\(\d+\/\d+\)\s*$/, '');
