@@ -116,10 +116,12 @@ try {
   polls = 0;
   const rebuildWallStart = Date.now();
   const sampler = startRssSampler(50);
+  const cpuBefore = process.cpuUsage();
   const profileFrom = process.hrtime.bigint() / 1000n;
   const result = await rebuildProjects(deps, ids, onProgress('rebuild'));
   const profileTo = process.hrtime.bigint() / 1000n;
   const rss = sampler.stop();
+  const cpu = process.cpuUsage(cpuBefore);
   // For profiling (node --cpu-prof): the monotonic microseconds the rebuild spans, as in the profile.
   if (process.env.BENCH_PROFILE_WINDOW) await writeFile(process.env.BENCH_PROFILE_WINDOW, JSON.stringify({ from: Number(profileFrom), to: Number(profileTo) }));
   if (process.stderr.isTTY) process.stderr.write('\n');
@@ -185,8 +187,12 @@ try {
       'first build started / last finished',
       `${(firstStartedMs / 1000).toFixed(2)} s / ${(lastFinishedMs / 1000).toFixed(2)} s after the call (progress polled ${polls} times, every 100 ms)`,
     ],
+    [
+      'CPU per project',
+      `${((cpu.user + cpu.system) / 1000 / PROJECTS).toFixed(2)} ms (user ${(cpu.user / 1000 / PROJECTS).toFixed(2)}, system ${(cpu.system / 1000 / PROJECTS).toFixed(2)}; every thread of the process, over ${os.availableParallelism()} CPUs)`,
+    ],
     ['peak RSS', `${mb(rss.peakBytes)} (${mb(rss.startBytes)} before; ${rss.samples} samples every 50 ms; process maxRSS ${mb(process.resourceUsage().maxRSS * 1024)})`],
-    ['build concurrency', `${deps.config.buildConcurrency} (BUILD_CONCURRENCY), storage ${deps.storage.driver}, queue ${deps.queue.driver}`],
+    ['build concurrency', `${deps.config.buildConcurrency} (BUILD_CONCURRENCY), ${deps.config.buildRenderThreads} render threads (BUILD_RENDER_THREADS), storage ${deps.storage.driver}, queue ${deps.queue.driver}`],
     [
       'failures',
       `${result.failed} (builds v${REBUILD_VERSION}: ${Object.entries(counts)
