@@ -39,6 +39,8 @@ import {
 
 process.env.NODE_ENV = 'production';
 const SITES = Number(process.env.BENCH_SITES ?? 10_000);
+/** BENCH_VARIANTS=A runs the in-process variant alone (B and C take most of a full run). */
+const IN_PROCESS_ONLY = process.env.BENCH_VARIANTS === 'A';
 const IN_PROCESS_TARGET_MS = 40_000;
 /** A pass whose finished count has not moved for this long while nothing is queued or running has lost jobs. */
 const STALL_MS = 120_000;
@@ -411,7 +413,9 @@ try {
   embedded = undefined;
   phase('[A] removed');
 
-  if (await isStackAvailable()) {
+  if (IN_PROCESS_ONLY) {
+    process.stdout.write('  BENCH_VARIANTS=A: variants B and C not run\n');
+  } else if (await isStackAvailable()) {
     // Variants B and C: one stack, seeded and prepared once.
     stack = await startTestStack('bench-rebuild', { LOG_LEVEL: 'warn' });
     const config = loadConfig({ ...process.env, ...stack.env, LOG_LEVEL: 'silent', PORT: '0' });
