@@ -485,10 +485,7 @@ if (variants.length > 0) {
     'target: in-process',
     `${SITES} sites under ${IN_PROCESS_TARGET_MS / 1000} s${SITES !== 10_000 ? ' (the target is for 10,000)' : ''}: ${a && a.pass.ms < IN_PROCESS_TARGET_MS ? 'PASS' : 'MISS'}`,
   ]);
-  rows.push([
-    'target: no failures or lost jobs',
-    `${variants.map((v) => v.key).join(', ')}${variants.length < 3 ? ' (B and C not run)' : ''}: ${clean ? 'PASS' : 'MISS'}`,
-  ]);
+  rows.push(['target: no failures or lost jobs', `${variants.map((v) => v.key).join(', ')}${variants.length < 3 ? ' (B and C not run)' : ''}: ${clean ? 'PASS' : 'MISS'}`]);
   printFigures(`Distributed rebuild: ${SITES} sites (${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC)`, rows);
   process.stdout.write('\n');
   for (const row of table) process.stdout.write(`${row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')}\n`);

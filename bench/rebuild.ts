@@ -192,7 +192,10 @@ try {
       `${((cpu.user + cpu.system) / 1000 / PROJECTS).toFixed(2)} ms (user ${(cpu.user / 1000 / PROJECTS).toFixed(2)}, system ${(cpu.system / 1000 / PROJECTS).toFixed(2)}; every thread of the process, over ${os.availableParallelism()} CPUs)`,
     ],
     ['peak RSS', `${mb(rss.peakBytes)} (${mb(rss.startBytes)} before; ${rss.samples} samples every 50 ms; process maxRSS ${mb(process.resourceUsage().maxRSS * 1024)})`],
-    ['build concurrency', `${deps.config.buildConcurrency} (BUILD_CONCURRENCY), ${deps.config.buildRenderThreads} render threads (BUILD_RENDER_THREADS), storage ${deps.storage.driver}, queue ${deps.queue.driver}`],
+    [
+      'build concurrency',
+      `${deps.config.buildConcurrency} (BUILD_CONCURRENCY), ${deps.config.buildRenderThreads} render threads (BUILD_RENDER_THREADS), storage ${deps.storage.driver}, queue ${deps.queue.driver}`,
+    ],
     [
       'failures',
       `${result.failed} (builds v${REBUILD_VERSION}: ${Object.entries(counts)
