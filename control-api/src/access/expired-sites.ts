@@ -8,6 +8,7 @@ import { derivedPrefix, projectUploadsPrefix, sitePrefix } from '@dropsite/share
 import type { TAppDeps } from '../deps.ts';
 import { withdrawPublicPage } from '../edge/public-page.ts';
 import { deleteProjectRow, isContentHashUsedElsewhere, listContentHashesOfProject, listProjectsExpiredBefore } from './access.repository.ts';
+import { runPeriodically, type TPeriodicTask } from '../periodic-task.ts';
 
 type TDeps = Pick<TAppDeps, 'db' | 'storage' | 'config' | 'clock' | 'log'>;
 
@@ -58,26 +59,11 @@ async function removeSite(deps: TDeps, site: { id: string; slug: string }): Prom
 }
 
 /** Sweeps every EXPIRED_SITE_SWEEP_MINUTES in the API process until stopped. */
-export function startExpiredSiteSweeper(deps: TDeps): { stop(): Promise<void> } {
-  let running: Promise<unknown> | undefined;
-  const run = () => {
-    if (running) return;
-    running = sweepExpiredSites(deps)
-      .catch((err: unknown) => deps.log.error({ err }, 'expired-site sweep failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(run, deps.config.expiredSiteSweepMinutes * 60_000);
-  timer.unref();
-  // Once soon after start too, so a process that restarts often still sweeps.
-  const first = setTimeout(run, 30_000);
-  first.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      clearTimeout(first);
-      await running;
-    },
-  };
+export function startExpiredSiteSweeper(deps: TDeps): TPeriodicTask {
+  return runPeriodically(() => sweepExpiredSites(deps), {
+    everyMs: deps.config.expiredSiteSweepMinutes * 60_000,
+    // Once soon after start too, so a process that restarts often still sweeps.
+    firstAfterMs: 30_000,
+    onError: (err) => deps.log.error({ err }, 'expired-site sweep failed'),
+  });
 }

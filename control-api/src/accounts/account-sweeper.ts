@@ -6,6 +6,7 @@
 import type { TAppDeps } from '../deps.ts';
 import { deleteAccountTokensExpiredBefore } from './accounts.repository.ts';
 import { deleteExpiredSessions } from './sessions.repository.ts';
+import { runPeriodically, type TPeriodicTask } from '../periodic-task.ts';
 
 type TDeps = Pick<TAppDeps, 'db' | 'clock' | 'log'>;
 
@@ -18,20 +19,9 @@ export async function sweepExpiredAccountRows(deps: TDeps): Promise<{ sessions: 
   return { sessions, tokens };
 }
 
-export function startAccountSweeper(deps: TDeps): { stop(): Promise<void> } {
-  let running: Promise<unknown> | undefined;
-  const timer = setInterval(() => {
-    running ??= sweepExpiredAccountRows(deps)
-      .catch((err: unknown) => deps.log.error({ err }, 'sweeping expired sessions and account tokens failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  }, SWEEP_EVERY_MS);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function startAccountSweeper(deps: TDeps): TPeriodicTask {
+  return runPeriodically(() => sweepExpiredAccountRows(deps), {
+    everyMs: SWEEP_EVERY_MS,
+    onError: (err) => deps.log.error({ err }, 'sweeping expired sessions and account tokens failed'),
+  });
 }

@@ -40,6 +40,7 @@ import { readAssetManifest, templatePaths } from '@dropsite/builder';
 import { z } from 'zod';
 import type { TConfig } from '../config/config.ts';
 import type { Storage, TObjectInfo } from '../storage/storage.ts';
+import { runPeriodically, type TPeriodicTask } from '../periodic-task.ts';
 
 const brotli = promisify(brotliDecompress);
 const gunzipAsync = promisify(gunzip);
@@ -319,17 +320,10 @@ export async function sweepTemplateAssetsNow(deps: TSweeperDeps, pageCache?: TPa
 }
 
 /** Runs the sweep every `intervalMs` in this process (pages read once are remembered between runs); stop() waits for a running sweep. */
-export function startTemplateAssetSweeper(deps: TSweeperDeps, intervalMs: number = TEMPLATE_ASSET_SWEEP_INTERVAL_MS): { stop(): Promise<void> } {
+export function startTemplateAssetSweeper(deps: TSweeperDeps, intervalMs: number = TEMPLATE_ASSET_SWEEP_INTERVAL_MS): TPeriodicTask {
   const pageCache = createPageReferenceCache();
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = running.then(() => sweepTemplateAssetsNow(deps, pageCache)).catch((err: unknown) => deps.log.error({ err }, 'template asset sweep failed'));
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return runPeriodically(() => sweepTemplateAssetsNow(deps, pageCache), {
+    everyMs: intervalMs,
+    onError: (err) => deps.log.error({ err }, 'template asset sweep failed'),
+  });
 }

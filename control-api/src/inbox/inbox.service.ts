@@ -31,6 +31,7 @@ import {
   type TNewMessage,
   type TSubscriberRow,
 } from './inbox.repository.ts';
+import { runPeriodically, type TPeriodicTask } from '../periodic-task.ts';
 
 type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'mailer'>;
 
@@ -100,22 +101,8 @@ export async function sendUnsentMessages(deps: TDeps): Promise<number> {
 }
 
 /** The API process's retry of failed operator emails, every few minutes; stopped by the runtime's close(). */
-export function startUnsentMessageSender(deps: TDeps): { stop(): Promise<void> } {
-  let running: Promise<unknown> | undefined;
-  const timer = setInterval(() => {
-    running ??= sendUnsentMessages(deps)
-      .catch((err: unknown) => deps.log.error({ err }, 'sending unsent form messages failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  }, RETRY_AFTER_MS);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function startUnsentMessageSender(deps: TDeps): TPeriodicTask {
+  return runPeriodically(() => sendUnsentMessages(deps), { everyMs: RETRY_AFTER_MS, onError: (err) => deps.log.error({ err }, 'sending unsent form messages failed') });
 }
 
 const KIND_TITLES: Record<Exclude<TFormKind, 'newsletter'>, string> = { contact: 'Contact', feedback: 'Feedback', sales: 'Contact Sales' };

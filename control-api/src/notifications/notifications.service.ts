@@ -20,6 +20,7 @@ import { claimBatch, findDueBatches, insertNotifications, releaseBatch, type TDu
 import { isAllowedSlackWebhook, postSlackMessage } from './slack.ts';
 import { findEmailAddress, type TEmailAddressRow } from './email-addresses.repository.ts';
 import { normalizeEmail, ownerKeyOf, requestEmailConfirmation, sendOwedConfirmations, unsubscribeHeaders, unsubscribeUrlOf } from './email-confirmation.service.ts';
+import { runPeriodically, type TPeriodicTask } from '../periodic-task.ts';
 
 /** A failing destination is tried this many times, then its batch is given up (and logged). */
 const MAX_SEND_ATTEMPTS = 5;
@@ -179,22 +180,7 @@ async function dispatchBatch(deps: TNotifierDeps, batch: TDueBatch, mailer: Mail
 }
 
 /** Runs the dispatcher every few seconds (never faster than a quarter window) until stopped. */
-export function startNotificationDispatcher(deps: TNotifierDeps): { stop(): Promise<void> } {
+export function startNotificationDispatcher(deps: TNotifierDeps): TPeriodicTask {
   const everyMs = Math.min(15_000, Math.max(1000, (deps.config.notifications.batchSeconds * 1000) / 4));
-  let running: Promise<unknown> | undefined;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = dispatchDueNotifications(deps)
-      .catch((err: unknown) => deps.log.error({ err }, 'notification dispatch failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  }, everyMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return runPeriodically(() => dispatchDueNotifications(deps), { everyMs, onError: (err) => deps.log.error({ err }, 'notification dispatch failed') });
 }

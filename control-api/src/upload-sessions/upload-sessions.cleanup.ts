@@ -15,6 +15,7 @@ import {
   markUploadSessionAborted,
   type TUploadSessionRow,
 } from './upload-sessions.repository.ts';
+import { runPeriodically, type TPeriodicTask } from '../periodic-task.ts';
 
 const SWEEP_BATCH = 100;
 /** How often the API process sweeps; abandonment is measured in hours, so minutes are plenty. */
@@ -86,19 +87,6 @@ export async function sweepUploadSessions(deps: Pick<TAppDeps, 'db' | 'storage' 
 }
 
 /** Runs the sweep every `intervalMs` in this process; stop() waits for a running sweep. */
-export function startUploadSessionSweeper(
-  deps: Pick<TAppDeps, 'db' | 'storage' | 'log' | 'clock' | 'config'>,
-  intervalMs: number = UPLOAD_SWEEP_INTERVAL_MS,
-): { stop(): Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = running.then(() => sweepUploadSessions(deps)).catch((err: unknown) => deps.log.error({ err }, 'upload session sweep failed'));
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function startUploadSessionSweeper(deps: Pick<TAppDeps, 'db' | 'storage' | 'log' | 'clock' | 'config'>, intervalMs: number = UPLOAD_SWEEP_INTERVAL_MS): TPeriodicTask {
+  return runPeriodically(() => sweepUploadSessions(deps), { everyMs: intervalMs, onError: (err) => deps.log.error({ err }, 'upload session sweep failed') });
 }
