@@ -26,16 +26,10 @@ import { insertFiles, insertProject, listFilesByProject } from '../control-api/s
 import { loadBuildInput } from '../control-api/src/builds/build-input.ts';
 import type { TFileRow, TNewFile, TNewProject } from '../control-api/src/db/tables.ts';
 // What the builder hashes to decide whether a site's link picture must be drawn again.
-import { ogImageInput } from '../builder/src/og-image-cache.ts';
+import { ogImageInput, ogImageInputHash } from '../builder/src/og-image-cache.ts';
 import { makeCameraJpeg, makePdf, makeZip, readAll } from './lib.ts';
 
 type TDb = TAppDeps['db'];
-
-/**
- * The link picture's design version in builder/src/og-image-cache.ts (OG_DESIGN_VERSION, not exported).
- * Should the two differ, the seeded markers no longer match and checkLinkPicturesKept says so.
- */
-const OG_DESIGN_VERSION = 1;
 
 export interface TRefFile {
   name: string;
@@ -352,9 +346,7 @@ export async function seedLinkPictures(deps: Pick<TAppDeps, 'db' | 'storage'>, s
   await deps.storage.put(siteOgImageKey(sites[0]!.slug), png, { contentType: 'image/png', cacheControl: 'public, max-age=3600' });
   await eachLimited(sites, concurrency, async (site) => {
     const og = await inputOf(site);
-    const inputHash = createHash('sha256')
-      .update(JSON.stringify({ v: OG_DESIGN_VERSION, ...og }))
-      .digest('hex');
+    const inputHash = ogImageInputHash(og);
     await deps.storage.put(siteOgImageMarkerKey(site.slug), JSON.stringify({ inputHash }), { contentType: 'application/json' });
   });
   return { ms: performance.now() - started, pngBytes: png.length };

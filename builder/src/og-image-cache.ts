@@ -21,13 +21,18 @@ export interface TOgImageCacheDeps {
   workGate: TGate;
 }
 
+/** What a site's link-picture marker holds: the hash of what the picture shows, and of its design. */
+export function ogImageInputHash(input: TOgImageInput): string {
+  return createHash('sha256')
+    .update(JSON.stringify({ v: OG_DESIGN_VERSION, ...input }))
+    .digest('hex');
+}
+
 /** Writes the site's link picture unless the stored one was made from the same input; answers its absolute URL. */
 export async function writeSiteOgImage(deps: TOgImageCacheDeps, project: TBuildProject, files: TBuildFile[], derived: Record<string, TDerivedMetadata>): Promise<string> {
   const { storage } = deps;
   const input = ogImageInput(project, files, derived);
-  const inputHash = createHash('sha256')
-    .update(JSON.stringify({ v: OG_DESIGN_VERSION, ...input }))
-    .digest('hex');
+  const inputHash = ogImageInputHash(input);
   const markerKey = siteOgImageMarkerKey(project.slug);
   // The marker is written after the picture, so a marker with this input means the picture is there.
   if (!(await isSameOgInput(storage, markerKey, inputHash))) {
