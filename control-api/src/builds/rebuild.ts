@@ -4,6 +4,9 @@ import { bumpProjectVersion, findProjectBySlug, listProjectIds } from '../projec
 import { listFinishedBuilds } from './builds.repository.ts';
 import { enqueueProjectBuild } from './builds.service.ts';
 
+/** Projects being queued at once (version bump, build row, job). */
+const ENQUEUE_LANES = 16;
+
 export interface TRebuildProgress {
   total: number;
   done: number;
@@ -15,7 +18,7 @@ export interface TRebuildResult extends TRebuildProgress {
 }
 
 /**
- * Bumps each project's version, queues its build and waits for all of them, reporting progress after
+ * Bumps each project's version, queues its build (16 at a time) and waits for all of them, reporting progress after
  * each look at the rows. Each look asks only about the builds not yet finished, and a large rebuild
  * looks less often (every `pollMs`, up to a second for 10,000 sites), so waiting costs the database
  * little next to the builds themselves.
@@ -23,10 +26,16 @@ export interface TRebuildResult extends TRebuildProgress {
 export async function rebuildProjects(deps: TAppDeps, projectIds: string[], onProgress: (p: TRebuildProgress) => void = () => {}, pollMs?: number): Promise<TRebuildResult> {
   const started = performance.now();
   const buildIds: string[] = [];
-  for (const projectId of projectIds) {
-    const version = await bumpProjectVersion(deps.db, projectId, deps.clock.now());
-    buildIds.push(await enqueueProjectBuild(deps, projectId, version));
-  }
+  // A few at a time: with BullMQ each is a round trip to Redis, and one by one they held back the builders.
+  let next = 0;
+  const lane = async () => {
+    while (next < projectIds.length) {
+      const projectId = projectIds[next++]!;
+      const version = await bumpProjectVersion(deps.db, projectId, deps.clock.now());
+      buildIds.push(await enqueueProjectBuild(deps, projectId, version));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(ENQUEUE_LANES, projectIds.length) }, lane));
   const interval = pollMs ?? Math.min(1000, Math.max(100, buildIds.length / 10));
   const pending = new Set(buildIds);
   const progress: TRebuildProgress = { total: buildIds.length, done: 0, failed: 0 };
