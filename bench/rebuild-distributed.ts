@@ -456,7 +456,7 @@ try {
 if (variants.length > 0) {
   const rows: Array<[string, string]> = [];
   const table = [
-    ['variant', 'builders', 'sites', 'wall s', 'sites/s', 'failed', 'lost', 'pages ok', 'peak RSS (MB)'],
+    ['variant', 'builders', 'sites', 'wall s', 'sites a second', 'failed', 'lost', 'pages ok', 'peak RSS (MB)'],
     ...variants.map((v) => [
       v.key,
       v.key === 'A' ? 'in-process' : v.builders.split(',')[0]!,
