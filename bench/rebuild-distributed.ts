@@ -6,7 +6,7 @@
  * B and C run on one stack (scripts/src/stack.ts: nginx, 2 APIs, 2 builders, its own schema, queue and
  * store): seeded and prepared once with both builders, timed with both (C), then with one after the other
  * stopped (B). This process enqueues against the same database and queue: what rebuildProjects does
- * (`npm run rebuild -- --all`: a new version per site, a build row, a job), ENQUEUE_LANES at a time
+ * (`npm run rebuild -- --all`: a new version per site, a build row, a job), 16 at a time (enqueueRebuilds)
  * rather than one by one, so the builders and not the enqueuing bound the distributed figures. Every timed pass changes every page first, so every page is rendered and written.
  *
  * Per variant: wall time, sites a second, failures, lost jobs (enqueued vs finished, from the build rows
@@ -19,9 +19,8 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { sql } from 'kysely';
-import { createRuntime, enqueueProjectBuild, loadConfig, type TAppDeps, type TRuntime } from '@dropsite/control-api';
+import { createRuntime, enqueueRebuilds, loadConfig, type TAppDeps, type TRuntime } from '@dropsite/control-api';
 import { siteHtmlKey } from '@dropsite/shared';
-import { bumpProjectVersion } from '../control-api/src/projects/projects.repository.ts';
 import { isStackAvailable, startTestStack } from '../scripts/src/stack-test-support.ts';
 import type { TStack } from '../scripts/src/stack.ts';
 import { mb, printFigures, readAll, startEmbeddedRuntime } from './lib.ts';
@@ -45,8 +44,6 @@ const IN_PROCESS_TARGET_MS = 40_000;
 /** A pass whose finished count has not moved for this long while nothing is queued or running has lost jobs. */
 const STALL_MS = 120_000;
 const SEED_BATCH = 200;
-/** Sites being enqueued at once (version bump, build row, job). */
-const ENQUEUE_LANES = 16;
 const POLL_MS = 100;
 /** How long the queue may take to report idle once every build row has finished. */
 const QUEUE_SETTLE_MS = 30_000;
@@ -185,22 +182,13 @@ async function runPass(
   const wallStart = Date.now();
   const started = performance.now();
   let stalled: string | null = null;
-  // Enqueued as rebuildProjects does (control-api/src/builds/rebuild.ts), several at a time.
-  let next = 0;
+  // Enqueued as rebuildProjects does, 16 at a time; the lanes stop at their next site after a failure or a stall.
+  const stopEnqueuing = new AbortController();
   let enqueueError: unknown;
-  const enqueued = Promise.all(
-    Array.from({ length: ENQUEUE_LANES }, async () => {
-      while (next < ids.length && enqueueError === undefined) {
-        const id = ids[next++]!;
-        try {
-          const bumped = await bumpProjectVersion(deps.db, id, deps.clock.now());
-          await enqueueProjectBuild(deps, id, bumped);
-        } catch (error) {
-          enqueueError = error;
-        }
-      }
-    }),
-  );
+  const enqueued = enqueueRebuilds(deps, ids, stopEnqueuing.signal).catch((error: unknown) => {
+    enqueueError = error;
+    stopEnqueuing.abort();
+  });
   // Finished builds of this version counted from the rows; no progress for STALL_MS while waiting means lost jobs.
   let last = { finished: -1, at: performance.now() };
   let lastLine = performance.now();
@@ -222,8 +210,7 @@ async function runPass(
       break;
     }
   }
-  // Lanes still enqueuing after a stall stop at their next site.
-  if (stalled) enqueueError ??= new Error(stalled);
+  if (stalled) stopEnqueuing.abort();
   else await enqueued;
   const ms = performance.now() - started;
   // A build's row reads succeeded a moment before its job completes (the processor still writes the edge's copy

@@ -7,7 +7,7 @@ export type { TAppDeps, Clock } from './deps.ts';
 export { enqueueProjectBuild } from './builds/builds.service.ts';
 export type { Storage } from './storage/storage.ts';
 export type { BuildQueue } from './queue/build-queue.ts';
-export { rebuildProjects, findProjectIdsForRebuild, type TRebuildProgress, type TRebuildResult } from './builds/rebuild.ts';
+export { rebuildProjects, enqueueRebuilds, findProjectIdsForRebuild, type TRebuildProgress, type TRebuildResult } from './builds/rebuild.ts';
 export { sweepUploadSessions, startUploadSessionSweeper, type TSweepResult } from './upload-sessions/upload-sessions.cleanup.ts';
 export { sweepExpiredSites, type TExpiredSitesSweep } from './access/expired-sites.ts';
 export { sweepTemplateAssetsNow, type TTemplateAssetSweepResult } from './builds/template-asset-sweep.ts';

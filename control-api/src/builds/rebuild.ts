@@ -18,24 +18,33 @@ export interface TRebuildResult extends TRebuildProgress {
 }
 
 /**
- * Bumps each project's version, queues its build (16 at a time) and waits for all of them, reporting progress after
- * each look at the rows. Each look asks only about the builds not yet finished, and a large rebuild
- * looks less often (every `pollMs`, up to a second for 10,000 sites), so waiting costs the database
- * little next to the builds themselves.
+ * Bumps each project's version and queues its build, 16 at a time (with BullMQ each is a round trip
+ * to Redis, and one by one they held back the builders); answers the build ids. An aborted signal
+ * stops the lanes at their next project.
  */
-export async function rebuildProjects(deps: TAppDeps, projectIds: string[], onProgress: (p: TRebuildProgress) => void = () => {}, pollMs?: number): Promise<TRebuildResult> {
-  const started = performance.now();
+export async function enqueueRebuilds(deps: TAppDeps, projectIds: readonly string[], signal?: AbortSignal): Promise<string[]> {
   const buildIds: string[] = [];
-  // A few at a time: with BullMQ each is a round trip to Redis, and one by one they held back the builders.
   let next = 0;
   const lane = async () => {
-    while (next < projectIds.length) {
+    while (next < projectIds.length && !signal?.aborted) {
       const projectId = projectIds[next++]!;
       const version = await bumpProjectVersion(deps.db, projectId, deps.clock.now());
       buildIds.push(await enqueueProjectBuild(deps, projectId, version));
     }
   };
   await Promise.all(Array.from({ length: Math.min(ENQUEUE_LANES, projectIds.length) }, lane));
+  return buildIds;
+}
+
+/**
+ * Queues a rebuild of each project (enqueueRebuilds) and waits for all of them, reporting progress after
+ * each look at the rows. Each look asks only about the builds not yet finished, and a large rebuild
+ * looks less often (every `pollMs`, up to a second for 10,000 sites), so waiting costs the database
+ * little next to the builds themselves.
+ */
+export async function rebuildProjects(deps: TAppDeps, projectIds: string[], onProgress: (p: TRebuildProgress) => void = () => {}, pollMs?: number): Promise<TRebuildResult> {
+  const started = performance.now();
+  const buildIds = await enqueueRebuilds(deps, projectIds);
   const interval = pollMs ?? Math.min(1000, Math.max(100, buildIds.length / 10));
   const pending = new Set(buildIds);
   const progress: TRebuildProgress = { total: buildIds.length, done: 0, failed: 0 };
