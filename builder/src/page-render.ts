@@ -4,12 +4,12 @@
  * `renderStoredPage` in a render thread (page-render-worker.ts, see page-renderer.ts) or, with no
  * threads, on the builder's own thread.
  */
-import { brotliCompress, brotliCompressSync, constants as zlibConstants } from 'node:zlib';
+import { brotliCompress, brotliCompressSync } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { TSiteRenderModel, TStoredCoding } from '@dropsite/shared';
 import type { SiteRenderer } from './render.ts';
 import { inlineScriptHashes } from './site-csp.ts';
-import { contentEtag, type TCompressionLevels } from './precompress.ts';
+import { brotliOptions, contentEtag, type TCompressionLevels } from './precompress.ts';
 import { gzipPage, splitPage } from './stitched-gzip.ts';
 
 const brotliAsync = promisify(brotliCompress);
@@ -29,11 +29,8 @@ export async function renderStoredPage(renderer: SiteRenderer, model: TSiteRende
   const html = await renderer.render(model);
   const page = splitPage(html);
   const body = page.body;
-  const brotliOptions = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: levels.brotliQuality, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.byteLength } };
-  const [br, gzip] = await Promise.all([
-    compress === 'sync' ? brotliCompressSync(body, brotliOptions) : brotliAsync(body, brotliOptions),
-    gzipPage(page, levels.gzipLevel, compress),
-  ]);
+  const options = brotliOptions(levels, body.byteLength);
+  const [br, gzip] = await Promise.all([compress === 'sync' ? brotliCompressSync(body, options) : brotliAsync(body, options), gzipPage(page, levels.gzipLevel, compress)]);
   return {
     body,
     variants: { br, gzip },

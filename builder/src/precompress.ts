@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
+import { type BrotliOptions, brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import type { TStoredCoding } from '@dropsite/shared';
 
 const brotli = promisify(brotliCompress);
@@ -49,17 +49,14 @@ export function contentEtag(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('base64url').slice(0, 22);
 }
 
+/** Brotli's options at these levels for `size` bytes. */
+export function brotliOptions(levels: TCompressionLevels, size: number): BrotliOptions {
+  return { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: levels.brotliQuality, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: size } };
+}
+
 /** The Brotli and gzip variants of some bytes (compressed in the thread pool, off the event loop). */
 export async function compressVariants(bytes: Uint8Array, levels: TCompressionLevels): Promise<Record<TStoredCoding, Buffer>> {
-  const [br, gz] = await Promise.all([
-    brotli(bytes, {
-      params: {
-        [zlibConstants.BROTLI_PARAM_QUALITY]: levels.brotliQuality,
-        [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
-      },
-    }),
-    gzipAsync(bytes, { level: levels.gzipLevel }),
-  ]);
+  const [br, gz] = await Promise.all([brotli(bytes, brotliOptions(levels, bytes.byteLength)), gzipAsync(bytes, { level: levels.gzipLevel })]);
   return { br, gzip: gz };
 }
 

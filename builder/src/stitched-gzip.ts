@@ -45,18 +45,23 @@ export function splitPage(html: string): TPageParts {
   return { body: parts.length === 1 ? parts[0]!.bytes : Buffer.concat(parts.map((part) => part.bytes)), parts };
 }
 
-const cache = new Map<string, Buffer>();
+/** By level, then by the part's text (a lookup hashes the text once; no key is built per page). */
+const cache = new Map<number, Map<string, Buffer>>();
 
 function cachedDeflate(text: string, bytes: Buffer, level: number): Buffer {
-  const key = `${level}:${text}`;
-  let deflated = cache.get(key);
+  let byText = cache.get(level);
+  if (!byText) {
+    byText = new Map();
+    cache.set(level, byText);
+  }
+  let deflated = byText.get(text);
   if (deflated) {
-    cache.delete(key); // most recently used last
+    byText.delete(text); // most recently used last
   } else {
     deflated = deflateRawSync(bytes, { level, finishFlush: zlibConstants.Z_FULL_FLUSH });
-    if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+    if (byText.size >= CACHE_ENTRIES) byText.delete(byText.keys().next().value!);
   }
-  cache.set(key, deflated);
+  byText.set(text, deflated);
   return deflated;
 }
 
