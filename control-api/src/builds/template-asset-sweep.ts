@@ -20,6 +20,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { buffer } from 'node:stream/consumers';
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip } from 'node:zlib';
 import {
@@ -39,7 +40,7 @@ import {
 import { readAssetManifest, templatePaths } from '@dropsite/builder';
 import { z } from 'zod';
 import type { TConfig } from '../config/config.ts';
-import type { Storage, TObjectInfo } from '../storage/storage.ts';
+import { StorageNotFoundError, type Storage, type TObjectInfo } from '../storage/storage.ts';
 import { runPeriodically, type TPeriodicTask } from '../periodic-task.ts';
 
 const brotli = promisify(brotliDecompress);
@@ -261,7 +262,7 @@ async function readPageReferences(storage: Storage, cache: TPageReferenceCache |
       try {
         bytes = await readObject(storage, object.key);
       } catch (err) {
-        if (isNotFound(err)) continue; // removed since it was listed: it refers to nothing now
+        if (err instanceof StorageNotFoundError) continue; // removed since it was listed: it refers to nothing now
         throw err;
       }
       const html = coding === 'br' ? await brotli(bytes) : coding === 'gzip' ? await gunzipAsync(bytes) : bytes;
@@ -284,14 +285,7 @@ function pageStamp(object: TObjectInfo): string {
 }
 
 async function readObject(storage: Storage, key: string): Promise<Buffer> {
-  const { body } = await storage.get(key);
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(Buffer.from(chunk as Uint8Array));
-  return Buffer.concat(chunks);
-}
-
-function isNotFound(err: unknown): boolean {
-  return err instanceof Error && err.name === 'StorageNotFoundError';
+  return buffer((await storage.get(key)).body);
 }
 
 function safeJson(bytes: Buffer): unknown {
@@ -305,8 +299,19 @@ function safeJson(bytes: Buffer): unknown {
 /**
  * The version of the template this process's builds use (the hash of its built bundles), or none when
  * the template is not built here (an API process that only serves): a sweep keeps it as current.
+ * Read once per process, as the builder loads the template once: the hourly sweep does not hash the
+ * bundles again.
  */
-export async function localTemplateVersions(): Promise<string[]> {
+let localVersions: Promise<string[]> | null = null;
+export function localTemplateVersions(): Promise<string[]> {
+  localVersions ??= readLocalTemplateVersions();
+  localVersions.catch(() => {
+    localVersions = null; // tried again at the next sweep
+  });
+  return localVersions;
+}
+
+async function readLocalTemplateVersions(): Promise<string[]> {
   const { clientDir } = templatePaths();
   if (!existsSync(path.join(clientDir, '..', 'server'))) return [];
   return [(await readAssetManifest(clientDir)).hash];
