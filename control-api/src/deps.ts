@@ -22,6 +22,7 @@ import type { Mailer } from './notifications/mailer.ts';
 import type { TVerifiedVisitorCookies } from './access/visitor-cookie.ts';
 import type { TAccountLimits } from './accounts/account-limits.ts';
 import type { TAnalyticsBatcher } from './analytics/analytics.repository.ts';
+import type { TFavoriteWriter } from './engagement/engagement.repository.ts';
 import type { TViewLedger } from './analytics/view-ledger.ts';
 import type { Stripe } from './billing/stripe-client.ts';
 
@@ -88,6 +89,8 @@ export interface TAppDeps {
   caches: TProcessCaches;
   /** View and download events, written in batches (one insert per turn of the event loop). */
   analytics: TAnalyticsBatcher;
+  /** Favourites added and removed outside a transaction (on PostgreSQL, a turn's changes in one statement). */
+  favorites: TFavoriteWriter;
   /** Stripe's API; undefined without STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (billing off). */
   stripe: Stripe | undefined;
 }

@@ -30,6 +30,7 @@ import { createDestinationLimiter } from './notifications/notifications.service.
 import { createAccountLimits } from './accounts/account-limits.ts';
 import { createFormLimiter } from './inbox/form-limits.ts';
 import { createAnalyticsBatcher, listViewsSince } from './analytics/analytics.repository.ts';
+import { createFavoriteWriter } from './engagement/engagement.repository.ts';
 import { createViewLedger, VIEW_LEDGER_LOAD_LIMIT, type TViewLedger } from './analytics/view-ledger.ts';
 import { startBackgroundJobs, type TBackgroundJobs } from './background-jobs.ts';
 
@@ -85,7 +86,11 @@ export async function createLimiterStore(config: TConfig, clock: Clock, log: Log
 export async function createRuntime(config: TConfig, options: TRuntimeOptions): Promise<TRuntime> {
   const log = options.log ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
-  const database = options.database ?? (await createDatabase(config.databaseUrl));
+  const database =
+    options.database ??
+    (await createDatabase(config.databaseUrl, {
+      onChangeFeedError: (err) => log.warn({ err }, 'PostgreSQL change notifications stopped: cached reads go to the database until they resume'),
+    }));
   await migrateToLatest(database.db);
   const db = database.db;
   // Writes counted per folder, for the in-process caches of stored objects (a site's page views).
@@ -94,6 +99,7 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
   // After the migrations: the key kept in the database (outside production) lives in a table of theirs.
   const keys = await loadServerKeys({ db, config, clock });
   const limiterStore = options.limiterStore ?? (await createLimiterStore(config, clock, log));
+  const queries = createQueryCache();
   const deps: TAppDeps = {
     config,
     db,
@@ -114,13 +120,14 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
     mailer: createMailer(config, log),
     caches: {
       reads: database.readCache,
-      queries: createQueryCache(),
+      queries,
       visitorCookies: new Map(),
       knownVisitors: new Set(),
       views: await loadViewLedger(database, config, clock),
       commentJson: new WeakMap(),
     },
-    analytics: createAnalyticsBatcher(db),
+    analytics: createAnalyticsBatcher(db, { queries }),
+    favorites: createFavoriteWriter(db, { reads: database.readCache, queries }),
     stripe: createStripeClient(config.billing),
   };
 

@@ -11,6 +11,7 @@ import {
   countTrafficByScope,
   createAnalyticsBatcher,
   dayOf,
+  hasViewSince,
   insertAnalyticsEvent,
   listDailyTraffic,
   type TAnalyticsBatcher,
@@ -142,6 +143,39 @@ for (const dialect of TEST_DIALECTS) {
       expect(statements).toBeLessThanOrEqual(6);
       expect(await countTraffic(database.db, { projectId: site.id, fileId: files[1]!.id })).toEqual({ views: 100, downloads: 0, uniqueVisitors: 40 });
       expect(await countTraffic(database.db, { projectId: site.id })).toEqual({ views: 0, downloads: 0, uniqueVisitors: 120 });
+    });
+
+    it('answers view questions asked in one turn together, each as the dedupe index would alone', async () => {
+      const site = makeProjectRow();
+      const files = [makeFileRow(site.id, 0), makeFileRow(site.id, 1)];
+      await database.db.insertInto('projects').values(site).execute();
+      await database.db.insertInto('files').values(files).execute();
+      const at = Date.now() - 60_000;
+      await batcher().insert(view('asked-1', { projectId: site.id, fileId: null, now: at }));
+      await batcher().insert(view('asked-1', { projectId: site.id, fileId: files[0]!.id, now: at }));
+      await batcher().insert(view('asked-2', { projectId: site.id, fileId: files[1]!.id, now: at }));
+      let statements = 0;
+      const counting: KyselyPlugin = {
+        transformQuery: (args) => {
+          statements += 1;
+          return args.node;
+        },
+        transformResult: async (args) => args.result,
+      };
+      const asker = createAnalyticsBatcher(database.db.withPlugin(counting));
+      const questions = [
+        { visitorId: 'asked-1', fileId: null, since: at - 1 }, // the site view: seen
+        { visitorId: 'asked-1', fileId: files[0]!.id, since: at - 1 }, // seen
+        { visitorId: 'asked-1', fileId: files[1]!.id, since: at - 1 }, // another file: not seen
+        { visitorId: 'asked-2', fileId: null, since: at - 1 }, // a file view is not a site view
+        { visitorId: 'asked-2', fileId: files[1]!.id, since: at }, // seen, but not after since
+        { visitorId: 'asked-3', fileId: files[1]!.id, since: 0 }, // nobody
+      ].map((q) => ({ ...q, projectId: site.id }));
+      const answers = await Promise.all(questions.map((q) => asker.hasViewSince(q)));
+      expect(answers).toEqual([true, true, false, false, false, false]);
+      expect(await Promise.all(questions.map((q) => hasViewSince(database.db, q)))).toEqual(answers);
+      // PostgreSQL shares one round trip; SQLite, with none to share, asks each alone.
+      expect(statements).toBe(dialect === 'postgres' ? 1 : questions.length);
     });
 
     it('holds events until its cadence or a flush, then writes them with their rollups', async () => {

@@ -1,8 +1,9 @@
 /** Analytics and product events: the only module that queries analytics_events and product_events. */
-import type { Kysely, Transaction } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely';
 import type { TActivityType } from '@dropsite/shared';
 import type { Database } from '../db/tables.ts';
 import { compiledQuery, type TQueryCache } from '../db/compiled-query.ts';
+import { createTurnBatcher } from '../db/turn-batch.ts';
 import type { TCountedView } from './view-ledger.ts';
 
 type TDb = Kysely<Database> | Transaction<Database>;
@@ -51,10 +52,24 @@ export interface TAnalyticsBatcher {
    * details) call it first, and so does `close()`.
    */
   flush(): Promise<void>;
+  /**
+   * Whether this visitor's view of the site (fileId null) or of one file was recorded after `since`
+   * (`hasViewSince`). The questions asked in one turn of the event loop are asked together: on
+   * PostgreSQL in one statement, so concurrent beacons share a round trip.
+   */
+  hasViewSince(view: TViewQuestion): Promise<boolean>;
 }
 
-export function createAnalyticsBatcher(db: TDb, options: { flushEveryMs?: number } = {}): TAnalyticsBatcher {
+export interface TViewQuestion {
+  projectId: string;
+  fileId: string | null;
+  visitorId: string;
+  since: number;
+}
+
+export function createAnalyticsBatcher(db: TDb, options: { flushEveryMs?: number; queries?: TQueryCache } = {}): TAnalyticsBatcher {
   const flushEveryMs = options.flushEveryMs ?? FLUSH_EVERY_MS;
+  const askViews = createViewQuestions(db, options.queries);
   let pending: TPendingEvent[] = [];
   let timer: NodeJS.Timeout | undefined;
   /**
@@ -87,7 +102,39 @@ export function createAnalyticsBatcher(db: TDb, options: { flushEveryMs?: number
       return written;
     },
     flush,
+    hasViewSince: askViews,
   };
+}
+
+/** `hasViewSince`, with the questions of one turn of the event loop asked together. */
+function createViewQuestions(db: TDb, queries: TQueryCache | undefined): (view: TViewQuestion) => Promise<boolean> {
+  return createTurnBatcher(async (views: readonly TViewQuestion[]) => {
+    if (views.length === 1 || !(db.getExecutor().adapter instanceof PostgresAdapter)) {
+      // One question, or SQLite (no round trip to share): each asks the dedupe index alone.
+      const answers: boolean[] = [];
+      for (const view of views) answers.push(await hasViewSince(db, view, queries));
+      return answers;
+    }
+    const seen = await viewsSeenSince(db, views);
+    return views.map((_, i) => seen.has(i));
+  });
+}
+
+/**
+ * PostgreSQL: which of the views (by their index in `views`) were recorded after their `since`, in
+ * one statement; each row probes the dedupe index by visitor and site as `hasViewSince` does.
+ */
+async function viewsSeenSince(db: TDb, views: readonly TViewQuestion[]): Promise<Set<number>> {
+  const { rows } = await sql<{ i: number | string }>`
+    select q.i - 1 as i
+    from unnest(${views.map((v) => v.visitorId)}::text[], ${views.map((v) => v.projectId)}::text[],
+                ${views.map((v) => v.fileId)}::text[], ${views.map((v) => v.since)}::bigint[])
+         with ordinality as q(visitor_id, project_id, file_id, since, i)
+    where exists (
+      select 1 from analytics_events e
+      where e.visitor_id = q.visitor_id and e.project_id = q.project_id and e.file_id is not distinct from q.file_id
+        and e.type = 'view' and e.created_at > q.since)`.execute(db);
+  return new Set(rows.map((row) => Number(row.i)));
 }
 
 /** Writes a batch and settles each of its events; never throws. */

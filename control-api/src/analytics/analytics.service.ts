@@ -22,7 +22,7 @@ import { isProjectOwner, type TPrincipal } from '../access/principal.ts';
 import { countEngagement, listRecentEngagement } from '../engagement/engagement.repository.ts';
 import { findSiteFile } from '../engagement/engagement.service.ts';
 import { describeEngagement, toOneLine } from '../notifications/notification-messages.ts';
-import { countTraffic, dayOf, hasViewSince, insertProductEvent, listDailyTraffic, listRecentActivity } from './analytics.repository.ts';
+import { countTraffic, dayOf, insertProductEvent, listDailyTraffic, listRecentActivity } from './analytics.repository.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -43,7 +43,7 @@ export async function recordView(
     const known = ledger.countedSince(view, since);
     if (known === true) return false;
     if (known === undefined) {
-      if (await hasViewSince(deps.db, { projectId: view.projectId, fileId: view.fileId, visitorId: view.visitorId, since }, deps.caches.queries)) return false;
+      if (await deps.analytics.hasViewSince({ projectId: view.projectId, fileId: view.fileId, visitorId: view.visitorId, since })) return false;
       // Another API process may be counting this very view, its row not yet written (the batch lands a
       // moment later): with Redis, the first process to claim it for the window counts it. (In memory
       // every claim is granted: this process is the only one counting.)

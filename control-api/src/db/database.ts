@@ -25,6 +25,8 @@ import * as billingMigration from './migrations/2026_11_26_1600_billing.ts';
 import * as analyticsEventsLeanMigration from './migrations/2026_11_26_1900_analytics_events_lean.ts';
 import type { Database } from './tables.ts';
 import { createSqliteWriteTracker, type ReadCache } from './read-cache.ts';
+import { createPostgresChangeFeed, type TPostgresChangeFeed } from './pg-change-feed.ts';
+import * as changeNotificationsMigration from './migrations/2026_11_27_0900_change_notifications.ts';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
 
 export type TDialect = 'sqlite' | 'postgres';
@@ -33,10 +35,13 @@ export interface TDatabaseHandle {
   db: Kysely<Database>;
   dialect: TDialect;
   /**
-   * Hot reads kept while still true: SQLite only, where this connection sees every write (its own as
-   * each statement is prepared, other processes' in `data_version`). Undefined on PostgreSQL.
+   * Hot reads kept while still true (`read-cache.ts`): on SQLite this connection sees every write (its
+   * own as each statement is prepared, other processes' in `data_version`); on PostgreSQL commits
+   * reach every process as notifications (`pg-change-feed.ts`).
    */
   readCache: ReadCache | undefined;
+  /** PostgreSQL only: what keeps the read cache true there (tests wait for it to listen). */
+  changeFeed: TPostgresChangeFeed | undefined;
   close(): Promise<void>;
 }
 
@@ -45,6 +50,8 @@ export interface TDatabaseOptions {
   searchPath?: string;
   /** Most PostgreSQL connections to hold open. */
   maxConnections?: number;
+  /** Told when PostgreSQL's change notifications stop (the read cache then reads through until they resume). */
+  onChangeFeedError?: (err: unknown) => void;
 }
 
 /** Migrations in order; imported statically so bundles and tests never read the filesystem. */
@@ -67,6 +74,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_26_1500_message_email_attempts': messageEmailAttemptsMigration,
   '2026_11_26_1600_billing': billingMigration,
   '2026_11_26_1900_analytics_events_lean': analyticsEventsLeanMigration,
+  '2026_11_27_0900_change_notifications': changeNotificationsMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {
@@ -159,7 +167,7 @@ function openSqlite(path: string): TDatabaseHandle {
     return exec(source);
   }) as typeof database.exec;
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachePreparedStatements(database, tracker.noteStatement) }) });
-  return { db, dialect: 'sqlite', readCache: tracker.cache, close: closeOnce(db) };
+  return { db, dialect: 'sqlite', readCache: tracker.cache, changeFeed: undefined, close: closeOnce(db) };
 }
 
 async function openPostgres(url: string, options: TDatabaseOptions): Promise<TDatabaseHandle> {
@@ -167,13 +175,22 @@ async function openPostgres(url: string, options: TDatabaseOptions): Promise<TDa
   const schema = options.searchPath ?? schemaParam;
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new Error(`Invalid PostgreSQL schema name: ${schema}`);
 
-  const pool = new pg.Pool({
+  const settings: pg.ClientConfig = {
     connectionString,
-    max: options.maxConnections ?? 10,
     types: { getTypeParser: numericAwareTypeParser },
     // Set at connection start-up, so every pooled connection sees the schema without an extra round trip.
     ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
+  };
+  const pool = new pg.Pool({ ...settings, max: options.maxConnections ?? 10 });
+  const changeFeed = createPostgresChangeFeed({
+    connect: async () => {
+      const client = new pg.Client({ ...settings, keepAlive: true });
+      await client.connect();
+      return client;
+    },
+    onError: options.onChangeFeedError,
   });
+  pool.on('connect', (client) => changeFeed.watch(client));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {
     if (schema !== undefined) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
@@ -182,7 +199,17 @@ async function openPostgres(url: string, options: TDatabaseOptions): Promise<TDa
     await db.destroy();
     throw error;
   }
-  return { db, dialect: 'postgres', readCache: undefined, close: closeOnce(db) };
+  const destroy = closeOnce(db);
+  return {
+    db,
+    dialect: 'postgres',
+    readCache: changeFeed.cache,
+    changeFeed,
+    close: async () => {
+      await changeFeed.close();
+      await destroy();
+    },
+  };
 }
 
 /** Takes our `?schema=` out of the URL (libpq does not know it); other URLs pass through untouched. */

@@ -4,6 +4,7 @@ import type { TApprovalStatus } from '@dropsite/shared';
 import type { Database, TProjectRow } from '../db/tables.ts';
 import { cachedRead, type TDbCaches } from '../db/read-cache.ts';
 import { compiledQuery } from '../db/compiled-query.ts';
+import { createTurnBatcher } from '../db/turn-batch.ts';
 
 type TDb = Kysely<Database> | Transaction<Database>;
 
@@ -21,9 +22,9 @@ export async function findFileOfProject(db: TDb, projectId: string, fileId: stri
 
 /**
  * A live (not deleted) site and one of its files (null when the file is not on that site): the
- * lookup every engagement call starts with. On SQLite, two primary-key reads (cheaper than one
- * join, for which SQLite scans the site's files) answered from the read cache; on PostgreSQL one
- * statement, a round trip being most of a query's cost there.
+ * lookup every engagement call starts with, answered from the read cache while neither table moved.
+ * On SQLite two primary-key reads (cheaper than one join, for which SQLite scans the site's files);
+ * on PostgreSQL one statement, a round trip being most of a query's cost there.
  */
 export async function findProjectAndFile(
   db: TDb,
@@ -31,14 +32,14 @@ export async function findProjectAndFile(
   fileId: string | null,
   caches: TDbCaches = {},
 ): Promise<{ project: TProjectRow; file: TSiteFileRef | null } | null> {
-  if (fileId !== null && db.getExecutor().adapter instanceof PostgresAdapter) {
-    const { rows } = await projectAndFileQuery(db, caches.queries, projectId, fileId);
-    const row = rows[0];
-    if (!row) return null;
-    const { joined_file_id, joined_file_name, ...project } = row;
-    return { project, file: joined_file_id === null || joined_file_name === null ? null : { id: joined_file_id, project_id: project.id, name: joined_file_name } };
-  }
   return cachedRead(db, caches.reads, `site-file\u0000${projectId}\u0000${fileId ?? ''}`, ['projects', 'files'], async () => {
+    if (fileId !== null && db.getExecutor().adapter instanceof PostgresAdapter) {
+      const { rows } = await projectAndFileQuery(db, caches.queries, projectId, fileId);
+      const row = rows[0];
+      if (!row) return null;
+      const { joined_file_id, joined_file_name, ...project } = row;
+      return { project, file: joined_file_id === null || joined_file_name === null ? null : { id: joined_file_id, project_id: project.id, name: joined_file_name } };
+    }
     const [project, file] = await Promise.all([
       db.selectFrom('projects').selectAll().where('id', '=', projectId).where('deleted_at', 'is', null).executeTakeFirst(),
       fileId === null ? Promise.resolve(null) : findFileOfProject(db, projectId, fileId),
@@ -141,6 +142,87 @@ export async function removeFavoriteCounted(db: TDb, fileId: string, visitorId: 
   }
   const changed = await removeFavorite(db, fileId, visitorId, caches);
   return { changed, favoritesCount: await countFavoritesOfFile(db, fileId, caches) };
+}
+
+/** Favourite changes made outside a transaction; one per runtime (`deps.favorites`). */
+export interface TFavoriteWriter {
+  add(favorite: TNewFavorite): Promise<TFavoriteChange>;
+  remove(fileId: string, visitorId: string): Promise<TFavoriteChange>;
+}
+
+/**
+ * On PostgreSQL the changes asked in one turn of the event loop are made in one statement (one for
+ * the additions, one for the removals), each answered with its own change and its file's count
+ * after the statement; concurrent favourites share a round trip. On SQLite each is made alone.
+ */
+export function createFavoriteWriter(db: Kysely<Database>, caches: TDbCaches = {}): TFavoriteWriter {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
+    return {
+      add: (favorite) => addFavoriteCounted(db, favorite, caches),
+      remove: (fileId, visitorId) => removeFavoriteCounted(db, fileId, visitorId, caches),
+    };
+  }
+  const remove = createTurnBatcher((removals: readonly TFavoriteRemoval[]) =>
+    removals.length === 1 ? Promise.all([removeFavoriteCounted(db, removals[0]!.fileId, removals[0]!.visitorId, caches)]) : removeFavoritesCounted(db, removals),
+  );
+  return {
+    add: createTurnBatcher((favorites: readonly TNewFavorite[]) =>
+      favorites.length === 1 ? Promise.all([addFavoriteCounted(db, favorites[0]!, caches)]) : addFavoritesCounted(db, favorites),
+    ),
+    remove: (fileId, visitorId) => remove({ fileId, visitorId }),
+  };
+}
+
+/** PostgreSQL: several favourites added in one statement; one asked twice is added (and changed) once, by the first asking. */
+async function addFavoritesCounted(db: TDb, favorites: readonly TNewFavorite[]): Promise<TFavoriteChange[]> {
+  const { rows } = await sql<{ i: number | string; n: number | string; changed: boolean }>`
+    with input as (
+      select * from unnest(${favorites.map((f) => f.id)}::text[], ${favorites.map((f) => f.projectId)}::text[], ${favorites.map((f) => f.fileId)}::text[],
+                           ${favorites.map((f) => f.visitorId)}::text[], ${favorites.map((f) => f.userName)}::text[], ${favorites.map((f) => f.now)}::bigint[])
+        with ordinality as t(id, project_id, file_id, visitor_id, user_name, created_at, i)
+    ),
+    added as (
+      insert into favorites (id, project_id, file_id, visitor_id, user_name, created_at)
+      select id, project_id, file_id, visitor_id, user_name, created_at from input
+      on conflict (file_id, visitor_id) do nothing
+      returning file_id, visitor_id
+    )
+    select input.i,
+      exists (select 1 from added where added.file_id = input.file_id and added.visitor_id = input.visitor_id)
+        and input.i = (select min(same.i) from input same where same.file_id = input.file_id and same.visitor_id = input.visitor_id) as changed,
+      (select count(*) from favorites where favorites.file_id = input.file_id) + (select count(*) from added where added.file_id = input.file_id) as n
+    from input`.execute(db);
+  return changesInOrder(rows, favorites.length);
+}
+
+interface TFavoriteRemoval {
+  fileId: string;
+  visitorId: string;
+}
+
+/** PostgreSQL: several favourites removed in one statement. */
+async function removeFavoritesCounted(db: TDb, removals: readonly TFavoriteRemoval[]): Promise<TFavoriteChange[]> {
+  const { rows } = await sql<{ i: number | string; n: number | string; changed: boolean }>`
+    with input as (
+      select * from unnest(${removals.map((r) => r.fileId)}::text[], ${removals.map((r) => r.visitorId)}::text[]) with ordinality as t(file_id, visitor_id, i)
+    ),
+    removed as (
+      delete from favorites using input
+      where favorites.file_id = input.file_id and favorites.visitor_id = input.visitor_id
+      returning favorites.file_id, favorites.visitor_id
+    )
+    select input.i,
+      exists (select 1 from removed where removed.file_id = input.file_id and removed.visitor_id = input.visitor_id)
+        and input.i = (select min(same.i) from input same where same.file_id = input.file_id and same.visitor_id = input.visitor_id) as changed,
+      (select count(*) from favorites where favorites.file_id = input.file_id) - (select count(*) from removed where removed.file_id = input.file_id) as n
+    from input`.execute(db);
+  return changesInOrder(rows, removals.length);
+}
+
+function changesInOrder(rows: readonly { i: number | string; n: number | string; changed: boolean }[], count: number): TFavoriteChange[] {
+  const changes = new Array<TFavoriteChange>(count);
+  for (const row of rows) changes[Number(row.i) - 1] = { changed: row.changed, favoritesCount: Number(row.n) };
+  return changes;
 }
 
 export async function listVisitorFavorites(db: TDb, projectId: string, visitorId: string): Promise<string[]> {

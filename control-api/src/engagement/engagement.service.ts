@@ -35,7 +35,6 @@ import {
   listCommentThreads,
   listVisitorApprovals,
   listVisitorFavorites,
-  removeFavoriteCounted,
   upsertApproval,
   type TCommentRow,
   type TSiteFileRef,
@@ -127,16 +126,19 @@ async function writeEngagement<T>(deps: TDeps, site: TEngagementSite, write: (db
 }
 
 export async function setFavorite(
-  deps: TDeps,
+  deps: TDeps & Pick<TAppDeps, 'favorites'>,
   site: TEngagementSite,
   file: TSiteFileRef,
   visitorId: string,
   isFavorite: boolean,
 ): Promise<{ isFavorite: boolean; favoritesCount: number }> {
   const userName = visitorDisplayName(visitorId);
-  if (!isFavorite) return { isFavorite, favoritesCount: (await removeFavoriteCounted(deps.db, file.id, visitorId, deps.caches)).favoritesCount };
+  if (!isFavorite) return { isFavorite, favoritesCount: (await deps.favorites.remove(file.id, visitorId)).favoritesCount };
+  const favorite = { id: newId(), projectId: site.project.id, fileId: file.id, visitorId, userName, now: deps.clock.now() };
+  // Without notifications a favourite is one statement, shared with the others of its turn (deps.favorites).
+  if (!site.settings.enableNotifications) return { isFavorite, favoritesCount: (await deps.favorites.add(favorite)).favoritesCount };
   const { favoritesCount } = await writeEngagement(deps, site, async (db, notify) => {
-    const change = await addFavoriteCounted(db, { id: newId(), projectId: site.project.id, fileId: file.id, visitorId, userName, now: deps.clock.now() }, deps.caches);
+    const change = await addFavoriteCounted(db, favorite, deps.caches);
     // A repeated favourite is a no-op: no second notification.
     if (change.changed) await notify({ type: 'favorite', projectId: site.project.id, fileId: file.id, fileName: file.name, visitorName: userName });
     return change;

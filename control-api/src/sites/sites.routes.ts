@@ -88,12 +88,12 @@ interface TPageMemoEntry {
 }
 
 /**
- * A site's page variants in memory, by slug and coding, on SQLite only: there the site's row comes
- * from the read cache, and a build writes its page before it marks the site live (a write to
- * projects, which replaces the cached row, in this process or any other). An entry read under an
- * older row, or before a page was written or deleted through this process's storage, is never used,
- * so a rebuilt, locked or deleted page is never answered from here. Bounded by PAGE_MEMO_BYTES,
- * oldest out first.
+ * A site's page variants in memory, by slug and coding, where the site's row comes from the read
+ * cache: a build writes its page before it marks the site live (a write to projects, which replaces
+ * the cached row, in this process or any other; on PostgreSQL once its notification arrives, a
+ * moment after the commit). An entry read under an older row, or before a page was written or
+ * deleted through this process's storage, is never used, so a rebuilt, locked or deleted page is
+ * never answered from here. Bounded by PAGE_MEMO_BYTES, oldest out first.
  */
 function createPageMemo(storage: Storage) {
   const pageChanges = () => storage.changes?.('sites') ?? Number.NaN;
@@ -156,7 +156,7 @@ function sendPage(res: Response, status: number, html: string): void {
 export function createSiteRoutes(deps: TAppDeps): Router {
   const router = Router();
   const pageCsp: TPageCspCache = new Map();
-  // Only where the site's row comes from the read cache (SQLite): elsewhere each view reads storage.
+  // Only where the site's row comes from the read cache: elsewhere each view reads storage.
   const pageMemo = deps.caches.reads && deps.storage.changes ? createPageMemo(deps.storage) : undefined;
 
   router.get('/:slug', async (req, res, next) => {

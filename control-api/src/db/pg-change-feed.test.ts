@@ -1,0 +1,182 @@
+import pg from 'pg';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, isDialectAvailable, makeFileRow, makeProjectRow, TEST_POSTGRES_URL, type TTestDatabase } from '../test-support/test-database.ts';
+import { createDatabase, type TDatabaseHandle } from './database.ts';
+import { newId } from './ids.ts';
+import { createPostgresChangeFeed, type TPostgresChangeFeed } from './pg-change-feed.ts';
+import { cachedRead, type ReadCache } from './read-cache.ts';
+
+const available = await isDialectAvailable('postgres');
+
+/** Calls `check` until it holds or `ms` pass; answers whether it held. */
+async function eventually(check: () => Promise<boolean>, ms = 3_000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return check();
+}
+
+describe.skipIf(!available)('read cache on PostgreSQL (change notifications)', () => {
+  let handle: TTestDatabase;
+  /** Another API process on the same schema. */
+  let other: TDatabaseHandle;
+  const project = makeProjectRow();
+  const file = makeFileRow(project.id, 0);
+
+  beforeAll(async () => {
+    handle = await createTestDatabase('postgres');
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db);
+    other = await createDatabase(TEST_POSTGRES_URL, { searchPath: rows[0]!.schema, maxConnections: 2 });
+    await handle.db.insertInto('projects').values(project).execute();
+    await handle.db.insertInto('files').values(file).execute();
+    await handle.changeFeed!.listening();
+  });
+
+  afterAll(async () => {
+    await other?.close();
+    await handle?.cleanup();
+  });
+
+  function titleReader(key: string, cache: ReadCache | undefined = handle.readCache, tables: readonly string[] = ['projects']) {
+    let loads = 0;
+    const read = () =>
+      cachedRead(handle.db, cache, key, tables, async () => {
+        loads++;
+        return (await handle.db.selectFrom('projects').select('title').where('id', '=', project.id).executeTakeFirstOrThrow()).title;
+      });
+    return { read, loads: () => loads };
+  }
+
+  it('answers a repeated read from memory while nothing it reads changed', async () => {
+    const reader = titleReader('title-1');
+    const first = await reader.read();
+    expect(await reader.read()).toBe(first);
+    expect(reader.loads()).toBe(1);
+  });
+
+  it("sees this process's own write at once, without waiting for the notification", async () => {
+    const reader = titleReader('title-2');
+    await reader.read();
+    await handle.db.updateTable('projects').set({ title: 'Renamed here' }).where('id', '=', project.id).execute();
+    expect(await reader.read()).toBe('Renamed here');
+  });
+
+  it("sees a transaction's writes once it commits, and not a rolled-back one's", async () => {
+    const reader = titleReader('title-3');
+    await reader.read();
+    await handle.db.transaction().execute(async (trx) => {
+      await trx.updateTable('projects').set({ title: 'Committed' }).where('id', '=', project.id).execute();
+    });
+    expect(await reader.read()).toBe('Committed');
+    await handle.db
+      .transaction()
+      .execute(async (trx) => {
+        await trx.updateTable('projects').set({ title: 'Rolled back' }).where('id', '=', project.id).execute();
+        throw new Error('abandon');
+      })
+      .catch(() => {});
+    expect(await reader.read()).toBe('Committed');
+  });
+
+  it("sees another process's commit once its notification arrives", async () => {
+    const reader = titleReader('title-4');
+    await reader.read();
+    await other.db.updateTable('projects').set({ title: 'Renamed elsewhere' }).where('id', '=', project.id).execute();
+    expect(await eventually(async () => (await reader.read()) === 'Renamed elsewhere', 2_000)).toBe(true);
+  });
+
+  it("moves only the written table's answers, including a write inside a with statement", async () => {
+    const reader = titleReader('title-5');
+    await reader.read();
+    await sql`with added as (insert into favorites (id, project_id, file_id, visitor_id, user_name, created_at)
+      values (${newId()}, ${project.id}, ${file.id}, 'visitor-a', 'User a', ${Date.now()}) returning 1) select count(*) from added`.execute(handle.db);
+    await handle.db.deleteFrom('favorites').where('visitor_id', '=', 'visitor-a').execute();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await reader.read();
+    expect(reader.loads()).toBe(1);
+    // A comment written by another process moves the comment answers, not the site's.
+    const comments = titleReader('comments-1', handle.readCache, ['comments']);
+    await comments.read();
+    await other.db
+      .insertInto('comments')
+      .values({ id: newId(), project_id: project.id, file_id: file.id, parent_id: null, visitor_id: 'visitor-b', user_name: 'User b', body: 'Lovely', created_at: Date.now() })
+      .execute();
+    expect(
+      await eventually(async () => {
+        await comments.read();
+        return comments.loads() === 2;
+      }, 2_000),
+    ).toBe(true);
+    expect(reader.loads()).toBe(1);
+  });
+
+  it('never caches a table that sends no notifications', async () => {
+    const reader = titleReader('favorites-1', handle.readCache, ['favorites']);
+    await reader.read();
+    await reader.read();
+    expect(reader.loads()).toBe(2);
+  });
+
+  describe('when notifications may have been missed', () => {
+    let clients: pg.Client[] = [];
+    let feed: TPostgresChangeFeed;
+    let errors: unknown[] = [];
+
+    beforeAll(async () => {
+      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db);
+      feed = createPostgresChangeFeed({
+        connect: async () => {
+          const client = new pg.Client({ connectionString: TEST_POSTGRES_URL, options: `-c search_path=${rows[0]!.schema}` });
+          await client.connect();
+          clients.push(client);
+          return client;
+        },
+        heartbeatMs: 100,
+        reconnectMs: 100,
+        onError: (err) => errors.push(err),
+      });
+      await feed.listening();
+    });
+
+    afterAll(async () => {
+      await feed?.close();
+      clients = [];
+      errors = [];
+    });
+
+    it('reads through while the listening connection is gone, and caches again once it is back', async () => {
+      const reader = titleReader('lost-1', feed.cache);
+      await reader.read();
+      await reader.read();
+      expect(reader.loads()).toBe(1);
+      const listenerPid = (clients.at(-1) as unknown as { processID: number }).processID;
+      await sql`select pg_terminate_backend(${listenerPid})`.execute(other.db);
+      expect(await eventually(async () => errors.length > 0)).toBe(true);
+      const before = reader.loads();
+      await reader.read();
+      await reader.read();
+      expect(reader.loads()).toBe(before + 2);
+      // Back after the reconnect wait: caching again.
+      expect(await eventually(async () => clients.length === 2)).toBe(true);
+      await feed.listening();
+      await reader.read();
+      const after = reader.loads();
+      await reader.read();
+      expect(reader.loads()).toBe(after);
+    });
+
+    it('treats a heartbeat that does not come back as a lost connection', async () => {
+      const reader = titleReader('lost-2', feed.cache);
+      await reader.read();
+      const errorsBefore = errors.length;
+      // The connection stays up but no longer hears the channel: changes would go unnoticed.
+      await clients.at(-1)!.query('unlisten dropsite_changes');
+      await other.db.updateTable('projects').set({ title: 'Changed unheard' }).where('id', '=', project.id).execute();
+      expect(await eventually(async () => errors.length > errorsBefore)).toBe(true);
+      expect(await reader.read()).toBe('Changed unheard');
+    });
+  });
+});
