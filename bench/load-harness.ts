@@ -35,7 +35,8 @@ export async function startBenchRuntime(): Promise<{ server: http.Server; port: 
     LOG_LEVEL: 'warn',
     RUN_BUILDER: 'false',
   });
-  const runtime = await createRuntime(config, { runBuilder: false });
+  // As the API process runs (control-api/src/main.ts).
+  const runtime = await createRuntime(config, { runBuilder: false, checkpointInBackground: true });
   return { server, port, base, runtime };
 }
 

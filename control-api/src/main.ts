@@ -13,7 +13,7 @@ const config = loadConfig();
 // The cookie key must not live in the database in production.
 assertSessionSecretConfigured(config);
 const log = createLogger(config.logLevel);
-const runtime = await createRuntime(config, { runBuilder: config.runBuilder, log });
+const runtime = await createRuntime(config, { runBuilder: config.runBuilder, log, checkpointInBackground: true });
 const app = createApp(runtime.deps);
 // Notification batches, the expired-site sweeper, and the removal of abandoned resumable uploads
 // (their temp bytes or S3 multipart parts); close() stops them.

@@ -63,6 +63,11 @@ export interface TRuntimeOptions {
   siteOrigin?: string;
   /** Where the limits count, instead of the config's (e.g. Redis under a test's own key prefix; closed by close()). */
   limiterStore?: TLimiterStore;
+  /**
+   * On SQLite, checkpoint the database's log from a thread of its own, so a checkpoint never stalls a
+   * request (`db/sqlite-checkpointer.ts`): for processes that serve requests for long, not commands.
+   */
+  checkpointInBackground?: boolean;
 }
 
 export async function createQueue(config: TConfig, log: Logger): Promise<BuildQueue> {
@@ -90,6 +95,8 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
     options.database ??
     (await createDatabase(config.databaseUrl, {
       onChangeFeedError: (err) => log.warn({ err }, 'PostgreSQL change notifications stopped: cached reads go to the database until they resume'),
+      checkpointInBackground: options.checkpointInBackground,
+      onCheckpointError: (message) => log.warn({ message }, 'a background checkpoint of the database failed; the next one tries again'),
     }));
   await migrateToLatest(database.db);
   const db = database.db;

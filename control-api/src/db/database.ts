@@ -26,6 +26,7 @@ import * as analyticsEventsLeanMigration from './migrations/2026_11_26_1900_anal
 import type { Database } from './tables.ts';
 import { createSqliteWriteTracker, type ReadCache } from './read-cache.ts';
 import { createPostgresChangeFeed, type TPostgresChangeFeed } from './pg-change-feed.ts';
+import { SAFETY_NET_PAGES, startSqliteCheckpointer } from './sqlite-checkpointer.ts';
 import * as changeNotificationsMigration from './migrations/2026_11_27_0900_change_notifications.ts';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
 
@@ -52,6 +53,13 @@ export interface TDatabaseOptions {
   maxConnections?: number;
   /** Told when PostgreSQL's change notifications stop (the read cache then reads through until they resume). */
   onChangeFeedError?: (err: unknown) => void;
+  /**
+   * SQLite file: checkpoint the write-ahead log from a thread of its own (`sqlite-checkpointer.ts`)
+   * instead of in the connection that commits; for the long-running processes that serve requests.
+   */
+  checkpointInBackground?: boolean;
+  /** Told when a background checkpoint fails (the next one tries again). */
+  onCheckpointError?: (message: string) => void;
 }
 
 /** Migrations in order; imported statically so bundles and tests never read the filesystem. */
@@ -88,7 +96,7 @@ const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 /** Opens `sqlite:<path>`, a plain file path, `:memory:`, or a `postgres://` / `postgresql://` URL. */
 export async function createDatabase(url: string, options: TDatabaseOptions = {}): Promise<TDatabaseHandle> {
   if (/^postgres(ql)?:\/\//i.test(url)) return openPostgres(url, options);
-  return openSqlite(sqlitePathOf(url));
+  return openSqlite(sqlitePathOf(url), options);
 }
 
 /** Applies every pending migration; throws naming the migration that failed. */
@@ -146,7 +154,7 @@ function sqlitePathOf(url: string): string {
   return rest.startsWith('//') ? rest.slice(2) : rest;
 }
 
-function openSqlite(path: string): TDatabaseHandle {
+function openSqlite(path: string, options: TDatabaseOptions): TDatabaseHandle {
   const inMemory = path === ':memory:' || path === '';
   if (!inMemory) mkdirSync(dirname(resolve(path)), { recursive: true });
   const database = new SQLite(inMemory ? ':memory:' : path);
@@ -158,7 +166,9 @@ function openSqlite(path: string): TDatabaseHandle {
   // (every 1,000 pages) the view beacons' batches, each touching a few hundred pages, set one off at
   // nearly every commit; every 4,000 pages (16 MB), a page written by several batches is copied once.
   // The log is cut back to 32 MB after a checkpoint that found it larger.
-  database.pragma('wal_autocheckpoint = 4000');
+  // With the checkpoints in a thread of their own, this connection's is only a safety net.
+  const checkpointer = options.checkpointInBackground && !inMemory ? startSqliteCheckpointer(resolve(path), options.onCheckpointError ?? (() => {})) : undefined;
+  database.pragma(`wal_autocheckpoint = ${checkpointer ? SAFETY_NET_PAGES : 4000}`);
   database.pragma('journal_size_limit = 33554432');
   const tracker = createSqliteWriteTracker(() => database.prepare('PRAGMA data_version'));
   const exec = database.exec.bind(database);
@@ -167,7 +177,17 @@ function openSqlite(path: string): TDatabaseHandle {
     return exec(source);
   }) as typeof database.exec;
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachePreparedStatements(database, tracker.noteStatement) }) });
-  return { db, dialect: 'sqlite', readCache: tracker.cache, changeFeed: undefined, close: closeOnce(db) };
+  const destroy = closeOnce(db);
+  return {
+    db,
+    dialect: 'sqlite',
+    readCache: tracker.cache,
+    changeFeed: undefined,
+    close: async () => {
+      await checkpointer?.close();
+      await destroy();
+    },
+  };
 }
 
 async function openPostgres(url: string, options: TDatabaseOptions): Promise<TDatabaseHandle> {

@@ -11,7 +11,7 @@ export function createTurnBatcher<TIn, TOut>(run: (inputs: readonly TIn[]) => Pr
     try {
       const outputs = await run(batch.map((call) => call.input));
       if (outputs.length !== batch.length) throw new Error(`a batch of ${batch.length} calls answered ${outputs.length}`);
-      batch.forEach((call, i) => call.resolve(outputs[i]!));
+      for (const [i, call] of batch.entries()) call.resolve(outputs[i]!);
     } catch (error) {
       for (const call of batch) call.reject(error);
     }
