@@ -3,11 +3,10 @@
  * every area around it (analytics, notifications, access, creators, visitors) on one site, then its
  * removal with everything hanging off it. It spans areas, so it lives with the composition root.
  */
-import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from './db/ids.ts';
 import { createProjectWithFiles } from './projects/projects.repository.ts';
-import { createTestDatabase, isDialectAvailable, makeFileRow, makeProjectRow, TEST_DIALECTS, type TTestDatabase } from './test-support/test-database.ts';
+import { createTestDatabase, isDialectAvailable, makeFileRow, makeProjectRow, statementCounter, TEST_DIALECTS, type TTestDatabase } from './test-support/test-database.ts';
 import {
   countTraffic,
   hasViewSince,
@@ -110,15 +109,8 @@ for (const dialect of TEST_DIALECTS) {
 
     it('makes the favourite changes of one turn together, each answered as if made alone', async () => {
       const file = files[1]!.id;
-      let statements = 0;
-      const counting: KyselyPlugin = {
-        transformQuery: (args) => {
-          statements += 1;
-          return args.node;
-        },
-        transformResult: async (args) => args.result,
-      };
-      const writer = createFavoriteWriter(handle.db.withPlugin(counting));
+      const counting = statementCounter();
+      const writer = createFavoriteWriter(handle.db.withPlugin(counting.plugin));
       const add = (visitorId: string) => writer.add({ id: newId(), projectId: project.id, fileId: file, visitorId, userName: 'User 1', now: NOW });
       const added = await Promise.all([add('t1'), add('t2'), add('t1'), add('t3')]);
       expect(added.map((change) => change.changed)).toEqual([true, true, false, true]);
@@ -126,14 +118,14 @@ for (const dialect of TEST_DIALECTS) {
       expect(await countFavoritesOfFile(handle.db, file)).toBe(3);
       if (dialect === 'postgres') {
         // One statement for the turn, each change counted after all of it.
-        expect(statements).toBe(1);
+        expect(counting.count()).toBe(1);
         expect(added.map((change) => change.favoritesCount)).toEqual([3, 3, 3, 3]);
       }
       const removed = await Promise.all([writer.remove(file, 't1'), writer.remove(file, 't1'), writer.remove(file, 'nobody'), writer.remove(file, 't2')]);
       expect(removed.map((change) => change.changed)).toEqual([true, false, false, true]);
       expect(Math.min(...removed.map((change) => change.favoritesCount))).toBe(1);
       if (dialect === 'postgres') {
-        expect(statements).toBe(2);
+        expect(counting.count()).toBe(2);
         expect(removed.map((change) => change.favoritesCount)).toEqual([1, 1, 1, 1]);
       }
       expect(await listVisitorFavorites(handle.db, project.id, 't3')).toEqual([file]);

@@ -1,10 +1,10 @@
-import { sql, type Kysely, type KyselyPlugin } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as rollupsMigration from '../db/migrations/2026_11_26_0930_analytics_rollups.ts';
 import * as totalsMigration from '../db/migrations/2026_11_26_1000_analytics_totals.ts';
 import * as totalVisitorsMigration from '../db/migrations/2026_11_26_1200_analytics_total_visitors.ts';
 import { newId } from '../db/ids.ts';
-import { createTestDatabase, isDialectAvailable, makeFileRow, makeProjectRow, TEST_DIALECTS, type TTestDatabase } from '../test-support/test-database.ts';
+import { createTestDatabase, isDialectAvailable, makeFileRow, makeProjectRow, statementCounter, TEST_DIALECTS, type TTestDatabase } from '../test-support/test-database.ts';
 import {
   countTraffic,
   countTrafficByProject,
@@ -127,20 +127,13 @@ for (const dialect of TEST_DIALECTS) {
       const files = [makeFileRow(site.id, 0), makeFileRow(site.id, 1), makeFileRow(site.id, 2)];
       await database.db.insertInto('projects').values(site).execute();
       await database.db.insertInto('files').values(files).execute();
-      let statements = 0;
-      const counting: KyselyPlugin = {
-        transformQuery: (args) => {
-          statements += 1;
-          return args.node;
-        },
-        transformResult: async (args) => args.result,
-      };
-      const writer = createAnalyticsBatcher(database.db.withPlugin(counting));
+      const counting = statementCounter();
+      const writer = createAnalyticsBatcher(database.db.withPlugin(counting.plugin));
       const at = Date.now();
       const views = Array.from({ length: 300 }, (_, i) => view(`batch-${i % 120}`, { projectId: site.id, fileId: files[i % 3]!.id, now: at + i }));
       await Promise.all(views.map((v) => writer.insert(v)));
       // The events, the visitor-days, the visitors (new ones, then the last day of the others), the days and the totals.
-      expect(statements).toBeLessThanOrEqual(6);
+      expect(counting.count()).toBeLessThanOrEqual(6);
       expect(await countTraffic(database.db, { projectId: site.id, fileId: files[1]!.id })).toEqual({ views: 100, downloads: 0, uniqueVisitors: 40 });
       expect(await countTraffic(database.db, { projectId: site.id })).toEqual({ views: 0, downloads: 0, uniqueVisitors: 120 });
     });
@@ -154,15 +147,8 @@ for (const dialect of TEST_DIALECTS) {
       await batcher().insert(view('asked-1', { projectId: site.id, fileId: null, now: at }));
       await batcher().insert(view('asked-1', { projectId: site.id, fileId: files[0]!.id, now: at }));
       await batcher().insert(view('asked-2', { projectId: site.id, fileId: files[1]!.id, now: at }));
-      let statements = 0;
-      const counting: KyselyPlugin = {
-        transformQuery: (args) => {
-          statements += 1;
-          return args.node;
-        },
-        transformResult: async (args) => args.result,
-      };
-      const asker = createAnalyticsBatcher(database.db.withPlugin(counting));
+      const counting = statementCounter();
+      const asker = createAnalyticsBatcher(database.db.withPlugin(counting.plugin));
       const questions = [
         { visitorId: 'asked-1', fileId: null, since: at - 1 }, // the site view: seen
         { visitorId: 'asked-1', fileId: files[0]!.id, since: at - 1 }, // seen
@@ -175,7 +161,7 @@ for (const dialect of TEST_DIALECTS) {
       expect(answers).toEqual([true, true, false, false, false, false]);
       expect(await Promise.all(questions.map((q) => hasViewSince(database.db, q)))).toEqual(answers);
       // PostgreSQL shares one round trip; SQLite, with none to share, asks each alone.
-      expect(statements).toBe(dialect === 'postgres' ? 1 : questions.length);
+      expect(counting.count()).toBe(dialect === 'postgres' ? 1 : questions.length);
     });
 
     it('holds events until its cadence or a flush, then writes them with their rollups', async () => {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Insertable, sql } from 'kysely';
+import { type Insertable, type KyselyPlugin, sql } from 'kysely';
 import { uploadKey } from '@dropsite/shared';
 import type { TConfig } from '../config/config.ts';
 import { createDatabase, migrateToLatest, type TDatabaseHandle, type TDialect } from '../db/database.ts';
@@ -183,5 +183,20 @@ export function makeUploadFileRow(sessionId: string, position = 0, overrides: Pa
     sha256: null,
     assembled_at: null,
     ...overrides,
+  };
+}
+
+/** A plugin that counts the statements run through it: `db.withPlugin(counter.plugin)`, then `counter.count()`. */
+export function statementCounter(): { plugin: KyselyPlugin; count(): number } {
+  let statements = 0;
+  return {
+    plugin: {
+      transformQuery: (args) => {
+        statements += 1;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    },
+    count: () => statements,
   };
 }
