@@ -178,8 +178,10 @@ export function createPostgresChangeFeed(options: TChangeFeedOptions): TPostgres
           },
           (err: unknown) => {
             // A failed statement in a transaction fails the transaction; outside one it changed nothing
-            // or, when unclear, everything read again is only slower.
+            // or, when unclear, everything read again is only slower. A failed commit or rollback ends
+            // the transaction all the same (the server rolls it back).
             if (pending === null) generations.note(writesOfStatement(text));
+            else if (/^\s*(commit|end|rollback)\s*;?\s*$/i.test(text)) pending = null;
             throw err;
           },
         );
