@@ -158,4 +158,32 @@ describe('sendVariant', () => {
       server = undefined;
     }
   });
+  it('sends bytes the source holds in memory as they are, in one write, without reading its stream', async () => {
+    const bytes = Buffer.from('<!doctype html><p>kept in memory</p>');
+    let streamRead = false;
+    const body = new Readable({
+      read() {
+        streamRead = true;
+        this.push(null);
+      },
+    });
+    const url = await serve({
+      codings: ['br', 'gzip'],
+      async open(coding) {
+        return coding === 'identity' ? { body, bytes, size: bytes.length, etag: 'm1' } : null;
+      },
+      async stat(coding) {
+        return coding === 'identity' ? { size: bytes.length, etag: 'm1' } : null;
+      },
+    });
+    const res = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-length')).toBe(String(bytes.length));
+    expect(res.headers.get('etag')).toBe('"m1"');
+    expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
+    expect(streamRead).toBe(false);
+    const head = await fetch(url, { method: 'HEAD', headers: { 'accept-encoding': 'identity' } });
+    expect(head.headers.get('content-length')).toBe(String(bytes.length));
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+  });
 });

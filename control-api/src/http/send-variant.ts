@@ -17,6 +17,8 @@ export interface TOpenedVariant {
   size: number;
   /** Strong entity tag of exactly these bytes, unquoted; undefined when none was recorded. */
   etag: string | undefined;
+  /** The same bytes as `body`, when the source holds them in memory: sent in one write, `body` left unread. */
+  bytes?: Buffer;
 }
 
 export interface TVariantSource {
@@ -110,6 +112,11 @@ export async function sendVariant(req: Request, res: Response, source: TVariantS
     if (req.method === 'HEAD') {
       variant.body.destroy();
       res.end();
+      return true;
+    }
+    if (variant.bytes !== undefined) {
+      // No stream to pipe: the bytes go out with the headers (a pipeline per view cost more than the write).
+      res.end(variant.bytes);
       return true;
     }
     await stream(variant.body, res);

@@ -138,13 +138,13 @@ function memoizedPageSource(source: TVariantSource, memo: ReturnType<typeof crea
     },
     async open(coding, range) {
       const entry = range === undefined ? memo.get(slug, coding, row) : undefined;
-      if (entry) return { body: Readable.from([entry.bytes]), size: entry.size, etag: entry.etag };
+      if (entry) return { body: Readable.from([entry.bytes]), bytes: entry.bytes, size: entry.size, etag: entry.etag };
       const changes = memo.changes();
       const opened = await source.open(coding, range);
       if (!opened || range !== undefined || opened.size > PAGE_MEMO_MAX_VARIANT) return opened;
       const bytes = await buffer(opened.body);
       memo.set(slug, coding, { row, changes, size: bytes.length, etag: opened.etag, bytes });
-      return { body: Readable.from([bytes]), size: bytes.length, etag: opened.etag };
+      return { body: Readable.from([bytes]), bytes, size: bytes.length, etag: opened.etag };
     },
   };
 }
