@@ -141,7 +141,7 @@ async function startDirectNginx(storageRoot: string, dir: string, port: number):
     [
       'daemon off;',
       ...(process.getuid?.() === 0 ? ['user root root;'] : []),
-      'worker_processes 1;',
+      'worker_processes auto;',
       `pid ${dir}/nginx.pid;`,
       `error_log ${dir}/logs/error.log warn;`,
       'events { worker_connections 1024; }',
@@ -230,11 +230,13 @@ try {
         // Warm: the first view may fill the edge's cache.
         await fetch(`${stack.url}/${slug}`, { headers: ACCEPT });
         const logFile = path.join(stackDir, 'nginx', 'logs', 'access.log');
+        // The edge writes its log at least once a second: what came before the run is in it after 1.2 s.
+        await new Promise((resolve) => setTimeout(resolve, 1200));
         const before = readFileSync(logFile, 'utf8').length;
         const b = await load(`${stack.url}/${slug}`, ACCEPT, 200);
         // Lines of this run whose request went to an API process (the store's upstream is s3rver's port).
         const apiPorts = new Set(stack.apiUrls.map((u) => new URL(u).port));
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        await new Promise((resolve) => setTimeout(resolve, 1200));
         const lines = readFileSync(logFile, 'utf8').slice(before).split('\n');
         const apiRequests = lines.filter((line) => [...line.matchAll(/127\.0\.0\.1:(\d+)/g)].some((m) => apiPorts.has(m[1]!))).length;
         results[i]!.b = { ...b, apiRequests };
