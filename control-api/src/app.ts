@@ -33,7 +33,6 @@ import { createBillingRoutes, createBillingWebhookRoutes } from './billing/billi
 /** The publish calls that create a site for the anonymous creator (regular, chunked, direct, direct chunked). */
 const PUBLISH_PATHS = ['/api/upload', '/api/chunked-upload/init', '/api/direct-upload', '/api/direct-upload/init'];
 
-
 /** A path under /api/, as Express would match it (case-insensitive). */
 const API_PATH = /^\/api\//i;
 export function createApp(deps: TAppDeps): express.Express {
@@ -86,19 +85,23 @@ export function createApp(deps: TAppDeps): express.Express {
   // them with one test instead of matching each of their routes. Engagement is the hottest traffic
   // of a published site's calls: matched before the other routers.
   const apiOnly = express.Router();
-  apiOnly.use(createUnlockRoutes(deps));
-  apiOnly.use(createEngagementRoutes(deps));
-  apiOnly.use(createAnalyticsRoutes(deps));
-  apiOnly.use(createAccountRoutes(deps));
-  apiOnly.use(createInboxRoutes(deps));
-  apiOnly.use(createCreatorRoutes(deps));
-  apiOnly.use(createCreatorDashboardRoutes(deps));
-  apiOnly.use(createBillingRoutes(deps));
-  apiOnly.use(createSiteManagementRoutes(deps));
-  apiOnly.use(createUploadRoutes(deps));
-  apiOnly.use(createUploadSessionRoutes(deps));
-  apiOnly.use(createFileRoutes(deps));
-  apiOnly.use(createFileVariantRoutes(deps));
+  for (const routes of [
+    createUnlockRoutes,
+    createEngagementRoutes,
+    createAnalyticsRoutes,
+    createAccountRoutes,
+    createInboxRoutes,
+    createCreatorRoutes,
+    createCreatorDashboardRoutes,
+    createBillingRoutes,
+    createSiteManagementRoutes,
+    createUploadRoutes,
+    createUploadSessionRoutes,
+    createFileRoutes,
+    createFileVariantRoutes,
+  ]) {
+    apiOnly.use(routes(deps));
+  }
   // Express matches paths without regard to case, and so does this test.
   app.use((req, res, next) => (API_PATH.test(req.path) ? apiOnly(req, res, next) : next()));
   // Also serves a site's link pictures (/{slug}/og.png and the card pictures).
