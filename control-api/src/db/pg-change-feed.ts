@@ -56,31 +56,35 @@ export function createPostgresChangeFeed(options: TChangeFeedOptions): TPostgres
   const reconnectMs = options.reconnectMs ?? 1_000;
   const generations = createTableGenerations();
   const watched = new WeakSet<pg.ClientBase>();
-  /** Moves every time listening starts or stops: answers cached under another epoch are never reused. */
-  let epoch = 0;
   let listener: TListener = { state: 'idle' };
 
+  // Nothing is cached unless listening (an answer loaded meanwhile is not kept); listening again moves
+  // every generation, so nothing cached before the connection was lost is reused.
   const version = (tables: readonly string[]): number | null => {
     if (listener.state !== 'listening') {
       if (listener.state === 'idle') void listen();
       return null;
     }
     for (const table of tables) if (!listener.tables.has(table)) return null;
-    return epoch;
+    return 0;
   };
 
-  const lose = (client: pg.Client, err: unknown): void => {
-    if (listener.state !== 'listening' || listener.client !== client) return;
-    clearInterval(listener.heartbeat);
-    epoch++;
-    options.onError?.(err);
-    client.removeAllListeners('notification');
-    void client.end().catch(() => {});
+  /** Listens again after the reconnect wait. */
+  const retryLater = (): void => {
     const timer = setTimeout(() => {
       if (listener.state === 'waiting') void listen();
     }, reconnectMs);
     timer.unref();
     listener = { state: 'waiting', timer };
+  };
+
+  const lose = (client: pg.Client, err: unknown): void => {
+    if (listener.state !== 'listening' || listener.client !== client) return;
+    clearInterval(listener.heartbeat);
+    options.onError?.(err);
+    client.removeAllListeners('notification');
+    void client.end().catch(() => {});
+    retryLater();
   };
 
   const listen = (): Promise<void> => {
@@ -122,19 +126,14 @@ export function createPostgresChangeFeed(options: TChangeFeedOptions): TPostgres
           connected.query('select pg_notify($1, $2)', [CHANGE_CHANNEL, `${HEARTBEAT_PREFIX}${beat}`]).catch((err: unknown) => lose(connected, err));
         }, heartbeatMs);
         heartbeat.unref();
-        // Whatever was cached before was cached without notifications: none of it is reused.
-        epoch++;
+        // Whatever was cached before may have missed notifications: none of it is reused.
         generations.bumpEverything();
         listener = { state: 'listening', client: connected, schema: rows[0]?.schema ?? '', tables: new Set(rows[0]?.tables ?? []), heartbeat, sentBeat: null, beat: 0 };
       } catch (err) {
         options.onError?.(err);
         void client?.end().catch(() => {});
         if ((listener.state as TListener['state']) === 'closed') return;
-        const timer = setTimeout(() => {
-          if (listener.state === 'waiting') void listen();
-        }, reconnectMs);
-        timer.unref();
-        listener = { state: 'waiting', timer };
+        retryLater();
       }
     })();
     listener = { state: 'connecting', ready };
