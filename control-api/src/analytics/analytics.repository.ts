@@ -106,15 +106,12 @@ export function createAnalyticsBatcher(db: TDb, options: { flushEveryMs?: number
   };
 }
 
-/** `hasViewSince`, with the questions of one turn of the event loop asked together. */
+/** `hasViewSince`; on PostgreSQL with the questions of one turn of the event loop asked together. */
 function createViewQuestions(db: TDb, queries: TQueryCache | undefined): (view: TViewQuestion) => Promise<boolean> {
+  // SQLite has no round trip to share: each question asks the dedupe index at once.
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return (view) => hasViewSince(db, view, queries);
   return createTurnBatcher(async (views: readonly TViewQuestion[]) => {
-    if (views.length === 1 || !(db.getExecutor().adapter instanceof PostgresAdapter)) {
-      // One question, or SQLite (no round trip to share): each asks the dedupe index alone.
-      const answers: boolean[] = [];
-      for (const view of views) answers.push(await hasViewSince(db, view, queries));
-      return answers;
-    }
+    if (views.length === 1) return [await hasViewSince(db, views[0]!, queries)];
     const seen = await viewsSeenSince(db, views);
     return views.map((_, i) => seen.has(i));
   });
