@@ -3,8 +3,7 @@
  * by their SHA-256 only, read from the sidecar the builder wrote beside the HTML), the shared
  * island bundles, the dashboard, and the wizard's sandboxed preview frame.
  */
-import { Readable } from 'node:stream';
-import { buffer, text } from 'node:stream/consumers';
+import { text } from 'node:stream/consumers';
 import { z } from 'zod';
 import { siteCspKey } from '@dropsite/shared';
 import { inlineScriptHashes } from '@dropsite/builder';
@@ -128,12 +127,7 @@ export async function readStoredSiteCsp(storage: Storage, slug: string): Promise
   }
 }
 
-/**
- * The script hashes of a stored page and a body to send: from the sidecar, or, for a page built
- * before sidecars existed, read from the HTML itself (the body is then sent from memory).
- */
-export async function siteScriptHashes(page: Readable, stored: string[] | undefined): Promise<{ hashes: string[]; body: Readable }> {
-  if (stored) return { hashes: stored, body: page };
-  const bytes = await buffer(page);
-  return { hashes: inlineScriptHashes(bytes.toString('utf8')).slice(0, MAX_SCRIPT_HASHES), body: Readable.from([bytes]) };
+/** The script hashes of a page built before the hashes were stored with it, read from its HTML. */
+export function inlineScriptHashesOf(page: Buffer): string[] {
+  return inlineScriptHashes(page.toString('utf8')).slice(0, MAX_SCRIPT_HASHES);
 }

@@ -7,13 +7,13 @@ import { assetContentType } from '@dropsite/builder';
 import type { TAppDeps } from '../deps.ts';
 import type { TProjectRow } from '../db/tables.ts';
 import { StorageNotFoundError, type Storage } from '../storage/storage.ts';
-import { sendVariant, type TVariantSource } from '../http/send-variant.ts';
+import { sendVariant, type TOpenedVariant, type TVariantSource } from '../http/send-variant.ts';
 import type { TContentCoding } from '../http/content-coding.ts';
 import { principalOf } from '../access/principal.ts';
 import { isSiteSlug } from '../projects/demo-projects.ts';
 import { REFUSAL_CACHE_CONTROL, SITE_PAGE_CACHE_CONTROL, SITE_PAGE_SECURITY_HEADERS, siteCacheControl } from './site-access.ts';
 import { buildProgressOf, isTakenDown, openSiteBySlug } from './sites.service.ts';
-import { ASSET_CSP, readStoredSiteCsp, siteCsp, siteScriptHashes } from './site-csp.ts';
+import { ASSET_CSP, inlineScriptHashesOf, readStoredSiteCsp, siteCsp } from './site-csp.ts';
 import { buildingPage, expiredPage, failedPage, passwordPage, takenDownPage } from './status-pages.ts';
 
 /** A stored object and its compressed variants (keys from storage-keys.ts), as sendVariant reads them. */
@@ -62,13 +62,18 @@ function sitePageSource(storage: Storage, slug: string, cache: TPageCspCache): T
           cache.set(variant.etag, stored.scriptHashes);
         }
       }
-      if (!hashes && coding !== 'identity') {
+      if (hashes) {
+        res.set('Content-Security-Policy', siteCsp(hashes));
+        return variant;
+      }
+      if (coding !== 'identity') {
         variant.body.destroy();
         return null;
       }
-      const page = await siteScriptHashes(variant.body, hashes);
-      res.set('Content-Security-Policy', siteCsp(page.hashes));
-      return { ...variant, body: page.body };
+      // A page built before the hashes were stored: hashed from its HTML, then sent from memory.
+      const bytes = variant.bytes ?? (await buffer(variant.body));
+      res.set('Content-Security-Policy', siteCsp(inlineScriptHashesOf(bytes)));
+      return inMemoryVariant(bytes, variant.etag);
     },
   };
 }
@@ -138,14 +143,28 @@ function memoizedPageSource(source: TVariantSource, memo: ReturnType<typeof crea
     },
     async open(coding, range) {
       const entry = range === undefined ? memo.get(slug, coding, row) : undefined;
-      if (entry) return { body: Readable.from([entry.bytes]), bytes: entry.bytes, size: entry.size, etag: entry.etag };
+      if (entry) return inMemoryVariant(entry.bytes, entry.etag);
       const changes = memo.changes();
       const opened = await source.open(coding, range);
       if (!opened || range !== undefined || opened.size > PAGE_MEMO_MAX_VARIANT) return opened;
       const bytes = await buffer(opened.body);
       memo.set(slug, coding, { row, changes, size: bytes.length, etag: opened.etag, bytes });
-      return { body: Readable.from([bytes]), bytes, size: bytes.length, etag: opened.etag };
+      return inMemoryVariant(bytes, opened.etag);
     },
+  };
+}
+
+/** A variant whose bytes are in memory: sent in one write, its stream made only if something reads it. */
+function inMemoryVariant(bytes: Buffer, etag: string | undefined): TOpenedVariant {
+  let body: Readable | undefined;
+  return {
+    get body() {
+      body ??= Readable.from([bytes]);
+      return body;
+    },
+    bytes,
+    size: bytes.length,
+    etag,
   };
 }
 
