@@ -1,6 +1,6 @@
 /**
  * The API process's periodic work (sweepers, retries, the notification dispatcher): a task run every
- * `intervalMs`, never two runs at once (a turn that comes while a run is still going is skipped), a
+ * `everyMs`, never two runs at once (a turn that comes while a run is still going is skipped), a
  * failed run logged and the next turn tried as usual. The timer never keeps the process alive;
  * stop() clears it and waits for a run in progress.
  */

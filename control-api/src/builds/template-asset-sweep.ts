@@ -304,9 +304,9 @@ function safeJson(bytes: Buffer): unknown {
  */
 let localVersions: Promise<string[]> | null = null;
 export function localTemplateVersions(): Promise<string[]> {
-  localVersions ??= readLocalTemplateVersions();
-  localVersions.catch(() => {
+  localVersions ??= readLocalTemplateVersions().catch((err: unknown) => {
     localVersions = null; // tried again at the next sweep
+    throw err;
   });
   return localVersions;
 }
