@@ -98,6 +98,44 @@ function quickStartSecret() {
   return { SESSION_SECRET: readFileSync(file, 'utf8').trim() };
 }
 
+/** The first line of a failure's message, without colour codes, short enough for a summary. */
+function firstLine(message) {
+  const line = String(message ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim() !== '') ?? '';
+  return line.length > 240 ? `${line.slice(0, 240)}…` : line.trim();
+}
+
+/** `file › test: first line of the error` for every failed test (or suite that failed to load) in vitest's JSON report. */
+function failedUnitTests(report) {
+  if (!report) return [];
+  const lines = [];
+  for (const file of report.testResults ?? []) {
+    const name = path.relative(root, file.name);
+    const failed = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const t of failed) lines.push(`${name} › ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+    if (failed.length === 0 && file.status === 'failed') lines.push(`${name}: ${firstLine(file.message)}`);
+  }
+  return lines;
+}
+
+/** The same for Playwright's JSON report: tests whose outcome was unexpected. */
+function failedBrowserTests(report) {
+  if (!report) return [];
+  const lines = [];
+  const walk = (suite, outer) => {
+    const titles = suite.title && suite.title !== suite.file ? [...outer, suite.title] : outer;
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status !== 'unexpected') continue;
+        const error = t.results?.at(-1)?.error?.message;
+        lines.push(`${spec.file}:${spec.line} › ${[...titles, spec.title].join(' › ')}: ${firstLine(error)}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, titles);
+  };
+  for (const suite of report.suites ?? []) walk(suite, []);
+  return lines;
+}
+
 if (command === 'start') {
   prepare();
   process.exit(await exec(process.execPath, [...API_NODE_FLAGS, 'control-api/src/main.ts'], { NODE_ENV: 'production', ...API_ENV, ...quickStartSecret() }));
@@ -123,6 +161,10 @@ if (command === 'start') {
     counts.skipped += p.stats.skipped;
   }
   rmSync(reports, { recursive: true, force: true });
+  const failures = [...failedUnitTests(u), ...failedBrowserTests(p)];
+  if (failures.length > 0) {
+    process.stdout.write(`\nFailed:\n${failures.map((line) => `  ✗ ${line}`).join('\n')}\n`);
+  }
   const ok = unit === 0 && e2e === 0 && u !== null && p !== null;
   // A crashed runner that wrote no report still counts as a failure.
   if (!ok && counts.failed === 0) counts.failed = 1;
