@@ -155,6 +155,7 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
       progress(shownProgress, `Processing files (${done}/${files.length})`);
     });
 
+    const derivedAt = performance.now();
     progress(PROGRESS.rendering, 'Rendering site');
     // The picture link previews show; written before the HTML that points at it. Never fatal.
     const ogImageUrl = await writeSiteOgImage(ogDeps, project, files, derived).catch((error: unknown) => {
@@ -164,6 +165,7 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
     const model = buildRenderModel(project, files, derived, deps.siteOrigin, ogImageUrl, deps.archiveEntryLimits);
     const { body, variants, etags, scriptHashes } = await pages.render(model);
 
+    const renderedAt = performance.now();
     await publishAssets(); // the HTML may reference island bundles: they go up first
     // The page's inline script hashes for the API's CSP header, written before the HTML they allow.
     const csp: TSiteCspSidecar = { scriptHashes, pageEtags: Object.values(etags) };
@@ -181,6 +183,7 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
       ),
     ]);
     await putUnlessStored(storage, htmlKey, body, { contentType: SITE_HTML_CONTENT_TYPE, cacheControl: SITE_HTML_CACHE_CONTROL, etag: etags.identity });
+    const storedAt = performance.now();
     progress(PROGRESS.done, 'Published');
     await progress.flush();
 
@@ -193,7 +196,8 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
         gzip: { bytes: variants.gzip, etag: etags.gzip },
       },
     };
-    return { htmlKey, htmlBytes: body.length, derived, derivedCount, page };
+    const timings = { deriveMs: derivedAt - started, renderMs: renderedAt - derivedAt, storeMs: storedAt - renderedAt };
+    return { htmlKey, htmlBytes: body.length, derived, derivedCount, page, timings };
   }
 
   return {

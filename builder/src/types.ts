@@ -60,8 +60,10 @@ export interface TBuildResult {
   htmlBytes: number;
   /** Derived metadata per file id, to be saved on the file rows. */
   derived: Record<string, TDerivedMetadata>;
-  /** How many files were derived in this build (cache misses). */
+  /** How many files were derived in this build (cache misses); the other files' derived data was found cached. */
   derivedCount: number;
+  /** Time spent per stage, in ms: deriving files, rendering the page (and its link picture), storing it. */
+  timings: { deriveMs: number; renderMs: number; storeMs: number };
   /** The page as stored: its inline scripts' hashes, and its bytes and strong tag in each coding (for a public copy). */
   page: TBuiltPage;
 }

@@ -29,6 +29,8 @@ import { createFileVariantRoutes } from './files/file-variants.routes.ts';
 import { createDownloadRoutes } from './downloads/downloads.routes.ts';
 import { createUploadSessionBodyParser, createUploadSessionRoutes } from './upload-sessions/upload-sessions.routes.ts';
 import { createBillingRoutes, createBillingWebhookRoutes } from './billing/billing.routes.ts';
+import { answerOpsRequest } from './observability/ops-endpoints.ts';
+import { REQUEST_ID_PATTERN, runInRequestContext } from './observability/request-context.ts';
 
 /** The publish calls that create a site for the anonymous creator (regular, chunked, direct, direct chunked). */
 const PUBLISH_PATHS = ['/api/upload', '/api/chunked-upload/init', '/api/direct-upload', '/api/direct-upload/init'];
@@ -46,16 +48,32 @@ export function createApp(deps: TAppDeps): express.Express {
 
   // Slow bodies: a deadline for ordinary requests, an idle timer for uploads.
   app.use(createBodyTimeouts(deps.config.http));
+  // Liveness, readiness and (to a bearer of METRICS_TOKEN) metrics, before any other work.
+  const metricsToken = deps.config.ops.metricsToken ?? null;
   app.use((req, res, next) => {
-    const requestId = req.get('x-request-id')?.slice(0, 64) || randomUUID();
+    if (!answerOpsRequest(req, res, deps, metricsToken)) next();
+  });
+  app.use((req, res, next) => {
+    // A proxy's id is kept when it is safe to log and pass on; otherwise the request gets its own.
+    const given = req.get('x-request-id');
+    const requestId = given !== undefined && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
     res.locals.requestId = requestId;
     res.set('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
+    const socket = req.socket;
+    const readBefore = socket.bytesRead;
+    const writtenBefore = socket.bytesWritten;
     res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      deps.log.debug({ requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms) }, 'request');
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      // The route pattern (never the path itself, which would make a series per slug or file).
+      const route = routeLabelOf(req);
+      const declared = Number(req.headers['content-length'] ?? 0);
+      const received = Math.max(Number.isFinite(declared) ? declared : 0, socket.bytesRead - readBefore);
+      deps.metrics.observeRequest(route, req.method, res.statusCode, seconds, received, socket.bytesWritten - writtenBefore);
+      deps.log.debug({ requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1000) }, 'request');
     });
-    next();
+    // Every log line written while this request is handled, and every build it queues, carries its id.
+    runInRequestContext(requestId, next);
   });
   // Who is asking (visitor, unlocked sites, anonymous creator, signed-in creator), once per request, for every router.
   app.use(
@@ -115,4 +133,17 @@ export function createApp(deps: TAppDeps): express.Express {
   app.use((_req, res) => dashboard.sendNotFound(res));
   app.use(createErrorMiddleware(deps.log));
   return app;
+}
+
+/**
+ * The pattern of the route that answered (`/:slug`, `/api/projects/:id`), never the path itself, which
+ * would make a metric series per site; of a route with several paths, the one asked for.
+ */
+function routeLabelOf(req: express.Request): string {
+  const route: unknown = req.route;
+  if (typeof route !== 'object' || route === null || !('path' in route)) return 'unmatched';
+  const paths: unknown[] = Array.isArray(route.path) ? route.path : [route.path];
+  const asked = req.path.toLowerCase();
+  const exact = paths.find((p) => typeof p === 'string' && p.toLowerCase() === asked);
+  return `${req.baseUrl}${String(exact ?? paths.map(String).join('|'))}`;
 }

@@ -4,6 +4,8 @@
  * analytics batch, the mailer) is here, made from this runtime's own config and database, so two
  * runtimes in one process share nothing and `close()` can flush and stop all of it.
  */
+import type { TMetrics } from './observability/metrics.ts';
+import type { THealth } from './observability/health.ts';
 import type { Kysely } from 'kysely';
 import type { TConfig } from './config/config.ts';
 import type { Database } from './db/tables.ts';
@@ -93,4 +95,8 @@ export interface TAppDeps {
   favorites: TFavoriteWriter;
   /** Stripe's API; undefined without STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (billing off). */
   stripe: Stripe | undefined;
+  /** Prometheus metrics of this runtime (observability/metrics.ts). */
+  metrics: TMetrics;
+  /** Readiness of this process, and its switch to draining at shutdown (observability/health.ts). */
+  health: THealth;
 }

@@ -18,3 +18,5 @@ export { dispatchDueNotifications } from './notifications/notifications.service.
 export { findDemoProject, saveDemoProject, listDemoSiteStates, recordDemoFingerprint, type TDemoFileInput, type TDemoSiteState } from './projects/demo-projects.ts';
 export { recountUsage, type TUsageDrift } from './billing/usage.service.ts';
 export { freeSubscriptionRow } from './billing/billing.repository.ts';
+export { createOpsServer } from './observability/ops-endpoints.ts';
+export { listenOps } from './observability/shutdown.ts';

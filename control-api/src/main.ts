@@ -6,6 +6,8 @@ import { createRuntime } from './runtime.ts';
 import { assertSessionSecretConfigured } from './access/server-secret.ts';
 import { createHttpServer } from './http/slow-clients.ts';
 import { startDemoSitesSeed } from './demo-sites.ts';
+import { createOpsServer } from './observability/ops-endpoints.ts';
+import { drainHttpServer, listenOps } from './observability/shutdown.ts';
 
 process.env.NODE_ENV ??= 'production';
 
@@ -13,7 +15,7 @@ const config = loadConfig();
 // The cookie key must not live in the database in production.
 assertSessionSecretConfigured(config);
 const log = createLogger(config.logLevel);
-const runtime = await createRuntime(config, { runBuilder: config.runBuilder, log, checkpointInBackground: true });
+const runtime = await createRuntime(config, { runBuilder: config.runBuilder, log, checkpointInBackground: true, processMetrics: true });
 const app = createApp(runtime.deps);
 // Notification batches, the expired-site sweeper, and the removal of abandoned resumable uploads
 // (their temp bytes or S3 multipart parts); close() stops them.
@@ -27,6 +29,8 @@ server.listen(config.port, config.host, () => {
   log.info({ port, storage: config.storage.driver, queue: runtime.deps.queue.driver, builder: config.runBuilder }, 'listening');
   process.stdout.write(`\nDropsite is running at ${config.publicUrl.replace(`:${config.port}`, `:${port}`)}\n\n`);
 });
+// /healthz, /readyz and /metrics on a private port, when OPS_PORT is set.
+const opsServer = config.ops.port === undefined ? null : await listenOps(createOpsServer(runtime.deps), config.ops, log);
 // The demo sites (one per template), built in the background when missing or out of date.
 const demoSites = config.demoSites ? startDemoSitesSeed(log) : null;
 
@@ -34,16 +38,19 @@ let isStopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (isStopping) return;
   isStopping = true;
-  log.info({ signal }, 'shutting down');
+  const started = Date.now();
+  log.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: draining requests');
+  // /readyz answers 503 from now on, so a load balancer stops sending requests here.
+  runtime.deps.health.startDraining();
   demoSites?.stop();
-  // Stop accepting connections, let in-flight requests and builds finish.
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  const timer = setTimeout(() => server.closeAllConnections(), 10_000);
-  timer.unref();
-  await closed;
-  await runtime.close();
-  log.info('stopped');
+  // No new connections; in-flight requests (uploads too) finish within the grace period, then are cut
+  // off (a resumable upload goes on through another process, or this one after its restart).
+  const { cutOff } = await drainHttpServer(server, config.shutdownGraceMs);
+  // Running builds finish within what is left of it; later ones are handed back to the queue. The
+  // batched view and download events are written before the database closes.
+  await runtime.close({ graceMs: Math.max(1_000, config.shutdownGraceMs - (Date.now() - started)) });
+  opsServer?.close();
+  log.info({ ms: Date.now() - started, cutOff }, 'stopped');
   process.exit(0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

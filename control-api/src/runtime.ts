@@ -33,6 +33,9 @@ import { createAnalyticsBatcher, listViewsSince } from './analytics/analytics.re
 import { createFavoriteWriter } from './engagement/engagement.repository.ts';
 import { createViewLedger, VIEW_LEDGER_LOAD_LIMIT, type TViewLedger } from './analytics/view-ledger.ts';
 import { startBackgroundJobs, type TBackgroundJobs } from './background-jobs.ts';
+import { createMetrics } from './observability/metrics.ts';
+import { createHealth } from './observability/health.ts';
+import { countOpenUploadSessions } from './upload-sessions/upload-sessions.repository.ts';
 
 export interface TRuntime {
   deps: TAppDeps;
@@ -44,8 +47,12 @@ export interface TRuntime {
    * sweeper of abandoned uploads; stopped by close().
    */
   startBackgroundJobs(): void;
-  /** Stops the jobs, stops taking builds and lets running ones finish, flushes the analytics batch, closes connections and the mailer. */
-  close(): Promise<void>;
+  /**
+   * Stops the jobs, stops taking builds and lets running ones finish (within `graceMs` when given:
+   * later ones are handed back to the queue), flushes the analytics batch, closes
+   * connections and the mailer.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 export interface TRuntimeOptions {
@@ -68,6 +75,11 @@ export interface TRuntimeOptions {
    * request (`db/sqlite-checkpointer.ts`): for processes that serve requests for long, not commands.
    */
   checkpointInBackground?: boolean;
+  /**
+   * Collect the process's own metrics (CPU, memory, GC, event-loop delay) beside the runtime's: for
+   * the one runtime of a server or builder process, not the many of a test process.
+   */
+  processMetrics?: boolean;
 }
 
 export async function createQueue(config: TConfig, log: Logger): Promise<BuildQueue> {
@@ -107,6 +119,8 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
   const keys = await loadServerKeys({ db, config, clock });
   const limiterStore = options.limiterStore ?? (await createLimiterStore(config, clock, log));
   const queries = createQueryCache();
+  const metrics = createMetrics({ processMetrics: options.processMetrics ?? false });
+  metrics.setSources({ queueCounts: () => queue.counts(), openUploadSessions: () => countOpenUploadSessions(db) });
   const deps: TAppDeps = {
     config,
     db,
@@ -136,6 +150,8 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
     analytics: createAnalyticsBatcher(db, { queries }),
     favorites: createFavoriteWriter(db, { reads: database.readCache, queries }),
     stripe: createStripeClient(config.billing),
+    metrics,
+    health: createHealth({ db, queue, storage, log }),
   };
 
   let closeBuilder = async () => {};
@@ -179,11 +195,13 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
     startBackgroundJobs() {
       jobs ??= startBackgroundJobs(deps);
     },
-    close() {
+    close(closeOptions = {}) {
       closing ??= (async () => {
+        const deadline = closeOptions.graceMs === undefined ? undefined : Date.now() + closeOptions.graceMs;
         await jobs?.stop();
-        await queue.close();
-        await closeBuilder();
+        await queue.close(deadline === undefined ? {} : { graceMs: closeOptions.graceMs });
+        // The builder's own wait for its builds, within what is left of the grace period.
+        await (deadline === undefined ? closeBuilder() : Promise.race([closeBuilder(), new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())).unref())]));
         // Views and downloads counted a moment ago are written before the database goes.
         await deps.analytics.flush();
         await deps.mailer.close();

@@ -1,8 +1,10 @@
 /**
  * npm run builder: a build worker as its own process, consuming the BullMQ queue.
- * Run as many as you like; each stops gracefully on SIGTERM (finishing its builds).
+ * Run as many as you like. With OPS_PORT set it answers /healthz, /readyz and /metrics there.
+ * On SIGTERM it takes no new build and finishes its running ones within SHUTDOWN_GRACE_SECONDS;
+ * a build still running then is handed back to the queue for another builder.
  */
-import { createRuntime, loadConfig, createLogger } from '@dropsite/control-api';
+import { createLogger, createOpsServer, createRuntime, listenOps, loadConfig } from '@dropsite/control-api';
 
 process.env.NODE_ENV ??= 'production';
 
@@ -12,15 +14,19 @@ if (!config.redisUrl) {
   log.error('REDIS_URL is not set: a separate builder needs the shared queue. On the embedded defaults the server builds in-process.');
   process.exit(2);
 }
-const runtime = await createRuntime(config, { runBuilder: true, log });
+const runtime = await createRuntime(config, { runBuilder: true, log, processMetrics: true });
+const opsServer = config.ops.port === undefined ? null : await listenOps(createOpsServer(runtime.deps), config.ops, log);
 log.info({ concurrency: config.buildConcurrency, storage: config.storage.driver }, 'builder started');
 
 let isStopping = false;
 const stop = async (signal: string) => {
   if (isStopping) return;
   isStopping = true;
-  log.info({ signal }, 'builder stopping; finishing running builds');
-  await runtime.close();
+  log.info({ signal, graceMs: config.shutdownGraceMs }, 'builder stopping; finishing running builds');
+  runtime.deps.health.startDraining();
+  await runtime.close({ graceMs: config.shutdownGraceMs });
+  opsServer?.close();
+  log.info('builder stopped');
   process.exit(0);
 };
 process.on('SIGTERM', () => void stop('SIGTERM'));

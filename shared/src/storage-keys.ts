@@ -50,6 +50,9 @@ function contentHash(sha256: string): string {
   return sha256.toLowerCase();
 }
 
+/** A key never written: readiness checks ask the store for it, and an answer of 'not found' means the store is reachable. */
+export const READINESS_PROBE_KEY = '.readiness-probe';
+
 /** Prefix of every uploaded file (the orphaned-multipart sweep lists under it). */
 export const UPLOADS_PREFIX = 'uploads/';
 

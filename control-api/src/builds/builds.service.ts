@@ -8,13 +8,17 @@ import { findProjectById, saveFileMetadata, setProjectStatus } from '../projects
 import { buildInputOf } from './build-input.ts';
 import { syncPublicPage } from '../edge/public-page.ts';
 import { refreshUsageSoon } from '../billing/usage.service.ts';
+import { currentRequestId, runInRequestContext } from '../observability/request-context.ts';
 import { insertBuild, markBuildFailed, markBuildRunning, markBuildSucceeded, updateBuildProgress } from './builds.repository.ts';
 
 /** Records a build for this project version (once) and puts it on the queue. */
 export async function enqueueProjectBuild(deps: TAppDeps, projectId: string, version: number): Promise<string> {
   const build = await insertBuild(deps.db, { id: newId(), projectId, version, now: deps.clock.now() });
   try {
-    await deps.queue.enqueue({ projectId, buildId: build.id, version }, { attempts: deps.config.buildAttempts });
+    // The request that asked for it (a publish, an edit) travels with the job into the builder's log lines.
+    const requestId = currentRequestId();
+    const job = { projectId, buildId: build.id, version, enqueuedAt: deps.clock.now(), ...(requestId === undefined ? {} : { requestId }) };
+    await deps.queue.enqueue(job, { attempts: deps.config.buildAttempts });
   } catch (err) {
     throw new AppError('service_unavailable', 'Publishing is temporarily unavailable. Please try again in a minute.', { cause: err });
   }
@@ -25,17 +29,30 @@ export async function enqueueProjectBuild(deps: TAppDeps, projectId: string, ver
  * The job processor. Idempotent: a retried or duplicated job renders the same site,
  * and a job for an older version than the project's current one is skipped (the newest wins).
  */
-export function createBuildProcessor(deps: Pick<TAppDeps, 'db' | 'clock' | 'log' | 'config' | 'storage'>, builder: Pick<SiteBuilder, 'buildSite'>): TBuildProcessor {
+export function createBuildProcessor(deps: Pick<TAppDeps, 'db' | 'clock' | 'log' | 'config' | 'storage' | 'metrics'>, builder: Pick<SiteBuilder, 'buildSite'>): TBuildProcessor {
+  const process = processBuild(deps, builder);
+  // Every log line of the build, the builder's included, names the request that queued it.
+  return (job, reportProgress) => (job.requestId === undefined ? process(job, reportProgress) : runInRequestContext(job.requestId, () => process(job, reportProgress)));
+}
+
+function processBuild(deps: Pick<TAppDeps, 'db' | 'clock' | 'log' | 'config' | 'storage' | 'metrics'>, builder: Pick<SiteBuilder, 'buildSite'>): TBuildProcessor {
   return async (job, reportProgress) => {
-    const { db, clock, log } = deps;
+    const { db, clock, log, metrics } = deps;
     const project = await findProjectById(db, job.projectId);
-    if (!project || project.deleted_at !== null) throw new UnrecoverableBuildError(`Project ${job.projectId} no longer exists`);
+    if (!project || project.deleted_at !== null) {
+      metrics.countBuild('failed');
+      throw new UnrecoverableBuildError(`Project ${job.projectId} no longer exists`);
+    }
     if (project.version > job.version) {
       await markBuildSucceeded(db, job.buildId, clock.now());
+      metrics.countBuild('superseded');
       log.info({ projectId: job.projectId, version: job.version }, 'build superseded by a newer version');
       return;
     }
     const attempt = await markBuildRunning(db, job.buildId, clock.now());
+    const waitedMs = job.enqueuedAt === undefined ? undefined : clock.now() - job.enqueuedAt;
+    if (waitedMs !== undefined && attempt === 1) metrics.observeBuildWait(waitedMs / 1000);
+    log.info({ projectId: job.projectId, buildId: job.buildId, version: job.version, attempt, waitedMs }, 'build started');
     try {
       // The row read above: an edit since then bumps the version, and that version's build supersedes this one.
       const input = await buildInputOf(db, project);
@@ -63,10 +80,17 @@ export function createBuildProcessor(deps: Pick<TAppDeps, 'db' | 'clock' | 'log'
       await syncPublicPage(deps, job.projectId, { version: input.project.version, page: result.page });
       // What the build derived (thumbnails, display copies, PDFs) counts toward the owner's storage.
       refreshUsageSoon(deps, project.owner_creator_id);
+      metrics.countBuild('succeeded');
+      metrics.observeBuildStage('derive', result.timings.deriveMs / 1000);
+      metrics.observeBuildStage('render', result.timings.renderMs / 1000);
+      metrics.observeBuildStage('store', result.timings.storeMs / 1000);
+      metrics.observeBuildStage('total', (result.timings.deriveMs + result.timings.renderMs + result.timings.storeMs) / 1000);
+      metrics.countDerivations(input.files.length - result.derivedCount, result.derivedCount);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const isFinal = err instanceof UnrecoverableBuildError || attempt >= deps.config.buildAttempts;
       log.warn({ err, projectId: job.projectId, buildId: job.buildId, attempt, isFinal }, 'build failed');
+      metrics.countBuild(isFinal ? 'failed' : 'retried');
       if (isFinal) {
         await markBuildFailed(db, job.buildId, message.slice(0, 2000), clock.now());
         if (project.status !== 'live') await setProjectStatus(db, job.projectId, 'failed', clock.now());

@@ -37,6 +37,10 @@ const ZEnvSchema = z.object({
   BUILD_RENDER_THREADS: z.union([z.literal(''), z.coerce.number().int().min(0).max(16)]).default(''),
   BUILD_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  OPS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  OPS_HOST: z.string().default('127.0.0.1'),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(25),
   DASHBOARD_DIR: z.string().optional(),
   HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(30),
   HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(120),
@@ -157,6 +161,14 @@ export interface TConfig {
   /** Files one build derives at once (images decode on libvips threads, so a few overlap I/O well). */
   deriveConcurrency: number;
   logLevel: z.infer<typeof ZEnvSchema>['LOG_LEVEL'];
+  /**
+   * The operator's endpoints. /healthz and /readyz answer on the main port; /metrics there only to
+   * `Authorization: Bearer <metricsToken>`. With `port` set, a second listener on `host` answers all
+   * three without a token (the builder process has only this one).
+   */
+  ops: { port: number | undefined; host: string; metricsToken: string | undefined };
+  /** On SIGTERM, how long in-flight requests (uploads included) and builds may take before they are cut off. */
+  shutdownGraceMs: number;
   dashboardDir: string;
   /** Proxies trusted to report the client's address: none, a hop count, or their addresses (trust-proxy.ts). */
   trustProxy: TTrustProxy;
@@ -323,6 +335,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     buildAttempts: e.BUILD_ATTEMPTS,
     deriveConcurrency: e.DERIVE_CONCURRENCY,
     logLevel: e.LOG_LEVEL,
+    ops: { port: e.OPS_PORT, host: e.OPS_HOST, metricsToken: e.METRICS_TOKEN },
+    shutdownGraceMs: Math.round(e.SHUTDOWN_GRACE_SECONDS * 1000),
     dashboardDir: path.resolve(cwd, e.DASHBOARD_DIR ?? path.join(import.meta.dirname, '../../../dashboard/dist')),
     trustProxy: e.TRUST_PROXY,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,

@@ -5,6 +5,10 @@ export interface TBuildJob {
   buildId: string;
   /** The project version the build renders; a job per (project, version) at most. */
   version: number;
+  /** The request that queued the build, named in the builder's log lines. */
+  requestId?: string;
+  /** When the build was queued (epoch ms), for the queue-wait metric. */
+  enqueuedAt?: number;
 }
 
 export interface TBuildProgress {
@@ -35,8 +39,12 @@ export interface BuildQueue {
   whenIdle(): Promise<void>;
   /** Counts of jobs by state. */
   counts(): Promise<{ waiting: number; active: number; failed: number; completed: number }>;
-  /** Stops taking jobs, waits for running ones to finish, releases connections. */
-  close(): Promise<void>;
+  /**
+   * Stops taking jobs, waits for running ones to finish, releases connections. With `graceMs`, waits
+   * that long at most: a job still running then is handed back (BullMQ: its lock lapses and another
+   * builder takes it after the stall interval; in-process: the next start finds its build unfinished).
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 export class UnrecoverableBuildError extends Error {
@@ -48,4 +56,15 @@ export class UnrecoverableBuildError extends Error {
 
 export function buildJobId(job: Pick<TBuildJob, 'projectId' | 'version'>): string {
   return `site-${job.projectId}-v${job.version}`;
+}
+
+/** What a job carries: ids, and the request and time that queued it. */
+export function jobDataOf(job: TBuildJob): TBuildJob {
+  return {
+    projectId: job.projectId,
+    buildId: job.buildId,
+    version: job.version,
+    ...(job.requestId === undefined ? {} : { requestId: job.requestId }),
+    ...(job.enqueuedAt === undefined ? {} : { enqueuedAt: job.enqueuedAt }),
+  };
 }

@@ -2,7 +2,7 @@
 import { MetricsTime, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Job, JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
-import { UnrecoverableBuildError, buildJobId } from './build-queue.ts';
+import { UnrecoverableBuildError, buildJobId, jobDataOf } from './build-queue.ts';
 import type { BuildQueue, TBuildJob, TBuildProcessor, TEnqueueOptions } from './build-queue.ts';
 import { silentLogger } from './inline-queue.ts';
 import type { TQueueLogger } from './inline-queue.ts';
@@ -70,7 +70,7 @@ export async function createBullmqQueue(options: TBullmqQueueOptions): Promise<B
       removeOnFail: { count: FAILED_JOBS_KEPT },
     };
     // BullMQ ignores an add whose id already exists, which is the dedupe while waiting or running.
-    await queue.add('build', { projectId: job.projectId, buildId: job.buildId, version: job.version }, jobOptions);
+    await queue.add('build', jobDataOf(job), jobOptions);
   }
 
   /** A failed job keeps its id; drop it so asking for the same build again actually runs it. */
@@ -128,10 +128,18 @@ export async function createBullmqQueue(options: TBullmqQueueOptions): Promise<B
     }
   }
 
-  async function close(): Promise<void> {
+  async function close(closeOptions: { graceMs?: number } = {}): Promise<void> {
     closing ??= (async () => {
-      // Graceful: the worker takes no new job and waits for the running ones to finish.
-      await worker?.close();
+      // Graceful: the worker takes no new job and waits for the running ones to finish, for the grace
+      // period at most; then it lets go of them (their locks lapse and another builder takes them).
+      if (worker) {
+        const finished = worker.close().then(() => true);
+        const inTime = closeOptions.graceMs === undefined ? await finished : await Promise.race([finished, delay(closeOptions.graceMs).then(() => false)]);
+        if (!inTime) {
+          log.warn({ graceMs: closeOptions.graceMs }, 'builds still running after the grace period: handed back to the queue');
+          await worker.close(true);
+        }
+      }
       await queue.close();
       await Promise.all([quit(workerConnection), quit(producerConnection)]);
     })();
@@ -160,4 +168,8 @@ export async function assertNoEviction(redis: Pick<Redis, 'config'>, log: TQueue
 async function quit(redis: Redis | undefined): Promise<void> {
   if (!redis || redis.status === 'end') return;
   await redis.quit().catch(() => redis.disconnect());
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

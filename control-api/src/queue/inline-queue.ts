@@ -1,6 +1,6 @@
 /** The in-process build queue: no Redis, jobs live and die with the process. */
 import type { Logger } from 'pino';
-import { UnrecoverableBuildError, buildJobId } from './build-queue.ts';
+import { UnrecoverableBuildError, buildJobId, jobDataOf } from './build-queue.ts';
 import type { BuildQueue, TBuildJob, TBuildProcessor, TEnqueueOptions } from './build-queue.ts';
 
 export type TQueueLogger = Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
@@ -53,7 +53,7 @@ export function createInlineQueue(options: TInlineQueueOptions = {}): BuildQueue
     pendingIds.add(id);
     waiting.push({
       id,
-      job: { projectId: job.projectId, buildId: job.buildId, version: job.version },
+      job: jobDataOf(job),
       attempts: Math.max(1, enqueueOptions.attempts ?? defaultAttempts),
       backoffMs: enqueueOptions.backoffMs ?? defaultBackoffMs,
       attemptsMade: 0,
@@ -146,7 +146,7 @@ export function createInlineQueue(options: TInlineQueueOptions = {}): BuildQueue
     return { waiting: waiting.length + delayed.size, active: active.size, failed, completed };
   }
 
-  async function close(): Promise<void> {
+  async function close(closeOptions: { graceMs?: number } = {}): Promise<void> {
     closed = true;
     // Nothing outlives the process in this driver, so retries still pending are dropped with it.
     for (const timer of delayed.values()) clearTimeout(timer);
@@ -157,7 +157,16 @@ export function createInlineQueue(options: TInlineQueueOptions = {}): BuildQueue
     for (const id of delayed.keys()) pendingIds.delete(id);
     delayed.clear();
     waiting.length = 0;
-    await Promise.all(active.values());
+    // Running builds finish, within the grace period if one is given; one still running after it is
+    // left unfinished in the database, and the next start queues it again.
+    const running = Promise.all(active.values());
+    if (closeOptions.graceMs === undefined) await running;
+    else {
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = await Promise.race([running.then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), closeOptions.graceMs)))]);
+      clearTimeout(timer);
+      if (timedOut) log.warn({ running: active.size, graceMs: closeOptions.graceMs }, 'builds still running after the grace period: left for the next start');
+    }
     resolveIdleWaiters();
   }
 

@@ -180,3 +180,13 @@ export async function findLiveMultipartUploadIds(db: TDb): Promise<Set<string>> 
     .execute();
   return new Set(rows.map((r) => r.multipart_upload_id).filter((id): id is string => id !== null));
 }
+
+/** Upload sessions still taking chunks or being completed (the metrics' open-sessions gauge). */
+export async function countOpenUploadSessions(db: TDb): Promise<number> {
+  const row = await db
+    .selectFrom('upload_sessions')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('status', 'in', ['open', 'completing'])
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
