@@ -33,6 +33,9 @@ export function startSqliteCheckpointer(path: string, onError: (message: string)
     close() {
       closing ??= new Promise<void>((resolve) => {
         worker.once('exit', () => resolve());
+        // Waited for now: without a reference the process could run out of work and exit before the
+        // thread has closed its connection, and before whatever its owner does after close().
+        worker.ref();
         worker.postMessage('close');
         // A thread that does not end by itself in a second is stopped.
         setTimeout(() => void worker.terminate(), 1_000).unref();
