@@ -54,6 +54,7 @@ describe.skipIf(!available)('distributed deployment: API + builder process + Pos
   let api: ReturnType<typeof startProcess>;
   let builder: ReturnType<typeof startProcess>;
   let baseUrl: string;
+  let builderOps: string;
 
   beforeAll(async () => {
     s3Dir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-s3-'));
@@ -80,7 +81,9 @@ describe.skipIf(!available)('distributed deployment: API + builder process + Pos
     // DEMO_SITES=false: the builder's only jobs are this test's.
     api = startProcess('control-api/src/main.ts', { ...env, PORT: String(port), RUN_BUILDER: 'false', DEMO_SITES: 'false' });
     await api.waitFor('Dropsite is running at');
-    builder = startProcess('scripts/src/builder.ts', env);
+    const opsPort = await freePort();
+    builderOps = `http://127.0.0.1:${opsPort}`;
+    builder = startProcess('scripts/src/builder.ts', { ...env, OPS_PORT: String(opsPort) });
     await builder.waitFor('builder started');
   }, 90_000);
 
@@ -95,7 +98,7 @@ describe.skipIf(!available)('distributed deployment: API + builder process + Pos
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('publishes through the API, builds in the builder process, serves from S3, and both stop gracefully', async () => {
+  it('publishes through the API, builds in the builder process (its log lines naming the publish request), serves from S3, and both stop gracefully', async () => {
     const photo = await sharp({ create: { width: 2400, height: 1600, channels: 3, background: { r: 200, g: 150, b: 90 } } })
       .jpeg()
       .toBuffer();
@@ -104,7 +107,7 @@ describe.skipIf(!available)('distributed deployment: API + builder process + Pos
     form.append('description', 'Final selects');
     form.append('files', new Blob([photo], { type: 'image/jpeg' }), 'select-01.jpg');
     form.append('files', new Blob([new TextEncoder().encode('%PDF-1.4 not really')], { type: 'application/pdf' }), 'contract.pdf');
-    const res = await fetch(`${baseUrl}/api/upload`, { method: 'POST', body: form });
+    const res = await fetch(`${baseUrl}/api/upload`, { method: 'POST', body: form, headers: { 'X-Request-Id': 'dist-publish-0001' } });
     const body = (await res.json()) as { success: boolean; slug: string; url: string };
     expect(res.status, JSON.stringify(body)).toBe(201);
     expect(body.url).toBe(`${baseUrl}/${body.slug}`);
@@ -119,6 +122,21 @@ describe.skipIf(!available)('distributed deployment: API + builder process + Pos
     }
     expect(status).toBe('live');
     expect(builder.output()).not.toContain('"level":50');
+    // The request id travelled from the API's request into the job and the builder's own lines.
+    const builderLines = builder
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { msg?: string; requestId?: string });
+    expect(builderLines.filter((l) => l.requestId === 'dist-publish-0001').map((l) => l.msg)).toEqual(expect.arrayContaining(['build started', 'file derived', 'site built']));
+    // The builder's own ops listener: ready, and its metrics count the build.
+    const ready = await fetch(`${builderOps}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', queue: 'ok', storage: 'ok' } });
+    const metrics = await (await fetch(`${builderOps}/metrics`)).text();
+    expect(metrics).toMatch(/dropsite_builds_total\{outcome="succeeded"\} 1\b/);
+    expect(metrics).toMatch(/dropsite_build_queue_wait_seconds_count 1\b/);
+    expect(metrics).toContain('nodejs_eventloop_lag_p99_seconds');
 
     const page = await fetch(`${baseUrl}/${body.slug}`);
     expect(page.status).toBe(200);
