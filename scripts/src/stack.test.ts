@@ -45,6 +45,17 @@ describe.skipIf(!available)('npm run stack: edge, two APIs, two builders, Postgr
 
   afterAll(() => stack?.discard(), 60_000);
 
+  it('every process answers /readyz on its ops port, ready; through the edge /healthz answers and /metrics, with no token configured, is not served', async () => {
+    expect(stack.opsUrls).toHaveLength(4);
+    for (const ops of stack.opsUrls) {
+      const res = await fetch(`${ops}/readyz`);
+      expect(res.status, ops).toBe(200);
+      expect(await res.json()).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', queue: 'ok', storage: 'ok' } });
+    }
+    expect((await fetch(`${stack.url}/metrics`)).status).toBe(404);
+    expect((await fetch(`${stack.url}/healthz`)).status).toBe(200);
+  });
+
   it('publishes, serves, takes engagement and applies a rebuild, a password and an expiry through the edge', async () => {
     const creator = client(stack.url);
     const signUp = await creator.request('/api/auth/sign-up', { method: 'POST', json: { email: 'ada@example.com', password: 'a long enough secret', name: 'Ada' } });

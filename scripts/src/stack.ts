@@ -48,6 +48,8 @@ export interface TStack {
   url: string;
   /** The API processes' own URLs (behind the edge; for tests that count what reaches them). */
   apiUrls: string[];
+  /** The private ops listeners (/healthz, /readyz, /metrics): the two APIs', then the two builders'. */
+  opsUrls: string[];
   /** Every process of the stack by role, for tests that signal them. */
   processes: ReadonlyArray<{ role: string; child: ChildProcess; output(): string }>;
   /** Environment the API and builders run with (e.g. for an ops command against this stack). */
@@ -260,14 +262,24 @@ export async function startStack(options: TStackOptions): Promise<TStack> {
 
     const apiPorts = [await freePort(), await freePort()];
     // The first API migrates the schema before the second starts (the migrator's lock would make it wait anyway).
+    // Each process's /healthz, /readyz and /metrics on a private port of its own (OPS_PORT).
+    const opsPorts = { apis: [await freePort(), await freePort()], builders: [await freePort(), await freePort()] };
     const apis = [];
     for (const [i, apiPort] of apiPorts.entries()) {
-      const api = launch(`api-${i + 1}`, 'control-api/src/main.ts', { PORT: String(apiPort), HOST: '127.0.0.1', RUN_BUILDER: 'false', TRUST_PROXY: '1' });
+      const api = launch(`api-${i + 1}`, 'control-api/src/main.ts', {
+        PORT: String(apiPort),
+        HOST: '127.0.0.1',
+        RUN_BUILDER: 'false',
+        TRUST_PROXY: '1',
+        OPS_PORT: String(opsPorts.apis[i]),
+      });
       await waitFor(api, 'Dropsite is running at', `API ${i + 1}`);
       apis.push(api);
     }
     // Their readiness line is logged at info, whatever the stack's level.
-    for (const i of [1, 2]) await waitFor(launch(`builder-${i}`, 'scripts/src/builder.ts', { LOG_LEVEL: 'info' }), 'builder started', `builder ${i}`);
+    for (const i of [1, 2]) {
+      await waitFor(launch(`builder-${i}`, 'scripts/src/builder.ts', { LOG_LEVEL: 'info', OPS_PORT: String(opsPorts.builders[i - 1]) }), 'builder started', `builder ${i}`);
+    }
 
     const conf = writeNginxConfig(options.dir, port, apiPorts, store.endpoint);
     const test = spawnSync(NGINX, ['-t', '-c', conf, '-p', path.join(options.dir, 'nginx')], { encoding: 'utf8' });
@@ -293,7 +305,8 @@ export async function startStack(options: TStackOptions): Promise<TStack> {
       await dropStackData(options);
       rmSync(options.dir, { recursive: true, force: true });
     };
-    return { url, apiUrls: apiPorts.map((p) => `http://127.0.0.1:${p}`), processes: started, env, stop, discard };
+    const opsUrls = [...opsPorts.apis, ...opsPorts.builders].map((p) => `http://127.0.0.1:${p}`);
+    return { url, apiUrls: apiPorts.map((p) => `http://127.0.0.1:${p}`), opsUrls, processes: started, env, stop, discard };
   } catch (error) {
     await stop();
     throw error;
@@ -318,7 +331,7 @@ if (import.meta.main) {
     demo: values.demo,
   });
   process.stdout.write(
-    `\nDropsite (distributed) is running at ${stack.url}\n  edge: nginx → 2 API processes (${stack.apiUrls.join(', ')}), 2 builders on BullMQ/Redis, PostgreSQL, S3 (s3rver)\n  Ctrl-C stops everything.\n`,
+    `\nDropsite (distributed) is running at ${stack.url}\n  edge: nginx → 2 API processes (${stack.apiUrls.join(', ')}), 2 builders on BullMQ/Redis, PostgreSQL, S3 (s3rver)\n  metrics and readiness: ${stack.opsUrls.map((u) => `${u}/metrics`).join(', ')} (APIs, then builders)\n  Ctrl-C stops everything.\n`,
   );
   let stopping = false;
   const shutdown = async () => {
