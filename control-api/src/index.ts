@@ -20,3 +20,8 @@ export { recountUsage, type TUsageDrift } from './billing/usage.service.ts';
 export { freeSubscriptionRow } from './billing/billing.repository.ts';
 export { createOpsServer } from './observability/ops-endpoints.ts';
 export { listenOps } from './observability/shutdown.ts';
+export { createDatabase, type TDatabaseHandle } from './db/database.ts';
+export { listMigrationStates, applyPendingMigrations, type TMigrationState } from './ops/migrations.ts';
+export { readSiteStats, type TSiteStats } from './ops/site-stats.ts';
+export { listSites, findSiteDetail, type TSiteListing, type TSiteDetail, type TSiteOwner } from './ops/site-directory.ts';
+export { describeSiteState, SITE_STATES } from './ops/site-state.ts';

@@ -5,44 +5,52 @@
  * template asset versions no stored page refers to any more (past TEMPLATE_ASSETS_GRACE_HOURS)
  * and prints what it removed and what still waits.
  */
-import { parseArgs } from 'node:util';
-import { createRuntime, findProjectIdsForRebuild, loadConfig, rebuildProjects, sweepTemplateAssetsNow, type TTemplateAssetSweepResult } from '@dropsite/control-api';
+import { findProjectIdsForRebuild, rebuildProjects, sweepTemplateAssetsNow, type TTemplateAssetSweepResult } from '@dropsite/control-api';
+import { failUsage, readCommandLine, runWithRuntime } from './cli.ts';
 import { createProgressBar } from './progress-bar.ts';
 
 process.env.NODE_ENV ??= 'production';
 
-const { values } = parseArgs({ options: { slug: { type: 'string', multiple: true }, all: { type: 'boolean', default: false } } });
-if (!values.all && !values.slug?.length) {
-  process.stderr.write('Usage: npm run rebuild -- --slug <slug> [--slug <slug> …] | --all\n');
-  process.exit(2);
-}
+const USAGE = `Usage: npm run rebuild -- --slug <slug> [--slug <slug> …] | --all
 
-const config = loadConfig();
-const runtime = await createRuntime({ ...config, logLevel: 'warn' }, { runBuilder: !config.redisUrl });
-let exitCode = 0;
-try {
-  const ids = await findProjectIdsForRebuild(runtime.deps.db, values.all ? { all: true } : { slugs: values.slug ?? [] });
-  if (ids.missing.length > 0) {
-    process.stderr.write(`No site with slug: ${ids.missing.join(', ')}\n`);
-    exitCode = 1;
-  }
-  if (ids.projectIds.length > 0) {
-    const bar = createProgressBar('Rebuilding');
-    const result = await rebuildProjects(runtime.deps, ids.projectIds, (p) => bar.update(p.done + p.failed, p.total, p.failed ? `(${p.failed} failed)` : ''));
-    process.stdout.write(`Rebuilt ${result.done} of ${result.total} sites in ${(result.ms / 1000).toFixed(2)} s${result.failed ? `; ${result.failed} failed` : ''}\n`);
-    if (result.failed > 0) exitCode = 1;
-  } else if (values.all) {
-    process.stdout.write('No sites to rebuild.\n');
-  }
-  if (values.all) {
-    const sweep = await sweepTemplateAssetsNow(runtime.deps);
-    process.stdout.write(describeSweep(sweep));
-    if (sweep.failed.length > 0) exitCode = 1;
-  }
-} finally {
-  await runtime.close();
-}
-process.exit(exitCode);
+Re-renders sites through the build queue, with a progress bar. With REDIS_URL the running
+builders do the work; otherwise this process builds. After --all, removes the template asset
+versions no stored page refers to any more (past TEMPLATE_ASSETS_GRACE_HOURS).
+
+Options:
+  --slug <slug>  A site to rebuild; repeat for several.
+  --all          Every site not deleted or taken down.
+  -h, --help     Show this help.
+`;
+
+const { values } = readCommandLine(USAGE, { slug: { type: 'string', multiple: true }, all: { type: 'boolean', default: false } });
+if (!values.all && !values.slug?.length) failUsage(USAGE, 'Name a site with --slug, or give --all.');
+
+await runWithRuntime(
+  async (deps) => {
+    let exitCode = 0;
+    const ids = await findProjectIdsForRebuild(deps.db, values.all ? { all: true } : { slugs: values.slug ?? [] });
+    if (ids.missing.length > 0) {
+      process.stderr.write(`No site with slug: ${ids.missing.join(', ')}\n`);
+      exitCode = 1;
+    }
+    if (ids.projectIds.length > 0) {
+      const bar = createProgressBar('Rebuilding');
+      const result = await rebuildProjects(deps, ids.projectIds, (p) => bar.update(p.done + p.failed, p.total, p.failed ? `(${p.failed} failed)` : ''));
+      process.stdout.write(`Rebuilt ${result.done} of ${result.total} sites in ${(result.ms / 1000).toFixed(2)} s${result.failed ? `; ${result.failed} failed` : ''}\n`);
+      if (result.failed > 0) exitCode = 1;
+    } else if (values.all) {
+      process.stdout.write('No sites to rebuild.\n');
+    }
+    if (values.all) {
+      const sweep = await sweepTemplateAssetsNow(deps);
+      process.stdout.write(describeSweep(sweep));
+      if (sweep.failed.length > 0) exitCode = 1;
+    }
+    return exitCode;
+  },
+  { runBuilder: (config) => !config.redisUrl },
+);
 
 function describeSweep(sweep: TTemplateAssetSweepResult): string {
   const lines = sweep.removed.map((r) => `Removed template assets of version ${r.version}: ${r.files} files (${r.objects} objects).\n`);

@@ -7,29 +7,35 @@
  * builders do the work; otherwise this process builds in-process. The API process runs this at
  * start-up when a demo is missing or out of date (control-api/src/demo-sites.ts).
  */
-import { parseArgs } from 'node:util';
 import { createRuntime, loadConfig } from '@dropsite/control-api';
+import { failUsage, readCommandLine } from './cli.ts';
 import { demoSlugOf, seedDemoSites } from './demo/seed.ts';
 import { DEMO_MANIFESTS } from './demo/projects/index.ts';
 import { createProgressBar } from './progress-bar.ts';
 
 process.env.NODE_ENV ??= 'production';
 
-const { values } = parseArgs({
-  options: {
-    force: { type: 'boolean', default: false },
-    slug: { type: 'string', multiple: true },
-    quiet: { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  },
-});
 const known = DEMO_MANIFESTS.map(demoSlugOf);
+const USAGE = `Usage: npm run seed-demo [-- --force] [--slug <slug> …] [--quiet]
+
+(Re)builds the demo sites from the sample projects in scripts/src/demo/. Demos already built
+from their current sample and site template are left alone unless --force. With REDIS_URL the
+running builders do the work; otherwise this process builds.
+
+Options:
+  --force        Rebuild the demos even when they are current.
+  --slug <slug>  Only this demo; repeat for several. Demo sites: ${known.join(', ')}
+  --quiet        Print nothing but the summary, and that only when a demo was built or its card picture failed.
+  -h, --help     Show this help.
+`;
+
+const { values } = readCommandLine(USAGE, {
+  force: { type: 'boolean', default: false },
+  slug: { type: 'string', multiple: true },
+  quiet: { type: 'boolean', default: false },
+});
 const unknown = (values.slug ?? []).filter((s) => !known.includes(s));
-if (values.help || unknown.length > 0) {
-  if (unknown.length > 0) process.stderr.write(`Not a demo site: ${unknown.join(', ')}\n`);
-  (values.help ? process.stdout : process.stderr).write(`Usage: npm run seed-demo [-- --force] [-- --slug <slug> …] [-- --quiet]\nDemo sites: ${known.join(', ')}\n`);
-  process.exit(values.help ? 0 : 2);
-}
+if (unknown.length > 0) failUsage(USAGE, `Not a demo site: ${unknown.join(', ')}`);
 
 const log = (line: string) => process.stdout.write(`[seed-demo] ${line}\n`);
 const config = loadConfig();
