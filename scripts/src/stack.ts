@@ -40,6 +40,8 @@ export interface TStackOptions {
   demo: boolean;
   /** Extra environment for the API and builder processes (e.g. a test's short dedupe window). */
   env?: Record<string, string>;
+  /** An S3-compatible store already running (bucket `dropsite`, keys S3RVER/S3RVER) to use instead of starting s3rver in `dir`. */
+  storeEndpoint?: string;
   log?: (line: string) => void;
 }
 
@@ -52,6 +54,8 @@ export interface TStack {
   opsUrls: string[];
   /** Every process of the stack by role, for tests that signal them. */
   processes: ReadonlyArray<{ role: string; child: ChildProcess; output(): string }>;
+  /** Starts the process of this role ('api-1', 'builder-2'…) again, as it was started, once it has exited; resolves when it is ready. */
+  restart(role: string): Promise<void>;
   /** Environment the API and builders run with (e.g. for an ops command against this stack). */
   env: Record<string, string>;
   stop(): Promise<void>;
@@ -204,9 +208,13 @@ export async function startStack(options: TStackOptions): Promise<TStack> {
       await dropStackData(options);
       rmSync(s3Dir, { recursive: true, force: true });
     }
-    mkdirSync(s3Dir, { recursive: true });
-    const store = await startS3rver(s3Dir);
-    s3 = store.server;
+    let store: { endpoint: string };
+    if (options.storeEndpoint === undefined) {
+      mkdirSync(s3Dir, { recursive: true });
+      const started = await startS3rver(s3Dir);
+      s3 = started.server;
+      store = started;
+    } else store = { endpoint: options.storeEndpoint };
 
     const secretFile = path.join(options.dir, 'session-secret');
     if (!existsSync(secretFile)) writeFileSync(secretFile, randomBytes(48).toString('base64url'), { mode: 0o600 });
@@ -235,7 +243,9 @@ export async function startStack(options: TStackOptions): Promise<TStack> {
       ...options.env,
     };
 
+    const launches = new Map<string, { script: string; extra: Record<string, string>; readyText: string }>();
     const launch = (role: string, script: string, extra: Record<string, string>): { child: ChildProcess; output(): string } => {
+      launches.set(role, { script, extra, readyText: script.endsWith('main.ts') ? 'Dropsite is running at' : 'builder started' });
       const args = script.endsWith('main.ts') ? [...API_NODE_FLAGS, script] : [script];
       const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
@@ -246,7 +256,10 @@ export async function startStack(options: TStackOptions): Promise<TStack> {
       child.stdout?.on('data', keep);
       child.stderr?.on('data', keep);
       const entry = { role, child, output: () => out };
-      started.push(entry);
+      // A restarted process takes its role's place in the list.
+      const previous = started.findIndex((p) => p.role === role);
+      if (previous === -1) started.push(entry);
+      else started[previous] = entry;
       return entry;
     };
     const waitFor = async (entry: { child: ChildProcess; output(): string }, text: string, what: string) => {
@@ -305,8 +318,15 @@ export async function startStack(options: TStackOptions): Promise<TStack> {
       await dropStackData(options);
       rmSync(options.dir, { recursive: true, force: true });
     };
+    const restart = async (role: string) => {
+      const how = launches.get(role);
+      const current = started.find((p) => p.role === role);
+      if (!how || !current) throw new Error(`The stack has no process ${role}`);
+      if (current.child.exitCode === null && current.child.signalCode === null) throw new Error(`${role} is still running`);
+      await waitFor(launch(role, how.script, how.extra), how.readyText, role);
+    };
     const opsUrls = [...opsPorts.apis, ...opsPorts.builders].map((p) => `http://127.0.0.1:${p}`);
-    return { url, apiUrls: apiPorts.map((p) => `http://127.0.0.1:${p}`), opsUrls, processes: started, env, stop, discard };
+    return { url, apiUrls: apiPorts.map((p) => `http://127.0.0.1:${p}`), opsUrls, processes: started, env, restart, stop, discard };
   } catch (error) {
     await stop();
     throw error;

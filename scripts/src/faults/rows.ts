@@ -1,0 +1,6 @@
+/** The rows of `npm run faults`, in the order they run (each leaves the stack whole for the next). */
+import { apiKillUpload } from './api-kill-upload.ts';
+import { builderKillBuild } from './builder-kill-build.ts';
+import type { TFaultRow } from './row.ts';
+
+export const FAULT_ROWS: readonly TFaultRow[] = [apiKillUpload, builderKillBuild];
