@@ -69,8 +69,16 @@ export async function sendStoredObject(req: Request, res: Response, storage: Sto
   await streamTo(opened.body, res);
 }
 
-/** Pipes a stream to the response; a client that goes away stops the read. */
+/**
+ * Pipes a stream to the response; a client that goes away stops the read. A client that went away
+ * while the object was being opened closed the response before this could listen for it: its body is
+ * closed at once, or its file handle would stay open until the garbage collector found it.
+ */
 export function streamTo(body: NodeJS.ReadableStream & { destroy(error?: Error): void }, res: Response): Promise<void> {
+  if (res.destroyed || res.closed) {
+    body.destroy();
+    return Promise.resolve();
+  }
   return new Promise((resolve) => {
     body.on('error', (err) => {
       res.destroy(err instanceof Error ? err : undefined);

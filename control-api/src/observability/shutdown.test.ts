@@ -108,7 +108,9 @@ describe('SIGTERM to an API process', () => {
     expect(published.status).toBe(201);
     const { slug } = (await published.json()) as { slug: string };
     const db = new Database(path.join(dataDir, 'dropsite.db'), { readonly: true, fileMustExist: true });
-    cleanups.push(async () => db.close());
+    cleanups.push(async () => {
+      db.close();
+    });
     const project = db.prepare('select id from projects where slug = ?').get(slug) as { id: string };
     const file = db.prepare('select id from files where project_id = ?').get(project.id) as { id: string };
 
