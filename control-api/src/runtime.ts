@@ -107,6 +107,7 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
     options.database ??
     (await createDatabase(config.databaseUrl, {
       onChangeFeedError: (err) => log.warn({ err }, 'PostgreSQL change notifications stopped: cached reads go to the database until they resume'),
+      onConnectionError: (err) => log.warn({ err }, 'a PostgreSQL connection was lost; the next query opens a new one'),
       checkpointInBackground: options.checkpointInBackground,
       onCheckpointError: (message) => log.warn({ message }, 'a background checkpoint of the database failed; the next one tries again'),
     }));

@@ -54,6 +54,12 @@ export interface TDatabaseOptions {
   /** Told when PostgreSQL's change notifications stop (the read cache then reads through until they resume). */
   onChangeFeedError?: (err: unknown) => void;
   /**
+   * Told when a pooled PostgreSQL connection fails (the server restarted, the network cut it), idle or
+   * lent out. The pool drops that connection and the next query opens a new one; a query running on it
+   * fails with the error; the process goes on either way.
+   */
+  onConnectionError?: (err: unknown) => void;
+  /**
    * SQLite file: checkpoint the write-ahead log from a thread of its own (`sqlite-checkpointer.ts`)
    * instead of in the connection that commits; for the long-running processes that serve requests.
    */
@@ -208,6 +214,10 @@ async function openPostgres(url: string, options: TDatabaseOptions): Promise<TDa
     ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
   };
   const pool = new pg.Pool({ ...settings, max: options.maxConnections ?? 10 });
+  // Without listeners a connection's 'error' event (the server restarting, the network cutting it) would
+  // end the process: the pool emits one for an idle connection, the connection itself for one lent out
+  // (between a transaction's statements, say). Each connection reports its own failure once.
+  pool.on('error', () => {});
   const changeFeed = createPostgresChangeFeed({
     connect: async () => {
       const client = new pg.Client({ ...settings, keepAlive: true });
@@ -216,7 +226,10 @@ async function openPostgres(url: string, options: TDatabaseOptions): Promise<TDa
     },
     onError: options.onChangeFeedError,
   });
-  pool.on('connect', (client) => changeFeed.watch(client));
+  pool.on('connect', (client) => {
+    client.on('error', (err) => options.onConnectionError?.(err));
+    changeFeed.watch(client);
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {
     if (schema !== undefined) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);

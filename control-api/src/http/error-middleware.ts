@@ -4,6 +4,7 @@ import multer from 'multer';
 import { ZodError } from 'zod';
 import { AppError } from './app-error.ts';
 import type { Logger } from '../logger.ts';
+import { isDatabaseUnavailable } from '../db/connection-errors.ts';
 
 const MULTER_ERRORS: Record<string, { code: AppError['code']; message: string }> = {
   LIMIT_FILE_SIZE: { code: 'payload_too_large', message: 'File is larger than your plan allows' },
@@ -15,6 +16,9 @@ const MULTER_ERRORS: Record<string, { code: AppError['code']; message: string }>
   LIMIT_UNEXPECTED_FILE: { code: 'bad_request', message: 'Unexpected file field' },
   MISSING_FIELD_NAME: { code: 'bad_request', message: 'A form field has no name' },
 };
+
+/** How long a client waits before trying again when the database could not be reached (a restart takes a few seconds). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** Turns anything thrown into an AppError, keeping the original as its cause. */
 export function toAppError(err: unknown): AppError {
@@ -44,6 +48,13 @@ export function toAppError(err: unknown): AppError {
       return new AppError('bad_request', 'Malformed upload', { cause: err });
     }
     if (e.code === 'ENOSPC') return new AppError('insufficient_storage', 'Storage is full. Please try again later.', { cause: err });
+    // The database restarting or unreachable is temporary: 503 with when to try again, never a 500.
+    if (isDatabaseUnavailable(err)) {
+      return new AppError('service_unavailable', 'The service is briefly unavailable. Please try again in a few seconds.', {
+        cause: err,
+        headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+      });
+    }
   }
   return new AppError('internal', 'Something went wrong. Please try again.', { cause: err });
 }
