@@ -6,6 +6,8 @@ export interface THttpClient {
   request(pathname: string, init?: RequestInit & { json?: unknown; timeoutMs?: number }): Promise<Response>;
   /** The same client (same cookies) speaking to another origin of the stack (an API process). */
   at(base: string): THttpClient;
+  /** The cookies the client holds, by name. */
+  cookies: ReadonlyMap<string, string>;
 }
 
 /** A client with its own cookie jar; state-changing calls carry the stack's origin, as the site's pages do. */
@@ -32,6 +34,7 @@ export function httpClient(base: string, origin = new URL(base).origin, jar = ne
     at(other) {
       return httpClient(other, origin, jar);
     },
+    cookies: jar,
   };
 }
 
