@@ -25,6 +25,7 @@ import {
   InvalidPartError,
   MultipartUploadNotFoundError,
   STORED_ETAG,
+  StorageFullError,
   StorageNotFoundError,
   assertConsecutiveParts,
   assertSafeKey,
@@ -61,7 +62,7 @@ export function createS3Client(options: TS3StorageOptions): S3Client {
   if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
     throw new Error('S3 storage needs both accessKeyId and secretAccessKey, or neither');
   }
-  return new S3Client({
+  const client = new S3Client({
     endpoint: options.endpoint,
     region: options.region,
     forcePathStyle: options.forcePathStyle,
@@ -74,6 +75,23 @@ export function createS3Client(options: TS3StorageOptions): S3Client {
     // upload whose client went away is; the failure itself still reaches the caller as an error.
     logger: QUIET_SDK_LOGGER,
   });
+  // Outermost (after the SDK's retries): a store out of space fails every call the same way, whichever made it.
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      try {
+        return await next(args);
+      } catch (error) {
+        throw isStoreFull(error) ? new StorageFullError('The object store is out of space', { cause: error }) : error;
+      }
+    },
+    { step: 'initialize', name: 'dropsiteStorageFull' },
+  );
+  return client;
+}
+
+/** 507 Insufficient Storage, as MinIO answers (XMinioStorageFull) when its drives are full. */
+function isStoreFull(error: unknown): boolean {
+  return error instanceof S3ServiceException && (error.$metadata.httpStatusCode === 507 || error.name === 'XMinioStorageFull');
 }
 
 /** Creates the bucket unless it exists; run at startup so the first upload does not fail on a fresh deployment. */

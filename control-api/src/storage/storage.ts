@@ -235,6 +235,20 @@ export function createExactLengthGuard(size: number): Transform {
   });
 }
 
+/**
+ * The store has no room for what was being written: an S3-compatible store answering 507 Insufficient
+ * Storage (MinIO's XMinioStorageFull when its drives are full). Nothing of the object is kept (S3 puts
+ * are atomic). Its code is the one a full disk gives the disk driver (ENOSPC), so the API answers both
+ * the same way: 507 (http/error-middleware.ts).
+ */
+export class StorageFullError extends Error {
+  readonly code = 'ENOSPC';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StorageFullError';
+  }
+}
+
 export class StorageNotFoundError extends Error {
   readonly key: string;
   constructor(key: string) {
