@@ -4,5 +4,6 @@ import { builderKillBuild } from './builder-kill-build.ts';
 import { postgresRestartEngagement } from './postgres-restart-engagement.ts';
 import { redisDownPublish } from './redis-down-publish.ts';
 import type { TFaultRow } from './row.ts';
+import { storageFull } from './storage-full.ts';
 
-export const FAULT_ROWS: readonly TFaultRow[] = [apiKillUpload, builderKillBuild, redisDownPublish, postgresRestartEngagement];
+export const FAULT_ROWS: readonly TFaultRow[] = [apiKillUpload, builderKillBuild, redisDownPublish, postgresRestartEngagement, storageFull];

@@ -165,6 +165,8 @@ export async function startFaultStore(): Promise<TFaultStore> {
     }
     const uploadId = ctx.query.uploadId;
     if (ctx.method === 'POST' && typeof uploadId === 'string' && /^[0-9a-f]{32}$/.test(uploadId)) needed = await partBytes(bucket, uploadId);
+    // Starting a multipart upload writes its key and metadata files.
+    if (ctx.method === 'POST' && 'uploads' in ctx.query) needed = 0;
     if (needed !== undefined && (await freeBytes()) < needed + METADATA_ROOM_BYTES) return refuse(ctx);
     return next();
   };
