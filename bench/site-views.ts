@@ -23,6 +23,7 @@ import autocannon from 'autocannon';
 import sharp from 'sharp';
 import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
 import { freePort, startStack } from '../scripts/src/stack.ts';
+import { dropResponseBodies } from './load-harness.ts';
 import { printFigures } from './lib.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -88,18 +89,9 @@ interface TRun {
   non2xx: number;
 }
 
-/**
- * autocannon appends every response body to a string (`req.body += chunk`), decoding it as UTF-8:
- * with compressed pages (binary, 24 KB) that decoding was a third of the load generator's CPU and
- * capped every variant near 2,000 requests/s on this machine. The bodies are not needed (bytes are
- * counted from the socket), so each client drops them.
- */
-const dropBodies = (client: unknown) => {
-  (client as { pipelinedRequests: { addBody(data: Buffer): void } }).pipelinedRequests.addBody = () => {};
-};
-
+/** One run; response bodies are dropped (dropResponseBodies: their decoding would bound the load generator). */
 async function load(url: string, headers: Record<string, string>, expectStatus: number): Promise<TRun> {
-  const result = await autocannon({ url, connections: 10, duration: SECONDS, headers, setupClient: dropBodies });
+  const result = await autocannon({ url, connections: 10, duration: SECONDS, headers, setupClient: dropResponseBodies });
   const total = result.requests.total;
   const expected = expectStatus === 304 ? (result['3xx'] ?? 0) : result['2xx'];
   return { rps: result.requests.average, p99: result.latency.p99, bytesPerResponse: total > 0 ? result.throughput.total / total : 0, non2xx: total - expected };

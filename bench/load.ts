@@ -1,0 +1,662 @@
+/**
+ * npm run load: a mixed workload in rising steps, then a soak, against Dropsite as it runs.
+ *
+ * The target is the embedded defaults (`control-api/src/main.ts` as `npm start` runs it: SQLite, disk,
+ * the in-process queue and builder) or, with `--stack`, the distributed deployment of `npm run stack`
+ * through its nginx edge. Creators on the Pro trial publish LOAD_SITES sites of four pictures with
+ * every engagement feature on (a few creators, each under the hourly publish limit); then visitors, each request from one of 50,000 addresses and one of 400
+ * visitors, open pages, thumbnails and previews, send view beacons, favourite, comment and approve,
+ * while anonymous creators publish a small site every two seconds.
+ *
+ * Each step holds one request rate (autocannon's overallRate) for LOAD_STEP_SECONDS and prints p50/p99,
+ * errors, RSS and event-loop delay (read from the process's own /metrics); the knee is the highest
+ * rate held with p99 under 100 ms and no error. The soak holds 70 % of the knee for LOAD_SOAK_MINUTES
+ * and ends with the invariants checked: no duplicate approval, every acknowledged comment stored, the
+ * analytics rollups equal to their events, no open upload session or temporary bytes left, and memory
+ * flat within 10 %.
+ *
+ *   npm run load [-- --stack] [--steps 500,1000,1500] [--step-seconds 20] [--soak-minutes 10]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import sharp from 'sharp';
+import { z } from 'zod';
+import { createDatabase } from '@dropsite/control-api';
+import { ZCreatorProjectsResponseSchema, ZProjectDetailsResponseSchema } from '@dropsite/shared';
+import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
+import { startTestStack } from '../scripts/src/stack-test-support.ts';
+import { freePort } from '../scripts/src/stack.ts';
+import { cpuMsOf, dropResponseBodies, placeLoadGenerator } from './load-harness.ts';
+
+const USAGE = `Usage: npm run load [-- options]
+
+  --stack               load the distributed deployment (npm run stack) through its edge
+                        instead of the embedded defaults
+  --steps <list>        request rates of the rising steps (default 500,1000,1500,2000,2500,3000)
+  --step-seconds <n>    seconds per step (default 20)
+  --soak-minutes <n>    minutes of the soak at 70 % of the knee (default 10; 0 skips it)
+  --soak-rate <n>       the soak's request rate instead of 70 % of the knee
+  -h, --help            this text
+`;
+
+const ZArgs = z.object({
+  stack: z.boolean(),
+  steps: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, 'a comma-separated list of request rates')
+    .transform((s) => s.split(',').map(Number)),
+  stepSeconds: z.coerce.number().int().min(3).max(600),
+  soakMinutes: z.coerce.number().min(0).max(240),
+  soakRate: z.coerce.number().int().min(1).optional(),
+});
+
+function readArgs(): z.infer<typeof ZArgs> {
+  try {
+    const { values } = parseArgs({
+      options: {
+        stack: { type: 'boolean', default: false },
+        steps: { type: 'string', default: process.env.LOAD_STEPS ?? '500,1000,1500,2000,2500,3000' },
+        'step-seconds': { type: 'string', default: process.env.LOAD_STEP_SECONDS ?? '20' },
+        'soak-minutes': { type: 'string', default: process.env.LOAD_SOAK_MINUTES ?? '10' },
+        'soak-rate': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+    if (values.help) {
+      process.stdout.write(USAGE);
+      process.exit(0);
+    }
+    return ZArgs.parse({ stack: values.stack, steps: values.steps, stepSeconds: values['step-seconds'], soakMinutes: values['soak-minutes'], soakRate: values['soak-rate'] });
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const SITES = Number(process.env.LOAD_SITES ?? 60);
+const FILES_PER_SITE = 4;
+const VISITORS = 400;
+const ADDRESSES = 50_000;
+const CONNECTIONS = 64;
+const P99_TARGET_MS = 100;
+/** A small publish every this many ms while the load runs (LOAD_PUBLISH_SECONDS, default 2; 0: none). */
+const UPLOAD_EVERY_MS = Number(process.env.LOAD_PUBLISH_SECONDS ?? 2) * 1000;
+
+interface TTarget {
+  label: string;
+  /** The API process, when there is one (the embedded defaults), for its CPU time. */
+  pid: number | undefined;
+  url: string;
+  /** Where each process's /metrics answers (one for the embedded defaults; the APIs and builders of a stack). */
+  opsUrls: string[];
+  databaseUrl: string;
+  /** The disk store's folder, when the store is a disk (its temporary folder is checked at the end). */
+  storageDir: string | null;
+  /** Stops the target; writes batched in memory are flushed first (SIGTERM). */
+  stop(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+async function startEmbedded(pin: boolean): Promise<TTarget> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-load-'));
+  const [port, opsPort] = [await freePort(), await freePort()];
+  const url = `http://127.0.0.1:${port}`;
+  const env = {
+    ...process.env,
+    ...API_ENV,
+    NODE_ENV: 'production',
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: url,
+    OPS_PORT: String(opsPort),
+    LOG_LEVEL: 'warn',
+    DEMO_SITES: 'false',
+    // The load's visitors come from many addresses, as through a proxy in front.
+    TRUST_PROXY: '1',
+  };
+  const main = path.resolve(import.meta.dirname, '../control-api/src/main.ts');
+  const args = [...API_NODE_FLAGS, main];
+  const child: ChildProcess = pin
+    ? spawn('taskset', ['-c', '0', process.execPath, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] })
+    : spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      if (out.includes('Dropsite is running at')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the API exited (${code}) before it listened:\n${out}`)));
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    pid: child.pid,
+    label: `embedded defaults (one process: SQLite, disk, in-process builder${pin ? '; pinned to CPU 0, the load on CPU 1' : ''})`,
+    url,
+    opsUrls: [`http://127.0.0.1:${opsPort}`],
+    databaseUrl: `sqlite:${path.join(dataDir, 'dropsite.db')}`,
+    storageDir: path.join(dataDir, 'storage'),
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+    },
+    async dispose() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function startStackTarget(): Promise<TTarget> {
+  const stack = await startTestStack('load');
+  const schema = new URL(stack.env.DATABASE_URL ?? '').searchParams.get('schema');
+  return {
+    pid: undefined,
+    label: 'npm run stack (nginx edge, 2 APIs, 2 builders, PostgreSQL, Redis, S3)',
+    url: stack.url,
+    opsUrls: stack.opsUrls,
+    databaseUrl: stack.env.DATABASE_URL ?? '',
+    storageDir: null,
+    async stop() {
+      await stack.stop();
+    },
+    async dispose() {
+      await stack.discard();
+      if (schema === null) throw new Error('the stack has no schema');
+    },
+  };
+}
+
+// ---- seeding: a Pro creator's sites, and visitors
+
+const ZSignedIn = z.object({ success: z.literal(true) });
+
+interface TSite {
+  projectId: string;
+  slug: string;
+  fileIds: string[];
+}
+
+const SETTINGS = JSON.stringify({ enableFavorites: true, enableComments: true, enableApprovals: true, enableAnalytics: true, enableDownloads: true });
+
+function randomAddress(): string {
+  const n = Math.floor(Math.random() * ADDRESSES);
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
+
+async function photo(seed: number, width = 1600, height = 1067): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: { r: (seed * 53) % 256, g: (seed * 97) % 256, b: (seed * 29) % 256 } } })
+    .jpeg({ quality: 80 })
+    .toBuffer();
+}
+
+/** A publish; `cookie` is a signed-in creator's, or '' for an anonymous creator (a new one each time). */
+async function publish(url: string, cookie: string, title: string, pictures: Buffer[]): Promise<{ status: number; slug?: string }> {
+  const form = new FormData();
+  form.append('title', title);
+  form.append('description', 'Selects for review');
+  form.append('settings', SETTINGS);
+  for (const [i, bytes] of pictures.entries()) form.append('files', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), `frame-${i + 1}.jpg`);
+  const headers: Record<string, string> = { 'x-forwarded-for': randomAddress(), ...(cookie ? { cookie } : {}) };
+  const res = await fetch(`${url}/api/upload`, { method: 'POST', body: form, headers });
+  const body = (await res.json()) as { slug?: string };
+  return { status: res.status, ...(body.slug ? { slug: body.slug } : {}) };
+}
+
+async function whenLive(url: string, slugs: string[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const waiting = new Set(slugs);
+  while (waiting.size > 0) {
+    if (Date.now() > deadline) throw new Error(`${waiting.size} site(s) not live after ${timeoutMs / 1000} s`);
+    for (const slug of [...waiting]) {
+      const res = await fetch(`${url}/api/sites/${slug}/status`);
+      const { status } = (await res.json()) as { status?: string };
+      if (status === 'live') waiting.delete(slug);
+      else if (status === 'failed') throw new Error(`the build of ${slug} failed`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** A creator on the Pro trial (comments and approvals are Pro features): the session cookie. */
+async function signUpCreator(url: string, n: number): Promise<string> {
+  const signUp = await fetch(`${url}/api/auth/sign-up`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': randomAddress() },
+    body: JSON.stringify({ email: `load-${Date.now()}-${n}@example.com`, password: 'a long enough secret', name: `Studio ${n}` }),
+  });
+  ZSignedIn.parse(await signUp.json());
+  const cookie = signUp.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .join('; ');
+  const trial = await fetch(`${url}/api/billing/trial`, { method: 'POST', headers: { cookie } });
+  if (trial.status >= 300) throw new Error(`the trial was refused (${trial.status}): ${await trial.text()}`);
+  return cookie;
+}
+
+/** Sites a creator publishes in the seeding, under the hourly publish limit of an account (10 by default). */
+const SITES_PER_CREATOR = 8;
+
+async function seed(url: string): Promise<{ sites: TSite[]; visitors: string[] }> {
+  const pictures = await Promise.all(Array.from({ length: FILES_PER_SITE * 3 }, (_, i) => photo(i)));
+  const creators: string[] = [];
+  const slugs: string[] = [];
+  for (let i = 0; i < SITES; i++) {
+    if (i % SITES_PER_CREATOR === 0) creators.push(await signUpCreator(url, creators.length + 1));
+    const mine = Array.from({ length: FILES_PER_SITE }, (_, k) => pictures[(i + k) % pictures.length]!);
+    const { status, slug } = await publish(url, creators.at(-1)!, `Load site ${i + 1}`, mine);
+    if (status !== 201 || !slug) throw new Error(`publishing site ${i + 1} answered ${status}`);
+    slugs.push(slug);
+  }
+  await whenLive(url, slugs, 300_000);
+  const sites: TSite[] = [];
+  for (const cookie of creators) {
+    const projects = ZCreatorProjectsResponseSchema.parse(await (await fetch(`${url}/api/creators/me/projects`, { headers: { cookie } })).json()).projects;
+    for (const p of projects) {
+      const details = ZProjectDetailsResponseSchema.parse(await (await fetch(`${url}/api/projects/${p.id}/details`, { headers: { cookie } })).json());
+      sites.push({ projectId: p.id, slug: p.slug, fileIds: details.project.files.map((f) => f.id) });
+    }
+  }
+  const visitors: string[] = [];
+  for (let i = 0; i < VISITORS; i++) {
+    const site = sites[i % sites.length]!;
+    const res = await fetch(`${url}/api/engagement/state?projectId=${site.projectId}`, { headers: { 'x-forwarded-for': randomAddress() } });
+    await res.arrayBuffer();
+    const visitor = res.headers.getSetCookie().find((c) => c.startsWith('dropsite_vid='));
+    if (!visitor) throw new Error(`no visitor cookie (status ${res.status})`);
+    visitors.push(visitor.split(';')[0]!);
+  }
+  return { sites, visitors };
+}
+
+// ---- the workload
+
+type TOp = 'page' | 'thumbnail' | 'preview' | 'beacon' | 'favorite' | 'comment' | 'approval' | 'state';
+/** Share of each kind of request, out of 100: what a gallery's visitors do, reads first. */
+const MIX: Array<[TOp, number]> = [
+  ['page', 24],
+  ['thumbnail', 30],
+  ['preview', 10],
+  ['beacon', 12],
+  ['state', 6],
+  ['favorite', 8],
+  ['comment', 4],
+  ['approval', 6],
+];
+/** LOAD_MIX (e.g. `thumbnail:50,page:50`) replaces the mix, to load some kinds of request alone. */
+const ZMix = z
+  .string()
+  .regex(/^(page|thumbnail|preview|beacon|state|favorite|comment|approval):\d+(,(page|thumbnail|preview|beacon|state|favorite|comment|approval):\d+)*$/)
+  .transform((text) =>
+    text
+      .split(',')
+      .map((pair) => pair.split(':') as [TOp, string])
+      .map(([op, share]): [TOp, number] => [op, Number(share)]),
+  );
+if (process.env.LOAD_MIX) MIX.splice(0, MIX.length, ...ZMix.parse(process.env.LOAD_MIX));
+const OPS: TOp[] = MIX.flatMap(([op, share]) => Array.from({ length: share }, () => op));
+const EXPECTED: Record<TOp, number> = { page: 200, thumbnail: 200, preview: 200, beacon: 200, state: 200, favorite: 200, comment: 201, approval: 200 };
+
+interface TTally {
+  byOp: Map<TOp, { ok: number; failed: Map<number, number> }>;
+  commentsAcknowledged: number;
+}
+
+function newTally(): TTally {
+  return { byOp: new Map(MIX.map(([op]) => [op, { ok: 0, failed: new Map() }])), commentsAcknowledged: 0 };
+}
+
+interface TContext {
+  op?: TOp;
+}
+
+function mixedRequest(sites: TSite[], visitors: string[], tally: TTally): autocannon.Request {
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
+  return {
+    setupRequest: (req, rawContext): autocannon.Request => {
+      const context = rawContext as TContext;
+      const op = pick(OPS);
+      context.op = op;
+      const site = pick(sites);
+      const fileId = pick(site.fileIds);
+      const headers: Record<string, string> = { 'x-forwarded-for': randomAddress() };
+      const json = (body: object): autocannon.Request => ({
+        ...req,
+        method: 'POST',
+        path: '',
+        headers: { ...headers, 'content-type': 'application/json', cookie: pick(visitors) },
+        body: JSON.stringify(body),
+      });
+      switch (op) {
+        case 'page':
+          return { ...req, method: 'GET', path: `/${site.slug}`, headers: { ...headers, 'accept-encoding': 'br, gzip' } };
+        case 'thumbnail':
+          return { ...req, method: 'GET', path: `/api/files/${fileId}?mode=preview&size=300`, headers };
+        case 'preview':
+          return { ...req, method: 'GET', path: `/api/files/${fileId}?mode=preview`, headers };
+        case 'state':
+          return { ...req, method: 'GET', path: `/api/engagement/state?projectId=${site.projectId}`, headers: { ...headers, cookie: pick(visitors) } };
+        case 'beacon':
+          return { ...json({ projectId: site.projectId, fileId }), path: '/api/analytics/view' };
+        case 'favorite':
+          return { ...json({ projectId: site.projectId, fileId }), path: '/api/favorites' };
+        case 'comment':
+          return { ...json({ projectId: site.projectId, fileId, commentText: `Love the light in this one (${Math.random().toString(36).slice(2, 8)})` }), path: '/api/comments' };
+        case 'approval':
+          return { ...json({ projectId: site.projectId, fileId, status: pick(['approved', 'rejected', 'pending'] as const) }), path: '/api/approvals' };
+      }
+    },
+    onResponse: (status, _body, rawContext) => {
+      const op = (rawContext as TContext).op;
+      if (!op) return;
+      const entry = tally.byOp.get(op)!;
+      if (status === EXPECTED[op]) {
+        entry.ok++;
+        if (op === 'comment') tally.commentsAcknowledged++;
+      } else entry.failed.set(status, (entry.failed.get(status) ?? 0) + 1);
+    },
+  };
+}
+
+/** Anonymous creators publishing a small site every two seconds while the load runs (counted apart from the mix). */
+function startUploads(url: string, pictures: Buffer[]): { stop(): Promise<{ ok: number; failed: number; slowestMs: number }> } {
+  let stopped = false;
+  let ok = 0;
+  let failed = 0;
+  let slowestMs = 0;
+  let n = 0;
+  const loop = (async () => {
+    while (!stopped && UPLOAD_EVERY_MS > 0) {
+      const started = performance.now();
+      const { status } = await publish(url, '', `Upload during load ${++n}`, pictures).catch(() => ({ status: 0 }));
+      slowestMs = Math.max(slowestMs, performance.now() - started);
+      if (status === 201) ok++;
+      else failed++;
+      await new Promise((resolve) => setTimeout(resolve, UPLOAD_EVERY_MS));
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+      return { ok, failed, slowestMs };
+    },
+  };
+}
+
+// ---- what the processes say of themselves
+
+interface TProcessFigures {
+  rssBytes: number;
+  eventLoopP99Ms: number;
+}
+
+/** RSS summed over the target's processes, and the worst event-loop p99 since the last scrape (prom-client resets it per scrape). */
+async function scrape(opsUrls: string[]): Promise<TProcessFigures> {
+  let rssBytes = 0;
+  let eventLoopP99Ms = 0;
+  for (const ops of opsUrls) {
+    const text = await (await fetch(`${ops}/metrics`)).text();
+    const value = (name: string) => Number(new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+    rssBytes += value('process_resident_memory_bytes');
+    eventLoopP99Ms = Math.max(eventLoopP99Ms, value('nodejs_eventloop_lag_p99_seconds') * 1000);
+  }
+  return { rssBytes, eventLoopP99Ms };
+}
+
+interface TStep {
+  rate: number;
+  /** CPU time the API process spent per request (its threads included), when /proc tells: steady whatever else the machine does. */
+  cpuMicrosPerRequest: number | null;
+  achieved: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  requests: number;
+  process: TProcessFigures;
+  failures: string;
+}
+
+async function runStep(target: TTarget, request: autocannon.Request, rate: number, seconds: number, tally: TTally): Promise<TStep> {
+  await scrape(target.opsUrls); // resets the event-loop histogram: what follows is this step's
+  const before = new Map([...tally.byOp].map(([op, t]) => [op, { ok: t.ok, failed: [...t.failed.values()].reduce((a, b) => a + b, 0) }]));
+  const cpuBefore = cpuMsOf(target.pid);
+  const result = await autocannon({
+    url: target.url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    overallRate: rate,
+    timeout: 10,
+    requests: [request],
+    setupClient: dropResponseBodies,
+  });
+  const cpuAfter = cpuMsOf(target.pid);
+  const process = await scrape(target.opsUrls);
+  const failures: string[] = [];
+  for (const [op, t] of tally.byOp) {
+    const failedNow = [...t.failed.values()].reduce((a, b) => a + b, 0) - before.get(op)!.failed;
+    if (failedNow > 0) failures.push(`${op}: ${failedNow} (${[...t.failed].map(([s, c]) => `${s}×${c}`).join(' ')})`);
+  }
+  const requests = result['2xx'] + result.non2xx;
+  const cpuMicrosPerRequest = cpuBefore !== null && cpuAfter !== null && requests > 0 ? ((cpuAfter - cpuBefore) * 1000) / requests : null;
+  return {
+    cpuMicrosPerRequest,
+    rate,
+    achieved: requests / seconds,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+    requests,
+    process,
+    failures: failures.join('; '),
+  };
+}
+
+function printSteps(steps: TStep[]): void {
+  const rows = steps.map((s) => [
+    String(s.rate),
+    s.achieved.toFixed(0),
+    `${s.p50.toFixed(1)}`,
+    `${s.p99.toFixed(1)}`,
+    String(s.errors),
+    (s.process.rssBytes / 1024 ** 2).toFixed(0),
+    s.process.eventLoopP99Ms.toFixed(1),
+    s.cpuMicrosPerRequest === null ? '-' : s.cpuMicrosPerRequest.toFixed(0),
+  ]);
+  const head = ['target req/s', 'achieved', 'p50 ms', 'p99 ms', 'errors', 'RSS MB', 'event loop p99 ms', 'API CPU µs/req'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padStart(widths[i]!)).join(' | ')} |`;
+  process.stdout.write(`\n${line(head)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n${rows.map(line).join('\n')}\n`);
+  for (const s of steps) if (s.failures) process.stdout.write(`  ${s.rate} req/s failures: ${s.failures}\n`);
+}
+
+const held = (s: TStep) => s.errors === 0 && s.p99 < P99_TARGET_MS && s.achieved >= s.rate * 0.97;
+
+// ---- the soak's invariants
+
+interface TInvariant {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+async function checkInvariants(target: TTarget, tally: TTally, rss: { startBytes: number; endBytes: number }): Promise<TInvariant[]> {
+  const database = await createDatabase(target.databaseUrl);
+  const { db } = database;
+  try {
+    const results: TInvariant[] = [];
+    const duplicateApprovals = await db
+      .selectFrom('approvals')
+      .select(['file_id', 'visitor_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy(['file_id', 'visitor_id'])
+      .having((eb) => eb.fn.countAll(), '>', 1)
+      .execute();
+    results.push({ name: 'no duplicate approvals', ok: duplicateApprovals.length === 0, detail: `${duplicateApprovals.length} (file, visitor) pair(s) with more than one` });
+
+    const comments = Number(
+      (
+        await db
+          .selectFrom('comments')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    results.push({
+      name: 'every acknowledged comment stored',
+      ok: comments === tally.commentsAcknowledged,
+      detail: `${comments} rows, ${tally.commentsAcknowledged} acknowledged`,
+    });
+
+    // A site's rollup (scope '') takes every view and download of the site; the daily rows add up to the totals.
+    const events = await db
+      .selectFrom('analytics_events')
+      .select(['project_id', 'type', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy(['project_id', 'type'])
+      .execute();
+    const totals = await db.selectFrom('analytics_totals').select(['project_id', 'views', 'downloads']).where('scope', '=', '').execute();
+    const daily = await db
+      .selectFrom('analytics_daily')
+      .select(['project_id', (eb) => eb.fn.sum<number>('views').as('views'), (eb) => eb.fn.sum<number>('downloads').as('downloads')])
+      .where('scope', '=', '')
+      .groupBy('project_id')
+      .execute();
+    const counted = new Map<string, { views: number; downloads: number }>();
+    for (const e of events) {
+      const c = counted.get(e.project_id) ?? { views: 0, downloads: 0 };
+      if (e.type === 'view') c.views += Number(e.n);
+      if (e.type === 'download') c.downloads += Number(e.n);
+      counted.set(e.project_id, c);
+    }
+    const dailyBy = new Map(daily.map((d) => [d.project_id, { views: Number(d.views), downloads: Number(d.downloads) }]));
+    let mismatched = 0;
+    let views = 0;
+    for (const t of totals) {
+      const c = counted.get(t.project_id) ?? { views: 0, downloads: 0 };
+      const d = dailyBy.get(t.project_id) ?? { views: 0, downloads: 0 };
+      views += Number(t.views);
+      if (c.views !== Number(t.views) || c.downloads !== Number(t.downloads) || d.views !== Number(t.views) || d.downloads !== Number(t.downloads)) mismatched++;
+    }
+    results.push({
+      name: 'counters equal to their rows',
+      ok: mismatched === 0 && totals.length > 0,
+      detail: `${totals.length} sites, ${views} views in the totals; ${mismatched} site(s) whose totals, daily rows and events differ`,
+    });
+
+    const openSessions = Number(
+      (
+        await db
+          .selectFrom('upload_sessions')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('status', 'in', ['open', 'completing'])
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    const tmpDir = target.storageDir ? path.join(target.storageDir, '.tmp') : null;
+    const tmpFiles = tmpDir && existsSync(tmpDir) ? readdirSync(tmpDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length : 0;
+    results.push({
+      name: 'no orphaned temporary bytes',
+      ok: openSessions === 0 && tmpFiles === 0,
+      detail: `${openSessions} open upload session(s), ${tmpFiles} temporary file(s)${tmpDir ? '' : ' (S3: none kept on disk)'}`,
+    });
+
+    const drift = (rss.endBytes - rss.startBytes) / rss.startBytes;
+    results.push({
+      name: 'memory flat within 10 %',
+      ok: Math.abs(drift) < 0.1,
+      detail: `RSS ${(rss.startBytes / 1024 ** 2).toFixed(0)} MB after the first minute, ${(rss.endBytes / 1024 ** 2).toFixed(0)} MB at the end (${(drift * 100).toFixed(1)} %)`,
+    });
+    return results;
+  } finally {
+    await database.close();
+  }
+}
+
+// ---- main
+
+const args = readArgs();
+const pin = !args.stack && placeLoadGenerator('Mixed load');
+const target = args.stack ? await startStackTarget() : await startEmbedded(pin);
+let exitCode = 0;
+try {
+  process.stdout.write(`Target: ${target.label}\nSeeding ${SITES} sites of ${FILES_PER_SITE} pictures and ${VISITORS} visitors…\n`);
+  const { sites, visitors } = await seed(target.url);
+  const tally = newTally();
+  const request = mixedRequest(sites, visitors, tally);
+  const uploadPictures = [await photo(7, 1200, 800)];
+  process.stdout.write(
+    `Mix: ${MIX.map(([op, share]) => `${op} ${share} %`).join(', ')}; ${UPLOAD_EVERY_MS > 0 ? `plus one small publish every ${UPLOAD_EVERY_MS / 1000} s` : 'no publishes'}. ${CONNECTIONS} connections, ${args.stepSeconds} s a step.\n`,
+  );
+
+  // Rising steps.
+  const steps: TStep[] = [];
+  const uploads = startUploads(target.url, uploadPictures);
+  for (const rate of args.steps) {
+    const step = await runStep(target, request, rate, args.stepSeconds, tally);
+    steps.push(step);
+    process.stdout.write(`  ${rate} req/s: achieved ${step.achieved.toFixed(0)}, p99 ${step.p99.toFixed(1)} ms, ${step.errors} error(s)\n`);
+    // Two steps past what held: the knee is behind us.
+    if (steps.length >= 2 && !held(step) && !held(steps.at(-2)!)) break;
+  }
+  const stepUploads = await uploads.stop();
+  printSteps(steps);
+  const knee = steps.filter(held).at(-1);
+  process.stdout.write(
+    `\nPublishes during the steps: ${stepUploads.ok} answered 201, ${stepUploads.failed} failed, slowest ${stepUploads.slowestMs.toFixed(0)} ms.\n` +
+      `Knee: ${knee ? `${knee.rate} req/s (p99 ${knee.p99.toFixed(1)} ms, no error)` : 'none: not even the first step held'}; target: 1,500 req/s with p99 under ${P99_TARGET_MS} ms and no error — ${knee && knee.rate >= 1500 ? 'PASS' : 'MISS'}.\n`,
+  );
+  if (!knee || knee.rate < 1500) exitCode = 1;
+
+  // The soak at 70 % of the knee.
+  const soakRate = args.soakRate ?? (knee ? Math.round(knee.rate * 0.7) : undefined);
+  if (soakRate !== undefined && args.soakMinutes > 0) {
+    const rate = soakRate;
+    const minutes = args.soakMinutes;
+    process.stdout.write(`\nSoak: ${rate} req/s (${args.soakRate === undefined ? '70 % of the knee' : 'as asked'}) for ${minutes} min…\n`);
+    const soakUploads = startUploads(target.url, uploadPictures);
+    const periodSeconds = 30;
+    const periods: TStep[] = [];
+    for (let elapsed = 0; elapsed < minutes * 60; elapsed += periodSeconds) {
+      const period = await runStep(target, request, rate, Math.min(periodSeconds, minutes * 60 - elapsed), tally);
+      periods.push(period);
+      process.stdout.write(
+        `  ${((elapsed + periodSeconds) / 60).toFixed(1)} min: p99 ${period.p99.toFixed(1)} ms, ${period.errors} error(s), RSS ${(period.process.rssBytes / 1024 ** 2).toFixed(0)} MB, event loop p99 ${period.process.eventLoopP99Ms.toFixed(1)} ms\n`,
+      );
+    }
+    const soakPublishes = await soakUploads.stop();
+    const warm = periods.slice(0, Math.max(1, Math.round(60 / periodSeconds)));
+    const last = periods.slice(-Math.max(1, Math.round(60 / periodSeconds)));
+    const mean = (xs: TStep[]) => xs.reduce((sum, s) => sum + s.process.rssBytes, 0) / xs.length;
+    const errors = periods.reduce((sum, p) => sum + p.errors, 0);
+    const p99 = Math.max(...periods.map((p) => p.p99));
+    await new Promise((resolve) => setTimeout(resolve, 3_000)); // the last builds of the publishes
+    await target.stop(); // flushes the batched view events
+    const invariants = await checkInvariants(target, tally, { startBytes: mean(warm), endBytes: mean(last) });
+    invariants.unshift({
+      name: 'no error during the soak',
+      ok: errors === 0 && soakPublishes.failed === 0,
+      detail: `${errors} error(s) in ${periods.reduce((s, p) => s + p.requests, 0)} requests; worst p99 of a 30 s period ${p99.toFixed(1)} ms; publishes ${soakPublishes.ok} ok, ${soakPublishes.failed} failed`,
+    });
+    process.stdout.write('\nInvariants after the soak:\n');
+    for (const inv of invariants) process.stdout.write(`  ${inv.ok ? 'PASS' : 'FAIL'}  ${inv.name}: ${inv.detail}\n`);
+    if (invariants.some((i) => !i.ok)) exitCode = 1;
+  }
+} catch (error) {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  exitCode = 1;
+} finally {
+  await target.dispose();
+}
+process.exit(exitCode);
