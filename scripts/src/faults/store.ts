@@ -19,7 +19,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, open, readdir, readFile, rm, stat, statfs, unlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, rm, stat, statfs, unlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -245,9 +245,4 @@ export async function storedKeys(store: Pick<TFaultStore, 'dir'>, bucket: string
   };
   await walk(bucketDir);
   return keys.filter((key) => key.startsWith(prefix)).sort();
-}
-
-/** The stored bytes of one object. */
-export function readStoredObject(store: Pick<TFaultStore, 'dir'>, bucket: string, key: string): Promise<Buffer> {
-  return readFile(path.join(store.dir, bucket, `${key}._S3rver_object`));
 }
