@@ -6,6 +6,7 @@
  */
 import type { TMetrics } from './observability/metrics.ts';
 import type { THealth } from './observability/health.ts';
+import type { TObjectMemo } from './files/object-memo.ts';
 import type { Kysely } from 'kysely';
 import type { TConfig } from './config/config.ts';
 import type { Database } from './db/tables.ts';
@@ -71,6 +72,8 @@ export interface TProcessCaches {
   views: TViewLedger;
   /** Each cached comment row's JSON as the comment list sends it, for its author and for others. */
   commentJson: WeakMap<object, { own: string; others: string }>;
+  /** Small stored objects (thumbnails, display copies) by key, each for its current ETag (files/object-memo.ts). */
+  storedObjects: TObjectMemo;
 }
 
 export interface TAppDeps {

@@ -34,6 +34,7 @@ import { createFavoriteWriter } from './engagement/engagement.repository.ts';
 import { createViewLedger, VIEW_LEDGER_LOAD_LIMIT, type TViewLedger } from './analytics/view-ledger.ts';
 import { startBackgroundJobs, type TBackgroundJobs } from './background-jobs.ts';
 import { createMetrics } from './observability/metrics.ts';
+import { createObjectMemo } from './files/object-memo.ts';
 import { createHealth } from './observability/health.ts';
 import { countOpenUploadSessions } from './upload-sessions/upload-sessions.repository.ts';
 
@@ -147,6 +148,8 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
       knownVisitors: new Set(),
       views: await loadViewLedger(database, config, clock),
       commentJson: new WeakMap(),
+      // 32 MB of objects up to 256 KB: a few thousand thumbnails, a few hundred display copies.
+      storedObjects: createObjectMemo({ maxBytes: 32 * 1024 * 1024, maxObjectBytes: 256 * 1024 }),
     },
     analytics: createAnalyticsBatcher(db, { queries }),
     favorites: createFavoriteWriter(db, { reads: database.readCache, queries }),

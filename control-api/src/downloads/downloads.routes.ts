@@ -173,14 +173,20 @@ export function createDownloadRoutes(deps: TAppDeps): Router {
     const key = siteOgImageKey(slug);
     const head = await deps.storage.head(key);
     if (!head) throw new AppError('not_found', 'Not found');
-    await sendStoredObject(req, res, deps.storage, {
-      key,
-      contentType: 'image/png',
-      disposition: contentDisposition('inline', 'og.png'),
-      etag: `"og-${head.modifiedAt.toString(36)}-${head.size.toString(36)}"`,
-      // The same URL gets a new picture when the site changes: caches revalidate within the hour.
-      cacheControl: project.password_hash || project.expires_at !== null ? 'private, no-store' : 'public, max-age=3600',
-    });
+    await sendStoredObject(
+      req,
+      res,
+      deps.storage,
+      {
+        key,
+        contentType: 'image/png',
+        disposition: contentDisposition('inline', 'og.png'),
+        etag: `"og-${head.modifiedAt.toString(36)}-${head.size.toString(36)}"`,
+        // The same URL gets a new picture when the site changes: caches revalidate within the hour.
+        cacheControl: project.password_hash || project.expires_at !== null ? 'private, no-store' : 'public, max-age=3600',
+      },
+      deps.caches.storedObjects,
+    );
   });
 
   // The template gallery's and the landing page's pictures (scripts/src/demo/previews.ts). Made again
@@ -197,13 +203,19 @@ export function createDownloadRoutes(deps: TAppDeps): Router {
     const key = sitePreviewImageKey(slug, preview.width, preview.format);
     const head = await deps.storage.head(key);
     if (!head) throw new AppError('not_found', 'Not found');
-    await sendStoredObject(req, res, deps.storage, {
-      key,
-      contentType: DEMO_PREVIEW_CONTENT_TYPES[preview.format],
-      disposition: contentDisposition('inline', picture),
-      etag: `"preview-${head.modifiedAt.toString(36)}-${head.size.toString(36)}"`,
-      cacheControl: project.password_hash || project.expires_at !== null ? 'private, no-store' : 'public, max-age=86400, stale-while-revalidate=604800',
-    });
+    await sendStoredObject(
+      req,
+      res,
+      deps.storage,
+      {
+        key,
+        contentType: DEMO_PREVIEW_CONTENT_TYPES[preview.format],
+        disposition: contentDisposition('inline', picture),
+        etag: `"preview-${head.modifiedAt.toString(36)}-${head.size.toString(36)}"`,
+        cacheControl: project.password_hash || project.expires_at !== null ? 'private, no-store' : 'public, max-age=86400, stale-while-revalidate=604800',
+      },
+      deps.caches.storedObjects,
+    );
   });
 
   return router;

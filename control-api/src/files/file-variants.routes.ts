@@ -32,13 +32,19 @@ export function createFileVariantRoutes(deps: TAppDeps): Router {
     const converted = derived && !derived.error ? derived.pdf : undefined;
     const isPdf = file.kind === 'pdf' && derived?.kind === 'pdf' && !derived.error;
     if (!converted && !isPdf) throw new AppError('not_found', 'This file has no PDF version');
-    await sendStoredObject(req, res, deps.storage, {
-      key: converted ? converted.key : file.storage_key,
-      contentType: 'application/pdf',
-      disposition: contentDisposition('inline', `${baseName(file.name)}.pdf`),
-      etag: `"${file.sha256}-pdf"`,
-      cacheControl: fileCacheControl(file.project),
-    });
+    await sendStoredObject(
+      req,
+      res,
+      deps.storage,
+      {
+        key: converted ? converted.key : file.storage_key,
+        contentType: 'application/pdf',
+        disposition: contentDisposition('inline', `${baseName(file.name)}.pdf`),
+        etag: `"${file.sha256}-pdf"`,
+        cacheControl: fileCacheControl(file.project),
+      },
+      deps.caches.storedObjects,
+    );
   });
 
   router.get('/api/files/:id/poster', async (req, res) => {
@@ -46,13 +52,19 @@ export function createFileVariantRoutes(deps: TAppDeps): Router {
     const { file, derived } = await findServableFile(deps, req, res);
     const poster = derived && !derived.error && derived.kind === 'video' ? derived.display : undefined;
     if (!poster) throw new AppError('not_found', 'This file has no poster');
-    await sendStoredObject(req, res, deps.storage, {
-      key: poster.key,
-      contentType: poster.contentType,
-      disposition: contentDisposition('inline', `${baseName(file.name)}-poster.webp`),
-      etag: `"${file.sha256}-poster"`,
-      cacheControl: fileCacheControl(file.project),
-    });
+    await sendStoredObject(
+      req,
+      res,
+      deps.storage,
+      {
+        key: poster.key,
+        contentType: poster.contentType,
+        disposition: contentDisposition('inline', `${baseName(file.name)}-poster.webp`),
+        etag: `"${file.sha256}-poster"`,
+        cacheControl: fileCacheControl(file.project),
+      },
+      deps.caches.storedObjects,
+    );
   });
 
   router.get('/api/files/:id/first-page', async (req, res) => {
@@ -61,13 +73,19 @@ export function createFileVariantRoutes(deps: TAppDeps): Router {
     const hasPdf = !!derived && !derived.error && (derived.pdf !== undefined || (file.kind === 'pdf' && derived.kind === 'pdf'));
     const picture = hasPdf ? derived?.display : undefined;
     if (!picture) throw new AppError('not_found', 'This file has no first-page picture');
-    await sendStoredObject(req, res, deps.storage, {
-      key: picture.key,
-      contentType: picture.contentType,
-      disposition: contentDisposition('inline', `${baseName(file.name)}-page-1.webp`),
-      etag: `"${file.sha256}-first-page"`,
-      cacheControl: fileCacheControl(file.project),
-    });
+    await sendStoredObject(
+      req,
+      res,
+      deps.storage,
+      {
+        key: picture.key,
+        contentType: picture.contentType,
+        disposition: contentDisposition('inline', `${baseName(file.name)}-page-1.webp`),
+        etag: `"${file.sha256}-first-page"`,
+        cacheControl: fileCacheControl(file.project),
+      },
+      deps.caches.storedObjects,
+    );
   });
 
   return router;

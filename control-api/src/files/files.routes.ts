@@ -46,13 +46,19 @@ export function createFileRoutes(deps: TAppDeps): Router {
 
     // Downloads are counted by the server, once the whole file (or a resumed range reaching its end) was sent.
     if (query.mode === 'download' && !query.size) countDownloadWhenComplete(deps, req, res, { projectId: file.project_id, fileId: file.id, fileName: file.name });
-    await sendStoredObject(req, res, deps.storage, {
-      key,
-      contentType,
-      disposition,
-      etag: `"${file.sha256}${variant}"`,
-      cacheControl: fileCacheControl(file.project),
-    });
+    await sendStoredObject(
+      req,
+      res,
+      deps.storage,
+      {
+        key,
+        contentType,
+        disposition,
+        etag: `"${file.sha256}${variant}"`,
+        cacheControl: fileCacheControl(file.project),
+      },
+      deps.caches.storedObjects,
+    );
   });
 
   return router;

@@ -7,7 +7,9 @@ import type { Request, Response } from 'express';
 import { parseRange } from '@dropsite/shared';
 import { AppError } from '../http/app-error.ts';
 import { isNotModified } from '../http/conditional.ts';
+import { buffer } from 'node:stream/consumers';
 import { StorageNotFoundError, type Storage, type TByteRange } from '../storage/storage.ts';
+import type { TObjectMemo } from './object-memo.ts';
 
 /** Every uploaded byte is served as inert: never sniffed, never able to run script on our origin. */
 export const FILE_CSP = "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'";
@@ -26,7 +28,7 @@ export interface TStoredObjectResponse {
   cacheControl: string;
 }
 
-export async function sendStoredObject(req: Request, res: Response, storage: Storage, object: TStoredObjectResponse): Promise<void> {
+export async function sendStoredObject(req: Request, res: Response, storage: Storage, object: TStoredObjectResponse, memo?: TObjectMemo): Promise<void> {
   const head = await storage.head(object.key);
   if (!head) throw new AppError('not_found', 'File is not available');
   const range = parseRange(req.get('range'), head.size);
@@ -47,6 +49,27 @@ export async function sendStoredObject(req: Request, res: Response, storage: Sto
     return;
   }
   const byteRange: TByteRange | undefined = range.kind === 'range' ? { start: range.start, end: range.end } : undefined;
+  // A small whole object (a thumbnail): from memory when kept for its current tag, else read whole and kept.
+  if (memo && !byteRange && memo.fits(head.size)) {
+    // The object's own tag, or (none was stored with it) its size and time of writing: a rewrite changes it.
+    const version = head.etag ?? `${head.size}-${head.modifiedAt}`;
+    let bytes = memo.get(object.key, version);
+    if (!bytes) {
+      let read: Awaited<ReturnType<Storage['get']>>;
+      try {
+        read = await storage.get(object.key);
+      } catch (err) {
+        if (err instanceof StorageNotFoundError) throw new AppError('not_found', 'File is not available', { cause: err });
+        throw err;
+      }
+      bytes = await buffer(read.body);
+      // Kept under the version read just before: an object rewritten in between is read again next time.
+      if (bytes.length === head.size) memo.set(object.key, version, bytes);
+    }
+    res.set('Content-Length', String(bytes.length));
+    res.end(req.method === 'HEAD' ? undefined : bytes);
+    return;
+  }
   let opened: Awaited<ReturnType<Storage['get']>>;
   try {
     opened = await storage.get(object.key, byteRange);
