@@ -100,7 +100,11 @@ function quickStartSecret() {
 
 /** The first line of a failure's message, without colour codes, short enough for a summary. */
 function firstLine(message) {
-  const line = String(message ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim() !== '') ?? '';
+  const line =
+    String(message ?? '')
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .split('\n')
+      .find((l) => l.trim() !== '') ?? '';
   return line.length > 240 ? `${line.slice(0, 240)}…` : line.trim();
 }
 

@@ -63,11 +63,15 @@ async function publishInTwoHalves(url: string, between: () => Promise<void>): Pr
   const encoded = new Response(form);
   const body = Buffer.from(await encoded.arrayBuffer());
   return new Promise((resolve, reject) => {
-    const req = request(`${url}/api/upload`, { method: 'POST', headers: { 'content-type': encoded.headers.get('content-type')!, 'content-length': String(body.length) } }, (res) => {
-      let text = '';
-      res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = request(
+      `${url}/api/upload`,
+      { method: 'POST', headers: { 'content-type': encoded.headers.get('content-type')!, 'content-length': String(body.length) } },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', reject);
     req.write(body.subarray(0, body.length >> 1));
     // The server has the request (its headers and the first half) before `between` runs.
@@ -131,7 +135,11 @@ describe('SIGTERM to an API process', () => {
             if (res.status === 201) comments++;
           } else {
             // No cookie: a new visitor each time, so every view counts once.
-            const res = await fetch(`${api.url}/api/analytics/view`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ projectId: project.id }) });
+            const res = await fetch(`${api.url}/api/analytics/view`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ projectId: project.id }),
+            });
             statuses.push(res.status);
             if (res.status === 200 && ((await res.json()) as { counted?: boolean }).counted) views++;
           }
