@@ -123,12 +123,6 @@ export async function rollbackAllMigrations(db: Kysely<Database>): Promise<void>
   throwOnMigrationError(await migrator.migrateTo(NO_MIGRATIONS));
 }
 
-/** The names of the migrations this code knows that the database has not run yet (none: the schema is current). */
-export async function pendingMigrationNames(db: Kysely<Database>): Promise<string[]> {
-  const migrator = await createMigrator(db);
-  return (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
-}
-
 export async function createMigrator(db: Kysely<Database>): Promise<Migrator> {
   return new Migrator({ db, provider: staticMigrationProvider, migrationTableSchema: await postgresSchemaOf(db) });
 }

@@ -7,7 +7,7 @@
 import { sql, type Kysely } from 'kysely';
 import { READINESS_PROBE_KEY } from '@dropsite/shared';
 import type { Database } from '../db/tables.ts';
-import { pendingMigrationNames } from '../db/database.ts';
+import { listMigrationStates } from '../ops/migrations.ts';
 import type { BuildQueue } from '../queue/build-queue.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { Logger } from '../logger.ts';
@@ -72,7 +72,7 @@ export function createHealth(deps: THealthDeps, options: { timeoutMs?: number; c
       }),
       check('migrations', async () => {
         if (migrationsCurrent) return 'ok';
-        const pending = await pendingMigrationNames(deps.db);
+        const pending = (await listMigrationStates(deps.db)).filter((m) => m.appliedAt === null);
         migrationsCurrent = pending.length === 0;
         return migrationsCurrent ? 'ok' : `${pending.length} pending`;
       }),
