@@ -21,7 +21,7 @@ Starts a stack of its own (nginx, two API processes, two builders, PostgreSQL, R
 injects each fault below into it and prints fault | expectation | outcome. Exits 1 if any row fails.
 
   --only <name>  run one row
-  --help         this text
+  --help, -h     this text
 
 Rows:
 ${FAULT_ROWS.map((row) => `  ${row.name.padEnd(28)} ${row.expectation}`).join('\n')}
@@ -30,7 +30,13 @@ Environment: STACK_DATABASE_URL (postgres://postgres@127.0.0.1:5432/test), STACK
 (redis://127.0.0.1:6379), NGINX_BIN (/usr/sbin/nginx).
 `;
 
-const { values } = parseArgs({ options: { only: { type: 'string' }, help: { type: 'boolean', default: false } } });
+let values: { only?: string; help?: boolean };
+try {
+  ({ values } = parseArgs({ options: { only: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } }));
+} catch (error) {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+  process.exit(2);
+}
 if (values.help) {
   process.stdout.write(USAGE);
   process.exit(0);

@@ -52,7 +52,7 @@ function logLines(output: string): TLogLine[] {
 export const builderKillBuild: TFaultRow = {
   name: 'builder-kill-build',
   expectation: 'kill -9 of a builder mid-build; the other builder makes the site live after the stall interval, never served half-built',
-  simulates: `A site of ${IMAGES} photographs (${WIDTH}×${HEIGHT} JPEG) is published; the builder that logs "build started" for it is killed with SIGKILL once it has derived a few files. The page is polled through the edge and both APIs until the other builder has built it; the killed builder is started again afterwards.`,
+  simulates: `A site of ${IMAGES} photographs (${WIDTH}×${HEIGHT} JPEG) is published; the builder that logs "build started" for it is killed with SIGKILL once it has derived a third of them. The page is polled through the edge and both APIs until the other builder has built it; the killed builder is started again afterwards.`,
   async run(faults, log) {
     const { stack } = faults;
     const { check, outcome } = expectations();
