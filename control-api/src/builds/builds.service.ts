@@ -20,7 +20,7 @@ export async function enqueueProjectBuild(deps: TAppDeps, projectId: string, ver
     const job = { projectId, buildId: build.id, version, enqueuedAt: deps.clock.now(), ...(requestId === undefined ? {} : { requestId }) };
     await deps.queue.enqueue(job, { attempts: deps.config.buildAttempts });
   } catch (err) {
-    throw new AppError('service_unavailable', 'Publishing is temporarily unavailable. Please try again in a minute.', { cause: err });
+    throw new AppError('service_unavailable', 'Publishing is temporarily unavailable. Please try again in a minute.', { cause: err, headers: { 'Retry-After': '60' } });
   }
   return build.id;
 }

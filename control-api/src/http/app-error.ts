@@ -41,6 +41,9 @@ export const ERROR_STATUS = {
 
 export type TErrorCode = keyof typeof ERROR_STATUS;
 
+/** When a client is asked to retry a 503 that names no time of its own. */
+const DEFAULT_RETRY_AFTER_SECONDS = 5;
+
 export class AppError extends Error {
   readonly code: TErrorCode;
   readonly status: number;
@@ -53,7 +56,9 @@ export class AppError extends Error {
     this.name = 'AppError';
     this.code = code;
     this.status = ERROR_STATUS[code];
-    this.headers = options.headers ?? {};
+    // A 503 always says when to come back (RFC 9110 15.6.4): in a few seconds, unless it says otherwise.
+    this.headers =
+      this.status === 503 && options.headers?.['Retry-After'] === undefined ? { 'Retry-After': String(DEFAULT_RETRY_AFTER_SECONDS), ...options.headers } : (options.headers ?? {});
     this.details = options.details ?? {};
   }
 }

@@ -9,6 +9,7 @@ import express from 'express';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.ts';
+import { AppError } from './app-error.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, createErrorMiddleware, toAppError } from './error-middleware.ts';
 
 /** An app whose one route runs `work` and answers with what the error middleware makes of its failure. */
@@ -82,5 +83,27 @@ describe('database connection failures', () => {
     const mapped = toAppError(error);
     expect(mapped.status).toBe(500);
     expect(mapped.headers).toEqual({});
+  });
+});
+
+describe('every 503 says when to come back', () => {
+  it('a refusal naming no time of its own is answered with Retry-After: 5; one that names its own keeps it', async () => {
+    const plain = await appFailingWith(async () => {
+      throw new AppError('service_unavailable', 'Please try again in a moment.');
+    });
+    const publishing = await appFailingWith(async () => {
+      throw new AppError('service_unavailable', 'Publishing is temporarily unavailable. Please try again in a minute.', { headers: { 'Retry-After': '60' } });
+    });
+    try {
+      const a = await fetch(`${plain.url}/api/thing`);
+      expect(a.status).toBe(503);
+      expect(a.headers.get('retry-after')).toBe('5');
+      const b = await fetch(`${publishing.url}/api/thing`);
+      expect(b.status).toBe(503);
+      expect(b.headers.get('retry-after')).toBe('60');
+    } finally {
+      await plain.close();
+      await publishing.close();
+    }
   });
 });

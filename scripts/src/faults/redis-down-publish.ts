@@ -64,6 +64,7 @@ export const redisDownPublish: TFaultRow = {
       slowRefusals.length === 0,
       `${slowRefusals.length} refusals took ${FAST_REFUSAL_MS / 1000} s or more (slowest ${seconds(Math.max(0, ...slowRefusals.map((a) => a.ms)))})`,
     );
+    check(noRetryAfter.length === 0, `${noRetryAfter.length} of ${refused.length} refusals without Retry-After`);
     check(others.length === 0, `answers other than 201 or 503: ${others.map((a) => `${a.status} ${JSON.stringify(a.body).slice(0, 120)}`).join('; ')}`);
 
     // Every accepted publish, whenever it was accepted, goes live once Redis is back.
