@@ -8,7 +8,7 @@
  * visitors, open pages, thumbnails and previews, send view beacons, favourite, comment and approve,
  * while anonymous creators publish a small site every two seconds.
  *
- * Each step holds one request rate (autocannon's overallRate) for LOAD_STEP_SECONDS and prints p50/p99,
+ * Each step starts requests at one steady rate (open loop, bench/paced-load.ts) for LOAD_STEP_SECONDS and prints p50/p99,
  * errors, RSS and event-loop delay (read from the process's own /metrics); the knee is the highest
  * rate held with p99 under 100 ms and no error. The soak holds 70 % of the knee for LOAD_SOAK_MINUTES
  * and ends with the invariants checked: no duplicate approval, every acknowledged comment stored, the
@@ -24,7 +24,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import sharp from 'sharp';
 import { z } from 'zod';
 import { createDatabase } from '@dropsite/control-api';
@@ -32,7 +31,8 @@ import { ZCreatorProjectsResponseSchema, ZProjectDetailsResponseSchema } from '@
 import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
 import { startTestStack } from '../scripts/src/stack-test-support.ts';
 import { freePort } from '../scripts/src/stack.ts';
-import { cpuMsOf, dropResponseBodies, placeLoadGenerator } from './load-harness.ts';
+import { cpuMsOf, placeLoadGenerator } from './load-harness.ts';
+import { runPaced, type TPacedRequest } from './paced-load.ts';
 
 const USAGE = `Usage: npm run load [-- options]
 
@@ -83,7 +83,8 @@ const SITES = Number(process.env.LOAD_SITES ?? 60);
 const FILES_PER_SITE = 4;
 const VISITORS = 400;
 const ADDRESSES = 50_000;
-const CONNECTIONS = 64;
+/** Keep-alive connections the visitors' requests share at most (a request waits for a free one, and that wait counts). */
+const CONNECTIONS = 256;
 const P99_TARGET_MS = 100;
 /** A small publish every this many ms while the load runs (LOAD_PUBLISH_SECONDS, default 2; 0: none). */
 const UPLOAD_EVERY_MS = Number(process.env.LOAD_PUBLISH_SECONDS ?? 2) * 1000;
@@ -319,54 +320,57 @@ function newTally(): TTally {
   return { byOp: new Map(MIX.map(([op]) => [op, { ok: 0, failed: new Map() }])), commentsAcknowledged: 0 };
 }
 
-interface TContext {
-  op?: TOp;
+/** The mix as a stream of requests: each one a kind drawn by its share, on a random site, file, visitor and address. */
+interface TMixedLoad {
+  next(): { request: TPacedRequest; tag: TOp };
+  onAnswer(op: TOp, status: number): boolean;
 }
 
-function mixedRequest(sites: TSite[], visitors: string[], tally: TTally): autocannon.Request {
+function mixedRequests(sites: TSite[], visitors: string[], tally: TTally): TMixedLoad {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
+  const build = (op: TOp): TPacedRequest => {
+    const site = pick(sites);
+    const fileId = pick(site.fileIds);
+    const headers: Record<string, string> = { 'x-forwarded-for': randomAddress() };
+    const json = (path: string, body: object): TPacedRequest => ({
+      method: 'POST',
+      path,
+      headers: { ...headers, 'content-type': 'application/json', cookie: pick(visitors) },
+      body: JSON.stringify(body),
+    });
+    switch (op) {
+      case 'page':
+        return { method: 'GET', path: `/${site.slug}`, headers: { ...headers, 'accept-encoding': 'br, gzip' } };
+      case 'thumbnail':
+        return { method: 'GET', path: `/api/files/${fileId}?mode=preview&size=300`, headers };
+      case 'preview':
+        return { method: 'GET', path: `/api/files/${fileId}?mode=preview`, headers };
+      case 'state':
+        return { method: 'GET', path: `/api/engagement/state?projectId=${site.projectId}`, headers: { ...headers, cookie: pick(visitors) } };
+      case 'beacon':
+        return json('/api/analytics/view', { projectId: site.projectId, fileId });
+      case 'favorite':
+        return json('/api/favorites', { projectId: site.projectId, fileId });
+      case 'comment':
+        return json('/api/comments', { projectId: site.projectId, fileId, commentText: `Love the light in this one (${Math.random().toString(36).slice(2, 8)})` });
+      case 'approval':
+        return json('/api/approvals', { projectId: site.projectId, fileId, status: pick(['approved', 'rejected', 'pending'] as const) });
+    }
+  };
   return {
-    setupRequest: (req, rawContext): autocannon.Request => {
-      const context = rawContext as TContext;
+    next() {
       const op = pick(OPS);
-      context.op = op;
-      const site = pick(sites);
-      const fileId = pick(site.fileIds);
-      const headers: Record<string, string> = { 'x-forwarded-for': randomAddress() };
-      const json = (body: object): autocannon.Request => ({
-        ...req,
-        method: 'POST',
-        path: '',
-        headers: { ...headers, 'content-type': 'application/json', cookie: pick(visitors) },
-        body: JSON.stringify(body),
-      });
-      switch (op) {
-        case 'page':
-          return { ...req, method: 'GET', path: `/${site.slug}`, headers: { ...headers, 'accept-encoding': 'br, gzip' } };
-        case 'thumbnail':
-          return { ...req, method: 'GET', path: `/api/files/${fileId}?mode=preview&size=300`, headers };
-        case 'preview':
-          return { ...req, method: 'GET', path: `/api/files/${fileId}?mode=preview`, headers };
-        case 'state':
-          return { ...req, method: 'GET', path: `/api/engagement/state?projectId=${site.projectId}`, headers: { ...headers, cookie: pick(visitors) } };
-        case 'beacon':
-          return { ...json({ projectId: site.projectId, fileId }), path: '/api/analytics/view' };
-        case 'favorite':
-          return { ...json({ projectId: site.projectId, fileId }), path: '/api/favorites' };
-        case 'comment':
-          return { ...json({ projectId: site.projectId, fileId, commentText: `Love the light in this one (${Math.random().toString(36).slice(2, 8)})` }), path: '/api/comments' };
-        case 'approval':
-          return { ...json({ projectId: site.projectId, fileId, status: pick(['approved', 'rejected', 'pending'] as const) }), path: '/api/approvals' };
-      }
+      return { request: build(op), tag: op };
     },
-    onResponse: (status, _body, rawContext) => {
-      const op = (rawContext as TContext).op;
-      if (!op) return;
+    onAnswer(op, status) {
       const entry = tally.byOp.get(op)!;
       if (status === EXPECTED[op]) {
         entry.ok++;
         if (op === 'comment') tally.commentsAcknowledged++;
-      } else entry.failed.set(status, (entry.failed.get(status) ?? 0) + 1);
+        return true;
+      }
+      entry.failed.set(status, (entry.failed.get(status) ?? 0) + 1);
+      return false;
     },
   };
 }
@@ -430,36 +434,27 @@ interface TStep {
   failures: string;
 }
 
-async function runStep(target: TTarget, request: autocannon.Request, rate: number, seconds: number, tally: TTally): Promise<TStep> {
+async function runStep(target: TTarget, load: TMixedLoad, rate: number, seconds: number, tally: TTally): Promise<TStep> {
   await scrape(target.opsUrls); // resets the event-loop histogram: what follows is this step's
-  const before = new Map([...tally.byOp].map(([op, t]) => [op, { ok: t.ok, failed: [...t.failed.values()].reduce((a, b) => a + b, 0) }]));
+  const before = new Map([...tally.byOp].map(([op, t]) => [op, [...t.failed.values()].reduce((a, b) => a + b, 0)]));
   const cpuBefore = cpuMsOf(target.pid);
-  const result = await autocannon({
-    url: target.url,
-    connections: CONNECTIONS,
-    duration: seconds,
-    overallRate: rate,
-    timeout: 10,
-    requests: [request],
-    setupClient: dropResponseBodies,
-  });
+  const result = await runPaced({ url: target.url, rate, seconds, maxConnections: CONNECTIONS, next: load.next, onAnswer: load.onAnswer });
   const cpuAfter = cpuMsOf(target.pid);
   const process = await scrape(target.opsUrls);
   const failures: string[] = [];
   for (const [op, t] of tally.byOp) {
-    const failedNow = [...t.failed.values()].reduce((a, b) => a + b, 0) - before.get(op)!.failed;
-    if (failedNow > 0) failures.push(`${op}: ${failedNow} (${[...t.failed].map(([s, c]) => `${s}×${c}`).join(' ')})`);
+    const failedNow = [...t.failed.values()].reduce((a, b) => a + b, 0) - before.get(op)!;
+    if (failedNow > 0) failures.push(`${op}: ${failedNow} (${[...t.failed].map(([status, count]) => `${status || 'no answer'}×${count}`).join(' ')})`);
   }
-  const requests = result['2xx'] + result.non2xx;
-  const cpuMicrosPerRequest = cpuBefore !== null && cpuAfter !== null && requests > 0 ? ((cpuAfter - cpuBefore) * 1000) / requests : null;
+  const cpuMicrosPerRequest = cpuBefore !== null && cpuAfter !== null && result.requests > 0 ? ((cpuAfter - cpuBefore) * 1000) / result.requests : null;
   return {
     cpuMicrosPerRequest,
     rate,
-    achieved: requests / seconds,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.non2xx + result.errors + result.timeouts,
-    requests,
+    achieved: result.achieved,
+    p50: result.p50,
+    p99: result.p99,
+    errors: result.errors,
+    requests: result.requests,
     process,
     failures: failures.join('; '),
   };
@@ -594,17 +589,17 @@ try {
   process.stdout.write(`Target: ${target.label}\nSeeding ${SITES} sites of ${FILES_PER_SITE} pictures and ${VISITORS} visitors…\n`);
   const { sites, visitors } = await seed(target.url);
   const tally = newTally();
-  const request = mixedRequest(sites, visitors, tally);
+  const load = mixedRequests(sites, visitors, tally);
   const uploadPictures = [await photo(7, 1200, 800)];
   process.stdout.write(
-    `Mix: ${MIX.map(([op, share]) => `${op} ${share} %`).join(', ')}; ${UPLOAD_EVERY_MS > 0 ? `plus one small publish every ${UPLOAD_EVERY_MS / 1000} s` : 'no publishes'}. ${CONNECTIONS} connections, ${args.stepSeconds} s a step.\n`,
+    `Mix: ${MIX.map(([op, share]) => `${op} ${share} %`).join(', ')}; ${UPLOAD_EVERY_MS > 0 ? `plus one small publish every ${UPLOAD_EVERY_MS / 1000} s` : 'no publishes'}; requests start at an even pace, on up to ${CONNECTIONS} keep-alive connections; ${args.stepSeconds} s a step.\n`,
   );
 
   // Rising steps.
   const steps: TStep[] = [];
   const uploads = startUploads(target.url, uploadPictures);
   for (const rate of args.steps) {
-    const step = await runStep(target, request, rate, args.stepSeconds, tally);
+    const step = await runStep(target, load, rate, args.stepSeconds, tally);
     steps.push(step);
     process.stdout.write(`  ${rate} req/s: achieved ${step.achieved.toFixed(0)}, p99 ${step.p99.toFixed(1)} ms, ${step.errors} error(s)\n`);
     // Two steps past what held: the knee is behind us.
@@ -629,7 +624,7 @@ try {
     const periodSeconds = 30;
     const periods: TStep[] = [];
     for (let elapsed = 0; elapsed < minutes * 60; elapsed += periodSeconds) {
-      const period = await runStep(target, request, rate, Math.min(periodSeconds, minutes * 60 - elapsed), tally);
+      const period = await runStep(target, load, rate, Math.min(periodSeconds, minutes * 60 - elapsed), tally);
       periods.push(period);
       process.stdout.write(
         `  ${((elapsed + periodSeconds) / 60).toFixed(1)} min: p99 ${period.p99.toFixed(1)} ms, ${period.errors} error(s), RSS ${(period.process.rssBytes / 1024 ** 2).toFixed(0)} MB, event loop p99 ${period.process.eventLoopP99Ms.toFixed(1)} ms\n`,

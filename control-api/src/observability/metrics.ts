@@ -40,7 +40,7 @@ const BUILD_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 60
 export function createMetrics(options: TMetricsOptions): TMetrics {
   const registry = new Registry();
   const registers = [registry];
-  if (options.processMetrics) collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
+  if (options.processMetrics) collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
   let sources: TMetricSources | undefined;
 
   const requestDuration = new Histogram({

@@ -1,0 +1,99 @@
+/**
+ * An open-loop load generator: requests start at a steady rate, spread evenly over each second, each
+ * on a free keep-alive connection (up to `maxConnections`), whether or not the earlier ones have been
+ * answered, as visitors arrive. Latency is counted from when a request was due to start, so time spent
+ * waiting for a connection counts too (no coordinated omission).
+ *
+ * autocannon's rate limit is not that: each connection sends its quota for the second back to back and
+ * then waits for the next second, so every second begins with a burst of as many requests as there are
+ * connections, and it corrects latencies as if each connection were due to send every millisecond.
+ */
+import http from 'node:http';
+
+export interface TPacedRequest {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface TPacedResult {
+  /** Requests answered (any status) per second. */
+  achieved: number;
+  requests: number;
+  p50: number;
+  p99: number;
+  /** Answers that were not what `isExpected` wanted, failed connections and timeouts. */
+  errors: number;
+}
+
+export interface TPacedOptions<T> {
+  url: string;
+  rate: number;
+  seconds: number;
+  maxConnections: number;
+  /** Each request, and what it is (handed back to `onAnswer`). */
+  next(): { request: TPacedRequest; tag: T };
+  /** Every answer's status (0 for a failed connection or a timeout); returns whether it was the expected one. */
+  onAnswer(tag: T, status: number): boolean;
+  timeoutMs?: number;
+}
+
+const TICK_MS = 2;
+
+export async function runPaced<T>(options: TPacedOptions<T>): Promise<TPacedResult> {
+  const target = new URL(options.url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.maxConnections, maxFreeSockets: options.maxConnections });
+  const latencies: number[] = [];
+  let errors = 0;
+  let inFlight = 0;
+  const started = performance.now();
+  const endAt = started + options.seconds * 1000;
+  let sent = 0;
+
+  const send = (due: number) => {
+    const { request, tag } = options.next();
+    inFlight++;
+    const done = (status: number) => {
+      inFlight--;
+      latencies.push(performance.now() - due);
+      if (!options.onAnswer(tag, status)) errors++;
+    };
+    const req = http.request(
+      { host: target.hostname, port: target.port, method: request.method, path: request.path, headers: request.headers, agent, timeout: options.timeoutMs ?? 10_000 },
+      (res) => {
+        res.resume();
+        res.once('end', () => done(res.statusCode ?? 0));
+        res.once('error', () => done(0));
+      },
+    );
+    req.once('timeout', () => req.destroy(new Error('timed out')));
+    req.once('error', () => done(0));
+    req.end(request.body);
+  };
+
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      const now = performance.now();
+      // Every request due by now, each counted from the moment it was due.
+      const due = Math.min(now, endAt);
+      const shouldHaveSent = Math.floor(((due - started) / 1000) * options.rate);
+      while (sent < shouldHaveSent) {
+        const dueAt = started + (sent / options.rate) * 1000;
+        sent++;
+        send(dueAt);
+      }
+      if (now >= endAt) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, TICK_MS);
+  });
+  // The answers still on their way.
+  const drainUntil = performance.now() + (options.timeoutMs ?? 10_000) + 1_000;
+  while (inFlight > 0 && performance.now() < drainUntil) await new Promise((resolve) => setTimeout(resolve, 10));
+  agent.destroy();
+  const sorted = Float64Array.from(latencies).sort();
+  const at = (q: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
+  return { achieved: latencies.length / options.seconds, requests: latencies.length, p50: at(0.5), p99: at(0.99), errors: errors + inFlight };
+}
