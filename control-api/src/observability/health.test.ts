@@ -57,7 +57,12 @@ describe('readiness checks', () => {
     const { db } = await openDatabase();
     await migrateToLatest(db);
     let asked = 0;
-    const counting = { head: async () => (asked++, null) };
+    const counting = {
+      head: async () => {
+        asked++;
+        return null;
+      },
+    };
     const health = createHealth({ db, queue: okQueue, storage: counting, log: quiet });
     await Promise.all(Array.from({ length: 50 }, () => health.readiness()));
     await health.readiness();
