@@ -5,7 +5,6 @@
  * every view beacon answered 'counted' (views are written in batches) is in the database afterwards,
  * and the process exits 0. With a short grace period a stalled upload is cut off, not waited for.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
@@ -13,49 +12,21 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startApiProcess, type TApiProcess } from '../test-support/api-process.ts';
 import { buildUploadForm, makeJpeg } from '../test-support/fixtures.ts';
 
-const MAIN = path.resolve(import.meta.dirname, '../main.ts');
 const UNLIMITED = '100000000';
 
-interface TApi {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-async function startApi(dataDir: string, graceSeconds: number): Promise<TApi> {
-  const child = spawn(process.execPath, [MAIN], {
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      NODE_ENV: 'test',
-      DEMO_SITES: 'false',
-      SHUTDOWN_GRACE_SECONDS: String(graceSeconds),
-      RATE_LIMIT_READS_PER_MINUTE: UNLIMITED,
-      RATE_LIMIT_WRITES_PER_MINUTE: UNLIMITED,
-      RATE_LIMIT_SITE_WRITES_PER_MINUTE: UNLIMITED,
-      STORAGE_MIN_FREE_BYTES: '0',
-      STORAGE_MIN_FREE_PERCENT: '0',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+const startApi = (dataDir: string, graceSeconds: number): Promise<TApiProcess> =>
+  startApiProcess(dataDir, {
+    LOG_LEVEL: 'info',
+    SHUTDOWN_GRACE_SECONDS: String(graceSeconds),
+    RATE_LIMIT_READS_PER_MINUTE: UNLIMITED,
+    RATE_LIMIT_WRITES_PER_MINUTE: UNLIMITED,
+    RATE_LIMIT_SITE_WRITES_PER_MINUTE: UNLIMITED,
+    STORAGE_MIN_FREE_BYTES: '0',
+    STORAGE_MIN_FREE_PERCENT: '0',
   });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (data: Buffer) => {
-      output += data.toString();
-      const match = /running at (http:\/\/\S+)/.exec(output);
-      if (match) resolve(match[1]!.replace('localhost', '127.0.0.1'));
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`API exited (${code}) before listening:\n${output}`)));
-  });
-  return { child, url, output: () => output };
-}
 
 /** A multipart publish of one picture, sent in two halves with `between` awaited in the middle (300 ms after the first); resolves with the status. */
 async function publishInTwoHalves(url: string, between: () => Promise<void>): Promise<{ status: number; body: string }> {

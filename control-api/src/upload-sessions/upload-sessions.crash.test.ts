@@ -3,7 +3,6 @@
  * reports only durable chunks, the upload resumes without resending them, and the published
  * file's SHA-256 is the original's. The API runs as its own process (control-api/src/main.ts).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -11,28 +10,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHUNK_SIZE } from '@dropsite/shared';
 import { createDatabase } from '../db/database.ts';
+import { startApiProcess } from '../test-support/api-process.ts';
 import { chunkOf, completeSession, initChunked, makeBytes, rawRequest, sendChunk, sessionStatus, sha256 } from '../test-support/upload-session-client.ts';
 
-const MAIN = path.resolve(import.meta.dirname, '../main.ts');
-
-async function startApi(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RUN_BUILDER: 'false', NODE_ENV: 'test', DEMO_SITES: 'false' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (data: Buffer) => {
-      output += data.toString();
-      const match = /running at (http:\/\/\S+)/.exec(output);
-      if (match) resolve(match[1]!.replace('localhost', '127.0.0.1'));
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`API exited (${code}) before listening:\n${output}`)));
-  });
-  return { child, url };
-}
+const startApi = (dataDir: string) => startApiProcess(dataDir, { RUN_BUILDER: 'false' });
 
 describe('an API killed mid-chunk (SIGKILL)', () => {
   const cleanups: Array<() => Promise<void>> = [];
