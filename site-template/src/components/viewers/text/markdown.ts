@@ -12,6 +12,25 @@ const md = new MarkdownIt('default', { html: false, linkify: false, typographer:
 md.disable(['image']);
 md.validateLink = (url: string) => /^(https?:\/\/|mailto:)/i.test(url.trim());
 
+/**
+ * Link text longer than this is shown as text, not as a link. markdown-it looks for the end of a link's
+ * text from every '[': 2 MiB of '[' took it 6 s of the worker's CPU. A '[' with no ']' within this
+ * many characters is passed over at once, the next ']' being found once for the whole run.
+ */
+const MAX_LINK_TEXT = 1_000;
+const linkRule = md.inline.ruler.__rules__[md.inline.ruler.__find__('link')]!.fn;
+let closing = { src: '', from: 0, at: -1 };
+/** The first ']' at or after `pos` (-1: none), from the last search when it still answers. */
+function nextClosingBracket(src: string, pos: number): number {
+  if (closing.src !== src || pos < closing.from || (closing.at !== -1 && closing.at < pos)) closing = { src, from: pos, at: src.indexOf(']', pos) };
+  return closing.at;
+}
+md.inline.ruler.at('link', (state, silent) => {
+  const close = state.src.charCodeAt(state.pos) === 0x5b ? nextClosingBracket(state.src, state.pos + 1) : -1;
+  if (close === -1 || close - state.pos > MAX_LINK_TEXT) return false;
+  return linkRule(state, silent);
+});
+
 /** The elements a preview may hold. Headings move one level down: the page has its own h1. */
 export type TMdTag =
   | 'h2'
