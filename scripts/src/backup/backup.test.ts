@@ -230,7 +230,8 @@ describe('npm run backup and npm run restore', () => {
     expect(await readdir(outDir)).toEqual([path.basename(archive)]);
     expect(backup.stdout).toMatch(/database: \d+ sites, \d+ files/);
     expect(backup.stdout).toMatch(/storage: \d+ files/);
-    expect(backup.stdout).toContain('1 temporary file of writes in progress');
+    // The one planted, and any put the writer above had in progress at that moment.
+    expect(backup.stdout).toMatch(/left out: [1-9]\d* temporary files? of writes in progress/);
     expect(backup.stdout).toContain('1 resumable upload not yet finished');
 
     restoredDir = await mkdtemp(path.join(scratch, 'restored-'));
