@@ -4,36 +4,19 @@
  * that was running fails with an error the API answers 503, and the next query, once the server
  * takes connections again, works on a new connection.
  */
-import net from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDialectAvailable, TEST_POSTGRES_URL } from '../test-support/test-database.ts';
+import { startTcpProxy, type TTcpProxy } from '../test-support/tcp-proxy.ts';
 import { isDatabaseUnavailable } from './connection-errors.ts';
 import { createDatabase, type TDatabaseHandle } from './database.ts';
 
 const available = await isDialectAvailable('postgres');
 
 /** A TCP proxy to the test PostgreSQL whose open connections can be cut, as a server restart cuts them. */
-async function startCuttableProxy(): Promise<{ port: number; cut(): void; close(): Promise<void> }> {
+function startCuttableProxy(): Promise<TTcpProxy> {
   const target = new URL(TEST_POSTGRES_URL);
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      socket.on('error', () => {});
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    cut() {
-      for (const socket of sockets) socket.destroy();
-    },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+  return startTcpProxy(target.hostname, Number(target.port || 5432));
 }
 
 describe.skipIf(!available)('PostgreSQL connections cut under a running process', () => {
@@ -61,7 +44,7 @@ describe.skipIf(!available)('PostgreSQL connections cut under a running process'
   it('an idle connection cut is reported, and the next query opens a new one', async () => {
     expect((await sql<{ one: number }>`select 1 as one`.execute(database.db)).rows).toEqual([{ one: 1 }]);
     const before = reported.length;
-    proxy.cut();
+    proxy.cutConnections();
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(reported.length).toBeGreaterThan(before);
     expect((await sql<{ one: number }>`select 1 as one`.execute(database.db)).rows).toEqual([{ one: 1 }]);
@@ -73,7 +56,7 @@ describe.skipIf(!available)('PostgreSQL connections cut under a running process'
       .execute(async (trx) => {
         await sql`select 1`.execute(trx);
         // Cut between two statements: the connection is lent out, with no query running on it.
-        proxy.cut();
+        proxy.cutConnections();
         await new Promise((resolve) => setTimeout(resolve, 200));
         await sql`select 2`.execute(trx);
       })

@@ -1,7 +1,7 @@
 /** Redis for tests: the machine's server under a key prefix of the test's own, and a proxy a test can cut to play Redis going down. */
 import { randomUUID } from 'node:crypto';
-import net from 'node:net';
 import { Redis } from 'ioredis';
+import { startTcpProxy } from './tcp-proxy.ts';
 import { isRedisUp, requireService } from './services.ts';
 
 export const TEST_REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -58,23 +58,12 @@ export interface TRedisProxy {
 /** A TCP proxy to the test Redis on a loopback port. */
 export async function startRedisProxy(): Promise<TRedisProxy> {
   const target = new URL(TEST_REDIS_URL);
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port || 6379), target.hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      socket.on('error', () => {});
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as net.AddressInfo;
+  const proxy = await startTcpProxy(target.hostname, Number(target.port || 6379));
   return {
-    url: `redis://127.0.0.1:${port}${target.pathname}`,
+    url: `redis://127.0.0.1:${proxy.port}${target.pathname}`,
     async cut() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of sockets) socket.destroy();
+      const closed = proxy.close();
+      proxy.cutConnections();
       await closed;
     },
   };
