@@ -55,14 +55,7 @@ export async function sendStoredObject(req: Request, res: Response, storage: Sto
     const version = head.etag ?? `${head.size}-${head.modifiedAt}`;
     let bytes = memo.get(object.key, version);
     if (!bytes) {
-      let read: Awaited<ReturnType<Storage['get']>>;
-      try {
-        read = await storage.get(object.key);
-      } catch (err) {
-        if (err instanceof StorageNotFoundError) throw new AppError('not_found', 'File is not available', { cause: err });
-        throw err;
-      }
-      bytes = await buffer(read.body);
+      bytes = await buffer((await openStored(storage, object.key)).body);
       // Kept under the version read just before: an object rewritten in between is read again next time.
       if (bytes.length === head.size) memo.set(object.key, version, bytes);
     }
@@ -70,13 +63,7 @@ export async function sendStoredObject(req: Request, res: Response, storage: Sto
     res.end(req.method === 'HEAD' ? undefined : bytes);
     return;
   }
-  let opened: Awaited<ReturnType<Storage['get']>>;
-  try {
-    opened = await storage.get(object.key, byteRange);
-  } catch (err) {
-    if (err instanceof StorageNotFoundError) throw new AppError('not_found', 'File is not available', { cause: err });
-    throw err;
-  }
+  const opened = await openStored(storage, object.key, byteRange);
   if (byteRange) {
     res.status(206);
     res.set('Content-Range', `bytes ${byteRange.start}-${byteRange.end}/${head.size}`);
@@ -90,6 +77,16 @@ export async function sendStoredObject(req: Request, res: Response, storage: Sto
     return;
   }
   await streamTo(opened.body, res);
+}
+
+/** The stored object, or the 404 a file gone from storage is answered with. */
+async function openStored(storage: Storage, key: string, range?: TByteRange): ReturnType<Storage['get']> {
+  try {
+    return await storage.get(key, range);
+  } catch (err) {
+    if (err instanceof StorageNotFoundError) throw new AppError('not_found', 'File is not available', { cause: err });
+    throw err;
+  }
 }
 
 /**
