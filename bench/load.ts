@@ -426,6 +426,8 @@ interface TStep {
   rate: number;
   /** CPU time the API process spent per request (its threads included), when /proc tells: steady whatever else the machine does. */
   cpuMicrosPerRequest: number | null;
+  /** CPU time this process (the load generator) spent per request: what the machine's cores lend to the visitors rather than to Dropsite. */
+  generatorMicrosPerRequest: number;
   achieved: number;
   p50: number;
   p99: number;
@@ -439,9 +441,11 @@ async function runStep(target: TTarget, load: TMixedLoad, rate: number, seconds:
   await scrape(target.opsUrls); // resets the event-loop histogram: what follows is this step's
   const before = new Map([...tally.byOp].map(([op, t]) => [op, [...t.failed.values()].reduce((a, b) => a + b, 0)]));
   const cpuBefore = cpuMsOf(target.pid);
+  const generatorBefore = process.cpuUsage();
   const result = await runPaced({ url: target.url, rate, seconds, maxConnections: CONNECTIONS, next: load.next, onAnswer: load.onAnswer });
   const cpuAfter = cpuMsOf(target.pid);
-  const process = await scrape(target.opsUrls);
+  const generator = process.cpuUsage(generatorBefore);
+  const figures = await scrape(target.opsUrls);
   const failures: string[] = [];
   for (const [op, t] of tally.byOp) {
     const failedNow = [...t.failed.values()].reduce((a, b) => a + b, 0) - before.get(op)!;
@@ -450,13 +454,14 @@ async function runStep(target: TTarget, load: TMixedLoad, rate: number, seconds:
   const cpuMicrosPerRequest = cpuBefore !== null && cpuAfter !== null && result.requests > 0 ? ((cpuAfter - cpuBefore) * 1000) / result.requests : null;
   return {
     cpuMicrosPerRequest,
+    generatorMicrosPerRequest: result.requests > 0 ? (generator.user + generator.system) / result.requests : 0,
     rate,
     achieved: result.achieved,
     p50: result.p50,
     p99: result.p99,
     errors: result.errors,
     requests: result.requests,
-    process,
+    process: figures,
     failures: failures.join('; '),
   };
 }
@@ -471,8 +476,9 @@ function printSteps(steps: TStep[]): void {
     (s.process.rssBytes / 1024 ** 2).toFixed(0),
     s.process.eventLoopP99Ms.toFixed(1),
     s.cpuMicrosPerRequest === null ? '-' : s.cpuMicrosPerRequest.toFixed(0),
+    s.generatorMicrosPerRequest.toFixed(0),
   ]);
-  const head = ['target req/s', 'achieved', 'p50 ms', 'p99 ms', 'errors', 'RSS MB', 'event loop p99 ms', 'API CPU µs/req'];
+  const head = ['target req/s', 'achieved', 'p50 ms', 'p99 ms', 'errors', 'RSS MB', 'event loop p99 ms', 'API CPU µs/req', 'load CPU µs/req'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padStart(widths[i]!)).join(' | ')} |`;
   process.stdout.write(`\n${line(head)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n${rows.map(line).join('\n')}\n`);

@@ -115,7 +115,10 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
   await migrateToLatest(database.db);
   const db = database.db;
   // Writes counted per folder, for the in-process caches of stored objects (a site's page views).
-  const storage = countStorageChanges(options.storage ?? (await createStorage(config.storage)));
+  // 32 MB of objects up to 256 KB: a few thousand thumbnails, a few hundred display copies.
+  const storedObjects = createObjectMemo({ maxBytes: 32 * 1024 * 1024, maxObjectBytes: 256 * 1024 });
+  // Every write and delete through this process's storage drops what the memo kept of that key.
+  const storage = countStorageChanges(options.storage ?? (await createStorage(config.storage)), (key, isPrefix) => storedObjects.forget(key, isPrefix));
   const queue = options.queue ?? (await createQueue(config, log));
   // After the migrations: the key kept in the database (outside production) lives in a table of theirs.
   const keys = await loadServerKeys({ db, config, clock });
@@ -148,8 +151,7 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
       knownVisitors: new Set(),
       views: await loadViewLedger(database, config, clock),
       commentJson: new WeakMap(),
-      // 32 MB of objects up to 256 KB: a few thousand thumbnails, a few hundred display copies.
-      storedObjects: createObjectMemo({ maxBytes: 32 * 1024 * 1024, maxObjectBytes: 256 * 1024 }),
+      storedObjects,
     },
     analytics: createAnalyticsBatcher(db, { queries }),
     favorites: createFavoriteWriter(db, { reads: database.readCache, queries }),

@@ -3,7 +3,7 @@
  * one is never answered from the old bytes, and the memo keeps within its bytes.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { derivedKeys } from '@dropsite/shared';
+import { derivedKeys, derivedPrefix } from '@dropsite/shared';
 import { seedSite } from '../test-support/site-fixtures.ts';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { createObjectMemo } from './object-memo.ts';
@@ -25,6 +25,22 @@ describe('small stored objects in memory', () => {
     expect(memo.get('y', 'e')).toBeDefined();
     expect(memo.get('z', 'e')).toBeDefined();
     expect(memo.set('none', undefined, Buffer.alloc(1))).toBe(false);
+  });
+
+  it('answers a content-addressed key whatever its version until told of a write or delete, other keys never', () => {
+    const memo = createObjectMemo({ maxBytes: 100, maxObjectBytes: 50 });
+    memo.set('derived/aa/thumb-300.webp', 'e1', Buffer.from('thumb a'));
+    memo.set('derived/aa/display.webp', 'e1', Buffer.from('display a'));
+    memo.set('derived/bb/thumb-300.webp', 'e1', Buffer.from('thumb b'));
+    memo.set('uploads/p/f', 'e1', Buffer.from('original'));
+    expect(memo.peek('derived/aa/thumb-300.webp')?.toString()).toBe('thumb a');
+    expect(memo.peek('uploads/p/f')).toBeUndefined();
+    memo.forget('derived/aa/thumb-300.webp', false);
+    expect(memo.peek('derived/aa/thumb-300.webp')).toBeUndefined();
+    expect(memo.peek('derived/aa/display.webp')?.toString()).toBe('display a');
+    memo.forget('derived/aa/', true);
+    expect(memo.peek('derived/aa/display.webp')).toBeUndefined();
+    expect(memo.peek('derived/bb/thumb-300.webp')?.toString()).toBe('thumb b');
   });
 
   describe('through the file route', () => {
@@ -55,6 +71,39 @@ describe('small stored objects in memory', () => {
         const head = await fetch(url, { method: 'HEAD' });
         expect(head.headers.get('content-length')).toBe(String('a better thumbnail'.length));
       } finally {
+        get.mockRestore();
+      }
+    });
+
+    it('sends a kept thumbnail without asking storage, ranges and revalidation included; a deleted one is gone', async () => {
+      const site = await seedSite(app);
+      const file = site.files[0]!;
+      const url = `${app.url}/api/files/${file.id}?mode=preview&size=300`;
+      const body = `thumbnail of ${file.sha256}`;
+      expect(await (await fetch(url)).text()).toBe(body);
+      const head = vi.spyOn(app.deps.storage, 'head');
+      const get = vi.spyOn(app.deps.storage, 'get');
+      try {
+        const whole = await fetch(url);
+        expect(await whole.text()).toBe(body);
+        const etag = whole.headers.get('etag')!;
+        const part = await fetch(url, { headers: { range: 'bytes=0-8' } });
+        expect(part.status).toBe(206);
+        expect(part.headers.get('content-range')).toBe(`bytes 0-8/${body.length}`);
+        expect(await part.text()).toBe('thumbnail');
+        const beyond = await fetch(url, { headers: { range: `bytes=${body.length + 5}-` } });
+        expect(beyond.status).toBe(416);
+        expect(beyond.headers.get('content-range')).toBe(`bytes */${body.length}`);
+        const again = await fetch(url, { headers: { 'if-none-match': etag } });
+        expect(again.status).toBe(304);
+        expect(head).not.toHaveBeenCalled();
+        expect(get).not.toHaveBeenCalled();
+
+        await app.deps.storage.deletePrefix(derivedPrefix(file.sha256));
+        const gone = await fetch(url);
+        expect(gone.status).toBe(404);
+      } finally {
+        head.mockRestore();
         get.mockRestore();
       }
     });

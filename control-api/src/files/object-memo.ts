@@ -5,6 +5,12 @@
  * request. An entry answers only for the object's current version (its ETag, or its size and time of
  * writing), which the caller has just read from storage, so a rewritten or deleted object is never
  * answered from here. Bounded in bytes, oldest out.
+ *
+ * Derived objects are content-addressed (`derived/{sha256}/…`: what was made from those bytes, sent
+ * with an ETag of the hash and cached by browsers for a year): one kept is answered without asking
+ * storage for its version first, which was a stat and a read of its metadata through the thread pool
+ * on every thumbnail. The runtime's storage tells the memo of every write and delete made through it
+ * (`forget`), so one rewritten or deleted in this process is never answered from the old bytes.
  */
 export interface TObjectMemo {
   /** The bytes of `key`, if kept for exactly this version. */
@@ -13,6 +19,15 @@ export interface TObjectMemo {
   set(key: string, etag: string | undefined, bytes: Buffer): boolean;
   /** Whether an object of this size would be kept (larger ones are streamed, never read whole). */
   fits(size: number): boolean;
+  /** The bytes of a content-addressed key (isContentAddressedKey), whatever version they were kept under. */
+  peek(key: string): Buffer | undefined;
+  /** Drops the entry of a key written or deleted, or (`isPrefix`) of every key under a prefix deleted. */
+  forget(keyOrPrefix: string, isPrefix: boolean): void;
+}
+
+/** Keys whose bytes never change once written: what was derived from one content hash. */
+export function isContentAddressedKey(key: string): boolean {
+  return key.startsWith('derived/');
 }
 
 export function createObjectMemo(options: { maxBytes: number; maxObjectBytes: number }): TObjectMemo {
@@ -46,5 +61,20 @@ export function createObjectMemo(options: { maxBytes: number; maxObjectBytes: nu
       return true;
     },
     fits: (size) => size <= options.maxObjectBytes,
+    peek(key) {
+      if (!isContentAddressedKey(key)) return undefined;
+      const entry = entries.get(key);
+      if (!entry) return undefined;
+      entries.delete(key);
+      entries.set(key, entry);
+      return entry.bytes;
+    },
+    forget(keyOrPrefix, isPrefix) {
+      if (!isPrefix) {
+        drop(keyOrPrefix);
+        return;
+      }
+      for (const key of [...entries.keys()]) if (key.startsWith(keyOrPrefix)) drop(key);
+    },
   };
 }

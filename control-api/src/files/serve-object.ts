@@ -29,11 +29,14 @@ export interface TStoredObjectResponse {
 }
 
 export async function sendStoredObject(req: Request, res: Response, storage: Storage, object: TStoredObjectResponse, memo?: TObjectMemo): Promise<void> {
-  const head = await storage.head(object.key);
-  if (!head) throw new AppError('not_found', 'File is not available');
-  const range = parseRange(req.get('range'), head.size);
+  // A content-addressed object kept in memory needs nothing from storage, not even its size.
+  const kept = memo?.peek(object.key);
+  const head = kept ? undefined : await storage.head(object.key);
+  if (!kept && !head) throw new AppError('not_found', 'File is not available');
+  const size = kept?.length ?? head!.size;
+  const range = parseRange(req.get('range'), size);
   if (range.kind === 'unsatisfiable') {
-    res.set('Content-Range', `bytes */${head.size}`);
+    res.set('Content-Range', `bytes */${size}`);
     throw new AppError('range_not_satisfiable', 'Requested range is not satisfiable');
   }
   res.set({
@@ -49,34 +52,48 @@ export async function sendStoredObject(req: Request, res: Response, storage: Sto
     return;
   }
   const byteRange: TByteRange | undefined = range.kind === 'range' ? { start: range.start, end: range.end } : undefined;
+  if (kept) {
+    sendBytes(req, res, byteRange ? kept.subarray(byteRange.start, byteRange.end + 1) : kept, byteRange, size);
+    return;
+  }
   // A small whole object (a thumbnail): from memory when kept for its current tag, else read whole and kept.
-  if (memo && !byteRange && memo.fits(head.size)) {
+  if (memo && !byteRange && memo.fits(size)) {
     // The object's own tag, or (none was stored with it) its size and time of writing: a rewrite changes it.
-    const version = head.etag ?? `${head.size}-${head.modifiedAt}`;
+    const version = head!.etag ?? `${size}-${head!.modifiedAt}`;
     let bytes = memo.get(object.key, version);
     if (!bytes) {
       bytes = await buffer((await openStored(storage, object.key)).body);
       // Kept under the version read just before: an object rewritten in between is read again next time.
-      if (bytes.length === head.size) memo.set(object.key, version, bytes);
+      if (bytes.length === size) memo.set(object.key, version, bytes);
     }
-    res.set('Content-Length', String(bytes.length));
-    res.end(req.method === 'HEAD' ? undefined : bytes);
+    sendBytes(req, res, bytes, undefined, size);
     return;
   }
   const opened = await openStored(storage, object.key, byteRange);
-  if (byteRange) {
-    res.status(206);
-    res.set('Content-Range', `bytes ${byteRange.start}-${byteRange.end}/${head.size}`);
-    res.set('Content-Length', String(byteRange.end - byteRange.start + 1));
-  } else {
-    res.set('Content-Length', String(head.size));
-  }
+  setLength(res, byteRange, size);
   if (req.method === 'HEAD') {
     opened.body.destroy();
     res.end();
     return;
   }
   await streamTo(opened.body, res);
+}
+
+/** 206 and its Content-Range for a byte range, and the Content-Length of what is sent. */
+function setLength(res: Response, byteRange: TByteRange | undefined, size: number): void {
+  if (byteRange) {
+    res.status(206);
+    res.set('Content-Range', `bytes ${byteRange.start}-${byteRange.end}/${size}`);
+    res.set('Content-Length', String(byteRange.end - byteRange.start + 1));
+  } else {
+    res.set('Content-Length', String(size));
+  }
+}
+
+/** Bytes from memory, in one write (none for HEAD). */
+function sendBytes(req: Request, res: Response, bytes: Buffer, byteRange: TByteRange | undefined, size: number): void {
+  setLength(res, byteRange, size);
+  res.end(req.method === 'HEAD' ? undefined : bytes);
 }
 
 /** The stored object, or the 404 a file gone from storage is answered with. */

@@ -33,4 +33,17 @@ describe('storage change counter', () => {
     // Counting twice would not add anything.
     expect(countStorageChanges(storage)).toBe(storage);
   });
+
+  it('tells a listener of each key written or deleted and each prefix deleted', async () => {
+    const heard: Array<[string, boolean]> = [];
+    const told = countStorageChanges(createDiskStorage(root), (key, isPrefix) => heard.push([key, isPrefix]));
+    await told.put('derived/ab/thumb.webp', 'x');
+    await told.delete('derived/ab/thumb.webp');
+    await told.deletePrefix('derived/ab/');
+    expect(heard).toEqual([
+      ['derived/ab/thumb.webp', false],
+      ['derived/ab/thumb.webp', false],
+      ['derived/ab/', true],
+    ]);
+  });
 });
