@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { startTestApp, createFakeClock, type TTestApp } from '../test-support/test-app.ts';
 import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
+import Database from 'better-sqlite3';
+import path from 'node:path';
 
 describe('GET /api/files/{id}', () => {
   let app: TTestApp;
@@ -137,5 +139,23 @@ describe('GET /api/files/{id}', () => {
     expect((await get(ids['cover.jpg']!, '?size=300')).status).toBe(401);
     expect((await fetch(`${app.url}/${project.slug}`)).status).toBe(401);
     await app.deps.db.updateTable('projects').set({ password_hash: null }).where('id', '=', project.id).execute();
+  });
+
+  it('sees a file taken away or a site deleted by another process at the very next request', async () => {
+    const id = ids['cover.jpg']!;
+    expect((await get(id, '?size=300')).status).toBe(200);
+    expect((await get(id, '?size=300')).status).toBe(200);
+    // An ops command on the same database file: its commit is not a statement of this process.
+    const other = new Database(path.join(app.dataDir, 'test.db'));
+    try {
+      const { project_id: projectId } = other.prepare('select project_id from files where id = ?').get(id) as { project_id: string };
+      other.prepare('update projects set deleted_at = ? where id = ?').run(clock.now(), projectId);
+      expect((await get(id, '?size=300')).status).toBe(404);
+      expect((await get(id, '?mode=download')).status).toBe(404);
+      other.prepare('update projects set deleted_at = null where id = ?').run(projectId);
+      expect((await get(id, '?size=300')).status).toBe(200);
+    } finally {
+      other.close();
+    }
   });
 });

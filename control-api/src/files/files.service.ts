@@ -4,27 +4,39 @@ import type { TAppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
 import type { TPrincipal } from '../access/principal.ts';
 import { findFileById, type TFileWithProject } from '../projects/projects.repository.ts';
+import { cachedRead } from '../db/read-cache.ts';
 import { assertSiteOpen, resolveSiteAccess } from '../sites/site-access.ts';
+
+interface TServableFile {
+  file: TFileWithProject;
+  derived: TDerivedMetadata | null;
+}
 
 /**
  * A file and its derived metadata (null before it is derived), when its site is open to the
  * principal; a file of a deleted, unknown or locked site is answered like an unknown file.
+ * The file, its site's access fields and its parsed metadata come from the read cache while neither
+ * table moved (a gallery asks for the same thumbnails again and again); access is decided on every
+ * request. The answer is shared: callers only read it.
  */
-export async function openServableFile(
-  deps: Pick<TAppDeps, 'db' | 'clock' | 'keys'>,
-  principal: TPrincipal,
-  id: string,
-): Promise<{ file: TFileWithProject; derived: TDerivedMetadata | null }> {
+export async function openServableFile(deps: Pick<TAppDeps, 'db' | 'clock' | 'keys' | 'caches'>, principal: TPrincipal, id: string): Promise<TServableFile> {
   if (!isValidId(id)) throw new AppError('not_found', 'File not found');
-  const file = await findFileById(deps.db, id);
-  if (!file) throw new AppError('not_found', 'File not found');
-  assertSiteOpen(resolveSiteAccess(deps, principal, file.project), 'File not found');
+  const found = await cachedRead(deps.db, deps.caches.reads, `servable-file\u0000${id}`, ['files', 'projects'], async (): Promise<TServableFile | null> => {
+    const file = await findFileById(deps.db, id);
+    return file && { file, derived: derivedMetadataOf(file.metadata) };
+  });
+  if (!found) throw new AppError('not_found', 'File not found');
+  assertSiteOpen(resolveSiteAccess(deps, principal, found.file.project), 'File not found');
+  return found;
+}
+
+function derivedMetadataOf(text: string): TDerivedMetadata | null {
   let json: unknown = null;
   try {
-    json = JSON.parse(file.metadata);
+    json = JSON.parse(text);
   } catch {
     // not derived yet
   }
   const parsed = ZDerivedMetadataSchema.safeParse(json);
-  return { file, derived: parsed.success ? parsed.data : null };
+  return parsed.success ? parsed.data : null;
 }
