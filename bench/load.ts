@@ -40,6 +40,8 @@ const USAGE = `Usage: npm run load [-- options]
                         instead of the embedded defaults
   --steps <list>        request rates of the rising steps (default 500,1000,1500,2000,2500,3000)
   --step-seconds <n>    seconds per step (default 20)
+  --warmup-seconds <n>  seconds of the first step's rate before the steps, not counted (default 15):
+                        the 256 connections opened, the code compiled, the caches filled
   --soak-minutes <n>    minutes of the soak at 70 % of the knee (default 10; 0 skips it)
   --soak-rate <n>       the soak's request rate instead of 70 % of the knee
   -h, --help            this text
@@ -52,6 +54,7 @@ const ZArgs = z.object({
     .regex(/^\d+(,\d+)*$/, 'a comma-separated list of request rates')
     .transform((s) => s.split(',').map(Number)),
   stepSeconds: z.coerce.number().int().min(3).max(600),
+  warmupSeconds: z.coerce.number().int().min(0).max(600),
   soakMinutes: z.coerce.number().min(0).max(240),
   soakRate: z.coerce.number().int().min(1).optional(),
 });
@@ -63,6 +66,7 @@ function readArgs(): z.infer<typeof ZArgs> {
         stack: { type: 'boolean', default: false },
         steps: { type: 'string', default: process.env.LOAD_STEPS ?? '500,1000,1500,2000,2500,3000' },
         'step-seconds': { type: 'string', default: process.env.LOAD_STEP_SECONDS ?? '20' },
+        'warmup-seconds': { type: 'string', default: process.env.LOAD_WARMUP_SECONDS ?? '15' },
         'soak-minutes': { type: 'string', default: process.env.LOAD_SOAK_MINUTES ?? '10' },
         'soak-rate': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -72,7 +76,7 @@ function readArgs(): z.infer<typeof ZArgs> {
       process.stdout.write(USAGE);
       process.exit(0);
     }
-    return ZArgs.parse({ stack: values.stack, steps: values.steps, stepSeconds: values['step-seconds'], soakMinutes: values['soak-minutes'], soakRate: values['soak-rate'] });
+    return ZArgs.parse({ stack: values.stack, steps: values.steps, stepSeconds: values['step-seconds'], warmupSeconds: values['warmup-seconds'], soakMinutes: values['soak-minutes'], soakRate: values['soak-rate'] });
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
     process.exit(2);
@@ -613,9 +617,13 @@ try {
     `Mix: ${MIX.map(([op, share]) => `${op} ${share} %`).join(', ')}; ${UPLOAD_EVERY_MS > 0 ? `plus one small publish every ${UPLOAD_EVERY_MS / 1000} s` : 'no publishes'}; requests start at an even pace, on up to ${CONNECTIONS} keep-alive connections; ${args.stepSeconds} s a step.\n`,
   );
 
-  // Rising steps.
+  // Rising steps, after a warm-up at the first step's rate that is not counted.
   const steps: TStep[] = [];
   const uploads = startUploads(target.url, uploadPictures);
+  if (args.warmupSeconds > 0) {
+    const warmup = await runStep(target, load, args.steps[0]!, args.warmupSeconds, tally);
+    process.stdout.write(`  warm-up at ${warmup.rate} req/s for ${args.warmupSeconds} s (not counted): p99 ${warmup.p99.toFixed(1)} ms\n`);
+  }
   for (const rate of args.steps) {
     const step = await runStep(target, load, rate, args.stepSeconds, tally);
     steps.push(step);

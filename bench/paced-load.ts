@@ -50,6 +50,7 @@ export async function runPaced<T>(options: TPacedOptions<T>): Promise<TPacedResu
   const started = performance.now();
   const endAt = started + options.seconds * 1000;
   let sent = 0;
+  const timeline: Array<{ n: number; max: number; slow: number }> = [];
 
   const send = (due: number) => {
     const { request, tag } = options.next();
@@ -57,6 +58,14 @@ export async function runPaced<T>(options: TPacedOptions<T>): Promise<TPacedResu
     const done = (status: number) => {
       inFlight--;
       latencies.push(performance.now() - due);
+      if (process.env.LOAD_TIMELINE) {
+        const second = Math.floor((due - started) / 1000);
+        const slot = (timeline[second] ??= { n: 0, max: 0, slow: 0 });
+        slot.n++;
+        const ms = performance.now() - due;
+        slot.max = Math.max(slot.max, ms);
+        if (ms > 100) slot.slow++;
+      }
       if (!options.onAnswer(tag, status)) errors++;
     };
     const req = http.request(
@@ -93,6 +102,7 @@ export async function runPaced<T>(options: TPacedOptions<T>): Promise<TPacedResu
   const drainUntil = performance.now() + (options.timeoutMs ?? 10_000) + 1_000;
   while (inFlight > 0 && performance.now() < drainUntil) await new Promise((resolve) => setTimeout(resolve, 10));
   agent.destroy();
+  if (process.env.LOAD_TIMELINE) process.stderr.write(`${timeline.map((t, i) => `${i}s n=${t.n} max=${t.max.toFixed(0)} slow=${t.slow}`).join('\n')}\n`);
   const sorted = Float64Array.from(latencies).sort();
   const at = (q: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
   return { achieved: latencies.length / options.seconds, requests: latencies.length, p50: at(0.5), p99: at(0.99), errors: errors + inFlight };

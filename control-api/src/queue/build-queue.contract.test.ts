@@ -226,6 +226,39 @@ describe.skipIf(!redisAvailable)('BullMQ build queue specifics', () => {
     expect(performance.now() - startedAt).toBeLessThan(5000);
   });
 
+  it('hands a build still running after the grace period back to the queue, where another builder takes it at once', async () => {
+    const queueName = `builds-${randomUUID()}`;
+    const stopping = await createBullmqQueue({ redisUrl: REDIS_URL, prefix: REDIS_PREFIX, queueName });
+    const other = await createBullmqQueue({ redisUrl: REDIS_URL, prefix: REDIS_PREFIX, queueName });
+    const stuck = createDeferred();
+    const started = createDeferred();
+    try {
+      await stopping.startWorker(async () => {
+        started.resolve();
+        await stuck.promise;
+      });
+      await stopping.enqueue(buildJob('handed-back', 3));
+      await started.promise;
+      const closingAt = performance.now();
+      await stopping.close({ graceMs: 300 });
+      expect(performance.now() - closingAt).toBeLessThan(5_000);
+
+      const ranAgain: TBuildJob[] = [];
+      const takenAt = performance.now();
+      await other.startWorker(async (job) => {
+        ranAgain.push(job);
+      });
+      await other.whenIdle();
+      // Taken within seconds, not after BullMQ's 30-second stall interval; run once, to completion.
+      expect(performance.now() - takenAt).toBeLessThan(10_000);
+      expect(ranAgain.map((job) => [job.projectId, job.version])).toEqual([['handed-back', 3]]);
+      expect(await other.counts()).toMatchObject({ waiting: 0, active: 0, failed: 0 });
+    } finally {
+      stuck.resolve();
+      await other.close();
+    }
+  }, 30_000);
+
   it('refuses a Redis that may evict keys, and only warns when CONFIG is unavailable', async () => {
     const redisWithPolicy = (policy: string) => ({ config: async () => ['maxmemory-policy', policy] }) as unknown as Pick<Redis, 'config'>;
     await expect(assertNoEviction(redisWithPolicy('allkeys-lru'), silentLogger)).rejects.toThrow(/noeviction/);

@@ -55,6 +55,10 @@ export async function createBullmqQueue(options: TBullmqQueueOptions): Promise<B
   queue.on('error', (error: Error) => log.error({ err: error }, 'build queue error'));
   let worker: Worker<TBuildJob> | undefined;
   let workerConnection: Redis | undefined;
+  /** Jobs this process's worker is running, with the lock token it holds on each. */
+  const running = new Map<Job<TBuildJob>, string | undefined>();
+  let noneRunning: Array<() => void> = [];
+  const whenNoneRunning = (): Promise<void> => (running.size === 0 ? Promise.resolve() : new Promise((resolve) => noneRunning.push(resolve)));
   let closing: Promise<void> | undefined;
 
   async function enqueue(job: TBuildJob, enqueueOptions: TEnqueueOptions = {}): Promise<void> {
@@ -85,7 +89,7 @@ export async function createBullmqQueue(options: TBullmqQueueOptions): Promise<B
     // BullMQ's blocking commands must wait for Redis however long it takes, hence no per-request retry limit.
     workerConnection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
     workerConnection.on('error', (error: Error) => log.warn({ err: error }, 'build queue: Redis worker connection error'));
-    worker = new Worker<TBuildJob>(queueName, (job) => runJob(job, processor), {
+    worker = new Worker<TBuildJob>(queueName, (job, token) => runJob(job, token, processor), {
       connection: workerConnection,
       prefix,
       concurrency: Math.max(1, workerOptions.concurrency ?? 1),
@@ -100,13 +104,57 @@ export async function createBullmqQueue(options: TBullmqQueueOptions): Promise<B
     await worker.waitUntilReady();
   }
 
-  async function runJob(job: Job<TBuildJob>, processor: TBuildProcessor): Promise<void> {
+  async function runJob(job: Job<TBuildJob>, token: string | undefined, processor: TBuildProcessor): Promise<void> {
+    running.set(job, token);
     try {
       await processor(job.data, (progress) => job.updateProgress({ ...progress }));
     } catch (error) {
       if (error instanceof UnrecoverableBuildError) throw new UnrecoverableError(error.message);
       throw error;
+    } finally {
+      running.delete(job);
+      if (running.size === 0) for (const resolve of noneRunning.splice(0)) resolve();
     }
+  }
+
+  /**
+   * Graceful: the worker takes no new job and its running ones finish, for `graceMs` at most; a job
+   * still running then is handed back to the queue (another builder takes it) and the worker is closed
+   * without waiting for it.
+   */
+  async function stopWorker(w: Worker<TBuildJob>, graceMs: number | undefined): Promise<void> {
+    const deadline = graceMs === undefined ? undefined : delay(graceMs).then(() => false);
+    const inTime = (promise: Promise<unknown>) => (deadline ? Promise.race([promise.then(() => true), deadline]) : promise.then(() => true));
+    await w.pause(true);
+    const handBack = async () => log.warn({ graceMs, jobs: await handBackRunning() }, 'builds still running after the grace period: handed back to the queue');
+    if (!(await inTime(whenNoneRunning()))) {
+      await handBack();
+      await w.close(true);
+      return;
+    }
+    // Then their completions are written. A job fetched just as the worker paused finishes too, or is
+    // handed back at the deadline, the close then going on without being waited for (it cannot be forced once begun).
+    if (!(await inTime(w.close()))) await handBack();
+  }
+
+  /**
+   * Puts the jobs still running here back in the queue, waiting, their locks released: another builder
+   * takes them at once instead of after BullMQ's stall interval. A job this process no longer holds
+   * (it finished meanwhile, or its lock lapsed) is left as it is.
+   */
+  async function handBackRunning(): Promise<Array<string | undefined>> {
+    const handedBack = await Promise.all(
+      [...running].map(async ([job, token]) => {
+        try {
+          await job.moveToWait(token);
+          return job.id;
+        } catch (error) {
+          log.warn({ jobId: job.id, err: error }, 'build queue: a running build could not be handed back; it is taken again after the stall interval');
+          return undefined;
+        }
+      }),
+    );
+    return handedBack.filter((id) => id !== undefined);
   }
 
   async function countPending(): Promise<{ waiting: number; active: number }> {
@@ -130,16 +178,7 @@ export async function createBullmqQueue(options: TBullmqQueueOptions): Promise<B
 
   async function close(closeOptions: { graceMs?: number } = {}): Promise<void> {
     closing ??= (async () => {
-      // Graceful: the worker takes no new job and waits for the running ones to finish, for the grace
-      // period at most; then it lets go of them (their locks lapse and another builder takes them).
-      if (worker) {
-        const finished = worker.close().then(() => true);
-        const inTime = closeOptions.graceMs === undefined ? await finished : await Promise.race([finished, delay(closeOptions.graceMs).then(() => false)]);
-        if (!inTime) {
-          log.warn({ graceMs: closeOptions.graceMs }, 'builds still running after the grace period: handed back to the queue');
-          await worker.close(true);
-        }
-      }
+      if (worker) await stopWorker(worker, closeOptions.graceMs);
       await queue.close();
       await Promise.all([quit(workerConnection), quit(producerConnection)]);
     })();
