@@ -103,6 +103,8 @@ interface TTarget {
   databaseUrl: string;
   /** The disk store's folder, when the store is a disk (its temporary folder is checked at the end). */
   storageDir: string | null;
+  /** Loopback addresses the visitors' connections come from (the stack's edge keys visitors by theirs). */
+  localAddresses?: string[];
   /** Stops the target; writes batched in memory are flushed first (SIGTERM). */
   stop(): Promise<void>;
   dispose(): Promise<void>;
@@ -164,8 +166,17 @@ async function startEmbedded(pin: boolean): Promise<TTarget> {
   };
 }
 
+/**
+ * Through the edge a visitor is its TCP address (nginx replaces X-Forwarded-For): the visitors'
+ * connections each come from their own loopback address, under the per-address request limits as
+ * shipped. The seeding's 60 publishes and sign-ups, and the anonymous publish every two seconds, all
+ * come from this one machine's address: the hourly publish and sign-up limits per address are raised
+ * for them (they are counted apart from the mix).
+ */
+const STACK_LIMITS = { PUBLISH_LIMIT_PER_HOUR: '100000', ACCOUNT_EMAILS_PER_ADDRESS_PER_HOUR: '10000' };
+
 async function startStackTarget(): Promise<TTarget> {
-  const stack = await startTestStack('load');
+  const stack = await startTestStack('load', STACK_LIMITS);
   const schema = new URL(stack.env.DATABASE_URL ?? '').searchParams.get('schema');
   return {
     pid: undefined,
@@ -174,6 +185,7 @@ async function startStackTarget(): Promise<TTarget> {
     opsUrls: stack.opsUrls,
     databaseUrl: stack.env.DATABASE_URL ?? '',
     storageDir: null,
+    localAddresses: Array.from({ length: CONNECTIONS }, (_, i) => `127.1.${i >> 7}.${(i & 127) + 1}`),
     async stop() {
       await stack.stop();
     },
@@ -446,7 +458,15 @@ async function runStep(target: TTarget, load: TMixedLoad, rate: number, seconds:
   const before = new Map([...tally.byOp].map(([op, t]) => [op, [...t.failed.values()].reduce((a, b) => a + b, 0)]));
   const cpuBefore = cpuMsOf(target.pid);
   const generatorBefore = process.cpuUsage();
-  const result = await runPaced({ url: target.url, rate, seconds, maxConnections: CONNECTIONS, next: load.next, onAnswer: load.onAnswer });
+  const result = await runPaced({
+    url: target.url,
+    rate,
+    seconds,
+    maxConnections: CONNECTIONS,
+    next: load.next,
+    onAnswer: load.onAnswer,
+    ...(target.localAddresses ? { localAddresses: target.localAddresses } : {}),
+  });
   const cpuAfter = cpuMsOf(target.pid);
   const generator = process.cpuUsage(generatorBefore);
   const figures = await scrape(target.opsUrls);

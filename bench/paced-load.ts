@@ -37,13 +37,22 @@ export interface TPacedOptions<T> {
   /** Every answer's status (0 for a failed connection or a timeout); returns whether it was the expected one. */
   onAnswer(tag: T, status: number): boolean;
   timeoutMs?: number;
+  /**
+   * Loopback addresses (127.x.y.z) to open the connections from, each with its share of them: behind an
+   * edge that keys visitors by their TCP address, the visitors come from many addresses, as they would.
+   */
+  localAddresses?: readonly string[];
 }
 
 const TICK_MS = 2;
 
 export async function runPaced<T>(options: TPacedOptions<T>): Promise<TPacedResult> {
   const target = new URL(options.url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: options.maxConnections, maxFreeSockets: options.maxConnections });
+  const addresses = options.localAddresses ?? [];
+  const perAgent = addresses.length === 0 ? options.maxConnections : Math.max(1, Math.floor(options.maxConnections / addresses.length));
+  const agents = (addresses.length === 0 ? [undefined] : addresses).map(
+    (localAddress) => new http.Agent({ keepAlive: true, maxSockets: perAgent, maxFreeSockets: perAgent, ...(localAddress ? { localAddress } : {}) }),
+  );
   const latencies: number[] = [];
   let errors = 0;
   let inFlight = 0;
@@ -54,6 +63,7 @@ export async function runPaced<T>(options: TPacedOptions<T>): Promise<TPacedResu
 
   const send = (due: number) => {
     const { request, tag } = options.next();
+    const agent = agents[sent % agents.length]!;
     inFlight++;
     const done = (status: number) => {
       inFlight--;
@@ -101,7 +111,7 @@ export async function runPaced<T>(options: TPacedOptions<T>): Promise<TPacedResu
   // The answers still on their way.
   const drainUntil = performance.now() + (options.timeoutMs ?? 10_000) + 1_000;
   while (inFlight > 0 && performance.now() < drainUntil) await new Promise((resolve) => setTimeout(resolve, 10));
-  agent.destroy();
+  for (const agent of agents) agent.destroy();
   if (process.env.LOAD_TIMELINE) process.stderr.write(`${timeline.map((t, i) => `${i}s n=${t.n} max=${t.max.toFixed(0)} slow=${t.slow}`).join('\n')}\n`);
   const sorted = Float64Array.from(latencies).sort();
   const at = (q: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);

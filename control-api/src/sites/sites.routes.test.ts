@@ -294,13 +294,23 @@ describe('GET /{slug}', () => {
       expect(notModified.status).toBe(304);
       expect(pageReads()).toBe(afterFirst);
 
+      // Another site's page written (a publish) leaves this one in memory; a write in its own folder does not.
+      await storage.put('sites/another-site/index.html', '<p>another</p>');
+      await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'gzip' });
+      expect(pageReads()).toBe(afterFirst);
+      await storage.put(`sites/${slug}/og.png.json`, '{}');
+      const afterOwnWrite = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'gzip' });
+      expect(afterOwnWrite.body.equals(first.body)).toBe(true);
+      expect(pageReads()).toBeGreaterThan(afterFirst);
+      const readsNow = pageReads();
+
       // A rebuild (its page written, then the site marked live again) is read from storage at the next view.
       const { rebuildProjects } = await import('../builds/rebuild.ts');
       const project = await app.deps.db.selectFrom('projects').select('id').executeTakeFirstOrThrow();
       await rebuildProjects(app.deps, [project.id], () => {}, 10);
       const rebuilt = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'gzip' });
       expect(rebuilt.status).toBe(200);
-      expect(pageReads()).toBeGreaterThan(afterFirst);
+      expect(pageReads()).toBeGreaterThan(readsNow);
 
       // A password set a moment ago locks the page at the next view, memory or not.
       await app.deps.db.updateTable('projects').set({ password_hash: 'locked-for-this-test' }).where('id', '=', project.id).execute();

@@ -85,7 +85,7 @@ const PAGE_MEMO_MAX_VARIANT = 512 * 1024;
 interface TPageMemoEntry {
   /** The site's row the variant was read under: the entry holds only while the read cache answers that same row. */
   row: TProjectRow;
-  /** Writes under sites/ through this process's storage before the read (storage.changes). */
+  /** The mark of writes under the site's folder through this process's storage before the read (storage.changes). */
   changes: number;
   size: number;
   etag: string | undefined;
@@ -96,12 +96,13 @@ interface TPageMemoEntry {
  * A site's page variants in memory, by slug and coding, where the site's row comes from the read
  * cache: a build writes its page before it marks the site live (a write to projects, which replaces
  * the cached row, in this process or any other; on PostgreSQL once its notification arrives, a
- * moment after the commit). An entry read under an older row, or before a page was written or
- * deleted through this process's storage, is never used, so a rebuilt, locked or deleted page is
- * never answered from here. Bounded by PAGE_MEMO_BYTES, oldest out first.
+ * moment after the commit). An entry read under an older row, or before anything in the site's
+ * folder was written or deleted through this process's storage, is never used, so a rebuilt, locked
+ * or deleted page is never answered from here; another site's publish leaves it be. Bounded by
+ * PAGE_MEMO_BYTES, oldest out first.
  */
 function createPageMemo(storage: Storage) {
-  const pageChanges = () => storage.changes?.('sites') ?? Number.NaN;
+  const pageChanges = (slug: string) => storage.changes?.(`sites/${slug}`) ?? Number.NaN;
   const entries = new Map<string, TPageMemoEntry>();
   let bytes = 0;
   const drop = (key: string) => {
@@ -114,13 +115,13 @@ function createPageMemo(storage: Storage) {
     get(slug: string, coding: TContentCoding, row: TProjectRow): TPageMemoEntry | undefined {
       const key = `${slug}\u0000${coding}`;
       const entry = entries.get(key);
-      if (entry && (entry.row !== row || entry.changes !== pageChanges())) {
+      if (entry && (entry.row !== row || entry.changes !== pageChanges(slug))) {
         drop(key);
         return undefined;
       }
       return entry;
     },
-    /** Writes under sites/ so far: taken before a read, kept with what it read. */
+    /** The mark of writes under the site's folder so far: taken before a read, kept with what it read. */
     changes: pageChanges,
     set(slug: string, coding: TContentCoding, entry: TPageMemoEntry): void {
       if (entry.bytes.length > PAGE_MEMO_MAX_VARIANT) return;
@@ -144,7 +145,7 @@ function memoizedPageSource(source: TVariantSource, memo: ReturnType<typeof crea
     async open(coding, range) {
       const entry = range === undefined ? memo.get(slug, coding, row) : undefined;
       if (entry) return inMemoryVariant(entry.bytes, entry.etag);
-      const changes = memo.changes();
+      const changes = memo.changes(slug);
       const opened = await source.open(coding, range);
       if (!opened || range !== undefined || opened.size > PAGE_MEMO_MAX_VARIANT) return opened;
       const bytes = await buffer(opened.body);

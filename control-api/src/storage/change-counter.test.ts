@@ -15,21 +15,38 @@ describe('storage change counter', () => {
   });
   afterAll(() => rm(root, { recursive: true, force: true }));
 
-  it('counts writes and deletes by top-level folder, reads not at all, failed writes too', async () => {
-    expect(storage.changes?.('sites')).toBe(0);
+  it('moves the mark of a folder and of its top-level folder on each write or delete, on reads never, on failed writes too', async () => {
+    const sites = () => storage.changes!('sites');
+    const abc = () => storage.changes!('sites/abc');
+    const xyz = () => storage.changes!('sites/xyz');
+    expect([sites(), abc(), xyz()]).toEqual([0, 0, 0]);
     await storage.put('sites/abc/index.html', 'one');
+    const [afterWrite, abcAfterWrite] = [sites(), abc()];
+    expect(afterWrite).toBeGreaterThan(0);
+    expect(abcAfterWrite).toBeGreaterThan(0);
+    expect(xyz()).toBe(0);
     await storage.put('uploads/x/y', 'two');
-    expect(storage.changes?.('sites')).toBe(1);
+    expect([sites(), abc()]).toEqual([afterWrite, abcAfterWrite]);
+    expect(storage.changes!('uploads')).toBeGreaterThan(0);
     await storage.get('sites/abc/index.html');
     await storage.head('sites/abc/index.html');
-    expect(storage.changes?.('sites')).toBe(1);
+    expect([sites(), abc()]).toEqual([afterWrite, abcAfterWrite]);
+
+    await storage.put('sites/xyz/index.html', 'three');
+    expect(abc()).toBe(abcAfterWrite);
+    expect(xyz()).toBeGreaterThan(abcAfterWrite);
     await storage.delete('sites/abc/index.html');
+    expect(abc()).toBeGreaterThan(abcAfterWrite);
+    const [abcNow, xyzNow] = [abc(), xyz()];
     await storage.deletePrefix('sites/abc/');
-    expect(storage.changes?.('sites')).toBe(3);
-    expect(storage.changes?.('uploads')).toBe(1);
+    expect(abc()).toBeGreaterThan(abcNow);
+    expect(xyz()).toBe(xyzNow);
+    // A whole top-level folder deleted: every folder under it changed.
+    await storage.deletePrefix('sites/');
+    expect(xyz()).toBeGreaterThan(xyzNow);
     // A write that fails may have changed something all the same: it counts.
     await expect(storage.put('../escape', 'x')).rejects.toThrow();
-    expect(storage.changes?.('..')).toBe(1);
+    expect(storage.changes!('..')).toBeGreaterThan(0);
     // Counting twice would not add anything.
     expect(countStorageChanges(storage)).toBe(storage);
   });

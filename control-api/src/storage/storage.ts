@@ -172,11 +172,12 @@ export interface Storage {
   /** Releases connections and handles. */
   close(): Promise<void>;
   /**
-   * How many objects under this top-level folder (`sites`, `uploads`…) were written or deleted
-   * through this instance so far: what an in-process cache of stored objects compares to know none
-   * of them changed. Given by the runtime's change counter (storage/change-counter.ts), not by the drivers.
+   * A mark that moves whenever an object under this top-level folder (`sites`) or folder below it
+   * (`sites/{slug}`) is written or deleted through this instance: what an in-process cache of stored
+   * objects compares to know none of them changed. Given by the runtime's change counter
+   * (storage/change-counter.ts), not by the drivers.
    */
-  changes?(topLevel: string): number;
+  changes?(folder: string): number;
 }
 
 export class MultipartUploadNotFoundError extends Error {
