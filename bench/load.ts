@@ -466,6 +466,7 @@ async function runStep(target: TTarget, load: TMixedLoad, rate: number, seconds:
     next: load.next,
     onAnswer: load.onAnswer,
     ...(target.localAddresses ? { localAddresses: target.localAddresses } : {}),
+    timeline: process.env.LOAD_TIMELINE === '1',
   });
   const cpuAfter = cpuMsOf(target.pid);
   const generator = process.cpuUsage(generatorBefore);
@@ -475,6 +476,7 @@ async function runStep(target: TTarget, load: TMixedLoad, rate: number, seconds:
     const failedNow = [...t.failed.values()].reduce((a, b) => a + b, 0) - before.get(op)!;
     if (failedNow > 0) failures.push(`${op}: ${failedNow} (${[...t.failed].map(([status, count]) => `${status || 'no answer'}×${count}`).join(' ')})`);
   }
+  if (result.unanswered.size > 0) failures.push(`no answer because: ${[...result.unanswered].map(([why, count]) => `${why}×${count}`).join(' ')}`);
   const cpuMicrosPerRequest = cpuBefore !== null && cpuAfter !== null && result.requests > 0 ? ((cpuAfter - cpuBefore) * 1000) / result.requests : null;
   return {
     cpuMicrosPerRequest,

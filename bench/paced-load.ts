@@ -25,6 +25,8 @@ export interface TPacedResult {
   p99: number;
   /** Answers that were not what `isExpected` wanted, failed connections and timeouts. */
   errors: number;
+  /** Requests that got no answer, by why (the socket error's code, or `timeout`). */
+  unanswered: Map<string, number>;
 }
 
 export interface TPacedOptions<T> {
@@ -42,6 +44,8 @@ export interface TPacedOptions<T> {
    * edge that keys visitors by their TCP address, the visitors come from many addresses, as they would.
    */
   localAddresses?: readonly string[];
+  /** Prints, to stderr, each second's requests, slowest answer and answers over 100 ms (LOAD_TIMELINE=1). */
+  timeline?: boolean;
 }
 
 const TICK_MS = 2;
@@ -56,6 +60,8 @@ export async function runPaced<T>(options: TPacedOptions<T>): Promise<TPacedResu
   const latencies: number[] = [];
   let errors = 0;
   let inFlight = 0;
+  const unanswered = new Map<string, number>();
+  const noAnswer = (error: Error & { code?: string }) => unanswered.set(error.code ?? error.message, (unanswered.get(error.code ?? error.message) ?? 0) + 1);
   const started = performance.now();
   const endAt = started + options.seconds * 1000;
   let sent = 0;
@@ -67,12 +73,11 @@ export async function runPaced<T>(options: TPacedOptions<T>): Promise<TPacedResu
     inFlight++;
     const done = (status: number) => {
       inFlight--;
-      latencies.push(performance.now() - due);
-      if (process.env.LOAD_TIMELINE) {
-        const second = Math.floor((due - started) / 1000);
-        const slot = (timeline[second] ??= { n: 0, max: 0, slow: 0 });
+      const ms = performance.now() - due;
+      latencies.push(ms);
+      if (options.timeline) {
+        const slot = (timeline[Math.floor((due - started) / 1000)] ??= { n: 0, max: 0, slow: 0 });
         slot.n++;
-        const ms = performance.now() - due;
         slot.max = Math.max(slot.max, ms);
         if (ms > 100) slot.slow++;
       }
@@ -83,11 +88,17 @@ export async function runPaced<T>(options: TPacedOptions<T>): Promise<TPacedResu
       (res) => {
         res.resume();
         res.once('end', () => done(res.statusCode ?? 0));
-        res.once('error', () => done(0));
+        res.once('error', (error) => {
+          noAnswer(error);
+          done(0);
+        });
       },
     );
-    req.once('timeout', () => req.destroy(new Error('timed out')));
-    req.once('error', () => done(0));
+    req.once('timeout', () => req.destroy(new Error('timeout')));
+    req.once('error', (error) => {
+      noAnswer(error);
+      done(0);
+    });
     req.end(request.body);
   };
 
@@ -112,8 +123,8 @@ export async function runPaced<T>(options: TPacedOptions<T>): Promise<TPacedResu
   const drainUntil = performance.now() + (options.timeoutMs ?? 10_000) + 1_000;
   while (inFlight > 0 && performance.now() < drainUntil) await new Promise((resolve) => setTimeout(resolve, 10));
   for (const agent of agents) agent.destroy();
-  if (process.env.LOAD_TIMELINE) process.stderr.write(`${timeline.map((t, i) => `${i}s n=${t.n} max=${t.max.toFixed(0)} slow=${t.slow}`).join('\n')}\n`);
+  if (options.timeline) process.stderr.write(timeline.map((t, i) => `  ${i} s: ${t.n} requests, slowest ${t.max.toFixed(0)} ms, ${t.slow} over 100 ms\n`).join(''));
   const sorted = Float64Array.from(latencies).sort();
   const at = (q: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
-  return { achieved: latencies.length / options.seconds, requests: latencies.length, p50: at(0.5), p99: at(0.99), errors: errors + inFlight };
+  return { achieved: latencies.length / options.seconds, requests: latencies.length, p50: at(0.5), p99: at(0.99), errors: errors + inFlight, unanswered };
 }
