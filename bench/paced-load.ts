@@ -49,13 +49,20 @@ export interface TPacedOptions<T> {
 }
 
 const TICK_MS = 2;
+/**
+ * A connection idle this long is closed by the client, before the server's keep-alive timeout
+ * (5 s) closes it: otherwise a request sent just as the server closes one is reset (ECONNRESET), which
+ * browsers retry on their own and Node's client does not.
+ */
+const IDLE_SOCKET_MS = 4_000;
 
 export async function runPaced<T>(options: TPacedOptions<T>): Promise<TPacedResult> {
   const target = new URL(options.url);
   const addresses = options.localAddresses ?? [];
   const perAgent = addresses.length === 0 ? options.maxConnections : Math.max(1, Math.floor(options.maxConnections / addresses.length));
   const agents = (addresses.length === 0 ? [undefined] : addresses).map(
-    (localAddress) => new http.Agent({ keepAlive: true, maxSockets: perAgent, maxFreeSockets: perAgent, ...(localAddress ? { localAddress } : {}) }),
+    (localAddress) =>
+      new http.Agent({ keepAlive: true, maxSockets: perAgent, maxFreeSockets: perAgent, timeout: IDLE_SOCKET_MS, ...(localAddress ? { localAddress } : {}) }),
   );
   const latencies: number[] = [];
   let errors = 0;
