@@ -76,7 +76,14 @@ function readArgs(): z.infer<typeof ZArgs> {
       process.stdout.write(USAGE);
       process.exit(0);
     }
-    return ZArgs.parse({ stack: values.stack, steps: values.steps, stepSeconds: values['step-seconds'], warmupSeconds: values['warmup-seconds'], soakMinutes: values['soak-minutes'], soakRate: values['soak-rate'] });
+    return ZArgs.parse({
+      stack: values.stack,
+      steps: values.steps,
+      stepSeconds: values['step-seconds'],
+      warmupSeconds: values['warmup-seconds'],
+      soakMinutes: values['soak-minutes'],
+      soakRate: values['soak-rate'],
+    });
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
     process.exit(2);

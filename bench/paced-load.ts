@@ -61,8 +61,7 @@ export async function runPaced<T>(options: TPacedOptions<T>): Promise<TPacedResu
   const addresses = options.localAddresses ?? [];
   const perAgent = addresses.length === 0 ? options.maxConnections : Math.max(1, Math.floor(options.maxConnections / addresses.length));
   const agents = (addresses.length === 0 ? [undefined] : addresses).map(
-    (localAddress) =>
-      new http.Agent({ keepAlive: true, maxSockets: perAgent, maxFreeSockets: perAgent, timeout: IDLE_SOCKET_MS, ...(localAddress ? { localAddress } : {}) }),
+    (localAddress) => new http.Agent({ keepAlive: true, maxSockets: perAgent, maxFreeSockets: perAgent, timeout: IDLE_SOCKET_MS, ...(localAddress ? { localAddress } : {}) }),
   );
   const latencies: number[] = [];
   let errors = 0;
@@ -83,7 +82,9 @@ export async function runPaced<T>(options: TPacedOptions<T>): Promise<TPacedResu
       const ms = performance.now() - due;
       latencies.push(ms);
       if (options.timeline) {
-        const slot = (timeline[Math.floor((due - started) / 1000)] ??= { n: 0, max: 0, slow: 0 });
+        const second = Math.floor((due - started) / 1000);
+        const slot = timeline[second] ?? { n: 0, max: 0, slow: 0 };
+        timeline[second] = slot;
         slot.n++;
         slot.max = Math.max(slot.max, ms);
         if (ms > 100) slot.slow++;

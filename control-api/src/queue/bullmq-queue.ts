@@ -57,7 +57,7 @@ export async function createBullmqQueue(options: TBullmqQueueOptions): Promise<B
   let workerConnection: Redis | undefined;
   /** Jobs this process's worker is running, with the lock token it holds on each. */
   const running = new Map<Job<TBuildJob>, string | undefined>();
-  let noneRunning: Array<() => void> = [];
+  const noneRunning: Array<() => void> = [];
   const whenNoneRunning = (): Promise<void> => (running.size === 0 ? Promise.resolve() : new Promise((resolve) => noneRunning.push(resolve)));
   let closing: Promise<void> | undefined;
 

@@ -1,9 +1,8 @@
 /**
  * Every engagement-state call counts a site's comments by file (`select file_id, count(*) from
  * comments where project_id = ? group by file_id`). By (project_id, created_at) that read every
- * comment row of the site, so the call grew slower with each comment (a 10-minute soak with 19,000
- * comments doubled the event loop's p99). By (project_id, file_id) it is counted from the index
- * alone, already grouped.
+ * comment row of the site, so the call grew slower with each comment. By (project_id, file_id) it
+ * is counted from the index alone, already grouped.
  */
 import type { Kysely } from 'kysely';
 
