@@ -66,9 +66,17 @@ export function uploadKey(projectId: string, fileId: string): string {
   return `${projectUploadsPrefix(projectId)}${rowId(fileId)}`;
 }
 
+/** Prefix of everything derived from uploaded bytes: content-addressed, never rewritten with other bytes. */
+const DERIVED_PREFIX = 'derived/';
+
+/** Whether a key is a derived object's (content-addressed: what it holds depends only on the hash in it). */
+export function isDerivedKey(key: string): boolean {
+  return key.startsWith(DERIVED_PREFIX);
+}
+
 /** Everything derived from one content hash, for deleting it together. */
 export function derivedPrefix(sha256: string): string {
-  return `derived/${contentHash(sha256)}/`;
+  return `${DERIVED_PREFIX}${contentHash(sha256)}/`;
 }
 
 /** The thumbnail, display copy and metadata derived from one content hash (shared by every file with those bytes). */

@@ -12,6 +12,8 @@
  * on every thumbnail. The runtime's storage tells the memo of every write and delete made through it
  * (`forget`), so one rewritten or deleted in this process is never answered from the old bytes.
  */
+import { isDerivedKey } from '@dropsite/shared';
+
 export interface TObjectMemo {
   /** The bytes of `key`, if kept for exactly this version. */
   get(key: string, etag: string | undefined): Buffer | undefined;
@@ -19,15 +21,10 @@ export interface TObjectMemo {
   set(key: string, etag: string | undefined, bytes: Buffer): boolean;
   /** Whether an object of this size would be kept (larger ones are streamed, never read whole). */
   fits(size: number): boolean;
-  /** The bytes of a content-addressed key (isContentAddressedKey), whatever version they were kept under. */
+  /** The bytes of a content-addressed key (isDerivedKey), whatever version they were kept under. */
   peek(key: string): Buffer | undefined;
   /** Drops the entry of a key written or deleted, or (`isPrefix`) of every key under a prefix deleted. */
   forget(keyOrPrefix: string, isPrefix: boolean): void;
-}
-
-/** Keys whose bytes never change once written: what was derived from one content hash. */
-export function isContentAddressedKey(key: string): boolean {
-  return key.startsWith('derived/');
 }
 
 export function createObjectMemo(options: { maxBytes: number; maxObjectBytes: number }): TObjectMemo {
@@ -62,7 +59,7 @@ export function createObjectMemo(options: { maxBytes: number; maxObjectBytes: nu
     },
     fits: (size) => size <= options.maxObjectBytes,
     peek(key) {
-      if (!isContentAddressedKey(key)) return undefined;
+      if (!isDerivedKey(key)) return undefined;
       const entry = entries.get(key);
       if (!entry) return undefined;
       entries.delete(key);

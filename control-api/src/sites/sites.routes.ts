@@ -2,7 +2,7 @@
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { Router, type Response } from 'express';
-import { STORED_CODINGS, siteHtmlKey, siteHtmlVariantKey, templateAssetKey, templateAssetVariantKey, type TStoredCoding } from '@dropsite/shared';
+import { STORED_CODINGS, siteHtmlKey, sitePrefix, siteHtmlVariantKey, templateAssetKey, templateAssetVariantKey, type TStoredCoding } from '@dropsite/shared';
 import { assetContentType } from '@dropsite/builder';
 import type { TAppDeps } from '../deps.ts';
 import type { TProjectRow } from '../db/tables.ts';
@@ -102,7 +102,7 @@ interface TPageMemoEntry {
  * PAGE_MEMO_BYTES, oldest out first.
  */
 function createPageMemo(storage: Storage) {
-  const pageChanges = (slug: string) => storage.changes?.(`sites/${slug}`) ?? Number.NaN;
+  const pageChanges = (slug: string) => storage.changes?.(sitePrefix(slug)) ?? Number.NaN;
   const entries = new Map<string, TPageMemoEntry>();
   let bytes = 0;
   const drop = (key: string) => {

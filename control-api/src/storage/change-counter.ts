@@ -76,7 +76,8 @@ export function countStorageChanges(storage: Storage, onChange?: (keyOrPrefix: s
         bump(upload.key);
       }
     },
-    changes(folder) {
+    changes(prefix) {
+      const folder = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
       if (!folder.includes('/')) return topLevel.get(folder) ?? 0;
       return Math.max(folders.get(folder) ?? 0, forgottenUpTo);
     },

@@ -173,11 +173,11 @@ export interface Storage {
   close(): Promise<void>;
   /**
    * A mark that moves whenever an object under this top-level folder (`sites`) or folder below it
-   * (`sites/{slug}`) is written or deleted through this instance: what an in-process cache of stored
-   * objects compares to know none of them changed. Given by the runtime's change counter
-   * (storage/change-counter.ts), not by the drivers.
+   * (`sites/{slug}/`, a trailing slash or none) is written or deleted through this instance: what an
+   * in-process cache of stored objects compares to know none of them changed. Given by the runtime's
+   * change counter (storage/change-counter.ts), not by the drivers.
    */
-  changes?(folder: string): number;
+  changes?(prefix: string): number;
 }
 
 export class MultipartUploadNotFoundError extends Error {
