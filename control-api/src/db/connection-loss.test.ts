@@ -16,7 +16,7 @@ const available = await isDialectAvailable('postgres');
 /** A TCP proxy to the test PostgreSQL whose open connections can be cut, as a server restart cuts them. */
 function startCuttableProxy(): Promise<TTcpProxy> {
   const target = new URL(TEST_POSTGRES_URL);
-  return startTcpProxy(target.hostname, Number(target.port || 5432));
+  return startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
 }
 
 describe.skipIf(!available)('PostgreSQL connections cut under a running process', () => {

@@ -142,7 +142,7 @@ export async function createBullmqQueue(options: TBullmqQueueOptions): Promise<B
    * takes them at once instead of after BullMQ's stall interval. A job this process no longer holds
    * (it finished meanwhile, or its lock lapsed) is left as it is.
    */
-  async function handBackRunning(): Promise<Array<string | undefined>> {
+  async function handBackRunning(): Promise<string[]> {
     const handedBack = await Promise.all(
       [...running].map(async ([job, token]) => {
         try {

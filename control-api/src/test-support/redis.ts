@@ -58,13 +58,6 @@ export interface TRedisProxy {
 /** A TCP proxy to the test Redis on a loopback port. */
 export async function startRedisProxy(): Promise<TRedisProxy> {
   const target = new URL(TEST_REDIS_URL);
-  const proxy = await startTcpProxy(target.hostname, Number(target.port || 6379));
-  return {
-    url: `redis://127.0.0.1:${proxy.port}${target.pathname}`,
-    async cut() {
-      const closed = proxy.close();
-      proxy.cutConnections();
-      await closed;
-    },
-  };
+  const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+  return { url: `redis://127.0.0.1:${proxy.port}${target.pathname}`, cut: proxy.down };
 }
