@@ -31,9 +31,44 @@ export interface TStoredObjectResponse {
 export async function sendStoredObject(req: Request, res: Response, storage: Storage, object: TStoredObjectResponse, memo?: TObjectMemo): Promise<void> {
   // A content-addressed object kept in memory needs nothing from storage, not even its size.
   const kept = memo?.peek(object.key);
-  const head = kept ? undefined : await storage.head(object.key);
-  if (!kept && !head) throw new AppError('not_found', 'File is not available');
-  const size = kept?.length ?? head!.size;
+  if (kept) {
+    const byteRange = answerHeaders(req, res, object, kept.length);
+    if (byteRange !== null) sendBytes(req, res, byteRange ? kept.subarray(byteRange.start, byteRange.end + 1) : kept, byteRange, kept.length);
+    return;
+  }
+  const head = await storage.head(object.key);
+  if (!head) throw new AppError('not_found', 'File is not available');
+  const byteRange = answerHeaders(req, res, object, head.size);
+  if (byteRange === null) return;
+  // A small whole object (a thumbnail): from memory when kept for its current tag, else read whole and kept.
+  if (memo && !byteRange && memo.fits(head.size)) {
+    // The object's own tag, or (none was stored with it) its size and time of writing: a rewrite changes it.
+    const version = head.etag ?? `${head.size}-${head.modifiedAt}`;
+    let bytes = memo.get(object.key, version);
+    if (!bytes) {
+      bytes = await buffer((await openStored(storage, object.key)).body);
+      // Kept under the version read just before: an object rewritten in between is read again next time.
+      if (bytes.length === head.size) memo.set(object.key, version, bytes);
+    }
+    sendBytes(req, res, bytes, undefined, head.size);
+    return;
+  }
+  const opened = await openStored(storage, object.key, byteRange);
+  setLength(res, byteRange, head.size);
+  if (req.method === 'HEAD') {
+    opened.body.destroy();
+    res.end();
+    return;
+  }
+  await streamTo(opened.body, res);
+}
+
+/**
+ * The headers of an object of `size` bytes: 416 for a range outside it (thrown), the file headers,
+ * then 304 when the client's copy is current (answered: null). Otherwise the byte range asked for,
+ * or undefined for the whole object.
+ */
+function answerHeaders(req: Request, res: Response, object: TStoredObjectResponse, size: number): TByteRange | undefined | null {
   const range = parseRange(req.get('range'), size);
   if (range.kind === 'unsatisfiable') {
     res.set('Content-Range', `bytes */${size}`);
@@ -49,34 +84,9 @@ export async function sendStoredObject(req: Request, res: Response, storage: Sto
   // If-None-Match as RFC 9110 compares it: weak validators, lists and `*`.
   if (isNotModified(req, object.etag)) {
     res.status(304).end();
-    return;
+    return null;
   }
-  const byteRange: TByteRange | undefined = range.kind === 'range' ? { start: range.start, end: range.end } : undefined;
-  if (kept) {
-    sendBytes(req, res, byteRange ? kept.subarray(byteRange.start, byteRange.end + 1) : kept, byteRange, size);
-    return;
-  }
-  // A small whole object (a thumbnail): from memory when kept for its current tag, else read whole and kept.
-  if (memo && !byteRange && memo.fits(size)) {
-    // The object's own tag, or (none was stored with it) its size and time of writing: a rewrite changes it.
-    const version = head!.etag ?? `${size}-${head!.modifiedAt}`;
-    let bytes = memo.get(object.key, version);
-    if (!bytes) {
-      bytes = await buffer((await openStored(storage, object.key)).body);
-      // Kept under the version read just before: an object rewritten in between is read again next time.
-      if (bytes.length === size) memo.set(object.key, version, bytes);
-    }
-    sendBytes(req, res, bytes, undefined, size);
-    return;
-  }
-  const opened = await openStored(storage, object.key, byteRange);
-  setLength(res, byteRange, size);
-  if (req.method === 'HEAD') {
-    opened.body.destroy();
-    res.end();
-    return;
-  }
-  await streamTo(opened.body, res);
+  return range.kind === 'range' ? { start: range.start, end: range.end } : undefined;
 }
 
 /** 206 and its Content-Range for a byte range, and the Content-Length of what is sent. */
