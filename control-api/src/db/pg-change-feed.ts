@@ -16,7 +16,7 @@
  * never read through the cache (builders, most ops commands) hold no extra connection.
  */
 import type pg from 'pg';
-import { createGenerationalCache, createTableGenerations, writesOfStatement, type ReadCache, type TStatementWrites } from './read-cache.ts';
+import { createChangeCheckedCache, createTableChanges, writesOfStatement, type ReadCache, type TStatementWrites } from './read-cache.ts';
 
 /** The channel the triggers notify on; each payload is `{schema}.{table}`. */
 export const CHANGE_CHANNEL = 'dropsite_changes';
@@ -54,7 +54,7 @@ type TListener =
 export function createPostgresChangeFeed(options: TChangeFeedOptions): TPostgresChangeFeed {
   const heartbeatMs = options.heartbeatMs ?? 5_000;
   const reconnectMs = options.reconnectMs ?? 1_000;
-  const generations = createTableGenerations();
+  const changes = createTableChanges();
   const watched = new WeakSet<pg.ClientBase>();
   let listener: TListener = { state: 'idle' };
 
@@ -105,7 +105,7 @@ export function createPostgresChangeFeed(options: TChangeFeedOptions): TPostgres
             return;
           }
           const dot = payload.indexOf('.');
-          if (payload.slice(0, dot) === listener.schema) generations.bump(payload.slice(dot + 1));
+          if (payload.slice(0, dot) === listener.schema) changes.bump(payload.slice(dot + 1));
         });
         await connected.query(`listen ${CHANGE_CHANNEL}`);
         const { rows } = await connected.query<{ schema: string; tables: string[] }>(
@@ -127,7 +127,7 @@ export function createPostgresChangeFeed(options: TChangeFeedOptions): TPostgres
         }, heartbeatMs);
         heartbeat.unref();
         // Whatever was cached before may have missed notifications: none of it is reused.
-        generations.bumpEverything();
+        changes.bumpEverything();
         listener = { state: 'listening', client: connected, schema: rows[0]?.schema ?? '', tables: new Set(rows[0]?.tables ?? []), heartbeat, sentBeat: null, beat: 0 };
       } catch (err) {
         options.onError?.(err);
@@ -141,7 +141,7 @@ export function createPostgresChangeFeed(options: TChangeFeedOptions): TPostgres
   };
 
   return {
-    cache: createGenerationalCache(generations, version),
+    cache: createChangeCheckedCache(changes, version),
     watch(client) {
       if (watched.has(client)) return;
       watched.add(client);
@@ -151,13 +151,13 @@ export function createPostgresChangeFeed(options: TChangeFeedOptions): TPostgres
       const settle = (text: string): void => {
         if (/^\s*(begin|start\s+transaction)\b/i.test(text)) pending = [];
         else if (/^\s*(commit|end)\b/i.test(text)) {
-          for (const writes of pending ?? []) generations.note(writes);
+          for (const writes of pending ?? []) changes.note(writes);
           pending = null;
         } else if (/^\s*rollback\s*;?\s*$/i.test(text)) pending = null;
         else {
           const writes = writesOfStatement(text);
           if (writes.kind === 'none') return;
-          if (pending === null) generations.note(writes);
+          if (pending === null) changes.note(writes);
           else pending.push(writes);
         }
       };
@@ -167,7 +167,7 @@ export function createPostgresChangeFeed(options: TChangeFeedOptions): TPostgres
         const result = query(...args);
         if (text === undefined || !(result instanceof Promise)) {
           // A callback or a submittable: when it ends is not seen here, so it counts as a change now.
-          generations.bumpEverything();
+          changes.bumpEverything();
           return result;
         }
         return result.then(
@@ -179,7 +179,7 @@ export function createPostgresChangeFeed(options: TChangeFeedOptions): TPostgres
             // A failed statement in a transaction fails the transaction; outside one it changed nothing
             // or, when unclear, everything read again is only slower. A failed commit or rollback ends
             // the transaction all the same (the server rolls it back).
-            if (pending === null) generations.note(writesOfStatement(text));
+            if (pending === null) changes.note(writesOfStatement(text));
             else if (/^\s*(commit|end|rollback)\s*;?\s*$/i.test(text)) pending = null;
             throw err;
           },

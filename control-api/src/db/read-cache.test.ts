@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeFileRow, makeProjectRow } from '../test-support/test-database.ts';
 import { createDatabase, migrateToLatest, type TDatabaseHandle } from './database.ts';
 import { newId } from './ids.ts';
-import { cachedRead } from './read-cache.ts';
+import { cachedRead, createTableChanges, writesOfStatement } from './read-cache.ts';
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -92,11 +92,115 @@ describe('read cache on SQLite', () => {
     expect(comments.loads()).toBe(2);
   });
 
+  /** A cached read of the project's row that names the row it was read from. */
+  function rowReader(key: string, id: string) {
+    let loads = 0;
+    const read = () =>
+      cachedRead(
+        handle.db,
+        handle.readCache,
+        key,
+        ['projects'],
+        async () => {
+          loads++;
+          return (await handle.db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+        },
+        (row) => (row ? [{ table: 'projects', id: row.id }] : null),
+      );
+    return { read, loads: () => loads };
+  }
+
+  it("keeps a row's answer while other sites are added and changed, and reads again once its own row changes", async () => {
+    const reader = rowReader('row-1', project.id);
+    await reader.read();
+    // Another site is published: its rows are added, then its own row is updated by id, as a build does.
+    const other = makeProjectRow();
+    await handle.db.insertInto('projects').values(other).execute();
+    await handle.db.insertInto('files').values(makeFileRow(other.id, 0)).execute();
+    await handle.db.updateTable('projects').set({ status: 'live', updated_at: Date.now() }).where('id', '=', other.id).execute();
+    expect((await reader.read())?.title).toBe((await reader.read())?.title);
+    expect(reader.loads()).toBe(1);
+
+    await handle.db.updateTable('projects').set({ title: 'Renamed by id' }).where('id', '=', project.id).execute();
+    expect((await reader.read())?.title).toBe('Renamed by id');
+    expect(reader.loads()).toBe(2);
+  });
+
+  it('reads a row again after an update that may reach any row of its table', async () => {
+    const reader = rowReader('row-2', project.id);
+    await reader.read();
+    await handle.db.updateTable('projects').set({ title: 'Renamed by slug' }).where('slug', '=', project.slug).execute();
+    expect((await reader.read())?.title).toBe('Renamed by slug');
+    expect(reader.loads()).toBe(2);
+  });
+
+  it('reads again once a row asked for and not found is added', async () => {
+    const later = makeProjectRow();
+    const reader = rowReader('row-3', later.id);
+    expect(await reader.read()).toBeNull();
+    await handle.db.insertInto('projects').values(later).execute();
+    expect((await reader.read())?.id).toBe(later.id);
+    expect(reader.loads()).toBe(2);
+  });
+
   it('never caches inside a transaction', async () => {
     let loads = 0;
     await handle.db.transaction().execute(async (trx) => {
       for (let i = 0; i < 3; i++) await cachedRead(trx, handle.readCache, 'in-transaction', ['projects'], async () => ++loads);
     });
     expect(loads).toBe(3);
+  });
+});
+
+describe('what a statement changes', () => {
+  it('tells rows added, one row updated by id, tables and everything apart', () => {
+    expect(writesOfStatement('select * from "projects" where "id" = ?', ['p1'])).toEqual({ kind: 'none' });
+    expect(writesOfStatement('insert into "projects" ("id", "slug") values (?, ?)', ['p1', 's'])).toEqual({ kind: 'insert', table: 'projects' });
+    expect(writesOfStatement('update "projects" set "status" = ?, "updated_at" = ? where "id" = ?', ['live', 1, 'p1'])).toEqual({
+      kind: 'row',
+      table: 'projects',
+      id: 'p1',
+    });
+    // Without its parameters, the row is not known.
+    expect(writesOfStatement('update "projects" set "status" = ? where "id" = ?')).toEqual({ kind: 'tables', tables: ['projects'] });
+  });
+
+  it('counts as changing the whole table what may change rows already there', () => {
+    const table = { kind: 'tables', tables: ['favorites'] };
+    expect(writesOfStatement('insert into "favorites" ("id") values (?) on conflict ("id") do update set "id" = excluded."id"', ['f'])).toEqual(table);
+    expect(writesOfStatement('insert or ignore into "favorites" ("id") values (?)', ['f'])).toEqual(table);
+    expect(writesOfStatement('update "favorites" set "n" = ? where "id" = ? and "visitor_id" = ?', [1, 'f', 'v'])).toEqual(table);
+    expect(writesOfStatement('update "favorites" set "n" = (select count(*) from "comments" where "id" = ?) where "id" = ?', ['c', 'f'])).toEqual(table);
+    expect(writesOfStatement('update "favorites" set "n" = ? where "id" = ?', [1])).toEqual(table);
+    expect(writesOfStatement('update "favorites" set "n" = ? where "id" = ?', [1, { id: 'f' }])).toEqual(table);
+  });
+
+  it('counts a delete or replace of a row others hang from as changing everything', () => {
+    expect(writesOfStatement('delete from "projects" where "id" = ?', ['p1'])).toEqual({ kind: 'everything' });
+    expect(writesOfStatement('insert or replace into "files" ("id") values (?)', ['f1'])).toEqual({ kind: 'everything' });
+    expect(writesOfStatement('replace into "projects" ("id") values (?)', ['p1'])).toEqual({ kind: 'everything' });
+    expect(writesOfStatement('delete from "favorites" where "id" = ?', ['f1'])).toEqual({ kind: 'tables', tables: ['favorites'] });
+  });
+});
+
+describe('table and row changes', () => {
+  it('keeps answers about rows other than the ones changed, until too many rows are remembered', () => {
+    const changes = createTableChanges(2);
+    const at = changes.now();
+    const row = (id: string) => [{ table: 'files', id }];
+    changes.note({ kind: 'insert', table: 'files' });
+    changes.note({ kind: 'row', table: 'files', id: 'a' });
+    expect(changes.changedSince(at, ['files'], row('b'))).toBe(false);
+    expect(changes.changedSince(at, ['files'], row('a'))).toBe(true);
+    expect(changes.changedSince(at, ['files'], null)).toBe(true);
+    changes.note({ kind: 'row', table: 'files', id: 'c' });
+    expect(changes.changedSince(at, ['files'], row('b'))).toBe(false);
+    // A third row: past the limit, the table counts as wholly changed.
+    changes.note({ kind: 'row', table: 'files', id: 'd' });
+    expect(changes.changedSince(at, ['files'], row('b'))).toBe(true);
+    const later = changes.now();
+    expect(changes.changedSince(later, ['files'], row('b'))).toBe(false);
+    changes.note({ kind: 'everything' });
+    expect(changes.changedSince(later, ['projects'], [{ table: 'projects', id: 'p' }])).toBe(true);
   });
 });

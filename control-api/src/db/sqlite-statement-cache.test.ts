@@ -46,4 +46,22 @@ describe('SQLite prepared-statement reuse', () => {
     expect(seen).toEqual([1, 2, 3]);
     database.close();
   });
+
+  it('tells of every run of a statement, with its parameters, however often it runs', () => {
+    const runs: [string, readonly unknown[]][] = [];
+    const database = cachePreparedStatements(new SQLite(':memory:'), (source, parameters) => runs.push([source, parameters]));
+    database.exec('create table t (id text, n integer); insert into t values (\'a\', 1), (\'b\', 2);');
+    const update = 'update t set n = ? where id = ?';
+    const statement = database.prepare(update);
+    expect(runs).toEqual([]); // prepared, not run: nothing changed yet
+    statement.run(5, 'a');
+    statement.run([6, 'b']);
+    database.prepare('select n from t where id = ?').pluck().get('a');
+    expect(runs).toEqual([
+      [update, [5, 'a']],
+      [update, [6, 'b']],
+      ['select n from t where id = ?', ['a']],
+    ]);
+    database.close();
+  });
 });

@@ -22,7 +22,7 @@ export async function findFileOfProject(db: TDb, projectId: string, fileId: stri
 
 /**
  * A live (not deleted) site and one of its files (null when the file is not on that site): the
- * lookup every engagement call starts with, answered from the read cache while neither table moved.
+ * lookup every engagement call starts with, answered from the read cache while neither row changed.
  * On SQLite two primary-key reads (cheaper than one join, for which SQLite scans the site's files);
  * on PostgreSQL one statement, a round trip being most of a query's cost there.
  */
@@ -32,20 +32,32 @@ export async function findProjectAndFile(
   fileId: string | null,
   caches: TDbCaches = {},
 ): Promise<{ project: TProjectRow; file: TSiteFileRef | null } | null> {
-  return cachedRead(db, caches.reads, `site-file\u0000${projectId}\u0000${fileId ?? ''}`, ['projects', 'files'], async () => {
-    if (fileId !== null && db.getExecutor().adapter instanceof PostgresAdapter) {
-      const { rows } = await projectAndFileQuery(db, caches.queries, projectId, fileId);
-      const row = rows[0];
-      if (!row) return null;
-      const { joined_file_id, joined_file_name, ...project } = row;
-      return { project, file: joined_file_id === null || joined_file_name === null ? null : { id: joined_file_id, project_id: project.id, name: joined_file_name } };
-    }
-    const [project, file] = await Promise.all([
-      db.selectFrom('projects').selectAll().where('id', '=', projectId).where('deleted_at', 'is', null).executeTakeFirst(),
-      fileId === null ? Promise.resolve(null) : findFileOfProject(db, projectId, fileId),
-    ]);
-    return project ? { project, file } : null;
-  });
+  return cachedRead(
+    db,
+    caches.reads,
+    `site-file\u0000${projectId}\u0000${fileId ?? ''}`,
+    ['projects', 'files'],
+    async () => {
+      if (fileId !== null && db.getExecutor().adapter instanceof PostgresAdapter) {
+        const { rows } = await projectAndFileQuery(db, caches.queries, projectId, fileId);
+        const row = rows[0];
+        if (!row) return null;
+        const { joined_file_id, joined_file_name, ...project } = row;
+        return { project, file: joined_file_id === null || joined_file_name === null ? null : { id: joined_file_id, project_id: project.id, name: joined_file_name } };
+      }
+      const [project, file] = await Promise.all([
+        db.selectFrom('projects').selectAll().where('id', '=', projectId).where('deleted_at', 'is', null).executeTakeFirst(),
+        fileId === null ? Promise.resolve(null) : findFileOfProject(db, projectId, fileId),
+      ]);
+      return project ? { project, file } : null;
+    },
+    (found) => {
+      // A file asked for and not found may yet be added: then every change to the tables counts.
+      if (found === null || (fileId !== null && found.file === null)) return null;
+      const project = { table: 'projects', id: found.project.id };
+      return found.file ? [project, { table: 'files', id: found.file.id }] : [project];
+    },
+  );
 }
 
 const projectAndFileQuery = compiledQuery((db: TDb, projectId: string, fileId: string) =>

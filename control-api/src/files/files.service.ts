@@ -16,15 +16,26 @@ interface TServableFile {
  * A file and its derived metadata (null before it is derived), when its site is open to the
  * principal; a file of a deleted, unknown or locked site is answered like an unknown file.
  * The file, its site's access fields and its parsed metadata come from the read cache while neither
- * table moved (a gallery asks for the same thumbnails again and again); access is decided on every
- * request. The answer is shared: callers only read it.
+ * the file's row nor its site's changed (a gallery asks for the same thumbnails again and again;
+ * another site's publish adds rows of its own); access is decided on every request. The answer is shared: callers only read it.
  */
 export async function openServableFile(deps: Pick<TAppDeps, 'db' | 'clock' | 'keys' | 'caches'>, principal: TPrincipal, id: string): Promise<TServableFile> {
   if (!isValidId(id)) throw new AppError('not_found', 'File not found');
-  const found = await cachedRead(deps.db, deps.caches.reads, `servable-file\u0000${id}`, ['files', 'projects'], async (): Promise<TServableFile | null> => {
-    const file = await findFileById(deps.db, id);
-    return file && { file, derived: derivedMetadataOf(file.metadata) };
-  });
+  const found = await cachedRead(
+    deps.db,
+    deps.caches.reads,
+    `servable-file\u0000${id}`,
+    ['files', 'projects'],
+    async (): Promise<TServableFile | null> => {
+      const file = await findFileById(deps.db, id);
+      return file && { file, derived: derivedMetadataOf(file.metadata) };
+    },
+    (servable) =>
+      servable && [
+        { table: 'files', id: servable.file.id },
+        { table: 'projects', id: servable.file.project.id },
+      ],
+  );
   if (!found) throw new AppError('not_found', 'File not found');
   assertSiteOpen(resolveSiteAccess(deps, principal, found.file.project), 'File not found');
   return found;

@@ -71,11 +71,19 @@ const projectBySlugQuery = compiledQuery((db: TDb, slug: string) => db.selectFro
 
 /**
  * A live (not soft-deleted) project by slug. With the runtime's caches (a site's page views), on
- * SQLite the row is answered from memory while no project changed: the same object each time,
- * which callers must not change.
+ * SQLite the row is answered from memory while that project's row did not change (no project, when
+ * none was found): the same object each time, which callers must not change.
  */
 export async function findProjectBySlug(db: TDb, slug: string, caches: TDbCaches = {}): Promise<TProjectRow | null> {
-  return cachedRead(db, caches.reads, `site-slug\u0000${slug}`, ['projects'], async () => (await projectBySlugQuery(db, caches.queries, slug)).rows[0] ?? null);
+  return cachedRead(
+    db,
+    caches.reads,
+    `site-slug\u0000${slug}`,
+    ['projects'],
+    async () => (await projectBySlugQuery(db, caches.queries, slug)).rows[0] ?? null,
+    // A slug is unique among all projects, deleted ones too: only this row's change can change the answer.
+    (project) => (project ? [{ table: 'projects', id: project.id }] : null),
+  );
 }
 
 /** Whether any project holds the slug; deleted ones count, since the unique constraint covers them too. */
