@@ -4,6 +4,7 @@ import express from 'express';
 import type { TAppDeps } from './deps.ts';
 import { createErrorMiddleware, notFoundApi } from './http/error-middleware.ts';
 import { createOriginCheck } from './http/origin-check.ts';
+import { createApiDispatch } from './http/api-dispatch.ts';
 import { createBodyTimeouts } from './http/slow-clients.ts';
 import { rejectInvalidUtf8 } from './http/json-body.ts';
 import { createPrincipalMiddleware } from './access/principal.ts';
@@ -100,26 +101,25 @@ export function createApp(deps: TAppDeps): express.Express {
   // The anonymous creator a publish call publishes under (site pages set no cookie).
   app.post(PUBLISH_PATHS, createAnonymousCreatorMiddleware());
   // Routers whose every route is under /api/: a page view (/{slug}, the hottest request of all) skips
-  // them with one test instead of matching each of their routes. Engagement is the hottest traffic
-  // of a published site's calls: matched before the other routers.
-  const apiOnly = express.Router();
-  for (const routes of [
-    createUnlockRoutes,
-    createEngagementRoutes,
-    createAnalyticsRoutes,
-    createAccountRoutes,
-    createInboxRoutes,
-    createCreatorRoutes,
-    createCreatorDashboardRoutes,
-    createBillingRoutes,
-    createSiteManagementRoutes,
-    createUploadRoutes,
-    createUploadSessionRoutes,
-    createFileRoutes,
-    createFileVariantRoutes,
-  ]) {
-    apiOnly.use(routes(deps));
-  }
+  // them with one test, and an API call meets only the routers of its segment (/api/files/…),
+  // in this order. Engagement is the hottest traffic of a published site's calls: first.
+  const apiOnly = createApiDispatch(
+    [
+      createUnlockRoutes,
+      createEngagementRoutes,
+      createAnalyticsRoutes,
+      createAccountRoutes,
+      createInboxRoutes,
+      createCreatorRoutes,
+      createCreatorDashboardRoutes,
+      createBillingRoutes,
+      createSiteManagementRoutes,
+      createUploadRoutes,
+      createUploadSessionRoutes,
+      createFileRoutes,
+      createFileVariantRoutes,
+    ].map((routes) => routes(deps)),
+  );
   // Express matches paths without regard to case, and so does this test.
   app.use((req, res, next) => (API_PATH.test(req.path) ? apiOnly(req, res, next) : next()));
   // Also serves a site's link pictures (/{slug}/og.png and the card pictures).
