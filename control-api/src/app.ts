@@ -87,15 +87,16 @@ export function createApp(deps: TAppDeps): express.Express {
   app.get('/api/health', (_req, res) => {
     res.json({ success: true, status: 'ok' });
   });
+  // Routers of /api/ paths only are met through createApiDispatch: a request for another path passes
+  // them at once, where a router that answers nothing hands on only at the next turn of the event loop.
   // Confirmation and unsubscribe links: their signed token is the authority, and a mail client's
   // one-click unsubscribe POST comes from no page of ours.
-  app.use(createEmailRoutes(deps));
-  app.use(createNewsletterLinkRoutes(deps));
+  app.use(createApiDispatch([createEmailRoutes(deps), createNewsletterLinkRoutes(deps)]));
   app.use('/api', createOriginCheck(deps.config));
   // Before the general JSON parser: a draft of a 500-file site needs a larger body than 64 KB.
   app.use(createPreviewRoutes(deps));
   // Stripe's signature covers the raw body: read before the JSON parser.
-  app.use(createBillingWebhookRoutes(deps));
+  app.use(createApiDispatch([createBillingWebhookRoutes(deps)]));
   app.use(createUploadSessionBodyParser());
   app.use('/api', express.json({ limit: '64kb', verify: rejectInvalidUtf8 }));
   // The anonymous creator a publish call publishes under (site pages set no cookie).
@@ -124,7 +125,7 @@ export function createApp(deps: TAppDeps): express.Express {
   app.use((req, res, next) => (API_PATH.test(req.path) ? apiOnly(req, res, next) : next()));
   // Also serves a site's link pictures (/{slug}/og.png and the card pictures).
   app.use(createDownloadRoutes(deps));
-  app.use(createSiteStatusRoutes(deps));
+  app.use(createApiDispatch([createSiteStatusRoutes(deps)]));
   app.use('/api', notFoundApi);
 
   const dashboard = createDashboardRoutes({ dashboardDir: deps.config.dashboardDir, csp: dashboardCsp(deps.config), publicUrl: deps.config.publicUrl });

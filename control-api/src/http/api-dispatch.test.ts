@@ -92,5 +92,6 @@ describe('API routers met by their segment', () => {
     expect(await ask('GET', '/api/files/ping')).toEqual({ status: 200, body: { section: 'files' }, met: ['anywhere'] });
     expect(await ask('GET', '/api/engagement/state')).toEqual({ status: 500, body: { error: 'state failed' }, met: ['state fails'] });
     expect(await ask('GET', '/api/unknown')).toEqual({ status: 404, body: { error: 'not found' }, met: ['not found'] });
+    expect(await ask('GET', '/files/abc')).toEqual({ status: 404, body: { error: 'not found' }, met: ['not found'] });
   });
 });
