@@ -19,7 +19,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { createWriteStream, existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -137,16 +137,23 @@ async function startEmbedded(pin: boolean): Promise<TTarget> {
     TRUST_PROXY: '1',
   };
   const main = path.resolve(import.meta.dirname, '../control-api/src/main.ts');
-  const args = [...API_NODE_FLAGS, main];
+  // LOAD_API_FLAGS: more Node flags for the API (`--cpu-prof --cpu-prof-dir=/tmp/prof`, `--trace-gc`).
+  const args = [...API_NODE_FLAGS, ...(process.env.LOAD_API_FLAGS?.split(' ').filter(Boolean) ?? []), main];
   const child: ChildProcess = pin
     ? spawn('taskset', ['-c', '0', process.execPath, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] })
     : spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // LOAD_API_LOG: the API's output goes on to this file (with LOAD_API_FLAGS='--trace-gc', say).
+  if (process.env.LOAD_API_LOG) child.stdout!.pipe(createWriteStream(process.env.LOAD_API_LOG));
+  else child.stdout!.resume();
   await new Promise<void>((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    const listening = (chunk: Buffer) => {
       out += chunk.toString('utf8');
-      if (out.includes('Dropsite is running at')) resolve();
-    });
+      if (!out.includes('Dropsite is running at')) return;
+      child.stdout!.off('data', listening);
+      resolve();
+    };
+    child.stdout!.on('data', listening);
     child.once('exit', (code) => reject(new Error(`the API exited (${code}) before it listened:\n${out}`)));
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
