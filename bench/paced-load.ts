@@ -44,7 +44,10 @@ export interface TPacedOptions<T> {
    * edge that keys visitors by their TCP address, the visitors come from many addresses, as they would.
    */
   localAddresses?: readonly string[];
-  /** Prints, to stderr, each second's requests, slowest answer and answers over 100 ms (LOAD_TIMELINE=1). */
+  /**
+   * Prints, to stderr, each second's requests, slowest answer, answers over 100 ms by kind, and how
+   * late this process sent a request after it was due (its own event loop held up) (LOAD_TIMELINE=1).
+   */
   timeline?: boolean;
 }
 
@@ -71,10 +74,17 @@ export async function runPaced<T>(options: TPacedOptions<T>): Promise<TPacedResu
   const started = performance.now();
   const endAt = started + options.seconds * 1000;
   let sent = 0;
-  const timeline: Array<{ n: number; max: number; slow: number }> = [];
+  const timeline: Array<{ n: number; max: number; slow: number; late: number; slowByTag: Map<string, number> }> = [];
 
+  const slotOf = (due: number) => {
+    const second = Math.floor((due - started) / 1000);
+    const slot = timeline[second] ?? { n: 0, max: 0, slow: 0, late: 0, slowByTag: new Map<string, number>() };
+    timeline[second] = slot;
+    return slot;
+  };
   const send = (due: number) => {
     const { request, tag } = options.next();
+    if (options.timeline) slotOf(due).late = Math.max(slotOf(due).late, performance.now() - due);
     const agent = agents[sent % agents.length]!;
     inFlight++;
     const done = (status: number) => {
@@ -82,12 +92,13 @@ export async function runPaced<T>(options: TPacedOptions<T>): Promise<TPacedResu
       const ms = performance.now() - due;
       latencies.push(ms);
       if (options.timeline) {
-        const second = Math.floor((due - started) / 1000);
-        const slot = timeline[second] ?? { n: 0, max: 0, slow: 0 };
-        timeline[second] = slot;
+        const slot = slotOf(due);
         slot.n++;
         slot.max = Math.max(slot.max, ms);
-        if (ms > 100) slot.slow++;
+        if (ms > 100) {
+          slot.slow++;
+          slot.slowByTag.set(String(tag), (slot.slowByTag.get(String(tag)) ?? 0) + 1);
+        }
       }
       if (!options.onAnswer(tag, status)) errors++;
     };
@@ -131,7 +142,13 @@ export async function runPaced<T>(options: TPacedOptions<T>): Promise<TPacedResu
   const drainUntil = performance.now() + (options.timeoutMs ?? 10_000) + 1_000;
   while (inFlight > 0 && performance.now() < drainUntil) await new Promise((resolve) => setTimeout(resolve, 10));
   for (const agent of agents) agent.destroy();
-  if (options.timeline) process.stderr.write(timeline.map((t, i) => `  ${i} s: ${t.n} requests, slowest ${t.max.toFixed(0)} ms, ${t.slow} over 100 ms\n`).join(''));
+  if (options.timeline) {
+    const line = (t: (typeof timeline)[number], i: number) => {
+      const kinds = [...t.slowByTag].map(([tag, count]) => `${tag} ${count}`).join(', ');
+      return `  ${i} s: ${t.n} requests, slowest ${t.max.toFixed(0)} ms, ${t.slow} over 100 ms${kinds ? ` (${kinds})` : ''}; sent up to ${t.late.toFixed(0)} ms late\n`;
+    };
+    process.stderr.write(timeline.map(line).join(''));
+  }
   const sorted = Float64Array.from(latencies).sort();
   const at = (q: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
   return { achieved: latencies.length / options.seconds, requests: latencies.length, p50: at(0.5), p99: at(0.99), errors: errors + inFlight, unanswered };
