@@ -50,7 +50,7 @@ describe('SQLite prepared-statement reuse', () => {
   it('tells of every run of a statement, with its parameters, however often it runs', () => {
     const runs: [string, readonly unknown[]][] = [];
     const database = cachePreparedStatements(new SQLite(':memory:'), (source, parameters) => runs.push([source, parameters]));
-    database.exec('create table t (id text, n integer); insert into t values (\'a\', 1), (\'b\', 2);');
+    database.exec("create table t (id text, n integer); insert into t values ('a', 1), ('b', 2);");
     const update = 'update t set n = ? where id = ?';
     const statement = database.prepare(update);
     expect(runs).toEqual([]); // prepared, not run: nothing changed yet

@@ -33,10 +33,13 @@ export function createApiDispatch(routers: readonly Router[]): RequestHandler {
     let index = 0;
     const tryNext = (err?: unknown): void => {
       // A router ends with an error, or with nothing (no route answered, or it said `next('router')`).
-      if (err !== undefined && err !== null && err !== 'router') return next(err);
+      if (err !== undefined && err !== null && err !== 'router') {
+        next(err);
+        return;
+      }
       const router = candidates[index++];
-      if (router === undefined) return next();
-      router(req, res, tryNext);
+      if (router === undefined) next();
+      else router(req, res, tryNext);
     };
     tryNext();
   };
