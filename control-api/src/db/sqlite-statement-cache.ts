@@ -30,22 +30,13 @@ export function cachePreparedStatements(database: SQLite.Database, onStatement: 
 function noteEachRun(statement: SQLite.Statement, source: string, onStatement: (source: string, parameters: readonly unknown[]) => void): SQLite.Statement {
   // Kysely passes its parameters as one array; better-sqlite3 also takes them spread.
   const parametersOf = (args: unknown[]): readonly unknown[] => (args.length === 1 && Array.isArray(args[0]) ? args[0] : args);
-  const { run, get, all, iterate } = statement;
-  statement.run = ((...args: unknown[]) => {
-    onStatement(source, parametersOf(args));
-    return run.apply(statement, args);
-  }) as typeof run;
-  statement.get = ((...args: unknown[]) => {
-    onStatement(source, parametersOf(args));
-    return get.apply(statement, args);
-  }) as typeof get;
-  statement.all = ((...args: unknown[]) => {
-    onStatement(source, parametersOf(args));
-    return all.apply(statement, args);
-  }) as typeof all;
-  statement.iterate = ((...args: unknown[]) => {
-    onStatement(source, parametersOf(args));
-    return iterate.apply(statement, args);
-  }) as typeof iterate;
+  const runs = statement as unknown as Record<'run' | 'get' | 'all' | 'iterate', (...args: unknown[]) => unknown>;
+  for (const method of ['run', 'get', 'all', 'iterate'] as const) {
+    const run = runs[method];
+    runs[method] = (...args: unknown[]) => {
+      onStatement(source, parametersOf(args));
+      return run.apply(statement, args);
+    };
+  }
   return statement;
 }
