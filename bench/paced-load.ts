@@ -84,7 +84,10 @@ export async function runPaced<T>(options: TPacedOptions<T>): Promise<TPacedResu
   };
   const send = (due: number) => {
     const { request, tag } = options.next();
-    if (options.timeline) slotOf(due).late = Math.max(slotOf(due).late, performance.now() - due);
+    if (options.timeline) {
+      const slot = slotOf(due);
+      slot.late = Math.max(slot.late, performance.now() - due);
+    }
     const agent = agents[sent % agents.length]!;
     inFlight++;
     const done = (status: number) => {

@@ -36,8 +36,6 @@ import { REQUEST_ID_PATTERN, runInRequestContext } from './observability/request
 /** The publish calls that create a site for the anonymous creator (regular, chunked, direct, direct chunked). */
 const PUBLISH_PATHS = ['/api/upload', '/api/chunked-upload/init', '/api/direct-upload', '/api/direct-upload/init'];
 
-/** A path under /api/, as Express would match it (case-insensitive). */
-const API_PATH = /^\/api\//i;
 export function createApp(deps: TAppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
@@ -101,8 +99,8 @@ export function createApp(deps: TAppDeps): express.Express {
   app.use('/api', express.json({ limit: '64kb', verify: rejectInvalidUtf8 }));
   // The anonymous creator a publish call publishes under (site pages set no cookie).
   app.post(PUBLISH_PATHS, createAnonymousCreatorMiddleware());
-  // Routers whose every route is under /api/: a page view (/{slug}, the hottest request of all) skips
-  // them with one test, and an API call meets only the routers of its segment (/api/files/…),
+  // Routers whose every route is under /api/: a page view (/{slug}, the hottest request of all) passes
+  // them with one test of its path, and an API call meets only the routers of its segment (/api/files/…),
   // in this order. Engagement is the hottest traffic of a published site's calls: first.
   const apiOnly = createApiDispatch(
     [
@@ -121,8 +119,7 @@ export function createApp(deps: TAppDeps): express.Express {
       createFileVariantRoutes,
     ].map((routes) => routes(deps)),
   );
-  // Express matches paths without regard to case, and so does this test.
-  app.use((req, res, next) => (API_PATH.test(req.path) ? apiOnly(req, res, next) : next()));
+  app.use(apiOnly);
   // Also serves a site's link pictures (/{slug}/og.png and the card pictures).
   app.use(createDownloadRoutes(deps));
   app.use(createApiDispatch([createSiteStatusRoutes(deps)]));

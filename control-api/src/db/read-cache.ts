@@ -4,10 +4,10 @@
  * read from changed: the tables it read, or, when the reader names them, the very rows (a site's row
  * and its file's, which a publish of another site, adding its own rows, leaves alone).
  *
- * - SQLite: the process sees every change. Its own writes are noted as each statement runs (by the
- *   table it writes; rows added; the row of an update by id), and commits of other processes on the same file (an ops command, a
- *   builder) show in SQLite's `data_version`, so a password change, an expiry or a new comment is
- *   seen by the very next request.
+ * - SQLite: the process sees every change. Its own writes are noted as each statement runs (the
+ *   table it writes; rows it adds; the row of an update by id), and commits of other processes on
+ *   the same file (an ops command, a builder) show in SQLite's `data_version`, so a password
+ *   change, an expiry or a new comment is seen by the very next request.
  * - PostgreSQL (`pg-change-feed.ts`): other API processes write too. This process's own writes
  *   move their tables once committed; everyone's commits reach every process as notifications sent
  *   by triggers on the cached tables, a moment after the commit.
@@ -55,7 +55,7 @@ const CASCADING_PARENTS = new Set(['creators', 'projects', 'files', 'upload_sess
 const WRITE_STATEMENT = /^\s*(insert|replace|update|delete)\b(?:\s+or\s+\w+)?\s+(?:into\s+|from\s+)?"?([A-Za-z_]\w*)"?/i;
 const NO_DATA_CHANGE = /^\s*(?:select|pragma|begin|commit|end|rollback|savepoint|release|explain)\b/i;
 /** An insert that only adds rows: no `or replace`, no `on conflict … do update`. */
-const PLAIN_INSERT = /^\s*insert\s+into\s+"?([A-Za-z_]\w*)"?/i;
+const PLAIN_INSERT = /^\s*insert\s+into\b/i;
 const UPSERT = /\bon\s+conflict\b/i;
 /** `replace` and `insert or replace`: a row in the way is deleted first. */
 const REPLACE = /^\s*(?:replace|insert\s+or\s+replace)\b/i;
@@ -63,7 +63,7 @@ const REPLACE = /^\s*(?:replace|insert\s+or\s+replace)\b/i;
  * An update of the one row whose `id` is the last parameter: `update "t" set … where "id" = ?`, with
  * nothing after but a `returning` list. One that reads other tables (`from`, a join) is not one.
  */
-const ROW_UPDATE = /^\s*update\s+"?([A-Za-z_]\w*)"?\s+set\s[\s\S]*\swhere\s+(?:"?[A-Za-z_]\w*"?\.)?"?id"?\s*=\s*\?\s*(?:returning\s[^?]*)?;?\s*$/i;
+const ROW_UPDATE = /^\s*update\s+"?[A-Za-z_]\w*"?\s+set\s[\s\S]*\swhere\s+(?:"?[A-Za-z_]\w*"?\.)?"?id"?\s*=\s*\?\s*(?:returning\s[^?]*)?;?\s*$/i;
 const READS_OTHER_TABLES = /\b(?:from|join)\b/i;
 
 /**
@@ -114,8 +114,7 @@ export function writesOfStatement(sql: string, parameters?: readonly unknown[]):
   if (match) {
     const table = tableWrittenBy(match[1]!, match[2]!, REPLACE.test(sql));
     if (table === null) return EVERYTHING;
-    const insert = PLAIN_INSERT.exec(sql);
-    if (insert && !UPSERT.test(sql)) return { kind: 'insert', table };
+    if (PLAIN_INSERT.test(sql) && !UPSERT.test(sql)) return { kind: 'insert', table };
     const id = parameters && rowUpdatedBy(sql, parameters);
     return id ? { kind: 'row', table, id } : { kind: 'tables', tables: [table] };
   }
@@ -177,6 +176,10 @@ export function createTableChanges(maxRowsPerTable = MAX_ROWS_PER_TABLE): TTable
     wideAt.set(table, at);
     rowAt.delete(table);
   };
+  const bumpEverything = (): void => {
+    everythingAt = ++sequence;
+    rowAt.clear();
+  };
   const bumpRow = (table: string, id: string): void => {
     const rows = rowAt.get(table) ?? new Map<string, number>();
     if (rows.size >= maxRowsPerTable && !rows.has(id)) {
@@ -203,10 +206,7 @@ export function createTableChanges(maxRowsPerTable = MAX_ROWS_PER_TABLE): TTable
       return false;
     },
     bump,
-    bumpEverything() {
-      everythingAt = ++sequence;
-      rowAt.clear();
-    },
+    bumpEverything,
     note(writes) {
       switch (writes.kind) {
         case 'insert':
@@ -219,8 +219,7 @@ export function createTableChanges(maxRowsPerTable = MAX_ROWS_PER_TABLE): TTable
           for (const table of writes.tables) bump(table);
           return;
         case 'everything':
-          everythingAt = ++sequence;
-          rowAt.clear();
+          bumpEverything();
           return;
         case 'none':
           return;

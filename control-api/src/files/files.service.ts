@@ -17,7 +17,8 @@ interface TServableFile {
  * principal; a file of a deleted, unknown or locked site is answered like an unknown file.
  * The file, its site's access fields and its parsed metadata come from the read cache while neither
  * the file's row nor its site's changed (a gallery asks for the same thumbnails again and again;
- * another site's publish adds rows of its own); access is decided on every request. The answer is shared: callers only read it.
+ * another site's publish adds rows of its own); access is decided on every request. The answer is
+ * shared: callers only read it.
  */
 export async function openServableFile(deps: Pick<TAppDeps, 'db' | 'clock' | 'keys' | 'caches'>, principal: TPrincipal, id: string): Promise<TServableFile> {
   if (!isValidId(id)) throw new AppError('not_found', 'File not found');

@@ -45,8 +45,7 @@ describe('API routers met by their segment', () => {
 
   beforeAll(async () => {
     const app = express();
-    const dispatch = createApiDispatch([leaving, engagement, anywhere, files]);
-    app.use((req, res, next) => (/^\/api\//i.test(req.path) ? dispatch(req, res, next) : next()));
+    app.use(createApiDispatch([leaving, engagement, anywhere, files]));
     app.use((_req, res) => {
       met.push('not found');
       res.status(404).json({ error: 'not found' });
