@@ -49,6 +49,7 @@ const COMMANDS = [
   { file: 'expire.ts', name: 'expire', short: false },
   { file: 'usage-recount.ts', name: 'usage:recount', short: false },
   { file: 'seed-demo.ts', name: 'seed-demo', short: false },
+  { file: 'compose-check.ts', name: 'compose:check', short: true },
 ] as const;
 
 /** Each run starts a Node process that loads the control API: seconds apiece on a busy machine. */

@@ -1,0 +1,291 @@
+/**
+ * npm run compose:check: brings docker-compose.yml up (building the image from this repository),
+ * then checks the deployment as a visitor and an operator meet it, and prints check | outcome:
+ * every service running and healthy (PostgreSQL, Redis, the API, both builders), the bucket made;
+ * an anonymous publish through the edge goes live on the builders; its page is then served by the
+ * edge from the store's public copy (no API request id on it), with its assets and a thumbnail;
+ * a stop lets the API and the builders drain and exit 0 on SIGTERM, and recreated (new containers,
+ * new addresses) they are reached by the edge again and find the site where they left it. Takes the deployment down
+ * with its volumes at the end unless --keep. Exits 1 when a check fails.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import sharp from 'sharp';
+import { ZUploadResponseSchema } from '@dropsite/shared';
+import { readCommandLine } from './cli.ts';
+import { formatTable } from './text-table.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const EDGE_URL = 'http://localhost:8080';
+const PROJECT = 'dropsite';
+
+const USAGE = `Usage: npm run compose:check [-- --keep]
+
+Builds the image, starts docker-compose.yml (project "${PROJECT}", the edge on ${EDGE_URL}), checks
+the services' health, publishes a site through the edge, checks that it goes live and that the edge
+serves its page from the store, stops the API and builders with SIGTERM and checks they exit 0.
+Prints check | outcome and exits 1 if any check fails. Needs Docker with Compose (docker compose,
+or docker-compose 1.29). SESSION_SECRET is generated for the run unless set.
+
+Options:
+  --keep      Leave the deployment running (and its volumes) instead of taking it down.
+  -h, --help  Show this help.
+`;
+
+const { values } = readCommandLine(USAGE, { keep: { type: 'boolean', default: false } });
+const run = promisify(execFile);
+
+interface TCheck {
+  name: string;
+  outcome: string;
+  ok: boolean;
+}
+const checks: TCheck[] = [];
+const check = (name: string, ok: boolean, outcome: string) => {
+  checks.push({ name, ok, outcome: `${ok ? 'PASS' : 'FAIL'}  ${outcome}` });
+  process.stdout.write(`${ok ? 'PASS' : 'FAIL'}  ${name}: ${outcome}\n`);
+};
+
+/** `docker compose` (v2) when the plugin is there, else docker-compose 1.29, which knows no top-level `name:` (the project is named with -p either way). */
+async function composeCommand(dir: string): Promise<string[]> {
+  const file = path.join(ROOT, 'docker-compose.yml');
+  if (await succeeds('docker', ['compose', 'version'])) return ['docker', 'compose', '-p', PROJECT, '-f', file];
+  if (await succeeds('docker-compose', ['version'])) {
+    const copy = path.join(dir, 'docker-compose.yml');
+    const text = await readFile(file, 'utf8');
+    await writeFile(copy, text.replace(/^name: .*\n/m, ''));
+    return ['docker-compose', '-p', PROJECT, '-f', copy, '--project-directory', ROOT];
+  }
+  process.stderr.write('npm run compose:check needs Docker with Compose (docker compose or docker-compose): neither answered.\n');
+  process.exit(1);
+}
+
+async function succeeds(command: string, args: string[]): Promise<boolean> {
+  try {
+    await run(command, args, { timeout: 30_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+const dir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-compose-'));
+const compose = await composeCommand(dir);
+const env = { ...process.env, SESSION_SECRET: process.env.SESSION_SECRET ?? randomBytes(36).toString('base64') };
+const composeRun = async (args: string[], timeoutMs = 30 * 60_000): Promise<string> => {
+  const [command, ...rest] = compose;
+  const { stdout } = await run(command!, [...rest, ...args], { env, cwd: ROOT, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
+  return stdout;
+};
+/** Each container of the project: its service, state, exit code and health (none without a healthcheck). */
+const containers = async (): Promise<Array<{ service: string; status: string; exitCode: number; health: string }>> => {
+  const ids = (await run('docker', ['ps', '-a', '-q', '--filter', `label=com.docker.compose.project=${PROJECT}`])).stdout.split('\n').filter(Boolean);
+  if (ids.length === 0) return [];
+  const format = '{{index .Config.Labels "com.docker.compose.service"}}|{{.State.Status}}|{{.State.ExitCode}}|{{if .State.Health}}{{.State.Health.Status}}{{else}}none{{end}}';
+  const { stdout } = await run('docker', ['inspect', '--format', format, ...ids]);
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const [service = '', status = '', exitCode = '', health = ''] = line.split('|');
+      return { service, status, exitCode: Number(exitCode), health };
+    });
+};
+
+/** Containers that only hold an address on the compose network (removed at the end). */
+const placeholders: string[] = [];
+const holdAddresses = async (count: number): Promise<void> => {
+  const ids = (await run('docker', ['ps', '-a', '-q', '--filter', `label=com.docker.compose.project=${PROJECT}`, '--filter', 'label=com.docker.compose.service=api'])).stdout
+    .split('\n')
+    .filter(Boolean);
+  const [image = '', network = ''] = (
+    await run('docker', ['inspect', '--format', '{{.Image}}|{{range $name, $_ := .NetworkSettings.Networks}}{{$name}}{{end}}', ids[0] ?? ''])
+  ).stdout
+    .trim()
+    .split('|');
+  for (let i = 0; i < count; i++) placeholders.push((await run('docker', ['run', '-d', '--rm', '--network', network, '--entrypoint', 'sleep', image, '600'])).stdout.trim());
+};
+
+/** The API container's address on the compose network. */
+const apiAddress = async (): Promise<string> => {
+  const ids = (await run('docker', ['ps', '-q', '--filter', `label=com.docker.compose.project=${PROJECT}`, '--filter', 'label=com.docker.compose.service=api'])).stdout
+    .split('\n')
+    .filter(Boolean);
+  if (ids.length === 0) return 'none';
+  const { stdout } = await run('docker', ['inspect', '--format', '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}', ...ids]);
+  return stdout.trim().split('\n').join(', ');
+};
+
+let failed = false;
+process.once('SIGINT', () => {
+  process.stderr.write(`\nInterrupted: the deployment may still be running; take it down with: ${compose.join(' ')} down -v\n`);
+  process.exit(130);
+});
+try {
+  process.stdout.write('Building the image and starting the deployment (the first build takes a few minutes)…\n');
+  const started = performance.now();
+  await composeRun(['up', '-d', '--build', '--scale', 'builder=2']);
+  await waitFor('the edge answering /api/health', async () => ((await fetch(`${EDGE_URL}/api/health`)).ok ? true : undefined), 5 * 60_000);
+  // Every healthcheck passing: the API's and each builder's /readyz (database, queue, storage, migrations).
+  const services = await waitFor(
+    'every service healthy',
+    async () => {
+      const all = await containers();
+      const builders = all.filter((c) => c.service === 'builder');
+      const healthy = all.every((c) => c.health === 'none' || c.health === 'healthy');
+      return healthy && builders.length === 2 ? all : undefined;
+    },
+    3 * 60_000,
+  ).catch(async () => containers());
+  const describe = (service: string) => {
+    const found = services.filter((c) => c.service === service);
+    return found.length === 0 ? 'missing' : found.map((c) => (c.health === 'none' ? `${c.status} (exit ${c.exitCode})` : `${c.status}, ${c.health}`)).join('; ');
+  };
+  for (const service of ['postgres', 'redis', 'api', 'builder']) {
+    const found = services.filter((c) => c.service === service);
+    check(
+      `${service} running and healthy`,
+      found.length === (service === 'builder' ? 2 : 1) && found.every((c) => c.status === 'running' && c.health === 'healthy'),
+      describe(service),
+    );
+  }
+  const store = services.filter((c) => c.service === 'minio');
+  check('store running', store.length === 1 && store[0]!.status === 'running', describe('minio'));
+  const init = services.filter((c) => c.service === 'minio-init');
+  check('bucket made (minio-init)', init.length === 1 && init[0]!.status === 'exited' && init[0]!.exitCode === 0, describe('minio-init'));
+  // The server's user: not root, the code read-only to it, only the data folder its own (docs/security.md, Low 20).
+  const user = (
+    await composeRun(
+      [
+        'exec',
+        '-T',
+        'api',
+        'sh',
+        '-c',
+        'id -un; test -w /app/control-api/src && echo code-writable || echo code-read-only; test -w /app/data && echo data-writable || echo data-read-only',
+      ],
+      60_000,
+    )
+  )
+    .trim()
+    .split(/\s+/);
+  check('API runs unprivileged', user[0] !== 'root' && user[1] === 'code-read-only' && user[2] === 'data-writable', user.join(', '));
+  check('edge answering', true, `${EDGE_URL} in ${((performance.now() - started) / 1000).toFixed(0)} s from up`);
+
+  // A visitor's publish through the edge, built by the builders, then served by the edge.
+  const title = `Compose check ${new Date().toISOString().slice(0, 16)}`;
+  const form = new FormData();
+  form.append('title', title);
+  for (const [i, background] of [
+    { r: 200, g: 120, b: 40 },
+    { r: 40, g: 90, b: 160 },
+  ].entries()) {
+    const photo = await sharp({ create: { width: 1200, height: 800, channels: 3, background } })
+      .jpeg()
+      .toBuffer();
+    form.append('files', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), `frame-${i + 1}.jpg`);
+  }
+  const published = await fetch(`${EDGE_URL}/api/upload`, { method: 'POST', body: form });
+  const answer = ZUploadResponseSchema.parse(await published.json());
+  check('publish through the edge', published.status === 201 && answer.success, `${published.status} ${answer.success ? answer.slug : answer.error}`);
+  if (!answer.success) throw new Error('the publish was refused');
+  const slug = answer.slug;
+  const publishedAt = performance.now();
+  const status = await waitFor(
+    `${slug} live`,
+    async () => {
+      const { status } = (await (await fetch(`${EDGE_URL}/api/sites/${slug}/status`)).json()) as { status?: string };
+      return status === 'live' || status === 'failed' ? status : undefined;
+    },
+    120_000,
+  ).catch(() => 'not live');
+  check('site built by a builder', status === 'live', `${status} ${((performance.now() - publishedAt) / 1000).toFixed(1)} s after the publish`);
+
+  const fromEdge = await waitFor(
+    'the page from the public copy',
+    async () => {
+      const res = await fetch(`${EDGE_URL}/${slug}`);
+      const html = await res.text();
+      return res.status === 200 && res.headers.get('x-request-id') === null ? { html, res } : undefined;
+    },
+    15_000,
+  ).catch(() => undefined);
+  check(
+    'page served by the edge from the store',
+    fromEdge?.html.includes(title) === true,
+    fromEdge ? `200, ${fromEdge.html.length} bytes, no API request id, CSP ${fromEdge.res.headers.get('content-security-policy') ? 'sent' : 'missing'}` : 'never without the API',
+  );
+  const html = fromEdge?.html ?? (await (await fetch(`${EDGE_URL}/${slug}`)).text());
+  const asset = /\/_astro\/[^"'\s)]+\.(?:css|js)/.exec(html)?.[0];
+  const assetRes = asset ? await fetch(`${EDGE_URL}${asset}`) : undefined;
+  check(
+    'assets from the store',
+    assetRes?.status === 200 && (assetRes.headers.get('cache-control') ?? '').includes('immutable'),
+    asset ? `${asset}: ${assetRes?.status}, ${assetRes?.headers.get('cache-control')}` : 'no asset on the page',
+  );
+  const thumbnail = /\/api\/files\/[A-Za-z0-9_-]+\?mode=preview&(?:amp;)?size=\d+/.exec(html)?.[0]?.replace('&amp;', '&');
+  const thumbRes = thumbnail ? await fetch(`${EDGE_URL}${thumbnail}`) : undefined;
+  const thumbBytes = thumbRes ? (await thumbRes.arrayBuffer()).byteLength : 0;
+  check(
+    'thumbnail through the API',
+    thumbRes?.status === 200 && (thumbRes.headers.get('content-type') ?? '').startsWith('image/'),
+    thumbnail ? `${thumbRes?.status} ${thumbRes?.headers.get('content-type')}, ${thumbBytes} bytes` : 'no thumbnail on the page',
+  );
+
+  // SIGTERM: the API drains and exits, a builder hands back or finishes its job; both exit 0.
+  const addressBefore = await apiAddress();
+  const stopStarted = performance.now();
+  await composeRun(['stop', '-t', '30', 'api', 'builder'], 120_000);
+  const stopped = (await containers()).filter((c) => c.service === 'api' || c.service === 'builder');
+  check(
+    'API and builders stop on SIGTERM',
+    stopped.length === 3 && stopped.every((c) => c.status === 'exited' && c.exitCode === 0),
+    `${stopped.map((c) => `${c.service} exit ${c.exitCode}`).join(', ')} in ${((performance.now() - stopStarted) / 1000).toFixed(1)} s`,
+  );
+
+  // Recreated (as an image update does), they come back on new addresses: the edge finds them by
+  // name again, and they find the site where they left it (PostgreSQL and the store keep it in volumes).
+  // Three placeholders take the addresses the three stopped containers let go of, so the new ones get others.
+  await holdAddresses(3);
+  await composeRun(['up', '-d', '--no-deps', '--force-recreate', '--scale', 'builder=2', 'api', 'builder'], 300_000);
+  const recreatedAt = performance.now();
+  const again = await waitFor(
+    'the site after the API and builders were recreated',
+    async () => {
+      const { status } = (await (await fetch(`${EDGE_URL}/api/sites/${slug}/status`)).json()) as { status?: string };
+      return status === 'live' ? (await fetch(`${EDGE_URL}/${slug}?view=again`)).status : undefined;
+    },
+    120_000,
+  ).catch(() => undefined);
+  const addressAfter = await apiAddress();
+  check(
+    'site kept, API reached after a recreate',
+    again === 200 && addressAfter !== addressBefore,
+    `${again === undefined ? 'the edge never reached the new API' : `live, page ${again}, ${((performance.now() - recreatedAt) / 1000).toFixed(1)} s after up`}; API ${addressBefore} -> ${addressAfter}`,
+  );
+} catch (error) {
+  check('deployment', false, error instanceof Error ? error.message : String(error));
+} finally {
+  failed = checks.some((c) => !c.ok);
+  if (failed) process.stdout.write(`\nLast log lines:\n${await composeRun(['logs', '--tail', '30'], 60_000).catch((e) => String(e))}\n`);
+  process.stdout.write(`\n${formatTable([['check', 'outcome'], ...checks.map((c) => [c.name, c.outcome])])}`);
+  if (placeholders.length > 0) await run('docker', ['rm', '-f', ...placeholders]).catch(() => undefined);
+  if (!values.keep) await composeRun(['down', '-v', '--remove-orphans'], 120_000).catch((e) => process.stderr.write(`compose down: ${String(e)}\n`));
+  else process.stdout.write(`\nLeft running (--keep): ${EDGE_URL}; take it down with: ${compose.join(' ')} down -v\n`);
+  await rm(dir, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);
