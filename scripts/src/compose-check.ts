@@ -1,12 +1,13 @@
 /**
  * npm run compose:check: brings docker-compose.yml up (building the image from this repository),
  * then checks the deployment as a visitor and an operator meet it, and prints check | outcome:
- * every service running and healthy (PostgreSQL, Redis, the API, both builders), the bucket made;
- * an anonymous publish through the edge goes live on the builders; its page is then served by the
- * edge from the store's public copy (no API request id on it), with its assets and a thumbnail;
- * a stop lets the API and the builders drain and exit 0 on SIGTERM, and recreated (new containers,
- * new addresses) they are reached by the edge again and find the site where they left it. Takes the deployment down
- * with its volumes at the end unless --keep. Exits 1 when a check fails.
+ * every service running and healthy (PostgreSQL, Redis, the API, both builders), the bucket made,
+ * the API not running as root; an anonymous publish through the edge goes live on the builders; its
+ * page is then served by the edge from the store's public copy (no API request id on it), with its
+ * assets and a thumbnail; a stop lets the API and the builders drain and exit 0 on SIGTERM; and
+ * recreated (new containers on new addresses) they are reached by the edge again and find the site
+ * where they left it. Takes the deployment down with its volumes at the end unless --keep. Exits 1
+ * when a check fails.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -26,10 +27,12 @@ const PROJECT = 'dropsite';
 const USAGE = `Usage: npm run compose:check [-- --keep]
 
 Builds the image, starts docker-compose.yml (project "${PROJECT}", the edge on ${EDGE_URL}), checks
-the services' health, publishes a site through the edge, checks that it goes live and that the edge
-serves its page from the store, stops the API and builders with SIGTERM and checks they exit 0.
-Prints check | outcome and exits 1 if any check fails. Needs Docker with Compose (docker compose,
-or docker-compose 1.29). SESSION_SECRET is generated for the run unless set.
+the services' health and that the API does not run as root, publishes a site through the edge,
+checks that it goes live and that the edge serves its page from the store, stops the API and
+builders with SIGTERM and checks they exit 0, then recreates them on new addresses and checks the
+edge reaches them and the site is still there. Prints check | outcome and exits 1 if any check
+fails. Needs Docker with Compose (docker compose, or docker-compose 1.29). SESSION_SECRET is
+generated for the run unless set.
 
 Options:
   --keep      Leave the deployment running (and its volumes) instead of taking it down.
@@ -61,6 +64,7 @@ async function composeCommand(dir: string): Promise<string[]> {
     return ['docker-compose', '-p', PROJECT, '-f', copy, '--project-directory', ROOT];
   }
   process.stderr.write('npm run compose:check needs Docker with Compose (docker compose or docker-compose): neither answered.\n');
+  await rm(dir, { recursive: true, force: true });
   process.exit(1);
 }
 
