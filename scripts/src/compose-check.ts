@@ -18,6 +18,7 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { ZUploadResponseSchema } from '@dropsite/shared';
 import { readCommandLine } from './cli.ts';
+import { eventually } from './stack-test-support.ts';
 import { formatTable } from './text-table.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -77,15 +78,8 @@ async function succeeds(command: string, args: string[]): Promise<boolean> {
   }
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-}
+/** `eventually`, once a second, with a probe that fails (a connection refused while starting) counted as no answer yet. */
+const waitFor = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> => eventually(what, () => probe().catch(() => undefined), timeoutMs, 1000);
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-compose-'));
 const compose = await composeCommand(dir);
@@ -95,43 +89,36 @@ const composeRun = async (args: string[], timeoutMs = 30 * 60_000): Promise<stri
   const { stdout } = await run(command!, [...rest, ...args], { env, cwd: ROOT, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
   return stdout;
 };
+/** `docker inspect --format` of each container of the project (of one service; only running ones), a line each. */
+const inspectContainers = async (format: string, which: { service?: string; running?: boolean } = {}): Promise<string[]> => {
+  const filters = ['--filter', `label=com.docker.compose.project=${PROJECT}`, ...(which.service ? ['--filter', `label=com.docker.compose.service=${which.service}`] : [])];
+  const ids = (await run('docker', ['ps', ...(which.running ? [] : ['-a']), '-q', ...filters])).stdout.split('\n').filter(Boolean);
+  if (ids.length === 0) return [];
+  return (await run('docker', ['inspect', '--format', format, ...ids])).stdout.trim().split('\n');
+};
 /** Each container of the project: its service, state, exit code and health (none without a healthcheck). */
 const containers = async (): Promise<Array<{ service: string; status: string; exitCode: number; health: string }>> => {
-  const ids = (await run('docker', ['ps', '-a', '-q', '--filter', `label=com.docker.compose.project=${PROJECT}`])).stdout.split('\n').filter(Boolean);
-  if (ids.length === 0) return [];
-  const format = '{{index .Config.Labels "com.docker.compose.service"}}|{{.State.Status}}|{{.State.ExitCode}}|{{if .State.Health}}{{.State.Health.Status}}{{else}}none{{end}}';
-  const { stdout } = await run('docker', ['inspect', '--format', format, ...ids]);
-  return stdout
-    .trim()
-    .split('\n')
-    .map((line) => {
-      const [service = '', status = '', exitCode = '', health = ''] = line.split('|');
-      return { service, status, exitCode: Number(exitCode), health };
-    });
+  const lines = await inspectContainers(
+    '{{index .Config.Labels "com.docker.compose.service"}}|{{.State.Status}}|{{.State.ExitCode}}|{{if .State.Health}}{{.State.Health.Status}}{{else}}none{{end}}',
+  );
+  return lines.map((line) => {
+    const [service = '', status = '', exitCode = '', health = ''] = line.split('|');
+    return { service, status, exitCode: Number(exitCode), health };
+  });
 };
 
 /** Containers that only hold an address on the compose network (removed at the end). */
 const placeholders: string[] = [];
 const holdAddresses = async (count: number): Promise<void> => {
-  const ids = (await run('docker', ['ps', '-a', '-q', '--filter', `label=com.docker.compose.project=${PROJECT}`, '--filter', 'label=com.docker.compose.service=api'])).stdout
-    .split('\n')
-    .filter(Boolean);
-  const [image = '', network = ''] = (
-    await run('docker', ['inspect', '--format', '{{.Image}}|{{range $name, $_ := .NetworkSettings.Networks}}{{$name}}{{end}}', ids[0] ?? ''])
-  ).stdout
-    .trim()
-    .split('|');
+  const [api = ''] = await inspectContainers('{{.Image}}|{{range $name, $_ := .NetworkSettings.Networks}}{{$name}}{{end}}', { service: 'api' });
+  const [image = '', network = ''] = api.split('|');
   for (let i = 0; i < count; i++) placeholders.push((await run('docker', ['run', '-d', '--rm', '--network', network, '--entrypoint', 'sleep', image, '600'])).stdout.trim());
 };
 
-/** The API container's address on the compose network. */
+/** The running API container's address on the compose network. */
 const apiAddress = async (): Promise<string> => {
-  const ids = (await run('docker', ['ps', '-q', '--filter', `label=com.docker.compose.project=${PROJECT}`, '--filter', 'label=com.docker.compose.service=api'])).stdout
-    .split('\n')
-    .filter(Boolean);
-  if (ids.length === 0) return 'none';
-  const { stdout } = await run('docker', ['inspect', '--format', '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}', ...ids]);
-  return stdout.trim().split('\n').join(', ');
+  const addresses = await inspectContainers('{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}', { service: 'api', running: true });
+  return addresses.length === 0 ? 'none' : addresses.join(', ');
 };
 
 let failed = false;
@@ -143,7 +130,8 @@ try {
   process.stdout.write('Building the image and starting the deployment (the first build takes a few minutes)…\n');
   const started = performance.now();
   await composeRun(['up', '-d', '--build', '--scale', 'builder=2']);
-  await waitFor('the edge answering /api/health', async () => ((await fetch(`${EDGE_URL}/api/health`)).ok ? true : undefined), 5 * 60_000);
+  const edgeUp = await waitFor('the edge answering /api/health', async () => ((await fetch(`${EDGE_URL}/api/health`)).ok ? true : undefined), 5 * 60_000).catch(() => false);
+  const edgeAfter = `${((performance.now() - started) / 1000).toFixed(0)} s from up`;
   // Every healthcheck passing: the API's and each builder's /readyz (database, queue, storage, migrations).
   const services = await waitFor(
     'every service healthy',
@@ -188,7 +176,8 @@ try {
     .trim()
     .split(/\s+/);
   check('API runs unprivileged', user[0] !== 'root' && user[1] === 'code-read-only' && user[2] === 'data-writable', user.join(', '));
-  check('edge answering', true, `${EDGE_URL} in ${((performance.now() - started) / 1000).toFixed(0)} s from up`);
+  check('edge answering', edgeUp, edgeUp ? `${EDGE_URL} in ${edgeAfter}` : `no answer from ${EDGE_URL}/api/health in ${edgeAfter}`);
+  if (!edgeUp) throw new Error('the edge never answered');
 
   // A visitor's publish through the edge, built by the builders, then served by the edge.
   const title = `Compose check ${new Date().toISOString().slice(0, 16)}`;

@@ -4,7 +4,8 @@
  * request walked some 120 route patterns, and a turn of the event loop per router passed) before
  * reaching the file routes; here a request meets only the routers that declare its segment, and
  * those that declare a path this cannot read (a parameter or pattern for the segment, or a
- * middleware for every path), which meet every request as before.
+ * middleware for every path), which meet every API request as before. A path not under `/api/`
+ * meets none of them.
  */
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 
@@ -28,8 +29,13 @@ export function createApiDispatch(routers: readonly Router[]): RequestHandler {
     }
   }
   return (req: Request, res: Response, next: NextFunction) => {
-    const segment = REQUEST_SEGMENT.exec(req.path)?.[1]?.toLowerCase() ?? '';
-    const candidates = bySegment.get(segment) ?? everywhere;
+    const path = REQUEST_SEGMENT.exec(req.path);
+    // Not under /api/ (a page view): no router here answers it.
+    if (!path) {
+      next();
+      return;
+    }
+    const candidates = bySegment.get(path[1]!.toLowerCase()) ?? everywhere;
     let index = 0;
     const tryNext = (err?: unknown): void => {
       // A router ends with an error, or with nothing (no route answered, or it said `next('router')`).
