@@ -10,10 +10,14 @@ export const PASSWORD_MIN_LENGTH = 8;
 
 /** Pages a finished sign-in must not return to: they would start the flow again. */
 const NO_RETURN_PATHS = ['/sign-in', '/reset-password', '/verify-email'];
+/** A path starting with two slashes or a slash and a backslash (`//host`, `/\\host`). */
+const LEAVES_ORIGIN = /^\/[/\\]/;
+/** A slash or backslash percent-encoded in the path: a router that decodes it may read `/%2F%2Fhost` as `//host`. */
+const ENCODED_SEPARATOR = /%(?:2f|5c)/i;
 
 /**
  * The path a finished sign-in may send the browser back to, or null. Only a path of our own
- * origin: `//host`, `/\host`, schemes and control characters are refused, so a link in a mail
+ * origin: `//host`, `/\host` (as typed or once normalised, e.g. `/.//host`), encoded slashes in the path, schemes and control characters are refused, so a link in a mail
  * or a crafted `?returnTo=` cannot send a creator who just signed in to another site.
  */
 export function toSafeReturnPath(value: string | null | undefined): string | null {
@@ -28,5 +32,8 @@ export function toSafeReturnPath(value: string | null | undefined): string | nul
   if (url.origin !== 'http://origin.invalid') return null;
   const pathname = url.pathname.replace(/\/+$/, '') || '/';
   if (NO_RETURN_PATHS.includes(pathname)) return null;
-  return `${url.pathname}${url.search}${url.hash}`;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  // The normalised path is what the browser follows (`/.//host` comes out as `//host`): it is the one checked.
+  if (LEAVES_ORIGIN.test(path) || ENCODED_SEPARATOR.test(url.pathname)) return null;
+  return path;
 }
