@@ -1,14 +1,19 @@
 /**
  * The messages accounts send: a sign-in link, an address verification, a password reset, an
- * email change. Fixed texts with the link and nothing a caller typed besides the address itself,
- * so no one can use us to mail their words to someone else. Account messages are the one kind of
- * mail that goes to an address not yet verified (that is what they verify).
+ * email change, and the notices to the previous address of a change asked and completed (each
+ * with a link that undoes it). Fixed texts with the link and nothing a caller typed besides
+ * addresses, so no one can use us to mail their words to someone else. Account messages are the
+ * one kind of mail that goes to an address not yet verified (that is what they verify).
  */
 import type { TMailMessage } from '../notifications/mailer.ts';
 
-export type TAccountMailKind = 'sign_in_link' | 'claim_link' | 'verify_email' | 'change_email' | 'password_reset';
+export type TAccountMailKind = 'sign_in_link' | 'claim_link' | 'verify_email' | 'change_email' | 'password_reset' | 'email_change_requested' | 'email_changed';
 
-const TEXTS: Record<TAccountMailKind, { subject: string; intro: string; action: string; lifetime: string }> = {
+const UNDO_LIFETIME =
+  'If it was not you, use the link: your account keeps (or gets back) this address, every device is signed out and the password is removed, so you sign in again with a link sent here. The link works once, for 7 days.';
+const NOTHING_TO_DO = 'If you asked for this yourself, there is nothing to do.';
+
+const TEXTS: Record<TAccountMailKind, { subject: string; intro: string; action: string; lifetime: string; closing?: string }> = {
   sign_in_link: {
     subject: 'Your Dropsite sign-in link',
     intro: 'Use this link to sign in to Dropsite. If you have no account yet, it creates a free one for this address.',
@@ -40,6 +45,20 @@ const TEXTS: Record<TAccountMailKind, { subject: string; intro: string; action: 
     action: 'Choose a new password',
     lifetime: 'The link works once, for 1 hour.',
   },
+  email_change_requested: {
+    subject: 'Someone asked to change your Dropsite email address',
+    intro: 'Someone signed in to your Dropsite account asked to use {address} instead of this address. Nothing changes until that address confirms.',
+    action: 'It wasn’t me: secure my account',
+    lifetime: UNDO_LIFETIME,
+    closing: NOTHING_TO_DO,
+  },
+  email_changed: {
+    subject: 'Your Dropsite email address was changed',
+    intro: 'Your Dropsite account now uses {address} instead of this address.',
+    action: 'It wasn’t me: restore my address',
+    lifetime: UNDO_LIFETIME,
+    closing: NOTHING_TO_DO,
+  },
 };
 
 const IGNORE = 'If you did not ask for this, you can ignore this message: nothing changes without the link.';
@@ -48,9 +67,12 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-export function accountMessage(kind: TAccountMailKind, to: string, link: string): TMailMessage {
+/** `address`: the new address a notice to the previous one names. */
+export function accountMessage(kind: TAccountMailKind, to: string, link: string, address = ''): TMailMessage {
   const t = TEXTS[kind];
-  const text = `${t.intro}\n\n${t.action}: ${link}\n\n${t.lifetime}\n\n${IGNORE}\n\nDropsite\n`;
-  const html = `<p>${escapeHtml(t.intro)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(t.action)}</a></p><p>${escapeHtml(t.lifetime)}</p><p>${escapeHtml(IGNORE)}</p><p>Dropsite</p>`;
+  const intro = t.intro.replace('{address}', address);
+  const closing = t.closing ?? IGNORE;
+  const text = `${intro}\n\n${t.action}: ${link}\n\n${t.lifetime}\n\n${closing}\n\nDropsite\n`;
+  const html = `<p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(t.action)}</a></p><p>${escapeHtml(t.lifetime)}</p><p>${escapeHtml(closing)}</p><p>Dropsite</p>`;
   return { to, subject: t.subject, text, html };
 }

@@ -28,5 +28,5 @@ export const ZPasswordResetSchema = z.object({ token: ZToken, password: ZNewPass
 export const ZAccountPatchSchema = z.object({ name: ZName });
 export const ZEmailChangeSchema = z.object({ email: ZEmail, password: z.string().max(256).default('') });
 export const ZPasswordChangeSchema = z.object({ currentPassword: z.string().max(256).default(''), newPassword: ZNewPassword });
-export const ZDeleteAccountSchema = z.object({ confirmEmail: z.string().max(320).default('') });
+export const ZDeleteAccountSchema = z.object({ confirmEmail: z.string().max(320).default(''), password: z.string().max(256).default('') });
 export const ZClaimSchema = z.object({ anonymousSessionId: z.string().max(100).optional() });

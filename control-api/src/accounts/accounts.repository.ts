@@ -110,6 +110,56 @@ export async function expireAccountTokens(db: TDb, creatorId: string, purpose: T
   await db.updateTable('account_tokens').set({ used_at: now }).where('creator_id', '=', creatorId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
 }
 
+/**
+ * Ends every unused token of an account, whatever its purpose (a recovery step, a completed address
+ * change). The links that undo an address change are kept unless `undoLinksToo`: they belong to the
+ * account's previous address, and whoever holds the account now must not be able to end them.
+ */
+export async function expireUnusedTokensOfAccount(db: TDb, creatorId: string, now: number, options: { undoLinksToo?: boolean } = {}): Promise<void> {
+  let query = db.updateTable('account_tokens').set({ used_at: now }).where('creator_id', '=', creatorId).where('used_at', 'is', null);
+  if (!options.undoLinksToo) query = query.where('purpose', '!=', 'email_change_undo');
+  await query.execute();
+}
+
+/** Ends the address changes still waiting for their confirmation link (cancelled, or replaced by a new one). */
+export async function expirePendingEmailChanges(db: TDb, creatorId: string, currentEmail: string, now: number): Promise<number> {
+  const result = await db
+    .updateTable('account_tokens')
+    .set({ used_at: now })
+    .where('creator_id', '=', creatorId)
+    .where('purpose', '=', 'verify_email')
+    .where('email', '!=', currentEmail)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** A token of this purpose that could still be used (unused, not expired), without using it; null otherwise. */
+export async function findUsableAccountToken(db: TDb, tokenHash: string, purpose: TAccountTokenPurpose, now: number): Promise<TAccountTokenRow | null> {
+  const row = await db
+    .selectFrom('account_tokens')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** Whether an address is the previous one of an account that may still take it back (an unused, unexpired undo link). */
+export async function isAddressHeldForUndo(db: TDb, email: string, now: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('account_tokens')
+    .select('id')
+    .where('email', '=', email)
+    .where('purpose', '=', 'email_change_undo')
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The slugs of the sites a creator owns (deleted ones too: their public copies are removed with the account). */
 export async function listSlugsOfCreator(db: TDb, creatorId: string): Promise<string[]> {
   const rows = await db.selectFrom('projects').select('slug').where('owner_creator_id', '=', creatorId).execute();

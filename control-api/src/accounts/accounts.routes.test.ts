@@ -246,8 +246,8 @@ describe('accounts', () => {
     expect((await browser.json<{ pendingEmail: string | null }>('/api/account')).body.pendingEmail).toBeNull();
   });
 
-  it('deletes the account once its address is typed: sites answer 404 at once, files go with the sweep', async () => {
-    const creator = await createSignedInCreator(app.deps, { email: 'ka@studio.example' });
+  it('deletes the account once its address is typed and its password given: sites answer 404 at once, files go with the sweep', async () => {
+    const creator = await createSignedInCreator(app.deps, { email: 'ka@studio.example', password: PASSWORD });
     const browser = createBrowser(app);
     browser.cookies.set('dropsite_session', creator.cookie.split('=')[1]!);
     const site = await seedSite(app, { title: 'To be deleted' });
@@ -272,10 +272,10 @@ describe('accounts', () => {
       })
       .execute();
 
-    const wrong = await browser.json('/api/account', { method: 'DELETE', json: { confirmEmail: 'someone@else.example' } });
+    const wrong = await browser.json('/api/account', { method: 'DELETE', json: { confirmEmail: 'someone@else.example', password: PASSWORD } });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toMatchObject({ error: 'Type your email address to confirm.' });
-    const deleted = await browser.json('/api/account', { method: 'DELETE', json: { confirmEmail: 'KA@studio.example' } });
+    const deleted = await browser.json('/api/account', { method: 'DELETE', json: { confirmEmail: 'KA@studio.example', password: PASSWORD } });
     expect(deleted.status).toBe(200);
     expect((await createBrowser(app).fetch(`/${site.slug}`)).status).toBe(404);
     expect(await sessionOf(browser)).toBeNull();

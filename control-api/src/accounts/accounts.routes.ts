@@ -24,6 +24,7 @@ import {
   ZTokenSchema,
 } from './account-schemas.ts';
 import {
+  cancelEmailChange,
   changePassword,
   claimSites,
   consumeEmailLink,
@@ -43,6 +44,7 @@ import {
   signUp,
   syncCreator,
   type TSignedIn,
+  undoEmailChange,
   verifyEmail,
 } from './accounts.service.ts';
 import { clearSessionCookie, setSessionCookie } from './sessions.ts';
@@ -122,6 +124,15 @@ export function createAccountRoutes(deps: TAppDeps): Router {
     res.json({ success: true, creator: await verifyEmail(deps, token) });
   });
 
+  // The link mailed to the previous address of an address change: the address comes back, every
+  // session ends, and the one who opened it is signed in here.
+  router.post('/api/auth/email-change/undo', limitWrites, async (req, res) => {
+    const { token } = ZTokenSchema.parse(req.body ?? {});
+    const result = await undoEmailChange(deps, token, userAgentOf(req));
+    signedIn(res, result);
+    res.json({ success: true, creator: result.creator });
+  });
+
   router.post('/api/auth/password-reset/request', limitWrites, async (req, res) => {
     await requestPasswordReset(deps, ZPasswordResetRequestSchema.parse(req.body ?? {}).email);
     res.status(202).json({ success: true });
@@ -144,6 +155,11 @@ export function createAccountRoutes(deps: TAppDeps): Router {
   router.post('/api/account/email', limitWrites, async (req, res) => {
     await requestEmailChange(deps, principalOf(res), ZEmailChangeSchema.parse(req.body ?? {}));
     res.status(202).json({ success: true });
+  });
+
+  router.delete('/api/account/email', limitWrites, async (_req, res) => {
+    await cancelEmailChange(deps, principalOf(res));
+    res.json({ success: true });
   });
 
   router.post('/api/account/password', limitWrites, async (req, res) => {

@@ -1,7 +1,9 @@
 /**
  * Creator accounts: sign-up, sign-in and out, emailed one-time links (sign-in, verification,
- * reset, email change), the account page's changes, deleting an account, and claiming the
- * anonymous session's sites. Services take the principal, never Express; the routes set and clear
+ * reset, email change and its undo), the account page's changes, deleting an account, and claiming
+ * the anonymous session's sites. Every recovery step (a password changed or reset, signing out
+ * everywhere, an address proved by a link on an unverified account) and every completed address
+ * change expires every unused link of the account, so none asked for before it can still act. Services take the principal, never Express; the routes set and clear
  * the cookies from what these return.
  */
 import type { z } from 'zod';
@@ -23,11 +25,15 @@ import type { TAnonymousProject } from '@dropsite/shared';
 import {
   deleteCreatorRow,
   expireAccountTokens,
+  expirePendingEmailChanges,
+  expireUnusedTokensOfAccount,
   findCreatorByEmail,
   findCreatorById,
   findPendingEmailChange,
+  findUsableAccountToken,
   insertAccountToken,
   insertCreator,
+  isAddressHeldForUndo,
   listSlugsOfCreator,
   releaseProjectsOfCreator,
   type TCreatorRow,
@@ -46,7 +52,8 @@ import type {
   ZSignUpSchema,
 } from './account-schemas.ts';
 import { hashSecret, randomSecret } from './secret-tokens.ts';
-import { deleteSession, deleteSessionOfCreator, deleteSessionsOfCreator, listSessionsOfCreator } from './sessions.repository.ts';
+import { requireRecentAuthentication } from './recent-auth.ts';
+import { deleteSession, deleteSessionOfCreator, deleteSessionsOfCreator, listSessionsOfCreator, markSessionSignedInByLink } from './sessions.repository.ts';
 import { createSession, type TNewSession } from './sessions.ts';
 
 type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'mailer' | 'limits' | 'storage'>;
@@ -57,6 +64,7 @@ const TOKEN_TTL_MS: Record<TAccountTokenPurpose, number> = {
   sign_in_link: 15 * MINUTE_MS,
   verify_email: 24 * HOUR_MS,
   password_reset: HOUR_MS,
+  email_change_undo: 7 * 24 * HOUR_MS,
 };
 
 export const SIGN_IN_FAILED = 'Incorrect email or password.';
@@ -64,6 +72,8 @@ export const SIGN_IN_RATE_LIMITED = 'Too many sign-in attempts. Please try again
 export const EMAIL_TAKEN = 'An account with this email already exists. Sign in instead.';
 export const LINK_GONE = 'This sign-in link has expired or was already used. Ask for a new one.';
 export const CONFIRM_EMAIL_MISMATCH = 'Type your email address to confirm.';
+export const UNDO_LINK_GONE = 'This link has expired or was already used. Sign in with a link sent to your address, or reset your password.';
+export const UNDO_ADDRESS_TAKEN = 'Another account uses this address now. Contact support to get your account back.';
 
 export interface TCreatorPublic {
   id: string;
@@ -123,10 +133,17 @@ async function sendLink(
     anonymousSessionId?: string | null;
     returnTo?: string | null;
     path: string;
+    /** The new address a notice to the previous one names. */
+    address?: string;
+    /**
+     * A notice of an address change is never held back by the per-recipient limit: anyone can
+     * spend that limit by asking for sign-in links to the address, and the notice must arrive.
+     */
+    notice?: boolean;
   },
 ): Promise<void> {
-  const decision = await deps.limits.accounts.emailsByRecipient.take(input.email);
-  if (!decision.allowed) {
+  const decision = input.notice ? null : await deps.limits.accounts.emailsByRecipient.take(input.email);
+  if (decision && !decision.allowed) {
     deps.log.warn({ purpose: input.purpose }, 'account email not sent: too many to this address this hour');
     return;
   }
@@ -146,15 +163,39 @@ async function sendLink(
   const link = `${deps.config.publicUrl}${input.path}${encodeURIComponent(token)}`;
   // Sent in the background: a slow mail server never holds up the answer, nor tells by its delay
   // whether the address has an account.
-  deps.mailer.send(accountMessage(input.kind, input.email, link)).catch((err: unknown) => {
+  deps.mailer.send(accountMessage(input.kind, input.email, link, input.address)).catch((err: unknown) => {
     deps.log.error({ err, purpose: input.purpose }, 'could not send an account email');
   });
 }
 
-async function useToken(deps: Pick<TAppDeps, 'db' | 'clock'>, token: string, purpose: TAccountTokenPurpose) {
+async function useToken(deps: Pick<TAppDeps, 'db' | 'clock'>, token: string, purpose: TAccountTokenPurpose, gone = LINK_GONE) {
   const row = await useAccountToken(deps.db, hashSecret(token), purpose, deps.clock.now());
-  if (!row) throw new AppError('gone', LINK_GONE);
+  if (!row) throw new AppError('gone', gone);
   return row;
+}
+
+/** A session opened by an emailed link: for 10 minutes it proves the owner of an account without a password (recent-auth.ts). */
+async function createLinkSession(deps: Pick<TAppDeps, 'db' | 'clock'>, creatorId: string, userAgent: string | null): Promise<TNewSession> {
+  const session = await createSession(deps, creatorId, userAgent);
+  await markSessionSignedInByLink(deps.db, session.id, deps.clock.now());
+  return session;
+}
+
+/**
+ * Tells the account's current (soon previous) address of a change asked or completed, with a link
+ * that undoes it: only that address's owner gets it, it works once, for 7 days, and it restores
+ * exactly that address (undoEmailChange).
+ */
+async function sendUndoNotice(deps: TDeps, kind: 'email_change_requested' | 'email_changed', creatorId: string, previousEmail: string, newEmail: string): Promise<void> {
+  await sendLink(deps, {
+    purpose: 'email_change_undo',
+    kind,
+    email: previousEmail,
+    creatorId,
+    address: newEmail,
+    notice: true,
+    path: '/undo-email-change?token=',
+  });
 }
 
 /**
@@ -180,6 +221,8 @@ export async function signUp(deps: TDeps, input: z.output<typeof ZSignUpSchema>,
   // An address already in use (verified or not) is never taken over by a sign-up: its owner signs in,
   // or proves the address with a sign-in link or a reset (which ends every other session).
   if (await findCreatorByEmail(deps.db, input.email)) throw new AppError('conflict', EMAIL_TAKEN);
+  // A previous address its account may still take back is not free: a sign-up would block the undo.
+  if (await isAddressHeldForUndo(deps.db, input.email, deps.clock.now())) throw new AppError('conflict', EMAIL_TAKEN);
   const id = newId();
   const passwordHash = await hashPassword(input.password);
   try {
@@ -226,9 +269,11 @@ export async function signOut(deps: Pick<TAppDeps, 'db'>, principal: TPrincipal)
   if (creator) await deleteSession(deps.db, creator.sessionId);
 }
 
-export async function signOutEverywhere(deps: Pick<TAppDeps, 'db'>, principal: TPrincipal): Promise<void> {
+/** Ends every session and every unused link of the account (an address change waiting for confirmation included). */
+export async function signOutEverywhere(deps: Pick<TAppDeps, 'db' | 'clock'>, principal: TPrincipal): Promise<void> {
   const creator = await requireSignedInCreator(principal);
   await deleteSessionsOfCreator(deps.db, creator.id);
+  await expireUnusedTokensOfAccount(deps.db, creator.id, deps.clock.now());
 }
 
 export async function currentCreator(deps: Pick<TAppDeps, 'db'>, principal: TPrincipal): Promise<TCreatorPublic | null> {
@@ -258,14 +303,16 @@ export async function requestEmailLink(deps: TDeps, input: z.output<typeof ZEmai
 
 /**
  * The address proved itself: the account is marked verified. An account that was not verified
- * until now may have been made by someone else with this address (pre-hijacking): its password and
- * every other session end, so only the address's owner is left holding it.
+ * until now may have been made by someone else with this address (pre-hijacking): its password,
+ * every other session and every unused link (an address change its maker asked for included) end,
+ * so only the address's owner is left holding it.
  */
 async function markVerified(deps: Pick<TAppDeps, 'db' | 'clock'>, row: TCreatorRow): Promise<void> {
   if (row.email_verified_at !== null) return;
   const now = deps.clock.now();
   await updateCreator(deps.db, row.id, { emailVerifiedAt: now, passwordHash: null, now });
   await deleteSessionsOfCreator(deps.db, row.id);
+  await expireUnusedTokensOfAccount(deps.db, row.id, now);
   await accountAddressVerified(deps, row.id, row.email);
 }
 
@@ -288,7 +335,7 @@ export async function consumeEmailLink(deps: TDeps, token: string, userAgent: st
   if (!row) throw new Error('The signed-in creator row is missing');
   await accountAddressVerified(deps, row.id, row.email);
   const claimed = link.anonymous_session_id ? ((await claimInto(deps, link.anonymous_session_id, row.id)) ?? 0) : 0;
-  return { creator: toPublic(row), session: await createSession(deps, row.id, userAgent), returnTo: link.return_to, claimed };
+  return { creator: toPublic(row), session: await createLinkSession(deps, row.id, userAgent), returnTo: link.return_to, claimed };
 }
 
 export async function requestVerification(deps: TDeps, principal: TPrincipal): Promise<void> {
@@ -306,9 +353,11 @@ export async function verifyEmail(deps: TDeps, token: string): Promise<TCreatorP
   if (link.email !== row.email) {
     const holder = await findCreatorByEmail(deps.db, link.email);
     if (holder && holder.id !== row.id) throw new AppError('conflict', EMAIL_TAKEN);
+    if (await isAddressHeldForUndo(deps.db, link.email, now)) throw new AppError('conflict', EMAIL_TAKEN);
     await updateCreator(deps.db, row.id, { email: link.email, emailVerifiedAt: now, now });
-    // Links to the old address (or to other new ones) no longer apply.
-    await expireAccountTokens(deps.db, row.id, 'verify_email', now);
+    // No link asked for before the change applies any more (to the old address, or to other new ones).
+    await expireUnusedTokensOfAccount(deps.db, row.id, now);
+    await sendUndoNotice(deps, 'email_changed', row.id, row.email, link.email);
   } else if (row.email_verified_at === null) {
     await updateCreator(deps.db, row.id, { emailVerifiedAt: now, now });
   }
@@ -335,17 +384,17 @@ export async function resetPassword(deps: TDeps, input: z.output<typeof ZPasswor
   const passwordHash = await hashPassword(input.password);
   await updateCreator(deps.db, row.id, { passwordHash, emailVerifiedAt: row.email_verified_at ?? now, now });
   await deleteSessionsOfCreator(deps.db, row.id);
-  await expireAccountTokens(deps.db, row.id, 'password_reset', now);
+  await expireUnusedTokensOfAccount(deps.db, row.id, now);
   await accountAddressVerified(deps, row.id, row.email);
   const updated = await findCreatorById(deps.db, row.id);
   if (!updated) throw new AppError('gone', LINK_GONE);
-  return { creator: toPublic(updated), session: await createSession(deps, row.id, userAgent) };
+  return { creator: toPublic(updated), session: await createLinkSession(deps, row.id, userAgent) };
 }
 
 export async function describeAccount(
   deps: Pick<TAppDeps, 'db' | 'clock'>,
   principal: TPrincipal,
-): Promise<{ creator: TCreatorPublic; sessions: TAccountSession[]; pendingEmail: string | null }> {
+): Promise<{ creator: TCreatorPublic; sessions: TAccountSession[]; pendingEmail: string | null; hasPassword: boolean }> {
   const signedIn = await requireSignedInCreator(principal);
   const row = await creatorRowOf(deps, signedIn);
   const now = deps.clock.now();
@@ -353,6 +402,7 @@ export async function describeAccount(
   return {
     creator: toPublic(row),
     pendingEmail: await findPendingEmailChange(deps.db, row.id, row.email, now),
+    hasPassword: row.password_hash !== null,
     sessions: sessions.map((s) => ({
       id: s.id,
       createdAt: new Date(s.created_at).toISOString(),
@@ -370,26 +420,65 @@ export async function renameAccount(deps: Pick<TAppDeps, 'db' | 'clock'>, princi
   return toPublic(await creatorRowOf(deps, creator));
 }
 
-/** The account's password, when it has one (an account made by a sign-in link has none until one is chosen). */
-async function checkCurrentPassword(row: TCreatorRow, password: string): Promise<void> {
-  if (row.password_hash === null) return;
-  if (!(await verifyPassword(password, row.password_hash))) throw new AppError('bad_request', 'Your current password is not correct.');
-}
-
+/**
+ * Asks to move the account to a new address (the current password, or a fresh sign-in link, first):
+ * the new address gets the link that applies it (replacing any change asked before), the current
+ * one a notice with a link that undoes it.
+ */
 export async function requestEmailChange(deps: TDeps, principal: TPrincipal, input: z.output<typeof ZEmailChangeSchema>): Promise<void> {
-  const row = await creatorRowOf(deps, await requireSignedInCreator(principal));
-  await checkCurrentPassword(row, input.password);
+  const signedIn = await requireSignedInCreator(principal);
+  const row = await creatorRowOf(deps, signedIn);
+  await requireRecentAuthentication(deps, signedIn, row, input.password);
   if (input.email === row.email) return;
-  if (await findCreatorByEmail(deps.db, input.email)) throw new AppError('conflict', EMAIL_TAKEN);
+  const now = deps.clock.now();
+  if ((await findCreatorByEmail(deps.db, input.email)) || (await isAddressHeldForUndo(deps.db, input.email, now))) throw new AppError('conflict', EMAIL_TAKEN);
+  await expirePendingEmailChanges(deps.db, row.id, row.email, now);
   await sendLink(deps, { purpose: 'verify_email', kind: 'change_email', email: input.email, creatorId: row.id, path: '/verify-email?token=' });
+  await sendUndoNotice(deps, 'email_change_requested', row.id, row.email, input.email);
 }
 
+/** Cancels the address change waiting for its confirmation link: that link answers as expired from now on. */
+export async function cancelEmailChange(deps: Pick<TAppDeps, 'db' | 'clock'>, principal: TPrincipal): Promise<void> {
+  const row = await creatorRowOf(deps, await requireSignedInCreator(principal));
+  await expirePendingEmailChanges(deps.db, row.id, row.email, deps.clock.now());
+}
+
+/**
+ * The link mailed to the previous address when a change was asked or completed: the account gets
+ * that address back (verified, as the link proved it), loses its password (whoever made the change
+ * may know it) and every session and unused link (other undo links too), then signs in here.
+ */
+export async function undoEmailChange(deps: TDeps, token: string, userAgent: string | null): Promise<TSignedIn> {
+  const now = deps.clock.now();
+  const pending = await findUsableAccountToken(deps.db, hashSecret(token), 'email_change_undo', now);
+  // Refused before the link is used up: the address is not free (e.g. someone took it by a sign-in link).
+  const holder = pending ? await findCreatorByEmail(deps.db, pending.email) : null;
+  if (pending && holder && holder.id !== pending.creator_id) throw new AppError('conflict', UNDO_ADDRESS_TAKEN);
+  const link = await useToken(deps, token, 'email_change_undo', UNDO_LINK_GONE);
+  const row = link.creator_id ? await findCreatorById(deps.db, link.creator_id) : null;
+  if (!row) throw new AppError('gone', UNDO_LINK_GONE);
+  await updateCreator(deps.db, row.id, { email: link.email, emailVerifiedAt: now, passwordHash: null, now });
+  await deleteSessionsOfCreator(deps.db, row.id);
+  await expireUnusedTokensOfAccount(deps.db, row.id, now, { undoLinksToo: true });
+  await accountAddressVerified(deps, row.id, link.email);
+  deps.log.info({ creatorId: row.id }, 'address change undone');
+  const updated = await findCreatorById(deps.db, row.id);
+  if (!updated) throw new AppError('gone', UNDO_LINK_GONE);
+  return { creator: toPublic(updated), session: await createLinkSession(deps, row.id, userAgent) };
+}
+
+/**
+ * A new password (the current one, or for an account without one a fresh sign-in link, first):
+ * every other session and every unused link of the account end.
+ */
 export async function changePassword(deps: TDeps, principal: TPrincipal, input: z.output<typeof ZPasswordChangeSchema>): Promise<void> {
   const signedIn = await requireSignedInCreator(principal);
   const row = await creatorRowOf(deps, signedIn);
-  await checkCurrentPassword(row, input.currentPassword);
-  await updateCreator(deps.db, row.id, { passwordHash: await hashPassword(input.newPassword), now: deps.clock.now() });
+  await requireRecentAuthentication(deps, signedIn, row, input.currentPassword);
+  const now = deps.clock.now();
+  await updateCreator(deps.db, row.id, { passwordHash: await hashPassword(input.newPassword), now });
   await deleteSessionsOfCreator(deps.db, row.id, signedIn.sessionId);
+  await expireUnusedTokensOfAccount(deps.db, row.id, now);
 }
 
 /** Ends one of the creator's sessions; says whether it was the one asking (its cookie is then cleared). */
@@ -400,14 +489,17 @@ export async function endSession(deps: Pick<TAppDeps, 'db'>, principal: TPrincip
 }
 
 /**
- * Deletes the account once the creator typed its address: its sites answer 404 at once (deleted,
+ * Deletes the account once the creator typed its address and proved to be its owner (the password,
+ * or for an account without one a fresh sign-in link): its sites answer 404 at once (deleted,
  * and expired long enough ago that the sweeper removes their files, derived images and rows), its
  * notification addresses are forgotten, then the creator row goes with its sessions and tokens.
  * The sweep starts now, in the background.
  */
 export async function deleteAccount(deps: TDeps, principal: TPrincipal, input: z.output<typeof ZDeleteAccountSchema>): Promise<void> {
-  const row = await creatorRowOf(deps, await requireSignedInCreator(principal));
+  const signedIn = await requireSignedInCreator(principal);
+  const row = await creatorRowOf(deps, signedIn);
   if (input.confirmEmail.trim().toLowerCase() !== row.email) throw new AppError('bad_request', CONFIRM_EMAIL_MISMATCH);
+  await requireRecentAuthentication(deps, signedIn, row, input.password);
   const now = deps.clock.now();
   const purgeFrom = now - deps.config.expiredSiteGraceDays * 86_400_000 - 1;
   // Every site leaves the edge before this answers (its public copy is removed before and after the change).

@@ -95,3 +95,14 @@ export async function deleteExpiredSessions(db: TDb, now: number): Promise<numbe
   const result = await db.deleteFrom('auth_sessions').where('expires_at', '<=', now).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Marks a session as opened by an emailed link (a sign-in link, a reset, an undone address change). */
+export async function markSessionSignedInByLink(db: TDb, id: string, at: number): Promise<void> {
+  await db.updateTable('auth_sessions').set({ link_signed_in_at: at }).where('id', '=', id).execute();
+}
+
+/** When an emailed link opened this session of the creator; null when it did not (or it is not theirs). */
+export async function findLinkSignInOfSession(db: TDb, creatorId: string, id: string): Promise<number | null> {
+  const row = await db.selectFrom('auth_sessions').select('link_signed_in_at').where('id', '=', id).where('creator_id', '=', creatorId).executeTakeFirst();
+  return row?.link_signed_in_at ?? null;
+}

@@ -28,6 +28,7 @@ import { createSqliteWriteTracker, type ReadCache } from './read-cache.ts';
 import { createPostgresChangeFeed, type TPostgresChangeFeed } from './pg-change-feed.ts';
 import { SAFETY_NET_PAGES, startSqliteCheckpointer } from './sqlite-checkpointer.ts';
 import * as changeNotificationsMigration from './migrations/2026_11_27_0900_change_notifications.ts';
+import * as sessionLinkSignInMigration from './migrations/2026_12_07_0100_session_link_sign_in.ts';
 import * as commentCountsIndexMigration from './migrations/2026_11_27_1000_comment_counts_index.ts';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
 
@@ -91,6 +92,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_26_1900_analytics_events_lean': analyticsEventsLeanMigration,
   '2026_11_27_0900_change_notifications': changeNotificationsMigration,
   '2026_11_27_1000_comment_counts_index': commentCountsIndexMigration,
+  '2026_12_07_0100_session_link_sign_in': sessionLinkSignInMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

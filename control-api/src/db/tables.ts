@@ -27,9 +27,11 @@ export interface AuthSessionsTable {
   expires_at: number;
   last_used_at: Generated<number>;
   user_agent: string | null;
+  /** When an emailed link (sign-in, reset, undone address change) opened this session; null for a password or sign-up. */
+  link_signed_in_at: Generated<number | null>;
 }
 
-export type TAccountTokenPurpose = 'verify_email' | 'password_reset' | 'sign_in_link';
+export type TAccountTokenPurpose = 'verify_email' | 'password_reset' | 'sign_in_link' | 'email_change_undo';
 
 /** One-time links mailed to a creator (verification, reset, sign-in): only the SHA-256 of the token is stored. */
 export interface AccountTokensTable {
@@ -38,7 +40,7 @@ export interface AccountTokensTable {
   purpose: TAccountTokenPurpose;
   /** The account it acts on; null for a sign-in link to an address without an account yet. */
   creator_id: string | null;
-  /** The address the link was sent to (for an email change, the new address). */
+  /** The address the link was sent to (for an email change, the new address; for its undo link, the old one it restores). */
   email: string;
   /** A sign-in link from the email modal: the anonymous session whose sites it claims. */
   anonymous_session_id: string | null;

@@ -116,7 +116,10 @@ for (const driver of ['disk', 's3'] as const) {
       const kept = await publish('Leaving With Me');
       await app.deps.db.updateTable('projects').set({ owner_creator_id: leaving.id }).where('id', '=', kept.projectId).execute();
       expect(await isPublished(kept.slug)).toBe(true);
-      const gone = await browserSignedInAs(app, leaving).json('/api/account', { method: 'DELETE', json: { confirmEmail: 'leaving@example.com' } });
+      const gone = await browserSignedInAs(app, leaving).json('/api/account', {
+        method: 'DELETE',
+        json: { confirmEmail: 'leaving@example.com', password: 'a long enough secret' },
+      });
       expect(gone.status, JSON.stringify(gone.body)).toBeLessThan(300);
       await noCopyLeft(kept.slug);
     }, 60_000);
