@@ -147,16 +147,20 @@ export async function findUsableAccountToken(db: TDb, tokenHash: string, purpose
   return row ?? null;
 }
 
-/** Whether an address is the previous one of an account that may still take it back (an unused, unexpired undo link). */
-export async function isAddressHeldForUndo(db: TDb, email: string, now: number): Promise<boolean> {
-  const row = await db
+/**
+ * Whether an address is the previous one of an account that may still take it back (an unused,
+ * unexpired undo link); that account itself (`exceptCreatorId`) may move back to it.
+ */
+export async function isAddressHeldForUndo(db: TDb, email: string, now: number, exceptCreatorId?: string): Promise<boolean> {
+  let query = db
     .selectFrom('account_tokens')
     .select('id')
     .where('email', '=', email)
     .where('purpose', '=', 'email_change_undo')
     .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
+    .where('expires_at', '>', now);
+  if (exceptCreatorId !== undefined) query = query.where('creator_id', '!=', exceptCreatorId);
+  const row = await query.executeTakeFirst();
   return row !== undefined;
 }
 

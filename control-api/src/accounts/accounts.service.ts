@@ -3,8 +3,9 @@
  * reset, email change and its undo), the account page's changes, deleting an account, and claiming
  * the anonymous session's sites. Every recovery step (a password changed or reset, signing out
  * everywhere, an address proved by a link on an unverified account) and every completed address
- * change expires every unused link of the account, so none asked for before it can still act. Services take the principal, never Express; the routes set and clear
- * the cookies from what these return.
+ * change expires every unused link of the account, so none asked for before it can still act.
+ * Services take the principal, never Express; the routes set and clear the cookies from what these
+ * return.
  */
 import type { z } from 'zod';
 import type { TAppDeps } from '../deps.ts';
@@ -353,7 +354,7 @@ export async function verifyEmail(deps: TDeps, token: string): Promise<TCreatorP
   if (link.email !== row.email) {
     const holder = await findCreatorByEmail(deps.db, link.email);
     if (holder && holder.id !== row.id) throw new AppError('conflict', EMAIL_TAKEN);
-    if (await isAddressHeldForUndo(deps.db, link.email, now)) throw new AppError('conflict', EMAIL_TAKEN);
+    if (await isAddressHeldForUndo(deps.db, link.email, now, row.id)) throw new AppError('conflict', EMAIL_TAKEN);
     await updateCreator(deps.db, row.id, { email: link.email, emailVerifiedAt: now, now });
     // No link asked for before the change applies any more (to the old address, or to other new ones).
     await expireUnusedTokensOfAccount(deps.db, row.id, now);
@@ -431,7 +432,7 @@ export async function requestEmailChange(deps: TDeps, principal: TPrincipal, inp
   await requireRecentAuthentication(deps, signedIn, row, input.password);
   if (input.email === row.email) return;
   const now = deps.clock.now();
-  if ((await findCreatorByEmail(deps.db, input.email)) || (await isAddressHeldForUndo(deps.db, input.email, now))) throw new AppError('conflict', EMAIL_TAKEN);
+  if ((await findCreatorByEmail(deps.db, input.email)) || (await isAddressHeldForUndo(deps.db, input.email, now, row.id))) throw new AppError('conflict', EMAIL_TAKEN);
   await expirePendingEmailChanges(deps.db, row.id, row.email, now);
   await sendLink(deps, { purpose: 'verify_email', kind: 'change_email', email: input.email, creatorId: row.id, path: '/verify-email?token=' });
   await sendUndoNotice(deps, 'email_change_requested', row.id, row.email, input.email);

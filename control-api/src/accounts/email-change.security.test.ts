@@ -226,6 +226,22 @@ describe.each(TEST_DIALECTS)('address changes against account takeover (%s)', as
     expect((await createBrowser(app).json('/api/auth/email-change/undo', { method: 'POST', json: { token: lateUndo } })).body).toEqual(UNDO_GONE);
   });
 
+  it.skipIf(!available)('a previous address waits for its own account: another cannot move to it, the account itself can move back', async () => {
+    const email = address('mover');
+    const mover = await signUp(email);
+    const moved = address('moved-to');
+    expect((await askForChange(mover, moved)).status).toBe(202);
+    expect((await confirmChange(mail.lastToken(moved, CHANGE_LINK))).status).toBe(200);
+
+    const other = await signUp(address('other'));
+    const refused = await askForChange(other, email);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ success: false, error: 'An account with this email already exists. Sign in instead.', code: 'conflict' });
+
+    expect((await askForChange(mover, email)).status).toBe(202);
+    expect((await confirmChange(mail.lastToken(email, CHANGE_LINK))).body.creator).toMatchObject({ email });
+  });
+
   it.skipIf(!available)('an account without a password changes its address, chooses a password or is deleted only from a fresh sign-in link', async () => {
     const email = address('linkonly');
     const stale = browserSignedInAs(app, await createSignedInCreator(app.deps, { email }));
