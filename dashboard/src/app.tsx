@@ -9,6 +9,7 @@ import { EngagementLoop } from './engagement/engagement-loop.tsx';
 const SignInPage = lazy(() => import('./pages/sign-in/sign-in-page.tsx').then((module) => ({ default: module.SignInPage })));
 const ResetPasswordPage = lazy(() => import('./pages/sign-in/reset-password-page.tsx').then((module) => ({ default: module.ResetPasswordPage })));
 const VerifyEmailPage = lazy(() => import('./pages/sign-in/verify-email-page.tsx').then((module) => ({ default: module.VerifyEmailPage })));
+const UndoEmailChangePage = lazy(() => import('./pages/sign-in/undo-email-change-page.tsx').then((module) => ({ default: module.UndoEmailChangePage })));
 const AccountPage = lazy(() => import('./pages/account/account-page.tsx').then((module) => ({ default: module.AccountPage })));
 // The creator's dashboard (and the chart library it loads) is fetched only when one of its pages opens.
 const DashboardPage = lazy(() => import('./pages/dashboard/dashboard-page.tsx').then((module) => ({ default: module.DashboardPage })));
@@ -63,6 +64,12 @@ function AppPage({ pathname }: { pathname: string }) {
       return (
         <Suspense fallback={null}>
           <VerifyEmailPage />
+        </Suspense>
+      );
+    case 'undo-email-change':
+      return (
+        <Suspense fallback={null}>
+          <UndoEmailChangePage />
         </Suspense>
       );
     case 'account':

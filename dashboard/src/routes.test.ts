@@ -12,6 +12,7 @@ describe('resolvePage', () => {
     expect(resolvePage('/sign-in/')).toBe('sign-in');
     expect(resolvePage('/reset-password')).toBe('reset-password');
     expect(resolvePage('/verify-email')).toBe('verify-email');
+    expect(resolvePage('/undo-email-change')).toBe('undo-email-change');
     expect(resolvePage('/account')).toBe('account');
     expect(resolvePage('/account/sessions')).toBe('not-found');
     expect(resolvePage('/sign-up')).toBe('not-found');

@@ -1,5 +1,5 @@
 /** Which page the dashboard app shows for a path. Navigation is by full page load, so this runs once per load. */
-export type TPageId = 'landing' | 'sign-in' | 'reset-password' | 'verify-email' | 'account' | 'dashboard' | 'project' | 'billing' | 'not-found';
+export type TPageId = 'landing' | 'sign-in' | 'reset-password' | 'verify-email' | 'undo-email-change' | 'account' | 'dashboard' | 'project' | 'billing' | 'not-found';
 
 export function resolvePage(pathname: string): TPageId {
   const path = pathname.replace(/\/+$/, '') || '/';
@@ -7,6 +7,7 @@ export function resolvePage(pathname: string): TPageId {
   if (path === '/sign-in') return 'sign-in';
   if (path === '/reset-password') return 'reset-password';
   if (path === '/verify-email') return 'verify-email';
+  if (path === '/undo-email-change') return 'undo-email-change';
   if (path === '/account') return 'account';
   if (path === '/dashboard') return 'dashboard';
   if (path === '/billing') return 'billing';

@@ -9,7 +9,7 @@ export const PASSWORD_MIN_LENGTH = 8;
 // ---- where a flow returns to
 
 /** Pages a finished sign-in must not return to: they would start the flow again. */
-const NO_RETURN_PATHS = ['/sign-in', '/reset-password', '/verify-email'];
+const NO_RETURN_PATHS = ['/sign-in', '/reset-password', '/verify-email', '/undo-email-change'];
 /** A path starting with two slashes or a slash and a backslash (`//host`, `/\\host`). */
 const LEAVES_ORIGIN = /^\/[/\\]/;
 /** A slash or backslash percent-encoded in the path: a router that decodes it may read `/%2F%2Fhost` as `//host`. */

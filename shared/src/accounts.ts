@@ -50,5 +50,7 @@ export const ZAccountResponseSchema = z.object({
   sessions: z.array(ZAccountSessionSchema),
   /** An address change waiting for its confirmation link, when there is one. */
   pendingEmail: z.string().nullish(),
+  /** Whether the account has a password; without one, its sensitive changes need a fresh sign-in link. */
+  hasPassword: z.boolean(),
 });
 export type TAccountResponse = z.infer<typeof ZAccountResponseSchema>;

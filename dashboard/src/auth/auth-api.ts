@@ -42,14 +42,16 @@ export function createAuthApi(send: TSendRequest = (path, init) => fetch(path, i
     consumeEmailLink: (token: string) => call((s) => s.ZEmailLinkConsumeResponseSchema, '/api/auth/email-link/consume', 'POST', { token }),
     requestVerification: () => act('/api/auth/verify-email/request', 'POST'),
     verifyEmail: (token: string) => creatorOf('/api/auth/verify-email', 'POST', { token }),
+    undoEmailChange: (token: string) => creatorOf('/api/auth/email-change/undo', 'POST', { token }),
     requestPasswordReset: (email: string) => act('/api/auth/password-reset/request', 'POST', { email }),
     resetPassword: (body: { token: string; password: string }) => creatorOf('/api/auth/password-reset', 'POST', body),
     fetchAccount: (): Promise<TAccountResponse> => call((s) => s.ZAccountResponseSchema, '/api/account'),
     updateName: (name: string) => creatorOf('/api/account', 'PATCH', { name }),
     requestEmailChange: (body: { email: string; password: string }) => act('/api/account/email', 'POST', body),
+    cancelEmailChange: () => act('/api/account/email', 'DELETE'),
     changePassword: (body: { currentPassword: string; newPassword: string }) => act('/api/account/password', 'POST', body),
     endSession: (id: string) => act(`/api/account/sessions/${encodeURIComponent(id)}`, 'DELETE'),
-    deleteAccount: (confirmEmail: string) => act('/api/account', 'DELETE', { confirmEmail }),
+    deleteAccount: (body: { confirmEmail: string; password: string }) => act('/api/account', 'DELETE', body),
   };
 }
 

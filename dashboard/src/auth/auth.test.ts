@@ -49,6 +49,29 @@ describe('account calls', () => {
     expect(sent[0]?.body).toEqual({ token: 'tok' });
   });
 
+  it('deletes the account with the typed address and the password, and cancels a pending address change', async () => {
+    const { api, sent } = fakeServer({ 'DELETE /api/account': [200, { success: true }], 'DELETE /api/account/email': [200, { success: true }] });
+    await api.deleteAccount({ confirmEmail: 'mara@studio.com', password: 'long enough' });
+    await api.cancelEmailChange();
+    expect(sent).toEqual([
+      { key: 'DELETE /api/account', body: { confirmEmail: 'mara@studio.com', password: 'long enough' } },
+      { key: 'DELETE /api/account/email', body: undefined },
+    ]);
+
+    const refused = fakeServer({ 'DELETE /api/account': [400, { success: false, error: 'Your current password is not correct.', code: 'bad_request' }] });
+    await expect(refused.api.deleteAccount({ confirmEmail: 'mara@studio.com', password: 'wrong' })).rejects.toThrow('Your current password is not correct.');
+  });
+
+  it("undoes an address change with the previous address's link and reads whether the account has a password", async () => {
+    const { api, sent } = fakeServer({
+      'POST /api/auth/email-change/undo': [200, { success: true, creator: CREATOR }],
+      'GET /api/account': [200, { success: true, creator: CREATOR, sessions: [], pendingEmail: 'new@studio.com', hasPassword: false }],
+    });
+    expect(await api.undoEmailChange('tok')).toEqual(CREATOR);
+    expect(sent[0]).toEqual({ key: 'POST /api/auth/email-change/undo', body: { token: 'tok' } });
+    expect(await api.fetchAccount()).toMatchObject({ pendingEmail: 'new@studio.com', hasPassword: false });
+  });
+
   it('names the session it ends in the path, escaped', async () => {
     const { api, sent } = fakeServer({ 'DELETE /api/account/sessions/a%2Fb': [200, { success: true }] });
     await api.endSession('a/b');

@@ -1,8 +1,10 @@
 /**
  * /account: the creator's name, their address (a change applies once the new address confirms a
- * link), their password, the devices signed in (each can be signed out, or all at once) and
- * deleting the account, confirmed by typing the address. Signed out, the page sends the browser
- * to /sign-in and back; the server checks every call regardless.
+ * link, and can be cancelled until then), their password, the devices signed in (each can be
+ * signed out, or all at once) and deleting the account, confirmed by typing the address and the
+ * password. An account without a password proves itself for a new address, a first password or
+ * deletion by a fresh sign-in link, which the page offers to send. Signed out, the page sends the
+ * browser to /sign-in and back; the server checks every call regardless.
  */
 import { useCallback, useEffect, useId, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
 import { PASSWORD_MIN_LENGTH, type TAccountResponse, type TAccountSession, type TCreatorPublic } from '@dropsite/shared';
@@ -77,6 +79,7 @@ function AccountSettings({ creator }: { creator: TCreatorPublic }) {
 
   const account = load.status === 'ready' ? load.account : null;
   const current = account?.creator ?? creator;
+  const hasPassword = account?.hasPassword ?? true;
 
   return (
     <>
@@ -100,10 +103,10 @@ function AccountSettings({ creator }: { creator: TCreatorPublic }) {
 
       <div className="account__sections">
         <ProfileSection creator={current} onSaved={reload} />
-        <EmailSection creator={current} pendingEmail={account?.pendingEmail ?? null} />
-        <PasswordSection onSaved={reload} />
+        <EmailSection creator={current} pendingEmail={account?.pendingEmail ?? null} hasPassword={hasPassword} onChanged={reload} />
+        <PasswordSection email={current.email} hasPassword={hasPassword} onSaved={reload} />
         <SessionsSection sessions={account?.sessions ?? null} onChanged={reload} />
-        <DeleteSection email={current.email} />
+        <DeleteSection email={current.email} hasPassword={hasPassword} />
       </div>
     </>
   );
@@ -159,6 +162,38 @@ function TextField({ label, hint, ...input }: { label: string; hint?: string } &
   );
 }
 
+/**
+ * For an account without a password: its address, a first password and deletion need a session a
+ * sign-in link opened within the last 10 minutes; this sends one to the current address.
+ */
+function FreshSignInOffer({ email, action }: { email: string; action: string }) {
+  const [state, setState] = useState<TFormState>({ status: 'idle' });
+
+  const send = async () => {
+    setState({ status: 'busy' });
+    try {
+      await authApi.requestEmailLink({ email, returnTo: ACCOUNT_PATH });
+      setState({ status: 'done', message: `We sent a sign-in link to ${email}. Open it in this browser, then ${action} within 10 minutes.` });
+    } catch (error) {
+      setState({ status: 'failed', message: failureMessage(error) });
+    }
+  };
+
+  return (
+    <div className="account-fresh-sign-in">
+      <p className="auth-form__hint">
+        Your account has no password, so we check it’s you with a sign-in link first: open the one we email to {email}, then {action} within 10 minutes.
+      </p>
+      <div className="account-form__actions">
+        <button type="button" className="button button--secondary" onClick={() => void send()} disabled={state.status === 'busy'}>
+          {state.status === 'busy' ? 'Sending...' : 'Email Me a Sign-in Link'}
+        </button>
+      </div>
+      <FormFeedback state={state} />
+    </div>
+  );
+}
+
 function ProfileSection({ creator, onSaved }: { creator: TCreatorPublic; onSaved: () => Promise<void> }) {
   const headingId = useId();
   const [name, setName] = useState(creator.name);
@@ -204,14 +239,38 @@ function ProfileSection({ creator, onSaved }: { creator: TCreatorPublic; onSaved
   );
 }
 
-function EmailSection({ creator, pendingEmail }: { creator: TCreatorPublic; pendingEmail: string | null }) {
+function EmailSection({
+  creator,
+  pendingEmail,
+  hasPassword,
+  onChanged,
+}: {
+  creator: TCreatorPublic;
+  pendingEmail: string | null;
+  hasPassword: boolean;
+  onChanged: () => Promise<void>;
+}) {
   const headingId = useId();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [state, setState] = useState<TFormState>({ status: 'idle' });
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [verifyState, setVerifyState] = useState<TFormState>({ status: 'idle' });
+  const [cancelState, setCancelState] = useState<TFormState>({ status: 'idle' });
   const pending = sentTo ?? pendingEmail;
+
+  const cancelChange = async () => {
+    if (!pending) return;
+    setCancelState({ status: 'busy' });
+    try {
+      await authApi.cancelEmailChange();
+      await onChanged();
+      setSentTo(null);
+      setCancelState({ status: 'done', message: `Change cancelled. The link we sent to ${pending} no longer works.` });
+    } catch (error) {
+      setCancelState({ status: 'failed', message: failureMessage(error) });
+    }
+  };
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -223,6 +282,7 @@ function EmailSection({ creator, pendingEmail }: { creator: TCreatorPublic; pend
       setEmail('');
       setPassword('');
       setState({ status: 'idle' });
+      setCancelState({ status: 'idle' });
     } catch (error) {
       setState({ status: 'failed', message: failureMessage(error) });
     }
@@ -272,10 +332,19 @@ function EmailSection({ creator, pendingEmail }: { creator: TCreatorPublic; pend
         </div>
       )}
       {pending && (
-        <p className="account-pending" role="status">
-          Waiting for confirmation: we sent a link to <strong>{pending}</strong>. Your address stays {creator.email} until you open it.
-        </p>
+        <div className="account-pending-change">
+          <p className="account-pending" role="status">
+            Waiting for confirmation: we sent a link to <strong>{pending}</strong>. Your address stays {creator.email} until you open it.
+          </p>
+          <div className="account-form__actions">
+            <button type="button" className="button button--secondary" onClick={() => void cancelChange()} disabled={cancelState.status === 'busy'}>
+              {cancelState.status === 'busy' ? 'Cancelling...' : 'Cancel Change'}
+              <span className="visually-hidden"> to {pending}</span>
+            </button>
+          </div>
+        </div>
       )}
+      <FormFeedback state={cancelState} />
       <form className="account-form" onSubmit={onSubmit}>
         <TextField
           label="New email address"
@@ -289,15 +358,19 @@ function EmailSection({ creator, pendingEmail }: { creator: TCreatorPublic; pend
           value={email}
           onChange={(e) => setEmail(e.target.value)}
         />
-        <TextField
-          label="Current password"
-          hint="Leave it empty if your account has no password yet."
-          type="password"
-          autoComplete="current-password"
-          maxLength={256}
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
+        {hasPassword ? (
+          <TextField
+            label="Current password"
+            type="password"
+            autoComplete="current-password"
+            maxLength={256}
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        ) : (
+          <FreshSignInOffer email={creator.email} action="change your address" />
+        )}
         <FormFeedback state={state} />
         <div className="account-form__actions">
           <button type="submit" className="button button--primary" disabled={email.trim() === '' || state.status === 'busy'}>
@@ -309,7 +382,7 @@ function EmailSection({ creator, pendingEmail }: { creator: TCreatorPublic; pend
   );
 }
 
-function PasswordSection({ onSaved }: { onSaved: () => Promise<void> }) {
+function PasswordSection({ email, hasPassword, onSaved }: { email: string; hasPassword: boolean; onSaved: () => Promise<void> }) {
   const headingId = useId();
   const [currentPassword, setCurrent] = useState('');
   const [newPassword, setNew] = useState('');
@@ -323,24 +396,36 @@ function PasswordSection({ onSaved }: { onSaved: () => Promise<void> }) {
       setCurrent('');
       setNew('');
       await onSaved();
-      setState({ status: 'done', message: 'Password changed. Every other device has been signed out.' });
+      setState({ status: 'done', message: hasPassword ? 'Password changed. Every other device has been signed out.' : 'Password saved. Every other device has been signed out.' });
     } catch (error) {
       setState({ status: 'failed', message: failureMessage(error) });
     }
   };
 
   return (
-    <Section id={headingId} title="Password" lede="Changing it signs out every other device. Forgot it? Sign out and use 'Forgot password?'.">
+    <Section
+      id={headingId}
+      title="Password"
+      lede={
+        hasPassword
+          ? "Changing it signs out every other device. Forgot it? Sign out and use 'Forgot password?'."
+          : 'You sign in with links we email you. Choose a password to sign in with it too; saving it signs out every other device.'
+      }
+    >
       <form className="account-form" onSubmit={onSubmit}>
-        <TextField
-          label="Current password"
-          hint="Signed up with an email link and never chose one? Leave this empty."
-          type="password"
-          autoComplete="current-password"
-          maxLength={256}
-          value={currentPassword}
-          onChange={(e) => setCurrent(e.target.value)}
-        />
+        {hasPassword ? (
+          <TextField
+            label="Current password"
+            type="password"
+            autoComplete="current-password"
+            maxLength={256}
+            required
+            value={currentPassword}
+            onChange={(e) => setCurrent(e.target.value)}
+          />
+        ) : (
+          <FreshSignInOffer email={email} action="choose your password" />
+        )}
         <TextField
           label="New password"
           hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
@@ -355,7 +440,7 @@ function PasswordSection({ onSaved }: { onSaved: () => Promise<void> }) {
         <FormFeedback state={state} />
         <div className="account-form__actions">
           <button type="submit" className="button button--primary" disabled={newPassword.length < PASSWORD_MIN_LENGTH || state.status === 'busy'}>
-            {state.status === 'busy' ? 'Saving...' : 'Change Password'}
+            {state.status === 'busy' ? 'Saving...' : hasPassword ? 'Change Password' : 'Save Password'}
           </button>
         </div>
       </form>
@@ -439,19 +524,21 @@ function SessionsSection({ sessions, onChanged }: { sessions: TAccountSession[] 
   );
 }
 
-function DeleteSection({ email }: { email: string }) {
+function DeleteSection({ email, hasPassword }: { email: string; hasPassword: boolean }) {
   const headingId = useId();
   const [isConfirming, setConfirming] = useState(false);
   const [typed, setTyped] = useState('');
+  const [password, setPassword] = useState('');
   const [state, setState] = useState<TFormState>({ status: 'idle' });
   const matches = typed.trim().toLowerCase() === email.toLowerCase();
+  const isReady = matches && (!hasPassword || password !== '');
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!matches) return;
+    if (!isReady) return;
     setState({ status: 'busy' });
     try {
-      await authApi.deleteAccount(typed.trim());
+      await authApi.deleteAccount({ confirmEmail: typed.trim(), password });
       window.location.assign('/');
     } catch (error) {
       setState({ status: 'failed', message: failureMessage(error) });
@@ -479,6 +566,19 @@ function DeleteSection({ email }: { email: string }) {
             onChange={(e) => setTyped(e.target.value)}
             autoFocus
           />
+          {hasPassword ? (
+            <TextField
+              label="Your password"
+              type="password"
+              autoComplete="current-password"
+              maxLength={256}
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          ) : (
+            <FreshSignInOffer email={email} action="delete your account" />
+          )}
           <FormFeedback state={state} />
           <div className="account-form__actions">
             <button
@@ -487,11 +587,13 @@ function DeleteSection({ email }: { email: string }) {
               onClick={() => {
                 setConfirming(false);
                 setTyped('');
+                setPassword('');
+                setState({ status: 'idle' });
               }}
             >
               Cancel
             </button>
-            <button type="submit" className="button account-danger-button" disabled={!matches || state.status === 'busy'}>
+            <button type="submit" className="button account-danger-button" disabled={!isReady || state.status === 'busy'}>
               {state.status === 'busy' ? 'Deleting...' : 'Delete my account and sites'}
             </button>
           </div>
