@@ -268,7 +268,7 @@ test.describe('creator accounts', () => {
     await context.close();
   });
 
-  test('the account page signs out another device, then every device, and deletes the account once the address is typed', async ({ browser, baseURL }) => {
+  test('the account page signs out another device, then every device, and deletes the account once the address and the password are typed', async ({ browser, baseURL }) => {
     const email = `kai-${unique()}@studio.test`;
     const sessionOf = async (context: { request: { get: (url: string) => Promise<{ json: () => Promise<unknown> }> } }) =>
       ((await (await context.request.get('/api/auth/session')).json()) as { creator: unknown }).creator;
@@ -301,7 +301,7 @@ test.describe('creator accounts', () => {
     expect(await sessionOf(phone)).toBeNull();
     expect(await sessionOf(laptop)).toBeNull();
 
-    // Delete: the button waits for the address, typed in full.
+    // Delete: the button waits for the address, typed in full, and the password; a wrong one is refused.
     const back = await laptop.request.post('/api/auth/sign-in', { data: { email, password: PASSWORD }, headers: { Origin: baseURL! } });
     expect(back.status()).toBe(200);
     await page.goto('/account');
@@ -312,11 +312,73 @@ test.describe('creator accounts', () => {
     await confirm.fill('kai@');
     await expect(remove).toBeDisabled();
     await confirm.fill(email);
+    await expect(remove).toBeDisabled();
+    const password = page.locator('section', { hasText: 'Delete account' }).getByLabel('Your password');
+    await password.fill('not the password');
+    await remove.click();
+    await expect(page.getByRole('alert')).toHaveText('Your current password is not correct.');
+    await password.fill(PASSWORD);
     await remove.click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.locator('.site-header__account[data-state="signed-out"]')).toBeVisible();
     expect((await laptop.request.post('/api/auth/sign-in', { data: { email, password: PASSWORD }, headers: { Origin: baseURL! } })).status()).toBe(401);
     await Promise.all([laptop.close(), phone.close()]);
+  });
+
+  test('the account page shows a pending address change and cancels it from the keyboard; the previous address secures the account by its link', async ({ browser, baseURL }) => {
+    const email = `lena-${unique()}@studio.test`;
+    const newEmail = `lena-new-${unique()}@studio.test`;
+    const context = await browser.newContext({ viewport: VIEWPORTS.phone, colorScheme: 'dark' });
+    const page = await context.newPage();
+    const signedUp = await context.request.post('/api/auth/sign-up', { data: { email, password: PASSWORD, name: 'Lena Park' }, headers: { Origin: baseURL! } });
+    expect(signedUp.status(), await signedUp.text()).toBe(201);
+
+    await page.goto('/account');
+    const emailSection = page.locator('section', { hasText: 'Email address' });
+    await emailSection.getByLabel('New email address').fill(newEmail);
+    await emailSection.getByLabel('Current password').fill(PASSWORD);
+    await emailSection.getByRole('button', { name: 'Change Email' }).click();
+    const pending = page.locator('.account-pending');
+    await expect(pending).toHaveText(`Waiting for confirmation: we sent a link to ${newEmail}. Your address stays ${email} until you open it.`);
+    await page.reload();
+    await expect(pending).toContainText(newEmail);
+    const cancel = page.getByRole('button', { name: `Cancel Change to ${newEmail}` });
+    await cancel.scrollIntoViewIfNeeded();
+    await shoot(page, 'account-pending-change-phone-dark');
+    await cancel.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('status').filter({ hasText: 'Change cancelled.' })).toHaveText(`Change cancelled. The link we sent to ${newEmail} no longer works.`);
+    await expect(pending).toHaveCount(0);
+    await page.reload();
+    await expect(page.locator('.account-email__address')).toHaveText(email);
+    await expect(pending).toHaveCount(0);
+
+    // The cancelled change's link no longer applies.
+    await page.goto(await linkFromOutbox(newEmail, '/verify-email?token='));
+    await page.getByRole('button', { name: 'Confirm my email' }).click();
+    await expect(page.getByRole('alert')).toHaveText('This sign-in link has expired or was already used. Ask for a new one.');
+
+    // The previous address was told, with a link that secures the account: every device out, no password left.
+    const other = await browser.newContext();
+    expect((await other.request.post('/api/auth/sign-in', { data: { email, password: PASSWORD }, headers: { Origin: baseURL! } })).status()).toBe(200);
+    await page.goto(await linkFromOutbox(email, '/undo-email-change?token='));
+    await expect(page.getByRole('heading', { name: 'Secure your account' })).toBeVisible();
+    await page.getByRole('button', { name: 'Secure My Account' }).click();
+    await expect(page.getByRole('heading', { name: 'Your account is safe' })).toBeFocused();
+    expect(((await (await other.request.get('/api/auth/session')).json()) as { creator: unknown }).creator).toBeNull();
+
+    // Without a password, the account page offers a sign-in link; this fresh session may choose a password.
+    await page.getByRole('link', { name: 'Choose a Password' }).click();
+    await expect(page).toHaveURL(/\/account$/);
+    await expect(emailSection.getByLabel('Current password')).toHaveCount(0);
+    await expect(emailSection.getByRole('button', { name: 'Email Me a Sign-in Link' })).toBeVisible();
+    await shoot(page, 'account-no-password-phone-dark', { fullPage: true });
+    const passwordSection = page.locator('section', { hasText: 'Choose a password to sign in with it too' });
+    await passwordSection.getByLabel('New password').fill('a fresh long secret');
+    await passwordSection.getByRole('button', { name: 'Save Password' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Password saved.' })).toBeVisible();
+    await expect(emailSection.getByLabel('Current password')).toBeVisible();
+    await Promise.all([context.close(), other.close()]);
   });
 
   test('the emailed sign-in link signs in only when its button is pressed, and only once', async ({ browser }) => {
