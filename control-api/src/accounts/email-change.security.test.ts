@@ -45,7 +45,7 @@ describe.each(TEST_DIALECTS)('address changes against account takeover (%s)', as
     app = await startTestApp({
       clock,
       startWorker: false,
-      config: { accountLimits: { ...DEFAULTS.accountLimits, emailsPerAddressPerHour: 3 }, ...database.config },
+      config: { accountLimits: { ...DEFAULTS.accountLimits, emailsPerAddressPerHour: 3, signInFailuresPerAccountPerHour: 5 }, ...database.config },
     });
   });
   beforeEach(() => {
@@ -267,6 +267,17 @@ describe.each(TEST_DIALECTS)('address changes against account takeover (%s)', as
     expect((await askForChange(renewed, next, '')).status).toBe(202);
     expect((await renewed.json('/api/account/password', { method: 'POST', json: { currentPassword: '', newPassword: 'chosen by the owner' } })).status).toBe(200);
     expect((await stale.json('/api/account')).status).toBe(401);
+  });
+
+  it.skipIf(!available)('a session cannot guess the current password: wrong ones count as failed sign-ins of the account, in parallel too', async () => {
+    const email = address('guessed');
+    const thief = await signUp(email);
+    const guesses = await Promise.all(Array.from({ length: 8 }, (_, i) => askForChange(thief, address('guess'), `guess number ${i}`)));
+    expect(guesses.map((g) => g.status).sort()).toEqual([400, 400, 400, 400, 400, 429, 429, 429]);
+    const right = await askForChange(thief, address('guess'));
+    expect(right.status).toBe(429);
+    expect(right.body).toMatchObject({ error: 'Too many wrong passwords. Please try again later.', code: 'rate_limited' });
+    expect((await createBrowser(app).json('/api/auth/sign-in', { method: 'POST', json: { email, password: PASSWORD } })).status).toBe(429);
   });
 
   it.skipIf(!available)('deleting an account takes its password besides the typed address', async () => {

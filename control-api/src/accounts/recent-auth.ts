@@ -22,12 +22,13 @@ const TOO_MANY_GUESSES = 'Too many wrong passwords. Please try again later.';
 /** Passes when the request proves the owner (the current password, or a fresh sign-in link); throws otherwise. */
 export async function requireRecentAuthentication(deps: Pick<TAppDeps, 'db' | 'clock' | 'limits'>, signedIn: TSignedInCreator, row: TCreatorRow, password: string): Promise<void> {
   if (row.password_hash !== null) {
+    // Taken before the check and given back when it passes, so parallel guesses cannot exceed it.
     const failures = deps.limits.accounts.signInFailuresByAccount;
-    const decision = await failures.peek(row.email);
+    const decision = await failures.take(row.email);
     if (!decision.allowed) throw rateLimitedError(decision, TOO_MANY_GUESSES);
-    if (await verifyPassword(password, row.password_hash)) return;
-    await failures.take(row.email);
-    throw new AppError('bad_request', WRONG_CURRENT_PASSWORD);
+    if (!(await verifyPassword(password, row.password_hash))) throw new AppError('bad_request', WRONG_CURRENT_PASSWORD);
+    await failures.refund(row.email);
+    return;
   }
   const linkSignedInAt = await findLinkSignInOfSession(deps.db, row.id, signedIn.sessionId);
   if (linkSignedInAt !== null && deps.clock.now() - linkSignedInAt <= RECENT_LINK_SIGN_IN_MS) return;
