@@ -33,5 +33,6 @@ describe('where a finished sign-in returns to', () => {
     expect(toSafeReturnPath('/sign-in/')).toBeNull();
     expect(toSafeReturnPath('/reset-password?token=x')).toBeNull();
     expect(toSafeReturnPath('/verify-email')).toBeNull();
+    expect(toSafeReturnPath('/undo-email-change?token=x')).toBeNull();
   });
 });
