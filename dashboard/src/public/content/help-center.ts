@@ -183,7 +183,7 @@ export const HELP_CATEGORIES: readonly THelpCategory[] = [
         id: 'delete-your-account',
         title: 'Delete your account',
         body: [
-          'On your Account page, choose Delete account, type your email address to confirm, and delete. Your sites stop answering at once, and their files and data are removed from our servers.',
+          'On your Account page, choose Delete account, type your email address and your password to confirm, and delete. No password on your account? Open a new sign-in link first: the page sends you one. Your sites stop answering at once, and their files and data are removed from our servers.',
         ],
       },
     ],
