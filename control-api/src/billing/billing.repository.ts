@@ -34,6 +34,8 @@ export function freeSubscriptionRow(id: string, creatorId: string, now: number):
     trial_used_at: null,
     grace_period_end: null,
     last_checkout_session_id: null,
+    open_checkout_session_id: null,
+    open_checkout_price: null,
   };
 }
 
@@ -74,6 +76,52 @@ export async function startTrial(db: TDb, creatorId: string, input: { planId: st
     .where('stripe_subscription_id', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Takes one of the address's `limit` trial slots: a free one, or one whose trial started before
+ * `freeBefore`. Each take is a single insert-if-absent or conditional update, so two sign-ups from
+ * one address at once cannot both take the last slot. Answers whether one was taken.
+ */
+export async function takeTrialAddressSlot(db: TDb, input: { addressHash: string; limit: number; now: number; freeBefore: number }): Promise<boolean> {
+  for (let slot = 0; slot < input.limit; slot += 1) {
+    const inserted = await db
+      .insertInto('trial_address_slots')
+      .values({ address_hash: input.addressHash, slot, started_at: input.now })
+      .onConflict((oc) => oc.columns(['address_hash', 'slot']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return true;
+    const reused = await db
+      .updateTable('trial_address_slots')
+      .set({ started_at: input.now })
+      .where('address_hash', '=', input.addressHash)
+      .where('slot', '=', slot)
+      .where('started_at', '<', input.freeBefore)
+      .executeTakeFirst();
+    if (Number(reused.numUpdatedRows) === 1) return true;
+  }
+  return false;
+}
+
+/** Remembers the Checkout Session just opened, unless another was remembered since `expected` was read. */
+export async function setOpenCheckoutSession(db: TDb, creatorId: string, input: { expected: string | null; sessionId: string; price: string; now: number }): Promise<boolean> {
+  const result = await db
+    .updateTable('subscriptions')
+    .set({ open_checkout_session_id: input.sessionId, open_checkout_price: input.price, updated_at: input.now })
+    .where('creator_id', '=', creatorId)
+    .where((eb) => (input.expected === null ? eb('open_checkout_session_id', 'is', null) : eb('open_checkout_session_id', '=', input.expected)))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Forgets the open Checkout Session once it is paid or expired (only if it is still the one remembered). */
+export async function clearOpenCheckoutSession(db: TDb, creatorId: string, sessionId: string, now: number): Promise<void> {
+  await db
+    .updateTable('subscriptions')
+    .set({ open_checkout_session_id: null, open_checkout_price: null, updated_at: now })
+    .where('creator_id', '=', creatorId)
+    .where('open_checkout_session_id', '=', sessionId)
+    .execute();
 }
 
 /**
