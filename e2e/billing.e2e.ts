@@ -8,6 +8,7 @@
  * light and dark) go to /tmp/shots-billing/.
  */
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { findOutboxLink, outboxDirOf } from '../control-api/src/test-support/outbox-links.ts';
 import { ALL_ENGAGEMENT, makeJpeg, publishSite, quietAnonymousLoop, shootAllWays } from './engagement-helpers.ts';
 import { closeEmailPromptWhenShown, threeImages, walkToPreview } from './wizard-support.ts';
 
@@ -16,10 +17,22 @@ const SHOTS_DIR = '/tmp/shots-billing';
 const FREE_FEATURES = { enableFavorites: true, enableComments: false, enableApprovals: false, enableAnalytics: true };
 const PAYMENT_SUCCEEDED = 'Payment successful! Your subscription has been activated.';
 
-async function signUp(context: BrowserContext, baseURL: string, name: string): Promise<void> {
+/** Signs up in the context and, unless told not to, confirms the address from the emailed link (a trial needs it). */
+async function signUp(context: BrowserContext, baseURL: string, name: string, options: { confirm?: boolean } = {}): Promise<void> {
   const email = `${name.toLowerCase().replace(/\W+/g, '-')}-${Date.now()}@studio.example`;
   const res = await context.request.post('/api/auth/sign-up', { data: { email, password: 'correct horse battery', name }, headers: { Origin: baseURL } });
   expect(res.status(), await res.text()).toBe(201);
+  if (options.confirm === false) return;
+  let link: string | null = null;
+  await expect
+    .poll(async () => {
+      link = await findOutboxLink(outboxDirOf(process.env.E2E_DATA_DIR ?? ''), email, '/verify-email?token=');
+      return link !== null;
+    })
+    .toBe(true);
+  const token = new URL(link!).searchParams.get('token');
+  const verified = await context.request.post('/api/auth/verify-email', { data: { token }, headers: { Origin: baseURL } });
+  expect(verified.status(), await verified.text()).toBe(200);
 }
 
 /** POST /api/upload as the wizard's regular path does; answers the refusal or the new site. */
