@@ -266,6 +266,16 @@ describe.each(TEST_DIALECTS)('billing safeguards on Stripe (%s)', async (dialect
     expect(refused.body).toMatchObject({ code: 'already_subscribed' });
   });
 
+  it.skipIf(!available)('upgrades nobody with another creator’s paid session: only the payer’s subscription names it', async () => {
+    const payer = await customerCreator('payer-a@example.com');
+    await standin.pay(sessionIdOf(payer.checkoutUrl));
+    const other = browserSignedInAs(app, await createSignedInCreator(app.deps, { email: 'other-b@example.com' }));
+    // The return page of the other creator, opened with the payer's session id, asks the API only for its own subscription.
+    expect((await other.fetch(`/billing?checkout=success&session_id=${sessionIdOf(payer.checkoutUrl)}`)).status).toBe(200);
+    expect(await subscriptionOf(other)).toMatchObject({ plan_id: 'free', last_checkout_session_id: null });
+    expect(await subscriptionOf(payer.browser)).toMatchObject({ plan_id: 'pro_monthly', last_checkout_session_id: sessionIdOf(payer.checkoutUrl) });
+  });
+
   it.skipIf(!available)('cancels the Stripe subscription at once when the account is deleted', async () => {
     const { browser, id, checkoutUrl } = await customerCreator('leaving@example.com');
     const { subscription } = await standin.pay(sessionIdOf(checkoutUrl));

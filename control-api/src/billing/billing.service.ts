@@ -98,8 +98,10 @@ async function customerOf(deps: TDeps, creator: TSignedInCreator, row: TSubscrip
   return setStripeCustomer(deps.db, creator.id, customer.id, deps.clock.now());
 }
 
-/** Stripe subscription statuses that still bill or may bill: a new checkout beside one would charge twice. */
-const LIVE_STRIPE_STATUSES: ReadonlySet<string> = new Set(['active', 'trialing', 'past_due', 'unpaid', 'incomplete', 'paused']);
+/** Stripe subscription statuses that bill or will bill again: a new checkout beside one would charge twice. */
+const LIVE_STRIPE_STATUSES: ReadonlySet<string> = new Set(['active', 'trialing', 'past_due', 'unpaid', 'paused']);
+/** Stripe subscription statuses that are over for good: everything else is cancelled with a deleted account. */
+const ENDED_STRIPE_STATUSES: ReadonlySet<string> = new Set(['canceled', 'incomplete_expired']);
 
 /**
  * A Stripe Checkout Session (subscription mode) for the plan and interval; answers its URL. One
@@ -219,7 +221,7 @@ export async function cancelBillingOfDeletedAccount(deps: Pick<TAppDeps, 'db' | 
   try {
     const subscriptions = await stripe.subscriptions.list({ customer: row.stripe_customer_id, status: 'all', limit: 100 });
     for (const subscription of subscriptions.data) {
-      if (!LIVE_STRIPE_STATUSES.has(subscription.status)) continue;
+      if (ENDED_STRIPE_STATUSES.has(subscription.status)) continue;
       await stripe.subscriptions.cancel(subscription.id, {}, { idempotencyKey: `dropsite-account-deleted-${subscription.id}` });
     }
     if (row.open_checkout_session_id) {
