@@ -1,4 +1,4 @@
-/** Billing's rows: subscriptions, the Stripe events applied, and usage. The only module that queries them. */
+/** Billing's rows: subscriptions, the Stripe events applied, trial slots per address, and usage. The only module that queries them. */
 import { type Insertable, type Kysely, type Selectable, type Transaction, sql } from 'kysely';
 import type { Database, SubscriptionsTable, UsageTable } from '../db/tables.ts';
 import { newId } from '../db/ids.ts';
@@ -14,6 +14,12 @@ export async function findSubscriptionOfCreator(db: TDb, creatorId: string): Pro
 
 export async function findSubscriptionByCustomer(db: TDb, customerId: string): Promise<TSubscriptionRow | undefined> {
   return db.selectFrom('subscriptions').selectAll().where('stripe_customer_id', '=', customerId).executeTakeFirst();
+}
+
+/** Whether the creator's email address is confirmed (a trial needs it); undefined when there is no such creator. */
+export async function isCreatorEmailConfirmed(db: TDb, creatorId: string): Promise<boolean | undefined> {
+  const row = await db.selectFrom('creators').select('email_verified_at').where('id', '=', creatorId).executeTakeFirst();
+  return row ? row.email_verified_at !== null : undefined;
 }
 
 /** A creator's subscription row before anything was bought: Free, active, no Stripe customer, no trial used. */

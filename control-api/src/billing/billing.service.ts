@@ -17,10 +17,10 @@ import {
 import type { TAppDeps } from '../deps.ts';
 import type { TSignedInCreator } from '../access/principal.ts';
 import { AppError } from '../http/app-error.ts';
-import { findCreatorById } from '../accounts/accounts.repository.ts';
 import {
   ensureSubscriptionRow,
   findSubscriptionOfCreator,
+  isCreatorEmailConfirmed,
   setOpenCheckoutSession,
   setStripeCustomer,
   startTrial,
@@ -191,9 +191,10 @@ function trialAddressHash(address: string): string {
  * TRIAL_ADDRESS_WINDOW_DAYS (429), counted in the database: throwaway sign-ups get no run of trials.
  */
 export async function startCreatorTrial(deps: TDeps, creatorId: string, clientAddress: string): Promise<TSubscription> {
-  const creator = await findCreatorById(deps.db, creatorId);
-  if (!creator) throw new AppError('unauthorized', 'Authentication required. Please sign in and try again.');
-  if (creator.email_verified_at === null) throw billingError('trial_needs_confirmed_email');
+  const isConfirmed = await isCreatorEmailConfirmed(deps.db, creatorId);
+  // The session's join found the creator a moment ago; gone now means deleted meanwhile.
+  if (isConfirmed === undefined) throw new AppError('unauthorized', 'Authentication required. Please sign in and try again.');
+  if (!isConfirmed) throw billingError('trial_needs_confirmed_email');
   const now = deps.clock.now();
   await ensureSubscriptionRow(deps.db, creatorId, now);
   await deps.db.transaction().execute(async (trx) => {
