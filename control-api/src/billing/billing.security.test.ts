@@ -236,6 +236,16 @@ describe.each(TEST_DIALECTS)('billing safeguards on Stripe (%s)', async (dialect
     expect(row.open_checkout_session_id).toBeNull();
   });
 
+  it.skipIf(!available)('opens a new Checkout Session when Stripe no longer knows the one remembered', async () => {
+    const { browser, id, checkoutUrl } = await customerCreator('forgotten@example.com');
+    await app.deps.db.updateTable('subscriptions').set({ open_checkout_session_id: 'cs_test_unknown0' }).where('creator_id', '=', id).execute();
+    const res = await browser.json('/api/billing/checkout', { method: 'POST', json: { planId: 'pro_monthly', interval: 'monthly' } });
+    expect(res.status).toBe(200);
+    const url = ZBillingRedirectResponseSchema.parse(res.body).url;
+    expect(url).not.toBe(checkoutUrl);
+    expect((await standin.pay(sessionIdOf(url))).statuses).toEqual([200, 200, 200]);
+  });
+
   it.skipIf(!available)('refuses checkout once the session is paid or Stripe has a live subscription, even before the webhooks land', async () => {
     const { browser, checkoutUrl } = await customerCreator('early@example.com');
     // Paid at Stripe; the webhooks are not delivered yet.

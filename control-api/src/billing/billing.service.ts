@@ -103,6 +103,10 @@ const LIVE_STRIPE_STATUSES: ReadonlySet<string> = new Set(['active', 'trialing',
 /** Stripe subscription statuses that are over for good: everything else is cancelled with a deleted account. */
 const ENDED_STRIPE_STATUSES: ReadonlySet<string> = new Set(['canceled', 'incomplete_expired']);
 
+function isStripeNotFound(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && 'statusCode' in err && err.statusCode === 404;
+}
+
 /**
  * A Stripe Checkout Session (subscription mode) for the plan and interval; answers its URL. One
  * session at a time: the one still open for the same price is continued (its URL again), one for
@@ -125,8 +129,9 @@ export async function createCheckout(deps: TDeps, creator: TSignedInCreator, inp
     const customer = await customerOf(deps, creator, row);
     const known = await stripe.subscriptions.list({ customer, status: 'all', limit: 20 });
     if (known.data.some((subscription) => LIVE_STRIPE_STATUSES.has(subscription.status))) throw billingError('already_subscribed');
-    if (open) {
-      const previous = await stripe.checkout.sessions.retrieve(open);
+    // A session Stripe no longer knows (e.g. other API keys since) is simply gone.
+    const previous = open ? await stripe.checkout.sessions.retrieve(open).catch((err: unknown) => (isStripeNotFound(err) ? undefined : Promise.reject(err))) : undefined;
+    if (open && previous) {
       // Paid, and its webhook not applied yet: the plan is on its way.
       if (previous.status === 'complete' && row.last_checkout_session_id !== open) throw billingError('already_subscribed');
       if (previous.status === 'open') {
