@@ -4,9 +4,10 @@
  * outbox, and the account page. Screenshots of the header (both states), the sign-in page and the
  * account page at 1280 and 375 px, light and dark, go to /tmp/shots-auth/.
  */
-import { readdir, readFile, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { findOutboxLink, outboxDirOf } from '../control-api/src/test-support/outbox-links.ts';
 import { publishSite } from './engagement-helpers.ts';
 import { closeEmailPromptWhenShown, threeImages, walkToPreview } from './wizard-support.ts';
 
@@ -15,7 +16,7 @@ const PASSWORD = 'a long enough secret';
 const VIEWPORTS = { wide: { width: 1280, height: 800 }, phone: { width: 375, height: 740 } } as const;
 
 /** The mail outbox of the server the config started (it writes every message there without SMTP_URL). */
-const outboxDir = () => path.join(process.env.E2E_DATA_DIR ?? '', 'outbox');
+const outboxDir = () => outboxDirOf(process.env.E2E_DATA_DIR ?? '');
 
 /** The first link to `pathPrefix` in a message to `to`, waiting for the message to be written. */
 async function linkFromOutbox(to: string, pathPrefix: string): Promise<string> {
@@ -23,17 +24,8 @@ async function linkFromOutbox(to: string, pathPrefix: string): Promise<string> {
   await expect
     .poll(
       async () => {
-        const names = (await readdir(outboxDir()).catch(() => [] as string[])).filter((name) => name.endsWith('.eml'));
-        for (const name of names.sort().reverse()) {
-          const raw = await readFile(path.join(outboxDir(), name), 'utf8');
-          if (!new RegExp(`^To: .*${to.replace(/[.+]/g, '\\$&')}`, 'mi').test(raw)) continue;
-          // Quoted-printable: soft line breaks joined, =XX decoded, so the URL reads as it was written.
-          const text = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-          const found = new RegExp(`https?://[^\\s"<>]*${pathPrefix.replace(/[?]/g, '\\?')}[^\\s"<>]+`).exec(text);
-          if (found) link = found[0].replace(/&amp;/g, '&');
-          if (link) return true;
-        }
-        return false;
+        link = await findOutboxLink(outboxDir(), to, pathPrefix);
+        return link !== null;
       },
       { timeout: 15_000 },
     )

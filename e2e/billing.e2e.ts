@@ -8,6 +8,8 @@
  * light and dark) go to /tmp/shots-billing/.
  */
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { findOutboxLink, outboxDirOf } from '../control-api/src/test-support/outbox-links.ts';
+import { STANDIN_SECRET_KEY } from '../control-api/src/test-support/stripe-standin.ts';
 import { ALL_ENGAGEMENT, makeJpeg, publishSite, quietAnonymousLoop, shootAllWays } from './engagement-helpers.ts';
 import { closeEmailPromptWhenShown, threeImages, walkToPreview } from './wizard-support.ts';
 
@@ -16,10 +18,23 @@ const SHOTS_DIR = '/tmp/shots-billing';
 const FREE_FEATURES = { enableFavorites: true, enableComments: false, enableApprovals: false, enableAnalytics: true };
 const PAYMENT_SUCCEEDED = 'Payment successful! Your subscription has been activated.';
 
-async function signUp(context: BrowserContext, baseURL: string, name: string): Promise<void> {
+/** Signs up in the context and, unless told not to, confirms the address from the emailed link (a trial needs it). */
+async function signUp(context: BrowserContext, baseURL: string, name: string, options: { confirm?: boolean } = {}): Promise<string> {
   const email = `${name.toLowerCase().replace(/\W+/g, '-')}-${Date.now()}@studio.example`;
   const res = await context.request.post('/api/auth/sign-up', { data: { email, password: 'correct horse battery', name }, headers: { Origin: baseURL } });
   expect(res.status(), await res.text()).toBe(201);
+  if (options.confirm === false) return email;
+  let link: string | null = null;
+  await expect
+    .poll(async () => {
+      link = await findOutboxLink(outboxDirOf(process.env.E2E_DATA_DIR ?? ''), email, '/verify-email?token=');
+      return link !== null;
+    })
+    .toBe(true);
+  const token = new URL(link!).searchParams.get('token');
+  const verified = await context.request.post('/api/auth/verify-email', { data: { token }, headers: { Origin: baseURL } });
+  expect(verified.status(), await verified.text()).toBe(200);
+  return email;
 }
 
 /** POST /api/upload as the wizard's regular path does; answers the refusal or the new site. */
@@ -240,4 +255,67 @@ test("the landing page's Start Free Trial leads to /billing, which signed out sa
   await page.waitForURL(/\/billing$/);
   await expect(page.getByRole('heading', { name: 'Please sign in to access your dashboard' })).toBeVisible();
   await page.waitForURL(/\/sign-in\?returnTo=%2Fbilling$/);
+});
+
+test('an unconfirmed creator is asked to confirm the address before the trial, sends the link again, and starts it once confirmed', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await quietAnonymousLoop(context);
+  const email = await signUp(context, baseURL!, 'Lena Fischer', { confirm: false });
+  const page = await context.newPage();
+  await page.goto('/billing');
+  const plan = currentPlan(page);
+  const trial = plan.getByRole('button', { name: 'Start 14-day Pro trial' });
+  await expect(trial).toBeDisabled();
+  await expect(trial).toHaveAccessibleDescription(`Confirm your email address to start your free 14-day Pro trial: open the link we emailed to ${email}, or send a new one.`);
+  const refused = await context.request.post('/api/billing/trial', { data: {}, headers: { Origin: baseURL! } });
+  expect(refused.status()).toBe(403);
+  expect(await refused.json()).toMatchObject({ code: 'trial_needs_confirmed_email' });
+
+  // Sent again by keyboard.
+  await plan.getByRole('button', { name: 'Send confirmation link' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(plan.getByRole('status').filter({ hasText: `We sent a new confirmation link to ${email}.` })).toBeVisible();
+  await shootAllWays(page, SHOTS_DIR, 'billing-trial-confirm');
+  await expectNoSidewaysScroll(page);
+
+  let link: string | null = null;
+  await expect
+    .poll(async () => {
+      link = await findOutboxLink(outboxDirOf(process.env.E2E_DATA_DIR ?? ''), email, '/verify-email?token=');
+      return link !== null;
+    })
+    .toBe(true);
+  await page.goto(link!);
+  await page.getByRole('button', { name: 'Confirm my email' }).click();
+  await expect(page.getByRole('heading', { name: 'Email address confirmed' })).toBeVisible();
+  await page.goto('/billing');
+  await currentPlan(page).getByRole('button', { name: 'Start 14-day Pro trial' }).click();
+  await expect(page.getByRole('dialog', { name: 'Free Trial Started' })).toBeVisible();
+  await context.close();
+});
+
+test('deleting an account on Pro says the plan is cancelled, and Stripe no longer bills it', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await quietAnonymousLoop(context);
+  const email = await signUp(context, baseURL!, 'Omar Said');
+  const checkout = await context.request.post('/api/billing/checkout', { data: { planId: 'pro_monthly', interval: 'monthly' }, headers: { Origin: baseURL! } });
+  expect(checkout.status()).toBe(200);
+  const checkoutUrl = new URL(((await checkout.json()) as { url: string }).url);
+  const page = await context.newPage();
+  await page.goto(checkoutUrl.href);
+  await page.getByRole('button', { name: 'Pay' }).click();
+  await expect(page.getByRole('status').filter({ hasText: PAYMENT_SUCCEEDED })).toBeVisible({ timeout: 20_000 });
+
+  await page.goto('/account');
+  await expect(page.getByText('A paid plan is cancelled at once: nothing more is charged, and the rest of its period is not refunded.')).toBeVisible();
+  await page.getByRole('button', { name: 'Delete account…' }).click();
+  await page.getByLabel(`Type ${email} to confirm`).fill(email);
+  await page.getByRole('button', { name: 'Delete my account and sites' }).click();
+  await expect(page).toHaveURL(/\/$/);
+
+  // Stripe (the stand-in, asked as the API asks it) has the subscription cancelled.
+  const stripe = (path: string) => fetch(`${checkoutUrl.origin}${path}`, { headers: { Authorization: `Bearer ${STANDIN_SECRET_KEY}` } }).then((r) => r.json());
+  const session = (await stripe(`/v1/checkout/sessions/${checkoutUrl.pathname.split('/').pop()}`)) as { subscription: string };
+  expect(await stripe(`/v1/subscriptions/${session.subscription}`)).toMatchObject({ status: 'canceled' });
+  await context.close();
 });

@@ -59,6 +59,9 @@ export default defineConfig({
         PREVIEW_LIMIT_PER_HOUR: '1000',
         OPEN_UPLOAD_SESSIONS_PER_ADDRESS: '100',
         PUBLISH_BYTES_PER_DAY: String(1024 ** 4),
+        // Several creators start the Pro trial from this one address (e2e/billing.e2e.ts); the shipped one per
+        // address is tested in control-api's billing.security.test.ts.
+        TRIALS_PER_ADDRESS: '1000',
         // Billing on, against the stand-in: checkout, the portal and signed webhooks (e2e/billing.e2e.ts).
         ...stripeStandinEnv(`http://127.0.0.1:${stripePort}`),
       },

@@ -1,7 +1,8 @@
 /**
  * The API process's periodic work: notification batches, the expired-site sweeper, the sweeper
  * of abandoned uploads and that of expired sessions and account tokens, the retry of form messages
- * whose email to the operator failed, and the sweep of template asset versions no stored page uses. Started by the runtime of the API process (main.ts), stopped by its close().
+ * whose email to the operator failed, the sweep of template asset versions no stored page uses, and
+ * the reconciliation of Stripe events whose webhook was missed. Started by the runtime of the API process (main.ts), stopped by its close().
  */
 import type { TAppDeps } from './deps.ts';
 import { startExpiredSiteSweeper } from './access/expired-sites.ts';
@@ -10,6 +11,7 @@ import { startNotificationDispatcher } from './notifications/notifications.servi
 import { startUploadSessionSweeper } from './upload-sessions/upload-sessions.cleanup.ts';
 import { startUnsentMessageSender } from './inbox/inbox.service.ts';
 import { startTemplateAssetSweeper } from './builds/template-asset-sweep.ts';
+import { startStripeReconciler } from './billing/reconcile.ts';
 
 export interface TBackgroundJobs {
   /** Stops the timers and waits for work under way. */
@@ -24,6 +26,7 @@ export function startBackgroundJobs(deps: TAppDeps): TBackgroundJobs {
     startAccountSweeper(deps),
     startUnsentMessageSender(deps),
     startTemplateAssetSweeper(deps),
+    startStripeReconciler(deps),
   ];
   return {
     async stop() {

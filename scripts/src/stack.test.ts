@@ -9,6 +9,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TStack } from './stack.ts';
+import { confirmEmailFromOutbox } from './faults/http-client.ts';
 import { eventually, isStackAvailable, startTestStack } from './stack-test-support.ts';
 
 const available = await isStackAvailable();
@@ -60,7 +61,8 @@ describe.skipIf(!available)('npm run stack: edge, two APIs, two builders, Postgr
     const creator = client(stack.url);
     const signUp = await creator.request('/api/auth/sign-up', { method: 'POST', json: { email: 'ada@example.com', password: 'a long enough secret', name: 'Ada' } });
     expect(signUp.status, await signUp.clone().text()).toBe(201);
-    // Comments are a Pro feature: the creator starts the trial.
+    // Comments are a Pro feature: the creator confirms the address and starts the trial.
+    await confirmEmailFromOutbox(creator, stack.env.DATA_DIR ?? '', 'ada@example.com');
     const trial = await creator.request('/api/billing/trial', { method: 'POST' });
     expect(trial.status, await trial.clone().text()).toBeLessThan(300);
 

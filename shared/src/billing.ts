@@ -9,7 +9,7 @@
  * `GET /api/billing/subscription` names that session in `last_checkout_session_id`.
  */
 import { z } from 'zod';
-import { BILLING_INTERVALS, PAID_PLAN_IDS, PLAN_IDS } from './plans.ts';
+import { BILLING_INTERVALS, PAID_PLAN_IDS, PLAN_IDS, TRIAL_ADDRESS_WINDOW_DAYS } from './plans.ts';
 
 const success = { success: z.literal(true) };
 const ZCountSchema = z.number().int().nonnegative();
@@ -131,6 +131,18 @@ export const BILLING_ERRORS = {
   no_billing_account: { status: 409, message: 'There is no billing account yet. Choose a paid plan first.' },
   already_subscribed: { status: 409, message: 'You already have a paid plan. Change or cancel it from the billing portal.' },
   trial_used: { status: 409, message: 'Your free trial has already been used.' },
+  trial_needs_confirmed_email: {
+    status: 403,
+    message: 'Confirm your email address to start your free trial. Open the link we emailed you, or send a new one from your account page.',
+  },
+  trial_address_limit: {
+    status: 429,
+    message: `A free trial was already started from your network in the last ${TRIAL_ADDRESS_WINDOW_DAYS} days. Choose a paid plan to use Pro now.`,
+  },
+  billing_unreachable: {
+    status: 503,
+    message: 'Your paid plan could not be cancelled because Stripe, our payment provider, cannot be reached. Nothing was deleted. Please try again in a few minutes.',
+  },
   storage_limit_reached: { status: 413, message: 'This upload needs more storage than your plan has left. Upgrade your plan or delete files to make room.' },
   delivery_too_large: { status: 413, message: 'This upload is larger than your plan allows' },
   site_limit_reached: { status: 403, message: "You have reached your plan's number of active sites. Upgrade your plan or delete a site to publish another." },

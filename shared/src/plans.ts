@@ -15,6 +15,8 @@ export type TBillingInterval = (typeof BILLING_INTERVALS)[number];
 /** The Pro trial: once per creator, this many days of the plan below (spec 9: 'trial 14 days'). */
 export const TRIAL_DAYS = 14;
 export const TRIAL_PLAN_ID: TPaidPlanId = 'pro_monthly';
+/** The window the per-address trial count covers (TRIALS_PER_ADDRESS trials from one address in this many days). */
+export const TRIAL_ADDRESS_WINDOW_DAYS = 30;
 /** After a failed renewal (past_due) the paid plan's limits hold this many days, then Free's apply until a payment succeeds. */
 export const PAYMENT_GRACE_DAYS = 7;
 /** What the spec's 'unlimited' is written as. */

@@ -15,6 +15,7 @@ import { AppError } from '../http/app-error.ts';
 import { rateLimitedError } from '../access/rate-limiter.ts';
 import { requireSignedInCreator, type TPrincipal, type TSignedInCreator } from '../access/principal.ts';
 import { sweepExpiredSites } from '../access/expired-sites.ts';
+import { cancelBillingOfDeletedAccount } from '../billing/billing.service.ts';
 import { changeSiteAccess } from '../edge/public-page.ts';
 import { hashPassword, spendDummyVerification, verifyPassword } from '../sites/password-hash.ts';
 import { claimAnonymousSession } from '../creators/anonymous-sessions.repository.ts';
@@ -57,7 +58,7 @@ import { requireRecentAuthentication } from './recent-auth.ts';
 import { deleteSession, deleteSessionOfCreator, deleteSessionsOfCreator, listSessionsOfCreator, markSessionSignedInByLink } from './sessions.repository.ts';
 import { createSession, type TNewSession } from './sessions.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'mailer' | 'limits' | 'storage'>;
+type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'mailer' | 'limits' | 'storage' | 'stripe'>;
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -501,6 +502,8 @@ export async function deleteAccount(deps: TDeps, principal: TPrincipal, input: z
   const row = await creatorRowOf(deps, signedIn);
   if (input.confirmEmail.trim().toLowerCase() !== row.email) throw new AppError('bad_request', CONFIRM_EMAIL_MISMATCH);
   await requireRecentAuthentication(deps, signedIn, row, input.password);
+  // A paid plan stops charging first; when Stripe cannot be reached the account stays (503).
+  await cancelBillingOfDeletedAccount(deps, row.id);
   const now = deps.clock.now();
   const purgeFrom = now - deps.config.expiredSiteGraceDays * 86_400_000 - 1;
   // Every site leaves the edge before this answers (its public copy is removed before and after the change).

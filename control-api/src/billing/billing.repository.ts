@@ -1,4 +1,4 @@
-/** Billing's rows: subscriptions, the Stripe events applied, and usage. The only module that queries them. */
+/** Billing's rows: subscriptions, the Stripe events applied, trial slots per address, and usage. The only module that queries them. */
 import { type Insertable, type Kysely, type Selectable, type Transaction, sql } from 'kysely';
 import type { Database, SubscriptionsTable, UsageTable } from '../db/tables.ts';
 import { newId } from '../db/ids.ts';
@@ -14,6 +14,12 @@ export async function findSubscriptionOfCreator(db: TDb, creatorId: string): Pro
 
 export async function findSubscriptionByCustomer(db: TDb, customerId: string): Promise<TSubscriptionRow | undefined> {
   return db.selectFrom('subscriptions').selectAll().where('stripe_customer_id', '=', customerId).executeTakeFirst();
+}
+
+/** Whether the creator's email address is confirmed (a trial needs it); undefined when there is no such creator. */
+export async function isCreatorEmailConfirmed(db: TDb, creatorId: string): Promise<boolean | undefined> {
+  const row = await db.selectFrom('creators').select('email_verified_at').where('id', '=', creatorId).executeTakeFirst();
+  return row ? row.email_verified_at !== null : undefined;
 }
 
 /** A creator's subscription row before anything was bought: Free, active, no Stripe customer, no trial used. */
@@ -34,6 +40,8 @@ export function freeSubscriptionRow(id: string, creatorId: string, now: number):
     trial_used_at: null,
     grace_period_end: null,
     last_checkout_session_id: null,
+    open_checkout_session_id: null,
+    open_checkout_price: null,
   };
 }
 
@@ -74,6 +82,52 @@ export async function startTrial(db: TDb, creatorId: string, input: { planId: st
     .where('stripe_subscription_id', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Takes one of the address's `limit` trial slots: a free one, or one whose trial started before
+ * `freeBefore`. Each take is a single insert-if-absent or conditional update, so two sign-ups from
+ * one address at once cannot both take the last slot. Answers whether one was taken.
+ */
+export async function takeTrialAddressSlot(db: TDb, input: { addressHash: string; limit: number; now: number; freeBefore: number }): Promise<boolean> {
+  for (let slot = 0; slot < input.limit; slot += 1) {
+    const inserted = await db
+      .insertInto('trial_address_slots')
+      .values({ address_hash: input.addressHash, slot, started_at: input.now })
+      .onConflict((oc) => oc.columns(['address_hash', 'slot']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return true;
+    const reused = await db
+      .updateTable('trial_address_slots')
+      .set({ started_at: input.now })
+      .where('address_hash', '=', input.addressHash)
+      .where('slot', '=', slot)
+      .where('started_at', '<', input.freeBefore)
+      .executeTakeFirst();
+    if (Number(reused.numUpdatedRows) === 1) return true;
+  }
+  return false;
+}
+
+/** Remembers the Checkout Session just opened, unless another was remembered since `expected` was read. */
+export async function setOpenCheckoutSession(db: TDb, creatorId: string, input: { expected: string | null; sessionId: string; price: string; now: number }): Promise<boolean> {
+  const result = await db
+    .updateTable('subscriptions')
+    .set({ open_checkout_session_id: input.sessionId, open_checkout_price: input.price, updated_at: input.now })
+    .where('creator_id', '=', creatorId)
+    .where((eb) => (input.expected === null ? eb('open_checkout_session_id', 'is', null) : eb('open_checkout_session_id', '=', input.expected)))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Forgets the open Checkout Session once it is paid or expired (only if it is still the one remembered). */
+export async function clearOpenCheckoutSession(db: TDb, creatorId: string, sessionId: string, now: number): Promise<void> {
+  await db
+    .updateTable('subscriptions')
+    .set({ open_checkout_session_id: null, open_checkout_price: null, updated_at: now })
+    .where('creator_id', '=', creatorId)
+    .where('open_checkout_session_id', '=', sessionId)
+    .execute();
 }
 
 /**

@@ -7,7 +7,7 @@ import express, { Router } from 'express';
 import { ZCheckoutRequestSchema, type TBillingRedirectResponse, type TSubscriptionResponse, type TTrialResponse, type TUsageResponse } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { principalOf, requireSignedInCreator } from '../access/principal.ts';
-import { limitByAddress } from '../access/request-limits.ts';
+import { clientAddress, limitByAddress } from '../access/request-limits.ts';
 import { createCheckout, createPortal, describeSubscription, describeUsage, startCreatorTrial } from './billing.service.ts';
 import { applyWebhookEvent, verifyWebhook } from './webhook.service.ts';
 
@@ -45,9 +45,9 @@ export function createBillingRoutes(deps: TAppDeps): Router {
     res.set('Cache-Control', PRIVATE).json({ success: true, url } satisfies TBillingRedirectResponse);
   });
 
-  router.post('/api/billing/trial', limitWrites, async (_req, res) => {
+  router.post('/api/billing/trial', limitWrites, async (req, res) => {
     const creator = await requireSignedInCreator(principalOf(res));
-    const subscription = await startCreatorTrial(deps, creator.id);
+    const subscription = await startCreatorTrial(deps, creator.id, clientAddress(req));
     res
       .status(201)
       .set('Cache-Control', PRIVATE)

@@ -3,11 +3,30 @@
  * plan's limits, Stripe Checkout and the Customer Portal, and the one 14-day Pro trial. Nothing here
  * upgrades a plan after a payment: only the webhooks do (webhook.service.ts).
  */
-import { CHECKOUT_RETURN, TRIAL_DAYS, TRIAL_PLAN_ID, withinLimit, type TCheckoutRequest, type TSubscription, type TUsageResponse } from '@dropsite/shared';
+import { createHash } from 'node:crypto';
+import {
+  CHECKOUT_RETURN,
+  TRIAL_ADDRESS_WINDOW_DAYS,
+  TRIAL_DAYS,
+  TRIAL_PLAN_ID,
+  withinLimit,
+  type TCheckoutRequest,
+  type TSubscription,
+  type TUsageResponse,
+} from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import type { TSignedInCreator } from '../access/principal.ts';
 import { AppError } from '../http/app-error.ts';
-import { ensureSubscriptionRow, findSubscriptionOfCreator, setStripeCustomer, startTrial, type TSubscriptionRow } from './billing.repository.ts';
+import {
+  ensureSubscriptionRow,
+  findSubscriptionOfCreator,
+  isCreatorEmailConfirmed,
+  setOpenCheckoutSession,
+  setStripeCustomer,
+  startTrial,
+  takeTrialAddressSlot,
+  type TSubscriptionRow,
+} from './billing.repository.ts';
 import { billingError } from './billing-error.ts';
 import { deliveryLimitOf, effectivePlanId, planOf } from './plan-of.ts';
 import { readUsage } from './usage.service.ts';
@@ -16,8 +35,6 @@ import { usagePeriodOf } from './usage-period.ts';
 type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'stripe' | 'storage'>;
 
 const DAY_MS = 86_400_000;
-/** Repeated clicks within this window reuse one Checkout Session (the idempotency key's time bucket). */
-const CHECKOUT_IDEMPOTENCY_WINDOW_MS = 60_000;
 
 function isoOrNull(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
@@ -81,7 +98,22 @@ async function customerOf(deps: TDeps, creator: TSignedInCreator, row: TSubscrip
   return setStripeCustomer(deps.db, creator.id, customer.id, deps.clock.now());
 }
 
-/** A Stripe Checkout Session (subscription mode) for the plan and interval; answers its URL. */
+/** Stripe subscription statuses that bill or will bill again: a new checkout beside one would charge twice. */
+const LIVE_STRIPE_STATUSES: ReadonlySet<string> = new Set(['active', 'trialing', 'past_due', 'unpaid', 'paused']);
+/** Stripe subscription statuses that are over for good: everything else is cancelled with a deleted account. */
+const ENDED_STRIPE_STATUSES: ReadonlySet<string> = new Set(['canceled', 'incomplete_expired']);
+
+function isStripeNotFound(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && 'statusCode' in err && err.statusCode === 404;
+}
+
+/**
+ * A Stripe Checkout Session (subscription mode) for the plan and interval; answers its URL. One
+ * session at a time: the one still open for the same price is continued (its URL again), one for
+ * another price is expired first, and a creator with a paid subscription (in our rows, or at
+ * Stripe before its webhooks land) or a paid session is sent to the portal instead (409), so no two
+ * sessions can both be paid.
+ */
 export async function createCheckout(deps: TDeps, creator: TSignedInCreator, input: TCheckoutRequest): Promise<string> {
   const stripe = deps.stripe;
   const config = deps.config.billing.stripe;
@@ -92,8 +124,21 @@ export async function createCheckout(deps: TDeps, creator: TSignedInCreator, inp
   const row = await ensureSubscriptionRow(deps.db, creator.id, now);
   if (hasLiveStripeSubscription(row)) throw billingError('already_subscribed');
   const billingUrl = `${deps.config.publicUrl}/billing`;
+  const open = row.open_checkout_session_id;
   try {
     const customer = await customerOf(deps, creator, row);
+    const known = await stripe.subscriptions.list({ customer, status: 'all', limit: 20 });
+    if (known.data.some((subscription) => LIVE_STRIPE_STATUSES.has(subscription.status))) throw billingError('already_subscribed');
+    // A session Stripe no longer knows (e.g. other API keys since) is simply gone.
+    const previous = open ? await stripe.checkout.sessions.retrieve(open).catch((err: unknown) => (isStripeNotFound(err) ? undefined : Promise.reject(err))) : undefined;
+    if (open && previous) {
+      // Paid, and its webhook not applied yet: the plan is on its way.
+      if (previous.status === 'complete' && row.last_checkout_session_id !== open) throw billingError('already_subscribed');
+      if (previous.status === 'open') {
+        if (row.open_checkout_price === price && previous.url) return previous.url;
+        await stripe.checkout.sessions.expire(open, {}, { idempotencyKey: `dropsite-checkout-expire-${open}` });
+      }
+    }
     const session = await stripe.checkout.sessions.create(
       {
         mode: 'subscription',
@@ -105,9 +150,18 @@ export async function createCheckout(deps: TDeps, creator: TSignedInCreator, inp
         metadata: { creator_id: creator.id },
         subscription_data: { metadata: { creator_id: creator.id } },
       },
-      { idempotencyKey: `dropsite-checkout-${creator.id}-${price}-${Math.floor(now / CHECKOUT_IDEMPOTENCY_WINDOW_MS)}` },
+      // Two clicks at once send the same key and get the same session; the next one follows the session it replaces.
+      { idempotencyKey: `dropsite-checkout-${creator.id}-${price}-${open ?? row.last_checkout_session_id ?? 'first'}` },
     );
     if (!session.url) throw new Error('Checkout Session without a URL');
+    if (!(await setOpenCheckoutSession(deps.db, creator.id, { expected: open, sessionId: session.id, price, now }))) {
+      const current = await findSubscriptionOfCreator(deps.db, creator.id);
+      if (current?.open_checkout_session_id !== session.id) {
+        // Another checkout of this creator (another plan) was opened meanwhile: this one is never paid.
+        await stripe.checkout.sessions.expire(session.id, {}, { idempotencyKey: `dropsite-checkout-expire-${session.id}` });
+        throw new AppError('conflict', 'Another checkout was opened a moment ago. Reload the page and choose your plan again.');
+      }
+    }
     return session.url;
   } catch (cause) {
     if (cause instanceof AppError) throw cause;
@@ -131,11 +185,58 @@ export async function createPortal(deps: TDeps, creator: TSignedInCreator): Prom
   }
 }
 
-/** Starts the creator's one trial: TRIAL_DAYS of Pro, no card (works without Stripe keys too). */
-export async function startCreatorTrial(deps: TDeps, creatorId: string): Promise<TSubscription> {
+/** The key a client address's trials are counted under: a hash, so the table holds no address. */
+function trialAddressHash(address: string): string {
+  return createHash('sha256').update(`dropsite-trial-address:${address}`).digest('base64url');
+}
+
+/**
+ * Starts the creator's one trial: TRIAL_DAYS of Pro, no card (works without Stripe keys too). Only
+ * for a confirmed email address (403), and TRIALS_PER_ADDRESS per client address in
+ * TRIAL_ADDRESS_WINDOW_DAYS (429), counted in the database: throwaway sign-ups get no run of trials.
+ */
+export async function startCreatorTrial(deps: TDeps, creatorId: string, clientAddress: string): Promise<TSubscription> {
+  const isConfirmed = await isCreatorEmailConfirmed(deps.db, creatorId);
+  // The session's join found the creator a moment ago; gone now means deleted meanwhile.
+  if (isConfirmed === undefined) throw new AppError('unauthorized', 'Authentication required. Please sign in and try again.');
+  if (!isConfirmed) throw billingError('trial_needs_confirmed_email');
   const now = deps.clock.now();
   await ensureSubscriptionRow(deps.db, creatorId, now);
-  const started = await startTrial(deps.db, creatorId, { planId: TRIAL_PLAN_ID, now, trialEnd: now + TRIAL_DAYS * DAY_MS });
-  if (!started) throw billingError('trial_used');
+  await deps.db.transaction().execute(async (trx) => {
+    if (!(await startTrial(trx, creatorId, { planId: TRIAL_PLAN_ID, now, trialEnd: now + TRIAL_DAYS * DAY_MS }))) throw billingError('trial_used');
+    const slot = { addressHash: trialAddressHash(clientAddress), limit: deps.config.billing.trialsPerAddress, now, freeBefore: now - TRIAL_ADDRESS_WINDOW_DAYS * DAY_MS };
+    if (!(await takeTrialAddressSlot(trx, slot))) throw billingError('trial_address_limit');
+  });
   return describeSubscription(deps, creatorId);
+}
+
+/**
+ * Before an account is deleted: its Stripe subscriptions are cancelled at once (no further charge)
+ * and an open Checkout Session is expired (it can no longer be paid). When Stripe cannot be reached
+ * (or billing is off while a paid plan runs) it throws billing_unreachable (503) and the account
+ * must stay: nothing of it has been deleted yet.
+ */
+export async function cancelBillingOfDeletedAccount(deps: Pick<TAppDeps, 'db' | 'log' | 'stripe'>, creatorId: string): Promise<void> {
+  const row = await findSubscriptionOfCreator(deps.db, creatorId);
+  if (!row?.stripe_customer_id) return;
+  const stripe = deps.stripe;
+  if (!stripe) {
+    if (hasLiveStripeSubscription(row)) throw billingError('billing_unreachable');
+    return;
+  }
+  try {
+    const subscriptions = await stripe.subscriptions.list({ customer: row.stripe_customer_id, status: 'all', limit: 100 });
+    for (const subscription of subscriptions.data) {
+      if (ENDED_STRIPE_STATUSES.has(subscription.status)) continue;
+      await stripe.subscriptions.cancel(subscription.id, {}, { idempotencyKey: `dropsite-account-deleted-${subscription.id}` });
+    }
+    if (row.open_checkout_session_id) {
+      const session = await stripe.checkout.sessions.retrieve(row.open_checkout_session_id);
+      if (session.status === 'open') await stripe.checkout.sessions.expire(session.id, {}, { idempotencyKey: `dropsite-checkout-expire-${session.id}` });
+    }
+  } catch (cause) {
+    deps.log.error({ err: cause, creatorId }, 'cancelling the Stripe subscription of a deleted account failed');
+    throw billingError('billing_unreachable', { cause });
+  }
+  deps.log.info({ creatorId, customerId: row.stripe_customer_id }, 'Stripe subscription of a deleted account cancelled');
 }

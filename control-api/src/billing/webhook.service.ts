@@ -1,6 +1,8 @@
 /**
  * Stripe's webhooks, the only way a plan changes after a payment (security checklist, Stripe):
- * - the signature is checked over the raw body, within the tolerance window (400 otherwise);
+ * - the signature is checked over the raw body, within the tolerance window (400 otherwise), and
+ *   neither its timestamp nor the event's `created` may lie ahead of our clock by more than
+ *   FUTURE_SKEW_MS (400): a date in the future would outrank every real event in the ordering below;
  * - each event is applied once: its id goes into billing_events in the same transaction as its
  *   effect, so a redelivery or a concurrent duplicate applies nothing;
  * - order is not trusted: a subscription row takes only events not older than the newest applied
@@ -14,6 +16,7 @@ import type { TStripeConfig } from '../config/config.ts';
 import { AppError } from '../http/app-error.ts';
 import {
   applySubscriptionChange,
+  clearOpenCheckoutSession,
   ensureSubscriptionRow,
   findSubscriptionByCustomer,
   isBillingEventRecorded,
@@ -28,6 +31,8 @@ import { billingError } from './billing-error.ts';
 type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'stripe'>;
 
 const DAY_MS = 86_400_000;
+/** How far ahead of our clock Stripe's clock may be. */
+const FUTURE_SKEW_MS = 60_000;
 
 /** A Stripe id, whether the object came expanded or not. */
 const ZStripeRefSchema = z.union([z.string(), z.object({ id: z.string() }).transform((o) => o.id)]);
@@ -153,9 +158,24 @@ export function verifyWebhook(deps: TDeps, rawBody: Buffer, signature: string | 
   } catch (cause) {
     throw new AppError('bad_request', 'Invalid Stripe signature', { cause });
   }
+  const signedAt = /(?:^|,)\s*t=(\d+)/.exec(signature)?.[1];
+  if (signedAt === undefined || Number(signedAt) * 1000 > deps.clock.now() + FUTURE_SKEW_MS) throw new AppError('bad_request', 'Stripe signature timestamp is in the future');
   const parsed = ZEventSchema.safeParse(event);
   if (!parsed.success) throw new AppError('bad_request', 'Not a Stripe event');
+  refuseFutureEvent(deps, parsed.data);
   return parsed.data;
+}
+
+/** An event as Stripe's API lists it; undefined when it is not one, or dated in the future. */
+export function parseStripeEvent(deps: Pick<TDeps, 'clock'>, raw: unknown): TEvent | undefined {
+  const parsed = ZEventSchema.safeParse(raw);
+  if (!parsed.success || parsed.data.created * 1000 > deps.clock.now() + FUTURE_SKEW_MS) return undefined;
+  return parsed.data;
+}
+
+/** An event dated ahead of our clock (beyond the skew) is refused: applied, it would outrank every real one. */
+function refuseFutureEvent(deps: Pick<TDeps, 'clock'>, event: TEvent): void {
+  if (event.created * 1000 > deps.clock.now() + FUTURE_SKEW_MS) throw new AppError('bad_request', 'Stripe event is dated in the future');
 }
 
 /** Applies a verified event once. */
@@ -229,7 +249,10 @@ export async function applyWebhookEvent(deps: TDeps, event: TEvent): Promise<TWe
       return;
     }
     if (!row) return;
-    if (checkoutSessionId) await setLastCheckoutSession(trx, row.id, checkoutSessionId, now);
+    if (checkoutSessionId) {
+      await setLastCheckoutSession(trx, row.id, checkoutSessionId, now);
+      await clearOpenCheckoutSession(trx, row.creator_id, checkoutSessionId, now);
+    }
     const change = subscription ? changeOfSubscription(config, subscription, row, createdMs, deleted) : invoiceChange?.(row);
     if (!change) {
       if (checkoutSessionId) outcome = 'applied';

@@ -122,6 +122,10 @@ const ZEnvSchema = z.object({
   /** Where the Stripe SDK sends its calls instead of api.stripe.com (a local stand-in in tests), e.g. http://127.0.0.1:12111. */
   STRIPE_API_URL: z.url().optional(),
   STRIPE_WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
+  /** How often the API asks Stripe for events whose webhook was not delivered, and applies those it missed; 0 turns it off. */
+  STRIPE_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(900),
+  /** Pro trials started from one client address (an IPv6 /64 counts as one) in 30 days. */
+  TRIALS_PER_ADDRESS: z.coerce.number().int().min(0).max(1000).default(1),
   DEFAULT_PLAN: z.enum(PLAN_IDS).default('free'),
 });
 
@@ -216,6 +220,8 @@ export interface TBillingConfig {
   stripe: TStripeConfig | undefined;
   /** The plan of every creator without a paid plan or trial (DEFAULT_PLAN, default free). */
   defaultPlan: TPlanId;
+  /** Trials one client address may start in TRIAL_ADDRESS_WINDOW_DAYS (TRIALS_PER_ADDRESS, default 1). */
+  trialsPerAddress: number;
 }
 
 export interface TStripeConfig {
@@ -227,6 +233,8 @@ export interface TStripeConfig {
   prices: Partial<Record<TPaidPlanId, Partial<Record<TBillingInterval, string>>>>;
   /** The API's host instead of api.stripe.com (tests: the local stand-in). */
   api: { host: string; port: number; protocol: 'http' | 'https' } | undefined;
+  /** How often undelivered events are fetched from Stripe and applied (STRIPE_RECONCILE_INTERVAL_SECONDS); 0: never. */
+  reconcileEveryMs: number;
 }
 
 /** What extracting archive entries and streaming ZIPs may cost (inflating is CPU the visitor does not pay for). */
@@ -392,7 +400,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       entryMaxRatio: e.ARCHIVE_ENTRY_MAX_RATIO,
       maxConcurrentZips: e.ZIP_MAX_CONCURRENT,
     },
-    billing: { stripe: stripeConfigOf(e), defaultPlan: e.DEFAULT_PLAN },
+    billing: { stripe: stripeConfigOf(e), defaultPlan: e.DEFAULT_PLAN, trialsPerAddress: e.TRIALS_PER_ADDRESS },
   };
 }
 
@@ -414,7 +422,14 @@ function stripeConfigOf(e: z.infer<typeof ZEnvSchema>): TStripeConfig | undefine
     const protocol = url.protocol === 'http:' ? 'http' : 'https';
     api = { host: url.hostname, port: url.port ? Number(url.port) : protocol === 'http' ? 80 : 443, protocol };
   }
-  return { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, webhookToleranceSeconds: e.STRIPE_WEBHOOK_TOLERANCE_SECONDS, prices, api };
+  return {
+    secretKey: e.STRIPE_SECRET_KEY,
+    webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+    webhookToleranceSeconds: e.STRIPE_WEBHOOK_TOLERANCE_SECONDS,
+    prices,
+    api,
+    reconcileEveryMs: e.STRIPE_RECONCILE_INTERVAL_SECONDS * 1000,
+  };
 }
 
 function hostnameOf(url: string | undefined): string | undefined {

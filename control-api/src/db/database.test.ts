@@ -46,6 +46,7 @@ const ALL_TABLES = [
   'projects',
   'server_secrets',
   'subscriptions',
+  'trial_address_slots',
   'upload_chunks',
   'upload_files',
   'upload_sessions',

@@ -30,6 +30,7 @@ import { SAFETY_NET_PAGES, startSqliteCheckpointer } from './sqlite-checkpointer
 import * as changeNotificationsMigration from './migrations/2026_11_27_0900_change_notifications.ts';
 import * as sessionLinkSignInMigration from './migrations/2026_12_07_0100_session_link_sign_in.ts';
 import * as commentCountsIndexMigration from './migrations/2026_11_27_1000_comment_counts_index.ts';
+import * as billingSafeguardsMigration from './migrations/2026_12_07_0500_billing_safeguards.ts';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
 
 export type TDialect = 'sqlite' | 'postgres';
@@ -93,6 +94,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_27_0900_change_notifications': changeNotificationsMigration,
   '2026_11_27_1000_comment_counts_index': commentCountsIndexMigration,
   '2026_12_07_0100_session_link_sign_in': sessionLinkSignInMigration,
+  '2026_12_07_0500_billing_safeguards': billingSafeguardsMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

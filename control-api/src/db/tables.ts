@@ -302,6 +302,16 @@ export interface SubscriptionsTable {
   /** past_due: the paid plan's limits hold until then. */
   grace_period_end: number | null;
   last_checkout_session_id: string | null;
+  /** The Checkout Session opened last and not yet known paid or expired, and its price: a new checkout continues or expires it. */
+  open_checkout_session_id: string | null;
+  open_checkout_price: string | null;
+}
+
+/** One trial allowed per slot of a client address (its SHA-256), taken again once started_at is 30 days old. */
+export interface TrialAddressSlotsTable {
+  address_hash: string;
+  slot: number;
+  started_at: number;
 }
 
 export interface BillingEventsTable {
@@ -457,6 +467,7 @@ export interface Database {
   notifications: NotificationsTable;
   subscriptions: SubscriptionsTable;
   billing_events: BillingEventsTable;
+  trial_address_slots: TrialAddressSlotsTable;
   usage: UsageTable;
   messages: MessagesTable;
   newsletter_subscribers: NewsletterSubscribersTable;

@@ -5,8 +5,15 @@
  * API calls it answers (form-encoded bodies, as the Stripe SDK sends them):
  *   POST /v1/customers                     customers.create
  *   POST /v1/checkout/sessions             checkout.sessions.create (its `url` is this server's /checkout/{id})
+ *   GET  /v1/checkout/sessions/{id}        checkout.sessions.retrieve
+ *   POST /v1/checkout/sessions/{id}/expire checkout.sessions.expire (an open session only; it can no longer be paid)
  *   POST /v1/billing_portal/sessions       billingPortal.sessions.create (its `url` is /portal/{id})
  *   GET  /v1/subscriptions/{id}            subscriptions.retrieve
+ *   GET  /v1/subscriptions?customer=       subscriptions.list (status=all, or the not-cancelled ones)
+ *   DELETE /v1/subscriptions/{id}          subscriptions.cancel (at once; sends customer.subscription.deleted)
+ *   GET  /v1/events                        events.list: every event sent or recorded, newest first, filtered by
+ *                                          delivery_success, types[] and created[gte], paged by starting_after
+ * With `unavailable` set, every API call is answered by a dropped connection (Stripe unreachable).
  * Pages a browser opens (what Stripe's hosted pages do, reduced to one button):
  *   GET  /checkout/{id}   a 'Pay' button; paying creates the subscription, sends the signed webhooks
  *                         customer.subscription.created, invoice.paid and checkout.session.completed
@@ -79,6 +86,12 @@ export interface TStripeStandin {
   /** Every API call received, oldest first. */
   readonly requests: TStandinRequest[];
   readonly subscriptions: Map<string, TStandinSubscription>;
+  /** Every event sent or recorded, oldest first, with whether its webhook was delivered (a 2xx answer). */
+  readonly events: { event: TStandinEvent; delivered: boolean }[];
+  /** When true, API calls get a dropped connection, as if Stripe could not be reached. */
+  unavailable: boolean;
+  /** Keeps an event as made but never delivered (the webhook endpoint could not be reached); events.list names it. */
+  record(event: TStandinEvent): void;
   /** An event as Stripe would make it (id `evt_…`, `created` now unless given). */
   event(type: string, object: Record<string, unknown>, created?: number): TStandinEvent;
   /** Signs (at `timestamp`, seconds, default now) and posts an event or any body to the webhook URL; answers the API's status. */
@@ -138,8 +151,8 @@ interface TStandinCheckoutSession {
   success_url: string;
   cancel_url: string;
   subscription: string | null;
-  status: 'open' | 'complete';
-  url: string;
+  status: 'open' | 'complete' | 'expired';
+  url: string | null;
 }
 
 function metadataOf(body: Record<string, string>, prefix: string): Record<string, string> {
@@ -158,7 +171,15 @@ export async function startStripeStandin(options: { webhookUrl?: string; port?: 
   const portals = new Map<string, { id: string; customer: string; return_url: string }>();
   const subscriptions = new Map<string, TStandinSubscription>();
   const idempotent = new Map<string, unknown>();
+  const events: { event: TStandinEvent; delivered: boolean }[] = [];
   let url = '';
+
+  /** Notes a delivery of the event (the last one counts, as Stripe's delivery_success does). */
+  const noteDelivery = (event: TStandinEvent, delivered: boolean) => {
+    const known = events.find((e) => e.event.id === event.id);
+    if (known) known.delivered = delivered;
+    else events.push({ event, delivered });
+  };
 
   const standin: TStripeStandin = {
     url: '',
@@ -166,6 +187,11 @@ export async function startStripeStandin(options: { webhookUrl?: string; port?: 
     webhookSecret: STANDIN_WEBHOOK_SECRET,
     requests,
     subscriptions,
+    events,
+    unavailable: false,
+    record(event) {
+      noteDelivery(event, false);
+    },
     event(type, object, created) {
       return { id: newStripeId('evt'), object: 'event', type, created: created ?? Math.floor(Date.now() / 1000), livemode: false, data: { object } };
     },
@@ -179,16 +205,24 @@ export async function startStripeStandin(options: { webhookUrl?: string; port?: 
     async send(event, sendOptions = {}) {
       if (!standin.webhookUrl) throw new Error('The stand-in has no webhook URL');
       const payload = typeof event === 'string' ? event : JSON.stringify(event);
-      const response = await fetch(standin.webhookUrl, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'Stripe-Signature': standin.sign(payload, sendOptions) },
-        body: payload,
-      });
+      let response: Response;
+      try {
+        response = await fetch(standin.webhookUrl, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'Stripe-Signature': standin.sign(payload, sendOptions) },
+          body: payload,
+        });
+      } catch (err) {
+        if (typeof event !== 'string') noteDelivery(event, false);
+        throw err;
+      }
+      if (typeof event !== 'string') noteDelivery(event, response.ok);
       return { status: response.status, body: await response.text() };
     },
     async pay(sessionId) {
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`No such checkout session ${sessionId}`);
+      if (session.status !== 'open') throw new Error(`Checkout session ${sessionId} is ${session.status}: it cannot be paid`);
       const now = Math.floor(Date.now() / 1000);
       const interval = session.price.includes('yearly') ? 'year' : 'month';
       const subscription: TStandinSubscription = {
@@ -236,7 +270,11 @@ export async function startStripeStandin(options: { webhookUrl?: string; port?: 
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 
-  async function answerApi(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  async function answerApi(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<void> {
+    if (standin.unavailable) {
+      req.socket.destroy();
+      return;
+    }
     const body = req.method === 'POST' ? await readBody(req) : {};
     const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
     requests.push({ method: req.method ?? 'GET', path, body, idempotencyKey, authorization: req.headers.authorization });
@@ -296,11 +334,60 @@ export async function startStripeStandin(options: { webhookUrl?: string; port?: 
       answer(portal);
       return;
     }
+    const sessionMatch = /^\/v1\/checkout\/sessions\/(cs_test_\w+)(\/expire)?$/.exec(path);
+    if (sessionMatch?.[1]) {
+      const session = sessions.get(sessionMatch[1]);
+      if (!session) return notFound(res, `checkout session: '${sessionMatch[1]}'`);
+      if (req.method === 'GET' && !sessionMatch[2]) return answer(session);
+      if (req.method === 'POST' && sessionMatch[2]) {
+        if (session.status !== 'open') {
+          sendJson(res, 400, {
+            error: { type: 'invalid_request_error', message: `Only Checkout Sessions with a status in ["open"] can be expired. This one is ${session.status}.` },
+          });
+          return;
+        }
+        session.status = 'expired';
+        session.url = null;
+        return answer(session);
+      }
+    }
     const subscriptionMatch = /^\/v1\/subscriptions\/([\w-]+)$/.exec(path);
-    if (req.method === 'GET' && subscriptionMatch?.[1]) {
+    if ((req.method === 'GET' || req.method === 'DELETE') && subscriptionMatch?.[1]) {
       const subscription = subscriptions.get(subscriptionMatch[1]);
       if (!subscription) return notFound(res, `subscription: '${subscriptionMatch[1]}'`);
+      if (req.method === 'DELETE' && subscription.status !== 'canceled') {
+        subscription.status = 'canceled';
+        subscription.cancel_at_period_end = false;
+        // Stripe tells the webhook endpoint after answering; a refused or failed delivery is kept for events.list.
+        const deleted = standin.event('customer.subscription.deleted', { ...subscription });
+        setImmediate(() => void standin.send(deleted).catch(() => {}));
+      }
       answer(subscription);
+      return;
+    }
+    if (req.method === 'GET' && path === '/v1/subscriptions') {
+      const customer = query.get('customer');
+      const status = query.get('status');
+      const data = [...subscriptions.values()]
+        .filter((s) => (customer === null || s.customer === customer) && (status === 'all' || (status === null ? s.status !== 'canceled' : s.status === status)))
+        .reverse();
+      answer({ object: 'list', url: '/v1/subscriptions', has_more: false, data });
+      return;
+    }
+    if (req.method === 'GET' && path === '/v1/events') {
+      const deliverySuccess = query.get('delivery_success');
+      const types = [...query.entries()].filter(([key]) => key === 'types' || key.startsWith('types[')).map(([, value]) => value);
+      const createdGte = Number(query.get('created[gte]') ?? 0);
+      const limit = Math.min(100, Math.max(1, Number(query.get('limit') ?? 10)));
+      let listed = [...events]
+        .reverse()
+        .filter((e) => deliverySuccess === null || String(e.delivered) === deliverySuccess)
+        .filter((e) => types.length === 0 || types.includes(e.event.type))
+        .filter((e) => e.event.created >= createdGte)
+        .map((e) => e.event);
+      const after = query.get('starting_after');
+      if (after) listed = listed.slice(listed.findIndex((e) => e.id === after) + 1);
+      answer({ object: 'list', url: '/v1/events', has_more: listed.length > limit, data: listed.slice(0, limit) });
       return;
     }
     notFound(res, `route ${req.method} ${path}`);
@@ -312,6 +399,10 @@ export async function startStripeStandin(options: { webhookUrl?: string; port?: 
     if (checkout?.[1]) {
       const session = sessions.get(checkout[1]);
       if (!session) return notFound(res, 'checkout session');
+      if (session.status === 'expired') {
+        sendHtml(res, 'Expired · Stripe stand-in', '<h1>This checkout session has expired</h1><p>Nothing was charged. Go back and choose your plan again.</p>');
+        return;
+      }
       if (req.method === 'POST' && checkout[2]) {
         if (session.status === 'open') await standin.pay(session.id);
         res.writeHead(303, { Location: session.success_url.replace('{CHECKOUT_SESSION_ID}', session.id) }).end();
@@ -350,8 +441,9 @@ export async function startStripeStandin(options: { webhookUrl?: string; port?: 
   }
 
   const server: Server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://standin').pathname;
-    const handle = path.startsWith('/v1/') ? answerApi(req, res, path) : answerPage(req, res, path);
+    const requestUrl = new URL(req.url ?? '/', 'http://standin');
+    const path = requestUrl.pathname;
+    const handle = path.startsWith('/v1/') ? answerApi(req, res, path, requestUrl.searchParams) : answerPage(req, res, path);
     handle.catch((err: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { error: { type: 'api_error', message: err instanceof Error ? err.message : String(err) } });
     });
@@ -368,12 +460,15 @@ export function standinBillingConfig(standin: Pick<TStripeStandin, 'url'>, overr
   const api = new URL(standin.url);
   return {
     defaultPlan: 'free',
+    trialsPerAddress: 1,
     stripe: {
       secretKey: STANDIN_SECRET_KEY,
       webhookSecret: STANDIN_WEBHOOK_SECRET,
       webhookToleranceSeconds: 300,
       prices: STANDIN_PRICES,
       api: { host: api.hostname, port: Number(api.port), protocol: 'http' },
+      // Tests run a reconciliation pass themselves (reconcileStripeEvents).
+      reconcileEveryMs: 0,
     },
     ...overrides,
   };

@@ -21,6 +21,8 @@ const FAULT_STACK_ENV: Record<string, string> = {
   RATE_LIMIT_WRITES_PER_MINUTE: '1000000',
   RATE_LIMIT_SITE_WRITES_PER_MINUTE: '1000000',
   FORM_SUBMISSIONS_PER_ADDRESS_PER_HOUR: '100000',
+  // Every row's creator starts the Pro trial from this one address.
+  TRIALS_PER_ADDRESS: '1000',
   // The store's own space is what the storage-full row exhausts, not a budget of the API's.
   STORAGE_MIN_FREE_BYTES: '0',
   STORAGE_MIN_FREE_PERCENT: '0',

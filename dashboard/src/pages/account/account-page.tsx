@@ -550,7 +550,7 @@ function DeleteSection({ email, hasPassword }: { email: string; hasPassword: boo
       id={headingId}
       title="Delete account"
       tone="danger"
-      lede="Your account, every site you published with it and all their files are removed. The sites stop answering at once. This cannot be undone."
+      lede="Your account, every site you published with it and all their files are removed. The sites stop answering at once. A paid plan is cancelled at once: nothing more is charged, and the rest of its period is not refunded. This cannot be undone."
     >
       {isConfirming ? (
         <form className="account-form" onSubmit={onSubmit}>

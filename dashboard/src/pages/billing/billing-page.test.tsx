@@ -32,7 +32,11 @@ const usage = (overrides: Partial<TUsageResponse> = {}): TUsageResponse => ({
   ...overrides,
 });
 
-function render(billing: Partial<TSubscriptionResponse> & { subscription: TSubscription }, usageAnswer = usage()) {
+function render(
+  billing: Partial<TSubscriptionResponse> & { subscription: TSubscription },
+  usageAnswer = usage(),
+  creator = { email: 'ada@studio.example', isEmailConfirmed: true },
+) {
   return load(
     renderToStaticMarkup(
       createElement(BillingDetails, {
@@ -43,6 +47,7 @@ function render(billing: Partial<TSubscriptionResponse> & { subscription: TSubsc
         busy: null,
         isWaiting: false,
         actionError: null,
+        ...creator,
         onCheckout: noop,
         onPortal: noop,
         onTrial: noop,
@@ -52,6 +57,19 @@ function render(billing: Partial<TSubscriptionResponse> & { subscription: TSubsc
 }
 
 describe('the billing dashboard', () => {
+  it('offers the trial to an unconfirmed address only once it is confirmed, with the link to send again', () => {
+    const $ = render({ subscription: subscription({ trial_available: true }) }, usage(), { email: 'new@studio.example', isEmailConfirmed: false });
+    const trial = $('button:contains("Start 14-day Pro trial")');
+    expect(trial.attr('disabled')).toBeDefined();
+    const note = $(`#${trial.attr('aria-describedby')}`);
+    expect(note.text()).toBe('Confirm your email address to start your free 14-day Pro trial: open the link we emailed to new@studio.example, or send a new one.');
+    expect($('.billing-confirm button').text()).toBe('Send confirmation link');
+
+    const confirmed = render({ subscription: subscription({ trial_available: true }) });
+    expect(confirmed('button:contains("Start 14-day Pro trial")').attr('disabled')).toBeUndefined();
+    expect(confirmed('.billing-confirm')).toHaveLength(0);
+  });
+
   it('without Stripe keys shows the plans, says billing is not configured, and offers nothing to pay', () => {
     const $ = render({ billing_configured: false, subscription: subscription({ trial_available: true }) });
     expect($('[role=note] .billing-banner__title').first().text()).toBe(BILLING_ERRORS.billing_not_configured.message);

@@ -21,7 +21,10 @@ import {
   type TSubscriptionResponse,
   type TUsageResponse,
 } from '@dropsite/shared';
+import { ApiRequestError } from '@dropsite/shared/browser/api-client';
+import { authApi } from '../../auth/auth-api.ts';
 import { BILLING_PATH } from '../../auth/auth-paths.ts';
+import { failureMessage } from '../../auth/failure-message.ts';
 import { AlertIcon, CheckIcon } from '../../components/icons.tsx';
 import { PlanFeatures } from '../../components/plan-features.tsx';
 import { SiteFooter } from '../../components/site-footer.tsx';
@@ -61,7 +64,9 @@ export function BillingPage() {
   return (
     <>
       <SiteHeader isLandingPage={false} />
-      <AccessGuard returnTo={`${BILLING_PATH}${window.location.search}`}>{() => <CreatorBilling />}</AccessGuard>
+      <AccessGuard returnTo={`${BILLING_PATH}${window.location.search}`}>
+        {(creator) => <CreatorBilling email={creator.email} isEmailConfirmed={creator.emailVerified} />}
+      </AccessGuard>
       <SiteFooter />
     </>
   );
@@ -71,7 +76,7 @@ type TLoad = { status: 'loading' } | { status: 'failed'; message: string } | { s
 type TCheckoutWait = 'waiting' | 'confirmed' | 'timed-out' | 'cancelled' | null;
 type TBusy = { action: 'checkout'; planId: TPaidPlanId } | { action: 'portal' } | { action: 'trial' } | null;
 
-function CreatorBilling() {
+function CreatorBilling({ email, isEmailConfirmed }: { email: string; isEmailConfirmed: boolean }) {
   const [load, setLoad] = useState<TLoad>({ status: 'loading' });
   const [interval, setBillingInterval] = useState<TBillingInterval>('monthly');
   const [busy, setBusy] = useState<TBusy>(null);
@@ -146,6 +151,8 @@ function CreatorBilling() {
     } catch (error) {
       setActionError(billingActionMessage(error, fallback));
       setBusy(null);
+      // Paid already (perhaps moments ago, in another tab): the page shows the plan and the portal to manage it.
+      if (error instanceof ApiRequestError && error.status === 409 && error.message === BILLING_ERRORS.already_subscribed.message) void reload();
     }
   };
   const checkout = (planId: TPaidPlanId) => goTo({ action: 'checkout', planId }, () => createCheckout(planId, interval), BILLING_UI_MESSAGES.checkoutFailed);
@@ -205,6 +212,8 @@ function CreatorBilling() {
           busy={busy}
           isWaiting={wait === 'waiting'}
           actionError={actionError}
+          email={email}
+          isEmailConfirmed={isEmailConfirmed}
           onCheckout={checkout}
           onPortal={portal}
           onTrial={trial}
@@ -282,12 +291,28 @@ interface TBillingDetailsProps {
   busy: TBusy;
   isWaiting: boolean;
   actionError: string | null;
+  /** The creator's address, and whether it is confirmed: the trial needs a confirmed one. */
+  email: string;
+  isEmailConfirmed: boolean;
   onCheckout: (planId: TPaidPlanId) => void;
   onPortal: () => void;
   onTrial: () => void;
 }
 
-export function BillingDetails({ billing, usage, interval, onInterval, busy, isWaiting, actionError, onCheckout, onPortal, onTrial }: TBillingDetailsProps) {
+export function BillingDetails({
+  billing,
+  usage,
+  interval,
+  onInterval,
+  busy,
+  isWaiting,
+  actionError,
+  email,
+  isEmailConfirmed,
+  onCheckout,
+  onPortal,
+  onTrial,
+}: TBillingDetailsProps) {
   const { subscription, billing_configured: isConfigured } = billing;
   const plan = PLANS[subscription.plan_id];
   const badge = statusBadge(subscription.status);
@@ -295,6 +320,8 @@ export function BillingDetails({ billing, usage, interval, onInterval, busy, isW
   const canBuy = isConfigured && !isWaiting;
   const canOpenPortal = isConfigured && subscription.has_billing_account;
   const notConfiguredId = useId();
+  const confirmFirstId = useId();
+  const needsConfirmation = subscription.trial_available && !isEmailConfirmed;
   const now = Date.now();
   const dates = describeDates(subscription);
 
@@ -374,7 +401,13 @@ export function BillingDetails({ billing, usage, interval, onInterval, busy, isW
             </button>
           )}
           {subscription.trial_available && (
-            <button type="button" className="button button--secondary button--large" onClick={onTrial} disabled={isBusy}>
+            <button
+              type="button"
+              className="button button--secondary button--large"
+              onClick={onTrial}
+              disabled={isBusy || needsConfirmation}
+              aria-describedby={needsConfirmation ? confirmFirstId : undefined}
+            >
               {busy?.action === 'trial' ? 'Starting your trial…' : `Start ${TRIAL_DAYS}-day Pro trial`}
             </button>
           )}
@@ -384,6 +417,7 @@ export function BillingDetails({ billing, usage, interval, onInterval, busy, isW
             </button>
           )}
         </div>
+        {needsConfirmation && <ConfirmEmailForTrial id={confirmFirstId} email={email} />}
         {canOpenPortal && <p className="billing-current__hint">Change your card, download invoices or cancel in Stripe’s billing portal.</p>}
       </section>
 
@@ -452,6 +486,35 @@ export function BillingDetails({ billing, usage, interval, onInterval, busy, isW
         </p>
       </section>
     </>
+  );
+}
+
+/** The trial needs a confirmed address: what to do, and the confirmation link sent again on request. */
+function ConfirmEmailForTrial({ id, email }: { id: string; email: string }) {
+  const [state, setState] = useState<'idle' | 'sending' | 'sent' | 'failed'>('idle');
+  const [failure, setFailure] = useState('');
+  const send = async () => {
+    setState('sending');
+    try {
+      await authApi.requestVerification();
+      setState('sent');
+    } catch (error) {
+      setFailure(failureMessage(error));
+      setState('failed');
+    }
+  };
+  return (
+    <div className="billing-confirm">
+      <p id={id} className="billing-current__hint">
+        Confirm your email address to start your free {TRIAL_DAYS}-day Pro trial: open the link we emailed to <strong>{email}</strong>, or send a new one.
+      </p>
+      <button type="button" className="button button--secondary" onClick={() => void send()} disabled={state === 'sending' || state === 'sent'}>
+        {state === 'sending' ? 'Sending…' : 'Send confirmation link'}
+      </button>
+      <p className="billing-confirm__status" role={state === 'failed' ? 'alert' : 'status'}>
+        {state === 'sent' ? `We sent a new confirmation link to ${email}. Open it, then come back to start your trial.` : state === 'failed' ? failure : ''}
+      </p>
+    </div>
   );
 }
 
