@@ -310,6 +310,7 @@ test('deleting an account on Pro says the plan is cancelled, and Stripe no longe
   await expect(page.getByText('A paid plan is cancelled at once: nothing more is charged, and the rest of its period is not refunded.')).toBeVisible();
   await page.getByRole('button', { name: 'Delete account…' }).click();
   await page.getByLabel(`Type ${email} to confirm`).fill(email);
+  await page.getByLabel('Your password').fill('correct horse battery');
   await page.getByRole('button', { name: 'Delete my account and sites' }).click();
   await expect(page).toHaveURL(/\/$/);
 

@@ -39,6 +39,9 @@ function stripeSubscription(input: { id: string; customer: string; status: strin
   };
 }
 
+/** The password the paying creators sign up with; deleting an account takes it. */
+const PASSWORD = 'correct horse battery';
+
 describe.each(TEST_DIALECTS)('the Pro trial against throwaway sign-ups (%s)', async (dialect) => {
   const available = await isDialectAvailable(dialect);
   const clock = createFakeClock();
@@ -122,7 +125,7 @@ describe.each(TEST_DIALECTS)('billing safeguards on Stripe (%s)', async (dialect
   let database: ReturnType<typeof testAppDatabase>;
 
   async function customerCreator(email: string): Promise<{ browser: TBrowser; id: string; customer: string; checkoutUrl: string }> {
-    const creator = await createSignedInCreator(app.deps, { email });
+    const creator = await createSignedInCreator(app.deps, { email, password: PASSWORD });
     const browser = browserSignedInAs(app, creator);
     const res = await browser.json('/api/billing/checkout', { method: 'POST', json: { planId: 'pro_monthly', interval: 'monthly' } });
     expect(res.status).toBe(200);
@@ -291,7 +294,7 @@ describe.each(TEST_DIALECTS)('billing safeguards on Stripe (%s)', async (dialect
     const { subscription } = await standin.pay(sessionIdOf(checkoutUrl));
     expect(await subscriptionOf(browser)).toMatchObject({ plan_id: 'pro_monthly', status: 'active' });
 
-    const res = await browser.json('/api/account', { method: 'DELETE', json: { confirmEmail: 'leaving@example.com' } });
+    const res = await browser.json('/api/account', { method: 'DELETE', json: { confirmEmail: 'leaving@example.com', password: PASSWORD } });
     expect(res.status).toBe(200);
     expect(standin.subscriptions.get(subscription.id)?.status).toBe('canceled');
     const cancel = standin.requests.find((r) => r.method === 'DELETE' && r.path === `/v1/subscriptions/${subscription.id}`);
@@ -304,7 +307,7 @@ describe.each(TEST_DIALECTS)('billing safeguards on Stripe (%s)', async (dialect
     const { subscription } = await standin.pay(sessionIdOf(checkoutUrl));
     standin.unavailable = true;
     try {
-      const res = await browser.json('/api/account', { method: 'DELETE', json: { confirmEmail: 'stuck@example.com' } });
+      const res = await browser.json('/api/account', { method: 'DELETE', json: { confirmEmail: 'stuck@example.com', password: PASSWORD } });
       expect(res.status).toBe(503);
       expect(res.body).toEqual({ success: false, code: 'billing_unreachable', error: BILLING_ERRORS.billing_unreachable.message });
     } finally {
@@ -314,7 +317,7 @@ describe.each(TEST_DIALECTS)('billing safeguards on Stripe (%s)', async (dialect
     expect(await subscriptionOf(browser)).toMatchObject({ plan_id: 'pro_monthly', status: 'active' });
     expect(standin.subscriptions.get(subscription.id)?.status).toBe('active');
     // Once Stripe answers again the deletion goes through.
-    expect((await browser.json('/api/account', { method: 'DELETE', json: { confirmEmail: 'stuck@example.com' } })).status).toBe(200);
+    expect((await browser.json('/api/account', { method: 'DELETE', json: { confirmEmail: 'stuck@example.com', password: PASSWORD } })).status).toBe(200);
     expect(standin.subscriptions.get(subscription.id)?.status).toBe('canceled');
   });
 });
