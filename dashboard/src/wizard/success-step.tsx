@@ -168,8 +168,8 @@ function AccountNote() {
   if (session.status !== 'signed-out') return null;
   return (
     <p className="success__account">
-      This site stays online, and this browser can follow it for {ANONYMOUS_WINDOW_DAYS} days. <SignUpLink className="success__account-link">Sign up free</SignUpLink> to keep
-      it in your dashboard, with everything visitors do on it.
+      This site stays online, and this browser can follow it for {ANONYMOUS_WINDOW_DAYS} days. <SignUpLink className="success__account-link">Sign up free</SignUpLink> to keep it in
+      your dashboard, with everything visitors do on it.
     </p>
   );
 }

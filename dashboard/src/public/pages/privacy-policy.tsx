@@ -57,9 +57,8 @@ const SECTIONS: readonly TLegalSection[] = [
         <p>We keep the notifications we send about your sites, with when they were sent, so a message is never sent twice.</p>
         <h3>Payments</h3>
         <p>
-          Payments for the paid plans are handled by Stripe: you enter your card on Stripe's checkout page, never on ours. We store your plan, whether you pay monthly or
-          yearly, its status, renewal date and cancellation, your {TRIAL_DAYS}-day trial if you started it, and Stripe's references to you and your subscription; never your
-          card number.
+          Payments for the paid plans are handled by Stripe: you enter your card on Stripe's checkout page, never on ours. We store your plan, whether you pay monthly or yearly,
+          its status, renewal date and cancellation, your {TRIAL_DAYS}-day trial if you started it, and Stripe's references to you and your subscription; never your card number.
         </p>
       </>
     ),
@@ -124,8 +123,8 @@ const SECTIONS: readonly TLegalSection[] = [
     body: (
       <ul>
         <li>
-          A site and its files, engagement and analytics: until you delete the site or your account, or until the site expires. An expired site's files and data are removed
-          from our servers {EXPIRED_SITE_GRACE_DAYS} days after it expires; a deleted site's shortly after you delete it.
+          A site and its files, engagement and analytics: until you delete the site or your account, or until the site expires. An expired site's files and data are removed from
+          our servers {EXPIRED_SITE_GRACE_DAYS} days after it expires; a deleted site's shortly after you delete it.
         </li>
         <li>Your account: until you delete it. Deleting it takes your sites offline at once and removes their files and data.</li>
         <li>Sign-in sessions: until you sign out, or {SIGN_IN_SESSION_DAYS} days without use. One-time links: removed once they expire.</li>

@@ -61,8 +61,9 @@ const SECTIONS: readonly TLegalSection[] = [
     title: 'File storage',
     body: (
       <p>
-        We store your files for as long as their site exists: until you delete it or your account, or until the expiry date you set. The files of an expired site are removed
-        from our servers {EXPIRED_SITE_GRACE_DAYS} days after it expires, those of a deleted site shortly after you delete it, and they cannot be recovered after that. Dropsite is a way to deliver files, not a backup: keep your own copies.
+        We store your files for as long as their site exists: until you delete it or your account, or until the expiry date you set. The files of an expired site are removed from
+        our servers {EXPIRED_SITE_GRACE_DAYS} days after it expires, those of a deleted site shortly after you delete it, and they cannot be recovered after that. Dropsite is a way
+        to deliver files, not a backup: keep your own copies.
       </p>
     ),
   },
@@ -72,8 +73,9 @@ const SECTIONS: readonly TLegalSection[] = [
     body: (
       <p>
         Dropsite has a Free plan and paid plans billed in advance, monthly or yearly as you choose at checkout, in US dollars; the plans and prices are listed on our{' '}
-        <a href="/payment">plans page</a>. Pro can be tried free for {TRIAL_DAYS} days, once, without a card. Paid plans renew until you cancel, and cancelling takes effect at the end of the period you paid for. Fees are non-refundable, except as set out in our{' '}
-        <a href="/refund-cancellation">Refund and Cancellation Policy</a> or required by law. We tell you before a price change applies to you.
+        <a href="/payment">plans page</a>. Pro can be tried free for {TRIAL_DAYS} days, once, without a card. Paid plans renew until you cancel, and cancelling takes effect at the
+        end of the period you paid for. Fees are non-refundable, except as set out in our <a href="/refund-cancellation">Refund and Cancellation Policy</a> or required by law. We
+        tell you before a price change applies to you.
       </p>
     ),
   },
