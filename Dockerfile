@@ -1,9 +1,13 @@
 FROM node:24-bookworm-slim
-# ffmpeg for video previews. bubblewrap is the sandbox LibreOffice runs in: an image that adds
-# LibreOffice (libreoffice-impress-nogui libreoffice-writer-nogui) converts office documents only
-# inside it, and bwrap needs user namespaces, which Docker's default seccomp profile refuses
-# (run the builder with a profile that allows them); without the sandbox visitors get the download card.
-RUN apt-get update && apt-get install -y --no-install-recommends ffmpeg bubblewrap && rm -rf /var/lib/apt/lists/*
+# ffmpeg for video previews; LibreOffice (Impress and Writer, no GUI) to turn decks and documents into
+# PDF previews, with fonts metric-compatible with Arial, Times, Courier, Calibri and Cambria so slides
+# keep their layout; bubblewrap, the sandbox every conversion runs in (builder/src/derive-office.ts).
+# bwrap makes user namespaces and mounts a fresh /proc: the container that converts (compose's
+# builder) needs the security options docker-compose.yml gives it, or visitors get download cards.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends ffmpeg bubblewrap libreoffice-impress-nogui libreoffice-writer-nogui \
+    fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea fonts-dejavu-core \
+  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY . .
 RUN npm ci --no-audit --no-fund && npm run build

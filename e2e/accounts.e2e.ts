@@ -253,7 +253,9 @@ test.describe('creator accounts', () => {
     await page.getByRole('button', { name: 'Publish Site' }).click();
     await expect(page.getByTestId('site-url')).toHaveValue(/^http/, { timeout: 60_000 });
     const note = page.locator('.success__account');
-    await expect(note).toHaveText('This site stays linked to this browser for 7 days. Sign up free to keep it, and everything visitors do on it.');
+    await expect(note).toHaveText(
+      'This site stays online, and this browser can follow it for 7 days. Sign up free to keep it in your dashboard, with everything visitors do on it.',
+    );
     await expect(note.getByRole('link', { name: 'Sign up free' })).toHaveAttribute('href', '/sign-in?mode=sign-up&returnTo=%2F');
     await note.scrollIntoViewIfNeeded();
     await shoot(page, 'wizard-success-note-phone-light');

@@ -4,7 +4,8 @@
  * every service running and healthy (PostgreSQL, Redis, the API, both builders), the bucket made,
  * the API not running as root; an anonymous publish through the edge goes live on the builders; its
  * page is then served by the edge from the store's public copy (no API request id on it), with its
- * assets and a thumbnail; a stop lets the API and the builders drain and exit 0 on SIGTERM; and
+ * assets and a thumbnail; a published .pptx is converted by LibreOffice in the builder's sandbox (a
+ * PDF preview and a first-page picture, not a download card); a stop lets the API and the builders drain and exit 0 on SIGTERM; and
  * recreated (new containers on new addresses) they are reached by the edge again and find the site
  * where they left it. Takes the deployment down with its volumes at the end unless --keep. Exits 1
  * when a check fails.
@@ -18,6 +19,7 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { ZUploadResponseSchema } from '@dropsite/shared';
 import { readCommandLine } from './cli.ts';
+import { makePptx } from './demo/pptx.ts';
 import { eventually } from './stack-test-support.ts';
 import { formatTable } from './text-table.ts';
 
@@ -29,7 +31,8 @@ const USAGE = `Usage: npm run compose:check [-- --keep]
 
 Builds the image, starts docker-compose.yml (project "${PROJECT}", the edge on ${EDGE_URL}), checks
 the services' health and that the API does not run as root, publishes a site through the edge,
-checks that it goes live and that the edge serves its page from the store, stops the API and
+checks that it goes live and that the edge serves its page from the store, publishes a small
+.pptx and checks the builders converted it (a PDF preview, not a download card), stops the API and
 builders with SIGTERM and checks they exit 0, then recreates them on new addresses and checks the
 edge reaches them and the site is still there. Prints check | outcome and exits 1 if any check
 fails. Needs Docker with Compose (docker compose, or docker-compose 1.29). SESSION_SECRET is
@@ -61,7 +64,17 @@ async function composeCommand(dir: string): Promise<string[]> {
   if (await succeeds('docker-compose', ['version'])) {
     const copy = path.join(dir, 'docker-compose.yml');
     const text = await readFile(file, 'utf8');
-    await writeFile(copy, text.replace(/^name: .*\n/m, ''));
+    // 1.x hands security options to the daemon as written: the seccomp profile goes inline, and it
+    // cannot unmask system paths at all, so the builder's sandbox cannot mount its /proc there.
+    const seccomp = JSON.stringify(JSON.parse(await readFile(path.join(ROOT, 'deploy/builder-seccomp.json'), 'utf8')));
+    await writeFile(
+      copy,
+      text
+        .replace(/^name: .*\n/m, '')
+        .replace('- seccomp=deploy/builder-seccomp.json', `- 'seccomp=${seccomp}'`)
+        .replace(/^\s*- systempaths=unconfined\n/m, ''),
+    );
+    process.stdout.write('docker-compose 1.x cannot pass systempaths=unconfined: expect the deck check to fail (a download card).\n');
     return ['docker-compose', '-p', PROJECT, '-f', copy, '--project-directory', ROOT];
   }
   process.stderr.write('npm run compose:check needs Docker with Compose (docker compose or docker-compose): neither answered.\n');
@@ -237,6 +250,48 @@ try {
     'thumbnail through the API',
     thumbRes?.status === 200 && (thumbRes.headers.get('content-type') ?? '').startsWith('image/'),
     thumbnail ? `${thumbRes?.status} ${thumbRes?.headers.get('content-type')}, ${thumbBytes} bytes` : 'no thumbnail on the page',
+  );
+
+  // A deck: the builders convert it with LibreOffice in their sandbox, so the page shows a PDF preview
+  // with its first page drawn, never the download card an image without LibreOffice (or its sandbox) gives.
+  const deckForm = new FormData();
+  deckForm.append('title', `${title} deck`);
+  deckForm.append(
+    'files',
+    new Blob([new Uint8Array(makePptx(['Compose check', 'Converted by the builder']))], { type: 'application/vnd.openxmlformats-officedocument.presentationml.presentation' }),
+    'deck.pptx',
+  );
+  const deckPublished = await fetch(`${EDGE_URL}/api/upload`, { method: 'POST', body: deckForm });
+  const deckAnswer = ZUploadResponseSchema.parse(await deckPublished.json());
+  const deckStatus = deckAnswer.success
+    ? await waitFor(
+        `${deckAnswer.slug} live`,
+        async () => {
+          const { status } = (await (await fetch(`${EDGE_URL}/api/sites/${deckAnswer.slug}/status`)).json()) as { status?: string };
+          return status === 'live' || status === 'failed' ? status : undefined;
+        },
+        240_000,
+      ).catch(() => 'not live')
+    : `refused: ${deckAnswer.error}`;
+  const deckHtml = deckAnswer.success && deckStatus === 'live' ? await (await fetch(`${EDGE_URL}/${deckAnswer.slug}`)).text() : '';
+  const pdfPath = /\/api\/files\/[A-Za-z0-9_-]+\/pdf(?:\?v=\d+)?/.exec(deckHtml)?.[0];
+  const firstPagePath = /\/api\/files\/[A-Za-z0-9_-]+\/first-page(?:\?v=\d+)?/.exec(deckHtml)?.[0];
+  const pdfRes = pdfPath ? await fetch(`${EDGE_URL}${pdfPath}`) : undefined;
+  const pdfHead = pdfRes
+    ? Buffer.from(await pdfRes.arrayBuffer())
+        .subarray(0, 5)
+        .toString('latin1')
+    : '';
+  const firstPageRes = firstPagePath ? await fetch(`${EDGE_URL}${firstPagePath}`) : undefined;
+  const isCard = /class="download-card[\s"]/.test(deckHtml);
+  check(
+    'deck converted by LibreOffice',
+    pdfRes?.status === 200 && pdfHead === '%PDF-' && firstPageRes?.status === 200 && (firstPageRes.headers.get('content-type') ?? '').startsWith('image/') && !isCard,
+    deckStatus !== 'live'
+      ? `${deckStatus}`
+      : pdfPath
+        ? `PDF ${pdfRes?.status} ${pdfHead === '%PDF-' ? 'a PDF' : 'not a PDF'}, first page ${firstPageRes?.status ?? 'missing'} ${firstPageRes?.headers.get('content-type') ?? ''}${isCard ? ', but a download card too' : ''}`
+        : `no PDF preview on the page${isCard ? `: a download card (${/download-card__reason"[^>]*>([^<]*)/.exec(deckHtml)?.[1] ?? 'no reason'})` : ''}`,
   );
 
   // SIGTERM: the API drains and exits, a builder hands back or finishes its job; both exit 0.

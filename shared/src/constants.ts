@@ -26,8 +26,19 @@ export const QR_CODE = { width: 256, margin: 2 } as const;
 export const COPY_CONFIRMATION_MS = 2000;
 export const MOBILE_BREAKPOINT_PX = 768;
 
+/**
+ * How long a browser that published without an account can follow and manage its sites. The sites
+ * themselves stay online after it (until deleted or their own expiry date) and can be claimed later.
+ */
 export const ANONYMOUS_WINDOW_DAYS = 7;
 export const ANONYMOUS_WARNING_HOURS = 24;
+
+/** Default of EXPIRED_SITE_GRACE_DAYS: an expired site's files and data are removed this many days after it expires. */
+export const EXPIRED_SITE_GRACE_DAYS = 7;
+/** A creator's sign-in session ends after this many days without use. */
+export const SIGN_IN_SESSION_DAYS = 30;
+/** A visitor id is honoured at most this many days after its cookie was issued (the longest a browser keeps a cookie). */
+export const VISITOR_ID_MAX_AGE_DAYS = 400;
 
 /** Slugs are random, url-safe and at least this long. */
 export const SLUG_LENGTH = 10;

@@ -35,15 +35,37 @@ export interface TPlanLimits {
 /** The features a signed-in creator needs a paid plan for (anonymous sites keep them in their 7-day window). */
 export const PRO_FEATURES = ['comments', 'approvals', 'notifications'] as const;
 export type TProFeature = (typeof PRO_FEATURES)[number];
+/** The site setting that turns each Pro feature on: what the server refuses and the wizard labels Pro. */
+export const PRO_FEATURE_SETTINGS = {
+  comments: 'enableComments',
+  approvals: 'enableApprovals',
+  notifications: 'enableNotifications',
+} as const satisfies Record<TProFeature, string>;
+export type TProFeatureSetting = (typeof PRO_FEATURE_SETTINGS)[TProFeature];
+
+/** Whether a site setting is one only plans with `proFeatures` may turn on. */
+export function isProFeatureSetting(setting: string): setting is TProFeatureSetting {
+  return (Object.values(PRO_FEATURE_SETTINGS) as readonly string[]).includes(setting);
+}
+
+/**
+ * What a line of a plan's list sells, so the list answers to what the server does:
+ * - `every_plan`: what every plan has, Free included (listed once, on Free);
+ * - `includes`: 'Everything in Free': the named lower plan's list;
+ * - `limit`: one of the plan's own figures (its limits or its delivery size), quoted in the label;
+ * - `pro_features`: switches the server refuses to a signed-in creator whose plan has `proFeatures` off.
+ */
+export type TPlanFeatureSells =
+  | { kind: 'every_plan' }
+  | { kind: 'includes'; plan: TPlanId }
+  | { kind: 'limit'; limit: 'storage' | 'projects' | 'delivery' }
+  | { kind: 'pro_features'; features: readonly TProFeature[] };
 
 /**
  * One line of a plan's list. `comingSoon`: not built yet; shown marked 'Coming soon' and never a
- * reason to buy. Everything else is what the product does today.
+ * reason to buy. Every other line is what the product does today, and says how (`sells`).
  */
-export interface TPlanFeature {
-  label: string;
-  comingSoon?: true;
-}
+export type TPlanFeature = { label: string; comingSoon: true } | { label: string; comingSoon?: undefined; sells: TPlanFeatureSells };
 
 export interface TPlan {
   id: TPlanId;
@@ -74,11 +96,15 @@ export const PLANS: Record<TPlanId, TPlan> = {
     currency: 'USD',
     summary: 'For trying Dropsite with real clients.',
     features: [
-      { label: 'Basic file delivery: a link, a QR code and a viewer for every file' },
-      { label: '5 GB storage' },
-      { label: 'Powered by Dropsite on your sites' },
-      { label: 'Basic analytics: views and downloads' },
-      { label: 'Password protection and expiry dates' },
+      { label: 'Basic file delivery: a link, a QR code and a viewer for every file', sells: { kind: 'every_plan' } },
+      { label: '5 GB storage', sells: { kind: 'limit', limit: 'storage' } },
+      { label: 'Up to 3 active sites', sells: { kind: 'limit', limit: 'projects' } },
+      { label: 'Deliveries up to 2 GB', sells: { kind: 'limit', limit: 'delivery' } },
+      { label: 'Powered by Dropsite on your sites', sells: { kind: 'every_plan' } },
+      { label: 'Analytics: views, visitors and downloads, daily charts, CSV export', sells: { kind: 'every_plan' } },
+      { label: 'Client favourites', sells: { kind: 'every_plan' } },
+      { label: 'Replace files under the same link', sells: { kind: 'every_plan' } },
+      { label: 'Password protection and expiry dates', sells: { kind: 'every_plan' } },
     ],
     limits: { storage: 5_368_709_120, projects: 3, collaborators: 1, api_requests: 0 },
     maxDeliveryBytes: 2 * GB,
@@ -92,13 +118,13 @@ export const PLANS: Record<TPlanId, TPlan> = {
     currency: 'USD',
     summary: 'For working photographers and designers.',
     features: [
-      { label: 'Everything in Free' },
-      { label: '100 GB storage' },
-      { label: 'Advanced analytics: daily charts, visitors, CSV export' },
-      { label: 'Comments & feedback' },
-      { label: 'Client favorites and approvals' },
-      { label: 'Email notifications' },
-      { label: 'Replace files under the same link' },
+      { label: 'Everything in Free', sells: { kind: 'includes', plan: 'free' } },
+      { label: '100 GB storage', sells: { kind: 'limit', limit: 'storage' } },
+      { label: 'Unlimited active sites', sells: { kind: 'limit', limit: 'projects' } },
+      { label: 'Deliveries up to 25 GB', sells: { kind: 'limit', limit: 'delivery' } },
+      { label: 'Comments & feedback', sells: { kind: 'pro_features', features: ['comments'] } },
+      { label: 'Client approvals and change requests', sells: { kind: 'pro_features', features: ['approvals'] } },
+      { label: 'Email notifications', sells: { kind: 'pro_features', features: ['notifications'] } },
       { label: 'Custom branding', comingSoon: true },
     ],
     limits: { storage: 100 * GB, projects: -1, collaborators: 1, api_requests: 1000 },
@@ -113,8 +139,9 @@ export const PLANS: Record<TPlanId, TPlan> = {
     currency: 'USD',
     summary: 'For studios and agencies that deliver as a team.',
     features: [
-      { label: 'Everything in Pro' },
-      { label: 'Unlimited storage' },
+      { label: 'Everything in Pro', sells: { kind: 'includes', plan: 'pro_monthly' } },
+      { label: 'Unlimited storage', sells: { kind: 'limit', limit: 'storage' } },
+      { label: 'Deliveries up to 100 GB', sells: { kind: 'limit', limit: 'delivery' } },
       { label: 'Multi-user access', comingSoon: true },
       { label: 'Custom domain', comingSoon: true },
       { label: 'API access', comingSoon: true },

@@ -7,11 +7,12 @@
  * The principal carries the id the cookie proves; visitors/ records it the first time the visitor engages.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { VISITOR_ID_MAX_AGE_DAYS } from '@dropsite/shared';
 import type { TCookieKeys } from './server-secret.ts';
 
 const VISITOR_VALUE = /^([A-Za-z0-9_-]{22})\.([0-9a-z]{1,9})\.([A-Za-z0-9_-]{22})$/;
 /** A visitor id is honoured this long after its cookie was issued (browsers cap cookies at 400 days too). */
-export const VISITOR_MAX_AGE_MS = 400 * 86_400_000;
+export const VISITOR_MAX_AGE_MS = VISITOR_ID_MAX_AGE_DAYS * 86_400_000;
 /** A cookie older than this is issued again (same id, new time) on the visitor's next request. */
 export const VISITOR_RENEW_AFTER_MS = 30 * 86_400_000;
 /** Issue times this far ahead of our clock are tolerated (API processes' clocks differ a little). */

@@ -7,6 +7,7 @@
  * included) ever becomes one.
  */
 import type { Response } from 'express';
+import { SIGN_IN_SESSION_DAYS } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { CREATOR_SESSION_COOKIE, setCookie } from '../access/cookies.ts';
 import type { TCreatorSessionLookup } from '../access/principal.ts';
@@ -16,7 +17,7 @@ import { deleteSession, findSessionWithCreator, insertSession, touchSession } fr
 type TDeps = Pick<TAppDeps, 'db' | 'clock'>;
 
 const DAY_MS = 86_400_000;
-export const SESSION_TTL_MS = 30 * DAY_MS;
+export const SESSION_TTL_MS = SIGN_IN_SESSION_DAYS * DAY_MS;
 /** Renewed once less than this remains. */
 const RENEW_WITHIN_MS = SESSION_TTL_MS / 2;
 /** last_used_at is written at most this often per session (not on every request). */

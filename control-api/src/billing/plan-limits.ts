@@ -9,7 +9,7 @@
  *   under it again (over_plan_limits); nothing is deleted and every site stays live.
  * Anonymous creators publish within Free's delivery size and keep every feature in their 7-day window.
  */
-import { PLANS, type TPlan, type TPlanId, withinLimit } from '@dropsite/shared';
+import { PLANS, PRO_FEATURE_SETTINGS, PRO_FEATURES, type TPlan, type TPlanId, type TProFeatureSetting, withinLimit } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { countActiveSites, findSubscriptionOfCreator } from './billing.repository.ts';
 import { billingError } from './billing-error.ts';
@@ -18,12 +18,8 @@ import { storageInUse } from './usage.service.ts';
 
 type TDeps = Pick<TAppDeps, 'db' | 'clock' | 'config'>;
 
-/** The switches only paid plans may turn on. */
-interface TFeatureSettings {
-  enableComments?: boolean | undefined;
-  enableApprovals?: boolean | undefined;
-  enableNotifications?: boolean | undefined;
-}
+/** The switches only paid plans may turn on (the catalogue's PRO_FEATURES). */
+type TFeatureSettings = Partial<Record<TProFeatureSetting, boolean | undefined>>;
 
 export async function planIdOfCreator(deps: TDeps, creatorId: string): Promise<TPlanId> {
   return effectivePlanId(await findSubscriptionOfCreator(deps.db, creatorId), deps.clock.now(), deps.config.billing.defaultPlan);
@@ -46,7 +42,7 @@ export function largestDeliveryLimit(deps: Pick<TAppDeps, 'config'>): number {
 
 function assertFeatures(plan: TPlan, settings: TFeatureSettings | undefined): void {
   if (plan.proFeatures || !settings) return;
-  if (settings.enableComments || settings.enableApprovals || settings.enableNotifications) throw billingError('pro_feature', { details: { plan_id: plan.id } });
+  if (PRO_FEATURES.some((feature) => settings[PRO_FEATURE_SETTINGS[feature]])) throw billingError('pro_feature', { details: { plan_id: plan.id } });
 }
 
 export interface TUploadCheck {

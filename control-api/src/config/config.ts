@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { ARCHIVE_ENTRY_LIMITS, PAID_PLAN_IDS, PLAN_IDS, type TBillingInterval, type TPaidPlanId, type TPlanId } from '@dropsite/shared';
+import { ARCHIVE_ENTRY_LIMITS, EXPIRED_SITE_GRACE_DAYS, PAID_PLAN_IDS, PLAN_IDS, type TBillingInterval, type TPaidPlanId, type TPlanId } from '@dropsite/shared';
 import { ZTrustProxySchema, type TTrustProxy } from './trust-proxy.ts';
 
 const boolText = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -68,7 +68,7 @@ const ZEnvSchema = z.object({
   NOTIFY_MAX_RECIPIENTS_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(5),
   SLACK_WEBHOOK_ORIGINS: z.string().default('https://hooks.slack.com'),
   VIEW_DEDUPE_MINUTES: z.coerce.number().int().min(0).max(10_080).default(30),
-  EXPIRED_SITE_GRACE_DAYS: z.coerce.number().min(0).max(3650).default(7),
+  EXPIRED_SITE_GRACE_DAYS: z.coerce.number().min(0).max(3650).default(EXPIRED_SITE_GRACE_DAYS),
   EXPIRED_SITE_SWEEP_MINUTES: z.coerce.number().min(1).max(10_080).default(60),
   TEMPLATE_ASSETS_GRACE_HOURS: z.coerce
     .number()

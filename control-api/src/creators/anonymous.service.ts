@@ -103,7 +103,7 @@ export async function listAnonymousUpdates(deps: TDeps, session: TAnonymousSessi
       id: `expiration-${session.id}`,
       type: 'expiration_warning',
       project_id: null,
-      message: 'Your engagement data expires in less than 24 hours. Sign up free to keep it.',
+      message: 'In less than 24 hours this browser stops showing your sites’ activity. Sign up free to keep following it.',
       cta_text: 'Sign Up Free',
       urgency_level: 'high',
       created_at: new Date(warningAt).toISOString(),

@@ -6,12 +6,15 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import multer from 'multer';
 import {
+  PRO_FEATURE_SETTINGS,
+  PRO_FEATURES,
   SITE_MANAGEMENT_MESSAGES,
   UPLOAD_LIMITS,
   ZDeleteProjectSchema,
   ZProjectUpdateSchema,
   type TBuildProgressResponse,
   type TManagedProjectResponse,
+  type TProFeatureSetting,
   type TProjectUpdate as TProjectUpdateInput,
 } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
@@ -60,17 +63,15 @@ function bytesOf(files: readonly TStoredUpload[]): number {
 }
 
 /** The Pro switches a settings change turns on (those already on stay as they are: a downgrade deletes nothing). */
-function featuresTurnedOn(
-  project: TProjectRow,
-  patch: TProjectUpdateInput['settings'],
-): { enableComments: boolean; enableApprovals: boolean; enableNotifications: boolean } | undefined {
+function featuresTurnedOn(project: TProjectRow, patch: TProjectUpdateInput['settings']): Partial<Record<TProFeatureSetting, boolean>> | undefined {
   if (!patch) return undefined;
-  const current = JSON.parse(project.settings) as Partial<Record<'enableComments' | 'enableApprovals' | 'enableNotifications', boolean>>;
-  return {
-    enableComments: patch.enableComments === true && current.enableComments !== true,
-    enableApprovals: patch.enableApprovals === true && current.enableApprovals !== true,
-    enableNotifications: patch.enableNotifications === true && current.enableNotifications !== true,
-  };
+  const current = JSON.parse(project.settings) as Partial<Record<TProFeatureSetting, boolean>>;
+  return Object.fromEntries(
+    PRO_FEATURES.map((feature) => {
+      const setting = PRO_FEATURE_SETTINGS[feature];
+      return [setting, patch[setting] === true && current[setting] !== true];
+    }),
+  );
 }
 
 function toStoredFile(f: TMulterStoredFile): TStoredFile {

@@ -5,7 +5,7 @@
  * sites of this browser waiting to be claimed).
  */
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { PASSWORD_MIN_LENGTH, type TCreatorPublic } from '@dropsite/shared';
+import { ANONYMOUS_WINDOW_DAYS, PASSWORD_MIN_LENGTH, type TCreatorPublic } from '@dropsite/shared';
 import { failureMessage } from './failure-message.ts';
 import { AlertIcon, ArrowRightIcon, CheckIcon } from '../components/icons.tsx';
 import { fetchAnonymousProjects, fetchAnonymousSession } from '../engagement/engagement-api.ts';
@@ -31,7 +31,7 @@ interface TAuthFormProps {
 
 const HEADINGS: Record<TAuthView, { title: string; lede: string }> = {
   'sign-in': { title: 'Welcome back', lede: 'Sign in to see your sites, their visitors and their feedback.' },
-  'sign-up': { title: 'Create your free account', lede: 'Keep every site you publish, and every reaction to it, beyond the 7-day window.' },
+  'sign-up': { title: 'Create your free account', lede: `Keep every site you publish, and every reaction to it, beyond the ${ANONYMOUS_WINDOW_DAYS}-day window.` },
   'email-link': { title: 'Email me a sign-in link', lede: 'No password needed: we send you a link that signs you in. New here? It creates your account.' },
   forgot: { title: 'Reset your password', lede: 'Tell us the address of your account and we send you a link to choose a new password.' },
 };

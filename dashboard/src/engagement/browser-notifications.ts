@@ -24,7 +24,7 @@ const TITLES: Record<TLocalNotification['type'], string> = {
   comment: 'New comment',
   favorite: 'New favourite',
   approval: 'New review',
-  expiration_warning: 'Your engagement data expires soon',
+  expiration_warning: 'Your sites’ activity leaves this browser soon',
 };
 
 /** At most this many at once; a burst beyond it becomes one summary notification. */

@@ -83,7 +83,7 @@ export function createExpirationWarning(sessionId: string, sessionExpiresAt: num
   return {
     id: expirationWarningId(sessionId),
     type: 'expiration_warning',
-    message: `Your sites' engagement data will be deleted in ${hours} ${hours === 1 ? 'hour' : 'hours'}. Sign up free to keep it.`,
+    message: `In ${hours} ${hours === 1 ? 'hour' : 'hours'} this browser stops showing your sites’ activity. Sign up free to keep following it.`,
     ctaText: 'Sign Up Free',
     timestamp: now,
     isRead: false,

@@ -1,17 +1,20 @@
 import { useId, type ReactElement } from 'react';
-import type { TSiteSettings } from '@dropsite/shared';
+import { isProFeatureSetting, type TSiteSettings } from '@dropsite/shared';
 import { ArrowRightIcon, ChartIcon, CheckIcon, HeartIcon, MessageIcon } from '../components/icons.tsx';
 import { ArrowLeftIcon, BellIcon, CheckCircleIcon } from './wizard-icons.tsx';
 
 type TToggleKey = 'enableFavorites' | 'enableComments' | 'enableApprovals' | 'enableAnalytics' | 'enableNotifications';
 
-const FEATURES: { key: TToggleKey; name: string; description: string; plan: 'Free' | 'Pro'; Icon: (p: { size?: number }) => ReactElement }[] = [
-  { key: 'enableFavorites', name: 'Favorites', description: 'Visitors heart the files they like best.', plan: 'Free', Icon: HeartIcon },
-  { key: 'enableComments', name: 'Comments', description: 'Feedback right beside each file.', plan: 'Pro', Icon: MessageIcon },
-  { key: 'enableApprovals', name: 'Approvals', description: 'Clients approve or reject each file.', plan: 'Pro', Icon: CheckCircleIcon },
-  { key: 'enableAnalytics', name: 'Analytics', description: 'See views, downloads and activity.', plan: 'Free', Icon: ChartIcon },
-  { key: 'enableNotifications', name: 'Notifications', description: 'An email when a visitor engages.', plan: 'Pro', Icon: BellIcon },
-];
+/** Each switch with its plan label: Pro for the catalogue's Pro features (the ones the server refuses on Free), Free for the rest. */
+const FEATURES: { key: TToggleKey; name: string; description: string; plan: 'Free' | 'Pro'; Icon: (p: { size?: number }) => ReactElement }[] = (
+  [
+    { key: 'enableFavorites', name: 'Favorites', description: 'Visitors heart the files they like best.', Icon: HeartIcon },
+    { key: 'enableComments', name: 'Comments', description: 'Feedback right beside each file.', Icon: MessageIcon },
+    { key: 'enableApprovals', name: 'Approvals', description: 'Clients approve or reject each file.', Icon: CheckCircleIcon },
+    { key: 'enableAnalytics', name: 'Analytics', description: 'See views, downloads and activity.', Icon: ChartIcon },
+    { key: 'enableNotifications', name: 'Notifications', description: 'An email when a visitor engages.', Icon: BellIcon },
+  ] as const
+).map((feature) => ({ ...feature, plan: isProFeatureSetting(feature.key) ? 'Pro' : 'Free' }));
 
 interface TSettingsStepProps {
   settings: TSiteSettings;

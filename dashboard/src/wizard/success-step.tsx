@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { COPY_CONFIRMATION_MS, QR_CODE } from '@dropsite/shared';
+import { ANONYMOUS_WINDOW_DAYS, COPY_CONFIRMATION_MS, QR_CODE } from '@dropsite/shared';
 import { copyText } from '@dropsite/shared/browser/clipboard';
 import { CheckIcon, PlusIcon } from '../components/icons.tsx';
 import { CheckCircleIcon, CopyIcon, DownloadIcon, ExternalIcon, ShareIcon } from './wizard-icons.tsx';
@@ -162,13 +162,14 @@ export function SuccessStep({ url, slug, title, onCreateAnother }: TSuccessStepP
   );
 }
 
-/** Signed out, the site lives in this browser's anonymous session for 7 days: say how to keep it. */
+/** Signed out, the site stays online but this browser follows it only for the anonymous window: say how to keep it. */
 function AccountNote() {
   const session = useSession();
   if (session.status !== 'signed-out') return null;
   return (
     <p className="success__account">
-      This site stays linked to this browser for 7 days. <SignUpLink className="success__account-link">Sign up free</SignUpLink> to keep it, and everything visitors do on it.
+      This site stays online, and this browser can follow it for {ANONYMOUS_WINDOW_DAYS} days. <SignUpLink className="success__account-link">Sign up free</SignUpLink> to keep it in
+      your dashboard, with everything visitors do on it.
     </p>
   );
 }

@@ -1,3 +1,4 @@
+import { ANONYMOUS_WINDOW_DAYS } from '@dropsite/shared/constants';
 import { ArrowRightIcon } from '../../components/icons.tsx';
 
 /** Spec: a sign-up prompt block right after the hero; its button goes to /dashboard (which asks a signed-out visitor to sign in). */
@@ -11,7 +12,8 @@ export function SignUpPromptSection() {
               Keep every site in one place
             </h2>
             <p className="signup-prompt__text">
-              Sites you publish without an account live for 7 days. Create a free account to keep them, see who viewed and downloaded what, and reply to your clients’ comments.
+              Sites you publish without an account stay online, and the browser you published from can follow them for {ANONYMOUS_WINDOW_DAYS} days. Create a free account to keep
+              them in your dashboard for good, see who viewed and downloaded what, and reply to your clients’ comments.
             </p>
           </div>
           <a className="button button--secondary button--large signup-prompt__button" href="/dashboard">

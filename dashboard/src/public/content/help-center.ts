@@ -4,7 +4,7 @@
  */
 
 import { ANONYMOUS_WINDOW_DAYS, UPLOAD_LIMITS } from '@dropsite/shared/constants';
-import { PLANS } from '@dropsite/shared/plans';
+import { PLANS, TRIAL_DAYS } from '@dropsite/shared/plans';
 
 export interface THelpArticle {
   /** The anchor of the article on /help. */
@@ -51,8 +51,8 @@ export const HELP_CATEGORIES: readonly THelpCategory[] = [
         id: 'keep-your-sites',
         title: 'Keep your sites with a free account',
         body: [
-          `You can publish without an account. Such a site stays linked to the browser you used for ${ANONYMOUS_WINDOW_DAYS} days, and that browser can follow its activity.`,
-          'Sign up or sign in from that same browser and your sites move into your account, with everything visitors have done on them. From then on you manage them from your dashboard on any device.',
+          `You can publish without an account. Such a site stays online, and the browser you used can follow its activity and manage it for ${ANONYMOUS_WINDOW_DAYS} days.`,
+          'Sign up or sign in from that same browser, then or later, and your sites move into your account, with everything visitors have done on them. From then on you manage them from your dashboard on any device.',
         ],
       },
       {
@@ -175,7 +175,7 @@ export const HELP_CATEGORIES: readonly THelpCategory[] = [
         id: 'plans-and-checkout',
         title: 'Plans and checkout',
         body: [
-          'Every account starts on Free. Signed in, open Billing from your account menu: start the 14-day Pro trial once (no card needed), or choose Pro or Business, monthly or yearly, and pay through Stripe’s checkout.',
+          `Every account starts on Free. Signed in, open Billing from your account menu: start the ${TRIAL_DAYS}-day Pro trial once (no card needed), or choose Pro or Business, monthly or yearly, and pay through Stripe’s checkout.`,
           'The billing page shows your plan, what you use of it and your renewal date; Manage billing opens Stripe’s portal for your card, invoices and cancellation.',
         ],
       },

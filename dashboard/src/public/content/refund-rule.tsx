@@ -3,7 +3,7 @@
  * /refund-cancellation both render it from here, so the two can never say different things.
  */
 
-const REFUND_WINDOW_DAYS = 7;
+export const REFUND_WINDOW_DAYS = 7;
 const REFUND_CREDIT_DAYS = '7 to 14';
 
 /** Cancelling a paid plan. */

@@ -1,4 +1,4 @@
-import { ANONYMOUS_WINDOW_DAYS, UPLOAD_LIMITS } from '@dropsite/shared/constants';
+import { ANONYMOUS_WINDOW_DAYS, EXPIRED_SITE_GRACE_DAYS, UPLOAD_LIMITS } from '@dropsite/shared/constants';
 import { PLANS, TRIAL_DAYS } from '@dropsite/shared/plans';
 import { TEMPLATE_CATALOGUE, TEMPLATE_IDS } from '@dropsite/shared/templates';
 import type { ReactNode } from 'react';
@@ -43,8 +43,8 @@ const FAQ_SECTIONS: readonly TFaqSection[] = [
         question: 'Do I need an account?',
         answer: (
           <p>
-            No. You can publish a site from the <a href="/">home page</a> without one. Without an account, the site stays linked to the browser you published it from for{' '}
-            {ANONYMOUS_WINDOW_DAYS} days, and you can follow it from there. Sign up free to keep your sites, and everything visitors did on them, in your dashboard.
+            No. You can publish a site from the <a href="/">home page</a> without one. The site stays online, and the browser you published it from can follow and manage it for{' '}
+            {ANONYMOUS_WINDOW_DAYS} days. Sign up free, then or later, to keep your sites, and everything visitors did on them, in your dashboard.
           </p>
         ),
       },
@@ -78,10 +78,9 @@ const FAQ_SECTIONS: readonly TFaqSection[] = [
         question: 'How large can a delivery be?',
         answer: (
           <p>
-            Up to {gigabytes(PLANS.free.maxDeliveryBytes)} per delivery (all its files together) on the Free plan, which is the plan every site is on today, and up to{' '}
+            Up to {gigabytes(PLANS.free.maxDeliveryBytes)} per delivery (all its files together) on the Free plan, and on any site published without an account, with up to{' '}
             {UPLOAD_LIMITS.maxFilesPerSite} files per site. The paid plans raise the limit to {gigabytes(PLANS.pro_monthly.maxDeliveryBytes)} (Pro) and{' '}
-            {gigabytes(PLANS.business_monthly.maxDeliveryBytes)} (Business) once they are on sale. Large files are sent in parts, so a dropped connection does not mean starting
-            over.
+            {gigabytes(PLANS.business_monthly.maxDeliveryBytes)} (Business). Large files are sent in parts, so a dropped connection does not mean starting over.
           </p>
         ),
       },
@@ -98,8 +97,8 @@ const FAQ_SECTIONS: readonly TFaqSection[] = [
         question: 'How long do my files stay online?',
         answer: (
           <p>
-            Until you delete the site, or until the expiry date you set for it. When a site expires, visitors see a page saying so, and its files are removed from our servers a
-            week later.
+            Until you delete the site, or until the expiry date you set for it. When a site expires, visitors see a page saying so, and its files are removed from our servers{' '}
+            {EXPIRED_SITE_GRACE_DAYS} days later.
           </p>
         ),
       },
@@ -188,9 +187,11 @@ const FAQ_SECTIONS: readonly TFaqSection[] = [
         answer: (
           <>
             <p>
-              Pro ({formatPlanPrice(PLANS.pro_monthly)} a month) raises storage to {gigabytes(PLANS.pro_monthly.limits.storage)} and the delivery size to{' '}
+              Pro ({formatPlanPrice(PLANS.pro_monthly)} a month) lets your clients comment on and approve files, emails you when they do, removes Free’s limit of{' '}
+              {PLANS.free.limits.projects} active sites, and raises storage to {gigabytes(PLANS.pro_monthly.limits.storage)} and the delivery size to{' '}
               {gigabytes(PLANS.pro_monthly.maxDeliveryBytes)}. Business ({formatPlanPrice(PLANS.business_monthly)} a month) adds unlimited storage and deliveries up to{' '}
-              {gigabytes(PLANS.business_monthly.maxDeliveryBytes)}; its team features are still marked Coming soon.
+              {gigabytes(PLANS.business_monthly.maxDeliveryBytes)}; its team features are still marked Coming soon. Analytics, client favourites, passwords, expiry dates and
+              replacing files are in every plan, Free included.
             </p>
             <p>
               The full list of each plan is on the <a href="/payment">plans page</a>.
@@ -202,7 +203,7 @@ const FAQ_SECTIONS: readonly TFaqSection[] = [
         question: 'How do I buy a paid plan?',
         answer: (
           <p>
-            Yes. Signed in, open Billing from your account menu and choose Pro or Business, monthly or yearly; payment goes through Stripe’s secure checkout. New to Pro? Its{' '}
+            Signed in, open Billing from your account menu and choose Pro or Business, monthly or yearly; payment goes through Stripe’s secure checkout. New to Pro? Its{' '}
             {TRIAL_DAYS}-day free trial needs no card. For a team, you can also use Contact Sales on the <a href="/payment">plans page</a>.
           </p>
         ),

@@ -1,4 +1,5 @@
-import { ANONYMOUS_WINDOW_DAYS } from '@dropsite/shared/constants';
+import { ANONYMOUS_WINDOW_DAYS, EXPIRED_SITE_GRACE_DAYS, SIGN_IN_SESSION_DAYS, VISITOR_ID_MAX_AGE_DAYS } from '@dropsite/shared/constants';
+import { TRIAL_DAYS } from '@dropsite/shared/plans';
 import { LegalDocument, type TLegalSection } from '../content/legal-document.tsx';
 import type { TPublicPage } from '../public-page.ts';
 
@@ -33,7 +34,8 @@ const SECTIONS: readonly TLegalSection[] = [
         <h3>Publishing without an account</h3>
         <p>
           When you publish without signing in, your browser receives a cookie holding a random token that links it to the sites it published. We store only a hash of that token. It
-          lets that browser follow its sites for {ANONYMOUS_WINDOW_DAYS} days and move them into an account when you sign up.
+          lets that browser follow and manage its sites for {ANONYMOUS_WINDOW_DAYS} days, and move them into an account when you sign up, even after those days. The sites
+          themselves stay online after those days, like any other site: until they are deleted or reach the expiry date you set.
         </p>
         <h3>Visitors and engagement</h3>
         <p>
@@ -55,8 +57,8 @@ const SECTIONS: readonly TLegalSection[] = [
         <p>We keep the notifications we send about your sites, with when they were sent, so a message is never sent twice.</p>
         <h3>Payments</h3>
         <p>
-          Paid plans are not on sale yet. When they are, payments will be handled by Stripe; we will store your plan, its status and renewal date and Stripe's reference to you,
-          never your card number.
+          Payments for the paid plans are handled by Stripe: you enter your card on Stripe's checkout page, never on ours. We store your plan, whether you pay monthly or yearly,
+          its status, renewal date and cancellation, your {TRIAL_DAYS}-day trial if you started it, and Stripe's references to you and your subscription; never your card number.
         </p>
       </>
     ),
@@ -68,9 +70,9 @@ const SECTIONS: readonly TLegalSection[] = [
       <>
         <p>We use only cookies that the service needs to work, all of them set by our own server and unreadable by scripts:</p>
         <ul>
-          <li>your sign-in session, for 30 days after you last used it;</li>
+          <li>your sign-in session, for {SIGN_IN_SESSION_DAYS} days after you last used it;</li>
           <li>the anonymous publishing token described above;</li>
-          <li>the visitor id, renewed while you keep visiting and honoured for at most 400 days;</li>
+          <li>the visitor id, renewed while you keep visiting and honoured for at most {VISITOR_ID_MAX_AGE_DAYS} days;</li>
           <li>the unlock of a password-protected site, for at most 12 hours.</li>
         </ul>
         <p>We do not use advertising cookies, and we do not use cookies to follow you across other websites.</p>
@@ -109,7 +111,7 @@ const SECTIONS: readonly TLegalSection[] = [
         <ul>
           <li>our email delivery provider, which receives the address and content of each email we send you;</li>
           <li>our hosting and storage providers, which keep the service and your files running;</li>
-          <li>Stripe, for payments, once paid plans are on sale.</li>
+          <li>Stripe, for payments: it receives your name, your email address and your payment details when you buy or manage a paid plan.</li>
         </ul>
         <p>We may disclose data when the law requires it, and only the data it requires.</p>
       </>
@@ -121,11 +123,11 @@ const SECTIONS: readonly TLegalSection[] = [
     body: (
       <ul>
         <li>
-          A site and its files, engagement and analytics: until you delete the site or your account, or until the site expires. Files of an expired or deleted site are removed from
-          our servers about a week later.
+          A site and its files, engagement and analytics: until you delete the site or your account, or until the site expires. An expired site's files and data are removed from
+          our servers {EXPIRED_SITE_GRACE_DAYS} days after it expires; a deleted site's shortly after you delete it.
         </li>
         <li>Your account: until you delete it. Deleting it takes your sites offline at once and removes their files and data.</li>
-        <li>Sign-in sessions: until you sign out, or 30 days without use. One-time links: removed once they expire.</li>
+        <li>Sign-in sessions: until you sign out, or {SIGN_IN_SESSION_DAYS} days without use. One-time links: removed once they expire.</li>
         <li>Unfinished uploads: removed after a day.</li>
         <li>Messages sent through our forms: as long as we need them to answer you and improve the product; ask us and we delete them.</li>
       </ul>

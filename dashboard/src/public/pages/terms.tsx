@@ -1,9 +1,12 @@
+import { EXPIRED_SITE_GRACE_DAYS } from '@dropsite/shared/constants';
+import { TRIAL_DAYS } from '@dropsite/shared/plans';
 import { ArrowRightIcon } from '../../components/icons.tsx';
 import { LegalDocument, type TLegalSection } from '../content/legal-document.tsx';
 import type { TPublicPage } from '../public-page.ts';
 
 const MINIMUM_AGE = 13;
-const LIABILITY_WINDOW_DAYS = 90;
+/** Policy (spec: liability limited to what was paid in the last 90 days). */
+export const LIABILITY_WINDOW_DAYS = 90;
 
 /** The 13 sections of the Terms and Conditions (spec 2, Legal pages). */
 const SECTIONS: readonly TLegalSection[] = [
@@ -58,8 +61,9 @@ const SECTIONS: readonly TLegalSection[] = [
     title: 'File storage',
     body: (
       <p>
-        We store your files for as long as their site exists: until you delete it or your account, or until the expiry date you set. The files of an expired or deleted site are
-        removed from our servers about a week later, and cannot be recovered after that. Dropsite is a way to deliver files, not a backup: keep your own copies.
+        We store your files for as long as their site exists: until you delete it or your account, or until the expiry date you set. The files of an expired site are removed from
+        our servers {EXPIRED_SITE_GRACE_DAYS} days after it expires, those of a deleted site shortly after you delete it, and they cannot be recovered after that. Dropsite is a way
+        to deliver files, not a backup: keep your own copies.
       </p>
     ),
   },
@@ -68,9 +72,10 @@ const SECTIONS: readonly TLegalSection[] = [
     title: 'Plans and payments',
     body: (
       <p>
-        Dropsite has a Free plan and paid plans billed in advance, monthly, in US dollars; the plans and prices are listed on our <a href="/payment">plans page</a>. Paid plans
-        renew until you cancel, and cancelling takes effect at the end of the period you paid for. Fees are non-refundable, except as set out in our{' '}
-        <a href="/refund-cancellation">Refund and Cancellation Policy</a> or required by law. We tell you before a price change applies to you.
+        Dropsite has a Free plan and paid plans billed in advance, monthly or yearly as you choose at checkout, in US dollars; the plans and prices are listed on our{' '}
+        <a href="/payment">plans page</a>. Pro can be tried free for {TRIAL_DAYS} days, once, without a card. Paid plans renew until you cancel, and cancelling takes effect at the
+        end of the period you paid for. Fees are non-refundable, except as set out in our <a href="/refund-cancellation">Refund and Cancellation Policy</a> or required by law. We
+        tell you before a price change applies to you.
       </p>
     ),
   },
