@@ -19,6 +19,7 @@ import { resolveOwnAnonymousSession } from '../creators/anonymous-creator.ts';
 import { carryEmailAddressStates, confirmEmailAddressOfOwner, deleteEmailAddressesOfOwner } from '../notifications/email-addresses.repository.ts';
 import { anonymousOwnerKey, ownerKeyOf } from '../notifications/email-confirmation.service.ts';
 import { listAnonymousProjects } from '../creators/anonymous.service.ts';
+import { assertSiteRoomIn } from '../billing/plan-limits.ts';
 import type { TAnonymousProject } from '@dropsite/shared';
 import {
   deleteCreatorRow,
@@ -160,12 +161,19 @@ async function useToken(deps: Pick<TAppDeps, 'db' | 'clock'>, token: string, pur
 /**
  * Claims an anonymous session's sites into the account (exactly once; null when it was already
  * claimed). The notification addresses the session confirmed or unsubscribed carry over with them.
+ * Sites that would take the account past its plan's active sites are refused all together
+ * (site_limit_reached): nothing moves, and the session can be claimed once there is room.
  */
-async function claimInto(deps: Pick<TAppDeps, 'db' | 'clock'>, sessionId: string, creatorId: string): Promise<number | null> {
+async function claimInto(deps: Pick<TAppDeps, 'db' | 'clock' | 'config'>, sessionId: string, creatorId: string): Promise<number | null> {
   const now = deps.clock.now();
-  const claimed = await claimAnonymousSession(deps.db, sessionId, creatorId, now);
+  const claimed = await claimAnonymousSession(deps.db, sessionId, creatorId, now, (trx, activeSites) => assertSiteRoomIn(deps, trx, creatorId, activeSites));
   if (claimed !== null) await carryEmailAddressStates(deps.db, anonymousOwnerKey(sessionId), ownerKeyOf({ id: creatorId, owner_creator_id: creatorId }), now, newId);
   return claimed;
+}
+
+function unlessSiteLimit(err: unknown): null {
+  if (err instanceof AppError && err.code === 'site_limit_reached') return null;
+  throw err;
 }
 
 /**
@@ -287,7 +295,8 @@ export async function consumeEmailLink(deps: TDeps, token: string, userAgent: st
   row = await findCreatorByEmail(deps.db, link.email);
   if (!row) throw new Error('The signed-in creator row is missing');
   await accountAddressVerified(deps, row.id, row.email);
-  const claimed = link.anonymous_session_id ? ((await claimInto(deps, link.anonymous_session_id, row.id)) ?? 0) : 0;
+  // A claim past the account's plan moves nothing; the link still signs in, and the sites wait for room.
+  const claimed = link.anonymous_session_id ? ((await claimInto(deps, link.anonymous_session_id, row.id).catch(unlessSiteLimit)) ?? 0) : 0;
   return { creator: toPublic(row), session: await createSession(deps, row.id, userAgent), returnTo: link.return_to, claimed };
 }
 
