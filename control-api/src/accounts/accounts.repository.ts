@@ -105,6 +105,19 @@ export async function useAccountToken(db: TDb, tokenHash: string, purpose: TAcco
   return (await db.selectFrom('account_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst()) ?? null;
 }
 
+/** A token of this purpose that is unused and not expired, without using it (null otherwise). */
+export async function findUsableAccountToken(db: TDb, tokenHash: string, purpose: TAccountTokenPurpose, now: number): Promise<TAccountTokenRow | null> {
+  const row = await db
+    .selectFrom('account_tokens')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
 /** Ends the unused tokens of a purpose for an account (a new reset link supersedes older ones; a reset ends them). */
 export async function expireAccountTokens(db: TDb, creatorId: string, purpose: TAccountTokenPurpose, now: number): Promise<void> {
   await db.updateTable('account_tokens').set({ used_at: now }).where('creator_id', '=', creatorId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();

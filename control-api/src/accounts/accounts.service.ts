@@ -27,6 +27,7 @@ import {
   findCreatorByEmail,
   findCreatorById,
   findPendingEmailChange,
+  findUsableAccountToken,
   insertAccountToken,
   insertCreator,
   listSlugsOfCreator,
@@ -64,6 +65,7 @@ export const SIGN_IN_FAILED = 'Incorrect email or password.';
 export const SIGN_IN_RATE_LIMITED = 'Too many sign-in attempts. Please try again later.';
 export const EMAIL_TAKEN = 'An account with this email already exists. Sign in instead.';
 export const LINK_GONE = 'This sign-in link has expired or was already used. Ask for a new one.';
+export const CLAIM_AFTER_LINK = 'This browser was signed in with an emailed link, so its sites are not added to the account. Sign in with your password to add them.';
 export const CONFIRM_EMAIL_MISMATCH = 'Type your email address to confirm.';
 
 export interface TCreatorPublic {
@@ -243,7 +245,7 @@ export async function currentCreator(deps: Pick<TAppDeps, 'db'>, principal: TPri
   const creator = await principal.signedInCreator();
   if (!creator) return null;
   const row = await findCreatorById(deps.db, creator.id);
-  return row ? toPublic(row) : null;
+  return row ? { ...toPublic(row), ...(creator.openedByLink ? { signedInByLink: true } : {}) } : null;
 }
 
 export async function requireCurrentCreator(deps: Pick<TAppDeps, 'db'>, principal: TPrincipal): Promise<TCreatorPublic> {
@@ -297,7 +299,18 @@ export async function consumeEmailLink(deps: TDeps, token: string, userAgent: st
   await accountAddressVerified(deps, row.id, row.email);
   // A claim past the account's plan moves nothing; the link still signs in, and the sites wait for room.
   const claimed = link.anonymous_session_id ? ((await claimInto(deps, link.anonymous_session_id, row.id).catch(unlessSiteLimit)) ?? 0) : 0;
-  return { creator: toPublic(row), session: await createSession(deps, row.id, userAgent), returnTo: link.return_to, claimed };
+  // Marked: the browser that opened the link may not be the address owner's, so it claims nothing more.
+  return { creator: toPublic(row), session: await createSession(deps, row.id, userAgent, { openedByLink: true }), returnTo: link.return_to, claimed };
+}
+
+/**
+ * What a sign-in link's page shows before the link is used: the address it signs in as, and whether
+ * it adds sites to that account. 410 (LINK_GONE) for a link that can no longer be used.
+ */
+export async function describeEmailLink(deps: Pick<TAppDeps, 'db' | 'clock'>, token: string): Promise<{ email: string; addsSites: boolean }> {
+  const link = await findUsableAccountToken(deps.db, hashSecret(token), 'sign_in_link', deps.clock.now());
+  if (!link) throw new AppError('gone', LINK_GONE);
+  return { email: link.email, addsSites: link.anonymous_session_id !== null };
 }
 
 export async function requestVerification(deps: TDeps, principal: TPrincipal): Promise<void> {
@@ -448,6 +461,9 @@ export async function claimSites(
   anonymousSessionId: string | undefined,
 ): Promise<{ claimed: number; projects: TAnonymousProject[]; hadSession: boolean }> {
   const creator = await requireSignedInCreator(principal);
+  // A session an emailed link opened may be someone else's account in this browser (a link they
+  // sent to their own address): the sites this browser made are not offered to it.
+  if (creator.openedByLink) throw new AppError('forbidden', CLAIM_AFTER_LINK);
   const session = await principal.anonymousSession();
   if (!session) return { claimed: 0, projects: [], hadSession: false };
   // A named session must be the one the cookie proves; misses are rate limited like every lookup by id.

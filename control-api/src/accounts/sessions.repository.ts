@@ -15,6 +15,7 @@ export interface TSessionWithCreator {
   name: string;
   avatar_url: string;
   email_verified_at: number | null;
+  opened_by_link: number;
 }
 
 export interface TSessionRow {
@@ -27,7 +28,7 @@ export interface TSessionRow {
 
 export async function insertSession(
   db: TDb,
-  row: { id: string; creatorId: string; secretHash: string; createdAt: number; expiresAt: number; userAgent: string | null },
+  row: { id: string; creatorId: string; secretHash: string; createdAt: number; expiresAt: number; userAgent: string | null; openedByLink?: boolean },
 ): Promise<void> {
   await db
     .insertInto('auth_sessions')
@@ -39,6 +40,7 @@ export async function insertSession(
       expires_at: row.expiresAt,
       last_used_at: row.createdAt,
       user_agent: row.userAgent,
+      opened_by_link: row.openedByLink ? 1 : 0,
     })
     .execute();
 }
@@ -47,7 +49,19 @@ export async function findSessionWithCreator(db: TDb, id: string): Promise<TSess
   const row = await db
     .selectFrom('auth_sessions as s')
     .innerJoin('creators as c', 'c.id', 's.creator_id')
-    .select(['s.id', 's.creator_id', 's.secret_hash', 's.created_at', 's.expires_at', 's.last_used_at', 'c.email', 'c.name', 'c.avatar_url', 'c.email_verified_at'])
+    .select([
+      's.id',
+      's.creator_id',
+      's.secret_hash',
+      's.created_at',
+      's.expires_at',
+      's.last_used_at',
+      'c.email',
+      'c.name',
+      'c.avatar_url',
+      'c.email_verified_at',
+      's.opened_by_link',
+    ])
     .where('s.id', '=', id)
     .executeTakeFirst();
   return row ?? null;

@@ -59,6 +59,12 @@ export async function insertEmailCollection(db: TDb, row: TNewEmailCollection): 
     .execute();
 }
 
+/** The addresses the email prompt was given in this anonymous session, as typed. */
+export async function listEmailCollectionAddresses(db: TDb, sessionId: string): Promise<string[]> {
+  const rows = await db.selectFrom('email_collections').select('email').where('anonymous_session_id', '=', sessionId).execute();
+  return rows.map((row) => row.email);
+}
+
 export async function listEmailCollections(db: TDb): Promise<Array<{ email: string; trigger: string; project_id: string | null; anonymous_session_id: string | null }>> {
   return db.selectFrom('email_collections').select(['email', 'trigger', 'project_id', 'anonymous_session_id']).orderBy('created_at').orderBy('id').execute();
 }

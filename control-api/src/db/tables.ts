@@ -27,6 +27,8 @@ export interface AuthSessionsTable {
   expires_at: number;
   last_used_at: Generated<number>;
   user_agent: string | null;
+  /** 1 when an emailed sign-in link opened it: it claims no site the browser made before (see claimSites). */
+  opened_by_link: Generated<number>;
 }
 
 export type TAccountTokenPurpose = 'verify_email' | 'password_reset' | 'sign_in_link';
