@@ -90,9 +90,17 @@ describe('caching of a site’s files across an access change', () => {
   it('a file cached before the owner set a password is refused with 401 when the cache revalidates it', async () => {
     const site = await ownedSite();
     const kept = await cacheEvery(site);
+    // The site's page revalidates too.
+    const page = await fetch(`${app.url}/${site.slug}`);
+    await page.arrayBuffer();
+    expect(page.status).toBe(200);
+    expect(reusableWithoutRevalidation(page.headers.get('cache-control'))).toBe(false);
     const res = await owner.fetch(`/api/projects/${site.project.id}`, { method: 'PATCH', json: { password: 'a new secret 42' } });
     expect(res.status).toBe(200);
     expect(await revalidate(kept)).toEqual(everyAddress(kept, 401));
+    const locked = await fetch(`${app.url}/${site.slug}`);
+    await locked.arrayBuffer();
+    expect([locked.status, locked.headers.get('cache-control')]).toEqual([401, 'private, no-store']);
   });
 
   it('a file cached before the owner deleted the site is refused with 404 when the cache revalidates it', async () => {
