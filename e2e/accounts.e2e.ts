@@ -7,31 +7,13 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { findOutboxLink, outboxDirOf } from '../control-api/src/test-support/outbox-links.ts';
 import { publishSite } from './engagement-helpers.ts';
+import { linkFromOutbox } from './mail-support.ts';
 import { closeEmailPromptWhenShown, threeImages, walkToPreview } from './wizard-support.ts';
 
 const SHOTS = '/tmp/shots-auth';
 const PASSWORD = 'a long enough secret';
 const VIEWPORTS = { wide: { width: 1280, height: 800 }, phone: { width: 375, height: 740 } } as const;
-
-/** The mail outbox of the server the config started (it writes every message there without SMTP_URL). */
-const outboxDir = () => outboxDirOf(process.env.E2E_DATA_DIR ?? '');
-
-/** The first link to `pathPrefix` in a message to `to`, waiting for the message to be written. */
-async function linkFromOutbox(to: string, pathPrefix: string): Promise<string> {
-  let link: string | null = null;
-  await expect
-    .poll(
-      async () => {
-        link = await findOutboxLink(outboxDir(), to, pathPrefix);
-        return link !== null;
-      },
-      { timeout: 15_000 },
-    )
-    .toBe(true);
-  return link!;
-}
 
 async function shoot(page: Page, name: string, options: { fullPage?: boolean; clip?: 'header' } = {}) {
   await mkdir(SHOTS, { recursive: true });
@@ -161,7 +143,7 @@ test.describe('creator accounts', () => {
     await context.close();
   });
 
-  test('an address given in the email modal gets a link that signs in on another device and brings the sites along', async ({ browser, baseURL }) => {
+  test('an address given in the email modal is confirmed first, then gets a link that signs in on another device and brings the sites along', async ({ browser, baseURL }) => {
     const email = `lena-${unique()}@studio.test`;
     const creator = await browser.newContext({ viewport: VIEWPORTS.wide });
     await publishSite(creator.request, baseURL!, { title: 'Lookbook Autumn', images: [{ name: 'coat.jpg', rgb: [90, 60, 140] }] });
@@ -173,15 +155,21 @@ test.describe('creator accounts', () => {
     await modal.getByRole('textbox', { name: 'Email address' }).fill(email);
     await modal.getByRole('button', { name: 'Save my site' }).click();
     const done = page.getByRole('dialog', { name: 'You’re all set' });
-    await expect(done).toContainText(`We sent a sign-in link to ${email}`);
+    // An address this browser has not confirmed gets the confirmation first, never a link that claims.
+    await expect(done).toContainText(`We sent a confirmation link to ${email}`);
     await expect(done.getByRole('link', { name: 'Create an account' })).toHaveAttribute('href', '/sign-in?mode=sign-up&returnTo=%2F');
+    const confirmPage = await creator.newPage();
+    await confirmPage.goto(await linkFromOutbox(email, '/api/email/confirm?token='));
+    await confirmPage.getByRole('button', { name: 'Confirm email address' }).click();
+    await expect(confirmPage.getByText('We also sent you a sign-in link')).toBeVisible();
 
-    // Another device: the link signs in (the account is made on first use) and the sites come along.
+    // Another device: the link names the account, signs in (made on first use) and the sites come along.
     const link = await linkFromOutbox(email, '/sign-in?link=');
     const phone = await browser.newContext({ viewport: VIEWPORTS.phone });
     const phonePage = await phone.newPage();
     await phonePage.goto(link);
-    await phonePage.getByRole('button', { name: 'Sign me in' }).click();
+    await expect(phonePage.getByText(`This link signs you in as ${email}, and adds the sites it was sent for to that account.`)).toBeVisible();
+    await phonePage.getByRole('button', { name: `Continue as ${email}` }).click();
     await expect(phonePage).toHaveURL(/\/dashboard$/);
     await expect(phonePage.getByText('Lookbook Autumn').first()).toBeVisible({ timeout: 15_000 });
     await Promise.all([creator.close(), phone.close()]);
@@ -391,18 +379,19 @@ test.describe('creator accounts', () => {
     const linkPage = await other.newPage();
     await linkPage.goto(link);
     await expect(linkPage.getByRole('heading', { name: 'Finish signing in' })).toBeVisible();
+    await expect(linkPage.getByRole('button', { name: `Continue as ${email}` })).toBeFocused();
     expect(((await (await other.request.get('/api/auth/session')).json()) as { creator: unknown }).creator).toBeNull();
-    await linkPage.getByRole('button', { name: 'Sign me in' }).click();
+    await linkPage.getByRole('button', { name: `Continue as ${email}` }).click();
     // The account was created by the link and the flow returns where it started.
     await expect(linkPage).toHaveURL(/\/account$/);
     await expect(linkPage.locator('.account-email__address')).toHaveText(email);
     await expect(linkPage.locator('.account-email .account-badge')).toHaveText('Confirmed');
 
-    // Used once: a second browser gets the expiry message and a way to ask again.
+    // Used once: a second browser gets the expiry message and a way to ask again, with no button to press.
     const third = await browser.newContext();
     const again = await third.newPage();
     await again.goto(link);
-    await again.getByRole('button', { name: 'Sign me in' }).click();
+    await expect(again.getByRole('button', { name: /^Continue as/ })).toHaveCount(0);
     await expect(again.getByRole('alert')).toHaveText('This sign-in link has expired or was already used. Ask for a new one.');
     await expect(again.getByRole('link', { name: 'Ask for a new link' })).toBeVisible();
     await Promise.all([context.close(), other.close(), third.close()]);

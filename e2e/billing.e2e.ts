@@ -8,9 +8,9 @@
  * light and dark) go to /tmp/shots-billing/.
  */
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
-import { findOutboxLink, outboxDirOf } from '../control-api/src/test-support/outbox-links.ts';
 import { STANDIN_SECRET_KEY } from '../control-api/src/test-support/stripe-standin.ts';
 import { ALL_ENGAGEMENT, makeJpeg, publishSite, quietAnonymousLoop, shootAllWays } from './engagement-helpers.ts';
+import { linkFromOutbox } from './mail-support.ts';
 import { closeEmailPromptWhenShown, threeImages, walkToPreview } from './wizard-support.ts';
 
 const SHOTS_DIR = '/tmp/shots-billing';
@@ -24,14 +24,7 @@ async function signUp(context: BrowserContext, baseURL: string, name: string, op
   const res = await context.request.post('/api/auth/sign-up', { data: { email, password: 'correct horse battery', name }, headers: { Origin: baseURL } });
   expect(res.status(), await res.text()).toBe(201);
   if (options.confirm === false) return email;
-  let link: string | null = null;
-  await expect
-    .poll(async () => {
-      link = await findOutboxLink(outboxDirOf(process.env.E2E_DATA_DIR ?? ''), email, '/verify-email?token=');
-      return link !== null;
-    })
-    .toBe(true);
-  const token = new URL(link!).searchParams.get('token');
+  const token = new URL(await linkFromOutbox(email, '/verify-email?token=')).searchParams.get('token');
   const verified = await context.request.post('/api/auth/verify-email', { data: { token }, headers: { Origin: baseURL } });
   expect(verified.status(), await verified.text()).toBe(200);
   return email;
@@ -278,14 +271,7 @@ test('an unconfirmed creator is asked to confirm the address before the trial, s
   await shootAllWays(page, SHOTS_DIR, 'billing-trial-confirm');
   await expectNoSidewaysScroll(page);
 
-  let link: string | null = null;
-  await expect
-    .poll(async () => {
-      link = await findOutboxLink(outboxDirOf(process.env.E2E_DATA_DIR ?? ''), email, '/verify-email?token=');
-      return link !== null;
-    })
-    .toBe(true);
-  await page.goto(link!);
+  await page.goto(await linkFromOutbox(email, '/verify-email?token='));
   await page.getByRole('button', { name: 'Confirm my email' }).click();
   await expect(page.getByRole('heading', { name: 'Email address confirmed' })).toBeVisible();
   await page.goto('/billing');

@@ -91,7 +91,7 @@ function quickStartSecret() {
   const dataDir = path.resolve(root, process.env.DATA_DIR || 'data');
   const file = path.join(dataDir, 'session-secret');
   if (!existsSync(file)) {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     writeFileSync(file, `${randomBytes(48).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
     process.stdout.write(`Generated the cookie key in ${path.relative(root, file)} (set SESSION_SECRET to use your own).\n`);
   }
@@ -142,6 +142,8 @@ function failedBrowserTests(report) {
 
 if (command === 'start') {
   prepare();
+  // The data folder and the cookie key are this user's only (the API sets the same umask itself).
+  process.umask(0o077);
   process.exit(await exec(process.execPath, [...API_NODE_FLAGS, 'control-api/src/main.ts'], { NODE_ENV: 'production', ...API_ENV, ...quickStartSecret() }));
 } else if (command === 'test') {
   prepare();

@@ -18,6 +18,7 @@ import { createCreatorDashboardRoutes } from './dashboard-api/creator-dashboard.
 import { createSiteManagementRoutes } from './site-management/site-management.routes.ts';
 import { createUnlockRoutes } from './sites/unlock.routes.ts';
 import { createEmailRoutes } from './notifications/email.routes.ts';
+import { mailClaimLinkOnceConfirmed } from './accounts/claim-link.ts';
 import { createInboxRoutes, createNewsletterLinkRoutes } from './inbox/inbox.routes.ts';
 import { createDashboardRoutes } from './http/dashboard-routes.ts';
 import { dashboardCsp } from './sites/site-csp.ts';
@@ -89,7 +90,7 @@ export function createApp(deps: TAppDeps): express.Express {
   // them at once, where a router that answers nothing hands on only at the next turn of the event loop.
   // Confirmation and unsubscribe links: their signed token is the authority, and a mail client's
   // one-click unsubscribe POST comes from no page of ours.
-  app.use(createApiDispatch([createEmailRoutes(deps), createNewsletterLinkRoutes(deps)]));
+  app.use(createApiDispatch([createEmailRoutes(deps, (address) => mailClaimLinkOnceConfirmed(deps, address)), createNewsletterLinkRoutes(deps)]));
   app.use('/api', createOriginCheck(deps.config));
   // Before the general JSON parser: a draft of a 500-file site needs a larger body than 64 KB.
   app.use(createPreviewRoutes(deps));

@@ -1,5 +1,6 @@
 /** Public API of the control-api package, for the ops scripts, the builder process and benchmarks. */
 export { loadConfig, type TConfig } from './config/config.ts';
+export { keepDataPrivate } from './config/private-data.ts';
 export { createLogger, type Logger } from './logger.ts';
 export { createApp } from './app.ts';
 export { createRuntime, createQueue, type TRuntime } from './runtime.ts';

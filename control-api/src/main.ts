@@ -8,6 +8,7 @@ import { createHttpServer } from './http/slow-clients.ts';
 import { startDemoSitesSeed } from './demo-sites.ts';
 import { createOpsServer } from './observability/ops-endpoints.ts';
 import { drainHttpServer, listenOps } from './observability/shutdown.ts';
+import { keepDataPrivate } from './config/private-data.ts';
 
 process.env.NODE_ENV ??= 'production';
 
@@ -15,6 +16,9 @@ const config = loadConfig();
 // The cookie key must not live in the database in production.
 assertSessionSecretConfigured(config);
 const log = createLogger(config.logLevel);
+// Everything this process writes under DATA_DIR (and anywhere else) is readable by this user only.
+const notPrivate = keepDataPrivate(config);
+if (notPrivate.length > 0) log.warn({ paths: notPrivate }, 'could not make these private to this user: change their owner or mode');
 const runtime = await createRuntime(config, { runBuilder: config.runBuilder, log, checkpointInBackground: true, processMetrics: true });
 const app = createApp(runtime.deps);
 // Notification batches, the expired-site sweeper, and the removal of abandoned resumable uploads

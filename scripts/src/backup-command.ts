@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { formatBytes } from '@dropsite/shared';
-import { loadConfig } from '@dropsite/control-api';
+import { keepDataPrivate, loadConfig } from '@dropsite/control-api';
 import { createBackup, type TBackupResult } from './backup/backup.ts';
 import { embeddedDataOf, RefusedError } from './backup/locations.ts';
 import { failUsage, readCommandLine } from './cli.ts';
@@ -55,6 +55,8 @@ if (values.out === '') failUsage(USAGE, '--out takes a folder.');
 let exitCode = 0;
 try {
   const config = loadConfig();
+  // The archive holds the database and the stored originals: readable by this user only, as they are.
+  keepDataPrivate(config);
   const data = embeddedDataOf(config);
   const outDir = path.resolve(values.out ?? data.defaultBackupDir);
   const stop = new AbortController();

@@ -4,12 +4,15 @@
  * On SIGTERM it takes no new build and finishes its running ones within SHUTDOWN_GRACE_SECONDS;
  * a build still running then is handed back to the queue for another builder.
  */
-import { createLogger, createOpsServer, createRuntime, listenOps, loadConfig } from '@dropsite/control-api';
+import { createLogger, createOpsServer, createRuntime, keepDataPrivate, listenOps, loadConfig } from '@dropsite/control-api';
 
 process.env.NODE_ENV ??= 'production';
 
 const config = loadConfig();
 const log = createLogger(config.logLevel);
+// What the builder writes (stored objects on disk, temporary files) is readable by this user only.
+const notPrivate = keepDataPrivate(config);
+if (notPrivate.length > 0) log.warn({ paths: notPrivate }, 'could not make these private to this user: change their owner or mode');
 if (!config.redisUrl) {
   log.error('REDIS_URL is not set: a separate builder needs the shared queue. On the embedded defaults the server builds in-process.');
   process.exit(2);

@@ -5,7 +5,7 @@
  * command's code.
  */
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-import { createDatabase, createRuntime, listMigrationStates, loadConfig, type TAppDeps, type TConfig, type TDatabaseHandle } from '@dropsite/control-api';
+import { createDatabase, createRuntime, keepDataPrivate, listMigrationStates, loadConfig, type TAppDeps, type TConfig, type TDatabaseHandle } from '@dropsite/control-api';
 
 const HELP_OPTION = { help: { type: 'boolean', short: 'h', default: false } } as const;
 
@@ -56,6 +56,7 @@ export function readNumberFlag(usage: string, flag: string, text: string | undef
  */
 export async function runWithRuntime(command: (deps: TAppDeps, config: TConfig) => Promise<number>, options: { runBuilder?: (config: TConfig) => boolean } = {}): Promise<never> {
   const config = loadConfig();
+  keepDataPrivate(config);
   const runtime = await createRuntime({ ...config, logLevel: 'warn' }, { runBuilder: options.runBuilder?.(config) ?? false });
   let exitCode = 0;
   try {
@@ -76,6 +77,7 @@ export async function runWithDatabase(command: (database: TDatabaseHandle, confi
   let exitCode = 1;
   try {
     const config = loadConfig();
+    keepDataPrivate(config);
     const database = await createDatabase(config.databaseUrl);
     try {
       const pending = options.migrating ? 0 : (await listMigrationStates(database.db)).filter((m) => m.appliedAt === null).length;

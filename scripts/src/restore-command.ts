@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { formatBytes } from '@dropsite/shared';
-import { loadConfig } from '@dropsite/control-api';
+import { keepDataPrivate, loadConfig } from '@dropsite/control-api';
 import { embeddedDataOf, RefusedError } from './backup/locations.ts';
 import { DamagedArchiveError, restoreBackup, type TRestoreResult } from './backup/restore.ts';
 import { failUsage, readCommandLine } from './cli.ts';
@@ -52,7 +52,9 @@ if (archives.length !== 1 || archives[0] === '') failUsage(USAGE, archives.lengt
 const archive = path.resolve(archives[0]!);
 let exitCode = 0;
 try {
-  const data = embeddedDataOf(loadConfig());
+  const config = loadConfig();
+  keepDataPrivate(config);
+  const data = embeddedDataOf(config);
   const result = await restoreBackup({ archivePath: archive, databasePath: data.databasePath, storageDir: data.storageDir, force: values.force });
   process.stdout.write(describe(archive, result));
 } catch (error) {

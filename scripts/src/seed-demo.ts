@@ -7,7 +7,7 @@
  * builders do the work; otherwise this process builds in-process. The API process runs this at
  * start-up when a demo is missing or out of date (control-api/src/demo-sites.ts).
  */
-import { createRuntime, loadConfig } from '@dropsite/control-api';
+import { createRuntime, keepDataPrivate, loadConfig } from '@dropsite/control-api';
 import { failUsage, readCommandLine } from './cli.ts';
 import { demoSlugOf, seedDemoSites } from './demo/seed.ts';
 import { DEMO_MANIFESTS } from './demo/projects/index.ts';
@@ -39,6 +39,7 @@ if (unknown.length > 0) failUsage(USAGE, `Not a demo site: ${unknown.join(', ')}
 
 const log = (line: string) => process.stdout.write(`[seed-demo] ${line}\n`);
 const config = loadConfig();
+keepDataPrivate(config);
 const runtime = await createRuntime({ ...config, logLevel: 'warn' }, { runBuilder: !config.redisUrl });
 let exitCode = 0;
 try {

@@ -20,6 +20,8 @@ export const ZCreatorPublicSchema = z.object({
   avatarUrl: z.string(),
   emailVerified: z.boolean(),
   createdAt: ZIsoDateTimeSchema,
+  /** GET /api/auth/session only: an emailed sign-in link opened this session, so it claims no site this browser made. */
+  signedInByLink: z.boolean().optional(),
 });
 export type TCreatorPublic = z.infer<typeof ZCreatorPublicSchema>;
 
@@ -34,6 +36,16 @@ export const ZEmailLinkConsumeResponseSchema = z.object({
   /** Sites of the anonymous session the link was sent from, now the creator's. */
   claimed: z.number().int().nonnegative(),
 });
+
+/** POST /api/auth/email-link/describe: what a sign-in link's page names before the link is used. */
+export const ZEmailLinkDescribeResponseSchema = z.object({
+  ...success,
+  /** The account's address (the account is made with the link's first use when there is none yet). */
+  email: z.string(),
+  /** The link also adds the sites of the browser it was asked from to that account. */
+  addsSites: z.boolean(),
+});
+export type TEmailLinkDescribeResponse = z.infer<typeof ZEmailLinkDescribeResponseSchema>;
 
 export const ZAccountSessionSchema = z.object({
   id: z.string(),

@@ -294,6 +294,13 @@ export const ZEmailCollectionRequestSchema = z.object({
   timestamp: z.union([z.number(), z.string().max(64)]).nullish(),
 });
 export type TEmailCollectionRequest = z.input<typeof ZEmailCollectionRequestSchema>;
+/**
+ * What was mailed: `sign_in_link` (a link that signs in, and adds this browser's sites when the
+ * address was confirmed for them), `confirmation` (the address is confirmed first; the sign-in link
+ * that adds the sites follows the confirmation), or nothing (`none`, already signed in).
+ */
+export const ZEmailCollectionResponseSchema = z.object({ ...success, sent: z.enum(['sign_in_link', 'confirmation', 'none']) });
+export type TEmailCollectionResponse = z.infer<typeof ZEmailCollectionResponseSchema>;
 
 /** The plain `{ success: true }` of calls whose answer carries nothing else. */
 export const ZOkResponseSchema = z.object(success);

@@ -30,6 +30,8 @@ export interface TSignedInCreator {
   avatarUrl: string;
   emailVerified: boolean;
   sessionId: string;
+  /** An emailed sign-in link opened this session: it claims no site the browser made before. */
+  openedByLink: boolean;
 }
 
 /** What a session lookup finds: the creator, and the new expiry when the session was renewed (the cookie is sent again). */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { createBrowser, seedSite, type TBrowser } from '../test-support/site-fixtures.ts';
-import { createCapturingMailer, type TCapturingMailer } from '../test-support/account-mail.ts';
+import { confirmationTokenIn, createCapturingMailer, type TCapturingMailer } from '../test-support/account-mail.ts';
 import { createSignedInCreator } from '../test-support/accounts.ts';
 import { buildUploadForm } from '../test-support/fixtures.ts';
 
@@ -183,13 +183,21 @@ describe('accounts', () => {
     expect(back.body.returnTo).toBeNull();
   });
 
-  it('keeps the email modal’s promise: its link signs in and claims the anonymous session’s sites', async () => {
+  it('keeps the email modal’s promise once the address is confirmed: its link signs in and claims the anonymous session’s sites', async () => {
     const creator = createBrowser(app);
     const form = buildUploadForm([{ name: 'a.txt', type: 'text/plain', bytes: new TextEncoder().encode('x') }], { title: 'Modal site' });
     expect((await creator.fetch('/api/upload', { method: 'POST', body: form })).status).toBe(201);
     const sessionId = creator.cookies.get('dropsite_anon')!.split('.')[0]!;
     const ok = await creator.json('/api/email-collection', { method: 'POST', json: { email: 'ha@studio.example', trigger: 'success_page' } });
     expect(ok.status).toBe(201);
+    // The address is confirmed first; confirming it mails the sign-in link that claims the sites.
+    expect(ok.body).toEqual({ success: true, sent: 'confirmation' });
+    await expect.poll(() => confirmationTokenIn(mail, 'ha@studio.example')).toBeDefined();
+    const confirmLink = confirmationTokenIn(mail, 'ha@studio.example');
+    expect(mail.sent.some((m) => m.text.includes('/sign-in?link='))).toBe(false);
+    const confirmed = await createBrowser(app).fetch(`/api/email/confirm?token=${confirmLink}`, { method: 'POST' });
+    expect(confirmed.status).toBe(200);
+    expect(await confirmed.text()).toContain('We also sent you a sign-in link');
     const token = mail.lastToken('ha@studio.example', '/sign-in?link=');
     expect(mail.sent.find((m) => m.to === 'ha@studio.example' && m.text.includes('/sign-in?link='))?.subject).toBe('Keep your Dropsite sites and their reactions');
 

@@ -1,15 +1,18 @@
 /**
  * The account calls (sign-up, sign-in and out, emailed links, the account page), the signed-in
- * creator's sync and claim, and the email-collection modal's submit (which also mails a sign-in
- * link that claims the anonymous session's sites). Every answer is private and never cached.
+ * creator's sync and claim, and the email-collection modal's submit (which mails a sign-in link that
+ * claims the anonymous session's sites once the session confirmed the address). Every answer is
+ * private and never cached.
  */
 import { type Request, type Response, Router } from 'express';
-import { ZEmailCollectionRequestSchema } from '@dropsite/shared';
+import { ZEmailCollectionRequestSchema, type TEmailCollectionResponse, type TEmailLinkDescribeResponse } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { ANONYMOUS_CREATOR_COOKIE, setCookie } from '../access/cookies.ts';
 import { principalOf, updatePrincipal } from '../access/principal.ts';
 import { limitByAddress } from '../access/request-limits.ts';
 import { collectEmail } from '../creators/anonymous.service.ts';
+import { findEmailAddress } from '../notifications/email-addresses.repository.ts';
+import { anonymousOwnerKey, normalizeEmail } from '../notifications/email-confirmation.service.ts';
 import {
   ZAccountPatchSchema,
   ZClaimSchema,
@@ -28,6 +31,7 @@ import {
   changePassword,
   claimSites,
   consumeEmailLink,
+  describeEmailLink,
   currentCreator,
   deleteAccount,
   describeAccount,
@@ -68,7 +72,7 @@ export function createAccountRoutes(deps: TAppDeps): Router {
   /** Sets the new session's cookie and makes it the request's creator (the anonymous cookie is left alone: it is never a session). */
   function signedIn(res: Response, result: TSignedIn): void {
     setSessionCookie(deps, res, result.session);
-    const creator = { ...result.creator, sessionId: result.session.id };
+    const creator = { ...result.creator, sessionId: result.session.id, openedByLink: result.session.openedByLink };
     updatePrincipal(res, { signedInCreator: () => Promise.resolve(creator) });
   }
 
@@ -103,6 +107,12 @@ export function createAccountRoutes(deps: TAppDeps): Router {
   router.post('/api/auth/email-link', limitWrites, async (req, res) => {
     await requestEmailLink(deps, ZEmailLinkSchema.parse(req.body ?? {}));
     res.status(202).json({ success: true });
+  });
+
+  // The sign-in link's page names the account before the creator presses the button (nothing is used here).
+  router.post('/api/auth/email-link/describe', limitReads, async (req, res) => {
+    const { token } = ZTokenSchema.parse(req.body ?? {});
+    res.json({ success: true, ...(await describeEmailLink(deps, token)) } satisfies TEmailLinkDescribeResponse);
   });
 
   router.post('/api/auth/email-link/consume', limitWrites, async (req, res) => {
@@ -190,18 +200,36 @@ export function createAccountRoutes(deps: TAppDeps): Router {
     res.json({ success: true, claimed: result.claimed, projects: result.projects });
   });
 
-  // The email-collection modal promises 'pick up your sites on any device': the address gets a
-  // sign-in link that claims the caller's anonymous session (when there is one) on first use.
+  // The email-collection modal promises 'pick up your sites on any device'. Only an address this
+  // browser's anonymous session confirmed gets a sign-in link that claims its sites: anyone can type
+  // any address here, and a claim link to an address that did not ask would put a stranger's sites in
+  // its account. An address not confirmed yet gets the confirmation message (collectEmail asks for
+  // it); confirming it mails the claim link (email.routes.ts). Without sites, a plain sign-in link.
   router.post('/api/email-collection', limitWrites, async (req, res) => {
     const input = ZEmailCollectionRequestSchema.parse(req.body ?? {});
     const principal = principalOf(res);
     await collectEmail(deps, principal, input);
     const session = await principal.anonymousSession();
     const signedInAlready = await principal.signedInCreator();
+    let sent: TEmailCollectionResponse['sent'] = 'none';
     if (!signedInAlready) {
-      await requestEmailLink(deps, { email: input.email.trim().toLowerCase(), returnTo: '/dashboard', anonymousSessionId: session?.id ?? null });
+      const email = normalizeEmail(input.email);
+      if (!session) {
+        await requestEmailLink(deps, { email, returnTo: '/dashboard', anonymousSessionId: null });
+        sent = 'sign_in_link';
+      } else {
+        // collectEmail asked for a confirmation already: pending until its link is used; an address that
+        // unsubscribed gets nothing more from here.
+        const status = (await findEmailAddress(deps.db, email, anonymousOwnerKey(session.id)))?.status;
+        if (status === 'confirmed') {
+          await requestEmailLink(deps, { email, returnTo: '/dashboard', anonymousSessionId: session.id });
+          sent = 'sign_in_link';
+        } else if (status === 'pending') {
+          sent = 'confirmation';
+        }
+      }
     }
-    res.status(201).json({ success: true });
+    res.status(201).json({ success: true, sent } satisfies TEmailCollectionResponse);
   });
 
   return router;

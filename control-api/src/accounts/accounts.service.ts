@@ -23,6 +23,7 @@ import { resolveOwnAnonymousSession } from '../creators/anonymous-creator.ts';
 import { carryEmailAddressStates, confirmEmailAddressOfOwner, deleteEmailAddressesOfOwner } from '../notifications/email-addresses.repository.ts';
 import { anonymousOwnerKey, ownerKeyOf } from '../notifications/email-confirmation.service.ts';
 import { listAnonymousProjects } from '../creators/anonymous.service.ts';
+import { assertSiteRoomIn } from '../billing/plan-limits.ts';
 import type { TAnonymousProject } from '@dropsite/shared';
 import {
   deleteCreatorRow,
@@ -55,7 +56,7 @@ import type {
 } from './account-schemas.ts';
 import { hashSecret, randomSecret } from './secret-tokens.ts';
 import { requireRecentAuthentication } from './recent-auth.ts';
-import { deleteSession, deleteSessionOfCreator, deleteSessionsOfCreator, listSessionsOfCreator, markSessionSignedInByLink } from './sessions.repository.ts';
+import { deleteSession, deleteSessionOfCreator, deleteSessionsOfCreator, listSessionsOfCreator } from './sessions.repository.ts';
 import { createSession, type TNewSession } from './sessions.ts';
 
 type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'mailer' | 'limits' | 'storage' | 'stripe'>;
@@ -73,6 +74,7 @@ export const SIGN_IN_FAILED = 'Incorrect email or password.';
 export const SIGN_IN_RATE_LIMITED = 'Too many sign-in attempts. Please try again later.';
 export const EMAIL_TAKEN = 'An account with this email already exists. Sign in instead.';
 export const LINK_GONE = 'This sign-in link has expired or was already used. Ask for a new one.';
+export const CLAIM_AFTER_LINK = 'This browser was signed in with an emailed link, so its sites are not added to the account. Sign in with your password to add them.';
 export const CONFIRM_EMAIL_MISMATCH = 'Type your email address to confirm.';
 export const UNDO_LINK_GONE = 'This link has expired or was already used. Sign in with a link sent to your address, or reset your password.';
 export const UNDO_ADDRESS_TAKEN = 'Another account uses this address now. Contact support to get your account back.';
@@ -178,9 +180,7 @@ async function useToken(deps: Pick<TAppDeps, 'db' | 'clock'>, token: string, pur
 
 /** A session opened by an emailed link: for 10 minutes it proves the owner of an account without a password (recent-auth.ts). */
 async function createLinkSession(deps: Pick<TAppDeps, 'db' | 'clock'>, creatorId: string, userAgent: string | null): Promise<TNewSession> {
-  const session = await createSession(deps, creatorId, userAgent);
-  await markSessionSignedInByLink(deps.db, session.id, deps.clock.now());
-  return session;
+  return await createSession(deps, creatorId, userAgent, { openedByLink: true });
 }
 
 /**
@@ -203,12 +203,19 @@ async function sendUndoNotice(deps: TDeps, kind: 'email_change_requested' | 'ema
 /**
  * Claims an anonymous session's sites into the account (exactly once; null when it was already
  * claimed). The notification addresses the session confirmed or unsubscribed carry over with them.
+ * Sites that would take the account past its plan's active sites are refused all together
+ * (site_limit_reached): nothing moves, and the session can be claimed once there is room.
  */
-async function claimInto(deps: Pick<TAppDeps, 'db' | 'clock'>, sessionId: string, creatorId: string): Promise<number | null> {
+async function claimInto(deps: Pick<TAppDeps, 'db' | 'clock' | 'config'>, sessionId: string, creatorId: string): Promise<number | null> {
   const now = deps.clock.now();
-  const claimed = await claimAnonymousSession(deps.db, sessionId, creatorId, now);
+  const claimed = await claimAnonymousSession(deps.db, sessionId, creatorId, now, (trx, activeSites) => assertSiteRoomIn(deps, trx, creatorId, activeSites));
   if (claimed !== null) await carryEmailAddressStates(deps.db, anonymousOwnerKey(sessionId), ownerKeyOf({ id: creatorId, owner_creator_id: creatorId }), now, newId);
   return claimed;
+}
+
+function unlessSiteLimit(err: unknown): null {
+  if (err instanceof AppError && err.code === 'site_limit_reached') return null;
+  throw err;
 }
 
 /**
@@ -282,7 +289,7 @@ export async function currentCreator(deps: Pick<TAppDeps, 'db'>, principal: TPri
   const creator = await principal.signedInCreator();
   if (!creator) return null;
   const row = await findCreatorById(deps.db, creator.id);
-  return row ? toPublic(row) : null;
+  return row ? { ...toPublic(row), ...(creator.openedByLink ? { signedInByLink: true } : {}) } : null;
 }
 
 export async function requireCurrentCreator(deps: Pick<TAppDeps, 'db'>, principal: TPrincipal): Promise<TCreatorPublic> {
@@ -336,8 +343,20 @@ export async function consumeEmailLink(deps: TDeps, token: string, userAgent: st
   row = await findCreatorByEmail(deps.db, link.email);
   if (!row) throw new Error('The signed-in creator row is missing');
   await accountAddressVerified(deps, row.id, row.email);
-  const claimed = link.anonymous_session_id ? ((await claimInto(deps, link.anonymous_session_id, row.id)) ?? 0) : 0;
+  // A claim past the account's plan moves nothing; the link still signs in, and the sites wait for room.
+  const claimed = link.anonymous_session_id ? ((await claimInto(deps, link.anonymous_session_id, row.id).catch(unlessSiteLimit)) ?? 0) : 0;
+  // Marked: the browser that opened the link may not be the address owner's, so it claims nothing more.
   return { creator: toPublic(row), session: await createLinkSession(deps, row.id, userAgent), returnTo: link.return_to, claimed };
+}
+
+/**
+ * What a sign-in link's page shows before the link is used: the address it signs in as, and whether
+ * it adds sites to that account. 410 (LINK_GONE) for a link that can no longer be used.
+ */
+export async function describeEmailLink(deps: Pick<TAppDeps, 'db' | 'clock'>, token: string): Promise<{ email: string; addsSites: boolean }> {
+  const link = await findUsableAccountToken(deps.db, hashSecret(token), 'sign_in_link', deps.clock.now());
+  if (!link) throw new AppError('gone', LINK_GONE);
+  return { email: link.email, addsSites: link.anonymous_session_id !== null };
 }
 
 export async function requestVerification(deps: TDeps, principal: TPrincipal): Promise<void> {
@@ -535,6 +554,9 @@ export async function claimSites(
   anonymousSessionId: string | undefined,
 ): Promise<{ claimed: number; projects: TAnonymousProject[]; hadSession: boolean }> {
   const creator = await requireSignedInCreator(principal);
+  // A session an emailed link opened may be someone else's account in this browser (a link they
+  // sent to their own address): the sites this browser made are not offered to it.
+  if (creator.openedByLink) throw new AppError('forbidden', CLAIM_AFTER_LINK);
   const session = await principal.anonymousSession();
   if (!session) return { claimed: 0, projects: [], hadSession: false };
   // A named session must be the one the cookie proves; misses are rate limited like every lookup by id.

@@ -15,6 +15,7 @@ export interface TSessionWithCreator {
   name: string;
   avatar_url: string;
   email_verified_at: number | null;
+  link_signed_in_at: number | null;
 }
 
 export interface TSessionRow {
@@ -27,7 +28,7 @@ export interface TSessionRow {
 
 export async function insertSession(
   db: TDb,
-  row: { id: string; creatorId: string; secretHash: string; createdAt: number; expiresAt: number; userAgent: string | null },
+  row: { id: string; creatorId: string; secretHash: string; createdAt: number; expiresAt: number; userAgent: string | null; openedByLink?: boolean },
 ): Promise<void> {
   await db
     .insertInto('auth_sessions')
@@ -39,6 +40,7 @@ export async function insertSession(
       expires_at: row.expiresAt,
       last_used_at: row.createdAt,
       user_agent: row.userAgent,
+      link_signed_in_at: row.openedByLink ? row.createdAt : null,
     })
     .execute();
 }
@@ -47,7 +49,19 @@ export async function findSessionWithCreator(db: TDb, id: string): Promise<TSess
   const row = await db
     .selectFrom('auth_sessions as s')
     .innerJoin('creators as c', 'c.id', 's.creator_id')
-    .select(['s.id', 's.creator_id', 's.secret_hash', 's.created_at', 's.expires_at', 's.last_used_at', 'c.email', 'c.name', 'c.avatar_url', 'c.email_verified_at'])
+    .select([
+      's.id',
+      's.creator_id',
+      's.secret_hash',
+      's.created_at',
+      's.expires_at',
+      's.last_used_at',
+      'c.email',
+      'c.name',
+      'c.avatar_url',
+      'c.email_verified_at',
+      's.link_signed_in_at',
+    ])
     .where('s.id', '=', id)
     .executeTakeFirst();
   return row ?? null;
@@ -94,11 +108,6 @@ export async function listSessionsOfCreator(db: TDb, creatorId: string, now: num
 export async function deleteExpiredSessions(db: TDb, now: number): Promise<number> {
   const result = await db.deleteFrom('auth_sessions').where('expires_at', '<=', now).executeTakeFirst();
   return Number(result.numDeletedRows);
-}
-
-/** Marks a session as opened by an emailed link (a sign-in link, a reset, an undone address change). */
-export async function markSessionSignedInByLink(db: TDb, id: string, at: number): Promise<void> {
-  await db.updateTable('auth_sessions').set({ link_signed_in_at: at }).where('id', '=', id).execute();
 }
 
 /** When an emailed link opened this session of the creator; null when it did not (or it is not theirs). */

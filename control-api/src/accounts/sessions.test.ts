@@ -28,7 +28,7 @@ describe('creator sessions', () => {
     expect(row.secret_hash).toBe(hashSecret(secret));
     expect(JSON.stringify(row)).not.toContain(secret);
     const found = await validateSessionToken(app.deps, token);
-    expect(found?.creator).toEqual({ id: creator.id, email: 'ada@example.com', name: 'Ada', avatarUrl: '', emailVerified: true, sessionId: id });
+    expect(found?.creator).toEqual({ id: creator.id, email: 'ada@example.com', name: 'Ada', avatarUrl: '', emailVerified: true, sessionId: id, openedByLink: false });
   });
 
   it('refuses a wrong secret, a malformed token and an unknown id alike', async () => {

@@ -30,16 +30,25 @@ export interface TNewSession {
   id: string;
   token: string;
   expiresAt: number;
+  openedByLink: boolean;
 }
 
-/** A new session for the creator (sign-up, sign-in, a consumed link, a reset). */
-export async function createSession(deps: TDeps, creatorId: string, userAgent: string | null): Promise<TNewSession> {
+/** A new session for the creator (sign-up, sign-in, a consumed link (`openedByLink`), a reset). */
+export async function createSession(deps: TDeps, creatorId: string, userAgent: string | null, options: { openedByLink?: boolean } = {}): Promise<TNewSession> {
   const id = randomSecret();
   const secret = randomSecret();
   const now = deps.clock.now();
   const expiresAt = now + SESSION_TTL_MS;
-  await insertSession(deps.db, { id, creatorId, secretHash: hashSecret(secret), createdAt: now, expiresAt, userAgent: userAgent?.slice(0, 300) ?? null });
-  return { id, token: `${id}.${secret}`, expiresAt };
+  await insertSession(deps.db, {
+    id,
+    creatorId,
+    secretHash: hashSecret(secret),
+    createdAt: now,
+    expiresAt,
+    userAgent: userAgent?.slice(0, 300) ?? null,
+    openedByLink: options.openedByLink === true,
+  });
+  return { id, token: `${id}.${secret}`, expiresAt, openedByLink: options.openedByLink === true };
 }
 
 /**
@@ -71,6 +80,7 @@ export async function validateSessionToken(deps: TDeps, token: string): Promise<
       avatarUrl: row.avatar_url,
       emailVerified: row.email_verified_at !== null,
       sessionId: row.id,
+      openedByLink: row.link_signed_in_at !== null,
     },
     renewedUntil: renew ? expiresAt : null,
   };

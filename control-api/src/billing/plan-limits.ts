@@ -8,9 +8,15 @@
  * - a creator over their plan's storage or sites (after a downgrade) changes nothing until they are
  *   under it again (over_plan_limits); nothing is deleted and every site stays live.
  * Anonymous creators publish within Free's delivery size and keep every feature in their 7-day window.
+ *
+ * A check that adds sites (a publish, a claim) runs again inside the transaction that adds them, with
+ * the account held (lockAccountForPlanCheck): parallel publishes at the limit pass one at a time, and
+ * each sees the sites the one before added.
  */
+import { PostgresAdapter, type Transaction } from 'kysely';
 import { PLANS, PRO_FEATURE_SETTINGS, PRO_FEATURES, type TPlan, type TPlanId, type TProFeatureSetting, withinLimit } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
+import type { Database } from '../db/tables.ts';
 import { countActiveSites, findSubscriptionOfCreator } from './billing.repository.ts';
 import { billingError } from './billing-error.ts';
 import { deliveryLimitOf, effectivePlanId, planOf } from './plan-of.ts';
@@ -73,6 +79,35 @@ export async function assertUploadAllowed(deps: TDeps, check: TUploadCheck): Pro
   }
   assertFeatures(plan, check.settings);
   return plan.limits.storage === -1 ? Number.POSITIVE_INFINITY : plan.limits.storage - used - check.bytes;
+}
+
+/**
+ * Holds the account's plan checks until `trx` ends: on PostgreSQL the account's row is locked (the
+ * next publish or claim into the account waits here until this transaction commits, then counts what
+ * it added); SQLite has one writer at a time, and a transaction that reads before writing fails rather
+ * than writing past another's commit, so the count and the insert in one transaction are enough there.
+ */
+async function lockAccountForPlanCheck(trx: Transaction<Database>, creatorId: string): Promise<void> {
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) await trx.selectFrom('creators').select('id').where('id', '=', creatorId).forUpdate().execute();
+}
+
+/** assertUploadAllowed inside the transaction that creates the site, with the account held until it commits. */
+export async function assertUploadAllowedIn(deps: TDeps, trx: Transaction<Database>, check: TUploadCheck): Promise<number> {
+  if (check.ownerCreatorId) await lockAccountForPlanCheck(trx, check.ownerCreatorId);
+  return assertUploadAllowed({ ...deps, db: trx }, check);
+}
+
+/**
+ * Refuses `adding` active sites (a claim) past the account's plan, all of them or none: inside the
+ * transaction that moves them, with the account held until it commits.
+ */
+export async function assertSiteRoomIn(deps: TDeps, trx: Transaction<Database>, creatorId: string, adding: number): Promise<void> {
+  if (adding === 0) return;
+  await lockAccountForPlanCheck(trx, creatorId);
+  const plan = planOf(await planIdOfCreator({ ...deps, db: trx }, creatorId));
+  const sites = await countActiveSites(trx, creatorId, deps.clock.now());
+  if (!withinLimit(plan.limits.projects, sites, adding))
+    throw billingError('site_limit_reached', { details: { plan_id: plan.id, limit: plan.limits.projects, used: sites, requested: adding } });
 }
 
 /** Turning on a Pro feature of a signed-in creator's site. */

@@ -59,6 +59,12 @@ export async function insertEmailCollection(db: TDb, row: TNewEmailCollection): 
     .execute();
 }
 
+/** The addresses the email prompt was given in this anonymous session, as typed. */
+export async function listEmailCollectionAddresses(db: TDb, sessionId: string): Promise<string[]> {
+  const rows = await db.selectFrom('email_collections').select('email').where('anonymous_session_id', '=', sessionId).execute();
+  return rows.map((row) => row.email);
+}
+
 export async function listEmailCollections(db: TDb): Promise<Array<{ email: string; trigger: string; project_id: string | null; anonymous_session_id: string | null }>> {
   return db.selectFrom('email_collections').select(['email', 'trigger', 'project_id', 'anonymous_session_id']).orderBy('created_at').orderBy('id').execute();
 }
@@ -70,7 +76,14 @@ export async function listEmailCollections(db: TDb): Promise<Array<{ email: stri
  * engagement and analytics stay theirs. Returns how many sites moved; null when the session was
  * already claimed (or does not exist).
  */
-export async function claimAnonymousSession(db: Kysely<Database>, sessionId: string, creatorId: string, now: number): Promise<number | null> {
+export async function claimAnonymousSession(
+  db: Kysely<Database>,
+  sessionId: string,
+  creatorId: string,
+  now: number,
+  /** Told how many active sites would move, in the claim's transaction; throwing moves nothing and leaves the session unclaimed. */
+  checkRoom?: (trx: Transaction<Database>, activeSites: number) => Promise<void>,
+): Promise<number | null> {
   return db.transaction().execute(async (trx) => {
     const marked = await trx
       .updateTable('anonymous_sessions')
@@ -79,6 +92,18 @@ export async function claimAnonymousSession(db: Kysely<Database>, sessionId: str
       .where('claimed_by', 'is', null)
       .executeTakeFirst();
     if (Number(marked.numUpdatedRows) === 0) return null;
+    if (checkRoom) {
+      const active = await trx
+        .selectFrom('projects')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('anonymous_session_id', '=', sessionId)
+        .where('owner_creator_id', 'is', null)
+        .where('deleted_at', 'is', null)
+        .where('taken_down_at', 'is', null)
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+        .executeTakeFirst();
+      await checkRoom(trx, Number(active?.n ?? 0));
+    }
     const moved = await trx
       .updateTable('projects')
       .set({ owner_creator_id: creatorId, updated_at: now })

@@ -182,15 +182,15 @@ export function createDownloadRoutes(deps: TAppDeps): Router {
         contentType: 'image/png',
         disposition: contentDisposition('inline', 'og.png'),
         etag: `"og-${head.modifiedAt.toString(36)}-${head.size.toString(36)}"`,
-        // The same URL gets a new picture when the site changes: caches revalidate within the hour.
-        cacheControl: project.password_hash || project.expires_at !== null ? 'private, no-store' : 'public, max-age=3600',
+        // The same URL gets a new picture when the site changes, and refuses it once the site is locked or gone.
+        cacheControl: fileCacheControl(project),
       },
       deps.caches.storedObjects,
     );
   });
 
   // The template gallery's and the landing page's pictures (scripts/src/demo/previews.ts). Made again
-  // only when a deployment changes a demo, so caches keep them a day and then revalidate by ETag.
+  // only when a deployment changes a demo; caches revalidate them by ETag, a 304 when nothing changed.
   router.get('/:slug/:picture', async (req, res, next) => {
     const { slug, picture } = req.params;
     const preview = parseDemoPreviewFileName(picture);
@@ -212,7 +212,7 @@ export function createDownloadRoutes(deps: TAppDeps): Router {
         contentType: DEMO_PREVIEW_CONTENT_TYPES[preview.format],
         disposition: contentDisposition('inline', picture),
         etag: `"preview-${head.modifiedAt.toString(36)}-${head.size.toString(36)}"`,
-        cacheControl: project.password_hash || project.expires_at !== null ? 'private, no-store' : 'public, max-age=86400, stale-while-revalidate=604800',
+        cacheControl: fileCacheControl(project),
       },
       deps.caches.storedObjects,
     );

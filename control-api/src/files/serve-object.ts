@@ -140,9 +140,13 @@ export function streamTo(body: NodeJS.ReadableStream & { destroy(error?: Error):
 }
 
 /**
- * Derived files are content-addressed, so public sites may cache them for good; a site with a
- * password or an expiry must not leave copies in shared caches past its lock or its end.
+ * What a browser or shared cache may do with a file of a public site: keep it, but ask again before
+ * each use (`no-cache`; the ETag makes that a 304 without a body). A file's address stays the same when
+ * its owner sets a password, deletes the site or it is taken down, so a copy reused without asking
+ * would outlive that change. A site with a password or an expiry leaves no copy in any cache at all.
  */
+export const REVALIDATED_FILE_CACHE_CONTROL = 'public, no-cache';
+
 export function fileCacheControl(site: { password_hash: string | null; expires_at: number | null }): string {
-  return site.password_hash || site.expires_at !== null ? 'private, no-store' : 'public, max-age=31536000, immutable';
+  return site.password_hash || site.expires_at !== null ? 'private, no-store' : REVALIDATED_FILE_CACHE_CONTROL;
 }

@@ -38,12 +38,13 @@ export function confirmPromptPage(options: { email: string; titles: readonly str
   );
 }
 
-export function confirmedPage(options: { email: string; titles: readonly string[] }): string {
+export function confirmedPage(options: { email: string; titles: readonly string[]; sentSignInLink?: boolean }): string {
   const body =
     options.titles.length === 0
       ? `<p>We can now write to <strong>${escapeHtml(options.email)}</strong> about your sites.</p>`
       : `<p>You will get notifications for ${siteList(options.titles)} at <strong>${escapeHtml(options.email)}</strong>.</p>`;
-  return page('Email confirmed', `${body}<p>Every message has a link to stop them with one click.</p>`);
+  const signIn = options.sentSignInLink ? '<p>We also sent you a sign-in link: open it to keep your sites, and everything visitors do on them, in a free account.</p>' : '';
+  return page('Email confirmed', `${body}${signIn}<p>Every message has a link to stop them with one click.</p>`);
 }
 
 export function invalidConfirmLinkPage(): string {

@@ -24,7 +24,10 @@ function sendPage(res: Response, status: number, html: string): void {
     .send(html);
 }
 
-export function createEmailRoutes(deps: TAppDeps): Router {
+/** What else happens when an address is confirmed: answers whether a sign-in link was mailed with it (app.ts wires the accounts' claim link). */
+export type TAfterConfirm = (address: { email: string; owner_key: string }) => Promise<boolean>;
+
+export function createEmailRoutes(deps: TAppDeps, afterConfirm: TAfterConfirm = async () => false): Router {
   const router = Router();
   const limits = deps.limits.requests;
   const limitReads = limitByAddress(limits.reads);
@@ -41,7 +44,9 @@ export function createEmailRoutes(deps: TAppDeps): Router {
     const target = await confirmTarget(deps, req.query);
     if ('html' in target) return sendPage(res, target.status, target.html);
     await setAddressStatus(deps, target.row.id, 'confirmed', 'email address confirmed');
-    sendPage(res, 200, confirmedPage({ email: target.row.email, titles: await titlesFor(deps, target.row) }));
+    // Given in the email prompt before it was confirmed: the sign-in link that keeps the sites follows.
+    const sentSignInLink = await afterConfirm(target.row);
+    sendPage(res, 200, confirmedPage({ email: target.row.email, titles: await titlesFor(deps, target.row), sentSignInLink }));
   });
 
   router.get('/api/email/unsubscribe', limitReads, async (req, res) => {

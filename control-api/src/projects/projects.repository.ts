@@ -1,5 +1,5 @@
 /** Project and file rows: the only module that queries the projects and files tables. */
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import {
   ZContactInfoSchema,
   ZDerivedMetadataSchema,
@@ -39,9 +39,18 @@ export async function insertProject(db: TDb, row: TNewProject): Promise<void> {
   await db.insertInto('projects').values(row).execute();
 }
 
-/** Creates a project and its files in one transaction, so a failure never leaves a project without its files. */
-export async function createProjectWithFiles(db: TDb, project: TNewProject, files: readonly TNewProjectFile[]): Promise<void> {
+/**
+ * Creates a project and its files in one transaction, so a failure never leaves a project without its
+ * files. `check` runs first in that transaction (the plan's limits): when it throws, nothing is written.
+ */
+export async function createProjectWithFiles(
+  db: TDb,
+  project: TNewProject,
+  files: readonly TNewProjectFile[],
+  check?: (trx: Transaction<Database>) => Promise<unknown>,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    await check?.(trx);
     await insertProject(trx, project);
     await insertFiles(
       trx,

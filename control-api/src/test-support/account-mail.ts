@@ -27,3 +27,12 @@ export function createCapturingMailer(): TCapturingMailer {
     },
   };
 }
+
+/** The token of the newest notification-address confirmation link mailed to `to`, or undefined (it is sent in the background). */
+export function confirmationTokenIn(mail: TCapturingMailer, to: string): string | undefined {
+  for (const message of [...mail.sent].reverse()) {
+    const match = message.to === to ? /\/api\/email\/confirm\?token=([\w-]+)/.exec(message.text) : null;
+    if (match) return match[1];
+  }
+  return undefined;
+}

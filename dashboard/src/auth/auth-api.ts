@@ -39,6 +39,8 @@ export function createAuthApi(send: TSendRequest = (path, init) => fetch(path, i
     signOut: () => act('/api/auth/sign-out', 'POST'),
     signOutEverywhere: () => act('/api/auth/sign-out-everywhere', 'POST'),
     requestEmailLink: ({ email, returnTo }: { email: string; returnTo: string | null }) => act('/api/auth/email-link', 'POST', returnTo ? { email, returnTo } : { email }),
+    /** The address a sign-in link signs in as, before it is used (410 once it cannot be). */
+    describeEmailLink: (token: string) => call((s) => s.ZEmailLinkDescribeResponseSchema, '/api/auth/email-link/describe', 'POST', { token }),
     consumeEmailLink: (token: string) => call((s) => s.ZEmailLinkConsumeResponseSchema, '/api/auth/email-link/consume', 'POST', { token }),
     requestVerification: () => act('/api/auth/verify-email/request', 'POST'),
     verifyEmail: (token: string) => creatorOf('/api/auth/verify-email', 'POST', { token }),

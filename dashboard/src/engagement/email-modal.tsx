@@ -1,7 +1,9 @@
 /**
  * The email-collection modal (spec 2.7, 4, 5): one of four variants, an address checked as it is
  * typed (a checkmark when valid), submit disabled until valid and while sending ('Setting up...').
- * Skip, close and success each send their analytics event (spec 9).
+ * Skip, close and success each send their analytics event (spec 9). Success says what was mailed:
+ * the sign-in link, or (an address this browser has not confirmed yet) the confirmation message,
+ * which is followed by the sign-in link that keeps the sites once the address is confirmed.
  */
 import { useEffect, useId, useRef, useState, type FormEvent, type MouseEvent } from 'react';
 import type { TEmailTrigger } from '@dropsite/shared';
@@ -22,6 +24,7 @@ interface TEmailModalProps {
 }
 
 type TStatus = 'editing' | 'submitting' | 'failed' | 'done';
+type TSent = Awaited<ReturnType<typeof submitCollectedEmail>>;
 
 export function EmailModal({ trigger, projectId, sessionId, onCollected, onClose }: TEmailModalProps) {
   const copy = EMAIL_PROMPT_COPY[trigger];
@@ -29,6 +32,7 @@ export function EmailModal({ trigger, projectId, sessionId, onCollected, onClose
   const input = useRef<HTMLInputElement>(null);
   const [email, setEmail] = useState('');
   const [status, setStatus] = useState<TStatus>('editing');
+  const [sent, setSent] = useState<TSent>('sign_in_link');
   const [isTouched, setTouched] = useState(false);
   const ids = { title: useId(), subtitle: useId(), input: useId(), hint: useId() };
   const isValid = isEmailValid(email);
@@ -53,7 +57,7 @@ export function EmailModal({ trigger, projectId, sessionId, onCollected, onClose
     const address = email.trim();
     setStatus('submitting');
     try {
-      await submitCollectedEmail({ email: address, trigger, projectId, anonymousSessionId: sessionId, timestamp: Date.now() });
+      setSent(await submitCollectedEmail({ email: address, trigger, projectId, anonymousSessionId: sessionId, timestamp: Date.now() }));
     } catch {
       setStatus('failed');
       return;
@@ -95,10 +99,7 @@ export function EmailModal({ trigger, projectId, sessionId, onCollected, onClose
               <CheckIcon size={28} />
             </span>
             <h2 id={ids.title}>You’re all set</h2>
-            <p id={ids.subtitle}>
-              We sent a sign-in link to <strong>{email.trim()}</strong>. Open it on any device: it signs you in to a free account that keeps your sites and everything visitors do
-              on them.
-            </p>
+            <DoneMessage id={ids.subtitle} email={email.trim()} sent={sent} />
             <p className="email-modal__alternative">
               Prefer a password? <SignUpLink className="email-modal__alternative-link">Create an account</SignUpLink>
             </p>
@@ -191,4 +192,28 @@ function eyebrowFor(trigger: TEmailTrigger): string {
     case 'success_page':
       return 'Published';
   }
+}
+
+/** What was mailed, in the words of the done screen. */
+function DoneMessage({ id, email, sent }: { id: string; email: string; sent: TSent }) {
+  if (sent === 'confirmation') {
+    return (
+      <p id={id}>
+        We sent a confirmation link to <strong>{email}</strong>. Confirm your address and we send you a sign-in link there: open it on any device to keep your sites, and everything
+        visitors do on them, in a free account.
+      </p>
+    );
+  }
+  if (sent === 'none') {
+    return (
+      <p id={id}>
+        We saved <strong>{email}</strong> for this browser.
+      </p>
+    );
+  }
+  return (
+    <p id={id}>
+      We sent a sign-in link to <strong>{email}</strong>. Open it on any device: it signs you in to a free account that keeps your sites and everything visitors do on them.
+    </p>
+  );
 }

@@ -3,7 +3,7 @@
  * @dropsite/shared. The server knows the creator by its HttpOnly token; the session id in the
  * paths is the one it told us (GET /api/creators/anonymous/session), never one we made up.
  */
-import type { TAnonymousProject, TEmailCollectionRequest, TEngagementSummary, TEngagementUpdate, TProductEventRequest } from '@dropsite/shared';
+import type { TAnonymousProject, TEmailCollectionRequest, TEmailCollectionResponse, TEngagementSummary, TEngagementUpdate, TProductEventRequest } from '@dropsite/shared';
 import { ApiRequestError, callApi } from '@dropsite/shared/browser/api-client';
 import type { z } from 'zod';
 import { loadSchemas, type TSchemas } from '../schemas/lazy-schemas.ts';
@@ -60,9 +60,11 @@ export async function fetchAnonymousProjects(sessionId: string): Promise<TAnonym
   return reply.projects;
 }
 
-/** POST /api/email-collection (spec 7.2). Rejects when the server refused it. */
-export async function submitCollectedEmail(body: TEmailCollectionRequest): Promise<void> {
-  await postJson('/api/email-collection', body);
+/** POST /api/email-collection (spec 7.2): what was mailed. Rejects when the server refused it. */
+export async function submitCollectedEmail(body: TEmailCollectionRequest): Promise<TEmailCollectionResponse['sent']> {
+  const json = await callApi('/api/email-collection', { method: 'POST', body });
+  const schemas = await loadSchemas();
+  return schemas.parseReply(schemas.ZEmailCollectionResponseSchema, json).sent;
 }
 
 /** POST /api/analytics/events: the modal's analytics events (spec 9). Losing one never bothers the creator. */

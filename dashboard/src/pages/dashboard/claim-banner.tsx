@@ -1,13 +1,16 @@
 /**
  * Spec 2 'Claim banner': the sites this browser published before signing in, offered to the
  * signed-in creator. It reads the anonymous session and its projects from the engagement store
- * the header's bell already keeps, and disappears after a claim or when dismissed.
+ * the header's bell already keeps, and disappears after a claim or when dismissed. A session an
+ * emailed sign-in link opened is offered nothing: the link may have been someone else's, opened in
+ * this browser, and this browser's sites are not theirs to take (the server refuses that claim too).
  */
 import { useEffect, useId, useState } from 'react';
 import { ApiRequestError } from '@dropsite/shared/browser/api-client';
 import { CloseIcon } from '../../components/icons.tsx';
 import { claimAnonymousProjects } from '../../dashboard-api/dashboard-api.ts';
 import { getCreatorEngagementStore, useCreatorEngagement } from '../../engagement/creator-engagement.ts';
+import { useSession } from '../../auth/session-store.ts';
 import { ChevronDownIcon } from './dashboard-icons.tsx';
 import { formatDate, plural } from './project-insights.ts';
 
@@ -52,9 +55,11 @@ export function ClaimBanner({ onClaimed }: { onClaimed: (claimed: number) => voi
     if (store.getSnapshot().status === 'loading') void store.refresh({ withSession: true });
   }, [store]);
 
+  const signedIn = useSession();
   const session = creator.session;
   const projects = creator.projects ?? [];
   if (creator.status !== 'ready' || !session || projects.length === 0 || dismissedSession === session.sessionId) return null;
+  if (signedIn.status !== 'signed-in' || signedIn.creator.signedInByLink) return null;
 
   const claim = async () => {
     setClaiming(true);

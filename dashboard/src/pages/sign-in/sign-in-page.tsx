@@ -1,7 +1,9 @@
 /**
  * /sign-in: sign in, sign up (`?mode=sign-up`), the email link and the reset request, going back
  * to `?returnTo=` (a path of ours) when done. `?link=<token>` finishes an emailed sign-in, but only
- * when the creator presses the button: mail scanners open links, and must not use them up.
+ * when the creator presses the button: mail scanners open links, and must not use them up. The page
+ * names the account first ('Continue as …'): a link someone else asked for their own address must
+ * not sign this browser in to their account unnoticed.
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { toSafeReturnPath } from '@dropsite/shared';
@@ -74,21 +76,51 @@ function AlreadySignedIn({ returnTo }: { returnTo: string | null }) {
   );
 }
 
-type TLinkState = { status: 'ready' } | { status: 'busy' } | { status: 'failed'; message: string; isExpired: boolean };
+/** The account a link signs in to, once the server named it. */
+interface TLinkAccount {
+  email: string;
+  addsSites: boolean;
+}
+
+type TLinkState =
+  | { status: 'checking' }
+  | { status: 'ready'; account: TLinkAccount }
+  | { status: 'busy'; account: TLinkAccount }
+  | { status: 'failed'; account: TLinkAccount | null; message: string; isExpired: boolean };
+
+function failedState(error: unknown, account: TLinkAccount | null): TLinkState {
+  const isExpired = error instanceof ApiRequestError && (error.status === 410 || error.status === 404 || error.status === 400);
+  return { status: 'failed', account, message: failureMessage(error), isExpired };
+}
 
 function EmailLinkConsumer({ token, headingId }: { token: string; headingId: string }) {
-  const [state, setState] = useState<TLinkState>({ status: 'ready' });
+  const [state, setState] = useState<TLinkState>({ status: 'checking' });
   const button = useRef<HTMLButtonElement>(null);
-  useEffect(() => button.current?.focus(), []);
+  const account = state.status === 'checking' ? null : state.account;
+
+  useEffect(() => {
+    let isCurrent = true;
+    authApi.describeEmailLink(token).then(
+      (reply) => isCurrent && setState({ status: 'ready', account: { email: reply.email, addsSites: reply.addsSites } }),
+      (error: unknown) => isCurrent && setState(failedState(error, null)),
+    );
+    return () => {
+      isCurrent = false;
+    };
+  }, [token]);
+  const isReady = state.status === 'ready';
+  useEffect(() => {
+    if (isReady) button.current?.focus();
+  }, [isReady]);
 
   const consume = async () => {
-    setState({ status: 'busy' });
+    if (!account) return;
+    setState({ status: 'busy', account });
     try {
       const reply = await authApi.consumeEmailLink(token);
       window.location.assign(afterSignInPath(reply.returnTo));
     } catch (error) {
-      const isExpired = error instanceof ApiRequestError && (error.status === 410 || error.status === 404 || error.status === 400);
-      setState({ status: 'failed', message: failureMessage(error), isExpired });
+      setState(failedState(error, account));
     }
   };
 
@@ -97,21 +129,40 @@ function EmailLinkConsumer({ token, headingId }: { token: string; headingId: str
       <h1 id={headingId} className="auth-form__title">
         Finish signing in
       </h1>
-      <p className="auth-form__lede">You opened a sign-in link from your email. Press the button to sign in on this device; sites it was sent for are added to your account.</p>
+      {state.status === 'checking' && (
+        <p className="auth-form__lede" role="status">
+          Checking your sign-in link...
+        </p>
+      )}
+      {account && (
+        <p className="auth-form__lede">
+          This link signs you in as <strong>{account.email}</strong>
+          {account.addsSites ? ', and adds the sites it was sent for to that account.' : '.'} If that is not your address, close this page: nothing happens until you press the
+          button.
+        </p>
+      )}
       {state.status === 'failed' && (
         <p className="auth-form__error" role="alert">
           <AlertIcon size={16} />
           {state.message}
         </p>
       )}
-      {state.status === 'failed' && state.isExpired ? (
+      {state.status === 'failed' && (state.isExpired || !account) ? (
         <a className="button button--primary button--large auth-form__submit" href={SIGN_IN_PATH}>
           Ask for a new link
         </a>
       ) : (
-        <button ref={button} type="button" className="button button--primary button--large auth-form__submit" onClick={() => void consume()} disabled={state.status === 'busy'}>
-          {state.status === 'busy' ? 'Signing in...' : 'Sign me in'}
-        </button>
+        account && (
+          <button
+            ref={button}
+            type="button"
+            className="button button--primary button--large auth-form__submit auth-form__continue"
+            onClick={() => void consume()}
+            disabled={state.status === 'busy'}
+          >
+            {state.status === 'busy' ? 'Signing in...' : `Continue as ${account.email}`}
+          </button>
+        )
       )}
     </div>
   );
