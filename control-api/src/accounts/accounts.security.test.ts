@@ -1,6 +1,6 @@
 /**
  * Accounts against attack (checklist: ASVS V7 sessions, V2 anti-automation): uniform sign-in
- * failures, sign-in limits per address and per account, sessions and one-time tokens kept only as
+ * failures, sign-in limits per address and back-off per account and address, sessions and one-time tokens kept only as
  * hashes, idle expiry and renewal over HTTP, another creator's session out of reach, and the
  * __Host- cookie behind https.
  */
@@ -77,16 +77,20 @@ describe('account security', () => {
     }
   });
 
-  it('limits failures per account and per address, refusing even the right password meanwhile', async () => {
+  it('limits failures per address (refusing even the right password meanwhile) and backs off per account and address, never locking the owner out', async () => {
     await createSignedInCreator(app.deps, { email: 'target@studio.example', password: PASSWORD });
     for (let i = 0; i < 3; i++) expect((await signIn(createBrowser(app, { address: `10.1.0.${i}` }), 'target@studio.example', `guess ${i} wrong`)).status).toBe(401);
-    const limited = await signIn(createBrowser(app, { address: '10.1.1.1' }), 'target@studio.example', PASSWORD);
+    // Past the account's limit an address that fails once is held back, whatever it sends next...
+    expect((await signIn(createBrowser(app, { address: '10.1.0.9' }), 'target@studio.example', 'guess 9 wrong')).status).toBe(401);
+    const limited = await signIn(createBrowser(app, { address: '10.1.0.9' }), 'target@studio.example', PASSWORD);
     expect(limited.status).toBe(429);
     expect(limited.body.error).toBe('Too many sign-in attempts. Please try again later.');
-    const res = await createBrowser(app, { address: '10.1.1.1' }).fetch('/api/auth/sign-in', { method: 'POST', json: { email: 'target@studio.example', password: PASSWORD } });
+    const res = await createBrowser(app, { address: '10.1.0.9' }).fetch('/api/auth/sign-in', { method: 'POST', json: { email: 'target@studio.example', password: PASSWORD } });
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
-    clock.advance(DAY);
+    // ...while the owner, from an address that has not failed, signs in.
     expect((await signIn(createBrowser(app, { address: '10.1.1.1' }), 'target@studio.example', PASSWORD)).status).toBe(200);
+    clock.advance(DAY);
+    expect((await signIn(createBrowser(app, { address: '10.1.0.9' }), 'target@studio.example', PASSWORD)).status).toBe(200);
 
     // One address trying many accounts.
     const spray = createBrowser(app, { address: '10.2.0.1' });

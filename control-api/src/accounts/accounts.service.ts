@@ -13,7 +13,7 @@ import { rateLimitedError } from '../access/rate-limiter.ts';
 import { requireSignedInCreator, type TPrincipal, type TSignedInCreator } from '../access/principal.ts';
 import { sweepExpiredSites } from '../access/expired-sites.ts';
 import { changeSiteAccess } from '../edge/public-page.ts';
-import { hashPassword, spendDummyVerification, verifyPassword } from '../sites/password-hash.ts';
+import { BUSY_RETRY_AFTER_SECONDS, hashPassword, PasswordChecksBusyError, spendDummyVerification, verifyPassword } from '../sites/password-hash.ts';
 import { claimAnonymousSession } from '../creators/anonymous-sessions.repository.ts';
 import { resolveOwnAnonymousSession } from '../creators/anonymous-creator.ts';
 import { carryEmailAddressStates, confirmEmailAddressOfOwner, deleteEmailAddressesOfOwner } from '../notifications/email-addresses.repository.ts';
@@ -196,27 +196,57 @@ export async function signUp(deps: TDeps, input: z.output<typeof ZSignUpSchema>,
 
 /**
  * Email and password. Unknown address, account without a password and wrong password answer the
- * same 401 after the same work (a dummy hash is checked when there is nothing to check). Failures
- * count per client address and per account; past either limit every attempt (right ones too)
- * answers 429 until the window frees up, so guessing gains nothing from the difference.
+ * same 401 after the same work (a dummy hash is checked when there is nothing to check), in the
+ * client address's share of the hash queue. One check per account runs at a time (others answer
+ * 429 at once). Each attempt takes its failure from the address's and the account's hourly limits
+ * before the check and gives it back when right, so parallel guesses cannot outrun them. Past the
+ * address's limit every attempt from it (right ones too) answers 429. Past the account's, no one is
+ * locked out: each address backs off from its first failure on the account (otherwise after five),
+ * and an address that has not failed, the owner's, is still checked.
  */
 export async function signIn(deps: TDeps, principal: TPrincipal, input: z.output<typeof ZSignInSchema>, userAgent: string | null): Promise<TSignedIn> {
   const limits = deps.limits.accounts;
-  for (const [limiter, key] of [
-    [limits.signInFailuresByAddress, principal.address],
-    [limits.signInFailuresByAccount, input.email],
-  ] as const) {
-    const decision = await limiter.peek(key);
-    if (!decision.allowed) throw rateLimitedError(decision, SIGN_IN_RATE_LIMITED);
-  }
-  const row = await findCreatorByEmail(deps.db, input.email);
-  let isRight = false;
-  if (row?.password_hash) isRight = await verifyPassword(input.password, row.password_hash);
-  else await spendDummyVerification(input.password);
-  if (!row || !isRight) {
-    await limits.signInFailuresByAddress.take(principal.address);
-    await limits.signInFailuresByAccount.take(input.email);
-    throw new AppError('unauthorized', SIGN_IN_FAILED);
+  const { address } = principal;
+  const pairKey = `${input.email}\n${address}`;
+  const tooMany = (retryAfterSeconds: number) => rateLimitedError({ allowed: false, retryAfterSeconds: Math.max(1, retryAfterSeconds) }, SIGN_IN_RATE_LIMITED);
+  const refuseWhileBackingOff = async () => {
+    const wait = await limits.signInBackoff.waitSeconds(pairKey);
+    if (wait > 0) throw tooMany(wait);
+  };
+  // Refused before holding the account's check, so a held-back address never keeps its owner waiting.
+  await refuseWhileBackingOff();
+  const release = await limits.signInChecks.acquire(input.email);
+  if (!release) throw tooMany(1);
+  let row: TCreatorRow | null;
+  try {
+    // Again, now that no other check of this account runs: a failure recorded meanwhile counts.
+    await refuseWhileBackingOff();
+    const byAddress = await limits.signInFailuresByAddress.take(address);
+    if (!byAddress.allowed) throw tooMany(byAddress.retryAfterSeconds);
+    const byAccount = await limits.signInFailuresByAccount.take(input.email);
+    const giveBack = async () => {
+      await limits.signInFailuresByAddress.refund(address);
+      if (byAccount.allowed) await limits.signInFailuresByAccount.refund(input.email);
+    };
+    let isRight = false;
+    try {
+      row = await findCreatorByEmail(deps.db, input.email);
+      if (row?.password_hash) isRight = await verifyPassword(input.password, row.password_hash, { client: address });
+      else await spendDummyVerification(input.password, { client: address });
+    } catch (err) {
+      // Nothing was checked (this address's share of the checks is taken, the queue is full): nothing counts.
+      await giveBack();
+      if (err instanceof PasswordChecksBusyError) throw tooMany(BUSY_RETRY_AFTER_SECONDS);
+      throw err;
+    }
+    if (!row || !isRight) {
+      await limits.signInBackoff.fail(pairKey, { strict: !byAccount.allowed });
+      throw new AppError('unauthorized', SIGN_IN_FAILED);
+    }
+    await giveBack();
+    await limits.signInBackoff.succeed(pairKey);
+  } finally {
+    await release();
   }
   return { creator: toPublic(row), session: await createSession(deps, row.id, userAgent) };
 }
