@@ -1,7 +1,7 @@
 /**
  * Accounts against attack (checklist: ASVS V7 sessions, V2 anti-automation): uniform sign-in
  * failures, sign-in limits per address and back-off per account and address, sessions and one-time tokens kept only as
- * hashes, idle expiry and renewal over HTTP, another creator's session out of reach, and the
+ * hashes, idle expiry, renewal and the 90-day lifetime over HTTP, another creator's session out of reach, and the
  * __Host- cookie behind https.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -129,6 +129,34 @@ describe('account security', () => {
     clock.advance(31 * DAY);
     expect((await active.json<{ creator: unknown }>('/api/auth/session')).body.creator).toBeNull();
     expect((await active.json('/api/account')).status).toBe(401);
+  });
+
+  it('ends a session 90 days after its sign-in however active, its cookie never renewed past that', async () => {
+    const creator = await createSignedInCreator(app.deps, { email: 'busy@studio.example' });
+    const signedInAt = clock.now();
+    const active = createBrowser(app);
+    active.cookies.set('dropsite_session', creator.cookie.split('=')[1]!);
+    const sessionId = creator.cookie.split('=')[1]!.split('.')[0]!;
+    // Used every eight days: renewed along the way, never beyond the 90 days.
+    let renewals = 0;
+    for (let day = 8; day < 90; day += 8) {
+      clock.set(signedInAt + day * DAY);
+      const res = await active.fetch('/api/auth/session');
+      expect(((await res.json()) as { creator: { email: string } | null }).creator?.email, `day ${day}`).toBe('busy@studio.example');
+      const renewed = res.headers.getSetCookie().find((c) => c.startsWith('dropsite_session='));
+      if (!renewed) continue;
+      renewals++;
+      const maxAgeSeconds = Number(/Max-Age=(\d+)/.exec(renewed)?.[1]);
+      expect(clock.now() + maxAgeSeconds * 1000, `day ${day}`).toBeLessThanOrEqual(signedInAt + 90 * DAY);
+    }
+    expect(renewals).toBeGreaterThan(0);
+    const listed = await active.json<{ sessions: Array<{ id: string; expiresAt: string }> }>('/api/account');
+    expect(listed.body.sessions.find((s) => s.id === sessionId)?.expiresAt).toBe(new Date(signedInAt + 90 * DAY).toISOString());
+
+    clock.set(signedInAt + 90 * DAY);
+    expect((await active.json<{ creator: unknown }>('/api/auth/session')).body.creator).toBeNull();
+    expect((await active.json('/api/account')).status).toBe(401);
+    expect(await app.deps.db.selectFrom('auth_sessions').select('id').where('id', '=', sessionId).executeTakeFirst()).toBeUndefined();
   });
 
   it('never lets one creator end another’s session or read their account', async () => {

@@ -47,7 +47,7 @@ import type {
 } from './account-schemas.ts';
 import { hashSecret, randomSecret } from './secret-tokens.ts';
 import { deleteSession, deleteSessionOfCreator, deleteSessionsOfCreator, listSessionsOfCreator } from './sessions.repository.ts';
-import { createSession, type TNewSession } from './sessions.ts';
+import { createSession, sessionsEndedOpenedBy, type TNewSession } from './sessions.ts';
 
 type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'mailer' | 'limits' | 'storage'>;
 
@@ -379,7 +379,7 @@ export async function describeAccount(
   const signedIn = await requireSignedInCreator(principal);
   const row = await creatorRowOf(deps, signedIn);
   const now = deps.clock.now();
-  const sessions = await listSessionsOfCreator(deps.db, row.id, now);
+  const sessions = await listSessionsOfCreator(deps.db, row.id, now, sessionsEndedOpenedBy(now));
   return {
     creator: toPublic(row),
     pendingEmail: await findPendingEmailChange(deps.db, row.id, row.email, now),
