@@ -67,6 +67,8 @@ export async function insertAccountToken(
     email: string;
     anonymousSessionId: string | null;
     returnTo: string | null;
+    /** A sign-up's link: what the account is made with when the link is first used. */
+    signUp?: { name: string; passwordHash: string } | null;
     now: number;
     expiresAt: number;
   },
@@ -81,6 +83,8 @@ export async function insertAccountToken(
       email: row.email,
       anonymous_session_id: row.anonymousSessionId,
       return_to: row.returnTo,
+      sign_up_name: row.signUp?.name ?? null,
+      sign_up_password_hash: row.signUp?.passwordHash ?? null,
       created_at: row.now,
       expires_at: row.expiresAt,
       used_at: null,
@@ -108,6 +112,11 @@ export async function useAccountToken(db: TDb, tokenHash: string, purpose: TAcco
 /** Ends the unused tokens of a purpose for an account (a new reset link supersedes older ones; a reset ends them). */
 export async function expireAccountTokens(db: TDb, creatorId: string, purpose: TAccountTokenPurpose, now: number): Promise<void> {
   await db.updateTable('account_tokens').set({ used_at: now }).where('creator_id', '=', creatorId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
+}
+
+/** Ends the unused tokens of a purpose sent to an address (a new reset link supersedes older ones; none when the address has no account). */
+export async function expireAccountTokensTo(db: TDb, email: string, purpose: TAccountTokenPurpose, now: number): Promise<void> {
+  await db.updateTable('account_tokens').set({ used_at: now }).where('email', '=', email).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
 }
 
 /** The slugs of the sites a creator owns (deleted ones too: their public copies are removed with the account). */

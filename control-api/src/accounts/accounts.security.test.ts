@@ -102,17 +102,24 @@ describe('account security', () => {
   it('keeps sessions and one-time tokens only as SHA-256 hashes', async () => {
     const browser = createBrowser(app);
     await browser.json('/api/auth/sign-up', { method: 'POST', json: { email: 'hash@studio.example', password: PASSWORD, name: 'Hash' } });
+    const signUpToken = mail.lastToken('hash@studio.example', '/sign-in?link=');
+    // A pending sign-up keeps the password as argon2id too.
+    const pending = JSON.stringify(await app.deps.db.selectFrom('account_tokens').selectAll().execute());
+    for (const plain of [signUpToken, PASSWORD]) expect(pending).not.toContain(plain);
+    expect(pending).toContain('$argon2id$');
+    await browser.json('/api/auth/email-link/consume', { method: 'POST', json: { token: signUpToken } });
     const token = browser.cookies.get('dropsite_session')!;
     const [, secret] = token.split('.') as [string, string];
-    const verifyToken = mail.lastToken('hash@studio.example', '/verify-email?token=');
     await createBrowser(app).json('/api/auth/email-link', { method: 'POST', json: { email: 'hash@studio.example' } });
     const linkToken = mail.lastToken('hash@studio.example', '/sign-in?link=');
+    await browser.json('/api/account/email', { method: 'POST', json: { email: 'hash.new@studio.example', password: PASSWORD } });
+    const verifyToken = mail.lastToken('hash.new@studio.example', '/verify-email?token=');
     const dump = JSON.stringify([
       await app.deps.db.selectFrom('auth_sessions').selectAll().execute(),
       await app.deps.db.selectFrom('account_tokens').selectAll().execute(),
       await app.deps.db.selectFrom('creators').selectAll().execute(),
     ]);
-    for (const plain of [secret, verifyToken, linkToken, PASSWORD]) expect(dump).not.toContain(plain);
+    for (const plain of [secret, signUpToken, verifyToken, linkToken, PASSWORD]) expect(dump).not.toContain(plain);
     expect(dump).toContain('$argon2id$');
   });
 
@@ -200,12 +207,13 @@ describe('the session cookie behind https', () => {
   });
 
   it('is __Host- prefixed and Secure', async () => {
-    const res = await fetch(`${app.url}/api/auth/sign-up`, {
+    await createSignedInCreator(app.deps, { email: 'secure@studio.example', password: PASSWORD });
+    const res = await fetch(`${app.url}/api/auth/sign-in`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: 'https://dropsite.example' },
-      body: JSON.stringify({ email: 'secure@studio.example', password: PASSWORD, name: 'Secure' }),
+      body: JSON.stringify({ email: 'secure@studio.example', password: PASSWORD }),
     });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     const cookie = res.headers.getSetCookie().find((c) => c.startsWith('__Host-dropsite_session='))!;
     expect(cookie).toMatch(/; Secure/i);
     expect(cookie).toMatch(/HttpOnly/i);

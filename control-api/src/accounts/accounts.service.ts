@@ -23,6 +23,7 @@ import type { TAnonymousProject } from '@dropsite/shared';
 import {
   deleteCreatorRow,
   expireAccountTokens,
+  expireAccountTokensTo,
   findCreatorByEmail,
   findCreatorById,
   findPendingEmailChange,
@@ -58,6 +59,8 @@ const TOKEN_TTL_MS: Record<TAccountTokenPurpose, number> = {
   verify_email: 24 * HOUR_MS,
   password_reset: HOUR_MS,
 };
+/** A sign-up's link (a sign-in link that makes the account): as long as a verification link. */
+const SIGN_UP_LINK_TTL_MS = 24 * HOUR_MS;
 
 export const SIGN_IN_FAILED = 'Incorrect email or password.';
 export const SIGN_IN_RATE_LIMITED = 'Too many sign-in attempts. Please try again later.';
@@ -123,6 +126,10 @@ async function sendLink(
     anonymousSessionId?: string | null;
     returnTo?: string | null;
     path: string;
+    /** A sign-up's link: what the account is made with on first use. */
+    signUp?: { name: string; passwordHash: string };
+    /** Instead of the purpose's lifetime. */
+    expiresInMs?: number;
   },
 ): Promise<void> {
   const decision = await deps.limits.accounts.emailsByRecipient.take(input.email);
@@ -140,8 +147,9 @@ async function sendLink(
     email: input.email,
     anonymousSessionId: input.anonymousSessionId ?? null,
     returnTo: input.returnTo ?? null,
+    signUp: input.signUp ?? null,
     now,
-    expiresAt: now + TOKEN_TTL_MS[input.purpose],
+    expiresAt: now + (input.expiresInMs ?? TOKEN_TTL_MS[input.purpose]),
   });
   const link = `${deps.config.publicUrl}${input.path}${encodeURIComponent(token)}`;
   // Sent in the background: a slow mail server never holds up the answer, nor tells by its delay
@@ -176,22 +184,21 @@ async function accountAddressVerified(deps: Pick<TAppDeps, 'db' | 'clock'>, crea
   await confirmEmailAddressOfOwner(deps.db, { id: newId(), email, ownerKey: ownerKeyOf({ id: creatorId, owner_creator_id: creatorId }), now: deps.clock.now() });
 }
 
-export async function signUp(deps: TDeps, input: z.output<typeof ZSignUpSchema>, userAgent: string | null): Promise<TSignedIn> {
-  // An address already in use (verified or not) is never taken over by a sign-up: its owner signs in,
-  // or proves the address with a sign-in link or a reset (which ends every other session).
-  if (await findCreatorByEmail(deps.db, input.email)) throw new AppError('conflict', EMAIL_TAKEN);
-  const id = newId();
-  const passwordHash = await hashPassword(input.password);
-  try {
-    await insertCreator(deps.db, { id, email: input.email, name: input.name, passwordHash, emailVerifiedAt: null, now: deps.clock.now() });
-  } catch (err) {
-    if (await findCreatorByEmail(deps.db, input.email)) throw new AppError('conflict', EMAIL_TAKEN, { cause: err });
-    throw err;
-  }
-  await sendLink(deps, { purpose: 'verify_email', kind: 'verify_email', email: input.email, creatorId: id, path: '/verify-email?token=' });
-  const row = await findCreatorById(deps.db, id);
-  if (!row) throw new Error('The new creator row is missing');
-  return { creator: toPublic(row), session: await createSession(deps, id, userAgent) };
+/**
+ * A sign-up answers alike (202, the same body) and after the same work whether or not the address
+ * has an account, so it tells no one which addresses do: the password is hashed in both cases, and
+ * the address is mailed a link in both. Without an account, the link finishes the sign-up: the
+ * account is made, with this name and password, when it is first used (24 hours), so only the
+ * inbox's owner ever holds it. With one, the owner is told so and gets a sign-in link instead (the
+ * password typed is dropped: a sign-up never takes an address over). Either link claims the anonymous
+ * session of the browser that signed up.
+ */
+export async function signUp(deps: TDeps, input: z.output<typeof ZSignUpSchema>, context: { client: string; anonymousSessionId: string | null }): Promise<void> {
+  const passwordHash = await hashPassword(input.password, { client: context.client });
+  const row = await findCreatorByEmail(deps.db, input.email);
+  const link = { purpose: 'sign_in_link', email: input.email, anonymousSessionId: context.anonymousSessionId, returnTo: input.returnTo ?? null, path: '/sign-in?link=' } as const;
+  if (row) await sendLink(deps, { ...link, kind: 'sign_up_existing', creatorId: row.id });
+  else await sendLink(deps, { ...link, kind: 'sign_up', creatorId: null, signUp: { name: input.name, passwordHash }, expiresInMs: SIGN_UP_LINK_TTL_MS });
 }
 
 /**
@@ -306,7 +313,9 @@ export async function consumeEmailLink(deps: TDeps, token: string, userAgent: st
   if (!row) {
     const id = newId();
     try {
-      await insertCreator(deps.db, { id, email: link.email, name: nameFromEmail(link.email), passwordHash: null, emailVerifiedAt: now, now });
+      // A sign-up's link makes the account with the name and password chosen at sign-up.
+      const name = link.sign_up_name ?? nameFromEmail(link.email);
+      await insertCreator(deps.db, { id, email: link.email, name, passwordHash: link.sign_up_password_hash, emailVerifiedAt: now, now });
     } catch (err) {
       // Two links to one new address used at once: the other made the account.
       if (!(await findCreatorByEmail(deps.db, link.email))) throw err;
@@ -348,12 +357,17 @@ export async function verifyEmail(deps: TDeps, token: string): Promise<TCreatorP
   return toPublic(updated);
 }
 
+/**
+ * Mails a reset link when the address has an account, and otherwise a message saying none uses it
+ * (with a sign-in link, which would make one): the answer (202) and the work (one lookup, one
+ * update, one link, one message) are the same either way, so it tells no one which addresses have an account.
+ */
 export async function requestPasswordReset(deps: TDeps, email: string): Promise<void> {
   const row = await findCreatorByEmail(deps.db, email);
-  if (!row) return;
   // A new link replaces the ones before it.
-  await expireAccountTokens(deps.db, row.id, 'password_reset', deps.clock.now());
-  await sendLink(deps, { purpose: 'password_reset', kind: 'password_reset', email: row.email, creatorId: row.id, path: '/reset-password?token=' });
+  await expireAccountTokensTo(deps.db, row?.email ?? email, 'password_reset', deps.clock.now());
+  if (row) await sendLink(deps, { purpose: 'password_reset', kind: 'password_reset', email: row.email, creatorId: row.id, path: '/reset-password?token=' });
+  else await sendLink(deps, { purpose: 'sign_in_link', kind: 'password_reset_no_account', email, creatorId: null, path: '/sign-in?link=' });
 }
 
 /** A reset: the new password, the address verified (the link proved it), every session ended and a new one made. */

@@ -29,6 +29,7 @@ import { createPostgresChangeFeed, type TPostgresChangeFeed } from './pg-change-
 import { SAFETY_NET_PAGES, startSqliteCheckpointer } from './sqlite-checkpointer.ts';
 import * as changeNotificationsMigration from './migrations/2026_11_27_0900_change_notifications.ts';
 import * as commentCountsIndexMigration from './migrations/2026_11_27_1000_comment_counts_index.ts';
+import * as pendingSignUpsMigration from './migrations/2026_12_07_0200_pending_sign_ups.ts';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
 
 export type TDialect = 'sqlite' | 'postgres';
@@ -91,6 +92,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_26_1900_analytics_events_lean': analyticsEventsLeanMigration,
   '2026_11_27_0900_change_notifications': changeNotificationsMigration,
   '2026_11_27_1000_comment_counts_index': commentCountsIndexMigration,
+  '2026_12_07_0200_pending_sign_ups': pendingSignUpsMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {
