@@ -9,6 +9,7 @@
  */
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import { ALL_ENGAGEMENT, makeJpeg, publishSite, quietAnonymousLoop, shootAllWays } from './engagement-helpers.ts';
+import { signUpThroughLink } from './account-support.ts';
 import { closeEmailPromptWhenShown, threeImages, walkToPreview } from './wizard-support.ts';
 
 const SHOTS_DIR = '/tmp/shots-billing';
@@ -18,8 +19,7 @@ const PAYMENT_SUCCEEDED = 'Payment successful! Your subscription has been activa
 
 async function signUp(context: BrowserContext, baseURL: string, name: string): Promise<void> {
   const email = `${name.toLowerCase().replace(/\W+/g, '-')}-${Date.now()}@studio.example`;
-  const res = await context.request.post('/api/auth/sign-up', { data: { email, password: 'correct horse battery', name }, headers: { Origin: baseURL } });
-  expect(res.status(), await res.text()).toBe(201);
+  await signUpThroughLink(context.request, baseURL, { email, password: 'correct horse battery', name });
 }
 
 /** POST /api/upload as the wizard's regular path does; answers the refusal or the new site. */
