@@ -24,6 +24,7 @@ import express from 'express';
 import { sql } from 'kysely';
 import { createApp, type TAppDeps } from '@dropsite/control-api';
 import { uploadKey } from '@dropsite/shared';
+import { signUpThroughOutbox } from '../scripts/src/sign-up-link.ts';
 import { printFigures } from './lib.ts';
 import {
   announceReady,
@@ -209,24 +210,20 @@ async function seed(deps: TAppDeps, creatorId: string): Promise<string> {
   return big.id;
 }
 
-/** Signs a creator up through the API itself (the real flow), answering its session cookie and id. */
-async function signUp(base: string): Promise<{ cookie: string; creatorId: string }> {
-  const res = await fetch(`${base}/api/auth/sign-up`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: base },
-    body: JSON.stringify({ email: 'bench@example.com', password: 'bench-password-1', name: 'Bench Creator' }),
-  });
-  const body = (await res.json()) as { creator?: { id: string } };
-  const cookie = res.headers.getSetCookie().find((c) => /^(__Host-)?dropsite_session=/.test(c));
-  if (!res.ok || !cookie || !body.creator) throw new Error(`sign-up failed (${res.status})`);
-  return { cookie: cookie.split(';')[0]!, creatorId: body.creator.id };
+/** Signs a creator up through the API itself (the real flow: the sign-up, then its mailed link), answering its session cookie and id. */
+async function signUp(base: string, dataDir: string): Promise<{ cookie: string; creatorId: string }> {
+  const cookie = await signUpThroughOutbox(base, path.join(dataDir, 'outbox'), { email: 'bench@example.com', password: 'bench-password-1', name: 'Bench Creator' });
+  const res = await fetch(`${base}/api/auth/session`, { headers: { cookie } });
+  const body = (await res.json()) as { creator?: { id: string } | null };
+  if (!res.ok || !body.creator) throw new Error(`sign-up failed (${res.status})`);
+  return { cookie, creatorId: body.creator.id };
 }
 
 async function serve(): Promise<void> {
   const { server, port, base, runtime } = await startBenchRuntime();
   server.on('request', createApp(runtime.deps));
   const seeding = Date.now();
-  const { cookie, creatorId } = await signUp(base);
+  const { cookie, creatorId } = await signUp(base, runtime.deps.config.dataDir);
   const bigProjectId = await seed(runtime.deps, creatorId);
   const seedSeconds = (Date.now() - seeding) / 1000;
 

@@ -31,6 +31,7 @@ import { ZCreatorProjectsResponseSchema, ZProjectDetailsResponseSchema } from '@
 import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
 import { startTestStack } from '../scripts/src/stack-test-support.ts';
 import { freePort } from '../scripts/src/stack.ts';
+import { signUpThroughOutbox } from '../scripts/src/sign-up-link.ts';
 import { cpuMsOf, placeLoadGenerator } from './load-harness.ts';
 import { runPaced, type TPacedRequest } from './paced-load.ts';
 
@@ -110,6 +111,8 @@ interface TTarget {
   databaseUrl: string;
   /** The disk store's folder, when the store is a disk (its temporary folder is checked at the end). */
   storageDir: string | null;
+  /** Where the API processes write their mail (no SMTP_URL): a creator's sign-up link is read there. */
+  outboxDir: string;
   /** Loopback addresses the visitors' connections come from (the stack's edge keys visitors by theirs). */
   localAddresses?: string[];
   /** Stops the target; writes batched in memory are flushed first (SIGTERM). */
@@ -163,6 +166,7 @@ async function startEmbedded(pin: boolean): Promise<TTarget> {
     url,
     opsUrls: [`http://127.0.0.1:${opsPort}`],
     databaseUrl: `sqlite:${path.join(dataDir, 'dropsite.db')}`,
+    outboxDir: path.join(dataDir, 'outbox'),
     storageDir: path.join(dataDir, 'storage'),
     async stop() {
       if (child.exitCode === null) {
@@ -198,6 +202,7 @@ async function startStackTarget(): Promise<TTarget> {
     url: stack.url,
     opsUrls: stack.opsUrls,
     databaseUrl: stack.env.DATABASE_URL ?? '',
+    outboxDir: path.join(stack.env.DATA_DIR ?? '', 'outbox'),
     storageDir: null,
     localAddresses: Array.from({ length: CONNECTIONS }, (_, i) => `127.1.${i >> 7}.${(i & 127) + 1}`),
     async stop() {
@@ -211,8 +216,6 @@ async function startStackTarget(): Promise<TTarget> {
 }
 
 // ---- seeding: a Pro creator's sites, and visitors
-
-const ZSignedIn = z.object({ success: z.literal(true) });
 
 interface TSite {
   projectId: string;
@@ -262,17 +265,10 @@ async function whenLive(url: string, slugs: string[], timeoutMs: number): Promis
 }
 
 /** A creator on the Pro trial (comments and approvals are Pro features): the session cookie. */
-async function signUpCreator(url: string, n: number): Promise<string> {
-  const signUp = await fetch(`${url}/api/auth/sign-up`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': randomAddress() },
-    body: JSON.stringify({ email: `load-${Date.now()}-${n}@example.com`, password: 'a long enough secret', name: `Studio ${n}` }),
-  });
-  ZSignedIn.parse(await signUp.json());
-  const cookie = signUp.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0]!)
-    .join('; ');
+async function signUpCreator(url: string, outboxDir: string, n: number): Promise<string> {
+  const account = { email: `load-${Date.now()}-${n}@example.com`, password: 'a long enough secret', name: `Studio ${n}` };
+  // The sign-up, then the link it mails (read from the outbox), as its owner would.
+  const cookie = await signUpThroughOutbox(url, outboxDir, account, { 'x-forwarded-for': randomAddress() });
   const trial = await fetch(`${url}/api/billing/trial`, { method: 'POST', headers: { cookie } });
   if (trial.status >= 300) throw new Error(`the trial was refused (${trial.status}): ${await trial.text()}`);
   return cookie;
@@ -281,12 +277,12 @@ async function signUpCreator(url: string, n: number): Promise<string> {
 /** Sites a creator publishes in the seeding, under the hourly publish limit of an account (10 by default). */
 const SITES_PER_CREATOR = 8;
 
-async function seed(url: string): Promise<{ sites: TSite[]; visitors: string[] }> {
+async function seed(url: string, outboxDir: string): Promise<{ sites: TSite[]; visitors: string[] }> {
   const pictures = await Promise.all(Array.from({ length: FILES_PER_SITE * 3 }, (_, i) => photo(i)));
   const creators: string[] = [];
   const slugs: string[] = [];
   for (let i = 0; i < SITES; i++) {
-    if (i % SITES_PER_CREATOR === 0) creators.push(await signUpCreator(url, creators.length + 1));
+    if (i % SITES_PER_CREATOR === 0) creators.push(await signUpCreator(url, outboxDir, creators.length + 1));
     const mine = Array.from({ length: FILES_PER_SITE }, (_, k) => pictures[(i + k) % pictures.length]!);
     const { status, slug } = await publish(url, creators.at(-1)!, `Load site ${i + 1}`, mine);
     if (status !== 201 || !slug) throw new Error(`publishing site ${i + 1} answered ${status}`);
@@ -661,7 +657,7 @@ for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
 let exitCode = 0;
 try {
   process.stdout.write(`Target: ${target.label}\nSeeding ${SITES} sites of ${FILES_PER_SITE} pictures and ${VISITORS} visitors…\n`);
-  const { sites, visitors } = await seed(target.url);
+  const { sites, visitors } = await seed(target.url, target.outboxDir);
   const tally = newTally();
   const load = mixedRequests(sites, visitors, tally);
   const uploadPictures = [await photo(7, 1200, 800)];

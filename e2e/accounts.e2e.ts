@@ -1,14 +1,14 @@
 /**
- * Creator accounts in a real Chromium: sign up from the header, sign out, sign in (the wrong
- * password gets the one uniform error), the emailed sign-in link read from the server's mail
- * outbox, and the account page. Screenshots of the header (both states), the sign-in page and the
+ * Creator accounts in a real Chromium: sign up from the header (finished by the mailed link), sign
+ * out, sign in (the wrong password gets the one uniform error), the emailed sign-in link read from
+ * the server's mail outbox, and the account page. Screenshots of the header (both states), the sign-in page and the
  * account page at 1280 and 375 px, light and dark, go to /tmp/shots-auth/.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { linkFromOutbox, signUpThroughLink } from './account-support.ts';
 import { publishSite } from './engagement-helpers.ts';
-import { linkFromOutbox } from './mail-support.ts';
 import { closeEmailPromptWhenShown, threeImages, walkToPreview } from './wizard-support.ts';
 
 const SHOTS = '/tmp/shots-auth';
@@ -58,9 +58,13 @@ test.describe('creator accounts', () => {
     await dialog.getByLabel('Email address').fill(email);
     await dialog.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await dialog.getByRole('button', { name: 'Create Account' }).click();
-    await expect(page.getByRole('heading', { name: 'Welcome, Mara Lind' })).toBeVisible();
-    await expect(page.getByRole('status').filter({ hasText: email })).toBeVisible();
-    await page.getByRole('link', { name: 'Continue' }).click();
+    await expect(page.getByRole('heading', { name: 'Check your inbox' })).toBeFocused();
+    await expect(page.getByRole('status').filter({ hasText: `We sent a link to ${email}. Open it within 24 hours to finish creating your account` })).toBeVisible();
+    await expect(header.getByRole('link', { name: 'Sign In' })).toBeVisible();
+
+    // The mailed link makes the account and signs in, back where the sign-up started.
+    await page.goto(await linkFromOutbox(email, '/sign-in?link='));
+    await page.getByRole('button', { name: 'Sign me in' }).click();
     await expect(page).toHaveURL(/\/$/);
 
     // Signed in: the Dashboard link and the avatar menu instead of Sign In and Sign Up.
@@ -116,7 +120,7 @@ test.describe('creator accounts', () => {
     await context.close();
   });
 
-  test("the bell's 'Sign Up Free' leads to sign-up, which offers this browser's sites to claim at once, and the way back", async ({ browser, baseURL }) => {
+  test("the bell's 'Sign Up Free' leads to sign-up, whose mailed link makes the account and brings this browser's sites along, and the way back", async ({ browser, baseURL }) => {
     const email = `ada-${unique()}@studio.test`;
     const context = await browser.newContext({ viewport: VIEWPORTS.wide });
     await publishSite(context.request, baseURL!, { title: 'Kitchen Renders', images: [{ name: 'island.jpg', rgb: [200, 120, 40] }] });
@@ -132,14 +136,16 @@ test.describe('creator accounts', () => {
     await page.getByLabel('Email address').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Create Account' }).click();
-    await expect(page.getByRole('heading', { name: 'Welcome, Ada Brook' })).toBeFocused();
-    await expect(page.getByText('You published a site from this browser.')).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Back to where I was' })).toHaveAttribute('href', '/');
-    // The header behind the form already shows the new account.
+    await expect(page.getByRole('heading', { name: 'Check your inbox' })).toBeFocused();
+    await expect(page.getByText('The link also moves the site you published from this browser into your account')).toBeVisible();
+
+    // The link signs in as Ada Brook, goes back to where the sign-up started, and the site is in the dashboard.
+    await page.goto(await linkFromOutbox(email, '/sign-in?link='));
+    await page.getByRole('button', { name: 'Sign me in' }).click();
+    await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('button', { name: 'Account menu for Ada Brook' })).toBeVisible();
-    await page.getByRole('link', { name: 'Claim in Dashboard' }).click();
-    await expect(page).toHaveURL(/\/dashboard$/);
-    await expect(page.getByText('Welcome! You have 1 project to claim')).toBeVisible({ timeout: 15_000 });
+    await page.goto('/dashboard');
+    await expect(page.getByText('Kitchen Renders').first()).toBeVisible({ timeout: 15_000 });
     await context.close();
   });
 
@@ -181,13 +187,14 @@ test.describe('creator accounts', () => {
     const context = await browser.newContext({ viewport: VIEWPORTS.wide });
     const page = await context.newPage();
     const signedUp = await context.request.post('/api/auth/sign-up', { data: { email, password: PASSWORD, name: 'Omar Said' }, headers: { Origin: baseURL! } });
-    expect(signedUp.status(), await signedUp.text()).toBe(201);
+    expect(signedUp.status(), await signedUp.text()).toBe(202);
 
-    // The sign-up's confirmation link: nothing happens until the button is pressed.
-    await page.goto(await linkFromOutbox(email, '/verify-email?token='));
-    await expect(page.getByRole('heading', { name: 'Confirm your email address' })).toBeVisible();
-    await page.getByRole('button', { name: 'Confirm my email' }).click();
-    await expect(page.getByRole('heading', { name: 'Email address confirmed' })).toBeFocused();
+    // The sign-up's link: nothing happens until the button is pressed; then the address is confirmed.
+    await page.goto(await linkFromOutbox(email, '/sign-in?link='));
+    await expect(page.getByRole('button', { name: 'Sign me in' })).toBeVisible();
+    expect(((await (await context.request.get('/api/auth/session')).json()) as { creator: unknown }).creator).toBeNull();
+    await page.getByRole('button', { name: 'Sign me in' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
 
     // A new address waits for its own confirmation, also after a reload.
     await page.goto('/account');
@@ -256,8 +263,7 @@ test.describe('creator accounts', () => {
       ((await (await context.request.get('/api/auth/session')).json()) as { creator: unknown }).creator;
     const laptop = await browser.newContext({ viewport: VIEWPORTS.wide });
     const phone = await browser.newContext({ viewport: VIEWPORTS.phone });
-    const signedUp = await laptop.request.post('/api/auth/sign-up', { data: { email, password: PASSWORD, name: 'Kai Moreno' }, headers: { Origin: baseURL! } });
-    expect(signedUp.status()).toBe(201);
+    await signUpThroughLink(laptop.request, baseURL!, { email, password: PASSWORD, name: 'Kai Moreno' });
     const signIn = () =>
       phone.request.post('/api/auth/sign-in', {
         data: { email, password: PASSWORD },
@@ -440,11 +446,7 @@ test.describe('creator accounts', () => {
 
         // Signed in (the account once, then signed in again for the second size).
         if (size === 'wide') {
-          const reply = await context.request.post('/api/auth/sign-up', {
-            data: { email, password: PASSWORD, name: 'Noor Haddad' },
-            headers: { Origin: new URL(page.url()).origin },
-          });
-          expect(reply.status(), await reply.text()).toBe(201);
+          await signUpThroughLink(context.request, new URL(page.url()).origin, { email, password: PASSWORD, name: 'Noor Haddad' });
         } else {
           const reply = await context.request.post('/api/auth/sign-in', { data: { email, password: PASSWORD }, headers: { Origin: new URL(page.url()).origin } });
           expect(reply.status(), await reply.text()).toBe(200);

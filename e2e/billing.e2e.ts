@@ -10,7 +10,7 @@
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import { STANDIN_SECRET_KEY } from '../control-api/src/test-support/stripe-standin.ts';
 import { ALL_ENGAGEMENT, makeJpeg, publishSite, quietAnonymousLoop, shootAllWays } from './engagement-helpers.ts';
-import { linkFromOutbox } from './mail-support.ts';
+import { signUpThroughLink } from './account-support.ts';
 import { closeEmailPromptWhenShown, threeImages, walkToPreview } from './wizard-support.ts';
 
 const SHOTS_DIR = '/tmp/shots-billing';
@@ -18,15 +18,10 @@ const SHOTS_DIR = '/tmp/shots-billing';
 const FREE_FEATURES = { enableFavorites: true, enableComments: false, enableApprovals: false, enableAnalytics: true };
 const PAYMENT_SUCCEEDED = 'Payment successful! Your subscription has been activated.';
 
-/** Signs up in the context and, unless told not to, confirms the address from the emailed link (a trial needs it). */
-async function signUp(context: BrowserContext, baseURL: string, name: string, options: { confirm?: boolean } = {}): Promise<string> {
+/** Signs up in the context through the mailed link, which makes the account with its address confirmed (a trial needs it). */
+async function signUp(context: BrowserContext, baseURL: string, name: string): Promise<string> {
   const email = `${name.toLowerCase().replace(/\W+/g, '-')}-${Date.now()}@studio.example`;
-  const res = await context.request.post('/api/auth/sign-up', { data: { email, password: 'correct horse battery', name }, headers: { Origin: baseURL } });
-  expect(res.status(), await res.text()).toBe(201);
-  if (options.confirm === false) return email;
-  const token = new URL(await linkFromOutbox(email, '/verify-email?token=')).searchParams.get('token');
-  const verified = await context.request.post('/api/auth/verify-email', { data: { token }, headers: { Origin: baseURL } });
-  expect(verified.status(), await verified.text()).toBe(200);
+  await signUpThroughLink(context.request, baseURL, { email, password: 'correct horse battery', name });
   return email;
 }
 
@@ -248,36 +243,6 @@ test("the landing page's Start Free Trial leads to /billing, which signed out sa
   await page.waitForURL(/\/billing$/);
   await expect(page.getByRole('heading', { name: 'Please sign in to access your dashboard' })).toBeVisible();
   await page.waitForURL(/\/sign-in\?returnTo=%2Fbilling$/);
-});
-
-test('an unconfirmed creator is asked to confirm the address before the trial, sends the link again, and starts it once confirmed', async ({ browser, baseURL }) => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await quietAnonymousLoop(context);
-  const email = await signUp(context, baseURL!, 'Lena Fischer', { confirm: false });
-  const page = await context.newPage();
-  await page.goto('/billing');
-  const plan = currentPlan(page);
-  const trial = plan.getByRole('button', { name: 'Start 14-day Pro trial' });
-  await expect(trial).toBeDisabled();
-  await expect(trial).toHaveAccessibleDescription(`Confirm your email address to start your free 14-day Pro trial: open the link we emailed to ${email}, or send a new one.`);
-  const refused = await context.request.post('/api/billing/trial', { data: {}, headers: { Origin: baseURL! } });
-  expect(refused.status()).toBe(403);
-  expect(await refused.json()).toMatchObject({ code: 'trial_needs_confirmed_email' });
-
-  // Sent again by keyboard.
-  await plan.getByRole('button', { name: 'Send confirmation link' }).focus();
-  await page.keyboard.press('Enter');
-  await expect(plan.getByRole('status').filter({ hasText: `We sent a new confirmation link to ${email}.` })).toBeVisible();
-  await shootAllWays(page, SHOTS_DIR, 'billing-trial-confirm');
-  await expectNoSidewaysScroll(page);
-
-  await page.goto(await linkFromOutbox(email, '/verify-email?token='));
-  await page.getByRole('button', { name: 'Confirm my email' }).click();
-  await expect(page.getByRole('heading', { name: 'Email address confirmed' })).toBeVisible();
-  await page.goto('/billing');
-  await currentPlan(page).getByRole('button', { name: 'Start 14-day Pro trial' }).click();
-  await expect(page.getByRole('dialog', { name: 'Free Trial Started' })).toBeVisible();
-  await context.close();
 });
 
 test('deleting an account on Pro says the plan is cancelled, and Stripe no longer bills it', async ({ browser, baseURL }) => {

@@ -6,6 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { engageAsVisitor, publishSite, quietAnonymousLoop, shootAllWays, visitSite } from './engagement-helpers.ts';
+import { signUpThroughLink } from './account-support.ts';
 
 const SHOTS_DIR = '/tmp/shots-dash';
 const COMMENT = 'Could the logo sit a little higher?';
@@ -25,12 +26,8 @@ test('a creator signs up, claims the site from the banner, reads its analytics a
   await expect(page.getByText('Redirecting...')).toBeVisible();
   await page.waitForURL(/\/sign-in\?returnTo=%2Fdashboard$/);
 
-  // Sign up in the browser that published: its anonymous session is still there to claim.
-  const signUp = await creator.request.post('/api/auth/sign-up', {
-    data: { email: `mara-${Date.now()}@studio.example`, password: 'correct horse battery', name: 'Mara Lind' },
-    headers: { Origin: baseURL! },
-  });
-  expect(signUp.status(), await signUp.text()).toBe(201);
+  // Signed up elsewhere, signed in here by the link: this browser's anonymous session is still there to claim.
+  await signUpThroughLink(creator.request, baseURL!, { email: `mara-${Date.now()}@studio.example`, password: 'correct horse battery', name: 'Mara Lind' }, { fromElsewhere: true });
 
   await page.goto('/dashboard');
   await expect(page.getByRole('heading', { name: 'Welcome back, Mara Lind' })).toBeVisible();
@@ -155,11 +152,7 @@ test('a creator signs up, claims the site from the banner, reads its analytics a
 
 test('a project the creator does not own, or that does not exist, fails to load with Go Back', async ({ browser, baseURL }) => {
   const context = await browser.newContext();
-  const signUp = await context.request.post('/api/auth/sign-up', {
-    data: { email: `nobody-${Date.now()}@studio.example`, password: 'correct horse battery', name: 'Nobody' },
-    headers: { Origin: baseURL! },
-  });
-  expect(signUp.status(), await signUp.text()).toBe(201);
+  await signUpThroughLink(context.request, baseURL!, { email: `nobody-${Date.now()}@studio.example`, password: 'correct horse battery', name: 'Nobody' });
   const page = await context.newPage();
   // The chart library is the dashboard's alone: the landing page never fetches it.
   const scripts: string[] = [];

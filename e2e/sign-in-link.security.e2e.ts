@@ -7,7 +7,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { publishSite } from './engagement-helpers.ts';
-import { linkFromOutbox } from './mail-support.ts';
+import { linkFromOutbox } from './account-support.ts';
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 

@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { closeEmailPromptWhenShown, makeJpeg } from './wizard-support.ts';
+import { signUpThroughLink } from './account-support.ts';
 
 /** Tees/ holds a size chart and one folder per colour, plus what operating systems leave behind. */
 async function writeShoot(root: string): Promise<string> {
@@ -41,11 +42,7 @@ test('a folder chosen in the wizard keeps each file’s folder as its group, on 
   await closeEmailPromptWhenShown(page);
 
   // Signed in, so the site is the creator's and its Files tab can be read afterwards.
-  const signUp = await context.request.post('/api/auth/sign-up', {
-    data: { email: `tees-${Date.now()}@studio.example`, password: 'correct horse battery', name: 'Tess Lind' },
-    headers: { Origin: baseURL! },
-  });
-  expect(signUp.status(), await signUp.text()).toBe(201);
+  await signUpThroughLink(context.request, baseURL!, { email: `tees-${Date.now()}@studio.example`, password: 'correct horse battery', name: 'Tess Lind' });
 
   // 375 px wide: 'Choose Folder' is reached and pressed by keyboard, without the page scrolling sideways.
   await page.setViewportSize({ width: 375, height: 812 });

@@ -14,6 +14,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TStack } from './stack.ts';
+import { signUpThroughOutbox } from './sign-up-link.ts';
 import { eventually, isStackAvailable, startTestStack } from './stack-test-support.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -70,16 +71,7 @@ describe.skipIf(!available)('npm run stack: public pages served by the edge', ()
         }
       });
     }
-    const signUp = await fetch(`${stack.url}/api/auth/sign-up`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: new URL(stack.url).origin },
-      body: JSON.stringify({ email: 'grace@example.com', password: 'a long enough secret', name: 'Grace' }),
-    });
-    expect(signUp.status, await signUp.clone().text()).toBe(201);
-    cookie = signUp.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
+    cookie = await signUpThroughOutbox(stack.url, path.join(stack.env.DATA_DIR!, 'outbox'), { email: 'grace@example.com', password: 'a long enough secret', name: 'Grace' });
   }, 180_000);
 
   afterAll(() => stack?.discard(), 60_000);

@@ -6,10 +6,11 @@
  * favourites and comments, then the creator renames the site (a rebuild), locks it with a password
  * and gives it an expiry, and the edge answers each change.
  */
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TStack } from './stack.ts';
-import { confirmEmailFromOutbox } from './faults/http-client.ts';
+import { signInLinkToken } from './sign-up-link.ts';
 import { eventually, isStackAvailable, startTestStack } from './stack-test-support.ts';
 
 const available = await isStackAvailable();
@@ -60,9 +61,12 @@ describe.skipIf(!available)('npm run stack: edge, two APIs, two builders, Postgr
   it('publishes, serves, takes engagement and applies a rebuild, a password and an expiry through the edge', async () => {
     const creator = client(stack.url);
     const signUp = await creator.request('/api/auth/sign-up', { method: 'POST', json: { email: 'ada@example.com', password: 'a long enough secret', name: 'Ada' } });
-    expect(signUp.status, await signUp.clone().text()).toBe(201);
-    // Comments are a Pro feature: the creator confirms the address and starts the trial.
-    await confirmEmailFromOutbox(creator, stack.env.DATA_DIR ?? '', 'ada@example.com');
+    expect(signUp.status, await signUp.clone().text()).toBe(202);
+    // The mailed link makes the account and signs in.
+    const token = await signInLinkToken(path.join(stack.env.DATA_DIR!, 'outbox'), 'ada@example.com');
+    const signedIn = await creator.request('/api/auth/email-link/consume', { method: 'POST', json: { token } });
+    expect(signedIn.status, await signedIn.clone().text()).toBe(200);
+    // Comments are a Pro feature: the creator starts the trial.
     const trial = await creator.request('/api/billing/trial', { method: 'POST' });
     expect(trial.status, await trial.clone().text()).toBeLessThan(300);
 

@@ -27,7 +27,7 @@ export type TCreatorPublic = z.infer<typeof ZCreatorPublicSchema>;
 
 /** GET /api/auth/session: never 401, the header asks it on every page. */
 export const ZAuthSessionResponseSchema = z.object({ ...success, creator: ZCreatorPublicSchema.nullable() });
-/** Sign-up, sign-in, verification, reset, PATCH /api/account, POST /api/creators/sync. */
+/** Sign-in, verification, reset, PATCH /api/account, POST /api/creators/sync. */
 export const ZCreatorResponseSchema = z.object({ ...success, creator: ZCreatorPublicSchema });
 export const ZEmailLinkConsumeResponseSchema = z.object({
   ...success,

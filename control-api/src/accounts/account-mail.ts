@@ -7,7 +7,17 @@
  */
 import type { TMailMessage } from '../notifications/mailer.ts';
 
-export type TAccountMailKind = 'sign_in_link' | 'claim_link' | 'verify_email' | 'change_email' | 'password_reset' | 'email_change_requested' | 'email_changed';
+export type TAccountMailKind =
+  | 'sign_in_link'
+  | 'claim_link'
+  | 'sign_up'
+  | 'sign_up_existing'
+  | 'verify_email'
+  | 'change_email'
+  | 'password_reset'
+  | 'password_reset_no_account'
+  | 'email_change_requested'
+  | 'email_changed';
 
 const UNDO_LIFETIME =
   'If it was not you, use the link: your account keeps (or gets back) this address, every device is signed out and the password is removed, so you sign in again with a link sent here. The link works once, for 7 days.';
@@ -26,6 +36,19 @@ const TEXTS: Record<TAccountMailKind, { subject: string; intro: string; action: 
       'You asked to keep the sites you published and every reaction they get. This link signs you in (creating a free account for this address on first use) and moves your sites into your account, so you can pick them up on any device.',
     action: 'Sign in and keep my sites',
     lifetime: 'The link works once, for 15 minutes. Need a new one? Sign in with this address and ask for another link.',
+  },
+  sign_up: {
+    subject: 'Finish creating your Dropsite account',
+    intro: 'Use this link to confirm your address and finish creating your free Dropsite account. It signs you in, with the name and password you chose.',
+    action: 'Finish creating my account',
+    lifetime: 'The link works once, for 24 hours.',
+  },
+  sign_up_existing: {
+    subject: 'You already have a Dropsite account',
+    intro:
+      'Someone, probably you, tried to create a Dropsite account with this address, which already has one. Use this link to sign in; to choose a new password, use "Forgot password?" on the sign-in page.',
+    action: 'Sign in',
+    lifetime: 'The link works once, for 15 minutes.',
   },
   verify_email: {
     subject: 'Confirm your email address for Dropsite',
@@ -58,6 +81,13 @@ const TEXTS: Record<TAccountMailKind, { subject: string; intro: string; action: 
     action: 'It wasn’t me: restore my address',
     lifetime: UNDO_LIFETIME,
     closing: NOTHING_TO_DO,
+  },
+  password_reset_no_account: {
+    subject: 'Reset your Dropsite password',
+    intro:
+      'Someone, probably you, asked to reset the password of a Dropsite account for this address, but no account uses it. Perhaps you signed up with another address. Or use this link to sign in, which creates a free account for this address.',
+    action: 'Sign in',
+    lifetime: 'The link works once, for 15 minutes.',
   },
 };
 

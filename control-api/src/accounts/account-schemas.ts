@@ -19,7 +19,7 @@ const ZReturnTo = z
   .max(2000)
   .transform((v) => toSafeReturnPath(v));
 
-export const ZSignUpSchema = z.object({ email: ZEmail, password: ZNewPassword, name: ZName });
+export const ZSignUpSchema = z.object({ email: ZEmail, password: ZNewPassword, name: ZName, returnTo: ZReturnTo.optional() });
 export const ZSignInSchema = z.object({ email: z.string().trim().toLowerCase().max(320), password: ZPassword });
 export const ZEmailLinkSchema = z.object({ email: ZEmail, returnTo: ZReturnTo.optional() });
 export const ZTokenSchema = z.object({ token: ZToken });

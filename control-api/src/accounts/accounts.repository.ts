@@ -67,6 +67,8 @@ export async function insertAccountToken(
     email: string;
     anonymousSessionId: string | null;
     returnTo: string | null;
+    /** A sign-up's link: what the account is made with when the link is first used. */
+    signUp?: { name: string; passwordHash: string } | null;
     now: number;
     expiresAt: number;
   },
@@ -81,6 +83,8 @@ export async function insertAccountToken(
       email: row.email,
       anonymous_session_id: row.anonymousSessionId,
       return_to: row.returnTo,
+      sign_up_name: row.signUp?.name ?? null,
+      sign_up_password_hash: row.signUp?.passwordHash ?? null,
       created_at: row.now,
       expires_at: row.expiresAt,
       used_at: null,
@@ -162,6 +166,11 @@ export async function isAddressHeldForUndo(db: TDb, email: string, now: number, 
   if (exceptCreatorId !== undefined) query = query.where('creator_id', '!=', exceptCreatorId);
   const row = await query.executeTakeFirst();
   return row !== undefined;
+}
+
+/** Ends the unused tokens of a purpose sent to an address (a new reset link supersedes older ones; none when the address has no account). */
+export async function expireAccountTokensTo(db: TDb, email: string, purpose: TAccountTokenPurpose, now: number): Promise<void> {
+  await db.updateTable('account_tokens').set({ used_at: now }).where('email', '=', email).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
 }
 
 /** The slugs of the sites a creator owns (deleted ones too: their public copies are removed with the account). */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { createBrowser, seedSite, type TBrowser } from '../test-support/site-fixtures.ts';
 import { confirmationTokenIn, createCapturingMailer, type TCapturingMailer } from '../test-support/account-mail.ts';
-import { createSignedInCreator } from '../test-support/accounts.ts';
+import { browserSignedInAs, createSignedInCreator } from '../test-support/accounts.ts';
 import { buildUploadForm } from '../test-support/fixtures.ts';
 
 const MINUTE = 60_000;
@@ -28,33 +28,56 @@ describe('accounts', () => {
     await app.close();
   });
 
+  /** Signs up and opens the mailed link in `browser`, which is then signed in to the new account. */
   async function signUp(browser: TBrowser, email: string, password = PASSWORD) {
-    return browser.json<TCreatorBody>('/api/auth/sign-up', { method: 'POST', json: { email, password, name: 'Ada Maker' } });
+    const asked = await browser.json('/api/auth/sign-up', { method: 'POST', json: { email, password, name: 'Ada Maker' } });
+    expect(asked.status).toBe(202);
+    const token = mail.lastToken(email, '/sign-in?link=');
+    return browser.json<TCreatorBody>('/api/auth/email-link/consume', { method: 'POST', json: { token } });
   }
 
   async function sessionOf(browser: TBrowser) {
     return (await browser.json<TCreatorBody>('/api/auth/session')).body.creator;
   }
 
-  it('signs up with a session cookie and a verification email; the address cannot sign up twice', async () => {
+  it('signs up by a mailed link that makes the account, verified, with the name and password chosen, and signs in', async () => {
     const browser = createBrowser(app);
-    const res = await browser.fetch('/api/auth/sign-up', { method: 'POST', json: { email: ' Ada@Studio.example ', password: PASSWORD, name: 'Ada Maker' } });
-    expect(res.status).toBe(201);
+    const res = await browser.fetch('/api/auth/sign-up', { method: 'POST', json: { email: ' Ada@Studio.example ', password: PASSWORD, name: 'Ada Maker', returnTo: '/billing' } });
+    expect(res.status).toBe(202);
     expect(res.headers.get('cache-control')).toBe('private, no-store');
-    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('dropsite_session='))!;
-    expect(cookie).toMatch(/HttpOnly/i);
-    expect(cookie).toMatch(/SameSite=Lax/i);
-    expect(cookie).toMatch(/Path=\//);
-    expect(cookie).toMatch(/Max-Age=2592000/);
-    const body = (await res.json()) as TCreatorBody;
-    expect(body.creator).toMatchObject({ email: 'ada@studio.example', name: 'Ada Maker', emailVerified: false, createdAt: new Date(clock.now()).toISOString() });
-    expect(await sessionOf(browser)).toMatchObject({ email: 'ada@studio.example' });
-    expect(mail.sent.map((m) => [m.to, m.subject])).toEqual([['ada@studio.example', 'Confirm your email address for Dropsite']]);
+    expect(res.headers.getSetCookie().filter((c) => c.startsWith('dropsite_session='))).toEqual([]);
+    expect(await res.json()).toEqual({ success: true });
+    // Nothing exists until the link is used.
+    expect(await app.deps.db.selectFrom('creators').select('id').where('email', '=', 'ada@studio.example').executeTakeFirst()).toBeUndefined();
+    expect(mail.sent.map((m) => [m.to, m.subject])).toEqual([['ada@studio.example', 'Finish creating your Dropsite account']]);
+    expect(mail.sent[0]!.text).toContain('The link works once, for 24 hours.');
 
-    const again = await signUp(createBrowser(app), 'ada@studio.example');
-    expect(again.status).toBe(409);
-    expect(again.body).toEqual({ success: false, error: 'An account with this email already exists. Sign in instead.', code: 'conflict' });
-    expect((await signUp(createBrowser(app), 'short@studio.example', 'short')).status).toBe(400);
+    const token = mail.lastToken('ada@studio.example', '/sign-in?link=');
+    clock.advance(23 * HOUR);
+    const consumed = await browser.json<TCreatorBody & { returnTo: string | null }>('/api/auth/email-link/consume', { method: 'POST', json: { token } });
+    expect(consumed.status).toBe(200);
+    expect(consumed.body).toMatchObject({ returnTo: '/billing', creator: { email: 'ada@studio.example', name: 'Ada Maker', emailVerified: true } });
+    expect(await sessionOf(browser)).toMatchObject({ email: 'ada@studio.example' });
+    expect((await createBrowser(app).json('/api/auth/sign-in', { method: 'POST', json: { email: 'ada@studio.example', password: PASSWORD } })).status).toBe(200);
+    expect((await createBrowser(app).json('/api/auth/email-link/consume', { method: 'POST', json: { token } })).status).toBe(410);
+
+    // Signing up again with the address: the owner is told and sent a sign-in link; the password typed changes nothing.
+    const again = await createBrowser(app).json('/api/auth/sign-up', {
+      method: 'POST',
+      json: { email: 'ada@studio.example', password: 'someone elses password', name: 'Mallory' },
+    });
+    expect(again.status).toBe(202);
+    expect(mail.sent.at(-1)!.subject).toBe('You already have a Dropsite account');
+    expect((await createBrowser(app).json('/api/auth/sign-in', { method: 'POST', json: { email: 'ada@studio.example', password: 'someone elses password' } })).status).toBe(401);
+    expect((await createBrowser(app).json('/api/auth/sign-up', { method: 'POST', json: { email: 'short@studio.example', password: 'short', name: 'S' } })).status).toBe(400);
+  });
+
+  it('an unused sign-up link ends after 24 hours, and no account is made', async () => {
+    await createBrowser(app).json('/api/auth/sign-up', { method: 'POST', json: { email: 'late-signup@studio.example', password: PASSWORD, name: 'Late' } });
+    const token = mail.lastToken('late-signup@studio.example', '/sign-in?link=');
+    clock.advance(DAY + 1);
+    expect((await createBrowser(app).json('/api/auth/email-link/consume', { method: 'POST', json: { token } })).status).toBe(410);
+    expect(await app.deps.db.selectFrom('creators').select('id').where('email', '=', 'late-signup@studio.example').executeTakeFirst()).toBeUndefined();
   });
 
   it('answers the session call signed out with creator null, never 401', async () => {
@@ -104,8 +127,8 @@ describe('accounts', () => {
   });
 
   it('verifies the address with a single-use link that expires after 24 hours', async () => {
-    const browser = createBrowser(app);
-    await signUp(browser, 'di@studio.example');
+    const browser = browserSignedInAs(app, await createSignedInCreator(app.deps, { email: 'di@studio.example', password: PASSWORD, verified: false }));
+    expect((await browser.json('/api/auth/verify-email/request', { method: 'POST' })).status).toBe(202);
     expect(await app.deps.db.selectFrom('email_addresses').select('id').where('email', '=', 'di@studio.example').execute()).toEqual([]);
     const token = mail.lastToken('di@studio.example', '/verify-email?token=');
     const ok = await createBrowser(app).json<TCreatorBody>('/api/auth/verify-email', { method: 'POST', json: { token } });
@@ -123,8 +146,7 @@ describe('accounts', () => {
     expect(reused.status).toBe(410);
     expect(reused.body).toMatchObject({ error: 'This sign-in link has expired or was already used. Ask for a new one.' });
 
-    const late = createBrowser(app);
-    await signUp(late, 'el@studio.example');
+    const late = browserSignedInAs(app, await createSignedInCreator(app.deps, { email: 'el@studio.example', password: PASSWORD, verified: false }));
     expect((await late.json('/api/auth/verify-email/request', { method: 'POST' })).status).toBe(202);
     const lateToken = mail.lastToken('el@studio.example', '/verify-email?token=');
     clock.advance(DAY + 1);
@@ -138,7 +160,8 @@ describe('accounts', () => {
     expect(unknown.status).toBe(202);
     const known = await createBrowser(app).json('/api/auth/password-reset/request', { method: 'POST', json: { email: 'fa@studio.example' } });
     expect(known.status).toBe(202);
-    expect(mail.sent.filter((m) => m.to === 'nobody@studio.example')).toHaveLength(0);
+    // No account uses that address: it is told so, with no reset link.
+    expect(mail.sent.filter((m) => m.to === 'nobody@studio.example').map((m) => m.text.includes('/reset-password?token='))).toEqual([false]);
     const token = mail.lastToken('fa@studio.example', '/reset-password?token=');
 
     const resetter = createBrowser(app);

@@ -76,10 +76,13 @@ export function createAccountRoutes(deps: TAppDeps): Router {
     updatePrincipal(res, { signedInCreator: () => Promise.resolve(creator) });
   }
 
+  // Answered alike whether or not the address has an account: the mailed link finishes the sign-up.
   router.post('/api/auth/sign-up', limitWrites, async (req, res) => {
-    const result = await signUp(deps, ZSignUpSchema.parse(req.body ?? {}), userAgentOf(req));
-    signedIn(res, result);
-    res.status(201).json({ success: true, creator: result.creator });
+    const input = ZSignUpSchema.parse(req.body ?? {});
+    const principal = principalOf(res);
+    const session = await principal.anonymousSession();
+    await signUp(deps, input, { client: principal.address, anonymousSessionId: session?.id ?? null });
+    res.status(202).json({ success: true });
   });
 
   router.post('/api/auth/sign-in', limitWrites, async (req, res) => {

@@ -1,7 +1,7 @@
 /**
  * Accounts against attack (checklist: ASVS V7 sessions, V2 anti-automation): uniform sign-in
- * failures, sign-in limits per address and per account, sessions and one-time tokens kept only as
- * hashes, idle expiry and renewal over HTTP, another creator's session out of reach, and the
+ * failures, sign-in limits per address and back-off per account and address, sessions and one-time tokens kept only as
+ * hashes, idle expiry, renewal and the 90-day lifetime over HTTP, another creator's session out of reach, and the
  * __Host- cookie behind https.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -77,16 +77,20 @@ describe('account security', () => {
     }
   });
 
-  it('limits failures per account and per address, refusing even the right password meanwhile', async () => {
+  it('limits failures per address (refusing even the right password meanwhile) and backs off per account and address, never locking the owner out', async () => {
     await createSignedInCreator(app.deps, { email: 'target@studio.example', password: PASSWORD });
     for (let i = 0; i < 3; i++) expect((await signIn(createBrowser(app, { address: `10.1.0.${i}` }), 'target@studio.example', `guess ${i} wrong`)).status).toBe(401);
-    const limited = await signIn(createBrowser(app, { address: '10.1.1.1' }), 'target@studio.example', PASSWORD);
+    // Past the account's limit an address that fails once is held back, whatever it sends next...
+    expect((await signIn(createBrowser(app, { address: '10.1.0.9' }), 'target@studio.example', 'guess 9 wrong')).status).toBe(401);
+    const limited = await signIn(createBrowser(app, { address: '10.1.0.9' }), 'target@studio.example', PASSWORD);
     expect(limited.status).toBe(429);
     expect(limited.body.error).toBe('Too many sign-in attempts. Please try again later.');
-    const res = await createBrowser(app, { address: '10.1.1.1' }).fetch('/api/auth/sign-in', { method: 'POST', json: { email: 'target@studio.example', password: PASSWORD } });
+    const res = await createBrowser(app, { address: '10.1.0.9' }).fetch('/api/auth/sign-in', { method: 'POST', json: { email: 'target@studio.example', password: PASSWORD } });
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
-    clock.advance(DAY);
+    // ...while the owner, from an address that has not failed, signs in.
     expect((await signIn(createBrowser(app, { address: '10.1.1.1' }), 'target@studio.example', PASSWORD)).status).toBe(200);
+    clock.advance(DAY);
+    expect((await signIn(createBrowser(app, { address: '10.1.0.9' }), 'target@studio.example', PASSWORD)).status).toBe(200);
 
     // One address trying many accounts.
     const spray = createBrowser(app, { address: '10.2.0.1' });
@@ -98,17 +102,24 @@ describe('account security', () => {
   it('keeps sessions and one-time tokens only as SHA-256 hashes', async () => {
     const browser = createBrowser(app);
     await browser.json('/api/auth/sign-up', { method: 'POST', json: { email: 'hash@studio.example', password: PASSWORD, name: 'Hash' } });
+    const signUpToken = mail.lastToken('hash@studio.example', '/sign-in?link=');
+    // A pending sign-up keeps the password as argon2id too.
+    const pending = JSON.stringify(await app.deps.db.selectFrom('account_tokens').selectAll().execute());
+    for (const plain of [signUpToken, PASSWORD]) expect(pending).not.toContain(plain);
+    expect(pending).toContain('$argon2id$');
+    await browser.json('/api/auth/email-link/consume', { method: 'POST', json: { token: signUpToken } });
     const token = browser.cookies.get('dropsite_session')!;
     const [, secret] = token.split('.') as [string, string];
-    const verifyToken = mail.lastToken('hash@studio.example', '/verify-email?token=');
     await createBrowser(app).json('/api/auth/email-link', { method: 'POST', json: { email: 'hash@studio.example' } });
     const linkToken = mail.lastToken('hash@studio.example', '/sign-in?link=');
+    await browser.json('/api/account/email', { method: 'POST', json: { email: 'hash.new@studio.example', password: PASSWORD } });
+    const verifyToken = mail.lastToken('hash.new@studio.example', '/verify-email?token=');
     const dump = JSON.stringify([
       await app.deps.db.selectFrom('auth_sessions').selectAll().execute(),
       await app.deps.db.selectFrom('account_tokens').selectAll().execute(),
       await app.deps.db.selectFrom('creators').selectAll().execute(),
     ]);
-    for (const plain of [secret, verifyToken, linkToken, PASSWORD]) expect(dump).not.toContain(plain);
+    for (const plain of [secret, signUpToken, verifyToken, linkToken, PASSWORD]) expect(dump).not.toContain(plain);
     expect(dump).toContain('$argon2id$');
   });
 
@@ -125,6 +136,34 @@ describe('account security', () => {
     clock.advance(31 * DAY);
     expect((await active.json<{ creator: unknown }>('/api/auth/session')).body.creator).toBeNull();
     expect((await active.json('/api/account')).status).toBe(401);
+  });
+
+  it('ends a session 90 days after its sign-in however active, its cookie never renewed past that', async () => {
+    const creator = await createSignedInCreator(app.deps, { email: 'busy@studio.example' });
+    const signedInAt = clock.now();
+    const active = createBrowser(app);
+    active.cookies.set('dropsite_session', creator.cookie.split('=')[1]!);
+    const sessionId = creator.cookie.split('=')[1]!.split('.')[0]!;
+    // Used every eight days: renewed along the way, never beyond the 90 days.
+    let renewals = 0;
+    for (let day = 8; day < 90; day += 8) {
+      clock.set(signedInAt + day * DAY);
+      const res = await active.fetch('/api/auth/session');
+      expect(((await res.json()) as { creator: { email: string } | null }).creator?.email, `day ${day}`).toBe('busy@studio.example');
+      const renewed = res.headers.getSetCookie().find((c) => c.startsWith('dropsite_session='));
+      if (!renewed) continue;
+      renewals++;
+      const maxAgeSeconds = Number(/Max-Age=(\d+)/.exec(renewed)?.[1]);
+      expect(clock.now() + maxAgeSeconds * 1000, `day ${day}`).toBeLessThanOrEqual(signedInAt + 90 * DAY);
+    }
+    expect(renewals).toBeGreaterThan(0);
+    const listed = await active.json<{ sessions: Array<{ id: string; expiresAt: string }> }>('/api/account');
+    expect(listed.body.sessions.find((s) => s.id === sessionId)?.expiresAt).toBe(new Date(signedInAt + 90 * DAY).toISOString());
+
+    clock.set(signedInAt + 90 * DAY);
+    expect((await active.json<{ creator: unknown }>('/api/auth/session')).body.creator).toBeNull();
+    expect((await active.json('/api/account')).status).toBe(401);
+    expect(await app.deps.db.selectFrom('auth_sessions').select('id').where('id', '=', sessionId).executeTakeFirst()).toBeUndefined();
   });
 
   it('never lets one creator end another’s session or read their account', async () => {
@@ -168,12 +207,13 @@ describe('the session cookie behind https', () => {
   });
 
   it('is __Host- prefixed and Secure', async () => {
-    const res = await fetch(`${app.url}/api/auth/sign-up`, {
+    await createSignedInCreator(app.deps, { email: 'secure@studio.example', password: PASSWORD });
+    const res = await fetch(`${app.url}/api/auth/sign-in`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: 'https://dropsite.example' },
-      body: JSON.stringify({ email: 'secure@studio.example', password: PASSWORD, name: 'Secure' }),
+      body: JSON.stringify({ email: 'secure@studio.example', password: PASSWORD }),
     });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     const cookie = res.headers.getSetCookie().find((c) => c.startsWith('__Host-dropsite_session='))!;
     expect(cookie).toMatch(/; Secure/i);
     expect(cookie).toMatch(/HttpOnly/i);

@@ -17,7 +17,7 @@ import { requireSignedInCreator, type TPrincipal, type TSignedInCreator } from '
 import { sweepExpiredSites } from '../access/expired-sites.ts';
 import { cancelBillingOfDeletedAccount } from '../billing/billing.service.ts';
 import { changeSiteAccess } from '../edge/public-page.ts';
-import { hashPassword, spendDummyVerification, verifyPassword } from '../sites/password-hash.ts';
+import { BUSY_RETRY_AFTER_SECONDS, hashPassword, PasswordChecksBusyError, spendDummyVerification, verifyPassword } from '../sites/password-hash.ts';
 import { claimAnonymousSession } from '../creators/anonymous-sessions.repository.ts';
 import { resolveOwnAnonymousSession } from '../creators/anonymous-creator.ts';
 import { carryEmailAddressStates, confirmEmailAddressOfOwner, deleteEmailAddressesOfOwner } from '../notifications/email-addresses.repository.ts';
@@ -30,6 +30,7 @@ import {
   expireAccountTokens,
   expirePendingEmailChanges,
   expireUnusedTokensOfAccount,
+  expireAccountTokensTo,
   findCreatorByEmail,
   findCreatorById,
   findPendingEmailChange,
@@ -57,7 +58,7 @@ import type {
 import { hashSecret, randomSecret } from './secret-tokens.ts';
 import { requireRecentAuthentication } from './recent-auth.ts';
 import { deleteSession, deleteSessionOfCreator, deleteSessionsOfCreator, listSessionsOfCreator } from './sessions.repository.ts';
-import { createSession, type TNewSession } from './sessions.ts';
+import { createSession, sessionsEndedOpenedBy, type TNewSession } from './sessions.ts';
 
 type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'mailer' | 'limits' | 'storage' | 'stripe'>;
 
@@ -69,6 +70,8 @@ const TOKEN_TTL_MS: Record<TAccountTokenPurpose, number> = {
   password_reset: HOUR_MS,
   email_change_undo: 7 * 24 * HOUR_MS,
 };
+/** A sign-up's link (a sign-in link that makes the account): as long as a verification link. */
+const SIGN_UP_LINK_TTL_MS = 24 * HOUR_MS;
 
 export const SIGN_IN_FAILED = 'Incorrect email or password.';
 export const SIGN_IN_RATE_LIMITED = 'Too many sign-in attempts. Please try again later.';
@@ -144,6 +147,10 @@ async function sendLink(
      * spend that limit by asking for sign-in links to the address, and the notice must arrive.
      */
     notice?: boolean;
+    /** A sign-up's link: what the account is made with on first use. */
+    signUp?: { name: string; passwordHash: string };
+    /** Instead of the purpose's lifetime. */
+    expiresInMs?: number;
   },
 ): Promise<void> {
   const decision = input.notice ? null : await deps.limits.accounts.emailsByRecipient.take(input.email);
@@ -161,8 +168,9 @@ async function sendLink(
     email: input.email,
     anonymousSessionId: input.anonymousSessionId ?? null,
     returnTo: input.returnTo ?? null,
+    signUp: input.signUp ?? null,
     now,
-    expiresAt: now + TOKEN_TTL_MS[input.purpose],
+    expiresAt: now + (input.expiresInMs ?? TOKEN_TTL_MS[input.purpose]),
   });
   const link = `${deps.config.publicUrl}${input.path}${encodeURIComponent(token)}`;
   // Sent in the background: a slow mail server never holds up the answer, nor tells by its delay
@@ -226,49 +234,76 @@ async function accountAddressVerified(deps: Pick<TAppDeps, 'db' | 'clock'>, crea
   await confirmEmailAddressOfOwner(deps.db, { id: newId(), email, ownerKey: ownerKeyOf({ id: creatorId, owner_creator_id: creatorId }), now: deps.clock.now() });
 }
 
-export async function signUp(deps: TDeps, input: z.output<typeof ZSignUpSchema>, userAgent: string | null): Promise<TSignedIn> {
-  // An address already in use (verified or not) is never taken over by a sign-up: its owner signs in,
-  // or proves the address with a sign-in link or a reset (which ends every other session).
-  if (await findCreatorByEmail(deps.db, input.email)) throw new AppError('conflict', EMAIL_TAKEN);
-  // A previous address its account may still take back is not free: a sign-up would block the undo.
-  if (await isAddressHeldForUndo(deps.db, input.email, deps.clock.now())) throw new AppError('conflict', EMAIL_TAKEN);
-  const id = newId();
-  const passwordHash = await hashPassword(input.password);
-  try {
-    await insertCreator(deps.db, { id, email: input.email, name: input.name, passwordHash, emailVerifiedAt: null, now: deps.clock.now() });
-  } catch (err) {
-    if (await findCreatorByEmail(deps.db, input.email)) throw new AppError('conflict', EMAIL_TAKEN, { cause: err });
-    throw err;
-  }
-  await sendLink(deps, { purpose: 'verify_email', kind: 'verify_email', email: input.email, creatorId: id, path: '/verify-email?token=' });
-  const row = await findCreatorById(deps.db, id);
-  if (!row) throw new Error('The new creator row is missing');
-  return { creator: toPublic(row), session: await createSession(deps, id, userAgent) };
+/**
+ * A sign-up answers alike (202, the same body) and after the same work whether or not the address
+ * has an account, so it tells no one which addresses do: the password is hashed in both cases, and
+ * the address is mailed a link in both. Without an account, the link finishes the sign-up: the
+ * account is made, with this name and password, when it is first used (24 hours), so only the
+ * inbox's owner ever holds it. With one, the owner is told so and gets a sign-in link instead (the
+ * password typed is dropped: a sign-up never takes an address over). Either link claims the anonymous
+ * session of the browser that signed up.
+ */
+export async function signUp(deps: TDeps, input: z.output<typeof ZSignUpSchema>, context: { client: string; anonymousSessionId: string | null }): Promise<void> {
+  const passwordHash = await hashPassword(input.password, { client: context.client });
+  const row = await findCreatorByEmail(deps.db, input.email);
+  const link = { purpose: 'sign_in_link', email: input.email, anonymousSessionId: context.anonymousSessionId, returnTo: input.returnTo ?? null, path: '/sign-in?link=' } as const;
+  if (row) await sendLink(deps, { ...link, kind: 'sign_up_existing', creatorId: row.id });
+  else await sendLink(deps, { ...link, kind: 'sign_up', creatorId: null, signUp: { name: input.name, passwordHash }, expiresInMs: SIGN_UP_LINK_TTL_MS });
 }
 
 /**
  * Email and password. Unknown address, account without a password and wrong password answer the
- * same 401 after the same work (a dummy hash is checked when there is nothing to check). Failures
- * count per client address and per account; past either limit every attempt (right ones too)
- * answers 429 until the window frees up, so guessing gains nothing from the difference.
+ * same 401 after the same work (a dummy hash is checked when there is nothing to check), in the
+ * client address's share of the hash queue. One check per account runs at a time (others answer
+ * 429 at once). Each attempt takes its failure from the address's and the account's hourly limits
+ * before the check and gives it back when right, so parallel guesses cannot outrun them. Past the
+ * address's limit every attempt from it (right ones too) answers 429. Past the account's, no one is
+ * locked out: each address backs off from its first failure on the account (otherwise after five),
+ * and an address that has not failed, the owner's, is still checked.
  */
 export async function signIn(deps: TDeps, principal: TPrincipal, input: z.output<typeof ZSignInSchema>, userAgent: string | null): Promise<TSignedIn> {
   const limits = deps.limits.accounts;
-  for (const [limiter, key] of [
-    [limits.signInFailuresByAddress, principal.address],
-    [limits.signInFailuresByAccount, input.email],
-  ] as const) {
-    const decision = await limiter.peek(key);
-    if (!decision.allowed) throw rateLimitedError(decision, SIGN_IN_RATE_LIMITED);
-  }
-  const row = await findCreatorByEmail(deps.db, input.email);
-  let isRight = false;
-  if (row?.password_hash) isRight = await verifyPassword(input.password, row.password_hash);
-  else await spendDummyVerification(input.password);
-  if (!row || !isRight) {
-    await limits.signInFailuresByAddress.take(principal.address);
-    await limits.signInFailuresByAccount.take(input.email);
-    throw new AppError('unauthorized', SIGN_IN_FAILED);
+  const { address } = principal;
+  const pairKey = `${input.email}\n${address}`;
+  const tooMany = (retryAfterSeconds: number) => rateLimitedError({ allowed: false, retryAfterSeconds: Math.max(1, retryAfterSeconds) }, SIGN_IN_RATE_LIMITED);
+  const refuseWhileBackingOff = async () => {
+    const wait = await limits.signInBackoff.waitSeconds(pairKey);
+    if (wait > 0) throw tooMany(wait);
+  };
+  // Refused before holding the account's check, so a held-back address never keeps its owner waiting.
+  await refuseWhileBackingOff();
+  const release = await limits.signInChecks.acquire(input.email);
+  if (!release) throw tooMany(1);
+  let row: TCreatorRow | null;
+  try {
+    // Again, now that no other check of this account runs: a failure recorded meanwhile counts.
+    await refuseWhileBackingOff();
+    const byAddress = await limits.signInFailuresByAddress.take(address);
+    if (!byAddress.allowed) throw tooMany(byAddress.retryAfterSeconds);
+    const byAccount = await limits.signInFailuresByAccount.take(input.email);
+    const giveBack = async () => {
+      await limits.signInFailuresByAddress.refund(address);
+      if (byAccount.allowed) await limits.signInFailuresByAccount.refund(input.email);
+    };
+    let isRight = false;
+    try {
+      row = await findCreatorByEmail(deps.db, input.email);
+      if (row?.password_hash) isRight = await verifyPassword(input.password, row.password_hash, { client: address });
+      else await spendDummyVerification(input.password, { client: address });
+    } catch (err) {
+      // Nothing was checked (this address's share of the checks is taken, the queue is full): nothing counts.
+      await giveBack();
+      if (err instanceof PasswordChecksBusyError) throw tooMany(BUSY_RETRY_AFTER_SECONDS);
+      throw err;
+    }
+    if (!row || !isRight) {
+      await limits.signInBackoff.fail(pairKey, { strict: !byAccount.allowed });
+      throw new AppError('unauthorized', SIGN_IN_FAILED);
+    }
+    await giveBack();
+    await limits.signInBackoff.succeed(pairKey);
+  } finally {
+    await release();
   }
   return { creator: toPublic(row), session: await createSession(deps, row.id, userAgent) };
 }
@@ -332,7 +367,9 @@ export async function consumeEmailLink(deps: TDeps, token: string, userAgent: st
   if (!row) {
     const id = newId();
     try {
-      await insertCreator(deps.db, { id, email: link.email, name: nameFromEmail(link.email), passwordHash: null, emailVerifiedAt: now, now });
+      // A sign-up's link makes the account with the name and password chosen at sign-up.
+      const name = link.sign_up_name ?? nameFromEmail(link.email);
+      await insertCreator(deps.db, { id, email: link.email, name, passwordHash: link.sign_up_password_hash, emailVerifiedAt: now, now });
     } catch (err) {
       // Two links to one new address used at once: the other made the account.
       if (!(await findCreatorByEmail(deps.db, link.email))) throw err;
@@ -388,12 +425,17 @@ export async function verifyEmail(deps: TDeps, token: string): Promise<TCreatorP
   return toPublic(updated);
 }
 
+/**
+ * Mails a reset link when the address has an account, and otherwise a message saying none uses it
+ * (with a sign-in link, which would make one): the answer (202) and the work (one lookup, one
+ * update, one link, one message) are the same either way, so it tells no one which addresses have an account.
+ */
 export async function requestPasswordReset(deps: TDeps, email: string): Promise<void> {
   const row = await findCreatorByEmail(deps.db, email);
-  if (!row) return;
   // A new link replaces the ones before it.
-  await expireAccountTokens(deps.db, row.id, 'password_reset', deps.clock.now());
-  await sendLink(deps, { purpose: 'password_reset', kind: 'password_reset', email: row.email, creatorId: row.id, path: '/reset-password?token=' });
+  await expireAccountTokensTo(deps.db, row?.email ?? email, 'password_reset', deps.clock.now());
+  if (row) await sendLink(deps, { purpose: 'password_reset', kind: 'password_reset', email: row.email, creatorId: row.id, path: '/reset-password?token=' });
+  else await sendLink(deps, { purpose: 'sign_in_link', kind: 'password_reset_no_account', email, creatorId: null, path: '/sign-in?link=' });
 }
 
 /** A reset: the new password, the address verified (the link proved it), every session ended and a new one made. */
@@ -419,7 +461,7 @@ export async function describeAccount(
   const signedIn = await requireSignedInCreator(principal);
   const row = await creatorRowOf(deps, signedIn);
   const now = deps.clock.now();
-  const sessions = await listSessionsOfCreator(deps.db, row.id, now);
+  const sessions = await listSessionsOfCreator(deps.db, row.id, now, sessionsEndedOpenedBy(now));
   return {
     creator: toPublic(row),
     pendingEmail: await findPendingEmailChange(deps.db, row.id, row.email, now),

@@ -92,21 +92,25 @@ export async function deleteSessionOfCreator(db: TDb, creatorId: string, id: str
   return Number(result.numDeletedRows) > 0;
 }
 
-/** The creator's sessions still running, most recently used first. */
-export async function listSessionsOfCreator(db: TDb, creatorId: string, now: number): Promise<TSessionRow[]> {
+/** The creator's sessions still running (not expired, made after `endedOpenedBy`), most recently used first. */
+export async function listSessionsOfCreator(db: TDb, creatorId: string, now: number, endedOpenedBy: number): Promise<TSessionRow[]> {
   return db
     .selectFrom('auth_sessions')
     .select(['id', 'created_at', 'last_used_at', 'expires_at', 'user_agent'])
     .where('creator_id', '=', creatorId)
     .where('expires_at', '>', now)
+    .where('created_at', '>', endedOpenedBy)
     .orderBy('last_used_at', 'desc')
     .orderBy('id')
     .execute();
 }
 
-/** Removes sessions past their expiry (the sweeper's work; an expired one is also removed when presented). */
-export async function deleteExpiredSessions(db: TDb, now: number): Promise<number> {
-  const result = await db.deleteFrom('auth_sessions').where('expires_at', '<=', now).executeTakeFirst();
+/** Removes sessions past their expiry or made at or before `endedOpenedBy` (the sweeper's work; such a one is also removed when presented). */
+export async function deleteExpiredSessions(db: TDb, now: number, endedOpenedBy: number): Promise<number> {
+  const result = await db
+    .deleteFrom('auth_sessions')
+    .where((eb) => eb.or([eb('expires_at', '<=', now), eb('created_at', '<=', endedOpenedBy)]))
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 

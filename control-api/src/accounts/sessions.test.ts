@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { createSignedInCreator } from '../test-support/accounts.ts';
 import { hashSecret } from './secret-tokens.ts';
-import { createSession, SESSION_TTL_MS, validateSessionToken } from './sessions.ts';
+import { createSession, SESSION_MAX_LIFETIME_MS, SESSION_TTL_MS, validateSessionToken } from './sessions.ts';
+import { insertSession } from './sessions.repository.ts';
 import { sweepExpiredAccountRows } from './account-sweeper.ts';
 
 const DAY = 86_400_000;
@@ -61,6 +62,45 @@ describe('creator sessions', () => {
     clock.advance(SESSION_TTL_MS);
     expect(await validateSessionToken(app.deps, token)).toBeNull();
     expect(await app.deps.db.selectFrom('auth_sessions').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
+  });
+
+  it('ends 90 days after the sign-in, however active: renewals stop at that day, and a row slid past it is refused and swept', async () => {
+    const creator = await createSignedInCreator(app.deps, { email: 'ed@example.com' });
+    const token = creator.cookie.slice('dropsite_session='.length);
+    const signedInAt = clock.now();
+    for (let day = 14; day < 90; day += 14) {
+      clock.set(signedInAt + day * DAY);
+      const found = await validateSessionToken(app.deps, token);
+      expect(found?.creator.email, `day ${day}`).toBe('ed@example.com');
+      if (found?.renewedUntil) expect(found.renewedUntil, `day ${day}`).toBeLessThanOrEqual(signedInAt + SESSION_MAX_LIFETIME_MS);
+    }
+    clock.set(signedInAt + SESSION_MAX_LIFETIME_MS);
+    expect(await validateSessionToken(app.deps, token)).toBeNull();
+
+    // A session renewed before lifetimes existed, still running 100 days after its sign-in.
+    const now = clock.now();
+    const secret = 'c'.repeat(32);
+    await insertSession(app.deps.db, {
+      id: 'd'.repeat(32),
+      creatorId: creator.id,
+      secretHash: hashSecret(secret),
+      createdAt: now - 100 * DAY,
+      expiresAt: now + 20 * DAY,
+      userAgent: null,
+    });
+    const slid = () => app.deps.db.selectFrom('auth_sessions').select('id').where('id', '=', 'd'.repeat(32)).executeTakeFirst();
+    await sweepExpiredAccountRows(app.deps);
+    expect(await slid()).toBeUndefined();
+    await insertSession(app.deps.db, {
+      id: 'd'.repeat(32),
+      creatorId: creator.id,
+      secretHash: hashSecret(secret),
+      createdAt: now - 100 * DAY,
+      expiresAt: now + 20 * DAY,
+      userAgent: null,
+    });
+    expect(await validateSessionToken(app.deps, `${'d'.repeat(32)}.${secret}`)).toBeNull();
+    expect(await slid()).toBeUndefined();
   });
 
   it('makes a new session each time, so sessions are independent', async () => {

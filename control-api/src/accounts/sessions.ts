@@ -2,7 +2,9 @@
  * Signed-in creator sessions, the way the Lucia guide builds them: the cookie carries `id.secret`
  * (160 random bits of secret), the database only the secret's SHA-256, compared in constant time.
  * A session lasts 30 days from its last renewal and is renewed (the row and the cookie) once less
- * than half of that remains, so an active creator stays signed in and an idle one is signed out.
+ * than half of that remains, so an active creator stays signed in and an idle one is signed out;
+ * however active, it ends 90 days after the sign-in that made it (a stolen cookie does not live for
+ * ever, and the creator proves the password or the inbox again).
  * Every sign-in makes a new session; nothing a client sends (the anonymous creator cookie
  * included) ever becomes one.
  */
@@ -18,6 +20,8 @@ type TDeps = Pick<TAppDeps, 'db' | 'clock'>;
 
 const DAY_MS = 86_400_000;
 export const SESSION_TTL_MS = SIGN_IN_SESSION_DAYS * DAY_MS;
+/** However active, a session ends this long after the sign-in that made it. */
+export const SESSION_MAX_LIFETIME_MS = 90 * DAY_MS;
 /** Renewed once less than this remains. */
 const RENEW_WITHIN_MS = SESSION_TTL_MS / 2;
 /** last_used_at is written at most this often per session (not on every request). */
@@ -51,9 +55,15 @@ export async function createSession(deps: TDeps, creatorId: string, userAgent: s
   return { id, token: `${id}.${secret}`, expiresAt, openedByLink: options.openedByLink === true };
 }
 
+/** Sign-ins at or before this instant made sessions that have ended, however active (see SESSION_MAX_LIFETIME_MS). */
+export function sessionsEndedOpenedBy(now: number): number {
+  return now - SESSION_MAX_LIFETIME_MS;
+}
+
 /**
- * The creator a session cookie's token proves, or null (malformed, unknown, wrong secret, expired:
- * an expired row is removed). Renews the session when less than half of its time remains.
+ * The creator a session cookie's token proves, or null (malformed, unknown, wrong secret, expired
+ * or past its lifetime: such a row is removed). Renews the session when less than half of its time
+ * remains, never past its lifetime.
  */
 export async function validateSessionToken(deps: TDeps, token: string): Promise<TCreatorSessionLookup | null> {
   const match = TOKEN.exec(token);
@@ -63,12 +73,14 @@ export async function validateSessionToken(deps: TDeps, token: string): Promise<
   const isRight = sameHash(hashSecret(secret), row?.secret_hash ?? NO_HASH);
   if (!row || !isRight) return null;
   const now = deps.clock.now();
-  if (now >= row.expires_at) {
+  const endsAt = row.created_at + SESSION_MAX_LIFETIME_MS;
+  if (now >= row.expires_at || now >= endsAt) {
     await deleteSession(deps.db, row.id);
     return null;
   }
-  const renew = now >= row.expires_at - RENEW_WITHIN_MS;
-  const expiresAt = renew ? now + SESSION_TTL_MS : row.expires_at;
+  const renewTo = Math.min(now + SESSION_TTL_MS, endsAt);
+  const renew = now >= row.expires_at - RENEW_WITHIN_MS && renewTo > row.expires_at;
+  const expiresAt = renew ? renewTo : row.expires_at;
   if (renew || now - row.last_used_at >= LAST_USED_GRANULARITY_MS) {
     await touchSession(deps.db, row.id, { lastUsedAt: now, ...(renew ? { expiresAt } : {}) });
   }

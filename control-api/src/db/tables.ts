@@ -46,6 +46,10 @@ export interface AccountTokensTable {
   anonymous_session_id: string | null;
   /** Path to go back to after signing in. */
   return_to: string | null;
+  /** A sign-up's link: the name the account is made with on first use (null on every other link). */
+  sign_up_name: string | null;
+  /** A sign-up's link: the argon2id hash of the password the account is made with on first use. */
+  sign_up_password_hash: string | null;
   created_at: number;
   expires_at: number;
   used_at: number | null;

@@ -1,7 +1,7 @@
 /**
  * Site passwords: at least 8 characters when set (every publish call), hashed with argon2id
  * (OWASP: 19 MiB, 2 passes, 1 lane); a flood of guesses runs a bounded number of hashes at once
- * and is refused beyond a short queue; scrypt hashes of earlier sites still verify and become
+ * and is refused beyond a short queue, of which one client address gets a share; scrypt hashes of earlier sites still verify and become
  * argon2id on their next successful unlock, without revoking anything.
  */
 import { randomBytes, scryptSync } from 'node:crypto';
@@ -13,7 +13,7 @@ import { buildUploadForm, postUpload } from '../test-support/fixtures.ts';
 import { initChunked, initDirect } from '../test-support/upload-session-client.ts';
 import { createBrowser, seedSite } from '../test-support/site-fixtures.ts';
 import { AppError } from '../http/app-error.ts';
-import { PASSWORD_HASH_LIMITS, hashPassword, passwordHashLoad, verifyPassword } from './password-hash.ts';
+import { PASSWORD_HASH_LIMITS, PasswordChecksBusyError, hashPassword, passwordHashLoad, verifyPassword } from './password-hash.ts';
 import { changeSitePassword } from './site-password.service.ts';
 
 const DEFAULTS = loadConfig({});
@@ -59,6 +59,23 @@ describe('site password hashing', () => {
     expect(results.filter((r) => r.status === 'fulfilled').every((r) => (r as PromiseFulfilledResult<boolean>).value === false)).toBe(true);
     expect(passwordHashLoad()).toEqual({ running: 0, waiting: 0 });
   }, 60_000);
+
+  it('gives each client address a share of the queue: beyond it that address is refused with 429, another still gets its turn', async () => {
+    const stored = await hashPassword('correct horse');
+    const mine = Array.from({ length: PASSWORD_HASH_LIMITS.perClient + 3 }, () => verifyPassword('guess', stored, { client: '203.0.113.1' }));
+    const theirs = verifyPassword('correct horse', stored, { client: '198.51.100.1' });
+    const results = await Promise.allSettled(mine);
+    const refused = results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason as AppError);
+    expect(refused).toHaveLength(3);
+    for (const reason of refused) {
+      expect(reason).toBeInstanceOf(PasswordChecksBusyError);
+      expect(reason.status).toBe(429);
+      expect(reason.headers['Retry-After']).toBe('1');
+    }
+    expect(await theirs).toBe(true);
+    // The share is free again once its checks are done.
+    expect(await verifyPassword('correct horse', stored, { client: '203.0.113.1' })).toBe(true);
+  });
 
   it('the shared schema asks for at least 8 characters', () => {
     expect(ZSitePasswordSchema.safeParse('1234567').success).toBe(false);

@@ -5,7 +5,7 @@ import { ZSitePasswordSchema } from '@dropsite/shared';
 import { findProjectBySlug } from '../projects/projects.repository.ts';
 import { issueUnlockToken } from '../access/unlock-token.ts';
 import { setProjectPasswordHash, upgradeProjectPasswordHash } from '../access/access.repository.ts';
-import { hashPassword, needsRehash, spendDummyVerification, verifyPassword } from './password-hash.ts';
+import { hashPassword, needsRehash, spendDummyVerification, type THashClient, verifyPassword } from './password-hash.ts';
 import { checkSiteAccess } from './site-access.ts';
 
 type TDeps = Pick<TAppDeps, 'db' | 'clock' | 'keys'>;
@@ -21,20 +21,20 @@ export type TUnlockOutcome =
 /**
  * Checks a guess for a site and, when right, issues the site's unlock for the visitor
  * `visitorId()` names (called only then: it may issue the visitor's id). Exactly one password
- * verification runs whatever the site's state.
+ * verification runs whatever the site's state, in the client address's share of the hash queue.
  */
-export async function unlockSite(deps: TDeps, visitorId: () => string, slug: string, password: string): Promise<TUnlockOutcome> {
+export async function unlockSite(deps: TDeps, visitorId: () => string, slug: string, password: string, by: THashClient = {}): Promise<TUnlockOutcome> {
   const project = await findProjectBySlug(deps.db, slug);
   const access = checkSiteAccess(project, deps.clock);
   if (!project || access === 'missing') {
-    await spendDummyVerification(password);
+    await spendDummyVerification(password, by);
     return { kind: 'missing' };
   }
   if (access === 'expired' || access === 'open' || !project.password_hash) {
-    await spendDummyVerification(password);
+    await spendDummyVerification(password, by);
     return access === 'expired' ? { kind: 'expired', project } : { kind: 'open', project };
   }
-  if (!(await verifyPassword(password, project.password_hash))) return { kind: 'wrong', project };
+  if (!(await verifyPassword(password, project.password_hash, by))) return { kind: 'wrong', project };
   const keys = deps.keys?.cookie;
   if (!keys) throw new Error('Cookie keys are not loaded');
   const visitor = visitorId();
@@ -42,7 +42,7 @@ export async function unlockSite(deps: TDeps, visitorId: () => string, slug: str
   // (same version), before the unlock is issued so the unlock is bound to the new hash.
   let unlocked = project;
   if (needsRehash(project.password_hash)) {
-    const upgraded = await hashPassword(password);
+    const upgraded = await hashPassword(password, by);
     if (await upgradeProjectPasswordHash(deps.db, project.id, project.password_hash, upgraded)) unlocked = { ...project, password_hash: upgraded };
   }
   // 12 hours, or until the site expires if that is sooner; the expiry is inside the MAC.

@@ -9,6 +9,7 @@ import { rateLimitedError } from '../access/rate-limiter.ts';
 import { ensureVisitorId } from '../access/visitor-id.ts';
 import { expiredPage, notFoundPage, passwordPage } from './status-pages.ts';
 import { unlockSite } from './site-password.service.ts';
+import { BUSY_RETRY_AFTER_SECONDS, PasswordChecksBusyError } from './password-hash.ts';
 
 export const WRONG_PASSWORD_MESSAGE = 'Incorrect password. Please try again.';
 const TOO_MANY_MESSAGE = 'Too many attempts. Please wait a little and try again.';
@@ -69,7 +70,14 @@ export function createUnlockRoutes(deps: TAppDeps): Router {
         await limits.unlock.refund(address);
         return refuse(400, 'validation_failed', 'Please enter the password');
       }
-      outcome = await unlockSite(deps, () => ensureVisitorId(deps, res), slug, parsed.data.password);
+      try {
+        outcome = await unlockSite(deps, () => ensureVisitorId(deps, res), slug, parsed.data.password, { client: address });
+      } catch (err) {
+        // This address already has its share of the password checks running: nothing was checked.
+        if (!(err instanceof PasswordChecksBusyError)) throw err;
+        await limits.unlock.refund(address);
+        return tooMany(BUSY_RETRY_AFTER_SECONDS);
+      }
       // A miss on an unknown site still cost a hash, so it counts against the address.
       if (outcome.kind !== 'wrong' && outcome.kind !== 'missing') await limits.unlock.refund(address);
       if (outcome.kind === 'unlocked') {

@@ -34,7 +34,9 @@ export function createAuthApi(send: TSendRequest = (path, init) => fetch(path, i
       const schemas = await loadSchemas();
       return schemas.parseReply(schemas.ZAuthSessionResponseSchema, json).creator;
     },
-    signUp: (body: { email: string; password: string; name: string }) => creatorOf('/api/auth/sign-up', 'POST', body),
+    /** Mails the address a link that finishes the sign-up (the answer is the same whether or not it has an account). */
+    signUp: ({ returnTo, ...body }: { email: string; password: string; name: string; returnTo: string | null }) =>
+      act('/api/auth/sign-up', 'POST', returnTo ? { ...body, returnTo } : body),
     signIn: (body: { email: string; password: string }) => creatorOf('/api/auth/sign-in', 'POST', body),
     signOut: () => act('/api/auth/sign-out', 'POST'),
     signOutEverywhere: () => act('/api/auth/sign-out-everywhere', 'POST'),

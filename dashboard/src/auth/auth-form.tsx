@@ -1,22 +1,22 @@
 /**
  * Sign in, sign up, 'Email me a sign-in link' and 'Forgot password?': one form in four views,
  * the same in the header's modal and on /sign-in. A finished sign-in loads the page the flow
- * started from; a finished sign-up first says what happened (the confirmation mail, and the
- * sites of this browser waiting to be claimed).
+ * started from; a finished sign-up says where to go on: the link mailed to the address, which makes
+ * the account, signs in and claims the sites of this browser (the server answers a sign-up alike
+ * whether or not the address has an account, so the page cannot say more).
  */
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { ANONYMOUS_WINDOW_DAYS, PASSWORD_MIN_LENGTH, type TCreatorPublic } from '@dropsite/shared';
+import { ANONYMOUS_WINDOW_DAYS, PASSWORD_MIN_LENGTH } from '@dropsite/shared';
 import { failureMessage } from './failure-message.ts';
-import { AlertIcon, ArrowRightIcon, CheckIcon } from '../components/icons.tsx';
+import { AlertIcon, CheckIcon } from '../components/icons.tsx';
 import { fetchAnonymousProjects, fetchAnonymousSession } from '../engagement/engagement-api.ts';
 import { authApi } from './auth-api.ts';
-import { DASHBOARD_PATH, afterSignInPath, type TAuthMode } from './auth-paths.ts';
-import { getSessionStore } from './session-store.ts';
+import { afterSignInPath, type TAuthMode } from './auth-paths.ts';
 import './auth.css';
 
 export type TAuthView = TAuthMode | 'email-link' | 'forgot';
 
-type TOutcome = { kind: 'link-sent'; email: string } | { kind: 'reset-sent'; email: string } | { kind: 'signed-up'; creator: TCreatorPublic; sitesToClaim: number | null };
+type TOutcome = { kind: 'link-sent'; email: string } | { kind: 'reset-sent'; email: string } | { kind: 'sign-up-sent'; email: string; sitesToClaim: number | null };
 
 interface TAuthFormProps {
   initialView: TAuthView;
@@ -84,10 +84,8 @@ export function AuthForm({ initialView, returnTo, headingId, headingLevel, onVie
         return;
       }
       if (view === 'sign-up') {
-        const creator = await authApi.signUp({ email: address, password, name: name.trim() });
-        // The header behind a modal shows the new account at once; the page itself stays until the creator moves on.
-        void getSessionStore().refresh();
-        setOutcome({ kind: 'signed-up', creator, sitesToClaim: await countSitesToClaim() });
+        await authApi.signUp({ email: address, password, name: name.trim(), returnTo });
+        setOutcome({ kind: 'sign-up-sent', email: address, sitesToClaim: await countSitesToClaim() });
       } else if (view === 'email-link') {
         await authApi.requestEmailLink({ email: address, returnTo });
         setOutcome({ kind: 'link-sent', email: address });
@@ -105,7 +103,6 @@ export function AuthForm({ initialView, returnTo, headingId, headingLevel, onVie
     return (
       <AuthOutcome
         outcome={outcome}
-        returnTo={returnTo}
         headingId={headingId}
         Heading={Heading}
         onBack={() => {
@@ -288,62 +285,22 @@ export function AuthDone({ Heading, headingId, title, children }: { Heading: 'h1
   );
 }
 
-function AuthOutcome({
-  outcome,
-  returnTo,
-  headingId,
-  Heading,
-  onBack,
-}: {
-  outcome: TOutcome;
-  returnTo: string | null;
-  headingId: string;
-  Heading: 'h1' | 'h2';
-  onBack: () => void;
-}) {
-  const next = afterSignInPath(returnTo);
-
-  if (outcome.kind === 'signed-up') {
-    const { creator, sitesToClaim } = outcome;
-    const hasSites = sitesToClaim !== null && sitesToClaim > 0;
-    return (
-      <AuthDone Heading={Heading} headingId={headingId} title={`Welcome, ${creator.name}`}>
-        <p className="auth-form__lede">
-          Your account is ready. We sent a link to <strong>{creator.email}</strong>: open it to confirm your address, so we can tell you when visitors react.
-        </p>
-        {hasSites && (
-          <p className="auth-form__claim">
-            You published {sitesToClaim === 1 ? 'a site' : `${sitesToClaim} sites`} from this browser. Claim {sitesToClaim === 1 ? 'it' : 'them'} in your dashboard to keep{' '}
-            {sitesToClaim === 1 ? 'it' : 'them'} and everything visitors did on {sitesToClaim === 1 ? 'it' : 'them'}.
-          </p>
-        )}
-        <div className="auth-form__done-actions">
-          {hasSites ? (
-            <>
-              <a className="button button--primary button--large" href={DASHBOARD_PATH}>
-                Claim in Dashboard
-                <ArrowRightIcon size={18} />
-              </a>
-              {next !== DASHBOARD_PATH && (
-                <a className="button button--secondary button--large" href={next}>
-                  Back to where I was
-                </a>
-              )}
-            </>
-          ) : (
-            <a className="button button--primary button--large" href={next}>
-              Continue
-              <ArrowRightIcon size={18} />
-            </a>
-          )}
-        </div>
-      </AuthDone>
-    );
-  }
-
+function AuthOutcome({ outcome, headingId, Heading, onBack }: { outcome: TOutcome; headingId: string; Heading: 'h1' | 'h2'; onBack: () => void }) {
   return (
     <AuthDone Heading={Heading} headingId={headingId} title="Check your inbox">
-      {outcome.kind === 'link-sent' ? (
+      {outcome.kind === 'sign-up-sent' ? (
+        <>
+          <p className="auth-form__lede">
+            We sent a link to <strong>{outcome.email}</strong>. Open it within 24 hours to finish creating your account: it signs you in, and from then on your password does too.
+          </p>
+          {outcome.sitesToClaim !== null && outcome.sitesToClaim > 0 && (
+            <p className="auth-form__claim">
+              The link also moves {outcome.sitesToClaim === 1 ? 'the site' : `the ${outcome.sitesToClaim} sites`} you published from this browser into your account, with everything
+              visitors did on {outcome.sitesToClaim === 1 ? 'it' : 'them'}.
+            </p>
+          )}
+        </>
+      ) : outcome.kind === 'link-sent' ? (
         <p className="auth-form__lede">
           We sent a sign-in link to <strong>{outcome.email}</strong>. It works once, within 15 minutes. Open it in this browser or any other.
         </p>

@@ -39,8 +39,8 @@ describe('account calls', () => {
   });
 
   it('treats a reply of another shape as a failed call', async () => {
-    const { api } = fakeServer({ 'POST /api/auth/sign-up': [201, { success: true, creator: { id: 'c_1' } }] });
-    await expect(api.signUp({ email: 'mara@studio.com', password: 'long enough', name: 'Mara' })).rejects.toThrow('Unexpected reply from the server');
+    const { api } = fakeServer({ 'POST /api/auth/sign-in': [200, { success: true, creator: { id: 'c_1' } }] });
+    await expect(api.signIn({ email: 'mara@studio.com', password: 'long enough' })).rejects.toThrow('Unexpected reply from the server');
   });
 
   it('consumes a sign-in link and reports the sites it claimed', async () => {

@@ -17,7 +17,7 @@ export const expiryClock: TFaultRow = {
   async run(faults) {
     const { stack } = faults;
     const { check, outcome } = expectations();
-    const creator = await signedUpCreator(stack, `faults-expiry-${Date.now()}@example.com`);
+    const creator = await signedUpCreator(stack.url, stack.env.DATA_DIR!, `faults-expiry-${Date.now()}@example.com`);
     const photo = await sharp({ create: { width: 1200, height: 800, channels: 3, background: { r: 200, g: 80, b: 40 } } })
       .jpeg()
       .toBuffer();

@@ -1,6 +1,7 @@
 /** What the fault rows do as a browser would: a client with its own cookies, publishing and waiting for sites. */
 import { createHash } from 'node:crypto';
-import { findOutboxLink, outboxDirOf } from '../../../control-api/src/test-support/outbox-links.ts';
+import path from 'node:path';
+import { signInLinkToken } from '../sign-up-link.ts';
 
 export interface THttpClient {
   base: string;
@@ -41,25 +42,13 @@ export function httpClient(base: string, origin = new URL(base).origin, jar = ne
 
 export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-/** Confirms the creator's address with the link the API (DATA_DIR `dataDir`) wrote to its mail outbox. */
-export async function confirmEmailFromOutbox(creator: Pick<THttpClient, 'request'>, dataDir: string, email: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  let link = await findOutboxLink(outboxDirOf(dataDir), email, '/verify-email?token=');
-  while (link === null && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    link = await findOutboxLink(outboxDirOf(dataDir), email, '/verify-email?token=');
-  }
-  if (link === null) throw new Error(`no confirmation link was mailed to ${email}`);
-  const confirmed = await creator.request('/api/auth/verify-email', { method: 'POST', json: { token: new URL(link).searchParams.get('token') } });
-  if (confirmed.status !== 200) throw new Error(`the confirmation answered ${confirmed.status}: ${await confirmed.text()}`);
-}
-
-/** A creator with a confirmed account on its Pro trial (comments are a Pro feature; a trial needs a confirmed address). */
-export async function signedUpCreator(stack: { url: string; env: Record<string, string> }, email: string): Promise<THttpClient> {
-  const creator = httpClient(stack.url);
+/** A creator with an account (made by its mailed link, read from the stack's outbox) on its Pro trial (comments are a Pro feature). */
+export async function signedUpCreator(base: string, dataDir: string, email: string): Promise<THttpClient> {
+  const creator = httpClient(base);
   const signUp = await creator.request('/api/auth/sign-up', { method: 'POST', json: { email, password: 'a long enough secret', name: 'Fault Row' } });
-  if (signUp.status !== 201) throw new Error(`sign-up answered ${signUp.status}: ${await signUp.text()}`);
-  await confirmEmailFromOutbox(creator, stack.env.DATA_DIR ?? '', email);
+  if (signUp.status !== 202) throw new Error(`sign-up answered ${signUp.status}: ${await signUp.text()}`);
+  const signedIn = await creator.request('/api/auth/email-link/consume', { method: 'POST', json: { token: await signInLinkToken(path.join(dataDir, 'outbox'), email) } });
+  if (signedIn.status !== 200) throw new Error(`the sign-up link answered ${signedIn.status}: ${await signedIn.text()}`);
   const trial = await creator.request('/api/billing/trial', { method: 'POST' });
   if (trial.status >= 300) throw new Error(`the trial answered ${trial.status}: ${await trial.text()}`);
   return creator;

@@ -39,7 +39,7 @@ export const postgresRestartEngagement: TFaultRow = {
   async run(faults, log) {
     const { stack, postgres } = faults;
     const { check, outcome } = expectations();
-    const creator = await signedUpCreator(stack, `faults-engagement-${Date.now()}@example.com`);
+    const creator = await signedUpCreator(stack.url, stack.env.DATA_DIR!, `faults-engagement-${Date.now()}@example.com`);
     const files = await Promise.all(
       [0, 1, 2].map(async (i) => ({
         name: `look-${i + 1}.jpg`,
