@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { confirmationTokenIn, createCapturingMailer, type TCapturingMailer } from '../test-support/account-mail.ts';
+import { createSignedInCreator } from '../test-support/accounts.ts';
 import { buildUploadForm } from '../test-support/fixtures.ts';
 import { createBrowser, type TBrowser } from '../test-support/site-fixtures.ts';
 import { createFakeClock, startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '../test-support/test-app.ts';
@@ -133,7 +134,9 @@ describe('claim links and the sessions links open', () => {
 
     // A password sign-in in that browser is the account owner's own: it may claim.
     const owner = await publisher('Claimed with a password');
-    await owner.browser.json('/api/auth/sign-up', { method: 'POST', json: { email: 'password@studio.example', password: 'a long enough password', name: 'Pat' } });
+    await createSignedInCreator(app.deps, { email: 'password@studio.example', password: 'a long enough password' });
+    const signedIn = await owner.browser.json('/api/auth/sign-in', { method: 'POST', json: { email: 'password@studio.example', password: 'a long enough password' } });
+    expect(signedIn.status).toBe(200);
     const session2 = await owner.browser.json<{ creator: { signedInByLink?: boolean } }>('/api/auth/session');
     expect(session2.body.creator.signedInByLink).toBeUndefined();
     const claimed = await owner.browser.json('/api/creators/claim', { method: 'POST', json: {} });

@@ -59,10 +59,13 @@ describe.each(TEST_DIALECTS)('address changes against account takeover (%s)', as
     await database.drop();
   });
 
+  /** Signs up as the form does and opens the mailed link that makes the account. */
   async function signUp(email: string): Promise<TBrowser> {
     const browser = createBrowser(app);
-    const res = await browser.json('/api/auth/sign-up', { method: 'POST', json: { email, password: PASSWORD, name: 'Owner' } });
-    expect(res.status).toBe(201);
+    const asked = await browser.json('/api/auth/sign-up', { method: 'POST', json: { email, password: PASSWORD, name: 'Owner' } });
+    expect(asked.status).toBe(202);
+    const res = await browser.json('/api/auth/email-link/consume', { method: 'POST', json: { token: mail.lastToken(email, '/sign-in?link=') } });
+    expect(res.status).toBe(200);
     return browser;
   }
 
@@ -136,7 +139,9 @@ describe.each(TEST_DIALECTS)('address changes against account takeover (%s)', as
   it.skipIf(!available)('an address taken over by a sign-in link ends the change its pre-registering maker asked for', async () => {
     const victim = address('victim');
     const attackerEmail = address('attacker');
-    const attacker = await signUp(victim);
+    // A sign-up is finished only from its inbox now; an unverified account with the victim's address
+    // is what an earlier sign-up (before that rule) could have left.
+    const attacker = browserSignedInAs(app, await createSignedInCreator(app.deps, { email: victim, password: PASSWORD, verified: false }));
     expect((await askForChange(attacker, attackerEmail)).status).toBe(202);
     const stolen = mail.lastToken(attackerEmail, CHANGE_LINK);
 
@@ -189,7 +194,8 @@ describe.each(TEST_DIALECTS)('address changes against account takeover (%s)', as
     // Whoever holds the account now cannot end the undo link, nor take the old address meanwhile.
     expect((await thief.json('/api/auth/sign-out-everywhere', { method: 'POST' })).status).toBe(200);
     const again = await signInWithPassword(thiefEmail);
-    expect((await createBrowser(app).json('/api/auth/sign-up', { method: 'POST', json: { email, password: PASSWORD, name: 'Blocker' } })).status).toBe(409);
+    // A sign-up with the old address answers as always, but only that address's inbox could finish it.
+    expect((await createBrowser(app).json('/api/auth/sign-up', { method: 'POST', json: { email, password: PASSWORD, name: 'Blocker' } })).status).toBe(202);
 
     const owner = createBrowser(app);
     const undone = await owner.json<TCreatorBody>('/api/auth/email-change/undo', { method: 'POST', json: { token: undo } });
@@ -277,7 +283,9 @@ describe.each(TEST_DIALECTS)('address changes against account takeover (%s)', as
     const right = await askForChange(thief, address('guess'));
     expect(right.status).toBe(429);
     expect(right.body).toMatchObject({ error: 'Too many wrong passwords. Please try again later.', code: 'rate_limited' });
-    expect((await createBrowser(app).json('/api/auth/sign-in', { method: 'POST', json: { email, password: PASSWORD } })).status).toBe(429);
+    // The account's failures are spent, yet that is no wall for its owner: a client address that has
+    // not guessed wrong still signs in with the right password.
+    expect((await createBrowser(app).json('/api/auth/sign-in', { method: 'POST', json: { email, password: PASSWORD } })).status).toBe(200);
   });
 
   it.skipIf(!available)('deleting an account takes its password besides the typed address', async () => {
