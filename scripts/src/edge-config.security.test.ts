@@ -1,0 +1,99 @@
+/**
+ * The deployment's own configuration files: the edge (deploy/edge.conf, which compose mounts and
+ * `npm run stack` includes) caps the connections of one client address and sends HSTS on TLS, and
+ * compose's store lets anyone read single objects under assets/ and public/ but list nothing.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { writeNginxConfig } from './stack.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const NGINX = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
+const edge = readFileSync(path.join(ROOT, 'deploy/edge.conf'), 'utf8');
+/** The lines that are not comments. */
+const directives = edge
+  .split('\n')
+  .map((line) => line.replace(/#.*$/, '').trim())
+  .filter(Boolean)
+  .join('\n');
+
+describe('edge: connections per client address', () => {
+  it('keys a connection zone on the client address and caps each address in the server block, answering 429 past it', () => {
+    const zone = /^limit_conn_zone \$binary_remote_addr zone=([\w-]+):\d+m;$/m.exec(directives);
+    expect(zone).not.toBeNull();
+    const server = directives.slice(directives.indexOf('server {'));
+    const cap = new RegExp(`^limit_conn ${zone![1]} (\\d+);$`, 'm').exec(server);
+    expect(cap).not.toBeNull();
+    // A few browsers behind one address fit; an address holding hundreds of trickling uploads does not.
+    expect(Number(cap![1])).toBeGreaterThanOrEqual(16);
+    expect(Number(cap![1])).toBeLessThanOrEqual(256);
+    expect(server).toMatch(/^limit_conn_status 429;$/m);
+  });
+
+  it('is in the configuration npm run stack writes, which nginx accepts', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'dropsite-edge-conf-'));
+    try {
+      const conf = writeNginxConfig(dir, 8080, [3001, 3002], 'http://127.0.0.1:9000');
+      const written = readFileSync(path.join(dir, 'nginx', 'edge.conf'), 'utf8');
+      expect(written).toContain('limit_conn_zone $binary_remote_addr');
+      expect(written).toMatch(/^\s*limit_conn dropsite_per_address \d+;$/m);
+      expect(existsSync(NGINX)).toBe(true);
+      const test = spawnSync(NGINX, ['-t', '-c', conf, '-p', path.join(dir, 'nginx')], { encoding: 'utf8' });
+      expect(test.stderr).toContain('syntax is ok');
+      expect(test.status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('edge: Strict-Transport-Security', () => {
+  it('is sent for a year on a TLS connection and never over plain HTTP', () => {
+    const map = /map \$scheme \$dropsite_hsts \{([^}]*)\}/.exec(directives);
+    expect(map).not.toBeNull();
+    expect(map![1]).toMatch(/default "";/);
+    const https = /https "([^"]+)";/.exec(map![1]);
+    expect(https).not.toBeNull();
+    expect(Number(/max-age=(\d+)/.exec(https![1])?.[1])).toBeGreaterThanOrEqual(31_536_000);
+  });
+
+  it('is repeated in every location that sets headers of its own (nginx drops the server’s there)', () => {
+    const blocks = directives.split(/\n(?=location )/).slice(1);
+    expect(blocks.length).toBeGreaterThan(0);
+    for (const block of blocks) {
+      const body = block.slice(0, block.indexOf('\n}'));
+      if (/^add_header /m.test(body)) expect(body, block.split('\n')[0]).toContain('add_header Strict-Transport-Security $dropsite_hsts always;');
+    }
+    const server = directives.slice(directives.indexOf('server {'), directives.indexOf('location '));
+    expect(server).toContain('add_header Strict-Transport-Security $dropsite_hsts always;');
+  });
+});
+
+const ZPolicySchema = z.object({
+  Version: z.string(),
+  Statement: z.array(z.object({ Effect: z.literal('Allow'), Principal: z.unknown(), Action: z.array(z.string()), Resource: z.array(z.string()) })),
+});
+
+describe('compose: anonymous access to the store', () => {
+  const compose = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
+  const init = compose.slice(compose.indexOf('  minio-init:'), compose.indexOf('\n  api:'));
+
+  it('grants s3:GetObject on assets/ and public/ objects only: no listing, no other prefix', () => {
+    const policy = ZPolicySchema.parse(JSON.parse(readFileSync(path.join(ROOT, 'deploy/minio-anonymous-read.json'), 'utf8')));
+    const actions = policy.Statement.flatMap((s) => s.Action);
+    const resources = policy.Statement.flatMap((s) => s.Resource);
+    expect(new Set(actions)).toEqual(new Set(['s3:GetObject']));
+    expect(resources.sort()).toEqual(['arn:aws:s3:::dropsite/assets/*', 'arn:aws:s3:::dropsite/public/*']);
+  });
+
+  it('is the policy minio-init applies, instead of the download preset that also lists', () => {
+    expect(init).toContain('./deploy/minio-anonymous-read.json:/etc/dropsite/minio-anonymous-read.json:ro');
+    expect(init).toContain('mc anonymous set-json /etc/dropsite/minio-anonymous-read.json local/dropsite');
+    expect(init).not.toMatch(/anonymous set (download|public)/);
+  });
+});
+
