@@ -95,4 +95,3 @@ describe('compose: anonymous access to the store', () => {
     expect(init).not.toMatch(/anonymous set (download|public)/);
   });
 });
-

@@ -48,7 +48,11 @@ const ZEnvSchema = z.object({
   HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(2_000),
   UPLOAD_IDLE_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(60),
   /** 0: no minimum (only the idle timer). */
-  UPLOAD_MIN_BYTES_PER_SECOND: z.coerce.number().int().min(0).default(8 * 1024),
+  UPLOAD_MIN_BYTES_PER_SECOND: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(8 * 1024),
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(64),
   UPLOAD_CHUNKS_IN_FLIGHT_PER_SESSION: z.coerce.number().int().min(1).max(1_000).default(6),
   UPLOAD_CHUNKS_IN_FLIGHT_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(24),

@@ -178,21 +178,30 @@ export const REFUSED_BODY_READ = { maxBytes: 4 * 1024 ** 2, maxMs: 2_000 };
  * `maxBytes` or `maxMs` (then the connection is closed), and the connection stays usable after it.
  */
 export function readRefusedBody(req: http.IncomingMessage, res: http.ServerResponse, bounds: { maxBytes: number; maxMs: number } = REFUSED_BODY_READ): void {
+  if (req.complete) return;
+  const socket = req.socket;
+  let read = 0;
+  let isAnswered = false;
+  let timer: NodeJS.Timeout | undefined;
+  const cut = () => {
+    clearTimeout(timer);
+    socket.destroy();
+  };
+  // Read from now on (Node would otherwise drop the body unread, and uncounted, once the answer is out);
+  // past the bound the reading waits for the answer to be out, then the connection is closed.
+  req.on('data', (piece: Buffer) => {
+    read += piece.length;
+    if (read <= bounds.maxBytes) return;
+    if (isAnswered) cut();
+    else req.pause();
+  });
+  req.once('end', () => clearTimeout(timer));
+  req.once('close', () => clearTimeout(timer));
+  req.resume();
   res.once('finish', () => {
+    isAnswered = true;
     if (req.complete) return;
-    const socket = req.socket;
-    let read = 0;
-    const cut = () => {
-      clearTimeout(timer);
-      socket.destroy();
-    };
-    const timer = setTimeout(cut, bounds.maxMs);
-    req.on('data', (piece: Buffer) => {
-      read += piece.length;
-      if (read > bounds.maxBytes) cut();
-    });
-    req.once('end', () => clearTimeout(timer));
-    req.once('close', () => clearTimeout(timer));
-    req.resume();
+    if (read > bounds.maxBytes) return cut();
+    timer = setTimeout(cut, bounds.maxMs);
   });
 }

@@ -7,7 +7,7 @@
  * connect. Time is the app's fake clock, moved by the test.
  */
 import type { Server } from 'node:http';
-import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHUNK_SIZE } from '@dropsite/shared';
 import { loadConfig, type TConfig } from '../config/config.ts';
@@ -15,6 +15,7 @@ import { createFakeClock, startTestApp, type TTestApp } from '../test-support/te
 import { buildUploadForm, makeJpeg } from '../test-support/fixtures.ts';
 import { createSignedInCreator } from '../test-support/accounts.ts';
 import { FORM, callJson, type TJson } from '../test-support/upload-session-client.ts';
+import { connectRaw, encodeForm, requestHead as head, type TRawAnswer, type TRawClient } from '../test-support/raw-http-client.ts';
 import { createHttpServer, createUploadPace, isUploadRequest } from './slow-clients.ts';
 
 const HTTP_DEFAULTS = loadConfig({}).http;
@@ -22,9 +23,9 @@ const SECOND = 1_000;
 
 let app: TTestApp | undefined;
 const servers: Server[] = [];
-const sockets: net.Socket[] = [];
+const clients: TRawClient[] = [];
 afterEach(async () => {
-  for (const s of sockets.splice(0)) s.destroy();
+  for (const c of clients.splice(0)) c.socket.destroy();
   await app?.close();
   app = undefined;
   for (const server of servers.splice(0)) {
@@ -33,75 +34,11 @@ afterEach(async () => {
   }
 });
 
-interface TRawClient {
-  socket: net.Socket;
-  closed: Promise<void>;
-  isClosed(): boolean;
-  received(): string;
-  /** Resolves once a whole HTTP answer has arrived (status line, headers and a JSON body). */
-  answer(): Promise<{ status: number; headers: string; body: string }>;
-}
-
-function rawClient(port: number, localAddress = '127.0.0.1'): Promise<TRawClient> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ port, host: '127.0.0.1', localAddress });
-    sockets.push(socket);
-    let data = '';
-    let isClosed = false;
-    const waiters: Array<() => void> = [];
-    socket.on('data', (d) => {
-      data += d.toString('latin1');
-      for (const w of waiters.splice(0)) w();
-    });
-    socket.on('error', () => {});
-    const closed = new Promise<void>((r) =>
-      socket.once('close', () => {
-        isClosed = true;
-        for (const w of waiters.splice(0)) w();
-        r();
-      }),
-    );
-    const parse = () => {
-      const end = data.indexOf('\r\n\r\n');
-      if (end < 0) return undefined;
-      const headers = data.slice(0, end);
-      const length = Number(/content-length: (\d+)/i.exec(headers)?.[1] ?? -1);
-      const body = data.slice(end + 4);
-      if (length < 0 || Buffer.byteLength(body, 'latin1') < length) return undefined;
-      return { status: Number(headers.slice(9, 12)), headers, body: body.slice(0, length) };
-    };
-    socket.once('connect', () =>
-      resolve({
-        socket,
-        closed,
-        isClosed: () => isClosed,
-        received: () => data,
-        answer: () =>
-          new Promise((done, fail) => {
-            const check = () => {
-              const parsed = parse();
-              if (parsed) return done(parsed);
-              if (isClosed) return fail(new Error(`closed before an answer: ${JSON.stringify(data.slice(0, 200))}`));
-              waiters.push(check);
-            };
-            check();
-          }),
-      }),
-    );
-    socket.once('error', reject);
-  });
-}
-
-/** The bytes and Content-Type of a multipart form, as a browser would send them. */
-async function encodeForm(form: FormData): Promise<{ body: Buffer; type: string }> {
-  const encoded = new Response(form);
-  return { body: Buffer.from(await encoded.arrayBuffer()), type: encoded.headers.get('content-type') ?? '' };
-}
-
-function head(method: string, path: string, headers: Record<string, string | number>): string {
-  return `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers)
-    .map(([k, v]) => `${k}: ${v}\r\n`)
-    .join('')}\r\n`;
+/** A raw connection closed after the test. */
+async function rawClient(port: number, localAddress?: string): Promise<TRawClient> {
+  const client = await connectRaw(port, localAddress);
+  clients.push(client);
+  return client;
 }
 
 describe('the pace of an upload body', () => {
@@ -230,7 +167,13 @@ describe('chunk uploads in flight', () => {
       port: Number(new URL(a.url).port),
       session: async (address) => {
         // A file of twenty chunks, as announced (only the first bytes of a chunk are ever sent).
-        const init = await callJson(a.url, 'POST', '/api/chunked-upload/init', { ...FORM, files: [{ name: 'big.bin', size: 20 * CHUNK, type: 'application/octet-stream' }] }, { 'x-forwarded-for': address });
+        const init = await callJson(
+          a.url,
+          'POST',
+          '/api/chunked-upload/init',
+          { ...FORM, files: [{ name: 'big.bin', size: 20 * CHUNK, type: 'application/octet-stream' }] },
+          { 'x-forwarded-for': address },
+        );
         expect(init.status).toBe(201);
         const url = (init.body.uploadUrls as Array<{ uploadUrl: string }>)[0]!.uploadUrl;
         return url;
@@ -247,10 +190,15 @@ describe('chunk uploads in flight', () => {
   }
 
   /** A whole chunk sent with a checksum it does not have: 400 when let in (nothing stored), 429 when refused. */
-  async function probe(port: number, uploadUrl: string, index: number, address: string): Promise<{ status: number; headers: string; body: string }> {
+  async function probe(port: number, uploadUrl: string, index: number, address: string): Promise<TRawAnswer> {
     const client = await rawClient(port);
     client.socket.write(
-      head('POST', `${uploadUrl}?chunk=${index}`, { 'Content-Type': 'application/octet-stream', 'Content-Length': 16, 'X-Chunk-Sha256': '0'.repeat(64), 'X-Forwarded-For': address }),
+      head('POST', `${uploadUrl}?chunk=${index}`, {
+        'Content-Type': 'application/octet-stream',
+        'Content-Length': 16,
+        'X-Chunk-Sha256': '0'.repeat(64),
+        'X-Forwarded-For': address,
+      }),
     );
     client.socket.write(Buffer.alloc(16, 2));
     const answer = await client.answer();
@@ -266,7 +214,7 @@ describe('chunk uploads in flight', () => {
     await expect.poll(async () => (await probe(port, url, 3, address)).status, { timeout: 10_000 }).toBe(429);
     const refused = await probe(port, url, 3, address);
     expect(refused.status).toBe(429);
-    expect(refused.headers).toMatch(/^retry-after: \d+$/im);
+    expect(refused.head).toMatch(/^retry-after: \d+$/im);
     expect(refused.body).toContain('Too many chunks of this upload are being sent at once');
     // Another session of another address is not held up.
     const other = await session('198.51.100.11');
@@ -302,7 +250,7 @@ describe('connections per address', () => {
     );
     servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-    return (server.address() as net.AddressInfo).port;
+    return (server.address() as AddressInfo).port;
   }
 
   /** A connection that has been answered once and is kept alive: the server has counted it. */
