@@ -3,12 +3,14 @@
  * `npm run stack` includes) caps the connections of one client address and sends HSTS on TLS, and
  * compose's store lets anyone read single objects under assets/ and public/ but list nothing.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { type ClientRequest, createServer, get as httpGet, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { writeNginxConfig } from './stack.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort, writeNginxConfig } from './stack.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const NGINX = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
@@ -48,6 +50,72 @@ describe('edge: connections per client address', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('edge: a running nginx with the stack’s configuration', () => {
+  let dir = '';
+  let nginx: ChildProcess | undefined;
+  let api: Server | undefined;
+  const held: ClientRequest[] = [];
+  afterAll(async () => {
+    for (const request of held) request.destroy();
+    if (nginx && nginx.exitCode === null) {
+      const exited = new Promise((resolve) => nginx!.once('exit', resolve));
+      nginx.kill('SIGTERM');
+      await exited;
+    }
+    api?.closeAllConnections();
+    await new Promise((resolve) => (api ? api.close(resolve) : resolve(undefined)));
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const ask = (port: number, localAddress: string) =>
+    new Promise<{ status: number; hsts: string | undefined }>((resolve, reject) => {
+      const request = httpGet({ host: '127.0.0.1', port, path: '/api/health', localAddress, agent: false }, (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, hsts: res.headers['strict-transport-security'] as string | undefined });
+      });
+      request.on('error', reject);
+    });
+
+  it('answers 429 to an address holding 64 requests while another address is served, and sends no HSTS over plain HTTP', async () => {
+    // The API behind it: holds /hold requests open, answers anything else.
+    let heldAtApi = 0;
+    api = createServer((req, res) => {
+      if (req.url === '/hold') {
+        heldAtApi++;
+        return;
+      }
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => api!.listen(0, '127.0.0.1', () => resolve()));
+    const apiPort = (api.address() as AddressInfo).port;
+    const port = await freePort();
+    dir = mkdtempSync(path.join(os.tmpdir(), 'dropsite-edge-run-'));
+    const conf = writeNginxConfig(dir, port, [apiPort], 'http://127.0.0.1:9');
+    nginx = spawn(NGINX, ['-c', conf, '-p', path.join(dir, 'nginx')], { stdio: 'ignore' });
+    await expect
+      .poll(
+        () =>
+          ask(port, '127.0.0.1').then(
+            (r) => r.status,
+            () => 0,
+          ),
+        { timeout: 15_000 },
+      )
+      .toBe(200);
+
+    const first = await ask(port, '127.0.0.1');
+    expect(first.hsts).toBeUndefined();
+    for (let i = 0; i < 64; i++) {
+      const request = httpGet({ host: '127.0.0.1', port, path: '/hold', localAddress: '127.0.0.1', agent: false });
+      request.on('error', () => {});
+      held.push(request);
+    }
+    await expect.poll(() => heldAtApi, { timeout: 15_000 }).toBe(64);
+    expect((await ask(port, '127.0.0.1')).status).toBe(429);
+    expect((await ask(port, '127.0.0.2')).status).toBe(200);
+  }, 30_000);
 });
 
 describe('edge: Strict-Transport-Security', () => {
