@@ -46,8 +46,8 @@ export function createApp(deps: TAppDeps): express.Express {
   // Files, site assets and the dashboard send their own validators.
   app.set('etag', false);
 
-  // Slow bodies: a deadline for ordinary requests, an idle timer for uploads.
-  app.use(createBodyTimeouts(deps.config.http));
+  // Slow bodies: a deadline for ordinary requests, an idle timer and a minimum rate for uploads.
+  app.use(createBodyTimeouts(deps.config.http, deps.clock));
   // Liveness, readiness and (to a bearer of METRICS_TOKEN) metrics, before any other work.
   const metricsToken = deps.config.ops.metricsToken ?? null;
   app.use((req, res, next) => {

@@ -25,8 +25,9 @@ const app = createApp(runtime.deps);
 // (their temp bytes or S3 multipart parts); close() stops them.
 runtime.startBackgroundJobs();
 
-// Headers deadline, idle keep-alive, connection count; bodies are bounded per route in the app.
-const server = createHttpServer(app, config.http);
+// Headers deadline, idle keep-alive, connection count (in all, and per address without a trusted
+// proxy); bodies are bounded per route in the app.
+const server = createHttpServer(app, config.http, config.trustProxy);
 server.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -128,7 +128,7 @@ export async function dropStackData(options: Pick<TStackOptions, 'postgresUrl' |
 }
 
 /** The edge's configuration: deploy/edge.conf (the server block compose mounts) with this stack's port, upstreams and folders. */
-function writeNginxConfig(dir: string, port: number, apiPorts: number[], storeEndpoint: string): string {
+export function writeNginxConfig(dir: string, port: number, apiPorts: number[], storeEndpoint: string): string {
   const nginxDir = path.join(dir, 'nginx');
   for (const sub of ['', 'cache', 'cache-pages', 'temp', 'logs']) mkdirSync(path.join(nginxDir, sub), { recursive: true });
   const edge = readFileSync(path.join(ROOT, 'deploy/edge.conf'), 'utf8');

@@ -47,6 +47,15 @@ const ZEnvSchema = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(5),
   HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(2_000),
   UPLOAD_IDLE_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(60),
+  /** 0: no minimum (only the idle timer). */
+  UPLOAD_MIN_BYTES_PER_SECOND: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(8 * 1024),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(64),
+  UPLOAD_CHUNKS_IN_FLIGHT_PER_SESSION: z.coerce.number().int().min(1).max(1_000).default(6),
+  UPLOAD_CHUNKS_IN_FLIGHT_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(24),
   TRUST_PROXY: ZTrustProxySchema,
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().optional(),
   UPLOAD_SESSION_TTL_HOURS: z.coerce
@@ -207,7 +216,23 @@ export interface TConfig {
     keepAliveTimeoutMs: number;
     /** An upload is cut after this long without a byte (uploads have no total deadline). */
     uploadIdleTimeoutMs: number;
+    /**
+     * An upload whose body arrives slower than this on average over the last `uploadRateWindowMs`
+     * is cut (0: no minimum). The first window is not judged: a body may start slowly.
+     */
+    uploadMinBytesPerSecond: number;
+    /** 60 s, or the idle timeout when that is longer. */
+    uploadRateWindowMs: number;
     maxConnections: number;
+    /**
+     * Connections one client address may hold open; past it a new one is closed at once. Applies only
+     * without TRUST_PROXY: behind a proxy every connection comes from the proxy, which keeps this cap
+     * per client itself (deploy/edge.conf's limit_conn).
+     */
+    maxConnectionsPerAddress: number;
+    /** Chunk uploads of one upload session, and of one client address, received at once; more answer 429 with Retry-After. */
+    chunksInFlightPerSession: number;
+    chunksInFlightPerAddress: number;
   };
   publishLimits: TPublishLimitConfig;
   archives: TArchiveConfig;
@@ -369,7 +394,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       requestTimeoutMs: Math.round(e.HTTP_REQUEST_TIMEOUT_SECONDS * 1000),
       keepAliveTimeoutMs: Math.round(e.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS * 1000),
       uploadIdleTimeoutMs: Math.round(e.UPLOAD_IDLE_TIMEOUT_SECONDS * 1000),
+      uploadMinBytesPerSecond: e.UPLOAD_MIN_BYTES_PER_SECOND,
+      uploadRateWindowMs: Math.max(60_000, Math.round(e.UPLOAD_IDLE_TIMEOUT_SECONDS * 1000)),
       maxConnections: e.HTTP_MAX_CONNECTIONS,
+      maxConnectionsPerAddress: e.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+      chunksInFlightPerSession: e.UPLOAD_CHUNKS_IN_FLIGHT_PER_SESSION,
+      chunksInFlightPerAddress: e.UPLOAD_CHUNKS_IN_FLIGHT_PER_ADDRESS,
     },
     rateLimits: {
       readsPerMinute: e.RATE_LIMIT_READS_PER_MINUTE,

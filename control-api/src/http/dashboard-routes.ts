@@ -75,6 +75,8 @@ export function createDashboardRoutes({ dashboardDir, csp, publicUrl }: TDashboa
         'X-Content-Type-Options': 'nosniff',
         'Content-Security-Policy': csp,
         'X-Frame-Options': 'DENY',
+        // Links in the URL carry secrets (/reset-password?token=…): no other origin is told the address.
+        'Referrer-Policy': 'same-origin',
       })
       .send(html);
   };

@@ -189,7 +189,22 @@ describe('slow clients', () => {
 
   it('reads the limits from the environment, with defaults', () => {
     const defaults = loadConfig({}).http;
-    expect(defaults).toEqual({ headersTimeoutMs: 30_000, requestTimeoutMs: 120_000, keepAliveTimeoutMs: 5_000, uploadIdleTimeoutMs: 60_000, maxConnections: 2_000 });
+    expect(defaults).toEqual({
+      headersTimeoutMs: 30_000,
+      requestTimeoutMs: 120_000,
+      keepAliveTimeoutMs: 5_000,
+      uploadIdleTimeoutMs: 60_000,
+      uploadMinBytesPerSecond: 8 * 1024,
+      uploadRateWindowMs: 60_000,
+      maxConnections: 2_000,
+      maxConnectionsPerAddress: 64,
+      chunksInFlightPerSession: 6,
+      chunksInFlightPerAddress: 24,
+    });
     expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_SECONDS: '0' })).toThrow(/HTTP_REQUEST_TIMEOUT_SECONDS/);
+    // The minimum rate is averaged over a minute, or over the idle timeout when that is longer.
+    expect(loadConfig({ UPLOAD_IDLE_TIMEOUT_SECONDS: '300' }).http.uploadRateWindowMs).toBe(300_000);
+    expect(loadConfig({ UPLOAD_MIN_BYTES_PER_SECOND: '0' }).http.uploadMinBytesPerSecond).toBe(0);
+    expect(() => loadConfig({ HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0' })).toThrow(/HTTP_MAX_CONNECTIONS_PER_ADDRESS/);
   });
 });

@@ -15,6 +15,17 @@ import { createOpsServer } from './ops-endpoints.ts';
 
 const TOKEN = 'scrape-token-0123456789';
 
+/** Runs `use` against a private ops listener (OPS_PORT) of the same process. */
+async function withOpsListener(endpoints: Parameters<typeof createOpsServer>[0], use: (base: string) => Promise<void>): Promise<void> {
+  const server = createOpsServer(endpoints);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  try {
+    await use(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  } finally {
+    server.close();
+  }
+}
+
 describe('ops endpoints', () => {
   let app: TTestApp;
   const lines: Array<Record<string, unknown>> = [];
@@ -37,13 +48,18 @@ describe('ops endpoints', () => {
     expect(await res.json()).toEqual({ status: 'ok' });
   });
 
-  it('/readyz names each check: the database, migrations, the queue and the store', async () => {
+  it('/readyz on the public port says ready without naming its checks; the private listener names each: the database, migrations, the queue and the store', async () => {
     const res = await fetch(`${app.url}/readyz`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', queue: 'ok', storage: 'ok' } });
+    expect(await res.json()).toEqual({ status: 'ready' });
+    await withOpsListener(app.deps, async (base) => {
+      const ops = await fetch(`${base}/readyz`);
+      expect(ops.status).toBe(200);
+      expect(await ops.json()).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', queue: 'ok', storage: 'ok' } });
+    });
   });
 
-  it('/readyz answers 503 with the failing check when the store cannot be reached, without its error', async () => {
+  it('/readyz answers 503 when the store cannot be reached: the failing check named on the private listener only, its error nowhere', async () => {
     await new Promise((resolve) => setTimeout(resolve, 1_100)); // past the one-second cache of the last answer
     const head = vi.spyOn(app.deps.storage, 'head').mockRejectedValue(new Error('connect ECONNREFUSED 10.0.0.7:9000'));
     try {
@@ -51,8 +67,15 @@ describe('ops endpoints', () => {
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('5');
       const body = await res.text();
-      expect(JSON.parse(body)).toEqual({ status: 'not ready', checks: { database: 'ok', migrations: 'ok', queue: 'ok', storage: 'unreachable' } });
-      expect(body).not.toContain('10.0.0.7');
+      expect(JSON.parse(body)).toEqual({ status: 'not ready' });
+      expect(body).not.toContain('storage');
+      await withOpsListener(app.deps, async (base) => {
+        const ops = await fetch(`${base}/readyz`);
+        expect(ops.status).toBe(503);
+        const opsBody = await ops.text();
+        expect(JSON.parse(opsBody)).toEqual({ status: 'not ready', checks: { database: 'ok', migrations: 'ok', queue: 'ok', storage: 'unreachable' } });
+        expect(opsBody).not.toContain('10.0.0.7');
+      });
       expect(lines.some((l) => l.msg === 'readiness check failed' && l.check === 'storage')).toBe(true);
     } finally {
       head.mockRestore();

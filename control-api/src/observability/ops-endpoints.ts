@@ -1,6 +1,8 @@
 /**
  * The operator's endpoints, /healthz, /readyz and /metrics, on the main port (metrics only to a bearer
  * of METRICS_TOKEN) and on the optional OPS_PORT listener (all three, no token: bind it privately).
+ * /readyz names its checks only on the private listener: the public port says ready or not, nothing
+ * about what runs behind it.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -29,10 +31,12 @@ export function answerOpsRequest(req: IncomingMessage, res: ServerResponse, endp
     return true;
   }
   if (path === '/readyz') {
+    const isPrivateListener = metricsToken === undefined;
     void endpoints.health.readiness().then(
       (r) => {
         const status = r.ready ? 'ready' : r.draining ? 'draining' : 'not ready';
-        send(res, r.ready ? 200 : 503, 'application/json; charset=utf-8', JSON.stringify({ status, checks: r.checks }), r.ready ? {} : { 'Retry-After': '5' });
+        const body = isPrivateListener ? { status, checks: r.checks } : { status };
+        send(res, r.ready ? 200 : 503, 'application/json; charset=utf-8', JSON.stringify(body), r.ready ? {} : { 'Retry-After': '5' });
       },
       () => send(res, 503, 'application/json; charset=utf-8', JSON.stringify({ status: 'not ready' }), { 'Retry-After': '5' }),
     );

@@ -19,6 +19,7 @@ import {
 } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import type { TFileRow, TProjectRow } from '../db/tables.ts';
+import { readRefusedBody } from '../http/slow-clients.ts';
 import { AppError } from '../http/app-error.ts';
 import { principalOf } from '../access/principal.ts';
 import { clientAddress, limitByAddress } from '../access/request-limits.ts';
@@ -126,7 +127,8 @@ export function createSiteManagementRoutes(deps: TAppDeps): Router {
         target = await planUploadTarget(deps, req, { ownerCreatorId, newSite: false, freesBytes: replacedBytesOf(res) });
         await deps.limits.publish.admitPublish(res, { declaredBytes: declaredRequestBytes(req, target.delivery), opensSession: false });
       } catch (err) {
-        res.set('Connection', 'close');
+        // The client is still sending: a bounded part of the body is read after the refusal, so it reads the answer.
+        readRefusedBody(req, res);
         throw err;
       }
       setUploadTarget(req, { projectId: projectOf(res).id, remainingBytes: target.remainingBytes, refusal: target.refusal });

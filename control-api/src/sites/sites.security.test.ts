@@ -166,6 +166,14 @@ describe('dashboard and wizard preview: framing and CSP', () => {
     }
   });
 
+  it('tells no other origin the address of a dashboard page, whose links carry tokens (/reset-password?token=)', async () => {
+    for (const p of ['/', '/reset-password?token=secret-reset-token', '/sign-in', '/no/such-page']) {
+      const res = await fetch(`${app.url}${p}`);
+      await res.arrayBuffer();
+      expect(res.headers.get('referrer-policy'), p).toBe('same-origin');
+    }
+  });
+
   it('sends the dashboard’s assets with nosniff', async () => {
     const res = await fetch(`${app.url}/assets/app-1.js`);
     await res.arrayBuffer();

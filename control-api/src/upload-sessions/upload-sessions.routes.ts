@@ -26,6 +26,7 @@ import { rejectInvalidUtf8 } from '../http/json-body.ts';
 import { chunkUploadPath, createUploadSessionService, type TInitInput, type TSessionView, type TUploadSessionService } from './upload-sessions.service.ts';
 import { issuePendingAnonymousSession, publishOwnerOf } from '../creators/anonymous-creator.ts';
 import { assertUploadAllowed } from '../billing/plan-limits.ts';
+import { createChunksInFlight } from './chunks-in-flight.ts';
 
 /** Session and file ids are 128 random bits in base64url; anything else is refused before any lookup. */
 const UPLOAD_ID = /^[A-Za-z0-9_-]{22}$/;
@@ -62,6 +63,7 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
   };
 
   const publishGate = deps.limits.publish;
+  const chunksInFlight = createChunksInFlight(deps.config.http);
   /**
    * An init is a publish: past the limits (declared size, open sessions, free space) it is refused
    * before anything is stored. A retry of an init already made (same Idempotency-Key) is not counted
@@ -149,6 +151,9 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
     res.once('finish', () => {
       if (!req.complete && res.statusCode >= 400 && (contentLength === undefined || contentLength > 2 * CHUNK_SIZE)) req.socket.destroySoon();
     });
+    // At most so many chunks of one session, and of one address, at once (429 past that, before any lookup).
+    const release = chunksInFlight.admit(sessionId, clientAddress(req));
+    res.once('close', release);
 
     const result = await service.receiveChunk({
       sessionId,

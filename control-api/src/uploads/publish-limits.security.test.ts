@@ -2,6 +2,7 @@
  * Anonymous publishing has limits: publishes (all four protocols) and previews per address and per
  * anonymous creator, bytes per day by declared size, open upload sessions per address, a free-space
  * high-water mark (507 before the disk fills), and creator sessions issued only by a publish that worked.
+ * A refusal sent before the body is read reaches a client that is still sending it.
  */
 import { statfs } from 'node:fs/promises';
 import os from 'node:os';
@@ -11,6 +12,8 @@ import { loadConfig, type TConfig } from '../config/config.ts';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { buildUploadForm } from '../test-support/fixtures.ts';
 import { callJson, type TReply } from '../test-support/upload-session-client.ts';
+import { connectRaw, encodeForm, requestHead, type TRawClient } from '../test-support/raw-http-client.ts';
+import { TOO_MANY_PUBLISHES_MESSAGE } from './publish-limits.ts';
 
 const DEFAULTS = loadConfig({ TRUST_PROXY: '1' });
 const GiB = 1024 ** 3;
@@ -245,5 +248,61 @@ describe('anonymous creator sessions', () => {
     const cookie = cookieOf(init);
     expect(cookie).toMatch(/dropsite_anon=/);
     expect(await count(a, 'anonymous_sessions')).toBe(1);
+  });
+});
+
+describe('a refused publish, answered while the client is still sending', () => {
+  const clients: TRawClient[] = [];
+  afterEach(() => {
+    for (const c of clients.splice(0)) c.socket.destroy();
+  });
+  const connect = async (a: TTestApp) => {
+    const client = await connectRaw(Number(new URL(a.url).port));
+    clients.push(client);
+    return client;
+  };
+
+  it('reads the 429 and can finish sending: the body is drained and the connection answers the next request', async () => {
+    const a = await start({ perHour: 1 });
+    const address = '192.0.2.200';
+    expect((await upload(a, from(address))).status).toBe(201);
+    const { body, type } = await encodeForm(buildUploadForm([{ name: 'big.bin', type: 'application/octet-stream', bytes: new Uint8Array(1024 * 1024).fill(3) }]));
+    const client = await connect(a);
+    client.socket.write(requestHead('POST', '/api/upload', { 'Content-Type': type, 'Content-Length': body.length, 'X-Forwarded-For': address }));
+    client.socket.write(body.subarray(0, 64 * 1024));
+    // The refusal comes before the body is read; the client has not finished sending.
+    const refusal = await client.answer();
+    expect(refusal.status).toBe(429);
+    expect(refusal.head).toMatch(/^retry-after: \d+$/im);
+    expect(JSON.parse(refusal.body)).toMatchObject({ success: false, code: 'rate_limited', error: TOO_MANY_PUBLISHES_MESSAGE });
+    // The rest of the body is taken (not reset), and the same connection serves the next request.
+    client.socket.write(body.subarray(64 * 1024));
+    client.socket.write(requestHead('GET', '/api/health'));
+    const next = await client.answer();
+    expect(next.status).toBe(200);
+    expect(client.isClosed()).toBe(false);
+    expect(await count(a, 'projects')).toBe(1);
+  });
+
+  it('reads the 413 of a body larger than allowed, then is cut after a bounded part of it', async () => {
+    const a = await start();
+    const client = await connect(a);
+    client.socket.write(requestHead('POST', '/api/upload', { 'Content-Type': 'multipart/form-data; boundary=x', 'Content-Length': 6 * GiB, 'X-Forwarded-For': '192.0.2.201' }));
+    client.socket.write(Buffer.alloc(64 * 1024, 1));
+    const refusal = await client.answer();
+    expect(refusal.status).toBe(413);
+    expect(JSON.parse(refusal.body)).toMatchObject({ success: false, code: expect.stringMatching(/too_large$/) });
+    // Sending on: the server reads a few MiB at most, then closes the connection.
+    const piece = Buffer.alloc(1024 * 1024, 1);
+    let written = 0;
+    while (!client.isClosed() && written < 256 * 1024 ** 2) {
+      if (!client.socket.write(piece)) await Promise.race([new Promise((resolve) => client.socket.once('drain', resolve)), client.closed]);
+      written += piece.length;
+    }
+    await client.closed;
+    // A few MiB read, plus what the sockets' buffers held: far from the 256 MiB the client would send.
+    expect(written).toBeLessThan(64 * 1024 ** 2);
+    expect(await count(a, 'projects')).toBe(0);
+    expect(await storedKeys(a)).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@
 import { Router, type RequestHandler } from 'express';
 import multer from 'multer';
 import { UPLOAD_LIMITS, ZUploadFormSchema, isValidSlug, projectUploadsPrefix, type TDirectUploadStatusResponse, type TUploadResponse } from '@dropsite/shared';
+import { readRefusedBody } from '../http/slow-clients.ts';
 import { AppError } from '../http/app-error.ts';
 import { buildProgressOf, openSiteBySlug } from '../sites/sites.service.ts';
 import { principalOf } from '../access/principal.ts';
@@ -60,8 +61,8 @@ export function createUploadRoutes(deps: TAppDeps): Router {
       target = await planUploadTarget(deps, req, { ownerCreatorId, newSite: true });
       await publishGate.admitPublish(res, { declaredBytes: declaredRequestBytes(req, target.delivery), opensSession: false });
     } catch (err) {
-      // The body is not worth reading: close the connection once the refusal is sent.
-      res.set('Connection', 'close');
+      // The client is still sending: a bounded part of the body is read after the refusal, so it reads the answer.
+      readRefusedBody(req, res);
       throw err;
     }
     const projectId = newId();

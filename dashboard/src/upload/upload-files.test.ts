@@ -3,6 +3,7 @@ import { addFiles, totalBytes, type TChosenFile } from './chosen-files.ts';
 import { suggestSiteTitle, typeSiteTitle } from './site-title.ts';
 import { createTransferMeter, formatTimeLeft } from './upload-progress.ts';
 import { DEFAULT_UPLOAD_SETTINGS, UPLOAD_FAILED_MESSAGE, buildUploadForm, isAbortError, parseUploadReply, uploadFiles } from './upload-files.ts';
+import { UploadError, describePublishError } from './upload-errors.ts';
 
 const file = (name: string, size = 10, type = '', lastModified = 1) => new File([new Uint8Array(size)], name, { type, lastModified });
 
@@ -249,6 +250,25 @@ describe('uploadFiles', () => {
     const done = uploadFiles(request, { createRequest: () => xhr as unknown as XMLHttpRequest });
     xhr.dispatchEvent(new Event('error'));
     await expect(done).resolves.toEqual({ ok: false, error: 'Upload failed', status: 0 });
+  });
+
+  it("shows the server's 429 or 413 refusal, answered before the body was sent, rather than a network failure", async () => {
+    const refusals = [
+      [429, 'You have published a lot in a short time. Please wait a while and try again.'],
+      [413, 'This upload is larger than the daily upload allowance'],
+    ] as const;
+    for (const [status, message] of refusals) {
+      const xhr = new FakeRequest();
+      const done = uploadFiles(request, { createRequest: () => xhr as unknown as XMLHttpRequest });
+      xhr.progress(64 * 1024, 10 * 1024 * 1024);
+      xhr.status = status;
+      xhr.responseText = JSON.stringify({ success: false, error: message, code: status === 429 ? 'rate_limited' : 'payload_too_large' });
+      xhr.dispatchEvent(new Event('load'));
+      const outcome = await done;
+      expect(outcome).toEqual({ ok: false, error: message, status });
+      // What the wizard shows beneath 'Upload failed. Please try again.'
+      expect(describePublishError(new UploadError(message, { status }))).toBe(message);
+    }
   });
 
   it('rejects with an AbortError when cancelled', async () => {
