@@ -2,9 +2,9 @@
  * The API's rate limits: one set per runtime (so each test app has its own), in `deps.limits.requests`,
  * counted in the runtime's limiter store (in memory, or Redis shared by every API process).
  */
-import { isIPv4, isIPv6 } from 'node:net';
 import type { Request, RequestHandler } from 'express';
 import type { TConfig } from '../config/config.ts';
+import { addressKey } from '../http/address-key.ts';
 import { enforceRateLimits, type RateLimiter } from './rate-limiter.ts';
 import type { TGuessBackoff } from './guess-backoff.ts';
 import type { TLimiterStore } from './limiter-store.ts';
@@ -58,39 +58,4 @@ export function limitByAddress(limiter: RateLimiter): RequestHandler {
  */
 export function clientAddress(req: Request): string {
   return addressKey(req.ip ?? req.socket.remoteAddress ?? 'unknown');
-}
-
-export function addressKey(address: string): string {
-  let text = address.trim();
-  if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
-  const zone = text.indexOf('%');
-  if (zone >= 0) text = text.slice(0, zone);
-  if (isIPv4(text)) return text;
-  if (!isIPv6(text)) return address;
-  const groups = expandIPv6(text);
-  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
-    const [hi, lo] = [groups[6]!, groups[7]!];
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  }
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.toString(16))
-    .join(':')}::/64`;
-}
-
-/** The eight 16-bit groups of a valid IPv6 address (with `::` and a dotted IPv4 tail expanded). */
-function expandIPv6(text: string): number[] {
-  let hex = text.toLowerCase();
-  const lastColon = hex.lastIndexOf(':');
-  const tail = hex.slice(lastColon + 1);
-  if (tail.includes('.')) {
-    const [a, b, c, d] = tail.split('.').map(Number) as [number, number, number, number];
-    hex = `${hex.slice(0, lastColon + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = '', rest] = hex.split('::');
-  const parse = (part: string) => (part === '' ? [] : part.split(':').map((g) => parseInt(g, 16)));
-  const left = parse(head);
-  if (rest === undefined) return left;
-  const right = parse(rest);
-  return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
 }

@@ -109,11 +109,6 @@ export async function useAccountToken(db: TDb, tokenHash: string, purpose: TAcco
   return (await db.selectFrom('account_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst()) ?? null;
 }
 
-/** Ends the unused tokens of a purpose for an account (a new reset link supersedes older ones; a reset ends them). */
-export async function expireAccountTokens(db: TDb, creatorId: string, purpose: TAccountTokenPurpose, now: number): Promise<void> {
-  await db.updateTable('account_tokens').set({ used_at: now }).where('creator_id', '=', creatorId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
-}
-
 /**
  * Ends every unused token of an account, whatever its purpose (a recovery step, a completed address
  * change). The links that undo an address change are kept unless `undoLinksToo`: they belong to the

@@ -27,7 +27,6 @@ import { assertSiteRoomIn } from '../billing/plan-limits.ts';
 import type { TAnonymousProject } from '@dropsite/shared';
 import {
   deleteCreatorRow,
-  expireAccountTokens,
   expirePendingEmailChanges,
   expireUnusedTokensOfAccount,
   expireAccountTokensTo,

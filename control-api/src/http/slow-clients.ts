@@ -11,7 +11,7 @@ import http from 'node:http';
 import type { RequestHandler } from 'express';
 import type { TConfig } from '../config/config.ts';
 import type { Clock } from '../deps.ts';
-import { addressKey } from '../access/request-limits.ts';
+import { addressKey } from './address-key.ts';
 import { AppError } from './app-error.ts';
 
 export type THttpLimits = TConfig['http'];
