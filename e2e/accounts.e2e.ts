@@ -64,7 +64,7 @@ test.describe('creator accounts', () => {
 
     // The mailed link makes the account and signs in, back where the sign-up started.
     await page.goto(await linkFromOutbox(email, '/sign-in?link='));
-    await page.getByRole('button', { name: 'Sign me in' }).click();
+    await page.getByRole('button', { name: `Continue as ${email}` }).click();
     await expect(page).toHaveURL(/\/$/);
 
     // Signed in: the Dashboard link and the avatar menu instead of Sign In and Sign Up.
@@ -141,7 +141,7 @@ test.describe('creator accounts', () => {
 
     // The link signs in as Ada Brook, goes back to where the sign-up started, and the site is in the dashboard.
     await page.goto(await linkFromOutbox(email, '/sign-in?link='));
-    await page.getByRole('button', { name: 'Sign me in' }).click();
+    await page.getByRole('button', { name: `Continue as ${email}` }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('button', { name: 'Account menu for Ada Brook' })).toBeVisible();
     await page.goto('/dashboard');
@@ -189,11 +189,11 @@ test.describe('creator accounts', () => {
     const signedUp = await context.request.post('/api/auth/sign-up', { data: { email, password: PASSWORD, name: 'Omar Said' }, headers: { Origin: baseURL! } });
     expect(signedUp.status(), await signedUp.text()).toBe(202);
 
-    // The sign-up's link: nothing happens until the button is pressed; then the address is confirmed.
+    // The sign-up's link names the account and does nothing until the button is pressed; then the address is confirmed.
     await page.goto(await linkFromOutbox(email, '/sign-in?link='));
-    await expect(page.getByRole('button', { name: 'Sign me in' })).toBeVisible();
+    await expect(page.getByRole('button', { name: `Continue as ${email}` })).toBeVisible();
     expect(((await (await context.request.get('/api/auth/session')).json()) as { creator: unknown }).creator).toBeNull();
-    await page.getByRole('button', { name: 'Sign me in' }).click();
+    await page.getByRole('button', { name: `Continue as ${email}` }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
 
     // A new address waits for its own confirmation, also after a reload.
@@ -318,8 +318,7 @@ test.describe('creator accounts', () => {
     const newEmail = `lena-new-${unique()}@studio.test`;
     const context = await browser.newContext({ viewport: VIEWPORTS.phone, colorScheme: 'dark' });
     const page = await context.newPage();
-    const signedUp = await context.request.post('/api/auth/sign-up', { data: { email, password: PASSWORD, name: 'Lena Park' }, headers: { Origin: baseURL! } });
-    expect(signedUp.status(), await signedUp.text()).toBe(201);
+    await signUpThroughLink(context.request, baseURL!, { email, password: PASSWORD, name: 'Lena Park' });
 
     await page.goto('/account');
     const emailSection = page.locator('section', { hasText: 'Email address' });

@@ -138,7 +138,8 @@ export async function startTestApp(options: TTestAppOptions = {}): Promise<TTest
       await closed;
       await runtime.close();
       await s3?.server.close();
-      if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
+      // A request cut above may still be finishing its temporary file as the folder goes: rm tries again.
+      if (ownsDataDir) await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
     },
   };
 }
