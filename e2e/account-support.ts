@@ -1,5 +1,5 @@
 /** Creator accounts in e2e tests: the server's mail outbox (it writes every message there without SMTP_URL), and signing up through the mailed link. */
-import { expect, request, type APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext } from '@playwright/test';
 import { findOutboxLink, outboxDirOf } from '../control-api/src/test-support/outbox-links.ts';
 
 /** The first link to `pathPrefix` in the newest message to `to` that has one, waiting for the message to be written. */
@@ -19,23 +19,11 @@ export async function linkFromOutbox(to: string, pathPrefix: string): Promise<st
 
 /**
  * Signs up as the dashboard's form does, then uses the mailed link with `context`, whose session
- * cookie then signs it in. The link brings along the sites of the anonymous creator that signed
- * up; with `fromElsewhere` the sign-up comes from another client, so `context`'s sites stay to be
- * claimed in the dashboard.
+ * cookie then signs it in. The link brings along the sites of the anonymous creator that signed up.
  */
-export async function signUpThroughLink(
-  context: APIRequestContext,
-  baseURL: string,
-  account: { email: string; password: string; name: string },
-  options: { fromElsewhere?: boolean } = {},
-): Promise<void> {
-  const from = options.fromElsewhere ? await request.newContext({ baseURL }) : context;
-  try {
-    const asked = await from.post('/api/auth/sign-up', { data: account, headers: { Origin: baseURL } });
-    expect(asked.status(), await asked.text()).toBe(202);
-  } finally {
-    if (from !== context) await from.dispose();
-  }
+export async function signUpThroughLink(context: APIRequestContext, baseURL: string, account: { email: string; password: string; name: string }): Promise<void> {
+  const asked = await context.post('/api/auth/sign-up', { data: account, headers: { Origin: baseURL } });
+  expect(asked.status(), await asked.text()).toBe(202);
   const token = new URL(await linkFromOutbox(account.email, '/sign-in?link=')).searchParams.get('link');
   const consumed = await context.post('/api/auth/email-link/consume', { data: { token }, headers: { Origin: baseURL } });
   expect(consumed.status(), await consumed.text()).toBe(200);
