@@ -189,7 +189,7 @@ test('under 24 hours before the 7-day window ends, the bell raises a high-urgenc
   await bell.click();
   const warning = page.getByRole('region', { name: 'Engagement Alerts' }).getByRole('listitem');
   await expect(warning).toHaveCount(1);
-  await expect(warning).toContainText(/deleted in 1[12] hours/);
+  await expect(warning).toContainText(/In 1[12] hours this browser stops showing your sites’ activity/);
   await expect(warning.getByRole('button')).toHaveAttribute('data-urgency', 'high');
   await creator.close();
 });
