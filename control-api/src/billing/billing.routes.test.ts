@@ -1,74 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BILLING_ERRORS,
-  PAYMENT_GRACE_DAYS,
-  ZBillingRedirectResponseSchema,
-  ZSubscriptionResponseSchema,
-  ZTrialResponseSchema,
-  ZUsageResponseSchema,
-  type TSubscription,
-} from '@dropsite/shared';
+import { BILLING_ERRORS, PAYMENT_GRACE_DAYS, ZBillingRedirectResponseSchema, ZSubscriptionResponseSchema, ZTrialResponseSchema, ZUsageResponseSchema } from '@dropsite/shared';
 import { browserSignedInAs, createSignedInCreator } from '../test-support/accounts.ts';
-import { createBrowser, type TBrowser } from '../test-support/site-fixtures.ts';
+import { createBrowser } from '../test-support/site-fixtures.ts';
 import { STANDIN_PRICES, standinBillingConfig, startStripeStandin, type TStripeStandin } from '../test-support/stripe-standin.ts';
-import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '../test-support/test-database.ts';
-import { startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '../test-support/test-app.ts';
+import { isDialectAvailable, TEST_DIALECTS } from '../test-support/test-database.ts';
+import { customerCreator as payingCreator, startBillingApp, stripeSubscription, subscriptionOf, type TBillingApp } from '../test-support/billing-fixtures.ts';
+import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
 
 const DAY_MS = 86_400_000;
-
-async function subscriptionOf(browser: TBrowser): Promise<TSubscription> {
-  const res = await browser.json('/api/billing/subscription');
-  expect(res.status).toBe(200);
-  return ZSubscriptionResponseSchema.parse(res.body).subscription;
-}
-
-/** A Stripe subscription object as Stripe's events carry it. */
-function stripeSubscription(input: { id: string; customer: string; status: string; price?: string; periodEnd?: number; cancelAtPeriodEnd?: boolean; trialEnd?: number | null }) {
-  const now = Math.floor(Date.now() / 1000);
-  return {
-    id: input.id,
-    object: 'subscription',
-    customer: input.customer,
-    status: input.status,
-    cancel_at_period_end: input.cancelAtPeriodEnd ?? false,
-    trial_end: input.trialEnd ?? null,
-    metadata: {},
-    items: {
-      object: 'list',
-      data: [{ id: `si_${input.id}`, price: { id: input.price ?? STANDIN_PRICES.pro_monthly.monthly }, current_period_end: input.periodEnd ?? now + 30 * 86_400 }],
-    },
-  };
-}
 
 describe.each(TEST_DIALECTS)('billing on Stripe (%s)', async (dialect) => {
   const available = await isDialectAvailable(dialect);
   let app: TTestApp;
   let standin: TStripeStandin;
-  let database: ReturnType<typeof testAppDatabase>;
-
-  /** A signed-in creator who went through checkout once, so Stripe knows them as a customer. */
-  async function customerCreator(email: string): Promise<{ browser: TBrowser; id: string; customer: string; checkoutUrl: string }> {
-    const creator = await createSignedInCreator(app.deps, { email });
-    const browser = browserSignedInAs(app, creator);
-    const res = await browser.json('/api/billing/checkout', { method: 'POST', json: { planId: 'pro_monthly', interval: 'monthly' } });
-    expect(res.status).toBe(200);
-    const { url } = ZBillingRedirectResponseSchema.parse(res.body);
-    const row = await app.deps.db.selectFrom('subscriptions').selectAll().where('creator_id', '=', creator.id).executeTakeFirstOrThrow();
-    return { browser, id: creator.id, customer: row.stripe_customer_id ?? '', checkoutUrl: url };
-  }
+  let billing: TBillingApp;
+  const customerCreator = (email: string) => payingCreator(app, email);
 
   beforeAll(async () => {
     if (!available) return;
-    standin = await startStripeStandin();
-    database = testAppDatabase(dialect, 'billing');
-    app = await startTestApp({ startWorker: false, config: { ...database.config, rateLimits: UNREACHED_RATE_LIMITS, billing: standinBillingConfig(standin) } });
-    standin.webhookUrl = `${app.url}/api/billing/webhook`;
+    billing = await startBillingApp(dialect, 'billing');
+    ({ app, standin } = billing);
   });
   afterAll(async () => {
     if (!available) return;
-    await app.close();
-    await database.drop();
-    await standin.close();
+    await billing.close();
   });
 
   it.skipIf(!available)('answers a signed-out caller 401 and a new creator Free, with a trial available', async () => {

@@ -8,36 +8,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BILLING_ERRORS, ZBillingRedirectResponseSchema, ZSubscriptionResponseSchema, type TSubscription } from '@dropsite/shared';
+import { BILLING_ERRORS, ZBillingRedirectResponseSchema } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
 import { browserSignedInAs, createSignedInCreator } from '../test-support/accounts.ts';
 import type { TBrowser } from '../test-support/site-fixtures.ts';
-import { STANDIN_PRICES, standinBillingConfig, startStripeStandin, type TStripeStandin } from '../test-support/stripe-standin.ts';
+import type { TStripeStandin } from '../test-support/stripe-standin.ts';
 import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '../test-support/test-database.ts';
+import { customerCreator as payingCreator, startBillingApp, stripeSubscription, subscriptionOf, type TBillingApp } from '../test-support/billing-fixtures.ts';
 import { createFakeClock, startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '../test-support/test-app.ts';
 import { reconcileStripeEvents, startStripeReconciler } from './reconcile.ts';
 
 const DAY_MS = 86_400_000;
 const TRUST_ONE_PROXY = loadConfig({ TRUST_PROXY: '1' }).trustProxy;
-
-async function subscriptionOf(browser: TBrowser): Promise<TSubscription> {
-  const res = await browser.json('/api/billing/subscription');
-  expect(res.status).toBe(200);
-  return ZSubscriptionResponseSchema.parse(res.body).subscription;
-}
-
-function stripeSubscription(input: { id: string; customer: string; status: string }) {
-  return {
-    id: input.id,
-    object: 'subscription',
-    customer: input.customer,
-    status: input.status,
-    cancel_at_period_end: false,
-    trial_end: null,
-    metadata: {},
-    items: { object: 'list', data: [{ id: `si_${input.id}`, price: { id: STANDIN_PRICES.pro_monthly.monthly }, current_period_end: Math.floor(Date.now() / 1000) + 30 * 86_400 }] },
-  };
-}
 
 /** The password the paying creators sign up with; deleting an account takes it. */
 const PASSWORD = 'correct horse battery';
@@ -122,30 +104,18 @@ describe.each(TEST_DIALECTS)('billing safeguards on Stripe (%s)', async (dialect
   const available = await isDialectAvailable(dialect);
   let app: TTestApp;
   let standin: TStripeStandin;
-  let database: ReturnType<typeof testAppDatabase>;
-
-  async function customerCreator(email: string): Promise<{ browser: TBrowser; id: string; customer: string; checkoutUrl: string }> {
-    const creator = await createSignedInCreator(app.deps, { email, password: PASSWORD });
-    const browser = browserSignedInAs(app, creator);
-    const res = await browser.json('/api/billing/checkout', { method: 'POST', json: { planId: 'pro_monthly', interval: 'monthly' } });
-    expect(res.status).toBe(200);
-    const row = await app.deps.db.selectFrom('subscriptions').selectAll().where('creator_id', '=', creator.id).executeTakeFirstOrThrow();
-    return { browser, id: creator.id, customer: row.stripe_customer_id ?? '', checkoutUrl: ZBillingRedirectResponseSchema.parse(res.body).url };
-  }
+  let billing: TBillingApp;
+  const customerCreator = (email: string) => payingCreator(app, email, { password: PASSWORD });
   const sessionIdOf = (url: string) => url.split('/').pop() ?? '';
 
   beforeAll(async () => {
     if (!available) return;
-    standin = await startStripeStandin();
-    database = testAppDatabase(dialect, 'billing_safeguards');
-    app = await startTestApp({ startWorker: false, config: { ...database.config, rateLimits: UNREACHED_RATE_LIMITS, billing: standinBillingConfig(standin) } });
-    standin.webhookUrl = `${app.url}/api/billing/webhook`;
+    billing = await startBillingApp(dialect, 'billing_safeguards');
+    ({ app, standin } = billing);
   });
   afterAll(async () => {
     if (!available) return;
-    await app.close();
-    await database.drop();
-    await standin.close();
+    await billing.close();
   });
 
   it.skipIf(!available)('refuses an event dated, or signed, more than a minute in the future with 400 and applies nothing', async () => {
