@@ -120,12 +120,18 @@ const containers = async (): Promise<Array<{ service: string; status: string; ex
   });
 };
 
-/** Containers that only hold an address on the compose network (removed at the end). */
+/**
+ * Containers that only hold an address on the compose network (removed at the end). They run the API's
+ * image, which Compose v2 labels with the project and service it was built for: their own labels replace
+ * those, so neither compose nor the checks take them for containers of the API.
+ */
 const placeholders: string[] = [];
 const holdAddresses = async (count: number): Promise<void> => {
   const [api = ''] = await inspectContainers('{{.Image}}|{{range $name, $_ := .NetworkSettings.Networks}}{{$name}}{{end}}', { service: 'api' });
   const [image = '', network = ''] = api.split('|');
-  for (let i = 0; i < count; i++) placeholders.push((await run('docker', ['run', '-d', '--rm', '--network', network, '--entrypoint', 'sleep', image, '600'])).stdout.trim());
+  const labels = ['--label', `com.docker.compose.project=${PROJECT}-placeholder`, '--label', 'com.docker.compose.service=placeholder'];
+  for (let i = 0; i < count; i++)
+    placeholders.push((await run('docker', ['run', '-d', '--rm', ...labels, '--network', network, '--entrypoint', 'sleep', image, '600'])).stdout.trim());
 };
 
 /** The running API container's address on the compose network. */
