@@ -62,6 +62,8 @@ export default defineConfig({
         // Several creators start the Pro trial from this one address (e2e/billing.e2e.ts); the shipped one per
         // address is tested in control-api's billing.security.test.ts.
         TRIALS_PER_ADDRESS: '1000',
+        // Every request of the suite comes from one address, and the link check asks for a page's links at once.
+        HTTP_MAX_CONNECTIONS_PER_ADDRESS: '1000',
         // Billing on, against the stand-in: checkout, the portal and signed webhooks (e2e/billing.e2e.ts).
         ...stripeStandinEnv(`http://127.0.0.1:${stripePort}`),
       },

@@ -78,7 +78,7 @@ describe('edge: a running nginx with the stack’s configuration', () => {
       request.on('error', reject);
     });
 
-  it('answers 429 to an address holding 64 requests while another address is served, and sends no HSTS over plain HTTP', async () => {
+  it('answers 429 to an address holding 128 requests while another address is served, and sends no HSTS over plain HTTP', async () => {
     // The API behind it: holds /hold requests open, answers anything else.
     let heldAtApi = 0;
     api = createServer((req, res) => {
@@ -107,12 +107,12 @@ describe('edge: a running nginx with the stack’s configuration', () => {
 
     const first = await ask(port, '127.0.0.1');
     expect(first.hsts).toBeUndefined();
-    for (let i = 0; i < 64; i++) {
+    for (let i = 0; i < 128; i++) {
       const request = httpGet({ host: '127.0.0.1', port, path: '/hold', localAddress: '127.0.0.1', agent: false });
       request.on('error', () => {});
       held.push(request);
     }
-    await expect.poll(() => heldAtApi, { timeout: 15_000 }).toBe(64);
+    await expect.poll(() => heldAtApi, { timeout: 15_000 }).toBe(128);
     expect((await ask(port, '127.0.0.1')).status).toBe(429);
     expect((await ask(port, '127.0.0.2')).status).toBe(200);
   }, 30_000);

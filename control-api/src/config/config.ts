@@ -53,7 +53,7 @@ const ZEnvSchema = z.object({
     .int()
     .min(0)
     .default(8 * 1024),
-  HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(64),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(128),
   UPLOAD_CHUNKS_IN_FLIGHT_PER_SESSION: z.coerce.number().int().min(1).max(1_000).default(6),
   UPLOAD_CHUNKS_IN_FLIGHT_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(24),
   TRUST_PROXY: ZTrustProxySchema,

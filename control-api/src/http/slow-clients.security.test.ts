@@ -197,7 +197,7 @@ describe('slow clients', () => {
       uploadMinBytesPerSecond: 8 * 1024,
       uploadRateWindowMs: 60_000,
       maxConnections: 2_000,
-      maxConnectionsPerAddress: 64,
+      maxConnectionsPerAddress: 128,
       chunksInFlightPerSession: 6,
       chunksInFlightPerAddress: 24,
     });
