@@ -71,3 +71,22 @@ test('alerts kept by this browser show on load: the schemas arrive before the fi
   expect(scripts.some((path) => SCHEMA_CODE.test(path))).toBe(true);
   expect(violations).toEqual([]);
 });
+
+test('files chosen before the page’s script runs are taken in once it does, not lost', async ({ page }) => {
+  // The app's script is held back until the files are chosen, as on a slow connection.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/app-[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  // The page's HTML is in, its (deferred) script not yet: the box is there to use.
+  await page.goto('/', { waitUntil: 'commit' });
+  await expect(page.getByTestId('file-input')).toBeAttached();
+  await page.getByTestId('file-input').setInputFiles(await threeImages(7));
+  release();
+  await expect(page.getByText('3 files added')).toBeAttached();
+  await expect(page.getByRole('button', { name: 'Continue' })).toBeEnabled();
+});

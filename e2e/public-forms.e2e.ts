@@ -37,11 +37,17 @@ async function mailContaining(marker: string): Promise<string> {
           .sort()
           .reverse();
         for (const name of names) {
-          // Folded headers unfolded; quoted-printable soft breaks joined and =XX decoded, so links read as written.
-          const raw = (await readFile(path.join(outbox, name), 'utf8'))
-            .replace(/\r?\n[ \t]+/g, ' ')
+          // Folded headers unfolded; in the body, quoted-printable soft breaks joined and =XX decoded, so links
+          // read as written. The headers are left as they are: a link there (List-Unsubscribe) is not encoded, and
+          // decoding it would read its `id=36…` as `id6…`.
+          const message = await readFile(path.join(outbox, name), 'utf8');
+          const split = message.search(/\r?\n\r?\n/);
+          const headers = message.slice(0, split).replace(/\r?\n[ \t]+/g, ' ');
+          const body = message
+            .slice(split)
             .replace(/=\r?\n/g, '')
             .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+          const raw = headers + body;
           if (raw.includes(marker)) {
             found = raw;
             return true;

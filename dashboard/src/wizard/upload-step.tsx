@@ -48,6 +48,16 @@ export function UploadStep({ files, interrupted = null, overLimit, onAdd, onRemo
     [onAdd, announce],
   );
 
+  // The box is in the page's HTML before its script runs: files chosen in that moment wait in the
+  // inputs, and are taken in once the page runs rather than lost.
+  useEffect(() => {
+    for (const input of [fileInput.current, folderInput.current]) {
+      if (!input?.files || input.files.length === 0) continue;
+      addChosen(pickedFromInput(Array.from(input.files)));
+      input.value = '';
+    }
+  }, [addChosen]);
+
   // A file dropped beside the box would make the browser open it and lose the creator's work.
   useEffect(() => {
     const guard = (event: globalThis.DragEvent) => {
