@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import { afterEach, expect, it } from 'vitest';
 import { makeS3rverWritesDurable, type TS3rverStore } from './s3rver-durable-writes.ts';
@@ -32,15 +33,20 @@ it('answers an uploaded part only once its last byte is in its file', async () =
   const pieces = Array.from({ length: 5 }, (_, i) => Buffer.alloc(16 * 1024, i + 1));
   const total = pieces.reduce((n, p) => n + p.length, 0);
   let isAnswered = false;
-  const answered = store.putPart('bucket', 'upload-1', 1, Readable.from(pieces)).then((result) => {
+  const source = Readable.from(pieces);
+  // The whole part has left its source (and passed the MD5, where s3rver answered) while the pipe is full.
+  const consumed = once(source, 'end');
+  const answered = store.putPart('bucket', 'upload-1', 1, source).then((result) => {
     isAnswered = true;
     return result;
   });
   const reader = await open(partPath, 'r');
   try {
-    // Nothing read yet: the last piece cannot be in the file, so the part must not be answered.
-    const early = await Promise.race([answered.then(() => 'answered'), new Promise((resolve) => setTimeout(() => resolve('waiting'), 500))]);
-    expect(early).toBe('waiting');
+    // Every byte has passed the hash, none is read from the pipe: the last piece cannot be in the file,
+    // so the part must not be answered, even once what that answer waited on has run.
+    await consumed;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(isAnswered).toBe(false);
     let read = 0;
     const buffer = Buffer.alloc(64 * 1024);
     for (;;) {
