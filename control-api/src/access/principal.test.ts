@@ -13,7 +13,7 @@ function principal(creator: TSignedInCreator | null, session: TAnonymousSession 
   };
 }
 
-const ada: TSignedInCreator = { id: 'creator-ada', email: 'ada@example.com', name: 'Ada', avatarUrl: '', emailVerified: true, sessionId: 's1', openedByLink: false };
+const ada: TSignedInCreator = { id: 'creator-ada', email: 'ada@example.com', name: 'Ada', avatarUrl: '', emailVerified: true, sessionId: 's1', linkSignedInAt: null };
 const anon: TAnonymousSession = { id: 'anon-1', createdAt: 0, expiresAt: Number.MAX_SAFE_INTEGER, isExpired: false };
 
 describe('the principal’s ownership of a project', () => {

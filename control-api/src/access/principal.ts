@@ -30,8 +30,11 @@ export interface TSignedInCreator {
   avatarUrl: string;
   emailVerified: boolean;
   sessionId: string;
-  /** An emailed sign-in link opened this session: it claims no site the browser made before. */
-  openedByLink: boolean;
+  /**
+   * When an emailed link (sign-in, reset, undone address change) opened this session, null for a
+   * password: such a session claims no site the browser made before, and for a while proves the inbox.
+   */
+  linkSignedInAt: number | null;
 }
 
 /** What a session lookup finds: the creator, and the new expiry when the session was renewed (the cookie is sent again). */

@@ -72,7 +72,7 @@ export function createAccountRoutes(deps: TAppDeps): Router {
   /** Sets the new session's cookie and makes it the request's creator (the anonymous cookie is left alone: it is never a session). */
   function signedIn(res: Response, result: TSignedIn): void {
     setSessionCookie(deps, res, result.session);
-    const creator = { ...result.creator, sessionId: result.session.id, openedByLink: result.session.openedByLink };
+    const creator = { ...result.creator, sessionId: result.session.id, linkSignedInAt: result.session.linkSignedInAt };
     updatePrincipal(res, { signedInCreator: () => Promise.resolve(creator) });
   }
 

@@ -323,7 +323,7 @@ export async function currentCreator(deps: Pick<TAppDeps, 'db'>, principal: TPri
   const creator = await principal.signedInCreator();
   if (!creator) return null;
   const row = await findCreatorById(deps.db, creator.id);
-  return row ? { ...toPublic(row), ...(creator.openedByLink ? { signedInByLink: true } : {}) } : null;
+  return row ? { ...toPublic(row), ...(creator.linkSignedInAt !== null ? { signedInByLink: true } : {}) } : null;
 }
 
 export async function requireCurrentCreator(deps: Pick<TAppDeps, 'db'>, principal: TPrincipal): Promise<TCreatorPublic> {
@@ -597,7 +597,7 @@ export async function claimSites(
   const creator = await requireSignedInCreator(principal);
   // A session an emailed link opened may be someone else's account in this browser (a link they
   // sent to their own address): the sites this browser made are not offered to it.
-  if (creator.openedByLink) throw new AppError('forbidden', CLAIM_AFTER_LINK);
+  if (creator.linkSignedInAt !== null) throw new AppError('forbidden', CLAIM_AFTER_LINK);
   const session = await principal.anonymousSession();
   if (!session) return { claimed: 0, projects: [], hadSession: false };
   // A named session must be the one the cookie proves; misses are rate limited like every lookup by id.

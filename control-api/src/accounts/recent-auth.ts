@@ -11,7 +11,6 @@ import { rateLimitedError } from '../access/rate-limiter.ts';
 import { AppError } from '../http/app-error.ts';
 import { verifyPassword } from '../sites/password-hash.ts';
 import type { TCreatorRow } from './accounts.repository.ts';
-import { findLinkSignInOfSession } from './sessions.repository.ts';
 
 /** How long after a sign-in link opened a session it counts as a fresh proof. */
 export const RECENT_LINK_SIGN_IN_MS = 10 * 60_000;
@@ -30,7 +29,7 @@ export async function requireRecentAuthentication(deps: Pick<TAppDeps, 'db' | 'c
     await failures.refund(row.email);
     return;
   }
-  const linkSignedInAt = await findLinkSignInOfSession(deps.db, row.id, signedIn.sessionId);
+  const { linkSignedInAt } = signedIn;
   if (linkSignedInAt !== null && deps.clock.now() - linkSignedInAt <= RECENT_LINK_SIGN_IN_MS) return;
   throw new AppError('forbidden', RECENT_SIGN_IN_NEEDED);
 }

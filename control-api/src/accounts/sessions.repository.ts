@@ -28,7 +28,7 @@ export interface TSessionRow {
 
 export async function insertSession(
   db: TDb,
-  row: { id: string; creatorId: string; secretHash: string; createdAt: number; expiresAt: number; userAgent: string | null; openedByLink?: boolean },
+  row: { id: string; creatorId: string; secretHash: string; createdAt: number; expiresAt: number; userAgent: string | null; linkSignedInAt: number | null },
 ): Promise<void> {
   await db
     .insertInto('auth_sessions')
@@ -40,7 +40,7 @@ export async function insertSession(
       expires_at: row.expiresAt,
       last_used_at: row.createdAt,
       user_agent: row.userAgent,
-      link_signed_in_at: row.openedByLink ? row.createdAt : null,
+      link_signed_in_at: row.linkSignedInAt,
     })
     .execute();
 }
@@ -112,10 +112,4 @@ export async function deleteExpiredSessions(db: TDb, now: number, endedOpenedBy:
     .where((eb) => eb.or([eb('expires_at', '<=', now), eb('created_at', '<=', endedOpenedBy)]))
     .executeTakeFirst();
   return Number(result.numDeletedRows);
-}
-
-/** When an emailed link opened this session of the creator; null when it did not (or it is not theirs). */
-export async function findLinkSignInOfSession(db: TDb, creatorId: string, id: string): Promise<number | null> {
-  const row = await db.selectFrom('auth_sessions').select('link_signed_in_at').where('id', '=', id).where('creator_id', '=', creatorId).executeTakeFirst();
-  return row?.link_signed_in_at ?? null;
 }

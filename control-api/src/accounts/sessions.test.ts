@@ -29,7 +29,7 @@ describe('creator sessions', () => {
     expect(row.secret_hash).toBe(hashSecret(secret));
     expect(JSON.stringify(row)).not.toContain(secret);
     const found = await validateSessionToken(app.deps, token);
-    expect(found?.creator).toEqual({ id: creator.id, email: 'ada@example.com', name: 'Ada', avatarUrl: '', emailVerified: true, sessionId: id, openedByLink: false });
+    expect(found?.creator).toEqual({ id: creator.id, email: 'ada@example.com', name: 'Ada', avatarUrl: '', emailVerified: true, sessionId: id, linkSignedInAt: null });
   });
 
   it('refuses a wrong secret, a malformed token and an unknown id alike', async () => {
@@ -80,25 +80,20 @@ describe('creator sessions', () => {
     // A session renewed before lifetimes existed, still running 100 days after its sign-in.
     const now = clock.now();
     const secret = 'c'.repeat(32);
-    await insertSession(app.deps.db, {
+    const slidRow = {
       id: 'd'.repeat(32),
       creatorId: creator.id,
       secretHash: hashSecret(secret),
       createdAt: now - 100 * DAY,
       expiresAt: now + 20 * DAY,
       userAgent: null,
-    });
+      linkSignedInAt: null,
+    };
+    await insertSession(app.deps.db, slidRow);
     const slid = () => app.deps.db.selectFrom('auth_sessions').select('id').where('id', '=', 'd'.repeat(32)).executeTakeFirst();
     await sweepExpiredAccountRows(app.deps);
     expect(await slid()).toBeUndefined();
-    await insertSession(app.deps.db, {
-      id: 'd'.repeat(32),
-      creatorId: creator.id,
-      secretHash: hashSecret(secret),
-      createdAt: now - 100 * DAY,
-      expiresAt: now + 20 * DAY,
-      userAgent: null,
-    });
+    await insertSession(app.deps.db, slidRow);
     expect(await validateSessionToken(app.deps, `${'d'.repeat(32)}.${secret}`)).toBeNull();
     expect(await slid()).toBeUndefined();
   });

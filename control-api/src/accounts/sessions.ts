@@ -34,7 +34,8 @@ export interface TNewSession {
   id: string;
   token: string;
   expiresAt: number;
-  openedByLink: boolean;
+  /** When an emailed link opened it (its creation), null for a password. */
+  linkSignedInAt: number | null;
 }
 
 /** A new session for the creator (sign-up, sign-in, a consumed link (`openedByLink`), a reset). */
@@ -50,9 +51,9 @@ export async function createSession(deps: TDeps, creatorId: string, userAgent: s
     createdAt: now,
     expiresAt,
     userAgent: userAgent?.slice(0, 300) ?? null,
-    openedByLink: options.openedByLink === true,
+    linkSignedInAt: options.openedByLink ? now : null,
   });
-  return { id, token: `${id}.${secret}`, expiresAt, openedByLink: options.openedByLink === true };
+  return { id, token: `${id}.${secret}`, expiresAt, linkSignedInAt: options.openedByLink ? now : null };
 }
 
 /** Sign-ins at or before this instant made sessions that have ended, however active (see SESSION_MAX_LIFETIME_MS). */
@@ -92,7 +93,7 @@ export async function validateSessionToken(deps: TDeps, token: string): Promise<
       avatarUrl: row.avatar_url,
       emailVerified: row.email_verified_at !== null,
       sessionId: row.id,
-      openedByLink: row.link_signed_in_at !== null,
+      linkSignedInAt: row.link_signed_in_at,
     },
     renewedUntil: renew ? expiresAt : null,
   };

@@ -120,7 +120,7 @@ describe('trickling uploads on a running app', () => {
           clock.advance(10 * SECOND);
           return false;
         },
-        { timeout: 60_000, intervals: [50] },
+        { timeout: 60_000, interval: 50 },
       )
       .toBe(true);
     expect(trickler.received()).toBe('');
