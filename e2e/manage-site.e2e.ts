@@ -88,6 +88,13 @@ test('the owner edits, replaces a file, protects and deletes a published site fr
 
   // A password: the visitor who had the site open is locked out.
   const password = card('Password');
+  // 'Set password' waits for a password the server accepts: 8 characters or more.
+  const setPassword = password.getByRole('button', { name: 'Set password' });
+  await expect(setPassword).toBeDisabled();
+  await password.getByLabel('Password', { exact: true }).fill('1234567');
+  await expect(setPassword).toBeDisabled();
+  await password.getByLabel('Password', { exact: true }).fill('12345678');
+  await expect(setPassword).toBeEnabled();
   await password.getByLabel('Password', { exact: true }).fill('open sesame 42');
   await password.getByRole('button', { name: 'Set password' }).click();
   await expect(password.getByText('Visitors need the password to open this site.', { exact: false })).toBeVisible();

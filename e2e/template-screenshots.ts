@@ -69,7 +69,7 @@ for (const template of templates) {
     subLine: 'Photos, programme and documents from the open day.',
     description: 'A day in the studio with clients and friends: how we work, what we made, and the files to take home.',
     tagLine: 'By Mira Solberg',
-    contactInfo: { email: 'mira@example.com', website: 'mira.example.com', twitter: '', linkedin: 'mirasolberg', github: '' },
+    contactInfo: { email: 'mira@example.com', website: 'mira.example.com', instagram: '', twitter: '', linkedin: 'mirasolberg', github: '' },
     // The delivery asks for the client's approval of each file.
     settings: template === 'client-delivery' ? { ...DEFAULT_SITE_SETTINGS, enableApprovals: true } : DEFAULT_SITE_SETTINGS,
   });

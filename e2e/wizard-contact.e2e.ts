@@ -25,6 +25,13 @@ test("contact details typed in the wizard become the site footer's buttons, and 
   await page.getByLabel('Contact Email', { exact: true }).fill('hello@mira.example');
   await page.getByLabel('Website', { exact: true }).fill('mira.example');
   await page.getByLabel('GitHub', { exact: true }).fill('mira');
+  const instagram = page.getByLabel('Instagram', { exact: true });
+  await instagram.fill('javascript:alert(1)');
+  await instagram.blur();
+  await expect(page.getByText('Enter an Instagram handle like @name, or an https://instagram.com/ link.')).toBeVisible();
+  await expect(next).toBeDisabled();
+  await instagram.fill('@mira.photos');
+  await expect(next).toBeEnabled();
 
   // Notifications go to another address, which visitors must never see.
   await next.click();
@@ -48,9 +55,10 @@ test("contact details typed in the wizard become the site footer's buttons, and 
   await expect(footer.getByRole('link', { name: 'Get in touch' })).toHaveAttribute('href', 'mailto:hello@mira.example');
   // One icon button per link given (no LinkedIn), each opening in a new tab.
   const icons = footer.locator('.connect__links a');
-  await expect(icons).toHaveCount(3);
+  await expect(icons).toHaveCount(4);
   expect(await icons.evaluateAll((links) => links.map((a) => [a.getAttribute('aria-label'), a.getAttribute('href'), a.getAttribute('target')]))).toEqual([
     ['Website (opens in a new tab)', 'https://mira.example/', '_blank'],
+    ['Instagram (opens in a new tab)', 'https://instagram.com/mira.photos', '_blank'],
     ['Twitter (opens in a new tab)', 'https://x.com/mira', '_blank'],
     ['GitHub (opens in a new tab)', 'https://github.com/mira', '_blank'],
   ]);

@@ -16,6 +16,7 @@ test('a creator publishes three files through every wizard step, previews, copie
   await page.getByTestId('file-input').setInputFiles(images);
   for (const image of images) await expect(page.getByText(image.name)).toBeVisible();
   await expect(page.getByTestId('upload-mode-badge')).toHaveText('Standard Upload');
+  await expect(page.getByTestId('upload-mode-explanation')).toHaveText('Your files are small enough to send in one go.');
 
   // Template: the chosen files, a 'View Files' dialog, Universal chosen by default.
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -39,17 +40,16 @@ test('a creator publishes three files through every wizard step, previews, copie
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByLabel(/^Author Name/)).toHaveValue('Ana Ruiz');
 
-  // Settings: analytics on by default; the email field only while notifications are on.
+  // Settings: analytics on by default, favourites on for the Photo Gallery; the email field only while notifications are on.
   await page.getByLabel(/^Description/).fill('Ceremony, portraits and the first dance.');
   await page.getByRole('button', { name: 'Configure Features' }).click();
   await expect(page.getByRole('switch', { name: /Analytics/ })).toHaveAttribute('aria-checked', 'true');
-  await expect(page.getByRole('switch', { name: /Favorites/ })).toHaveAttribute('aria-checked', 'false');
+  await expect(page.getByRole('switch', { name: /Favorites/ })).toHaveAttribute('aria-checked', 'true');
   await expect(page.getByLabel('Notification email')).toHaveCount(0);
   await page.getByRole('switch', { name: /Notifications/ }).click();
   await expect(page.getByLabel('Notification email')).toBeVisible();
   await page.getByRole('switch', { name: /Notifications/ }).click();
   await expect(page.getByLabel('Notification email')).toHaveCount(0);
-  await page.getByRole('switch', { name: /Favorites/ }).click();
 
   // Preview: the real template with the creator's local files; Escape goes back to the details.
   await page.getByRole('button', { name: 'Preview Site' }).click();

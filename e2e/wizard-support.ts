@@ -20,7 +20,7 @@ export async function threeImages(seed = 0) {
   ];
 }
 
-/** From the upload step (files chosen) to the open preview, filling the required description. */
+/** From the upload step (files chosen) to the open preview, with a description filled in. */
 export async function walkToPreview(page: Page, description = 'Ceremony, portraits and the first dance.') {
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByRole('heading', { name: /Choose a template/ })).toBeVisible();

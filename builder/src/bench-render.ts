@@ -49,7 +49,7 @@ function makeSite(n: number): TSiteRenderModel {
     template: 'universal',
     theme: n % 3 ? 'professional-light' : 'professional-dark',
     settings: DEFAULT_PUBLIC_SITE_SETTINGS,
-    contactInfo: { email: n % 2 ? 'ann@example.com' : '', website: '', twitter: '', linkedin: '', github: '' },
+    contactInfo: { email: n % 2 ? 'ann@example.com' : '', website: '', instagram: '', twitter: '', linkedin: '', github: '' },
     files,
     publishedAt: '2025-01-01T00:00:00.000Z',
     siteOrigin: 'https://dropsite.example',

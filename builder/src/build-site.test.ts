@@ -136,7 +136,7 @@ describe('createSiteBuilder().buildSite', () => {
       tagLine: '<img src=x onerror=alert(1)>',
       description: evil,
       authorName: '<b>bold</b>',
-      contactInfo: { email: 'javascript:alert(1)', website: '', twitter: '', linkedin: '', github: '' },
+      contactInfo: { email: 'javascript:alert(1)', website: '', instagram: '', twitter: '', linkedin: '', github: '' },
     });
     const result = await builder.buildSite(makeInput(project, [image]), report);
     const html = storage.text(result.htmlKey);

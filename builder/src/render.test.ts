@@ -41,7 +41,7 @@ function site(files: TSiteFile[], overrides: Partial<TSiteRenderModel> = {}): TS
     template: 'universal',
     theme: 'professional-dark',
     settings: DEFAULT_PUBLIC_SITE_SETTINGS,
-    contactInfo: { email: '', website: '', twitter: '', linkedin: '', github: '' },
+    contactInfo: { email: '', website: '', instagram: '', twitter: '', linkedin: '', github: '' },
     files,
     publishedAt: '2025-01-01T00:00:00.000Z',
     siteOrigin: 'https://dropsite.test',

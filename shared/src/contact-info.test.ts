@@ -48,12 +48,40 @@ describe('contact details', () => {
     }
   });
 
+  it('takes an Instagram handle or an instagram.com link, and refuses everything else', () => {
+    expect(normalizeContactLink('instagram', '@mira.photos')).toBe('https://instagram.com/mira.photos');
+    expect(normalizeContactLink('instagram', 'mira_s')).toBe('https://instagram.com/mira_s');
+    expect(normalizeContactLink('instagram', 'instagram.com/mira')).toBe('https://instagram.com/mira');
+    expect(normalizeContactLink('instagram', 'https://www.instagram.com/mira/')).toBe('https://www.instagram.com/mira/');
+    for (const bad of [
+      'javascript:alert(1)',
+      'JavaScript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'http://instagram.com/mira',
+      'https://instagram.com.evil.example/mira',
+      'https://evil.example/instagram.com',
+      'https://user:pw@instagram.com/mira',
+      '.mira',
+      'mira.',
+      'mi..ra',
+      'mira-s',
+      'a'.repeat(31),
+      '@',
+      'mira s',
+      '"><img src=x>',
+    ]) {
+      expect(normalizeContactLink('instagram', bad), bad).toBeNull();
+    }
+  });
+
   it('names each field that is wrong, and the schema applies the same rule', () => {
-    expect(findContactInfoProblems({ email: '', website: '', twitter: '', linkedin: '', github: '' })).toEqual({});
+    expect(findContactInfoProblems({ email: '', website: '', instagram: '', twitter: '', linkedin: '', github: '' })).toEqual({});
+    expect(findContactInfoProblems({ instagram: 'javascript:alert(1)' })).toEqual({ instagram: CONTACT_MESSAGES.instagram });
     expect(findContactInfoProblems({ email: 'nope', github: 'https://gitlab.com/mira' })).toEqual({ email: CONTACT_MESSAGES.email, github: CONTACT_MESSAGES.github });
-    expect(ZContactInfoInputSchema.parse({ email: ' mira@studio.example ', twitter: '@mira' })).toEqual({
+    expect(ZContactInfoInputSchema.parse({ email: ' mira@studio.example ', twitter: '@mira', instagram: '@mira.photos' })).toEqual({
       email: 'mira@studio.example',
       website: '',
+      instagram: 'https://instagram.com/mira.photos',
       twitter: 'https://x.com/mira',
       linkedin: '',
       github: '',
@@ -61,10 +89,14 @@ describe('contact details', () => {
     const refused = ZContactInfoInputSchema.safeParse({ website: 'javascript:alert(1)' });
     expect(refused.success).toBe(false);
     expect(refused.error?.issues[0]).toMatchObject({ path: ['website'], message: CONTACT_MESSAGES.website });
+    const refusedInstagram = ZContactInfoInputSchema.safeParse({ instagram: 'javascript:alert(1)' });
+    expect(refusedInstagram.error?.issues[0]).toMatchObject({ path: ['instagram'], message: CONTACT_MESSAGES.instagram });
   });
 
-  it('a page shows only valid stored details, and nothing but the five of them', () => {
+  it('a page shows only valid stored details, and nothing but the six of them', () => {
     const stored = { email: 'javascript:alert(1)', website: 'https://mira.studio/', twitter: '', linkedin: 'x y', github: 'mira', notificationEmail: 'owner@studio.example' };
-    expect(toPublicContactInfo(stored)).toEqual({ email: '', website: 'https://mira.studio/', twitter: '', linkedin: '', github: 'https://github.com/mira' });
+    expect(toPublicContactInfo(stored)).toEqual({ email: '', website: 'https://mira.studio/', instagram: '', twitter: '', linkedin: '', github: 'https://github.com/mira' });
+    expect(toPublicContactInfo({ instagram: 'javascript:alert(1)' }).instagram).toBe('');
+    expect(toPublicContactInfo({ instagram: 'https://instagram.com/mira' }).instagram).toBe('https://instagram.com/mira');
   });
 });

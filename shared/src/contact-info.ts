@@ -31,16 +31,18 @@ export const ZContactInfoInputSchema = z.object({
     .refine((v) => v === '' || isContactEmail(v), CONTACT_MESSAGES.email)
     .default(''),
   website: contactLink('website'),
+  instagram: contactLink('instagram'),
   twitter: contactLink('twitter'),
   linkedin: contactLink('linkedin'),
   github: contactLink('github'),
 });
 export type TContactInfoInput = z.input<typeof ZContactInfoInputSchema>;
 
-/** The contact details a public page shows: exactly these five texts, nothing else. */
+/** The contact details a public page shows: exactly these six texts, nothing else. */
 export const ZPublicContactInfoSchema = z.strictObject({
   email: z.string(),
   website: z.string(),
+  instagram: z.string(),
   twitter: z.string(),
   linkedin: z.string(),
   github: z.string(),

@@ -4,7 +4,7 @@
  * https://domain, and a handle ('@mira', 'mira') becomes the profile URL on its network.
  */
 
-export const CONTACT_LINK_NETWORKS = ['website', 'twitter', 'linkedin', 'github'] as const;
+export const CONTACT_LINK_NETWORKS = ['website', 'instagram', 'twitter', 'linkedin', 'github'] as const;
 export type TContactLinkNetwork = (typeof CONTACT_LINK_NETWORKS)[number];
 export const CONTACT_FIELDS = ['email', ...CONTACT_LINK_NETWORKS] as const;
 export type TContactField = (typeof CONTACT_FIELDS)[number];
@@ -14,6 +14,8 @@ export const CONTACT_LINK_MAX_LENGTH = 2048;
 
 /** Where a handle's profile lives, and the hosts a pasted profile link may be on. */
 const PROFILES: Record<Exclude<TContactLinkNetwork, 'website'>, { base: string; hosts: string[]; handle: RegExp }> = {
+  // Instagram usernames: letters, digits, dots and underscores, at most 30, never starting or ending with a dot.
+  instagram: { base: 'https://instagram.com/', hosts: ['instagram.com'], handle: /^(?!\.)(?!.*\.\.)[A-Za-z0-9._]{1,30}(?<!\.)$/ },
   twitter: { base: 'https://x.com/', hosts: ['x.com', 'twitter.com'], handle: /^[A-Za-z0-9_]{1,15}$/ },
   linkedin: { base: 'https://www.linkedin.com/in/', hosts: ['linkedin.com'], handle: /^[A-Za-z0-9][A-Za-z0-9-]{1,99}$/ },
   github: { base: 'https://github.com/', hosts: ['github.com'], handle: /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/ },
@@ -22,6 +24,7 @@ const PROFILES: Record<Exclude<TContactLinkNetwork, 'website'>, { base: string; 
 export const CONTACT_MESSAGES: Record<TContactField, string> = {
   email: 'Enter an email address like name@example.com.',
   website: 'Enter a web address like https://example.com.',
+  instagram: 'Enter an Instagram handle like @name, or an https://instagram.com/ link.',
   twitter: 'Enter a Twitter handle like @name, or an https://x.com/ link.',
   linkedin: 'Enter a LinkedIn profile name, or an https://www.linkedin.com/in/ link.',
   github: 'Enter a GitHub username, or an https://github.com/ link.',
@@ -87,7 +90,7 @@ export function findContactInfoProblems(info: Partial<Record<TContactField, stri
 }
 
 /** No contact details: every field empty. */
-export const EMPTY_CONTACT_INFO: Readonly<Record<TContactField, string>> = { email: '', website: '', twitter: '', linkedin: '', github: '' };
+export const EMPTY_CONTACT_INFO: Readonly<Record<TContactField, string>> = { email: '', website: '', instagram: '', twitter: '', linkedin: '', github: '' };
 
 /** Stored contact details as a page shows them: an invalid email or link (stored by older code) is left out. */
 export function toPublicContactInfo(info: Partial<Record<TContactField, string>>): Record<TContactField, string> {

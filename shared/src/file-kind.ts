@@ -50,8 +50,12 @@ export function formatBytes(bytes: number): string {
 
 /** A Site Title suggested from a file name: extension removed, dashes and underscores to spaces, words capitalised. */
 export function titleFromFileName(name: string): string {
-  const base = name.replace(/\.[^./\\]+$/, '');
-  return base
+  return titleFromFolderName(name.replace(/\.[^./\\]+$/, ''));
+}
+
+/** A Site Title suggested from a folder name: dashes and underscores to spaces, words capitalised (a dot is kept). */
+export function titleFromFolderName(name: string): string {
+  return name
     .replace(/[-_]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()

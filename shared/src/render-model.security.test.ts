@@ -16,7 +16,7 @@ const MODEL: TSiteRenderModel = {
   template: 'universal',
   theme: 'professional-light',
   settings: { enableFavorites: true, enableComments: false, enableApprovals: false, enableAnalytics: true },
-  contactInfo: { email: '', website: '', twitter: '', linkedin: '', github: '' },
+  contactInfo: { email: '', website: '', instagram: '', twitter: '', linkedin: '', github: '' },
   files: [],
   publishedAt: '2025-03-04T10:00:00.000Z',
   siteOrigin: 'https://dropsite.test',

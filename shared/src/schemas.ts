@@ -46,6 +46,7 @@ export const DEFAULT_PUBLIC_SITE_SETTINGS: TPublicSiteSettings = toPublicSiteSet
 export const ZContactInfoSchema = z.object({
   email: z.string().max(320).default(''),
   website: z.string().max(2048).default(''),
+  instagram: z.string().max(2048).default(''),
   twitter: z.string().max(2048).default(''),
   linkedin: z.string().max(2048).default(''),
   github: z.string().max(2048).default(''),
@@ -91,7 +92,7 @@ export const ZUploadFormSchema = z.object({
   authorName: z.string().trim().max(UPLOAD_LIMITS.maxAuthorNameLength).default(''),
   anonymousSessionId: z.string().max(200).optional(),
   settings: z.preprocess(blankToUndefined, jsonText(ZSiteSettingsSchema).optional()),
-  /** JSON text of the creator's public contact details (email, website, twitter, linkedin, github). */
+  /** JSON text of the creator's public contact details (email, website, instagram, twitter, linkedin, github). */
   contactInfo: z.preprocess(blankToUndefined, jsonText(ZContactInfoInputSchema).optional()),
   filesMetadata: z.preprocess(blankToUndefined, jsonText(z.array(ZFileMetadataEntrySchema).max(UPLOAD_LIMITS.maxFilesPerSite)).optional()),
   password: z.preprocess(blankToUndefined, ZSitePasswordSchema.optional()),

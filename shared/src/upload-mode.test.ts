@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MODE_THRESHOLDS } from './constants.ts';
-import { UPLOAD_MODE_BADGES, chooseUploadMode } from './upload-mode.ts';
+import { UPLOAD_MODES, UPLOAD_MODE_BADGES, UPLOAD_MODE_EXPLANATIONS, chooseUploadMode } from './upload-mode.ts';
 
 const MB = 1024 * 1024;
 const files = (...sizes: number[]) => sizes.map((size) => ({ size }));
@@ -45,5 +45,14 @@ describe('chooseUploadMode', () => {
       chunked: 'Fast Mode Active',
       regular: 'Standard Upload',
     });
+  });
+
+  it('says in one plain line what each mode means for the creator, without the badge words', () => {
+    for (const mode of UPLOAD_MODES) {
+      const line = UPLOAD_MODE_EXPLANATIONS[mode];
+      expect(line, mode).toMatch(/^[A-Z].{20,120}\.$/);
+      expect(line.toLowerCase(), mode).not.toContain('mode');
+    }
+    expect(UPLOAD_MODE_EXPLANATIONS.regular).toBe('Your files are small enough to send in one go.');
   });
 });

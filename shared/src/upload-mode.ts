@@ -12,6 +12,14 @@ export const UPLOAD_MODE_BADGES: Record<TUploadMode, string> = {
   regular: 'Standard Upload',
 };
 
+/** What each mode means for the creator, in one plain line beside its badge. */
+export const UPLOAD_MODE_EXPLANATIONS: Record<TUploadMode, string> = {
+  'direct-chunked': 'Big files go straight to storage in pieces; if the page reloads, the upload carries on where it stopped.',
+  direct: 'Your files go straight to storage, then are made ready for viewing.',
+  chunked: 'Large files go up in pieces; a piece that fails is sent again on its own.',
+  regular: 'Your files are small enough to send in one go.',
+};
+
 /**
  * The spec's rules, applied in its order:
  * 1. direct-chunked: any file over 100 MB, or a total over 200 MB;

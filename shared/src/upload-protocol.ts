@@ -179,7 +179,15 @@ export const ZUploadDraftSchema = z.object({
     settings: ZSiteSettingsSchema,
     /** As the fields hold it (drafts saved before contact fields existed have none). */
     contactInfo: z
-      .object({ email: z.string().max(1000), website: z.string().max(2048), twitter: z.string().max(2048), linkedin: z.string().max(2048), github: z.string().max(2048) })
+      .object({
+        email: z.string().max(1000),
+        website: z.string().max(2048),
+        // Drafts saved before the Instagram field existed have none.
+        instagram: z.string().max(2048).default(''),
+        twitter: z.string().max(2048),
+        linkedin: z.string().max(2048),
+        github: z.string().max(2048),
+      })
       .optional(),
   }),
   hadPassword: z.boolean(),

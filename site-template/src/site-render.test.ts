@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as cheerio from 'cheerio';
-import { DEFAULT_SITE_SETTINGS, TEMPLATE_IDS, type TSiteRenderModel } from '@dropsite/shared';
+import { DEFAULT_SITE_SETTINGS, EMPTY_CONTACT_INFO, TEMPLATE_IDS, type TSiteRenderModel } from '@dropsite/shared';
 import { loadSiteRenderer } from '../../builder/src/render.ts';
 import { ensureTemplateBuilt } from '../../builder/src/test-support/ensure-template-built.ts';
 import { LONG_LINE, makeFile, makeImage, makePdfFile, makeSite, makeTextFile, makeVideoFile, makeZipFile } from './test-support/fixtures.ts';
@@ -294,7 +294,14 @@ describe('hero, theme and footer', () => {
   it('the contact section: heading, text, mail link, download-all, safe profile links and the branding', async () => {
     const $ = await render(
       makeSite(images(2), {
-        contactInfo: { email: 'mira@example.com', website: 'mira.example.com', twitter: '@mira', linkedin: 'javascript:alert(1)', github: 'https://github.com/mira' },
+        contactInfo: {
+          email: 'mira@example.com',
+          website: 'mira.example.com',
+          instagram: '@mira.studio',
+          twitter: '@mira',
+          linkedin: 'javascript:alert(1)',
+          github: 'https://github.com/mira',
+        },
       }),
     );
     expect($('footer h2').text()).toBe('Connect with Mira Solberg');
@@ -302,10 +309,24 @@ describe('hero, theme and footer', () => {
     expect($('a:contains("Get in touch")').attr('href')).toBe('mailto:mira@example.com');
     expect($('a:contains("Download all files")').attr('href')).toBe('/api/sites/render-fixture/download');
     const links = $('.connect__link');
-    expect(links.map((_, el) => $(el).attr('href')).get()).toEqual(['https://mira.example.com', 'https://x.com/mira', 'https://github.com/mira']);
-    expect(links.map((_, el) => $(el).attr('target')).get()).toEqual(['_blank', '_blank', '_blank']);
+    expect(links.map((_, el) => $(el).attr('href')).get()).toEqual([
+      'https://mira.example.com',
+      'https://instagram.com/mira.studio',
+      'https://x.com/mira',
+      'https://github.com/mira',
+    ]);
+    expect(links.map((_, el) => $(el).attr('target')).get()).toEqual(['_blank', '_blank', '_blank', '_blank']);
+    expect(links.eq(1).attr('aria-label')).toBe('Instagram (opens in a new tab)');
     expect(links.first().attr('rel')).toContain('noopener');
     expect($('.branding__line').text().replace(/\s+/g, ' ').trim()).toBe('Powered by Dropsite');
+  });
+
+  it('gives an Instagram value that is not a handle or a web link no link at all', async () => {
+    for (const instagram of ['javascript:alert(1)', 'data:text/html,hi', 'java\tscript:alert(1)', '"><script>']) {
+      const $ = await render(makeSite(images(2), { contactInfo: { ...EMPTY_CONTACT_INFO, instagram } }));
+      expect($('.connect__link')).toHaveLength(0);
+      expect($.html()).not.toContain('javascript:');
+    }
   });
 
   it('escapes every creator-supplied text', async () => {
@@ -381,7 +402,9 @@ describe('templates shape the page', () => {
 
   it('portfolio: the author big with the title as role, the bio, contact and Download Resume up top, work then documents', async () => {
     const files = grouped();
-    const $ = await render(makeSite(files, { template: 'portfolio-resume', contactInfo: { email: 'mira@example.com', website: '', twitter: '', linkedin: 'mira', github: '' } }));
+    const $ = await render(
+      makeSite(files, { template: 'portfolio-resume', contactInfo: { email: 'mira@example.com', website: '', instagram: '', twitter: '', linkedin: 'mira', github: '' } }),
+    );
     expect($('.hero').attr('data-hero-kind')).toBe('profile');
     expect($('h1').text()).toBe('Mira Solberg');
     expect($('.hero__role').text()).toBe('Harbour Lights');

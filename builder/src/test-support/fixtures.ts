@@ -23,7 +23,7 @@ export function makeProject(overrides: Partial<TBuildProject> = {}): TBuildProje
     template: 'universal',
     theme: 'professional-light',
     settings: DEFAULT_SITE_SETTINGS,
-    contactInfo: { email: 'mira@example.com', website: '', twitter: '', linkedin: '', github: '' },
+    contactInfo: { email: 'mira@example.com', website: '', instagram: '', twitter: '', linkedin: '', github: '' },
     createdAt: FIXTURE_CREATED_AT,
     version: 1,
     ...overrides,

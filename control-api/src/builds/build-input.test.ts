@@ -47,7 +47,8 @@ for (const dialect of TEST_DIALECTS) {
         template: 'photo-gallery',
         theme: 'professional',
         settings: { ...DEFAULT_SITE_SETTINGS, enableFavorites: true, slackWebhook: 'https://hooks.example/x' },
-        contactInfo: { email: 'ann@example.com', website: '', twitter: '', linkedin: '', github: '' },
+        // Stored before Instagram was a field: read with it empty.
+        contactInfo: { email: 'ann@example.com', website: '', instagram: '', twitter: '', linkedin: '', github: '' },
         createdAt: project.created_at,
         version: 4,
       });

@@ -10,10 +10,18 @@ import { buildUploadForm, makeJpeg } from '../test-support/fixtures.ts';
 import { completeSession, initChunked, initDirect, sendChunk } from '../test-support/upload-session-client.ts';
 import { ensureTemplateBuilt } from '@dropsite/builder/test-support';
 
-const TYPED = { email: ' mira@studio.example ', website: 'mira.studio', twitter: '@mira', linkedin: 'mira-solberg', github: 'https://github.com/mira' };
+const TYPED = {
+  email: ' mira@studio.example ',
+  website: 'mira.studio',
+  instagram: '@mira.photos',
+  twitter: '@mira',
+  linkedin: 'mira-solberg',
+  github: 'https://github.com/mira',
+};
 const STORED = {
   email: 'mira@studio.example',
   website: 'https://mira.studio/',
+  instagram: 'https://instagram.com/mira.photos',
   twitter: 'https://x.com/mira',
   linkedin: 'https://www.linkedin.com/in/mira-solberg',
   github: 'https://github.com/mira',
@@ -66,7 +74,8 @@ describe('contact details of a site', () => {
     expect(mail.attr('href')).toBe('mailto:mira@studio.example');
     expect(mail.text().trim()).toBe('Get in touch');
     const links = footer.find('.connect__links a');
-    expect(links.map((_, a) => $(a).attr('href')).get()).toEqual([STORED.website, STORED.twitter, STORED.linkedin, STORED.github]);
+    expect(links.map((_, a) => $(a).attr('href')).get()).toEqual([STORED.website, STORED.instagram, STORED.twitter, STORED.linkedin, STORED.github]);
+    expect(links.eq(1).attr('aria-label')).toBe('Instagram (opens in a new tab)');
     for (const a of links.toArray()) {
       expect($(a).attr('target')).toBe('_blank');
       expect($(a).attr('rel')).toContain('noopener');
@@ -92,6 +101,8 @@ describe('contact details of a site', () => {
       ['email', 'mira@studio.example?cc=victim@example.com'],
       ['website', 'javascript:alert(1)'],
       ['website', 'http://mira.studio'],
+      ['instagram', 'javascript:alert(1)'],
+      ['instagram', 'https://instagram.com.evil.example/mira'],
       ['twitter', 'https://evil.example/mira'],
       ['github', 'not a handle'],
     ] as const) {
@@ -105,7 +116,7 @@ describe('contact details of a site', () => {
   it('the direct upload takes the same field', async () => {
     const res = await postMultipart('/api/direct-upload', { contactInfo: JSON.stringify({ github: 'mira' }) });
     expect(res.status).toBe(201);
-    expect(await contactOf(String(res.body.slug))).toEqual({ email: '', website: '', twitter: '', linkedin: '', github: 'https://github.com/mira' });
+    expect(await contactOf(String(res.body.slug))).toEqual({ email: '', website: '', instagram: '', twitter: '', linkedin: '', github: 'https://github.com/mira' });
     await app.deps.queue.whenIdle();
   });
 
@@ -116,7 +127,7 @@ describe('contact details of a site', () => {
     const { sessionId, uploadUrls, projectSlug } = chunked.body as unknown as { sessionId: string; projectSlug: string; uploadUrls: Array<{ uploadUrl: string }> };
     expect((await sendChunk(app.url, uploadUrls[0]!.uploadUrl, 0, file.bytes, { last: true })).status).toBe(200);
     expect((await completeSession(app.url, sessionId)).status).toBe(200);
-    expect(await contactOf(projectSlug)).toEqual({ email: 'mira@studio.example', website: '', twitter: 'https://x.com/mira', linkedin: '', github: '' });
+    expect(await contactOf(projectSlug)).toEqual({ email: 'mira@studio.example', website: '', instagram: '', twitter: 'https://x.com/mira', linkedin: '', github: '' });
 
     const refused = await initDirect(app.url, [file], { contactInfo: { linkedin: 'data:text/html,hi' } });
     expect(refused.status).toBe(400);

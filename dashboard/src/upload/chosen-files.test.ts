@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pickedFromInput, readDroppedFiles } from './chosen-files.ts';
+import { pickedFromInput, readDroppedFiles, topFolderOf } from './chosen-files.ts';
 
 const file = (name: string) => new File(['x'], name, { lastModified: 1 });
 
@@ -49,6 +49,8 @@ describe('files picked with Choose Folder', () => {
   it('groups each file by the folder that directly holds it', () => {
     const picked = pickedFromInput([fromFolderInput('Wedding/cover.jpg'), fromFolderInput('Wedding/Portraits/anna.jpg'), fromFolderInput('Wedding/Ceremony/Rings/r1.jpg')]);
     expect(summary(picked)).toEqual(['Portraits:anna.jpg', 'Rings:r1.jpg', 'Wedding:cover.jpg']);
+    expect(picked.map((p) => p.folderPath)).toEqual(['Wedding', 'Wedding/Portraits', 'Wedding/Ceremony/Rings']);
+    expect(picked.map(topFolderOf)).toEqual(['Wedding', 'Wedding', 'Wedding']);
   });
 
   it('skips hidden and system files, and files in hidden folders', () => {
@@ -74,6 +76,10 @@ describe('a dropped folder', () => {
     const shoot = folderEntry('Shoot', [fileEntry('cover.jpg'), black, folderEntry('White', [fileEntry('tee.jpg')])]);
     const picked = await readDroppedFiles(drop([fileEntry('brief.pdf'), shoot]));
     expect(summary(picked)).toEqual(['-:brief.pdf', 'Shoot:cover.jpg', 'White:tee.jpg', ...[1, 2, 3, 4, 5].map((i) => `Black:tee-${i}.jpg`)].sort());
+    const folderOf = (name: string) => picked.find((p) => p.file.name === name);
+    expect(folderOf('tee.jpg')?.folderPath).toBe('Shoot/White');
+    expect(topFolderOf(folderOf('tee.jpg')!)).toBe('Shoot');
+    expect(topFolderOf(folderOf('brief.pdf')!)).toBeNull();
   });
 
   it('leaves out hidden and system files and hidden folders inside it', async () => {

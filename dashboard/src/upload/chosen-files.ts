@@ -1,10 +1,12 @@
-/** The files the creator has chosen so far: adding, de-duplicating and reading dropped or chosen folders. */
+/** The files the creator has chosen so far: adding, spotting files added twice and reading dropped or chosen folders. */
 import { UPLOAD_LIMITS, groupFromRelativePath } from '@dropsite/shared';
 
 /** A file as picked: its group is the folder that directly held it (null for a file at the top of the drop). */
 export interface TPickedFile {
   file: File;
   group: string | null;
+  /** The folders from the top of the drop or chosen folder down to the file ('Shoot/Portraits'); absent for a loose file. */
+  folderPath?: string;
 }
 
 export interface TChosenFile extends TPickedFile {
@@ -20,34 +22,52 @@ export interface TAddFilesResult {
 // Files operating systems leave in folders; nobody means to deliver them.
 const SYSTEM_FILE = /^(?:\.DS_Store|Thumbs\.db|desktop\.ini|\._.*)$/i;
 
-// The same file in two folders ('Black/tee.jpg', 'White/tee.jpg') is two files of the site.
-const fileKey = ({ file, group }: TPickedFile) => `${group ?? ''}\u0000${file.name}\u0000${file.size}\u0000${file.lastModified}`;
+// The same name in two folders ('Black/tee.jpg', 'White/tee.jpg') is two files of the site; the same
+// name and size in the same place is one file added twice.
+const duplicateKey = ({ file, group, folderPath }: TPickedFile) => `${folderPath ?? group ?? ''}\u0000${file.name}\u0000${file.size}`;
+
+/** The top folder a file was chosen or dropped in ('Harper Wedding' for 'Harper Wedding/Ceremony'), or null for a loose file. */
+export function topFolderOf(picked: TPickedFile): string | null {
+  return picked.folderPath ? (picked.folderPath.split('/')[0] ?? null) : null;
+}
+
+/**
+ * The files added twice: each later copy of a file already in the list (same name and size, in the
+ * same folder), mapped to the id of the first one. Files of the same name in different folders are not copies.
+ */
+export function findDuplicates(files: readonly TChosenFile[]): Map<string, string> {
+  const first = new Map<string, string>();
+  const duplicates = new Map<string, string>();
+  for (const chosen of files) {
+    const key = duplicateKey(chosen);
+    const original = first.get(key);
+    if (original === undefined) first.set(key, chosen.id);
+    else duplicates.set(chosen.id, original);
+  }
+  return duplicates;
+}
 
 /** Hidden files and folders inside a folder ('.DS_Store', '.git', '._IMG_1.jpg') and the system files operating systems leave there. */
 function isHiddenName(name: string): boolean {
   return name.startsWith('.') || SYSTEM_FILE.test(name);
 }
 
-/** Appends new files in the order given, skipping system files and files already in the list. */
+/** Appends new files in the order given, skipping system files; a file added twice stays, for the list to flag (see findDuplicates). */
 export function addFiles(
   current: readonly TChosenFile[],
   incoming: Iterable<TPickedFile>,
   createId: () => string,
   maxFiles: number = UPLOAD_LIMITS.maxFilesPerSite,
 ): TAddFilesResult {
-  const seen = new Set(current.map(fileKey));
   const files = [...current];
   let overLimit = 0;
   for (const picked of incoming) {
     if (SYSTEM_FILE.test(picked.file.name)) continue;
-    const key = fileKey(picked);
-    if (seen.has(key)) continue;
     if (files.length >= maxFiles) {
       overLimit += 1;
       continue;
     }
-    seen.add(key);
-    files.push({ id: createId(), file: picked.file, group: picked.group });
+    files.push({ id: createId(), ...picked });
   }
   return { files, overLimit };
 }
@@ -68,7 +88,7 @@ export function pickedFromInput(chosen: Iterable<File>): TPickedFile[] {
     const parts = path.split('/').filter((p) => p !== '');
     // The chosen folder itself (the first part) may be named anything; what is inside it may not be hidden.
     if (parts.slice(1).some(isHiddenName)) continue;
-    picked.push({ file, group: groupFromRelativePath(path) });
+    picked.push({ file, group: groupFromRelativePath(path), folderPath: parts.slice(0, -1).join('/') });
   }
   return picked;
 }
@@ -117,7 +137,7 @@ async function readFolder(folder: FileSystemDirectoryEntry, path: string): Promi
           () => resolve(null),
         ),
       );
-      return file ? [{ file, group: groupFromRelativePath(`${path}/${child.name}`) }] : [];
+      return file ? [{ file, group: groupFromRelativePath(`${path}/${child.name}`), folderPath: path }] : [];
     }),
   );
   return nested.flat();

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactElement } from 'react';
 import { detectFileKind, formatBytes, getExtension, type TFileKind } from '@dropsite/shared';
-import { ArchiveIcon, AudioIcon, CloseIcon, DocumentIcon, FolderIcon, ImageIcon, SlidesIcon, VideoIcon } from '../components/icons.tsx';
-import type { TChosenFile } from './chosen-files.ts';
+import { AlertIcon, ArchiveIcon, AudioIcon, CloseIcon, DocumentIcon, FolderIcon, ImageIcon, SlidesIcon, VideoIcon } from '../components/icons.tsx';
+import { findDuplicates, type TChosenFile } from './chosen-files.ts';
 
 const KIND_ICONS: Record<TFileKind, (p: { size?: number }) => ReactElement> = {
   image: ImageIcon,
@@ -25,13 +25,16 @@ interface TFileListProps {
   registerRemoveButton: (id: string, element: HTMLButtonElement | null) => void;
 }
 
+/** The chosen files, each with its remove button; a file added twice is flagged with a one-click remove. */
 export function FileList({ files, isDisabled, onRemove, registerRemoveButton }: TFileListProps) {
+  const duplicates = findDuplicates(files);
   return (
     <ul role="list" className="file-list" aria-label="Chosen files">
       {files.map(({ id, file, group }) => {
         const { base, extension } = splitName(file.name);
+        const isDuplicate = duplicates.has(id);
         return (
-          <li key={id} className="file-row">
+          <li key={id} className="file-row" data-duplicate={isDuplicate ? '' : undefined}>
             <FileThumb file={file} />
             <div className="file-row__text">
               <span className="file-row__name" title={file.name}>
@@ -51,6 +54,17 @@ export function FileList({ files, isDisabled, onRemove, registerRemoveButton }: 
                 )}
                 {describeType(file)} · {formatBytes(file.size)}
               </span>
+              {isDuplicate && (
+                <span className="file-row__duplicate" data-testid="duplicate-flag">
+                  <span className="file-row__duplicate-text">
+                    <AlertIcon size={14} />
+                    <span>Added twice: same name and size as a file above.</span>
+                  </span>
+                  <button type="button" className="file-row__duplicate-remove" disabled={isDisabled} onClick={() => onRemove(id)}>
+                    Remove copy<span className="visually-hidden"> of {file.name}</span>
+                  </button>
+                </span>
+              )}
             </div>
             <button
               ref={(el) => registerRemoveButton(id, el)}

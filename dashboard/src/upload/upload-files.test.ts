@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { addFiles, totalBytes, type TChosenFile } from './chosen-files.ts';
-import { suggestSiteTitle, typeSiteTitle } from './site-title.ts';
+import { addFiles, findDuplicates, totalBytes, type TChosenFile } from './chosen-files.ts';
+import { isCameraFileName, suggestSiteTitle, titleFromFiles, typeSiteTitle } from './site-title.ts';
 import { createTransferMeter, formatTimeLeft } from './upload-progress.ts';
 import { DEFAULT_UPLOAD_SETTINGS, UPLOAD_FAILED_MESSAGE, buildUploadForm, isAbortError, parseUploadReply, uploadFiles } from './upload-files.ts';
 import { UploadError, describePublishError } from './upload-errors.ts';
@@ -32,6 +32,43 @@ describe('suggestSiteTitle', () => {
     const cleared = typeSiteTitle('   ');
     expect(cleared.isTitleTyped).toBe(false);
     expect(suggestSiteTitle(cleared, [file('final_cut.mov')])).toBe('Final Cut');
+  });
+});
+
+describe('titleFromFiles', () => {
+  it("takes a folder upload's title from the folder, by the same rule as a file name", () => {
+    expect(titleFromFiles([{ name: 'DSC_0142.jpg', folder: 'harper-cole_wedding' }])).toBe('Harper Cole Wedding');
+    expect(titleFromFiles([{ name: 'a.jpg', folder: 'Spring.2026 shoot' }])).toBe('Spring.2026 Shoot');
+  });
+
+  it('leaves the title empty for names a camera or phone gave', () => {
+    for (const name of ['DSC_0142.jpg', 'DSC0142.JPG', 'DSCF0142.RAF', 'DSCN0001.jpg', 'IMG_1234.HEIC', 'IMG_1234 (1).jpg', 'IMG_1234-2.jpg', '_MG_0042.CR2', '_DSC1234.NEF']) {
+      expect(isCameraFileName(name), name).toBe(true);
+      expect(titleFromFiles([{ name }]), name).toBe('');
+    }
+    for (const name of ['P1010001.JPG', 'PXL_20240501_101010123.jpg', 'GOPR0001.MP4', 'MVI_0001.MOV', 'DJI_0001.jpg', '20240501_101010.jpg', '0142.jpg']) {
+      expect(isCameraFileName(name), name).toBe(true);
+    }
+    // And from a camera card's own folders.
+    expect(titleFromFiles([{ name: 'DSC_0001.jpg', folder: 'DCIM' }])).toBe('');
+    expect(titleFromFiles([{ name: 'DSC_0001.jpg', folder: '100MSDCF' }])).toBe('');
+  });
+
+  it('keeps the name of a file a person named, even when it has a number', () => {
+    for (const [name, title] of [
+      ['Portrait 12.jpg', 'Portrait 12'],
+      ['Imogen-and-Sam.jpg', 'Imogen And Sam'],
+      ['Design_brief_v3.pdf', 'Design Brief V3'],
+      ['Pitch 2026.key', 'Pitch 2026'],
+      ['Sample_menu.pdf', 'Sample Menu'],
+    ]) {
+      expect(isCameraFileName(name!), name).toBe(false);
+      expect(titleFromFiles([{ name: name! }])).toBe(title);
+    }
+  });
+
+  it('is empty without files', () => {
+    expect(titleFromFiles([])).toBe('');
   });
 });
 
@@ -136,30 +173,50 @@ describe('addFiles', () => {
   const id = () => `f${++n}`;
   const top = (...files: File[]) => files.map((f) => ({ file: f, group: null }));
 
-  it('appends in order, skipping duplicates and system files', () => {
+  it('appends in order, skipping system files; a file added twice stays and is flagged as a copy of the first', () => {
     const first = addFiles([], top(file('a.jpg'), file('.DS_Store'), file('b.jpg')), id).files;
     const { files } = addFiles(first, top(file('a.jpg'), file('c.jpg'), file('Thumbs.db')), id);
-    expect(files.map((c) => c.file.name)).toEqual(['a.jpg', 'b.jpg', 'c.jpg']);
-    expect(totalBytes(files)).toBe(30);
+    expect(files.map((c) => c.file.name)).toEqual(['a.jpg', 'b.jpg', 'a.jpg', 'c.jpg']);
+    expect(totalBytes(files)).toBe(40);
+    expect([...findDuplicates(files)]).toEqual([[files[2]!.id, files[0]!.id]]);
   });
 
-  it('keeps two different files that share a name', () => {
+  it('flags the same name and size even when the copy was saved at another time', () => {
+    const { files } = addFiles([], top(file('DSC_0142.jpg', 10, 'image/jpeg', 1), file('DSC_0142.jpg', 10, 'image/jpeg', 99)), id);
+    expect(findDuplicates(files).size).toBe(1);
+  });
+
+  it('does not flag two different files that share a name', () => {
     const { files } = addFiles([], top(file('cover.jpg', 10), file('cover.jpg', 20)), id);
     expect(files).toHaveLength(2);
+    expect(findDuplicates(files).size).toBe(0);
   });
 
-  it('keeps the same file in two folders, each with its group', () => {
+  it('does not flag the same name in two folders, each with its group; the same folder twice is a copy', () => {
     const tee = file('tee.jpg');
     const { files } = addFiles(
       [],
       [
-        { file: tee, group: 'Black' },
-        { file: tee, group: 'White' },
-        { file: tee, group: 'White' },
+        { file: tee, group: 'Black', folderPath: 'Shop/Black' },
+        { file: tee, group: 'White', folderPath: 'Shop/White' },
+        { file: tee, group: 'White', folderPath: 'Shop/White' },
       ],
       id,
     );
-    expect(files.map((c) => c.group)).toEqual(['Black', 'White']);
+    expect(files.map((c) => c.group)).toEqual(['Black', 'White', 'White']);
+    expect([...findDuplicates(files).keys()]).toEqual([files[2]!.id]);
+  });
+
+  it('does not flag files of the same name in different folders whose last folder has the same name', () => {
+    const { files } = addFiles(
+      [],
+      [
+        { file: file('a.jpg'), group: 'Raw', folderPath: 'Day 1/Raw' },
+        { file: file('a.jpg'), group: 'Raw', folderPath: 'Day 2/Raw' },
+      ],
+      id,
+    );
+    expect(findDuplicates(files).size).toBe(0);
   });
 
   it('stops at the per-site limit and says how many were left out', () => {

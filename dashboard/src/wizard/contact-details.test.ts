@@ -12,12 +12,12 @@ const run = (actions: TWizardAction[], from: TWizardState = INITIAL_WIZARD_STATE
 
 describe('contact details in the wizard', () => {
   it('starts empty and keeps what the creator types per field', () => {
-    expect(EMPTY_FORM.contactInfo).toEqual({ email: '', website: '', twitter: '', linkedin: '', github: '' });
+    expect(EMPTY_FORM.contactInfo).toEqual({ email: '', website: '', instagram: '', twitter: '', linkedin: '', github: '' });
     const state = run([
       { type: 'edit-contact', field: 'email', value: 'mira@studio.example' },
       { type: 'edit-contact', field: 'github', value: 'mira' },
     ]);
-    expect(state.form.contactInfo).toEqual({ email: 'mira@studio.example', website: '', twitter: '', linkedin: '', github: 'mira' });
+    expect(state.form.contactInfo).toEqual({ email: 'mira@studio.example', website: '', instagram: '', twitter: '', linkedin: '', github: 'mira' });
     expect(run([{ type: 'create-another' }], state).form.contactInfo).toEqual(EMPTY_FORM.contactInfo);
   });
 
@@ -30,16 +30,25 @@ describe('contact details in the wizard', () => {
 
   it('does not continue past the details step while a contact field is not valid, and says which one', () => {
     expect(validateDetails({ ...details, contactInfo: EMPTY_FORM.contactInfo }, now)).toMatchObject({ canContinue: true, contact: {} });
-    const valid = { email: 'mira@studio.example', website: 'mira.studio', twitter: '@mira', linkedin: 'mira-solberg', github: 'https://github.com/mira' };
+    const valid = {
+      email: 'mira@studio.example',
+      website: 'mira.studio',
+      instagram: '@mira.photos',
+      twitter: '@mira',
+      linkedin: 'mira-solberg',
+      github: 'https://github.com/mira',
+    };
     expect(validateDetails({ ...details, contactInfo: valid }, now).canContinue).toBe(true);
     const invalid = validateDetails({ ...details, contactInfo: { ...valid, email: 'mira@', website: 'javascript:alert(1)' } }, now);
     expect(invalid).toMatchObject({ canContinue: false, contact: { email: CONTACT_MESSAGES.email, website: CONTACT_MESSAGES.website } });
     expect(Object.keys(invalid.contact)).toEqual(['email', 'website']);
+    const badInstagram = validateDetails({ ...details, contactInfo: { ...valid, instagram: 'javascript:alert(1)' } }, now);
+    expect(badInstagram).toMatchObject({ canContinue: false, contact: { instagram: CONTACT_MESSAGES.instagram } });
   });
 });
 
 describe('contact details in every publish call', () => {
-  const typed = { email: ' mira@studio.example ', website: '', twitter: '@mira', linkedin: '', github: '' };
+  const typed = { email: ' mira@studio.example ', website: '', instagram: 'mira.photos', twitter: '@mira', linkedin: '', github: '' };
   const draft: TPublishDraft = {
     title: 'T',
     description: 'D',
@@ -53,20 +62,35 @@ describe('contact details in every publish call', () => {
 
   it('the multipart form carries the filled-in fields as JSON, which the server schema reads as https links', () => {
     const form = buildUploadForm({ files: [new File(['x'], 'a.jpg')], title: 'T', contactInfo: typed });
-    expect(JSON.parse(String(form.get('contactInfo')))).toEqual({ email: 'mira@studio.example', twitter: '@mira' });
+    expect(JSON.parse(String(form.get('contactInfo')))).toEqual({ email: 'mira@studio.example', instagram: 'mira.photos', twitter: '@mira' });
     const parsed = ZUploadFormSchema.parse(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === 'string')));
-    expect(parsed.contactInfo).toEqual({ email: 'mira@studio.example', website: '', twitter: 'https://x.com/mira', linkedin: '', github: '' });
+    expect(parsed.contactInfo).toEqual({
+      email: 'mira@studio.example',
+      website: '',
+      instagram: 'https://instagram.com/mira.photos',
+      twitter: 'https://x.com/mira',
+      linkedin: '',
+      github: '',
+    });
     // Nothing filled in: no field at all.
     expect(buildUploadForm({ files: [], title: 'T', contactInfo: EMPTY_FORM.contactInfo }).has('contactInfo')).toBe(false);
   });
 
   it('the chunked inits and the preview send the same details', () => {
     const metadata = toUploadMetadata(draft);
-    expect(metadata.contactInfo).toEqual({ email: 'mira@studio.example', twitter: '@mira' });
+    expect(metadata.contactInfo).toEqual({ email: 'mira@studio.example', instagram: 'mira.photos', twitter: '@mira' });
     expect(ZChunkedInitRequestSchema.parse({ ...metadata, files: [{ name: 'a', size: 1 }] }).contactInfo.twitter).toBe('https://x.com/mira');
+    expect(ZChunkedInitRequestSchema.parse({ ...metadata, files: [{ name: 'a', size: 1 }] }).contactInfo.instagram).toBe('https://instagram.com/mira.photos');
     expect('contactInfo' in toUploadMetadata({ ...draft, contactInfo: EMPTY_FORM.contactInfo })).toBe(false);
 
     const preview = buildPreviewRequest({ ...draft, contactInfo: typed }, [], new Map());
-    expect(ZPreviewRequestSchema.parse(preview).contactInfo).toEqual({ email: 'mira@studio.example', website: '', twitter: 'https://x.com/mira', linkedin: '', github: '' });
+    expect(ZPreviewRequestSchema.parse(preview).contactInfo).toEqual({
+      email: 'mira@studio.example',
+      website: '',
+      instagram: 'https://instagram.com/mira.photos',
+      twitter: 'https://x.com/mira',
+      linkedin: '',
+      github: '',
+    });
   });
 });

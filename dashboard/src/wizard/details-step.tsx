@@ -57,6 +57,14 @@ const CONTACT_FIELDS: ReadonlyArray<{
     placeholder: 'https://yourstudio.com',
     hint: 'A link starting with https://, or just the domain',
   },
+  {
+    field: 'instagram',
+    label: 'Instagram',
+    type: 'text',
+    autoComplete: 'off',
+    placeholder: '@handle',
+    hint: 'A handle, or a link to instagram.com',
+  },
   { field: 'twitter', label: 'Twitter', type: 'text', autoComplete: 'off', placeholder: '@handle', hint: 'A handle, or a link to x.com' },
   { field: 'linkedin', label: 'LinkedIn', type: 'text', autoComplete: 'off', placeholder: 'profile-name', hint: 'Your profile name, or a link to linkedin.com/in/' },
   { field: 'github', label: 'GitHub', type: 'text', autoComplete: 'off', placeholder: 'username', hint: 'A username, or a link to github.com' },
@@ -72,7 +80,7 @@ export function DetailsStep({ form, onEdit, onEditContact, onBack, onContinue }:
   const ids = { title: useId(), description: useId(), author: useId(), password: useId(), expiry: useId() };
   const expiryBadge = validation.expiryDate ? null : formatExpiryBadge(form.expiryDate);
   const touch = (field: TDetailsField) => setTouched((t) => ({ ...t, [field]: true }));
-  const errorOf = (field: 'title' | 'description' | 'expiryDate' | 'password') => (touched[field] || (field === 'expiryDate' && form.expiryDate !== '') ? validation[field] : null);
+  const errorOf = (field: 'title' | 'expiryDate' | 'password') => (touched[field] || (field === 'expiryDate' && form.expiryDate !== '') ? validation[field] : null);
 
   return (
     <form
@@ -82,8 +90,8 @@ export function DetailsStep({ form, onEdit, onEditContact, onBack, onContinue }:
         event.preventDefault();
         if (validation.canContinue) onContinue();
         else {
-          setTouched({ title: true, description: true, expiryDate: true, password: true });
-          setContactTouched({ email: true, website: true, twitter: true, linkedin: true, github: true });
+          setTouched({ title: true, expiryDate: true, password: true });
+          setContactTouched(Object.fromEntries(CONTACT_FIELDS.map(({ field }) => [field, true])));
         }
       }}
     >
@@ -113,7 +121,7 @@ export function DetailsStep({ form, onEdit, onEditContact, onBack, onContinue }:
 
       <div className="field">
         <label className="field__label" htmlFor={ids.description}>
-          Description <span className="field__required">Required</span>
+          Description <span className="field__optional">Optional</span>
         </label>
         <textarea
           id={ids.description}
@@ -121,18 +129,9 @@ export function DetailsStep({ form, onEdit, onEditContact, onBack, onContinue }:
           value={form.description}
           rows={3}
           maxLength={UPLOAD_LIMITS.maxDescriptionLength}
-          required
-          aria-invalid={errorOf('description') ? true : undefined}
-          aria-describedby={errorOf('description') ? `${ids.description}-error` : undefined}
           placeholder="A line or two your visitors read under the title"
           onChange={(e) => onEdit('description', e.target.value)}
-          onBlur={() => touch('description')}
         />
-        {errorOf('description') && (
-          <p className="field__error" id={`${ids.description}-error`}>
-            {errorOf('description')}
-          </p>
-        )}
       </div>
 
       <div className="field">

@@ -1,5 +1,5 @@
 /**
- * The details step's rules (spec 5): Site Title and Description required, expiry not in the past;
+ * The details step's rules (spec 5): Site Title required, Description optional, expiry not in the past;
  * contact details optional, each one valid when given (the server applies the same rule).
  */
 import { findContactInfoProblems, SITE_PASSWORD_LIMITS, SITE_PASSWORD_MESSAGES, type TContactField } from '@dropsite/shared';
@@ -9,7 +9,6 @@ export interface TDetailsValidation {
   /** 'Configure Features' is enabled. */
   canContinue: boolean;
   title: string | null;
-  description: string | null;
   expiryDate: string | null;
   /** A password that is set but shorter than the minimum. */
   password: string | null;
@@ -19,7 +18,6 @@ export interface TDetailsValidation {
 
 export const DETAILS_MESSAGES = {
   title: 'Add a title for your site.',
-  description: 'Add a short description for your visitors.',
   expiryPast: 'Choose a date and time in the future.',
   expiryInvalid: 'Enter a complete date and time.',
   passwordShort: SITE_PASSWORD_MESSAGES.tooShort,
@@ -41,12 +39,8 @@ export function parseDateTimeLocal(value: string): Date | null {
   return date.getFullYear() === y && date.getMonth() === mo - 1 && date.getDate() === d ? date : null;
 }
 
-export function validateDetails(
-  form: Pick<TWizardForm, 'title' | 'description' | 'expiryDate'> & Partial<Pick<TWizardForm, 'contactInfo' | 'password'>>,
-  now: Date,
-): TDetailsValidation {
+export function validateDetails(form: Pick<TWizardForm, 'title' | 'expiryDate'> & Partial<Pick<TWizardForm, 'contactInfo' | 'password'>>, now: Date): TDetailsValidation {
   const title = form.title.trim() === '' ? DETAILS_MESSAGES.title : null;
-  const description = form.description.trim() === '' ? DETAILS_MESSAGES.description : null;
   let expiryDate: string | null = null;
   if (form.expiryDate !== '') {
     const date = parseDateTimeLocal(form.expiryDate);
@@ -59,7 +53,7 @@ export function validateDetails(
   // Blank means no password (the server ignores a blank one too); anything else needs the minimum length.
   const pw = form.password ?? '';
   const password = pw.trim() !== '' && pw.length < SITE_PASSWORD_LIMITS.minLength ? DETAILS_MESSAGES.passwordShort : null;
-  return { canContinue: !title && !description && !expiryDate && !password && isContactValid, title, description, expiryDate, password, contact };
+  return { canContinue: !title && !expiryDate && !password && isContactValid, title, expiryDate, password, contact };
 }
 
 /** 'Expires: 12 May 2026, 18:00' in the creator's locale. */

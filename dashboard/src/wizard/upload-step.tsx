@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useId, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
 import { UPLOAD_LIMITS, chooseUploadMode, formatBytes, type TFileFingerprint } from '@dropsite/shared';
 import { AlertIcon, ArrowRightIcon, FolderIcon, PlusIcon, UploadIcon } from '../components/icons.tsx';
-import { isFileDrag, pickedFromInput, readDroppedFiles, totalBytes, type TChosenFile, type TPickedFile } from '../upload/chosen-files.ts';
+import { findDuplicates, isFileDrag, pickedFromInput, readDroppedFiles, totalBytes, type TChosenFile, type TPickedFile } from '../upload/chosen-files.ts';
 import { FileList } from '../upload/file-list.tsx';
 import { fingerprintFile, isSameFileList } from '../upload/resume-store.ts';
-import { ModeBadge } from './mode-badge.tsx';
+import { ExplainedModeBadge } from './mode-badge.tsx';
 import { ResumeNotice } from './resume-notice.tsx';
 import '../upload/upload.css';
 
@@ -15,13 +15,15 @@ interface TUploadStepProps {
   overLimit: number;
   onAdd: (files: TPickedFile[]) => void;
   onRemove: (id: string) => void;
+  /** Removes every later copy of a file added twice. */
+  onRemoveDuplicates: () => void;
   onClear: () => void;
   onContinue: () => void;
   announce: (message: string) => void;
 }
 
 /** Step 1: drop or choose any files, as many as needed. */
-export function UploadStep({ files, interrupted = null, overLimit, onAdd, onRemove, onClear, onContinue, announce }: TUploadStepProps) {
+export function UploadStep({ files, interrupted = null, overLimit, onAdd, onRemove, onRemoveDuplicates, onClear, onContinue, announce }: TUploadStepProps) {
   const [isDragActive, setDragActive] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
@@ -38,6 +40,7 @@ export function UploadStep({ files, interrupted = null, overLimit, onAdd, onRemo
   }, []);
   const hasFiles = files.length > 0;
   const bytes = totalBytes(files);
+  const duplicateCount = findDuplicates(files).size;
 
   const addChosen = useCallback(
     (chosen: TPickedFile[]) => {
@@ -187,6 +190,23 @@ export function UploadStep({ files, interrupted = null, overLimit, onAdd, onRemo
                   <span>{alertMessage}</span>
                 </p>
               )}
+              {duplicateCount > 0 && (
+                <p className="upload-alert upload-alert--duplicates" data-testid="duplicates-alert">
+                  <AlertIcon size={18} />
+                  <span>{duplicateCount === 1 ? 'One file was added twice.' : `${duplicateCount} files were added twice.`}</span>
+                  <button
+                    type="button"
+                    className="upload-alert__action"
+                    onClick={() => {
+                      pendingFocusId.current = null;
+                      onRemoveDuplicates();
+                      announce(duplicateCount === 1 ? 'Copy removed' : `${duplicateCount} copies removed`);
+                    }}
+                  >
+                    {duplicateCount === 1 ? 'Remove the copy' : 'Remove the copies'}
+                  </button>
+                </p>
+              )}
             </div>
             <div className="upload-stage__summary">
               <p>
@@ -225,7 +245,7 @@ export function UploadStep({ files, interrupted = null, overLimit, onAdd, onRemo
       </p>
 
       <div className="wizard-actions">
-        <div className="wizard-actions__info">{hasFiles && <ModeBadge mode={chooseUploadMode(files.map((f) => f.file))} />}</div>
+        <div className="wizard-actions__info">{hasFiles && <ExplainedModeBadge mode={chooseUploadMode(files.map((f) => f.file))} />}</div>
         <button type="button" className="button button--primary" disabled={!hasFiles} onClick={onContinue}>
           Continue
           <ArrowRightIcon size={18} />

@@ -229,6 +229,7 @@ export function UploadWizard() {
               overLimit={state.overLimit}
               onAdd={addFiles}
               onRemove={(id) => dispatch({ type: 'remove-file', id })}
+              onRemoveDuplicates={() => dispatch({ type: 'remove-duplicates' })}
               onClear={() => dispatch({ type: 'clear-files' })}
               onContinue={() => dispatch({ type: 'continue' })}
               announce={announce}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DETAILS_MESSAGES, formatExpiryBadge, parseDateTimeLocal, toDateTimeLocal, toExpiryInstant, validateDetails } from './details-validation.ts';
-import { EMPTY_FORM, INITIAL_WIZARD_STATE, reduceWizard, type TWizardAction, type TWizardState } from './wizard-state.ts';
+import { EMPTY_FORM, INITIAL_WIZARD_STATE, reduceWizard, templateDefaultSettings, type TWizardAction, type TWizardState } from './wizard-state.ts';
 import { WIZARD_TIPS } from './tips.ts';
 
 let n = 0;
@@ -22,6 +22,34 @@ describe('wizard steps', () => {
     expect(state.form.title).toBe('Summer Wedding Final');
   });
 
+  it("takes a folder upload's title from the folder, and leaves a camera's file name out", () => {
+    const fromFolder = run([
+      { type: 'add-files', files: [{ file: file('DSC_0142.jpg'), group: 'Ceremony', folderPath: 'harper-cole_wedding/Ceremony' }], createId },
+      { type: 'continue' },
+    ]);
+    expect(fromFolder.form.title).toBe('Harper Cole Wedding');
+    const fromCamera = run([{ type: 'add-files', files: [picked('DSC_0142.jpg'), picked('Contract.pdf')], createId }, { type: 'continue' }]);
+    expect(fromCamera.step).toBe('template');
+    expect(fromCamera.form.title).toBe('');
+  });
+
+  it('removes every later copy of a file added twice in one go, keeping the first', () => {
+    const a = file('a.jpg');
+    const state = run([
+      { type: 'add-files', files: [{ file: a, group: null }, picked('b.jpg')], createId },
+      {
+        type: 'add-files',
+        files: [
+          { file: a, group: null },
+          { file: a, group: null },
+        ],
+        createId,
+      },
+      { type: 'remove-duplicates' },
+    ]);
+    expect(state.files.map((f) => f.file.name)).toEqual(['a.jpg', 'b.jpg']);
+  });
+
   it('keeps a title the creator already has', () => {
     const state = run([{ type: 'add-files', files: [picked('a.jpg')], createId }, { type: 'edit', field: 'title', value: 'Anna & Tom' }, { type: 'continue' }]);
     expect(state.form.title).toBe('Anna & Tom');
@@ -30,10 +58,11 @@ describe('wizard steps', () => {
   it('walks forward upload → template → details → settings → preview → success', () => {
     let state = run([{ type: 'add-files', files: [picked('a.jpg')], createId }, { type: 'continue' }, { type: 'continue' }]);
     expect(state.step).toBe('details');
-    // 'Configure Features' needs a description too.
-    state = run([{ type: 'continue' }], state);
+    // 'Configure Features' needs a title; the description may stay empty.
+    state = run([{ type: 'edit', field: 'title', value: ' ' }, { type: 'continue' }], state);
     expect(state.step).toBe('details');
-    state = run([{ type: 'edit', field: 'description', value: 'For the couple' }, { type: 'continue' }, { type: 'continue' }, { type: 'publish' }], state);
+    state = run([{ type: 'edit', field: 'title', value: 'For the couple' }, { type: 'continue' }, { type: 'continue' }, { type: 'publish' }], state);
+    expect(state.form.description).toBe('');
     expect(state.step).toBe('success');
   });
 
@@ -52,6 +81,7 @@ describe('wizard steps', () => {
       files: [{ id: 'a', file: file('a.jpg'), group: null }],
       form: { ...EMPTY_FORM, title: 'T', description: 'D', template: 'pitch-template', password: 'pw' },
       overLimit: 0,
+      touchedSettings: [],
     };
     const after = reduceWizard(before, { type: 'publish-failed' });
     expect(after.step).toBe('upload');
@@ -104,14 +134,64 @@ describe('wizard steps', () => {
   });
 });
 
+describe('switches that follow the template', () => {
+  it('turns favourites on for the templates made for picking, off for the others', () => {
+    expect(templateDefaultSettings('photo-gallery').enableFavorites).toBe(true);
+    expect(templateDefaultSettings('client-delivery').enableFavorites).toBe(true);
+    expect(templateDefaultSettings('universal').enableFavorites).toBe(false);
+    expect(templateDefaultSettings('pitch-template').enableFavorites).toBe(false);
+  });
+
+  it('moves favourites with each template choice until the creator sets the switch', () => {
+    let state = run([{ type: 'choose-template', template: 'photo-gallery' }]);
+    expect(state.form.settings.enableFavorites).toBe(true);
+    state = run([{ type: 'choose-template', template: 'pitch-template' }], state);
+    expect(state.form.settings.enableFavorites).toBe(false);
+    state = run(
+      [
+        { type: 'choose-template', template: 'client-delivery' },
+        { type: 'set-setting', settings: { enableFavorites: false } },
+      ],
+      state,
+    );
+    expect(state.form.settings.enableFavorites).toBe(false);
+    state = run([{ type: 'choose-template', template: 'photo-gallery' }], state);
+    expect(state.form.settings.enableFavorites).toBe(false);
+    // Another switch leaves favourites free to follow.
+    const other = run([
+      { type: 'set-setting', settings: { enableComments: true } },
+      { type: 'choose-template', template: 'photo-gallery' },
+    ]);
+    expect(other.form.settings).toMatchObject({ enableComments: true, enableFavorites: true });
+  });
+
+  it('keeps the switches of a restored form when the template changes', () => {
+    const saved = { ...EMPTY_FORM, template: 'universal' as const, settings: { ...EMPTY_FORM.settings, enableFavorites: false } };
+    const state = run([
+      { type: 'restore-form', form: saved },
+      { type: 'choose-template', template: 'photo-gallery' },
+    ]);
+    expect(state.form.settings.enableFavorites).toBe(false);
+  });
+
+  it("starts over with the universal template's switches after 'Create Another Site'", () => {
+    const state = run([{ type: 'choose-template', template: 'photo-gallery' }, { type: 'set-setting', settings: { enableFavorites: true } }, { type: 'create-another' }]);
+    expect(state.touchedSettings).toEqual([]);
+    expect(state.form.settings.enableFavorites).toBe(false);
+  });
+});
+
 describe('details validation', () => {
   const now = new Date(2026, 4, 12, 18, 30, 20);
   const form = { title: 'Wedding', description: 'Photos', expiryDate: '' };
 
-  it('needs a title and a description that are not blank after trimming', () => {
+  it('needs a title that is not blank after trimming; the description is optional', () => {
     expect(validateDetails(form, now).canContinue).toBe(true);
     expect(validateDetails({ ...form, title: '   ' }, now)).toMatchObject({ canContinue: false, title: DETAILS_MESSAGES.title });
-    expect(validateDetails({ ...form, description: '\n\t ' }, now)).toMatchObject({ canContinue: false, description: DETAILS_MESSAGES.description });
+    const withoutDescription = { ...form, description: '' };
+    const blankDescription = { ...form, description: '\n\t ' };
+    expect(validateDetails(withoutDescription, now).canContinue).toBe(true);
+    expect(validateDetails(blankDescription, now).canContinue).toBe(true);
   });
 
   it('accepts an expiry from this minute on, refuses an earlier one', () => {

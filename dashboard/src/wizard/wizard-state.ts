@@ -1,6 +1,6 @@
 /** The wizard's steps, draft and transitions (spec 4, 'Wizard'), as a pure reducer. */
 import { DEFAULT_SITE_SETTINGS, EMPTY_CONTACT_INFO, type TContactField, type TSiteSettings, type TTemplateId } from '@dropsite/shared';
-import { addFiles, type TChosenFile, type TPickedFile } from '../upload/chosen-files.ts';
+import { addFiles, findDuplicates, topFolderOf, type TChosenFile, type TPickedFile } from '../upload/chosen-files.ts';
 import { suggestSiteTitle } from '../upload/site-title.ts';
 
 export const WIZARD_STEPS = ['upload', 'template', 'details', 'settings', 'preview', 'success'] as const;
@@ -26,6 +26,19 @@ export interface TWizardState {
   form: TWizardForm;
   /** Files of the last addition that did not fit in one site. */
   overLimit: number;
+  /** The switches the creator set themselves: a change of template no longer moves them. */
+  touchedSettings: readonly TTemplateSettingKey[];
+}
+
+/** The switches whose starting position depends on the template. */
+type TTemplateSettingKey = 'enableFavorites';
+
+// Templates made for a client to pick from (a shoot's proofs, a delivery to approve): favourites start on.
+const PICKING_TEMPLATES: ReadonlySet<TTemplateId> = new Set<TTemplateId>(['photo-gallery', 'client-delivery']);
+
+/** Where a template's switches start before the creator touches them. */
+export function templateDefaultSettings(template: TTemplateId): Pick<TSiteSettings, TTemplateSettingKey> {
+  return { enableFavorites: PICKING_TEMPLATES.has(template) || DEFAULT_SITE_SETTINGS.enableFavorites };
 }
 
 export const EMPTY_FORM: TWizardForm = {
@@ -39,11 +52,12 @@ export const EMPTY_FORM: TWizardForm = {
   contactInfo: { ...EMPTY_CONTACT_INFO },
 };
 
-export const INITIAL_WIZARD_STATE: TWizardState = { step: 'upload', files: [], form: EMPTY_FORM, overLimit: 0 };
+export const INITIAL_WIZARD_STATE: TWizardState = { step: 'upload', files: [], form: EMPTY_FORM, overLimit: 0, touchedSettings: [] };
 
 export type TWizardAction =
   | { type: 'add-files'; files: readonly TPickedFile[]; createId: () => string }
   | { type: 'remove-file'; id: string }
+  | { type: 'remove-duplicates' }
   | { type: 'clear-files' }
   | { type: 'continue' }
   | { type: 'back' }
@@ -55,6 +69,8 @@ export type TWizardAction =
   | { type: 'publish-failed' }
   | { type: 'create-another' }
   | { type: 'restore-form'; form: Omit<TWizardForm, 'password' | 'contactInfo'> & { contactInfo?: TWizardForm['contactInfo'] } };
+
+const TEMPLATE_SETTING_KEYS: readonly TTemplateSettingKey[] = ['enableFavorites'];
 
 /** Where Back goes from each step (spec 4): preview returns to details. */
 const BACK: Partial<Record<TWizardStep, TWizardStep>> = { template: 'upload', details: 'template', settings: 'details', preview: 'details' };
@@ -71,6 +87,10 @@ export function reduceWizard(state: TWizardState, action: TWizardAction, canCont
     }
     case 'remove-file':
       return { ...state, files: state.files.filter((f) => f.id !== action.id), overLimit: 0 };
+    case 'remove-duplicates': {
+      const duplicates = findDuplicates(state.files);
+      return { ...state, files: state.files.filter((f) => !duplicates.has(f.id)), overLimit: 0 };
+    }
     case 'clear-files':
       return { ...state, files: [], overLimit: 0 };
     case 'continue': {
@@ -78,12 +98,12 @@ export function reduceWizard(state: TWizardState, action: TWizardAction, canCont
       if (!next) return state;
       if (state.step === 'upload') {
         if (state.files.length === 0) return state;
-        // Spec 4: an empty title is filled from the first file name on the way to the template step.
+        // Spec 4: an empty title is filled from the first file (or its folder) on the way to the template step.
         const title =
           state.form.title.trim() === ''
             ? suggestSiteTitle(
                 { title: '', isTitleTyped: false },
-                state.files.map((f) => f.file),
+                state.files.map((f) => ({ name: f.file.name, folder: topFolderOf(f) })),
               )
             : state.form.title;
         return { ...state, step: next, form: { ...state.form, title } };
@@ -99,10 +119,19 @@ export function reduceWizard(state: TWizardState, action: TWizardAction, canCont
       return { ...state, form: { ...state.form, [action.field]: action.value } };
     case 'edit-contact':
       return { ...state, form: { ...state.form, contactInfo: { ...state.form.contactInfo, [action.field]: action.value } } };
-    case 'choose-template':
-      return { ...state, form: { ...state.form, template: action.template } };
-    case 'set-setting':
-      return { ...state, form: { ...state.form, settings: { ...state.form.settings, ...action.settings } } };
+    case 'choose-template': {
+      // The template's starting switches follow the choice, except the ones the creator set.
+      const defaults = Object.entries(templateDefaultSettings(action.template)).filter(([key]) => !state.touchedSettings.includes(key as TTemplateSettingKey));
+      return { ...state, form: { ...state.form, template: action.template, settings: { ...state.form.settings, ...Object.fromEntries(defaults) } } };
+    }
+    case 'set-setting': {
+      const touched = TEMPLATE_SETTING_KEYS.filter((key) => key in action.settings && !state.touchedSettings.includes(key));
+      return {
+        ...state,
+        touchedSettings: [...state.touchedSettings, ...touched],
+        form: { ...state.form, settings: { ...state.form.settings, ...action.settings } },
+      };
+    }
     case 'publish':
       return state.step === 'preview' && state.files.length > 0 ? { ...state, step: 'success' } : state;
     case 'publish-failed':
@@ -112,8 +141,10 @@ export function reduceWizard(state: TWizardState, action: TWizardAction, canCont
       return INITIAL_WIZARD_STATE;
     case 'restore-form':
       // An interrupted upload's form, after a reload; the password is never kept, so it is asked again.
+      // Its switches are the creator's choices: a change of template leaves them as they are.
       return {
         ...state,
+        touchedSettings: TEMPLATE_SETTING_KEYS,
         form: {
           ...action.form,
           password: '',

@@ -31,7 +31,7 @@ export const DEV_SITE: TSiteRenderModel = {
   template: 'photo-gallery',
   theme: '',
   settings: DEFAULT_PUBLIC_SITE_SETTINGS,
-  contactInfo: { email: 'mira@example.com', website: '', twitter: '', linkedin: '', github: '' },
+  contactInfo: { email: 'mira@example.com', website: '', instagram: '', twitter: '', linkedin: '', github: '' },
   files: [
     file('a1', 'harbour-01.jpg', 'image', 2_400_000, 'image/jpeg'),
     file('a2', 'harbour-02.jpg', 'image', 2_100_000, 'image/jpeg'),

@@ -74,9 +74,10 @@ export function displayImageWidth(file: Pick<TSiteFile, 'width' | 'height'>): nu
   return Math.round(file.width * scale);
 }
 
-export type TContactNetwork = 'website' | 'twitter' | 'linkedin' | 'github';
+export type TContactNetwork = 'website' | 'instagram' | 'twitter' | 'linkedin' | 'github';
 
 const NETWORK_HOSTS: Record<Exclude<TContactNetwork, 'website'>, string> = {
+  instagram: 'https://instagram.com/',
   twitter: 'https://x.com/',
   linkedin: 'https://www.linkedin.com/in/',
   github: 'https://github.com/',

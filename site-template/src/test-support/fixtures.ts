@@ -107,7 +107,7 @@ export function makeSite(files: TSiteFile[], overrides: Partial<TSiteRenderModel
     template: 'universal',
     theme: 'professional-light',
     settings: DEFAULT_PUBLIC_SITE_SETTINGS,
-    contactInfo: { email: 'mira@example.com', website: '', twitter: '', linkedin: '', github: '' },
+    contactInfo: { email: 'mira@example.com', website: '', instagram: '', twitter: '', linkedin: '', github: '' },
     files,
     publishedAt: '2025-03-04T10:00:00.000Z',
     siteOrigin: 'https://dropsite.test',

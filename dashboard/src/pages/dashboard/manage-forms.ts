@@ -1,5 +1,5 @@
 /** Pure helpers of the owner's settings forms: labels, dates in the browser's own time, and what changed. */
-import { SITE_THEME_IDS, THEME_MODES, THEME_STYLES, type TManagedProject, type TProjectUpdate, type TSiteTheme } from '@dropsite/shared';
+import { SITE_PASSWORD_LIMITS, SITE_THEME_IDS, THEME_MODES, THEME_STYLES, type TManagedProject, type TProjectUpdate, type TSiteTheme } from '@dropsite/shared';
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -49,4 +49,9 @@ export function describeBuild(build: { state: string; progress: number; stage: s
   if (build.state === 'succeeded') return 'Your changes are live.';
   if (build.state === 'failed') return 'This update could not be built. Your site still shows the previous version.';
   return `Updating your site: ${build.stage || 'Queued'} · ${Math.round(build.progress)}%`;
+}
+
+/** Whether a new site password is long enough for the server (the minimum ZSitePasswordSchema applies). */
+export function isSitePasswordLongEnough(password: string): boolean {
+  return password.length >= SITE_PASSWORD_LIMITS.minLength;
 }

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { load } from 'cheerio';
-import type { TManagedProject } from '@dropsite/shared';
+import { ZSitePasswordSchema, type TManagedProject } from '@dropsite/shared';
 import { BuildLine, DeleteSection, FilesSection, PasswordSection } from './manage-site.tsx';
 import { Tabs } from './tabs.tsx';
-import { THEME_OPTIONS, describeBuild, detailsUpdate, fromDateTimeLocal, themeLabel, toDateTimeLocal } from './manage-forms.ts';
+import { THEME_OPTIONS, describeBuild, detailsUpdate, fromDateTimeLocal, isSitePasswordLongEnough, themeLabel, toDateTimeLocal } from './manage-forms.ts';
 
 const render = (element: Parameters<typeof renderToStaticMarkup>[0]) => load(renderToStaticMarkup(element));
 
@@ -34,7 +34,7 @@ const project: TManagedProject = {
   theme: 'professional-light',
   heroLayout: null,
   settings: { enableFavorites: true, enableComments: true, enableApprovals: false, enableAnalytics: true, enableNotifications: false, notificationEmail: '' },
-  contactInfo: { email: '', website: '', twitter: '', linkedin: '', github: '' },
+  contactInfo: { email: '', website: '', instagram: '', twitter: '', linkedin: '', github: '' },
   hasPassword: false,
   expiresAt: null,
   files: [file('f1', 'logo.jpg'), file('f2', 'poster.jpg', 3)],
@@ -88,6 +88,20 @@ describe('settings tab views', () => {
     const $ = render(createElement(FilesSection, { project: { ...project, files: [file('f1', 'only.jpg')] }, onApplied: noop }));
     expect($('button[aria-label="Remove only.jpg"]')).toHaveLength(0);
     expect($('button[aria-label="Replace only.jpg"]')).toHaveLength(1);
+  });
+
+  it('enables Set password only for a password the server accepts: 8 characters or more', () => {
+    for (const password of ['', 'a', '1234567', 'seven77']) {
+      expect(isSitePasswordLongEnough(password), password).toBe(false);
+      expect(ZSitePasswordSchema.safeParse(password).success, password).toBe(false);
+    }
+    for (const password of ['12345678', 'harper-and-cole']) {
+      expect(isSitePasswordLongEnough(password), password).toBe(true);
+      expect(ZSitePasswordSchema.safeParse(password).success, password).toBe(true);
+    }
+    const open = render(createElement(PasswordSection, { project, onApplied: noop }));
+    expect(open('button[type=submit]').is(':disabled')).toBe(true);
+    expect(open.text()).toContain('At least 8 characters.');
   });
 
   it('sets a password on an open site, and changes or removes one on a protected site', () => {

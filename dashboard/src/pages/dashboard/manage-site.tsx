@@ -4,12 +4,12 @@
  * delete it. Each save starts a build; its progress shows until the change is live.
  */
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { HERO_LAYOUTS, TEMPLATE_IDS, formatBytes, type TBuildProgress, type TManagedFile, type TManagedProject, type TProjectUpdate } from '@dropsite/shared';
+import { HERO_LAYOUTS, SITE_PASSWORD_LIMITS, TEMPLATE_IDS, formatBytes, type TBuildProgress, type TManagedFile, type TManagedProject, type TProjectUpdate } from '@dropsite/shared';
 import { ViewSiteLink } from '../../components/view-site-link.tsx';
 import { PlanLimitMessage } from '../billing/plan-limit-message.tsx';
 import { TEMPLATES } from '../../wizard/template-step.tsx';
 import { addManagedFiles, deleteManagedProject, fetchBuildProgress, fetchManagedProject, removeManagedFile, replaceManagedFile, updateManagedProject } from './manage-api.ts';
-import { THEME_OPTIONS, describeBuild, detailsUpdate, fromDateTimeLocal, toDateTimeLocal } from './manage-forms.ts';
+import { THEME_OPTIONS, describeBuild, detailsUpdate, fromDateTimeLocal, isSitePasswordLongEnough, toDateTimeLocal } from './manage-forms.ts';
 import './manage-site.css';
 
 const BUILD_POLL_MS = 1000;
@@ -440,6 +440,7 @@ function NotificationsSection({ project, onApplied }: TSectionProps) {
 const CONTACT_FIELDS = [
   { key: 'email', label: 'Contact email', type: 'email', placeholder: 'you@example.com' },
   { key: 'website', label: 'Website', type: 'url', placeholder: 'example.com' },
+  { key: 'instagram', label: 'Instagram', type: 'url', placeholder: 'instagram.com/yourname' },
   { key: 'twitter', label: 'X (Twitter)', type: 'url', placeholder: 'x.com/yourname' },
   { key: 'linkedin', label: 'LinkedIn', type: 'url', placeholder: 'linkedin.com/in/yourname' },
   { key: 'github', label: 'GitHub', type: 'url', placeholder: 'github.com/yourname' },
@@ -468,7 +469,7 @@ function ContactSection({ project, onApplied }: TSectionProps) {
 
 export function PasswordSection({ project, onApplied }: TSectionProps) {
   const [password, setPassword] = useState('');
-  const { save, run, setSave } = useSave(project.id, onApplied);
+  const { save, run } = useSave(project.id, onApplied);
   const [removing, setRemoving] = useState<TSaveState>({ status: 'idle' });
   const removePassword = () => {
     setRemoving({ status: 'saving' });
@@ -488,9 +489,10 @@ export function PasswordSection({ project, onApplied }: TSectionProps) {
       }
       save={save}
       submitLabel={project.hasPassword ? 'Change password' : 'Set password'}
-      canSubmit={password.length > 0}
+      // The server's minimum: the button waits for a password it would accept.
+      canSubmit={isSitePasswordLongEnough(password)}
       onSubmit={() => {
-        if (password.length < 8) return setSave({ status: 'error', message: 'Password must be at least 8 characters' });
+        if (!isSitePasswordLongEnough(password)) return;
         void run({ password }).then((ok) => ok && setPassword(''));
       }}
       secondaryAction={
@@ -507,7 +509,7 @@ export function PasswordSection({ project, onApplied }: TSectionProps) {
         autoComplete="new-password"
         value={password}
         onChange={setPassword}
-        hint="At least 8 characters."
+        hint={`At least ${SITE_PASSWORD_LIMITS.minLength} characters.`}
       />
       {removing.status === 'error' && (
         <p className="manage-card__error" role="alert">
