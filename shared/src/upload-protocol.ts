@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { UPLOAD_LIMITS } from './constants.ts';
-import { DEFAULT_SITE_SETTINGS, ZSitePasswordSchema, ZSiteSettingsSchema, ZTemplateIdSchema } from './schemas.ts';
+import { DEFAULT_SITE_SETTINGS, ZSitePasswordSchema, ZSiteSettingsSchema, ZTemplateIdSchema, lookFields } from './schemas.ts';
 import { EMPTY_CONTACT_INFO, ZContactInfoInputSchema } from './contact-info.ts';
 import { ZFileGroupSchema } from './file-group.ts';
 
@@ -46,6 +46,8 @@ export const ZUploadMetadataSchema = z.object({
   /** The creator's public contact details for the footer; links come out as https URLs. */
   contactInfo: ZContactInfoInputSchema.default(EMPTY_CONTACT_INFO),
   anonymousSessionId: z.string().max(200).optional(),
+  /** The creator's look (style, colorMode, heroLayout, visitorModeToggle; or the older theme): the template's where left out. */
+  ...lookFields(blankToUndefined),
 });
 export type TUploadMetadata = z.infer<typeof ZUploadMetadataSchema>;
 /** What the browser sends (before defaults and coercion). */
@@ -288,6 +290,8 @@ export const ZPreviewRequestSchema = z.object({
   template: z.preprocess(blankToUndefined, ZTemplateIdSchema.default('universal')),
   settings: ZSiteSettingsSchema.default(() => ({ ...DEFAULT_SITE_SETTINGS })),
   contactInfo: ZContactInfoInputSchema.default(EMPTY_CONTACT_INFO),
+  /** The look the creator chose, as at publishing. */
+  ...lookFields(blankToUndefined),
   files: z.array(ZPreviewFileSchema).max(UPLOAD_LIMITS.maxFilesPerSite),
 });
 export type TPreviewRequest = z.input<typeof ZPreviewRequestSchema>;
