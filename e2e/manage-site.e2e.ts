@@ -69,7 +69,6 @@ test('the owner edits, replaces a file, protects and deletes a published site fr
   await expect(visitor.getByRole('button', { name: /Switch to (light|dark) mode/ })).toHaveCount(0);
   await expect(visitor.getByText('Visual style')).toHaveCount(0);
 
-
   // Replace the first file: same place, new bytes and name, its version shown.
   const files = card('Files');
   const firstFile = files.locator('.manage-file').first();

@@ -57,7 +57,9 @@ test.describe('sites under their CSP', () => {
       ),
       publish(request, [pdf('contract.pdf', 3)], settings),
       publish(request, await photos(4, 'gallery'), settings),
-      publishSite(request, baseURL!, { title: 'One picture', images: [{ name: 'first-dance.jpg', rgb: [150, 80, 120] }], fields: { visitorModeToggle: 'true' } }).then((site) => site.slug),
+      publishSite(request, baseURL!, { title: 'One picture', images: [{ name: 'first-dance.jpg', rgb: [150, 80, 120] }], fields: { visitorModeToggle: 'true' } }).then(
+        (site) => site.slug,
+      ),
     ]);
   });
 

@@ -5,7 +5,16 @@
  */
 import { z } from 'zod';
 import { UPLOAD_LIMITS } from './constants.ts';
-import { DEFAULT_SITE_SETTINGS, ZSitePasswordSchema, ZSiteSettingsSchema, ZTemplateIdSchema, ZThemeStyleSchema, ZColorModeSchema, ZHeroLayoutSchema, lookFields } from './schemas.ts';
+import {
+  DEFAULT_SITE_SETTINGS,
+  ZSitePasswordSchema,
+  ZSiteSettingsSchema,
+  ZTemplateIdSchema,
+  ZThemeStyleSchema,
+  ZColorModeSchema,
+  ZHeroLayoutSchema,
+  lookFields,
+} from './schemas.ts';
 import { EMPTY_CONTACT_INFO, ZContactInfoInputSchema } from './contact-info.ts';
 import { ZFileGroupSchema } from './file-group.ts';
 
@@ -180,9 +189,7 @@ export const ZUploadDraftSchema = z.object({
     template: ZTemplateIdSchema,
     settings: ZSiteSettingsSchema,
     /** The look chosen (drafts saved before the wizard asked have none: the template's). */
-    look: z
-      .object({ style: ZThemeStyleSchema, colorMode: ZColorModeSchema, heroLayout: ZHeroLayoutSchema, visitorModeToggle: z.boolean(), edited: z.boolean() })
-      .optional(),
+    look: z.object({ style: ZThemeStyleSchema, colorMode: ZColorModeSchema, heroLayout: ZHeroLayoutSchema, visitorModeToggle: z.boolean(), edited: z.boolean() }).optional(),
     /** As the fields hold it (drafts saved before contact fields existed have none). */
     contactInfo: z
       .object({ email: z.string().max(1000), website: z.string().max(2048), twitter: z.string().max(2048), linkedin: z.string().max(2048), github: z.string().max(2048) })

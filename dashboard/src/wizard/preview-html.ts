@@ -47,9 +47,7 @@ export function buildPreviewRequest(
     authorName: draft.authorName,
     template: draft.template,
     // The look the creator chose: the preview shows the site as it will be.
-    ...(draft.look
-      ? { style: draft.look.style, colorMode: draft.look.colorMode, heroLayout: draft.look.heroLayout, visitorModeToggle: draft.look.visitorModeToggle }
-      : {}),
+    ...(draft.look ? { style: draft.look.style, colorMode: draft.look.colorMode, heroLayout: draft.look.heroLayout, visitorModeToggle: draft.look.visitorModeToggle } : {}),
     settings: draft.settings,
     ...(contactInfo ? { contactInfo } : {}),
     files: files.map(({ id, file, group }) => ({

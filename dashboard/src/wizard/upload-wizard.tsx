@@ -145,7 +145,12 @@ export function UploadWizard() {
           description: state.form.description,
           authorName: state.form.authorName,
           template: state.form.template,
-          look: { style: state.form.look.style, colorMode: state.form.look.colorMode, heroLayout: state.form.look.heroLayout, visitorModeToggle: state.form.look.visitorModeToggle },
+          look: {
+            style: state.form.look.style,
+            colorMode: state.form.look.colorMode,
+            heroLayout: state.form.look.heroLayout,
+            visitorModeToggle: state.form.look.visitorModeToggle,
+          },
           password: state.form.password,
           expiryDate: toExpiryInstant(state.form.expiryDate),
           settings: state.form.settings,

@@ -7,7 +7,11 @@ export function lookOfProject(project: Pick<TManagedProject, 'style' | 'colorMod
 }
 
 /** Only the template and look fields the owner changed; empty when nothing changed. */
-export function lookUpdate(project: Pick<TManagedProject, 'template' | 'style' | 'colorMode' | 'heroLayout' | 'visitorModeToggle'>, template: TTemplateId, look: TSiteLook): TProjectUpdate {
+export function lookUpdate(
+  project: Pick<TManagedProject, 'template' | 'style' | 'colorMode' | 'heroLayout' | 'visitorModeToggle'>,
+  template: TTemplateId,
+  look: TSiteLook,
+): TProjectUpdate {
   const update: TProjectUpdate = {};
   if (template !== project.template) update.template = template;
   if (look.style !== project.style) update.style = look.style;
