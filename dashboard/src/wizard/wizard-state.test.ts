@@ -190,7 +190,8 @@ describe("the wizard's look", () => {
   });
 
   it('goes to the preview as the creator chose it', () => {
-    const request = buildPreviewRequest({ ...EMPTY_FORM, look: { ...EMPTY_FORM.look, style: 'creative', colorMode: 'dark', heroLayout: 'featured', edited: true } }, [], new Map());
+    const form: TWizardState['form'] = { ...EMPTY_FORM, look: { ...EMPTY_FORM.look, style: 'creative', colorMode: 'dark', heroLayout: 'featured', edited: true } };
+    const request = buildPreviewRequest(form, [], new Map());
     expect(request).toMatchObject({ style: 'creative', colorMode: 'dark', heroLayout: 'featured', visitorModeToggle: false });
     expect(request).not.toHaveProperty('edited');
   });
