@@ -35,7 +35,7 @@ test('the owner edits, replaces a file, protects and deletes a published site fr
 
   const page = await creator.newPage();
   await page.goto(`/dashboard/projects/${projectId}`);
-  await expect(page.getByRole('heading', { level: 1, name: 'Brand Refresh' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Brand Refresh' })).toBeVisible({ timeout: 20_000 });
   // The tabs' keyboard pattern reaches Settings with End.
   await page.getByRole('tab', { name: 'Overview' }).focus();
   await page.keyboard.press('End');
@@ -56,13 +56,18 @@ test('the owner edits, replaces a file, protects and deletes a published site fr
   await visitor.reload();
   await expect(visitor.getByRole('heading', { level: 1 })).toContainText('Brand Refresh — Final');
 
-  // The header layout visitors first see.
+  // The look every visitor sees: style, a pinned dark mode and the hero layout, after the rebuild.
   const look = card('Look');
-  await look.getByLabel('Header layout').selectOption('split');
+  await look.getByRole('radio', { name: 'Elegant' }).check();
+  await look.getByRole('radio', { name: 'Dark', exact: true }).check();
+  await look.getByRole('radio', { name: 'Split' }).check();
   await look.getByRole('button', { name: 'Save changes' }).click();
   await expect(buildLine.getByRole('status')).toHaveText('Your changes are live.', { timeout: 30_000 });
   await visitor.reload();
   await expect(visitor.locator('html')).toHaveAttribute('data-hero-layout', 'split');
+  await expect(visitor.locator('html')).toHaveAttribute('data-theme', 'elegant-dark');
+  await expect(visitor.getByRole('button', { name: /Switch to (light|dark) mode/ })).toHaveCount(0);
+  await expect(visitor.getByText('Visual style')).toHaveCount(0);
 
   // Replace the first file: same place, new bytes and name, its version shown.
   const files = card('Files');
@@ -100,7 +105,9 @@ test('the owner edits, replaces a file, protects and deletes a published site fr
   await expect(password.getByText('Visitors need the password to open this site.', { exact: false })).toBeVisible();
   await expect(buildLine.getByRole('status')).toHaveText('Your changes are live.', { timeout: 30_000 });
   await visitor.reload();
-  await expect(visitor.getByRole('heading', { name: 'This site is password protected' })).toBeVisible();
+  // The gate names the site (its title) and says it is protected, in the site's dark mode.
+  await expect(visitor.getByRole('heading', { name: 'Brand Refresh — Final' })).toBeVisible();
+  await expect(visitor.getByText('This site is password protected.', { exact: false })).toBeVisible();
   await expect(visitor.getByText('logo-v2.jpg')).toHaveCount(0);
 
   // Delete: only once the title is typed; then the link answers 404.

@@ -1,6 +1,6 @@
 /**
  * The site's Content-Security-Policy allows its inline scripts by hash only: every viewer, the
- * theme and layout scripts that run before first paint, and the view beacon must work under it
+ * light/dark script that runs before first paint (on a site that lets visitors switch), and the view beacon must work under it
  * with no violation. The wizard's preview runs in a sandboxed frame of its own opaque origin and
  * still shows the creator's files. A site page hands out no visitor cookie; the page's calls share
  * the one the first API call gets.
@@ -38,7 +38,8 @@ test.describe('sites under their CSP', () => {
 
   test.beforeAll(async ({ request, baseURL }) => {
     test.setTimeout(240_000);
-    const settings = { settings: JSON.stringify(ALL_ENGAGEMENT) };
+    // Visitors may switch light/dark: the page has its boot script.
+    const settings = { settings: JSON.stringify(ALL_ENGAGEMENT), visitorModeToggle: 'true' };
     [mixed, singlePdf, gallery, singleImage] = await Promise.all([
       publish(
         request,
@@ -56,23 +57,25 @@ test.describe('sites under their CSP', () => {
       ),
       publish(request, [pdf('contract.pdf', 3)], settings),
       publish(request, await photos(4, 'gallery'), settings),
-      publishSite(request, baseURL!, { title: 'One picture', images: [{ name: 'first-dance.jpg', rgb: [150, 80, 120] }] }).then((site) => site.slug),
+      publishSite(request, baseURL!, { title: 'One picture', images: [{ name: 'first-dance.jpg', rgb: [150, 80, 120] }], fields: { visitorModeToggle: 'true' } }).then(
+        (site) => site.slug,
+      ),
     ]);
   });
 
-  test('every viewer, the theme boot script and the beacon run with no CSP violation', async ({ page, context }) => {
+  test('every viewer, the light/dark boot script and the beacon run with no CSP violation', async ({ page, context }) => {
     const violations = await recordViolations(context);
-    // A stored theme and layout: the boot script in <head> must apply them before first paint.
-    await context.addInitScript(() => {
+    // The visitor's stored dark pick: the boot script in <head> must apply it before first paint.
+    await context.addInitScript((key) => {
       try {
-        localStorage.setItem('dropsite-theme', 'professional-dark');
+        localStorage.setItem(key, 'dark');
       } catch {
         // storage off: nothing to apply
       }
-    });
+    }, `dropsite-color-mode:${mixed}`);
 
     await page.goto(`/${mixed}`);
-    await expect(page.locator('html')).toHaveAttribute('data-theme', 'professional-dark');
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'nature-dark');
     await hydrateAll(page);
     await expect(page.locator('video').first()).toBeAttached();
     // PDF.js loads when the visitor turns to the viewer.
@@ -106,15 +109,15 @@ test.describe('sites under their CSP', () => {
 
   test('a page revalidated by its ETag (a 304) keeps its own policy: its inline scripts still run', async ({ page, context }) => {
     const violations = await recordViolations(context);
-    await context.addInitScript(() => {
+    await context.addInitScript((key) => {
       try {
-        localStorage.setItem('dropsite-theme', 'professional-dark');
+        localStorage.setItem(key, 'dark');
       } catch {
         // storage off: nothing to apply
       }
-    });
+    }, `dropsite-color-mode:${singleImage}`);
     await page.goto(`/${singleImage}`);
-    await expect(page.locator('html')).toHaveAttribute('data-theme', 'professional-dark');
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'nature-dark');
     const etag = (await page.request.get(`/${singleImage}`, { headers: { 'accept-encoding': 'br' } })).headers().etag;
     // The strong tag of the stored Brotli variant: 22 base64url characters of its bytes' SHA-256.
     expect(etag).toMatch(/^"[\w-]{22}"$/);
@@ -123,7 +126,7 @@ test.describe('sites under their CSP', () => {
     const revalidation = page.waitForRequest(async (request) => request.resourceType() === 'document' && (await request.allHeaders())['if-none-match'] === etag);
     await page.reload();
     await revalidation;
-    await expect(page.locator('html')).toHaveAttribute('data-theme', 'professional-dark');
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'nature-dark');
     await hydrateAll(page);
     await expect(page.locator('[data-engagement]').first()).toBeVisible();
     expect(violations).toEqual([]);

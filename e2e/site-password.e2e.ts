@@ -1,5 +1,5 @@
 /**
- * A password-protected site in a real browser: the password page in the site's theme, a wrong
+ * A password-protected site in a real browser: the password page (the site's title, in the site's mode), a wrong
  * guess, the right one, and the site with its images; another visitor stays locked out.
  */
 import { expect, test, type Page } from '@playwright/test';
@@ -28,8 +28,10 @@ test('a visitor unlocks a password-protected site with its password, and only th
   const locked = await page.goto(`/${slug}`);
   expect(locked?.status()).toBe(401);
   expect(locked?.headers()['cache-control']).toBe('private, no-store');
-  await expect(page.getByRole('heading', { name: 'This site is password protected' })).toBeVisible();
-  await expect(page.getByText('Private proofs')).toHaveCount(0);
+  // The gate names the site (title, no author here) and says it is protected; none of its files.
+  await expect(page.getByRole('heading', { level: 1, name: 'Private proofs' })).toBeVisible();
+  await expect(page.getByText('This site is password protected.', { exact: false })).toBeVisible();
+  await expect(page.getByText('proof-1.jpg')).toHaveCount(0);
   const field = page.getByLabel('Password');
   await expect(field).toBeFocused();
 
@@ -55,7 +57,7 @@ test('a visitor unlocks a password-protected site with its password, and only th
   const other = await browser.newContext({ viewport: { width: 375, height: 740 }, colorScheme: 'dark' });
   const phone = await other.newPage();
   expect((await phone.goto(`/${slug}`))?.status()).toBe(401);
-  await expect(phone.getByRole('heading', { name: 'This site is password protected' })).toBeVisible();
+  await expect(phone.getByRole('heading', { level: 1, name: 'Private proofs' })).toBeVisible();
   await phone.screenshot({ path: `${SHOTS}/e2e-password-375.png` });
   const direct = await phone.request.get(`/api/files/${await image.evaluate((img) => new URL((img as HTMLImageElement).src).pathname.split('/')[3])}?mode=download`);
   expect(direct.status()).toBe(401);

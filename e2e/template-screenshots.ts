@@ -4,7 +4,7 @@
  * API serves a site, and shoots each at 1280 and 375 px wide, light and dark, full page.
  * No running app needed. Usage:
  *   node e2e/template-screenshots.ts [--out /tmp/shots/templates] [--port 4610] [--only photo-gallery,pitch-template]
- *     [--widths 1280,375] [--modes light,dark] [--layout split] [--serve]
+ *     [--widths 1280,375] [--modes light,dark] [--serve]
  * With --serve it keeps serving after the shots (open http://localhost:4610/{template}).
  */
 import { createServer } from 'node:http';
@@ -28,8 +28,6 @@ const { values } = parseArgs({
     serve: { type: 'boolean', default: false },
     widths: { type: 'string', default: '1280,375' },
     modes: { type: 'string', default: 'light,dark' },
-    /** A hero layout the visitor picked (minimal, centered, split, featured); the site's own when absent. */
-    layout: { type: 'string' },
   },
 });
 const out = path.resolve(values.out);
@@ -110,14 +108,8 @@ const browser = await chromium.launch({
 for (const template of templates as TTemplateId[]) {
   for (const width of values.widths.split(',').map(Number)) {
     for (const mode of values.modes.split(',')) {
-      const context = await browser.newContext({ viewport: { width, height: width < 500 ? 812 : 900 }, deviceScaleFactor: 1 });
-      await context.addInitScript(
-        ([id, layout]) => {
-          localStorage.setItem('dropsite-theme', id);
-          if (layout) localStorage.setItem('dropsite-hero-layout', layout);
-        },
-        [`professional-${mode}`, values.layout ?? ''] as const,
-      );
+      // The device's light/dark setting: a site that follows the visitor takes it; a pinned one keeps its own.
+      const context = await browser.newContext({ viewport: { width, height: width < 500 ? 812 : 900 }, deviceScaleFactor: 1, colorScheme: mode === 'dark' ? 'dark' : 'light' });
       // Layout shifts while the page loads (pictures reserve their boxes, so there should be none to speak of).
       await context.addInitScript(() => {
         const w = window as unknown as { __cls: number };
@@ -140,7 +132,7 @@ for (const template of templates as TTemplateId[]) {
       });
       await page.waitForLoadState('networkidle');
       await page.waitForTimeout(300);
-      const file = path.join(out, `${template}-${width}-${mode}${values.layout ? `-${values.layout}` : ''}.png`);
+      const file = path.join(out, `${template}-${width}-${mode}.png`);
       await page.screenshot({ path: file, fullPage: true });
       process.stdout.write(`${file}  layout shift ${cls.toFixed(3)}${overflow > 0 ? `  OVERFLOWS by ${overflow}px` : ''}\n`);
       await context.close();

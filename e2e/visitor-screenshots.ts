@@ -56,8 +56,8 @@ const browser = await chromium.launch({
 });
 
 async function shoot(name: string, slug: string, width: number, theme: string) {
-  const context = await browser.newContext({ viewport: { width, height: width < 500 ? 812 : 900 }, deviceScaleFactor: 1 });
-  await context.addInitScript((id) => localStorage.setItem('dropsite-theme', id), theme);
+  // The device's light/dark setting ('professional-dark' → dark): the sites follow the visitor.
+  const context = await browser.newContext({ viewport: { width, height: width < 500 ? 812 : 900 }, deviceScaleFactor: 1, colorScheme: theme.endsWith('-dark') ? 'dark' : 'light' });
   const page: Page = await context.newPage();
   await page.goto(`${base}/${slug}`, { waitUntil: 'networkidle' });
   // Let islands hydrate as they scroll in, then give viewers (PDF rendering) a moment.

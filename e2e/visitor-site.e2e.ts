@@ -1,8 +1,8 @@
 /**
  * The rest of the visitor site in real Chromium: the video player driven by our controls, the
- * archive viewer (tree, search, sort, selection downloads), a mixed site, the hero layouts and
- * theme switcher (remembered, applied before paint), the contact footer, a 375 px phone and
- * reduced motion.
+ * archive viewer (tree, search, sort, selection downloads), a mixed site in its template's look
+ * (no visitor switcher; it follows the visitor's light/dark setting), the contact footer, a 375 px
+ * phone and reduced motion.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { moveThePointer, pdf, photos, publish, text, video, zip } from './visitor-support.ts';
@@ -144,60 +144,29 @@ test.describe('a mixed site, its hero, theme and footer', () => {
     await expect(page.getByRole('heading', { level: 2, name: 'All files' })).toBeVisible();
   });
 
-  test('the four hero layouts, cycled and remembered; a stored value that is not a layout is ignored', async ({ page }) => {
+  test("the hero layout is the creator's: no layout button, and a layout a visitor stored under earlier versions is ignored", async ({ page }) => {
+    await page.addInitScript(() => localStorage.setItem('dropsite-hero-layout', 'featured'));
     await page.goto(`/${slug}`);
     const root = page.locator('html');
-    const layout = page.getByRole('button', { name: /^Hero layout:/ });
-    await expect(layout).toHaveAccessibleName('Hero layout: Minimal. Switch to Centered');
-    await layout.click();
-    await expect(root).toHaveAttribute('data-hero-layout', 'centered');
-    await layout.click();
-    await expect(root).toHaveAttribute('data-hero-layout', 'split');
-    await expect(page.locator('.hero__media img')).toBeVisible();
-    await layout.click();
-    await expect(root).toHaveAttribute('data-hero-layout', 'featured');
-    await expect(page.getByText('Featured Presentation')).toBeVisible();
-    await page.reload();
-    await expect(root).toHaveAttribute('data-hero-layout', 'featured');
-    await layout.click();
+    // The universal template's layout (its demo's): minimal.
     await expect(root).toHaveAttribute('data-hero-layout', 'minimal');
+    await expect(page.getByRole('button', { name: /Hero layout/ })).toHaveCount(0);
     await expect(page.getByText('Featured Presentation')).toBeHidden();
-
-    await page.evaluate(() => localStorage.setItem('dropsite-hero-layout', 'carousel'));
-    await page.reload();
-    expect(await root.getAttribute('data-hero-layout')).toBeNull();
   });
 
-  test('the theme switcher: dark mode, a style picked with the keyboard, both kept and applied before the first paint', async ({ page }) => {
+  test("no theme switcher: the template's style follows the visitor's light/dark setting, and a stored theme is ignored", async ({ page }) => {
+    await page.addInitScript(() => localStorage.setItem('dropsite-theme', 'creative-dark'));
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.goto(`/${slug}`);
     const root = page.locator('html');
-    await expect(root).toHaveAttribute('data-theme', 'professional-light');
-    await page.getByRole('button', { name: 'Switch to dark mode' }).click();
-    await expect(root).toHaveAttribute('data-theme', 'professional-dark');
-    await expect(page.locator('body')).toHaveCSS('background-color', 'rgb(12, 14, 18)');
-
-    const style = page.getByRole('button', { name: /Visual style/ });
-    await style.focus();
-    await page.keyboard.press('Enter');
-    const menu = page.getByRole('dialog', { name: 'Visual style' });
-    await expect(menu).toBeVisible();
-    await expect(menu.getByRole('button', { name: 'Professional' })).toBeFocused();
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Enter');
-    await expect(root).toHaveAttribute('data-theme', 'nature-dark');
-    await expect(menu).toBeHidden();
-    await expect(style).toBeFocused();
-
-    // Before any module script runs, the stored theme is already on <html>.
-    await page.route(/\/_astro\/.*\.js$/, (route) => route.abort());
-    await page.addInitScript(() => {
-      document.addEventListener('DOMContentLoaded', () => {
-        (window as unknown as { themeAtLoad: string }).themeAtLoad = document.documentElement.dataset.theme ?? '';
-      });
-    });
-    await page.reload();
-    expect(await page.evaluate(() => (window as unknown as { themeAtLoad: string }).themeAtLoad)).toBe('nature-dark');
+    await expect(root).toHaveAttribute('data-style', 'nature');
+    await expect(root).toHaveAttribute('data-color-mode', 'auto');
+    expect(await root.getAttribute('data-theme')).toBeNull();
+    await expect(page.getByRole('button', { name: /Visual style/ })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /Switch to (dark|light) mode/ })).toHaveCount(0);
+    // Nature light, then nature dark as soon as the device turns dark: no reload, no script.
+    await expect(page.locator('body')).toHaveCSS('background-color', 'rgb(251, 250, 245)');
+    await page.emulateMedia({ colorScheme: 'dark' });
     await expect(page.locator('body')).toHaveCSS('background-color', 'rgb(14, 19, 14)');
   });
 
@@ -222,10 +191,8 @@ test.describe('a mixed site, its hero, theme and footer', () => {
     });
     await expect(page.locator('.pdf-toolbar__count')).toHaveText('1 / 2');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-    // Icon-only on a phone, still named.
-    await expect(page.getByRole('button', { name: 'Visual style: Professional' })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Switch to dark mode' })).toBeVisible();
-    await expect(page.getByRole('button', { name: /^Hero layout: Minimal/ })).toBeVisible();
+    // No design controls for visitors on a phone either.
+    await expect(page.getByRole('button', { name: /Visual style|Hero layout|Switch to dark mode/ })).toHaveCount(0);
     await page.locator('.gv-tile').first().click();
     await expect(page.getByRole('dialog').locator('.lightbox__counter')).toHaveText('1 of 3');
     await page.getByRole('dialog').getByRole('button', { name: 'Next image' }).click();

@@ -23,3 +23,4 @@ export type { TDeriveOfficeOptions } from './derive-office.ts';
 export { renderOgImage, OG_WIDTH, OG_HEIGHT } from './og-image.ts';
 export { inlineScriptHashes, scriptHash } from './site-csp.ts';
 export type { TSiteCspSidecar } from './site-csp.ts';
+export { renderGateCover, GATE_COVER_WIDTH } from './gate-cover.ts';

@@ -47,6 +47,8 @@ export function buildRenderModel(
     authorName: project.authorName,
     template: project.template,
     theme: project.theme,
+    ...(project.colorMode ? { colorMode: project.colorMode } : {}),
+    ...(project.visitorModeToggle ? { visitorModeToggle: true } : {}),
     // An unknown stored value leaves the template's default rather than failing the build.
     heroLayout: (HERO_LAYOUTS as readonly string[]).includes(project.heroLayout ?? '') ? project.heroLayout : null,
     // Picked field by field: the owner's notification address and webhook never reach a page.

@@ -1,6 +1,6 @@
 /** The builder's contract with whoever runs it (the control-api in-process, or a builder process). */
 import type { Readable } from 'node:stream';
-import type { TContactInfo, TDerivedMetadata, TSiteSettings, TTemplateId } from '@dropsite/shared';
+import type { TColorMode, TContactInfo, TDerivedMetadata, TSiteSettings, TTemplateId } from '@dropsite/shared';
 
 /** The part of the storage interface the builder uses; the control-api's Storage satisfies it. */
 export interface BuilderStorage {
@@ -18,7 +18,12 @@ export interface TBuildProject {
   tagLine: string;
   authorName: string;
   template: TTemplateId;
+  /** `{style}-{light|dark}` (site-look.ts). */
   theme: string;
+  /** 'auto' follows each visitor's light/dark preference; absent: pinned as `theme` says. */
+  colorMode?: TColorMode;
+  /** Whether visitors get a light/dark toggle; absent: no. */
+  visitorModeToggle?: boolean;
   /** The owner's hero layout (one of HERO_LAYOUTS), or null for the template's default. */
   heroLayout?: string | null;
   settings: TSiteSettings;

@@ -22,3 +22,4 @@ export * from './creator-dashboard.ts';
 export * from './site-management.ts';
 export * from './forms.ts';
 export * from './billing.ts';
+export * from './site-look.ts';

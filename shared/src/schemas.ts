@@ -6,11 +6,20 @@ import { UPLOAD_LIMITS } from './constants.ts';
 import { ZContactInfoInputSchema, ZPublicContactInfoSchema } from './contact-info.ts';
 import { TEMPLATE_IDS } from './templates.ts';
 import { ZFileGroupSchema } from './file-group.ts';
-import { DEFAULT_SITE_SETTINGS, HERO_LAYOUTS, type PUBLIC_SITE_SETTING_KEYS, SITE_PASSWORD_LIMITS, SITE_PASSWORD_MESSAGES } from './site-rules.ts';
+import { DEFAULT_SITE_SETTINGS, HERO_LAYOUTS, type PUBLIC_SITE_SETTING_KEYS, SITE_PASSWORD_LIMITS, SITE_PASSWORD_MESSAGES, THEME_MODES, THEME_STYLES } from './site-rules.ts';
+import { COLOR_MODES } from './site-look.ts';
 
 export * from './site-rules.ts';
 
 export const ZTemplateIdSchema = z.enum(TEMPLATE_IDS);
+
+/** Every theme a site can be given: each style in light and dark (the older way of naming a style and a pinned mode). */
+export const SITE_THEME_IDS = THEME_STYLES.flatMap((style) => THEME_MODES.map((mode) => `${style}-${mode}` as const));
+export const ZSiteThemeSchema = z.enum(SITE_THEME_IDS as [(typeof SITE_THEME_IDS)[number], ...(typeof SITE_THEME_IDS)[number][]]);
+export type TSiteTheme = z.infer<typeof ZSiteThemeSchema>;
+export const ZThemeStyleSchema = z.enum(THEME_STYLES);
+export const ZColorModeSchema = z.enum(COLOR_MODES);
+export const ZHeroLayoutSchema = z.enum(HERO_LAYOUTS);
 
 export const ZSiteSettingsSchema = z.object({
   enableFavorites: z.boolean().default(DEFAULT_SITE_SETTINGS.enableFavorites),
@@ -79,6 +88,23 @@ const jsonText = <T extends z.ZodType>(schema: T) =>
     })
     .pipe(schema);
 
+const booleanText = (v: unknown) => (v === 'true' ? true : v === 'false' ? false : v);
+
+/**
+ * The creator's look choices as publish fields (see site-look.ts), each optional: what is left out is
+ * the template's. `theme` ('nature-dark') is the older way of naming a style and a pinned mode.
+ */
+export function lookFields(blank: (v: unknown) => unknown) {
+  return {
+    style: z.preprocess(blank, ZThemeStyleSchema.optional()),
+    colorMode: z.preprocess(blank, ZColorModeSchema.optional()),
+    heroLayout: z.preprocess(blank, ZHeroLayoutSchema.optional()),
+    /** Whether visitors get a light/dark toggle ('true' / 'false' as multipart text). */
+    visitorModeToggle: z.preprocess((v) => booleanText(blank(v)), z.boolean().optional()),
+    theme: z.preprocess(blank, ZSiteThemeSchema.optional()),
+  };
+}
+
 export const ZSitePasswordSchema = z
   .string()
   .min(SITE_PASSWORD_LIMITS.minLength, SITE_PASSWORD_MESSAGES.tooShort)
@@ -97,6 +123,7 @@ export const ZUploadFormSchema = z.object({
   filesMetadata: z.preprocess(blankToUndefined, jsonText(z.array(ZFileMetadataEntrySchema).max(UPLOAD_LIMITS.maxFilesPerSite)).optional()),
   password: z.preprocess(blankToUndefined, ZSitePasswordSchema.optional()),
   expiryDate: z.preprocess(blankToUndefined, z.coerce.date().optional()),
+  ...lookFields(blankToUndefined),
 });
 export type TUploadForm = z.infer<typeof ZUploadFormSchema>;
 
@@ -159,8 +186,13 @@ export const ZSiteRenderModelSchema = z.strictObject({
   description: z.string(),
   authorName: z.string(),
   template: ZTemplateIdSchema,
+  /** `{style}-{light|dark}`: the style, in the variant shown when the site is pinned or the visitor has no preference. */
   theme: z.string(),
-  /** The owner's hero layout; a visitor's own pick still wins. Absent or null: the template's default. */
+  /** 'auto' follows the visitor's prefers-color-scheme; 'light' / 'dark' pin the theme's variant. Absent: pinned as `theme` says. */
+  colorMode: ZColorModeSchema.optional(),
+  /** Whether the page offers visitors a light/dark toggle. Absent: no toggle. */
+  visitorModeToggle: z.boolean().optional(),
+  /** The owner's hero layout. Absent or null: the template's default. */
   heroLayout: z.enum(HERO_LAYOUTS).nullable().optional(),
   settings: ZPublicSiteSettingsSchema,
   contactInfo: ZPublicContactInfoSchema,

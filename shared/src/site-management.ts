@@ -6,13 +6,8 @@
  */
 import { z } from 'zod';
 import { UPLOAD_LIMITS } from './constants.ts';
-import { HERO_LAYOUTS, THEME_MODES, THEME_STYLES, ZSitePasswordSchema, ZTemplateIdSchema } from './schemas.ts';
+import { HERO_LAYOUTS, ZColorModeSchema, ZSitePasswordSchema, ZSiteThemeSchema, ZTemplateIdSchema, ZThemeStyleSchema } from './schemas.ts';
 import { ZContactInfoInputSchema, ZPublicContactInfoSchema } from './contact-info.ts';
-
-/** Every theme a site can be given: each style in light and dark. */
-export const SITE_THEME_IDS = THEME_STYLES.flatMap((style) => THEME_MODES.map((mode) => `${style}-${mode}` as const));
-export const ZSiteThemeSchema = z.enum(SITE_THEME_IDS as [(typeof SITE_THEME_IDS)[number], ...(typeof SITE_THEME_IDS)[number][]]);
-export type TSiteTheme = z.infer<typeof ZSiteThemeSchema>;
 
 export const SITE_MANAGEMENT_MESSAGES = {
   expiryInPast: 'Expiry date must be in the future',
@@ -39,9 +34,15 @@ export const ZProjectUpdateSchema = z.strictObject({
   description: z.string().trim().max(UPLOAD_LIMITS.maxDescriptionLength).optional(),
   authorName: z.string().trim().max(UPLOAD_LIMITS.maxAuthorNameLength).optional(),
   template: ZTemplateIdSchema.optional(),
+  /** The older way of naming style and pinned mode ('nature-dark'); `style` / `colorMode` sent alongside win. */
   theme: ZSiteThemeSchema.optional(),
-  /** The hero's layout visitors first see (they may still pick their own); null for the template's default. */
+  style: ZThemeStyleSchema.optional(),
+  /** 'auto' follows each visitor's light/dark preference; 'light' / 'dark' pin one. */
+  colorMode: ZColorModeSchema.optional(),
+  /** The hero's layout; null for the template's default. */
   heroLayout: z.enum(HERO_LAYOUTS).nullable().optional(),
+  /** Whether visitors get a light/dark toggle. */
+  visitorModeToggle: z.boolean().optional(),
   settings: ZSiteSettingsPatchSchema.optional(),
   contactInfo: ZContactInfoInputSchema.optional(),
   password: ZSitePasswordSchema.nullable().optional(),
@@ -82,8 +83,12 @@ export const ZManagedProjectSchema = z.object({
   description: z.string(),
   authorName: z.string(),
   template: ZTemplateIdSchema,
+  /** `{style}-{light|dark}`, kept for older clients: the style with its pinned variant (light for automatic). */
   theme: z.string(),
-  heroLayout: z.enum(HERO_LAYOUTS).nullable(),
+  style: ZThemeStyleSchema,
+  colorMode: ZColorModeSchema,
+  heroLayout: z.enum(HERO_LAYOUTS),
+  visitorModeToggle: z.boolean(),
   settings: z.object({
     enableFavorites: z.boolean(),
     enableComments: z.boolean(),

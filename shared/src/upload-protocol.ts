@@ -5,7 +5,16 @@
  */
 import { z } from 'zod';
 import { UPLOAD_LIMITS } from './constants.ts';
-import { DEFAULT_SITE_SETTINGS, ZSitePasswordSchema, ZSiteSettingsSchema, ZTemplateIdSchema } from './schemas.ts';
+import {
+  DEFAULT_SITE_SETTINGS,
+  ZSitePasswordSchema,
+  ZSiteSettingsSchema,
+  ZTemplateIdSchema,
+  ZThemeStyleSchema,
+  ZColorModeSchema,
+  ZHeroLayoutSchema,
+  lookFields,
+} from './schemas.ts';
 import { EMPTY_CONTACT_INFO, ZContactInfoInputSchema } from './contact-info.ts';
 import { ZFileGroupSchema } from './file-group.ts';
 
@@ -46,6 +55,8 @@ export const ZUploadMetadataSchema = z.object({
   /** The creator's public contact details for the footer; links come out as https URLs. */
   contactInfo: ZContactInfoInputSchema.default(EMPTY_CONTACT_INFO),
   anonymousSessionId: z.string().max(200).optional(),
+  /** The creator's look (style, colorMode, heroLayout, visitorModeToggle; or the older theme): the template's where left out. */
+  ...lookFields(blankToUndefined),
 });
 export type TUploadMetadata = z.infer<typeof ZUploadMetadataSchema>;
 /** What the browser sends (before defaults and coercion). */
@@ -177,6 +188,8 @@ export const ZUploadDraftSchema = z.object({
     expiryDate: z.string().max(40),
     template: ZTemplateIdSchema,
     settings: ZSiteSettingsSchema,
+    /** The look chosen (drafts saved before the wizard asked have none: the template's). */
+    look: z.object({ style: ZThemeStyleSchema, colorMode: ZColorModeSchema, heroLayout: ZHeroLayoutSchema, visitorModeToggle: z.boolean(), edited: z.boolean() }).optional(),
     /** As the fields hold it (drafts saved before contact fields existed have none). */
     contactInfo: z
       .object({
@@ -296,6 +309,8 @@ export const ZPreviewRequestSchema = z.object({
   template: z.preprocess(blankToUndefined, ZTemplateIdSchema.default('universal')),
   settings: ZSiteSettingsSchema.default(() => ({ ...DEFAULT_SITE_SETTINGS })),
   contactInfo: ZContactInfoInputSchema.default(EMPTY_CONTACT_INFO),
+  /** The look the creator chose, as at publishing. */
+  ...lookFields(blankToUndefined),
   files: z.array(ZPreviewFileSchema).max(UPLOAD_LIMITS.maxFilesPerSite),
 });
 export type TPreviewRequest = z.input<typeof ZPreviewRequestSchema>;

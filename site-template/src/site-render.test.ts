@@ -9,7 +9,7 @@ import { DEFAULT_SITE_SETTINGS, EMPTY_CONTACT_INFO, TEMPLATE_IDS, type TSiteRend
 import { loadSiteRenderer } from '../../builder/src/render.ts';
 import { ensureTemplateBuilt } from '../../builder/src/test-support/ensure-template-built.ts';
 import { LONG_LINE, makeFile, makeImage, makePdfFile, makeSite, makeTextFile, makeVideoFile, makeZipFile } from './test-support/fixtures.ts';
-import { THEME_IDS } from './styles/themes.ts';
+import { THEMES, themeDeclarations } from './styles/themes.ts';
 
 beforeAll(ensureTemplateBuilt);
 
@@ -255,7 +255,7 @@ describe('viewer choice by content', () => {
 });
 
 describe('hero, theme and footer', () => {
-  it('renders the hero for all four layouts and restores the stored choice before paint', async () => {
+  it('renders the hero for all four layouts, in the layout the creator chose', async () => {
     const $ = await render(makeSite(images(2)));
     expect($('h1').text()).toBe('Harbour Lights');
     expect($('.hero__tag').text()).toBe('By Mira Solberg');
@@ -264,31 +264,48 @@ describe('hero, theme and footer', () => {
     expect($('.hero__media img').attr('loading')).toBe('lazy');
     const empty = await render(makeSite([makePdfFile('a.pdf', 1)]));
     expect(empty('.hero__placeholder').text().trim()).toBe('Your Image Here');
-    const boot = $('head script').first().html() ?? '';
-    expect(boot).toContain('dropsite-hero-layout');
-    expect(boot).toContain('"minimal","centered","split","featured"');
-    for (const id of THEME_IDS) expect(boot).toContain(`"${id}"`);
-    // Before <body>: applied before the first paint.
-    expect($('head script').length).toBeGreaterThan(0);
+    // The creator's layout is in the HTML; nothing a visitor stored is read for it.
+    expect((await render(makeSite([], { heroLayout: 'split' })))('html').attr('data-hero-layout')).toBe('split');
+    expect($('head').html()).not.toContain('dropsite-hero-layout');
+    expect($('head').html()).not.toContain('dropsite-theme');
   });
 
-  it('applies the project theme and offers the switcher with named, keyboard-usable buttons', async () => {
-    const $ = await render(makeSite([], { theme: 'nature-dark' }));
+  it('a pinned site carries its theme in the HTML; no style or layout switcher, and no toggle unless the creator allows it', async () => {
+    const $ = await render(makeSite([], { theme: 'nature-dark', colorMode: 'dark' }));
     expect($('html').attr('data-theme')).toBe('nature-dark');
+    expect($('html').attr('data-style')).toBe('nature');
+    expect($('html').attr('data-color-mode')).toBe('dark');
     expect($('meta[name="theme-color"]').attr('content')).toBe('#0e130e');
-    expect($('[data-action="mode"]').attr('aria-label')).toBe('Switch to dark mode');
-    expect($('[data-action="layout"]').attr('aria-label')).toBe('Hero layout: Minimal. Switch to Centered');
-    expect($('[data-action="style"]').attr('aria-label')).toBe('Visual style: Nature');
-    expect($('[data-style][aria-pressed="true"]').text().trim()).toBe('Nature');
-    expect(
-      $('[data-style]')
-        .map((_, el) => $(el).text().trim())
-        .get(),
-    ).toEqual(['Professional', 'Creative', 'Nature', 'Minimal', 'Elegant']);
-    expect($('#theme-style-menu').attr('popover')).toBeDefined();
+    expect($('meta[name="color-scheme"]').attr('content')).toBe('dark');
+    expect($('[data-style]').length).toBe(1);
+    expect($('[data-action]').length).toBe(0);
+    expect($('[data-mode-toggle]').length).toBe(0);
+    expect($('head script').length).toBe(0);
+    expect($('body').text()).not.toContain('Visual style');
     expect($('astro-island').length).toBe(0);
-    const css = $('head style').text();
-    for (const id of THEME_IDS) expect(css).toContain(`[data-theme="${id}"]`);
+  });
+
+  it('a site that follows the visitor has no theme in its HTML: its style goes dark by media query before any script', async () => {
+    const $ = await render(makeSite([], { theme: 'creative-light', colorMode: 'auto' }));
+    expect($('html').attr('data-theme')).toBeUndefined();
+    expect($('html').attr('data-style')).toBe('creative');
+    expect($('meta[name="color-scheme"]').attr('content')).toBe('light dark');
+    expect($('meta[name="theme-color"][media="(prefers-color-scheme: dark)"]').attr('content')).toBe(THEMES['creative-dark'].colors.background);
+    expect($('head style').text()).toContain(`@media (prefers-color-scheme:dark){:root:not([data-theme]){${themeDeclarations('creative-dark')}}}`);
+  });
+
+  it("offers the light/dark toggle when the creator allows it, restoring the visitor's pick for this site before paint", async () => {
+    const $ = await render(makeSite([], { theme: 'nature-light', colorMode: 'auto', visitorModeToggle: true }));
+    const toggle = $('[data-mode-toggle]');
+    expect(toggle.length).toBe(1);
+    expect(toggle.is('button')).toBe(true);
+    expect(toggle.attr('aria-label')).toBe('Switch to dark mode');
+    const boot = $('head script').first().html() ?? '';
+    expect(boot).toContain('dropsite-color-mode:render-fixture');
+    expect(boot).toContain('"nature-"');
+    expect((await render(makeSite([], { theme: 'nature-dark', colorMode: 'dark', visitorModeToggle: true })))('[data-mode-toggle]').attr('aria-label')).toBe(
+      'Switch to light mode',
+    );
   });
 
   it('the contact section: heading, text, mail link, download-all, safe profile links and the branding', async () => {

@@ -4,6 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { TBuildFile, TBuildInput, TBuildProject } from '@dropsite/builder';
+import { storedSiteLook, themeOfLook } from '@dropsite/shared';
 import type { Database, TFileRow, TProjectRow } from '../db/tables.ts';
 import { findProjectById, listFilesByProject, parseContactInfo, parseDerivedMetadata, parseSiteSettings, parseTemplateId } from '../projects/projects.repository.ts';
 
@@ -20,6 +21,7 @@ export async function buildInputOf(db: Kysely<Database>, project: TProjectRow): 
 }
 
 function toBuildProject(row: TProjectRow): TBuildProject {
+  const look = storedSiteLook(row);
   return {
     id: row.id,
     slug: row.slug,
@@ -29,9 +31,10 @@ function toBuildProject(row: TProjectRow): TBuildProject {
     tagLine: row.tag_line,
     authorName: row.author_name,
     template: parseTemplateId(row.template),
-    theme: row.theme,
-    // Only when the owner chose one: the template's default otherwise.
-    ...(row.hero_layout !== null ? { heroLayout: row.hero_layout } : {}),
+    theme: themeOfLook(look),
+    colorMode: look.colorMode,
+    visitorModeToggle: look.visitorModeToggle,
+    heroLayout: look.heroLayout,
     settings: parseSiteSettings(row.settings),
     contactInfo: parseContactInfo(row.contact_info),
     createdAt: row.created_at,

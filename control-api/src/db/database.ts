@@ -31,6 +31,7 @@ import * as changeNotificationsMigration from './migrations/2026_11_27_0900_chan
 import * as sessionLinkSignInMigration from './migrations/2026_12_07_0100_session_link_sign_in.ts';
 import * as commentCountsIndexMigration from './migrations/2026_11_27_1000_comment_counts_index.ts';
 import * as billingSafeguardsMigration from './migrations/2026_12_07_0500_billing_safeguards.ts';
+import * as siteColorModeMigration from './migrations/2026_12_07_1100_site_color_mode.ts';
 import * as pendingSignUpsMigration from './migrations/2026_12_07_0200_pending_sign_ups.ts';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
 
@@ -97,6 +98,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_12_07_0100_session_link_sign_in': sessionLinkSignInMigration,
   '2026_12_07_0200_pending_sign_ups': pendingSignUpsMigration,
   '2026_12_07_0500_billing_safeguards': billingSafeguardsMigration,
+  '2026_12_07_1100_site_color_mode': siteColorModeMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

@@ -81,9 +81,14 @@ export interface ProjectsTable {
   tag_line: string;
   author_name: string;
   template: string;
+  /** `{style}-{light|dark}`: the site's visual style and its pinned variant (light when the mode is automatic). */
   theme: string;
   /** The hero layout the owner chose (one of HERO_LAYOUTS); null for the template's default. */
   hero_layout: string | null;
+  /** 'auto', 'light' or 'dark'; null for sites saved before it (see storedSiteLook). */
+  color_mode: string | null;
+  /** 1 when visitors get a light/dark toggle. */
+  visitor_mode_toggle: Generated<number>;
   /** JSON of TSiteSettings. */
   settings: string;
   /** JSON of TContactInfo. */

@@ -8,6 +8,9 @@ import {
   THUMBNAIL_SIZE,
   detectFileKind,
   previewFileUrl,
+  resolveSiteLook,
+  templateLook,
+  themeOfLook,
   sanitizeFileName,
   type TDerivedMetadata,
   type TSiteFile,
@@ -15,7 +18,6 @@ import {
   type TSiteRenderModel,
 } from '@dropsite/shared';
 
-export const PREVIEW_THEME = 'professional-light';
 /** Stands in for the project id and slug, which a draft does not have yet. */
 export const PREVIEW_PROJECT_ID = 'preview';
 const NO_HASH = '0'.repeat(64);
@@ -23,6 +25,8 @@ const NO_HASH = '0'.repeat(64);
 /** The render model of a draft: what the builder would make of it, with placeholder file URLs. */
 export function buildPreviewModel(draft: TPreviewDraft, now: number, siteOrigin: string): TSiteRenderModel {
   const settings = { ...DEFAULT_SITE_SETTINGS, ...draft.settings };
+  // The look the creator chose in the wizard; what they left out is the template's, as at publishing.
+  const look = resolveSiteLook(templateLook(draft.template), draft);
   const project: TBuildProject = {
     id: PREVIEW_PROJECT_ID,
     slug: PREVIEW_PROJECT_ID,
@@ -32,7 +36,10 @@ export function buildPreviewModel(draft: TPreviewDraft, now: number, siteOrigin:
     tagLine: draft.authorName ? `By ${draft.authorName}` : '',
     authorName: draft.authorName,
     template: draft.template,
-    theme: PREVIEW_THEME,
+    theme: themeOfLook(look),
+    colorMode: look.colorMode,
+    visitorModeToggle: look.visitorModeToggle,
+    heroLayout: look.heroLayout,
     settings,
     contactInfo: draft.contactInfo,
     createdAt: now,

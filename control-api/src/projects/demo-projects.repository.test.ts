@@ -23,6 +23,8 @@ function demo(projectId: string, files: TDemoFileInput[], overrides: Partial<TDe
     template: 'photo-gallery',
     theme: 'elegant-light',
     heroLayout: null,
+    colorMode: 'auto',
+    visitorModeToggle: false,
     settings: { ...DEFAULT_SITE_SETTINGS, enableFavorites: true },
     contactInfo: { ...EMPTY_CONTACT_INFO, email: 'maya@example.com' },
     files,

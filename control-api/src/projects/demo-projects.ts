@@ -5,7 +5,7 @@
  * `npm run seed-demo` (scripts/src/seed-demo.ts) stores their sample files and saves them here.
  */
 import type { Kysely } from 'kysely';
-import { TEMPLATE_CATALOGUE, TEMPLATE_IDS, isValidSlug, type TContactInfo, type TSiteSettings, type TTemplateId } from '@dropsite/shared';
+import { TEMPLATE_CATALOGUE, TEMPLATE_IDS, isValidSlug, type TColorMode, type TContactInfo, type TSiteSettings, type TTemplateId } from '@dropsite/shared';
 import type { Database, TFileRow, TProjectRow } from '../db/tables.ts';
 import { storedFileRow } from './stored-files.ts';
 
@@ -42,6 +42,8 @@ export interface TDemoProjectInput {
   template: TTemplateId;
   theme: string;
   heroLayout: string | null;
+  colorMode: TColorMode;
+  visitorModeToggle: boolean;
   settings: TSiteSettings;
   contactInfo: TContactInfo;
   /** In the order the site shows them. */
@@ -80,6 +82,8 @@ export async function saveDemoProject(db: TDb, input: TDemoProjectInput, now: nu
     template: input.template,
     theme: input.theme,
     hero_layout: input.heroLayout,
+    color_mode: input.colorMode,
+    visitor_mode_toggle: input.visitorModeToggle ? 1 : 0,
     settings: JSON.stringify(input.settings),
     contact_info: JSON.stringify(input.contactInfo),
     password_hash: null,

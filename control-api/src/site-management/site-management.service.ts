@@ -7,7 +7,9 @@
  */
 import {
   DEFAULT_SITE_SETTINGS,
-  HERO_LAYOUTS,
+  resolveSiteLook,
+  storedSiteLook,
+  themeOfLook,
   SITE_MANAGEMENT_MESSAGES,
   UPLOAD_LIMITS,
   derivedPrefix,
@@ -65,6 +67,7 @@ export async function describeManagedProject(deps: TAppDeps, project: TProjectRo
   const [files, build] = await Promise.all([listFilesByProject(deps.db, project.id), latestBuildOf(deps, project.id)]);
   const settings = parseSiteSettings(project.settings);
   const open = checkSiteAccess(project, deps.clock) === 'open';
+  const look = storedSiteLook(project);
   return {
     id: project.id,
     slug: project.slug,
@@ -74,8 +77,11 @@ export async function describeManagedProject(deps: TAppDeps, project: TProjectRo
     description: project.description,
     authorName: project.author_name,
     template: parseTemplateId(project.template),
-    theme: project.theme,
-    heroLayout: heroLayoutOf(project.hero_layout),
+    theme: themeOfLook(look),
+    style: look.style,
+    colorMode: look.colorMode,
+    heroLayout: look.heroLayout,
+    visitorModeToggle: look.visitorModeToggle,
     settings: {
       enableFavorites: settings.enableFavorites,
       enableComments: settings.enableComments,
@@ -90,10 +96,6 @@ export async function describeManagedProject(deps: TAppDeps, project: TProjectRo
     files: files.map((f) => toManagedFile(f, open)),
     build,
   };
-}
-
-function heroLayoutOf(stored: string | null): TManagedProject['heroLayout'] {
-  return HERO_LAYOUTS.find((layout) => layout === stored) ?? null;
 }
 
 function toManagedFile(file: TFileRow, siteOpen: boolean): TManagedFile {
@@ -147,7 +149,13 @@ export async function updateManagedProject(
     patch.tag_line = input.authorName ? `By ${input.authorName}` : '';
   }
   if (input.template !== undefined) patch.template = input.template;
-  if (input.theme !== undefined) patch.theme = input.theme;
+  // The look: what is not sent stays as it is (`theme` names a style and a pinned mode; `style` and `colorMode` win over it).
+  if (input.theme !== undefined || input.style !== undefined || input.colorMode !== undefined || input.visitorModeToggle !== undefined) {
+    const look = resolveSiteLook(storedSiteLook(project), { theme: input.theme, style: input.style, colorMode: input.colorMode, visitorModeToggle: input.visitorModeToggle });
+    patch.theme = themeOfLook(look);
+    patch.color_mode = look.colorMode;
+    patch.visitor_mode_toggle = look.visitorModeToggle ? 1 : 0;
+  }
   if (input.heroLayout !== undefined) patch.hero_layout = input.heroLayout;
   if (input.contactInfo !== undefined) patch.contact_info = JSON.stringify(input.contactInfo);
   if (input.expiresAt !== undefined) {

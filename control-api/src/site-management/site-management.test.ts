@@ -100,6 +100,31 @@ describe.each(TEST_DIALECTS)('managing a published site (%s)', async (dialect) =
     expect(row).toEqual({ slug, title: 'Winter Wedding' });
   });
 
+  it.skipIf(!available)(
+    "changes the look: style, a colour mode that follows the visitor, the visitors' toggle; the older theme still names a style and a pinned mode",
+    async () => {
+      const res = await patch({ style: 'creative', colorMode: 'auto', visitorModeToggle: true, heroLayout: 'featured' });
+      expect(res.status).toBe(200);
+      expect(res.body.project).toMatchObject({ style: 'creative', colorMode: 'auto', heroLayout: 'featured', visitorModeToggle: true, theme: 'creative-light' });
+      await app.deps.queue.whenIdle();
+      const followed = (await page()).html;
+      expect(followed).toContain('data-style="creative"');
+      expect(followed).toContain('data-color-mode="auto"');
+      expect(/<html[^>]*>/.exec(followed)?.[0]).not.toContain('data-theme=');
+      expect(followed).toContain('data-mode-toggle');
+
+      const older = await patch({ theme: 'elegant-dark' });
+      expect(older.body.project).toMatchObject({ style: 'elegant', colorMode: 'dark', theme: 'elegant-dark', visitorModeToggle: true, heroLayout: 'featured' });
+      const off = await patch({ visitorModeToggle: false, heroLayout: null });
+      expect(off.body.project).toMatchObject({ style: 'elegant', colorMode: 'dark', visitorModeToggle: false, heroLayout: 'minimal' });
+      await app.deps.queue.whenIdle();
+      // The newest build's page: pinned dark, no toggle.
+      await expect.poll(async () => (await page()).html.includes('data-mode-toggle')).toBe(false);
+      expect(/<html[^>]*>/.exec((await page()).html)?.[0]).toContain('data-theme="elegant-dark"');
+      expect((await patch({ colorMode: 'sepia' })).status).toBe(400);
+    },
+  );
+
   it.skipIf(!available)('refuses what publishing refuses: an empty title, an unknown theme, a short password, an expiry in the past', async () => {
     for (const body of [
       { title: '  ' },

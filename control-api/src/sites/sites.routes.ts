@@ -14,7 +14,8 @@ import { isSiteSlug } from '../projects/demo-projects.ts';
 import { REFUSAL_CACHE_CONTROL, SITE_PAGE_CACHE_CONTROL, SITE_PAGE_SECURITY_HEADERS, siteCacheControl } from './site-access.ts';
 import { buildProgressOf, isTakenDown, openSiteBySlug } from './sites.service.ts';
 import { ASSET_CSP, inlineScriptHashesOf, readStoredSiteCsp, siteCsp } from './site-csp.ts';
-import { buildingPage, expiredPage, failedPage, passwordPage, takenDownPage } from './status-pages.ts';
+import { buildingPage, expiredPage, failedPage, takenDownPage } from './status-pages.ts';
+import { passwordGatePage } from './password-gate.ts';
 
 /** A stored object and its compressed variants (keys from storage-keys.ts), as sendVariant reads them. */
 function storedVariants(storage: Storage, identityKey: string, variantKey: (coding: TStoredCoding) => string): TVariantSource {
@@ -199,7 +200,7 @@ export function createSiteRoutes(deps: TAppDeps): Router {
       return;
     }
     if (access === 'expired') return sendPage(res, 410, expiredPage());
-    if (access === 'locked') return sendPage(res, 401, passwordPage({ slug, theme: project.theme }));
+    if (access === 'locked') return sendPage(res, 401, await passwordGatePage(deps, slug, project));
 
     res.status(200).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': siteCacheControl(project, SITE_PAGE_CACHE_CONTROL) });
     const page = sitePageSource(deps.storage, slug, pageCsp);

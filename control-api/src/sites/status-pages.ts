@@ -49,21 +49,28 @@ export function failedPage(): string {
   });
 }
 
-/** The colours of the site's theme the password page uses (the professional palette). */
+/** The password page's colours (the professional palette), light and dark. */
 const PASSWORD_PALETTES = {
   light:
-    '--bg:#f7f8fa;--card:#ffffff;--text:#111827;--muted:#6b7280;--border:#d5dae1;--primary:#1d4ed8;--primary-hover:#1e40af;--on-primary:#ffffff;--ring:rgb(29 78 216 / .35);--error:#b91c1c;--error-bg:#fef2f2;--icon-bg:#eff4ff;color-scheme:light',
-  dark: '--bg:#0c0e12;--card:#13161c;--text:#f3f4f6;--muted:#8b929e;--border:#2f3542;--primary:#7aa2ff;--primary-hover:#a3bfff;--on-primary:#0c0e12;--ring:rgb(122 162 255 / .4);--error:#f87171;--error-bg:rgb(248 113 113 / .1);--icon-bg:rgb(122 162 255 / .14);color-scheme:dark',
+    '--bg:#f7f8fa;--card:#ffffff;--text:#111827;--muted:#6b7280;--border:#d5dae1;--primary:#1d4ed8;--primary-hover:#1e40af;--on-primary:#ffffff;--ring:rgb(29 78 216 / .35);--error:#b91c1c;--error-bg:#fef2f2;--icon-bg:#eff4ff;--cover:linear-gradient(135deg,#dbe4ff,#eef2ff 55%,#f7f8fa);color-scheme:light',
+  dark: '--bg:#0c0e12;--card:#13161c;--text:#f3f4f6;--muted:#8b929e;--border:#2f3542;--primary:#7aa2ff;--primary-hover:#a3bfff;--on-primary:#0c0e12;--ring:rgb(122 162 255 / .4);--error:#f87171;--error-bg:rgb(248 113 113 / .1);--icon-bg:#1c2333;--cover:linear-gradient(135deg,#1b2440,#151a26 55%,#13161c);color-scheme:dark',
 } as const;
 
 const PASSWORD_STYLE = `
 *{box-sizing:border-box}html,body{margin:0;min-height:100%}
 body{min-height:100vh;min-height:100dvh;display:grid;place-items:center;background:var(--bg);color:var(--text);font:16px/1.6 ui-sans-serif,system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;padding:24px;-webkit-font-smoothing:antialiased}
-main{background:var(--card);border:1px solid var(--border);border-radius:16px;padding:40px 32px 32px;width:100%;max-width:400px;box-shadow:0 4px 8px rgb(17 24 39 / .04),0 12px 32px rgb(17 24 39 / .08)}
-.icon{width:48px;height:48px;border-radius:12px;display:grid;place-items:center;background:var(--icon-bg);color:var(--primary);margin:0 auto 20px}
-h1{font-size:clamp(1.25rem,4.2vw + .5rem,1.5625rem);line-height:1.3;letter-spacing:-.01em;margin:0 0 8px;text-align:center;text-wrap:balance}
+main{background:var(--card);border:1px solid var(--border);border-radius:16px;width:100%;max-width:400px;overflow:hidden;box-shadow:0 4px 8px rgb(17 24 39 / .04),0 12px 32px rgb(17 24 39 / .08)}
+.cover{position:relative;height:112px;background:var(--cover);overflow:hidden}
+.cover img{position:absolute;inset:0;width:100%;height:100%;object-fit:cover;filter:blur(14px) saturate(1.1);transform:scale(1.35)}
+.cover::after{content:"";position:absolute;inset:0;background:linear-gradient(180deg,transparent 40%,var(--card))}
+.body{position:relative;padding:0 32px 32px}
+.icon{position:relative;width:52px;height:52px;border-radius:14px;display:grid;place-items:center;background:var(--icon-bg);color:var(--primary);margin:-26px auto 16px;border:3px solid var(--card);z-index:1}
+.plain .body{padding-top:40px}.plain .icon{margin-top:0;border:0;width:48px;height:48px;border-radius:12px}
+h1{font-size:clamp(1.25rem,4.2vw + .5rem,1.5625rem);line-height:1.3;letter-spacing:-.01em;margin:0 0 4px;text-align:center;text-wrap:balance;overflow-wrap:anywhere}
+p.by{margin:0 0 12px;color:var(--muted);text-align:center;font-size:.9375rem;overflow-wrap:anywhere}
 p.lead{margin:0 0 28px;color:var(--muted);text-align:center;text-wrap:balance}
-@media (max-width:420px){body{padding:16px}main{padding:32px 22px 24px}}
+.site p.lead{font-size:.9375rem;margin-top:12px}
+@media (max-width:420px){body{padding:16px}.body{padding:0 22px 24px}.plain .body{padding-top:32px}.cover{height:96px}}
 label{display:block;font-size:.875rem;font-weight:600;margin:0 0 6px}
 input{display:block;width:100%;font:inherit;color:var(--text);background:var(--card);border:1px solid var(--border);border-radius:10px;padding:11px 14px;min-height:46px;transition:border-color .15s,box-shadow .15s}
 input:focus{outline:none;border-color:var(--primary);box-shadow:0 0 0 3px var(--ring)}
@@ -79,22 +86,40 @@ const LOCK_ICON =
 const ALERT_ICON =
   '<svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><circle cx="12" cy="12" r="10"/><path d="M12 8v4M12 16h.01"/></svg>';
 
+/** Only a JPEG data URI of the gate's own making is put in the page. */
+const COVER_DATA_URI = /^data:image\/jpeg;base64,[A-Za-z0-9+/]+={0,2}$/;
+
 export interface TPasswordPageOptions {
   slug: string;
-  /** The site's theme ('professional-dark', 'creative-light', …): its light or dark mode is used; anything else follows the visitor's colour scheme. */
-  theme: string;
+  /** The site's colour mode: 'light' or 'dark' pin the page; 'auto' follows the visitor's colour scheme. */
+  colorMode: 'auto' | 'light' | 'dark';
+  /** The site's title and author, shown on the gate of a live locked site; absent for the plain gate. */
+  title?: string;
+  authorName?: string;
+  /** A data URI of the site's first picture at a few pixels (password-gate.ts), shown blurred. */
+  cover?: string | null;
   /** Shown above the field after a refused attempt. */
   error?: string;
 }
 
 /** The page a password-protected site shows until it is unlocked: one field, posted (never in the URL) to the unlock call. */
 export function passwordPage(options: TPasswordPageOptions): string {
-  const mode = options.theme.trim().toLowerCase().endsWith('-dark') ? 'dark' : options.theme.trim().toLowerCase().endsWith('-light') ? 'light' : null;
+  const mode = options.colorMode === 'auto' ? null : options.colorMode;
   const palette = mode ? `:root{${PASSWORD_PALETTES[mode]}}` : `:root{${PASSWORD_PALETTES.light}}@media (prefers-color-scheme:dark){:root{${PASSWORD_PALETTES.dark}}}`;
   const error = options.error ? `<p class="error" role="alert" id="password-error">${ALERT_ICON}<span>${escapeHtml(options.error)}</span></p>` : '';
   const invalid = options.error ? ' aria-invalid="true" aria-describedby="password-error"' : '';
   const action = `/api/sites/${encodeURIComponent(options.slug)}/unlock`;
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>Password protected</title><style>${palette}${PASSWORD_STYLE}</style></head><body><main><div class="icon">${LOCK_ICON}</div><h1>This site is password protected</h1><p class="lead">Enter the password the sender gave you to view these files.</p><form method="post" action="${escapeHtml(action)}">${error}<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required maxlength="200" autofocus${invalid}><button type="submit">Unlock</button></form></main></body></html>`;
+  const title = options.title?.trim() ?? '';
+  const author = options.authorName?.trim() ?? '';
+  const form = `<form method="post" action="${escapeHtml(action)}">${error}<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required maxlength="200" autofocus${invalid}><button type="submit">Unlock</button></form>`;
+  const head = (pageTitle: string) =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><meta name="color-scheme" content="${mode ?? 'light dark'}"><title>${escapeHtml(pageTitle)}</title><style>${palette}${PASSWORD_STYLE}</style></head>`;
+  if (!title) {
+    return `${head('Password protected')}<body><main class="plain"><div class="body"><div class="icon">${LOCK_ICON}</div><h1>This site is password protected</h1><p class="lead">Enter the password the sender gave you to view these files.</p>${form}</div></main></body></html>`;
+  }
+  const cover = options.cover && COVER_DATA_URI.test(options.cover) ? `<img src="${options.cover}" alt="" width="16" height="16">` : '';
+  const by = author ? `<p class="by">By ${escapeHtml(author)}</p>` : '';
+  return `${head(`${title} · Password protected`)}<body><main class="site"><div class="cover" aria-hidden="true">${cover}</div><div class="body"><div class="icon">${LOCK_ICON}</div><h1>${escapeHtml(title)}</h1>${by}<p class="lead">This site is password protected. Enter the password the sender gave you to view these files.</p>${form}</div></main></body></html>`;
 }
 
 /** An archive entry the API would not extract, for a browser that opened its link itself (a new tab). */

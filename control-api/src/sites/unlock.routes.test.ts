@@ -8,6 +8,8 @@ import { changeSitePassword } from './site-password.service.ts';
 
 const DEFAULTS = loadConfig({});
 const PASSWORD = 'correct horse';
+/** An 8x6 PNG, standing in for a site's first thumbnail. */
+const GATE_PICTURE_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAgAAAAGCAIAAABxZ0isAAAAK0lEQVR4nGM4YaOBFTGcCNDAihhOpGhgRQwnKjSwIoYTPRpYEcOJBRpYEQBIFEGhyXPIpAAAAABJRU5ErkJggg==';
 
 /** Every way a site's content is reached: HTML, a file, a thumbnail, the ZIP of all, engagement. */
 async function probeSite(browser: TBrowser, site: TSeededSite): Promise<Record<string, { status: number; cacheControl: string | null }>> {
@@ -85,6 +87,40 @@ describe('site access: passwords and expiry', () => {
     // A password in the URL is never looked at.
     expect((await visitor.fetch(`/${site.slug}?password=${encodeURIComponent(PASSWORD)}`)).status).toBe(401);
     expect((await visitor.json(`/api/sites/${site.slug}/unlock?password=${encodeURIComponent(PASSWORD)}`, { method: 'POST', json: {} })).status).toBe(400);
+  });
+
+  it("the gate shows the site's title, author and a cover of a few pixels in the site's mode, and nothing else of it", async () => {
+    const site = await seedSite(app, { password: PASSWORD, title: 'Harbour <Lights>', theme: 'nature-light' });
+    await app.deps.db.updateTable('projects').set({ author_name: 'Mira Solberg', color_mode: 'auto' }).where('id', '=', site.project.id).execute();
+    const thumbnailKey = (JSON.parse(site.files[0]!.metadata ?? '{}') as { thumbnail: { key: string } }).thumbnail.key;
+    await app.deps.storage.put(thumbnailKey, Buffer.from(GATE_PICTURE_PNG, 'base64'));
+    const visitor = createBrowser(app);
+    const res = await visitor.fetch(`/${site.slug}`);
+    expect(res.status).toBe(401);
+    const page = await res.text();
+    expect(page).toContain('<h1>Harbour &lt;Lights&gt;</h1>');
+    expect(page).toContain('<p class="by">By Mira Solberg</p>');
+    expect(page).toContain('This site is password protected');
+    // The cover: a JPEG of at most 16 px across, inline (no URL of the site's files), blurred by the page.
+    const cover = /<img src="data:image\/jpeg;base64,([A-Za-z0-9+/=]+)"/.exec(page)?.[1];
+    expect(cover).toBeDefined();
+    const jpeg = Buffer.from(cover!, 'base64');
+    const sof = jpeg.indexOf(Buffer.from([0xff, 0xc0]));
+    expect(jpeg.readUInt16BE(sof + 7)).toBeLessThanOrEqual(16);
+    expect(page).not.toContain('/api/files/');
+    expect(page).not.toContain('photo-1.jpg');
+    // Following the visitor's colour scheme ('auto'): both palettes, dark by media query.
+    expect(page).toContain('@media (prefers-color-scheme:dark)');
+    // A wrong guess shows the same gate again, with the error.
+    const form = await visitor.fetch(`/api/sites/${site.slug}/unlock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ password: 'wrong guess' }).toString(),
+    });
+    expect(form.status).toBe(401);
+    const again = await form.text();
+    expect(again).toContain('<h1>Harbour &lt;Lights&gt;</h1>');
+    expect(again).toContain('Incorrect password. Please try again.');
   });
 
   it('unlocks with the right password (JSON and form), for that visitor only', async () => {

@@ -7,7 +7,10 @@ import { setCookie } from '../access/cookies.ts';
 import { principalOf, unlockCookieBase } from '../access/principal.ts';
 import { rateLimitedError } from '../access/rate-limiter.ts';
 import { ensureVisitorId } from '../access/visitor-id.ts';
-import { expiredPage, notFoundPage, passwordPage } from './status-pages.ts';
+import { expiredPage, notFoundPage } from './status-pages.ts';
+import { passwordGatePage } from './password-gate.ts';
+import { findProjectBySlug } from '../projects/projects.repository.ts';
+import type { TProjectRow } from '../db/tables.ts';
 import { unlockSite } from './site-password.service.ts';
 import { BUSY_RETRY_AFTER_SECONDS, PasswordChecksBusyError } from './password-hash.ts';
 
@@ -30,12 +33,13 @@ export function createUnlockRoutes(deps: TAppDeps): Router {
     res.set('Cache-Control', 'private, no-store');
     const slug = req.params.slug.slice(0, 80);
     const isForm = req.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded';
-    const theme = 'professional';
-    const refuse = (status: number, code: 'password_required' | 'validation_failed' | 'not_found' | 'gone', message: string, pageTheme = theme) => {
+    // The gate shown again after a refused form post: the site's, when it is a live locked one.
+    const gate = async (message: string, project?: TProjectRow) => passwordGatePage(deps, slug, project ?? (await findProjectBySlug(deps.db, slug)), message);
+    const refuse = async (status: number, code: 'password_required' | 'validation_failed' | 'not_found' | 'gone', message: string, project?: TProjectRow) => {
       if (!isForm) throw new AppError(code, message);
       if (code === 'not_found') return sendHtml(res, 404, notFoundPage());
       if (code === 'gone') return sendHtml(res, 410, expiredPage());
-      return sendHtml(res, status, passwordPage({ slug, theme: pageTheme, error: message }));
+      return sendHtml(res, status, await gate(message, project));
     };
 
     // Only failed guesses count. An address that spent its failures, or that must still wait on this
@@ -43,11 +47,11 @@ export function createUnlockRoutes(deps: TAppDeps): Router {
     // addresses guessing wrong never lock out a visitor who knows the password.
     const address = principalOf(res).address;
     const pairKey = `${slug}\n${address}`;
-    const tooMany = (retryAfterSeconds: number) => {
+    const tooMany = async (retryAfterSeconds: number) => {
       const error = rateLimitedError({ allowed: false, retryAfterSeconds: Math.max(1, retryAfterSeconds) }, TOO_MANY_MESSAGE);
       if (!isForm) throw error;
       res.set(error.headers);
-      return sendHtml(res, 429, passwordPage({ slug, theme, error: TOO_MANY_MESSAGE }));
+      return sendHtml(res, 429, await gate(TOO_MANY_MESSAGE));
     };
     const backoff = await limits.unlockBackoff.waitSeconds(pairKey);
     if (backoff > 0) {
@@ -100,7 +104,7 @@ export function createUnlockRoutes(deps: TAppDeps): Router {
       case 'expired':
         return refuse(410, 'gone', 'This site has expired');
       case 'wrong':
-        return refuse(401, 'password_required', WRONG_PASSWORD_MESSAGE, outcome.project.theme);
+        return refuse(401, 'password_required', WRONG_PASSWORD_MESSAGE, outcome.project);
       case 'open':
       case 'unlocked': {
         const redirectTo = `/${outcome.project.slug}`;

@@ -111,6 +111,7 @@ export function createAssembly(deps: TAppDeps, parts: { runningHashes: TRunningF
             authorName: form.authorName,
             settings: form.settings,
             contactInfo: form.contactInfo,
+            ...form.look,
             expiryDate: form.expiresAt === null ? undefined : new Date(form.expiresAt),
           },
           files: assembled,

@@ -5,7 +5,7 @@
  * activity; the sweeper in upload-sessions.cleanup.ts discards what expired ones left.
  */
 import { createHash } from 'node:crypto';
-import { CHUNK_SIZE, type TDirectChunkChecksum, type TUploadMetadata } from '@dropsite/shared';
+import { CHUNK_SIZE, lookChoiceOf, type TDirectChunkChecksum, type TUploadMetadata } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
@@ -92,6 +92,7 @@ export function createSessionLifecycle(
       authorName: input.details.authorName,
       settings: input.details.settings,
       contactInfo: input.details.contactInfo,
+      look: lookChoiceOf(input.details),
       expiresAt,
       passwordHash: input.details.password ? await hashPassword(input.details.password) : null,
       ownerCreatorId: input.ownerCreatorId,

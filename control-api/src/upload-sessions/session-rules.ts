@@ -24,6 +24,8 @@ export interface TStoredForm {
   template: TUploadForm['template'];
   authorName: string;
   settings: TUploadMetadata['settings'];
+  /** The creator's look choices; absent in sessions opened before they were sent (the template's look). */
+  look?: Partial<Pick<TUploadMetadata, 'style' | 'colorMode' | 'heroLayout' | 'visitorModeToggle' | 'theme'>>;
   /** Absent in sessions opened before contact details were sent. */
   contactInfo?: TUploadMetadata['contactInfo'];
   expiresAt: number | null;

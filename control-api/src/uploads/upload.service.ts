@@ -1,6 +1,6 @@
 /** Publishing: turns stored uploads and the creator's form into a project, its files and a queued build. */
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_SITE_SETTINGS, generateSlug, isValidSlug, EMPTY_CONTACT_INFO, type TUploadForm } from '@dropsite/shared';
+import { DEFAULT_SITE_SETTINGS, generateSlug, isValidSlug, EMPTY_CONTACT_INFO, resolveSiteLook, templateLook, themeOfLook, type TUploadForm } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import type { TNewFile, TNewProject } from '../db/tables.ts';
 import { AppError } from '../http/app-error.ts';
@@ -59,6 +59,8 @@ export async function publishProject(
   const slug = input.slug ?? (await allocateSlug(deps));
   const passwordHash = input.passwordHash !== undefined ? input.passwordHash : form.password ? await hashPassword(form.password) : null;
   const settings = { ...DEFAULT_SITE_SETTINGS, ...(form.settings ?? {}) };
+  // What the creator left out is the template's look (its demo's).
+  const look = resolveSiteLook(templateLook(form.template), form);
   const project: TNewProject = {
     id: projectId,
     slug,
@@ -68,7 +70,10 @@ export async function publishProject(
     tag_line: form.authorName ? `By ${form.authorName}` : '',
     author_name: form.authorName,
     template: form.template,
-    theme: 'professional-light',
+    theme: themeOfLook(look),
+    color_mode: look.colorMode,
+    hero_layout: look.heroLayout,
+    visitor_mode_toggle: look.visitorModeToggle ? 1 : 0,
     settings: JSON.stringify(settings),
     // The creator's public contact details only; the notification address stays in the owner's settings.
     contact_info: JSON.stringify(form.contactInfo ?? EMPTY_CONTACT_INFO),

@@ -3,7 +3,7 @@
  * size'): one regular request, direct multipart then optimisation polling, or chunked /
  * direct-chunked with resumable sessions.
  */
-import { chooseUploadMode, type TContactField, type TSiteSettings, type TTemplateId, type TUploadMetadataInput, type TUploadMode } from '@dropsite/shared';
+import { chooseUploadMode, type TContactField, type TSiteLook, type TSiteSettings, type TTemplateId, type TUploadMetadataInput, type TUploadMode } from '@dropsite/shared';
 import { createChunkedUpload } from './chunked-upload.ts';
 import { STATUS_READERS, pollOptimization } from './optimization-poll.ts';
 import { createXhrTransport, type TTransport } from './transport.ts';
@@ -21,6 +21,8 @@ export interface TPublishDraft {
   /** ISO date-time (UTC) or '' for none. */
   expiryDate: string;
   settings: TSiteSettings;
+  /** The look the creator chose (style, colour mode, hero layout, visitors' light/dark toggle). */
+  look?: TSiteLook;
   /** The footer's contact details, as typed (blank ones are not sent). */
   contactInfo?: Partial<Record<TContactField, string>>;
   /** Each file's group (the folder it was dropped in), by index; none when absent. */
@@ -57,6 +59,7 @@ export function toUploadMetadata(draft: TPublishDraft): TUploadMetadataInput {
     ...(draft.password.trim() !== '' ? { password: draft.password } : {}),
     ...(draft.expiryDate ? { expiryDate: draft.expiryDate } : {}),
     settings: draft.settings,
+    ...(draft.look ? { ...draft.look } : {}),
     ...withContactInfo(draft),
   };
 }
@@ -135,6 +138,7 @@ export async function publishSite(files: readonly File[], draft: TPublishDraft, 
       authorName: draft.authorName,
       template: draft.template,
       settings: draft.settings,
+      ...(draft.look ? { look: draft.look } : {}),
       ...withContactInfo(draft),
       password: draft.password,
       ...(draft.expiryDate ? { expiryDate: draft.expiryDate } : {}),

@@ -3,7 +3,7 @@
  * /api/direct-upload): one request sent with XMLHttpRequest, because fetch cannot report
  * upload progress.
  */
-import { DEFAULT_SITE_SETTINGS, ZUploadResponseSchema, type TContactField, type TSiteSettings, type TTemplateId } from '@dropsite/shared';
+import { DEFAULT_SITE_SETTINGS, ZUploadResponseSchema, type TContactField, type TSiteLook, type TSiteSettings, type TTemplateId } from '@dropsite/shared';
 import { createXhrTransport, type TTransport } from './transport.ts';
 import { FALLBACK_MESSAGES, PUBLISH_FAILED_MESSAGE, createAbortError, isAbortError } from './upload-errors.ts';
 import { filledContactInfo } from './filled-contact-info.ts';
@@ -27,6 +27,8 @@ export interface TUploadRequest {
   authorName?: string;
   template?: TTemplateId;
   settings?: TSiteSettings;
+  /** The creator's look; the template's when absent. */
+  look?: TSiteLook;
   /** Sent only when not blank. */
   password?: string;
   /** ISO date-time (UTC); sent only when set. */
@@ -68,6 +70,12 @@ export function buildUploadForm(request: TUploadRequest): FormData {
   form.append('template', request.template ?? 'universal');
   form.append('authorName', (request.authorName ?? '').trim());
   form.append('settings', JSON.stringify(request.settings ?? DEFAULT_UPLOAD_SETTINGS));
+  if (request.look) {
+    form.append('style', request.look.style);
+    form.append('colorMode', request.look.colorMode);
+    form.append('heroLayout', request.look.heroLayout);
+    form.append('visitorModeToggle', String(request.look.visitorModeToggle));
+  }
   const contactInfo = filledContactInfo(request.contactInfo);
   if (contactInfo) form.append('contactInfo', JSON.stringify(contactInfo));
   const groups = request.groups ?? [];

@@ -1,5 +1,5 @@
 /** Turns the server-rendered preview into a page of the creator's local files. */
-import type { TContactField, TPreviewRequest, TSiteSettings, TTemplateId } from '@dropsite/shared';
+import type { TContactField, TPreviewRequest, TSiteLook, TSiteSettings, TTemplateId } from '@dropsite/shared';
 import { filledContactInfo } from '../upload/filled-contact-info.ts';
 import type { TChosenFile } from '../upload/chosen-files.ts';
 
@@ -27,7 +27,15 @@ export function previewFrameUrl(scriptHashes: readonly string[]): string {
 }
 
 export function buildPreviewRequest(
-  draft: { title: string; description: string; authorName: string; template: TTemplateId; settings: TSiteSettings; contactInfo?: Partial<Record<TContactField, string>> },
+  draft: {
+    title: string;
+    description: string;
+    authorName: string;
+    template: TTemplateId;
+    look?: TSiteLook;
+    settings: TSiteSettings;
+    contactInfo?: Partial<Record<TContactField, string>>;
+  },
   files: readonly TChosenFile[],
   sizes: ReadonlyMap<string, { width: number; height: number }>,
 ): TPreviewRequest {
@@ -38,6 +46,8 @@ export function buildPreviewRequest(
     description: draft.description,
     authorName: draft.authorName,
     template: draft.template,
+    // The look the creator chose: the preview shows the site as it will be.
+    ...(draft.look ? { style: draft.look.style, colorMode: draft.look.colorMode, heroLayout: draft.look.heroLayout, visitorModeToggle: draft.look.visitorModeToggle } : {}),
     settings: draft.settings,
     ...(contactInfo ? { contactInfo } : {}),
     files: files.map(({ id, file, group }) => ({

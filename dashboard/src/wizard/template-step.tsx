@@ -1,5 +1,7 @@
 import { useId, useState, type ReactElement } from 'react';
-import { TEMPLATE_CATALOGUE, TEMPLATE_IDS, formatBytes, type TTemplateId } from '@dropsite/shared';
+import { TEMPLATE_CATALOGUE, TEMPLATE_IDS, formatBytes, type TSiteLook, type TTemplateId } from '@dropsite/shared';
+import { DemoPreviewPicture } from '../components/demo-preview-picture.tsx';
+import { LookFields } from '../components/look-fields.tsx';
 import { ArrowRightIcon, CloseIcon, ImageIcon } from '../components/icons.tsx';
 import { totalBytes, type TChosenFile } from '../upload/chosen-files.ts';
 import { FileList } from '../upload/file-list.tsx';
@@ -28,19 +30,24 @@ export const TEMPLATES = Object.fromEntries(
   TEMPLATE_IDS.map((id) => [id, { name: TEMPLATE_CATALOGUE[id].name, description: TEMPLATE_CATALOGUE[id].description, Icon: ICONS[id] }]),
 ) as Record<TTemplateId, TTemplateChoice>;
 
+/** A card's picture: half the step's width from 520 px up, else half the phone's width. */
+const CARD_PICTURE_SIZES = '(min-width: 640px) 290px, 46vw';
+
 interface TTemplateStepProps {
   files: readonly TChosenFile[];
   template: TTemplateId;
   onChoose: (template: TTemplateId) => void;
+  look: TSiteLook;
+  onLook: (look: Partial<TSiteLook>) => void;
   onBack: () => void;
   onContinue: () => void;
   onRemoveFile: (id: string) => void;
 }
 
-/** Step 2: the chosen files at a glance and the template. */
-export function TemplateStep({ files, template, onChoose, onBack, onContinue, onRemoveFile }: TTemplateStepProps) {
+/** Step 2: the chosen files at a glance, the template (each with its demo's picture) and the site's look. */
+export function TemplateStep({ files, template, onChoose, look, onLook, onBack, onContinue, onRemoveFile }: TTemplateStepProps) {
   const [isDialogOpen, setDialogOpen] = useState(false);
-  const ids = { dialogTitle: useId(), legend: useId() };
+  const ids = { dialogTitle: useId(), legend: useId(), look: useId() };
   const shown = files.slice(0, 3);
 
   return (
@@ -74,8 +81,11 @@ export function TemplateStep({ files, template, onChoose, onBack, onContinue, on
             return (
               <label key={id} className="template-card" data-selected={template === id ? '' : undefined}>
                 <input type="radio" name="template" value={id} checked={template === id} onChange={() => onChoose(id)} className="template-card__input" />
-                <span className="template-card__icon" aria-hidden="true">
-                  <info.Icon size={20} />
+                <span className="template-card__frame" aria-hidden="true">
+                  <span className="template-card__placeholder">
+                    <info.Icon size={20} />
+                  </span>
+                  <DemoPreviewPicture className="template-card__picture" demoPath={TEMPLATE_CATALOGUE[id].demoPath} sizes={CARD_PICTURE_SIZES} lazy alt="" />
                 </span>
                 <span className="template-card__text">
                   <span className="template-card__name">
@@ -89,6 +99,14 @@ export function TemplateStep({ files, template, onChoose, onBack, onContinue, on
           })}
         </div>
       </fieldset>
+
+      <section className="look-section" aria-labelledby={ids.look}>
+        <h3 id={ids.look} className="wizard-label">
+          Look
+        </h3>
+        <p className="look-section__lede">Starts as the template’s demo. Visitors see the site as you set it here.</p>
+        <LookFields look={look} onChange={onLook} />
+      </section>
 
       <div className="wizard-actions">
         <button type="button" className="button button--secondary" onClick={onBack}>

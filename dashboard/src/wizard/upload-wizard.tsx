@@ -124,6 +124,7 @@ export function UploadWizard() {
         authorName: state.form.authorName,
         expiryDate: state.form.expiryDate,
         template: state.form.template,
+        look: state.form.look,
         settings: state.form.settings,
         contactInfo: state.form.contactInfo,
       },
@@ -144,6 +145,12 @@ export function UploadWizard() {
           description: state.form.description,
           authorName: state.form.authorName,
           template: state.form.template,
+          look: {
+            style: state.form.look.style,
+            colorMode: state.form.look.colorMode,
+            heroLayout: state.form.look.heroLayout,
+            visitorModeToggle: state.form.look.visitorModeToggle,
+          },
           password: state.form.password,
           expiryDate: toExpiryInstant(state.form.expiryDate),
           settings: state.form.settings,
@@ -240,6 +247,8 @@ export function UploadWizard() {
               files={state.files}
               template={state.form.template}
               onChoose={(template) => dispatch({ type: 'choose-template', template })}
+              look={state.form.look}
+              onLook={(look) => dispatch({ type: 'set-look', look })}
               onBack={() => dispatch({ type: 'back' })}
               onContinue={() => dispatch({ type: 'continue' })}
               onRemoveFile={(id) => dispatch({ type: 'remove-file', id })}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DETAILS_MESSAGES, formatExpiryBadge, parseDateTimeLocal, toDateTimeLocal, toExpiryInstant, validateDetails } from './details-validation.ts';
 import { EMPTY_FORM, INITIAL_WIZARD_STATE, reduceWizard, templateDefaultSettings, type TWizardAction, type TWizardState } from './wizard-state.ts';
+import { buildPreviewRequest } from './preview-html.ts';
 import { WIZARD_TIPS } from './tips.ts';
 
 let n = 0;
@@ -247,5 +248,31 @@ describe('preview html', async () => {
       { clientId: 'file-1', name: 'a.jpg', type: 'image/jpeg', size: 3, width: 1200, height: 800 },
       { clientId: 'file-2', name: 'b.jpg', type: 'image/jpeg', size: 4, group: 'Black' },
     ]);
+  });
+});
+
+describe("the wizard's look", () => {
+  it("follows the chosen template (its demo's look) until the creator changes it, then stays as chosen", () => {
+    expect(INITIAL_WIZARD_STATE.form.look).toMatchObject({ style: 'nature', colorMode: 'auto', edited: false });
+    const delivery = run([{ type: 'choose-template', template: 'client-delivery' }]);
+    expect(delivery.form.look).toEqual({ style: 'minimal', colorMode: 'dark', heroLayout: 'minimal', visitorModeToggle: false, edited: false });
+    const chosen = run([{ type: 'set-look', look: { colorMode: 'auto', visitorModeToggle: true } }], delivery);
+    expect(chosen.form.look).toMatchObject({ style: 'minimal', colorMode: 'auto', visitorModeToggle: true, edited: true });
+    // Another template keeps what the creator chose.
+    expect(run([{ type: 'choose-template', template: 'event-template' }], chosen).form.look).toEqual(chosen.form.look);
+  });
+
+  it('is restored with an interrupted upload, or is the template’s for drafts saved before it was asked', () => {
+    const { password: _password, look, ...form } = { ...EMPTY_FORM, template: 'pitch-template' as const };
+    expect(run([{ type: 'restore-form', form }]).form.look).toMatchObject({ style: 'professional', colorMode: 'dark', edited: false });
+    const kept = { ...look, style: 'elegant' as const, edited: true };
+    expect(run([{ type: 'restore-form', form: { ...form, look: kept } }]).form.look).toEqual(kept);
+  });
+
+  it('goes to the preview as the creator chose it', () => {
+    const form: TWizardState['form'] = { ...EMPTY_FORM, look: { ...EMPTY_FORM.look, style: 'creative', colorMode: 'dark', heroLayout: 'featured', edited: true } };
+    const request = buildPreviewRequest(form, [], new Map());
+    expect(request).toMatchObject({ style: 'creative', colorMode: 'dark', heroLayout: 'featured', visitorModeToggle: false });
+    expect(request).not.toHaveProperty('edited');
   });
 });

@@ -1,10 +1,20 @@
 /** The wizard's steps, draft and transitions (spec 4, 'Wizard'), as a pure reducer. */
-import { DEFAULT_SITE_SETTINGS, EMPTY_CONTACT_INFO, type TContactField, type TSiteSettings, type TTemplateId } from '@dropsite/shared';
+import { DEFAULT_SITE_SETTINGS, EMPTY_CONTACT_INFO, TEMPLATE_LOOKS, type TContactField, type TSiteLook, type TSiteSettings, type TTemplateId } from '@dropsite/shared';
 import { addFiles, findDuplicates, topFolderOf, type TChosenFile, type TPickedFile } from '../upload/chosen-files.ts';
 import { suggestSiteTitle } from '../upload/site-title.ts';
 
 export const WIZARD_STEPS = ['upload', 'template', 'details', 'settings', 'preview', 'success'] as const;
 export type TWizardStep = (typeof WIZARD_STEPS)[number];
+
+/** The look chosen in the wizard; until the creator changes it, it follows the template (its demo's look). */
+export interface TWizardLook extends TSiteLook {
+  edited: boolean;
+}
+
+/** A template's look, not yet changed by the creator. */
+export function templateWizardLook(template: TTemplateId): TWizardLook {
+  return { ...TEMPLATE_LOOKS[template], edited: false };
+}
 
 /** The spec's upload form (section 3), as the fields hold it. */
 export interface TWizardForm {
@@ -15,6 +25,7 @@ export interface TWizardForm {
   /** datetime-local text ('2026-05-12T18:00') or ''. */
   expiryDate: string;
   template: TTemplateId;
+  look: TWizardLook;
   settings: TSiteSettings;
   /** The footer's contact details (spec 2.4), as typed; each one optional. */
   contactInfo: Record<TContactField, string>;
@@ -48,6 +59,7 @@ export const EMPTY_FORM: TWizardForm = {
   password: '',
   expiryDate: '',
   template: 'universal',
+  look: templateWizardLook('universal'),
   settings: { ...DEFAULT_SITE_SETTINGS },
   contactInfo: { ...EMPTY_CONTACT_INFO },
 };
@@ -64,11 +76,12 @@ export type TWizardAction =
   | { type: 'edit'; field: 'title' | 'description' | 'authorName' | 'password' | 'expiryDate'; value: string }
   | { type: 'edit-contact'; field: TContactField; value: string }
   | { type: 'choose-template'; template: TTemplateId }
+  | { type: 'set-look'; look: Partial<TSiteLook> }
   | { type: 'set-setting'; settings: Partial<TSiteSettings> }
   | { type: 'publish' }
   | { type: 'publish-failed' }
   | { type: 'create-another' }
-  | { type: 'restore-form'; form: Omit<TWizardForm, 'password' | 'contactInfo'> & { contactInfo?: TWizardForm['contactInfo'] } };
+  | { type: 'restore-form'; form: Omit<TWizardForm, 'password' | 'contactInfo' | 'look'> & { contactInfo?: TWizardForm['contactInfo']; look?: TWizardLook } };
 
 const TEMPLATE_SETTING_KEYS: readonly TTemplateSettingKey[] = ['enableFavorites'];
 
@@ -120,10 +133,20 @@ export function reduceWizard(state: TWizardState, action: TWizardAction, canCont
     case 'edit-contact':
       return { ...state, form: { ...state.form, contactInfo: { ...state.form.contactInfo, [action.field]: action.value } } };
     case 'choose-template': {
-      // The template's starting switches follow the choice, except the ones the creator set.
+      // The template's starting switches and look follow the choice, except what the creator set.
       const defaults = Object.entries(templateDefaultSettings(action.template)).filter(([key]) => !state.touchedSettings.includes(key as TTemplateSettingKey));
-      return { ...state, form: { ...state.form, template: action.template, settings: { ...state.form.settings, ...Object.fromEntries(defaults) } } };
+      return {
+        ...state,
+        form: {
+          ...state.form,
+          template: action.template,
+          settings: { ...state.form.settings, ...Object.fromEntries(defaults) },
+          look: state.form.look.edited ? state.form.look : templateWizardLook(action.template),
+        },
+      };
     }
+    case 'set-look':
+      return { ...state, form: { ...state.form, look: { ...state.form.look, ...action.look, edited: true } } };
     case 'set-setting': {
       const touched = TEMPLATE_SETTING_KEYS.filter((key) => key in action.settings && !state.touchedSettings.includes(key));
       return {
@@ -150,6 +173,7 @@ export function reduceWizard(state: TWizardState, action: TWizardAction, canCont
           password: '',
           settings: { ...DEFAULT_SITE_SETTINGS, ...action.form.settings },
           contactInfo: { ...EMPTY_CONTACT_INFO, ...action.form.contactInfo },
+          look: action.form.look ?? templateWizardLook(action.form.template),
         },
       };
   }

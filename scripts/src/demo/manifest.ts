@@ -29,8 +29,6 @@ export interface TDemoManifest {
   description: string;
   authorName: string;
   contactInfo: Partial<TContactInfo>;
-  /** `{style}-{mode}`, as the wizard stores it. */
-  theme: string;
   settings: Partial<TSiteSettings>;
   files: readonly TDemoFile[];
 }

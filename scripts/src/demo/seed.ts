@@ -11,7 +11,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DEFAULT_SITE_SETTINGS, EMPTY_CONTACT_INFO, TEMPLATE_CATALOGUE, siteHtmlKey, uploadKey } from '@dropsite/shared';
+import { DEFAULT_SITE_SETTINGS, EMPTY_CONTACT_INFO, TEMPLATE_CATALOGUE, TEMPLATE_LOOKS, siteHtmlKey, themeOfLook, uploadKey } from '@dropsite/shared';
 import { findDemoProject, listDemoSiteStates, rebuildProjects, recordDemoFingerprint, saveDemoProject, type TAppDeps, type TDemoFileInput } from '@dropsite/control-api';
 import type { TDemoManifest } from './manifest.ts';
 import { DEMO_MANIFESTS } from './projects/index.ts';
@@ -105,8 +105,11 @@ async function seedOne(deps: TAppDeps, manifest: TDemoManifest, fingerprint: str
         tagLine: `By ${manifest.authorName}`,
         authorName: manifest.authorName,
         template: manifest.template,
-        theme: manifest.theme,
-        heroLayout: null,
+        // The template's look is its demo's: a creator who picks the template gets what the demo shows.
+        theme: themeOfLook(TEMPLATE_LOOKS[manifest.template]),
+        colorMode: TEMPLATE_LOOKS[manifest.template].colorMode,
+        heroLayout: TEMPLATE_LOOKS[manifest.template].heroLayout,
+        visitorModeToggle: TEMPLATE_LOOKS[manifest.template].visitorModeToggle,
         settings: { ...DEFAULT_SITE_SETTINGS, ...manifest.settings },
         contactInfo: { ...EMPTY_CONTACT_INFO, ...manifest.contactInfo },
         files,

@@ -1,20 +1,21 @@
 /**
- * The visitor's theme and hero layout (spec 2.1, 2.5, 4 'Theme and layout'): kept in
- * localStorage, applied to <html> as data attributes. A stored value is used only when it is
- * one of the known values. Imports nothing, so browser scripts can use it without pulling the
- * shared schemas (and zod) into their bundles.
+ * A visitor's own light/dark pick, on a site whose creator lets visitors switch: kept in
+ * localStorage per site and applied to <html> as data-theme before the first paint. The style and
+ * the hero layout are the creator's: nothing a visitor stored for them (the keys of earlier
+ * versions) is read. Imports nothing, so browser scripts can use it without pulling the shared
+ * schemas (and zod) into their bundles.
  */
 
-export const THEME_STORAGE_KEY = 'dropsite-theme';
-export const HERO_LAYOUT_STORAGE_KEY = 'dropsite-hero-layout';
+/** The key a visitor's light/dark pick on one site is kept under. */
+export function colorModeStorageKey(slug: string): string {
+  return `dropsite-color-mode:${slug}`;
+}
 
 /**
- * A tiny script for <head>, run before the first paint: applies the stored theme and hero
- * layout when they are among the valid values. Storage can throw (disabled, sandboxed): then
- * the site's own theme and the default layout stay.
+ * A tiny script for <head>, run before the first paint, only on a site whose visitors may switch:
+ * applies the visitor's stored pick ('light' or 'dark') in the site's style. Anything else stored,
+ * or storage that throws (disabled, sandboxed), leaves the creator's mode.
  */
-export function createPreferenceBootScript(themeIds: readonly string[], heroLayouts: readonly string[]): string {
-  return `(function(){try{var d=document.documentElement,s=window.localStorage,t=s.getItem(${JSON.stringify(THEME_STORAGE_KEY)}),l=s.getItem(${JSON.stringify(
-    HERO_LAYOUT_STORAGE_KEY,
-  )});if(${JSON.stringify(themeIds)}.indexOf(t)>-1)d.setAttribute('data-theme',t);if(${JSON.stringify(heroLayouts)}.indexOf(l)>-1)d.setAttribute('data-hero-layout',l)}catch(e){}})()`;
+export function createColorModeBootScript(slug: string, style: string): string {
+  return `(function(){try{var m=window.localStorage.getItem(${JSON.stringify(colorModeStorageKey(slug))});if(m==='light'||m==='dark')document.documentElement.setAttribute('data-theme',${JSON.stringify(`${style}-`)}+m)}catch(e){}})()`;
 }

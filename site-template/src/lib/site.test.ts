@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contactName, isPlainEmail, largeImageUrl, metaDescription, typeLabel } from './site.ts';
-import { THEME_CSS, THEME_IDS, THEMES, resolveThemeId, themeDeclarations } from '../styles/themes.ts';
+import { THEME_IDS, THEMES, pageLook, resolveThemeId, themeCss, themeDeclarations } from '../styles/themes.ts';
 
 describe('site helpers', () => {
   it('cuts long descriptions at a word boundary', () => {
@@ -38,10 +38,27 @@ describe('themes', () => {
     expect(resolveThemeId('dark')).toBe('professional-dark');
     expect(resolveThemeId('neon-dark')).toBeNull();
     expect(resolveThemeId('')).toBeNull();
+    const css = themeCss('nature');
     for (const token of ['--color-background-secondary', '--color-overlay-light', '--color-surface-hover', '--shadow-xl']) {
-      expect(THEME_CSS).toContain(token);
+      expect(css).toContain(token);
     }
-    expect(THEME_CSS).toContain('prefers-color-scheme:dark');
+  });
+
+  it("a style's CSS: light by default, dark by media query while no theme is pinned, each variant under data-theme", () => {
+    const css = themeCss('nature');
+    expect(css).toContain(`:root{${themeDeclarations('nature-light')}}`);
+    expect(css).toContain(`:root[data-theme="nature-light"]{${themeDeclarations('nature-light')}}`);
+    expect(css).toContain(`:root[data-theme="nature-dark"]{${themeDeclarations('nature-dark')}}`);
+    expect(css).toContain(`@media (prefers-color-scheme:dark){:root:not([data-theme]){${themeDeclarations('nature-dark')}}}`);
+    // Only the site's own style: no other style's colours in its page.
+    expect(css).not.toContain('creative');
+  });
+
+  it("a page's look: the model's colour mode, else the theme's pinned mode; unknown themes follow the visitor", () => {
+    expect(pageLook('nature-light', 'auto')).toEqual({ style: 'nature', colorMode: 'auto' });
+    expect(pageLook('nature-light', 'dark')).toEqual({ style: 'nature', colorMode: 'dark' });
+    expect(pageLook('elegant-dark', undefined)).toEqual({ style: 'elegant', colorMode: 'dark' });
+    expect(pageLook('', undefined)).toEqual({ style: 'professional', colorMode: 'auto' });
   });
 
   it('has ten themes, each with the full token set of spec section 3', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contactHref, displayImageWidth } from './site.ts';
 import { chooseFileViewer, pdfUrlOf } from './viewer-choice.ts';
-import { createPreferenceBootScript, HERO_LAYOUT_STORAGE_KEY, THEME_STORAGE_KEY } from './preferences.ts';
+import { colorModeStorageKey, createColorModeBootScript } from './preferences.ts';
 import { makeFile, makeVideoFile, makeZipFile } from '../test-support/fixtures.ts';
 
 describe('contact links', () => {
@@ -48,7 +48,7 @@ describe('viewer choice for files', () => {
   });
 });
 
-describe('the preference boot script', () => {
+describe('the light/dark boot script', () => {
   function runBoot(stored: Record<string, string>, storageThrows = false) {
     const attributes: Record<string, string> = {};
     const document = { documentElement: { setAttribute: (name: string, value: string) => (attributes[name] = value) } };
@@ -58,14 +58,17 @@ describe('the preference boot script', () => {
         return { getItem: (key: string) => stored[key] ?? null };
       },
     };
-    new Function('document', 'window', createPreferenceBootScript(['professional-light', 'nature-dark'], ['minimal', 'split']))(document, window);
+    new Function('document', 'window', createColorModeBootScript('harbour', 'nature'))(document, window);
     return attributes;
   }
 
-  it('applies stored values only when they are valid', () => {
-    expect(runBoot({ [THEME_STORAGE_KEY]: 'nature-dark', [HERO_LAYOUT_STORAGE_KEY]: 'split' })).toEqual({ 'data-theme': 'nature-dark', 'data-hero-layout': 'split' });
-    expect(runBoot({ [THEME_STORAGE_KEY]: 'neon', [HERO_LAYOUT_STORAGE_KEY]: '"><script>' })).toEqual({});
-    expect(runBoot({})).toEqual({});
+  it("applies the visitor's pick for this site in the site's style, and nothing else", () => {
+    expect(runBoot({ [colorModeStorageKey('harbour')]: 'dark' })).toEqual({ 'data-theme': 'nature-dark' });
+    expect(runBoot({ [colorModeStorageKey('harbour')]: 'light' })).toEqual({ 'data-theme': 'nature-light' });
+    // Another site's pick, a stored style or layout of earlier versions, or junk: the creator's look stays.
+    expect(runBoot({ [colorModeStorageKey('other')]: 'dark' })).toEqual({});
+    expect(runBoot({ 'dropsite-theme': 'creative-dark', 'dropsite-hero-layout': 'split' })).toEqual({});
+    expect(runBoot({ [colorModeStorageKey('harbour')]: 'creative-dark' })).toEqual({});
     expect(runBoot({}, true)).toEqual({});
   });
 });

@@ -5,7 +5,7 @@
  * `data-theme` on <html>; with no theme set, the visitor's prefers-color-scheme picks the
  * professional light or dark theme. Fonts are system stacks: no font files, no third-party requests.
  */
-import { DEFAULT_THEME_ID, THEME_MODES, THEME_STYLES } from '@dropsite/shared';
+import { DEFAULT_THEME_ID, THEME_MODES, THEME_STYLES, type TColorMode } from '@dropsite/shared';
 
 export type TThemeStyle = (typeof THEME_STYLES)[number];
 export type TThemeMode = (typeof THEME_MODES)[number];
@@ -535,15 +535,19 @@ export function themeDeclarations(id: TThemeId): string {
 }
 
 /**
- * The theme CSS: the defaults on :root, every theme under its data-theme (higher specificity
- * than :root, so its values win whatever the order of the page's style blocks), and the dark
- * professional theme by media query when the site has no theme.
+ * The theme CSS of a site in one style: its light variant on :root and under data-theme, its dark
+ * variant under data-theme and, while no data-theme is set (a site that follows the visitor), by
+ * media query: no script needed, so no flash, and it works with scripts off. A site pinned to a
+ * mode, or a visitor's own light/dark pick, sets data-theme on <html> (higher specificity than
+ * :root, so its values win whatever the order of the page's style blocks).
  */
-export const THEME_CSS: string = [
-  `:root{${themeDeclarations(DEFAULT_LIGHT_THEME)}}`,
-  ...THEME_IDS.map((id) => `:root[data-theme="${id}"]{${themeDeclarations(id)}}`),
-  `@media (prefers-color-scheme:dark){:root:not([data-theme]){${themeDeclarations(DEFAULT_DARK_THEME)}}}`,
-].join('\n');
+export function themeCss(style: TThemeStyle): string {
+  return [
+    `:root{${themeDeclarations(`${style}-light`)}}`,
+    ...THEME_MODES.map((mode) => `:root[data-theme="${style}-${mode}"]{${themeDeclarations(`${style}-${mode}`)}}`),
+    `@media (prefers-color-scheme:dark){:root:not([data-theme]){${themeDeclarations(`${style}-dark`)}}}`,
+  ].join('\n');
+}
 
 export function isThemeId(value: unknown): value is TThemeId {
   return typeof value === 'string' && (THEME_IDS as readonly string[]).includes(value);
@@ -561,4 +565,14 @@ export function resolveThemeId(theme: string): TThemeId | null {
   if (value === 'dark') return DEFAULT_DARK_THEME;
   if (value === 'light') return DEFAULT_LIGHT_THEME;
   return null;
+}
+
+/**
+ * How a page looks: the site's style, and its colour mode ('auto' follows the visitor's
+ * prefers-color-scheme). A model without a colour mode is pinned as its theme says; an unknown
+ * theme is the professional style following the visitor.
+ */
+export function pageLook(theme: string, colorMode: TColorMode | undefined): { style: TThemeStyle; colorMode: TColorMode } {
+  const id = resolveThemeId(theme);
+  return { style: id ? THEMES[id].visualStyle : 'professional', colorMode: colorMode ?? (id ? THEMES[id].mode : 'auto') };
 }

@@ -1,16 +1,25 @@
 /** Pure helpers of the owner's settings forms: labels, dates in the browser's own time, and what changed. */
-import { SITE_PASSWORD_LIMITS, SITE_THEME_IDS, THEME_MODES, THEME_STYLES, type TManagedProject, type TProjectUpdate, type TSiteTheme } from '@dropsite/shared';
+import { SITE_PASSWORD_LIMITS, type TManagedProject, type TProjectUpdate, type TSiteLook, type TTemplateId } from '@dropsite/shared';
 
-const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
-/** 'nature-dark' → 'Nature · Dark'. */
-export function themeLabel(theme: string): string {
-  const [style, mode] = theme.split('-');
-  if (!style || !mode || !(THEME_STYLES as readonly string[]).includes(style) || !(THEME_MODES as readonly string[]).includes(mode)) return theme;
-  return `${capitalise(style)} · ${capitalise(mode)}`;
+/** The look a site's settings form starts from. */
+export function lookOfProject(project: Pick<TManagedProject, 'style' | 'colorMode' | 'heroLayout' | 'visitorModeToggle'>): TSiteLook {
+  return { style: project.style, colorMode: project.colorMode, heroLayout: project.heroLayout, visitorModeToggle: project.visitorModeToggle };
 }
 
-export const THEME_OPTIONS: ReadonlyArray<{ id: TSiteTheme; label: string }> = SITE_THEME_IDS.map((id) => ({ id, label: themeLabel(id) }));
+/** Only the template and look fields the owner changed; empty when nothing changed. */
+export function lookUpdate(
+  project: Pick<TManagedProject, 'template' | 'style' | 'colorMode' | 'heroLayout' | 'visitorModeToggle'>,
+  template: TTemplateId,
+  look: TSiteLook,
+): TProjectUpdate {
+  const update: TProjectUpdate = {};
+  if (template !== project.template) update.template = template;
+  if (look.style !== project.style) update.style = look.style;
+  if (look.colorMode !== project.colorMode) update.colorMode = look.colorMode;
+  if (look.heroLayout !== project.heroLayout) update.heroLayout = look.heroLayout;
+  if (look.visitorModeToggle !== project.visitorModeToggle) update.visitorModeToggle = look.visitorModeToggle;
+  return update;
+}
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

@@ -5,7 +5,7 @@ import { load } from 'cheerio';
 import { ZSitePasswordSchema, type TManagedProject } from '@dropsite/shared';
 import { BuildLine, DeleteSection, FilesSection, PasswordSection } from './manage-site.tsx';
 import { Tabs } from './tabs.tsx';
-import { THEME_OPTIONS, describeBuild, detailsUpdate, fromDateTimeLocal, isSitePasswordLongEnough, themeLabel, toDateTimeLocal } from './manage-forms.ts';
+import { describeBuild, detailsUpdate, fromDateTimeLocal, isSitePasswordLongEnough, lookOfProject, lookUpdate, toDateTimeLocal } from './manage-forms.ts';
 
 const render = (element: Parameters<typeof renderToStaticMarkup>[0]) => load(renderToStaticMarkup(element));
 
@@ -32,7 +32,10 @@ const project: TManagedProject = {
   authorName: 'Ada',
   template: 'universal',
   theme: 'professional-light',
-  heroLayout: null,
+  style: 'professional',
+  colorMode: 'auto',
+  heroLayout: 'minimal',
+  visitorModeToggle: false,
   settings: { enableFavorites: true, enableComments: true, enableApprovals: false, enableAnalytics: true, enableNotifications: false, notificationEmail: '' },
   contactInfo: { email: '', website: '', instagram: '', twitter: '', linkedin: '', github: '' },
   hasPassword: false,
@@ -44,10 +47,15 @@ const project: TManagedProject = {
 const noop = () => {};
 
 describe('settings forms: pure helpers', () => {
-  it('names the ten themes by style and mode', () => {
-    expect(THEME_OPTIONS).toHaveLength(10);
-    expect(themeLabel('nature-dark')).toBe('Nature · Dark');
-    expect(themeLabel('odd')).toBe('odd');
+  it('sends only the look fields the owner changed', () => {
+    const look = lookOfProject(project);
+    expect(lookUpdate(project, 'universal', look)).toEqual({});
+    expect(lookUpdate(project, 'client-delivery', { ...look, colorMode: 'dark', visitorModeToggle: true })).toEqual({
+      template: 'client-delivery',
+      colorMode: 'dark',
+      visitorModeToggle: true,
+    });
+    expect(lookUpdate(project, 'universal', { ...look, style: 'nature', heroLayout: 'split' })).toEqual({ style: 'nature', heroLayout: 'split' });
   });
 
   it('round-trips a datetime-local value through an ISO instant', () => {

@@ -4,12 +4,13 @@
  * delete it. Each save starts a build; its progress shows until the change is live.
  */
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { HERO_LAYOUTS, SITE_PASSWORD_LIMITS, TEMPLATE_IDS, formatBytes, type TBuildProgress, type TManagedFile, type TManagedProject, type TProjectUpdate } from '@dropsite/shared';
+import { SITE_PASSWORD_LIMITS, TEMPLATE_IDS, formatBytes, type TSiteLook, type TBuildProgress, type TManagedFile, type TManagedProject, type TProjectUpdate } from '@dropsite/shared';
 import { ViewSiteLink } from '../../components/view-site-link.tsx';
 import { PlanLimitMessage } from '../billing/plan-limit-message.tsx';
 import { TEMPLATES } from '../../wizard/template-step.tsx';
 import { addManagedFiles, deleteManagedProject, fetchBuildProgress, fetchManagedProject, removeManagedFile, replaceManagedFile, updateManagedProject } from './manage-api.ts';
-import { THEME_OPTIONS, describeBuild, detailsUpdate, fromDateTimeLocal, isSitePasswordLongEnough, toDateTimeLocal } from './manage-forms.ts';
+import { describeBuild, detailsUpdate, fromDateTimeLocal, isSitePasswordLongEnough, lookOfProject, lookUpdate, toDateTimeLocal } from './manage-forms.ts';
+import { LookFields } from '../../components/look-fields.tsx';
 import './manage-site.css';
 
 const BUILD_POLL_MS = 1000;
@@ -334,26 +335,17 @@ function DetailsSection({ project, onApplied }: TSectionProps) {
 
 function LookSection({ project, onApplied }: TSectionProps) {
   const [template, setTemplate] = useState(project.template);
-  const [theme, setTheme] = useState(project.theme);
-  const [heroLayout, setHeroLayout] = useState(project.heroLayout ?? '');
+  const [look, setLook] = useState<TSiteLook>(() => lookOfProject(project));
   const { save, run } = useSave(project.id, onApplied);
   const templateId = useId();
-  const themeId = useId();
-  const layoutId = useId();
-  const changed = template !== project.template || theme !== project.theme || heroLayout !== (project.heroLayout ?? '');
+  const update = lookUpdate(project, template, look);
   return (
     <SettingsCard
       title="Look"
-      intro="The template arranges your files, the theme sets colours and type, and the header layout is how the top of the page first looks. Visitors can still pick their own theme and layout."
+      intro="The template arranges your files; the style, light or dark and the hero layout are how every visitor sees the site."
       save={save}
-      canSubmit={changed}
-      onSubmit={() => {
-        const update: TProjectUpdate = {};
-        if (template !== project.template) update.template = template;
-        if (theme !== project.theme) update.theme = theme as TProjectUpdate['theme'];
-        if (heroLayout !== (project.heroLayout ?? '')) update.heroLayout = HERO_LAYOUTS.find((layout) => layout === heroLayout) ?? null;
-        void run(update);
-      }}
+      canSubmit={Object.keys(update).length > 0}
+      onSubmit={() => void run(update)}
     >
       <div className="manage-field">
         <label htmlFor={templateId} className="manage-field__label">
@@ -367,32 +359,7 @@ function LookSection({ project, onApplied }: TSectionProps) {
           ))}
         </select>
       </div>
-      <div className="manage-field">
-        <label htmlFor={themeId} className="manage-field__label">
-          Theme
-        </label>
-        <select id={themeId} className="manage-input" value={theme} onChange={(e) => setTheme(e.target.value)}>
-          {!THEME_OPTIONS.some((option) => option.id === theme) && <option value={theme}>Default</option>}
-          {THEME_OPTIONS.map((option) => (
-            <option key={option.id} value={option.id}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="manage-field">
-        <label htmlFor={layoutId} className="manage-field__label">
-          Header layout
-        </label>
-        <select id={layoutId} className="manage-input" value={heroLayout} onChange={(e) => setHeroLayout(e.target.value)}>
-          <option value="">Template default</option>
-          {HERO_LAYOUTS.map((layout) => (
-            <option key={layout} value={layout}>
-              {layout.charAt(0).toUpperCase() + layout.slice(1)}
-            </option>
-          ))}
-        </select>
-      </div>
+      <LookFields look={look} onChange={(change) => setLook((current) => ({ ...current, ...change }))} />
     </SettingsCard>
   );
 }

@@ -8,7 +8,6 @@ export const caseStudyTemplate: TDemoManifest = {
     'Harbour Line carried 9 million riders a year with a brand nobody could find on a phone. In sixteen weeks we rebuilt its identity, signage and ticketing around one idea: the water is the map.',
   authorName: 'Studio Meridian',
   contactInfo: { email: 'studio@meridian.example', website: 'https://meridian.example' },
-  theme: 'professional-dark',
   settings: { enableFavorites: true, enableApprovals: false, enableComments: false },
   files: [
     photo('01-discover.jpg', 'landscape', 51, ['#0b1d2e', '#173a5e', '#4f7ca8', '#9cc3e0', '#e6f1fa']),

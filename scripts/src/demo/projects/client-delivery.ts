@@ -11,7 +11,6 @@ export const clientDelivery: TDemoManifest = {
     'Your final selects from the spring campaign shoot, retouched and ready. Approve each image (or ask for changes), then download the full-resolution files or the web-size ZIP. The agreement covers usage.',
   authorName: 'Kit Moreau Studio',
   contactInfo: { email: 'studio@kitmoreau.example', website: 'https://kitmoreau.example' },
-  theme: 'minimal-dark',
   settings: { enableFavorites: true, enableApprovals: true, enableComments: false },
   files: [
     photo('aurora-01-hero.jpg', 'details', 81, SAGE, { group: 'Finals' }),

@@ -11,7 +11,6 @@ export const eventTemplate: TDemoManifest = {
     'Design and technology, one day in Lisbon, 14 May 2027: keynotes, hands-on workshops, a panel on AI and craft, and an evening on the river terrace. The schedule and the venue are below; registration opens on 1 February.',
   authorName: 'Lumen Collective',
   contactInfo: { email: 'team@lumen-summit.example', website: 'https://lumen-summit.example' },
-  theme: 'creative-dark',
   settings: { enableFavorites: true, enableApprovals: false, enableComments: false },
   files: [
     // The poster's artwork: the site's hero sets the title over it.

@@ -13,7 +13,6 @@ export const photoGallery: TDemoManifest = {
     'A late-summer wedding in the orchard at Hollowbrook: the portraits, the ceremony under the old barn arch, a long table of candles, and the small things in between. Tap the heart on the ones you love.',
   authorName: 'Maya Lindqvist Photography',
   contactInfo: { email: 'hello@mayalindqvist.example', website: 'https://mayalindqvist.example' },
-  theme: 'elegant-light',
   settings: { enableFavorites: true, enableApprovals: true, enableComments: false },
   files: [
     photo('golden-hour-portrait.jpg', 'portrait', 11, WARM, { group: 'Portraits', people: 2 }),

@@ -8,7 +8,6 @@ export const pitchTemplate: TDemoManifest = {
     'Lumora forecasts demand for independent retailers, so they order what will sell and stop throwing away what will not. We are raising an $8M Series A to reach 5,000 stores by the end of 2028.',
   authorName: 'Lumora AI',
   contactInfo: { email: 'founders@lumora.example', website: 'https://lumora.example' },
-  theme: 'professional-dark',
   settings: { enableFavorites: false, enableApprovals: true, enableComments: false },
   files: [
     pdf('Lumora-AI-Series-A-Deck.pdf', 'pitch-deck'),

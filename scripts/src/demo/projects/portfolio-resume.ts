@@ -7,7 +7,6 @@ export const portfolioResume: TDemoManifest = {
   description: 'Eight years designing calm, useful software for banks, newsrooms and city services. Selected work from 2022 to 2026, and my résumé.',
   authorName: 'Noor Haddad',
   contactInfo: { email: 'noor@noorhaddad.example', website: 'https://noorhaddad.example' },
-  theme: 'minimal-light',
   settings: { enableFavorites: true, enableApprovals: false, enableComments: false },
   files: [
     photo('noor-haddad.jpg', 'portrait', 21, ['#101418', '#23313a', '#4f6b73', '#9fc2bf', '#e9f4ef'], { group: 'Profile', width: 1600, height: 1600 }),

@@ -15,7 +15,6 @@ export const productTemplate: TDemoManifest = {
   description: 'A room-filling speaker the size of a hardback: 40 W, 20 hours on a charge, solid oak or matte aluminium. Choose a finish to see it, and download the spec sheet.',
   authorName: 'Tessel Audio',
   contactInfo: { email: 'press@tessel-audio.example', website: 'https://tessel-audio.example' },
-  theme: 'professional-light',
   settings: { enableFavorites: true, enableApprovals: false, enableComments: false },
   files: [...finish('Black', 40), ...finish('White', 42), ...finish('Natural', 44), pdf('Tessel-One-Spec-Sheet.pdf', 'spec-sheet')],
 };

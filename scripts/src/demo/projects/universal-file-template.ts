@@ -40,7 +40,6 @@ export const universalFileTemplate: TDemoManifest = {
   description: 'Photos, notes, presets and a timelapse from three days above the clouds. Every kind of file opens in its own viewer; download any of them, or everything at once.',
   authorName: 'Rafa Ortiz',
   contactInfo: { email: 'rafa@rafaortiz.example', website: 'https://rafaortiz.example' },
-  theme: 'nature-light',
   settings: { enableFavorites: true, enableApprovals: false, enableComments: false },
   files: [
     photo('ridge-at-dawn.jpg', 'landscape', 71, ['#14213d', '#3a5a8c', '#a3b8d8', '#f3c98b', '#fff4dc']),
