@@ -33,7 +33,14 @@ import { changeSitePassword } from '../sites/site-password.service.ts';
 import { openOwnProject } from '../dashboard-api/creator-dashboard.service.ts';
 import { findLatestBuildForProject } from '../builds/builds.repository.ts';
 import { enqueueProjectBuild } from '../builds/builds.service.ts';
-import { admitNotificationRecipient, notificationAddressOf, ownerKeyOf, requestEmailConfirmation } from '../notifications/email-confirmation.service.ts';
+import {
+  admitNotificationRecipient,
+  assertNotificationRecipient,
+  confirmedAccountEmailOf,
+  notificationAddressOf,
+  ownerKeyOf,
+  requestEmailConfirmation,
+} from '../notifications/email-confirmation.service.ts';
 import {
   bumpProjectVersion,
   deleteFileOfProject,
@@ -62,7 +69,11 @@ export async function openManagedProject(deps: TAppDeps, principal: TPrincipal, 
 
 /** What the owner's settings forms and files manager start from. */
 export async function describeManagedProject(deps: TAppDeps, project: TProjectRow): Promise<TManagedProject> {
-  const [files, build] = await Promise.all([listFilesByProject(deps.db, project.id), latestBuildOf(deps, project.id)]);
+  const [files, build, accountNotificationEmail] = await Promise.all([
+    listFilesByProject(deps.db, project.id),
+    latestBuildOf(deps, project.id),
+    confirmedAccountEmailOf(deps.db, project.owner_creator_id),
+  ]);
   const settings = parseSiteSettings(project.settings);
   const open = checkSiteAccess(project, deps.clock) === 'open';
   return {
@@ -84,6 +95,7 @@ export async function describeManagedProject(deps: TAppDeps, project: TProjectRo
       enableNotifications: settings.enableNotifications,
       notificationEmail: settings.notificationEmail,
     },
+    accountNotificationEmail,
     contactInfo: toPublicContactInfo(parseContactInfo(project.contact_info)),
     hasPassword: project.password_hash !== null,
     expiresAt: project.expires_at === null ? null : iso(project.expires_at),
@@ -159,6 +171,10 @@ export async function updateManagedProject(
   if (input.settings !== undefined) {
     const before = parseSiteSettings(project.settings);
     const settings: TSiteSettings = { ...DEFAULT_SITE_SETTINGS, ...before, ...stripUndefined(input.settings) };
+    // Turning notifications on, or changing where they go, needs someone to receive them (400 otherwise).
+    if (input.settings.enableNotifications !== undefined || input.settings.notificationEmail !== undefined) {
+      await assertNotificationRecipient(deps, settings, project.owner_creator_id);
+    }
     const address = notificationAddressOf(settings);
     if (address !== null && address !== notificationAddressOf(before)) {
       // Each client may name only so many notification addresses a day (429 past that), as at publishing.
