@@ -93,10 +93,10 @@ export async function emailRecipientOf(
  */
 export async function assertNotificationRecipient(
   deps: Pick<TAppDeps, 'db' | 'config'>,
-  settings: Partial<TSiteSettings>,
+  settings: Partial<TSiteSettings> | undefined,
   ownerCreatorId: string | null,
 ): Promise<void> {
-  if (!settings.enableNotifications) return;
+  if (!settings?.enableNotifications) return;
   if (notificationAddressOf(settings) !== null) return;
   if (isAllowedSlackWebhook((settings.slackWebhook ?? '').trim(), deps.config.notifications.slackWebhookOrigins)) return;
   if ((await confirmedAccountEmailOf(deps.db, ownerCreatorId)) !== null) return;

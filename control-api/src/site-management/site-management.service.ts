@@ -27,10 +27,9 @@ import type { TFileRow, TProjectRow, TProjectUpdate as TProjectRowUpdate } from 
 import { AppError } from '../http/app-error.ts';
 import type { TPrincipal } from '../access/principal.ts';
 import { sweepExpiredSites } from '../access/expired-sites.ts';
-import { checkSiteAccess } from '../sites/site-access.ts';
 import { changeSiteAccess } from '../edge/public-page.ts';
 import { changeSitePassword } from '../sites/site-password.service.ts';
-import { openOwnProject } from '../dashboard-api/creator-dashboard.service.ts';
+import { openOwnProject, ownersThumbnailOf } from '../dashboard-api/creator-dashboard.service.ts';
 import { findLatestBuildForProject } from '../builds/builds.repository.ts';
 import { enqueueProjectBuild } from '../builds/builds.service.ts';
 import {
@@ -58,7 +57,6 @@ import {
   updateProject,
 } from '../projects/projects.repository.ts';
 import { storedFileRow, type TStoredFile } from '../projects/stored-files.ts';
-import { thumbnailUrlOf } from '../projects/file-thumbnail.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -75,7 +73,6 @@ export async function describeManagedProject(deps: TAppDeps, project: TProjectRo
     confirmedAccountEmailOf(deps.db, project.owner_creator_id),
   ]);
   const settings = parseSiteSettings(project.settings);
-  const open = checkSiteAccess(project, deps.clock) === 'open';
   return {
     id: project.id,
     slug: project.slug,
@@ -99,7 +96,7 @@ export async function describeManagedProject(deps: TAppDeps, project: TProjectRo
     contactInfo: toPublicContactInfo(parseContactInfo(project.contact_info)),
     hasPassword: project.password_hash !== null,
     expiresAt: project.expires_at === null ? null : iso(project.expires_at),
-    files: files.map((f) => toManagedFile(f, open)),
+    files: files.map((f) => toManagedFile(deps, project, f)),
     build,
   };
 }
@@ -108,7 +105,7 @@ function heroLayoutOf(stored: string | null): TManagedProject['heroLayout'] {
   return HERO_LAYOUTS.find((layout) => layout === stored) ?? null;
 }
 
-function toManagedFile(file: TFileRow, siteOpen: boolean): TManagedFile {
+function toManagedFile(deps: Pick<TAppDeps, 'clock'>, project: TProjectRow, file: TFileRow): TManagedFile {
   return {
     id: file.id,
     name: file.name,
@@ -119,8 +116,8 @@ function toManagedFile(file: TFileRow, siteOpen: boolean): TManagedFile {
     version: file.version,
     uploadedAt: iso(file.created_at),
     replacedAt: file.replaced_at === null ? null : iso(file.replaced_at),
-    // A locked or expired site's thumbnails answer 401 or 410 to the dashboard too: no broken picture.
-    thumbnailUrl: siteOpen ? thumbnailUrlOf(file) : null,
+    // A locked or expired site's thumbnails come through the owner's own route.
+    thumbnailUrl: ownersThumbnailOf(deps, project, file),
   };
 }
 
