@@ -108,6 +108,17 @@ describe('analytics', () => {
     const recent = (await analytics(owner)).analytics!.recentActivity;
     expect(recent[0]).toMatchObject({ type: 'download', details: 'Downloaded all files (ZIP)', fileId: null });
     expect(recent[1]).toMatchObject({ type: 'download', details: `Downloaded "${file.name}"`, fileId: file.id });
+
+    // A Download All that lists every file (a gallery's) is all files too; part of them says how many.
+    clock.advance(1000);
+    const everyId = site.files.map((f) => f.id).join(',');
+    await (await visitor.fetch(`/api/sites/${site.slug}/download?files=${everyId}`)).arrayBuffer();
+    expect(await downloadsSettled(before + 4)).toBe(before + 4);
+    expect((await analytics(owner)).analytics!.recentActivity[0]).toMatchObject({ type: 'download', details: 'Downloaded all files (ZIP)' });
+    clock.advance(1000);
+    await (await visitor.fetch(`/api/sites/${site.slug}/download?files=${site.files[0]!.id},${site.files[1]!.id}`)).arrayBuffer();
+    expect(await downloadsSettled(before + 5)).toBe(before + 5);
+    expect((await analytics(owner)).analytics!.recentActivity[0]).toMatchObject({ type: 'download', details: 'Downloaded 2 files (ZIP)' });
   });
 
   it('does not count a download the client abandons', async () => {
