@@ -23,7 +23,13 @@ export interface TPublishedSite {
 export async function publishSite(
   request: APIRequestContext,
   baseURL: string,
-  options: { title: string; images: { name: string; rgb: [number, number, number] }[]; settings?: Record<string, boolean> },
+  options: {
+    title: string;
+    images: { name: string; rgb: [number, number, number] }[];
+    settings?: Record<string, boolean | string>;
+    /** More form fields (a password, an expiry date). */
+    fields?: Record<string, string>;
+  },
 ): Promise<TPublishedSite> {
   const multipart: Record<string, string | { name: string; mimeType: string; buffer: Buffer }> = {
     title: options.title,
@@ -31,6 +37,7 @@ export async function publishSite(
     authorName: 'Mara Lind',
     template: 'universal',
     settings: JSON.stringify(options.settings ?? ALL_ENGAGEMENT),
+    ...options.fields,
   };
   // Playwright's multipart takes one value per key; repeated `files` parts need FormData.
   const form = new FormData();

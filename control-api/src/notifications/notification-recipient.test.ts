@@ -4,7 +4,7 @@
  * with no one to receive them is refused, at publishing and in the site's settings.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SITE_MANAGEMENT_MESSAGES } from '@dropsite/shared';
+import { SITE_MANAGEMENT_MESSAGES, type TSiteSettings } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
 import { createBrowser, seedSite, type TSeededSite } from '../test-support/site-fixtures.ts';
@@ -42,7 +42,7 @@ describe('notification recipients', () => {
   });
 
   /** A site the account owns, on a plan with notifications. */
-  async function ownedSite(owner: TTestCreator, settings: Parameters<typeof seedSite>[1]['settings']): Promise<TSeededSite> {
+  async function ownedSite(owner: TTestCreator, settings: Partial<TSiteSettings>): Promise<TSeededSite> {
     await putOnPlan(app.deps, owner.id, 'pro_monthly');
     const site = await seedSite(app, { settings });
     await app.deps.db.updateTable('projects').set({ owner_creator_id: owner.id, anonymous_session_id: null }).where('id', '=', site.project.id).execute();
