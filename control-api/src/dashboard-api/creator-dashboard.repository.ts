@@ -149,7 +149,11 @@ function listByGroupedJoins(db: TDb, creatorId: string): Promise<TListRow[]> {
       'project_id',
       eb.fn.countAll<number>().filterWhere('status', '=', 'approved').as('approved'),
       eb.fn.countAll<number>().filterWhere('status', '=', 'rejected').as('rejected'),
-      eb.fn.count<number>('file_id').distinct().filterWhere('status', 'in', [...DECIDED_STATUSES]).as('decided_files'),
+      eb.fn
+        .count<number>('file_id')
+        .distinct()
+        .filterWhere('status', 'in', [...DECIDED_STATUSES])
+        .as('decided_files'),
     ])
     .where('project_id', 'in', ownSites)
     .groupBy('project_id');

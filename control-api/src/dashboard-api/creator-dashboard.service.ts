@@ -329,7 +329,8 @@ export async function exportEngagementCsv(deps: TDeps, project: TProjectRow): Pr
     const type = c.creator_id !== null ? 'creator_reply' : c.parent_id !== null ? 'reply' : 'comment';
     line({ ...blank, type, date: iso(c.created_at), file: nameOf(c.file_id), visitor: c.user_name, text: c.body });
   }
-  for (const a of rows.approvals) line({ ...blank, type: 'approval', date: iso(a.updated_at), file: nameOf(a.file_id), visitor: a.user_name, status: APPROVAL_CSV_STATUS[a.status] });
+  for (const a of rows.approvals)
+    line({ ...blank, type: 'approval', date: iso(a.updated_at), file: nameOf(a.file_id), visitor: a.user_name, status: APPROVAL_CSV_STATUS[a.status] });
   for (const d of days) {
     line({
       ...blank,

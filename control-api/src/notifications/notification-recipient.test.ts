@@ -98,10 +98,11 @@ describe('notification recipients', () => {
     const site = await ownedSite(owner, { enableNotifications: false, notificationEmail: '' });
     const browser = browserSignedInAs(app, owner);
     const patch = (settings: Record<string, unknown>) =>
-      browser.json<{ success: boolean; error?: string; project?: { settings: { enableNotifications: boolean; notificationEmail: string }; accountNotificationEmail: string | null } }>(
-        `/api/projects/${site.project.id}`,
-        { method: 'PATCH', json: { settings } },
-      );
+      browser.json<{
+        success: boolean;
+        error?: string;
+        project?: { settings: { enableNotifications: boolean; notificationEmail: string }; accountNotificationEmail: string | null };
+      }>(`/api/projects/${site.project.id}`, { method: 'PATCH', json: { settings } });
 
     const refused = await patch({ enableNotifications: true, notificationEmail: '' });
     expect(refused.status).toBe(400);
@@ -137,11 +138,7 @@ describe('notification recipients', () => {
     const sessionId = newId();
     const seed = async (notificationEmail: string) => {
       const site = await seedSite(app, { settings: { enableNotifications: true, notificationEmail } });
-      await app.deps.db
-        .updateTable('projects')
-        .set({ owner_creator_id: owner.id, anonymous_session_id: sessionId })
-        .where('id', '=', site.project.id)
-        .execute();
+      await app.deps.db.updateTable('projects').set({ owner_creator_id: owner.id, anonymous_session_id: sessionId }).where('id', '=', site.project.id).execute();
       return site.project.id;
     };
     const unconfirmed = await seed('never-confirmed@example.com');

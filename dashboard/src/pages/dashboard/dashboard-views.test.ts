@@ -134,7 +134,12 @@ describe('dashboard views', () => {
       totals: { ...file.totals, approvals: { approved, rejected, pending: approved + rejected === 0 ? 1 : 0 } },
     });
     const $ = render(
-      createElement(FileList, { projectId: project.id, files: [withDecisions(1, 0), withDecisions(0, 1), withDecisions(2, 1), withDecisions(0, 0)], revision: 0, onReplied: () => {} }),
+      createElement(FileList, {
+        projectId: project.id,
+        files: [withDecisions(1, 0), withDecisions(0, 1), withDecisions(2, 1), withDecisions(0, 0)],
+        revision: 0,
+        onReplied: () => {},
+      }),
     );
     expect(
       $('[data-testid="file-approval-state"]')

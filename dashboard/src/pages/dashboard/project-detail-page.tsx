@@ -181,8 +181,7 @@ function OverviewTab({ project, projectId, revision }: { project: TProjectDetail
             </li>
           </ul>
           <p className="dash-muted dash-approvals__note">
-            Pending counts the files no one has approved or asked changes of yet: {totals.totalApprovals.pending.toLocaleString('en')} of{' '}
-            {plural(totals.totalFiles, 'file')}.
+            Pending counts the files no one has approved or asked changes of yet: {totals.totalApprovals.pending.toLocaleString('en')} of {plural(totals.totalFiles, 'file')}.
           </p>
         </section>
         <section className="dash-box" aria-labelledby="overview-totals">
