@@ -435,7 +435,7 @@ function EngagementSection({ project, onApplied }: TSectionProps) {
  * Notifications go to the account's confirmed address unless the site names its own. The switch
  * stays off, with the reason beside it, while there is no one to receive them.
  */
-function NotificationsSection({ project, onApplied }: TSectionProps) {
+export function NotificationsSection({ project, onApplied }: TSectionProps) {
   const initial = project.settings;
   const accountEmail = project.accountNotificationEmail;
   const [enabled, setEnabled] = useState(initial.enableNotifications);
