@@ -163,6 +163,8 @@ test('notifications reach the account address; the dashboard counts approvals, c
   // The Files tab: each file's approval state, and the picture's view from the lightbox.
   await card.getByRole('link', { name: 'View Details' }).click();
   await page.waitForURL(/\/dashboard\/projects\/[A-Za-z0-9_-]+$/);
+  // The detail view's code loads on first use: give it time once on a busy machine.
+  await expect(page.getByRole('heading', { level: 1, name: TITLE })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText(/^Pending counts the files no one has approved or asked changes of yet: 1 of 3 files\.$/)).toBeVisible();
   await page.getByRole('tab', { name: 'Files' }).click();
   const stateOf = (name: string) => page.locator('.dash-file').filter({ hasText: name }).getByTestId('file-approval-state');
