@@ -163,7 +163,8 @@ describe('analytics', () => {
     const body = ZAnalyticsResponseSchema.parse(res.body);
     // Pending counts the files no one has decided on: here every file but the one approved and asked changes of.
     expect(body.analytics).toMatchObject({ favorites: 1, comments: 6, approvals: { approved: 1, rejected: 1, pending: site.files.length - 1 } });
-    const ofFile = async (fileId: string) => ZAnalyticsResponseSchema.parse((await owner.json(`/api/analytics?projectId=${site.project.id}&fileId=${fileId}`)).body).analytics.approvals;
+    const ofFile = async (fileId: string) =>
+      ZAnalyticsResponseSchema.parse((await owner.json(`/api/analytics?projectId=${site.project.id}&fileId=${fileId}`)).body).analytics.approvals;
     expect(await ofFile(site.files[2]!.id)).toEqual({ approved: 1, rejected: 1, pending: 0 });
     expect(await ofFile(site.files[0]!.id)).toEqual({ approved: 0, rejected: 0, pending: 1 });
     expect(body.analytics.recentActivity).toHaveLength(10);
