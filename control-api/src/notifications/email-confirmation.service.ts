@@ -12,7 +12,6 @@ import { isValidEmailAddress, SITE_MANAGEMENT_MESSAGES, type TSiteSettings } fro
 import type { Kysely, Transaction } from 'kysely';
 import type { TAppDeps } from '../deps.ts';
 import type { Database } from '../db/tables.ts';
-import { findCreatorById } from '../accounts/accounts.repository.ts';
 import { parseSiteSettings, updateProject } from '../projects/projects.repository.ts';
 import { isAllowedSlackWebhook } from './slack.ts';
 import { newId } from '../db/ids.ts';
@@ -24,6 +23,7 @@ import {
   countRecipientRequests,
   deleteRecipientRequestsBefore,
   dropOwedConfirmation,
+  findAccountAddress,
   findEmailAddress,
   insertPendingEmailAddress,
   insertRecipientRequest,
@@ -67,8 +67,8 @@ export interface TEmailRecipient {
 /** The account's email when its owner confirmed it by link (signing up or changing it), else null (no account, or unconfirmed). */
 export async function confirmedAccountEmailOf(db: Kysely<Database> | Transaction<Database>, creatorId: string | null): Promise<string | null> {
   if (creatorId === null) return null;
-  const creator = await findCreatorById(db, creatorId);
-  return creator && creator.email_verified_at !== null ? normalizeEmail(creator.email) : null;
+  const account = await findAccountAddress(db, creatorId);
+  return account?.confirmed ? normalizeEmail(account.email) : null;
 }
 
 /**
