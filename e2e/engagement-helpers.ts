@@ -23,7 +23,13 @@ export interface TPublishedSite {
 export async function publishSite(
   request: APIRequestContext,
   baseURL: string,
-  options: { title: string; images: { name: string; rgb: [number, number, number] }[]; settings?: Record<string, boolean>; fields?: Record<string, string> },
+  options: {
+    title: string;
+    images: { name: string; rgb: [number, number, number] }[];
+    settings?: Record<string, boolean | string>;
+    /** More form fields (a password, an expiry date). */
+    fields?: Record<string, string>;
+  },
 ): Promise<TPublishedSite> {
   const multipart: Record<string, string | { name: string; mimeType: string; buffer: Buffer }> = {
     title: options.title,

@@ -64,6 +64,9 @@ export default defineConfig({
         TRIALS_PER_ADDRESS: '1000',
         // Every request of the suite comes from one address, and the link check asks for a page's links at once.
         HTTP_MAX_CONNECTIONS_PER_ADDRESS: '1000',
+        // Engagement email goes out 2 s after the first event (the shipped 60 s window is tested in
+        // control-api's notifications.test.ts), so e2e/notifications-counts.e2e.ts reads it from the outbox promptly.
+        NOTIFY_BATCH_SECONDS: '2',
         // Billing on, against the stand-in: checkout, the portal and signed webhooks (e2e/billing.e2e.ts).
         ...stripeStandinEnv(`http://127.0.0.1:${stripePort}`),
       },

@@ -30,6 +30,12 @@ export const ZCreatorProjectSchema = ZAnonymousProjectSchema.extend({
   thumbnail_url: z.string().nullable(),
   downloads_count: ZCountSchema,
   file_count: ZCountSchema,
+  /** Approvals given (a request for changes is not one). */
+  approved_count: ZCountSchema,
+  /** Requests for changes. */
+  changes_requested_count: ZCountSchema,
+  /** Files no one has approved or asked changes of yet. */
+  unreviewed_files_count: ZCountSchema,
 });
 export type TCreatorProject = z.infer<typeof ZCreatorProjectSchema>;
 /** Newest first. */

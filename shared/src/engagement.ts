@@ -170,10 +170,16 @@ export const ZActivitySchema = z.object({
   fileId: z.string().nullable(),
 });
 export type TActivity = z.infer<typeof ZActivitySchema>;
+/**
+ * Approval decisions. `approved` and `rejected` count decisions (one per client per file);
+ * `pending` counts FILES no one has decided on yet (neither approved nor asked changes of): a
+ * site's pending is its files without a decision, a single file's is 1 or 0.
+ */
 export const ZApprovalCountsSchema = z.object({
   approved: z.number().int().nonnegative(),
-  /** Shown as 'Changes Requested'. */
+  /** Shown as 'Changes requested'. */
   rejected: z.number().int().nonnegative(),
+  /** Files not reviewed by anyone. */
   pending: z.number().int().nonnegative(),
 });
 export const ZAnalyticsSchema = z.object({

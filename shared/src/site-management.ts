@@ -15,6 +15,8 @@ export const SITE_MANAGEMENT_MESSAGES = {
   tooManyFiles: `A site can have at most ${UPLOAD_LIMITS.maxFilesPerSite} files`,
   noFile: 'Please choose a file',
   confirmTitle: 'Type the site title to confirm.',
+  /** Notifications switched on with nowhere to send them (no address for the site, no confirmed account email). */
+  notificationsNeedRecipient: 'Notifications need an email address: enter one for this site, or confirm your account’s email first.',
 } as const;
 
 /** The owner's switches and notification address; each may be sent alone. */
@@ -97,6 +99,11 @@ export const ZManagedProjectSchema = z.object({
     enableNotifications: z.boolean(),
     notificationEmail: z.string(),
   }),
+  /**
+   * The owner account's confirmed email, where notifications go when the site names no address of
+   * its own; null while the account's email is unconfirmed.
+   */
+  accountNotificationEmail: z.string().nullable(),
   contactInfo: ZPublicContactInfoSchema,
   hasPassword: z.boolean(),
   expiresAt: z.string().nullable(),

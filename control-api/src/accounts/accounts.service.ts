@@ -21,7 +21,7 @@ import { BUSY_RETRY_AFTER_SECONDS, hashPassword, PasswordChecksBusyError, spendD
 import { claimAnonymousSession } from '../creators/anonymous-sessions.repository.ts';
 import { resolveOwnAnonymousSession } from '../creators/anonymous-creator.ts';
 import { carryEmailAddressStates, confirmEmailAddressOfOwner, deleteEmailAddressesOfOwner } from '../notifications/email-addresses.repository.ts';
-import { anonymousOwnerKey, ownerKeyOf } from '../notifications/email-confirmation.service.ts';
+import { anonymousOwnerKey, ownerKeyOf, preferAccountAddressAfterClaim } from '../notifications/email-confirmation.service.ts';
 import { listAnonymousProjects } from '../creators/anonymous.service.ts';
 import { assertSiteRoomIn } from '../billing/plan-limits.ts';
 import type { TAnonymousProject } from '@dropsite/shared';
@@ -216,7 +216,10 @@ async function sendUndoNotice(deps: TDeps, kind: 'email_change_requested' | 'ema
 async function claimInto(deps: Pick<TAppDeps, 'db' | 'clock' | 'config'>, sessionId: string, creatorId: string): Promise<number | null> {
   const now = deps.clock.now();
   const claimed = await claimAnonymousSession(deps.db, sessionId, creatorId, now, (trx, activeSites) => assertSiteRoomIn(deps, trx, creatorId, activeSites));
-  if (claimed !== null) await carryEmailAddressStates(deps.db, anonymousOwnerKey(sessionId), ownerKeyOf({ id: creatorId, owner_creator_id: creatorId }), now, newId);
+  if (claimed !== null) {
+    await carryEmailAddressStates(deps.db, anonymousOwnerKey(sessionId), ownerKeyOf({ id: creatorId, owner_creator_id: creatorId }), now, newId);
+    await preferAccountAddressAfterClaim(deps.db, sessionId, creatorId, now);
+  }
   return claimed;
 }
 

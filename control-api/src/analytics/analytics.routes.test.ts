@@ -108,6 +108,17 @@ describe('analytics', () => {
     const recent = (await analytics(owner)).analytics!.recentActivity;
     expect(recent[0]).toMatchObject({ type: 'download', details: 'Downloaded all files (ZIP)', fileId: null });
     expect(recent[1]).toMatchObject({ type: 'download', details: `Downloaded "${file.name}"`, fileId: file.id });
+
+    // A Download All that lists every file (a gallery's) is all files too; part of them says how many.
+    clock.advance(1000);
+    const everyId = site.files.map((f) => f.id).join(',');
+    await (await visitor.fetch(`/api/sites/${site.slug}/download?files=${everyId}`)).arrayBuffer();
+    expect(await downloadsSettled(before + 4)).toBe(before + 4);
+    expect((await analytics(owner)).analytics!.recentActivity[0]).toMatchObject({ type: 'download', details: 'Downloaded all files (ZIP)' });
+    clock.advance(1000);
+    await (await visitor.fetch(`/api/sites/${site.slug}/download?files=${site.files[0]!.id},${site.files[1]!.id}`)).arrayBuffer();
+    expect(await downloadsSettled(before + 5)).toBe(before + 5);
+    expect((await analytics(owner)).analytics!.recentActivity[0]).toMatchObject({ type: 'download', details: 'Downloaded 2 files (ZIP)' });
   });
 
   it('does not count a download the client abandons', async () => {
@@ -150,7 +161,12 @@ describe('analytics', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('private, no-store');
     const body = ZAnalyticsResponseSchema.parse(res.body);
-    expect(body.analytics).toMatchObject({ favorites: 1, comments: 6, approvals: { approved: 1, rejected: 1, pending: 1 } });
+    // Pending counts the files no one has decided on: here every file but the one approved and asked changes of.
+    expect(body.analytics).toMatchObject({ favorites: 1, comments: 6, approvals: { approved: 1, rejected: 1, pending: site.files.length - 1 } });
+    const ofFile = async (fileId: string) =>
+      ZAnalyticsResponseSchema.parse((await owner.json(`/api/analytics?projectId=${site.project.id}&fileId=${fileId}`)).body).analytics.approvals;
+    expect(await ofFile(site.files[2]!.id)).toEqual({ approved: 1, rejected: 1, pending: 0 });
+    expect(await ofFile(site.files[0]!.id)).toEqual({ approved: 0, rejected: 0, pending: 1 });
     expect(body.analytics.recentActivity).toHaveLength(10);
     expect(body.analytics.recentActivity[0]).toMatchObject({ type: 'approval', timestamp: new Date(clock.now()).toISOString() });
     expect(body.analytics.recentActivity[0]!.details).toMatch(/set "photo-3.jpg" back to pending$/);

@@ -80,7 +80,7 @@ export interface TDownload {
   /** The file, or null for a ZIP of several. */
   fileId: string | null;
   fileName: string | null;
-  /** What a ZIP held, e.g. '3 selected files'; default 'all files'. */
+  /** What a ZIP held when not every file of the site, e.g. '3 files'; default 'all files'. */
   zipLabel?: string;
 }
 

@@ -70,6 +70,10 @@ for (const dialect of TEST_DIALECTS) {
         favorites_count: 3,
         comments_count: 50,
         approvals_count: 1,
+        // A request for changes is not an approval; one file of three has a decision.
+        approved_count: 0,
+        changes_requested_count: 1,
+        decided_files_count: 1,
         views_count: 1,
         downloads_count: 1,
       });
@@ -80,8 +84,9 @@ for (const dialect of TEST_DIALECTS) {
     it('bounds each file’s threads and favourites, counts by file, and pages back through older threads', async () => {
       const fileIds = files.map((f) => f.id);
       const counts = await countEngagementByFile(database.db, fileIds);
-      expect(counts.get(files[1]!.id)).toEqual({ favorites: 3, comments: 50, approvals: { approved: 0, rejected: 0, pending: 0 } });
-      expect(counts.get(files[0]!.id)!.approvals.rejected).toBe(1);
+      // Pending: whether the file still waits for anyone's decision.
+      expect(counts.get(files[1]!.id)).toEqual({ favorites: 3, comments: 50, approvals: { approved: 0, rejected: 0, pending: 1 } });
+      expect(counts.get(files[0]!.id)!.approvals).toEqual({ approved: 0, rejected: 1, pending: 0 });
       const { roots, replies } = await listNewestCommentThreads(database.db, fileIds, 10);
       expect(roots.map((r) => r.body)).toEqual(Array.from({ length: 10 }, (_, i) => `t${i + 15}`));
       expect(replies.map((r) => r.body)).toEqual(Array.from({ length: 10 }, (_, i) => `r${i + 15}`));

@@ -7,6 +7,7 @@
 import { PostgresAdapter, type Kysely } from 'kysely';
 import type { TApprovalStatus } from '@dropsite/shared';
 import type { Database, TProjectRow } from '../db/tables.ts';
+import { DECIDED_STATUSES } from '../engagement/engagement.repository.ts';
 
 type TDb = Kysely<Database>;
 
@@ -30,6 +31,10 @@ export interface TCreatorProjectRow {
   favorites_count: number;
   comments_count: number;
   approvals_count: number;
+  approved_count: number;
+  changes_requested_count: number;
+  /** Files with a decision (approved or changes requested) by anyone. */
+  decided_files_count: number;
   views_count: number;
   downloads_count: number;
 }
@@ -49,6 +54,9 @@ export async function listProjectsOfCreator(db: TDb, creatorId: string): Promise
     favorites_count: Number(r.favorites_count ?? 0),
     comments_count: Number(r.comments_count ?? 0),
     approvals_count: Number(r.approvals_count ?? 0),
+    approved_count: Number(r.approved_count ?? 0),
+    changes_requested_count: Number(r.changes_requested_count ?? 0),
+    decided_files_count: Number(r.decided_files_count ?? 0),
     views_count: Number(r.views_count ?? 0),
     downloads_count: Number(r.downloads_count ?? 0),
   }));
@@ -69,8 +77,17 @@ const PROJECT_COLUMNS = [
 ] as const;
 
 /** A list row as the database answers it: counts of a left join may be missing. */
-type TListRow = Omit<TCreatorProjectRow, 'file_count' | 'favorites_count' | 'comments_count' | 'approvals_count' | 'views_count' | 'downloads_count'> &
-  Record<'file_count' | 'favorites_count' | 'comments_count' | 'approvals_count' | 'views_count' | 'downloads_count', number | null>;
+type TCountColumn =
+  | 'file_count'
+  | 'favorites_count'
+  | 'comments_count'
+  | 'approvals_count'
+  | 'approved_count'
+  | 'changes_requested_count'
+  | 'decided_files_count'
+  | 'views_count'
+  | 'downloads_count';
+type TListRow = Omit<TCreatorProjectRow, TCountColumn> & Record<TCountColumn, number | null>;
 
 function listByCorrelatedCounts(db: TDb, creatorId: string): Promise<TListRow[]> {
   return (
@@ -87,7 +104,20 @@ function listByCorrelatedCounts(db: TDb, creatorId: string): Promise<TListRow[]>
             .selectFrom(table)
             .select((c) => c.fn.countAll<number>().as('n'))
             .whereRef(`${table}.project_id`, '=', 'p.id');
+        const approvals = () => eb.selectFrom('approvals').whereRef('approvals.project_id', '=', 'p.id');
         return [
+          approvals()
+            .select((c) => c.fn.countAll<number>().as('n'))
+            .where('approvals.status', '=', 'approved')
+            .as('approved_count'),
+          approvals()
+            .select((c) => c.fn.countAll<number>().as('n'))
+            .where('approvals.status', '=', 'rejected')
+            .as('changes_requested_count'),
+          approvals()
+            .select((c) => c.fn.count<number>('approvals.file_id').distinct().as('n'))
+            .where('approvals.status', 'in', [...DECIDED_STATUSES])
+            .as('decided_files_count'),
           firstFile().select('files.id').as('first_file_id'),
           firstFile().select('files.metadata').as('first_file_metadata'),
           firstFile().select('files.version').as('first_file_version'),
@@ -113,6 +143,20 @@ function listByGroupedJoins(db: TDb, creatorId: string): Promise<TListRow[]> {
       .select((eb) => ['project_id', eb.fn.countAll<number>().as('n')])
       .where('project_id', 'in', ownSites)
       .groupBy('project_id');
+  const approvalCounts = db
+    .selectFrom('approvals')
+    .select((eb) => [
+      'project_id',
+      eb.fn.countAll<number>().filterWhere('status', '=', 'approved').as('approved'),
+      eb.fn.countAll<number>().filterWhere('status', '=', 'rejected').as('rejected'),
+      eb.fn
+        .count<number>('file_id')
+        .distinct()
+        .filterWhere('status', 'in', [...DECIDED_STATUSES])
+        .as('decided_files'),
+    ])
+    .where('project_id', 'in', ownSites)
+    .groupBy('project_id');
   const firstFiles = db
     .selectFrom('files as f')
     .innerJoin('projects as q', 'q.id', 'f.project_id')
@@ -129,7 +173,11 @@ function listByGroupedJoins(db: TDb, creatorId: string): Promise<TListRow[]> {
     .leftJoin(countsOf('favorites').as('fav'), 'fav.project_id', 'p.id')
     .leftJoin(countsOf('comments').as('com'), 'com.project_id', 'p.id')
     .leftJoin(countsOf('approvals').as('app'), 'app.project_id', 'p.id')
+    .leftJoin(approvalCounts.as('dec'), 'dec.project_id', 'p.id')
     .select([
+      'dec.approved as approved_count',
+      'dec.rejected as changes_requested_count',
+      'dec.decided_files as decided_files_count',
       't.views as views_count',
       't.downloads as downloads_count',
       'ff.id as first_file_id',
@@ -178,7 +226,9 @@ export async function countEngagementByFile(db: TDb, fileIds: readonly string[])
   for (const id of ids) out.set(id, { favorites: 0, comments: 0, approvals: { approved: 0, rejected: 0, pending: 0 } });
   for (const r of favorites) out.get(r.file_id)!.favorites = Number(r.n);
   for (const r of comments) out.get(r.file_id)!.comments = Number(r.n);
-  for (const r of approvals) out.get(r.file_id)!.approvals[r.status] = Number(r.n);
+  for (const r of approvals) if (r.status !== 'pending') out.get(r.file_id)!.approvals[r.status] = Number(r.n);
+  // Pending is whether the file still waits for anyone's decision (see ZApprovalCountsSchema).
+  for (const counts of out.values()) counts.approvals.pending = counts.approvals.approved + counts.approvals.rejected === 0 ? 1 : 0;
   return out;
 }
 

@@ -76,6 +76,9 @@ describe('the creator dashboard', () => {
       favorites_count: 1,
       comments_count: 1,
       approvals_count: 1,
+      approved_count: 1,
+      changes_requested_count: 0,
+      unreviewed_files_count: 2,
       views_count: 1,
       downloads_count: 0,
       file_count: 3,
@@ -83,8 +86,16 @@ describe('the creator dashboard', () => {
       thumbnail_url: `/api/files/${site.files[0]!.id}?mode=preview&size=300`,
       settings: { enable_favorites: true, enable_comments: true, enable_approvals: true },
     });
-    // A locked site's thumbnail would answer 401 to the dashboard: none is offered.
-    expect(body.projects[1]).toMatchObject({ has_password: true, thumbnail_url: null });
+    // A locked site's cover comes through the owner's own route: the public file route keeps refusing it.
+    const cover = `/api/projects/${locked.project.id}/files/${locked.files[0]!.id}/thumbnail`;
+    expect(body.projects[1]).toMatchObject({ has_password: true, thumbnail_url: cover });
+    const picture = await owner.browser.fetch(cover);
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get('content-type')).toMatch(/^image\//);
+    expect(picture.headers.get('cache-control')).toBe('private, no-cache');
+    expect((await other.browser.fetch(cover)).status).toBe(404);
+    expect((await createBrowser(app).fetch(cover)).status).toBe(401);
+    expect((await createBrowser(app).fetch(`/api/files/${locked.files[0]!.id}?mode=preview&size=300`)).status).toBe(401);
 
     const byId = await owner.browser.json(`/api/creators/projects/${owner.id}`);
     expect(ZCreatorProjectsResponseSchema.parse(byId.body).projects).toEqual(body.projects);
@@ -123,7 +134,8 @@ describe('the creator dashboard', () => {
       totalComments: threads + 3,
       totalViews: 1,
       totalDownloads: 0,
-      totalApprovals: { approved: 3, rejected: 1, pending: 0 },
+      // Two files have decisions (the first was approved earlier); the third waits for anyone's.
+      totalApprovals: { approved: 3, rejected: 1, pending: 1 },
     });
     const file = project.files.find((f) => f.id === fileId)!;
     expect(file).toMatchObject({ name: 'photo-2.jpg', kind: 'image', thumbnailUrl: `/api/files/${fileId}?mode=preview&size=300`, analytics: { views: 3, downloads: 0 } });
@@ -296,6 +308,9 @@ describe('the creator dashboard', () => {
     expect(lines[0]).toBe('type,date,file,visitor,text,status,views,unique_visitors,downloads');
     expect(lines.some((l) => l.startsWith('"favorite",') && l.includes('"photo-1.jpg"'))).toBe(true);
     expect(lines.some((l) => l.startsWith('"approval",') && l.includes('"approved"'))).toBe(true);
+    // A request for changes is worded as the dashboard words it, never 'rejected'.
+    expect(lines.some((l) => l.startsWith('"approval",') && l.includes('"changes requested"'))).toBe(true);
+    expect(lines.some((l) => l.includes('"rejected"'))).toBe(false);
     expect(lines.some((l) => l.startsWith('"creator_reply",') && l.includes('"Yes, tomorrow."'))).toBe(true);
     expect(lines.some((l) => l.startsWith('"traffic",') && l.includes(',"",'))).toBe(true);
     expect(lines.find((l) => l.includes('HYPERLINK'))).toContain(`"'=HYPERLINK(""http://evil"")"`);

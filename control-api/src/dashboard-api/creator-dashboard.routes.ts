@@ -16,6 +16,7 @@ import type { TAppDeps } from '../deps.ts';
 import { principalOf } from '../access/principal.ts';
 import { limitByAddress } from '../access/request-limits.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
+import { sendStoredObject, setFileSecurityHeaders } from '../files/serve-object.ts';
 import {
   exportEngagementCsv,
   getOwnDailyAnalytics,
@@ -24,6 +25,7 @@ import {
   listOwnFileComments,
   listOwnProjects,
   openOwnProject,
+  openOwnThumbnail,
   parseSince,
   replyAsCreator,
 } from './creator-dashboard.service.ts';
@@ -71,6 +73,21 @@ export function createCreatorDashboardRoutes(deps: TAppDeps): Router {
     const query = ZActivityQuerySchema.parse(req.query);
     const result = await listNewActivity(deps, project, parseSince(query.since));
     res.set('Cache-Control', PRIVATE).json({ success: true, ...result } satisfies TActivityResponse);
+  });
+
+  // A cover on the owner's dashboard: the thumbnail of any file of the caller's own site, locked or expired
+  // too (the public file route refuses those to everyone). Private, revalidated by its tag.
+  router.get('/api/projects/:id/files/:fileId/thumbnail', limitReads, async (req, res) => {
+    setFileSecurityHeaders(res);
+    const { project } = await openOwnProject(deps, principalOf(res), String(req.params.id));
+    const thumbnail = await openOwnThumbnail(deps, project, String(req.params.fileId));
+    await sendStoredObject(
+      req,
+      res,
+      deps.storage,
+      { ...thumbnail, disposition: contentDisposition('inline', 'thumbnail.webp'), cacheControl: 'private, no-cache' },
+      deps.caches.storedObjects,
+    );
   });
 
   router.get('/api/projects/:id/engagement.csv', limitReads, async (req, res) => {

@@ -9,7 +9,9 @@ import {
   DETAILS_COMMENT_THREADS_PER_FILE,
   DETAILS_ENTRIES_PER_FILE,
   FEATURE_DISABLED_MESSAGE,
+  isValidId,
   type TActivity,
+  type TApprovalStatus,
   type TCreatorProject,
   type TCreatorPublic,
   type TDetailsComment,
@@ -23,9 +25,10 @@ import { AppError } from '../http/app-error.ts';
 import { isProjectOwner, requireSignedInCreator, type TPrincipal, type TSignedInCreator } from '../access/principal.ts';
 import { checkSiteAccess } from '../sites/site-access.ts';
 import { findCreatorById } from '../accounts/accounts.repository.ts';
-import { findProjectById, listFilesByProject, parseSiteSettings } from '../projects/projects.repository.ts';
+import { findFileOfProjectById, findProjectById, listFilesByProject, parseSiteSettings } from '../projects/projects.repository.ts';
 import { engagementSwitchesOf, projectSummaryOf } from '../projects/project-summary.ts';
-import { thumbnailUrlOf } from '../projects/file-thumbnail.ts';
+import { ownerThumbnailUrlOf, thumbnailUrlOf } from '../projects/file-thumbnail.ts';
+import { derivedMetadataOf } from '../files/files.service.ts';
 import { findFileOfProject, insertComment } from '../engagement/engagement.repository.ts';
 import { assertCommentText } from '../engagement/engagement.service.ts';
 import { countTraffic, countTrafficByScope, listDailyTrafficOfProject, SITE_SCOPE } from '../analytics/analytics.repository.ts';
@@ -64,14 +67,25 @@ export async function openOwnFile(deps: Pick<TAppDeps, 'db'>, project: TProjectR
   if (!(await findFileOfProject(deps.db, project.id, fileId))) throw new AppError('not_found', 'File not found');
 }
 
-/** The 300 px thumbnail of a file on our origin, when one was derived and the site serves it to anyone. */
-function thumbnailOnOpenSite(
+/**
+ * The 300 px thumbnail of a file on our origin, when one was derived: the public file route's while
+ * the site is open to anyone, else the owner's own route (a locked or expired site's covers are its
+ * owner's to see, never public).
+ */
+export function ownersThumbnailOf(
   deps: Pick<TAppDeps, 'clock'>,
-  project: Pick<TProjectRow, 'deleted_at' | 'expires_at' | 'password_hash'>,
+  project: Pick<TProjectRow, 'id' | 'deleted_at' | 'expires_at' | 'password_hash'>,
   file: { id: string; metadata: string; version: number | null },
 ): string | null {
-  // A locked or expired site's thumbnails answer 401 or 410 to the dashboard too: no broken picture.
-  return checkSiteAccess(project, deps.clock) === 'open' ? thumbnailUrlOf(file) : null;
+  return checkSiteAccess(project, deps.clock) === 'open' ? thumbnailUrlOf(file) : ownerThumbnailUrlOf(project.id, file);
+}
+
+/** The thumbnail of a file of the owner's site, whatever the site's password or expiry (its files are still kept). */
+export async function openOwnThumbnail(deps: Pick<TAppDeps, 'db'>, project: TProjectRow, fileId: string): Promise<{ key: string; contentType: string; etag: string }> {
+  const file = isValidId(fileId) ? await findFileOfProjectById(deps.db, project.id, fileId) : null;
+  const thumbnail = file ? derivedMetadataOf(file.metadata)?.thumbnail : undefined;
+  if (!file || !thumbnail) throw new AppError('not_found', 'No thumbnail for this file');
+  return { key: thumbnail.key, contentType: thumbnail.contentType, etag: `"${file.sha256}-t300"` };
 }
 
 async function creatorPublicOf(deps: Pick<TAppDeps, 'db'>, creator: TSignedInCreator): Promise<TCreatorPublic> {
@@ -106,12 +120,15 @@ export async function listOwnProjects(deps: TDeps, principal: TPrincipal, creato
       template: p.template,
       thumbnail_url:
         p.first_file_id !== null && p.first_file_metadata !== null
-          ? thumbnailOnOpenSite(deps, p, { id: p.first_file_id, metadata: p.first_file_metadata, version: p.first_file_version })
+          ? ownersThumbnailOf(deps, p, { id: p.first_file_id, metadata: p.first_file_metadata, version: p.first_file_version })
           : null,
       settings: engagementSwitchesOf(settingsOf(p.settings)),
       favorites_count: p.favorites_count,
       comments_count: p.comments_count,
       approvals_count: p.approvals_count,
+      approved_count: p.approved_count,
+      changes_requested_count: p.changes_requested_count,
+      unreviewed_files_count: Math.max(0, p.file_count - p.decided_files_count),
       views_count: p.views_count,
       downloads_count: p.downloads_count,
       file_count: p.file_count,
@@ -149,6 +166,7 @@ export async function getProjectDetails(deps: TDeps, project: TProjectRow): Prom
   const approvalsByFile = group(approvals);
   const threadsByFile = toDetailsThreads(threads.roots, threads.replies);
 
+  // Pending is files nobody has decided on: the sum of the files' own (0 or 1).
   const totals = { favorites: 0, comments: 0, approvals: { approved: 0, rejected: 0, pending: 0 } };
   // A file's engagement goes with the file (ON DELETE CASCADE): the site's totals are its files'.
   for (const c of counts.values()) {
@@ -175,7 +193,7 @@ export async function getProjectDetails(deps: TDeps, project: TProjectRow): Prom
       totalApprovals: totals.approvals,
     },
     files: files.map((file) => {
-      const fileCounts = counts.get(file.id) ?? { favorites: 0, comments: 0, approvals: { approved: 0, rejected: 0, pending: 0 } };
+      const fileCounts = counts.get(file.id) ?? { favorites: 0, comments: 0, approvals: { approved: 0, rejected: 0, pending: 1 } };
       return {
         id: file.id,
         name: file.name,
@@ -183,7 +201,7 @@ export async function getProjectDetails(deps: TDeps, project: TProjectRow): Prom
         kind: file.kind,
         size: file.size,
         uploadedAt: iso(file.created_at),
-        thumbnailUrl: thumbnailOnOpenSite(deps, project, file),
+        thumbnailUrl: ownersThumbnailOf(deps, project, file),
         group: file.group_name,
         favorites: (favoritesByFile.get(file.id) ?? []).map((f) => ({ id: f.id, userName: f.user_name, userEmail: '', createdAt: iso(f.created_at) })),
         comments: threadsByFile.get(file.id) ?? [],
@@ -285,6 +303,9 @@ function csvCell(value: string | number): string {
   return `"${safe.replace(/"/g, '""')}"`;
 }
 
+/** An approval's status as the export words it: the words the dashboard shows. */
+const APPROVAL_CSV_STATUS: Record<TApprovalStatus, string> = { approved: 'approved', rejected: 'changes requested', pending: 'not reviewed' };
+
 export const CSV_COLUMNS = ['type', 'date', 'file', 'visitor', 'text', 'status', 'views', 'unique_visitors', 'downloads'] as const;
 
 /**
@@ -308,7 +329,8 @@ export async function exportEngagementCsv(deps: TDeps, project: TProjectRow): Pr
     const type = c.creator_id !== null ? 'creator_reply' : c.parent_id !== null ? 'reply' : 'comment';
     line({ ...blank, type, date: iso(c.created_at), file: nameOf(c.file_id), visitor: c.user_name, text: c.body });
   }
-  for (const a of rows.approvals) line({ ...blank, type: 'approval', date: iso(a.updated_at), file: nameOf(a.file_id), visitor: a.user_name, status: a.status });
+  for (const a of rows.approvals)
+    line({ ...blank, type: 'approval', date: iso(a.updated_at), file: nameOf(a.file_id), visitor: a.user_name, status: APPROVAL_CSV_STATUS[a.status] });
   for (const d of days) {
     line({
       ...blank,

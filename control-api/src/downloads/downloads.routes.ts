@@ -82,7 +82,7 @@ export function createDownloadRoutes(deps: TAppDeps): Router {
     if (!isSiteSlug(slug)) throw new AppError('not_found', 'Not found');
     const query = ZSiteDownloadQuerySchema.parse(req.query);
     const project = await openDownloadableSite(deps, principalOf(res), slug);
-    const files = await filesForZip(deps, project, query.files);
+    const { files, isWholeSite } = await filesForZip(deps, project, query.files);
 
     const names = dedupeNames(files.map((f) => zipSafeName(f.name)));
     const items: TZipItem[] = files.map((file, i) => ({
@@ -91,12 +91,13 @@ export function createDownloadRoutes(deps: TAppDeps): Router {
       mtime: new Date(file.created_at),
       open: async () => (await deps.storage.get(file.storage_key)).body,
     }));
-    // One download of the site (no single file) once the whole ZIP was sent.
+    // One download of the site (no single file) once the whole ZIP was sent: 'all files' when it held every
+    // one (a Download All, whether or not it listed them), else how many of them (a section's Download All).
     countDownloadWhenComplete(deps, req, res, {
       projectId: project.id,
       fileId: null,
       fileName: null,
-      ...(query.files !== undefined ? { zipLabel: `${files.length} selected ${files.length === 1 ? 'file' : 'files'}` } : {}),
+      ...(isWholeSite ? {} : { zipLabel: `${files.length} ${files.length === 1 ? 'file' : 'files'}` }),
     });
     await sendZip(req, res, items, zipFileName(project.title, 'files'), deps.log);
   });

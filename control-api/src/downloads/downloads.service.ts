@@ -20,9 +20,13 @@ export async function openDownloadableSite(deps: TDeps, principal: TPrincipal, s
   return project;
 }
 
-/** The site's files in the ZIP: every one, or the selection in the order asked (another site's file is answered like an unknown one). */
-export async function filesForZip(deps: TDeps, project: TProjectRow, selection: readonly string[] | undefined): Promise<TFileRow[]> {
-  let files = await listFilesByProject(deps.db, project.id);
+/**
+ * The site's files in the ZIP: every one, or the selection in the order asked (another site's file is
+ * answered like an unknown one); `isWholeSite` when they are all of the site's files.
+ */
+export async function filesForZip(deps: TDeps, project: TProjectRow, selection: readonly string[] | undefined): Promise<{ files: TFileRow[]; isWholeSite: boolean }> {
+  const all = await listFilesByProject(deps.db, project.id);
+  let files = all;
   if (selection !== undefined) {
     const wanted = [...new Set(selection)];
     if (wanted.length === 0) throw new AppError('bad_request', 'No files were selected');
@@ -31,5 +35,5 @@ export async function filesForZip(deps: TDeps, project: TProjectRow, selection: 
     files = wanted.map((id) => byId.get(id)!);
   }
   if (files.length === 0) throw new AppError('not_found', NOTHING_TO_DOWNLOAD);
-  return files;
+  return { files, isWholeSite: files.length === all.length };
 }

@@ -391,6 +391,9 @@ export interface TEngagementTotals {
 }
 
 /** Favourites, comments and approvals of one site, or of one file of it. */
+/** The statuses that are a decision on a file; 'pending' is a client's withdrawn one. */
+export const DECIDED_STATUSES = ['approved', 'rejected'] as const;
+
 export async function countEngagement(db: TDb, scope: { projectId: string; fileId?: string | undefined }): Promise<TEngagementTotals> {
   const favorites = db
     .selectFrom('favorites')
@@ -405,14 +408,30 @@ export async function countEngagement(db: TDb, scope: { projectId: string; fileI
     .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
     .where('project_id', '=', scope.projectId)
     .groupBy('status');
+  // Pending: the files nobody has approved or asked changes of (a decision by any client reviews the file).
+  const unreviewed = db
+    .selectFrom('files')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('files.project_id', '=', scope.projectId)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('approvals')
+            .select('approvals.id')
+            .whereRef('approvals.file_id', '=', 'files.id')
+            .where('approvals.status', 'in', [...DECIDED_STATUSES]),
+        ),
+      ),
+    );
   const fileId = scope.fileId;
-  const [f, c, a] = await Promise.all([
+  const [f, c, a, u] = await Promise.all([
     (fileId ? favorites.where('file_id', '=', fileId) : favorites).executeTakeFirstOrThrow(),
     (fileId ? comments.where('file_id', '=', fileId) : comments).executeTakeFirstOrThrow(),
     (fileId ? approvals.where('file_id', '=', fileId) : approvals).execute(),
+    (fileId ? unreviewed.where('files.id', '=', fileId) : unreviewed).executeTakeFirstOrThrow(),
   ]);
-  const byStatus = { approved: 0, rejected: 0, pending: 0 };
-  for (const row of a) byStatus[row.status] = Number(row.n);
+  const byStatus = { approved: 0, rejected: 0, pending: Number(u.n) };
+  for (const row of a) if (row.status !== 'pending') byStatus[row.status] = Number(row.n);
   return { favorites: Number(f.n), comments: Number(c.n), approvals: byStatus };
 }
 

@@ -42,7 +42,8 @@ export async function openServableFile(deps: Pick<TAppDeps, 'db' | 'clock' | 'ke
   return found;
 }
 
-function derivedMetadataOf(text: string): TDerivedMetadata | null {
+/** A file's derived metadata (thumbnail, display copy, ...), or null before it was derived. */
+export function derivedMetadataOf(text: string): TDerivedMetadata | null {
   let json: unknown = null;
   try {
     json = JSON.parse(text);

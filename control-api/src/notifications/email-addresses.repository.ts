@@ -7,6 +7,12 @@ type TDb = Kysely<Database> | Transaction<Database>;
 export type TEmailAddressRow = Selectable<EmailAddressesTable>;
 export type TEmailAddressStatus = TEmailAddressRow['status'];
 
+/** An account's email and whether its owner confirmed it by link: the account's address as a notification recipient. */
+export async function findAccountAddress(db: TDb, creatorId: string): Promise<{ email: string; confirmed: boolean } | null> {
+  const row = await db.selectFrom('creators').select(['email', 'email_verified_at']).where('id', '=', creatorId).executeTakeFirst();
+  return row ? { email: row.email, confirmed: row.email_verified_at !== null } : null;
+}
+
 export async function findEmailAddress(db: TDb, email: string, ownerKey: string): Promise<TEmailAddressRow | null> {
   return (await db.selectFrom('email_addresses').selectAll().where('email', '=', email).where('owner_key', '=', ownerKey).executeTakeFirst()) ?? null;
 }

@@ -8,8 +8,12 @@
  * unsubscribe link (RFC 8058) signed with a key derived from the server secret.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
-import { isValidEmailAddress, type TSiteSettings } from '@dropsite/shared';
+import { isValidEmailAddress, SITE_MANAGEMENT_MESSAGES, type TSiteSettings } from '@dropsite/shared';
+import type { Kysely, Transaction } from 'kysely';
 import type { TAppDeps } from '../deps.ts';
+import type { Database } from '../db/tables.ts';
+import { parseSiteSettings, updateProject } from '../projects/projects.repository.ts';
+import { isAllowedSlackWebhook } from './slack.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
 import type { Mailer, TMailMessage } from './mailer.ts';
@@ -19,6 +23,7 @@ import {
   countRecipientRequests,
   deleteRecipientRequestsBefore,
   dropOwedConfirmation,
+  findAccountAddress,
   findEmailAddress,
   insertPendingEmailAddress,
   insertRecipientRequest,
@@ -51,6 +56,77 @@ export function notificationAddressOf(settings: Partial<TSiteSettings> | undefin
   if (!settings?.enableNotifications) return null;
   const email = normalizeEmail(settings.notificationEmail ?? '');
   return isValidEmailAddress(email) ? email : null;
+}
+
+/** Where a site's notification email goes: the site's own address (confirmed by link before mail), else the owner account's confirmed address. */
+export interface TEmailRecipient {
+  email: string;
+  source: 'site' | 'account';
+}
+
+/** The account's email when its owner confirmed it by link (signing up or changing it), else null (no account, or unconfirmed). */
+export async function confirmedAccountEmailOf(db: Kysely<Database> | Transaction<Database>, creatorId: string | null): Promise<string | null> {
+  if (creatorId === null) return null;
+  const account = await findAccountAddress(db, creatorId);
+  return account?.confirmed ? normalizeEmail(account.email) : null;
+}
+
+/**
+ * Who receives a site's notification email: the address the site names, else (a site an account
+ * owns) the account's confirmed address; null when notifications are off or there is no one.
+ */
+export async function emailRecipientOf(
+  db: Kysely<Database> | Transaction<Database>,
+  project: { owner_creator_id: string | null },
+  settings: Partial<TSiteSettings>,
+): Promise<TEmailRecipient | null> {
+  const siteAddress = notificationAddressOf(settings);
+  if (siteAddress !== null) return { email: siteAddress, source: 'site' };
+  if (!settings.enableNotifications) return null;
+  const accountEmail = await confirmedAccountEmailOf(db, project.owner_creator_id);
+  return accountEmail === null ? null : { email: accountEmail, source: 'account' };
+}
+
+/**
+ * Refuses (400) notifications switched on with no one to receive them: no address for the site, no
+ * Slack webhook, and no confirmed account email. Nothing is stored on-without-recipient.
+ */
+export async function assertNotificationRecipient(
+  deps: Pick<TAppDeps, 'db' | 'config'>,
+  settings: Partial<TSiteSettings> | undefined,
+  ownerCreatorId: string | null,
+): Promise<void> {
+  if (!settings?.enableNotifications) return;
+  if (notificationAddressOf(settings) !== null) return;
+  if (isAllowedSlackWebhook((settings.slackWebhook ?? '').trim(), deps.config.notifications.slackWebhookOrigins)) return;
+  if ((await confirmedAccountEmailOf(deps.db, ownerCreatorId)) !== null) return;
+  throw new AppError('validation_failed', SITE_MANAGEMENT_MESSAGES.notificationsNeedRecipient);
+}
+
+/**
+ * After an account claimed an anonymous session's sites, their notifications go to the account's
+ * confirmed address: a site's own address is dropped when it is that same address or was never
+ * confirmed. An address the anonymous creator confirmed (carried over with the claim) is kept.
+ */
+export async function preferAccountAddressAfterClaim(db: Kysely<Database>, sessionId: string, creatorId: string, now: number): Promise<void> {
+  const accountEmail = await confirmedAccountEmailOf(db, creatorId);
+  if (accountEmail === null) return;
+  const sites = await db
+    .selectFrom('projects')
+    .select(['id', 'settings'])
+    .where('anonymous_session_id', '=', sessionId)
+    .where('owner_creator_id', '=', creatorId)
+    .where('deleted_at', 'is', null)
+    .execute();
+  const ownerKey = ownerKeyOf({ id: creatorId, owner_creator_id: creatorId });
+  for (const site of sites) {
+    const settings = parseSiteSettings(site.settings);
+    const siteAddress = normalizeEmail(settings.notificationEmail);
+    if (siteAddress === '') continue;
+    const kept = siteAddress !== accountEmail && (await findEmailAddress(db, siteAddress, ownerKey))?.status === 'confirmed';
+    if (kept) continue;
+    await updateProject(db, site.id, { settings: JSON.stringify({ ...settings, notificationEmail: '' }), updated_at: now });
+  }
 }
 
 /** Whose sites a confirmation covers: the account, else the anonymous session, else the one site. */

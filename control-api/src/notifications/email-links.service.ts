@@ -5,17 +5,28 @@ import { parseSiteSettings } from '../projects/projects.repository.ts';
 import { toOneLine } from './notification-messages.ts';
 import { expiredConfirmLinkPage, invalidConfirmLinkPage } from './email-pages.ts';
 import { findEmailAddressById, findEmailAddressByTokenHash, listSitesOfOwner, setEmailAddressStatus, type TEmailAddressRow } from './email-addresses.repository.ts';
-import { hashToken, isValidUnsubscribeToken, notificationAddressOf } from './email-confirmation.service.ts';
+import { confirmedAccountEmailOf, hashToken, isValidUnsubscribeToken, notificationAddressOf } from './email-confirmation.service.ts';
+
+const ACCOUNT_OWNER = /^creator:(.+)$/;
 
 type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys'>;
 
 const ZConfirmQuerySchema = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/) });
 const ZUnsubscribeQuerySchema = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{22}$/), token: z.string().regex(/^[A-Za-z0-9_-]{43}$/) });
 
-/** The titles of the owner's sites that send notifications to this address, one short line each. */
+/**
+ * The titles of the owner's sites that send notifications to this address, one short line each: those
+ * naming it, and (the account's own address) those naming none, which notify the account's address.
+ */
 export async function titlesFor(deps: TDeps, row: TEmailAddressRow): Promise<string[]> {
+  const creatorId = ACCOUNT_OWNER.exec(row.owner_key)?.[1] ?? null;
+  const isAccountAddress = creatorId !== null && (await confirmedAccountEmailOf(deps.db, creatorId)) === row.email;
   return (await listSitesOfOwner(deps.db, row.owner_key))
-    .filter((p) => notificationAddressOf(parseSiteSettings(p.settings)) === row.email)
+    .filter((p) => {
+      const settings = parseSiteSettings(p.settings);
+      const address = notificationAddressOf(settings);
+      return address === row.email || (isAccountAddress && address === null && settings.enableNotifications && settings.notificationEmail.trim() === '');
+    })
     .slice(0, 10)
     .map((p) => toOneLine(p.title, 80));
 }

@@ -18,8 +18,16 @@ import type { Mailer } from './mailer.ts';
 import { composeEmail, composeSlackMessage, describeEngagement, notificationTypeOf, urgencyOf, type TEngagementEvent } from './notification-messages.ts';
 import { claimBatch, findDueBatches, insertNotifications, releaseBatch, type TDueBatch, type TNewNotification } from './notifications.repository.ts';
 import { isAllowedSlackWebhook, postSlackMessage } from './slack.ts';
-import { findEmailAddress, type TEmailAddressRow } from './email-addresses.repository.ts';
-import { normalizeEmail, ownerKeyOf, requestEmailConfirmation, sendOwedConfirmations, unsubscribeHeaders, unsubscribeUrlOf } from './email-confirmation.service.ts';
+import { confirmEmailAddressOfOwner, findEmailAddress, type TEmailAddressRow } from './email-addresses.repository.ts';
+import {
+  emailRecipientOf,
+  ownerKeyOf,
+  requestEmailConfirmation,
+  sendOwedConfirmations,
+  unsubscribeHeaders,
+  unsubscribeUrlOf,
+  type TEmailRecipient,
+} from './email-confirmation.service.ts';
 import { runPeriodically, type TPeriodicTask } from '../periodic-task.ts';
 
 /** A failing destination is tried this many times, then its batch is given up (and logged). */
@@ -55,7 +63,10 @@ export async function queueEngagementNotifications(
   };
   const rows: TNewNotification[] = [];
   if (settings.enableNotifications) {
-    if (isValidEmailAddress(settings.notificationEmail.trim())) rows.push({ ...base, id: newId(), channel: 'email', ctaText: 'View Dashboard' });
+    // The site's own address, else (a site an account owns) the account's confirmed one: the dispatcher resolves which.
+    if (isValidEmailAddress(settings.notificationEmail.trim()) || project.owner_creator_id !== null) {
+      rows.push({ ...base, id: newId(), channel: 'email', ctaText: 'View Dashboard' });
+    }
     if (isAllowedSlackWebhook(settings.slackWebhook.trim(), deps.config.notifications.slackWebhookOrigins)) {
       rows.push({ ...base, id: newId(), channel: 'slack', ctaText: 'View Dashboard' });
     }
@@ -88,16 +99,22 @@ export async function dispatchDueNotifications(deps: TNotifierDeps, mailer: Mail
 type TEmailGate = { kind: 'send'; address: TEmailAddressRow } | { kind: 'wait' } | { kind: 'drop' };
 
 /**
- * Whether a site's email notifications may go to its address now. Only a confirmed address gets
- * them. While a confirmation is pending the rows wait, and the first message after confirming
- * summarises them; an unsubscribed address, or one whose link expired unconfirmed, never gets
- * them (the creator's bell and dashboard still show the activity). An address never asked (a site
- * made before confirmations existed) is asked now.
+ * Whether a site's email notifications may go to its recipient now. Only a confirmed address gets
+ * them. The account's own address was confirmed by the link that signed its owner up (or changed
+ * it), so it is confirmed for the account's sites unless it unsubscribed. A site's own address: while
+ * a confirmation is pending the rows wait, and the first message after confirming summarises them;
+ * an unsubscribed address, or one whose link expired unconfirmed, never gets them (the creator's bell
+ * and dashboard still show the activity). An address never asked (a site made before confirmations
+ * existed) is asked now.
  */
-async function emailGateOf(deps: TNotifierDeps, project: TProjectOwnerFields, destination: string, mailer: Mailer): Promise<TEmailGate> {
-  const email = normalizeEmail(destination);
+async function emailGateOf(deps: TNotifierDeps, project: TProjectOwnerFields, recipient: TEmailRecipient, mailer: Mailer): Promise<TEmailGate> {
+  const { email } = recipient;
   const ownerKey = ownerKeyOf(project);
-  const address = await findEmailAddress(deps.db, email, ownerKey);
+  let address = await findEmailAddress(deps.db, email, ownerKey);
+  if (recipient.source === 'account' && address?.status !== 'unsubscribed' && address?.status !== 'confirmed') {
+    await confirmEmailAddressOfOwner(deps.db, { id: newId(), email, ownerKey, now: deps.clock.now() });
+    address = await findEmailAddress(deps.db, email, ownerKey);
+  }
   if (!address) {
     await requestEmailConfirmation(deps, { email, ownerKey }, mailer, { awaitSend: true });
     return { kind: 'wait' };
@@ -112,13 +129,12 @@ async function dispatchBatch(deps: TNotifierDeps, batch: TDueBatch, mailer: Mail
   const { db, config, clock, log } = deps;
   const project = isValidId(batch.projectId) ? await findProjectById(db, batch.projectId) : null;
   const settings = project ? parseSiteSettings(project.settings) : null;
+  const recipient = project && settings && batch.channel === 'email' ? await emailRecipientOf(db, project, settings) : null;
   const destination =
     settings?.enableNotifications !== true
       ? null
       : batch.channel === 'email'
-        ? isValidEmailAddress(settings.notificationEmail.trim())
-          ? settings.notificationEmail.trim()
-          : null
+        ? (recipient?.email ?? null)
         : isAllowedSlackWebhook(settings.slackWebhook.trim(), config.notifications.slackWebhookOrigins)
           ? settings.slackWebhook.trim()
           : null;
@@ -129,8 +145,8 @@ async function dispatchBatch(deps: TNotifierDeps, batch: TDueBatch, mailer: Mail
   }
   let unsubscribeUrl: string | undefined;
   let emailTo = destination;
-  if (batch.channel === 'email') {
-    const gate = await emailGateOf(deps, project, destination, mailer);
+  if (batch.channel === 'email' && recipient) {
+    const gate = await emailGateOf(deps, project, recipient, mailer);
     if (gate.kind === 'wait') return 'deferred';
     if (gate.kind === 'drop') {
       await claimBatch(db, { projectId: project.id, channel: batch.channel, now: clock.now() });

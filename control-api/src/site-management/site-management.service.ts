@@ -29,13 +29,19 @@ import type { TFileRow, TProjectRow, TProjectUpdate as TProjectRowUpdate } from 
 import { AppError } from '../http/app-error.ts';
 import type { TPrincipal } from '../access/principal.ts';
 import { sweepExpiredSites } from '../access/expired-sites.ts';
-import { checkSiteAccess } from '../sites/site-access.ts';
 import { changeSiteAccess } from '../edge/public-page.ts';
 import { changeSitePassword } from '../sites/site-password.service.ts';
-import { openOwnProject } from '../dashboard-api/creator-dashboard.service.ts';
+import { openOwnProject, ownersThumbnailOf } from '../dashboard-api/creator-dashboard.service.ts';
 import { findLatestBuildForProject } from '../builds/builds.repository.ts';
 import { enqueueProjectBuild } from '../builds/builds.service.ts';
-import { admitNotificationRecipient, notificationAddressOf, ownerKeyOf, requestEmailConfirmation } from '../notifications/email-confirmation.service.ts';
+import {
+  admitNotificationRecipient,
+  assertNotificationRecipient,
+  confirmedAccountEmailOf,
+  notificationAddressOf,
+  ownerKeyOf,
+  requestEmailConfirmation,
+} from '../notifications/email-confirmation.service.ts';
 import {
   bumpProjectVersion,
   deleteFileOfProject,
@@ -53,7 +59,6 @@ import {
   updateProject,
 } from '../projects/projects.repository.ts';
 import { storedFileRow, type TStoredFile } from '../projects/stored-files.ts';
-import { thumbnailUrlOf } from '../projects/file-thumbnail.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -64,9 +69,12 @@ export async function openManagedProject(deps: TAppDeps, principal: TPrincipal, 
 
 /** What the owner's settings forms and files manager start from. */
 export async function describeManagedProject(deps: TAppDeps, project: TProjectRow): Promise<TManagedProject> {
-  const [files, build] = await Promise.all([listFilesByProject(deps.db, project.id), latestBuildOf(deps, project.id)]);
+  const [files, build, accountNotificationEmail] = await Promise.all([
+    listFilesByProject(deps.db, project.id),
+    latestBuildOf(deps, project.id),
+    confirmedAccountEmailOf(deps.db, project.owner_creator_id),
+  ]);
   const settings = parseSiteSettings(project.settings);
-  const open = checkSiteAccess(project, deps.clock) === 'open';
   const look = storedSiteLook(project);
   return {
     id: project.id,
@@ -90,15 +98,16 @@ export async function describeManagedProject(deps: TAppDeps, project: TProjectRo
       enableNotifications: settings.enableNotifications,
       notificationEmail: settings.notificationEmail,
     },
+    accountNotificationEmail,
     contactInfo: toPublicContactInfo(parseContactInfo(project.contact_info)),
     hasPassword: project.password_hash !== null,
     expiresAt: project.expires_at === null ? null : iso(project.expires_at),
-    files: files.map((f) => toManagedFile(f, open)),
+    files: files.map((f) => toManagedFile(deps, project, f)),
     build,
   };
 }
 
-function toManagedFile(file: TFileRow, siteOpen: boolean): TManagedFile {
+function toManagedFile(deps: Pick<TAppDeps, 'clock'>, project: TProjectRow, file: TFileRow): TManagedFile {
   return {
     id: file.id,
     name: file.name,
@@ -109,8 +118,8 @@ function toManagedFile(file: TFileRow, siteOpen: boolean): TManagedFile {
     version: file.version,
     uploadedAt: iso(file.created_at),
     replacedAt: file.replaced_at === null ? null : iso(file.replaced_at),
-    // A locked or expired site's thumbnails answer 401 or 410 to the dashboard too: no broken picture.
-    thumbnailUrl: siteOpen ? thumbnailUrlOf(file) : null,
+    // A locked or expired site's thumbnails come through the owner's own route.
+    thumbnailUrl: ownersThumbnailOf(deps, project, file),
   };
 }
 
@@ -167,6 +176,10 @@ export async function updateManagedProject(
   if (input.settings !== undefined) {
     const before = parseSiteSettings(project.settings);
     const settings: TSiteSettings = { ...DEFAULT_SITE_SETTINGS, ...before, ...stripUndefined(input.settings) };
+    // Turning notifications on, or changing where they go, needs someone to receive them (400 otherwise).
+    if (input.settings.enableNotifications !== undefined || input.settings.notificationEmail !== undefined) {
+      await assertNotificationRecipient(deps, settings, project.owner_creator_id);
+    }
     const address = notificationAddressOf(settings);
     if (address !== null && address !== notificationAddressOf(before)) {
       // Each client may name only so many notification addresses a day (429 past that), as at publishing.

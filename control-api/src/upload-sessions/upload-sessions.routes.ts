@@ -20,7 +20,7 @@ import {
 import type { TAppDeps } from '../deps.ts';
 import type { TSiteSettings } from '@dropsite/shared';
 import { clientAddress } from '../access/request-limits.ts';
-import { admitNotificationRecipient, notificationAddressOf } from '../notifications/email-confirmation.service.ts';
+import { admitNotificationRecipient, assertNotificationRecipient, notificationAddressOf } from '../notifications/email-confirmation.service.ts';
 import { AppError } from '../http/app-error.ts';
 import { rejectInvalidUtf8 } from '../http/json-body.ts';
 import { chunkUploadPath, createUploadSessionService, type TInitInput, type TSessionView, type TUploadSessionService } from './upload-sessions.service.ts';
@@ -56,8 +56,12 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
   // A no-op when createUploadSessionBodyParser already ran; keeps the router usable on its own.
   const json = express.json({ limit: INIT_BODY_LIMIT, verify: rejectInvalidUtf8 });
 
-  /** Each client may name only so many notification addresses a day (429 past that), checked before anything is stored. */
-  const admitNotificationAddressOf = async (req: Request, settings: TSiteSettings) => {
+  /**
+   * Notifications on need someone to receive them (400 otherwise), and each client may name only so
+   * many notification addresses a day (429 past that); both checked before anything is stored.
+   */
+  const admitNotificationAddressOf = async (req: Request, res: Response, settings: TSiteSettings) => {
+    await assertNotificationRecipient(deps, settings, publishOwnerOf(res).ownerCreatorId);
     const address = notificationAddressOf(settings);
     if (address) await admitNotificationRecipient(deps, clientAddress(req), address);
   };
@@ -95,7 +99,7 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
   router.post('/api/chunked-upload/init', json, async (req, res) => {
     const body = ZChunkedInitRequestSchema.parse(req.body ?? {});
     const { files, anonymousSessionId: _ignored, ...details } = body;
-    await admitNotificationAddressOf(req, details.settings);
+    await admitNotificationAddressOf(req, res, details.settings);
     const view = await openSession(req, res, { protocol: 'chunked', files, details, idempotencyKey: readIdempotencyKey(req), ...publishOwnerOf(res) });
     res.status(view.replayed ? 200 : 201).json({
       success: true,
@@ -113,7 +117,7 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
   router.post('/api/direct-upload/init', json, async (req, res) => {
     const body = ZDirectChunkedInitRequestSchema.parse(req.body ?? {});
     const { anonymousSessionId: _ignored, ...details } = body.metadata;
-    await admitNotificationAddressOf(req, details.settings);
+    await admitNotificationAddressOf(req, res, details.settings);
     const view = await openSession(req, res, {
       protocol: 'direct-chunked',
       files: body.files,

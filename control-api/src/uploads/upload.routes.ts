@@ -15,7 +15,7 @@ import { largestDeliveryLimit } from '../billing/plan-limits.ts';
 import { planUploadTarget, type TPlanUploadTarget } from './plan-upload-target.ts';
 import { issuePendingAnonymousSession, publishOwnerOf } from '../creators/anonymous-creator.ts';
 import { clientAddress } from '../access/request-limits.ts';
-import { admitNotificationRecipient, notificationAddressOf } from '../notifications/email-confirmation.service.ts';
+import { admitNotificationRecipient, assertNotificationRecipient, notificationAddressOf } from '../notifications/email-confirmation.service.ts';
 
 type TMulterStoredFile = Express.Multer.File & TStoredUpload;
 
@@ -83,7 +83,8 @@ export function createUploadRoutes(deps: TAppDeps): Router {
     if (!target) throw new Error('Upload target missing');
     try {
       const form = ZUploadFormSchema.parse(req.body ?? {});
-      // Each client may name only so many notification addresses a day (429 past that).
+      // Notifications on need someone to receive them; each client may name only so many notification addresses a day (429 past that).
+      await assertNotificationRecipient(deps, form.settings, publishOwnerOf(res).ownerCreatorId);
       const notifyAddress = notificationAddressOf(form.settings);
       if (notifyAddress) await admitNotificationRecipient(deps, clientAddress(req), notifyAddress);
       const stored = (req.files ?? []) as TMulterStoredFile[];

@@ -1,7 +1,9 @@
-import { useId, type ReactElement } from 'react';
+import { useEffect, useId, useState, type ReactElement } from 'react';
 import { isProFeatureSetting, type TSiteSettings } from '@dropsite/shared';
 import { ArrowRightIcon, ChartIcon, CheckIcon, HeartIcon, MessageIcon } from '../components/icons.tsx';
 import { ArrowLeftIcon, BellIcon, CheckCircleIcon } from './wizard-icons.tsx';
+import { useSession } from '../auth/session-store.ts';
+import { notificationRecipientOf, notificationsBlockedReason } from '../engagement/notification-recipient.ts';
 
 type TToggleKey = 'enableFavorites' | 'enableComments' | 'enableApprovals' | 'enableAnalytics' | 'enableNotifications';
 
@@ -27,6 +29,24 @@ interface TSettingsStepProps {
 export function SettingsStep({ settings, onChange, onBack, onContinue }: TSettingsStepProps) {
   const headingId = useId();
   const emailId = useId();
+  const session = useSession();
+  // Signed in with a confirmed email: that address is where notifications go unless another is given.
+  const accountEmail = session.status === 'signed-in' && session.creator.emailVerified ? session.creator.email : null;
+  const accountUnconfirmed = session.status === 'signed-in' && !session.creator.emailVerified;
+  const [usesOwnAddress, setUsesOwnAddress] = useState(settings.notificationEmail !== '');
+  const showsEmailField = accountEmail === null || usesOwnAddress;
+  const siteEmail = showsEmailField ? settings.notificationEmail : '';
+  const blocked = notificationsBlockedReason(siteEmail, accountEmail, accountUnconfirmed);
+  const recipient = notificationRecipientOf(siteEmail, accountEmail);
+  // The switch is never on with no one to receive the messages (the server refuses that too).
+  const notificationsOn = settings.enableNotifications && recipient.kind !== 'none';
+  useEffect(() => {
+    if (settings.enableNotifications && recipient.kind === 'none' && session.status !== 'loading') onChange({ enableNotifications: false });
+  }, [settings.enableNotifications, recipient.kind, session.status, onChange]);
+  const setEmail = (notificationEmail: string) => {
+    const next = notificationRecipientOf(notificationEmail, accountEmail);
+    onChange(next.kind === 'none' ? { notificationEmail, enableNotifications: false } : { notificationEmail });
+  };
   return (
     <div className="wizard-step">
       <section aria-labelledby={headingId}>
@@ -35,7 +55,9 @@ export function SettingsStep({ settings, onChange, onBack, onContinue }: TSettin
         </h3>
         <ul role="list" className="feature-list">
           {FEATURES.map(({ key, name, description, plan, Icon }) => {
-            const isOn = settings[key];
+            const isNotifications = key === 'enableNotifications';
+            const isOn = isNotifications ? notificationsOn : settings[key];
+            const isBlocked = isNotifications && blocked !== null;
             const labelId = `${headingId}-${key}`;
             return (
               <li key={key} className="feature-row" data-on={isOn ? '' : undefined}>
@@ -49,6 +71,7 @@ export function SettingsStep({ settings, onChange, onBack, onContinue }: TSettin
                   </span>
                   <span className="feature-row__description" id={`${labelId}-d`}>
                     {description}
+                    {isBlocked && <span className="feature-row__reason"> {blocked}</span>}
                   </span>
                 </span>
                 <button
@@ -58,6 +81,7 @@ export function SettingsStep({ settings, onChange, onBack, onContinue }: TSettin
                   aria-labelledby={labelId}
                   aria-describedby={`${labelId}-d`}
                   className="switch"
+                  disabled={isBlocked}
                   onClick={() => onChange({ [key]: !isOn })}
                 >
                   <span className="switch__thumb">{isOn && <CheckIcon size={12} />}</span>
@@ -66,7 +90,16 @@ export function SettingsStep({ settings, onChange, onBack, onContinue }: TSettin
             );
           })}
         </ul>
-        {settings.enableNotifications && (
+        {accountEmail !== null && !usesOwnAddress ? (
+          <div className="notification-recipient" data-testid="notification-recipient">
+            <p className="notification-recipient__text">
+              Notifications go to <strong>{accountEmail}</strong>, your account’s email.
+            </p>
+            <button type="button" className="notification-recipient__switch" onClick={() => setUsesOwnAddress(true)}>
+              Use a different address
+            </button>
+          </div>
+        ) : (
           <div className="field notification-email">
             <label className="field__label" htmlFor={emailId}>
               Notification email
@@ -81,11 +114,23 @@ export function SettingsStep({ settings, onChange, onBack, onContinue }: TSettin
               placeholder="you@studio.com"
               value={settings.notificationEmail}
               aria-describedby={`${emailId}-hint`}
-              onChange={(e) => onChange({ notificationEmail: e.target.value })}
+              onChange={(e) => setEmail(e.target.value)}
             />
             <p className="field__hint" id={`${emailId}-hint`}>
               We’ll send a confirmation link first. Nothing else goes to this address until it is confirmed.
             </p>
+            {accountEmail !== null && (
+              <button
+                type="button"
+                className="notification-recipient__switch"
+                onClick={() => {
+                  setUsesOwnAddress(false);
+                  onChange({ notificationEmail: '' });
+                }}
+              >
+                Use {accountEmail} instead
+              </button>
+            )}
           </div>
         )}
       </section>

@@ -9,6 +9,20 @@ export const ChevronDownIcon = (p: TIconProps) => (
   </Icon>
 );
 
+export const ClockIcon = (p: TIconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 7v5l3 2" />
+  </Icon>
+);
+
+/** Waiting for a decision: a dashed circle. */
+export const PendingIcon = (p: TIconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="9" strokeDasharray="3 3" />
+  </Icon>
+);
+
 export const ReplyIcon = (p: TIconProps) => (
   <Icon {...p}>
     <path d="M9 14 4 9l5-5" />

@@ -28,7 +28,10 @@ const project: TCreatorProject = {
   approvals_count: 1,
   views_count: 1200,
   downloads_count: 4,
-  file_count: 2,
+  file_count: 10,
+  approved_count: 2,
+  changes_requested_count: 1,
+  unreviewed_files_count: 7,
 };
 
 const file: TProjectFileDetails = {
@@ -52,7 +55,7 @@ const file: TProjectFileDetails = {
     },
   ],
   approvals: [],
-  totals: { favorites: 1, comments: 2, approvals: { approved: 0, rejected: 0, pending: 0 } },
+  totals: { favorites: 1, comments: 2, approvals: { approved: 0, rejected: 0, pending: 1 } },
   analytics: { views: 7, downloads: 1 },
 };
 
@@ -78,7 +81,7 @@ describe('dashboard views', () => {
     expect(panel.attr('aria-labelledby')).toBe($('[role="tab"]').first().attr('id'));
   });
 
-  it('renders a project card: escaped title, status, the four counts and its three actions', () => {
+  it('renders a project card: escaped title, status, its counts with approvals and change requests apart, and its three actions', () => {
     const $ = render(createElement(ProjectCard, { project }));
     expect($('.dash-card__title').text()).toBe('Brand <Refresh>');
     expect($('.dash-card__status').text()).toBe('Building…');
@@ -86,13 +89,28 @@ describe('dashboard views', () => {
       $('.dash-counts__item')
         .map((_i, item) => $(item).text())
         .get(),
-    ).toEqual(['3Favourites', '2Comments', '1Approvals', '1,200Views']);
+    ).toEqual(['3Favourites', '2Comments', '1,200Views', '2Approved', '1Changes Requested', '7Pending']);
+    // No password and no expiry: no badges.
+    expect($('.dash-card__badges')).toHaveLength(0);
     expect($('a.button').first().attr('href')).toBe('/dashboard/projects/pppppppppppppppp');
     expect($('button[aria-expanded="false"]').text()).toBe('Show Analytics');
     const site = $('a[target="_blank"]');
     expect([site.attr('href'), site.attr('rel')]).toEqual([project.url, 'noopener']);
     // The thumbnail's box has its size before the picture arrives.
     expect($('.dash-card__media img').attr('width')).toBe('300');
+  });
+
+  it('shows a locked site its cover, with its password and expiry badges', () => {
+    const expiresAt = new Date(Date.now() + 3 * 86_400_000 + 3_600_000).toISOString();
+    const locked = { ...project, has_password: true, expires_at: expiresAt, thumbnail_url: `/api/projects/${project.id}/files/f1/thumbnail` };
+    const $ = render(createElement(ProjectCard, { project: locked }));
+    expect($('.dash-card__media img').attr('src')).toBe(`/api/projects/${project.id}/files/f1/thumbnail`);
+    expect($('[data-testid="card-badge-password"]').text()).toBe('Password');
+    expect($('[data-testid="card-badge-expiry"]').text()).toBe('Expires in 3 days');
+    const expired = render(createElement(ProjectCard, { project: { ...locked, has_password: false, expires_at: '2020-01-01T00:00:00.000Z' } }));
+    expect(expired('[data-testid="card-badge-password"]')).toHaveLength(0);
+    expect(expired('[data-testid="card-badge-expiry"]').text()).toBe('Expired');
+    expect(expired('[data-testid="card-badge-expiry"]').attr('data-expired')).toBeDefined();
   });
 
   it('renders a file collapsed, with its totals; comment text is text, never markup', () => {
@@ -104,8 +122,30 @@ describe('dashboard views', () => {
       $('.dash-counts__item')
         .map((_i, item) => $(item).text())
         .get(),
-    ).toEqual(['1Favourites', '2Comments', '0Approved', '7Views']);
+    ).toEqual(['1Favourites', '2Comments', '7Views']);
+    expect($('[data-testid="file-approval-state"]').text()).toBe('Not reviewed');
     expect($('b')).toHaveLength(0);
+  });
+
+  it("shows each file's approval state, with counts when several clients decided", () => {
+    const withDecisions = (approved: number, rejected: number): TProjectFileDetails => ({
+      ...file,
+      id: `file-${approved}-${rejected}-000000`,
+      totals: { ...file.totals, approvals: { approved, rejected, pending: approved + rejected === 0 ? 1 : 0 } },
+    });
+    const $ = render(
+      createElement(FileList, {
+        projectId: project.id,
+        files: [withDecisions(1, 0), withDecisions(0, 1), withDecisions(2, 1), withDecisions(0, 0)],
+        revision: 0,
+        onReplied: () => {},
+      }),
+    );
+    expect(
+      $('[data-testid="file-approval-state"]')
+        .map((_i, item) => `${$(item).text()}:${$(item).attr('data-tone')}`)
+        .get(),
+    ).toEqual(['Approved:approved', 'Changes requested:rejected', '2 approved · 1 changes requested:rejected', 'Not reviewed:pending']);
   });
 
   it('renders the analytics panel as loading, with the CSV link on the site’s panel only', () => {

@@ -12,7 +12,17 @@ import {
 } from '../../dashboard-api/dashboard-api.ts';
 import { claimErrorMessage, CLAIM_FAILED_MESSAGE } from './claim-banner.tsx';
 import { startActivityPoller } from './live-activity.ts';
-import { averageInteractionsPerFile, commenterName, describeDay, formatBytes, toChartColumns, topEngagedFiles, viewsToFavoritesConversion } from './project-insights.ts';
+import {
+  approvalStateOf,
+  averageInteractionsPerFile,
+  commenterName,
+  describeDay,
+  expiryLabel,
+  formatBytes,
+  toChartColumns,
+  topEngagedFiles,
+  viewsToFavoritesConversion,
+} from './project-insights.ts';
 import { nextTabIndex } from './tabs.tsx';
 import { projectIdOfPath, resolvePage } from '../../routes.ts';
 
@@ -45,6 +55,9 @@ const project = {
   favorites_count: 2,
   comments_count: 1,
   approvals_count: 0,
+  approved_count: 0,
+  changes_requested_count: 0,
+  unreviewed_files_count: 2,
   views_count: 9,
   downloads_count: 1,
   file_count: 2,
@@ -271,5 +284,25 @@ describe('dashboard routes', () => {
     expect(resolvePage('/dashboard/projects/short')).toBe('not-found');
     expect(resolvePage('/dashboard/projects/AbCdEfGh_1234-xyz/files')).toBe('not-found');
     expect(projectIdOfPath('/dashboard/projects/../../etc')).toBeNull();
+  });
+});
+
+describe('card badges and approval states', () => {
+  const now = Date.parse('2026-12-07T12:00:00.000Z');
+  it('words the expiry in whole days left, and an expired site as Expired', () => {
+    expect(expiryLabel({ expires_at: null }, now)).toBeNull();
+    expect(expiryLabel({ expires_at: '2026-12-10T13:00:00.000Z' }, now)).toBe('Expires in 3 days');
+    expect(expiryLabel({ expires_at: '2026-12-08T12:00:00.000Z' }, now)).toBe('Expires in 1 day');
+    expect(expiryLabel({ expires_at: '2026-12-07T20:00:00.000Z' }, now)).toBe('Expires in less than a day');
+    expect(expiryLabel({ expires_at: '2026-12-07T12:00:00.000Z' }, now)).toBe('Expired');
+    expect(expiryLabel({ expires_at: 'not a date' }, now)).toBeNull();
+  });
+
+  it('names a file not reviewed until anyone decides, and counts decisions of several clients', () => {
+    expect(approvalStateOf({ approved: 0, rejected: 0 })).toEqual({ label: 'Not reviewed', tone: 'pending' });
+    expect(approvalStateOf({ approved: 1, rejected: 0 })).toEqual({ label: 'Approved', tone: 'approved' });
+    expect(approvalStateOf({ approved: 0, rejected: 1 })).toEqual({ label: 'Changes requested', tone: 'rejected' });
+    expect(approvalStateOf({ approved: 3, rejected: 0 })).toEqual({ label: '3 approved', tone: 'approved' });
+    expect(approvalStateOf({ approved: 2, rejected: 1 })).toEqual({ label: '2 approved · 1 changes requested', tone: 'rejected' });
   });
 });

@@ -5,13 +5,13 @@
 import { useId, useState, type FormEvent } from 'react';
 import { COMMENT_MAX_CHARS } from '@dropsite/shared';
 import { formatCommentTime } from '@dropsite/shared/browser/relative-time';
-import { DocumentIcon, FolderIcon, HeartIcon, ImageIcon, MessageIcon, CheckIcon } from '../../components/icons.tsx';
+import { AlertIcon, CheckIcon, DocumentIcon, FolderIcon, HeartIcon, ImageIcon, MessageIcon } from '../../components/icons.tsx';
 import { EyeIcon } from '../../wizard/wizard-icons.tsx';
 import { postCreatorReply } from '../../dashboard-api/dashboard-api.ts';
 import type { TDetailsComment, TDetailsCommentReply, TProjectFileDetails } from '@dropsite/shared';
 import { AnalyticsPanel } from './analytics-panel.tsx';
-import { ChevronDownIcon, ReplyIcon } from './dashboard-icons.tsx';
-import { commenterName, formatBytes, formatDate } from './project-insights.ts';
+import { ChevronDownIcon, PendingIcon, ReplyIcon } from './dashboard-icons.tsx';
+import { approvalStateOf, commenterName, formatBytes, formatDate, type TApprovalTone } from './project-insights.ts';
 
 interface TFileListProps {
   projectId: string;
@@ -38,9 +38,9 @@ function FileRow({ projectId, file, revision, onReplied }: { projectId: string; 
   const counts = [
     { label: 'Favourites', value: file.totals.favorites, icon: <HeartIcon size={16} /> },
     { label: 'Comments', value: file.totals.comments, icon: <MessageIcon size={16} /> },
-    { label: 'Approved', value: file.totals.approvals.approved, icon: <CheckIcon size={16} /> },
     { label: 'Views', value: file.analytics.views, icon: <EyeIcon size={16} /> },
   ];
+  const approval = approvalStateOf(file.totals.approvals);
 
   return (
     <li className="dash-file">
@@ -55,7 +55,13 @@ function FileRow({ projectId, file, revision, onReplied }: { projectId: string; 
           )}
         </span>
         <span className="dash-file__text">
-          <span className="dash-file__name">{file.name}</span>
+          <span className="dash-file__title">
+            <span className="dash-file__name">{file.name}</span>
+            <span className="dash-approval-state" data-tone={approval.tone} data-testid="file-approval-state">
+              <ApprovalStateIcon tone={approval.tone} />
+              {approval.label}
+            </span>
+          </span>
           <span className="dash-file__meta">
             {file.group && (
               <>
@@ -97,6 +103,26 @@ function FileRow({ projectId, file, revision, onReplied }: { projectId: string; 
                       <time dateTime={favorite.createdAt}>{formatCommentTime(Date.parse(favorite.createdAt), Date.now())}</time>
                     </li>
                   ))}
+                </ul>
+              )}
+            </section>
+            <section className="dash-file__section" aria-label={`Approvals of ${file.name}`}>
+              <h3 className="dash-file__heading">Approvals</h3>
+              {file.approvals.filter((entry) => entry.status !== 'pending').length === 0 ? (
+                <p className="dash-muted">No one has approved this file or asked for changes yet.</p>
+              ) : (
+                <ul role="list" className="dash-people">
+                  {file.approvals
+                    .filter((entry) => entry.status !== 'pending')
+                    .map((entry) => (
+                      <li key={entry.id} className="dash-people__item">
+                        <ApprovalStateIcon tone={entry.status} />
+                        <span>
+                          {entry.userName || 'A client'}: {entry.status === 'approved' ? 'Approved' : 'Changes requested'}
+                        </span>
+                        <time dateTime={entry.createdAt}>{formatCommentTime(Date.parse(entry.createdAt), Date.now())}</time>
+                      </li>
+                    ))}
                 </ul>
               )}
             </section>
@@ -211,4 +237,10 @@ function ReplyBox({ projectId, commentId, author, onReplied }: { projectId: stri
       <p className="dash-muted dash-reply__hint">Visitors see it on the site as the creator’s reply.</p>
     </form>
   );
+}
+
+function ApprovalStateIcon({ tone }: { tone: TApprovalTone }) {
+  if (tone === 'approved') return <CheckIcon size={14} />;
+  if (tone === 'rejected') return <AlertIcon size={14} />;
+  return <PendingIcon size={14} />;
 }

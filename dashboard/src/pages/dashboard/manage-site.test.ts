@@ -3,7 +3,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { load } from 'cheerio';
 import { ZSitePasswordSchema, type TManagedProject } from '@dropsite/shared';
-import { BuildLine, DeleteSection, FilesSection, PasswordSection } from './manage-site.tsx';
+import { BuildLine, DeleteSection, FilesSection, NotificationsSection, PasswordSection } from './manage-site.tsx';
 import { Tabs } from './tabs.tsx';
 import { describeBuild, detailsUpdate, fromDateTimeLocal, isSitePasswordLongEnough, lookOfProject, lookUpdate, toDateTimeLocal } from './manage-forms.ts';
 
@@ -37,6 +37,7 @@ const project: TManagedProject = {
   heroLayout: 'minimal',
   visitorModeToggle: false,
   settings: { enableFavorites: true, enableComments: true, enableApprovals: false, enableAnalytics: true, enableNotifications: false, notificationEmail: '' },
+  accountNotificationEmail: 'ada@studio.example',
   contactInfo: { email: '', website: '', instagram: '', twitter: '', linkedin: '', github: '' },
   hasPassword: false,
   expiresAt: null,
@@ -110,6 +111,32 @@ describe('settings tab views', () => {
     const open = render(createElement(PasswordSection, { project, onApplied: noop }));
     expect(open('button[type=submit]').is(':disabled')).toBe(true);
     expect(open.text()).toContain('At least 8 characters.');
+  });
+
+  it("says notifications go to the account's confirmed email, with another address as an option", () => {
+    const $ = render(createElement(NotificationsSection, { project, onApplied: noop }));
+    expect($('[data-testid="notification-recipient"]').text()).toContain('Notifications go to ada@studio.example, your account’s email.');
+    expect($('button:contains("Use a different address")')).toHaveLength(1);
+    expect($('input[role="switch"]').attr('disabled')).toBeUndefined();
+    expect($('input[type="email"]')).toHaveLength(0);
+  });
+
+  it('keeps the switch off, saying why, while there is no confirmed account email and no address', () => {
+    const $ = render(createElement(NotificationsSection, { project: { ...project, accountNotificationEmail: null }, onApplied: noop }));
+    const toggle = $('input[role="switch"]');
+    expect(toggle.attr('disabled')).toBeDefined();
+    expect(toggle.attr('checked')).toBeUndefined();
+    expect($(`#${toggle.attr('aria-describedby')?.replace(/:/g, '\\:')}`).text()).toMatch(/^Confirm your account’s email/);
+    expect($('input[type="email"]')).toHaveLength(1);
+    // A site's own address makes the switch usable.
+    const own = render(
+      createElement(NotificationsSection, {
+        project: { ...project, accountNotificationEmail: null, settings: { ...project.settings, enableNotifications: true, notificationEmail: 'studio@example.com' } },
+        onApplied: noop,
+      }),
+    );
+    expect(own('input[role="switch"]').attr('disabled')).toBeUndefined();
+    expect(own('input[role="switch"]').attr('checked')).toBeDefined();
   });
 
   it('sets a password on an open site, and changes or removes one on a protected site', () => {

@@ -4,13 +4,23 @@
  * delete it. Each save starts a build; its progress shows until the change is live.
  */
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { SITE_PASSWORD_LIMITS, TEMPLATE_IDS, formatBytes, type TSiteLook, type TBuildProgress, type TManagedFile, type TManagedProject, type TProjectUpdate } from '@dropsite/shared';
+import {
+  SITE_PASSWORD_LIMITS,
+  TEMPLATE_IDS,
+  formatBytes,
+  type TSiteLook,
+  type TBuildProgress,
+  type TManagedFile,
+  type TManagedProject,
+  type TProjectUpdate,
+} from '@dropsite/shared';
 import { ViewSiteLink } from '../../components/view-site-link.tsx';
 import { PlanLimitMessage } from '../billing/plan-limit-message.tsx';
 import { TEMPLATES } from '../../wizard/template-step.tsx';
 import { addManagedFiles, deleteManagedProject, fetchBuildProgress, fetchManagedProject, removeManagedFile, replaceManagedFile, updateManagedProject } from './manage-api.ts';
 import { describeBuild, detailsUpdate, fromDateTimeLocal, isSitePasswordLongEnough, lookOfProject, lookUpdate, toDateTimeLocal } from './manage-forms.ts';
 import { LookFields } from '../../components/look-fields.tsx';
+import { notificationRecipientOf, notificationsBlockedReason } from '../../engagement/notification-recipient.ts';
 import './manage-site.css';
 
 const BUILD_POLL_MS = 1000;
@@ -287,7 +297,19 @@ function TextField({
   );
 }
 
-function Toggle({ label, checked, onChange, hint }: { label: string; checked: boolean; onChange: (checked: boolean) => void; hint?: string }) {
+function Toggle({
+  label,
+  checked,
+  onChange,
+  hint,
+  disabled = false,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  hint?: string | undefined;
+  disabled?: boolean;
+}) {
   const id = useId();
   const hintId = useId();
   return (
@@ -298,6 +320,7 @@ function Toggle({ label, checked, onChange, hint }: { label: string; checked: bo
         role="switch"
         checked={checked}
         aria-checked={checked}
+        disabled={disabled}
         onChange={(e) => onChange(e.target.checked)}
         aria-describedby={hint ? hintId : undefined}
       />
@@ -384,22 +407,64 @@ function EngagementSection({ project, onApplied }: TSectionProps) {
   );
 }
 
-function NotificationsSection({ project, onApplied }: TSectionProps) {
+/**
+ * Notifications go to the account's confirmed address unless the site names its own. The switch
+ * stays off, with the reason beside it, while there is no one to receive them.
+ */
+export function NotificationsSection({ project, onApplied }: TSectionProps) {
   const initial = project.settings;
+  const accountEmail = project.accountNotificationEmail;
   const [enabled, setEnabled] = useState(initial.enableNotifications);
   const [email, setEmail] = useState(initial.notificationEmail);
+  const [usesOwnAddress, setUsesOwnAddress] = useState(initial.notificationEmail !== '' || accountEmail === null);
+  const siteEmail = usesOwnAddress ? email : '';
+  const recipient = notificationRecipientOf(siteEmail, accountEmail);
+  const blocked = notificationsBlockedReason(siteEmail, accountEmail, accountEmail === null);
   const { save, run } = useSave(project.id, onApplied);
-  const changed = enabled !== initial.enableNotifications || email.trim() !== initial.notificationEmail;
+  const isOn = enabled && recipient.kind !== 'none';
+  const changed = isOn !== initial.enableNotifications || siteEmail.trim() !== initial.notificationEmail;
   return (
     <SettingsCard
       title="Notifications"
-      intro="Email me when visitors favourite, comment or approve. A new address gets a confirmation link first."
+      intro="Email me when visitors favourite, comment or approve."
       save={save}
-      canSubmit={changed}
-      onSubmit={() => void run({ settings: { enableNotifications: enabled, notificationEmail: email.trim() } })}
+      canSubmit={changed && !(enabled && recipient.kind === 'none')}
+      onSubmit={() => void run({ settings: { enableNotifications: isOn, notificationEmail: siteEmail.trim() } })}
     >
-      <Toggle label="Send me notifications" checked={enabled} onChange={setEnabled} />
-      <TextField label="Notification email" type="email" autoComplete="email" value={email} onChange={setEmail} hint="Only you see this address; it never appears on your site." />
+      <Toggle label="Send me notifications" checked={isOn} disabled={blocked !== null} onChange={setEnabled} hint={blocked ?? undefined} />
+      {accountEmail !== null && !usesOwnAddress ? (
+        <div className="manage-recipient" data-testid="notification-recipient">
+          <p className="manage-recipient__text">
+            Notifications go to <strong>{accountEmail}</strong>, your account’s email.
+          </p>
+          <button type="button" className="dash-link-button" onClick={() => setUsesOwnAddress(true)}>
+            Use a different address
+          </button>
+        </div>
+      ) : (
+        <div className="manage-recipient">
+          <TextField
+            label="Notification email"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={setEmail}
+            hint="Only you see this address; it never appears on your site. A new address gets a confirmation link first."
+          />
+          {accountEmail !== null && (
+            <button
+              type="button"
+              className="dash-link-button"
+              onClick={() => {
+                setUsesOwnAddress(false);
+                setEmail('');
+              }}
+            >
+              Use {accountEmail} instead
+            </button>
+          )}
+        </div>
+      )}
     </SettingsCard>
   );
 }

@@ -1,13 +1,13 @@
 /** One site on the creator's dashboard (spec 2 'Creator dashboard'): its counts, and its analytics on demand. */
 import { useId, useState } from 'react';
-import { HeartIcon, ImageIcon, MessageIcon, CheckIcon } from '../../components/icons.tsx';
+import { AlertIcon, CheckIcon, HeartIcon, ImageIcon, LockIcon, MessageIcon } from '../../components/icons.tsx';
 import { ViewSiteLink } from '../../components/view-site-link.tsx';
 import { EyeIcon } from '../../wizard/wizard-icons.tsx';
 import type { TCreatorProject } from '@dropsite/shared';
 import { AnalyticsPanel } from './analytics-panel.tsx';
-import { ChevronDownIcon } from './dashboard-icons.tsx';
+import { ChevronDownIcon, ClockIcon, PendingIcon } from './dashboard-icons.tsx';
 import { useLiveActivity } from './live-activity.ts';
-import { formatDate } from './project-insights.ts';
+import { expiryLabel, formatDate } from './project-insights.ts';
 
 export function projectDetailPath(projectId: string): string {
   return `/dashboard/projects/${encodeURIComponent(projectId)}`;
@@ -17,21 +17,26 @@ const STATUS_LABELS: Record<TCreatorProject['status'], string | null> = { live: 
 
 export function ProjectCard({ project }: { project: TCreatorProject }) {
   const [isAnalyticsOpen, setAnalyticsOpen] = useState(false);
+  // A cover that cannot be read (an expired site's files already purged) falls back to the placeholder.
+  const [isCoverBroken, setCoverBroken] = useState(false);
   const panelId = useId();
   const titleId = useId();
   const counts = [
     { label: 'Favourites', value: project.favorites_count, icon: <HeartIcon size={16} /> },
     { label: 'Comments', value: project.comments_count, icon: <MessageIcon size={16} /> },
-    { label: 'Approvals', value: project.approvals_count, icon: <CheckIcon size={16} /> },
     { label: 'Views', value: project.views_count, icon: <EyeIcon size={16} /> },
+    { label: 'Approved', value: project.approved_count, icon: <CheckIcon size={16} /> },
+    { label: 'Changes Requested', value: project.changes_requested_count, icon: <AlertIcon size={16} /> },
+    { label: 'Pending', value: project.unreviewed_files_count, icon: <PendingIcon size={16} /> },
   ];
   const status = STATUS_LABELS[project.status];
+  const expiry = expiryLabel(project, Date.now());
 
   return (
     <li className="dash-card" aria-labelledby={titleId} data-expanded={isAnalyticsOpen ? '' : undefined}>
       <div className="dash-card__media">
-        {project.thumbnail_url ? (
-          <img src={project.thumbnail_url} alt="" width={300} height={188} loading="lazy" decoding="async" />
+        {project.thumbnail_url && !isCoverBroken ? (
+          <img src={project.thumbnail_url} alt="" width={300} height={188} loading="lazy" decoding="async" onError={() => setCoverBroken(true)} />
         ) : (
           <ImageIcon size={28} className="dash-card__placeholder" />
         )}
@@ -39,6 +44,22 @@ export function ProjectCard({ project }: { project: TCreatorProject }) {
           <span className="dash-card__status" data-status={project.status}>
             {status}
           </span>
+        )}
+        {(project.has_password || expiry) && (
+          <ul role="list" className="dash-card__badges" aria-label="Access">
+            {project.has_password && (
+              <li className="dash-badge" data-testid="card-badge-password">
+                <LockIcon size={14} />
+                Password
+              </li>
+            )}
+            {expiry && (
+              <li className="dash-badge" data-testid="card-badge-expiry" data-expired={expiry === 'Expired' ? '' : undefined}>
+                <ClockIcon size={14} />
+                {expiry}
+              </li>
+            )}
+          </ul>
         )}
       </div>
       <div className="dash-card__body">

@@ -180,6 +180,9 @@ function OverviewTab({ project, projectId, revision }: { project: TProjectDetail
               <span className="dash-approvals__count">{totals.totalApprovals.pending}</span> Pending
             </li>
           </ul>
+          <p className="dash-muted dash-approvals__note">
+            Pending counts the files no one has approved or asked changes of yet: {totals.totalApprovals.pending.toLocaleString('en')} of {plural(totals.totalFiles, 'file')}.
+          </p>
         </section>
         <section className="dash-box" aria-labelledby="overview-totals">
           <h2 id="overview-totals" className="dash-box__title">

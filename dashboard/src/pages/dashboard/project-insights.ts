@@ -1,5 +1,5 @@
 /** What the project detail view works out from the details it was sent (spec 2 'Project detail view'). */
-import type { TDailyPoint, TDetailsCommentReply, TProjectDetails, TProjectFileDetails } from '@dropsite/shared';
+import type { TCreatorProject, TDailyPoint, TDetailsCommentReply, TProjectDetails, TProjectFileDetails } from '@dropsite/shared';
 
 /** Spec 9: 'top engaged files 5'. */
 export const TOP_FILES_SHOWN = 5;
@@ -91,4 +91,35 @@ export function formatBytes(bytes: number): string {
     unit += 1;
   }
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}
+
+export type TApprovalTone = 'approved' | 'rejected' | 'pending';
+
+/**
+ * A file's approval state as the Files tab shows it: 'Not reviewed' until any client decided,
+ * 'Approved' or 'Changes requested' for one decision, and the counts of each when several clients
+ * decided ('2 approved · 1 changes requested'). A request for changes sets the tone: it needs the
+ * creator's attention.
+ */
+export function approvalStateOf(approvals: Pick<TProjectFileDetails['totals']['approvals'], 'approved' | 'rejected'>): { label: string; tone: TApprovalTone } {
+  const { approved, rejected } = approvals;
+  if (approved + rejected === 0) return { label: 'Not reviewed', tone: 'pending' };
+  const tone = rejected > 0 ? 'rejected' : 'approved';
+  if (approved + rejected === 1) return { label: approved === 1 ? 'Approved' : 'Changes requested', tone };
+  const parts = [approved > 0 ? `${approved.toLocaleString('en')} approved` : '', rejected > 0 ? `${rejected.toLocaleString('en')} changes requested` : ''];
+  return { label: parts.filter(Boolean).join(' · '), tone };
+}
+
+const DAY_MS = 86_400_000;
+
+/** A card's expiry badge: 'Expires in less than a day', 'Expires in 1 day', 'Expires in 3 days' (whole days left), 'Expired'; null without an expiry. */
+export function expiryLabel(project: Pick<TCreatorProject, 'expires_at'>, now: number): string | null {
+  if (project.expires_at === null) return null;
+  const at = Date.parse(project.expires_at);
+  if (Number.isNaN(at)) return null;
+  const left = at - now;
+  if (left <= 0) return 'Expired';
+  const days = Math.floor(left / DAY_MS);
+  if (days === 0) return 'Expires in less than a day';
+  return `Expires in ${plural(days, 'day')}`;
 }

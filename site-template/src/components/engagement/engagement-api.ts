@@ -8,32 +8,10 @@
 import { ApiRequestError, callApi } from '@dropsite/shared/browser/api-client';
 import type { TApprovalRequest, TApprovalStatus, TCreateCommentRequest, TFavoriteRequest } from '@dropsite/shared';
 import { toShownComment, type TShownComment } from './comment-model.ts';
+import { fetchInOrder } from './first-call.ts';
 import { ReplyShapeError, readApprovalResponse, readCommentsResponse, readCreatedComment, readEngagementState, readFavoriteResponse } from './reply-readers.ts';
 
 export type { TApprovalStatus };
-
-type TPageGlobals = { dropsiteFirstCall?: Promise<void> };
-
-/**
- * The page carries no visitor cookie (a cache may keep it): the server issues one with the page's
- * first API call. Calls made while that first call is under way wait for it, so they all go out
- * with its cookie instead of each getting a new visitor id. The view beacon (an inline script)
- * may already have made the first call.
- */
-async function fetchInOrder(path: string, init: RequestInit): Promise<Response> {
-  const page = globalThis as TPageGlobals;
-  const first = page.dropsiteFirstCall;
-  if (first) {
-    await first;
-    return fetch(path, init);
-  }
-  const call = fetch(path, init);
-  page.dropsiteFirstCall = call.then(
-    () => undefined,
-    () => undefined,
-  );
-  return call;
-}
 
 function request(method: string, path: string, body?: unknown): Promise<unknown> {
   return callApi(path, { method, body }, fetchInOrder);

@@ -10,6 +10,7 @@ import { DownloadAllButton, DownloadButton } from '../shared/controls.tsx';
 import { Icon } from '../shared/icons.tsx';
 import { SafeImage } from '../shared/SafeImage.tsx';
 import PdfViewer, { type TPdfFile } from './PdfViewer.tsx';
+import { countFileView } from '../../engagement/first-call.ts';
 import '../shared/viewer.css';
 import './pdf.css';
 
@@ -38,6 +39,9 @@ export default function MultiPdfBrowser({ site, files, downloadFileIds }: Props)
 
   const open = (index: number) => {
     setPreview(index);
+    // Opening a document's preview is a view of that file (the server counts it once per visitor per window).
+    const opened = files[index];
+    if (opened && site.settings.enableAnalytics) countFileView(site.projectId, opened.id);
     requestAnimationFrame(() => rootRef.current?.querySelector<HTMLElement>('[data-back]')?.focus());
   };
   const back = () => {

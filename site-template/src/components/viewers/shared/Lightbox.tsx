@@ -3,13 +3,15 @@
  * <dialog> (the rest of the page inert) with previous/next buttons, left/right arrow keys,
  * swipe, Escape, the close button or a click outside the picture to close, an 'N of M'
  * counter, focus kept inside while open. The parent returns focus to the opener on close.
- * Shows the display copy (never the original) over its thumbnail, at the image's aspect.
+ * Shows the display copy (never the original) over its thumbnail, at the image's aspect. Each
+ * picture it shows counts as a view of that file when the site's analytics are on.
  */
 import { useEffect, useRef, type CSSProperties, type KeyboardEvent, type MouseEvent, type TouchEvent } from 'react';
 import type { TViewerSite } from '../../../lib/viewer-types.ts';
 import { DownloadButton, FileEngagement, LikeButton } from './controls.tsx';
 import { Icon } from './icons.tsx';
 import { SafeImage } from './SafeImage.tsx';
+import { countFileView } from '../../engagement/first-call.ts';
 
 export interface TGalleryImage {
   id: string;
@@ -53,6 +55,14 @@ export function Lightbox({ site, items, index, onStep, onClose, hint }: Props) {
       if (dialog?.open) dialog.close();
     };
   }, []);
+
+  // Each picture shown counts as a view of that file (when the creator turned analytics on).
+  const shownId = item?.id;
+  const { projectId } = site;
+  const countsViews = site.settings.enableAnalytics;
+  useEffect(() => {
+    if (countsViews && shownId) countFileView(projectId, shownId);
+  }, [countsViews, projectId, shownId]);
 
   // Warm the neighbours so next/previous feel instant.
   useEffect(() => {

@@ -15,6 +15,7 @@ import { downloadFile } from '../shared/actions.ts';
 import { FileEngagement, InfoRow } from '../shared/controls.tsx';
 import { Icon } from '../shared/icons.tsx';
 import { formatBitrate, formatClock, formatResolution, videoFormatLabel } from './video-format.ts';
+import { countFileView } from '../../engagement/first-call.ts';
 import '../shared/viewer.css';
 import './video.css';
 
@@ -145,6 +146,8 @@ export default function VideoViewer({ site, file }: Props) {
             tabIndex={-1}
             onClick={togglePlay}
             onPlay={() => {
+              // Playing the video is a view of that file (counted once per visitor per window).
+              if (site.settings.enableAnalytics) countFileView(site.projectId, file.id);
               setPlaying(true);
               setEnded(false);
               setError('');
