@@ -11,24 +11,29 @@ import { loadConfig } from '../config/config.ts';
 import { browserSignedInAs, createSignedInCreator } from '../test-support/accounts.ts';
 import { createBrowser, seedSite, type TBrowser, type TSeededSite } from '../test-support/site-fixtures.ts';
 import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { TEST_DIALECTS, isDialectAvailable, testAppDatabase } from '../test-support/test-database.ts';
 
 const DEFAULTS = loadConfig({});
 
-describe('visitors name themselves; creators see the names', () => {
+const available = new Map(await Promise.all(TEST_DIALECTS.map(async (d) => [d, await isDialectAvailable(d)] as const)));
+
+for (const dialect of TEST_DIALECTS) describe.skipIf(!available.get(dialect))(`visitors name themselves; creators see the names (${dialect})`, () => {
+  const database = testAppDatabase(dialect, 'visitor_profiles');
   let app: TTestApp;
   const clock = createFakeClock();
   let owner: TBrowser;
   let site: TSeededSite;
 
   beforeAll(async () => {
-    app = await startTestApp({ clock, startWorker: false, config: { rateLimits: { ...DEFAULTS.rateLimits, readsPerMinute: 100_000, writesPerMinute: 100_000, siteWritesPerMinute: 100_000 } } });
+    app = await startTestApp({ clock, startWorker: false, config: { ...database.config, rateLimits: { ...DEFAULTS.rateLimits, readsPerMinute: 100_000, writesPerMinute: 100_000, siteWritesPerMinute: 100_000 } } });
     const creator = await createSignedInCreator(app.deps, { email: 'maker@example.com', name: 'maker' });
     owner = browserSignedInAs(app, creator);
     site = await seedSite(app, { title: 'Named visitors', fileCount: 2 });
     await app.deps.db.updateTable('projects').set({ owner_creator_id: creator.id }).where('id', '=', site.project.id).execute();
   });
   afterAll(async () => {
-    await app.close();
+    await app?.close();
+    await database.drop();
   });
 
   const target = (fileIndex = 0) => ({ projectId: site.project.id, fileId: site.files[fileIndex]!.id });
