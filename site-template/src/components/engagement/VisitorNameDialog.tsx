@@ -45,6 +45,7 @@ export interface TVisitorNameDialogProps {
 
 export function VisitorNameDialog({ mode, initialName, initialEmail, onSaved, onCancel }: TVisitorNameDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const nameInput = useRef<HTMLInputElement>(null);
   const [name, setName] = useState(initialName);
   const [email, setEmail] = useState(initialEmail);
   const [problem, setProblem] = useState<{ field: 'name' | 'email' | null; text: string } | null>(null);
@@ -55,10 +56,16 @@ export function VisitorNameDialog({ mode, initialName, initialEmail, onSaved, on
   const emailHintId = useId();
   const errorId = useId();
 
+  // Opened on the name field; closed, focus goes back to what opened it (the button pressed).
   useEffect(() => {
     const element = dialog.current;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (element && !element.open) element.showModal();
-    return () => element?.close();
+    nameInput.current?.focus();
+    return () => {
+      element?.close();
+      if (opener?.isConnected) opener.focus();
+    };
   }, []);
 
   const submit = async (event: FormEvent) => {
@@ -111,12 +118,11 @@ export function VisitorNameDialog({ mode, initialName, initialEmail, onSaved, on
           Your name
         </label>
         <input
+          ref={nameInput}
           id={nameId}
           className="visitor-name__input"
           name="name"
           autoComplete="name"
-          // biome-ignore lint/a11y/noAutofocus: the dialog opened to ask exactly this
-          autoFocus
           maxLength={VISITOR_NAME_MAX_LENGTH + 20}
           value={name}
           readOnly={isSaving}
