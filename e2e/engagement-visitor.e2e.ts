@@ -27,6 +27,7 @@ test.describe('a visitor engages with a published site', () => {
   });
 
   test('favourites, approves, comments and replies; a reload shows their own state; HTML in a comment is text', async ({ page }) => {
+    test.setTimeout(120_000);
     let alerted = false;
     page.on('dialog', async (dialog) => {
       alerted = true;
@@ -74,10 +75,7 @@ test.describe('a visitor engages with a published site', () => {
     await expect(list.getByText('Ada Palmer', { exact: true }).first()).toBeVisible();
     await expect(list.getByText('You', { exact: true }).first()).toBeVisible();
 
-    await list
-      .getByRole('button', { name: 'Reply to Ada Palmer' })
-      .first()
-      .click();
+    await list.getByRole('button', { name: 'Reply to Ada Palmer' }).first().click();
     await expect(controls.getByText(/Replying to/)).toBeVisible();
     await expect(box).toHaveAccessibleName('Reply to Ada Palmer');
     await expect(box).toBeFocused();
@@ -212,7 +210,7 @@ test.describe('a visitor engages with a published site', () => {
     await page.keyboard.press('Tab');
     const controls = controlsOf(page);
     const favourite = controls.getByRole('button', { name: 'Favourite' });
-    await expect(favourite).toBeVisible();
+    await expect(favourite).toBeVisible({ timeout: 15_000 });
     const wasPressed = (await favourite.getAttribute('aria-pressed')) === 'true';
     await favourite.focus();
     await page.keyboard.press('Space');

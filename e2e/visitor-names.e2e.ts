@@ -28,9 +28,12 @@ async function shoot(page: Page, name: string, target?: Locator, fullPage = fals
     [375, 812, 'dark'],
   ] as const) {
     await page.setViewportSize({ width, height });
-    await page.evaluate((next) => {
-      document.documentElement.dataset.theme = next;
-    }, theme.replace(/-(light|dark)$/, `-${mode}`));
+    await page.evaluate(
+      (next) => {
+        document.documentElement.dataset.theme = next;
+      },
+      theme.replace(/-(light|dark)$/, `-${mode}`),
+    );
     if (target) await target.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await page.screenshot({ path: `${SHOTS}/${name}-${width}-${mode}.png`, fullPage });
   }

@@ -224,7 +224,13 @@ export async function listNewestFavorites(db: TDb, projectId: string, perFile: n
     ])
     .where('project_id', '=', projectId)
     .as('ranked');
-  return db.selectFrom(ranked).select(['id', 'file_id', 'user_name', 'user_email', 'created_at']).where('rank', '<=', perFile).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  return db
+    .selectFrom(ranked)
+    .select(['id', 'file_id', 'user_name', 'user_email', 'created_at'])
+    .where('rank', '<=', perFile)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
 }
 
 export interface TApprovalEntryRow {
@@ -394,7 +400,13 @@ export async function listEngagementForExport(db: TDb, projectId: string): Promi
       .orderBy('created_at')
       .orderBy('id')
       .execute(),
-    db.selectFrom('approvals').select(['file_id', 'user_name', 'user_email', 'status', 'updated_at']).where('project_id', '=', projectId).orderBy('updated_at').orderBy('id').execute(),
+    db
+      .selectFrom('approvals')
+      .select(['file_id', 'user_name', 'user_email', 'status', 'updated_at'])
+      .where('project_id', '=', projectId)
+      .orderBy('updated_at')
+      .orderBy('id')
+      .execute(),
   ]);
   return { favorites, comments, approvals };
 }

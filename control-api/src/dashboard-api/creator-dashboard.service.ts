@@ -120,7 +120,15 @@ export async function listOwnProjects(deps: TDeps, principal: TPrincipal, creato
 }
 
 function toDetailsReply(row: TCommentEntryRow): TDetailsCommentReply {
-  return { id: row.id, userName: row.user_name, userEmail: row.user_email ?? '', commentText: row.body, createdAt: iso(row.created_at), isCreator: row.creator_id !== null, replies: [] };
+  return {
+    id: row.id,
+    userName: row.user_name,
+    userEmail: row.user_email ?? '',
+    commentText: row.body,
+    createdAt: iso(row.created_at),
+    isCreator: row.creator_id !== null,
+    replies: [],
+  };
 }
 
 /**
@@ -187,7 +195,13 @@ export async function getProjectDetails(deps: TDeps, project: TProjectRow): Prom
         group: file.group_name,
         favorites: (favoritesByFile.get(file.id) ?? []).map((f) => ({ id: f.id, userName: f.user_name, userEmail: f.user_email ?? '', createdAt: iso(f.created_at) })),
         comments: threadsByFile.get(file.id) ?? [],
-        approvals: (approvalsByFile.get(file.id) ?? []).map((a) => ({ id: a.id, status: a.status, userName: a.user_name, userEmail: a.user_email ?? '', createdAt: iso(a.updated_at) })),
+        approvals: (approvalsByFile.get(file.id) ?? []).map((a) => ({
+          id: a.id,
+          status: a.status,
+          userName: a.user_name,
+          userEmail: a.user_email ?? '',
+          createdAt: iso(a.updated_at),
+        })),
         totals: fileCounts,
         analytics: { views: trafficByScope.get(file.id)?.views ?? 0, downloads: trafficByScope.get(file.id)?.downloads ?? 0 },
       };
@@ -309,7 +323,8 @@ export async function exportEngagementCsv(deps: TDeps, project: TProjectRow): Pr
     const type = c.creator_id !== null ? 'creator_reply' : c.parent_id !== null ? 'reply' : 'comment';
     line({ ...blank, type, date: iso(c.created_at), file: nameOf(c.file_id), visitor: c.user_name, visitor_email: c.user_email ?? '', text: c.body });
   }
-  for (const a of rows.approvals) line({ ...blank, type: 'approval', date: iso(a.updated_at), file: nameOf(a.file_id), visitor: a.user_name, visitor_email: a.user_email ?? '', status: a.status });
+  for (const a of rows.approvals)
+    line({ ...blank, type: 'approval', date: iso(a.updated_at), file: nameOf(a.file_id), visitor: a.user_name, visitor_email: a.user_email ?? '', status: a.status });
   for (const d of days) {
     line({
       ...blank,

@@ -83,11 +83,12 @@ export interface TNewFavorite {
   now: number;
 }
 
-const insertFavoriteQuery = compiledQuery((db: TDb, id: string, projectId: string, fileId: string, visitorId: string, userName: string, userEmail: string | null, createdAt: number) =>
-  db
-    .insertInto('favorites')
-    .values({ id, project_id: projectId, file_id: fileId, visitor_id: visitorId, user_name: userName, user_email: userEmail, created_at: createdAt })
-    .onConflict((oc) => oc.columns(['file_id', 'visitor_id']).doNothing()),
+const insertFavoriteQuery = compiledQuery(
+  (db: TDb, id: string, projectId: string, fileId: string, visitorId: string, userName: string, userEmail: string | null, createdAt: number) =>
+    db
+      .insertInto('favorites')
+      .values({ id, project_id: projectId, file_id: fileId, visitor_id: visitorId, user_name: userName, user_email: userEmail, created_at: createdAt })
+      .onConflict((oc) => oc.columns(['file_id', 'visitor_id']).doNothing()),
 );
 
 const deleteFavoriteQuery = compiledQuery((db: TDb, fileId: string, visitorId: string) =>
@@ -103,7 +104,17 @@ const countFavoritesQuery = compiledQuery((db: TDb, fileId: string) =>
 
 /** Adds the visitor's favourite; answers false when it was already there (one row per file and visitor). */
 export async function addFavorite(db: TDb, favorite: TNewFavorite, caches: TDbCaches = {}): Promise<boolean> {
-  const result = await insertFavoriteQuery(db, caches.queries, favorite.id, favorite.projectId, favorite.fileId, favorite.visitorId, favorite.userName, favorite.userEmail ?? null, favorite.now);
+  const result = await insertFavoriteQuery(
+    db,
+    caches.queries,
+    favorite.id,
+    favorite.projectId,
+    favorite.fileId,
+    favorite.visitorId,
+    favorite.userName,
+    favorite.userEmail ?? null,
+    favorite.now,
+  );
   return Number(result.numAffectedRows ?? 0n) > 0;
 }
 
@@ -277,7 +288,11 @@ export async function upsertApproval(db: TDb, approval: TApprovalWrite): Promise
       created_at: approval.now,
       updated_at: approval.now,
     })
-    .onConflict((oc) => oc.columns(['file_id', 'visitor_id']).doUpdateSet({ status: approval.status, updated_at: approval.now, user_name: approval.userName, user_email: approval.userEmail ?? null }))
+    .onConflict((oc) =>
+      oc
+        .columns(['file_id', 'visitor_id'])
+        .doUpdateSet({ status: approval.status, updated_at: approval.now, user_name: approval.userName, user_email: approval.userEmail ?? null }),
+    )
     .returning(['status', 'updated_at'])
     .executeTakeFirstOrThrow();
 }

@@ -73,7 +73,13 @@ export function createEngagementRoutes(deps: TAppDeps): Router {
     const { site, file } = await openEngagementFile(deps, principalOf(res), input.projectId, input.fileId, 'comments');
     await limitSiteWrites(site.project.id);
     const visitorId = visitorIdOf(res);
-    const comment = await createComment(deps, site, file, { id: visitorId, ...(await engagingVisitor(deps, visitorId)) }, { commentText: input.commentText, replyTo: input.parentId ?? input.threadId ?? null });
+    const comment = await createComment(
+      deps,
+      site,
+      file,
+      { id: visitorId, ...(await engagingVisitor(deps, visitorId)) },
+      { commentText: input.commentText, replyTo: input.parentId ?? input.threadId ?? null },
+    );
     res
       .status(201)
       .set('Cache-Control', 'no-store')

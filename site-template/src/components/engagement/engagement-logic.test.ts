@@ -171,7 +171,12 @@ describe('visitor store (one load per page, shared by every control)', () => {
     const second = store.ensureLoaded();
     expect(first).toBe(second);
     expect(store.getSnapshot().status).toBe('loading');
-    d.resolve({ visitor: { name: 'User 9fQk', hasName: false, email: null }, favorites: new Set(['f1']), approvals: new Map([['f2', 'rejected']]), commentCounts: new Map([['f1', 2]]) });
+    d.resolve({
+      visitor: { name: 'User 9fQk', hasName: false, email: null },
+      favorites: new Set(['f1']),
+      approvals: new Map([['f2', 'rejected']]),
+      commentCounts: new Map([['f1', 2]]),
+    });
     await first;
     expect(calls).toBe(1);
     expect(seen).toBe(2);
@@ -188,7 +193,12 @@ describe('visitor store (one load per page, shared by every control)', () => {
     store.setFavorite('f1', false);
     store.setApproval('f2', 'approved');
     store.setCommentCount('f1', 3);
-    d.resolve({ visitor: { name: 'User 9fQk', hasName: false, email: null }, favorites: new Set(['f1']), approvals: new Map([['f2', 'rejected']]), commentCounts: new Map([['f1', 2]]) });
+    d.resolve({
+      visitor: { name: 'User 9fQk', hasName: false, email: null },
+      favorites: new Set(['f1']),
+      approvals: new Map([['f2', 'rejected']]),
+      commentCounts: new Map([['f1', 2]]),
+    });
     await loading;
     expect(store.getSnapshot().favorites.has('f1')).toBe(false);
     expect(store.getSnapshot().approvals.get('f2')).toBe('approved');
@@ -291,7 +301,22 @@ describe('reply readers agree with the shared schemas', () => {
     for (const sample of samples) expect(isCommentTextSendable(sample), JSON.stringify(sample.slice(0, 8))).toBe(findCommentTextProblem(sample) === null);
     for (const id of ['', 'ab', 'session_1700_abcd9f2k']) expect(formatVisitorName(id)).toBe(visitorDisplayName(id));
     expect(VISITOR_NAME_MAX_LENGTH).toBe(VISITOR_NAME_MAX_CHARS);
-    const names = ['', '  ', 'Anna', ' Anna Berg ', 'a\u0000b', 'line\nbreak', 'tab\there', 'evil\u202Eexe', '\uD800', 'x'.repeat(60), 'x'.repeat(61), '😀'.repeat(60), '😀'.repeat(61), 'Zoë Ørsted-李'];
+    const names = [
+      '',
+      '  ',
+      'Anna',
+      ' Anna Berg ',
+      'a\u0000b',
+      'line\nbreak',
+      'tab\there',
+      'evil\u202Eexe',
+      '\uD800',
+      'x'.repeat(60),
+      'x'.repeat(61),
+      '😀'.repeat(60),
+      '😀'.repeat(61),
+      'Zoë Ørsted-李',
+    ];
     for (const name of names) expect(visitorNameProblem(name) === null, JSON.stringify(name)).toBe(findVisitorNameProblem(name.trim()) === null);
     const emails = ['', ' ', 'anna@example.com', ' anna@example.com ', 'anna@example', 'a b@example.com', 'a@b.c\r\nBcc: x@y.z', 'a\u0007@b.co', `${'a'.repeat(320)}@b.co`];
     for (const email of emails) expect(isVisitorEmailSendable(email), JSON.stringify(email)).toBe(email.trim() === '' || isValidVisitorEmail(email.trim()));
