@@ -13,7 +13,7 @@ const COMMENT = 'Could the logo sit a little higher?';
 const REPLY = 'Yes, moved up 12 px in the next round.';
 
 test('a creator signs up, claims the site from the banner, reads its analytics and replies to a visitor', async ({ browser, baseURL }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const creator = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await quietAnonymousLoop(creator);
   const site = await publishSite(creator.request, baseURL!, { title: 'Brand Refresh', images: [{ name: 'logo-v2.jpg', rgb: [40, 90, 160] }] });
