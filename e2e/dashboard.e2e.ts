@@ -5,7 +5,7 @@
  * then sees on the site. Screenshots (1280 and 375 px, light and dark) go to /tmp/shots-dash/.
  */
 import { expect, test } from '@playwright/test';
-import { engageAsVisitor, publishSite, quietAnonymousLoop, shootAllWays, visitSite } from './engagement-helpers.ts';
+import { VISITOR_NAME, engageAsVisitor, giveName, publishSite, quietAnonymousLoop, shootAllWays, visitSite } from './engagement-helpers.ts';
 import { signUpThroughLink } from './account-support.ts';
 
 const SHOTS_DIR = '/tmp/shots-dash';
@@ -13,7 +13,7 @@ const COMMENT = 'Could the logo sit a little higher?';
 const REPLY = 'Yes, moved up 12 px in the next round.';
 
 test('a creator signs up, claims the site from the banner, reads its analytics and replies to a visitor', async ({ browser, baseURL }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const creator = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await quietAnonymousLoop(creator);
   const site = await publishSite(creator.request, baseURL!, { title: 'Brand Refresh', images: [{ name: 'logo-v2.jpg', rgb: [40, 90, 160] }] });
@@ -109,6 +109,8 @@ test('a creator signs up, claims the site from the banner, reads its analytics a
   await secondControls.getByRole('button', { name: /^Comments/ }).click();
   await secondControls.getByRole('textbox').fill('Love the new colour.');
   await secondControls.getByRole('button', { name: 'Post' }).click();
+  // A new visitor: asked their name, then the comment goes out as typed.
+  await giveName(secondPage, 'Olu Bakare', 'olu@example.com');
   await expect(secondControls.locator('.engagement-comment__text')).toHaveText([COMMENT, 'Love the new colour.']);
   await second.close();
   // The activity call answers events once they are 2 s old (so a late commit is never missed): the
@@ -130,7 +132,8 @@ test('a creator signs up, claims the site from the banner, reads its analytics a
   const fileRow = page.locator('.dash-file').filter({ hasText: 'logo-v2.jpg' });
   await fileRow.getByRole('button', { name: /logo-v2\.jpg/ }).click();
   const thread = fileRow.locator('.dash-thread').filter({ hasText: COMMENT });
-  await expect(thread.locator('.dash-comment__author').first()).toHaveText(/^User /);
+  // The creator sees the name the visitor gave.
+  await expect(thread.locator('.dash-comment__author').first()).toHaveText(VISITOR_NAME);
   await thread.getByRole('button', { name: 'Reply' }).click();
   await thread.getByRole('textbox', { name: /^Reply to / }).fill(REPLY);
   await thread.getByRole('button', { name: 'Post reply' }).click();

@@ -63,13 +63,32 @@ export async function visitSite(page: Page, url: string): Promise<void> {
   await page.mouse.move(8, 8);
 }
 
-/** A visitor, in their own browser, views the site, favourites the first file and leaves a comment. */
+/** The name a visitor gives in engageAsVisitor: what the creator's dashboard then shows. */
+export const VISITOR_NAME = 'Nora Quist';
+
+/** Answers the name prompt a visitor's first favourite, review or comment opens; the action then completes by itself. */
+export async function giveName(page: Page, name: string, email = ''): Promise<void> {
+  const prompt = page.getByRole('dialog', { name: 'What’s your name?' });
+  await prompt.getByRole('textbox', { name: 'Your name' }).fill(name);
+  if (email) await prompt.getByRole('textbox', { name: 'Email (optional)' }).fill(email);
+  await prompt.getByRole('button', { name: 'Continue' }).click();
+  await expect(prompt).toBeHidden();
+}
+
+/** Names the browser's visitor through the API (the page's cookie jar), so a test about something else meets no prompt. */
+export async function nameVisitor(page: Page, baseURL: string, name: string): Promise<void> {
+  const res = await page.request.put('/api/visitor/profile', { data: { name }, headers: { Origin: baseURL } });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+/** A visitor, in their own browser, views the site, favourites the first file (giving their name) and leaves a comment. */
 export async function engageAsVisitor(browser: Browser, site: TPublishedSite, comment: string): Promise<void> {
   const visitor = await browser.newContext();
   const page = await visitor.newPage();
   await visitSite(page, site.url);
   const controls = page.locator('[data-engagement]').first();
   await controls.getByRole('button', { name: 'Favourite' }).click();
+  await giveName(page, VISITOR_NAME);
   await expect(controls.getByRole('button', { name: 'Favourite' })).toHaveAttribute('aria-pressed', 'true');
   await controls.getByRole('button', { name: /^Comments/ }).click();
   await controls.getByRole('textbox').fill(comment);

@@ -4,6 +4,7 @@
  * the code arrived is lost. A click on a thumbnail is replayed once the gallery has hydrated, so it
  * opens the lightbox; the keyboard reaches and opens everything, and focus stays where it was.
  */
+import { giveName } from './engagement-helpers.ts';
 import { expect, test, type Page } from '@playwright/test';
 import { moveThePointer, pdf, photos, publish } from './visitor-support.ts';
 
@@ -209,5 +210,6 @@ test('controls that exist only in the browser, a sound file’s favourite, come 
   const favourite = page.locator('[data-engagement]').getByRole('button', { name: 'Favourite' });
   await expect(favourite).toBeVisible();
   await favourite.click();
+  await giveName(page, 'Ada Palmer');
   await expect(favourite).toHaveAttribute('aria-pressed', 'true');
 });

@@ -46,15 +46,16 @@ export type TCreatorProjectsResponse = z.infer<typeof ZCreatorProjectsResponseSc
 
 export const ZDetailsFavoriteSchema = z.object({
   id: z.string(),
+  /** The name the visitor gave then; 'User' and the last 4 characters of their id when they gave none. */
   userName: z.string(),
-  /** Visitors give no address: always empty (the name is 'User' and the last 4 characters of their id). */
+  /** The address the visitor chose to show the creator then; empty when they gave none. */
   userEmail: z.string(),
   createdAt: ZIsoDateTimeSchema,
 });
 const ZDetailsCommentBaseSchema = z.object({
   id: z.string(),
   userName: z.string(),
-  /** As for favourites: always empty. */
+  /** As for favourites (always empty on the creator's replies). */
   userEmail: z.string(),
   /** Plain text: shown as text, never as HTML. */
   commentText: z.string(),
@@ -67,7 +68,14 @@ export type TDetailsCommentReply = z.infer<typeof ZDetailsCommentReplySchema>;
 /** A thread: its first comment and every reply, oldest first. */
 export const ZDetailsCommentSchema = ZDetailsCommentBaseSchema.extend({ replies: z.array(ZDetailsCommentReplySchema) });
 export type TDetailsComment = z.infer<typeof ZDetailsCommentSchema>;
-export const ZDetailsApprovalSchema = z.object({ id: z.string(), status: ZApprovalStatusSchema, userName: z.string(), createdAt: ZIsoDateTimeSchema });
+export const ZDetailsApprovalSchema = z.object({
+  id: z.string(),
+  status: ZApprovalStatusSchema,
+  userName: z.string(),
+  /** As for favourites; absent from older answers. */
+  userEmail: z.string().optional(),
+  createdAt: ZIsoDateTimeSchema,
+});
 
 export const ZProjectFileDetailsSchema = z.object({
   id: z.string(),

@@ -55,6 +55,26 @@ export function isValidEmailAddress(text: string): boolean {
   return text.length <= 320 && EMAIL_SHAPE.test(text);
 }
 
+/** Longest name a visitor may give, in characters (code points), after trimming. */
+export const VISITOR_NAME_MAX_CHARS = 60;
+
+/** Control characters and the invisible direction overrides that could disguise a name (or break an email header or a CSV row). */
+const UNSAFE_IN_NAME = /[\p{Cc}\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029]/u;
+
+export type TVisitorNameProblem = 'blank' | 'too_long' | 'invalid';
+
+/** Why a visitor's name (already trimmed) cannot be stored, or null when it can. */
+export function findVisitorNameProblem(name: string): TVisitorNameProblem | null {
+  if (name === '') return 'blank';
+  if (UNSAFE_IN_NAME.test(name) || LONE_SURROGATE.test(name)) return 'invalid';
+  return [...name].length > VISITOR_NAME_MAX_CHARS ? 'too_long' : null;
+}
+
+/** Whether an address a visitor gives (already trimmed) may be stored: the email rule, and no control characters. */
+export function isValidVisitorEmail(email: string): boolean {
+  return isValidEmailAddress(email) && !UNSAFE_IN_NAME.test(email) && !LONE_SURROGATE.test(email);
+}
+
 /** A visitor's display name: 'User' and the last 4 characters of their id (spec 3), e.g. 'User 9fQk'. */
 export function visitorDisplayName(visitorId: string): string {
   const tail = visitorId.slice(-4);

@@ -10,7 +10,18 @@
  */
 import { z } from 'zod';
 import { ID_PATTERN } from './slug.ts';
-import { ACTIVITY_TYPES, APPROVAL_STATUSES, EMAIL_TRIGGERS, NOTIFICATION_TYPES, PRODUCT_EVENT_NAMES, URGENCY_LEVELS, isValidEmailAddress } from './engagement-rules.ts';
+import {
+  ACTIVITY_TYPES,
+  APPROVAL_STATUSES,
+  EMAIL_TRIGGERS,
+  NOTIFICATION_TYPES,
+  PRODUCT_EVENT_NAMES,
+  URGENCY_LEVELS,
+  VISITOR_NAME_MAX_CHARS,
+  findVisitorNameProblem,
+  isValidEmailAddress,
+  isValidVisitorEmail,
+} from './engagement-rules.ts';
 
 export * from './engagement-rules.ts';
 
@@ -83,7 +94,7 @@ export const ZCommentReplySchema = z.object({
   fileId: z.string(),
   /** The thread's first comment for a reply, null for a top-level comment. */
   parentId: z.string().nullable(),
-  /** 'User' and the last 4 characters of the author's visitor id. */
+  /** The name the author gave when writing it; 'User' and the last 4 characters of their visitor id when they gave none. */
   userName: z.string(),
   commentText: z.string(),
   createdAt: ZIsoDateTimeSchema,
@@ -122,9 +133,19 @@ export type TCreateCommentResponse = z.infer<typeof ZCreateCommentResponseSchema
 // ---- the returning visitor's own state: GET /api/engagement/state?projectId=
 
 export const ZEngagementStateQuerySchema = z.object({ projectId: ZEntityIdSchema });
+/** The visitor as the site knows them: the name they gave (else 'User 9fQk'), and whether they gave one. */
+export const ZVisitorProfileSchema = z.object({
+  name: z.string(),
+  /** False until the visitor gives a name: the site asks for one before their first favourite, comment or review. */
+  hasName: z.boolean(),
+  /** The address they chose to show the creator, or null. */
+  email: z.string().nullable(),
+});
+export type TVisitorProfile = z.infer<typeof ZVisitorProfileSchema>;
+
 export const ZEngagementStateResponseSchema = z.object({
   ...success,
-  visitor: z.object({ name: z.string() }),
+  visitor: ZVisitorProfileSchema,
   /** The site's switches, as the server enforces them. */
   features: z.object({ favorites: z.boolean(), comments: z.boolean(), approvals: z.boolean(), analytics: z.boolean() }),
   /** File ids the visitor favourited. */
@@ -135,6 +156,36 @@ export const ZEngagementStateResponseSchema = z.object({
   commentCounts: z.record(z.string(), z.number().int().nonnegative()),
 });
 export type TEngagementStateResponse = z.infer<typeof ZEngagementStateResponseSchema>;
+
+// ---- the visitor's name: PUT /api/visitor/profile
+
+const VISITOR_NAME_MESSAGES = {
+  blank: 'Please enter your name',
+  too_long: `Names can be at most ${VISITOR_NAME_MAX_CHARS} characters`,
+  invalid: 'The name contains characters that cannot be used',
+} as const;
+
+/** A name (trimmed, 1 to VISITOR_NAME_MAX_CHARS characters, no control characters) and an optional address ('' or absent: none). */
+export const ZVisitorProfileRequestSchema = z.object({
+  name: z
+    .string()
+    .max(1000)
+    .trim()
+    .superRefine((name, ctx) => {
+      const problem = findVisitorNameProblem(name);
+      if (problem) ctx.addIssue({ code: 'custom', message: VISITOR_NAME_MESSAGES[problem] });
+    }),
+  email: z
+    .string()
+    .max(1000)
+    .trim()
+    .refine((email) => email === '' || isValidVisitorEmail(email), 'Please enter a valid email address')
+    .nullish()
+    .transform((email) => email || null),
+});
+export type TVisitorProfileRequest = z.input<typeof ZVisitorProfileRequestSchema>;
+export const ZVisitorProfileResponseSchema = z.object({ ...success, visitor: ZVisitorProfileSchema });
+export type TVisitorProfileResponse = z.infer<typeof ZVisitorProfileResponseSchema>;
 
 // ---- analytics
 

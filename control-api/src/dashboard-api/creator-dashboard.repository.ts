@@ -99,12 +99,18 @@ function listByCorrelatedCounts(db: TDb, creatorId: string): Promise<TListRow[]>
       .select((eb) => {
         // Positions are unique within a site: ordered by the (site, position) index alone, no sort.
         const firstFile = () => eb.selectFrom('files').whereRef('files.project_id', '=', 'p.id').orderBy('files.position').limit(1);
-        const count = (table: 'files' | 'favorites' | 'comments' | 'approvals') =>
+        const count = (table: 'files' | 'favorites' | 'approvals') =>
           eb
             .selectFrom(table)
             .select((c) => c.fn.countAll<number>().as('n'))
             .whereRef(`${table}.project_id`, '=', 'p.id');
         const approvals = () => eb.selectFrom('approvals').whereRef('approvals.project_id', '=', 'p.id');
+        // Client comments: the creator's own replies are not counted.
+        const clientComments = eb
+          .selectFrom('comments')
+          .select((c) => c.fn.countAll<number>().as('n'))
+          .whereRef('comments.project_id', '=', 'p.id')
+          .where('comments.creator_id', 'is', null);
         return [
           approvals()
             .select((c) => c.fn.countAll<number>().as('n'))
@@ -123,7 +129,7 @@ function listByCorrelatedCounts(db: TDb, creatorId: string): Promise<TListRow[]>
           firstFile().select('files.version').as('first_file_version'),
           count('files').as('file_count'),
           count('favorites').as('favorites_count'),
-          count('comments').as('comments_count'),
+          clientComments.as('comments_count'),
           count('approvals').as('approvals_count'),
         ];
       })
@@ -137,7 +143,7 @@ function listByCorrelatedCounts(db: TDb, creatorId: string): Promise<TListRow[]>
 
 function listByGroupedJoins(db: TDb, creatorId: string): Promise<TListRow[]> {
   const ownSites = db.selectFrom('projects').select('id').where('owner_creator_id', '=', creatorId);
-  const countsOf = (table: 'files' | 'favorites' | 'comments' | 'approvals') =>
+  const countsOf = (table: 'files' | 'favorites' | 'approvals') =>
     db
       .selectFrom(table)
       .select((eb) => ['project_id', eb.fn.countAll<number>().as('n')])
@@ -157,6 +163,13 @@ function listByGroupedJoins(db: TDb, creatorId: string): Promise<TListRow[]> {
     ])
     .where('project_id', 'in', ownSites)
     .groupBy('project_id');
+  // Client comments: the creator's own replies are not counted.
+  const clientComments = db
+    .selectFrom('comments')
+    .select((eb) => ['project_id', eb.fn.countAll<number>().as('n')])
+    .where('project_id', 'in', ownSites)
+    .where('creator_id', 'is', null)
+    .groupBy('project_id');
   const firstFiles = db
     .selectFrom('files as f')
     .innerJoin('projects as q', 'q.id', 'f.project_id')
@@ -171,7 +184,7 @@ function listByGroupedJoins(db: TDb, creatorId: string): Promise<TListRow[]> {
     .leftJoin(firstFiles.as('ff'), 'ff.project_id', 'p.id')
     .leftJoin(countsOf('files').as('fc'), 'fc.project_id', 'p.id')
     .leftJoin(countsOf('favorites').as('fav'), 'fav.project_id', 'p.id')
-    .leftJoin(countsOf('comments').as('com'), 'com.project_id', 'p.id')
+    .leftJoin(clientComments.as('com'), 'com.project_id', 'p.id')
     .leftJoin(countsOf('approvals').as('app'), 'app.project_id', 'p.id')
     .leftJoin(approvalCounts.as('dec'), 'dec.project_id', 'p.id')
     .select([
@@ -201,21 +214,25 @@ export interface TFileCounts {
   approvals: Record<TApprovalStatus, number>;
 }
 
-/** Favourites, comments (replies included) and approvals by status, per file (read through each file's own index). */
+/** Favourites, client comments (their replies included, the creator's left out) and approvals by status, per file (read through each file's own index). */
 export async function countEngagementByFile(db: TDb, fileIds: readonly string[]): Promise<Map<string, TFileCounts>> {
   const out = new Map<string, TFileCounts>();
   if (fileIds.length === 0) return out;
   const ids = [...fileIds];
-  const count = (table: 'favorites' | 'comments') =>
+  const [favorites, comments, approvals] = await Promise.all([
     db
-      .selectFrom(table)
+      .selectFrom('favorites')
       .select((eb) => ['file_id', eb.fn.countAll<number>().as('n')])
       .where('file_id', 'in', ids)
       .groupBy('file_id')
-      .execute();
-  const [favorites, comments, approvals] = await Promise.all([
-    count('favorites'),
-    count('comments'),
+      .execute(),
+    db
+      .selectFrom('comments')
+      .select((eb) => ['file_id', eb.fn.countAll<number>().as('n')])
+      .where('file_id', 'in', ids)
+      .where('creator_id', 'is', null)
+      .groupBy('file_id')
+      .execute(),
     db
       .selectFrom('approvals')
       .select((eb) => ['file_id', 'status', eb.fn.countAll<number>().as('n')])
@@ -236,6 +253,7 @@ export interface TFavoriteEntryRow {
   id: string;
   file_id: string;
   user_name: string;
+  user_email: string | null;
   created_at: number;
 }
 
@@ -247,6 +265,7 @@ export async function listNewestFavorites(db: TDb, projectId: string, perFile: n
       'id',
       'file_id',
       'user_name',
+      'user_email',
       'created_at',
       eb.fn
         .agg<number>('row_number')
@@ -255,13 +274,20 @@ export async function listNewestFavorites(db: TDb, projectId: string, perFile: n
     ])
     .where('project_id', '=', projectId)
     .as('ranked');
-  return db.selectFrom(ranked).select(['id', 'file_id', 'user_name', 'created_at']).where('rank', '<=', perFile).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  return db
+    .selectFrom(ranked)
+    .select(['id', 'file_id', 'user_name', 'user_email', 'created_at'])
+    .where('rank', '<=', perFile)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
 }
 
 export interface TApprovalEntryRow {
   id: string;
   file_id: string;
   user_name: string;
+  user_email: string | null;
   status: TApprovalStatus;
   updated_at: number;
 }
@@ -274,6 +300,7 @@ export async function listNewestApprovals(db: TDb, projectId: string, perFile: n
       'id',
       'file_id',
       'user_name',
+      'user_email',
       'status',
       'updated_at',
       eb.fn
@@ -285,7 +312,7 @@ export async function listNewestApprovals(db: TDb, projectId: string, perFile: n
     .as('ranked');
   return db
     .selectFrom(ranked)
-    .select(['id', 'file_id', 'user_name', 'status', 'updated_at'])
+    .select(['id', 'file_id', 'user_name', 'user_email', 'status', 'updated_at'])
     .where('rank', '<=', perFile)
     .orderBy('updated_at', 'desc')
     .orderBy('id', 'desc')
@@ -297,6 +324,7 @@ export interface TCommentEntryRow {
   file_id: string;
   parent_id: string | null;
   user_name: string;
+  user_email: string | null;
   body: string;
   created_at: number;
   creator_id: string | null;
@@ -314,7 +342,7 @@ const FILES_PER_STATEMENT = 50;
  * with ten thousand comments costs what one with ten does.
  */
 export async function listNewestCommentThreads(db: TDb, fileIds: readonly string[], perFile: number): Promise<{ roots: TCommentEntryRow[]; replies: TCommentEntryRow[] }> {
-  const columns = ['id', 'file_id', 'parent_id', 'user_name', 'body', 'created_at', 'creator_id'] as const;
+  const columns = ['id', 'file_id', 'parent_id', 'user_name', 'user_email', 'body', 'created_at', 'creator_id'] as const;
   const newestOf = (fileId: string) =>
     db
       .selectFrom(
@@ -362,7 +390,7 @@ export async function listCommentThreadsBefore(
   before: { id: string; created_at: number } | null,
   limit: number,
 ): Promise<{ roots: TCommentEntryRow[]; replies: TCommentEntryRow[]; hasMore: boolean }> {
-  const columns = ['id', 'file_id', 'parent_id', 'user_name', 'body', 'created_at', 'creator_id'] as const;
+  const columns = ['id', 'file_id', 'parent_id', 'user_name', 'user_email', 'body', 'created_at', 'creator_id'] as const;
   let query = db
     .selectFrom('comments')
     .select([...columns])
@@ -398,7 +426,7 @@ export async function listCommentThreadsBefore(
 export async function findCommentOfProject(db: TDb, projectId: string, commentId: string): Promise<TCommentEntryRow | null> {
   const row = await db
     .selectFrom('comments')
-    .select(['id', 'file_id', 'parent_id', 'user_name', 'body', 'created_at', 'creator_id'])
+    .select(['id', 'file_id', 'parent_id', 'user_name', 'user_email', 'body', 'created_at', 'creator_id'])
     .where('id', '=', commentId)
     .where('project_id', '=', projectId)
     .executeTakeFirst();
@@ -406,23 +434,29 @@ export async function findCommentOfProject(db: TDb, projectId: string, commentId
 }
 
 export interface TExportRows {
-  favorites: Array<{ file_id: string; user_name: string; created_at: number }>;
-  comments: Array<{ file_id: string; parent_id: string | null; user_name: string; body: string; created_at: number; creator_id: string | null }>;
-  approvals: Array<{ file_id: string; user_name: string; status: TApprovalStatus; updated_at: number }>;
+  favorites: Array<{ file_id: string; user_name: string; user_email: string | null; created_at: number }>;
+  comments: Array<{ file_id: string; parent_id: string | null; user_name: string; user_email: string | null; body: string; created_at: number; creator_id: string | null }>;
+  approvals: Array<{ file_id: string; user_name: string; user_email: string | null; status: TApprovalStatus; updated_at: number }>;
 }
 
 /** The favourites, comments and approvals of a site's engagement export, oldest first. */
 export async function listEngagementForExport(db: TDb, projectId: string): Promise<TExportRows> {
   const [favorites, comments, approvals] = await Promise.all([
-    db.selectFrom('favorites').select(['file_id', 'user_name', 'created_at']).where('project_id', '=', projectId).orderBy('created_at').orderBy('id').execute(),
+    db.selectFrom('favorites').select(['file_id', 'user_name', 'user_email', 'created_at']).where('project_id', '=', projectId).orderBy('created_at').orderBy('id').execute(),
     db
       .selectFrom('comments')
-      .select(['file_id', 'parent_id', 'user_name', 'body', 'created_at', 'creator_id'])
+      .select(['file_id', 'parent_id', 'user_name', 'user_email', 'body', 'created_at', 'creator_id'])
       .where('project_id', '=', projectId)
       .orderBy('created_at')
       .orderBy('id')
       .execute(),
-    db.selectFrom('approvals').select(['file_id', 'user_name', 'status', 'updated_at']).where('project_id', '=', projectId).orderBy('updated_at').orderBy('id').execute(),
+    db
+      .selectFrom('approvals')
+      .select(['file_id', 'user_name', 'user_email', 'status', 'updated_at'])
+      .where('project_id', '=', projectId)
+      .orderBy('updated_at')
+      .orderBy('id')
+      .execute(),
   ]);
   return { favorites, comments, approvals };
 }

@@ -305,7 +305,7 @@ describe('the creator dashboard', () => {
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toContain(`${site.slug}-engagement.csv`);
     const lines = (await res.text()).trimEnd().split('\r\n');
-    expect(lines[0]).toBe('type,date,file,visitor,text,status,views,unique_visitors,downloads');
+    expect(lines[0]).toBe('type,date,file,visitor,visitor_email,text,status,views,unique_visitors,downloads');
     expect(lines.some((l) => l.startsWith('"favorite",') && l.includes('"photo-1.jpg"'))).toBe(true);
     expect(lines.some((l) => l.startsWith('"approval",') && l.includes('"approved"'))).toBe(true);
     // A request for changes is worded as the dashboard words it, never 'rejected'.

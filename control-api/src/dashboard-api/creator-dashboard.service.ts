@@ -137,7 +137,15 @@ export async function listOwnProjects(deps: TDeps, principal: TPrincipal, creato
 }
 
 function toDetailsReply(row: TCommentEntryRow): TDetailsCommentReply {
-  return { id: row.id, userName: row.user_name, userEmail: '', commentText: row.body, createdAt: iso(row.created_at), isCreator: row.creator_id !== null, replies: [] };
+  return {
+    id: row.id,
+    userName: row.user_name,
+    userEmail: row.user_email ?? '',
+    commentText: row.body,
+    createdAt: iso(row.created_at),
+    isCreator: row.creator_id !== null,
+    replies: [],
+  };
 }
 
 /**
@@ -203,9 +211,15 @@ export async function getProjectDetails(deps: TDeps, project: TProjectRow): Prom
         uploadedAt: iso(file.created_at),
         thumbnailUrl: ownersThumbnailOf(deps, project, file),
         group: file.group_name,
-        favorites: (favoritesByFile.get(file.id) ?? []).map((f) => ({ id: f.id, userName: f.user_name, userEmail: '', createdAt: iso(f.created_at) })),
+        favorites: (favoritesByFile.get(file.id) ?? []).map((f) => ({ id: f.id, userName: f.user_name, userEmail: f.user_email ?? '', createdAt: iso(f.created_at) })),
         comments: threadsByFile.get(file.id) ?? [],
-        approvals: (approvalsByFile.get(file.id) ?? []).map((a) => ({ id: a.id, status: a.status, userName: a.user_name, createdAt: iso(a.updated_at) })),
+        approvals: (approvalsByFile.get(file.id) ?? []).map((a) => ({
+          id: a.id,
+          status: a.status,
+          userName: a.user_name,
+          userEmail: a.user_email ?? '',
+          createdAt: iso(a.updated_at),
+        })),
         totals: fileCounts,
         analytics: { views: trafficByScope.get(file.id)?.views ?? 0, downloads: trafficByScope.get(file.id)?.downloads ?? 0 },
       };
@@ -286,6 +300,7 @@ export async function replyAsCreator(deps: TDeps, creator: TSignedInCreator, pro
     parent_id: comment.parent_id ?? comment.id,
     visitor_id: '',
     user_name: project.author_name.trim() || CREATOR_REPLY_NAME,
+    user_email: null,
     body: text,
     created_at: deps.clock.now(),
     creator_id: creator.id,
@@ -306,11 +321,11 @@ function csvCell(value: string | number): string {
 /** An approval's status as the export words it: the words the dashboard shows. */
 const APPROVAL_CSV_STATUS: Record<TApprovalStatus, string> = { approved: 'approved', rejected: 'changes requested', pending: 'not reviewed' };
 
-export const CSV_COLUMNS = ['type', 'date', 'file', 'visitor', 'text', 'status', 'views', 'unique_visitors', 'downloads'] as const;
+export const CSV_COLUMNS = ['type', 'date', 'file', 'visitor', 'visitor_email', 'text', 'status', 'views', 'unique_visitors', 'downloads'] as const;
 
 /**
- * A site's engagement as CSV: one row per favourite, comment (a creator's reply as 'creator_reply'),
- * approval, and per day and scope of traffic (the site's own row has an empty file).
+ * A site's engagement as CSV: one row per favourite, comment (a creator's reply as 'creator_reply',
+ * never counted as a client's comment), approval, each with the name (and address) the visitor gave then, and per day and scope of traffic (the site's own row has an empty file).
  */
 export async function exportEngagementCsv(deps: TDeps, project: TProjectRow): Promise<string> {
   await deps.analytics.flush();
@@ -323,14 +338,22 @@ export async function exportEngagementCsv(deps: TDeps, project: TProjectRow): Pr
   const nameOf = (fileId: string) => names.get(fileId) ?? '(removed file)';
   const lines: string[] = [CSV_COLUMNS.join(',')];
   const line = (cells: Record<(typeof CSV_COLUMNS)[number], string | number>) => lines.push(CSV_COLUMNS.map((c) => csvCell(cells[c])).join(','));
-  const blank = { text: '', status: '', views: '', unique_visitors: '', downloads: '' };
-  for (const f of rows.favorites) line({ ...blank, type: 'favorite', date: iso(f.created_at), file: nameOf(f.file_id), visitor: f.user_name });
+  const blank = { visitor_email: '', text: '', status: '', views: '', unique_visitors: '', downloads: '' };
+  for (const f of rows.favorites) line({ ...blank, type: 'favorite', date: iso(f.created_at), file: nameOf(f.file_id), visitor: f.user_name, visitor_email: f.user_email ?? '' });
   for (const c of rows.comments) {
     const type = c.creator_id !== null ? 'creator_reply' : c.parent_id !== null ? 'reply' : 'comment';
-    line({ ...blank, type, date: iso(c.created_at), file: nameOf(c.file_id), visitor: c.user_name, text: c.body });
+    line({ ...blank, type, date: iso(c.created_at), file: nameOf(c.file_id), visitor: c.user_name, visitor_email: c.user_email ?? '', text: c.body });
   }
   for (const a of rows.approvals)
-    line({ ...blank, type: 'approval', date: iso(a.updated_at), file: nameOf(a.file_id), visitor: a.user_name, status: APPROVAL_CSV_STATUS[a.status] });
+    line({
+      ...blank,
+      type: 'approval',
+      date: iso(a.updated_at),
+      file: nameOf(a.file_id),
+      visitor: a.user_name,
+      visitor_email: a.user_email ?? '',
+      status: APPROVAL_CSV_STATUS[a.status],
+    });
   for (const d of days) {
     line({
       ...blank,

@@ -33,6 +33,7 @@ import * as commentCountsIndexMigration from './migrations/2026_11_27_1000_comme
 import * as billingSafeguardsMigration from './migrations/2026_12_07_0500_billing_safeguards.ts';
 import * as siteColorModeMigration from './migrations/2026_12_07_1100_site_color_mode.ts';
 import * as pendingSignUpsMigration from './migrations/2026_12_07_0200_pending_sign_ups.ts';
+import * as visitorProfilesMigration from './migrations/2026_12_07_1200_visitor_profiles.ts';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
 
 export type TDialect = 'sqlite' | 'postgres';
@@ -99,6 +100,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_12_07_0200_pending_sign_ups': pendingSignUpsMigration,
   '2026_12_07_0500_billing_safeguards': billingSafeguardsMigration,
   '2026_12_07_1100_site_color_mode': siteColorModeMigration,
+  '2026_12_07_1200_visitor_profiles': visitorProfilesMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

@@ -68,6 +68,10 @@ export interface AnonymousSessionsTable {
 export interface VisitorsTable {
   id: string;
   created_at: number;
+  /** The name the visitor gave (trimmed, at most VISITOR_NAME_MAX_CHARS); null until they give one. */
+  display_name: Generated<string | null>;
+  /** The address the visitor chose to show the creators whose sites they engage with; null for none. */
+  email: Generated<string | null>;
 }
 
 export type TProjectStatus = 'building' | 'live' | 'failed';
@@ -138,6 +142,8 @@ export interface FavoritesTable {
   file_id: string;
   visitor_id: string;
   user_name: string;
+  /** The address the visitor gave when this was made; null for none. */
+  user_email: Generated<string | null>;
   created_at: number;
   /** The file's version this was made on; null while that is the file's current version. */
   file_version: number | null;
@@ -150,6 +156,8 @@ export interface CommentsTable {
   parent_id: string | null;
   visitor_id: string;
   user_name: string;
+  /** The address the visitor gave when this was made; null for none (and on the creator's replies). */
+  user_email: Generated<string | null>;
   body: string;
   created_at: number;
   /** Set on a reply the site's creator wrote from the dashboard (its visitor_id is then ''). */
@@ -164,6 +172,8 @@ export interface ApprovalsTable {
   file_id: string;
   visitor_id: string;
   user_name: string;
+  /** The address the visitor gave when this was last changed; null for none. */
+  user_email: Generated<string | null>;
   status: 'pending' | 'approved' | 'rejected';
   created_at: number;
   updated_at: number;

@@ -78,14 +78,17 @@ export interface TNewFavorite {
   fileId: string;
   visitorId: string;
   userName: string;
+  /** The address the visitor gave; null or absent for none. */
+  userEmail?: string | null;
   now: number;
 }
 
-const insertFavoriteQuery = compiledQuery((db: TDb, id: string, projectId: string, fileId: string, visitorId: string, userName: string, createdAt: number) =>
-  db
-    .insertInto('favorites')
-    .values({ id, project_id: projectId, file_id: fileId, visitor_id: visitorId, user_name: userName, created_at: createdAt })
-    .onConflict((oc) => oc.columns(['file_id', 'visitor_id']).doNothing()),
+const insertFavoriteQuery = compiledQuery(
+  (db: TDb, id: string, projectId: string, fileId: string, visitorId: string, userName: string, userEmail: string | null, createdAt: number) =>
+    db
+      .insertInto('favorites')
+      .values({ id, project_id: projectId, file_id: fileId, visitor_id: visitorId, user_name: userName, user_email: userEmail, created_at: createdAt })
+      .onConflict((oc) => oc.columns(['file_id', 'visitor_id']).doNothing()),
 );
 
 const deleteFavoriteQuery = compiledQuery((db: TDb, fileId: string, visitorId: string) =>
@@ -101,7 +104,17 @@ const countFavoritesQuery = compiledQuery((db: TDb, fileId: string) =>
 
 /** Adds the visitor's favourite; answers false when it was already there (one row per file and visitor). */
 export async function addFavorite(db: TDb, favorite: TNewFavorite, caches: TDbCaches = {}): Promise<boolean> {
-  const result = await insertFavoriteQuery(db, caches.queries, favorite.id, favorite.projectId, favorite.fileId, favorite.visitorId, favorite.userName, favorite.now);
+  const result = await insertFavoriteQuery(
+    db,
+    caches.queries,
+    favorite.id,
+    favorite.projectId,
+    favorite.fileId,
+    favorite.visitorId,
+    favorite.userName,
+    favorite.userEmail ?? null,
+    favorite.now,
+  );
   return Number(result.numAffectedRows ?? 0n) > 0;
 }
 
@@ -132,8 +145,8 @@ export async function addFavoriteCounted(db: TDb, favorite: TNewFavorite, caches
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     const { rows } = await sql<{ n: string | number; changed: string | number }>`
       with added as (
-        insert into favorites (id, project_id, file_id, visitor_id, user_name, created_at)
-        values (${favorite.id}, ${favorite.projectId}, ${favorite.fileId}, ${favorite.visitorId}, ${favorite.userName}, ${favorite.now})
+        insert into favorites (id, project_id, file_id, visitor_id, user_name, user_email, created_at)
+        values (${favorite.id}, ${favorite.projectId}, ${favorite.fileId}, ${favorite.visitorId}, ${favorite.userName}, ${favorite.userEmail ?? null}, ${favorite.now})
         on conflict (file_id, visitor_id) do nothing
         returning 1
       )
@@ -190,12 +203,13 @@ async function addFavoritesCounted(db: TDb, favorites: readonly TNewFavorite[]):
   const { rows } = await sql<{ i: number | string; n: number | string; changed: boolean }>`
     with input as (
       select * from unnest(${favorites.map((f) => f.id)}::text[], ${favorites.map((f) => f.projectId)}::text[], ${favorites.map((f) => f.fileId)}::text[],
-                           ${favorites.map((f) => f.visitorId)}::text[], ${favorites.map((f) => f.userName)}::text[], ${favorites.map((f) => f.now)}::bigint[])
-        with ordinality as t(id, project_id, file_id, visitor_id, user_name, created_at, i)
+                           ${favorites.map((f) => f.visitorId)}::text[], ${favorites.map((f) => f.userName)}::text[], ${favorites.map((f) => f.userEmail ?? null)}::text[],
+                           ${favorites.map((f) => f.now)}::bigint[])
+        with ordinality as t(id, project_id, file_id, visitor_id, user_name, user_email, created_at, i)
     ),
     added as (
-      insert into favorites (id, project_id, file_id, visitor_id, user_name, created_at)
-      select id, project_id, file_id, visitor_id, user_name, created_at from input
+      insert into favorites (id, project_id, file_id, visitor_id, user_name, user_email, created_at)
+      select id, project_id, file_id, visitor_id, user_name, user_email, created_at from input
       on conflict (file_id, visitor_id) do nothing
       returning file_id, visitor_id
     )
@@ -250,6 +264,7 @@ export interface TApprovalWrite {
   fileId: string;
   visitorId: string;
   userName: string;
+  userEmail?: string | null;
   status: TApprovalStatus;
   now: number;
 }
@@ -268,11 +283,16 @@ export async function upsertApproval(db: TDb, approval: TApprovalWrite): Promise
       file_id: approval.fileId,
       visitor_id: approval.visitorId,
       user_name: approval.userName,
+      user_email: approval.userEmail ?? null,
       status: approval.status,
       created_at: approval.now,
       updated_at: approval.now,
     })
-    .onConflict((oc) => oc.columns(['file_id', 'visitor_id']).doUpdateSet({ status: approval.status, updated_at: approval.now, user_name: approval.userName }))
+    .onConflict((oc) =>
+      oc
+        .columns(['file_id', 'visitor_id'])
+        .doUpdateSet({ status: approval.status, updated_at: approval.now, user_name: approval.userName, user_email: approval.userEmail ?? null }),
+    )
     .returning(['status', 'updated_at'])
     .executeTakeFirstOrThrow();
 }
@@ -301,6 +321,8 @@ export interface TCommentRow {
   parent_id: string | null;
   visitor_id: string;
   user_name: string;
+  /** The address the visitor gave when writing it; null or absent for none. */
+  user_email?: string | null;
   body: string;
   created_at: number;
   /** The creator who wrote it from the dashboard (visitor_id is then ''); null or absent for a visitor's. */
@@ -399,10 +421,12 @@ export async function countEngagement(db: TDb, scope: { projectId: string; fileI
     .selectFrom('favorites')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('project_id', '=', scope.projectId);
+  // Client comments: the creator's own replies are not counted.
   const comments = db
     .selectFrom('comments')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('project_id', '=', scope.projectId);
+    .where('project_id', '=', scope.projectId)
+    .where('creator_id', 'is', null);
   const approvals = db
     .selectFrom('approvals')
     .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
@@ -446,9 +470,9 @@ export async function countEngagementByProject(db: TDb, projectIds: readonly str
       .selectFrom(table)
       .select(['project_id', (eb) => eb.fn.countAll<number>().as('n')])
       .where('project_id', 'in', ids)
-      .groupBy('project_id')
-      .execute();
-  const [f, c, a] = await Promise.all([count('favorites'), count('comments'), count('approvals')]);
+      .groupBy('project_id');
+  // Client comments: the creator's own replies are not counted.
+  const [f, c, a] = await Promise.all([count('favorites').execute(), count('comments').where('creator_id', 'is', null).execute(), count('approvals').execute()]);
   for (const r of f) out.get(r.project_id)!.favorites = Number(r.n);
   for (const r of c) out.get(r.project_id)!.comments = Number(r.n);
   for (const r of a) out.get(r.project_id)!.approvals = Number(r.n);
@@ -492,7 +516,9 @@ export async function listRecentEngagement(
     .selectFrom('comments')
     .innerJoin('files', 'files.id', 'comments.file_id')
     .select(['comments.id', 'comments.project_id', 'comments.file_id', 'files.name as file_name', 'comments.user_name', 'comments.body', 'comments.created_at as at'])
-    .where('comments.project_id', 'in', ids);
+    .where('comments.project_id', 'in', ids)
+    // What clients did: the creator's own replies are not their activity.
+    .where('comments.creator_id', 'is', null);
   let approvals = db
     .selectFrom('approvals')
     .innerJoin('files', 'files.id', 'approvals.file_id')

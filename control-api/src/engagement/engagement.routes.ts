@@ -6,17 +6,19 @@ import {
   ZCreateCommentRequestSchema,
   ZEngagementStateQuerySchema,
   ZFavoriteRequestSchema,
+  ZVisitorProfileRequestSchema,
   type TApprovalResponse,
   type TCreateCommentResponse,
   type TEngagementStateResponse,
   type TFavoriteResponse,
+  type TVisitorProfileResponse,
 } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { principalOf } from '../access/principal.ts';
 import { limitByAddress } from '../access/request-limits.ts';
 import { enforceRateLimits } from '../access/rate-limiter.ts';
 import { createVisitorCookieMiddleware, visitorIdOf } from '../access/visitor-id.ts';
-import { recordVisitor } from '../visitors/visitor-record.ts';
+import { engagingVisitor, setVisitorProfile } from '../visitors/visitor-record.ts';
 import { createComment, getVisitorState, listCommentsJson, openEngagementFile, openEngagementSite, setApproval, setFavorite } from './engagement.service.ts';
 
 function hasJsonBody(req: Request): boolean {
@@ -38,8 +40,7 @@ export function createEngagementRoutes(deps: TAppDeps): Router {
       const { site, file } = await openEngagementFile(deps, principalOf(res), input.projectId, input.fileId, 'favorites');
       await limitSiteWrites(site.project.id);
       const visitorId = visitorIdOf(res);
-      await recordVisitor(deps, visitorId);
-      const result = await setFavorite(deps, site, file, visitorId, isFavorite);
+      const result = await setFavorite(deps, site, file, { id: visitorId, ...(await engagingVisitor(deps, visitorId)) }, isFavorite);
       res.set('Cache-Control', 'no-store').json({ success: true, fileId: file.id, ...result } satisfies TFavoriteResponse);
     }) satisfies RequestHandler;
 
@@ -51,8 +52,7 @@ export function createEngagementRoutes(deps: TAppDeps): Router {
     const { site, file } = await openEngagementFile(deps, principalOf(res), input.projectId, input.fileId, 'approvals');
     await limitSiteWrites(site.project.id);
     const visitorId = visitorIdOf(res);
-    await recordVisitor(deps, visitorId);
-    const result = await setApproval(deps, site, file, visitorId, input.status);
+    const result = await setApproval(deps, site, file, { id: visitorId, ...(await engagingVisitor(deps, visitorId)) }, input.status);
     res.set('Cache-Control', 'no-store').json({
       success: true,
       fileId: file.id,
@@ -73,8 +73,13 @@ export function createEngagementRoutes(deps: TAppDeps): Router {
     const { site, file } = await openEngagementFile(deps, principalOf(res), input.projectId, input.fileId, 'comments');
     await limitSiteWrites(site.project.id);
     const visitorId = visitorIdOf(res);
-    await recordVisitor(deps, visitorId);
-    const comment = await createComment(deps, site, file, visitorId, { commentText: input.commentText, replyTo: input.parentId ?? input.threadId ?? null });
+    const comment = await createComment(
+      deps,
+      site,
+      file,
+      { id: visitorId, ...(await engagingVisitor(deps, visitorId)) },
+      { commentText: input.commentText, replyTo: input.parentId ?? input.threadId ?? null },
+    );
     res
       .status(201)
       .set('Cache-Control', 'no-store')
@@ -86,6 +91,14 @@ export function createEngagementRoutes(deps: TAppDeps): Router {
     const site = await openEngagementSite(deps, principalOf(res), query.projectId, null);
     const state = await getVisitorState(deps, site, visitorIdOf(res));
     res.set('Cache-Control', 'private, no-store').json({ success: true, ...state } satisfies TEngagementStateResponse);
+  });
+
+  // The visitor names themselves once per device (their cookie), optionally with an address shown to
+  // the creators of the sites they engage with. Never trusted for access: the cookie decides who they are.
+  router.put('/api/visitor/profile', limitWrites, visitor, async (req, res) => {
+    const input = ZVisitorProfileRequestSchema.parse(req.body ?? {});
+    const profile = await setVisitorProfile(deps, visitorIdOf(res), { name: input.name, email: input.email });
+    res.set('Cache-Control', 'no-store').json({ success: true, visitor: profile } satisfies TVisitorProfileResponse);
   });
 
   return router;

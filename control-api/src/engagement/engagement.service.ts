@@ -7,7 +7,6 @@
 import {
   FEATURE_DISABLED_MESSAGE,
   findCommentTextProblem,
-  visitorDisplayName,
   type TApprovalStatus,
   type TComment,
   type TCommentReply,
@@ -40,6 +39,14 @@ import {
   type TSiteFileRef,
 } from './engagement.repository.ts';
 import { isoTime } from './iso-time.ts';
+import { visitorProfileOf } from '../visitors/visitor-record.ts';
+
+/** Who engages: the cookie's visitor id, and the name (and address) they gave, stored with each row. */
+export interface TEngagingVisitor {
+  id: string;
+  name: string;
+  email: string | null;
+}
 
 type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'caches'>;
 
@@ -129,12 +136,12 @@ export async function setFavorite(
   deps: TDeps & Pick<TAppDeps, 'favorites'>,
   site: TEngagementSite,
   file: TSiteFileRef,
-  visitorId: string,
+  visitor: TEngagingVisitor,
   isFavorite: boolean,
 ): Promise<{ isFavorite: boolean; favoritesCount: number }> {
-  const userName = visitorDisplayName(visitorId);
+  const { id: visitorId, name: userName, email: userEmail } = visitor;
   if (!isFavorite) return { isFavorite, favoritesCount: (await deps.favorites.remove(file.id, visitorId)).favoritesCount };
-  const favorite = { id: newId(), projectId: site.project.id, fileId: file.id, visitorId, userName, now: deps.clock.now() };
+  const favorite = { id: newId(), projectId: site.project.id, fileId: file.id, visitorId, userName, userEmail, now: deps.clock.now() };
   // Without notifications a favourite is one statement, shared with the others of its turn (deps.favorites).
   if (!site.settings.enableNotifications) return { isFavorite, favoritesCount: (await deps.favorites.add(favorite)).favoritesCount };
   const { favoritesCount } = await writeEngagement(deps, site, async (db, notify) => {
@@ -150,15 +157,15 @@ export async function setApproval(
   deps: TDeps,
   site: TEngagementSite,
   file: TSiteFileRef,
-  visitorId: string,
+  visitor: TEngagingVisitor,
   status: TApprovalStatus,
 ): Promise<{ status: TApprovalStatus; updatedAt: number }> {
-  const userName = visitorDisplayName(visitorId);
+  const { id: visitorId, name: userName, email: userEmail } = visitor;
   // Setting the status it already has changes nothing (and tells nobody).
   const current = await findApproval(deps.db, file.id, visitorId);
   if (current?.status === status) return { status, updatedAt: current.updated_at };
   return writeEngagement(deps, site, async (db, notify) => {
-    const row = await upsertApproval(db, { id: newId(), projectId: site.project.id, fileId: file.id, visitorId, userName, status, now: deps.clock.now() });
+    const row = await upsertApproval(db, { id: newId(), projectId: site.project.id, fileId: file.id, visitorId, userName, userEmail, status, now: deps.clock.now() });
     await notify({ type: 'approval', projectId: site.project.id, fileId: file.id, fileName: file.name, visitorName: userName, status });
     return { status: row.status, updatedAt: row.updated_at };
   });
@@ -223,9 +230,10 @@ export async function createComment(
   deps: TDeps,
   site: TEngagementSite,
   file: TSiteFileRef,
-  visitorId: string,
+  visitor: TEngagingVisitor,
   input: { commentText: string; replyTo: string | null },
 ): Promise<TComment> {
+  const { id: visitorId, name: userName, email: userEmail } = visitor;
   assertCommentText(input.commentText);
   let parentId: string | null = null;
   if (input.replyTo) {
@@ -234,7 +242,6 @@ export async function createComment(
     // Replies are one level deep: answering a reply joins its thread.
     parentId = parent.parent_id ?? parent.id;
   }
-  const userName = visitorDisplayName(visitorId);
   const row: TCommentRow = {
     id: newId(),
     project_id: site.project.id,
@@ -242,6 +249,7 @@ export async function createComment(
     parent_id: parentId,
     visitor_id: visitorId,
     user_name: userName,
+    user_email: userEmail,
     // Stored exactly as typed; whoever shows it shows it as text.
     body: input.commentText,
     created_at: deps.clock.now(),
@@ -262,13 +270,14 @@ export async function createComment(
 
 export async function getVisitorState(deps: TDeps, site: TEngagementSite, visitorId: string): Promise<Omit<TEngagementStateResponse, 'success'>> {
   const { project, settings } = site;
-  const [favorites, approvals, commentCounts] = await Promise.all([
+  const [visitor, favorites, approvals, commentCounts] = await Promise.all([
+    visitorProfileOf(deps, visitorId),
     settings.enableFavorites ? listVisitorFavorites(deps.db, project.id, visitorId) : Promise.resolve([]),
     settings.enableApprovals ? listVisitorApprovals(deps.db, project.id, visitorId) : Promise.resolve([]),
     settings.enableComments ? countCommentsByFile(deps.db, project.id) : Promise.resolve({}),
   ]);
   return {
-    visitor: { name: visitorDisplayName(visitorId) },
+    visitor,
     features: { favorites: settings.enableFavorites, comments: settings.enableComments, approvals: settings.enableApprovals, analytics: settings.enableAnalytics },
     favorites,
     approvals,

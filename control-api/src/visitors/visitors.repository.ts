@@ -12,5 +12,24 @@ export async function insertVisitorIfMissing(db: Kysely<Database>, id: string, n
 }
 
 export async function findVisitorById(db: Kysely<Database>, id: string): Promise<{ id: string; created_at: number } | null> {
-  return (await db.selectFrom('visitors').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+  return (await db.selectFrom('visitors').select(['id', 'created_at']).where('id', '=', id).executeTakeFirst()) ?? null;
+}
+
+export interface TVisitorProfileRow {
+  display_name: string | null;
+  email: string | null;
+}
+
+/** The name and address a visitor gave (both null when they gave none, or were never recorded). */
+export async function findVisitorProfile(db: Kysely<Database>, id: string): Promise<TVisitorProfileRow> {
+  return (await db.selectFrom('visitors').select(['display_name', 'email']).where('id', '=', id).executeTakeFirst()) ?? { display_name: null, email: null };
+}
+
+/** Stores the visitor's name and address, recording the visitor first when needed (one statement). */
+export async function saveVisitorProfile(db: Kysely<Database>, id: string, profile: TVisitorProfileRow, now: number): Promise<void> {
+  await db
+    .insertInto('visitors')
+    .values({ id, created_at: now, display_name: profile.display_name, email: profile.email })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ display_name: profile.display_name, email: profile.email }))
+    .execute();
 }

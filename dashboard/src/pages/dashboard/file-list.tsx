@@ -1,6 +1,7 @@
 /**
- * The Files tab: each file with its thumbnail and counts, expandable to its favourites and its
- * comment threads (where the creator replies), and to the file's own analytics.
+ * The Files tab: each file with its thumbnail and counts, expandable to who favourited and reviewed
+ * it (by the name they gave, with the address they chose to show), its comment threads (where the
+ * creator replies), and the file's own analytics.
  */
 import { useId, useState, type FormEvent } from 'react';
 import { COMMENT_MAX_CHARS } from '@dropsite/shared';
@@ -8,7 +9,7 @@ import { formatCommentTime } from '@dropsite/shared/browser/relative-time';
 import { AlertIcon, CheckIcon, DocumentIcon, FolderIcon, HeartIcon, ImageIcon, MessageIcon } from '../../components/icons.tsx';
 import { EyeIcon } from '../../wizard/wizard-icons.tsx';
 import { postCreatorReply } from '../../dashboard-api/dashboard-api.ts';
-import type { TDetailsComment, TDetailsCommentReply, TProjectFileDetails } from '@dropsite/shared';
+import type { TApprovalStatus, TDetailsComment, TDetailsCommentReply, TProjectFileDetails } from '@dropsite/shared';
 import { AnalyticsPanel } from './analytics-panel.tsx';
 import { ChevronDownIcon, PendingIcon, ReplyIcon } from './dashboard-icons.tsx';
 import { approvalStateOf, commenterName, formatBytes, formatDate, type TApprovalTone } from './project-insights.ts';
@@ -99,7 +100,7 @@ function FileRow({ projectId, file, revision, onReplied }: { projectId: string; 
                   {file.favorites.map((favorite) => (
                     <li key={favorite.id} className="dash-people__item">
                       <HeartIcon size={14} />
-                      <span>{commenterName(favorite)}</span>
+                      <VisitorName entry={favorite} />
                       <time dateTime={favorite.createdAt}>{formatCommentTime(Date.parse(favorite.createdAt), Date.now())}</time>
                     </li>
                   ))}
@@ -118,7 +119,7 @@ function FileRow({ projectId, file, revision, onReplied }: { projectId: string; 
                       <li key={entry.id} className="dash-people__item">
                         <ApprovalStateIcon tone={entry.status} />
                         <span>
-                          {entry.userName || 'A client'}: {entry.status === 'approved' ? 'Approved' : 'Changes requested'}
+                          <VisitorName entry={{ userName: entry.userName, userEmail: entry.userEmail ?? '' }} />: {entry.status === 'approved' ? 'Approved' : 'Changes requested'}
                         </span>
                         <time dateTime={entry.createdAt}>{formatCommentTime(Date.parse(entry.createdAt), Date.now())}</time>
                       </li>
@@ -151,11 +152,28 @@ function FileRow({ projectId, file, revision, onReplied }: { projectId: string; 
   );
 }
 
+/** As the visitor's site and the analytics panel name them. */
+
+/** A visitor by the name they gave, and the address they chose to show (a mail link) when they gave one. Both are shown as text. */
+function VisitorName({ entry, nameClass = '' }: { entry: Pick<TDetailsCommentReply, 'userName' | 'userEmail'>; nameClass?: string }) {
+  const email = entry.userEmail.trim();
+  return (
+    <span className="dash-visitor">
+      <span className={`dash-visitor__name ${nameClass}`.trim()}>{commenterName(entry)}</span>
+      {email && (
+        <a className="dash-visitor__email" href={`mailto:${encodeURIComponent(email)}`}>
+          {email}
+        </a>
+      )}
+    </span>
+  );
+}
+
 function CommentBody({ comment }: { comment: Omit<TDetailsCommentReply, 'replies'> }) {
   return (
     <div className="dash-comment" data-creator={comment.isCreator ? '' : undefined}>
       <p className="dash-comment__meta">
-        <span className="dash-comment__author">{comment.isCreator ? 'You' : commenterName(comment)}</span>
+        {comment.isCreator ? <span className="dash-comment__author">You</span> : <VisitorName entry={comment} nameClass="dash-comment__author" />}
         {comment.isCreator && <span className="dash-badge">Creator</span>}
         <time dateTime={comment.createdAt}>{formatCommentTime(Date.parse(comment.createdAt), Date.now())}</time>
       </p>

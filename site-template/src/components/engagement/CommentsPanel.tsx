@@ -19,8 +19,12 @@ interface TCommentsPanelProps {
   target: TEngagementTarget;
   fileName: string;
   id: string;
-  /** How the site names this visitor, shown under the text box; empty while unknown. */
+  /** The name the visitor gave, shown under the text box with 'Change'; empty until they give one. */
   visitorName: string;
+  /** Opens the name prompt to change the name. */
+  onChangeName: () => void;
+  /** Resolves true once the visitor has a name (asking for it first when needed), false when they decline. */
+  ensureNamed: () => Promise<boolean>;
   /** In the wizard's preview nothing is loaded or sent. */
   isPreview: boolean;
   /** Speaks a short confirmation to screen readers. */
@@ -30,7 +34,7 @@ interface TCommentsPanelProps {
   onPosted?: () => void;
 }
 
-export function CommentsPanel({ target, fileName, id, visitorName, isPreview, announce, onCountChange, onPosted }: TCommentsPanelProps) {
+export function CommentsPanel({ target, fileName, id, visitorName, onChangeName, ensureNamed, isPreview, announce, onCountChange, onPosted }: TCommentsPanelProps) {
   const memoryKey = `${target.projectId}/${target.fileId}`;
   const [state, dispatch] = useReducer(reduceComments, memoryKey, (key): TCommentsState => ({ ...INITIAL_COMMENTS_STATE, draft: draftMemory.read(key) }));
   const isMounted = useRef(true);
@@ -109,6 +113,8 @@ export function CommentsPanel({ target, fileName, id, visitorName, isPreview, an
 
   const send = async () => {
     if (!canSubmit) return;
+    // The first comment waits for the visitor's name; the text stays in the box meanwhile (and if they decline).
+    if (!(await ensureNamed()) || !isMounted.current) return;
     const text = draft.text.trim();
     const threadId = draft.replyTo?.threadId ?? null;
     dispatch({ type: 'post-started' });
@@ -252,7 +258,19 @@ export function CommentsPanel({ target, fileName, id, visitorName, isPreview, an
               </button>
             </p>
           ) : (
-            <span className="engagement-composer__hint">{visitorName ? `Commenting as ${visitorName}` : ''}</span>
+            <span className="engagement-composer__hint">
+              {visitorName && (
+                <>
+                  <span className="engagement-composer__as">
+                    Commenting as <strong>{visitorName}</strong>
+                  </span>
+                  <span aria-hidden="true"> · </span>
+                  <button type="button" className="engagement-link-button" onClick={onChangeName} aria-label={`Change your name (${visitorName})`}>
+                    Change
+                  </button>
+                </>
+              )}
+            </span>
           )}
           <button type="submit" className="engagement-button engagement-button--primary" disabled={!canSubmit}>
             <SendIcon />

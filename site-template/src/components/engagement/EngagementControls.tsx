@@ -1,17 +1,22 @@
 /**
  * Favourite, approval and comment controls for the file a viewer shows. Viewers render
  * this inside their own island, for the file in view, never one island per file.
- * Each control appears only when the project's setting for it is on.
+ * Each control appears only when the project's setting for it is on. Every file type shows the
+ * same buttons with the same words (Favourite, Approve, Request changes, Comments); the compact
+ * variant only sits tighter on a viewer's toolbar.
  *
  * Favourite and approval change on screen only when the server answered OK (spec 4); their
  * state comes from one shared per-page store, so a returning visitor sees what they chose.
+ * A visitor who has not named themselves is asked once (VisitorNameDialog) before their first
+ * favourite, review or comment, which then completes without a second click.
  */
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, useSyncExternalStore, type CSSProperties, type JSX } from 'react';
 import type { TPublicSiteSettings } from '@dropsite/shared';
 import { CommentsPanel } from './CommentsPanel.tsx';
 import { fetchVisitorEngagement, saveApproval, saveFavorite, type TApprovalStatus } from './engagement-api.ts';
-import { ChangesIcon, CheckIcon, ChevronIcon, ClockIcon, CloseIcon, CommentIcon, HeartIcon } from './icons.tsx';
+import { ChangesIcon, CheckIcon, ChevronIcon, CloseIcon, CommentIcon, HeartIcon } from './icons.tsx';
 import { EMPTY_VISITOR_SNAPSHOT, getVisitorStore, type TVisitorSnapshot, type TVisitorStore } from './visitor-store.ts';
+import { VisitorNameDialog, readDeviceProfile } from './VisitorNameDialog.tsx';
 import './engagement.css';
 
 export interface TEngagementControlsProps {
@@ -42,12 +47,20 @@ export const APPROVAL_STATUS_LABELS: Record<TApprovalStatus, string> = {
   pending: 'Pending',
 };
 
-/** `short` replaces `label` in narrow panels; it is part of `label`, so the button's name still matches what is seen. */
-const APPROVAL_ACTIONS: { status: TApprovalStatus; label: string; short: string; Icon: () => JSX.Element }[] = [
+/**
+ * `short` replaces `label` in narrow places; it is part of `label`, so the button's name still matches
+ * what is seen. A pressed review button, pressed again, takes the review back (to pending).
+ */
+const APPROVAL_ACTIONS: { status: Exclude<TApprovalStatus, 'pending'>; label: string; short: string; Icon: () => JSX.Element }[] = [
   { status: 'approved', label: 'Approve', short: 'Approve', Icon: CheckIcon },
   { status: 'rejected', label: 'Request changes', short: 'Changes', Icon: ChangesIcon },
-  { status: 'pending', label: 'Pending', short: 'Pending', Icon: ClockIcon },
 ];
+
+interface TNamePrompt {
+  mode: 'first' | 'change';
+  /** Told whether the visitor saved a name (true) or closed the prompt (false). */
+  done: (isNamed: boolean) => void;
+}
 
 const noStore = () => () => {};
 const PREVIEW_NOTE = 'Visitors can use this on the published site.';
@@ -80,6 +93,7 @@ export function EngagementControls({ projectId, fileId, fileName, settings, vari
   const commentsButton = useRef<HTMLButtonElement>(null);
   const errorTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const [placement, setPlacement] = useState<TPanelPlacement | null>(null);
+  const [namePrompt, setNamePrompt] = useState<TNamePrompt | null>(null);
 
   // A different file in view: its own comments.
   useEffect(() => {
@@ -108,6 +122,21 @@ export function EngagementControls({ projectId, fileId, fileName, settings, vari
     if (!store) return;
     store.setCommentCount(fileId, (store.getSnapshot().commentCounts.get(fileId) ?? 0) + 1);
   }, [store, fileId]);
+
+  /**
+   * Resolves true once the visitor has a name: at once when they gave one, else after they give it
+   * in the prompt (false when they close it). When their state cannot be read the action goes ahead
+   * and the server names them as before.
+   */
+  const ensureNamed = useCallback(async (): Promise<boolean> => {
+    if (!store) return true;
+    if (store.getSnapshot().status !== 'ready') await store.ensureLoaded();
+    const current = store.getSnapshot();
+    if (current.status !== 'ready' || current.hasName) return true;
+    return new Promise<boolean>((resolve) => setNamePrompt({ mode: 'first', done: resolve }));
+  }, [store]);
+
+  const changeName = useCallback(() => setNamePrompt({ mode: 'change', done: () => {} }), []);
 
   const closeComments = useCallback(() => {
     setCommentsOpen(false);
@@ -138,8 +167,8 @@ export function EngagementControls({ projectId, fileId, fileName, settings, vari
     // viewer's dialog underneath (a prevented keydown makes no close request).
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== 'Escape' || event.defaultPrevented) return;
-      // A reply being written takes Escape first: it cancels the reply, not the panel.
-      if ((event.target as Element | null)?.closest?.('[data-replying]')) return;
+      // A reply being written takes Escape first: it cancels the reply, not the panel; so does the name prompt.
+      if ((event.target as Element | null)?.closest?.('[data-replying], [data-visitor-name]')) return;
       event.preventDefault();
       event.stopPropagation();
       closeComments();
@@ -165,7 +194,9 @@ export function EngagementControls({ projectId, fileId, fileName, settings, vari
   const toggleFavorite = async () => {
     if (!store) return showError(PREVIEW_NOTE, true);
     if (busy) return;
-    const next = !isFavorite;
+    // Taking a favourite back needs no name.
+    if (!isFavorite && !(await ensureNamed())) return;
+    const next = !store.getSnapshot().favorites.has(fileId);
     setBusy('favorite');
     try {
       const isNowFavorite = await saveFavorite(target, next);
@@ -182,9 +213,10 @@ export function EngagementControls({ projectId, fileId, fileName, settings, vari
   const chooseApproval = async (status: TApprovalStatus) => {
     if (!store) return showError(PREVIEW_NOTE, true);
     if (busy) return;
-    // In the compact toolbar a pressed button toggles back to pending.
-    const next = isCompact && status === approval ? 'pending' : status;
-    if (next === approval) return;
+    // A pressed button toggles back to pending.
+    const next = status === approval ? 'pending' : status;
+    if (next !== 'pending' && !(await ensureNamed())) return;
+    if (next === (store.getSnapshot().approvals.get(fileId) ?? 'pending')) return;
     setBusy(status);
     try {
       const stored = await saveApproval(target, next);
@@ -198,9 +230,18 @@ export function EngagementControls({ projectId, fileId, fileName, settings, vari
     }
   };
 
-  const approvalActions = isCompact ? APPROVAL_ACTIONS.filter((a) => a.status !== 'pending') : APPROVAL_ACTIONS;
   const commentCount = snapshot.commentCounts.get(fileId) ?? (snapshot.status === 'ready' ? 0 : null);
   const commentsLabel = commentCount === null ? 'Comments' : `Comments (${commentCount})`;
+
+  const label = (long: string, short: string) =>
+    short === long ? (
+      <span className="engagement-toggle__label">{long}</span>
+    ) : (
+      <>
+        <span className="engagement-toggle__label engagement-label--long">{long}</span>
+        <span className="engagement-toggle__label engagement-label--short">{short}</span>
+      </>
+    );
 
   return (
     <div ref={root} className={`engagement engagement--${variant}`} role="group" aria-label={`Feedback on ${fileName}`} data-engagement="">
@@ -213,23 +254,18 @@ export function EngagementControls({ projectId, fileId, fileName, settings, vari
             aria-busy={busy === 'favorite' || undefined}
             aria-disabled={busy !== null || undefined}
             aria-label="Favourite"
-            title={isCompact ? (isFavorite ? 'Remove from favourites' : 'Add to favourites') : undefined}
+            title={isFavorite ? 'Remove from favourites' : 'Add to favourites'}
             onClick={() => void toggleFavorite()}
           >
             <HeartIcon filled={isFavorite} />
-            {!isCompact && <span>{isFavorite ? 'Favourited' : 'Favourite'}</span>}
+            {label(isFavorite ? 'Favourited' : 'Favourite', isFavorite ? 'Favourited' : 'Favourite')}
           </button>
         )}
 
         {settings.enableApprovals && (
-          <div className="engagement-review" role="group" aria-label={isCompact ? 'Review' : undefined} aria-labelledby={isCompact ? undefined : `${panelId}-review`}>
-            {!isCompact && (
-              <span id={`${panelId}-review`} className="engagement-review__label">
-                Your review: <strong data-status={approval}>{APPROVAL_STATUS_LABELS[approval]}</strong>
-              </span>
-            )}
+          <div className="engagement-review" role="group" aria-label="Review">
             <div className="engagement-review__buttons">
-              {approvalActions.map(({ status, label, short, Icon }) => (
+              {APPROVAL_ACTIONS.map(({ status, label: long, short, Icon }) => (
                 <button
                   key={status}
                   type="button"
@@ -237,20 +273,12 @@ export function EngagementControls({ projectId, fileId, fileName, settings, vari
                   aria-pressed={approval === status}
                   aria-busy={busy === status || undefined}
                   aria-disabled={busy !== null || undefined}
-                  aria-label={isCompact || short !== label ? label : undefined}
-                  title={isCompact ? (approval === status ? `${APPROVAL_STATUS_LABELS[status]} (select to undo)` : label) : undefined}
+                  aria-label={long}
+                  title={approval === status ? `${APPROVAL_STATUS_LABELS[status]} (select to undo)` : long}
                   onClick={() => void chooseApproval(status)}
                 >
                   <Icon />
-                  {!isCompact &&
-                    (short === label ? (
-                      <span>{label}</span>
-                    ) : (
-                      <>
-                        <span className="engagement-label--long">{label}</span>
-                        <span className="engagement-label--short">{short}</span>
-                      </>
-                    ))}
+                  {label(approval === status && status === 'approved' ? 'Approved' : long, approval === status && status === 'approved' ? 'Approved' : short)}
                 </button>
               ))}
             </div>
@@ -264,17 +292,11 @@ export function EngagementControls({ projectId, fileId, fileName, settings, vari
             className="engagement-toggle engagement-toggle--comments"
             aria-expanded={isCommentsOpen}
             aria-controls={isCommentsOpen ? panelId : undefined}
-            aria-label={isCompact ? commentsLabel : undefined}
-            title={isCompact ? commentsLabel : undefined}
+            title={commentsLabel}
             onClick={() => setCommentsOpen((open) => !open)}
           >
             <CommentIcon />
-            {!isCompact && <span>{commentsLabel}</span>}
-            {isCompact && commentCount !== null && commentCount > 0 && (
-              <span className="engagement-count" aria-hidden="true">
-                {commentCount > 99 ? '99+' : commentCount}
-              </span>
-            )}
+            {label(commentsLabel, commentsLabel)}
             {!isCompact && <ChevronIcon />}
           </button>
         )}
@@ -307,13 +329,33 @@ export function EngagementControls({ projectId, fileId, fileName, settings, vari
             id={panelId}
             target={target}
             fileName={fileName}
-            visitorName={snapshot.visitorName}
+            visitorName={snapshot.hasName ? snapshot.visitorName : ''}
+            onChangeName={changeName}
+            ensureNamed={ensureNamed}
             isPreview={!store}
             announce={announce}
             onCountChange={setCommentCount}
             onPosted={countPostedComment}
           />
         </div>
+      )}
+
+      {namePrompt && (
+        <VisitorNameDialog
+          mode={namePrompt.mode}
+          initialName={snapshot.hasName ? snapshot.visitorName : readDeviceProfile().name}
+          initialEmail={snapshot.hasName ? (snapshot.visitorEmail ?? '') : readDeviceProfile().email}
+          onSaved={(profile) => {
+            store?.setVisitor(profile);
+            setNamePrompt(null);
+            namePrompt.done(true);
+            announce(`You appear as ${profile.name}`);
+          }}
+          onCancel={() => {
+            setNamePrompt(null);
+            namePrompt.done(false);
+          }}
+        />
       )}
     </div>
   );

@@ -6,12 +6,20 @@
  * controls offer Retry).
  */
 import { ApiRequestError, callApi } from '@dropsite/shared/browser/api-client';
-import type { TApprovalRequest, TApprovalStatus, TCreateCommentRequest, TFavoriteRequest } from '@dropsite/shared';
+import type { TApprovalRequest, TApprovalStatus, TCreateCommentRequest, TFavoriteRequest, TVisitorProfile, TVisitorProfileRequest } from '@dropsite/shared';
 import { toShownComment, type TShownComment } from './comment-model.ts';
 import { fetchInOrder } from './first-call.ts';
-import { ReplyShapeError, readApprovalResponse, readCommentsResponse, readCreatedComment, readEngagementState, readFavoriteResponse } from './reply-readers.ts';
+import {
+  ReplyShapeError,
+  readApprovalResponse,
+  readCommentsResponse,
+  readCreatedComment,
+  readEngagementState,
+  readFavoriteResponse,
+  readVisitorProfileResponse,
+} from './reply-readers.ts';
 
-export type { TApprovalStatus };
+export type { TApprovalStatus, TVisitorProfile };
 
 function request(method: string, path: string, body?: unknown): Promise<unknown> {
   return callApi(path, { method, body }, fetchInOrder);
@@ -33,8 +41,8 @@ export interface TEngagementTarget {
 }
 
 export interface TVisitorEngagement {
-  /** 'User' and the last 4 characters of the visitor's id, as the server names them. */
-  visitorName: string;
+  /** The name the visitor gave (else 'User' and the last 4 characters of their id), as the server names them. */
+  visitor: TVisitorProfile;
   favorites: Set<string>;
   approvals: Map<string, TApprovalStatus>;
   commentCounts: Map<string, number>;
@@ -45,11 +53,18 @@ export async function fetchVisitorEngagement(projectId: string): Promise<TVisito
   const json = await request('GET', `/api/engagement/state?projectId=${encodeURIComponent(projectId)}`);
   const reply = parseReply(readEngagementState, json);
   return {
-    visitorName: reply.visitor.name,
+    visitor: reply.visitor,
     favorites: new Set(reply.favorites),
     approvals: new Map(reply.approvals.map((a) => [a.fileId, a.status])),
     commentCounts: new Map(Object.entries(reply.commentCounts)),
   };
+}
+
+/** PUT /api/visitor/profile: the visitor's name and optional address (empty: none); answers how the site now names them. */
+export async function saveVisitorProfile(name: string, email: string): Promise<TVisitorProfile> {
+  const body: TVisitorProfileRequest = { name: name.trim(), email: email.trim() };
+  const json = await request('PUT', '/api/visitor/profile', body);
+  return parseReply(readVisitorProfileResponse, json).visitor;
 }
 
 /** POST (on) or DELETE (off) /api/favorites; answers the visitor's state after the call. */

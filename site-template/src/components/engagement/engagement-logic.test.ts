@@ -8,13 +8,17 @@ import {
   COMMENT_LIST_HEIGHT,
   COMMENT_MAX_LENGTH,
   ReplyShapeError,
+  VISITOR_NAME_MAX_LENGTH,
   formatVisitorName,
   isCommentTextSendable,
+  isVisitorEmailSendable,
+  visitorNameProblem,
   readApprovalResponse,
   readCommentsResponse,
   readCreatedComment,
   readEngagementState,
   readFavoriteResponse,
+  readVisitorProfileResponse,
 } from './reply-readers.ts';
 import {
   COMMENT_LIST_HEIGHT_PX,
@@ -24,7 +28,11 @@ import {
   ZCreateCommentResponseSchema,
   ZEngagementStateResponseSchema,
   ZFavoriteResponseSchema,
+  VISITOR_NAME_MAX_CHARS,
+  ZVisitorProfileResponseSchema,
   findCommentTextProblem,
+  findVisitorNameProblem,
+  isValidVisitorEmail,
   visitorDisplayName,
 } from '@dropsite/shared';
 
@@ -163,7 +171,12 @@ describe('visitor store (one load per page, shared by every control)', () => {
     const second = store.ensureLoaded();
     expect(first).toBe(second);
     expect(store.getSnapshot().status).toBe('loading');
-    d.resolve({ visitorName: 'User 9fQk', favorites: new Set(['f1']), approvals: new Map([['f2', 'rejected']]), commentCounts: new Map([['f1', 2]]) });
+    d.resolve({
+      visitor: { name: 'User 9fQk', hasName: false, email: null },
+      favorites: new Set(['f1']),
+      approvals: new Map([['f2', 'rejected']]),
+      commentCounts: new Map([['f1', 2]]),
+    });
     await first;
     expect(calls).toBe(1);
     expect(seen).toBe(2);
@@ -180,7 +193,12 @@ describe('visitor store (one load per page, shared by every control)', () => {
     store.setFavorite('f1', false);
     store.setApproval('f2', 'approved');
     store.setCommentCount('f1', 3);
-    d.resolve({ visitorName: 'User 9fQk', favorites: new Set(['f1']), approvals: new Map([['f2', 'rejected']]), commentCounts: new Map([['f1', 2]]) });
+    d.resolve({
+      visitor: { name: 'User 9fQk', hasName: false, email: null },
+      favorites: new Set(['f1']),
+      approvals: new Map([['f2', 'rejected']]),
+      commentCounts: new Map([['f1', 2]]),
+    });
     await loading;
     expect(store.getSnapshot().favorites.has('f1')).toBe(false);
     expect(store.getSnapshot().approvals.get('f2')).toBe('approved');
@@ -192,7 +210,7 @@ describe('visitor store (one load per page, shared by every control)', () => {
     const store = createVisitorStore(async () => {
       calls++;
       if (calls === 1) throw new Error('offline');
-      return { visitorName: 'User 9fQk', favorites: new Set(['f9']), approvals: new Map(), commentCounts: new Map() };
+      return { visitor: { name: 'User 9fQk', hasName: false, email: null }, favorites: new Set(['f9']), approvals: new Map(), commentCounts: new Map() };
     });
     await store.ensureLoaded();
     expect(store.getSnapshot().status).toBe('error');
@@ -201,8 +219,19 @@ describe('visitor store (one load per page, shared by every control)', () => {
     expect(store.getSnapshot().favorites.has('f9')).toBe(true);
   });
 
+  it('takes the name the visitor gave, also over a load that was in flight', async () => {
+    const d = deferred();
+    const store = createVisitorStore(() => d.promise);
+    const loading = store.ensureLoaded();
+    store.setVisitor({ name: 'Anna', hasName: true, email: 'anna@example.com' });
+    expect(store.getSnapshot()).toMatchObject({ visitorName: 'Anna', hasName: true, visitorEmail: 'anna@example.com' });
+    d.resolve({ visitor: { name: 'User 9fQk', hasName: false, email: null }, favorites: new Set(), approvals: new Map(), commentCounts: new Map() });
+    await loading;
+    expect(store.getSnapshot()).toMatchObject({ status: 'ready', visitorName: 'Anna', hasName: true, visitorEmail: 'anna@example.com' });
+  });
+
   it('hands out a new snapshot object on every change (so React re-renders)', () => {
-    const store = createVisitorStore(async () => ({ visitorName: '', favorites: new Set(), approvals: new Map(), commentCounts: new Map() }));
+    const store = createVisitorStore(async () => ({ visitor: { name: '', hasName: false, email: null }, favorites: new Set(), approvals: new Map(), commentCounts: new Map() }));
     const before = store.getSnapshot();
     store.setFavorite('a', true);
     expect(store.getSnapshot()).not.toBe(before);
@@ -225,7 +254,7 @@ describe('reply readers agree with the shared schemas', () => {
     comments: { success: true, total: 2, comments: [{ ...comment, replies: [{ ...comment, id: 'c2', parentId: 'c1', isOwn: false }] }] },
     state: {
       success: true,
-      visitor: { name: 'User 9fQk' },
+      visitor: { name: 'Anna Berg', hasName: true, email: 'anna@example.com' },
       features: { favorites: true, comments: true, approvals: false, analytics: true },
       favorites: ['f1'],
       approvals: [{ fileId: 'f1', status: 'rejected' }],
@@ -234,12 +263,14 @@ describe('reply readers agree with the shared schemas', () => {
     favorite: { success: true, fileId: 'f1', isFavorite: true, favoritesCount: 3 },
     approval: { success: true, fileId: 'f1', status: 'approved', updatedAt: '2026-11-22T10:00:00.000Z' },
     created: { success: true, comment: { ...comment, replies: [] } },
+    profile: { success: true, visitor: { name: 'User 9fQk', hasName: false, email: null } },
   };
 
   it('reads what the schemas accept, to the same values', () => {
     expect(readCommentsResponse(replies.comments)).toEqual(ZCommentsResponseSchema.parse(replies.comments));
     expect(readEngagementState(replies.state)).toEqual(ZEngagementStateResponseSchema.parse(replies.state));
     expect(readFavoriteResponse(replies.favorite)).toEqual(ZFavoriteResponseSchema.parse(replies.favorite));
+    expect(readVisitorProfileResponse(replies.profile)).toEqual(ZVisitorProfileResponseSchema.parse(replies.profile));
     expect(readApprovalResponse(replies.approval)).toEqual(ZApprovalResponseSchema.parse(replies.approval));
     const { replies: _replies, ...created } = ZCreateCommentResponseSchema.parse(replies.created).comment;
     expect(readCreatedComment(replies.created)).toEqual(created);
@@ -250,6 +281,8 @@ describe('reply readers agree with the shared schemas', () => {
       [readCommentsResponse, ZCommentsResponseSchema, { ...replies.comments, comments: [{ ...comment }] }],
       [readCommentsResponse, ZCommentsResponseSchema, { ...replies.comments, success: false }],
       [readEngagementState, ZEngagementStateResponseSchema, { ...replies.state, approvals: [{ fileId: 'f1', status: 'maybe' }] }],
+      [readEngagementState, ZEngagementStateResponseSchema, { ...replies.state, visitor: { name: 'User 9fQk' } }],
+      [readVisitorProfileResponse, ZVisitorProfileResponseSchema, { success: true, visitor: { name: 'Anna', hasName: 'yes', email: null } }],
       [readFavoriteResponse, ZFavoriteResponseSchema, { ...replies.favorite, favoritesCount: -1 }],
       [readApprovalResponse, ZApprovalResponseSchema, { ...replies.approval, status: 'ok' }],
       [readCreatedComment, ZCreateCommentResponseSchema, { success: true, comment: { ...comment, isOwn: 'yes', replies: [] } }],
@@ -267,6 +300,26 @@ describe('reply readers agree with the shared schemas', () => {
     const samples = ['', '   ', 'ok', ' ok ', 'a\u0000b', '\uD800', 'x'.repeat(5000), 'x'.repeat(5001), '😀'.repeat(5000), '😀'.repeat(5001), '👩‍👩‍👧 שלום'];
     for (const sample of samples) expect(isCommentTextSendable(sample), JSON.stringify(sample.slice(0, 8))).toBe(findCommentTextProblem(sample) === null);
     for (const id of ['', 'ab', 'session_1700_abcd9f2k']) expect(formatVisitorName(id)).toBe(visitorDisplayName(id));
+    expect(VISITOR_NAME_MAX_LENGTH).toBe(VISITOR_NAME_MAX_CHARS);
+    const names = [
+      '',
+      '  ',
+      'Anna',
+      ' Anna Berg ',
+      'a\u0000b',
+      'line\nbreak',
+      'tab\there',
+      'evil\u202Eexe',
+      '\uD800',
+      'x'.repeat(60),
+      'x'.repeat(61),
+      '😀'.repeat(60),
+      '😀'.repeat(61),
+      'Zoë Ørsted-李',
+    ];
+    for (const name of names) expect(visitorNameProblem(name) === null, JSON.stringify(name)).toBe(findVisitorNameProblem(name.trim()) === null);
+    const emails = ['', ' ', 'anna@example.com', ' anna@example.com ', 'anna@example', 'a b@example.com', 'a@b.c\r\nBcc: x@y.z', 'a\u0007@b.co', `${'a'.repeat(320)}@b.co`];
+    for (const email of emails) expect(isVisitorEmailSendable(email), JSON.stringify(email)).toBe(email.trim() === '' || isValidVisitorEmail(email.trim()));
   });
 });
 

@@ -40,13 +40,6 @@ export const ChangesIcon = () => (
   </Svg>
 );
 
-export const ClockIcon = () => (
-  <Svg>
-    <circle cx="12" cy="12" r="8" />
-    <path d="M12 8v4.5l3 1.5" />
-  </Svg>
-);
-
 export const CommentIcon = () => (
   <Svg>
     <path d="M6 18.5 4 20.5v-14a2 2 0 0 1 2-2h12a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2Z" />

@@ -8,7 +8,16 @@
  * schemas on real-shaped replies. Constants and rules needed at runtime are mirrored below and
  * the same test holds them equal to shared's.
  */
-import type { TApprovalResponse, TApprovalStatus, TCommentReply, TCommentsResponse, TEngagementStateResponse, TFavoriteResponse } from '@dropsite/shared';
+import type {
+  TApprovalResponse,
+  TApprovalStatus,
+  TCommentReply,
+  TCommentsResponse,
+  TEngagementStateResponse,
+  TFavoriteResponse,
+  TVisitorProfile,
+  TVisitorProfileResponse,
+} from '@dropsite/shared';
 
 /** shared COMMENT_LIST_HEIGHT_PX (spec 9). */
 export const COMMENT_LIST_HEIGHT = 240;
@@ -23,6 +32,28 @@ export function isCommentTextSendable(text: string): boolean {
   let count = 0;
   for (const _ of text) if (++count > COMMENT_MAX_LENGTH) return false;
   return true;
+}
+
+/** shared VISITOR_NAME_MAX_CHARS. */
+export const VISITOR_NAME_MAX_LENGTH = 60;
+
+/** What shared findVisitorNameProblem refuses besides length: control characters and invisible direction marks. */
+const UNSAFE_IN_NAME = /[\p{Cc}\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029]/u;
+
+/** shared findVisitorNameProblem(name.trim()), as the words the name prompt shows; null when the name may be sent. */
+export function visitorNameProblem(name: string): string | null {
+  const trimmed = name.trim();
+  if (trimmed === '') return 'Please enter your name.';
+  if (UNSAFE_IN_NAME.test(trimmed) || LONE_SURROGATE.test(trimmed)) return 'The name contains characters that cannot be used.';
+  if ([...trimmed].length > VISITOR_NAME_MAX_LENGTH) return `Names can be at most ${VISITOR_NAME_MAX_LENGTH} characters.`;
+  return null;
+}
+
+/** shared isValidVisitorEmail(email.trim()), or an empty address (none given). */
+export function isVisitorEmailSendable(email: string): boolean {
+  const trimmed = email.trim();
+  if (trimmed === '') return true;
+  return trimmed.length <= 320 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(trimmed) && !UNSAFE_IN_NAME.test(trimmed) && !LONE_SURROGATE.test(trimmed);
 }
 
 /** shared visitorDisplayName: 'User' and the last 4 characters of a visitor id. */
@@ -112,7 +143,7 @@ export function readEngagementState(json: unknown): TEngagementStateResponse {
   const counts = record(reply.commentCounts, 'state.commentCounts');
   return {
     success: true,
-    visitor: { name: text(visitor.name, 'state.visitor.name') },
+    visitor: readVisitor(visitor, 'state.visitor'),
     features: {
       favorites: flag(features.favorites, 'features.favorites'),
       comments: flag(features.comments, 'features.comments'),
@@ -126,6 +157,20 @@ export function readEngagementState(json: unknown): TEngagementStateResponse {
     }),
     commentCounts: Object.fromEntries(Object.entries(counts).map(([fileId, n]) => [fileId, count(n, 'state.commentCounts[]')])),
   };
+}
+
+function readVisitor(visitor: TRecord, where: string): TVisitorProfile {
+  return {
+    name: text(visitor.name, `${where}.name`),
+    hasName: flag(visitor.hasName, `${where}.hasName`),
+    email: visitor.email === null ? null : text(visitor.email, `${where}.email`),
+  };
+}
+
+/** PUT /api/visitor/profile's answer: the visitor as the site now names them. */
+export function readVisitorProfileResponse(json: unknown): TVisitorProfileResponse {
+  const reply = succeeded(json, 'profile');
+  return { success: true, visitor: readVisitor(record(reply.visitor, 'profile.visitor'), 'profile.visitor') };
 }
 
 export function readFavoriteResponse(json: unknown): TFavoriteResponse {

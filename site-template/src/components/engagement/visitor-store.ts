@@ -3,12 +3,16 @@
  * every control on it (module state: all islands on a page share this module instance). Changes
  * land here only after the server said OK, so every control showing a file agrees.
  */
-import type { TApprovalStatus, TVisitorEngagement } from './engagement-api.ts';
+import type { TApprovalStatus, TVisitorEngagement, TVisitorProfile } from './engagement-api.ts';
 
 export interface TVisitorSnapshot {
   status: 'idle' | 'loading' | 'ready' | 'error';
-  /** How the site names this visitor ('User 9fQk'); empty until loaded. */
+  /** How the site names this visitor: the name they gave, else 'User 9fQk'; empty until loaded. */
   visitorName: string;
+  /** Whether the visitor gave a name (they are asked before their first favourite, comment or review). */
+  hasName: boolean;
+  /** The address they chose to show the creator, or null. */
+  visitorEmail: string | null;
   favorites: ReadonlySet<string>;
   approvals: ReadonlyMap<string, TApprovalStatus>;
   commentCounts: ReadonlyMap<string, number>;
@@ -17,6 +21,8 @@ export interface TVisitorSnapshot {
 export const EMPTY_VISITOR_SNAPSHOT: TVisitorSnapshot = {
   status: 'idle',
   visitorName: '',
+  hasName: false,
+  visitorEmail: null,
   favorites: new Set(),
   approvals: new Map(),
   commentCounts: new Map(),
@@ -30,6 +36,8 @@ export interface TVisitorStore {
   setFavorite(fileId: string, isFavorite: boolean): void;
   setApproval(fileId: string, status: TApprovalStatus): void;
   setCommentCount(fileId: string, count: number): void;
+  /** The visitor named themselves (the server stored it). */
+  setVisitor(profile: TVisitorProfile): void;
 }
 
 export function createVisitorStore(load: () => Promise<TVisitorEngagement>): TVisitorStore {
@@ -39,6 +47,7 @@ export function createVisitorStore(load: () => Promise<TVisitorEngagement>): TVi
   const confirmedFavorites = new Map<string, boolean>();
   const confirmedApprovals = new Map<string, TApprovalStatus>();
   const confirmedCounts = new Map<string, number>();
+  let confirmedVisitor: TVisitorProfile | null = null;
   const listeners = new Set<() => void>();
 
   const publish = (next: TVisitorSnapshot) => {
@@ -66,7 +75,8 @@ export function createVisitorStore(load: () => Promise<TVisitorEngagement>): TVi
           for (const [fileId, status] of confirmedApprovals) approvals.set(fileId, status);
           const commentCounts = new Map(state.commentCounts);
           for (const [fileId, count] of confirmedCounts) commentCounts.set(fileId, count);
-          publish({ status: 'ready', visitorName: state.visitorName, favorites, approvals, commentCounts });
+          const visitor = confirmedVisitor ?? state.visitor;
+          publish({ status: 'ready', visitorName: visitor.name, hasName: visitor.hasName, visitorEmail: visitor.email, favorites, approvals, commentCounts });
         },
         () => {
           // A later control mounting may try again; until then each control starts from 'off'.
@@ -86,6 +96,10 @@ export function createVisitorStore(load: () => Promise<TVisitorEngagement>): TVi
     setApproval(fileId, status) {
       confirmedApprovals.set(fileId, status);
       publish({ ...snapshot, approvals: new Map(snapshot.approvals).set(fileId, status) });
+    },
+    setVisitor(profile) {
+      confirmedVisitor = profile;
+      publish({ ...snapshot, visitorName: profile.name, hasName: profile.hasName, visitorEmail: profile.email });
     },
     setCommentCount(fileId, count) {
       confirmedCounts.set(fileId, count);

@@ -72,7 +72,8 @@ export default function SingleImageViewer({ site, image, displayWidth, title, ca
       </figure>
       <aside className="sv-panel" aria-label="Image details">
         <div className="sv-panel__actions">
-          <LikeButton likeKey={`${site.projectId}:${image.id}`} label={image.name} />
+          {/* With favourites on, the Favourite button below is the one heart: no second, device-only Like. */}
+          {!site.settings.enableFavorites && <LikeButton likeKey={`${site.projectId}:${image.id}`} label={image.name} />}
           <ShareButton title={title} />
           <DownloadButton file={image} variant="primary" />
         </div>
