@@ -5,32 +5,12 @@
  * opens the lightbox; the keyboard reaches and opens everything, and focus stays where it was.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { moveThePointer, pdf, photos, publish } from './visitor-support.ts';
+import { moveThePointer, pdf, photos, publish, silentWav } from './visitor-support.ts';
 
 test.describe.configure({ mode: 'serial' });
 
 let gallerySlug = '';
 let pdfSlug = '';
-
-/** A second of silence as a 16-bit mono WAV. */
-function silentWav(): Buffer {
-  const rate = 8000;
-  const data = Buffer.alloc(rate * 2);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVEfmt ', 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
-}
 
 test.beforeAll(async ({ request }) => {
   gallerySlug = await publish(request, await photos(6, 'quay'));

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { TArchiveEntry } from '@dropsite/shared';
-import { entryDownloadUrl, filePaths, filterTree, folderPaths, sortTree, visibleRows } from './archive/archive-tree.ts';
+import { entryDownloadUrl, filePaths, filterTree, folderPaths, savedSpaceLabel, sortTree, visibleRows } from './archive/archive-tree.ts';
 import { cardLines, clampFontSize, parseCsv } from './text/text-format.ts';
 import { parseInline, parseMarkdown } from './text/markdown.ts';
-import { formatBitrate, formatClock, formatResolution, videoFormatLabel } from './video/video-format.ts';
+import { formatClock, formatResolution, videoFormatLabel } from './video/video-format.ts';
 import { fileNameFromDisposition } from './shared/actions.ts';
 import { assertPdfBytes, PDF_MESSAGES } from './pdf/pdf-library.ts';
 
@@ -56,6 +56,16 @@ describe('archive tree', () => {
     expect(entryDownloadUrl('f1', ['a b/c&d.txt'])).toBe('/api/files/f1/entry?path=a%20b%2Fc%26d.txt');
     expect(entryDownloadUrl('f1', ['x', 'y'])).toBe('/api/files/f1/entry?path=x&path=y');
   });
+
+  it('says how much space compression saved, only when it saved some', () => {
+    expect(savedSpaceLabel(1000, 580)).toBe('42%');
+    expect(savedSpaceLabel(1000, 1000)).toBe('');
+    // Stored entries plus the ZIP's own headers: larger than the files, nothing saved.
+    expect(savedSpaceLabel(1000, 1040)).toBe('');
+    expect(savedSpaceLabel(1000, 995)).toBe('');
+    expect(savedSpaceLabel(1_000_000, 10)).toBe('99%');
+    expect(savedSpaceLabel(0, 0)).toBe('');
+  });
 });
 
 describe('text document', () => {
@@ -106,7 +116,7 @@ describe('text document', () => {
 });
 
 describe('video figures', () => {
-  it('formats clock times, resolutions, bitrates and formats', () => {
+  it('formats clock times, resolutions and formats', () => {
     expect(formatClock(0)).toBe('0:00');
     expect(formatClock(83.6)).toBe('1:23');
     expect(formatClock(3725)).toBe('1:02:05');
@@ -114,8 +124,6 @@ describe('video figures', () => {
     expect(formatResolution(1920, 1080)).toBe('1920 × 1080 (1080p)');
     expect(formatResolution(1080, 1920)).toBe('1080 × 1920 (1080p)');
     expect(formatResolution(3840, 2160)).toBe('3840 × 2160 (4K)');
-    expect(formatBitrate(4_600_000)).toBe('4.6 Mbps');
-    expect(formatBitrate(128_000)).toBe('128 kbps');
     expect(videoFormatLabel('clip.mov', { videoCodec: 'hevc', audioCodec: 'aac' })).toBe('MOV · H.265 / AAC');
     expect(videoFormatLabel('clip', {})).toBe('Video');
   });
