@@ -18,7 +18,8 @@ const SIZES = [
 ] as const;
 const SCHEMES = ['light', 'dark'] as const;
 
-const MARKDOWN = '# Delivery notes\n\nThese are the **final selects**.\n\n- 30 frames, edited\n- [Licence](https://example.com/licence)\n\n```\nprint: 300 dpi at 40 × 60 cm, matte, no border, on the heavy stock we agreed on in October\n```\n';
+const MARKDOWN =
+  '# Delivery notes\n\nThese are the **final selects**.\n\n- 30 frames, edited\n- [Licence](https://example.com/licence)\n\n```\nprint: 300 dpi at 40 × 60 cm, matte, no border, on the heavy stock we agreed on in October\n```\n';
 const CODE = `export function frameName(index: number, prefix = 'harbour-lights-october-selects-final'): string {\n  return \`\${prefix}-\${String(index).padStart(3, '0')}.jpg\`; // a long line that runs past a phone's width\n}\n`;
 const RTF = '{\\rtf1\\ansi{\\fonttbl\\f0\\fswiss Helvetica;}\\f0\\pard Usage licence for the October selects.\\par Print and web, two years.\\par}';
 
@@ -29,7 +30,12 @@ const SITES: Record<string, { files: () => Promise<TUploadFile[]>; fields?: Reco
   video: { files: async () => [await video('teaser.mp4', 2)], ready: '.vv-player' },
   audio: { files: async () => [{ name: 'voice-note.wav', type: 'audio/wav', bytes: silentWav() }], ready: 'audio' },
   archive: {
-    files: async () => [await zip('selects.zip', [{ path: 'raw/frame-01.cr2', data: Buffer.alloc(4000, 3) }, { path: 'README.txt', data: 'Thank you!\n' }])],
+    files: async () => [
+      await zip('selects.zip', [
+        { path: 'raw/frame-01.cr2', data: Buffer.alloc(4000, 3) },
+        { path: 'README.txt', data: 'Thank you!\n' },
+      ]),
+    ],
     ready: '[role="tree"]',
   },
   text: {

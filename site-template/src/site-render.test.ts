@@ -204,6 +204,32 @@ describe('viewer choice by content', () => {
     expect($('button:contains("Open Preview")').length).toBe(1);
   });
 
+  it("a Markdown file's card reads formatted, not as its source, and nothing a file holds becomes markup", async () => {
+    const firstLines = [
+      '# Delivery notes',
+      '',
+      'The **final** selects, [licence](https://example.com/l).',
+      '',
+      '- one',
+      '- two',
+      '<script>alert(1)</script>',
+      '[bad](javascript:alert(1))',
+    ];
+    const file = makeFile('notes.md', { size: 400, type: 'text/markdown' }, { text: { encoding: 'utf-8', firstLines, totalLines: 8 } });
+    const $ = await render(makeSite([file]));
+    const card = $('.tv-card__lines');
+    expect(card.is('div')).toBe(true);
+    expect(card.find('h2').text()).toBe('Delivery notes');
+    expect(card.find('strong').text()).toBe('final');
+    expect(card.find('li').length).toBe(2);
+    expect(card.find('a').attr('href')).toBe('https://example.com/l');
+    expect(card.find('a').attr('rel')).toContain('noopener');
+    expect(card.text()).not.toContain('**');
+    expect(card.text()).toContain('<script>alert(1)</script>');
+    expect(card.find('script').length).toBe(0);
+    expect(card.find('a[href^="javascript"]').length).toBe(0);
+  });
+
   it('presentations: the PDF viewer on the converted PDF, else a download card with the reason', async () => {
     const converted = makeFile('pitch.pptx', {}, { pdfUrl: '/api/files/x/pdf', pages: 12 });
     const $ = await render(makeSite([converted]));
@@ -221,8 +247,9 @@ describe('viewer choice by content', () => {
     const $ = await render(makeSite([...images(3), makePdfFile('brief.pdf', 2), makeVideoFile(), makeZipFile(), makeTextFile(), makeFile('budget.xlsx')]));
     expect(islands($)).toEqual(['GalleryViewer', 'PdfViewer', 'VideoViewer', 'ArchiveViewer', 'TextViewer']);
     expect($('.download-card__name').text()).toBe('budget.xlsx');
-    // The gallery's Download All asks for the gallery's files only.
-    expect($('astro-island').first().attr('props')).toContain('downloadFileIds');
+    // The gallery's Download All is the site's one ZIP, the footer's 'Download all files': no narrowing to the gallery's files.
+    expect($('astro-island').first().attr('props')).not.toContain('downloadFileIds');
+    expect($('a:contains("Download all files")').attr('href')).toBe('/api/sites/render-fixture/download');
   });
 
   it('every island waits for the visitor: hydrated on input once in view, the directive inlined once and no island code named up front', async () => {

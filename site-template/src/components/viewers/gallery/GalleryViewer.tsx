@@ -35,8 +35,6 @@ interface Props {
   images: TGalleryImage[];
   /** The fallback gallery's cards (images without any preview). */
   cards?: TFallbackCard[];
-  /** Download All fetches only these files; absent when the gallery holds every file of the site. */
-  downloadFileIds?: string[];
   totalBytes: number;
   /** The category chips' groups (empty or absent: no chips). Images carry theirs in `group`. */
   categories?: string[];
@@ -46,7 +44,7 @@ interface Props {
 
 export const LIGHTBOX_HINT = 'Use ← → keys to navigate';
 
-export default function GalleryViewer({ site, layout, images, cards = [], downloadFileIds, totalBytes, categories = [], initialView }: Props) {
+export default function GalleryViewer({ site, layout, images, cards = [], totalBytes, categories = [], initialView }: Props) {
   const [view, setView] = useState<'masonry' | 'grid'>(initialView ?? (layout === 'masonry' ? 'masonry' : 'grid'));
   const [query, setQuery] = useState('');
   const [category, setCategory] = useState<string | null>(null);
@@ -147,7 +145,7 @@ export default function GalleryViewer({ site, layout, images, cards = [], downlo
           )}
           <LikeButton likeKey={`${site.projectId}:gallery`} label="this gallery" />
           <ShareButton title={site.title} />
-          <DownloadAllButton site={site} fileIds={downloadFileIds} expectedBytes={totalBytes} />
+          <DownloadAllButton site={site} />
         </div>
       </div>
 
