@@ -6,6 +6,7 @@ import { parseInline, parseMarkdown } from './text/markdown.ts';
 import { formatClock, formatResolution, videoFormatLabel } from './video/video-format.ts';
 import { fileNameFromDisposition } from './shared/actions.ts';
 import { assertPdfBytes, PDF_MESSAGES } from './pdf/pdf-library.ts';
+import { MASONRY_GAP_ROWS, placeMasonry } from './gallery/masonry.ts';
 
 const file = (path: string, size: number, modified?: string, fileType?: string): TArchiveEntry => ({ name: path.split('/').pop()!, path, type: 'file', size, modified, fileType });
 const folder = (path: string, children: TArchiveEntry[]): TArchiveEntry => ({
@@ -144,5 +145,35 @@ describe('downloads and PDFs', () => {
     structuredClone(data.buffer, { transfer: [data.buffer] });
     expect(() => assertPdfBytes(data)).toThrow(PDF_MESSAGES.detached);
     expect(() => assertPdfBytes(undefined)).toThrow(PDF_MESSAGES.detached);
+  });
+});
+
+describe('masonry placement', () => {
+  const landscape = { width: 300, height: 200 };
+  const portrait = { width: 200, height: 300 };
+
+  it('fills the first row left to right, then each picture takes the shortest column', () => {
+    const places = placeMasonry([landscape, portrait, landscape, landscape, landscape], 3);
+    expect(places.map((p) => [p.column, p.row, p.span])).toEqual([
+      [1, 1, 27],
+      [2, 1, 60],
+      [3, 1, 27],
+      [1, 1 + 27 + MASONRY_GAP_ROWS, 27],
+      [3, 1 + 27 + MASONRY_GAP_ROWS, 27],
+    ]);
+  });
+
+  it('never starts a picture above the one before it: the wall reads in the lightbox order', () => {
+    const sizes = Array.from({ length: 40 }, (_, i) => (i % 3 === 0 ? portrait : i % 5 === 0 ? { width: 100, height: 100 } : landscape));
+    for (const columns of [2, 3]) {
+      const rows = placeMasonry(sizes, columns).map((p) => p.row);
+      expect(rows).toEqual([...rows].sort((a, b) => a - b));
+    }
+  });
+
+  it('crops panoramas and very tall pictures to a sensible tile, and treats an unknown size as square', () => {
+    expect(placeMasonry([{ width: 4000, height: 500 }], 2)[0]!.span).toBe(16);
+    expect(placeMasonry([{ width: 500, height: 4000 }], 2)[0]!.span).toBe(100);
+    expect(placeMasonry([{ width: 0, height: 0 }], 2)[0]!.span).toBe(40);
   });
 });
