@@ -10,7 +10,6 @@ import { expect, test, type Page } from '@playwright/test';
 import { ALL_ENGAGEMENT } from './engagement-helpers.ts';
 import { hydrateAll, pdf, photos, publish, silentWav, text, video, zip, type TUploadFile } from './visitor-support.ts';
 
-test.describe.configure({ mode: 'serial' });
 
 const SIZES = [
   { width: 1280, height: 900 },
@@ -68,14 +67,13 @@ async function openSite(page: Page, name: string): Promise<void> {
   await page.evaluate(() => window.scrollTo(0, 0));
 }
 
-/** Scans the page at both widths in both colour schemes; `prepare` brings it to the state to scan after each change. */
-async function scanEveryWay(page: Page, label: string, prepare: () => Promise<void> = async () => undefined): Promise<void> {
+/** Scans the page at both widths in both colour schemes. */
+async function scanEveryWay(page: Page, label: string): Promise<void> {
   const report: string[] = [];
   for (const size of SIZES) {
     for (const scheme of SCHEMES) {
       await page.setViewportSize(size);
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
-      await prepare();
       report.push(...(await seriousViolations(page, `${label} (${size.width} px, ${scheme})`)));
     }
   }
@@ -84,6 +82,7 @@ async function scanEveryWay(page: Page, label: string, prepare: () => Promise<vo
 
 for (const name of Object.keys(SITES)) {
   test(`${name}: no serious or critical violations at 1280 and 375 px, light and dark`, async ({ page }) => {
+    test.setTimeout(180_000);
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await openSite(page, name);
     await scanEveryWay(page, name);
@@ -91,6 +90,7 @@ for (const name of Object.keys(SITES)) {
 }
 
 test("the gallery's lightbox with its comments open: no serious or critical violations at 1280 and 375 px, light and dark", async ({ page }) => {
+  test.setTimeout(180_000);
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await openSite(page, 'gallery');
   await page.locator('.gv-tile').first().click();
