@@ -10,7 +10,6 @@ import { expect, test, type Page } from '@playwright/test';
 import { ALL_ENGAGEMENT } from './engagement-helpers.ts';
 import { hydrateAll, pdf, photos, publish, silentWav, text, video, zip, type TUploadFile } from './visitor-support.ts';
 
-
 const SIZES = [
   { width: 1280, height: 900 },
   { width: 375, height: 812 },
@@ -56,7 +55,7 @@ test.beforeAll(async ({ request }) => {
 async function seriousViolations(page: Page, label: string): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  return serious.flatMap((v) => v.nodes.map((node) => `${label}  ${v.id} (${v.impact}): ${node.target.join(' ')}  — ${v.failureSummary ?? v.help}`));
+  return serious.flatMap((v) => v.nodes.map((node) => `${label}  ${v.id} (${v.impact}): ${node.target.join(' ')}  — ${node.failureSummary ?? v.help}`));
 }
 
 /** The site as a visitor sees it: every island hydrated, the viewer drawn. */
