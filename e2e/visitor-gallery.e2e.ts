@@ -155,6 +155,8 @@ async function tileBoxes(page: Page) {
 }
 
 test('masonry reads row by row, in the order the lightbox counts, and no picture moves while the page comes alive', async ({ page }) => {
+  // Two widths, each loaded, hydrated and opened in the lightbox three times.
+  test.setTimeout(180_000);
   const slug = await publish(page.request, await photos(12));
   for (const [width, columns] of [
     [1280, 3],
