@@ -6,7 +6,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import yauzl from 'yauzl';
-import { moveThePointer, photos, publish } from './visitor-support.ts';
+import { ALL_ENGAGEMENT } from './engagement-helpers.ts';
+import { moveThePointer, pdf, photos, publish } from './visitor-support.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -141,6 +142,114 @@ test('twelve images: masonry, toggled to grid and back, same lightbox', async ({
   await expect(page.locator('.gv-masonry .gv-tile')).toHaveCount(12);
   await page.locator('.gv-tile').nth(11).click();
   await expect(page.getByRole('dialog').locator('.lightbox__counter')).toHaveText('12 of 12');
+});
+
+/** Each tile's box on the page, in the list's order. */
+async function tileBoxes(page: Page) {
+  return page.locator('.gv-tile').evaluateAll((tiles) =>
+    tiles.map((tile) => {
+      const box = tile.getBoundingClientRect();
+      return { x: Math.round(box.x + window.scrollX), y: Math.round(box.y + window.scrollY), width: Math.round(box.width), height: Math.round(box.height) };
+    }),
+  );
+}
+
+test('masonry reads row by row, in the order the lightbox counts, and no picture moves while the page comes alive', async ({ page }) => {
+  // Two widths, each loaded, hydrated and opened in the lightbox three times.
+  test.setTimeout(180_000);
+  const slug = await publish(page.request, await photos(12));
+  for (const [width, columns] of [
+    [1280, 3],
+    [375, 2],
+  ] as const) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`/${slug}`);
+    await expect(page.locator('.gv-masonry .gv-tile')).toHaveCount(12);
+    const before = await tileBoxes(page);
+    // The first row holds the first pictures, left to right; no picture starts above the one before it.
+    const firstRow = before.filter((box) => box.y === before[0]!.y);
+    expect(firstRow).toHaveLength(columns);
+    expect(firstRow.map((box) => box.x)).toEqual([...firstRow.map((box) => box.x)].sort((a, b) => a - b));
+    expect(before.indexOf(firstRow[columns - 1]!)).toBe(columns - 1);
+    const tops = before.map((box) => box.y);
+    expect(tops).toEqual([...tops].sort((a, b) => a - b));
+    // Tiles keep the pictures' shapes: a landscape tile is wider than tall, a portrait one taller.
+    expect(before[0]!.width).toBeGreaterThan(before[0]!.height);
+    expect(before[3]!.height).toBeGreaterThan(before[3]!.width);
+
+    await moveThePointer(page);
+    await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('.gv-tile img')].every((img) => img.complete));
+    expect(await tileBoxes(page)).toEqual(before);
+
+    // The lightbox counts in the same order: the first row's pictures are 1, 2 (and 3) of 12.
+    const dialog = page.getByRole('dialog');
+    for (let i = 0; i < columns; i++) {
+      await page.locator('.gv-tile').nth(i).click();
+      await expect(dialog.locator('.lightbox__counter')).toHaveText(`${i + 1} of 12`);
+      await expect(dialog.locator('.lightbox__name')).toHaveText(`frame-${String(i + 1).padStart(2, '0')}.jpg`);
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+    }
+  }
+});
+
+test('the lightbox is opaque; its comments open beside the photo on a wide screen, never over it, and as a sheet on a phone', async ({ page }) => {
+  const slug = await publish(page.request, await photos(3), { settings: JSON.stringify(ALL_ENGAGEMENT) });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openSite(page, slug);
+  await page.locator('.gv-tile').first().click();
+  const dialog = page.getByRole('dialog');
+  const photo = dialog.locator('.lightbox__frame');
+  await expect(photo.locator('img')).toBeVisible();
+  // Nothing of the page shows through.
+  expect(await dialog.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(6, 7, 10)');
+
+  const side = dialog.getByRole('region', { name: 'About frame-01.jpg' });
+  await expect(side).toContainText('1200 × 800 · JPEG');
+  await side.getByRole('button', { name: /^Comments/ }).click();
+  const comments = dialog.getByRole('region', { name: /^Comments on frame-01\.jpg/ });
+  await expect(comments).toBeVisible();
+  const photoBox = (await photo.boundingBox())!;
+  const commentsBox = (await comments.boundingBox())!;
+  const sideBox = (await side.boundingBox())!;
+  expect(commentsBox.x).toBeGreaterThanOrEqual(photoBox.x + photoBox.width);
+  expect(sideBox.x).toBeGreaterThanOrEqual(photoBox.x + photoBox.width);
+  expect(commentsBox.x + commentsBox.width).toBeLessThanOrEqual(1280);
+  await dialog.getByRole('button', { name: 'Close comments' }).click();
+  await expect(comments).toBeHidden();
+  // The next picture keeps the panel beside it.
+  await page.keyboard.press('ArrowRight');
+  await expect(dialog.locator('.lightbox__counter')).toHaveText('2 of 3');
+  await expect(dialog.getByRole('region', { name: 'About frame-02.jpg' })).toBeVisible();
+
+  // A phone: the controls sit under the photo and the comments open as a sheet from the bottom edge.
+  await page.setViewportSize({ width: 375, height: 812 });
+  const phoneSide = dialog.getByRole('region', { name: 'About frame-02.jpg' });
+  const phonePhoto = (await photo.boundingBox())!;
+  expect((await phoneSide.locator('[data-engagement]').boundingBox())!.y).toBeGreaterThanOrEqual(phonePhoto.y + phonePhoto.height);
+  await phoneSide.getByRole('button', { name: /^Comments/ }).click();
+  const sheet = dialog.getByRole('region', { name: /^Comments on frame-02\.jpg/ });
+  await expect(sheet).toBeVisible();
+  const sheetBox = (await sheet.boundingBox())!;
+  expect(sheetBox.x).toBeGreaterThanOrEqual(0);
+  expect(sheetBox.x + sheetBox.width).toBeLessThanOrEqual(375);
+  expect(Math.round(sheetBox.y + sheetBox.height)).toBeLessThanOrEqual(812);
+});
+
+test("a mixed site: the gallery's Download All and the footer's Download all files give the same archive", async ({ page }) => {
+  const files = [...(await photos(3)), pdf('contract.pdf', 1)];
+  const slug = await publish(page.request, files);
+  await openSite(page, slug);
+  const [fromGallery] = await Promise.all([
+    page.waitForEvent('download', { timeout: 30_000 }),
+    page.locator('.gallery-viewer').getByRole('button', { name: 'Download All' }).click(),
+  ]);
+  const [fromFooter] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.getByRole('link', { name: 'Download all files' }).click()]);
+  expect(fromGallery.suggestedFilename()).toBe(fromFooter.suggestedFilename());
+  const galleryEntries = await zipEntryNames(await readFile(await fromGallery.path()));
+  expect(galleryEntries.sort()).toEqual(files.map((f) => f.name).sort());
+  expect((await zipEntryNames(await readFile(await fromFooter.path()))).sort()).toEqual(galleryEntries);
 });
 
 test.describe('thirty images', () => {

@@ -6,36 +6,25 @@
  */
 import { giveName } from './engagement-helpers.ts';
 import { expect, test, type Page } from '@playwright/test';
-import { moveThePointer, pdf, photos, publish } from './visitor-support.ts';
+import { moveThePointer, pdf, photos, publish, silentWav, zip } from './visitor-support.ts';
 
 test.describe.configure({ mode: 'serial' });
 
 let gallerySlug = '';
 let pdfSlug = '';
-
-/** A second of silence as a 16-bit mono WAV. */
-function silentWav(): Buffer {
-  const rate = 8000;
-  const data = Buffer.alloc(rate * 2);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVEfmt ', 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
-}
+let archiveSlug = '';
 
 test.beforeAll(async ({ request }) => {
   gallerySlug = await publish(request, await photos(6, 'quay'));
   pdfSlug = await publish(request, [pdf('handbook.pdf', 3)]);
+  archiveSlug = await publish(request, [
+    await zip('selects.zip', [
+      { path: 'raw/frame-01.cr2', data: Buffer.alloc(4000, 3) },
+      { path: 'raw/frame-02.cr2', data: Buffer.alloc(9000, 5) },
+      { path: 'edited/frame-01.jpg', data: Buffer.alloc(2000, 9) },
+      { path: 'README.txt', data: 'Thank you!\n' },
+    ]),
+  ]);
 });
 
 /** Every script the page requests, by path, in order. */
@@ -212,4 +201,50 @@ test('controls that exist only in the browser, a sound file’s favourite, come 
   await favourite.click();
   await giveName(page, 'Ada Palmer');
   await expect(favourite).toHaveAttribute('aria-pressed', 'true');
+});
+
+test('text typed into the archive search before the viewer hydrates filters the tree once it has, and the field keeps the caret', async ({ page }) => {
+  const release = await holdReactClient(page);
+  await page.goto(`/${archiveSlug}`);
+  const tree = page.getByRole('tree', { name: 'Contents of selects.zip' });
+  const names = () => tree.getByRole('treeitem').evaluateAll((items) => items.map((item) => item.getAttribute('data-path')));
+  await expect(tree).toBeVisible();
+  const all = await names();
+  expect(all).toHaveLength(6);
+
+  // Typed while the code is still on its way: the browser shows the text, nothing filters yet.
+  const search = page.getByRole('searchbox', { name: 'Search files' });
+  await search.click();
+  await page.keyboard.type('frame-01');
+  await page.keyboard.press('ArrowLeft');
+  await expect(search).toHaveValue('frame-01');
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(1);
+  expect(await names()).toEqual(all);
+
+  release();
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  await expect.poll(names).toEqual(['edited', 'edited/frame-01.jpg', 'raw', 'raw/frame-01.cr2']);
+  await expect(search).toHaveValue('frame-01');
+  await expect(search).toBeFocused();
+  expect(await search.evaluate((field: HTMLInputElement) => [field.selectionStart, field.selectionEnd])).toEqual([7, 7]);
+  // Typing on goes on from there, now through the viewer.
+  await page.keyboard.press('End');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('2');
+  await expect.poll(names).toEqual(['raw', 'raw/frame-02.cr2']);
+});
+
+test('a sort chosen before the archive viewer hydrates is applied once it has', async ({ page }) => {
+  const release = await holdReactClient(page);
+  await page.goto(`/${archiveSlug}`);
+  const tree = page.getByRole('tree', { name: 'Contents of selects.zip' });
+  const names = () => tree.getByRole('treeitem').evaluateAll((items) => items.map((item) => item.getAttribute('data-path')));
+  await expect(tree).toBeVisible();
+  await moveThePointer(page);
+  await page.getByLabel('Sort by').selectOption('size');
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(1);
+  release();
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  await expect.poll(names).toEqual(['raw', 'raw/frame-02.cr2', 'raw/frame-01.cr2', 'edited', 'edited/frame-01.jpg', 'README.txt']);
+  await expect(page.getByLabel('Sort by')).toHaveValue('size');
 });

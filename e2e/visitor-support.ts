@@ -97,6 +97,26 @@ export async function zip(name: string, entries: Array<{ path: string; data: str
   return { name, type: 'application/zip', bytes: Buffer.concat(chunks) };
 }
 
+/** A second of silence as a 16-bit mono WAV. */
+export function silentWav(): Buffer {
+  const rate = 8000;
+  const data = Buffer.alloc(rate * 2);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write('WAVEfmt ', 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(data.length, 40);
+  return Buffer.concat([header, data]);
+}
+
 export function text(name: string, body: string): TUploadFile {
   return { name, type: 'text/plain', bytes: Buffer.from(body, 'utf8') };
 }

@@ -151,7 +151,7 @@ describe('viewer choice by content', () => {
     ).toEqual(['Grid', 'List']);
   });
 
-  it('a video: a real <video> with poster, controls, info panel and quick actions', async () => {
+  it('a video: a real <video> with poster, controls, one line of details and a download, no engineering panels', async () => {
     const $ = await render(makeSite([makeVideoFile()]));
     expect(islands($)).toEqual(['VideoViewer']);
     const video = $('video');
@@ -164,16 +164,12 @@ describe('viewer choice by content', () => {
         .get(),
     ).toEqual(['0.5x', '0.75x', '1x', '1.25x', '1.5x', '2x']);
     expect($('input[aria-label="Volume"]').attr('value')).toBe('75');
-    const info = Object.fromEntries(
-      $('.vv-panel')
-        .first()
-        .find('.vi-info__row')
-        .map((_, el) => [[$(el).find('dt').text(), $(el).find('dd').text()]])
-        .get(),
-    );
-    expect(info).toEqual({ Duration: '1:23', Size: '4.58 MB', Format: 'MP4 · H.264 / AAC', Resolution: '1920 × 1080 (1080p)', Bitrate: '4.6 Mbps' });
-    for (const action of ['Restart Video', 'Open in New Tab', 'Download Video']) expect($(`.vv-actions :contains("${action}")`).length).toBeGreaterThan(0);
-    expect($('a:contains("Open in New Tab")').attr('rel')).toContain('noopener');
+    const facts = $('.vv-fact')
+      .map((_, el) => $(el).text())
+      .get();
+    expect(facts).toEqual(['Duration: 1:23', 'Resolution: 1920 × 1080 (1080p)', 'Format: MP4 · H.264 / AAC', 'Size: 4.58 MB']);
+    expect($('.video-viewer a[download]').attr('aria-label')).toMatch(/^Download /);
+    for (const gone of ['Bitrate', 'Status', 'Position', 'Quick actions', 'Restart Video', 'Open in New Tab']) expect($('.video-viewer').text()).not.toContain(gone);
   });
 
   it('a zip: the archive tree with search, a sort selector, selection actions and the info panel', async () => {
@@ -195,7 +191,7 @@ describe('viewer choice by content', () => {
     const info = $('.av-panel .vi-info__row')
       .map((_, el) => `${$(el).find('dt').text()}=${$(el).find('dd').text()}`)
       .get();
-    expect(info).toEqual(['Files=3', 'Folders=1', 'Size=1.43 MB', 'Format=ZIP', 'Compressed=878.91 KB', 'Ratio=60%']);
+    expect(info).toEqual(['Files=3', 'Folders=1', 'Size=1.43 MB', 'Format=ZIP', 'Compressed=878.91 KB', 'Saved=40%']);
   });
 
   it('a text file: the card shows 12 lines of at most 50 characters and offers the full preview', async () => {
@@ -206,6 +202,32 @@ describe('viewer choice by content', () => {
     expect(lines[0]).toBe(LONG_LINE.slice(0, 50));
     expect(lines.every((line) => line.length <= 50)).toBe(true);
     expect($('button:contains("Open Preview")').length).toBe(1);
+  });
+
+  it("a Markdown file's card reads formatted, not as its source, and nothing a file holds becomes markup", async () => {
+    const firstLines = [
+      '# Delivery notes',
+      '',
+      'The **final** selects, [licence](https://example.com/l).',
+      '',
+      '- one',
+      '- two',
+      '<script>alert(1)</script>',
+      '[bad](javascript:alert(1))',
+    ];
+    const file = makeFile('notes.md', { size: 400, type: 'text/markdown' }, { text: { encoding: 'utf-8', firstLines, totalLines: 8 } });
+    const $ = await render(makeSite([file]));
+    const card = $('.tv-card__lines');
+    expect(card.is('div')).toBe(true);
+    expect(card.find('h2').text()).toBe('Delivery notes');
+    expect(card.find('strong').text()).toBe('final');
+    expect(card.find('li').length).toBe(2);
+    expect(card.find('a').attr('href')).toBe('https://example.com/l');
+    expect(card.find('a').attr('rel')).toContain('noopener');
+    expect(card.text()).not.toContain('**');
+    expect(card.text()).toContain('<script>alert(1)</script>');
+    expect(card.find('script').length).toBe(0);
+    expect(card.find('a[href^="javascript"]').length).toBe(0);
   });
 
   it('presentations: the PDF viewer on the converted PDF, else a download card with the reason', async () => {
@@ -225,8 +247,9 @@ describe('viewer choice by content', () => {
     const $ = await render(makeSite([...images(3), makePdfFile('brief.pdf', 2), makeVideoFile(), makeZipFile(), makeTextFile(), makeFile('budget.xlsx')]));
     expect(islands($)).toEqual(['GalleryViewer', 'PdfViewer', 'VideoViewer', 'ArchiveViewer', 'TextViewer']);
     expect($('.download-card__name').text()).toBe('budget.xlsx');
-    // The gallery's Download All asks for the gallery's files only.
-    expect($('astro-island').first().attr('props')).toContain('downloadFileIds');
+    // The gallery's Download All is the site's one ZIP, the footer's 'Download all files': no narrowing to the gallery's files.
+    expect($('astro-island').first().attr('props')).not.toContain('downloadFileIds');
+    expect($('a:contains("Download all files")').attr('href')).toBe('/api/sites/render-fixture/download');
   });
 
   it('every island waits for the visitor: hydrated on input once in view, the directive inlined once and no island code named up front', async () => {

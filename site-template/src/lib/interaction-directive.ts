@@ -10,6 +10,10 @@
  * clicked to open in a new tab or window is left to the browser). A key pressed on another focused
  * element of the island (a tab-stop with keys of its own, such as the PDF page's reading keys) is held
  * and replayed the same way; Tab is never held, so focus moves as always.
+ * Text typed into a field before then (the archive's search, a comment box), a choice made in a
+ * <select> or a slider moved is the browser's to show at once, and is handed to the island once it
+ * has hydrated, as the input it was: the island filters, sorts or seeks as if the code had been
+ * there all along, and the caret stays where it was.
  * Hydration keeps the server-rendered elements, so focus stays where it was.
  *
  * Astro bundles this file with esbuild and inlines it into every page that has such an island
@@ -57,6 +61,41 @@ function whenVisible(island: HTMLElement): Promise<void> {
   });
 }
 
+/** Inputs whose value a visitor changes by typing or dragging (boxes and buttons are clicks, held above). */
+const NOT_TYPED = new Set(['checkbox', 'radio', 'file', 'hidden', 'button', 'submit', 'reset', 'image']);
+
+/**
+ * Hands the island what the visitor typed or chose before it hydrated. React reads a field's value
+ * as new only against the value it last saw, and it sees a field when the field hydrates: so the
+ * field first gets its server value back, an `input` event makes React hydrate it at once with that
+ * value, and then the visitor's value comes back with the `input` event a keystroke would have
+ * sent. All in one task, so nothing flickers.
+ */
+function replayTypedValues(island: HTMLElement): void {
+  for (const field of island.querySelectorAll<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>('input, textarea, select')) {
+    if (field instanceof HTMLSelectElement) {
+      if ([...field.options].some((option) => option.selected !== option.defaultSelected)) field.dispatchEvent(new Event('change', { bubbles: true }));
+      continue;
+    }
+    if ((field instanceof HTMLInputElement && NOT_TYPED.has(field.type)) || field.value === field.defaultValue) continue;
+    const typed = field.value;
+    const isFocused = document.activeElement === field;
+    let selection: [number | null, number | null] = [null, null];
+    try {
+      selection = [field.selectionStart, field.selectionEnd];
+    } catch {
+      // A field type without a caret (range, colour).
+    }
+    const setValue = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(field) as object, 'value')?.set;
+    if (!setValue) continue;
+    field.value = field.defaultValue;
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    setValue.call(field, typed);
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    if (isFocused && selection[0] !== null && selection[1] !== null) field.setSelectionRange(selection[0], selection[1]);
+  }
+}
+
 function mouseInit(event: MouseEvent): MouseEventInit {
   const { clientX, clientY, screenX, screenY, button, buttons, detail, ctrlKey, shiftKey, altKey, metaKey } = event;
   return { bubbles: true, cancelable: true, composed: true, view: window, clientX, clientY, screenX, screenY, button, buttons, detail, ctrlKey, shiftKey, altKey, metaKey };
@@ -102,6 +141,7 @@ const hydrateOnInteraction: ClientDirective = (load, _options, island) => {
       island.removeEventListener('keydown', holdKey, true);
     }
     // React hydrates the element an event reaches first, so each replay runs the component's own handler.
+    replayTypedValues(island);
     for (const activation of held.splice(0)) if (activation.target.isConnected) activation.dispatch();
   });
 };

@@ -9,6 +9,8 @@ export interface TViewerSite {
   slug: string;
   title: string;
   authorName: string;
+  /** Every file's size together: what 'Download All' expects to receive when the server cannot say. */
+  totalBytes: number;
   settings: TPublicSiteSettings;
 }
 
@@ -18,6 +20,7 @@ export function toViewerSite(site: TSiteRenderModel): TViewerSite {
     slug: site.slug,
     title: site.title.trim() || 'Shared files',
     authorName: site.authorName.trim(),
+    totalBytes: site.files.reduce((sum, file) => sum + file.size, 0),
     settings: toPublicSiteSettings(site.settings),
   };
 }

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { TArchiveEntry } from '@dropsite/shared';
-import { entryDownloadUrl, filePaths, filterTree, folderPaths, sortTree, visibleRows } from './archive/archive-tree.ts';
+import { entryDownloadUrl, filePaths, filterTree, folderPaths, savedSpaceLabel, sortTree, visibleRows } from './archive/archive-tree.ts';
 import { cardLines, clampFontSize, parseCsv } from './text/text-format.ts';
 import { parseInline, parseMarkdown } from './text/markdown.ts';
-import { formatBitrate, formatClock, formatResolution, videoFormatLabel } from './video/video-format.ts';
+import { formatClock, formatResolution, videoFormatLabel } from './video/video-format.ts';
 import { fileNameFromDisposition } from './shared/actions.ts';
 import { assertPdfBytes, PDF_MESSAGES } from './pdf/pdf-library.ts';
+import { MASONRY_GAP_ROWS, placeMasonry } from './gallery/masonry.ts';
 
 const file = (path: string, size: number, modified?: string, fileType?: string): TArchiveEntry => ({ name: path.split('/').pop()!, path, type: 'file', size, modified, fileType });
 const folder = (path: string, children: TArchiveEntry[]): TArchiveEntry => ({
@@ -55,6 +56,16 @@ describe('archive tree', () => {
   it('asks for one entry or several by repeated path parameters, encoded', () => {
     expect(entryDownloadUrl('f1', ['a b/c&d.txt'])).toBe('/api/files/f1/entry?path=a%20b%2Fc%26d.txt');
     expect(entryDownloadUrl('f1', ['x', 'y'])).toBe('/api/files/f1/entry?path=x&path=y');
+  });
+
+  it('says how much space compression saved, only when it saved some', () => {
+    expect(savedSpaceLabel(1000, 580)).toBe('42%');
+    expect(savedSpaceLabel(1000, 1000)).toBe('');
+    // Stored entries plus the ZIP's own headers: larger than the files, nothing saved.
+    expect(savedSpaceLabel(1000, 1040)).toBe('');
+    expect(savedSpaceLabel(1000, 995)).toBe('');
+    expect(savedSpaceLabel(1_000_000, 10)).toBe('99%');
+    expect(savedSpaceLabel(0, 0)).toBe('');
   });
 });
 
@@ -106,7 +117,7 @@ describe('text document', () => {
 });
 
 describe('video figures', () => {
-  it('formats clock times, resolutions, bitrates and formats', () => {
+  it('formats clock times, resolutions and formats', () => {
     expect(formatClock(0)).toBe('0:00');
     expect(formatClock(83.6)).toBe('1:23');
     expect(formatClock(3725)).toBe('1:02:05');
@@ -114,8 +125,6 @@ describe('video figures', () => {
     expect(formatResolution(1920, 1080)).toBe('1920 × 1080 (1080p)');
     expect(formatResolution(1080, 1920)).toBe('1080 × 1920 (1080p)');
     expect(formatResolution(3840, 2160)).toBe('3840 × 2160 (4K)');
-    expect(formatBitrate(4_600_000)).toBe('4.6 Mbps');
-    expect(formatBitrate(128_000)).toBe('128 kbps');
     expect(videoFormatLabel('clip.mov', { videoCodec: 'hevc', audioCodec: 'aac' })).toBe('MOV · H.265 / AAC');
     expect(videoFormatLabel('clip', {})).toBe('Video');
   });
@@ -136,5 +145,35 @@ describe('downloads and PDFs', () => {
     structuredClone(data.buffer, { transfer: [data.buffer] });
     expect(() => assertPdfBytes(data)).toThrow(PDF_MESSAGES.detached);
     expect(() => assertPdfBytes(undefined)).toThrow(PDF_MESSAGES.detached);
+  });
+});
+
+describe('masonry placement', () => {
+  const landscape = { width: 300, height: 200 };
+  const portrait = { width: 200, height: 300 };
+
+  it('fills the first row left to right, then each picture takes the shortest column', () => {
+    const places = placeMasonry([landscape, portrait, landscape, landscape, landscape], 3);
+    expect(places.map((p) => [p.column, p.row, p.span])).toEqual([
+      [1, 1, 27],
+      [2, 1, 60],
+      [3, 1, 27],
+      [1, 1 + 27 + MASONRY_GAP_ROWS, 27],
+      [3, 1 + 27 + MASONRY_GAP_ROWS, 27],
+    ]);
+  });
+
+  it('never starts a picture above the one before it: the wall reads in the lightbox order', () => {
+    const sizes = Array.from({ length: 40 }, (_, i) => (i % 3 === 0 ? portrait : i % 5 === 0 ? { width: 100, height: 100 } : landscape));
+    for (const columns of [2, 3]) {
+      const rows = placeMasonry(sizes, columns).map((p) => p.row);
+      expect(rows).toEqual([...rows].sort((a, b) => a - b));
+    }
+  });
+
+  it('crops panoramas and very tall pictures to a sensible tile, and treats an unknown size as square', () => {
+    expect(placeMasonry([{ width: 4000, height: 500 }], 2)[0]!.span).toBe(16);
+    expect(placeMasonry([{ width: 500, height: 4000 }], 2)[0]!.span).toBe(100);
+    expect(placeMasonry([{ width: 0, height: 0 }], 2)[0]!.span).toBe(40);
   });
 });

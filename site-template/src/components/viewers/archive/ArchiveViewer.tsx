@@ -3,7 +3,8 @@
  * builder's listing, expand and collapse (one by one, 'Expand All', 'Collapse All'), search
  * ('Search files...', 'No files found matching "…"'), sort by name, size, type or date,
  * multi-select with 'Download Selected' (one entry as is, several as a ZIP) and 'Clear
- * Selection', and the info panel (files, size, format, compressed, ratio). The tree follows the
+ * Selection', and the info panel (files, size, format, compressed size, and the space compression
+ * saved when it saved any). The tree follows the
  * ARIA tree pattern: one tab stop, arrows to move, →/← to open and close, Space to select,
  * Enter to open a folder or download a file.
  * Files the API does not extract on their own (marked by the builder: zip bombs, entries past the
@@ -29,6 +30,7 @@ import {
   folderPaths,
   isOfferedAlone,
   notOfferedNote,
+  savedSpaceLabel,
   planSelection,
   sortTree,
   visibleRows,
@@ -162,9 +164,7 @@ export default function ArchiveViewer({ site, file, archive }: Props) {
   };
 
   const plan = planSelection(archive.entries, selected, archive.entryMaxBytes);
-  // compressed / uncompressed: '60%'; tiny ratios (text compresses very well) keep a decimal.
-  const ratioPercent = archive.ratio * 100;
-  const ratioLabel = ratioPercent < 10 ? `${Math.max(0.1, Math.round(ratioPercent * 10) / 10)}%` : `${Math.round(ratioPercent)}%`;
+  const saved = savedSpaceLabel(archive.size, archive.compressedSize || file.size);
 
   return (
     <div className="archive-viewer">
@@ -259,7 +259,7 @@ export default function ArchiveViewer({ site, file, archive }: Props) {
             <InfoRow label="Size">{formatBytes(archive.size)}</InfoRow>
             <InfoRow label="Format">{archive.format.toUpperCase()}</InfoRow>
             <InfoRow label="Compressed">{formatBytes(archive.compressedSize || file.size)}</InfoRow>
-            <InfoRow label="Ratio">{archive.size > 0 ? ratioLabel : '—'}</InfoRow>
+            {saved && <InfoRow label="Saved">{saved}</InfoRow>}
           </dl>
           <DownloadButton file={file} label="Download archive" variant="primary" />
         </section>

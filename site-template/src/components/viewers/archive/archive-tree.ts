@@ -191,3 +191,14 @@ export function entryRefusalMessage(status: number, retryAfter: string | null, n
       return `"${name}" could not be downloaded right now. Please try again, or download the whole archive.`;
   }
 }
+
+/**
+ * How much smaller compression made the archive, for people: '42%'. Nothing when it saved less
+ * than 1% (files stored as they are, pictures that do not compress): a '0%' or a ratio of 100% says
+ * nothing a visitor needs.
+ */
+export function savedSpaceLabel(size: number, compressedSize: number): string {
+  if (size <= 0 || compressedSize <= 0) return '';
+  const saved = (1 - compressedSize / size) * 100;
+  return saved >= 1 ? `${Math.min(99, Math.round(saved))}%` : '';
+}

@@ -9,7 +9,7 @@
  * them: 'All' and one per category, each a toggle button; the lightbox then steps through the
  * chosen category only.
  */
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type MouseEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type MouseEvent } from 'react';
 import { FALLBACK_GALLERY_PAGE_SIZE, LIGHTBOX_PAGE_SIZE, formatBytes } from '../../../lib/shared-client.ts';
 import type { TViewerSite } from '../../../lib/viewer-types.ts';
 import { DownloadAllButton, DownloadButton, LikeButton, ShareButton } from '../shared/controls.tsx';
@@ -17,6 +17,7 @@ import { Icon } from '../shared/icons.tsx';
 import { Lightbox, type TGalleryImage } from '../shared/Lightbox.tsx';
 import { SafeImage } from '../shared/SafeImage.tsx';
 import '../shared/viewer.css';
+import { MASONRY_COLUMNS, placeMasonry, type TMasonryPlace } from './masonry.ts';
 import './gallery.css';
 
 export type TGalleryLayout = 'grid' | 'masonry' | 'lightbox' | 'fallback';
@@ -35,8 +36,6 @@ interface Props {
   images: TGalleryImage[];
   /** The fallback gallery's cards (images without any preview). */
   cards?: TFallbackCard[];
-  /** Download All fetches only these files; absent when the gallery holds every file of the site. */
-  downloadFileIds?: string[];
   totalBytes: number;
   /** The category chips' groups (empty or absent: no chips). Images carry theirs in `group`. */
   categories?: string[];
@@ -46,7 +45,14 @@ interface Props {
 
 export const LIGHTBOX_HINT = 'Use ← → keys to navigate';
 
-export default function GalleryViewer({ site, layout, images, cards = [], downloadFileIds, totalBytes, categories = [], initialView }: Props) {
+/** A masonry tile's place for two and for three columns; gallery.css picks one by the screen's width. */
+function masonryStyle(places: TMasonryPlace[][] | null, index: number): CSSProperties | undefined {
+  const [two, three] = [places?.[0]?.[index], places?.[1]?.[index]];
+  if (!two || !three) return undefined;
+  return { '--span': two.span, '--c2': two.column, '--r2': two.row, '--c3': three.column, '--r3': three.row } as CSSProperties;
+}
+
+export default function GalleryViewer({ site, layout, images, cards = [], totalBytes, categories = [], initialView }: Props) {
   const [view, setView] = useState<'masonry' | 'grid'>(initialView ?? (layout === 'masonry' ? 'masonry' : 'grid'));
   const [query, setQuery] = useState('');
   const [category, setCategory] = useState<string | null>(null);
@@ -121,6 +127,14 @@ export default function GalleryViewer({ site, layout, images, cards = [], downlo
     [filtered.length, shown, pageSize],
   );
 
+  const shownImages = useMemo(() => filtered.slice(0, visibleCount), [filtered, visibleCount]);
+  const isMasonry = layout !== 'fallback' && view === 'masonry';
+  const masonry = useMemo(() => {
+    if (!isMasonry) return null;
+    const sizes = shownImages.map((image) => ({ width: image.thumbWidth, height: image.thumbHeight }));
+    return MASONRY_COLUMNS.map((columns) => placeMasonry(sizes, columns));
+  }, [isMasonry, shownImages]);
+
   const hasToggle = layout === 'masonry' || layout === 'fallback';
   const listClass = layout === 'fallback' ? `gv-cards gv-cards--${view}` : view === 'masonry' ? 'gv-masonry' : `gv-grid${layout === 'lightbox' ? ' gv-grid--dense' : ''}`;
   const eagerCount = layout === 'lightbox' ? 4 : 3;
@@ -147,7 +161,7 @@ export default function GalleryViewer({ site, layout, images, cards = [], downlo
           )}
           <LikeButton likeKey={`${site.projectId}:gallery`} label="this gallery" />
           <ShareButton title={site.title} />
-          <DownloadAllButton site={site} fileIds={downloadFileIds} expectedBytes={totalBytes} />
+          <DownloadAllButton site={site} />
         </div>
       </div>
 
@@ -216,8 +230,8 @@ export default function GalleryViewer({ site, layout, images, cards = [], downlo
         </p>
       ) : (
         <ul ref={listRef} className={listClass} role="list">
-          {filtered.slice(0, visibleCount).map((image, i) => (
-            <li key={image.id} className="gv-item">
+          {shownImages.map((image, i) => (
+            <li key={image.id} className="gv-item" style={masonryStyle(masonry, i)}>
               <a className="gv-tile" href={image.src} data-index={i} onClick={(event) => onTileClick(event, i)} aria-label={`${image.name}, open image ${i + 1} of ${total}`}>
                 <SafeImage src={image.thumb} alt={image.name} width={image.thumbWidth} height={image.thumbHeight} loading={i < eagerCount ? undefined : 'lazy'} decoding="async" />
                 <span className="gv-tile__caption" aria-hidden="true">

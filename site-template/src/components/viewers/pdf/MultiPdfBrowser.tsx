@@ -23,13 +23,11 @@ export interface TPdfCard extends TPdfFile {
 interface Props {
   site: TViewerSite;
   files: TPdfCard[];
-  /** Download All fetches only these files; absent when they are every file of the site. */
-  downloadFileIds?: string[];
 }
 
 const pagesLabel = (pages: number | null) => (pages === null ? '' : pages === 1 ? '1 page' : `${pages} pages`);
 
-export default function MultiPdfBrowser({ site, files, downloadFileIds }: Props) {
+export default function MultiPdfBrowser({ site, files }: Props) {
   const [mode, setMode] = useState<'grid' | 'list'>('grid');
   const [preview, setPreview] = useState<number | null>(null);
   const rootRef = useRef<HTMLDivElement>(null);
@@ -100,7 +98,7 @@ export default function MultiPdfBrowser({ site, files, downloadFileIds }: Props)
               <span className="vi-button__label">List</span>
             </button>
           </div>
-          <DownloadAllButton site={site} fileIds={downloadFileIds} expectedBytes={totalBytes} />
+          <DownloadAllButton site={site} />
         </div>
       </div>
       {mode === 'grid' ? (

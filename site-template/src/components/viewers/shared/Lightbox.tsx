@@ -3,10 +3,14 @@
  * <dialog> (the rest of the page inert) with previous/next buttons, left/right arrow keys,
  * swipe, Escape, the close button or a click outside the picture to close, an 'N of M'
  * counter, focus kept inside while open. The parent returns focus to the opener on close.
- * Shows the display copy (never the original) over its thumbnail, at the image's aspect. Each
- * picture it shows counts as a view of that file when the site's analytics are on.
+ * Shows the display copy (never the original) over its thumbnail, at the image's aspect, on an
+ * opaque dark ground. With engagement on, the picture's details and its feedback controls sit in
+ * a panel beside the photo on a wide screen (comments open in that panel, never over the
+ * picture) and under it on a phone (comments open as a sheet). Each picture
+ * it shows counts as a view of that file when the site's analytics are on.
  */
 import { useEffect, useRef, type CSSProperties, type KeyboardEvent, type MouseEvent, type TouchEvent } from 'react';
+import { formatBytes } from '../../../lib/shared-client.ts';
 import type { TViewerSite } from '../../../lib/viewer-types.ts';
 import { DownloadButton, FileEngagement, LikeButton } from './controls.tsx';
 import { Icon } from './icons.tsx';
@@ -133,6 +137,10 @@ export function Lightbox({ site, items, index, onStep, onClose, hint }: Props) {
     if (Math.abs(end - start) >= SWIPE_MIN_PX) onStep(end < start ? 1 : -1);
   };
 
+  const { settings } = site;
+  const hasEngagement = settings.enableFavorites || settings.enableComments || settings.enableApprovals;
+  const details = [item.width > 1 && item.height > 1 ? `${item.width} × ${item.height}` : '', item.format?.toUpperCase() ?? '', formatBytes(item.size)].filter(Boolean).join(' · ');
+
   const frameStyle = {
     '--lightbox-w': item.width,
     '--lightbox-h': item.height,
@@ -143,6 +151,7 @@ export function Lightbox({ site, items, index, onStep, onClose, hint }: Props) {
     <dialog
       ref={dialogRef}
       className="lightbox"
+      data-side={hasEngagement || undefined}
       aria-label={count > 1 ? `${item.name}, image ${index + 1} of ${count}` : item.name}
       onKeyDown={onKeyDown}
       onCancel={(event) => {
@@ -184,12 +193,21 @@ export function Lightbox({ site, items, index, onStep, onClose, hint }: Props) {
           </button>
         )}
       </div>
-      <div className="lightbox__footer">
-        {hint && count > 1 && <p className="lightbox__hint">{hint}</p>}
-        <div className="lightbox__engagement">
-          <FileEngagement site={site} file={item} variant="compact" />
+      {hint && count > 1 && (
+        <div className="lightbox__footer">
+          <p className="lightbox__hint">{hint}</p>
         </div>
-      </div>
+      )}
+      {hasEngagement && (
+        // Beside the photo on a wide screen, under it on a phone: the comments never cover the picture.
+        <section className="lightbox__side" aria-label={`About ${item.name}`}>
+          <div className="lightbox__about">
+            <p className="lightbox__about-name">{item.name}</p>
+            <p className="lightbox__about-meta">{details}</p>
+          </div>
+          <FileEngagement site={site} file={item} variant="compact" />
+        </section>
+      )}
     </dialog>
   );
 }

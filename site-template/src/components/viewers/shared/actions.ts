@@ -18,6 +18,11 @@ export function startDownload(url: string, fileName = ''): void {
   link.remove();
 }
 
+/** The one ZIP of every file of a site: the footer's link and every 'Download All' ask for it. */
+export function siteDownloadUrl(slug: string): string {
+  return `/api/sites/${encodeURIComponent(slug)}/download`;
+}
+
 /** Downloads one delivery file, or tells the visitor why it cannot (spec 8). */
 export function downloadFile(file: { name: string; downloadUrl: string }): void {
   if (!file.downloadUrl) {

@@ -2,7 +2,7 @@
 import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { COPY_CONFIRMATION_MS } from '../../../lib/shared-client.ts';
 import type { TViewerSite } from '../../../lib/viewer-types.ts';
-import { downloadFile, downloadZip, NOTHING_TO_DOWNLOAD_MESSAGE, pageUrl, shareLink } from './actions.ts';
+import { downloadFile, downloadZip, NOTHING_TO_DOWNLOAD_MESSAGE, pageUrl, shareLink, siteDownloadUrl } from './actions.ts';
 import { Icon } from './icons.tsx';
 
 const LIKES_KEY = 'dropsite-likes';
@@ -98,18 +98,18 @@ export function DownloadButton({
 }
 
 /**
- * 'Download All': one streamed ZIP from the server (decisions 6), with percentage progress.
- * `fileIds` narrows it to some files (a gallery in a mixed site); all of the site's otherwise.
+ * 'Download All': one streamed ZIP of every file of the site (decisions 6), with percentage
+ * progress. Wherever it is (a gallery, the documents), it is the same archive, under the same
+ * name, as the footer's 'Download all files'.
  */
-export function DownloadAllButton({ site, fileIds, expectedBytes, label = 'Download All' }: { site: TViewerSite; fileIds?: string[]; expectedBytes: number; label?: string }) {
+export function DownloadAllButton({ site, label = 'Download All' }: { site: TViewerSite; label?: string }) {
   const [progress, setProgress] = useState<number | null>(null);
   const [flash, setFlash] = useFlash();
-  const base = `/api/sites/${encodeURIComponent(site.slug)}/download`;
-  const url = fileIds ? `${base}?files=${fileIds.map(encodeURIComponent).join(',')}` : base;
+  const url = siteDownloadUrl(site.slug);
   const run = async () => {
     if (progress !== null) return;
     setProgress(0);
-    const outcome = await downloadZip(url, { expectedBytes, fallbackName: `${site.slug}.zip`, onProgress: setProgress });
+    const outcome = await downloadZip(url, { expectedBytes: site.totalBytes, fallbackName: `${site.slug}.zip`, onProgress: setProgress });
     setProgress(null);
     if (outcome === 'empty') window.alert(NOTHING_TO_DOWNLOAD_MESSAGE);
     else if (outcome === 'failed') setFlash('Download failed');

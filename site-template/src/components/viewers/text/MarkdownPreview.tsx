@@ -3,23 +3,14 @@
  * its tree of allow-listed elements is rendered here as React elements, never as an HTML string.
  * Loaded on demand. A file that takes too long to parse is shown as plain text instead.
  */
-import { createElement, useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState } from 'react';
 import type { TMdNode } from './markdown.ts';
+import { renderMarkdown } from './markdown-render.ts';
 
 /** Past this, the worker is stopped and the text is shown as it is. */
 const PARSE_TIMEOUT_MS = 15_000;
 
 type TState = { status: 'parsing' } | { status: 'ready'; tree: TMdNode[] } | { status: 'plain' };
-
-function render(node: TMdNode, key: number): ReactNode {
-  if (node.type === 'text') return node.text;
-  const children = node.children.length ? node.children.map(render) : undefined;
-  if (node.tag === 'a') {
-    return createElement('a', { key, href: node.href, target: '_blank', rel: 'noopener noreferrer nofollow' }, children);
-  }
-  if (node.tag === 'ol' && node.start !== undefined) return createElement('ol', { key, start: node.start }, children);
-  return createElement(node.tag, { key }, children);
-}
 
 export default function MarkdownPreview({ text }: { text: string }) {
   const [state, setState] = useState<TState>({ status: 'parsing' });
@@ -70,5 +61,5 @@ export default function MarkdownPreview({ text }: { text: string }) {
       </>
     );
   }
-  return <div className="tv-prose">{state.tree.map(render)}</div>;
+  return <div className="tv-prose">{renderMarkdown(state.tree)}</div>;
 }

@@ -1,6 +1,6 @@
 /**
  * The text document viewer (spec 2.2): a card with the first 12 lines (each cut at 50
- * characters) and, for files the browser may read (txt, md, csv, json, log), a full preview in
+ * characters; a Markdown file's formatted, as it reads) and, for files the browser may read (txt, md, csv, json, log), a full preview in
  * a reading dialog with Preview and Raw tabs, font size (14 at first, 10 to 24 in steps of 2),
  * Copy, Share, Print, Download and the favourite from the engagement controls. The full text is
  * read with a Range request, at most TEXT_PREVIEW_MAX_BYTES; longer files say so.
@@ -13,6 +13,8 @@ import { copyText } from '@dropsite/shared/browser/clipboard';
 import { pageUrl, shareLink } from '../shared/actions.ts';
 import { DownloadButton, FileEngagement } from '../shared/controls.tsx';
 import { Icon } from '../shared/icons.tsx';
+import type { TMdNode } from './markdown.ts';
+import { renderMarkdown } from './markdown-render.ts';
 import { cardLines, clampFontSize, decodeText, parseCsv, splitLines } from './text-format.ts';
 import '../shared/viewer.css';
 import './text.css';
@@ -36,11 +38,13 @@ interface Props {
   canPreview: boolean;
   /** 'TXT', 'MD', 'CSV'… */
   label: string;
+  /** A Markdown file's first lines, parsed when the site was built: the card shows them formatted. */
+  markdown?: TMdNode[] | null;
 }
 
 type TFull = { status: 'loading' } | { status: 'error' } | { status: 'ready'; text: string; isTruncated: boolean };
 
-export default function TextViewer({ site, file, text, canPreview, label }: Props) {
+export default function TextViewer({ site, file, text, canPreview, label, markdown = null }: Props) {
   const [lines, setLines] = useState<string[] | null>(text ? text.firstLines : null);
   const [isOpen, setOpen] = useState(false);
   const openButton = useRef<HTMLButtonElement>(null);
@@ -61,15 +65,19 @@ export default function TextViewer({ site, file, text, canPreview, label }: Prop
   return (
     <div className="text-viewer">
       <article className="tv-card vi-card" aria-label={`${file.name}: first lines`}>
-        <pre className="tv-card__lines">
-          {lines === null ? (
-            <span className="tv-card__placeholder">Loading…</span>
-          ) : shown.length ? (
-            shown.join('\n')
-          ) : (
-            <span className="tv-card__placeholder">This file is empty.</span>
-          )}
-        </pre>
+        {markdown?.length ? (
+          <div className="tv-card__lines tv-card__lines--formatted tv-prose">{renderMarkdown(markdown)}</div>
+        ) : (
+          <pre className="tv-card__lines">
+            {lines === null ? (
+              <span className="tv-card__placeholder">Loading…</span>
+            ) : shown.length ? (
+              shown.join('\n')
+            ) : (
+              <span className="tv-card__placeholder">This file is empty.</span>
+            )}
+          </pre>
+        )}
         <footer className="tv-card__actions">
           {canPreview && (
             <button ref={openButton} type="button" className="vi-button vi-button--primary" onClick={() => setOpen(true)}>
@@ -301,7 +309,8 @@ function FormattedText({ text, kind }: { text: string; kind: string }) {
     const rows = parseCsv(text);
     const [head, ...body] = rows;
     return (
-      <div className="tv-table-wrap">
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a wide table scrolls sideways on its own, so it takes focus for keyboard scrolling
+      <div className="tv-table-wrap" role="region" aria-label="Table" tabIndex={0}>
         <table className="tv-table">
           {head && (
             <thead>

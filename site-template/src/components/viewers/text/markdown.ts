@@ -7,6 +7,7 @@
  * Loaded only when a Markdown preview opens, so markdown-it is not in the page's first bundle.
  */
 import MarkdownIt, { type Token } from 'markdown-it';
+import { TEXT_VIEWER } from '../../../lib/shared-client.ts';
 
 const md = new MarkdownIt('default', { html: false, linkify: false, typographer: false, breaks: false });
 md.disable(['image']);
@@ -220,4 +221,14 @@ export function parseInline(text: string): TInline[] {
   };
   buildTree(md.parseInline(text, {})).forEach(visit);
   return out;
+}
+
+/**
+ * A Markdown file's first lines for its card, parsed when the site is built (the page ships the
+ * tree, not markdown-it); null for any other file or when there are no lines to show.
+ */
+export function cardMarkdown(name: string, firstLines: string[] | undefined): TMdNode[] | null {
+  if (!/\.(md|markdown)$/i.test(name) || !firstLines?.length) return null;
+  const tree = markdownTree(firstLines.slice(0, TEXT_VIEWER.cardLines).join('\n'));
+  return tree.length ? tree : null;
 }

@@ -1,20 +1,18 @@
 /**
  * The video viewer (spec 2.2, with decisions 6: a real player). A <video> streamed with Range
  * from the API, its poster, and custom controls driving it: play/pause, back/forward 10 s,
- * volume (75 at first), mute, speed 0.5 to 2, a seekable progress bar, full screen. Beside it an
- * info panel (duration, size, format, resolution, bitrate) from the derived metadata (the
- * player's own figures when there is none), a playback panel, and the quick actions 'Restart
- * Video', 'Open in New Tab', 'Download Video'. Keys when the player has focus: Space/K, ← →
- * (J/L), ↑ ↓ volume, M mute, F full screen.
+ * volume (75 at first), mute, speed 0.5 to 2, a seekable progress bar, full screen. Under it one
+ * line of what a visitor cares about (duration, resolution, format, size) from the derived
+ * metadata (the player's own figures when there is none) and a Download button. Keys when the
+ * player has focus: Space/K, ← → (J/L), ↑ ↓ volume, M mute, F full screen.
  */
 import { useEffect, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import type { TMediaSummary } from '@dropsite/shared';
 import { VIDEO, formatBytes } from '../../../lib/shared-client.ts';
 import type { TViewerSite } from '../../../lib/viewer-types.ts';
-import { downloadFile } from '../shared/actions.ts';
-import { FileEngagement, InfoRow } from '../shared/controls.tsx';
+import { DownloadButton, FileEngagement } from '../shared/controls.tsx';
 import { Icon } from '../shared/icons.tsx';
-import { formatBitrate, formatClock, formatResolution, videoFormatLabel } from './video-format.ts';
+import { formatClock, formatResolution, videoFormatLabel } from './video-format.ts';
 import { countFileView } from '../../engagement/first-call.ts';
 import '../shared/viewer.css';
 import './video.css';
@@ -90,12 +88,6 @@ export default function VideoViewer({ site, file }: Props) {
     setSpeed(next);
     if (el) el.playbackRate = next;
   };
-  const restart = () => {
-    const el = video();
-    if (!el) return;
-    el.currentTime = 0;
-    el.play().catch(() => undefined);
-  };
   const toggleFullscreen = () => {
     if (document.fullscreenElement) void document.exitFullscreen();
     else void playerRef.current?.requestFullscreen?.();
@@ -127,8 +119,13 @@ export default function VideoViewer({ site, file }: Props) {
   const media = file.media ?? {};
   const width = media.width ?? natural?.width;
   const height = media.height ?? natural?.height;
-  const bitrate = media.bitrate ?? (duration > 0 ? (file.size * 8) / duration : undefined);
-  const status = error ? 'Error' : hasEnded ? 'Ended' : isPlaying ? (isWaiting ? 'Buffering' : 'Playing') : time > 0 ? 'Paused' : 'Ready';
+  // What a visitor cares about, in one line: how long, how sharp, what kind, how big.
+  const facts = [
+    { label: 'Duration', value: duration > 0 ? formatClock(duration) : '' },
+    { label: 'Resolution', value: width && height ? formatResolution(width, height) : '' },
+    { label: 'Format', value: videoFormatLabel(file.name, media) },
+    { label: 'Size', value: formatBytes(file.size) },
+  ].filter((fact) => fact.value);
 
   return (
     <div className="video-viewer">
@@ -175,10 +172,11 @@ export default function VideoViewer({ site, file }: Props) {
             onError={() => setError('This video could not be played in your browser. Download it to watch it.')}
           />
           {!isPlaying && !error && (
-            <button type="button" className="vv-big-play" onClick={togglePlay} aria-label={`Play ${file.name}`} tabIndex={-1}>
-              <Icon name="play" />
+            <button type="button" className="vv-big-play" onClick={togglePlay} aria-label={hasEnded ? `Play ${file.name} again` : `Play ${file.name}`} tabIndex={-1}>
+              <Icon name={hasEnded ? 'restart' : 'play'} />
             </button>
           )}
+          {isPlaying && isWaiting && <div className="vi-spinner vv-spinner" aria-hidden="true" />}
           {error && (
             <div className="vv-error" role="alert">
               <Icon name="alert" />
@@ -248,45 +246,16 @@ export default function VideoViewer({ site, file }: Props) {
         </div>
       </div>
 
-      <div className="vv-panels">
-        <section className="vv-panel" aria-label="Video information">
-          <h3 className="vi-panel-title">Video info</h3>
-          <dl className="vi-info">
-            <InfoRow label="Duration">{duration > 0 ? formatClock(duration) : '—'}</InfoRow>
-            <InfoRow label="Size">{formatBytes(file.size)}</InfoRow>
-            <InfoRow label="Format">{videoFormatLabel(file.name, media)}</InfoRow>
-            <InfoRow label="Resolution">{width && height ? formatResolution(width, height) : '—'}</InfoRow>
-            <InfoRow label="Bitrate">{bitrate ? formatBitrate(bitrate) : '—'}</InfoRow>
-          </dl>
-        </section>
-        <section className="vv-panel" aria-label="Playback">
-          <h3 className="vi-panel-title">Playback</h3>
-          <dl className="vi-info">
-            <InfoRow label="Status">{status}</InfoRow>
-            <InfoRow label="Position">
-              <span data-testid="video-position">{formatClock(time)}</span>
-            </InfoRow>
-            <InfoRow label="Speed">{speed}x</InfoRow>
-            <InfoRow label="Volume">{isMuted ? 'Muted' : `${volume}%`}</InfoRow>
-          </dl>
-        </section>
-        <section className="vv-panel" aria-label="Quick actions">
-          <h3 className="vi-panel-title">Quick actions</h3>
-          <div className="vv-actions">
-            <button type="button" className="vi-button" onClick={restart}>
-              <Icon name="restart" />
-              Restart Video
-            </button>
-            <a className="vi-button" href={file.url} target="_blank" rel="noopener noreferrer">
-              <Icon name="external" />
-              Open in New Tab
-            </a>
-            <button type="button" className="vi-button vi-button--primary" onClick={() => downloadFile(file)}>
-              <Icon name="download" />
-              Download Video
-            </button>
-          </div>
-        </section>
+      <div className="vv-details">
+        <ul className="vv-facts" aria-label="Video details">
+          {facts.map((fact) => (
+            <li key={fact.label} className="vv-fact">
+              <span className="visually-hidden">{fact.label}: </span>
+              {fact.value}
+            </li>
+          ))}
+        </ul>
+        <DownloadButton file={file} />
       </div>
       <FileEngagement site={site} file={file} variant="full" />
     </div>

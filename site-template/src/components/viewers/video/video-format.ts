@@ -1,4 +1,4 @@
-/** Figures the video viewer shows: clock times, resolutions, bitrates, container and codecs. */
+/** Figures the video viewer shows: clock times, resolutions, container and codecs. */
 import type { TMediaSummary } from '@dropsite/shared';
 
 /** 75 → '1:15', 3725 → '1:02:05'. */
@@ -17,12 +17,6 @@ export function formatResolution(width: number, height: number): string {
   const short = Math.min(width, height);
   const label = short >= 2160 ? '4K' : short >= 1440 ? '1440p' : short >= 1080 ? '1080p' : short >= 720 ? '720p' : short >= 480 ? '480p' : `${short}p`;
   return `${width} × ${height} (${label})`;
-}
-
-/** Bits per second as '2.4 Mbps' or '850 kbps'. */
-export function formatBitrate(bps: number): string {
-  if (bps >= 1_000_000) return `${(bps / 1_000_000).toFixed(bps >= 10_000_000 ? 0 : 1)} Mbps`;
-  return `${Math.max(1, Math.round(bps / 1000))} kbps`;
 }
 
 const CODECS: Record<string, string> = { h264: 'H.264', hevc: 'H.265', h265: 'H.265', vp8: 'VP8', vp9: 'VP9', av1: 'AV1', aac: 'AAC', mp3: 'MP3', opus: 'Opus', vorbis: 'Vorbis' };
