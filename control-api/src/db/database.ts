@@ -32,6 +32,7 @@ import * as sessionLinkSignInMigration from './migrations/2026_12_07_0100_sessio
 import * as commentCountsIndexMigration from './migrations/2026_11_27_1000_comment_counts_index.ts';
 import * as billingSafeguardsMigration from './migrations/2026_12_07_0500_billing_safeguards.ts';
 import * as pendingSignUpsMigration from './migrations/2026_12_07_0200_pending_sign_ups.ts';
+import * as removedSitesMigration from './migrations/2026_12_07_1600_removed_sites.ts';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
 
 export type TDialect = 'sqlite' | 'postgres';
@@ -97,6 +98,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_12_07_0100_session_link_sign_in': sessionLinkSignInMigration,
   '2026_12_07_0200_pending_sign_ups': pendingSignUpsMigration,
   '2026_12_07_0500_billing_safeguards': billingSafeguardsMigration,
+  '2026_12_07_1600_removed_sites': removedSitesMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {
