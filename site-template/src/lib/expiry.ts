@@ -30,7 +30,8 @@ export function expiryLine(expiresAtMs: number, nowMs: number, timeZone?: string
     const date = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', ...(timeZone ? { timeZone } : {}) }).format(expiresAtMs);
     return `Available until ${date}`;
   }
-  const [amount, unit] = left >= 2 * DAY_MS ? [Math.floor(left / DAY_MS), 'day'] : left >= 2 * HOUR_MS ? [Math.floor(left / HOUR_MS), 'hour'] : [Math.max(1, Math.floor(left / MINUTE_MS)), 'minute'];
+  const [amount, unit] =
+    left >= 2 * DAY_MS ? [Math.floor(left / DAY_MS), 'day'] : left >= 2 * HOUR_MS ? [Math.floor(left / HOUR_MS), 'hour'] : [Math.max(1, Math.floor(left / MINUTE_MS)), 'minute'];
   return `This link expires in ${amount} ${unit}${amount === 1 ? '' : 's'}`;
 }
 
