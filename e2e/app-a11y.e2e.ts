@@ -19,6 +19,8 @@ const VIEWPORTS = [
   { width: 375, height: 760 },
 ] as const;
 const SCHEMES = ['light', 'dark'] as const;
+/** What a Free account may switch on. */
+const FREE_FEATURES = { enableFavorites: true, enableComments: false, enableApprovals: false, enableAnalytics: true };
 
 async function expectNoSeriousViolations(page: Page, label: string): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
@@ -56,10 +58,10 @@ async function signUp(request: APIRequestContext, baseURL: string, name: string)
 test.describe('axe: the signed-in app', () => {
   for (const viewport of VIEWPORTS) {
     test(`dashboard, a site, account (menu open) and billing at ${viewport.width} px`, async ({ page, context, baseURL }) => {
-      test.setTimeout(180_000);
+      test.setTimeout(480_000);
       await quietAnonymousLoop(context);
       await signUp(context.request, baseURL ?? '', 'Mara Lind');
-      const site = await publishSite(context.request, baseURL ?? '', { title: 'Autumn selects', images: [{ name: 'pier.jpg', rgb: [90, 120, 160] }] });
+      const site = await publishSite(context.request, baseURL ?? '', { title: 'Autumn selects', images: [{ name: 'pier.jpg', rgb: [90, 120, 160] }], settings: FREE_FEATURES });
       await page.setViewportSize(viewport);
 
       await settle(page, '/dashboard');
@@ -92,7 +94,7 @@ test.describe('axe: the signed-in app', () => {
 test.describe('axe: every step of the wizard', () => {
   for (const viewport of VIEWPORTS) {
     test(`upload, template, details, features, preview and success at ${viewport.width} px`, async ({ page, context }) => {
-      test.setTimeout(180_000);
+      test.setTimeout(600_000);
       await quietAnonymousLoop(context);
       await closeEmailPromptWhenShown(page);
       await page.setViewportSize(viewport);
@@ -147,7 +149,7 @@ test.describe('what a client sees of expiry and removal', () => {
   }
 
   test("the site says when its link expires, in the visitor's time zone: the date from afar, a countdown within the week", async ({ page, context, baseURL }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(300_000);
     // Half past eleven at night UTC, 20 days ahead: the next day in Tokyo.
     const far = new Date(Date.now() + 20 * 86_400_000);
     far.setUTCHours(23, 30, 0, 0);
@@ -172,7 +174,7 @@ test.describe('what a client sees of expiry and removal', () => {
   });
 
   test('an expired site and a removed one say so in plain words, with the title and who to ask', async ({ page, context, baseURL }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(300_000);
     await quietAnonymousLoop(context);
     // Expires a few seconds from now: the link answers 410 from that instant.
     const slug = await publishExpiring(context.request, baseURL ?? '', 'Garden selects', new Date(Date.now() + 4_000));
@@ -187,7 +189,7 @@ test.describe('what a client sees of expiry and removal', () => {
     }
 
     await signUp(context.request, baseURL ?? '', 'Noor Haddad');
-    const site = await publishSite(context.request, baseURL ?? '', { title: 'Studio proofs', images: [{ name: 'proof.jpg', rgb: [160, 90, 70] }] });
+    const site = await publishSite(context.request, baseURL ?? '', { title: 'Studio proofs', images: [{ name: 'proof.jpg', rgb: [160, 90, 70] }], settings: FREE_FEATURES });
     const projects = (await (await context.request.get('/api/creators/me/projects')).json()) as { projects?: { id: string; slug: string }[] };
     const id = projects.projects?.find((p) => p.slug === site.slug)?.id;
     expect(id, 'the published site is on the dashboard').toBeTruthy();
@@ -204,6 +206,7 @@ test.describe('what a client sees of expiry and removal', () => {
 });
 
 test('the sign-in page has its heading and form in the HTML before any script runs', async ({ request, page }) => {
+  test.setTimeout(240_000);
   const html = await (await request.get('/sign-in')).text();
   expect(html).toMatch(/<h1[^>]*>Welcome back<\/h1>/);
   expect(html).toContain('<form inert=""');
