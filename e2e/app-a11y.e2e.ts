@@ -230,3 +230,19 @@ test('the sitemap lists the demo sites', async ({ request }) => {
   const sitemap = await (await request.get('/sitemap.xml')).text();
   for (const demo of ['/universal-file-template', '/photo-gallery', '/portfolio-resume', '/pitch-template']) expect(sitemap).toContain(`${demo}</loc>`);
 });
+
+test("the landing page's template cards show the template's name while a demo's picture does not exist yet", async ({ page }) => {
+  test.setTimeout(120_000);
+  // As on a fresh server, before the demos' card pictures are made.
+  await page.route(/\/(photo-gallery|portfolio-resume|pitch-template)\/preview-/, (route) => route.fulfill({ status: 404, body: '' }));
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize(viewport);
+    await settle(page, '/');
+    const cards = page.locator('.template-preview');
+    await cards.first().scrollIntoViewIfNeeded();
+    await expect(cards).toHaveCount(3);
+    for (const name of ['Photo Gallery', 'Portfolio', 'Pitch']) await expect(cards.locator('.template-preview__placeholder', { hasText: name })).toBeVisible();
+    await expect(cards.locator('img[data-missing]')).toHaveCount(3);
+    await scanBothSchemes(page, 'landing, demo pictures missing', 'landing-cards');
+  }
+});
