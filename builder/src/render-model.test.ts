@@ -87,6 +87,15 @@ describe('buildRenderModel', () => {
   });
 });
 
+describe('the expiry in the model', () => {
+  it('carries the expiry as an ISO instant when the owner set one, and no field otherwise', () => {
+    const expiring = buildRenderModel(makeProject({ expiresAt: Date.parse('2026-12-12T23:30:00Z') }), [], {}, 'https://dropsite.test');
+    expect(expiring.expiresAt).toBe('2026-12-12T23:30:00.000Z');
+    expect('expiresAt' in buildRenderModel(makeProject(), [], {}, 'https://dropsite.test')).toBe(false);
+    expect('expiresAt' in buildRenderModel(makeProject({ expiresAt: null }), [], {}, 'https://dropsite.test')).toBe(false);
+  });
+});
+
 describe('fileKindOf', () => {
   it('trusts a known stored kind and detects an unknown one from name and type', () => {
     expect(fileKindOf({ kind: 'pdf', name: 'x.jpg', type: 'image/jpeg' })).toBe('pdf');

@@ -56,6 +56,8 @@ export function buildRenderModel(
     contactInfo: toPublicContactInfo(project.contactInfo),
     files: files.map((file) => toSiteFile(file, derived[file.id] ?? null, archiveEntryLimits)),
     publishedAt: isoDate(project.createdAt),
+    // Only when set: the page says when its link stops working.
+    ...(typeof project.expiresAt === 'number' ? { expiresAt: new Date(project.expiresAt).toISOString() } : {}),
     siteOrigin: siteOrigin.replace(/\/+$/, ''),
     ogImageUrl,
   });

@@ -29,6 +29,8 @@ export interface TBuildProject {
   settings: TSiteSettings;
   contactInfo: TContactInfo;
   createdAt: number;
+  /** When the site's link stops working (epoch ms), when the owner set an expiry. */
+  expiresAt?: number | null;
   version: number;
 }
 

@@ -307,7 +307,7 @@ for (const dialect of TEST_DIALECTS) {
     });
 
     it('removes a site with everything hanging off it', async () => {
-      await deleteProjectRow(handle.db, project.id);
+      await deleteProjectRow(handle.db, project.id, Date.now());
       for (const table of ['files', 'favorites', 'comments', 'approvals', 'analytics_events', 'notifications'] as const) {
         expect(await handle.db.selectFrom(table).select('id').where('project_id', '=', project.id).execute(), table).toEqual([]);
       }

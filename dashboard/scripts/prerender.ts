@@ -4,8 +4,9 @@
  *
  * - `dist/pages/{name}.html` for every public page, and `dist/pages/index.json` (path → file);
  * - `dist/index.html`: the landing page's markup inside the app's document, hydrated by `main.tsx`;
- * - `dist/app.html`: the app's empty document, for the pages it renders in the browser (sign-in, dashboard…);
- * - `dist/sitemap.xml` and `dist/robots.txt`.
+ * - `dist/app.html`: the app's empty document, for the pages it renders in the browser (dashboard, account…);
+ * - `dist/sign-in.html`: the app's document with the sign-in page's first view in it;
+ * - `dist/sitemap.xml` (the public pages and the templates' demo sites) and `dist/robots.txt`.
  *
  * Absolute URLs (canonical, Open Graph, sitemap) are written with the placeholder `%PUBLIC_URL%`,
  * which the API replaces with its PUBLIC_URL when it loads the files: one build serves any origin.
@@ -14,6 +15,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
+import { TEMPLATE_CATALOGUE, TEMPLATE_IDS } from '@dropsite/shared/templates';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DIST = path.join(ROOT, 'dist');
@@ -138,7 +140,11 @@ function fileOf(pagePath: string): string {
 
 async function main() {
   const manifest = ZManifestSchema.parse(JSON.parse(await readFile(path.join(DIST, '.vite/manifest.json'), 'utf8')));
-  const renderer = (await import(pathToFileURL(path.join(ROOT, 'dist-ssr/prerender.js')).href)) as { renderPublicPages(): unknown; renderLanding(): string };
+  const renderer = (await import(pathToFileURL(path.join(ROOT, 'dist-ssr/prerender.js')).href)) as {
+    renderPublicPages(): unknown;
+    renderLanding(): string;
+    renderSignInShell(): string;
+  };
   const pages = ZRenderedSchema.parse(renderer.renderPublicPages());
 
   const assets = closure(manifest, 'src/public/public-entry.ts');
@@ -176,9 +182,17 @@ async function main() {
     .replace('</head>', `  ${landingHead}\n  </head>`)
     .replace('<div id="root"></div>', `<div id="root">${renderer.renderLanding()}</div>`);
   await writeFile(path.join(DIST, 'index.html'), landing);
+  // The sign-in page's first view in the app's document: its heading and form before any script runs
+  // (the form inert until the page's own code replaces it, so nothing typed early is lost to a reload).
+  const signIn = appHtml
+    .replace(/<title>[\s\S]*?<\/title>/, `<title>Sign in · ${PRODUCT}</title>`)
+    .replace('<div id="root"></div>', `<div id="root" data-shell="sign-in">${renderer.renderSignInShell().replace('<form ', '<form inert="" ')}</div>`);
+  await writeFile(path.join(DIST, 'sign-in.html'), signIn);
 
   // A page that repeats another (its canonical is elsewhere) is left to that one.
-  const listed = ['/', ...pages.filter((page) => !page.unlisted && page.canonical === page.path).map((page) => page.path)];
+  // The templates' demo sites are public pages of the product too.
+  const demos = TEMPLATE_IDS.map((id) => TEMPLATE_CATALOGUE[id].demoPath);
+  const listed = [...new Set(['/', ...pages.filter((page) => !page.unlisted && page.canonical === page.path).map((page) => page.path), ...demos])];
   const sitemap = `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 ${listed.map((p) => `  <url><loc>${ORIGIN}${p}</loc></url>`).join('\n')}

@@ -20,5 +20,10 @@ const app = (
   </StrictMode>
 );
 // The landing page arrives prerendered (scripts/prerender.ts) and is hydrated; the other app pages render here.
-if (root.hasChildNodes()) hydrateRoot(root, app);
+// The sign-in page arrives with its first view drawn (data-shell): it stays until the page's code is
+// loaded, and the live page then replaces it in one commit.
+if (root.dataset.shell === 'sign-in') {
+  await import('./pages/sign-in/sign-in-page.tsx');
+  createRoot(root).render(app);
+} else if (root.hasChildNodes()) hydrateRoot(root, app);
 else createRoot(root).render(app);

@@ -198,6 +198,8 @@ export const ZSiteRenderModelSchema = z.strictObject({
   contactInfo: ZPublicContactInfoSchema,
   files: z.array(ZSiteFileSchema),
   publishedAt: z.string(),
+  /** When the site's link stops working (ISO, UTC), when the creator set an expiry: the page tells its visitors. */
+  expiresAt: z.iso.datetime().nullable().optional(),
   /** Absolute origin of the public site, for Open Graph tags. */
   siteOrigin: z.string(),
   /** Absolute URL of the site's Open Graph picture (`{siteOrigin}/{slug}/og.png`), when the builder made one. */

@@ -576,3 +576,19 @@ describe('templates shape the page', () => {
     }
   });
 });
+
+describe('when the link expires', () => {
+  it('says the date and time in UTC before any script runs, with the instant for the browser to reword', async () => {
+    const $ = await render({ ...makeSite(images(1)), expiresAt: '2026-12-12T23:30:00.000Z' });
+    const line = $('[data-testid="site-expiry"]');
+    expect(line.length).toBe(1);
+    expect(line.text().trim()).toBe('Available until 12 December 2026, 23:30 UTC');
+    expect(line.find('time').attr('datetime')).toBe('2026-12-12T23:30:00.000Z');
+    expect(line.find('time').attr('data-expires-at')).toBe(String(Date.parse('2026-12-12T23:30:00Z')));
+  });
+
+  it('says nothing of expiry for a site without one', async () => {
+    const $ = await render(makeSite(images(1)));
+    expect($('[data-testid="site-expiry"]').length).toBe(0);
+  });
+});

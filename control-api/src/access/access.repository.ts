@@ -1,6 +1,6 @@
 /** Password and expiry bookkeeping of sites, for the unlock call and the sweeper. */
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/tables.ts';
+import type { Database, TRemovedSiteReason } from '../db/tables.ts';
 
 type TDb = Kysely<Database>;
 
@@ -47,6 +47,26 @@ export async function isContentHashUsedElsewhere(db: TDb, sha256: string, projec
   return row !== undefined;
 }
 
-export async function deleteProjectRow(db: TDb, projectId: string): Promise<void> {
-  await db.deleteFrom('projects').where('id', '=', projectId).execute();
+/**
+ * Removes a site's record, leaving at its address only why it went (removed_sites): deleted by its
+ * creator, taken down, or expired. Both in one transaction.
+ */
+export async function deleteProjectRow(db: TDb, projectId: string, now: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('projects').select(['slug', 'deleted_at', 'taken_down_at']).where('id', '=', projectId).executeTakeFirst();
+    if (!row) return;
+    const reason: TRemovedSiteReason = row.taken_down_at !== null ? 'taken-down' : row.deleted_at !== null ? 'removed' : 'expired';
+    await trx
+      .insertInto('removed_sites')
+      .values({ slug: row.slug, reason, removed_at: now })
+      .onConflict((oc) => oc.column('slug').doUpdateSet({ reason, removed_at: now }))
+      .execute();
+    await trx.deleteFrom('projects').where('id', '=', projectId).execute();
+  });
+}
+
+/** Why the site that was at this address is gone, once its record was removed; null when none was. */
+export async function findRemovedSiteReason(db: TDb, slug: string): Promise<TRemovedSiteReason | null> {
+  const row = await db.selectFrom('removed_sites').select('reason').where('slug', '=', slug).executeTakeFirst();
+  return row?.reason ?? null;
 }

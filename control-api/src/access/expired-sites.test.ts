@@ -53,7 +53,15 @@ describe('the expired-site sweeper', () => {
     expect(await app.deps.db.selectFrom('projects').select('id').where('id', '=', expired.project.id).execute()).toEqual([]);
     expect(await app.deps.db.selectFrom('files').select('id').where('project_id', '=', expired.project.id).execute()).toEqual([]);
     expect(await app.deps.db.selectFrom('comments').select('id').where('project_id', '=', expired.project.id).execute()).toEqual([]);
-    expect((await visitor.fetch(`/${expired.slug}`)).status).toBe(404);
+    // Only why it went is kept at its address: the link still says it expired, with nothing of the site.
+    const gone = await visitor.fetch(`/${expired.slug}`);
+    expect(gone.status).toBe(410);
+    const goneHtml = await gone.text();
+    expect(goneHtml).toContain('This site has expired');
+    expect(goneHtml).not.toContain(expired.project.title);
+    expect(await app.deps.db.selectFrom('removed_sites').selectAll().where('slug', '=', expired.slug).execute()).toEqual([
+      { slug: expired.slug, reason: 'expired', removed_at: expect.any(Number) },
+    ]);
 
     // The live site is untouched.
     expect(await listKeys(app, projectUploadsPrefix(live.project.id))).toHaveLength(2);

@@ -54,7 +54,7 @@ async function removeSite(deps: TDeps, site: { id: string; slug: string }): Prom
     if (!SHA256_HEX.test(hash)) continue;
     if (!(await isContentHashUsedElsewhere(deps.db, sha256, site.id))) await deps.storage.deletePrefix(derivedPrefix(hash));
   }
-  await deleteProjectRow(deps.db, site.id);
+  await deleteProjectRow(deps.db, site.id, deps.clock.now());
   deps.log.info({ projectId: site.id, slug: site.slug }, 'expired site removed');
 }
 

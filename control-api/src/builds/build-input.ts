@@ -38,6 +38,7 @@ function toBuildProject(row: TProjectRow): TBuildProject {
     settings: parseSiteSettings(row.settings),
     contactInfo: parseContactInfo(row.contact_info),
     createdAt: row.created_at,
+    ...(row.expires_at !== null ? { expiresAt: row.expires_at } : {}),
     version: row.version,
   };
 }

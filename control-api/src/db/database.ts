@@ -34,6 +34,7 @@ import * as billingSafeguardsMigration from './migrations/2026_12_07_0500_billin
 import * as siteColorModeMigration from './migrations/2026_12_07_1100_site_color_mode.ts';
 import * as pendingSignUpsMigration from './migrations/2026_12_07_0200_pending_sign_ups.ts';
 import * as visitorProfilesMigration from './migrations/2026_12_07_1200_visitor_profiles.ts';
+import * as removedSitesMigration from './migrations/2026_12_07_1600_removed_sites.ts';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
 
 export type TDialect = 'sqlite' | 'postgres';
@@ -101,6 +102,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_12_07_0500_billing_safeguards': billingSafeguardsMigration,
   '2026_12_07_1100_site_color_mode': siteColorModeMigration,
   '2026_12_07_1200_visitor_profiles': visitorProfilesMigration,
+  '2026_12_07_1600_removed_sites': removedSitesMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

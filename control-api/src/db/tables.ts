@@ -326,6 +326,17 @@ export interface SubscriptionsTable {
   open_checkout_price: string | null;
 }
 
+/** Why a site's record is gone: its creator deleted it, it expired, or an operator took it down. */
+export const REMOVED_SITE_REASONS = ['removed', 'expired', 'taken-down'] as const;
+export type TRemovedSiteReason = (typeof REMOVED_SITE_REASONS)[number];
+
+/** A site whose record was removed, by its address: its link says what became of it. Nothing of the site is kept. */
+export interface RemovedSitesTable {
+  slug: string;
+  reason: TRemovedSiteReason;
+  removed_at: number;
+}
+
 /** One trial allowed per slot of a client address (its SHA-256), taken again once started_at is 30 days old. */
 export interface TrialAddressSlotsTable {
   address_hash: string;
@@ -498,6 +509,7 @@ export interface Database {
   product_events: ProductEventsTable;
   pending_site_rebuilds: PendingSiteRebuildsTable;
   demo_sites: DemoSitesTable;
+  removed_sites: RemovedSitesTable;
 }
 
 export type TProjectRow = Selectable<ProjectsTable>;

@@ -143,6 +143,7 @@ describe('dashboard app paths', () => {
       await mkdir(path.join(dir, 'pages'));
       await writeFile(path.join(dir, 'index.html'), '<!doctype html><div id="root"><h1>Landing</h1></div>');
       await writeFile(path.join(dir, 'app.html'), '<!doctype html><div id="root"></div>');
+      await writeFile(path.join(dir, 'sign-in.html'), '<!doctype html><div id="root" data-shell="sign-in"><h1>Welcome back</h1></div>');
       await writeFile(path.join(dir, 'pages/index.json'), JSON.stringify({ '/faq': 'faq.html', '/blog/agency-delivery': 'blog--agency-delivery.html', '/404': '404.html' }));
       await writeFile(path.join(dir, 'pages/faq.html'), '<link rel="canonical" href="%PUBLIC_URL%/faq" /><h1>FAQ</h1>');
       await writeFile(path.join(dir, 'pages/blog--agency-delivery.html'), '<h1>Agency delivery</h1>');
@@ -172,11 +173,16 @@ describe('dashboard app paths', () => {
       expect(await (await fetch(`${url}/blog/agency-delivery`)).text()).toContain('Agency delivery');
     });
 
-    it('answers the landing page prerendered, the app pages with the empty app, anything else with the 404 page', async () => {
+    it('answers the landing and sign-in pages prerendered, the other app pages with the empty app, anything else with the 404 page', async () => {
       expect(await (await fetch(`${url}/`)).text()).toContain('<h1>Landing</h1>');
-      const signIn = await fetch(`${url}/sign-in`);
-      expect(signIn.status).toBe(200);
-      expect(await signIn.text()).toBe('<!doctype html><div id="root"></div>');
+      for (const p of ['/sign-in', '/sign-in/', '/sign-in?mode=sign-up']) {
+        const signIn = await fetch(`${url}${p}`);
+        expect(signIn.status, p).toBe(200);
+        expect(await signIn.text(), p).toContain('<h1>Welcome back</h1>');
+      }
+      const dashboard = await fetch(`${url}/dashboard`);
+      expect(dashboard.status).toBe(200);
+      expect(await dashboard.text()).toBe('<!doctype html><div id="root"></div>');
       for (const p of ['/nope', '/404', '/faq/more']) {
         const res = await fetch(`${url}${p}`);
         expect(res.status, p).toBe(404);

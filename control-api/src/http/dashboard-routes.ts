@@ -110,6 +110,8 @@ export function createDashboardRoutes({ dashboardDir, csp, publicUrl }: TDashboa
     if (p === '/' || p === '/index.html') return sendHtml(res, 200, 'index.html');
     const page = p === '/404' ? null : pageFile(p);
     if (page) return sendHtml(res, 200, page);
+    // The sign-in page with its first view drawn, when the build made it.
+    if (p === '/sign-in' && load('sign-in.html') !== null) return sendHtml(res, 200, 'sign-in.html');
     if (isDashboardRoute(p)) return sendHtml(res, 200, load('app.html') === null ? 'index.html' : 'app.html');
     next();
   });

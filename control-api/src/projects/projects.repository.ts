@@ -361,12 +361,19 @@ export async function isStoredObjectInUse(db: TDb, by: { storageKey?: string; sh
 }
 
 /** A site an operator took down, by its slug (it counts as deleted too), or null. */
-export async function findTakenDownProjectBySlug(db: TDb, slug: string): Promise<Pick<TProjectRow, 'id' | 'slug' | 'taken_down_at' | 'takedown_reason'> | null> {
+/**
+ * The record of a deleted site at this slug (by its creator, or taken down by an operator), while it
+ * is kept: what its page may say of it. Null when the slug holds a live site or none.
+ */
+export async function findRemovedProjectBySlug(
+  db: TDb,
+  slug: string,
+): Promise<Pick<TProjectRow, 'id' | 'title' | 'author_name' | 'contact_info' | 'password_hash' | 'taken_down_at'> | null> {
   const row = await db
     .selectFrom('projects')
-    .select(['id', 'slug', 'taken_down_at', 'takedown_reason'])
+    .select(['id', 'title', 'author_name', 'contact_info', 'password_hash', 'taken_down_at'])
     .where('slug', '=', slug)
-    .where('taken_down_at', 'is not', null)
+    .where('deleted_at', 'is not', null)
     .executeTakeFirst();
   return row ?? null;
 }

@@ -1,6 +1,7 @@
 /**
  * Managing a published site on real engines (the builder, the queue, disk storage): each edit,
- * addition, replacement and removal is rebuilt and seen on /{slug}; deletion answers 404 at once and
+ * addition, replacement and removal is rebuilt and seen on /{slug}; deletion answers 410 at once (its
+ * page says the site was removed; its files answer 404) and
  * the sweeper removes the bytes; a takedown answers 451 and a restore serves the site again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -204,7 +205,7 @@ describe.each(TEST_DIALECTS)('managing a published site (%s)', async (dialect) =
     expect(last.body.error).toContain('at least one file');
   });
 
-  it.skipIf(!available)('deletes the site once its title is typed: 404 at once everywhere, bytes removed by the sweeper', async () => {
+  it.skipIf(!available)('deletes the site once its title is typed: its page says it was removed (410), 404 everywhere else, bytes removed by the sweeper', async () => {
     const site = await publish('Short-lived');
     const files = await app.deps.db.selectFrom('files').select(['id', 'storage_key']).where('project_id', '=', site.projectId).execute();
     const wrong = await owner.json(`/api/projects/${site.projectId}`, { method: 'DELETE', json: { confirmTitle: 'Something else' } });
@@ -213,10 +214,17 @@ describe.each(TEST_DIALECTS)('managing a published site (%s)', async (dialect) =
 
     const res = await owner.json(`/api/projects/${site.projectId}`, { method: 'DELETE', json: { confirmTitle: 'Short-lived' } });
     expect(res.status).toBe(200);
-    expect((await page(`/${site.slug}`)).status).toBe(404);
+    const removed = await page(`/${site.slug}`);
+    expect(removed.status).toBe(410);
+    expect(removed.html).toContain('This site was removed');
     expect((await fetch(`${app.url}/api/files/${files[0]!.id}?mode=download`)).status).toBe(404);
     expect((await owner.json(`/api/projects/${site.projectId}/settings`)).status).toBe(404);
     await expect.poll(async () => app.deps.db.selectFrom('projects').select('id').where('id', '=', site.projectId).executeTakeFirst(), { timeout: 5000 }).toBeUndefined();
+    // Once its record is gone, the link still says the site was removed, and nothing of it.
+    const later = await page(`/${site.slug}`);
+    expect(later.status).toBe(410);
+    expect(later.html).toContain('This site was removed');
+    expect(later.html).not.toContain('Short-lived');
     await expect(app.deps.storage.get(files[0]!.storage_key)).rejects.toThrow();
     await expect(app.deps.storage.get(siteHtmlKey(site.slug))).rejects.toThrow();
   });
@@ -229,6 +237,8 @@ describe.each(TEST_DIALECTS)('managing a published site (%s)', async (dialect) =
     expect(down.status).toBe(451);
     expect(down.html).toContain('taken down');
     expect(down.html).not.toContain('Copyright notice');
+    // Nothing of the site itself: its title stays with the operator too.
+    expect(down.html).not.toContain('Disputed');
     expect((await fetch(`${app.url}/api/files/${file.id}?mode=download`)).status).toBe(404);
     expect((await fetch(`${app.url}/api/comments?projectId=${site.projectId}&fileId=${file.id}`)).status).toBe(404);
     const row = await app.deps.db.selectFrom('projects').select(['taken_down_at', 'takedown_reason']).where('id', '=', site.projectId).executeTakeFirstOrThrow();

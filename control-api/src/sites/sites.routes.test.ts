@@ -258,6 +258,92 @@ describe('GET /{slug}', () => {
     await app.deps.db.updateTable('projects').set({ expires_at: null }).where('id', '=', project.id).execute();
   });
 
+  it('names the expired site, who shared it and their address, but nothing of a password-protected one', async () => {
+    const project = await app.deps.db.selectFrom('projects').select(['id', 'title', 'author_name', 'contact_info']).executeTakeFirstOrThrow();
+    const contact = JSON.stringify({ ...JSON.parse(project.contact_info), email: 'mara@studio.example' });
+    await app.deps.db
+      .updateTable('projects')
+      .set({ expires_at: clock.now(), title: 'Autumn <Wedding>', author_name: 'Mara Lind', contact_info: contact })
+      .where('id', '=', project.id)
+      .execute();
+    try {
+      const res = await fetch(`${app.url}/${slug}`);
+      expect(res.status).toBe(410);
+      expect(res.headers.get('cache-control')).toBe('private, no-store');
+      const html = await res.text();
+      expect(html).toContain('Autumn &lt;Wedding&gt;');
+      expect(html).toContain('ask <strong>Mara Lind</strong> at <a href="mailto:mara@studio.example">');
+      expect(html).toContain('prefers-color-scheme:dark');
+
+      await app.deps.db.updateTable('projects').set({ password_hash: 'protected-for-this-test' }).where('id', '=', project.id).execute();
+      const locked = await (await fetch(`${app.url}/${slug}`)).text();
+      expect(locked).toContain('This site has expired');
+      expect(locked).not.toContain('Autumn');
+      expect(locked).not.toContain('Mara Lind');
+      expect(locked).not.toContain('mara@studio.example');
+      expect(locked).toContain('ask the person who sent it to you for a new link');
+    } finally {
+      await app.deps.db
+        .updateTable('projects')
+        .set({ expires_at: null, password_hash: null, title: project.title, author_name: project.author_name, contact_info: project.contact_info })
+        .where('id', '=', project.id)
+        .execute();
+    }
+  });
+
+  it('says a deleted site was removed (410), with its title while its record is kept and nothing once it is gone', async () => {
+    const project = await app.deps.db.selectFrom('projects').select(['id', 'title']).executeTakeFirstOrThrow();
+    await app.deps.db.updateTable('projects').set({ deleted_at: clock.now() }).where('id', '=', project.id).execute();
+    try {
+      const res = await fetch(`${app.url}/${slug}`);
+      expect(res.status).toBe(410);
+      const html = await res.text();
+      expect(html).toContain('This site was removed');
+      expect(html).toContain(project.title);
+      // Its files answer like unknown ones.
+      const file = await app.deps.db.selectFrom('files').select('id').where('project_id', '=', project.id).executeTakeFirstOrThrow();
+      expect((await fetch(`${app.url}/api/files/${file.id}?mode=download`)).status).toBe(404);
+    } finally {
+      await app.deps.db.updateTable('projects').set({ deleted_at: null }).where('id', '=', project.id).execute();
+    }
+    // Only the reason is left of a removed record: the link still says what became of it.
+    for (const [gone, reason, heading, status] of [
+      ['gonesite01', 'removed', 'This site was removed', 410],
+      ['gonesite02', 'expired', 'This site has expired', 410],
+      ['gonesite03', 'taken-down', 'This site is unavailable', 451],
+    ] as const) {
+      await app.deps.db.insertInto('removed_sites').values({ slug: gone, reason, removed_at: clock.now() }).execute();
+      const res = await fetch(`${app.url}/${gone}`);
+      expect(res.status, gone).toBe(status);
+      const html = await res.text();
+      expect(html).toContain(heading);
+      expect(html).toContain(status === 410 ? 'ask the person who sent it to you' : 'contact us');
+    }
+  });
+
+  it("answers a demo's address with a page that retries by itself until the demo is built, never 404", async () => {
+    const config = app.deps.config as { demoSites: boolean };
+    const was = config.demoSites;
+    try {
+      config.demoSites = true;
+      const res = await fetch(`${app.url}/photo-gallery`);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(res.headers.get('cache-control')).toBe('private, no-store');
+      const html = await res.text();
+      expect(html).toContain('This demo is being prepared');
+      expect(html).toContain('Photo Gallery template');
+      expect(html).toContain('<meta http-equiv="refresh" content="5">');
+      // Without demo sites (DEMO_SITES=false) there is nothing to wait for.
+      config.demoSites = false;
+      const off = await fetch(`${app.url}/photo-gallery`);
+      expect(off.status).toBe(404);
+      await off.text();
+    } finally {
+      config.demoSites = was;
+    }
+  });
+
   it('rebuilds to the same HTML, swapping it in one write', async () => {
     const before = await (await fetch(`${app.url}/${slug}`)).text();
     const { rebuildProjects } = await import('../builds/rebuild.ts');

@@ -2,7 +2,7 @@
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { Router, type Response } from 'express';
-import { STORED_CODINGS, siteHtmlKey, sitePrefix, siteHtmlVariantKey, templateAssetKey, templateAssetVariantKey, type TStoredCoding } from '@dropsite/shared';
+import { STORED_CODINGS, TEMPLATE_CATALOGUE, siteHtmlKey, sitePrefix, siteHtmlVariantKey, templateAssetKey, templateAssetVariantKey, type TStoredCoding } from '@dropsite/shared';
 import { assetContentType } from '@dropsite/builder';
 import type { TAppDeps } from '../deps.ts';
 import type { TProjectRow } from '../db/tables.ts';
@@ -10,11 +10,11 @@ import { StorageNotFoundError, type Storage } from '../storage/storage.ts';
 import { sendVariant, type TOpenedVariant, type TVariantSource } from '../http/send-variant.ts';
 import type { TContentCoding } from '../http/content-coding.ts';
 import { principalOf } from '../access/principal.ts';
-import { isSiteSlug } from '../projects/demo-projects.ts';
+import { DEMO_SITE_SLUGS, isSiteSlug } from '../projects/demo-projects.ts';
 import { REFUSAL_CACHE_CONTROL, SITE_PAGE_CACHE_CONTROL, SITE_PAGE_SECURITY_HEADERS, siteCacheControl } from './site-access.ts';
-import { buildProgressOf, isTakenDown, openSiteBySlug } from './sites.service.ts';
+import { buildProgressOf, goneFactsOf, openSiteBySlug, removedSiteBySlug } from './sites.service.ts';
 import { ASSET_CSP, inlineScriptHashesOf, readStoredSiteCsp, siteCsp } from './site-csp.ts';
-import { buildingPage, expiredPage, failedPage, takenDownPage } from './status-pages.ts';
+import { buildingPage, demoPreparingPage, expiredPage, failedPage, removedPage, takenDownPage } from './status-pages.ts';
 import { passwordGatePage } from './password-gate.ts';
 
 /** A stored object and its compressed variants (keys from storage-keys.ts), as sendVariant reads them. */
@@ -170,6 +170,14 @@ function inMemoryVariant(bytes: Buffer, etag: string | undefined): TOpenedVarian
   };
 }
 
+/** Seconds a demo's holding page waits before it asks again. */
+const DEMO_RETRY_SECONDS = 5;
+
+/** The name of the template whose demo lives at this slug. */
+function demoTemplateName(slug: string): string {
+  return Object.values(TEMPLATE_CATALOGUE).find((t) => t.demoPath === `/${slug}`)?.name ?? 'Demo';
+}
+
 function sendPage(res: Response, status: number, html: string): void {
   res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': REFUSAL_CACHE_CONTROL }).send(html);
 }
@@ -192,14 +200,24 @@ export function createSiteRoutes(deps: TAppDeps): Router {
     res.set({ ...SITE_PAGE_SECURITY_HEADERS, 'Content-Security-Policy': siteCsp([]) });
     const { project, access } = await openSiteBySlug(deps, principalOf(res), slug);
     if (!project || access === 'missing') {
-      // A site an operator took down says so (451, Unavailable For Legal Reasons); its files stay 404.
-      if (await isTakenDown(deps, slug)) return sendPage(res, 451, takenDownPage());
+      // A site an operator took down says so (451, Unavailable For Legal Reasons); one its creator
+      // deleted says it was removed (410) while its record is kept. Their files stay 404.
+      const removed = await removedSiteBySlug(deps, slug);
+      if (removed?.reason === 'taken-down') return sendPage(res, 451, takenDownPage());
+      if (removed?.reason === 'removed') return sendPage(res, 410, removedPage(removed.facts));
+      if (removed?.reason === 'expired') return sendPage(res, 410, expiredPage(removed.facts));
+      // A demo site not built yet (the first start builds them in the background): a page that
+      // retries by itself, never the 404 page.
+      if (deps.config.demoSites && DEMO_SITE_SLUGS.has(slug)) {
+        res.set('Retry-After', String(DEMO_RETRY_SECONDS));
+        return sendPage(res, 503, demoPreparingPage(demoTemplateName(slug), DEMO_RETRY_SECONDS));
+      }
       // No site at this address: the product's one 404 page, as for any other unknown path.
       res.set('Cache-Control', REFUSAL_CACHE_CONTROL);
       next();
       return;
     }
-    if (access === 'expired') return sendPage(res, 410, expiredPage());
+    if (access === 'expired') return sendPage(res, 410, expiredPage(goneFactsOf(project)));
     if (access === 'locked') return sendPage(res, 401, await passwordGatePage(deps, slug, project));
 
     res.status(200).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': siteCacheControl(project, SITE_PAGE_CACHE_CONTROL) });

@@ -1,10 +1,13 @@
 /** A site by its slug as the principal may see it, and how far its build is. */
 import type { TAppDeps } from '../deps.ts';
-import type { TProjectRow } from '../db/tables.ts';
+import type { TProjectRow, TRemovedSiteReason } from '../db/tables.ts';
 import type { TPrincipal } from '../access/principal.ts';
-import { findProjectBySlug, findTakenDownProjectBySlug } from '../projects/projects.repository.ts';
+import { toPublicContactInfo } from '@dropsite/shared';
+import { findProjectBySlug, findRemovedProjectBySlug, parseContactInfo } from '../projects/projects.repository.ts';
 import { findLatestBuildForProject } from '../builds/builds.repository.ts';
 import { resolveSiteAccess, type TSiteAccess } from './site-access.ts';
+import { findRemovedSiteReason } from '../access/access.repository.ts';
+import { goneSiteFacts, type TGoneSiteFacts } from './status-pages.ts';
 
 type TDeps = Pick<TAppDeps, 'db' | 'clock' | 'keys'> & Partial<Pick<TAppDeps, 'caches'>>;
 
@@ -23,7 +26,19 @@ export async function buildProgressOf(deps: TDeps, projectId: string): Promise<{
   return build ? { progress: build.progress, stage: build.stage } : null;
 }
 
-/** Whether an operator took the site of this slug down (it is then answered 451, not 404). */
-export async function isTakenDown(deps: Pick<TAppDeps, 'db'>, slug: string): Promise<boolean> {
-  return (await findTakenDownProjectBySlug(deps.db, slug)) !== null;
+/** What a site's expired or removed page may say of it (status-pages.ts goneSiteFacts). */
+export function goneFactsOf(project: Pick<TProjectRow, 'title' | 'author_name' | 'contact_info' | 'password_hash'>): TGoneSiteFacts | null {
+  return goneSiteFacts(project, toPublicContactInfo(parseContactInfo(project.contact_info)).email);
+}
+
+/**
+ * Why the slug holds no live site, when it held one: 'taken-down' by an operator (answered 451,
+ * nothing of the site shown), 'removed' by its creator or 'expired' (410, with what goneFactsOf
+ * allows while its record is kept; nothing once only the reason is left).
+ */
+export async function removedSiteBySlug(deps: Pick<TAppDeps, 'db'>, slug: string): Promise<{ reason: TRemovedSiteReason; facts: TGoneSiteFacts | null } | null> {
+  const row = await findRemovedProjectBySlug(deps.db, slug);
+  if (row) return { reason: row.taken_down_at !== null ? 'taken-down' : 'removed', facts: row.taken_down_at !== null ? null : goneFactsOf(row) };
+  const reason = await findRemovedSiteReason(deps.db, slug);
+  return reason ? { reason, facts: null } : null;
 }

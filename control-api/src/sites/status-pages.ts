@@ -3,20 +3,26 @@
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 const STYLE = `
-:root{color-scheme:light dark;--bg:#f8f7f4;--card:#fff;--text:#1c1b19;--muted:#625f58;--accent:#e8492a;--track:#ebe8e1}
-@media (prefers-color-scheme:dark){:root{--bg:#141311;--card:#1d1c19;--text:#f3f1ec;--muted:#a9a59c;--accent:#ff6b4a;--track:#2e2c28}}
-*{box-sizing:border-box}html,body{margin:0;height:100%}
-body{display:grid;place-items:center;background:var(--bg);color:var(--text);font:16px/1.55 ui-sans-serif,system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;padding:24px}
-main{background:var(--card);border-radius:16px;padding:40px 36px;max-width:440px;width:100%;text-align:center;box-shadow:0 1px 2px rgba(0,0,0,.06),0 12px 32px rgba(0,0,0,.08)}
-h1{font-size:1.5rem;line-height:1.25;margin:0 0 8px;letter-spacing:-.01em}p{margin:0;color:var(--muted)}
+:root{color-scheme:light dark;--bg:#f8f7f4;--card:#fff;--text:#1c1b19;--muted:#625f58;--accent:#e8492a;--link:#b8361b;--track:#ebe8e1;--border:#e6e2d9}
+@media (prefers-color-scheme:dark){:root{--bg:#141311;--card:#1d1c19;--text:#f3f1ec;--muted:#a9a59c;--accent:#ff6b4a;--link:#ff8a6e;--track:#2e2c28;--border:#2e2c28}}
+*{box-sizing:border-box}html,body{margin:0;min-height:100%}
+body{min-height:100vh;min-height:100dvh;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:20px;background:var(--bg);color:var(--text);font:16px/1.55 ui-sans-serif,system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;padding:24px;-webkit-font-smoothing:antialiased}
+main{background:var(--card);border:1px solid var(--border);border-radius:16px;padding:40px 36px;max-width:460px;width:100%;text-align:center;box-shadow:0 1px 2px rgba(0,0,0,.06),0 12px 32px rgba(0,0,0,.08)}
+@media (max-width:420px){body{padding:16px}main{padding:32px 22px}}
+h1{font-size:1.5rem;line-height:1.25;margin:0 0 8px;letter-spacing:-.01em;text-wrap:balance}p{margin:0;color:var(--muted);text-wrap:pretty}
+.site-title{font-size:.875rem;font-weight:600;color:var(--text);margin:0 0 6px;overflow-wrap:anywhere}
+.ask{margin-top:16px}.ask strong{color:var(--text);font-weight:600}
+footer{font-size:.8125rem;color:var(--muted)}footer a{color:var(--text);font-weight:650;text-decoration:none}footer a:hover{text-decoration:underline}
+a:focus-visible{outline:2px solid var(--link);outline-offset:2px;border-radius:2px}
 .bar{height:6px;border-radius:3px;background:var(--track);overflow:hidden;margin:24px 0 10px}
 .bar span{display:block;height:100%;background:var(--accent);border-radius:3px;transition:width .6s ease}
-.stage{font-size:.875rem}a{color:var(--accent)}
+.stage{font-size:.875rem}main a{color:var(--link);overflow-wrap:anywhere}
 @media (prefers-reduced-motion:reduce){.bar span{transition:none}}`;
 
-function page(opts: { title: string; heading: string; body: string; refreshSeconds?: number }): string {
+/** A status page: a card with the heading (`before` goes above it) and the body, and the product's name under it. */
+function page(opts: { title: string; heading: string; body: string; before?: string; refreshSeconds?: number }): string {
   const refresh = opts.refreshSeconds ? `<meta http-equiv="refresh" content="${opts.refreshSeconds}">` : '';
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">${refresh}<meta name="robots" content="noindex"><title>${escapeHtml(opts.title)}</title><style>${STYLE}</style></head><body><main>${`<h1>${escapeHtml(opts.heading)}</h1>`}${opts.body}</main></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">${refresh}<meta name="robots" content="noindex"><title>${escapeHtml(opts.title)}</title><style>${STYLE}</style></head><body><main>${opts.before ?? ''}<h1>${escapeHtml(opts.heading)}</h1>${opts.body}</main><footer><a href="/">Dropsite</a> · share files with a link</footer></body></html>`;
 }
 
 export function buildingPage(progress: number, stage: string): string {
@@ -33,11 +39,61 @@ export function notFoundPage(): string {
   return page({ title: 'Site not found', heading: 'Site not found', body: '<p>This link does not lead to a site. Check the address, or ask the sender for a new link.</p>' });
 }
 
-export function expiredPage(): string {
+/**
+ * What a page about a site that is gone may say of it: its title and who shared it, only for a site
+ * that was public (a password-protected site's title was never shown to anyone without the password),
+ * and the contact address the site itself showed.
+ */
+export interface TGoneSiteFacts {
+  title: string;
+  authorName: string;
+  /** The site's public contact address ('' when it showed none). */
+  email: string;
+}
+
+/** The facts of a site that may be shown on its expired or removed page: none for a password-protected one. */
+export function goneSiteFacts(site: { title: string; author_name: string; password_hash: string | null }, email: string): TGoneSiteFacts | null {
+  if (site.password_hash) return null;
+  return { title: site.title.trim(), authorName: site.author_name.trim(), email: email.trim() };
+}
+
+/** 'Ask Mara Lind (mara@studio.example) for a new link.', or the sender when the site named no one. */
+function whoToAsk(facts: TGoneSiteFacts | null): string {
+  const who = facts?.authorName ? `<strong>${escapeHtml(facts.authorName)}</strong>` : 'the person who sent it to you';
+  const mail = facts?.email ? ` at <a href="mailto:${escapeHtml(facts.email)}">${escapeHtml(facts.email)}</a>` : '';
+  return `<p class="ask">If you still need these files, ask ${who}${mail} for a new link.</p>`;
+}
+
+const siteNameLine = (facts: TGoneSiteFacts | null) => (facts?.title ? `<p class="site-title">${escapeHtml(facts.title)}</p>` : '');
+
+/** An expired site (410): its files are no longer available; who to ask for a new link. */
+export function expiredPage(facts: TGoneSiteFacts | null = null): string {
   return page({
     title: 'This site has expired',
     heading: 'This site has expired',
-    body: '<p>The creator set this delivery to expire, and its files are no longer available. Ask the sender for a new link.</p>',
+    before: siteNameLine(facts),
+    body: `<p>The link was set to work only until a date that has now passed, so its files can no longer be viewed or downloaded.</p>${whoToAsk(facts)}`,
+  });
+}
+
+/** A site its creator deleted (410, until its record is removed): the same plain words. */
+export function removedPage(facts: TGoneSiteFacts | null = null): string {
+  return page({
+    title: 'This site was removed',
+    heading: 'This site was removed',
+    before: siteNameLine(facts),
+    body: `<p>The person who shared it has removed it, so its files can no longer be viewed or downloaded.</p>${whoToAsk(facts)}`,
+  });
+}
+
+/** A demo site while it is built for the first time after the server started (503, the browser retries). */
+export function demoPreparingPage(templateName: string, retrySeconds: number): string {
+  return page({
+    title: 'This demo is being prepared',
+    heading: 'This demo is being prepared',
+    refreshSeconds: retrySeconds,
+    before: `<p class="site-title">${escapeHtml(templateName)} template</p>`,
+    body: '<p>The example site for this template is being built right now. This page refreshes by itself in a few seconds.</p>',
   });
 }
 
@@ -131,11 +187,11 @@ export function entryRefusedPage(message: string): string {
   });
 }
 
-/** A site an operator took down (451): a short notice; the recorded reason stays with the operator. */
+/** A site an operator took down (451): a short notice, nothing of the site; the recorded reason stays with the operator. */
 export function takenDownPage(): string {
   return page({
     title: 'This site is unavailable',
     heading: 'This site is unavailable',
-    body: '<p>This site was taken down by the operator of this service and its files can no longer be viewed or downloaded.</p>',
+    body: '<p>This site was taken down by the operator of this service and its files can no longer be viewed or downloaded.</p><p class="ask">If you think this is a mistake, <a href="/contact">contact us</a>.</p>',
   });
 }

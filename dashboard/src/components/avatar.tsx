@@ -9,11 +9,11 @@ export function initialsOf(creator: Pick<TCreatorPublic, 'name' | 'email'>): str
   return letters.join('').toUpperCase();
 }
 
-/** The creator's initials in a circle; decorative, the name is always said beside it or in a label. */
+/**
+ * The creator's initials in a circle; decorative, the name is always said beside it or in a label.
+ * Drawn by CSS from `data-initials`, not as text: inside the account button, whose name says whose
+ * account it is, letters as text would be visible words the button's name does not contain.
+ */
 export function Avatar({ creator, size = 'small' }: { creator: Pick<TCreatorPublic, 'name' | 'email'>; size?: 'small' | 'large' }) {
-  return (
-    <span className="avatar" data-size={size} aria-hidden="true">
-      {initialsOf(creator)}
-    </span>
-  );
+  return <span className="avatar" data-size={size} data-initials={initialsOf(creator)} aria-hidden="true" />;
 }

@@ -4,6 +4,8 @@
  */
 import { renderToString } from 'react-dom/server';
 import { App } from '../app.tsx';
+import { AuthForm } from '../auth/auth-form.tsx';
+import { AccountPageFrame } from '../pages/sign-in/account-page-frame.tsx';
 import { PUBLIC_PAGES } from './registry.ts';
 import type { TPublicPage } from './public-page.ts';
 
@@ -32,4 +34,16 @@ export function renderPublicPages(): TRenderedPage[] {
 /** The landing page's markup, which `main.tsx` hydrates. */
 export function renderLanding(): string {
   return renderToString(<App pathname="/" />);
+}
+
+/**
+ * The sign-in page as it first shows (the sign-in form), so its heading and form are in the HTML
+ * before any script runs; `main.tsx` replaces it with the live page once that page's code is loaded.
+ */
+export function renderSignInShell(): string {
+  return renderToString(
+    <AccountPageFrame>
+      <AuthForm initialView="sign-in" returnTo={null} headingId="sign-in-heading" headingLevel="h1" />
+    </AccountPageFrame>,
+  );
 }

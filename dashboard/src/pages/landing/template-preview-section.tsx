@@ -11,7 +11,9 @@ const PREVIEW_SIZES = '(max-width: 959.98px) calc(100vw - 40px), 374px';
 /**
  * Spec: the template preview. Each card shows the card picture of the template's demo site (its
  * link picture made small; the demo is built from a sample project with the same template and
- * builder as a creator's site). Far below the first screen, so every picture loads lazily.
+ * builder as a creator's site). Far below the first screen, so every picture loads lazily. Until a
+ * demo's picture exists (a fresh server builds the demos after it starts), its frame shows the
+ * template's name.
  */
 export function TemplatePreviewSection() {
   return (
@@ -34,6 +36,9 @@ export function TemplatePreviewSection() {
               <li key={id}>
                 <a className="template-preview" href={template.demoPath}>
                   <span className="template-preview__frame">
+                    <span className="template-preview__placeholder" aria-hidden="true">
+                      {template.name}
+                    </span>
                     <DemoPreviewPicture demoPath={template.demoPath} sizes={PREVIEW_SIZES} lazy alt="" />
                   </span>
                   <span className="template-preview__name">{template.name}</span>
