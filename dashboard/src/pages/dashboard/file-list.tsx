@@ -9,7 +9,7 @@ import { formatCommentTime } from '@dropsite/shared/browser/relative-time';
 import { AlertIcon, CheckIcon, DocumentIcon, FolderIcon, HeartIcon, ImageIcon, MessageIcon } from '../../components/icons.tsx';
 import { EyeIcon } from '../../wizard/wizard-icons.tsx';
 import { postCreatorReply } from '../../dashboard-api/dashboard-api.ts';
-import type { TApprovalStatus, TDetailsComment, TDetailsCommentReply, TProjectFileDetails } from '@dropsite/shared';
+import type { TDetailsComment, TDetailsCommentReply, TProjectFileDetails } from '@dropsite/shared';
 import { AnalyticsPanel } from './analytics-panel.tsx';
 import { ChevronDownIcon, PendingIcon, ReplyIcon } from './dashboard-icons.tsx';
 import { approvalStateOf, commenterName, formatBytes, formatDate, type TApprovalTone } from './project-insights.ts';
