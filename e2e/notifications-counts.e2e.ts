@@ -13,7 +13,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { outboxDirOf } from '../control-api/src/test-support/outbox-links.ts';
 import { signUpThroughLink } from './account-support.ts';
-import { ALL_ENGAGEMENT, publishSite, quietAnonymousLoop, visitSite } from './engagement-helpers.ts';
+import { ALL_ENGAGEMENT, giveName, publishSite, quietAnonymousLoop, visitSite } from './engagement-helpers.ts';
 import { threeImages } from './wizard-support.ts';
 
 const SHOTS_DIR = '/tmp/shots/loop';
@@ -121,6 +121,8 @@ test('notifications reach the account address; the dashboard counts approvals, c
   const first = await openPicture(visitorPage, 'photo-1.jpg');
   const feedback = first.getByRole('group', { name: 'Feedback on photo-1.jpg' });
   await feedback.getByRole('button', { name: 'Favourite' }).click();
+  // The first favourite asks the visitor's name once; the favourite then lands by itself.
+  await giveName(visitorPage, 'Lena Park', 'lena@client.example');
   await expect(feedback.getByRole('button', { name: 'Favourite' })).toHaveAttribute('aria-pressed', 'true');
   await feedback.getByRole('button', { name: 'Approve' }).click();
   await expect(feedback.getByRole('button', { name: 'Approve' })).toHaveAttribute('aria-pressed', 'true');
@@ -136,6 +138,7 @@ test('notifications reach the account address; the dashboard counts approvals, c
   const other = await openPicture(secondPage, 'photo-2.jpg');
   const otherFeedback = other.getByRole('group', { name: 'Feedback on photo-2.jpg' });
   await otherFeedback.getByRole('button', { name: 'Request changes' }).click();
+  await giveName(secondPage, 'Omar Haddad');
   await expect(otherFeedback.getByRole('button', { name: 'Request changes' })).toHaveAttribute('aria-pressed', 'true');
   await second.close();
 
@@ -189,7 +192,7 @@ test('notifications reach the account address; the dashboard counts approvals, c
   expect(Number(await views.textContent())).toBeGreaterThanOrEqual(1);
   const firstRow = page.locator('.dash-file').filter({ hasText: 'photo-1.jpg' });
   await firstRow.getByRole('button', { name: /photo-1\.jpg/ }).click();
-  await expect(firstRow.getByRole('region', { name: 'Approvals of photo-1.jpg' }).getByText(/: Approved$/)).toBeVisible();
+  await expect(firstRow.getByRole('region', { name: 'Approvals of photo-1.jpg' }).getByText(/^Lena Park\s*lena@client\.example: Approved$/)).toBeVisible();
   await shootPage(page, 'files-tab');
 
   // Settings: who receives the notifications; another address is an option.
