@@ -9,11 +9,13 @@ import {
   DETAILS_COMMENT_THREADS_PER_FILE,
   DETAILS_ENTRIES_PER_FILE,
   FEATURE_DISABLED_MESSAGE,
+  NOTIFICATIONS_KEPT,
   type TActivity,
   type TCreatorProject,
   type TCreatorPublic,
   type TDetailsComment,
   type TDetailsCommentReply,
+  type TEngagementUpdate,
   type TProjectDetails,
 } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
@@ -26,7 +28,8 @@ import { findCreatorById } from '../accounts/accounts.repository.ts';
 import { findProjectById, listFilesByProject, parseSiteSettings } from '../projects/projects.repository.ts';
 import { engagementSwitchesOf, projectSummaryOf } from '../projects/project-summary.ts';
 import { thumbnailUrlOf } from '../projects/file-thumbnail.ts';
-import { findFileOfProject, insertComment } from '../engagement/engagement.repository.ts';
+import { findFileOfProject, insertComment, listRecentEngagement } from '../engagement/engagement.repository.ts';
+import { toEngagementUpdates } from '../creators/anonymous.service.ts';
 import { assertCommentText } from '../engagement/engagement.service.ts';
 import { countTraffic, countTrafficByScope, listDailyTrafficOfProject, SITE_SCOPE } from '../analytics/analytics.repository.ts';
 import { getDailyAnalytics, listActivity } from '../analytics/analytics.service.ts';
@@ -39,6 +42,7 @@ import {
   listNewestCommentThreads,
   listNewestFavorites,
   listProjectsOfCreator,
+  listSiteTitlesOfCreator,
   type TCommentEntryRow,
 } from './creator-dashboard.repository.ts';
 
@@ -322,4 +326,15 @@ export async function exportEngagementCsv(deps: TDeps, project: TProjectRow): Pr
     });
   }
   return `${lines.join('\r\n')}\r\n`;
+}
+
+/**
+ * The signed-in creator's bell: favourites, comments and approvals on every site of the account
+ * after `since` (all recent ones when absent), newest first, at most NOTIFICATIONS_KEPT.
+ */
+export async function listAccountUpdates(deps: Pick<TAppDeps, 'db'>, principal: TPrincipal, since: number | undefined): Promise<TEngagementUpdate[]> {
+  const creator = await requireSignedInCreator(principal);
+  const titles = await listSiteTitlesOfCreator(deps.db, creator.id);
+  const rows = await listRecentEngagement(deps.db, { projectIds: [...titles.keys()], since }, NOTIFICATIONS_KEPT);
+  return toEngagementUpdates(rows, titles, 'Open Dashboard');
 }
