@@ -20,9 +20,11 @@ interface TAnalyticsPanelProps {
   heading: string;
   /** The site's panel offers the CSV unless the page already does. */
   hasCsvLink?: boolean;
+  /** The figures above the chart, unless the page shows them already (the site's detail page does, in its tiles). */
+  hasTotals?: boolean;
 }
 
-export function AnalyticsPanel({ projectId, fileId = null, revision, heading, hasCsvLink = true }: TAnalyticsPanelProps) {
+export function AnalyticsPanel({ projectId, fileId = null, revision, heading, hasCsvLink = true, hasTotals = true }: TAnalyticsPanelProps) {
   const [analytics, setAnalytics] = useState<TAnalytics | null>(null);
   const [failed, setFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
@@ -75,6 +77,7 @@ export function AnalyticsPanel({ projectId, fileId = null, revision, heading, ha
         </div>
       ) : (
         <>
+          {hasTotals && (
           <dl className="dash-stats">
             {stats.map((stat) => (
               <div key={stat.label} className="dash-stats__item">
@@ -95,6 +98,7 @@ export function AnalyticsPanel({ projectId, fileId = null, revision, heading, ha
               </dd>
             </div>
           </dl>
+          )}
           <Suspense fallback={<div className="dash-skeleton dash-chart__skeleton" aria-hidden="true" />}>
             <DailyChart projectId={projectId} fileId={fileId} revision={revision} />
           </Suspense>

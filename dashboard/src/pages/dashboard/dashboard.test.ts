@@ -12,7 +12,8 @@ import {
 } from '../../dashboard-api/dashboard-api.ts';
 import { claimErrorMessage, CLAIM_FAILED_MESSAGE } from './claim-banner.tsx';
 import { startActivityPoller } from './live-activity.ts';
-import { averageInteractionsPerFile, commenterName, describeDay, formatBytes, toChartColumns, topEngagedFiles, viewsToFavoritesConversion } from './project-insights.ts';
+import { formatBytes } from '@dropsite/shared';
+import { averageInteractionsPerFile, commenterName, describeDay, greetingFor, toChartColumns, topEngagedFiles, viewsToFavoritesConversion } from './project-insights.ts';
 import { nextTabIndex } from './tabs.tsx';
 import { projectIdOfPath, resolvePage } from '../../routes.ts';
 
@@ -176,7 +177,17 @@ describe('project insights', () => {
       [0, 1],
     ]);
     expect(describeDay(days[1]!)).toBe('Nov 26: 4 views, 2 unique visitors, 1 download');
-    expect(formatBytes(2_500_000)).toBe('2.4 MB');
+    // One size format everywhere: the shared one the wizard and the visitor site use.
+    expect(formatBytes(2_500_000)).toBe('2.38 MB');
+  });
+
+  it('says Welcome back only to an account that is not on its first visit', () => {
+    const now = Date.parse('2026-12-07T10:00:00Z');
+    expect(greetingFor('Ada', '2026-12-07T09:59:30Z', now)).toBe('Welcome, Ada');
+    expect(greetingFor('Ada', '2026-12-07T09:00:01Z', now)).toBe('Welcome, Ada');
+    expect(greetingFor('Ada', '2026-12-07T09:00:00Z', now)).toBe('Welcome back, Ada');
+    expect(greetingFor('Ada', '2026-11-01T09:00:00Z', now)).toBe('Welcome back, Ada');
+    expect(greetingFor('Ada', 'not a date', now)).toBe('Welcome back, Ada');
   });
 });
 

@@ -4,8 +4,9 @@
  * delete it. Each save starts a build; its progress shows until the change is live.
  */
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { HERO_LAYOUTS, TEMPLATE_IDS, formatBytes, type TBuildProgress, type TManagedFile, type TManagedProject, type TProjectUpdate } from '@dropsite/shared';
+import { HERO_LAYOUTS, TEMPLATE_IDS, confirmsTitle, describeFileType, formatBytes, type TBuildProgress, type TManagedFile, type TManagedProject, type TProjectUpdate } from '@dropsite/shared';
 import { ViewSiteLink } from '../../components/view-site-link.tsx';
+import { queueToast } from '../../components/toast.tsx';
 import { PlanLimitMessage } from '../billing/plan-limit-message.tsx';
 import { TEMPLATES } from '../../wizard/template-step.tsx';
 import { addManagedFiles, deleteManagedProject, fetchBuildProgress, fetchManagedProject, removeManagedFile, replaceManagedFile, updateManagedProject } from './manage-api.ts';
@@ -652,7 +653,7 @@ export function FileRow({
       <div className="manage-file__text">
         <span className="manage-file__name">{file.name}</span>
         <span className="manage-file__meta">
-          {formatBytes(file.size)}
+          {describeFileType(file.name, file.type)} · {formatBytes(file.size)}
           {file.version > 1 && <span className="manage-file__version">Version {file.version}</span>}
         </span>
       </div>
@@ -702,7 +703,8 @@ export function DeleteSection({ project }: { project: TManagedProject }) {
   useEffect(() => {
     if (open) inputRef.current?.focus();
   }, [open]);
-  const matches = typed.trim() === project.title.trim();
+  // The title as typed: another dash or extra spaces still confirm it (the server compares the same way).
+  const matches = confirmsTitle(typed, project.title);
   return (
     <SettingsCard title="Delete site" intro="The link stops working at once, and the files, comments and analytics are removed for good." tone="danger">
       {!open ? (
@@ -719,7 +721,10 @@ export function DeleteSection({ project }: { project: TManagedProject }) {
             if (!matches) return;
             setSave({ status: 'saving' });
             deleteManagedProject(project.id, typed).then(
-              () => window.location.assign('/dashboard'),
+              () => {
+                queueToast('Site deleted');
+                window.location.assign('/dashboard');
+              },
               (err: unknown) => setSave({ status: 'error', message: errorMessage(err) }),
             );
           }}
