@@ -1,6 +1,7 @@
 import { useId, type ReactElement } from 'react';
 import { isProFeatureSetting, type TSiteSettings } from '@dropsite/shared';
-import { ArrowRightIcon, ChartIcon, CheckIcon, HeartIcon, MessageIcon } from '../components/icons.tsx';
+import { ArrowRightIcon, ChartIcon, HeartIcon, MessageIcon } from '../components/icons.tsx';
+import { Switch } from '../components/switch.tsx';
 import { ArrowLeftIcon, BellIcon, CheckCircleIcon } from './wizard-icons.tsx';
 
 type TToggleKey = 'enableFavorites' | 'enableComments' | 'enableApprovals' | 'enableAnalytics' | 'enableNotifications';
@@ -51,17 +52,7 @@ export function SettingsStep({ settings, onChange, onBack, onContinue }: TSettin
                     {description}
                   </span>
                 </span>
-                <button
-                  type="button"
-                  role="switch"
-                  aria-checked={isOn}
-                  aria-labelledby={labelId}
-                  aria-describedby={`${labelId}-d`}
-                  className="switch"
-                  onClick={() => onChange({ [key]: !isOn })}
-                >
-                  <span className="switch__thumb">{isOn && <CheckIcon size={12} />}</span>
-                </button>
+                <Switch isOn={isOn} labelledBy={labelId} describedBy={`${labelId}-d`} onChange={(next) => onChange({ [key]: next })} />
               </li>
             );
           })}

@@ -131,7 +131,7 @@ describe('dashboard calls', () => {
   it('tells a signed-out claim from a failed one, in the spec’s words', () => {
     expect(claimErrorMessage(new ApiRequestError('Authentication required. Please sign in and try again.', 401))).toBe('Authentication required. Please sign in and try again.');
     expect(claimErrorMessage(new ApiRequestError('Request failed (500)', 500))).toBe(CLAIM_FAILED_MESSAGE);
-    expect(claimErrorMessage(new ApiRequestError('No connection', 0))).toBe('Failed to claim projects. Please try again.');
+    expect(claimErrorMessage(new ApiRequestError('No connection', 0))).toBe('Failed to claim sites. Please try again.');
   });
 });
 

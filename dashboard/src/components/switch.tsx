@@ -1,0 +1,34 @@
+/**
+ * The on/off switch of a setting (role 'switch'), the same in the upload wizard and in a site's
+ * settings: named by the element `labelledBy` points at (or `label`), described by `describedBy`.
+ */
+import { CheckIcon } from './icons.tsx';
+import './switch.css';
+
+interface TSwitchProps {
+  isOn: boolean;
+  onChange: (isOn: boolean) => void;
+  /** The id of the element that names the switch; or `label` when nothing on the page does. */
+  labelledBy?: string;
+  label?: string;
+  describedBy?: string;
+  id?: string;
+}
+
+export function Switch({ isOn, onChange, labelledBy, label, describedBy, id }: TSwitchProps) {
+  return (
+    <button
+      id={id}
+      type="button"
+      role="switch"
+      aria-checked={isOn}
+      aria-labelledby={labelledBy}
+      aria-label={labelledBy ? undefined : label}
+      aria-describedby={describedBy}
+      className="switch"
+      onClick={() => onChange(!isOn)}
+    >
+      <span className="switch__thumb">{isOn && <CheckIcon size={12} />}</span>
+    </button>
+  );
+}
