@@ -18,7 +18,8 @@ async function isInside(inner: Locator, outer: Locator): Promise<boolean> {
   return a.x >= b.x - 1 && a.y >= b.y - 1 && a.x + a.width <= b.x + b.width + 1 && a.y + a.height <= b.y + b.height + 1;
 }
 
-/** The words a person reads on the page, without the header's and footer's marketing links. */
+/** The words a person reads on the page (what is rendered, not hidden text), without the header's and footer's marketing links. */
+// biome-ignore lint/performance/useDomNodeTextContent: the rendered text is the point; textContent would read hidden text too
 const mainText = (page: Page) => page.locator('main').innerText();
 
 test('a new account’s dashboard speaks of sites, fits a phone, opens the wizard and rings with the account’s own alerts', async ({ browser, baseURL }) => {
@@ -145,6 +146,7 @@ test('a returning anonymous creator is asked one thing at a time, never over a f
   await expect(teaser.getByRole('heading')).toHaveText('2 interactions on your sites');
   // Its per-site figures are an account's: not in the page at all, blurred or not.
   await expect(teaser.locator('dl, dd')).toHaveCount(0);
+  // biome-ignore lint/performance/useDomNodeTextContent: what the card shows
   expect(await teaser.innerText()).not.toMatch(/\bViews\b|\bFavourites\b/);
   const upload = (await page.locator('#upload').boundingBox())!;
   const card = (await teaser.boundingBox())!;

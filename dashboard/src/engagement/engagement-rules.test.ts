@@ -215,7 +215,13 @@ describe('notification center (stored, with fake time)', () => {
 });
 
 describe('email modal rules (spec 4, 5)', () => {
-  const context = (over: Partial<TPromptContext> = {}): TPromptContext => ({ hasSession: true, hasEmail: false, shownThisSession: new Set(), isDismissedThisSession: false, ...over });
+  const context = (over: Partial<TPromptContext> = {}): TPromptContext => ({
+    hasSession: true,
+    hasEmail: false,
+    shownThisSession: new Set(),
+    isDismissedThisSession: false,
+    ...over,
+  });
 
   it('validates text @ text . text with no spaces', () => {
     for (const ok of ['a@b.co', 'mara.lind@studio.example', ' mara@x.io ', 'x@y.z']) expect(isEmailValid(ok), ok).toBe(true);

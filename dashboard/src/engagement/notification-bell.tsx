@@ -181,7 +181,9 @@ export function NotificationBell() {
             </button>
           )}
           {permission === 'denied' && <p className="notification-bell__note">Browser notifications are blocked for this site.</p>}
-          {(isAnonymousCreator || (account.status === 'signed-out' && creator.status === 'none')) && <SignUpLink className="button button--primary notification-bell__footer-button" />}
+          {(isAnonymousCreator || (account.status === 'signed-out' && creator.status === 'none')) && (
+            <SignUpLink className="button button--primary notification-bell__footer-button" />
+          )}
         </div>
       </div>
     </div>

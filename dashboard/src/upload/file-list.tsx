@@ -99,4 +99,3 @@ function splitName(name: string): { base: string; extension: string } {
   if (dot <= 0 || name.length - dot > 12) return { base: name, extension: '' };
   return { base: name.slice(0, dot), extension: name.slice(dot) };
 }
-

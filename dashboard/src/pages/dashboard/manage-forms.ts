@@ -1,5 +1,15 @@
 /** Pure helpers of the owner's settings forms: labels, dates in the browser's own time, and what changed. */
-import { HERO_LAYOUTS, SITE_PASSWORD_LIMITS, SITE_PASSWORD_MESSAGES, SITE_THEME_IDS, THEME_MODES, THEME_STYLES, type TManagedProject, type TProjectUpdate, type TSiteTheme } from '@dropsite/shared';
+import {
+  HERO_LAYOUTS,
+  SITE_PASSWORD_LIMITS,
+  SITE_PASSWORD_MESSAGES,
+  SITE_THEME_IDS,
+  THEME_MODES,
+  THEME_STYLES,
+  type TManagedProject,
+  type TProjectUpdate,
+  type TSiteTheme,
+} from '@dropsite/shared';
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 

@@ -63,7 +63,11 @@ describe('settings forms: pure helpers', () => {
     const form = settingsFormOf(project);
     expect(settingsUpdate(project, form, now)).toEqual({ update: {} });
     expect(settingsUpdate(project, { ...form, title: '  New  ', authorName: '' }, now)).toEqual({ update: { title: 'New', authorName: '' } });
-    const many = settingsUpdate(project, { ...form, heroLayout: 'split', enableApprovals: true, notificationEmail: ' me@x.io ', contactInfo: { ...form.contactInfo, website: 'x.io' } }, now);
+    const many = settingsUpdate(
+      project,
+      { ...form, heroLayout: 'split', enableApprovals: true, notificationEmail: ' me@x.io ', contactInfo: { ...form.contactInfo, website: 'x.io' } },
+      now,
+    );
     expect(many).toEqual({
       update: { heroLayout: 'split', settings: { enableApprovals: true, notificationEmail: 'me@x.io' }, contactInfo: { ...form.contactInfo, website: 'x.io' } },
     });

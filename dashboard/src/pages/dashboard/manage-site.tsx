@@ -5,7 +5,7 @@
  * progress shows until the change is live.
  */
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { HERO_LAYOUTS, TEMPLATE_IDS, confirmsTitle, describeFileType, formatBytes, type TBuildProgress, type TManagedFile, type TManagedProject, type TProjectUpdate } from '@dropsite/shared';
+import { HERO_LAYOUTS, TEMPLATE_IDS, confirmsTitle, describeFileType, formatBytes, type TBuildProgress, type TManagedFile, type TManagedProject } from '@dropsite/shared';
 import { ViewSiteLink } from '../../components/view-site-link.tsx';
 import { queueToast } from '../../components/toast.tsx';
 import { PlanLimitMessage } from '../billing/plan-limit-message.tsx';
