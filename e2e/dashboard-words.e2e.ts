@@ -33,7 +33,7 @@ test('a new account’s dashboard speaks of sites, fits a phone, opens the wizar
   const page = await creator.newPage();
   await page.goto('/');
   const bell = page.getByRole('button', { name: /^Engagement alerts/ });
-  await expect(bell).toHaveAccessibleName('Engagement alerts, 2 unread');
+  await expect(bell).toHaveAccessibleName('Engagement alerts, 2 unread', { timeout: 20_000 });
   await bell.click();
   const panel = page.getByRole('region', { name: 'Engagement Alerts' });
   // One 'Sign Up Free' at the foot of the list, not one on every alert.
@@ -43,14 +43,14 @@ test('a new account’s dashboard speaks of sites, fits a phone, opens the wizar
   // The mailed link makes the account, signs this browser in and brings the site along.
   await signUpThroughLink(creator.request, baseURL!, { email: `smith-${Date.now()}@studio.example`, password: 'correct horse battery', name: 'Ada Smith' });
   await page.goto('/dashboard');
-  await expect(page.getByRole('heading', { level: 1, name: 'Welcome, Ada Smith' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Welcome, Ada Smith' })).toBeVisible({ timeout: 20_000 });
   await expect(page.locator('.dash__count')).toHaveText('1 site');
   const card = page.locator('.dash-card').filter({ hasText: 'Smith–Jones Wedding' });
   await expect(card).toBeVisible();
   expect(await mainText(page)).not.toMatch(/project/i);
 
   // The bell lists the account's alerts (the anonymous ones are gone), and a new comment once it opens again.
-  await expect(bell).toHaveAccessibleName('Engagement alerts, 2 unread');
+  await expect(bell).toHaveAccessibleName('Engagement alerts, 2 unread', { timeout: 20_000 });
   const visitor = await browser.newContext();
   const visitorPage = await visitor.newPage();
   await visitSite(visitorPage, site.url);
@@ -61,7 +61,7 @@ test('a new account’s dashboard speaks of sites, fits a phone, opens the wizar
   await expect(controls.locator('.engagement-comment__text')).toHaveText(['We love this one!', 'Can we get this one printed?']);
   await visitor.close();
   await bell.click();
-  await expect(panel.getByRole('listitem')).toHaveCount(3);
+  await expect(panel.getByRole('listitem')).toHaveCount(3, { timeout: 20_000 });
   await expect(panel.getByRole('listitem').first()).toContainText('Can we get this one printed?');
   await expect(panel.getByText('Sign Up Free')).toHaveCount(0);
   await expect(bell).toHaveAccessibleName('Engagement alerts, 3 unread');
@@ -77,7 +77,7 @@ test('a new account’s dashboard speaks of sites, fits a phone, opens the wizar
   // The site's details: the tab bar shows Settings whole, each figure's label sits in its tile, no 'project'.
   await card.getByRole('link', { name: 'View Details' }).click();
   await page.waitForURL(/\/dashboard\/projects\/[A-Za-z0-9_-]+$/);
-  await expect(page.getByRole('heading', { level: 1, name: 'Smith–Jones Wedding' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Smith–Jones Wedding' })).toBeVisible({ timeout: 20_000 });
   const tablist = page.getByRole('tablist', { name: 'Site' });
   const settingsTab = tablist.getByRole('tab', { name: 'Settings' });
   expect(await isInside(settingsTab, tablist)).toBe(true);
@@ -108,7 +108,7 @@ test('a new account’s dashboard speaks of sites, fits a phone, opens the wizar
   await page.goto('/dashboard');
   await page.getByRole('link', { name: 'Create New Site' }).click();
   await page.waitForURL(/\/dashboard\/new$/);
-  await expect(page.locator('#upload')).toBeVisible();
+  await expect(page.locator('#upload')).toBeVisible({ timeout: 20_000 });
   await expect(page.locator('#upload').getByText('Choose Files').first()).toBeVisible();
   await expect(page.getByRole('heading', { name: /Send your work as a site/ })).toHaveCount(0);
   await shootAllWays(page, SHOTS_DIR, 'new-site');
