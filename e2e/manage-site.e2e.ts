@@ -36,7 +36,7 @@ test('the owner edits, replaces a file, protects and deletes a published site fr
 
   const page = await creator.newPage();
   await page.goto(`/dashboard/projects/${projectId}`);
-  await expect(page.getByRole('heading', { level: 1, name: 'Brand Refresh' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Brand Refresh' })).toBeVisible({ timeout: 20_000 });
   // The tabs' keyboard pattern reaches Settings with End.
   await page.getByRole('tab', { name: 'Overview' }).focus();
   await page.keyboard.press('End');
