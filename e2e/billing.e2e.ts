@@ -76,10 +76,12 @@ test('a creator on Free upgrades to Pro through Checkout and the signed webhook;
   const sites = (await (await context.request.get('/api/creators/me/projects')).json()) as { projects: Array<{ id: string; title: string }> };
   await page.goto(`/dashboard/projects/${sites.projects.find((p) => p.title === 'Spring Lookbook')!.id}`);
   await page.getByRole('tab', { name: 'Settings' }).click();
+  const settings = page.getByRole('form', { name: 'Site settings' });
   const engagement = page.locator('.manage-card').filter({ has: page.getByRole('heading', { level: 2, name: 'Engagement', exact: true }) });
-  await engagement.getByRole('switch', { name: 'Comments' }).check();
-  await engagement.getByRole('button', { name: 'Save changes' }).click();
-  const proRefusal = engagement.getByRole('alert');
+  await engagement.getByRole('switch', { name: 'Comments' }).click();
+  await expect(engagement.getByRole('switch', { name: 'Comments' })).toHaveAttribute('aria-checked', 'true');
+  await settings.getByRole('button', { name: 'Save changes' }).click();
+  const proRefusal = settings.getByRole('alert');
   await expect(proRefusal).toContainText('Comments, approvals and notifications are Pro features. Upgrade to Pro to turn them on.');
   await expect(proRefusal.getByRole('link', { name: 'See plans and upgrade' })).toHaveAttribute('href', '/billing');
 

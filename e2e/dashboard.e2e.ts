@@ -37,24 +37,26 @@ test('a creator signs up, claims the site from the banner, reads its analytics a
   expect(signedIn.status(), await signedIn.text()).toBe(200);
 
   await page.goto('/dashboard');
-  await expect(page.getByRole('heading', { name: 'Welcome back, Mara Lind' })).toBeVisible();
+  // An account made moments ago is not welcomed back.
+  await expect(page.getByRole('heading', { level: 1, name: 'Welcome, Mara Lind' })).toBeVisible();
   const banner = page.locator('.dash-claim');
-  await expect(banner.getByRole('heading', { name: 'Welcome! You have 1 project to claim' })).toBeVisible();
-  await expect(page.locator('.dash__count')).toHaveText('0 projects');
-  await expect(page.getByRole('heading', { name: 'No projects yet' })).toBeVisible();
+  await expect(banner.getByRole('heading', { name: 'You have 1 site to claim' })).toBeVisible();
+  await expect(page.locator('.dash__count')).toHaveText('0 sites');
+  // The banner is what to do next: no 'No sites yet' under it.
+  await expect(page.getByRole('heading', { name: 'No sites yet' })).toHaveCount(0);
   const details = banner.getByRole('button', { name: 'Show Details' });
   await details.click();
   await expect(banner.getByRole('button', { name: 'Hide Details' })).toHaveAttribute('aria-expanded', 'true');
   await expect(banner.getByRole('heading', { name: 'Brand Refresh' })).toBeVisible();
-  await expect(banner.getByRole('list', { name: 'Enabled features' }).getByRole('listitem')).toHaveText(['Favorites', 'Comments', 'Approvals']);
+  await expect(banner.getByRole('list', { name: 'Enabled features' }).getByRole('listitem')).toHaveText(['Favourites', 'Comments', 'Approvals']);
   await shootAllWays(page, SHOTS_DIR, 'dashboard-banner');
 
-  await banner.getByRole('button', { name: 'Claim All Projects' }).click();
+  await banner.getByRole('button', { name: 'Claim Site' }).click();
   await expect(banner).toHaveCount(0);
-  await expect(page.getByRole('status').filter({ hasText: '1 project moved to your dashboard.' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: '1 site moved to your dashboard.' })).toBeVisible();
   const card = page.locator('.dash-card').filter({ hasText: 'Brand Refresh' });
   await expect(card).toBeVisible();
-  await expect(page.locator('.dash__count')).toHaveText('1 project');
+  await expect(page.locator('.dash__count')).toHaveText('1 site');
   await expect(card.locator('.dash-counts__item').filter({ hasText: 'Favourites' }).locator('.dash-counts__value')).toHaveText('1');
   await expect(card.locator('.dash-counts__item').filter({ hasText: 'Comments' }).locator('.dash-counts__value')).toHaveText('1');
   await expect(card.getByRole('link', { name: /View Site/ })).toHaveAttribute('href', site.url);
@@ -67,7 +69,7 @@ test('a creator signs up, claims the site from the banner, reads its analytics a
   await shootAllWays(page, SHOTS_DIR, 'dashboard-list');
   await card.getByRole('button', { name: 'Hide Analytics' }).click();
 
-  // The project detail view.
+  // The site's detail view.
   // The detail page's timers run on a clock the test can move, so the 15 s poll needs no waiting.
   await page.clock.install();
   await card.getByRole('link', { name: 'View Details' }).click();
@@ -160,7 +162,7 @@ test('a creator signs up, claims the site from the banner, reads its analytics a
   await creator.close();
 });
 
-test('a project the creator does not own, or that does not exist, fails to load with Go Back', async ({ browser, baseURL }) => {
+test('a site the creator does not own, or that does not exist, fails to load with Go Back', async ({ browser, baseURL }) => {
   const context = await browser.newContext();
   await signUpThroughLink(context.request, baseURL!, { email: `nobody-${Date.now()}@studio.example`, password: 'correct horse battery', name: 'Nobody' });
   const page = await context.newPage();
@@ -171,9 +173,9 @@ test('a project the creator does not own, or that does not exist, fails to load 
   await expect(page.locator('#upload')).toBeVisible({ timeout: 15_000 });
   expect(scripts.filter((url) => /uPlot|daily-chart|dashboard-page/.test(url))).toEqual([]);
   await page.goto('/dashboard');
-  await expect(page.getByRole('heading', { name: 'No projects yet' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'No sites yet' })).toBeVisible();
   await page.goto('/dashboard/projects/AAAAAAAAAAAAAAAAAAAAAA');
-  await expect(page.getByRole('heading', { name: 'Failed to load project details' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Failed to load site details' })).toBeVisible();
   await page.getByRole('button', { name: 'Go Back' }).click();
   await page.waitForURL(/\/dashboard$/);
   await context.close();

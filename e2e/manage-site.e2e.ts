@@ -1,8 +1,9 @@
 /**
  * Managing a published site in a real Chromium: the owner changes the title and the header layout
- * and sees them on /{slug}, replaces a file (its version shows, the site shows the new one), sets a
- * password and a visitor who had the site open is locked out, then deletes the site and the link
- * answers 404.
+ * and sees them on /{slug} (every setting saved by the one Save of the Settings tab), replaces a file
+ * (its version shows, the site shows the new one), sets a password and a visitor who had the site
+ * open is locked out, then deletes the site, typing its title with an ordinary hyphen, is told
+ * 'Site deleted' and the link answers 404.
  * Screenshots of the Settings tab (1280 and 375 px, light and dark) go to /tmp/shots-manage/.
  */
 import { expect, test } from '@playwright/test';
@@ -45,12 +46,18 @@ test('the owner edits, replaces a file, protects and deletes a published site fr
 
   const card = (title: string) => page.locator('.manage-card').filter({ has: page.getByRole('heading', { level: 2, name: title, exact: true }) });
   const buildLine = page.locator('.manage-build');
+  const settings = page.getByRole('form', { name: 'Site settings' });
+  // One Save for the whole page: nothing to save until something changed.
+  await expect(page.getByRole('button', { name: 'Save changes' })).toHaveCount(1);
+  const save = settings.getByRole('button', { name: 'Save changes' });
+  await expect(save).toBeDisabled();
 
   // The title, changed and saved with the keyboard, is on the rebuilt site.
   const details = card('Site details');
   await details.getByLabel('Site title').fill('Brand Refresh — Final');
   await details.getByLabel('Site title').press('Enter');
-  await expect(details.getByRole('status')).toHaveText('Saved');
+  await expect(settings.getByRole('status')).toHaveText('Saved');
+  await expect(save).toBeDisabled();
   await expect(buildLine.getByRole('status')).toHaveText('Your changes are live.', { timeout: 30_000 });
   await expect(page.getByRole('heading', { level: 1, name: 'Brand Refresh — Final' })).toBeVisible();
   await visitor.reload();
@@ -61,7 +68,7 @@ test('the owner edits, replaces a file, protects and deletes a published site fr
   await look.getByRole('radio', { name: 'Elegant' }).check();
   await look.getByRole('radio', { name: 'Dark', exact: true }).check();
   await look.getByRole('radio', { name: 'Split' }).check();
-  await look.getByRole('button', { name: 'Save changes' }).click();
+  await save.click();
   await expect(buildLine.getByRole('status')).toHaveText('Your changes are live.', { timeout: 30_000 });
   await visitor.reload();
   await expect(visitor.locator('html')).toHaveAttribute('data-hero-layout', 'split');
@@ -93,15 +100,14 @@ test('the owner edits, replaces a file, protects and deletes a published site fr
 
   // A password: the visitor who had the site open is locked out.
   const password = card('Password');
-  // 'Set password' waits for a password the server accepts: 8 characters or more.
-  const setPassword = password.getByRole('button', { name: 'Set password' });
-  await expect(setPassword).toBeDisabled();
+  await password.getByRole('switch', { name: 'Require a password' }).click();
+  // Save waits for a password the server accepts: 8 characters or more.
   await password.getByLabel('Password', { exact: true }).fill('1234567');
-  await expect(setPassword).toBeDisabled();
+  await expect(save).toBeDisabled();
   await password.getByLabel('Password', { exact: true }).fill('12345678');
-  await expect(setPassword).toBeEnabled();
+  await expect(save).toBeEnabled();
   await password.getByLabel('Password', { exact: true }).fill('open sesame 42');
-  await password.getByRole('button', { name: 'Set password' }).click();
+  await save.click();
   await expect(password.getByText('Visitors need the password to open this site.', { exact: false })).toBeVisible();
   await expect(buildLine.getByRole('status')).toHaveText('Your changes are live.', { timeout: 30_000 });
   await visitor.reload();
@@ -116,11 +122,14 @@ test('the owner edits, replaces a file, protects and deletes a published site fr
   const confirm = danger.getByLabel(/to confirm/);
   await expect(confirm).toBeFocused();
   await expect(danger.getByRole('button', { name: 'Delete this site' })).toBeDisabled();
-  await confirm.fill('Brand Refresh — Final');
+  // The title has an em dash; the owner types an ordinary hyphen and extra spaces.
+  await confirm.fill('Brand Refresh  -  Final');
+  await expect(danger.getByRole('button', { name: 'Delete this site' })).toBeEnabled();
   await shootAllWays(page, SHOTS_DIR, 'settings-delete');
   await danger.getByRole('button', { name: 'Delete this site' }).click();
   await page.waitForURL(/\/dashboard$/);
-  await expect(page.getByRole('heading', { name: 'No projects yet' })).toBeVisible();
+  await expect(page.getByTestId('toast')).toHaveText('Site deleted');
+  await expect(page.getByRole('heading', { name: 'No sites yet' })).toBeVisible();
   const gone = await visitor.goto(site.url);
   expect(gone?.status()).toBe(404);
   await expect(visitor.getByRole('heading', { name: 'Page not found' })).toBeVisible();

@@ -41,7 +41,7 @@ test('the sign-in link page names the address it signs in to, and the session it
   expect(session.creator).toMatchObject({ email: sender, signedInByLink: true });
   // This browser's own site is not offered to the account the link opened.
   await expect(page.getByRole('heading', { name: /Welcome/ })).toBeVisible({ timeout: 15_000 });
-  await expect(page.getByText(/You have \d+ projects? to claim/)).toHaveCount(0);
-  await expect(page.getByRole('button', { name: 'Claim All Projects' })).toHaveCount(0);
+  await expect(page.getByText(/You have \d+ sites? to claim/)).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^Claim (Site|All Sites)$/ })).toHaveCount(0);
   await phone.close();
 });

@@ -13,6 +13,7 @@ const UndoEmailChangePage = lazy(() => import('./pages/sign-in/undo-email-change
 const AccountPage = lazy(() => import('./pages/account/account-page.tsx').then((module) => ({ default: module.AccountPage })));
 // The creator's dashboard (and the chart library it loads) is fetched only when one of its pages opens.
 const DashboardPage = lazy(() => import('./pages/dashboard/dashboard-page.tsx').then((module) => ({ default: module.DashboardPage })));
+const NewSitePage = lazy(() => import('./pages/dashboard/new-site-page.tsx').then((module) => ({ default: module.NewSitePage })));
 const ProjectDetailPage = lazy(() => import('./pages/dashboard/project-detail-page.tsx').then((module) => ({ default: module.ProjectDetailPage })));
 const BillingPage = lazy(() => import('./pages/billing/billing-page.tsx').then((module) => ({ default: module.BillingPage })));
 
@@ -34,6 +35,12 @@ function AppPage({ pathname }: { pathname: string }) {
       return (
         <Suspense fallback={<DashboardLoading />}>
           <DashboardPage />
+        </Suspense>
+      );
+    case 'new-site':
+      return (
+        <Suspense fallback={<DashboardLoading />}>
+          <NewSitePage />
         </Suspense>
       );
     case 'project':

@@ -18,6 +18,12 @@ describe('resolvePage', () => {
     expect(resolvePage('/sign-up')).toBe('not-found');
   });
 
+  it('opens the upload wizard for a signed-in creator at /dashboard/new', () => {
+    expect(resolvePage('/dashboard/new')).toBe('new-site');
+    expect(resolvePage('/dashboard/new/')).toBe('new-site');
+    expect(resolvePage('/dashboard/newer')).toBe('not-found');
+  });
+
   it('shows the billing dashboard at /billing only', () => {
     expect(resolvePage('/billing')).toBe('billing');
     expect(resolvePage('/billing/')).toBe('billing');

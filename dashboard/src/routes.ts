@@ -1,5 +1,8 @@
 /** Which page the dashboard app shows for a path. Navigation is by full page load, so this runs once per load. */
-export type TPageId = 'landing' | 'sign-in' | 'reset-password' | 'verify-email' | 'undo-email-change' | 'account' | 'dashboard' | 'project' | 'billing' | 'not-found';
+export type TPageId = 'landing' | 'sign-in' | 'reset-password' | 'verify-email' | 'undo-email-change' | 'account' | 'dashboard' | 'new-site' | 'project' | 'billing' | 'not-found';
+
+/** The upload wizard for a signed-in creator, in the dashboard ('Create New Site'). */
+export const NEW_SITE_PATH = '/dashboard/new';
 
 export function resolvePage(pathname: string): TPageId {
   const path = pathname.replace(/\/+$/, '') || '/';
@@ -10,6 +13,7 @@ export function resolvePage(pathname: string): TPageId {
   if (path === '/undo-email-change') return 'undo-email-change';
   if (path === '/account') return 'account';
   if (path === '/dashboard') return 'dashboard';
+  if (path === NEW_SITE_PATH) return 'new-site';
   if (path === '/billing') return 'billing';
   if (projectIdOfPath(path) !== null) return 'project';
   return 'not-found';

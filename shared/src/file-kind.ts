@@ -39,6 +39,59 @@ export function detectFileKind(name: string, mimeType = ''): TFileKind {
 /** Raster image formats the builder can decode and thumbnail. SVG is never rasterised from uploads. */
 export const RASTER_IMAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'gif', 'webp', 'avif', 'tif', 'tiff', 'heic', 'heif', 'bmp']);
 
+/** Format names that read better than their extension. */
+const FORMAT_NAMES: Record<string, string> = {
+  jpg: 'JPEG',
+  jpeg: 'JPEG',
+  tif: 'TIFF',
+  tiff: 'TIFF',
+  htm: 'HTML',
+  yml: 'YAML',
+  md: 'Markdown',
+  txt: 'Text',
+  log: 'Log',
+  doc: 'Word',
+  docx: 'Word',
+  xls: 'Excel',
+  xlsx: 'Excel',
+  ppt: 'PowerPoint',
+  pptx: 'PowerPoint',
+  key: 'Keynote',
+  odt: 'OpenDocument',
+  ods: 'OpenDocument',
+  odp: 'OpenDocument',
+  m4v: 'MP4',
+  tgz: 'TAR.GZ',
+  quicktime: 'QuickTime',
+};
+
+/** The noun after the format name, by kind; spreadsheets are documents the visitor site groups as such, but read as spreadsheets. */
+const KIND_NOUNS: Record<TFileKind, string> = {
+  image: 'image',
+  pdf: 'document',
+  presentation: 'presentation',
+  video: 'video',
+  audio: 'audio',
+  archive: 'archive',
+  document: 'document',
+  other: 'file',
+};
+const SPREADSHEET_EXTENSIONS = new Set(['csv', 'xls', 'xlsx', 'ods']);
+
+/**
+ * A file's type in words, the same wherever a person reads it: 'JPEG image', 'PDF document', 'MP4 video',
+ * 'ZIP archive', 'Excel spreadsheet'. From the extension, else the MIME type's subtype, else 'File'.
+ */
+export function describeFileType(name: string, mimeType = ''): string {
+  const kind = detectFileKind(name, mimeType);
+  const ext = getExtension(name);
+  const noun = SPREADSHEET_EXTENSIONS.has(ext) ? 'spreadsheet' : KIND_NOUNS[kind];
+  if (ext && /^[a-z0-9]{1,5}$/.test(ext)) return `${FORMAT_NAMES[ext] ?? ext.toUpperCase()} ${noun}`;
+  const subtype = /^[a-z]+\/([a-z0-9.+-]{1,12})$/i.exec(mimeType.trim())?.[1];
+  if (subtype && kind !== 'other' && !subtype.includes('.') && !subtype.startsWith('x-')) return `${FORMAT_NAMES[subtype.toLowerCase()] ?? subtype.toUpperCase()} ${noun}`;
+  return kind === 'other' ? 'File' : `${noun.charAt(0).toUpperCase()}${noun.slice(1)}`;
+}
+
 /** Formats a byte count as the dashboard shows it: Bytes, KB, MB, GB or TB with up to 2 decimals. */
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';

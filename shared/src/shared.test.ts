@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   chooseGalleryViewer,
+  confirmsTitle,
+  describeFileType,
   detectFileKind,
   formatBytes,
   generateSlug,
@@ -22,6 +24,37 @@ describe('file kind detection', () => {
     expect(detectFileKind('bundle.zip')).toBe('archive');
     expect(detectFileKind('notes.txt')).toBe('document');
     expect(detectFileKind('mystery.bin')).toBe('other');
+  });
+});
+
+describe('file type names', () => {
+  it('names a file’s type in words, from its extension, else its MIME type', () => {
+    expect(describeFileType('photo.JPG', 'image/jpeg')).toBe('JPEG image');
+    expect(describeFileType('photo.png')).toBe('PNG image');
+    expect(describeFileType('brief.pdf', 'application/pdf')).toBe('PDF document');
+    expect(describeFileType('cut.mp4')).toBe('MP4 video');
+    expect(describeFileType('all.zip')).toBe('ZIP archive');
+    expect(describeFileType('song.mp3')).toBe('MP3 audio');
+    expect(describeFileType('deck.pptx')).toBe('PowerPoint presentation');
+    expect(describeFileType('budget.xlsx')).toBe('Excel spreadsheet');
+    expect(describeFileType('notes.md')).toBe('Markdown document');
+    expect(describeFileType('scan', 'image/jpeg')).toBe('JPEG image');
+    expect(describeFileType('clip', 'video/quicktime')).toBe('QuickTime video');
+    expect(describeFileType('sheet', 'application/vnd.ms-excel')).toBe('File');
+    expect(describeFileType('mystery.bin')).toBe('BIN file');
+    expect(describeFileType('README')).toBe('File');
+  });
+});
+
+describe('delete confirmation', () => {
+  it('accepts the title typed with ordinary hyphens and spaces, and nothing else', () => {
+    expect(confirmsTitle('Smith-Jones', 'Smith–Jones')).toBe(true);
+    expect(confirmsTitle('Smith - Jones', 'Smith — Jones')).toBe(true);
+    expect(confirmsTitle('  Autumn   Wedding ', 'Autumn\u00a0Wedding')).toBe(true);
+    expect(confirmsTitle('Smith−Jones', 'Smith-Jones')).toBe(true);
+    expect(confirmsTitle('smith-jones', 'Smith-Jones')).toBe(false);
+    expect(confirmsTitle('SmithJones', 'Smith-Jones')).toBe(false);
+    expect(confirmsTitle('', 'Smith-Jones')).toBe(false);
   });
 });
 

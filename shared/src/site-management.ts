@@ -19,6 +19,20 @@ export const SITE_MANAGEMENT_MESSAGES = {
   notificationsNeedRecipient: 'Notifications need an email address: enter one for this site, or confirm your account’s email first.',
 } as const;
 
+/** A title as a person types it: Unicode compatibility forms folded, every dash a hyphen, each run of spaces one space, trimmed. */
+export function normalizeTypedTitle(title: string): string {
+  return title
+    .normalize('NFKC')
+    .replace(/[\p{Pd}\u2212]/gu, '-')
+    .replace(/\s+/gu, ' ')
+    .trim();
+}
+
+/** Whether what the owner typed confirms deleting the site titled `title` ('Smith–Jones' typed as 'Smith-Jones' does). */
+export function confirmsTitle(typed: string, title: string): boolean {
+  return normalizeTypedTitle(typed) === normalizeTypedTitle(title);
+}
+
 /** The owner's switches and notification address; each may be sent alone. */
 export const ZSiteSettingsPatchSchema = z.strictObject({
   enableFavorites: z.boolean().optional(),

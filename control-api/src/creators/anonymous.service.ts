@@ -7,7 +7,7 @@ import { newId } from '../db/ids.ts';
 import type { TAnonymousSession, TPrincipal } from '../access/principal.ts';
 import { parseSiteSettings, projectExists } from '../projects/projects.repository.ts';
 import { engagementSwitchesOf, projectSummaryOf } from '../projects/project-summary.ts';
-import { countEngagementByProject, listRecentEngagement } from '../engagement/engagement.repository.ts';
+import { countEngagementByProject, listRecentEngagement, type TEngagementActivityRow } from '../engagement/engagement.repository.ts';
 import { countPageViewsByProject } from '../analytics/analytics.repository.ts';
 import { describeEngagement, toOneLine, urgencyOf, type TEngagementEvent } from '../notifications/notification-messages.ts';
 import { admitNotificationRecipient, anonymousOwnerKey, normalizeEmail, requestEmailConfirmation } from '../notifications/email-confirmation.service.ts';
@@ -76,27 +76,7 @@ export async function listAnonymousUpdates(deps: TDeps, session: TAnonymousSessi
   const projects = await listProjectsOfAnonymousSession(deps.db, session.id);
   const titles = new Map(projects.map((p) => [p.id, p.title]));
   const rows = await listRecentEngagement(deps.db, { projectIds: [...titles.keys()], since }, NOTIFICATIONS_KEPT);
-  const updates: TEngagementUpdate[] = rows.map((row) => {
-    const event: TEngagementEvent = {
-      type: row.kind,
-      projectId: row.projectId,
-      fileId: row.fileId,
-      fileName: row.fileName,
-      visitorName: row.userName,
-      ...(row.text !== null ? { text: row.text } : {}),
-      ...(row.status !== null ? { status: row.status } : {}),
-    };
-    return {
-      id: row.eventId,
-      type: row.kind,
-      project_id: row.projectId,
-      message: `${describeEngagement(event)} in "${toOneLine(titles.get(row.projectId) ?? '', 80)}"`,
-      cta_text: 'Sign Up Free',
-      urgency_level: urgencyOf(event),
-      created_at: new Date(row.at).toISOString(),
-      expires_at: null,
-    };
-  });
+  const updates = toEngagementUpdates(rows, titles, 'Sign Up Free');
   const warningAt = session.expiresAt - EXPIRATION_WARNING_TTL_MS;
   if (now >= warningAt && (since === undefined || warningAt > since)) {
     updates.push({
@@ -111,6 +91,31 @@ export async function listAnonymousUpdates(deps: TDeps, session: TAnonymousSessi
     });
   }
   return updates.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0)).slice(0, NOTIFICATIONS_KEPT);
+}
+
+/** Engagement rows as the bell's updates, each naming its site. */
+export function toEngagementUpdates(rows: readonly TEngagementActivityRow[], titles: ReadonlyMap<string, string>, ctaText: string): TEngagementUpdate[] {
+  return rows.map((row) => {
+    const event: TEngagementEvent = {
+      type: row.kind,
+      projectId: row.projectId,
+      fileId: row.fileId,
+      fileName: row.fileName,
+      visitorName: row.userName,
+      ...(row.text !== null ? { text: row.text } : {}),
+      ...(row.status !== null ? { status: row.status } : {}),
+    };
+    return {
+      id: row.eventId,
+      type: row.kind,
+      project_id: row.projectId,
+      message: `${describeEngagement(event)} in "${toOneLine(titles.get(row.projectId) ?? '', 80)}"`,
+      cta_text: ctaText,
+      urgency_level: urgencyOf(event),
+      created_at: new Date(row.at).toISOString(),
+      expires_at: null,
+    };
+  });
 }
 
 /** `since` as ISO date-time or epoch ms; undefined when absent or unreadable. */

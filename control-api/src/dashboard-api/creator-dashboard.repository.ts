@@ -460,3 +460,9 @@ export async function listEngagementForExport(db: TDb, projectId: string): Promi
   ]);
   return { favorites, comments, approvals };
 }
+
+/** The id and title of each of the creator's live sites (what the bell's updates name). */
+export async function listSiteTitlesOfCreator(db: TDb, creatorId: string): Promise<Map<string, string>> {
+  const rows = await db.selectFrom('projects').select(['id', 'title']).where('owner_creator_id', '=', creatorId).where('deleted_at', 'is', null).execute();
+  return new Map(rows.map((row) => [row.id, row.title]));
+}

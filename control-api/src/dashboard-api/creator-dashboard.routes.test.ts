@@ -7,6 +7,7 @@ import {
   ZCreatorProjectsResponseSchema,
   ZCreatorReplyResponseSchema,
   ZDailyAnalyticsResponseSchema,
+  ZEngagementUpdatesResponseSchema,
   ZFileCommentsResponseSchema,
   ZProjectDetailsResponseSchema,
 } from '@dropsite/shared';
@@ -319,5 +320,20 @@ describe('the creator dashboard', () => {
   it('answers a locked site’s owner too (the dashboard never needs the site’s password)', async () => {
     expect((await owner.browser.json(`/api/projects/${locked.project.id}/details`)).status).toBe(200);
     expect((await owner.browser.json(`/api/projects/${locked.project.id}/analytics/daily?days=7`)).status).toBe(200);
+  });
+
+  it('answers the account’s bell: what visitors did on its own sites after a time, newest first, and 401 signed out', async () => {
+    const before = new Date(clock.now()).toISOString();
+    clock.advance(1000);
+    const visitor = createBrowser(app);
+    await visitor.json('/api/comments', { method: 'POST', json: { projectId: site.project.id, fileId: site.files[0]!.id, commentText: 'Bell news' } });
+    const mine = ZEngagementUpdatesResponseSchema.parse((await owner.browser.json(`/api/creators/me/updates?since=${encodeURIComponent(before)}`)).body).updates;
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ type: 'comment', project_id: site.project.id });
+    expect(mine[0]!.message).toContain('Autumn Wedding');
+    // Another account's bell knows nothing of it.
+    const theirs = ZEngagementUpdatesResponseSchema.parse((await other.browser.json(`/api/creators/me/updates?since=${encodeURIComponent(before)}`)).body).updates;
+    expect(theirs).toEqual([]);
+    expect((await createBrowser(app).json('/api/creators/me/updates')).status).toBe(401);
   });
 });

@@ -4,11 +4,13 @@ import {
   ZActivityQuerySchema,
   ZCreatorReplyRequestSchema,
   ZDailyAnalyticsQuerySchema,
+  ZEngagementUpdatesQuerySchema,
   ZFileCommentsQuerySchema,
   type TActivityResponse,
   type TCreatorProjectsResponse,
   type TCreatorReplyResponse,
   type TDailyAnalyticsResponse,
+  type TEngagementUpdatesResponse,
   type TFileCommentsResponse,
   type TProjectDetailsResponse,
 } from '@dropsite/shared';
@@ -21,6 +23,7 @@ import {
   exportEngagementCsv,
   getOwnDailyAnalytics,
   getProjectDetails,
+  listAccountUpdates,
   listNewActivity,
   listOwnFileComments,
   listOwnProjects,
@@ -41,6 +44,13 @@ export function createCreatorDashboardRoutes(deps: TAppDeps): Router {
   router.get('/api/creators/me/projects', limitReads, async (_req, res) => {
     const result = await listOwnProjects(deps, principalOf(res));
     res.set('Cache-Control', PRIVATE).json({ success: true, ...result } satisfies TCreatorProjectsResponse);
+  });
+
+  // The bell of a signed-in creator: what visitors did on the account's sites (the anonymous bell's shape).
+  router.get('/api/creators/me/updates', limitReads, async (req, res) => {
+    const query = ZEngagementUpdatesQuerySchema.parse(req.query);
+    const updates = await listAccountUpdates(deps, principalOf(res), parseSince(query.since));
+    res.set('Cache-Control', PRIVATE).json({ success: true, updates } satisfies TEngagementUpdatesResponse);
   });
 
   router.get('/api/creators/projects/:creatorId', limitReads, async (req, res) => {

@@ -10,12 +10,14 @@ import {
   DETAILS_ENTRIES_PER_FILE,
   FEATURE_DISABLED_MESSAGE,
   isValidId,
+  NOTIFICATIONS_KEPT,
   type TActivity,
   type TApprovalStatus,
   type TCreatorProject,
   type TCreatorPublic,
   type TDetailsComment,
   type TDetailsCommentReply,
+  type TEngagementUpdate,
   type TProjectDetails,
 } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
@@ -29,7 +31,8 @@ import { findFileOfProjectById, findProjectById, listFilesByProject, parseSiteSe
 import { engagementSwitchesOf, projectSummaryOf } from '../projects/project-summary.ts';
 import { ownerThumbnailUrlOf, thumbnailUrlOf } from '../projects/file-thumbnail.ts';
 import { derivedMetadataOf } from '../files/files.service.ts';
-import { findFileOfProject, insertComment } from '../engagement/engagement.repository.ts';
+import { findFileOfProject, insertComment, listRecentEngagement } from '../engagement/engagement.repository.ts';
+import { toEngagementUpdates } from '../creators/anonymous.service.ts';
 import { assertCommentText } from '../engagement/engagement.service.ts';
 import { countTraffic, countTrafficByScope, listDailyTrafficOfProject, SITE_SCOPE } from '../analytics/analytics.repository.ts';
 import { getDailyAnalytics, listActivity } from '../analytics/analytics.service.ts';
@@ -42,6 +45,7 @@ import {
   listNewestCommentThreads,
   listNewestFavorites,
   listProjectsOfCreator,
+  listSiteTitlesOfCreator,
   type TCommentEntryRow,
 } from './creator-dashboard.repository.ts';
 
@@ -367,4 +371,15 @@ export async function exportEngagementCsv(deps: TDeps, project: TProjectRow): Pr
     });
   }
   return `${lines.join('\r\n')}\r\n`;
+}
+
+/**
+ * The signed-in creator's bell: favourites, comments and approvals on every site of the account
+ * after `since` (all recent ones when absent), newest first, at most NOTIFICATIONS_KEPT.
+ */
+export async function listAccountUpdates(deps: Pick<TAppDeps, 'db'>, principal: TPrincipal, since: number | undefined): Promise<TEngagementUpdate[]> {
+  const creator = await requireSignedInCreator(principal);
+  const titles = await listSiteTitlesOfCreator(deps.db, creator.id);
+  const rows = await listRecentEngagement(deps.db, { projectIds: [...titles.keys()], since }, NOTIFICATIONS_KEPT);
+  return toEngagementUpdates(rows, titles, 'Open Dashboard');
 }

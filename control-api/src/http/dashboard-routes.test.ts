@@ -24,7 +24,18 @@ function getRaw(url: string, headers: Record<string, string> = {}, method = 'GET
 
 describe('dashboard app paths', () => {
   it('knows the account pages, the dashboard, its project pages and billing', () => {
-    for (const p of ['/', '/sign-in', '/reset-password', '/verify-email', '/undo-email-change', '/account', '/dashboard', '/dashboard/projects/AbCdEfGh12345678_-', '/billing'])
+    for (const p of [
+      '/',
+      '/sign-in',
+      '/reset-password',
+      '/verify-email',
+      '/undo-email-change',
+      '/account',
+      '/dashboard',
+      '/dashboard/new',
+      '/dashboard/projects/AbCdEfGh12345678_-',
+      '/billing',
+    ])
       expect(isDashboardRoute(p), p).toBe(true);
   });
 

@@ -14,7 +14,7 @@ import { createLocalVariants } from './local-variants.ts';
 import { sendVariant } from './send-variant.ts';
 
 /** Paths the app renders in the browser (besides the landing page, which is prerendered). */
-const APP_ROUTES = ['/sign-in', '/reset-password', '/verify-email', '/undo-email-change', '/account', '/dashboard', '/billing'];
+const APP_ROUTES = ['/sign-in', '/reset-password', '/verify-email', '/undo-email-change', '/account', '/dashboard', '/dashboard/new', '/billing'];
 /** A project of the creator's dashboard: any well-formed id (the page asks the API whether it is theirs). */
 const PROJECT_PAGE_PREFIX = '/dashboard/projects/';
 /** What the prerender writes absolute URLs with; replaced by PUBLIC_URL when a file is loaded. */

@@ -6,6 +6,7 @@
  * site a visitor sees flips from one complete build to the next.
  */
 import {
+  confirmsTitle,
   DEFAULT_SITE_SETTINGS,
   resolveSiteLook,
   storedSiteLook,
@@ -292,7 +293,7 @@ async function removeUnusedBytes(deps: TAppDeps, previous: Pick<TFileRow, 'stora
  * images and rows; the sweep starts now, in the background (as for a deleted account).
  */
 export async function deleteManagedProject(deps: TAppDeps, project: TProjectRow, input: z.output<typeof ZDeleteProjectSchema>): Promise<void> {
-  if (input.confirmTitle.trim() !== project.title.trim()) throw new AppError('bad_request', SITE_MANAGEMENT_MESSAGES.confirmTitle);
+  if (!confirmsTitle(input.confirmTitle, project.title)) throw new AppError('bad_request', SITE_MANAGEMENT_MESSAGES.confirmTitle);
   const now = deps.clock.now();
   const purgeFrom = now - deps.config.expiredSiteGraceDays * 86_400_000 - 1;
   const deleted = await changeSiteAccess(deps, [project.slug], () => markProjectDeleted(deps.db, project.id, { deletedAt: now, purgeFrom }));

@@ -59,10 +59,10 @@ export function AuthForm({ initialView, returnTo, headingId, headingLevel, onVie
   const ids = { name: useId(), email: useId(), password: useId(), passwordHint: useId(), error: useId() };
   const Heading = headingLevel;
 
+  // Switching views keeps what was typed (name, address and password): the fields are the same form's.
   const goTo = (next: TAuthView) => {
     setView(next);
     setError(null);
-    setPassword('');
     onViewChange?.(next);
   };
 

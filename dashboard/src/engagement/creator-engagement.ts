@@ -7,7 +7,7 @@ import { useSyncExternalStore } from 'react';
 import type { TAnonymousProject, TEngagementSummary } from '@dropsite/shared';
 import { fetchAnonymousProjects, fetchAnonymousSession, fetchEngagementSummary, type TAnonymousSession } from './engagement-api.ts';
 import { createNotificationCenter, type TNotificationCenter } from './notifications.ts';
-import { resolveStorage } from './storage-keys.ts';
+import { STORAGE_KEYS, accountNotificationsKey, resolveStorage } from './storage-keys.ts';
 
 export interface TCreatorEngagement {
   /** 'none': this browser has no anonymous session; 'error': the server could not be asked. */
@@ -91,7 +91,7 @@ export function createCreatorEngagementStore(sources: TCreatorEngagementSources)
 }
 
 let creatorStore: TCreatorEngagementStore | null = null;
-let notificationCenter: TNotificationCenter | null = null;
+const notificationCenters = new Map<string, TNotificationCenter>();
 
 export function getCreatorEngagementStore(): TCreatorEngagementStore {
   creatorStore ??= createCreatorEngagementStore({
@@ -102,9 +102,15 @@ export function getCreatorEngagementStore(): TCreatorEngagementStore {
   return creatorStore;
 }
 
-export function getNotificationCenter(): TNotificationCenter {
-  notificationCenter ??= createNotificationCenter(resolveStorage('local'), () => Date.now());
-  return notificationCenter;
+/** The bell's list: the signed-in account's when `creatorId` is given, else this browser's anonymous creator's. */
+export function getNotificationCenter(creatorId: string | null = null): TNotificationCenter {
+  const key = creatorId === null ? STORAGE_KEYS.notifications : accountNotificationsKey(creatorId);
+  let center = notificationCenters.get(key);
+  if (!center) {
+    center = createNotificationCenter(resolveStorage('local'), () => Date.now(), key);
+    notificationCenters.set(key, center);
+  }
+  return center;
 }
 
 /** The event the upload wizard dispatches on window after a publish succeeds. */

@@ -20,7 +20,8 @@ interface TEmailModalProps {
   projectId: string | null;
   sessionId: string | null;
   onCollected: (record: TCollectedEmailRecord) => void;
-  onClose: () => void;
+  /** `wasDismissed`: closed or skipped before an address was given. */
+  onClose: (wasDismissed: boolean) => void;
 }
 
 type TStatus = 'editing' | 'submitting' | 'failed' | 'done';
@@ -48,7 +49,7 @@ export function EmailModal({ trigger, projectId, sessionId, onCollected, onClose
   const close = (event: 'email_collection_skipped' | 'email_modal_dismissed' | null) => {
     if (event) sendProductEvent({ event, ...eventBase, timestamp: Date.now() });
     dialog.current?.close();
-    onClose();
+    onClose(event !== null);
   };
 
   const onSubmit = async (event: FormEvent) => {

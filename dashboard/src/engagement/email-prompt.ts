@@ -15,6 +15,7 @@ import {
 import type { z } from 'zod';
 import { loadedSchemas } from '../schemas/lazy-schemas.ts';
 import type { TSchemas } from '../schemas/lazy-schemas.ts';
+import type { TPageId } from '../routes.ts';
 import { STORAGE_KEYS, readJson, writeJson, type TKeyValueStorage } from './storage-keys.ts';
 
 /** Spec 3 'Email collection record kept locally'. */
@@ -30,10 +31,32 @@ export interface TPromptContext {
   hasSession: boolean;
   hasEmail: boolean;
   shownThisSession: ReadonlySet<TEmailTrigger>;
+  /** The creator closed or skipped a prompt this browser session: none asks again until the next one. */
+  isDismissedThisSession: boolean;
 }
 
 export function canShowEmailPrompt(trigger: TEmailTrigger, context: TPromptContext): boolean {
-  return context.hasSession && !context.hasEmail && !context.shownThisSession.has(trigger);
+  return context.hasSession && !context.hasEmail && !context.isDismissedThisSession && !context.shownThisSession.has(trigger);
+}
+
+/**
+ * The app's pages whose point is a form of their own (signing in or up, a password, the account,
+ * billing): no prompt opens there, neither the email modal nor the teaser.
+ */
+const FORM_PAGES: ReadonlySet<TPageId> = new Set(['sign-in', 'reset-password', 'verify-email', 'undo-email-change', 'account', 'billing']);
+
+export function isPromptPage(page: TPageId): boolean {
+  return !FORM_PAGES.has(page);
+}
+
+/**
+ * Whether the creator is in the middle of something a modal would cover: typing in a field, or a
+ * dialog already open. The prompt waits until they are done.
+ */
+export function isCreatorBusy(doc: Pick<Document, 'activeElement' | 'querySelector'>): boolean {
+  const active = doc.activeElement;
+  if (active && (active.tagName === 'INPUT' || active.tagName === 'TEXTAREA' || active.tagName === 'SELECT' || (active as HTMLElement).isContentEditable)) return true;
+  return doc.querySelector('dialog[open]') !== null;
 }
 
 /** Spec 4: return_visit fires only if more than 24 hours passed since the last visit. */
@@ -88,6 +111,9 @@ export interface TEmailPromptMemory {
   markShown(trigger: TEmailTrigger): void;
   readLastVisit(): number | null;
   storeLastVisit(at: number): void;
+  /** The creator closed or skipped a prompt (remembered for the browser session). */
+  readDismissed(): boolean;
+  markDismissed(): void;
 }
 
 export function createEmailPromptMemory(local: TKeyValueStorage, session: TKeyValueStorage): TEmailPromptMemory {
@@ -118,6 +144,10 @@ export function createEmailPromptMemory(local: TKeyValueStorage, session: TKeyVa
     },
     storeLastVisit(at) {
       writeJson(local, STORAGE_KEYS.lastVisit, at);
+    },
+    readDismissed: () => readJson(session, STORAGE_KEYS.emailPromptDismissed) === true,
+    markDismissed() {
+      writeJson(session, STORAGE_KEYS.emailPromptDismissed, true);
     },
   };
 }

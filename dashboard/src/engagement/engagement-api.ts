@@ -55,6 +55,13 @@ export async function fetchEngagementUpdates(sessionId: string, since: string | 
   return reply.updates;
 }
 
+/** The signed-in account's updates newer than `since` (all recent ones when null), newest first. */
+export async function fetchAccountUpdates(since: string | null): Promise<TEngagementUpdate[]> {
+  const query = since ? `?${new URLSearchParams({ since })}` : '';
+  const reply = await requestJson((s) => s.ZEngagementUpdatesResponseSchema, `/api/creators/me/updates${query}`);
+  return reply.updates;
+}
+
 export async function fetchAnonymousProjects(sessionId: string): Promise<TAnonymousProject[]> {
   const reply = await requestJson((s) => s.ZAnonymousProjectsResponseSchema, `/api/projects/anonymous/${sessionPath(sessionId)}`);
   return reply.projects;

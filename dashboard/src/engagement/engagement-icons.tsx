@@ -27,13 +27,6 @@ export const ClockIcon = ({ size }: { size?: number }) => (
   </Icon>
 );
 
-export const EyeIcon = ({ size }: { size?: number }) => (
-  <Icon size={size}>
-    <path d="M2.5 12S6 5.5 12 5.5 21.5 12 21.5 12 18 18.5 12 18.5 2.5 12 2.5 12Z" />
-    <circle cx="12" cy="12" r="2.75" />
-  </Icon>
-);
-
 export const LockIcon = ({ size }: { size?: number }) => (
   <Icon size={size}>
     <rect x="5" y="10.5" width="14" height="10" rx="2.5" />

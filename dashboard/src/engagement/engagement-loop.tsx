@@ -1,19 +1,36 @@
 /**
- * The anonymous creator's loop, mounted once by the app: learns the session from the server,
- * polls engagement updates every 60 s into the bell, raises the expiration warning (checked
- * hourly), shows the email modal when a trigger fires, and the teaser card.
+ * The creator's loop, mounted once by the app: learns the session from the server, polls
+ * engagement updates every 60 s into the bell (the account's own for a signed-in creator), raises
+ * the expiration warning (checked hourly), shows the email modal when a trigger fires, and the
+ * teaser card. Prompts ask one at a time and once per page load: none on a page that is a form
+ * (sign-in, account, billing), none while the creator types or a dialog is open, none after the
+ * creator dismissed one this browser session, none once signed in. The teaser only shows where a
+ * page made room for it (an element with `data-engagement-slot`), never over the page.
  *
  * Other parts of the app talk to it with window events: the wizard dispatches
  * 'dropsite:published' ({ slug, url, projectId? }) after a publish, and any page may dispatch
  * 'dropsite:email-prompt' ({ trigger, projectId? }) to ask for a variant of the modal.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { ENGAGEMENT_UPDATES_POLL_MS, RETURN_VISIT_PROMPT_DELAY_MS, type TAnonymousProject, type TEmailTrigger } from '@dropsite/shared';
 import { getSessionStore, useSession } from '../auth/session-store.ts';
 import { showBrowserNotifications } from './browser-notifications.ts';
 import { DASHBOARD_PATH, EMAIL_PROMPT_EVENT, PUBLISHED_EVENT, getCreatorEngagementStore, getNotificationCenter, useCreatorEngagement } from './creator-engagement.ts';
 import { EmailModal } from './email-modal.tsx';
-import { canShowEmailPrompt, chooseAfterPublishTrigger, chooseTrigger, countViews, createEmailPromptMemory, isReturnVisit, type TPromptContext } from './email-prompt.ts';
+import {
+  canShowEmailPrompt,
+  chooseAfterPublishTrigger,
+  chooseTrigger,
+  countViews,
+  createEmailPromptMemory,
+  isCreatorBusy,
+  isPromptPage,
+  isReturnVisit,
+  type TPromptContext,
+} from './email-prompt.ts';
+import { forgetAnonymousAlerts, refreshAccountAlerts } from './account-alerts.ts';
+import { resolvePage } from '../routes.ts';
 import { fetchEngagementUpdates } from './engagement-api.ts';
 import { STORAGE_KEYS, resolveStorage } from './storage-keys.ts';
 import { TeaserCard } from './teaser-card.tsx';
@@ -29,12 +46,21 @@ function newestProjectId(projects: readonly TAnonymousProject[] | null): string 
   return [...projects].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))[0]!.id;
 }
 
+/** Where a page made room for the teaser card. */
+const TEASER_SLOT_SELECTOR = '[data-engagement-slot]';
+
 export function EngagementLoop() {
   const store = getCreatorEngagementStore();
   const center = getNotificationCenter();
   const creator = useCreatorEngagement();
   // A signed-in creator has given their address and has the dashboard: no email prompt, no teaser.
   const account = useSession();
+  const accountId = account.status === 'signed-in' ? account.creator.id : null;
+  const isAnonymous = account.status === 'signed-out' || account.status === 'error';
+  const isPromptAllowed = useMemo(() => typeof window !== 'undefined' && isPromptPage(resolvePage(window.location.pathname)), []);
+  // Bumped when the creator leaves a field or a dialog closes: a prompt that waited may ask now.
+  const [idleCheck, setIdleCheck] = useState(0);
+  const hasPrompted = useRef(false);
   const local = useMemo(() => resolveStorage('local'), []);
   const memory = useMemo(() => createEmailPromptMemory(local, resolveStorage('session')), [local]);
   const [prompt, setPrompt] = useState<{ trigger: TEmailTrigger; projectId: string | null } | null>(null);
@@ -47,20 +73,41 @@ export function EngagementLoop() {
       hasSession: store.getSnapshot().session !== null,
       hasEmail: memory.readCollectedEmail() !== null || getSessionStore().getSnapshot().status === 'signed-in',
       shownThisSession: memory.readShown(),
+      isDismissedThisSession: memory.readDismissed(),
     }),
     [store, memory],
   );
 
   const openPrompt = useCallback(
     (trigger: TEmailTrigger, projectId: string | null) => {
-      if (promptOpen.current) return;
+      // One prompt per page load, never on a form page, never over what the creator is doing.
+      if (promptOpen.current || hasPrompted.current || !isPromptAllowed || isCreatorBusy(document)) return;
+      if (getSessionStore().getSnapshot().status === 'signed-in') return;
       promptOpen.current = true;
+      hasPrompted.current = true;
       // Recorded as shown when it shows, so a reload does not ask the same thing again.
       memory.markShown(trigger);
       setPrompt({ trigger, projectId });
     },
-    [memory],
+    [memory, isPromptAllowed],
   );
+
+  // A prompt that waited for the creator to finish typing or close a dialog asks again then.
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const recheck = () => {
+      clearTimeout(timer);
+      // After the focus has moved on: the event fires before it lands.
+      timer = setTimeout(() => setIdleCheck((n) => n + 1), 0);
+    };
+    document.addEventListener('focusout', recheck);
+    document.addEventListener('close', recheck, true);
+    return () => {
+      clearTimeout(timer);
+      document.removeEventListener('focusout', recheck);
+      document.removeEventListener('close', recheck, true);
+    };
+  }, []);
 
   // The visit itself: was the last one over 24 h ago? Then remember this one.
   const isVisitRecorded = useRef(false);
@@ -82,7 +129,7 @@ export function EngagementLoop() {
   // Engagement updates every 60 s feed the bell; the summary (teaser, triggers) refreshes with them.
   const sessionId = creator.session?.sessionId ?? null;
   useEffect(() => {
-    if (!sessionId) return;
+    if (!sessionId || !isAnonymous) return;
     let isCurrent = true;
     const pollUpdates = async () => {
       try {
@@ -101,17 +148,35 @@ export function EngagementLoop() {
       isCurrent = false;
       clearInterval(timer);
     };
-  }, [sessionId, center, store]);
+  }, [sessionId, isAnonymous, center, store]);
+
+  // A signed-in creator's bell: the account's own updates, now and every 60 s; this browser's anonymous alerts are forgotten.
+  useEffect(() => {
+    if (accountId === null) return;
+    forgetAnonymousAlerts();
+    void refreshAccountAlerts(accountId);
+    const timer = setInterval(() => void refreshAccountAlerts(accountId), ENGAGEMENT_UPDATES_POLL_MS);
+    const stopNotifying = getNotificationCenter(accountId).onAdded((added) =>
+      showBrowserNotifications(added, (item) => {
+        getNotificationCenter(accountId).markRead(item.id);
+        window.location.assign(DASHBOARD_PATH);
+      }),
+    );
+    return () => {
+      clearInterval(timer);
+      stopNotifying();
+    };
+  }, [accountId]);
 
   // The expiration warning: checked now and hourly while the page is open.
   const sessionExpiresAt = creator.session?.expiresAt ?? null;
   useEffect(() => {
-    if (!sessionId || sessionExpiresAt === null) return;
+    if (!sessionId || sessionExpiresAt === null || !isAnonymous) return;
     const check = () => center.raiseExpirationWarning(sessionId, sessionExpiresAt);
     check();
     const timer = setInterval(check, EXPIRY_CHECK_MS);
     return () => clearInterval(timer);
-  }, [sessionId, sessionExpiresAt, center]);
+  }, [sessionId, sessionExpiresAt, isAnonymous, center]);
 
   // Alerts this tab added also appear as browser notifications (with permission).
   useEffect(
@@ -126,14 +191,14 @@ export function EngagementLoop() {
   );
 
   // Triggers from what the server reports: a first engagement, many views, a return visit.
+  const pendingTrigger =
+    creator.status === 'ready' && isAnonymous && isPromptAllowed && !hasPrompted.current
+      ? chooseTrigger({ summary: creator.summary, totalViews: creator.projects ? countViews(creator.projects) : null, isReturnVisit: returnVisit.current }, promptContext())
+      : null;
   useEffect(() => {
-    if (creator.status !== 'ready' || account.status === 'loading' || promptOpen.current) return;
-    const trigger = chooseTrigger(
-      { summary: creator.summary, totalViews: creator.projects ? countViews(creator.projects) : null, isReturnVisit: returnVisit.current },
-      promptContext(),
-    );
-    if (trigger) openPrompt(trigger, newestProjectId(creator.projects));
-  }, [creator, account.status, promptContext, openPrompt]);
+    void idleCheck;
+    if (pendingTrigger) openPrompt(pendingTrigger, newestProjectId(creator.projects));
+  }, [pendingTrigger, creator.projects, idleCheck, openPrompt]);
 
   // After a publish, and when a page asks.
   useEffect(() => {
@@ -180,11 +245,19 @@ export function EngagementLoop() {
     }
   };
 
-  const showTeaser = account.status !== 'signed-in' && isTeaserVisible({ isDismissed: isTeaserDismissed, hasSession: creator.session !== null, summary: creator.summary });
+  // One prompt at a time: the teaser stays away while the email prompt asks, is about to, or asked on this page.
+  const showTeaser =
+    isAnonymous &&
+    isPromptAllowed &&
+    prompt === null &&
+    pendingTrigger === null &&
+    !hasPrompted.current &&
+    isTeaserVisible({ isDismissed: isTeaserDismissed, hasSession: creator.session !== null, summary: creator.summary });
+  const teaserSlot = showTeaser ? document.querySelector(TEASER_SLOT_SELECTOR) : null;
 
   return (
     <>
-      {showTeaser && creator.summary && <TeaserCard summary={creator.summary} projects={creator.projects} onDismiss={dismissTeaser} />}
+      {teaserSlot && creator.summary && createPortal(<TeaserCard summary={creator.summary} onDismiss={dismissTeaser} />, teaserSlot)}
       {prompt && (
         <EmailModal
           key={prompt.trigger}
@@ -192,7 +265,8 @@ export function EngagementLoop() {
           projectId={prompt.projectId}
           sessionId={sessionId}
           onCollected={(record) => memory.storeCollectedEmail(record)}
-          onClose={() => {
+          onClose={(wasDismissed) => {
+            if (wasDismissed) memory.markDismissed();
             promptOpen.current = false;
             setPrompt(null);
           }}

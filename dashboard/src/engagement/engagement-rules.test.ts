@@ -17,12 +17,14 @@ import {
   chooseTrigger,
   countViews,
   createEmailPromptMemory,
+  isCreatorBusy,
   isEmailValid,
+  isPromptPage,
   isReturnVisit,
   type TPromptContext,
 } from './email-prompt.ts';
 import { formatDaysRemaining, isTeaserVisible, teaserUrgency } from './teaser-rules.ts';
-import { createMemoryStorage, STORAGE_KEYS } from './storage-keys.ts';
+import { accountNotificationsKey, createMemoryStorage, STORAGE_KEYS } from './storage-keys.ts';
 import { createCreatorEngagementStore } from './creator-engagement.ts';
 
 const HOUR = 3_600_000;
@@ -189,6 +191,18 @@ describe('notification center (stored, with fake time)', () => {
     expect(stored.items).toEqual([]);
   });
 
+  it('keeps an account’s alerts apart from the anonymous creator’s and from another account’s', () => {
+    const storage = createMemoryStorage();
+    const anonymous = createNotificationCenter(storage, () => T0);
+    const ada = createNotificationCenter(storage, () => T0, accountNotificationsKey('ada'));
+    anonymous.addUpdates([update('old', T0 - 5000)]);
+    ada.addUpdates([update('new', T0 - 1000)]);
+    expect(anonymous.read().map((n) => n.id)).toEqual(['old']);
+    expect(ada.read().map((n) => n.id)).toEqual(['new']);
+    expect(createNotificationCenter(storage, () => T0, accountNotificationsKey('grace')).read()).toEqual([]);
+    expect(ada.getCursor()).toBe(new Date(T0 - 1000).toISOString());
+  });
+
   it('survives garbage in storage', () => {
     const storage = createMemoryStorage();
     storage.setItem(STORAGE_KEYS.notifications, '{not json');
@@ -201,7 +215,13 @@ describe('notification center (stored, with fake time)', () => {
 });
 
 describe('email modal rules (spec 4, 5)', () => {
-  const context = (over: Partial<TPromptContext> = {}): TPromptContext => ({ hasSession: true, hasEmail: false, shownThisSession: new Set(), ...over });
+  const context = (over: Partial<TPromptContext> = {}): TPromptContext => ({
+    hasSession: true,
+    hasEmail: false,
+    shownThisSession: new Set(),
+    isDismissedThisSession: false,
+    ...over,
+  });
 
   it('validates text @ text . text with no spaces', () => {
     for (const ok of ['a@b.co', 'mara.lind@studio.example', ' mara@x.io ', 'x@y.z']) expect(isEmailValid(ok), ok).toBe(true);
@@ -216,6 +236,34 @@ describe('email modal rules (spec 4, 5)', () => {
     expect(canShowEmailPrompt('high_views', context({ hasEmail: true }))).toBe(false);
     expect(canShowEmailPrompt('high_views', context({ shownThisSession: new Set(['high_views']) }))).toBe(false);
     expect(canShowEmailPrompt('return_visit', context({ shownThisSession: new Set(['high_views']) }))).toBe(true);
+  });
+
+  it('asks nothing more this session once the creator closed or skipped a prompt', () => {
+    expect(canShowEmailPrompt('success_page', context({ isDismissedThisSession: true }))).toBe(false);
+    expect(chooseTrigger({ summary: { total_interactions: 3 }, totalViews: 20, isReturnVisit: true }, context({ isDismissedThisSession: true }))).toBeNull();
+    expect(chooseAfterPublishTrigger(context({ isDismissedThisSession: true }))).toBeNull();
+    const session = createMemoryStorage();
+    const memory = createEmailPromptMemory(createMemoryStorage(), session);
+    expect(memory.readDismissed()).toBe(false);
+    memory.markDismissed();
+    expect(memory.readDismissed()).toBe(true);
+    // A new browser session asks again.
+    expect(createEmailPromptMemory(createMemoryStorage(), createMemoryStorage()).readDismissed()).toBe(false);
+  });
+
+  it('never prompts on a page that is a form of its own, nor while the creator types or a dialog is open', () => {
+    for (const page of ['sign-in', 'reset-password', 'verify-email', 'undo-email-change', 'account', 'billing'] as const) expect(isPromptPage(page), page).toBe(false);
+    for (const page of ['landing', 'dashboard', 'project', 'not-found'] as const) expect(isPromptPage(page), page).toBe(true);
+    const doc = (tagName: string | null, hasOpenDialog = false) => ({
+      activeElement: tagName === null ? null : ({ tagName, isContentEditable: false } as unknown as Element),
+      querySelector: ((selector: string) => (selector === 'dialog[open]' && hasOpenDialog ? ({} as Element) : null)) as Document['querySelector'],
+    });
+    expect(isCreatorBusy(doc('INPUT'))).toBe(true);
+    expect(isCreatorBusy(doc('TEXTAREA'))).toBe(true);
+    expect(isCreatorBusy(doc('SELECT'))).toBe(true);
+    expect(isCreatorBusy(doc('BODY', true))).toBe(true);
+    expect(isCreatorBusy(doc('BUTTON'))).toBe(false);
+    expect(isCreatorBusy(doc(null))).toBe(false);
   });
 
   it('fires return_visit only after more than 24 hours', () => {

@@ -1,15 +1,19 @@
 /**
  * The header's notification bell (spec 2.8, 4): 'Engagement Alerts', newest first, the unread
  * count as a badge ('9+' above 9), refreshed every 30 s (and when another tab changes it).
- * Clicking an alert marks it read and opens the dashboard.
+ * Clicking an alert marks it read and opens the dashboard. A signed-in creator's bell lists what
+ * visitors did on the account's sites (asked again as it opens); an anonymous creator's lists this
+ * browser's sites, with one 'Sign Up Free' at its foot rather than one on every alert.
  */
 import { useCallback, useEffect, useId, useRef, useState, useSyncExternalStore, type JSX } from 'react';
 import { NOTIFICATION_BELL_REFRESH_MS, type TLocalNotification, type TNotificationType } from '@dropsite/shared';
 import { formatAlertTime } from '@dropsite/shared/browser/relative-time';
 import { CheckIcon, ClockIcon, HeartIcon, MessageIcon } from './engagement-icons.tsx';
 import { DASHBOARD_PATH, getNotificationCenter, useCreatorEngagement } from './creator-engagement.ts';
-import { countUnread, formatUnreadBadge } from './notifications.ts';
-import { STORAGE_KEYS } from './storage-keys.ts';
+import { countUnread, formatUnreadBadge, type TNotificationCenter } from './notifications.ts';
+import { refreshAccountAlerts } from './account-alerts.ts';
+import { STORAGE_KEYS, accountNotificationsKey } from './storage-keys.ts';
+import { useSession } from '../auth/session-store.ts';
 import { readNotificationPermission, requestNotificationPermission, type TNotificationPermission } from './browser-notifications.ts';
 import { SignUpLink } from '../components/sign-up-link.tsx';
 import './engagement.css';
@@ -24,10 +28,15 @@ const TYPE_ICONS: Record<TNotificationType, () => JSX.Element> = {
 /** A prerendered page and its hydration show no alerts; the browser's stored ones arrive right after. */
 const NO_ITEMS: TLocalNotification[] = [];
 const noItems = () => NO_ITEMS;
+/** Until the server said who is signed in, the bell shows nobody's alerts. */
+const NO_CENTER: Pick<TNotificationCenter, 'subscribe' | 'getSnapshot'> = { subscribe: () => () => {}, getSnapshot: noItems };
 
 export function NotificationBell() {
-  const center = getNotificationCenter();
-  const items = useSyncExternalStore(center.subscribe, center.getSnapshot, noItems);
+  const account = useSession();
+  const creatorId = account.status === 'signed-in' ? account.creator.id : null;
+  const center = getNotificationCenter(creatorId);
+  const shown = account.status === 'loading' ? NO_CENTER : center;
+  const items = useSyncExternalStore(shown.subscribe, shown.getSnapshot, noItems);
   const creator = useCreatorEngagement();
   const [isOpen, setOpen] = useState(false);
   // Read after the first render: a prerendered page knows no browser's permission, and hydration must match it.
@@ -51,18 +60,20 @@ export function NotificationBell() {
     refresh();
     const timer = setInterval(refresh, NOTIFICATION_BELL_REFRESH_MS);
     const onStorage = (event: StorageEvent) => {
-      if (event.key === STORAGE_KEYS.notifications) refresh();
+      if (event.key === (creatorId === null ? STORAGE_KEYS.notifications : accountNotificationsKey(creatorId))) refresh();
     };
     window.addEventListener('storage', onStorage);
     return () => {
       clearInterval(timer);
       window.removeEventListener('storage', onStorage);
     };
-  }, [refresh]);
+  }, [refresh, creatorId]);
 
   useEffect(() => {
     if (!isOpen) return;
     refresh();
+    // Opening the bell asks the server for what is new on the account's sites.
+    if (creatorId !== null) void refreshAccountAlerts(creatorId);
     setPermission(readNotificationPermission());
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== 'Escape') return;
@@ -78,7 +89,7 @@ export function NotificationBell() {
       document.removeEventListener('keydown', onKeyDown);
       document.removeEventListener('pointerdown', onPointerDown);
     };
-  }, [isOpen, refresh]);
+  }, [isOpen, refresh, creatorId]);
 
   const openAlert = (item: TLocalNotification) => {
     center.markRead(item.id);
@@ -89,7 +100,7 @@ export function NotificationBell() {
     setPermission(await requestNotificationPermission());
   };
 
-  const isAnonymousCreator = creator.status === 'ready';
+  const isAnonymousCreator = account.status !== 'signed-in' && account.status !== 'loading' && creator.status === 'ready';
   const label = unread > 0 ? `Engagement alerts, ${unread} unread` : 'Engagement alerts';
 
   return (
@@ -153,7 +164,6 @@ export function NotificationBell() {
                       <span className="notification-bell__item-message">{item.message}</span>
                       <span className="notification-bell__item-meta">
                         <time dateTime={new Date(item.timestamp).toISOString()}>{formatAlertTime(item.timestamp, now)}</time>
-                        {item.ctaText && <span className="notification-bell__item-cta">{item.ctaText}</span>}
                       </span>
                     </span>
                     {!item.isRead && <span className="visually-hidden">Unread.</span>}
@@ -171,7 +181,9 @@ export function NotificationBell() {
             </button>
           )}
           {permission === 'denied' && <p className="notification-bell__note">Browser notifications are blocked for this site.</p>}
-          {(isAnonymousCreator || creator.status === 'none') && <SignUpLink className="button button--primary notification-bell__footer-button" />}
+          {(isAnonymousCreator || (account.status === 'signed-out' && creator.status === 'none')) && (
+            <SignUpLink className="button button--primary notification-bell__footer-button" />
+          )}
         </div>
       </div>
     </div>

@@ -125,14 +125,19 @@ export interface TNotificationCenter {
   onAdded(listener: (added: TLocalNotification[]) => void): () => void;
 }
 
-export function createNotificationCenter(storage: TKeyValueStorage, now: () => number): TNotificationCenter {
+/**
+ * `key` names the list: the anonymous creator's (STORAGE_KEYS.notifications) or a signed-in account's
+ * (accountNotificationsKey), so one account never sees what another, or this browser's anonymous
+ * creator, was told.
+ */
+export function createNotificationCenter(storage: TKeyValueStorage, now: () => number, key: string = STORAGE_KEYS.notifications): TNotificationCenter {
   const listeners = new Set<() => void>();
   const addedListeners = new Set<(added: TLocalNotification[]) => void>();
   let snapshot: TLocalNotification[] = [];
 
   /** The stored list, or null while a stored one waits for its schema to load (it is read again then). */
   const loadIfReadable = (): TStoredNotifications | null => {
-    const stored = readJson(storage, STORAGE_KEYS.notifications);
+    const stored = readJson(storage, key);
     if (stored === null) return EMPTY;
     const schemas = loadedSchemas();
     if (!schemas) return null;
@@ -148,7 +153,7 @@ export function createNotificationCenter(storage: TKeyValueStorage, now: () => n
   };
 
   const save = (state: TStoredNotifications) => {
-    writeJson(storage, STORAGE_KEYS.notifications, state);
+    writeJson(storage, key, state);
     publish(state.items);
   };
 
@@ -163,7 +168,7 @@ export function createNotificationCenter(storage: TKeyValueStorage, now: () => n
     const state = load();
     const items = readNotifications(state.items, now());
     // Dropping expired entries on read is a rule, so the stored list forgets them too.
-    if (items.length !== state.items.length) writeJson(storage, STORAGE_KEYS.notifications, { ...state, items });
+    if (items.length !== state.items.length) writeJson(storage, key, { ...state, items });
     publish(items);
     return snapshot;
   };

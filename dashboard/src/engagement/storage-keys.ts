@@ -14,9 +14,18 @@ export const STORAGE_KEYS = {
   lastVisit: 'dropsite.lastVisit',
   /** localStorage: the bell's notifications and its updates cursor (TStoredNotifications). */
   notifications: 'dropsite.notifications',
+  /** localStorage prefix: a signed-in account's bell, `${accountNotifications}.${creatorId}` (see accountNotificationsKey). */
+  accountNotifications: 'dropsite.accountNotifications',
+  /** sessionStorage: true once the creator closed or skipped an email prompt: no other asks this browser session. */
+  emailPromptDismissed: 'dropsite.emailPromptDismissed',
   /** localStorage: '1' once 'Maybe Later' dismissed the teaser card. */
   teaserDismissed: 'dropsite.teaserDismissed',
 } as const;
+
+/** Where a signed-in account's bell keeps its list in this browser. */
+export function accountNotificationsKey(creatorId: string): string {
+  return `${STORAGE_KEYS.accountNotifications}.${creatorId}`;
+}
 
 /** The subset of the Web Storage API we use, so tests can pass a Map-backed one. */
 export type TKeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;

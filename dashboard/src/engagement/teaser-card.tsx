@@ -1,29 +1,28 @@
 /**
  * The engagement teaser for anonymous creators (spec 2.8, 4): how many interactions their sites
- * had, the analytics behind them blurred until they sign up, and the days left of the 7-day
- * window, coloured by urgency. 'Maybe Later' hides it for good; 'Sign Up Free' opens the sign-up form and comes back here.
+ * had, what kinds, and the days left of the 7-day window, coloured by urgency. The per-site
+ * analytics are what a free account shows, so they are not sent to this card at all (not merely
+ * hidden). 'Maybe Later' hides it for good; 'Sign Up Free' opens the sign-up form and comes back here.
  */
-import { useId, type ReactNode } from 'react';
-import type { TAnonymousProject, TEngagementSummary } from '@dropsite/shared';
+import { useId } from 'react';
+import type { TEngagementSummary } from '@dropsite/shared';
 import { CloseIcon } from '../components/icons.tsx';
 import '../components/close-button.css';
 import { SignUpLink } from '../components/sign-up-link.tsx';
-import { ClockIcon, EyeIcon, HeartIcon, LockIcon, MessageIcon, CheckIcon } from './engagement-icons.tsx';
+import { ClockIcon, LockIcon } from './engagement-icons.tsx';
 import { formatDaysRemaining, teaserUrgency } from './teaser-rules.ts';
 
 interface TTeaserCardProps {
   summary: TEngagementSummary;
-  projects: readonly TAnonymousProject[] | null;
   onDismiss: () => void;
 }
 
 const NUMBER = new Intl.NumberFormat('en');
 
-export function TeaserCard({ summary, projects, onDismiss }: TTeaserCardProps) {
+export function TeaserCard({ summary, onDismiss }: TTeaserCardProps) {
   const titleId = useId();
   const urgency = teaserUrgency(summary.days_remaining);
   const interactions = summary.total_interactions;
-  const totals = projects ? sumProjects(projects) : null;
   const kinds = [summary.has_favorites && 'favourited', summary.has_comments && 'commented on', summary.has_approvals && 'reviewed'].filter(Boolean) as string[];
 
   return (
@@ -43,21 +42,10 @@ export function TeaserCard({ summary, projects, onDismiss }: TTeaserCardProps) {
         {summary.days_remaining <= 1 ? 'today' : `the next ${summary.days_remaining} days`}.
       </p>
 
-      {totals && (
-        <div className="teaser-card__analytics">
-          {/* The real figures, blurred: the detail is what signing up unlocks. */}
-          <dl className="teaser-card__stats" aria-label="Analytics, available with a free account">
-            <Stat icon={<EyeIcon size={14} />} label="Views" value={totals.views} />
-            <Stat icon={<HeartIcon size={14} />} label="Favourites" value={totals.favorites} />
-            <Stat icon={<MessageIcon size={14} />} label="Comments" value={totals.comments} />
-            <Stat icon={<CheckIcon size={14} />} label="Reviews" value={totals.approvals} />
-          </dl>
-          <p className="teaser-card__lock">
-            <LockIcon size={13} />
-            Full analytics with a free account
-          </p>
-        </div>
-      )}
+      <p className="teaser-card__lock">
+        <LockIcon size={13} />
+        Full analytics with a free account
+      </p>
 
       <div className="teaser-card__actions">
         <button type="button" className="button button--secondary teaser-card__button" onClick={onDismiss}>
@@ -66,30 +54,6 @@ export function TeaserCard({ summary, projects, onDismiss }: TTeaserCardProps) {
         <SignUpLink className="button button--primary teaser-card__button" />
       </div>
     </aside>
-  );
-}
-
-function Stat({ icon, label, value }: { icon: ReactNode; label: string; value: number }) {
-  return (
-    <div className="teaser-card__stat">
-      <dt>
-        {icon}
-        {label}
-      </dt>
-      <dd aria-hidden="true">{NUMBER.format(value)}</dd>
-    </div>
-  );
-}
-
-function sumProjects(projects: readonly TAnonymousProject[]) {
-  return projects.reduce(
-    (sum, p) => ({
-      views: sum.views + p.views_count,
-      favorites: sum.favorites + p.favorites_count,
-      comments: sum.comments + p.comments_count,
-      approvals: sum.approvals + p.approvals_count,
-    }),
-    { views: 0, favorites: 0, comments: 0, approvals: 0 },
   );
 }
 

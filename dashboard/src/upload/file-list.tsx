@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactElement } from 'react';
-import { detectFileKind, formatBytes, getExtension, type TFileKind } from '@dropsite/shared';
+import { describeFileType, detectFileKind, formatBytes, type TFileKind } from '@dropsite/shared';
 import { AlertIcon, ArchiveIcon, AudioIcon, CloseIcon, DocumentIcon, FolderIcon, ImageIcon, SlidesIcon, VideoIcon } from '../components/icons.tsx';
 import { findDuplicates, type TChosenFile } from './chosen-files.ts';
 
@@ -52,7 +52,7 @@ export function FileList({ files, isDisabled, onRemove, registerRemoveButton }: 
                     {' · '}
                   </>
                 )}
-                {describeType(file)} · {formatBytes(file.size)}
+                {describeFileType(file.name, file.type)} · {formatBytes(file.size)}
               </span>
               {isDuplicate && (
                 <span className="file-row__duplicate" data-testid="duplicate-flag">
@@ -112,22 +112,4 @@ function splitName(name: string): { base: string; extension: string } {
   const dot = name.lastIndexOf('.');
   if (dot <= 0 || name.length - dot > 12) return { base: name, extension: '' };
   return { base: name.slice(0, dot), extension: name.slice(dot) };
-}
-
-const KIND_LABELS: Record<TFileKind, string> = {
-  image: 'Image',
-  pdf: 'PDF',
-  presentation: 'Presentation',
-  video: 'Video',
-  audio: 'Audio',
-  archive: 'Archive',
-  document: 'Document',
-  other: 'File',
-};
-
-function describeType(file: File): string {
-  const extension = getExtension(file.name);
-  const kind = detectFileKind(file.name, file.type);
-  if (kind === 'pdf') return 'PDF';
-  return extension && extension.length <= 5 ? `${extension.toUpperCase()} ${KIND_LABELS[kind].toLowerCase()}` : KIND_LABELS[kind];
 }

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState, type ReactElement } from 'react';
 import { isProFeatureSetting, type TSiteSettings } from '@dropsite/shared';
-import { ArrowRightIcon, ChartIcon, CheckIcon, HeartIcon, MessageIcon } from '../components/icons.tsx';
+import { ArrowRightIcon, ChartIcon, HeartIcon, MessageIcon } from '../components/icons.tsx';
+import { Switch } from '../components/switch.tsx';
 import { ArrowLeftIcon, BellIcon, CheckCircleIcon } from './wizard-icons.tsx';
 import { useSession } from '../auth/session-store.ts';
 import { notificationRecipientOf, notificationsBlockedReason } from '../engagement/notification-recipient.ts';
@@ -74,18 +75,7 @@ export function SettingsStep({ settings, onChange, onBack, onContinue }: TSettin
                     {isBlocked && <span className="feature-row__reason"> {blocked}</span>}
                   </span>
                 </span>
-                <button
-                  type="button"
-                  role="switch"
-                  aria-checked={isOn}
-                  aria-labelledby={labelId}
-                  aria-describedby={`${labelId}-d`}
-                  className="switch"
-                  disabled={isBlocked}
-                  onClick={() => onChange({ [key]: !isOn })}
-                >
-                  <span className="switch__thumb">{isOn && <CheckIcon size={12} />}</span>
-                </button>
+                <Switch isOn={isOn} labelledBy={labelId} describedBy={`${labelId}-d`} disabled={isBlocked} onChange={(next) => onChange({ [key]: next })} />
               </li>
             );
           })}

@@ -20,9 +20,11 @@ interface TAnalyticsPanelProps {
   heading: string;
   /** The site's panel offers the CSV unless the page already does. */
   hasCsvLink?: boolean;
+  /** The figures above the chart, unless the page shows them already (the site's detail page does, in its tiles). */
+  hasTotals?: boolean;
 }
 
-export function AnalyticsPanel({ projectId, fileId = null, revision, heading, hasCsvLink = true }: TAnalyticsPanelProps) {
+export function AnalyticsPanel({ projectId, fileId = null, revision, heading, hasCsvLink = true, hasTotals = true }: TAnalyticsPanelProps) {
   const [analytics, setAnalytics] = useState<TAnalytics | null>(null);
   const [failed, setFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
@@ -75,26 +77,28 @@ export function AnalyticsPanel({ projectId, fileId = null, revision, heading, ha
         </div>
       ) : (
         <>
-          <dl className="dash-stats">
-            {stats.map((stat) => (
-              <div key={stat.label} className="dash-stats__item">
-                <dt>{stat.label}</dt>
-                <dd>{stat.value === undefined ? <span className="dash-skeleton dash-skeleton--number" /> : stat.value.toLocaleString('en')}</dd>
+          {hasTotals && (
+            <dl className="dash-stats">
+              {stats.map((stat) => (
+                <div key={stat.label} className="dash-stats__item">
+                  <dt>{stat.label}</dt>
+                  <dd>{stat.value === undefined ? <span className="dash-skeleton dash-skeleton--number" /> : stat.value.toLocaleString('en')}</dd>
+                </div>
+              ))}
+              <div className="dash-stats__item dash-stats__item--wide">
+                <dt>Approvals</dt>
+                <dd>
+                  <ul role="list" className="dash-approvals">
+                    {approvals.map((approval) => (
+                      <li key={approval.label} className="dash-approvals__item" data-tone={approval.tone}>
+                        <span className="dash-approvals__count">{approval.value === undefined ? '–' : approval.value.toLocaleString('en')}</span> {approval.label}
+                      </li>
+                    ))}
+                  </ul>
+                </dd>
               </div>
-            ))}
-            <div className="dash-stats__item dash-stats__item--wide">
-              <dt>Approvals</dt>
-              <dd>
-                <ul role="list" className="dash-approvals">
-                  {approvals.map((approval) => (
-                    <li key={approval.label} className="dash-approvals__item" data-tone={approval.tone}>
-                      <span className="dash-approvals__count">{approval.value === undefined ? '–' : approval.value.toLocaleString('en')}</span> {approval.label}
-                    </li>
-                  ))}
-                </ul>
-              </dd>
-            </div>
-          </dl>
+            </dl>
+          )}
           <Suspense fallback={<div className="dash-skeleton dash-chart__skeleton" aria-hidden="true" />}>
             <DailyChart projectId={projectId} fileId={fileId} revision={revision} />
           </Suspense>

@@ -1,11 +1,13 @@
 /**
  * Spec 2 'Claim banner': the sites this browser published before signing in, offered to the
- * signed-in creator. It reads the anonymous session and its projects from the engagement store
+ * signed-in creator. It reads the anonymous session and its sites from the engagement store
  * the header's bell already keeps, and disappears after a claim or when dismissed. A session an
  * emailed sign-in link opened is offered nothing: the link may have been someone else's, opened in
  * this browser, and this browser's sites are not theirs to take (the server refuses that claim too).
+ * The page holds the offer (useClaimOffer), so what it shows under the banner agrees with it.
  */
 import { useEffect, useId, useState } from 'react';
+import type { TAnonymousProject } from '@dropsite/shared';
 import { ApiRequestError } from '@dropsite/shared/browser/api-client';
 import { CloseIcon } from '../../components/icons.tsx';
 import { claimAnonymousProjects } from '../../dashboard-api/dashboard-api.ts';
@@ -16,7 +18,7 @@ import { formatDate, plural } from './project-insights.ts';
 
 /** Spec 8: the claim's two alerts. */
 const AUTHENTICATION_REQUIRED_MESSAGE = 'Authentication required. Please sign in and try again.';
-export const CLAIM_FAILED_MESSAGE = 'Failed to claim projects. Please try again.';
+export const CLAIM_FAILED_MESSAGE = 'Failed to claim sites. Please try again.';
 
 const DISMISSED_KEY = 'dropsite:claim-banner-dismissed';
 
@@ -40,32 +42,54 @@ export function claimErrorMessage(error: unknown): string {
   return error instanceof ApiRequestError && error.status === 401 ? AUTHENTICATION_REQUIRED_MESSAGE : CLAIM_FAILED_MESSAGE;
 }
 
-export function ClaimBanner({ onClaimed }: { onClaimed: (claimed: number) => void }) {
+/** What the banner offers: this browser's anonymous sites, or null when there is nothing to offer. */
+export interface TClaimOffer {
+  sessionId: string;
+  projects: TAnonymousProject[];
+  dismiss: () => void;
+}
+
+export function useClaimOffer(): TClaimOffer | null {
   const store = getCreatorEngagementStore();
   const creator = useCreatorEngagement();
+  const signedIn = useSession();
   const [dismissedSession, setDismissedSession] = useState(readDismissed);
-  const [isOpen, setOpen] = useState(false);
-  const [isClaiming, setClaiming] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const detailsId = useId();
-  const titleId = useId();
 
   useEffect(() => {
     // The engagement loop usually asks already; the banner does not depend on it running on this page.
     if (store.getSnapshot().status === 'loading') void store.refresh({ withSession: true });
   }, [store]);
 
-  const signedIn = useSession();
   const session = creator.session;
   const projects = creator.projects ?? [];
   if (creator.status !== 'ready' || !session || projects.length === 0 || dismissedSession === session.sessionId) return null;
   if (signedIn.status !== 'signed-in' || signedIn.creator.signedInByLink) return null;
+  return {
+    sessionId: session.sessionId,
+    projects,
+    dismiss: () => {
+      rememberDismissed(session.sessionId);
+      setDismissedSession(session.sessionId);
+    },
+  };
+}
+
+export function ClaimBanner({ offer, onClaimed }: { offer: TClaimOffer | null; onClaimed: (claimed: number) => void }) {
+  const store = getCreatorEngagementStore();
+  const [isOpen, setOpen] = useState(false);
+  const [isClaiming, setClaiming] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const detailsId = useId();
+  const titleId = useId();
+
+  if (!offer) return null;
+  const { projects } = offer;
 
   const claim = async () => {
     setClaiming(true);
     setError(null);
     try {
-      const claimed = await claimAnonymousProjects(session.sessionId);
+      const claimed = await claimAnonymousProjects(offer.sessionId);
       // The anonymous cookie is gone: the store (and with it the bell and this banner) learns it.
       await store.refresh({ withSession: true });
       onClaimed(claimed);
@@ -76,30 +100,25 @@ export function ClaimBanner({ onClaimed }: { onClaimed: (claimed: number) => voi
     }
   };
 
-  const dismiss = () => {
-    rememberDismissed(session.sessionId);
-    setDismissedSession(session.sessionId);
-  };
-
   return (
     <section className="dash-claim" aria-labelledby={titleId}>
       <div className="dash-claim__bar">
         <div className="dash-claim__text">
           <h2 id={titleId} className="dash-claim__title">
-            Welcome! You have {plural(projects.length, 'project')} to claim
+            You have {plural(projects.length, 'site')} to claim
           </h2>
           <p className="dash-claim__lead">Sites you published in this browser before signing in. Claim them to keep their comments, favourites and analytics in your account.</p>
         </div>
         <div className="dash-claim__actions">
           <button type="button" className="button button--primary" onClick={claim} disabled={isClaiming}>
-            {isClaiming ? 'Claiming…' : 'Claim All Projects'}
+            {isClaiming ? 'Claiming…' : projects.length === 1 ? 'Claim Site' : 'Claim All Sites'}
           </button>
           <button type="button" className="button button--secondary" aria-expanded={isOpen} aria-controls={detailsId} onClick={() => setOpen((open) => !open)}>
             {isOpen ? 'Hide Details' : 'Show Details'}
             <ChevronDownIcon size={16} className="dash-chevron" data-open={isOpen ? '' : undefined} />
           </button>
         </div>
-        <button type="button" className="dash-claim__dismiss" aria-label="Dismiss" onClick={dismiss}>
+        <button type="button" className="dash-claim__dismiss" aria-label="Dismiss" onClick={offer.dismiss}>
           <CloseIcon size={18} />
         </button>
       </div>
@@ -117,7 +136,7 @@ export function ClaimBanner({ onClaimed }: { onClaimed: (claimed: number) => voi
             </div>
             {project.description && <p className="dash-muted">{project.description}</p>}
             <ul role="list" className="dash-badges" aria-label="Enabled features">
-              {project.settings.enable_favorites && <li className="dash-badge">Favorites</li>}
+              {project.settings.enable_favorites && <li className="dash-badge">Favourites</li>}
               {project.settings.enable_comments && <li className="dash-badge">Comments</li>}
               {project.settings.enable_approvals && <li className="dash-badge">Approvals</li>}
             </ul>

@@ -4,13 +4,15 @@ import type { TCreatorProject, TCreatorPublic } from '@dropsite/shared';
 import { PlusIcon } from '../../components/icons.tsx';
 import { SiteFooter } from '../../components/site-footer.tsx';
 import { SiteHeader } from '../../components/site-header.tsx';
+import { PendingToast } from '../../components/toast.tsx';
 import { fetchMyProjects } from '../../dashboard-api/dashboard-api.ts';
 
 import { PlanStrip } from '../billing/plan-strip.tsx';
 import { AccessGuard } from './access-guard.tsx';
-import { ClaimBanner } from './claim-banner.tsx';
+import { ClaimBanner, useClaimOffer } from './claim-banner.tsx';
 import { ProjectCard } from './project-card.tsx';
-import { plural } from './project-insights.ts';
+import { greetingFor, plural } from './project-insights.ts';
+import { NEW_SITE_PATH } from '../../routes.ts';
 import './dashboard.css';
 
 export function DashboardPage() {
@@ -22,6 +24,7 @@ export function DashboardPage() {
       <SiteHeader isLandingPage={false} />
       <AccessGuard returnTo="/dashboard">{(creator) => <CreatorDashboard creator={creator} />}</AccessGuard>
       <SiteFooter />
+      <PendingToast />
     </>
   );
 }
@@ -45,35 +48,38 @@ function CreatorDashboard({ creator }: { creator: TCreatorPublic }) {
     void load();
   }, [load]);
 
+  const claimOffer = useClaimOffer();
   const onClaimed = (claimed: number) => {
-    setNotice(claimed > 0 ? `${plural(claimed, 'project')} moved to your dashboard.` : 'These projects were already claimed.');
+    setNotice(claimed > 0 ? `${plural(claimed, 'site')} moved to your dashboard.` : 'These sites were already claimed.');
     void load();
   };
 
   const name = creator.name.trim() || creator.email;
   const count = state.status === 'ready' ? state.projects.length : null;
+  // Read once: the greeting does not change while the page is open.
+  const [greeting] = useState(() => greetingFor(name, creator.createdAt, Date.now()));
 
   return (
     <main id="main" className="dash container">
       <div className="dash__head">
         <div>
-          <h1 className="dash__greeting">Welcome back, {name}</h1>
+          <h1 className="dash__greeting">{greeting}</h1>
           <p className="dash__count" aria-live="polite">
-            {count === null ? <span className="dash-skeleton dash-skeleton--text" /> : plural(count, 'project')}
+            {count === null ? <span className="dash-skeleton dash-skeleton--text" /> : plural(count, 'site')}
           </p>
         </div>
-        <a className="button button--primary button--large" href="/">
+        <a className="button button--primary button--large" href={NEW_SITE_PATH}>
           <PlusIcon size={18} />
-          Create New Project
+          Create New Site
         </a>
       </div>
       <PlanStrip />
-      <ClaimBanner onClaimed={onClaimed} />
+      <ClaimBanner offer={claimOffer} onClaimed={onClaimed} />
       <p className="dash-notice" role="status">
         {notice}
       </p>
       {state.status === 'loading' && (
-        <ul role="list" className="dash-grid" aria-busy="true" aria-label="Loading your projects">
+        <ul role="list" className="dash-grid" aria-busy="true" aria-label="Loading your sites">
           {[0, 1, 2].map((key) => (
             <li key={key} className="dash-card dash-card--skeleton" aria-hidden="true">
               <div className="dash-card__media dash-skeleton" />
@@ -87,7 +93,7 @@ function CreatorDashboard({ creator }: { creator: TCreatorPublic }) {
       )}
       {state.status === 'failed' && (
         <div className="dash-inline-error" role="alert">
-          <p>Your projects could not be loaded.</p>
+          <p>Your sites could not be loaded.</p>
           <button
             type="button"
             className="button button--secondary"
@@ -102,14 +108,17 @@ function CreatorDashboard({ creator }: { creator: TCreatorPublic }) {
       )}
       {state.status === 'ready' &&
         (state.projects.length === 0 ? (
-          <div className="dash-empty">
-            <h2>No projects yet</h2>
-            <p>Drop your files on the home page: your sites and what visitors do with them will show here.</p>
-            <a className="button button--primary" href="/">
-              <PlusIcon size={18} />
-              Create New Project
-            </a>
-          </div>
+          // With sites waiting to be claimed above, the banner is what to do next: no second, contradicting empty state.
+          claimOffer === null && (
+            <div className="dash-empty">
+              <h2>No sites yet</h2>
+              <p>Drop your files to publish your first site: it and what visitors do with it will show here.</p>
+              <a className="button button--primary" href={NEW_SITE_PATH}>
+                <PlusIcon size={18} />
+                Create New Site
+              </a>
+            </div>
+          )
         ) : (
           <ul role="list" className="dash-grid">
             {state.projects.map((project) => (

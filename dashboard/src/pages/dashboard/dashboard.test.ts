@@ -12,13 +12,14 @@ import {
 } from '../../dashboard-api/dashboard-api.ts';
 import { claimErrorMessage, CLAIM_FAILED_MESSAGE } from './claim-banner.tsx';
 import { startActivityPoller } from './live-activity.ts';
+import { formatBytes } from '@dropsite/shared';
 import {
   approvalStateOf,
   averageInteractionsPerFile,
   commenterName,
   describeDay,
   expiryLabel,
-  formatBytes,
+  greetingFor,
   toChartColumns,
   topEngagedFiles,
   viewsToFavoritesConversion,
@@ -143,7 +144,7 @@ describe('dashboard calls', () => {
   it('tells a signed-out claim from a failed one, in the spec’s words', () => {
     expect(claimErrorMessage(new ApiRequestError('Authentication required. Please sign in and try again.', 401))).toBe('Authentication required. Please sign in and try again.');
     expect(claimErrorMessage(new ApiRequestError('Request failed (500)', 500))).toBe(CLAIM_FAILED_MESSAGE);
-    expect(claimErrorMessage(new ApiRequestError('No connection', 0))).toBe('Failed to claim projects. Please try again.');
+    expect(claimErrorMessage(new ApiRequestError('No connection', 0))).toBe('Failed to claim sites. Please try again.');
   });
 });
 
@@ -189,7 +190,17 @@ describe('project insights', () => {
       [0, 1],
     ]);
     expect(describeDay(days[1]!)).toBe('Nov 26: 4 views, 2 unique visitors, 1 download');
-    expect(formatBytes(2_500_000)).toBe('2.4 MB');
+    // One size format everywhere: the shared one the wizard and the visitor site use.
+    expect(formatBytes(2_500_000)).toBe('2.38 MB');
+  });
+
+  it('says Welcome back only to an account that is not on its first visit', () => {
+    const now = Date.parse('2026-12-07T10:00:00Z');
+    expect(greetingFor('Ada', '2026-12-07T09:59:30Z', now)).toBe('Welcome, Ada');
+    expect(greetingFor('Ada', '2026-12-07T09:00:01Z', now)).toBe('Welcome, Ada');
+    expect(greetingFor('Ada', '2026-12-07T09:00:00Z', now)).toBe('Welcome back, Ada');
+    expect(greetingFor('Ada', '2026-11-01T09:00:00Z', now)).toBe('Welcome back, Ada');
+    expect(greetingFor('Ada', 'not a date', now)).toBe('Welcome back, Ada');
   });
 });
 

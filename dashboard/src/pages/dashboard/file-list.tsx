@@ -9,10 +9,10 @@ import { formatCommentTime } from '@dropsite/shared/browser/relative-time';
 import { AlertIcon, CheckIcon, DocumentIcon, FolderIcon, HeartIcon, ImageIcon, MessageIcon } from '../../components/icons.tsx';
 import { EyeIcon } from '../../wizard/wizard-icons.tsx';
 import { postCreatorReply } from '../../dashboard-api/dashboard-api.ts';
-import type { TDetailsComment, TDetailsCommentReply, TProjectFileDetails } from '@dropsite/shared';
+import { describeFileType, formatBytes, type TDetailsComment, type TDetailsCommentReply, type TProjectFileDetails } from '@dropsite/shared';
 import { AnalyticsPanel } from './analytics-panel.tsx';
 import { ChevronDownIcon, PendingIcon, ReplyIcon } from './dashboard-icons.tsx';
-import { approvalStateOf, commenterName, formatBytes, formatDate, type TApprovalTone } from './project-insights.ts';
+import { approvalStateOf, commenterName, formatDate, type TApprovalTone } from './project-insights.ts';
 
 interface TFileListProps {
   projectId: string;
@@ -74,7 +74,7 @@ function FileRow({ projectId, file, revision, onReplied }: { projectId: string; 
                 {' · '}
               </>
             )}
-            {file.type} · {formatBytes(file.size)} · uploaded {formatDate(file.uploadedAt)}
+            {describeFileType(file.name, file.type)} · {formatBytes(file.size)} · uploaded {formatDate(file.uploadedAt)}
           </span>
           <span className="dash-counts dash-counts--compact">
             {counts.map((count) => (

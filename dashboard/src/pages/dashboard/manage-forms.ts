@@ -1,5 +1,6 @@
 /** Pure helpers of the owner's settings forms: labels, dates in the browser's own time, and what changed. */
-import { SITE_PASSWORD_LIMITS, type TManagedProject, type TProjectUpdate, type TSiteLook, type TTemplateId } from '@dropsite/shared';
+import { SITE_PASSWORD_LIMITS, SITE_PASSWORD_MESSAGES, type TManagedProject, type TProjectUpdate, type TSiteLook, type TTemplateId } from '@dropsite/shared';
+import { notificationRecipientOf } from '../../engagement/notification-recipient.ts';
 
 /** The look a site's settings form starts from. */
 export function lookOfProject(project: Pick<TManagedProject, 'style' | 'colorMode' | 'heroLayout' | 'visitorModeToggle'>): TSiteLook {
@@ -38,19 +39,91 @@ export function fromDateTimeLocal(value: string): string | null {
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
-export interface TDetailsForm {
+/** Everything the Settings tab edits, as its fields hold it; saved together by one button. */
+export interface TSettingsForm {
   title: string;
   description: string;
   authorName: string;
+  template: TManagedProject['template'];
+  /** Style, light or dark, hero layout and the visitors' light/dark button. */
+  look: TSiteLook;
+  enableFavorites: boolean;
+  enableComments: boolean;
+  enableApprovals: boolean;
+  enableAnalytics: boolean;
+  enableNotifications: boolean;
+  notificationEmail: string;
+  contactInfo: TManagedProject['contactInfo'];
+  /** The 'Require a password' switch. */
+  isPasswordOn: boolean;
+  /** A new password; empty keeps the current one. */
+  password: string;
+  /** A datetime-local value; empty for no expiry. */
+  expiresAt: string;
 }
 
-/** Only the fields the owner changed (trimmed as the server stores them); empty when nothing changed. */
-export function detailsUpdate(project: Pick<TManagedProject, 'title' | 'description' | 'authorName'>, form: TDetailsForm): TProjectUpdate {
+export function settingsFormOf(project: TManagedProject): TSettingsForm {
+  const { settings } = project;
+  return {
+    title: project.title,
+    description: project.description,
+    authorName: project.authorName,
+    template: project.template,
+    look: lookOfProject(project),
+    enableFavorites: settings.enableFavorites,
+    enableComments: settings.enableComments,
+    enableApprovals: settings.enableApprovals,
+    enableAnalytics: settings.enableAnalytics,
+    enableNotifications: settings.enableNotifications,
+    notificationEmail: settings.notificationEmail,
+    contactInfo: project.contactInfo,
+    isPasswordOn: project.hasPassword,
+    password: '',
+    expiresAt: toDateTimeLocal(project.expiresAt),
+  };
+}
+
+const SWITCHES = ['enableFavorites', 'enableComments', 'enableApprovals', 'enableAnalytics', 'enableNotifications'] as const;
+const CONTACT_KEYS = ['email', 'website', 'instagram', 'twitter', 'linkedin', 'github'] as const;
+
+/**
+ * The one update the Save button sends: only what the owner changed (trimmed as the server stores
+ * it), or the first thing to fix. An empty update means nothing changed.
+ */
+export function settingsUpdate(project: TManagedProject, form: TSettingsForm, now: number): { update: TProjectUpdate } | { error: string } {
   const update: TProjectUpdate = {};
+  if (!form.title.trim()) return { error: 'Site Title is required' };
   if (form.title.trim() !== project.title) update.title = form.title.trim();
   if (form.description.trim() !== project.description) update.description = form.description.trim();
   if (form.authorName.trim() !== project.authorName) update.authorName = form.authorName.trim();
-  return update;
+  Object.assign(update, lookUpdate(project, form.template, form.look));
+
+  const settings: NonNullable<TProjectUpdate['settings']> = {};
+  // Notifications are on only with someone to receive them (the server refuses them on without a recipient),
+  // as the switch shows them.
+  const switches = { ...form, enableNotifications: form.enableNotifications && notificationRecipientOf(form.notificationEmail, project.accountNotificationEmail).kind !== 'none' };
+  for (const key of SWITCHES) if (switches[key] !== project.settings[key]) settings[key] = switches[key];
+  if (form.notificationEmail.trim() !== project.settings.notificationEmail) settings.notificationEmail = form.notificationEmail.trim();
+  if (Object.keys(settings).length > 0) update.settings = settings;
+
+  if (CONTACT_KEYS.some((key) => form.contactInfo[key].trim() !== project.contactInfo[key])) update.contactInfo = form.contactInfo;
+
+  if (!form.isPasswordOn) {
+    if (project.hasPassword) update.password = null;
+  } else if (form.password !== '' || !project.hasPassword) {
+    if (!isSitePasswordLongEnough(form.password)) return { error: SITE_PASSWORD_MESSAGES.tooShort };
+    update.password = form.password;
+  }
+
+  if (form.expiresAt !== toDateTimeLocal(project.expiresAt)) {
+    if (form.expiresAt === '') update.expiresAt = null;
+    else {
+      const at = fromDateTimeLocal(form.expiresAt);
+      if (!at || Date.parse(at) <= now) return { error: 'Expiry date must be in the future' };
+      update.expiresAt = at;
+    }
+  }
+  return { update };
 }
 
 /** What the build line says: the stage while it runs, then whether the change is live. */

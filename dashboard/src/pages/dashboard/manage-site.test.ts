@@ -3,9 +3,9 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { load } from 'cheerio';
 import { ZSitePasswordSchema, type TManagedProject } from '@dropsite/shared';
-import { BuildLine, DeleteSection, FilesSection, NotificationsSection, PasswordSection } from './manage-site.tsx';
+import { BuildLine, DeleteSection, FilesSection, SettingsForm } from './manage-site.tsx';
 import { Tabs } from './tabs.tsx';
-import { describeBuild, detailsUpdate, fromDateTimeLocal, isSitePasswordLongEnough, lookOfProject, lookUpdate, toDateTimeLocal } from './manage-forms.ts';
+import { describeBuild, fromDateTimeLocal, isSitePasswordLongEnough, lookOfProject, lookUpdate, settingsFormOf, settingsUpdate, toDateTimeLocal } from './manage-forms.ts';
 
 const render = (element: Parameters<typeof renderToStaticMarkup>[0]) => load(renderToStaticMarkup(element));
 
@@ -67,9 +67,42 @@ describe('settings forms: pure helpers', () => {
     expect(toDateTimeLocal(null)).toBe('');
   });
 
-  it('sends only the details the owner changed, trimmed', () => {
-    expect(detailsUpdate(project, { title: 'Brand <Refresh>', description: 'Selects', authorName: 'Ada' })).toEqual({});
-    expect(detailsUpdate(project, { title: '  New  ', description: 'Selects', authorName: '' })).toEqual({ title: 'New', authorName: '' });
+  it('sends in one update only what the owner changed, trimmed', () => {
+    const now = Date.parse('2030-01-01T00:00:00Z');
+    const form = settingsFormOf(project);
+    expect(settingsUpdate(project, form, now)).toEqual({ update: {} });
+    expect(settingsUpdate(project, { ...form, title: '  New  ', authorName: '' }, now)).toEqual({ update: { title: 'New', authorName: '' } });
+    const many = settingsUpdate(
+      project,
+      { ...form, look: { ...form.look, heroLayout: 'split' }, enableApprovals: true, notificationEmail: ' me@x.io ', contactInfo: { ...form.contactInfo, website: 'x.io' } },
+      now,
+    );
+    expect(many).toEqual({
+      update: { heroLayout: 'split', settings: { enableApprovals: true, notificationEmail: 'me@x.io' }, contactInfo: { ...form.contactInfo, website: 'x.io' } },
+    });
+    expect(settingsUpdate(project, { ...form, title: '  ' }, now)).toEqual({ error: 'Site Title is required' });
+  });
+
+  it('sets, keeps, changes and removes a password with its switch', () => {
+    const now = Date.parse('2030-01-01T00:00:00Z');
+    const open = settingsFormOf(project);
+    expect(open.isPasswordOn).toBe(false);
+    expect(settingsUpdate(project, { ...open, isPasswordOn: true }, now)).toEqual({ error: 'Password must be at least 8 characters' });
+    expect(settingsUpdate(project, { ...open, isPasswordOn: true, password: 'open sesame' }, now)).toEqual({ update: { password: 'open sesame' } });
+    const locked = { ...project, hasPassword: true };
+    const lockedForm = settingsFormOf(locked);
+    expect(settingsUpdate(locked, lockedForm, now)).toEqual({ update: {} });
+    expect(settingsUpdate(locked, { ...lockedForm, password: 'new secret 9' }, now)).toEqual({ update: { password: 'new secret 9' } });
+    expect(settingsUpdate(locked, { ...lockedForm, isPasswordOn: false }, now)).toEqual({ update: { password: null } });
+  });
+
+  it('sets and removes an expiry, never one in the past', () => {
+    const now = Date.parse('2030-01-01T00:00:00Z');
+    const form = settingsFormOf(project);
+    expect(settingsUpdate(project, { ...form, expiresAt: toDateTimeLocal('2031-05-06T07:08:00.000Z') }, now)).toEqual({ update: { expiresAt: '2031-05-06T07:08:00.000Z' } });
+    expect(settingsUpdate(project, { ...form, expiresAt: toDateTimeLocal('2029-05-06T07:08:00.000Z') }, now)).toEqual({ error: 'Expiry date must be in the future' });
+    const expiring = { ...project, expiresAt: '2031-05-06T07:08:00.000Z' };
+    expect(settingsUpdate(expiring, { ...settingsFormOf(expiring), expiresAt: '' }, now)).toEqual({ update: { expiresAt: null } });
   });
 
   it('describes the build while it runs and once it is done', () => {
@@ -99,7 +132,7 @@ describe('settings tab views', () => {
     expect($('button[aria-label="Replace only.jpg"]')).toHaveLength(1);
   });
 
-  it('enables Set password only for a password the server accepts: 8 characters or more', () => {
+  it('asks for a new password the server accepts: 8 characters or more', () => {
     for (const password of ['', 'a', '1234567', 'seven77']) {
       expect(isSitePasswordLongEnough(password), password).toBe(false);
       expect(ZSitePasswordSchema.safeParse(password).success, password).toBe(false);
@@ -108,46 +141,51 @@ describe('settings tab views', () => {
       expect(isSitePasswordLongEnough(password), password).toBe(true);
       expect(ZSitePasswordSchema.safeParse(password).success, password).toBe(true);
     }
-    const open = render(createElement(PasswordSection, { project, onApplied: noop }));
-    expect(open('button[type=submit]').is(':disabled')).toBe(true);
-    expect(open.text()).toContain('At least 8 characters.');
+    const form = { ...settingsFormOf(project), isPasswordOn: true };
+    expect(settingsUpdate(project, { ...form, password: '1234567' }, Date.now())).toEqual({ error: 'Password must be at least 8 characters' });
+    expect(settingsUpdate(project, { ...form, password: '12345678' }, Date.now())).toEqual({ update: { password: '12345678' } });
   });
 
   it("says notifications go to the account's confirmed email, with another address as an option", () => {
-    const $ = render(createElement(NotificationsSection, { project, onApplied: noop }));
+    const $ = render(createElement(SettingsForm, { project, onApplied: noop }));
     expect($('[data-testid="notification-recipient"]').text()).toContain('Notifications go to ada@studio.example, your account’s email.');
     expect($('button:contains("Use a different address")')).toHaveLength(1);
-    expect($('input[role="switch"]').attr('disabled')).toBeUndefined();
-    expect($('input[type="email"]')).toHaveLength(0);
+    expect($('input[type="email"]').filter((_, el) => $(el).closest('.manage-recipient').length > 0)).toHaveLength(0);
   });
 
-  it('keeps the switch off, saying why, while there is no confirmed account email and no address', () => {
-    const $ = render(createElement(NotificationsSection, { project: { ...project, accountNotificationEmail: null }, onApplied: noop }));
-    const toggle = $('input[role="switch"]');
+  it('keeps the notifications switch off, saying why, while there is no confirmed account email and no address', () => {
+    const $ = render(createElement(SettingsForm, { project: { ...project, accountNotificationEmail: null }, onApplied: noop }));
+    const toggle = $('button[role=switch]').filter((_, el) => $(el).closest('.manage-switch').text().includes('Send me notifications'));
     expect(toggle.attr('disabled')).toBeDefined();
-    expect(toggle.attr('checked')).toBeUndefined();
+    expect(toggle.attr('aria-checked')).toBe('false');
     expect($(`#${toggle.attr('aria-describedby')?.replace(/:/g, '\\:')}`).text()).toMatch(/^Confirm your account’s email/);
-    expect($('input[type="email"]')).toHaveLength(1);
     // A site's own address makes the switch usable.
     const own = render(
-      createElement(NotificationsSection, {
+      createElement(SettingsForm, {
         project: { ...project, accountNotificationEmail: null, settings: { ...project.settings, enableNotifications: true, notificationEmail: 'studio@example.com' } },
         onApplied: noop,
       }),
     );
-    expect(own('input[role="switch"]').attr('disabled')).toBeUndefined();
-    expect(own('input[role="switch"]').attr('checked')).toBeDefined();
+    const ownToggle = own('button[role=switch]').filter((_, el) => own(el).closest('.manage-switch').text().includes('Send me notifications'));
+    expect(ownToggle.attr('disabled')).toBeUndefined();
+    expect(ownToggle.attr('aria-checked')).toBe('true');
   });
 
-  it('sets a password on an open site, and changes or removes one on a protected site', () => {
-    const open = render(createElement(PasswordSection, { project, onApplied: noop }));
-    expect(open('button[type=submit]').text()).toBe('Set password');
-    expect(open('input[type=password]').attr('autocomplete')).toBe('new-password');
-    expect(open.text()).not.toContain('Remove password');
-    const locked = render(createElement(PasswordSection, { project: { ...project, hasPassword: true }, onApplied: noop }));
-    expect(locked('button[type=submit]').text()).toBe('Change password');
-    expect(locked.text()).toContain('Remove password');
+  it('has one Save for every setting, and the same switches as the upload wizard', () => {
+    const open = render(createElement(SettingsForm, { project, onApplied: noop }));
+    expect(open('form')).toHaveLength(1);
+    expect(open('button[type=submit]')).toHaveLength(1);
+    expect(open('button[type=submit]').text()).toBe('Save changes');
+    expect(open('button[type=submit]').attr('disabled')).toBeDefined();
+    // Each switch is the wizard's: a button with role switch.
+    expect(open('button.switch[role=switch]')).toHaveLength(6);
+    expect(open('input[role=switch]')).toHaveLength(0);
+    // An open site asks for no password until its switch is on.
+    expect(open('input[type=password]')).toHaveLength(0);
+    const locked = render(createElement(SettingsForm, { project: { ...project, hasPassword: true }, onApplied: noop }));
+    expect(locked('input[type=password]').attr('autocomplete')).toBe('new-password');
     expect(locked.text()).toContain('signs out everyone who entered the old one');
+    expect(locked.text()).toContain('Leave empty to keep the current one.');
   });
 
   it('asks before deleting: the danger zone starts with one button, the title kept as text', () => {

@@ -1,24 +1,18 @@
 /**
  * The Settings tab of /dashboard/projects/{id}: the owner edits the published site (details, look,
- * engagement switches, notifications, contact links, password, expiry), manages its files and can
- * delete it. Each save starts a build; its progress shows until the change is live.
+ * engagement switches, notifications, contact links, password, expiry) in one form with one Save,
+ * manages its files (each change at once) and can delete it. Each change starts a build; its
+ * progress shows until the change is live.
  */
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import {
-  SITE_PASSWORD_LIMITS,
-  TEMPLATE_IDS,
-  formatBytes,
-  type TSiteLook,
-  type TBuildProgress,
-  type TManagedFile,
-  type TManagedProject,
-  type TProjectUpdate,
-} from '@dropsite/shared';
+import { TEMPLATE_IDS, confirmsTitle, describeFileType, formatBytes, type TBuildProgress, type TManagedFile, type TManagedProject } from '@dropsite/shared';
 import { ViewSiteLink } from '../../components/view-site-link.tsx';
+import { queueToast } from '../../components/toast.tsx';
 import { PlanLimitMessage } from '../billing/plan-limit-message.tsx';
 import { TEMPLATES } from '../../wizard/template-step.tsx';
 import { addManagedFiles, deleteManagedProject, fetchBuildProgress, fetchManagedProject, removeManagedFile, replaceManagedFile, updateManagedProject } from './manage-api.ts';
-import { describeBuild, detailsUpdate, fromDateTimeLocal, isSitePasswordLongEnough, lookOfProject, lookUpdate, toDateTimeLocal } from './manage-forms.ts';
+import { describeBuild, isSitePasswordLongEnough, settingsFormOf, settingsUpdate, type TSettingsForm } from './manage-forms.ts';
+import { Switch } from '../../components/switch.tsx';
 import { LookFields } from '../../components/look-fields.tsx';
 import { notificationRecipientOf, notificationsBlockedReason } from '../../engagement/notification-recipient.ts';
 import './manage-site.css';
@@ -123,14 +117,8 @@ export function ManageSite({ projectId, onChanged }: TManageProps) {
   return (
     <div className="manage">
       <BuildLine build={build} following={following} url={project.url} />
-      <DetailsSection project={project} onApplied={applied} />
+      <SettingsForm project={project} onApplied={applied} />
       <FilesSection project={project} onApplied={applied} />
-      <LookSection project={project} onApplied={applied} />
-      <EngagementSection project={project} onApplied={applied} />
-      <NotificationsSection project={project} onApplied={applied} />
-      <ContactSection project={project} onApplied={applied} />
-      <PasswordSection project={project} onApplied={applied} />
-      <ExpirySection project={project} onApplied={applied} />
       <DeleteSection project={project} />
     </div>
   );
@@ -159,55 +147,9 @@ interface TSectionProps {
   onApplied: (project: TManagedProject) => void;
 }
 
-/** One settings card: a heading, what it is for, its fields and one save button with its own outcome. */
-function SettingsCard({
-  title,
-  intro,
-  children,
-  onSubmit,
-  save,
-  submitLabel = 'Save changes',
-  canSubmit = true,
-  tone,
-  secondaryAction,
-}: {
-  title: string;
-  intro?: ReactNode;
-  children: ReactNode;
-  onSubmit?: () => void;
-  save?: TSaveState;
-  submitLabel?: string;
-  canSubmit?: boolean;
-  tone?: 'danger';
-  /** A second button beside the save button (removing a password or an expiry). */
-  secondaryAction?: ReactNode;
-}) {
+/** One settings card: a heading, what it is for, and its fields or actions. */
+function SettingsCard({ title, intro, children, tone }: { title: string; intro?: ReactNode; children: ReactNode; tone?: 'danger' }) {
   const headingId = useId();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onSubmit?.();
-  };
-  const body = (
-    <>
-      {children}
-      {save?.status === 'error' && (
-        <p className="manage-card__error" role="alert">
-          <PlanLimitMessage message={save.message} />
-        </p>
-      )}
-      {onSubmit && (
-        <div className="manage-card__actions">
-          <button type="submit" className="button button--primary" disabled={!canSubmit || save?.status === 'saving'}>
-            {save?.status === 'saving' ? 'Saving…' : submitLabel}
-          </button>
-          {secondaryAction}
-          <span className="manage-card__saved" role="status">
-            {save?.status === 'saved' ? 'Saved' : ''}
-          </span>
-        </div>
-      )}
-    </>
-  );
   return (
     <section className="manage-card" aria-labelledby={headingId} data-tone={tone}>
       <div className="manage-card__intro">
@@ -216,35 +158,9 @@ function SettingsCard({
         </h2>
         {intro && <p className="manage-card__lede">{intro}</p>}
       </div>
-      {onSubmit ? (
-        <form className="manage-card__body" onSubmit={submit} noValidate>
-          {body}
-        </form>
-      ) : (
-        <div className="manage-card__body">{body}</div>
-      )}
+      <div className="manage-card__body">{children}</div>
     </section>
   );
-}
-
-/** Sends an update and reports its outcome to the card. */
-function useSave(projectId: string, onApplied: (project: TManagedProject) => void) {
-  const [save, setSave] = useState<TSaveState>({ status: 'idle' });
-  const run = useCallback(
-    async (update: TProjectUpdate): Promise<boolean> => {
-      setSave({ status: 'saving' });
-      try {
-        onApplied(await updateManagedProject(projectId, update));
-        setSave({ status: 'saved' });
-        return true;
-      } catch (err) {
-        setSave({ status: 'error', message: errorMessage(err) });
-        return false;
-      }
-    },
-    [projectId, onApplied],
-  );
-  return { save, run, setSave };
 }
 
 function TextField({
@@ -297,175 +213,36 @@ function TextField({
   );
 }
 
-function Toggle({
+/** A setting's switch beside its name (and what it does), the same switch as the upload wizard's. */
+function SwitchField({
   label,
-  checked,
+  isOn,
   onChange,
   hint,
   disabled = false,
 }: {
   label: string;
-  checked: boolean;
-  onChange: (checked: boolean) => void;
+  isOn: boolean;
+  onChange: (isOn: boolean) => void;
   hint?: string | undefined;
   disabled?: boolean;
 }) {
-  const id = useId();
+  const labelId = useId();
   const hintId = useId();
   return (
-    <div className="manage-toggle">
-      <input
-        id={id}
-        type="checkbox"
-        role="switch"
-        checked={checked}
-        aria-checked={checked}
-        disabled={disabled}
-        onChange={(e) => onChange(e.target.checked)}
-        aria-describedby={hint ? hintId : undefined}
-      />
-      <label htmlFor={id}>{label}</label>
-      {hint && (
-        <p id={hintId} className="manage-field__hint">
-          {hint}
-        </p>
-      )}
+    <div className="manage-switch">
+      <span className="manage-switch__text">
+        <span id={labelId} className="manage-switch__label">
+          {label}
+        </span>
+        {hint && (
+          <span id={hintId} className="manage-field__hint">
+            {hint}
+          </span>
+        )}
+      </span>
+      <Switch isOn={isOn} onChange={onChange} labelledBy={labelId} describedBy={hint ? hintId : undefined} disabled={disabled} />
     </div>
-  );
-}
-
-function DetailsSection({ project, onApplied }: TSectionProps) {
-  const [form, setForm] = useState({ title: project.title, description: project.description, authorName: project.authorName });
-  const { save, run, setSave } = useSave(project.id, onApplied);
-  const update = detailsUpdate(project, form);
-  return (
-    <SettingsCard
-      title="Site details"
-      intro="The title, description and author shown at the top of your site."
-      save={save}
-      canSubmit={Object.keys(update).length > 0}
-      onSubmit={() => {
-        if (!form.title.trim()) return setSave({ status: 'error', message: 'Site Title is required' });
-        void run(update);
-      }}
-    >
-      <TextField label="Site title" value={form.title} maxLength={200} onChange={(title) => setForm({ ...form, title })} />
-      <TextField label="Description" value={form.description} multiline maxLength={2000} onChange={(description) => setForm({ ...form, description })} />
-      <TextField label="Author" value={form.authorName} maxLength={100} autoComplete="name" onChange={(authorName) => setForm({ ...form, authorName })} />
-    </SettingsCard>
-  );
-}
-
-function LookSection({ project, onApplied }: TSectionProps) {
-  const [template, setTemplate] = useState(project.template);
-  const [look, setLook] = useState<TSiteLook>(() => lookOfProject(project));
-  const { save, run } = useSave(project.id, onApplied);
-  const templateId = useId();
-  const update = lookUpdate(project, template, look);
-  return (
-    <SettingsCard
-      title="Look"
-      intro="The template arranges your files; the style, light or dark and the hero layout are how every visitor sees the site."
-      save={save}
-      canSubmit={Object.keys(update).length > 0}
-      onSubmit={() => void run(update)}
-    >
-      <div className="manage-field">
-        <label htmlFor={templateId} className="manage-field__label">
-          Template
-        </label>
-        <select id={templateId} className="manage-input" value={template} onChange={(e) => setTemplate(e.target.value as typeof template)}>
-          {TEMPLATE_IDS.map((id) => (
-            <option key={id} value={id}>
-              {TEMPLATES[id].name}
-            </option>
-          ))}
-        </select>
-      </div>
-      <LookFields look={look} onChange={(change) => setLook((current) => ({ ...current, ...change }))} />
-    </SettingsCard>
-  );
-}
-
-function EngagementSection({ project, onApplied }: TSectionProps) {
-  const initial = project.settings;
-  const [form, setForm] = useState({
-    enableFavorites: initial.enableFavorites,
-    enableComments: initial.enableComments,
-    enableApprovals: initial.enableApprovals,
-    enableAnalytics: initial.enableAnalytics,
-  });
-  const { save, run } = useSave(project.id, onApplied);
-  const changed = (Object.keys(form) as Array<keyof typeof form>).some((key) => form[key] !== initial[key]);
-  return (
-    <SettingsCard title="Engagement" intro="What visitors can do on your site." save={save} canSubmit={changed} onSubmit={() => void run({ settings: form })}>
-      <Toggle label="Favourites" checked={form.enableFavorites} onChange={(enableFavorites) => setForm({ ...form, enableFavorites })} />
-      <Toggle label="Comments" checked={form.enableComments} onChange={(enableComments) => setForm({ ...form, enableComments })} />
-      <Toggle label="Approvals" checked={form.enableApprovals} onChange={(enableApprovals) => setForm({ ...form, enableApprovals })} />
-      <Toggle label="Analytics" checked={form.enableAnalytics} onChange={(enableAnalytics) => setForm({ ...form, enableAnalytics })} />
-    </SettingsCard>
-  );
-}
-
-/**
- * Notifications go to the account's confirmed address unless the site names its own. The switch
- * stays off, with the reason beside it, while there is no one to receive them.
- */
-export function NotificationsSection({ project, onApplied }: TSectionProps) {
-  const initial = project.settings;
-  const accountEmail = project.accountNotificationEmail;
-  const [enabled, setEnabled] = useState(initial.enableNotifications);
-  const [email, setEmail] = useState(initial.notificationEmail);
-  const [usesOwnAddress, setUsesOwnAddress] = useState(initial.notificationEmail !== '' || accountEmail === null);
-  const siteEmail = usesOwnAddress ? email : '';
-  const recipient = notificationRecipientOf(siteEmail, accountEmail);
-  const blocked = notificationsBlockedReason(siteEmail, accountEmail, accountEmail === null);
-  const { save, run } = useSave(project.id, onApplied);
-  const isOn = enabled && recipient.kind !== 'none';
-  const changed = isOn !== initial.enableNotifications || siteEmail.trim() !== initial.notificationEmail;
-  return (
-    <SettingsCard
-      title="Notifications"
-      intro="Email me when visitors favourite, comment or approve."
-      save={save}
-      canSubmit={changed && !(enabled && recipient.kind === 'none')}
-      onSubmit={() => void run({ settings: { enableNotifications: isOn, notificationEmail: siteEmail.trim() } })}
-    >
-      <Toggle label="Send me notifications" checked={isOn} disabled={blocked !== null} onChange={setEnabled} hint={blocked ?? undefined} />
-      {accountEmail !== null && !usesOwnAddress ? (
-        <div className="manage-recipient" data-testid="notification-recipient">
-          <p className="manage-recipient__text">
-            Notifications go to <strong>{accountEmail}</strong>, your account’s email.
-          </p>
-          <button type="button" className="dash-link-button" onClick={() => setUsesOwnAddress(true)}>
-            Use a different address
-          </button>
-        </div>
-      ) : (
-        <div className="manage-recipient">
-          <TextField
-            label="Notification email"
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={setEmail}
-            hint="Only you see this address; it never appears on your site. A new address gets a confirmation link first."
-          />
-          {accountEmail !== null && (
-            <button
-              type="button"
-              className="dash-link-button"
-              onClick={() => {
-                setUsesOwnAddress(false);
-                setEmail('');
-              }}
-            >
-              Use {accountEmail} instead
-            </button>
-          )}
-        </div>
-      )}
-    </SettingsCard>
   );
 }
 
@@ -478,110 +255,197 @@ const CONTACT_FIELDS = [
   { key: 'github', label: 'GitHub', type: 'url', placeholder: 'github.com/yourname' },
 ] as const;
 
-function ContactSection({ project, onApplied }: TSectionProps) {
-  const [form, setForm] = useState(project.contactInfo);
-  const { save, run } = useSave(project.id, onApplied);
-  const changed = CONTACT_FIELDS.some(({ key }) => form[key].trim() !== project.contactInfo[key]);
-  return (
-    <SettingsCard
-      title="Contact links"
-      intro="Shown in your site’s footer for visitors to reach you. Leave a field empty to hide it."
-      save={save}
-      canSubmit={changed}
-      onSubmit={() => void run({ contactInfo: form })}
-    >
-      <div className="manage-grid">
-        {CONTACT_FIELDS.map(({ key, label, type, placeholder }) => (
-          <TextField key={key} label={label} type={type} placeholder={placeholder} value={form[key]} onChange={(value) => setForm({ ...form, [key]: value })} />
-        ))}
-      </div>
-    </SettingsCard>
-  );
-}
-
-export function PasswordSection({ project, onApplied }: TSectionProps) {
-  const [password, setPassword] = useState('');
-  const { save, run } = useSave(project.id, onApplied);
-  const [removing, setRemoving] = useState<TSaveState>({ status: 'idle' });
-  const removePassword = () => {
-    setRemoving({ status: 'saving' });
-    updateManagedProject(project.id, { password: null }).then(
-      (next) => {
-        onApplied(next);
-        setRemoving({ status: 'saved' });
-      },
-      (err: unknown) => setRemoving({ status: 'error', message: errorMessage(err) }),
-    );
+/** Every setting of the site in one form: one Save sends what changed, one outcome says how it went. */
+export function SettingsForm({ project, onApplied }: TSectionProps) {
+  const [form, setForm] = useState(() => settingsFormOf(project));
+  const [save, setSave] = useState<TSaveState>({ status: 'idle' });
+  const ids = { template: useId() };
+  const accountEmail = project.accountNotificationEmail;
+  // Notifications go to the account's confirmed address unless the site names its own.
+  const [usesOwnAddress, setUsesOwnAddress] = useState(project.settings.notificationEmail !== '' || accountEmail === null);
+  const set = <K extends keyof TSettingsForm>(key: K, value: TSettingsForm[K]) => {
+    setForm((previous) => ({ ...previous, [key]: value }));
+    setSave((previous) => (previous.status === 'saved' || previous.status === 'error' ? { status: 'idle' } : previous));
   };
-  return (
-    <SettingsCard
-      title="Password"
-      intro={
-        project.hasPassword ? 'Visitors need the password to open this site. Changing it signs out everyone who entered the old one.' : 'Anyone with the link can open this site.'
-      }
-      save={save}
-      submitLabel={project.hasPassword ? 'Change password' : 'Set password'}
-      // The server's minimum: the button waits for a password it would accept.
-      canSubmit={isSitePasswordLongEnough(password)}
-      onSubmit={() => {
-        if (!isSitePasswordLongEnough(password)) return;
-        void run({ password }).then((ok) => ok && setPassword(''));
-      }}
-      secondaryAction={
-        project.hasPassword && (
-          <button type="button" className="button button--secondary" disabled={removing.status === 'saving'} onClick={removePassword}>
-            {removing.status === 'saving' ? 'Removing…' : 'Remove password'}
-          </button>
-        )
-      }
-    >
-      <TextField
-        label={project.hasPassword ? 'New password' : 'Password'}
-        type="password"
-        autoComplete="new-password"
-        value={password}
-        onChange={setPassword}
-        hint={`At least ${SITE_PASSWORD_LIMITS.minLength} characters.`}
-      />
-      {removing.status === 'error' && (
-        <p className="manage-card__error" role="alert">
-          {removing.message}
-        </p>
-      )}
-    </SettingsCard>
-  );
-}
+  const checked = settingsUpdate(project, form, Date.now());
+  const isChanged = 'error' in checked || Object.keys(checked.update).length > 0;
+  const notificationsBlocked = notificationsBlockedReason(form.notificationEmail, accountEmail, accountEmail === null);
+  const notificationsOn = form.enableNotifications && notificationRecipientOf(form.notificationEmail, accountEmail).kind !== 'none';
+  // A new password waits until the server would take it (8 characters or more).
+  const isPasswordTooShort = form.isPasswordOn && (form.password !== '' || !project.hasPassword) && !isSitePasswordLongEnough(form.password);
 
-function ExpirySection({ project, onApplied }: TSectionProps) {
-  const [value, setValue] = useState(toDateTimeLocal(project.expiresAt));
-  const { save, run, setSave } = useSave(project.id, onApplied);
-  const changed = value !== toDateTimeLocal(project.expiresAt);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = settingsUpdate(project, form, Date.now());
+    if ('error' in result) return setSave({ status: 'error', message: result.error });
+    if (Object.keys(result.update).length === 0) return;
+    setSave({ status: 'saving' });
+    try {
+      const next = await updateManagedProject(project.id, result.update);
+      onApplied(next);
+      // The form starts again from the site as it now is (a password is never shown back).
+      setForm(settingsFormOf(next));
+      setSave({ status: 'saved' });
+    } catch (err) {
+      setSave({ status: 'error', message: errorMessage(err) });
+    }
+  };
+
   return (
-    <SettingsCard
-      title="Expiry"
-      intro={
-        project.expiresAt
-          ? `Your site stops answering on ${new Date(project.expiresAt).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}.`
-          : 'Your site has no expiry date.'
-      }
-      save={save}
-      canSubmit={changed && value !== ''}
-      submitLabel="Save expiry"
-      onSubmit={() => {
-        const at = fromDateTimeLocal(value);
-        if (!at || Date.parse(at) <= Date.now()) return setSave({ status: 'error', message: 'Expiry date must be in the future' });
-        void run({ expiresAt: at });
-      }}
-      secondaryAction={
-        project.expiresAt && (
-          <button type="button" className="button button--secondary" onClick={() => void run({ expiresAt: null }).then((ok) => ok && setValue(''))}>
-            Remove expiry
+    <form className="manage-settings" onSubmit={(event) => void submit(event)} noValidate aria-label="Site settings">
+      <SettingsCard title="Site details" intro="The title, description and author shown at the top of your site.">
+        <TextField label="Site title" value={form.title} maxLength={200} onChange={(title) => set('title', title)} />
+        <TextField label="Description" value={form.description} multiline maxLength={2000} onChange={(description) => set('description', description)} />
+        <TextField label="Author" value={form.authorName} maxLength={100} autoComplete="name" onChange={(authorName) => set('authorName', authorName)} />
+      </SettingsCard>
+
+      <SettingsCard title="Look" intro="The template arranges your files; the style, light or dark and the hero layout are how every visitor sees the site.">
+        <div className="manage-field">
+          <label htmlFor={ids.template} className="manage-field__label">
+            Template
+          </label>
+          <select id={ids.template} className="manage-input" value={form.template} onChange={(e) => set('template', e.target.value as TSettingsForm['template'])}>
+            {TEMPLATE_IDS.map((id) => (
+              <option key={id} value={id}>
+                {TEMPLATES[id].name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <LookFields look={form.look} onChange={(change) => set('look', { ...form.look, ...change })} />
+      </SettingsCard>
+
+      <SettingsCard title="Engagement" intro="What visitors can do on your site.">
+        <SwitchField label="Favourites" hint="Visitors heart the files they like best." isOn={form.enableFavorites} onChange={(on) => set('enableFavorites', on)} />
+        <SwitchField label="Comments" hint="Feedback right beside each file." isOn={form.enableComments} onChange={(on) => set('enableComments', on)} />
+        <SwitchField label="Approvals" hint="Clients approve or reject each file." isOn={form.enableApprovals} onChange={(on) => set('enableApprovals', on)} />
+        <SwitchField label="Analytics" hint="See views, downloads and activity." isOn={form.enableAnalytics} onChange={(on) => set('enableAnalytics', on)} />
+      </SettingsCard>
+
+      <SettingsCard title="Notifications" intro="Email me when visitors favourite, comment or approve.">
+        <SwitchField
+          label="Send me notifications"
+          isOn={notificationsOn}
+          disabled={notificationsBlocked !== null}
+          onChange={(on) => set('enableNotifications', on)}
+          hint={notificationsBlocked ?? undefined}
+        />
+        {accountEmail !== null && !usesOwnAddress ? (
+          <div className="manage-recipient" data-testid="notification-recipient">
+            <p className="manage-recipient__text">
+              Notifications go to <strong>{accountEmail}</strong>, your account’s email.
+            </p>
+            <button type="button" className="dash-link-button" onClick={() => setUsesOwnAddress(true)}>
+              Use a different address
+            </button>
+          </div>
+        ) : (
+          <div className="manage-recipient">
+            <TextField
+              label="Notification email"
+              type="email"
+              autoComplete="email"
+              value={form.notificationEmail}
+              onChange={(email) => set('notificationEmail', email)}
+              hint="Only you see this address; it never appears on your site. A new address gets a confirmation link first."
+            />
+            {accountEmail !== null && (
+              <button
+                type="button"
+                className="dash-link-button"
+                onClick={() => {
+                  setUsesOwnAddress(false);
+                  set('notificationEmail', '');
+                }}
+              >
+                Use {accountEmail} instead
+              </button>
+            )}
+          </div>
+        )}
+      </SettingsCard>
+
+      <SettingsCard title="Contact links" intro="Shown in your site’s footer for visitors to reach you. Leave a field empty to hide it.">
+        <div className="manage-grid">
+          {CONTACT_FIELDS.map(({ key, label, type, placeholder }) => (
+            <TextField
+              key={key}
+              label={label}
+              type={type}
+              placeholder={placeholder}
+              value={form.contactInfo[key]}
+              onChange={(value) => set('contactInfo', { ...form.contactInfo, [key]: value })}
+            />
+          ))}
+        </div>
+      </SettingsCard>
+
+      <SettingsCard
+        title="Password"
+        intro={
+          project.hasPassword ? 'Visitors need the password to open this site. Changing it signs out everyone who entered the old one.' : 'Anyone with the link can open this site.'
+        }
+      >
+        <SwitchField label="Require a password" isOn={form.isPasswordOn} onChange={(on) => set('isPasswordOn', on)} />
+        {form.isPasswordOn && (
+          <TextField
+            label={project.hasPassword ? 'New password' : 'Password'}
+            type="password"
+            autoComplete="new-password"
+            value={form.password}
+            onChange={(password) => set('password', password)}
+            hint={project.hasPassword ? 'At least 8 characters. Leave empty to keep the current one.' : 'At least 8 characters.'}
+          />
+        )}
+      </SettingsCard>
+
+      <SettingsCard
+        title="Expiry"
+        intro={
+          project.expiresAt
+            ? `Your site stops answering on ${new Date(project.expiresAt).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}.`
+            : 'Your site has no expiry date.'
+        }
+      >
+        <div className="manage-expiry">
+          <TextField label="Expires on" type="datetime-local" value={form.expiresAt} onChange={(value) => set('expiresAt', value)} />
+          {form.expiresAt !== '' && (
+            <button type="button" className="button button--secondary" onClick={() => set('expiresAt', '')}>
+              No expiry
+            </button>
+          )}
+        </div>
+      </SettingsCard>
+
+      <div className="manage-savebar">
+        {save.status === 'error' && (
+          <p className="manage-card__error" role="alert">
+            <PlanLimitMessage message={save.message} />
+          </p>
+        )}
+        <div className="manage-savebar__actions">
+          <button type="submit" className="button button--primary" disabled={!isChanged || isPasswordTooShort || save.status === 'saving'}>
+            {save.status === 'saving' ? 'Saving…' : 'Save changes'}
           </button>
-        )
-      }
-    >
-      <TextField label="Expires on" type="datetime-local" value={value} onChange={setValue} />
-    </SettingsCard>
+          {isChanged && save.status !== 'saving' && (
+            <button
+              type="button"
+              className="button button--secondary"
+              onClick={() => {
+                setForm(settingsFormOf(project));
+                setUsesOwnAddress(project.settings.notificationEmail !== '' || accountEmail === null);
+                setSave({ status: 'idle' });
+              }}
+            >
+              Discard changes
+            </button>
+          )}
+          <span className="manage-savebar__status" role="status">
+            {save.status === 'saved' ? 'Saved' : ''}
+          </span>
+        </div>
+      </div>
+    </form>
   );
 }
 
@@ -686,7 +550,7 @@ export function FileRow({
       <div className="manage-file__text">
         <span className="manage-file__name">{file.name}</span>
         <span className="manage-file__meta">
-          {formatBytes(file.size)}
+          {describeFileType(file.name, file.type)} · {formatBytes(file.size)}
           {file.version > 1 && <span className="manage-file__version">Version {file.version}</span>}
         </span>
       </div>
@@ -736,7 +600,8 @@ export function DeleteSection({ project }: { project: TManagedProject }) {
   useEffect(() => {
     if (open) inputRef.current?.focus();
   }, [open]);
-  const matches = typed.trim() === project.title.trim();
+  // The title as typed: another dash or extra spaces still confirm it (the server compares the same way).
+  const matches = confirmsTitle(typed, project.title);
   return (
     <SettingsCard title="Delete site" intro="The link stops working at once, and the files, comments and analytics are removed for good." tone="danger">
       {!open ? (
@@ -753,7 +618,10 @@ export function DeleteSection({ project }: { project: TManagedProject }) {
             if (!matches) return;
             setSave({ status: 'saving' });
             deleteManagedProject(project.id, typed).then(
-              () => window.location.assign('/dashboard'),
+              () => {
+                queueToast('Site deleted');
+                window.location.assign('/dashboard');
+              },
               (err: unknown) => setSave({ status: 'error', message: errorMessage(err) }),
             );
           }}

@@ -19,7 +19,7 @@ import { Tabs } from './tabs.tsx';
 import './dashboard.css';
 
 /** Spec 8. */
-export const DETAILS_FAILED_MESSAGE = 'Failed to load project details';
+export const DETAILS_FAILED_MESSAGE = 'Failed to load site details';
 
 export function ProjectDetailPage({ projectId }: { projectId: string }) {
   return (
@@ -61,7 +61,7 @@ function ProjectDetail({ projectId }: { projectId: string }) {
   }, [load, revision]);
 
   useEffect(() => {
-    document.title = state.status === 'ready' ? `${state.project.title} · Dashboard · Dropsite` : 'Project · Dashboard · Dropsite';
+    document.title = state.status === 'ready' ? `${state.project.title} · Dashboard · Dropsite` : 'Site · Dashboard · Dropsite';
   }, [state]);
 
   if (state.status === 'failed') {
@@ -69,7 +69,7 @@ function ProjectDetail({ projectId }: { projectId: string }) {
       <main id="main" className="dash container">
         <div className="dash-failed" role="alert">
           <h1>{DETAILS_FAILED_MESSAGE}</h1>
-          <p>The project may have been deleted, or it belongs to another account.</p>
+          <p>The site may have been deleted, or it belongs to another account.</p>
           <button type="button" className="button button--primary" onClick={goBack}>
             <ArrowLeftIcon size={18} />
             Go Back
@@ -97,11 +97,13 @@ function ProjectDetail({ projectId }: { projectId: string }) {
 
   const { project } = state;
   const { totals } = project;
+  // The site's figures, each shown once: these tiles, then the approvals and the chart in the Overview.
   const tiles = [
+    { label: 'Views', value: totals.totalViews },
+    { label: 'Unique visitors', value: totals.uniqueUsers },
+    { label: 'Downloads', value: totals.totalDownloads },
     { label: 'Favourites', value: totals.totalFavorites },
     { label: 'Comments', value: totals.totalComments },
-    { label: 'Approved', value: totals.totalApprovals.approved },
-    { label: 'Views', value: totals.totalViews },
   ];
   const latestNews = live.latest[0];
 
@@ -109,7 +111,7 @@ function ProjectDetail({ projectId }: { projectId: string }) {
     <main id="main" className="dash container">
       <a className="dash-back" href="/dashboard">
         <ArrowLeftIcon size={16} />
-        All projects
+        All sites
       </a>
       <header className="dash-detail__head">
         <div className="dash-detail__text">
@@ -120,7 +122,6 @@ function ProjectDetail({ projectId }: { projectId: string }) {
               Created <time dateTime={project.created_at}>{formatDate(project.created_at)}</time>
             </span>
             <span>{plural(totals.totalFiles, 'file')}</span>
-            <span>{plural(totals.uniqueUsers, 'unique user')}</span>
           </p>
         </div>
         <div className="dash-detail__actions">
@@ -134,16 +135,16 @@ function ProjectDetail({ projectId }: { projectId: string }) {
       <p className="dash-live" role="status">
         {latestNews ? `New: ${latestNews.details}` : ''}
       </p>
-      <dl className="dash-tiles">
+      <dl className="dash-tiles dash-tiles--five">
         {tiles.map((tile) => (
-          <div key={tile.label} className="dash-tile">
+          <div key={tile.label} className="dash-tile" data-testid="summary-tile">
             <dt>{tile.label}</dt>
             <dd>{tile.value.toLocaleString('en')}</dd>
           </div>
         ))}
       </dl>
       <Tabs
-        label="Project"
+        label="Site"
         initialId={window.location.hash.slice(1) || undefined}
         tabs={[
           { id: 'overview', label: 'Overview', render: () => <OverviewTab project={project} projectId={projectId} revision={revision} /> },
@@ -184,27 +185,8 @@ function OverviewTab({ project, projectId, revision }: { project: TProjectDetail
             Pending counts the files no one has approved or asked changes of yet: {totals.totalApprovals.pending.toLocaleString('en')} of {plural(totals.totalFiles, 'file')}.
           </p>
         </section>
-        <section className="dash-box" aria-labelledby="overview-totals">
-          <h2 id="overview-totals" className="dash-box__title">
-            Totals
-          </h2>
-          <dl className="dash-totals">
-            <div>
-              <dt>Views</dt>
-              <dd>{totals.totalViews.toLocaleString('en')}</dd>
-            </div>
-            <div>
-              <dt>Downloads</dt>
-              <dd>{totals.totalDownloads.toLocaleString('en')}</dd>
-            </div>
-            <div>
-              <dt>Unique users</dt>
-              <dd>{totals.uniqueUsers.toLocaleString('en')}</dd>
-            </div>
-          </dl>
-        </section>
       </div>
-      <AnalyticsPanel projectId={projectId} revision={revision} heading="Site analytics" hasCsvLink={false} />
+      <AnalyticsPanel projectId={projectId} revision={revision} heading="Site analytics" hasCsvLink={false} hasTotals={false} />
     </div>
   );
 }

@@ -81,16 +81,14 @@ export function plural(count: number, noun: string): string {
   return `${count.toLocaleString('en')} ${noun}${count === 1 ? '' : 's'}`;
 }
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+/** An account this young is on its first visit: no 'Welcome back' for it. */
+export const NEW_ACCOUNT_MS = 60 * 60_000;
+
+/** 'Welcome, Ada' for an account made within the last hour (it has not been here before), else 'Welcome back, Ada'. */
+export function greetingFor(name: string, createdAt: string, now: number): string {
+  const created = Date.parse(createdAt);
+  const isNew = Number.isFinite(created) && now - created < NEW_ACCOUNT_MS;
+  return isNew ? `Welcome, ${name}` : `Welcome back, ${name}`;
 }
 
 export type TApprovalTone = 'approved' | 'rejected' | 'pending';

@@ -1,11 +1,16 @@
 import { ANONYMOUS_WINDOW_DAYS } from '@dropsite/shared/constants';
 import { ArrowRightIcon } from '../../components/icons.tsx';
 
-/** Spec: a sign-up prompt block right after the hero; its button goes to /dashboard (which asks a signed-out visitor to sign in). */
+/**
+ * Spec: a sign-up prompt block right after the hero; its button goes to /dashboard (which asks a
+ * signed-out visitor to sign in). An anonymous creator whose sites had visitors sees the engagement
+ * teaser here instead (the engagement loop fills the slot): one prompt, in the page, not over the upload.
+ */
 export function SignUpPromptSection() {
   return (
-    <section className="section section--tight" aria-labelledby="signup-prompt-heading">
+    <section className="section section--tight signup-prompt-section" aria-labelledby="signup-prompt-heading">
       <div className="container">
+        <div className="engagement-slot" data-engagement-slot="" />
         <div className="signup-prompt">
           <div>
             <h2 id="signup-prompt-heading" className="signup-prompt__title">

@@ -1,0 +1,37 @@
+/**
+ * /dashboard/new: 'Create New Site' for a signed-in creator. The upload wizard on a page of the
+ * dashboard, without the landing page's pitch around it; what it publishes joins the account.
+ */
+import { useEffect } from 'react';
+import { SiteFooter } from '../../components/site-footer.tsx';
+import { SiteHeader } from '../../components/site-header.tsx';
+import { UploadWizard } from '../../wizard/upload-wizard.tsx';
+import { ArrowLeftIcon } from '../../wizard/wizard-icons.tsx';
+import { AccessGuard } from './access-guard.tsx';
+import { NEW_SITE_PATH } from '../../routes.ts';
+import './dashboard.css';
+
+export function NewSitePage() {
+  useEffect(() => {
+    document.title = 'New site · Dashboard · Dropsite';
+  }, []);
+  return (
+    <>
+      <SiteHeader isLandingPage={false} />
+      <AccessGuard returnTo={NEW_SITE_PATH}>
+        {() => (
+          <main id="main" className="dash container dash-new">
+            <a className="dash-back" href="/dashboard">
+              <ArrowLeftIcon size={16} />
+              All sites
+            </a>
+            <div className="dash-new__wizard">
+              <UploadWizard />
+            </div>
+          </main>
+        )}
+      </AccessGuard>
+      <SiteFooter />
+    </>
+  );
+}
