@@ -1,4 +1,6 @@
 /** Creator accounts in e2e tests: the server's mail outbox (it writes every message there without SMTP_URL), and signing up through the mailed link. */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { expect, type APIRequestContext } from '@playwright/test';
 import { findOutboxLink, outboxDirOf } from '../control-api/src/test-support/outbox-links.ts';
 
@@ -27,4 +29,25 @@ export async function signUpThroughLink(context: APIRequestContext, baseURL: str
   const token = new URL(await linkFromOutbox(account.email, '/sign-in?link=')).searchParams.get('link');
   const consumed = await context.post('/api/auth/email-link/consume', { data: { token }, headers: { Origin: baseURL } });
   expect(consumed.status(), await consumed.text()).toBe(200);
+}
+
+/** The subjects of the outbox's messages to `to`, decoded. */
+export async function outboxSubjectsTo(to: string): Promise<string[]> {
+  const dir = outboxDirOf(process.env.E2E_DATA_DIR ?? '');
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => name.endsWith('.eml'));
+  const subjects: string[] = [];
+  for (const name of names) {
+    const raw = await readFile(path.join(dir, name), 'utf8');
+    if (!new RegExp(`^To: .*${to.replace(/[.+]/g, '\\$&')}`, 'mi').test(raw)) continue;
+    // A long subject is folded over lines, each part an RFC 2047 Q-encoded word ('_' a space, =XX a byte).
+    const folded = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(raw)?.[1];
+    const decoded = folded
+      ?.replace(/\?=\s+=\?/g, '?==?')
+      .trim()
+      .replace(/=\?UTF-8\?Q\?(.*?)\?=/gi, (_, text: string) =>
+        Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (__, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))), 'latin1').toString('utf8'),
+      );
+    if (decoded) subjects.push(decoded);
+  }
+  return subjects;
 }

@@ -8,11 +8,8 @@
  * notifications, and the locked site's card shows its cover with its badges.
  * Screenshots (1280 px light, 375 px dark) go to /tmp/shots/loop/.
  */
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { outboxDirOf } from '../control-api/src/test-support/outbox-links.ts';
-import { signUpThroughLink } from './account-support.ts';
+import { outboxSubjectsTo, signUpThroughLink } from './account-support.ts';
 import { ALL_ENGAGEMENT, giveName, publishSite, quietAnonymousLoop, visitSite } from './engagement-helpers.ts';
 import { threeImages } from './wizard-support.ts';
 
@@ -23,26 +20,6 @@ const IMAGES = [
   { name: 'photo-2.jpg', rgb: [160, 90, 40] as [number, number, number] },
   { name: 'photo-3.jpg', rgb: [60, 140, 80] as [number, number, number] },
 ];
-
-/** The subjects of the outbox's messages to `to`. */
-async function subjectsTo(to: string): Promise<string[]> {
-  const dir = outboxDirOf(process.env.E2E_DATA_DIR ?? '');
-  const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => name.endsWith('.eml'));
-  const subjects: string[] = [];
-  for (const name of names) {
-    const raw = await readFile(path.join(dir, name), 'utf8');
-    if (!new RegExp(`^To: .*${to.replace(/[.+]/g, '\\$&')}`, 'mi').test(raw)) continue;
-    const subject = /^Subject: (.*)$/m.exec(raw)?.[1];
-    // RFC 2047 Q-encoding: '_' is a space, =XX a byte.
-    const decoded = subject
-      ?.trim()
-      .replace(/^=\?UTF-8\?Q\?(.*)\?=$/i, (_, text: string) =>
-        text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (__, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
-      );
-    if (decoded) subjects.push(decoded);
-  }
-  return subjects;
-}
 
 /** The whole page at 1280 px light and 375 px dark. */
 async function shootPage(page: Page, name: string): Promise<void> {
@@ -144,7 +121,7 @@ test('notifications reach the account address; the dashboard counts approvals, c
 
   // Every interaction reaches the account's confirmed address ('2 new interactions on …', one message per batch window).
   const interactionsMailed = async () =>
-    (await subjectsTo(email)).reduce((sum, subject) => sum + Number(new RegExp(`^(\\d+) new interactions? on "${TITLE}"$`).exec(subject)?.[1] ?? 0), 0);
+    (await outboxSubjectsTo(email)).reduce((sum, subject) => sum + Number(new RegExp(`^(\\d+) new interactions? on "${TITLE}"$`).exec(subject)?.[1] ?? 0), 0);
   await expect.poll(interactionsMailed, { timeout: 30_000 }).toBe(4);
 
   // The dashboard: approvals and change requests apart, the pending files, the views.
