@@ -3,7 +3,7 @@
  * Redis, s3rver): the page of a public site comes from its public copy in the store with no request
  * reaching an API process (counted from the APIs' own request log), with the API's headers, variants
  * and 304s; a password, an expiry, a deletion and a takedown take it off the edge before the change
- * answers (401, 410 at the instant, 404, 451 from the API), and a rebuild, a removed password and a
+ * answers (401, 410 at the instant of an expiry and on a deletion, 451 from the API), and a rebuild, a removed password and a
  * restore put the new page back at the edge within 5 seconds.
  */
 import { execFile } from 'node:child_process';
@@ -178,10 +178,13 @@ describe.skipIf(!available)('npm run stack: public pages served by the edge', ()
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt.getTime() - Date.now())));
     expect((await view(slug)).status).toBe(410);
 
-    // A deletion: 404 on the next view.
+    // A deletion: the next view says, from the API, that the site was removed.
     const deleted = await publish('Deleted Soon');
     expect((await api(`/api/projects/${deleted.projectId}`, { method: 'DELETE', json: { confirmTitle: 'Deleted Soon' } })).status).toBeLessThan(300);
-    expect((await view(deleted.slug)).status).toBe(404);
+    const removed = await view(deleted.slug);
+    expect(removed.status).toBe(410);
+    expect(fromEdge(removed)).toBe(false);
+    expect(await removed.text()).toContain('This site was removed');
 
     // A takedown by the operator's command: 451 on the next view; a restore puts the page back at the edge.
     const disputed = await publish('Disputed');

@@ -277,7 +277,7 @@ describe('accounts', () => {
     expect((await browser.json<{ pendingEmail: string | null }>('/api/account')).body.pendingEmail).toBeNull();
   });
 
-  it('deletes the account once its address is typed and its password given: sites answer 404 at once, files go with the sweep', async () => {
+  it('deletes the account once its address is typed and its password given: sites say they were removed at once, files go with the sweep', async () => {
     const creator = await createSignedInCreator(app.deps, { email: 'ka@studio.example', password: PASSWORD });
     const browser = createBrowser(app);
     browser.cookies.set('dropsite_session', creator.cookie.split('=')[1]!);
@@ -308,7 +308,9 @@ describe('accounts', () => {
     expect(wrong.body).toMatchObject({ error: 'Type your email address to confirm.' });
     const deleted = await browser.json('/api/account', { method: 'DELETE', json: { confirmEmail: 'KA@studio.example', password: PASSWORD } });
     expect(deleted.status).toBe(200);
-    expect((await createBrowser(app).fetch(`/${site.slug}`)).status).toBe(404);
+    const gone = await createBrowser(app).fetch(`/${site.slug}`);
+    expect(gone.status).toBe(410);
+    expect(await gone.text()).toContain('This site was removed');
     expect(await sessionOf(browser)).toBeNull();
     expect(await app.deps.db.selectFrom('creators').select('id').where('id', '=', creator.id).executeTakeFirst()).toBeUndefined();
     expect(await app.deps.db.selectFrom('email_addresses').select('id').where('owner_key', '=', `creator:${creator.id}`).execute()).toEqual([]);

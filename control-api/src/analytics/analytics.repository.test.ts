@@ -281,6 +281,9 @@ for (const dialect of TEST_DIALECTS) {
         await sql`drop table analytics_visitors`.execute(scratch.db);
         await sql`drop table analytics_visitor_days`.execute(scratch.db);
         await sql`drop table analytics_daily`.execute(scratch.db);
+        // The later comment indexes carry creator_id: they go with it.
+        await sql`drop index comments_project_file_author_idx`.execute(scratch.db);
+        await sql`drop index comments_file_author_idx`.execute(scratch.db);
         await sql`alter table comments drop column creator_id`.execute(scratch.db);
         const site = makeProjectRow();
         const files = [makeFileRow(site.id, 0), makeFileRow(site.id, 1)];

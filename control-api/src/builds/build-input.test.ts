@@ -45,7 +45,11 @@ for (const dialect of TEST_DIALECTS) {
         tagLine: 'tag',
         authorName: 'Ann',
         template: 'photo-gallery',
-        theme: 'professional',
+        // Stored before the look had a colour mode: its style, following each visitor's light or dark setting.
+        theme: 'professional-light',
+        colorMode: 'auto',
+        heroLayout: 'minimal',
+        visitorModeToggle: false,
         settings: { ...DEFAULT_SITE_SETTINGS, enableFavorites: true, slackWebhook: 'https://hooks.example/x' },
         // Stored before Instagram was a field: read with it empty.
         contactInfo: { email: 'ann@example.com', website: '', instagram: '', twitter: '', linkedin: '', github: '' },

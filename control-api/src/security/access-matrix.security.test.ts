@@ -172,7 +172,7 @@ describe('the locked, expired and deleted matrices over every route that serves 
     }
   });
 
-  it('answers a deleted site exactly like one that never existed', async () => {
+  it('answers a deleted site like one that never existed, except that its page says it was removed', async () => {
     const site = await seed();
     await app.deps.db.updateTable('projects').set({ deleted_at: clock.now() }).where('id', '=', site.project.id).execute();
     const visitor = createBrowser(app);
@@ -181,13 +181,19 @@ describe('the locked, expired and deleted matrices over every route that serves 
     await app.deps.db.deleteFrom('projects').where('id', '=', never.project.id).execute();
     for (const [i, probe] of routesOf(site).entries()) {
       const deleted = await ask(visitor, probe);
+      expectNothingOfTheSite(site, deleted, probe.name);
+      // The client who opens the link is told, in words, that the delivery was removed (and nothing else of it).
+      if (probe.name.startsWith('site HTML')) {
+        expect(deleted.status, probe.name).toBe(410);
+        if (probe.method === 'GET') expect(deleted.text, probe.name).toContain('This site was removed');
+        continue;
+      }
       const missing = await ask(visitor, routesOf(never)[i]!);
       expect(deleted.status, probe.name).toBe(missing.status);
       expect([400, 404], `${probe.name}: ${deleted.status}`).toContain(deleted.status);
       const codeOf = (answer: TAnswer) =>
         answer.text.startsWith('{') ? (JSON.parse(answer.text) as { code?: unknown; error?: unknown }) : answer.text.replaceAll(site.slug, 'SLUG').replaceAll(never.slug, 'SLUG');
       expect(codeOf(deleted), probe.name).toEqual(codeOf(missing));
-      expectNothingOfTheSite(site, deleted, probe.name);
     }
   });
 
