@@ -6,7 +6,7 @@
  * Screenshots (1280 and 375 px, light and dark) go to /tmp/shots/dash/.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { engageAsVisitor, publishSite, quietAnonymousLoop, shootAllWays, visitSite } from './engagement-helpers.ts';
+import { engageAsVisitor, giveName, publishSite, quietAnonymousLoop, shootAllWays, visitSite } from './engagement-helpers.ts';
 import { signUpThroughLink } from './account-support.ts';
 
 const SHOTS_DIR = '/tmp/shots/dash';
@@ -58,6 +58,8 @@ test('a new account’s dashboard speaks of sites, fits a phone, opens the wizar
   await controls.getByRole('button', { name: /^Comments/ }).click();
   await controls.getByRole('textbox').fill('Can we get this one printed?');
   await controls.getByRole('button', { name: 'Post' }).click();
+  // A new visitor names themself once; the comment then goes out by itself.
+  await giveName(visitorPage, 'Omar Haddad');
   await expect(controls.locator('.engagement-comment__text')).toHaveText(['We love this one!', 'Can we get this one printed?']);
   await visitor.close();
   await bell.click();
