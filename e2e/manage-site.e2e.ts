@@ -116,7 +116,7 @@ test('the owner edits, replaces a file, protects and deletes a published site fr
   await expect(visitor.getByText('This site is password protected.', { exact: false })).toBeVisible();
   await expect(visitor.getByText('logo-v2.jpg')).toHaveCount(0);
 
-  // Delete: only once the title is typed; then the link answers 404.
+  // Delete: only once the title is typed; then the link says, in words, that the site was removed (410).
   const danger = card('Delete site');
   await danger.getByRole('button', { name: 'Delete site…' }).click();
   const confirm = danger.getByLabel(/to confirm/);
@@ -131,8 +131,8 @@ test('the owner edits, replaces a file, protects and deletes a published site fr
   await expect(page.getByTestId('toast')).toHaveText('Site deleted');
   await expect(page.getByRole('heading', { name: 'No sites yet' })).toBeVisible();
   const gone = await visitor.goto(site.url);
-  expect(gone?.status()).toBe(404);
-  await expect(visitor.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  expect(gone?.status()).toBe(410);
+  await expect(visitor.getByRole('heading', { name: 'This site was removed' })).toBeVisible();
 
   await visitorContext.close();
   await creator.close();
