@@ -1,7 +1,7 @@
 /** Creator accounts in e2e tests: the server's mail outbox (it writes every message there without SMTP_URL), and signing up through the mailed link. */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { expect, type APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator } from '@playwright/test';
 import { findOutboxLink, outboxDirOf } from '../control-api/src/test-support/outbox-links.ts';
 
 /** The first link to `pathPrefix` in the newest message to `to` that has one, waiting for the message to be written. */
@@ -32,7 +32,7 @@ export async function signUpThroughLink(context: APIRequestContext, baseURL: str
 }
 
 /** The subjects of the outbox's messages to `to`, decoded. */
-export async function outboxSubjectsTo(to: string): Promise<string[]> {
+async function outboxSubjectsTo(to: string): Promise<string[]> {
   const dir = outboxDirOf(process.env.E2E_DATA_DIR ?? '');
   const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => name.endsWith('.eml'));
   const subjects: string[] = [];
@@ -45,9 +45,29 @@ export async function outboxSubjectsTo(to: string): Promise<string[]> {
       ?.replace(/\?=\s+=\?/g, '?==?')
       .trim()
       .replace(/=\?UTF-8\?Q\?(.*?)\?=/gi, (_, text: string) =>
-        Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (__, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))), 'latin1').toString('utf8'),
+        Buffer.from(
+          text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (__, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+          'latin1',
+        ).toString('utf8'),
       );
     if (decoded) subjects.push(decoded);
   }
   return subjects;
+}
+
+/** How many interactions on the site titled `title` the notification emails to `to` have told of so far ('2 new interactions on "…"'). */
+export async function interactionsMailedTo(to: string, title: string): Promise<number> {
+  const pattern = new RegExp(`^(\\d+) new interactions? on "${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"$`);
+  return (await outboxSubjectsTo(to)).reduce((sum, subject) => sum + Number(pattern.exec(subject)?.[1] ?? 0), 0);
+}
+
+/** Checks the figures a dashboard card shows under each label, e.g. `{ Approved: '1', Pending: '2' }`. */
+export async function expectCardCounts(card: Locator, counts: Record<string, string>): Promise<void> {
+  for (const [label, value] of Object.entries(counts)) {
+    const figure = card
+      .locator('.dash-counts__item')
+      .filter({ has: card.page().getByText(label, { exact: true }) })
+      .locator('.dash-counts__value');
+    await expect(figure, label).toHaveText(value);
+  }
 }

@@ -9,7 +9,7 @@
  * Screenshots (1280 px light, 375 px dark) go to /tmp/shots/loop/.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { outboxSubjectsTo, signUpThroughLink } from './account-support.ts';
+import { expectCardCounts, interactionsMailedTo, signUpThroughLink } from './account-support.ts';
 import { ALL_ENGAGEMENT, giveName, publishSite, quietAnonymousLoop, visitSite } from './engagement-helpers.ts';
 import { threeImages } from './wizard-support.ts';
 
@@ -120,9 +120,7 @@ test('notifications reach the account address; the dashboard counts approvals, c
   await second.close();
 
   // Every interaction reaches the account's confirmed address ('2 new interactions on …', one message per batch window).
-  const interactionsMailed = async () =>
-    (await outboxSubjectsTo(email)).reduce((sum, subject) => sum + Number(new RegExp(`^(\\d+) new interactions? on "${TITLE}"$`).exec(subject)?.[1] ?? 0), 0);
-  await expect.poll(interactionsMailed, { timeout: 30_000 }).toBe(4);
+  await expect.poll(() => interactionsMailedTo(email, TITLE), { timeout: 30_000 }).toBe(4);
 
   // The dashboard: approvals and change requests apart, the pending files, the views.
   const page = await creator.newPage();
@@ -130,16 +128,7 @@ test('notifications reach the account address; the dashboard counts approvals, c
   const card = page.locator('.dash-card').filter({ hasText: TITLE });
   // The first dashboard load builds its bundle caches on a busy machine: give it time once.
   await expect(card).toBeVisible({ timeout: 30_000 });
-  const count = (label: string) =>
-    card
-      .locator('.dash-counts__item')
-      .filter({ has: page.getByText(label, { exact: true }) })
-      .locator('.dash-counts__value');
-  await expect(count('Approved')).toHaveText('1');
-  await expect(count('Changes Requested')).toHaveText('1');
-  await expect(count('Pending')).toHaveText('1');
-  await expect(count('Favourites')).toHaveText('1');
-  await expect(count('Comments')).toHaveText('1');
+  await expectCardCounts(card, { Approved: '1', 'Changes Requested': '1', Pending: '1', Favourites: '1', Comments: '1' });
 
   // The locked site's card shows its cover (through the owner's own route) with its badges.
   const locked = page.locator('.dash-card').filter({ hasText: 'Private Proofs' });

@@ -10,7 +10,7 @@
  * /tmp/shots/photographer-day/.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { outboxSubjectsTo, signUpThroughLink } from './account-support.ts';
+import { expectCardCounts, interactionsMailedTo, signUpThroughLink } from './account-support.ts';
 import { giveName, quietAnonymousLoop } from './engagement-helpers.ts';
 import { threeImages } from './wizard-support.ts';
 
@@ -60,7 +60,10 @@ test('a photographer publishes a gallery with her look, her client names herself
   await expect(page.locator('.template-card picture img')).toHaveCount(8);
   await page.getByRole('radio', { name: /Photo Gallery/ }).check();
   await page.getByRole('group', { name: 'Visual style' }).getByRole('radio', { name: 'Elegant' }).check();
-  await page.getByRole('group', { name: 'Light or dark' }).getByRole('radio', { name: /Automatic/ }).check();
+  await page
+    .getByRole('group', { name: 'Light or dark' })
+    .getByRole('radio', { name: /Automatic/ })
+    .check();
   await page.getByRole('group', { name: 'Hero layout' }).getByRole('radio', { name: 'Split' }).check();
   await shoot(page, 'wizard-template');
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -124,23 +127,13 @@ test('a photographer publishes a gallery with her look, her client names herself
   await phone.close();
 
   // The photographer's confirmed address gets the email: both interactions, in one message or a few.
-  const interactionsMailed = async () =>
-    (await outboxSubjectsTo(email)).reduce((sum, subject) => sum + Number(new RegExp(`^(\\d+) new interactions? on "${TITLE}"$`).exec(subject)?.[1] ?? 0), 0);
-  await expect.poll(interactionsMailed, { timeout: 30_000 }).toBe(2);
+  await expect.poll(() => interactionsMailedTo(email, TITLE), { timeout: 30_000 }).toBe(2);
 
   // Her dashboard names the client and counts right: one approval, no change request, two pictures pending.
   await page.goto('/dashboard');
   const card = page.locator('.dash-card').filter({ hasText: TITLE });
   await expect(card).toBeVisible({ timeout: 30_000 });
-  const count = (label: string) =>
-    card
-      .locator('.dash-counts__item')
-      .filter({ has: page.getByText(label, { exact: true }) })
-      .locator('.dash-counts__value');
-  await expect(count('Approved')).toHaveText('1');
-  await expect(count('Changes Requested')).toHaveText('0');
-  await expect(count('Pending')).toHaveText('2');
-  await expect(count('Favourites')).toHaveText('1');
+  await expectCardCounts(card, { Approved: '1', 'Changes Requested': '0', Pending: '2', Favourites: '1' });
   await expect(page.getByText(/project/i)).toHaveCount(0);
   await shoot(page, 'dashboard');
 
