@@ -87,7 +87,7 @@ test.describe('each public page is complete HTML with its link-preview tags', ()
   }
 });
 
-test('the sitemap lists every prerendered page that is its own canonical URL, and the landing page; robots.txt points at it', async ({ request, baseURL }) => {
+test('the sitemap lists every prerendered page that is its own canonical URL, the landing page and the demo sites; robots.txt points at it', async ({ request, baseURL }) => {
   const origin = new URL(baseURL ?? '').origin;
   const sitemap = await request.get('/sitemap.xml');
   expect(sitemap.status()).toBe(200);
@@ -113,9 +113,14 @@ test('the sitemap lists every prerendered page that is its own canonical URL, an
     listed.filter((p) => aliases.includes(p)),
     'aliases listed in the sitemap (their canonical URL is another page)',
   ).toEqual([]);
+  // The templates' demo sites are pages of the product too.
   expect(
-    listed.filter((p) => !canonicalOf.has(p)),
-    'sitemap entries that are not public pages',
+    DEMO_PATHS.filter((p) => !listed.includes(p)),
+    'demo sites missing from the sitemap',
+  ).toEqual([]);
+  expect(
+    listed.filter((p) => !canonicalOf.has(p) && !DEMO_PATHS.includes(p)),
+    'sitemap entries that are neither public pages nor demo sites',
   ).toEqual([]);
   expect(listed, 'the sitemap lists the 404 page').not.toContain(NOT_FOUND_PAGE);
   expect(new Set(listed).size, 'the sitemap lists a page twice').toBe(listed.length);
