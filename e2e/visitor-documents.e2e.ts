@@ -272,7 +272,7 @@ test('a PowerPoint file is shown with the PDF viewer', async ({ page }) => {
   await expect(page.getByRole('link', { name: /Download pitch-deck\.pptx/ })).toHaveAttribute('href', /mode=download$/);
 });
 
-test('a text document: card of 12 lines cut at 50 characters, full preview with tabs, font size, copy, keyboard', async ({ page, context }) => {
+test('a Markdown document: a formatted card of its first 12 lines, full preview with tabs, font size, copy, keyboard', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const long = 'A line that goes on well past the fifty characters the card shows';
   const body = `# Delivery notes\n\n${long}\n\n- one\n- two\n\n${Array.from({ length: 20 }, (_, i) => `Line ${i + 1}`).join('\n')}\n`;
@@ -280,10 +280,15 @@ test('a text document: card of 12 lines cut at 50 characters, full preview with 
   // A click on 'Open Preview' before its island hydrates would do nothing.
   await openSiteWhenLive(page, slug, '.tv-card__lines');
 
-  const lines = (await page.locator('.tv-card__lines').textContent())!.split('\n');
-  expect(lines).toHaveLength(12);
-  expect(lines[2]).toBe(long.slice(0, 50));
-  expect(lines.every((line) => line.length <= 50)).toBe(true);
+  // The card shows the first 12 lines of a Markdown file formatted, never as its source; long lines wrap.
+  const card = page.locator('.tv-card__lines--formatted');
+  await expect(card.getByRole('heading', { name: 'Delivery notes' })).toBeVisible();
+  await expect(card.getByRole('listitem')).toHaveText(['one', 'two']);
+  await expect(card).toContainText(long);
+  await expect(card).toContainText('Line 5');
+  await expect(card).not.toContainText('Line 6');
+  await expect(card).not.toContainText('# Delivery');
+  expect(await card.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
 
   const open = page.getByRole('button', { name: 'Open Preview' });
   await open.click();
