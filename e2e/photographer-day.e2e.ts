@@ -9,28 +9,14 @@
  * pictures still pending. Screenshots of each screen (1280 px light and 375 px dark) go to
  * /tmp/shots/photographer-day/.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { expectCardCounts, interactionsMailedTo, signUpThroughLink } from './account-support.ts';
-import { giveName, quietAnonymousLoop } from './engagement-helpers.ts';
+import { giveName, quietAnonymousLoop, shootAllWays } from './engagement-helpers.ts';
 import { threeImages } from './wizard-support.ts';
 
 const SHOTS_DIR = '/tmp/shots/photographer-day';
 const TITLE = 'Harper & Cole Wedding';
 const CLIENT = 'Lena Park';
-
-/** The page as it is, 1280 px light and 375 px dark, then back to 1280 px light. */
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const [width, colorScheme] of [
-    [1280, 'light'],
-    [375, 'dark'],
-  ] as const) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.emulateMedia({ colorScheme });
-    await page.screenshot({ path: `${SHOTS_DIR}/${name}-${width}-${colorScheme}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 test('a photographer publishes a gallery with her look, her client names herself and reviews on a phone in dark mode, and the photographer is told and sees it all', async ({
   browser,
@@ -65,7 +51,7 @@ test('a photographer publishes a gallery with her look, her client names herself
     .getByRole('radio', { name: /Automatic/ })
     .check();
   await page.getByRole('group', { name: 'Hero layout' }).getByRole('radio', { name: 'Split' }).check();
-  await shoot(page, 'wizard-template');
+  await shootAllWays(page, SHOTS_DIR, 'wizard-template');
   await page.getByRole('button', { name: 'Continue' }).click();
 
   // Details: a camera-free title she types; the description is optional.
@@ -82,7 +68,7 @@ test('a photographer publishes a gallery with her look, her client names herself
   if ((await notifications.getAttribute('aria-checked')) !== 'true') await notifications.click();
   await expect(notifications).toHaveAttribute('aria-checked', 'true');
   await expect(page.getByTestId('notification-recipient')).toContainText(`Notifications go to ${email}`);
-  await shoot(page, 'wizard-features');
+  await shootAllWays(page, SHOTS_DIR, 'wizard-features');
   await page.getByRole('button', { name: 'Preview Site' }).click();
   await page.getByRole('button', { name: 'Publish Site' }).click();
   await expect(page.getByRole('heading', { name: 'Your site has been created!' })).toBeVisible();
@@ -135,7 +121,7 @@ test('a photographer publishes a gallery with her look, her client names herself
   await expect(card).toBeVisible({ timeout: 30_000 });
   await expectCardCounts(card, { Approved: '1', 'Changes Requested': '0', Pending: '2', Favourites: '1' });
   await expect(page.getByText(/project/i)).toHaveCount(0);
-  await shoot(page, 'dashboard');
+  await shootAllWays(page, SHOTS_DIR, 'dashboard');
 
   await card.getByRole('link', { name: 'View Details' }).click();
   await expect(page.getByRole('heading', { level: 1, name: TITLE })).toBeVisible({ timeout: 30_000 });
@@ -150,6 +136,6 @@ test('a photographer publishes a gallery with her look, her client names herself
   await favourite.getByRole('button', { name: /golden-hour_portrait\.jpg/ }).click();
   await expect(favourite.locator('.dash-visitor__name').first()).toHaveText(CLIENT);
   await expect(page.getByText(/User [A-Za-z0-9_-]{4}\b/)).toHaveCount(0);
-  await shoot(page, 'site-files');
+  await shootAllWays(page, SHOTS_DIR, 'site-files');
   await studio.close();
 });
