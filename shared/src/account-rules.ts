@@ -2,6 +2,7 @@
  * Account rules both sides share, without zod (the replies' schemas are in ./accounts.ts): the
  * shortest password, and where a finished sign-in may send the browser back to.
  */
+import { APP_PATHS } from './app-routes.ts';
 
 /** Shortest password an account may have. */
 export const PASSWORD_MIN_LENGTH = 8;
@@ -9,7 +10,7 @@ export const PASSWORD_MIN_LENGTH = 8;
 // ---- where a flow returns to
 
 /** Pages a finished sign-in must not return to: they would start the flow again. */
-const NO_RETURN_PATHS = ['/sign-in', '/reset-password', '/verify-email', '/undo-email-change'];
+const NO_RETURN_PATHS: readonly string[] = [APP_PATHS['sign-in'], APP_PATHS['reset-password'], APP_PATHS['verify-email'], APP_PATHS['undo-email-change']];
 /** A path starting with two slashes or a slash and a backslash (`//host`, `/\\host`). */
 const LEAVES_ORIGIN = /^\/[/\\]/;
 /** A slash or backslash percent-encoded in the path: a router that decodes it may read `/%2F%2Fhost` as `//host`. */

@@ -9,12 +9,11 @@
  * `GET /api/billing/subscription` names that session in `last_checkout_session_id`.
  */
 import { z } from 'zod';
-import { BILLING_INTERVALS, PAID_PLAN_IDS, PLAN_IDS, TRIAL_ADDRESS_WINDOW_DAYS } from './plans.ts';
+import { ZLimitSchema, ZPlanLimitsSchema, ZUsageSchema } from './plan-limits.ts';
+import { BILLING_INTERVALS, PAID_PLAN_IDS, PLAN_IDS } from './plans.ts';
 
 const success = { success: z.literal(true) };
 const ZCountSchema = z.number().int().nonnegative();
-/** A limit in the catalogue's terms: a count or bytes, -1 for unlimited. */
-const ZLimitSchema = z.number().int().min(-1);
 const ZIsoSchema = z.string();
 
 export const ZPlanIdSchema = z.enum(PLAN_IDS);
@@ -61,26 +60,8 @@ export type TSubscriptionResponse = z.infer<typeof ZSubscriptionResponseSchema>;
 
 // ---- GET /api/billing/usage (spec 7.6)
 
-/** Spec 3 'Usage'. */
-export const ZUsageSchema = z.object({
-  /** Bytes of the creator's files: originals and everything derived from them. */
-  storage_used: ZCountSchema,
-  /** Active sites: published, not expired, not deleted. */
-  projects_count: ZCountSchema,
-  collaborators_count: ZCountSchema,
-  /** API requests this calendar month (UTC) made with API access, which is not built yet ('Coming soon'): 0 until it is. */
-  api_requests_count: ZCountSchema,
-});
-export type TUsage = z.infer<typeof ZUsageSchema>;
-
-export const ZUsageLimitsSchema = z.object({
-  storage: ZLimitSchema,
-  projects: ZLimitSchema,
-  collaborators: ZLimitSchema,
-  api_requests: ZLimitSchema,
-  /** Largest single delivery in bytes. */
-  delivery_size: ZLimitSchema,
-});
+/** A plan's limits (plan-limits.ts) and its largest single delivery in bytes. */
+export const ZUsageLimitsSchema = ZPlanLimitsSchema.extend({ delivery_size: ZLimitSchema });
 export type TUsageLimits = z.infer<typeof ZUsageLimitsSchema>;
 
 export const ZUsageResponseSchema = z.object({
@@ -122,37 +103,7 @@ export const CHECKOUT_RETURN = { param: 'checkout', success: 'success', cancelle
 export const ZTrialResponseSchema = z.object({ ...success, subscription: ZSubscriptionSchema });
 export type TTrialResponse = z.infer<typeof ZTrialResponseSchema>;
 
-// ---- Errors (spec 8 plus the limits the server enforces). Every error answer is { success: false, error, code }.
-
-export const BILLING_ERRORS = {
-  billing_not_configured: { status: 503, message: 'Billing is not configured on this server' },
-  checkout_failed: { status: 502, message: 'Failed to create checkout session' },
-  portal_failed: { status: 502, message: 'Failed to open the billing portal' },
-  no_billing_account: { status: 409, message: 'There is no billing account yet. Choose a paid plan first.' },
-  already_subscribed: { status: 409, message: 'You already have a paid plan. Change or cancel it from the billing portal.' },
-  trial_used: { status: 409, message: 'Your free trial has already been used.' },
-  trial_needs_confirmed_email: {
-    status: 403,
-    message: 'Confirm your email address to start your free trial. Open the link we emailed you, or send a new one from your account page.',
-  },
-  trial_address_limit: {
-    status: 429,
-    message: `A free trial was already started from your network in the last ${TRIAL_ADDRESS_WINDOW_DAYS} days. Choose a paid plan to use Pro now.`,
-  },
-  billing_unreachable: {
-    status: 503,
-    message: 'Your paid plan could not be cancelled because Stripe, our payment provider, cannot be reached. Nothing was deleted. Please try again in a few minutes.',
-  },
-  storage_limit_reached: { status: 413, message: 'This upload needs more storage than your plan has left. Upgrade your plan or delete files to make room.' },
-  delivery_too_large: { status: 413, message: 'This upload is larger than your plan allows' },
-  site_limit_reached: { status: 403, message: "You have reached your plan's number of active sites. Upgrade your plan or delete a site to publish another." },
-  pro_feature: { status: 403, message: 'Comments, approvals and notifications are Pro features. Upgrade to Pro to turn them on.' },
-  over_plan_limits: {
-    status: 403,
-    message: "Your account is over its plan's limits, so sites can't be changed for now. They stay live. Upgrade your plan or delete sites or files to get under the limits.",
-  },
-} as const;
-export type TBillingErrorCode = keyof typeof BILLING_ERRORS;
+// ---- Errors: errors.ts has the catalogue (code, status, message). Every error answer is { success: false, error, code }.
 
 /** Limit errors carry what was refused, so the upgrade prompt can say it. */
 export const ZLimitErrorDetailsSchema = z.object({

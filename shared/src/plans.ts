@@ -4,6 +4,8 @@
  * -1 means unlimited. The ids are the spec's; each paid plan is sold monthly or yearly (the
  * interval is chosen at checkout; Stripe price ids come from the server's configuration).
  */
+import type { TPlanLimits } from './plan-limits.ts';
+
 export const PLAN_IDS = ['free', 'pro_monthly', 'business_monthly'] as const;
 export type TPlanId = (typeof PLAN_IDS)[number];
 /** The plans a creator can buy. */
@@ -21,16 +23,6 @@ export const TRIAL_ADDRESS_WINDOW_DAYS = 30;
 export const PAYMENT_GRACE_DAYS = 7;
 /** What the spec's 'unlimited' is written as. */
 export const UNLIMITED = -1;
-
-export interface TPlanLimits {
-  /** Bytes of every file the creator has (originals and what is derived from them). */
-  storage: number;
-  /** Active (published, not expired, not deleted) sites. */
-  projects: number;
-  collaborators: number;
-  /** API requests a month. */
-  api_requests: number;
-}
 
 /** The features a signed-in creator needs a paid plan for (anonymous sites keep them in their 7-day window). */
 export const PRO_FEATURES = ['comments', 'approvals', 'notifications'] as const;

@@ -8,6 +8,7 @@ import { TEMPLATE_IDS } from './templates.ts';
 import { ZFileGroupSchema } from './file-group.ts';
 import { DEFAULT_SITE_SETTINGS, HERO_LAYOUTS, type PUBLIC_SITE_SETTING_KEYS, SITE_PASSWORD_LIMITS, SITE_PASSWORD_MESSAGES, THEME_MODES, THEME_STYLES } from './site-rules.ts';
 import { COLOR_MODES } from './site-look.ts';
+import { ZErrorCodeSchema } from './errors.ts';
 
 export * from './site-rules.ts';
 
@@ -133,7 +134,8 @@ export const ZUploadResponseSchema = z.union([
 ]);
 export type TUploadResponse = z.infer<typeof ZUploadResponseSchema>;
 
-export const ZErrorResponseSchema = z.object({ success: z.literal(false), error: z.string(), code: z.string() });
+/** Every error answer of the API; the code is one of the catalogue's (errors.ts). */
+export const ZErrorResponseSchema = z.object({ success: z.literal(false), error: z.string(), code: ZErrorCodeSchema });
 export type TErrorResponse = z.infer<typeof ZErrorResponseSchema>;
 
 export const ZFileQuerySchema = z.object({

@@ -9,21 +9,16 @@ import path from 'node:path';
 import type express from 'express';
 import { Router } from 'express';
 import { z } from 'zod';
-import { isValidId } from '@dropsite/shared';
+import { APP_PATHS, isAppPagePath } from '@dropsite/shared';
 import { createLocalVariants } from './local-variants.ts';
 import { sendVariant } from './send-variant.ts';
 
-/** Paths the app renders in the browser (besides the landing page, which is prerendered). */
-const APP_ROUTES = ['/sign-in', '/reset-password', '/verify-email', '/undo-email-change', '/account', '/dashboard', '/dashboard/new', '/billing'];
-/** A project of the creator's dashboard: any well-formed id (the page asks the API whether it is theirs). */
-const PROJECT_PAGE_PREFIX = '/dashboard/projects/';
 /** What the prerender writes absolute URLs with; replaced by PUBLIC_URL when a file is loaded. */
 const PUBLIC_URL_PLACEHOLDER = /%PUBLIC_URL%/g;
 
-/** Whether the dashboard app has a page at `pathname` (no trailing slash but the root's). */
+/** Whether the dashboard app has a page at `pathname` (no trailing slash but the root's): shared APP_PATHS and the project pages. */
 export function isDashboardRoute(pathname: string): boolean {
-  if (pathname === '/' || APP_ROUTES.includes(pathname)) return true;
-  return pathname.startsWith(PROJECT_PAGE_PREFIX) && isValidId(pathname.slice(PROJECT_PAGE_PREFIX.length));
+  return isAppPagePath(pathname);
 }
 
 const ZPageIndexSchema = z.record(z.string().startsWith('/'), z.string().regex(/^[\w.-]+\.html$/));
@@ -111,7 +106,7 @@ export function createDashboardRoutes({ dashboardDir, csp, publicUrl }: TDashboa
     const page = p === '/404' ? null : pageFile(p);
     if (page) return sendHtml(res, 200, page);
     // The sign-in page with its first view drawn, when the build made it.
-    if (p === '/sign-in' && load('sign-in.html') !== null) return sendHtml(res, 200, 'sign-in.html');
+    if (p === APP_PATHS['sign-in'] && load('sign-in.html') !== null) return sendHtml(res, 200, 'sign-in.html');
     if (isDashboardRoute(p)) return sendHtml(res, 200, load('app.html') === null ? 'index.html' : 'app.html');
     next();
   });

@@ -2,6 +2,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import multer from 'multer';
 import { ZodError } from 'zod';
+import type { TErrorResponse } from '@dropsite/shared';
 import { AppError } from './app-error.ts';
 import type { Logger } from '../logger.ts';
 import { isDatabaseUnavailable } from '../db/connection-errors.ts';
@@ -75,7 +76,8 @@ export function createErrorMiddleware(log: Logger): ErrorRequestHandler {
       return;
     }
     res.set(appError.headers);
-    res.status(appError.status).json({ ...appError.details, success: false, error: appError.message, code: appError.code });
+    const reply: TErrorResponse = { success: false, error: appError.message, code: appError.code };
+    res.status(appError.status).json({ ...appError.details, ...reply });
   };
 }
 

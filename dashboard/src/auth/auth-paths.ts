@@ -1,10 +1,10 @@
 /** Where the account pages live, and how a flow remembers the page it started from. */
-import { toSafeReturnPath } from '@dropsite/shared';
+import { APP_PATHS, toSafeReturnPath } from '@dropsite/shared';
 
-export const SIGN_IN_PATH = '/sign-in';
-export const ACCOUNT_PATH = '/account';
-export const DASHBOARD_PATH = '/dashboard';
-export const BILLING_PATH = '/billing';
+export const SIGN_IN_PATH = APP_PATHS['sign-in'];
+export const ACCOUNT_PATH = APP_PATHS.account;
+export const DASHBOARD_PATH = APP_PATHS.dashboard;
+export const BILLING_PATH = APP_PATHS.billing;
 
 export type TAuthMode = 'sign-in' | 'sign-up';
 

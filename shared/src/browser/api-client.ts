@@ -4,19 +4,30 @@
  * No zod here: an island's bundle must stay small, so each caller checks the reply's shape itself.
  */
 
-/** A call that failed: the server's message and status, or status 0 when it was never answered. */
+/**
+ * A call that failed: the server's message and status, or status 0 when it was never answered, and
+ * the envelope's `code` as sent (null without one). Not checked here: the dashboard reads it with
+ * the catalogue's ZErrorCodeSchema, so a code it does not know is no code.
+ */
 export class ApiRequestError extends Error {
   readonly status: number;
-  constructor(message: string, status: number) {
+  readonly code: string | null;
+  constructor(message: string, status: number, code: string | null = null) {
     super(message);
     this.name = 'ApiRequestError';
     this.status = status;
+    this.code = code;
   }
 }
 
 /** The `error` text of the API's error envelope, or null when the JSON is something else. */
 export function readErrorEnvelope(json: unknown): string | null {
   return json && typeof json === 'object' && 'error' in json && typeof json.error === 'string' ? json.error : null;
+}
+
+/** The `code` of the API's error envelope, or null when there is none. */
+function readErrorCode(json: unknown): string | null {
+  return json && typeof json === 'object' && 'code' in json && typeof json.code === 'string' ? json.code : null;
 }
 
 /** What sends the request: fetch, or a wrapper that orders a page's calls. */
@@ -53,6 +64,6 @@ export async function callApi(path: string, call: TApiCall = {}, send: TSendRequ
   } catch {
     json = null;
   }
-  if (!res.ok) throw new ApiRequestError(readErrorEnvelope(json) ?? `Request failed (${res.status})`, res.status);
+  if (!res.ok) throw new ApiRequestError(readErrorEnvelope(json) ?? `Request failed (${res.status})`, res.status, readErrorCode(json));
   return json;
 }

@@ -5,18 +5,24 @@
  */
 import { ApiRequestError } from '@dropsite/shared/browser/api-client';
 import {
-  BILLING_ERRORS,
   BILLING_UI_MESSAGES,
   CHECKOUT_RETURN,
+  errorMessage,
   formatBytes,
+  isUpgradeErrorCode,
+  PLAN_LIMIT_KEYS,
+  PLAN_LIMIT_ROWS,
   PLANS,
   UNLIMITED,
-  type TBillingErrorCode,
+  UPGRADE_ERROR_CODES,
+  usageOf,
+  ZErrorCodeSchema,
   type TBillingInterval,
   type TPlan,
   type TPlanId,
   type TSubscription,
   type TUsage,
+  type TUpgradeErrorCode,
   type TUsageLimits,
 } from '@dropsite/shared';
 
@@ -53,14 +59,9 @@ export interface TUsageMeter {
   limit: number;
 }
 
-/** The four usage cards (spec: storage, projects, collaborators, API requests), in that order. */
+/** The usage cards, one per plan limit in the catalogue's order (spec: storage, projects, collaborators, API requests). */
 export function usageMeters(usage: TUsage, limits: TUsageLimits): TUsageMeter[] {
-  return [
-    { label: 'Storage', unit: 'bytes', used: usage.storage_used, limit: limits.storage },
-    { label: 'Active sites', unit: 'count', used: usage.projects_count, limit: limits.projects },
-    { label: 'Collaborators', unit: 'count', used: usage.collaborators_count, limit: limits.collaborators },
-    { label: 'API requests this month', unit: 'count', used: usage.api_requests_count, limit: limits.api_requests },
-  ];
+  return PLAN_LIMIT_KEYS.map((key) => ({ label: PLAN_LIMIT_ROWS[key].label, unit: PLAN_LIMIT_ROWS[key].unit, used: usageOf(usage, key), limit: limits[key] }));
 }
 
 function formatAmount(value: number, unit: 'bytes' | 'count'): string {
@@ -164,27 +165,28 @@ export function isCheckoutFulfilled(subscription: TSubscription, sessionId: stri
   return subscription.plan_id !== 'free' && subscription.status === 'active';
 }
 
-/** The refusals that a better plan cures: the UI shows their message with a link to /billing. */
-export const PLAN_LIMIT_CODES = [
-  'storage_limit_reached',
-  'delivery_too_large',
-  'site_limit_reached',
-  'pro_feature',
-  'over_plan_limits',
-] as const satisfies readonly TBillingErrorCode[];
-export type TPlanLimitCode = (typeof PLAN_LIMIT_CODES)[number];
+/** The refusals that a better plan cures (the catalogue's upgrade codes): the UI shows their message with a link to /billing. */
+export type TPlanLimitCode = TUpgradeErrorCode;
+
+/** The upgrade code whose message `text` starts with (the server words them exactly as the catalogue does). */
+function planLimitOfMessage(text: string): TPlanLimitCode | null {
+  return UPGRADE_ERROR_CODES.find((candidate) => text.startsWith(errorMessage(candidate))) ?? null;
+}
 
 /**
- * The plan limit an error is, or null. Read from the error's `code` when it carries one, else from
- * its message, which the server words exactly as the catalogue does (an upload's error keeps only
+ * The plan limit an error is, or null. Read from the error's `code` when it carries one (a code the
+ * catalogue does not know is no plan limit), else from its message (an upload's error keeps only
  * the message). A string is read as such a message.
  */
 export function planLimitOf(error: unknown): TPlanLimitCode | null {
-  if (typeof error === 'string') return PLAN_LIMIT_CODES.find((candidate) => error.startsWith(BILLING_ERRORS[candidate].message)) ?? null;
+  if (typeof error === 'string') return planLimitOfMessage(error);
   if (!(error instanceof Error)) return null;
   const code: unknown = 'code' in error ? error.code : undefined;
-  if (typeof code === 'string') return (PLAN_LIMIT_CODES as readonly string[]).includes(code) ? (code as TPlanLimitCode) : null;
-  return PLAN_LIMIT_CODES.find((candidate) => error.message.startsWith(BILLING_ERRORS[candidate].message)) ?? null;
+  if (typeof code === 'string') {
+    const known = ZErrorCodeSchema.safeParse(code);
+    return known.success && isUpgradeErrorCode(known.data) ? known.data : null;
+  }
+  return planLimitOfMessage(error.message);
 }
 
 /** The reply a call got that was not the shape asked for (api-reply.ts). */
