@@ -6,6 +6,7 @@
  * Codes are permanent once released: a client may act on them.
  */
 import { z } from 'zod';
+import type { TPlanLimitKey } from './plan-limits.ts';
 import { TRIAL_ADDRESS_WINDOW_DAYS } from './plans.ts';
 
 interface TErrorEntry {
@@ -14,6 +15,8 @@ interface TErrorEntry {
   message?: string;
   /** A better plan cures it: the refusal offers the plans. */
   upgrade?: true;
+  /** The plan limit (plan-limits.ts) whose refusal this is: the server answers it past that limit. */
+  limit?: TPlanLimitKey;
 }
 
 /** Codes whose message depends on what was refused (worded where they are thrown). */
@@ -68,12 +71,14 @@ export const BILLING_ERRORS = {
     status: 413,
     message: 'This upload needs more storage than your plan has left. Upgrade your plan or delete files to make room.',
     upgrade: true,
+    limit: 'storage',
   },
   delivery_too_large: { status: 413, message: 'This upload is larger than your plan allows', upgrade: true },
   site_limit_reached: {
     status: 403,
     message: "You have reached your plan's number of active sites. Upgrade your plan or delete a site to publish another.",
     upgrade: true,
+    limit: 'projects',
   },
   pro_feature: { status: 403, message: 'Comments, approvals and notifications are Pro features. Upgrade to Pro to turn them on.', upgrade: true },
   over_plan_limits: {
@@ -94,11 +99,22 @@ export type TUpgradeErrorCode = { [C in TErrorCode]: TCatalogue[C] extends { upg
 
 /** The whole catalogue. */
 export const ERRORS: Readonly<Record<TErrorCode, TErrorEntry>> = CATALOGUE;
+/** The plan limits the server enforces: those a catalogue entry names as its `limit`. */
+export type TEnforcedLimitKey = { [C in TErrorCode]: TCatalogue[C] extends { limit: infer K extends TPlanLimitKey } ? K : never }[TErrorCode];
+type TLimitErrorCode = { [C in TErrorCode]: TCatalogue[C] extends { limit: TPlanLimitKey } ? C : never }[TErrorCode];
+
 export const ERROR_CODES = Object.keys(ERRORS) as [TErrorCode, ...TErrorCode[]];
 export const ZErrorCodeSchema = z.enum(ERROR_CODES);
 
 /** The codes whose refusal offers the plans, in catalogue order. */
 export const UPGRADE_ERROR_CODES = ERROR_CODES.filter((code): code is TUpgradeErrorCode => ERRORS[code].upgrade === true);
+
+/** The error the server refuses with past the plan limit `key`. */
+export function limitErrorCode(key: TEnforcedLimitKey): TLimitErrorCode {
+  const code = ERROR_CODES.find((candidate) => ERRORS[candidate].limit === key);
+  if (!code) throw new Error(`No error names the plan limit ${key}`);
+  return code as TLimitErrorCode;
+}
 
 /** The HTTP status the API answers `code` with. */
 export function errorStatus(code: TErrorCode): number {

@@ -2,7 +2,8 @@
  * The plan limits, one row each (spec 'pages-dashboard-billing' 3 and 9: limits {storage, projects,
  * collaborators, api_requests}, -1 unlimited): the key in a plan's `limits`, the field of the usage
  * answer that counts against it, and its usage card. The limits schema, the usage schema and the
- * billing page's cards are derived from these rows; a new limit is a new row (docs/recipes/add-a-limit.md).
+ * billing page's cards are derived from these rows; the error a limit is refused with names it (errors.ts
+ * `limit`). A new limit is a new row (docs/recipes/add-a-limit.md).
  */
 import { z } from 'zod';
 

@@ -5,7 +5,7 @@
  * private and never cached.
  */
 import { type Request, type Response, Router } from 'express';
-import { ZEmailCollectionRequestSchema, type TEmailCollectionResponse, type TEmailLinkDescribeResponse } from '@dropsite/shared';
+import { APP_PATHS, ZEmailCollectionRequestSchema, type TEmailCollectionResponse, type TEmailLinkDescribeResponse } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import { ANONYMOUS_CREATOR_COOKIE, setCookie } from '../access/cookies.ts';
 import { principalOf, updatePrincipal } from '../access/principal.ts';
@@ -218,14 +218,14 @@ export function createAccountRoutes(deps: TAppDeps): Router {
     if (!signedInAlready) {
       const email = normalizeEmail(input.email);
       if (!session) {
-        await requestEmailLink(deps, { email, returnTo: '/dashboard', anonymousSessionId: null });
+        await requestEmailLink(deps, { email, returnTo: APP_PATHS.dashboard, anonymousSessionId: null });
         sent = 'sign_in_link';
       } else {
         // collectEmail asked for a confirmation already: pending until its link is used; an address that
         // unsubscribed gets nothing more from here.
         const status = (await findEmailAddress(deps.db, email, anonymousOwnerKey(session.id)))?.status;
         if (status === 'confirmed') {
-          await requestEmailLink(deps, { email, returnTo: '/dashboard', anonymousSessionId: session.id });
+          await requestEmailLink(deps, { email, returnTo: APP_PATHS.dashboard, anonymousSessionId: session.id });
           sent = 'sign_in_link';
         } else if (status === 'pending') {
           sent = 'confirmation';

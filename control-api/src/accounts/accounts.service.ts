@@ -24,7 +24,7 @@ import { carryEmailAddressStates, confirmEmailAddressOfOwner, deleteEmailAddress
 import { anonymousOwnerKey, ownerKeyOf, preferAccountAddressAfterClaim } from '../notifications/email-confirmation.service.ts';
 import { listAnonymousProjects } from '../creators/anonymous.service.ts';
 import { assertSiteRoomIn } from '../billing/plan-limits.ts';
-import type { TAnonymousProject } from '@dropsite/shared';
+import { APP_PATHS, type TAnonymousProject } from '@dropsite/shared';
 import {
   deleteCreatorRow,
   expirePendingEmailChanges,
@@ -203,7 +203,7 @@ async function sendUndoNotice(deps: TDeps, kind: 'email_change_requested' | 'ema
     creatorId,
     address: newEmail,
     notice: true,
-    path: '/undo-email-change?token=',
+    path: `${APP_PATHS['undo-email-change']}?token=`,
   });
 }
 
@@ -248,7 +248,13 @@ async function accountAddressVerified(deps: Pick<TAppDeps, 'db' | 'clock'>, crea
 export async function signUp(deps: TDeps, input: z.output<typeof ZSignUpSchema>, context: { client: string; anonymousSessionId: string | null }): Promise<void> {
   const passwordHash = await hashPassword(input.password, { client: context.client });
   const row = await findCreatorByEmail(deps.db, input.email);
-  const link = { purpose: 'sign_in_link', email: input.email, anonymousSessionId: context.anonymousSessionId, returnTo: input.returnTo ?? null, path: '/sign-in?link=' } as const;
+  const link = {
+    purpose: 'sign_in_link',
+    email: input.email,
+    anonymousSessionId: context.anonymousSessionId,
+    returnTo: input.returnTo ?? null,
+    path: `${APP_PATHS['sign-in']}?link=`,
+  } as const;
   if (row) await sendLink(deps, { ...link, kind: 'sign_up_existing', creatorId: row.id });
   else await sendLink(deps, { ...link, kind: 'sign_up', creatorId: null, signUp: { name: input.name, passwordHash }, expiresInMs: SIGN_UP_LINK_TTL_MS });
 }
@@ -343,7 +349,7 @@ export async function requestEmailLink(deps: TDeps, input: z.output<typeof ZEmai
     creatorId: row?.id ?? null,
     anonymousSessionId: input.anonymousSessionId ?? null,
     returnTo: input.returnTo ?? null,
-    path: '/sign-in?link=',
+    path: `${APP_PATHS['sign-in']}?link=`,
   });
 }
 
@@ -401,7 +407,7 @@ export async function describeEmailLink(deps: Pick<TAppDeps, 'db' | 'clock'>, to
 export async function requestVerification(deps: TDeps, principal: TPrincipal): Promise<void> {
   const row = await creatorRowOf(deps, await requireSignedInCreator(principal));
   if (row.email_verified_at !== null) return;
-  await sendLink(deps, { purpose: 'verify_email', kind: 'verify_email', email: row.email, creatorId: row.id, path: '/verify-email?token=' });
+  await sendLink(deps, { purpose: 'verify_email', kind: 'verify_email', email: row.email, creatorId: row.id, path: `${APP_PATHS['verify-email']}?token=` });
 }
 
 /** A verification link: the account's address is verified, or (an email change) the new address becomes the account's. */
@@ -436,8 +442,8 @@ export async function requestPasswordReset(deps: TDeps, email: string): Promise<
   const row = await findCreatorByEmail(deps.db, email);
   // A new link replaces the ones before it.
   await expireAccountTokensTo(deps.db, row?.email ?? email, 'password_reset', deps.clock.now());
-  if (row) await sendLink(deps, { purpose: 'password_reset', kind: 'password_reset', email: row.email, creatorId: row.id, path: '/reset-password?token=' });
-  else await sendLink(deps, { purpose: 'sign_in_link', kind: 'password_reset_no_account', email, creatorId: null, path: '/sign-in?link=' });
+  if (row) await sendLink(deps, { purpose: 'password_reset', kind: 'password_reset', email: row.email, creatorId: row.id, path: `${APP_PATHS['reset-password']}?token=` });
+  else await sendLink(deps, { purpose: 'sign_in_link', kind: 'password_reset_no_account', email, creatorId: null, path: `${APP_PATHS['sign-in']}?link=` });
 }
 
 /** A reset: the new password, the address verified (the link proved it), every session ended and a new one made. */
@@ -498,7 +504,7 @@ export async function requestEmailChange(deps: TDeps, principal: TPrincipal, inp
   const now = deps.clock.now();
   if ((await findCreatorByEmail(deps.db, input.email)) || (await isAddressHeldForUndo(deps.db, input.email, now, row.id))) throw new AppError('conflict', EMAIL_TAKEN);
   await expirePendingEmailChanges(deps.db, row.id, row.email, now);
-  await sendLink(deps, { purpose: 'verify_email', kind: 'change_email', email: input.email, creatorId: row.id, path: '/verify-email?token=' });
+  await sendLink(deps, { purpose: 'verify_email', kind: 'change_email', email: input.email, creatorId: row.id, path: `${APP_PATHS['verify-email']}?token=` });
   await sendUndoNotice(deps, 'email_change_requested', row.id, row.email, input.email);
 }
 

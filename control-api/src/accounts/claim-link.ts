@@ -4,6 +4,7 @@
  * confirmation message first; once it is confirmed (POST /api/email/confirm), the claim link the
  * prompt asked for is mailed here, unless the session's sites were claimed meanwhile.
  */
+import { APP_PATHS } from '@dropsite/shared';
 import { findAnonymousSession, listEmailCollectionAddresses } from '../creators/anonymous-sessions.repository.ts';
 import { normalizeEmail } from '../notifications/email-confirmation.service.ts';
 import { requestEmailLink } from './accounts.service.ts';
@@ -19,6 +20,6 @@ export async function mailClaimLinkOnceConfirmed(deps: Parameters<typeof request
   const email = normalizeEmail(address.email);
   const asked = (await listEmailCollectionAddresses(deps.db, sessionId)).some((collected) => normalizeEmail(collected) === email);
   if (!asked) return false;
-  await requestEmailLink(deps, { email, returnTo: '/dashboard', anonymousSessionId: sessionId });
+  await requestEmailLink(deps, { email, returnTo: APP_PATHS.dashboard, anonymousSessionId: sessionId });
   return true;
 }

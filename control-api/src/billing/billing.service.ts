@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  APP_PATHS,
   CHECKOUT_RETURN,
   TRIAL_ADDRESS_WINDOW_DAYS,
   TRIAL_DAYS,
@@ -75,14 +76,9 @@ export async function describeUsage(deps: TDeps, creatorId: string): Promise<Omi
   return {
     plan_id: plan.id,
     period: usagePeriodOf(now),
-    currentUsage: {
-      storage_used: usage.storageUsed,
-      projects_count: usage.projects,
-      collaborators_count: usage.collaborators,
-      api_requests_count: usage.apiRequests,
-    },
+    currentUsage: usage,
     limits: { ...plan.limits, delivery_size: deliveryLimitOf(plan, deps.config.maxUploadBytes) },
-    over_limit: !withinLimit(plan.limits.storage, usage.storageUsed) || !withinLimit(plan.limits.projects, usage.projects),
+    over_limit: !withinLimit(plan.limits.storage, usage.storage_used) || !withinLimit(plan.limits.projects, usage.projects_count),
   };
 }
 
@@ -123,7 +119,7 @@ export async function createCheckout(deps: TDeps, creator: TSignedInCreator, inp
   const now = deps.clock.now();
   const row = await ensureSubscriptionRow(deps.db, creator.id, now);
   if (hasLiveStripeSubscription(row)) throw billingError('already_subscribed');
-  const billingUrl = `${deps.config.publicUrl}/billing`;
+  const billingUrl = `${deps.config.publicUrl}${APP_PATHS.billing}`;
   const open = row.open_checkout_session_id;
   try {
     const customer = await customerOf(deps, creator, row);
@@ -177,7 +173,7 @@ export async function createPortal(deps: TDeps, creator: TSignedInCreator): Prom
   const row = await findSubscriptionOfCreator(deps.db, creator.id);
   if (!row?.stripe_customer_id) throw billingError('no_billing_account');
   try {
-    const session = await stripe.billingPortal.sessions.create({ customer: row.stripe_customer_id, return_url: `${deps.config.publicUrl}/billing` });
+    const session = await stripe.billingPortal.sessions.create({ customer: row.stripe_customer_id, return_url: `${deps.config.publicUrl}${APP_PATHS.billing}` });
     return session.url;
   } catch (cause) {
     deps.log.error({ err: cause, creatorId: creator.id }, 'Stripe portal failed');

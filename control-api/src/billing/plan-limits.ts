@@ -14,7 +14,17 @@
  * each sees the sites the one before added.
  */
 import { PostgresAdapter, type Transaction } from 'kysely';
-import { PLANS, PRO_FEATURE_SETTINGS, PRO_FEATURES, type TPlan, type TPlanId, type TProFeatureSetting, withinLimit } from '@dropsite/shared';
+import {
+  limitErrorCode,
+  PLANS,
+  PRO_FEATURE_SETTINGS,
+  PRO_FEATURES,
+  type TEnforcedLimitKey,
+  type TPlan,
+  type TPlanId,
+  type TProFeatureSetting,
+  withinLimit,
+} from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import type { Database } from '../db/tables.ts';
 import { countActiveSites, findSubscriptionOfCreator } from './billing.repository.ts';
@@ -46,6 +56,12 @@ export function largestDeliveryLimit(deps: Pick<TAppDeps, 'config'>): number {
   return Math.max(...Object.values(PLANS).map((plan) => deliveryLimitOf(plan, deps.config.maxUploadBytes)));
 }
 
+/** Refuses `adding` more of an enforced limit past the plan's figure, with its row's error and what was refused. */
+function assertWithinLimit(plan: TPlan, key: TEnforcedLimitKey, used: number, adding: number): void {
+  const limit = plan.limits[key];
+  if (!withinLimit(limit, used, adding)) throw billingError(limitErrorCode(key), { details: { plan_id: plan.id, limit, used, requested: adding } });
+}
+
 function assertFeatures(plan: TPlan, settings: TFeatureSettings | undefined): void {
   if (plan.proFeatures || !settings) return;
   if (PRO_FEATURES.some((feature) => settings[PRO_FEATURE_SETTINGS[feature]])) throw billingError('pro_feature', { details: { plan_id: plan.id } });
@@ -69,14 +85,10 @@ export async function assertUploadAllowed(deps: TDeps, check: TUploadCheck): Pro
   if (check.bytes > delivery) throw billingError('delivery_too_large', { details: { plan_id: plan.id, limit: delivery, used: 0, requested: check.bytes } });
   if (!check.ownerCreatorId) return Number.POSITIVE_INFINITY;
   if (check.newSite) {
-    const sites = await countActiveSites(deps.db, check.ownerCreatorId, deps.clock.now());
-    if (!withinLimit(plan.limits.projects, sites, 1))
-      throw billingError('site_limit_reached', { details: { plan_id: plan.id, limit: plan.limits.projects, used: sites, requested: 1 } });
+    assertWithinLimit(plan, 'projects', await countActiveSites(deps.db, check.ownerCreatorId, deps.clock.now()), 1);
   }
   const used = Math.max(0, (await storageInUse(deps, check.ownerCreatorId)) - (check.freesBytes ?? 0));
-  if (!withinLimit(plan.limits.storage, used, check.bytes)) {
-    throw billingError('storage_limit_reached', { details: { plan_id: plan.id, limit: plan.limits.storage, used, requested: check.bytes } });
-  }
+  assertWithinLimit(plan, 'storage', used, check.bytes);
   assertFeatures(plan, check.settings);
   return plan.limits.storage === -1 ? Number.POSITIVE_INFINITY : plan.limits.storage - used - check.bytes;
 }
@@ -105,9 +117,7 @@ export async function assertSiteRoomIn(deps: TDeps, trx: Transaction<Database>, 
   if (adding === 0) return;
   await lockAccountForPlanCheck(trx, creatorId);
   const plan = planOf(await planIdOfCreator({ ...deps, db: trx }, creatorId));
-  const sites = await countActiveSites(trx, creatorId, deps.clock.now());
-  if (!withinLimit(plan.limits.projects, sites, adding))
-    throw billingError('site_limit_reached', { details: { plan_id: plan.id, limit: plan.limits.projects, used: sites, requested: adding } });
+  assertWithinLimit(plan, 'projects', await countActiveSites(trx, creatorId, deps.clock.now()), adding);
 }
 
 /** Turning on a Pro feature of a signed-in creator's site. */

@@ -5,7 +5,7 @@
  * (refreshUsageSoon); limit checks count the originals live from the database and add the derived
  * bytes last found in storage. `npm run usage:recount` recounts everyone and reports drift.
  */
-import { derivedPrefix } from '@dropsite/shared';
+import { derivedPrefix, type TUsage } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import {
   countActiveSites,
@@ -77,12 +77,12 @@ export function refreshUsageSoon(deps: TDeps, creatorId: string | null): void {
 }
 
 /**
- * The creator's usage as the billing page shows it: active sites and original bytes counted now
+ * The creator's usage as the billing page shows it (one count per plan limit): active sites and original bytes counted now
  * (a claim or an expiry changes them without a publish), the derived bytes and API requests of
  * this month's row. The row is recounted first when there is none this month, or when its sites
  * differ from the live count (something changed that did not refresh it, e.g. a claim).
  */
-export async function readUsage(deps: TDeps, creatorId: string): Promise<TCurrentUsage> {
+export async function readUsage(deps: TDeps, creatorId: string): Promise<TUsage> {
   const now = deps.clock.now();
   const [row, originals, projects] = await Promise.all([
     findUsageRow(deps.db, creatorId, usagePeriodOf(now)),
@@ -91,18 +91,11 @@ export async function readUsage(deps: TDeps, creatorId: string): Promise<TCurren
   ]);
   const current = row && Number(row.projects_count) === projects ? row : await refreshUsage(deps, creatorId);
   return {
-    storageUsed: originals + Number(current.derived_bytes),
-    projects,
-    collaborators: Number(current.collaborators_count),
-    apiRequests: Number(current.api_requests_count),
+    storage_used: originals + Number(current.derived_bytes),
+    projects_count: projects,
+    collaborators_count: Number(current.collaborators_count),
+    api_requests_count: Number(current.api_requests_count),
   };
-}
-
-export interface TCurrentUsage {
-  storageUsed: number;
-  projects: number;
-  collaborators: number;
-  apiRequests: number;
 }
 
 /** Storage in use as limits count it: the originals now, plus the derived bytes last found. */

@@ -1,5 +1,5 @@
 /** One error middleware: `{ success: false, error, code }` with the right status; causes logged, never sent. */
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import multer from 'multer';
 import { ZodError } from 'zod';
 import type { TErrorResponse } from '@dropsite/shared';
@@ -75,10 +75,17 @@ export function createErrorMiddleware(log: Logger): ErrorRequestHandler {
       res.destroy();
       return;
     }
-    res.set(appError.headers);
-    const reply: TErrorResponse = { success: false, error: appError.message, code: appError.code };
-    res.status(appError.status).json({ ...appError.details, ...reply });
+    sendErrorReply(res, appError);
   };
+}
+
+/** The error reply: the error's status (the catalogue's) and headers, `{ ...details, success: false, error, code }`. */
+export function sendErrorReply(res: Response, appError: AppError): void {
+  const reply: TErrorResponse = { success: false, error: appError.message, code: appError.code };
+  res
+    .set(appError.headers)
+    .status(appError.status)
+    .json({ ...appError.details, ...reply });
 }
 
 export const notFoundApi: RequestHandler = () => {

@@ -13,6 +13,7 @@ import type { TConfig } from '../config/config.ts';
 import type { Clock } from '../deps.ts';
 import { addressKey } from './address-key.ts';
 import { AppError } from './app-error.ts';
+import { sendErrorReply } from './error-middleware.ts';
 
 export type THttpLimits = TConfig['http'];
 
@@ -158,7 +159,7 @@ export function createBodyTimeouts(limits: THttpLimits, clock: Clock): RequestHa
         const error = new AppError('request_timeout', 'The request took too long to arrive');
         res.set('Connection', 'close');
         res.once('finish', () => socket.destroy());
-        res.status(error.status).json({ success: false, error: error.message, code: error.code });
+        sendErrorReply(res, error);
       }, limits.requestTimeoutMs);
       stop = () => clearTimeout(timer);
     }

@@ -5,7 +5,7 @@
  * so several API processes never send the same burst twice. (The bell's in-app updates are read
  * from the engagement rows themselves: see creators/anonymous.service.ts.)
  */
-import { isValidEmailAddress, isValidId, type TSiteSettings } from '@dropsite/shared';
+import { APP_PATHS, isValidEmailAddress, isValidId, projectPagePath, type TSiteSettings } from '@dropsite/shared';
 import type { Kysely, Transaction } from 'kysely';
 import type { TConfig } from '../config/config.ts';
 import type { TAppDeps } from '../deps.ts';
@@ -167,8 +167,8 @@ async function dispatchBatch(deps: TNotifierDeps, batch: TDueBatch, mailer: Mail
     siteUrl: `${config.publicUrl}/${project.slug}`,
     // A site an account owns opens on its own page (and its settings); an anonymous one on the dashboard,
     // where signing in offers to claim it.
-    dashboardUrl: project.owner_creator_id ? `${config.publicUrl}/dashboard/projects/${project.id}` : `${config.publicUrl}/dashboard`,
-    ...(project.owner_creator_id ? { settingsUrl: `${config.publicUrl}/dashboard/projects/${project.id}#settings` } : {}),
+    dashboardUrl: `${config.publicUrl}${project.owner_creator_id ? projectPagePath(project.id) : APP_PATHS.dashboard}`,
+    ...(project.owner_creator_id ? { settingsUrl: `${config.publicUrl}${projectPagePath(project.id)}#settings` } : {}),
     ...(unsubscribeUrl ? { unsubscribeUrl } : {}),
   };
   try {

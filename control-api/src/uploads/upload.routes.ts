@@ -4,6 +4,7 @@ import multer from 'multer';
 import { UPLOAD_LIMITS, ZUploadFormSchema, isValidSlug, projectUploadsPrefix, type TDirectUploadStatusResponse, type TUploadResponse } from '@dropsite/shared';
 import { readRefusedBody } from '../http/slow-clients.ts';
 import { AppError } from '../http/app-error.ts';
+import { sendErrorReply } from '../http/error-middleware.ts';
 import { buildProgressOf, openSiteBySlug } from '../sites/sites.service.ts';
 import { principalOf } from '../access/principal.ts';
 import type { TAppDeps } from '../deps.ts';
@@ -50,7 +51,7 @@ export function createUploadRoutes(deps: TAppDeps): Router {
 
   const receiveFiles: RequestHandler = async (req, res, next) => {
     if (!req.is('multipart/form-data')) {
-      res.status(400).json({ success: false, error: 'Expected a multipart/form-data upload', code: 'bad_request' });
+      sendErrorReply(res, new AppError('bad_request', 'Expected a multipart/form-data upload'));
       return;
     }
     // Publish limits, the plan's (sites, storage left) and free space, from the declared size, before a

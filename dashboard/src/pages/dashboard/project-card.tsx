@@ -3,15 +3,11 @@ import { useId, useState } from 'react';
 import { AlertIcon, CheckIcon, HeartIcon, ImageIcon, LockIcon, MessageIcon } from '../../components/icons.tsx';
 import { ViewSiteLink } from '../../components/view-site-link.tsx';
 import { EyeIcon } from '../../wizard/wizard-icons.tsx';
-import type { TCreatorProject } from '@dropsite/shared';
+import { projectPagePath, type TCreatorProject } from '@dropsite/shared';
 import { AnalyticsPanel } from './analytics-panel.tsx';
 import { ChevronDownIcon, ClockIcon, PendingIcon } from './dashboard-icons.tsx';
 import { useLiveActivity } from './live-activity.ts';
 import { expiryLabel, formatDate } from './project-insights.ts';
-
-export function projectDetailPath(projectId: string): string {
-  return `/dashboard/projects/${encodeURIComponent(projectId)}`;
-}
 
 const STATUS_LABELS: Record<TCreatorProject['status'], string | null> = { live: null, building: 'Building…', failed: 'Build failed' };
 
@@ -80,7 +76,7 @@ export function ProjectCard({ project }: { project: TCreatorProject }) {
           ))}
         </ul>
         <div className="dash-card__actions">
-          <a className="button button--primary" href={projectDetailPath(project.id)}>
+          <a className="button button--primary" href={projectPagePath(project.id)}>
             View Details
           </a>
           <button type="button" className="button button--secondary" aria-expanded={isAnalyticsOpen} aria-controls={panelId} onClick={() => setAnalyticsOpen((open) => !open)}>

@@ -8,7 +8,7 @@ import { SiteHeader } from '../../components/site-header.tsx';
 import { ViewSiteLink } from '../../components/view-site-link.tsx';
 import { ArrowLeftIcon, DownloadIcon } from '../../wizard/wizard-icons.tsx';
 import { engagementCsvPath, fetchProjectDetails } from '../../dashboard-api/dashboard-api.ts';
-import type { TProjectDetails } from '@dropsite/shared';
+import { APP_PATHS, projectPagePath, type TProjectDetails } from '@dropsite/shared';
 import { AccessGuard } from './access-guard.tsx';
 import { AnalyticsPanel } from './analytics-panel.tsx';
 import { FileList } from './file-list.tsx';
@@ -25,7 +25,7 @@ export function ProjectDetailPage({ projectId }: { projectId: string }) {
   return (
     <>
       <SiteHeader isLandingPage={false} />
-      <AccessGuard returnTo={`/dashboard/projects/${encodeURIComponent(projectId)}`}>{() => <ProjectDetail projectId={projectId} />}</AccessGuard>
+      <AccessGuard returnTo={projectPagePath(projectId)}>{() => <ProjectDetail projectId={projectId} />}</AccessGuard>
       <SiteFooter />
     </>
   );
@@ -36,7 +36,7 @@ type TDetailsState = { status: 'loading' } | { status: 'failed' } | { status: 'r
 function goBack() {
   // Back to where the creator came from when that was us, else to the dashboard.
   if (document.referrer.startsWith(window.location.origin) && window.history.length > 1) window.history.back();
-  else window.location.assign('/dashboard');
+  else window.location.assign(APP_PATHS.dashboard);
 }
 
 function ProjectDetail({ projectId }: { projectId: string }) {
