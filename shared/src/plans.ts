@@ -4,7 +4,7 @@
  * -1 means unlimited. The ids are the spec's; each paid plan is sold monthly or yearly (the
  * interval is chosen at checkout; Stripe price ids come from the server's configuration).
  */
-import type { TPlanLimits } from './plan-limits.ts';
+import type { TPlanLimitKey, TPlanLimits } from './plan-limits.ts';
 
 export const PLAN_IDS = ['free', 'pro_monthly', 'business_monthly'] as const;
 export type TPlanId = (typeof PLAN_IDS)[number];
@@ -50,7 +50,7 @@ export function isProFeatureSetting(setting: string): setting is TProFeatureSett
 export type TPlanFeatureSells =
   | { kind: 'every_plan' }
   | { kind: 'includes'; plan: TPlanId }
-  | { kind: 'limit'; limit: 'storage' | 'projects' | 'delivery' }
+  | { kind: 'limit'; limit: TPlanLimitKey | 'delivery' }
   | { kind: 'pro_features'; features: readonly TProFeature[] };
 
 /**

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { BILLING_ERRORS, ERROR_CODES, ERRORS, errorMessage, errorStatus, isUpgradeErrorCode, limitErrorCode, UPGRADE_ERROR_CODES, ZErrorCodeSchema } from './errors.ts';
+import { PLAN_LIMIT_KEYS, PLAN_LIMIT_ROWS, ZPlanLimitsSchema, ZUsageSchema } from './plan-limits.ts';
+import { PLANS } from './plans.ts';
+import { ZErrorResponseSchema } from './schemas.ts';
+
+describe('the error catalogue', () => {
+  it('gives every code a client or server error status', () => {
+    for (const code of ERROR_CODES) expect(errorStatus(code), code).toBeGreaterThanOrEqual(400);
+    for (const code of ERROR_CODES) expect(errorStatus(code), code).toBeLessThan(600);
+    expect(errorStatus('not_found')).toBe(404);
+    expect(errorStatus('site_limit_reached')).toBe(403);
+    expect(errorStatus('storage_limit_reached')).toBe(413);
+  });
+
+  it('offers the plans for exactly the refusals a better plan cures', () => {
+    expect(UPGRADE_ERROR_CODES).toEqual(['storage_limit_reached', 'delivery_too_large', 'site_limit_reached', 'pro_feature', 'over_plan_limits']);
+    expect(isUpgradeErrorCode('pro_feature')).toBe(true);
+    expect(isUpgradeErrorCode('trial_used')).toBe(false);
+    expect(isUpgradeErrorCode('a_code_from_a_newer_server')).toBe(false);
+  });
+
+  it('words each billing code once, and names the refusal of each enforced plan limit', () => {
+    expect(errorMessage('trial_used')).toBe(BILLING_ERRORS.trial_used.message);
+    expect(limitErrorCode('storage')).toBe('storage_limit_reached');
+    expect(limitErrorCode('projects')).toBe('site_limit_reached');
+    for (const code of ERROR_CODES) {
+      const limit = ERRORS[code].limit;
+      if (limit === undefined) continue;
+      expect(PLAN_LIMIT_KEYS, code).toContain(limit);
+      expect(ERRORS[code].upgrade, `${code} refuses a plan limit, so a better plan cures it`).toBe(true);
+    }
+  });
+
+  it('types the error reply by its code: a code the catalogue does not have is no error reply', () => {
+    expect(ZErrorResponseSchema.parse({ success: false, error: 'Not found', code: 'not_found' }).code).toBe('not_found');
+    expect(ZErrorResponseSchema.safeParse({ success: false, error: 'x', code: 'made_up' }).success).toBe(false);
+    expect(ZErrorCodeSchema.options).toEqual(ERROR_CODES);
+  });
+});
+
+describe('the plan limits', () => {
+  it('are the rows of the table, in the usage cards’ order, in every plan', () => {
+    expect(Object.keys(ZPlanLimitsSchema.shape)).toEqual(['storage', 'projects', 'collaborators', 'api_requests']);
+    expect(Object.keys(ZUsageSchema.shape)).toEqual(PLAN_LIMIT_KEYS.map((key) => PLAN_LIMIT_ROWS[key].usage));
+    for (const plan of Object.values(PLANS)) expect(ZPlanLimitsSchema.strict().parse(plan.limits), plan.id).toEqual(plan.limits);
+  });
+
+  it('refuse a negative count in the usage answer and anything below -1 as a limit', () => {
+    expect(ZUsageSchema.safeParse({ storage_used: -1, projects_count: 0, collaborators_count: 1, api_requests_count: 0 }).success).toBe(false);
+    expect(ZPlanLimitsSchema.safeParse({ storage: -2, projects: 3, collaborators: 1, api_requests: 0 }).success).toBe(false);
+  });
+});
