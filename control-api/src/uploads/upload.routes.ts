@@ -4,7 +4,6 @@ import multer from 'multer';
 import { UPLOAD_LIMITS, ZUploadFormSchema, isValidSlug, projectUploadsPrefix, type TDirectUploadStatusResponse, type TUploadResponse } from '@dropsite/shared';
 import { readRefusedBody } from '../http/slow-clients.ts';
 import { AppError } from '../http/app-error.ts';
-import { sendErrorReply } from '../http/error-middleware.ts';
 import { buildProgressOf, openSiteBySlug } from '../sites/sites.service.ts';
 import { principalOf } from '../access/principal.ts';
 import type { TAppDeps } from '../deps.ts';
@@ -50,10 +49,7 @@ export function createUploadRoutes(deps: TAppDeps): Router {
   };
 
   const receiveFiles: RequestHandler = async (req, res, next) => {
-    if (!req.is('multipart/form-data')) {
-      sendErrorReply(res, new AppError('bad_request', 'Expected a multipart/form-data upload'));
-      return;
-    }
+    if (!req.is('multipart/form-data')) throw new AppError('bad_request', 'Expected a multipart/form-data upload');
     // Publish limits, the plan's (sites, storage left) and free space, from the declared size, before a
     // byte of the body is read. The allowance stays spent whatever the outcome: the bytes were sent.
     const { ownerCreatorId } = publishOwnerOf(res);
