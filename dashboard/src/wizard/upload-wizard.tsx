@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useId, useReducer, useRef, useState } from 'react';
-import { chooseUploadMode, type TUploadDraft, type TUploadMode } from '@dropsite/shared';
+import { APP_PATHS, chooseUploadMode, type TUploadDraft, type TUploadMode } from '@dropsite/shared';
 import { AlertIcon } from '../components/icons.tsx';
 import { totalBytes, type TPickedFile } from '../upload/chosen-files.ts';
 import { loadSchemas } from '../schemas/lazy-schemas.ts';
@@ -305,7 +305,7 @@ export function UploadWizard() {
           <p>Nothing was published. Your files and details are kept, so you can publish again.</p>
         </div>
         {failure?.isPlanLimit && (
-          <a className="button button--secondary" href="/billing" target="_blank" rel="noopener">
+          <a className="button button--secondary" href={APP_PATHS.billing} target="_blank" rel="noopener">
             See plans and upgrade
             <span className="visually-hidden"> (opens in a new tab)</span>
           </a>

@@ -1,6 +1,6 @@
 /** /dashboard (spec 2 'Creator dashboard'): the signed-in creator's sites, and the sites this browser may claim. */
 import { useCallback, useEffect, useState } from 'react';
-import type { TCreatorProject, TCreatorPublic } from '@dropsite/shared';
+import { APP_PATHS, type TCreatorProject, type TCreatorPublic } from '@dropsite/shared';
 import { PlusIcon } from '../../components/icons.tsx';
 import { SiteFooter } from '../../components/site-footer.tsx';
 import { SiteHeader } from '../../components/site-header.tsx';
@@ -22,7 +22,7 @@ export function DashboardPage() {
   return (
     <>
       <SiteHeader isLandingPage={false} />
-      <AccessGuard returnTo="/dashboard">{(creator) => <CreatorDashboard creator={creator} />}</AccessGuard>
+      <AccessGuard returnTo={APP_PATHS.dashboard}>{(creator) => <CreatorDashboard creator={creator} />}</AccessGuard>
       <SiteFooter />
       <PendingToast />
     </>

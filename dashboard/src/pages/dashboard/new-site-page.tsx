@@ -3,6 +3,7 @@
  * dashboard, without the landing page's pitch around it; what it publishes joins the account.
  */
 import { useEffect } from 'react';
+import { APP_PATHS } from '@dropsite/shared';
 import { SiteFooter } from '../../components/site-footer.tsx';
 import { SiteHeader } from '../../components/site-header.tsx';
 import { UploadWizard } from '../../wizard/upload-wizard.tsx';
@@ -21,7 +22,7 @@ export function NewSitePage() {
       <AccessGuard returnTo={NEW_SITE_PATH}>
         {() => (
           <main id="main" className="dash container dash-new">
-            <a className="dash-back" href="/dashboard">
+            <a className="dash-back" href={APP_PATHS.dashboard}>
               <ArrowLeftIcon size={16} />
               All sites
             </a>

@@ -109,7 +109,7 @@ function ProjectDetail({ projectId }: { projectId: string }) {
 
   return (
     <main id="main" className="dash container">
-      <a className="dash-back" href="/dashboard">
+      <a className="dash-back" href={APP_PATHS.dashboard}>
         <ArrowLeftIcon size={16} />
         All sites
       </a>

@@ -1,3 +1,4 @@
+import { APP_PATHS } from '@dropsite/shared/app-routes';
 import { PLANS, PLAN_IDS, TRIAL_DAYS, type TPlan, type TPlanId } from '@dropsite/shared/plans';
 import { PlanFeatures } from '../../components/plan-features.tsx';
 
@@ -8,7 +9,7 @@ import { PlanFeatures } from '../../components/plan-features.tsx';
  */
 const PLAN_ACTIONS: Record<TPlanId, { label: string; href: string; isFeatured?: boolean }> = {
   free: { label: 'Get Started', href: '/#upload' },
-  pro_monthly: { label: 'Start Free Trial', href: '/billing', isFeatured: true },
+  pro_monthly: { label: 'Start Free Trial', href: APP_PATHS.billing, isFeatured: true },
   business_monthly: { label: 'Contact Sales', href: '/payment' },
 };
 

@@ -1,3 +1,4 @@
+import { APP_PATHS } from '@dropsite/shared/app-routes';
 import { ANONYMOUS_WINDOW_DAYS } from '@dropsite/shared/constants';
 import { ArrowRightIcon } from '../../components/icons.tsx';
 
@@ -21,7 +22,7 @@ export function SignUpPromptSection() {
               them in your dashboard for good, see who viewed and downloaded what, and reply to your clients’ comments.
             </p>
           </div>
-          <a className="button button--secondary button--large signup-prompt__button" href="/dashboard">
+          <a className="button button--secondary button--large signup-prompt__button" href={APP_PATHS.dashboard}>
             Go to your dashboard
             <ArrowRightIcon size={18} />
           </a>

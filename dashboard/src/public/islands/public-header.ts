@@ -3,6 +3,7 @@
  * the window grows past the breakpoint), the scrolled shadow, and the signed-in creator's
  * Dashboard link in place of Sign In and Sign Up.
  */
+import { APP_PATHS } from '@dropsite/shared/app-routes';
 import { MOBILE_BREAKPOINT_PX } from '@dropsite/shared/constants';
 
 interface TSessionReply {
@@ -58,10 +59,13 @@ async function showAccount(header: HTMLElement) {
   const account = header.querySelector<HTMLElement>('[data-account]');
   if (account) {
     account.dataset.state = 'signed-in';
-    account.replaceChildren(link('site-header__link', '/dashboard', 'Dashboard'), link('button button--secondary site-header__sign-up', '/account', 'Account'));
+    account.replaceChildren(link('site-header__link', APP_PATHS.dashboard, 'Dashboard'), link('button button--secondary site-header__sign-up', APP_PATHS.account, 'Account'));
   }
   const drawerAccount = header.querySelector<HTMLElement>('[data-account-drawer]');
-  drawerAccount?.replaceChildren(link('button button--secondary button--large', '/account', 'Account'), link('button button--primary button--large', '/dashboard', 'Dashboard'));
+  drawerAccount?.replaceChildren(
+    link('button button--secondary button--large', APP_PATHS.account, 'Account'),
+    link('button button--primary button--large', APP_PATHS.dashboard, 'Dashboard'),
+  );
 }
 
 function link(className: string, href: string, text: string): HTMLAnchorElement {

@@ -1,3 +1,4 @@
+import { APP_PATHS } from '@dropsite/shared/app-routes';
 import { PLAN_IDS, PLANS, TRIAL_DAYS } from '@dropsite/shared/plans';
 import { AlertIcon } from '../../components/icons.tsx';
 import { PlanFeatures } from '../../components/plan-features.tsx';
@@ -50,7 +51,7 @@ function Payment() {
                   </a>
                 )}
                 {id === 'pro_monthly' && (
-                  <a className="button button--primary payment-plan__action" href="/billing">
+                  <a className="button button--primary payment-plan__action" href={APP_PATHS.billing}>
                     Choose Pro
                   </a>
                 )}
