@@ -4,7 +4,7 @@
  * the page asks for the address to send a link to.
  */
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
-import { PASSWORD_MIN_LENGTH } from '@dropsite/shared';
+import { APP_PATHS, PASSWORD_MIN_LENGTH } from '@dropsite/shared';
 import { ApiRequestError } from '@dropsite/shared/browser/api-client';
 import { failureMessage } from '../../auth/failure-message.ts';
 import { authApi } from '../../auth/auth-api.ts';
@@ -105,7 +105,7 @@ function NewPasswordForm({ token, headingId }: { token: string; headingId: strin
           </p>
         )}
         {error?.isExpired ? (
-          <a className="button button--primary button--large auth-form__submit" href="/reset-password">
+          <a className="button button--primary button--large auth-form__submit" href={APP_PATHS['reset-password']}>
             Ask for a new link
           </a>
         ) : (
