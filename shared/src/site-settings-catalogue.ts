@@ -40,6 +40,15 @@ export const SITE_SETTINGS = {
   /** Where notifications go; never shown on the site (the contact email is a separate, public field). */
   notificationEmail: { type: 'text', maxLength: 320, default: '', isPublic: false },
   slackWebhook: { type: 'text', maxLength: 2048, default: '', isPublic: false, isManaged: false },
+  /** The order the page lists the files in: as the creator uploaded them, by name (numbers in order), or newest first. */
+  fileOrder: {
+    type: 'choice',
+    options: ['upload', 'name', 'newest'],
+    labels: { upload: 'As uploaded', name: 'By name', newest: 'Newest first' },
+    default: 'upload',
+    isPublic: true,
+    isOptional: true,
+  },
 } as const satisfies Record<string, TSettingRow>;
 
 type TRows = typeof SITE_SETTINGS;
