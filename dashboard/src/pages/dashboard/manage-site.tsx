@@ -5,7 +5,7 @@
  * progress shows until the change is live.
  */
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { TEMPLATE_IDS, confirmsTitle, describeFileType, formatBytes, type TBuildProgress, type TManagedFile, type TManagedProject } from '@dropsite/shared';
+import { SITE_SETTINGS, TEMPLATE_IDS, confirmsTitle, describeFileType, formatBytes, type TBuildProgress, type TManagedFile, type TManagedProject } from '@dropsite/shared';
 import { ViewSiteLink } from '../../components/view-site-link.tsx';
 import { queueToast } from '../../components/toast.tsx';
 import { PlanLimitMessage } from '../billing/plan-limit-message.tsx';
@@ -259,7 +259,7 @@ const CONTACT_FIELDS = [
 export function SettingsForm({ project, onApplied }: TSectionProps) {
   const [form, setForm] = useState(() => settingsFormOf(project));
   const [save, setSave] = useState<TSaveState>({ status: 'idle' });
-  const ids = { template: useId() };
+  const ids = { template: useId(), fileOrder: useId() };
   const accountEmail = project.accountNotificationEmail;
   // Notifications go to the account's confirmed address unless the site names its own.
   const [usesOwnAddress, setUsesOwnAddress] = useState(project.settings.notificationEmail !== '' || accountEmail === null);
@@ -313,6 +313,23 @@ export function SettingsForm({ project, onApplied }: TSectionProps) {
           </select>
         </div>
         <LookFields look={form.look} onChange={(change) => set('look', { ...form.look, ...change })} />
+        <div className="manage-field">
+          <label htmlFor={ids.fileOrder} className="manage-field__label">
+            File order
+          </label>
+          <select
+            id={ids.fileOrder}
+            className="manage-input"
+            value={form.fileOrder ?? SITE_SETTINGS.fileOrder.default}
+            onChange={(e) => set('fileOrder', e.target.value as TSettingsForm['fileOrder'])}
+          >
+            {SITE_SETTINGS.fileOrder.options.map((order) => (
+              <option key={order} value={order}>
+                {SITE_SETTINGS.fileOrder.labels[order]}
+              </option>
+            ))}
+          </select>
+        </div>
       </SettingsCard>
 
       <SettingsCard title="Engagement" intro="What visitors can do on your site.">
