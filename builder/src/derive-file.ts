@@ -67,6 +67,7 @@ const KIND_DERIVATIONS: Record<Exclude<TFileKind, 'image' | 'archive' | 'documen
   presentation: 'office',
   video: 'video',
   audio: 'audio',
+  font: 'none',
   other: 'text',
 };
 

@@ -13,6 +13,7 @@ export function detectFileKind(name: string, mimeType = ''): TFileKind {
   if (mime.startsWith('audio/')) return 'audio';
   if (/zip|x-rar|x-7z|x-tar|gzip/.test(mime)) return 'archive';
   if (mime.startsWith('text/')) return 'document';
+  if (/^font\/|^application\/(x-)?font-/.test(mime)) return 'font';
   return 'other';
 }
 
@@ -33,6 +34,7 @@ const KIND_NOUNS: Record<TFileKind, string> = {
   audio: 'audio',
   archive: 'archive',
   document: 'document',
+  font: 'font',
   other: 'file',
 };
 

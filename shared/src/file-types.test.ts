@@ -50,4 +50,17 @@ describe('the file-type catalogue', () => {
     expect(chooseFileViewer(file('notes.log'))).toBe('text');
     expect(chooseFileViewer(file('page.html'))).toBe('download');
   });
+
+  it('knows fonts: served for the browser to draw, labelled, shown in the font viewer, nothing derived', () => {
+    expect(servedTypeOf('brand.woff2')).toBe('font/woff2');
+    expect(detectFileKind('brand.otf')).toBe('font');
+    expect(detectFileKind('brand', 'font/ttf')).toBe('font');
+    expect(detectFileKind('brand', 'application/x-font-ttf')).toBe('font');
+    expect(describeFileType('brand.woff2')).toBe('WOFF2 font');
+    expect(fileTypeOf('brand.ttf')?.derivation).toBe('none');
+    expect(fileIconOf('brand.ttf', 'font')).toBe('font');
+    expect(chooseFileViewer({ name: 'brand.ttf', kind: 'font', details: {} })).toBe('font');
+    // A font named without its extension cannot be served for drawing: it downloads.
+    expect(chooseFileViewer({ name: 'brand', kind: 'font', details: {} })).toBe('download');
+  });
 });

@@ -7,7 +7,7 @@
  */
 
 /** File kinds as the visitor site groups them. */
-export const FILE_KINDS = ['image', 'pdf', 'presentation', 'video', 'audio', 'archive', 'document', 'other'] as const;
+export const FILE_KINDS = ['image', 'pdf', 'presentation', 'video', 'audio', 'archive', 'document', 'font', 'other'] as const;
 export type TFileKind = (typeof FILE_KINDS)[number];
 
 /**
@@ -138,6 +138,12 @@ export const FILE_TYPES = {
   xls: office('document', 'Excel', 'spreadsheet'),
   xlsx: office('document', 'Excel', 'spreadsheet'),
   ods: office('document', 'OpenDocument', 'spreadsheet'),
+
+  // Fonts hold no script: a browser draws them, and the visitor site shows a specimen.
+  ttf: { kind: 'font', derivation: 'none', servedType: 'font/ttf' },
+  otf: { kind: 'font', derivation: 'none', servedType: 'font/otf' },
+  woff: { kind: 'font', derivation: 'none', servedType: 'font/woff' },
+  woff2: { kind: 'font', derivation: 'none', servedType: 'font/woff2' },
 } satisfies Record<string, TFileTypeRow>;
 
 const ROWS: Readonly<Record<string, TFileTypeRow | undefined>> = FILE_TYPES;
@@ -189,5 +195,6 @@ export const FILE_ICON_PATHS: Readonly<Record<TFileIcon, string>> = {
   audio: 'M9 18V5l12-2v13 M6 21a3 3 0 1 0 0-6 3 3 0 0 0 0 6z M18 19a3 3 0 1 0 0-6 3 3 0 0 0 0 6z',
   archive: 'M4 3h16a1 1 0 0 1 1 1v3a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1z M5 8v11a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8 M10 12h4',
   document: `${FILE} M9 9h1 M9 13h6 M9 17h6`,
+  font: 'M4 7V4h16v3 M12 4v16 M9 20h6',
   other: FILE,
 };

@@ -9,7 +9,7 @@ import { isShownInBrowserAs, type TFileKind } from './file-types.ts';
 import type { TPublicFileDetails } from './derived.ts';
 
 /** The viewers of the visitor site: the gallery and the multi-PDF browser take several files, the others one each. */
-export const VIEWERS = ['gallery', 'multi-pdf', 'pdf', 'text', 'video', 'audio', 'archive', 'download'] as const;
+export const VIEWERS = ['gallery', 'multi-pdf', 'pdf', 'text', 'video', 'audio', 'archive', 'font', 'download'] as const;
 export type TViewer = (typeof VIEWERS)[number];
 /** The viewers that show one file. */
 export type TFileViewer = Exclude<TViewer, 'gallery' | 'multi-pdf'>;
@@ -49,6 +49,8 @@ export function chooseFileViewer(file: TViewerFile): TFileViewer {
       return isShownInBrowserAs(file.name, 'audio') ? 'audio' : 'download';
     case 'archive':
       return file.details.archive ? 'archive' : 'download';
+    case 'font':
+      return isShownInBrowserAs(file.name, 'font') ? 'font' : 'download';
     case 'image':
     case 'document':
     case 'other':

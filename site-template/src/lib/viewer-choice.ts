@@ -21,6 +21,7 @@ export const VIEWER_SECTIONS: Readonly<Record<TViewer, TSectionComponent>> = {
   video: 'file',
   audio: 'file',
   archive: 'file',
+  font: 'file',
   download: 'file',
 };
 
