@@ -12,7 +12,6 @@ export type { TPublishAssetsResult, TAssetManifest } from './publish-assets.ts';
 export { deriveFile, chooseDerivation } from './derive-file.ts';
 export type { TDeriveFileOptions, TDeriveFileOutcome } from './derive-file.ts';
 export { PreviewUnavailableError } from './derive-cache.ts';
-export type { TDerivation } from './derive-cache.ts';
 export { openZipArchive, safeEntryPath, ARCHIVE_LIMITS } from './zip-archive.ts';
 export type { TZipArchive, TZipFileEntry, TArchiveLimits } from './zip-archive.ts';
 export { isZipArchive } from './derive-archive.ts';

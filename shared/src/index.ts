@@ -1,5 +1,6 @@
 export * from './constants.ts';
 export * from './plans.ts';
+export * from './file-types.ts';
 export * from './file-kind.ts';
 export * from './slug.ts';
 export * from './derived.ts';

@@ -1,6 +1,6 @@
 /** zod schemas of API payloads and entities; the one source of API types. */
 import { z } from 'zod';
-import { FILE_KINDS } from './file-kind.ts';
+import { FILE_KINDS } from './file-types.ts';
 import { ZPublicFileDetailsSchema } from './derived.ts';
 import { UPLOAD_LIMITS } from './constants.ts';
 import { ZContactInfoInputSchema, ZPublicContactInfoSchema } from './contact-info.ts';

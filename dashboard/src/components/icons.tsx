@@ -1,5 +1,6 @@
 /** Line icons drawn on a 24 px grid; decorative unless a label is given by the caller. */
 import type { ReactNode, SVGProps } from 'react';
+import { FILE_ICON_PATHS, detectFileKind, fileIconOf } from '@dropsite/shared';
 
 export type TIconProps = SVGProps<SVGSVGElement> & { size?: number };
 
@@ -84,32 +85,10 @@ export const DocumentIcon = (p: TIconProps) => (
   </Icon>
 );
 
-export const VideoIcon = (p: TIconProps) => (
+/** A file's type icon, drawn from the file-type catalogue's paths (the visitor site draws the same). */
+export const FileTypeIcon = ({ name, type, ...p }: TIconProps & { name: string; type: string }) => (
   <Icon {...p}>
-    <rect x="3.5" y="5.5" width="12.5" height="13" rx="2.5" />
-    <path d="m16 10.5 4.5-2.5v8l-4.5-2.5" />
-  </Icon>
-);
-
-export const AudioIcon = (p: TIconProps) => (
-  <Icon {...p}>
-    <path d="M9 17.5V6l10.5-2v11.5" />
-    <circle cx="6.5" cy="17.5" r="2.5" />
-    <circle cx="17" cy="15.5" r="2.5" />
-  </Icon>
-);
-
-export const ArchiveIcon = (p: TIconProps) => (
-  <Icon {...p}>
-    <rect x="3.5" y="4" width="17" height="5" rx="1.5" />
-    <path d="M5 9v9.5a1.5 1.5 0 0 0 1.5 1.5h11a1.5 1.5 0 0 0 1.5-1.5V9M10 13h4" />
-  </Icon>
-);
-
-export const SlidesIcon = (p: TIconProps) => (
-  <Icon {...p}>
-    <rect x="3.5" y="4.5" width="17" height="11.5" rx="2" />
-    <path d="M12 16v3.5M8.5 19.5h7" />
+    <path d={FILE_ICON_PATHS[fileIconOf(name, detectFileKind(name, type))]} />
   </Icon>
 );
 

@@ -5,3 +5,4 @@
  */
 export * from '../../../shared/src/constants.ts';
 export { formatBytes } from '../../../shared/src/file-kind.ts';
+export { FILE_ICON_PATHS } from '../../../shared/src/file-types.ts';
