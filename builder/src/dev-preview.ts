@@ -11,8 +11,8 @@ import { parseArgs } from 'node:util';
 import { TEMPLATE_ASSETS_PREFIX } from '@dropsite/shared';
 import { createSiteBuilder } from './build-site.ts';
 import { assetContentType } from './publish-assets.ts';
-import { MemoryStorage } from './test-support/memory-storage.ts';
-import { addFile, makeImage, makeProject } from './test-support/fixtures.ts';
+import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
+import { addFile, makeImage, makeProject } from '@dropsite/testkit/builder/fixtures';
 import type { TBuildFile, TBuildInput } from './types.ts';
 
 const { values } = parseArgs({

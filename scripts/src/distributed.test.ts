@@ -10,8 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import sharp from 'sharp';
-import { isPostgresUp, isRedisUp, requireService } from '../../control-api/src/test-support/services.ts';
-import { startS3rver, type TS3rver } from '../../control-api/src/test-support/s3rver.ts';
+import { isPostgresUp, isRedisUp, requireService } from '@dropsite/testkit/control-api/services';
+import { startS3rver, type TS3rver } from '@dropsite/testkit/control-api/s3rver';
 import { freePort } from './stack.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -9,7 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { isPostgresUp, isRedisUp } from '../../control-api/src/test-support/services.ts';
+import { isPostgresUp, isRedisUp } from '@dropsite/testkit/control-api/services';
 import { startFaultStack } from './faults/fault-stack.ts';
 import { FAULT_ROWS } from './faults/rows.ts';
 import type { TRowOutcome } from './faults/row.ts';

@@ -4,7 +4,7 @@
  * API mails. Without SMTP_URL the API writes every message to `DATA_DIR/outbox/` as an .eml file
  * (whole, then renamed), where this reads the link.
  */
-import { findOutboxLink } from '../../control-api/src/test-support/outbox-links.ts';
+import { findOutboxLink } from '@dropsite/testkit/control-api/outbox-links';
 
 /** The token of the newest sign-in link mailed to `email` in `outboxDir`, waiting up to `timeoutMs` for the message. */
 export async function signInLinkToken(outboxDir: string, email: string, timeoutMs = 15_000): Promise<string> {

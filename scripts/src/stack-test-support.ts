@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { isPostgresUp, isRedisUp, requireService } from '../../control-api/src/test-support/services.ts';
+import { isPostgresUp, isRedisUp, requireService } from '@dropsite/testkit/control-api/services';
 import { dropStackData, startStack, type TStack } from './stack.ts';
 
 const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -19,8 +19,8 @@ import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { API_ENV, API_NODE_FLAGS } from '../../control-api/api-launch.mjs';
-import { startS3rver, type TS3rver } from '../../control-api/src/test-support/s3rver.ts';
-import { isPostgresUp, isRedisUp } from '../../control-api/src/test-support/services.ts';
+import { startS3rver, type TS3rver } from '@dropsite/testkit/control-api/s3rver';
+import { isPostgresUp, isRedisUp } from '@dropsite/testkit/control-api/services';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const NGINX = process.env.NGINX_BIN ?? '/usr/sbin/nginx';

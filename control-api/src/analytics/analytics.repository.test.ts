@@ -4,7 +4,15 @@ import * as rollupsMigration from '../db/migrations/2026_11_26_0930_analytics_ro
 import * as totalsMigration from '../db/migrations/2026_11_26_1000_analytics_totals.ts';
 import * as totalVisitorsMigration from '../db/migrations/2026_11_26_1200_analytics_total_visitors.ts';
 import { newId } from '../db/ids.ts';
-import { createTestDatabase, isDialectAvailable, makeFileRow, makeProjectRow, statementCounter, TEST_DIALECTS, type TTestDatabase } from '../test-support/test-database.ts';
+import {
+  createTestDatabase,
+  isDialectAvailable,
+  makeFileRow,
+  makeProjectRow,
+  statementCounter,
+  TEST_DIALECTS,
+  type TTestDatabase,
+} from '@dropsite/testkit/control-api/test-database';
 import {
   countTraffic,
   countTrafficByProject,

@@ -2,9 +2,9 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZAnalyticsResponseSchema, type TAnalytics } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
-import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { buildUploadForm } from '../test-support/fixtures.ts';
-import { createBrowser, seedSite, type TBrowser, type TSeededSite } from '../test-support/site-fixtures.ts';
+import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { buildUploadForm } from '@dropsite/testkit/control-api/fixtures';
+import { createBrowser, seedSite, type TBrowser, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
 
 const DEFAULTS = loadConfig({});
 

@@ -6,8 +6,8 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isDialectAvailable, TEST_POSTGRES_URL } from '../test-support/test-database.ts';
-import { startTcpProxy, type TTcpProxy } from '../test-support/tcp-proxy.ts';
+import { isDialectAvailable, TEST_POSTGRES_URL } from '@dropsite/testkit/control-api/test-database';
+import { startTcpProxy, type TTcpProxy } from '@dropsite/testkit/control-api/tcp-proxy';
 import { isDatabaseUnavailable } from './connection-errors.ts';
 import { createDatabase, type TDatabaseHandle } from './database.ts';
 

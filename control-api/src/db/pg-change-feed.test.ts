@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, isDialectAvailable, makeFileRow, makeProjectRow, TEST_POSTGRES_URL, type TTestDatabase } from '../test-support/test-database.ts';
+import { createTestDatabase, isDialectAvailable, makeFileRow, makeProjectRow, TEST_POSTGRES_URL, type TTestDatabase } from '@dropsite/testkit/control-api/test-database';
 import { createDatabase, type TDatabaseHandle } from './database.ts';
 import { newId } from './ids.ts';
 import { createPostgresChangeFeed, type TPostgresChangeFeed } from './pg-change-feed.ts';

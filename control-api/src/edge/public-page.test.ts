@@ -7,10 +7,10 @@
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicSiteHtmlKey, publicSiteHtmlVariantKey, publicSiteKeys, siteCspKey, type TStoredCoding } from '@dropsite/shared';
-import { browserSignedInAs, createSignedInCreator } from '../test-support/accounts.ts';
-import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
-import type { TBrowser } from '../test-support/site-fixtures.ts';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { browserSignedInAs, createSignedInCreator } from '@dropsite/testkit/control-api/accounts';
+import { buildUploadForm, makeJpeg, postUpload } from '@dropsite/testkit/control-api/fixtures';
+import type { TBrowser } from '@dropsite/testkit/control-api/site-fixtures';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 import type { TAppDeps } from '../deps.ts';
 import { PUBLIC_PAGE_HEADER_METADATA, changeSiteAccess, publishPublicPage, syncPublicPage } from './public-page.ts';
 

@@ -6,8 +6,8 @@
 import { request } from 'node:http';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { seedSite } from '../test-support/site-fixtures.ts';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { seedSite } from '@dropsite/testkit/control-api/site-fixtures';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 
 describe('a stored file whose client left while it was being opened', () => {
   let app: TTestApp;

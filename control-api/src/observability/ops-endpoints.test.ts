@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../logger.ts';
-import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
-import { seedSite } from '../test-support/site-fixtures.ts';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { buildUploadForm, makeJpeg, postUpload } from '@dropsite/testkit/control-api/fixtures';
+import { seedSite } from '@dropsite/testkit/control-api/site-fixtures';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 import { createOpsServer } from './ops-endpoints.ts';
 
 const TOKEN = 'scrape-token-0123456789';

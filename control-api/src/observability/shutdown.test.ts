@@ -12,8 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startApiProcess, type TApiProcess } from '../test-support/api-process.ts';
-import { buildUploadForm, makeJpeg } from '../test-support/fixtures.ts';
+import { startApiProcess, type TApiProcess } from '@dropsite/testkit/control-api/api-process';
+import { buildUploadForm, makeJpeg } from '@dropsite/testkit/control-api/fixtures';
 
 const UNLIMITED = '100000000';
 

@@ -5,11 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedKeys } from '@dropsite/shared';
-import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '../test-support/test-database.ts';
-import { createSignedInCreator, type TTestCreator } from '../test-support/accounts.ts';
-import { buildUploadForm, postUpload } from '../test-support/fixtures.ts';
-import { createBrowser, seedSite, type TSeededSite } from '../test-support/site-fixtures.ts';
-import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '@dropsite/testkit/control-api/test-database';
+import { createSignedInCreator, type TTestCreator } from '@dropsite/testkit/control-api/accounts';
+import { buildUploadForm, postUpload } from '@dropsite/testkit/control-api/fixtures';
+import { createBrowser, seedSite, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
+import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 import { markProjectDeleted } from '../projects/projects.repository.ts';
 import { recountUsage } from '../billing/usage.service.ts';
 import { takeDownSite } from '../site-management/takedown.ts';

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { isRedisUp, requireService } from '../test-support/services.ts';
+import { isRedisUp, requireService } from '@dropsite/testkit/control-api/services';
 import { UnrecoverableBuildError } from './build-queue.ts';
 import type { BuildQueue, TBuildJob, TBuildProgress } from './build-queue.ts';
 import { assertNoEviction, createBullmqQueue } from './bullmq-queue.ts';

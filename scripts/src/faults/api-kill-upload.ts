@@ -4,7 +4,7 @@
  * missing there and completes: the published file's bytes are the original's.
  */
 import { CHUNK_SIZE } from '@dropsite/shared';
-import { chunkOf, completeSession, initChunked, makeBytes, rawRequest, sendChunk, sessionStatus } from '../../../control-api/src/test-support/upload-session-client.ts';
+import { chunkOf, completeSession, initChunked, makeBytes, rawRequest, sendChunk, sessionStatus } from '@dropsite/testkit/control-api/upload-session-client';
 import { seconds, sha256, waitLive } from './http-client.ts';
 import { expectations, kill9, type TFaultRow } from './row.ts';
 

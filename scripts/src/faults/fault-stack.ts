@@ -10,7 +10,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { dropStackData, startStack, type TStack } from '../stack.ts';
 import { startFaultStore, type TFaultStore } from './store.ts';
-import { startTcpProxy, type TTcpProxy } from '../../../control-api/src/test-support/tcp-proxy.ts';
+import { startTcpProxy, type TTcpProxy } from '@dropsite/testkit/control-api/tcp-proxy';
 
 /** Limits of one client address raised: every publish and write of the rows comes from 127.0.0.1. */
 const FAULT_STACK_ENV: Record<string, string> = {

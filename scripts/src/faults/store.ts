@@ -25,8 +25,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createS3rverMultipartMiddleware } from '../../../control-api/src/test-support/s3rver-multipart.ts';
-import { createS3rverSigV4Middleware } from '../../../control-api/src/test-support/s3rver-sigv4.ts';
+import { createS3rverMultipartMiddleware } from '@dropsite/testkit/control-api/s3rver-multipart';
+import { createS3rverSigV4Middleware } from '@dropsite/testkit/control-api/s3rver-sigv4';
 
 /** The tmpfs the store lives on: room for every row's uploads and builds, small enough to fill in a moment. */
 const STORE_SIZE_BYTES = 512 * 1024 * 1024;
@@ -173,7 +173,7 @@ export async function startFaultStore(): Promise<TFaultStore> {
 
   const S3rver = createRequire(import.meta.url)('s3rver') as TS3rverConstructor;
   const server = new S3rver({ address: '127.0.0.1', port: 0, directory: dir, silent: true });
-  // As startS3rver (control-api/src/test-support/s3rver.ts) has it, with the full-disk guard after the signature check.
+  // As startS3rver (testkit/src/control-api/s3rver.ts) has it, with the full-disk guard after the signature check.
   server.middleware.unshift(createS3rverMultipartMiddleware(dir));
   server.middleware.unshift(guard);
   server.middleware.unshift(createS3rverSigV4Middleware());

@@ -30,7 +30,7 @@
  * (Start the stand-in first with the webhook URL unknown, then set `standin.webhookUrl` once the app listens.)
  *
  * For the e2e server (or by hand), run it as its own process and give the API its environment:
- *   node control-api/src/test-support/stripe-standin-main.ts --port 12111 --webhook-url http://localhost:3210/api/billing/webhook
+ *   node testkit/src/control-api/stripe-standin-main.ts --port 12111 --webhook-url http://localhost:3210/api/billing/webhook
  *   API environment: stripeStandinEnv('http://127.0.0.1:12111') (STRIPE_API_URL, keys, price ids).
  */
 import { randomBytes } from 'node:crypto';
@@ -38,7 +38,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import type { TBillingInterval, TPaidPlanId } from '@dropsite/shared';
-import type { TBillingConfig } from '../config/config.ts';
+import type { TBillingConfig } from '@dropsite/control-api/internals';
 
 export const STANDIN_SECRET_KEY = 'sk_test_dropsite_standin';
 export const STANDIN_WEBHOOK_SECRET = 'whsec_dropsite_standin';

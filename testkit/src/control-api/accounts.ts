@@ -1,12 +1,8 @@
 /** Signed-in creators for tests, made without HTTP by the real account and session modules. */
-import type { TAppDeps } from '../deps.ts';
-import { CREATOR_SESSION_COOKIE, cookieName } from '../access/cookies.ts';
-import { insertCreator } from '../accounts/accounts.repository.ts';
-import { hashPassword } from '../sites/password-hash.ts';
-import { createSession } from '../accounts/sessions.ts';
-import { newId } from '../db/ids.ts';
 import { createBrowser, type TBrowser } from './site-fixtures.ts';
 import type { TTestApp } from './test-app.ts';
+import type { TAppDeps } from '@dropsite/control-api';
+import { CREATOR_SESSION_COOKIE, cookieName, insertCreator, hashPassword, createSession, newId } from '@dropsite/control-api/internals';
 
 export interface TTestCreator {
   id: string;

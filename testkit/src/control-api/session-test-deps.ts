@@ -10,16 +10,18 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { expect } from 'vitest';
 import { CHUNK_SIZE, ZUploadMetadataSchema } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
-import { AppError } from '../http/app-error.ts';
-import { createLogger } from '../logger.ts';
-import { createRuntime, type TRuntime } from '../runtime.ts';
-import { createFakeClock, testConfig } from '../test-support/test-app.ts';
-import { createAssembly } from './assembly.ts';
-import { createChunkReceipt, type TChunkInput } from './chunk-receipt.ts';
-import { createRunningFileHashes } from './running-file-hash.ts';
-import { createSessionLifecycle, type TInitInput } from './session-lifecycle.ts';
-import { createStoredChunkCheck } from './stored-chunk-check.ts';
+import { createFakeClock, testConfig } from './test-app.ts';
+import { type TAppDeps, createLogger, createRuntime, type TRuntime } from '@dropsite/control-api';
+import {
+  AppError,
+  createAssembly,
+  createChunkReceipt,
+  type TChunkInput,
+  createRunningFileHashes,
+  createSessionLifecycle,
+  type TInitInput,
+  createStoredChunkCheck,
+} from '@dropsite/control-api/internals';
 
 /** The AppError a call is refused with (the test fails when it resolves, or rejects with anything else). */
 export async function appErrorOf(promise: Promise<unknown>): Promise<AppError> {

@@ -4,15 +4,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createApp } from '../app.ts';
-import { loadConfig, type TConfig } from '../config/config.ts';
-import type { Clock, TAppDeps } from '../deps.ts';
-import { createLogger, type Logger } from '../logger.ts';
-import type { TLimiterStore } from '../access/limiter-store.ts';
-import { createInlineQueue } from '../queue/inline-queue.ts';
-import { createRuntime } from '../runtime.ts';
-import { createStorage, type TStorageConfig } from '../storage/create-storage.ts';
 import { startS3rver } from './s3rver.ts';
+import { createApp, loadConfig, type TConfig, type Clock, type TAppDeps, createLogger, type Logger, createRuntime } from '@dropsite/control-api';
+import { type TLimiterStore, createInlineQueue, createStorage, type TStorageConfig } from '@dropsite/control-api/internals';
 
 export interface TTestApp {
   url: string;

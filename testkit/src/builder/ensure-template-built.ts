@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { templatePaths } from '../render.ts';
+import { templatePaths } from '@dropsite/builder';
 
 const LOCK_STALE_MS = 5 * 60_000;
 const WAIT_MS = 120_000;

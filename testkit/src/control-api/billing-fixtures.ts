@@ -4,9 +4,9 @@ import { ZBillingRedirectResponseSchema, ZSubscriptionResponseSchema, type TSubs
 import { browserSignedInAs, createSignedInCreator } from './accounts.ts';
 import type { TBrowser } from './site-fixtures.ts';
 import { STANDIN_PRICES, standinBillingConfig, startStripeStandin, type TStripeStandin } from './stripe-standin.ts';
-import type { TDialect } from '../db/database.ts';
 import { testAppDatabase } from './test-database.ts';
 import { startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from './test-app.ts';
+import type { TDialect } from '@dropsite/control-api/internals';
 
 export interface TBillingApp {
   app: TTestApp;

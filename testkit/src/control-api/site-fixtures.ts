@@ -7,9 +7,7 @@ import { createHash } from 'node:crypto';
 import { derivedKeys, siteHtmlKey, type TSiteSettings } from '@dropsite/shared';
 import type { TTestApp } from './test-app.ts';
 import { makeFileRow, makeProjectRow } from './test-database.ts';
-import type { TNewFile, TProjectRow } from '../db/tables.ts';
-import { hashPassword } from '../sites/password-hash.ts';
-import { createProjectWithFiles } from '../projects/projects.repository.ts';
+import { type TNewFile, type TProjectRow, hashPassword, createProjectWithFiles } from '@dropsite/control-api/internals';
 
 export interface TSeededSite {
   project: TProjectRow;

@@ -1,8 +1,9 @@
 /** The API as its own process (control-api/src/main.ts), for tests that kill or signal it. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
-const MAIN = path.resolve(import.meta.dirname, '../main.ts');
+const MAIN = path.join(path.dirname(createRequire(import.meta.url).resolve('@dropsite/control-api/package.json')), 'src/main.ts');
 
 export interface TApiProcess {
   child: ChildProcess;

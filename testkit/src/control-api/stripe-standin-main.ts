@@ -1,6 +1,6 @@
 /**
  * Runs the Stripe stand-in (stripe-standin.ts) as its own process, for the e2e server or by hand:
- *   node control-api/src/test-support/stripe-standin-main.ts --port 12111 --webhook-url http://localhost:3210/api/billing/webhook
+ *   node testkit/src/control-api/stripe-standin-main.ts --port 12111 --webhook-url http://localhost:3210/api/billing/webhook
  * Give the API stripeStandinEnv(`http://127.0.0.1:${port}`). It answers GET /health once listening.
  */
 import { parseArgs } from 'node:util';

@@ -1,5 +1,5 @@
+import type { Mailer, TMailMessage } from '@dropsite/control-api/internals';
 /** A mailer that keeps what it is given, and the link of the last message to an address, for account tests. */
-import type { Mailer, TMailMessage } from '../notifications/mailer.ts';
 
 export interface TCapturingMailer extends Mailer {
   sent: TMailMessage[];

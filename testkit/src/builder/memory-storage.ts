@@ -1,6 +1,6 @@
 /** An in-memory BuilderStorage for tests: records every put in order. */
 import { Readable } from 'node:stream';
-import type { BuilderStorage } from '../types.ts';
+import type { BuilderStorage } from '@dropsite/builder';
 
 export interface TStoredObject {
   body: Buffer;

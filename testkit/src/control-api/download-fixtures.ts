@@ -5,7 +5,7 @@
 import yauzl from 'yauzl';
 import yazl from 'yazl';
 
-export { hasTool, makePdf, makePptx, makeVideo } from '@dropsite/builder/test-support';
+export { hasTool, makePdf, makePptx, makeVideo } from '../builder/media-fixtures.ts';
 
 export interface TYazlEntry {
   name: string;

@@ -1,7 +1,7 @@
 /** Plans for tests: a creator put on a paid plan directly, as the webhooks would (billing.routes.test.ts tests those). */
 import type { TPaidPlanId } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
-import { ensureSubscriptionRow } from '../billing/billing.repository.ts';
+import type { TAppDeps } from '@dropsite/control-api';
+import { ensureSubscriptionRow } from '@dropsite/control-api/internals';
 
 /** An active paid plan for the creator, for suites that test what the plan allows rather than billing. */
 export async function putOnPlan(deps: Pick<TAppDeps, 'db' | 'clock'>, creatorId: string, planId: TPaidPlanId): Promise<void> {

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import { expect } from 'vitest';
-import type { Storage } from '../storage/storage.ts';
+import type { Storage } from '@dropsite/control-api';
 
 export interface TRawResponse {
   status: number;

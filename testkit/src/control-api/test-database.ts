@@ -5,11 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Insertable, type KyselyPlugin, sql } from 'kysely';
 import { uploadKey } from '@dropsite/shared';
-import type { TConfig } from '../config/config.ts';
-import { createDatabase, migrateToLatest, type TDatabaseHandle, type TDialect } from '../db/database.ts';
-import { newId } from '../db/ids.ts';
-import type { TNewFile, TNewProject, UploadFilesTable, UploadSessionsTable } from '../db/tables.ts';
 import { isPostgresUp, requireService } from './services.ts';
+import { type TConfig, createDatabase, type TDatabaseHandle } from '@dropsite/control-api';
+import { migrateToLatest, type TDialect, newId, type TNewFile, type TNewProject, type UploadFilesTable, type UploadSessionsTable } from '@dropsite/control-api/internals';
 
 export type TTestDatabase = TDatabaseHandle & { cleanup(): Promise<void> };
 

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { DEFAULT_SITE_SETTINGS, detectFileKind } from '@dropsite/shared';
-import type { TBuildFile, TBuildInput, TBuildProject, TBuilderLogger } from '../types.ts';
+import type { TBuildFile, TBuildInput, TBuildProject, TBuilderLogger } from '@dropsite/builder';
 import type { MemoryStorage } from './memory-storage.ts';
 
 export const FIXTURE_CREATED_AT = Date.UTC(2025, 2, 4, 10, 30);
