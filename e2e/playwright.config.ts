@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import os from 'node:os';
 import path from 'node:path';
-import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
+import { API_ENV, API_NODE_FLAGS } from '@dropsite/control-api/api-launch';
 import { stripeStandinEnv } from '@dropsite/testkit/control-api/stripe-standin';
 
 const port = Number(process.env.E2E_PORT ?? 3210);

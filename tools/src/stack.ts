@@ -18,7 +18,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { API_ENV, API_NODE_FLAGS } from '../../control-api/api-launch.mjs';
+import { API_ENV, API_NODE_FLAGS } from '@dropsite/control-api/api-launch';
 import { startS3rver, type TS3rver } from '@dropsite/testkit/control-api/s3rver';
 import { isPostgresUp, isRedisUp } from '@dropsite/testkit/control-api/services';
 

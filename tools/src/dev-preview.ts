@@ -1,6 +1,6 @@
 /**
  * Builds fixture sites into a folder and serves them, to look at the template in a browser.
- * Usage: node builder/src/dev-preview.ts [--out /tmp/dropsite-preview] [--port 4600] [--no-serve]
+ * Usage: npm run preview -- [--out /tmp/dropsite-preview] [--port 4600] [--no-serve]
  * Then open http://localhost:4600/{slug} (slugs are printed). The server maps the API's file
  * URLs to the derived files, the way the control-api serves them.
  */
@@ -9,11 +9,11 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { TEMPLATE_ASSETS_PREFIX } from '@dropsite/shared';
-import { createSiteBuilder } from './build-site.ts';
-import { assetContentType } from './publish-assets.ts';
+import { createSiteBuilder } from '@dropsite/builder';
+import { assetContentType } from '@dropsite/builder';
 import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
 import { addFile, makeImage, makeProject } from '@dropsite/testkit/builder/fixtures';
-import type { TBuildFile, TBuildInput } from './types.ts';
+import type { TBuildFile, TBuildInput } from '@dropsite/builder';
 
 const { values } = parseArgs({
   options: { out: { type: 'string', default: '/tmp/dropsite-preview' }, port: { type: 'string', default: '4600' }, 'no-serve': { type: 'boolean', default: false } },

@@ -18,10 +18,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { ZUploadResponseSchema } from '@dropsite/shared';
-import { readCommandLine } from './cli.ts';
-import { makePptx } from './demo/pptx.ts';
+import { readCommandLine } from '@dropsite/scripts/cli';
+import { makePptx } from '@dropsite/scripts/demo/pptx';
 import { eventually } from './stack-test-support.ts';
-import { formatTable } from './text-table.ts';
+import { formatTable } from '@dropsite/scripts/text-table';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const EDGE_URL = 'http://localhost:8080';

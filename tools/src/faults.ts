@@ -13,7 +13,7 @@ import { isPostgresUp, isRedisUp } from '@dropsite/testkit/control-api/services'
 import { startFaultStack } from './faults/fault-stack.ts';
 import { FAULT_ROWS } from './faults/rows.ts';
 import type { TRowOutcome } from './faults/row.ts';
-import { formatTable } from './text-table.ts';
+import { formatTable } from '@dropsite/scripts/text-table';
 
 const USAGE = `Usage: npm run faults [-- --only <name>]
 
