@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as cheerio from 'cheerio';
 import { DEFAULT_SITE_SETTINGS, EMPTY_CONTACT_INFO, TEMPLATE_IDS, type TSiteRenderModel } from '@dropsite/shared';
-import { loadSiteRenderer } from '../../builder/src/render.ts';
+import { loadSiteRenderer } from '@dropsite/builder';
 import { ensureTemplateBuilt } from '@dropsite/testkit/builder/ensure-template-built';
 import { LONG_LINE, makeFile, makeImage, makePdfFile, makeSite, makeTextFile, makeVideoFile, makeZipFile } from '@dropsite/testkit/site-template';
 import { THEMES, themeDeclarations } from './styles/themes.ts';

@@ -5,11 +5,14 @@
  * specification, so a page that was never built fails by name.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { DEMO_PREVIEW_FORMATS, DEMO_PREVIEW_WIDTHS, demoPreviewPath, TEMPLATE_CATALOGUE, TEMPLATE_IDS } from '@dropsite/shared/templates';
 
 /** The built dashboard the API serves (its DASHBOARD_DIR, passed on to the test server; dashboard/dist by default). */
-export const DASHBOARD_DIST = path.resolve(process.env.DASHBOARD_DIR ?? path.join(import.meta.dirname, '../dashboard/dist'));
+export const DASHBOARD_DIST = path.resolve(
+  process.env.DASHBOARD_DIR ?? path.join(path.dirname(createRequire(import.meta.url).resolve('@dropsite/dashboard/package.json')), 'dist'),
+);
 /** Where the prerender writes its pages' index; the API serves them by path. */
 const PAGE_INDEX = path.join(DASHBOARD_DIST, 'pages/index.json');
 
