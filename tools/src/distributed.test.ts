@@ -3,7 +3,7 @@
  * a separate builder process (npm run builder), PostgreSQL, BullMQ on Redis and an
  * S3-compatible store (s3rver), all real, talking over loopback.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -34,14 +34,15 @@ function startProcess(
     child,
     output: () => out,
     exited,
-    waitFor: async (text, ms = 30_000) => {
-      const deadline = Date.now() + ms;
-      while (!out.includes(text)) {
-        if (Date.now() > deadline) throw new Error(`Timed out waiting for "${text}" in:\n${out}`);
-        if (child.exitCode !== null) throw new Error(`Process exited (${child.exitCode}) before "${text}":\n${out}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    },
+    waitFor: (text, ms = 30_000) =>
+      vi.waitFor(
+        () => {
+          if (out.includes(text)) return;
+          if (child.exitCode !== null) throw new Error(`Process exited (${child.exitCode}) before "${text}":\n${out}`);
+          throw new Error(`Timed out waiting for "${text}" in:\n${out}`);
+        },
+        { timeout: ms, interval: 100 },
+      ),
   };
 }
 
@@ -112,15 +113,9 @@ describe.skipIf(!available)('distributed deployment: API + builder process + Pos
     expect(res.status, JSON.stringify(body)).toBe(201);
     expect(body.url).toBe(`${baseUrl}/${body.slug}`);
 
-    const deadline = Date.now() + 30_000;
-    let status = '';
-    while (Date.now() < deadline) {
-      const s = (await (await fetch(`${baseUrl}/api/sites/${body.slug}/status`)).json()) as { status: string };
-      status = s.status;
-      if (status !== 'building') break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(status).toBe('live');
+    const statusOf = async () => ((await (await fetch(`${baseUrl}/api/sites/${body.slug}/status`)).json()) as { status: string }).status;
+    await expect.poll(statusOf, { timeout: 30_000, interval: 200 }).not.toBe('building');
+    expect(await statusOf()).toBe('live');
     expect(builder.output()).not.toContain('"level":50');
     // The request id travelled from the API's request into the job and the builder's own lines.
     const builderLines = builder

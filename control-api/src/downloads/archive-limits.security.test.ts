@@ -114,8 +114,7 @@ describe('archive entry and ZIP download limits', () => {
 
     stop.abort();
     await slow.body?.cancel().catch(() => {});
-    for (let i = 0; i < 100 && limiter.active() > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(limiter.active()).toBe(0);
+    await expect.poll(() => limiter.active(), { timeout: 2_000, interval: 20 }).toBe(0);
     const again = await entry('notes/readme.txt');
     expect(again.status).toBe(200);
     await again.arrayBuffer();
