@@ -45,8 +45,7 @@ describe.skipIf(!available)('PostgreSQL connections cut under a running process'
     expect((await sql<{ one: number }>`select 1 as one`.execute(database.db)).rows).toEqual([{ one: 1 }]);
     const before = reported.length;
     proxy.cutConnections();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(reported.length).toBeGreaterThan(before);
+    await expect.poll(() => reported.length, { timeout: 2_000, interval: 10 }).toBeGreaterThan(before);
     expect((await sql<{ one: number }>`select 1 as one`.execute(database.db)).rows).toEqual([{ one: 1 }]);
   });
 
