@@ -197,7 +197,11 @@ describe('an access change with an edge that keeps pages', () => {
     expect(Date.now() - changedAt).toBeGreaterThanOrEqual(1_300);
 
     // With no edge cache it waits for no timer: it answers before the event loop's next turn.
-    const quick = changeSiteAccess({ storage: storage as unknown as TAppDeps['storage'], config: { edgeCacheMs: 0 } as TAppDeps['config'] }, ['harbour-lights'], async () => {}).then(() => 'answered');
+    const quick = changeSiteAccess(
+      { storage: storage as unknown as TAppDeps['storage'], config: { edgeCacheMs: 0 } as TAppDeps['config'] },
+      ['harbour-lights'],
+      async () => {},
+    ).then(() => 'answered');
     const nextTurn = new Promise((resolve) => setImmediate(() => resolve('waited')));
     expect(await Promise.race([quick, nextTurn])).toBe('answered');
   });
