@@ -179,8 +179,17 @@ describe('slow clients', () => {
       expect(await within(extra.closed, 3000)).toBeLessThan(3000);
       expect(extra.received()).toBe('');
       for (const h of held) h.socket.destroy();
-      await new Promise((r) => setTimeout(r, 200));
-      expect((await fetch(`http://127.0.0.1:${small.port}/api/health`)).status).toBe(200);
+      // Served again once the server has seen the held connections close.
+      await expect
+        .poll(
+          () =>
+            fetch(`http://127.0.0.1:${small.port}/api/health`).then(
+              (res) => res.status,
+              () => 'refused',
+            ),
+          { timeout: 3_000, interval: 20 },
+        )
+        .toBe(200);
     } finally {
       await stopApi(small.child);
       await rm(dir, { recursive: true, force: true });
