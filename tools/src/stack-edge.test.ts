@@ -29,6 +29,14 @@ describe.skipIf(!available)('npm run stack: public pages served by the edge', ()
   let stack: TStack;
   /** Requests each API process logged, by path (LOG_LEVEL=debug logs one line per request). */
   const apiRequests = new Map<string, number>();
+  let markerRound = 0;
+  /** Each API process logs its requests in order: once a request sent straight to each is in the log, every earlier one is. */
+  const logsCaughtUp = async () => {
+    markerRound += 1;
+    const markers = stack.apiUrls.map((_, i) => `/logged-${markerRound}-${i}`);
+    await Promise.all(stack.apiUrls.map((url, i) => fetch(`${url}${markers[i]}`).then((res) => res.arrayBuffer())));
+    await expect.poll(() => markers.every((marker) => apiRequests.has(marker)), { timeout: 5_000, interval: 20 }).toBe(true);
+  };
   let cookie = '';
 
   const api = (pathname: string, init: RequestInit & { json?: unknown } = {}) => {
@@ -83,9 +91,10 @@ describe.skipIf(!available)('npm run stack: public pages served by the edge', ()
     expect(direct.status).toBe(200);
     const html = await direct.text();
     const counted = () => apiRequests.get(`/${slug}`) ?? 0;
-    await new Promise((resolve) => setTimeout(resolve, 300)); // the direct request's log line
+    // The counter sees page requests that do reach an API.
+    await logsCaughtUp();
     const before = counted();
-    expect(before).toBeGreaterThan(0); // the counter sees page requests that do reach an API
+    expect(before).toBeGreaterThan(0);
 
     const asked = [
       ['gzip, deflate, br', 'br'],
@@ -134,7 +143,7 @@ describe.skipIf(!available)('npm run stack: public pages served by the edge', ()
 
     // A load of views: none reaches an API process.
     await Promise.all(Array.from({ length: 200 }, () => view(slug, { 'accept-encoding': 'gzip, br' }).then((r) => r.arrayBuffer())));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await logsCaughtUp();
     expect(counted()).toBe(before);
 
     // A rebuild: the new page (new bytes, new ETag) at the edge within 5 s of its build.
