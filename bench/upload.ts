@@ -29,7 +29,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { CHUNK_PARALLELISM, CHUNK_SIZE } from '@dropsite/shared';
-import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
+import { API_ENV, API_NODE_FLAGS } from '@dropsite/control-api/api-launch';
 
 const MB = 1024 * 1024;
 const PEERS = ['bare', 'bare-sha256', 'tus', 'dropsite'] as const;

@@ -7,7 +7,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { publicRoutes, DEMO_READY_MS, waitForDemoSites } from './public-support.ts';
+import { publicRoutes, DEMO_READY_MS, waitForDemoSites } from '@dropsite/testkit/dashboard/public-pages';
 
 const WIDE = { width: 1280, height: 800 };
 

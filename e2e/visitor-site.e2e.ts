@@ -210,7 +210,8 @@ test.describe('a mixed site, its hero, theme and footer', () => {
     await page.evaluate(async () => {
       for (let y = 0; y < document.body.scrollHeight; y += 500) {
         window.scrollTo(0, y);
-        await new Promise((r) => setTimeout(r, 60));
+        // Two frames: the scroll is painted and the lazy viewers' intersection observers have run.
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
       }
     });
     await expect(page.locator('.pdf-toolbar__count')).toHaveText('1 / 2');
