@@ -7,7 +7,7 @@
 import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { extract as createExtract, pack as createPack, type Headers } from 'tar-stream';
+import { extract as createExtract, pack as createPack, type Header, type Pack } from 'tar-stream';
 
 /** An archive ends with two zero blocks of 512 bytes. */
 const END_OF_ARCHIVE_BYTES = 1024;
@@ -38,7 +38,7 @@ export async function* tarStream(files: AsyncIterable<TTarFile>): AsyncGenerator
   }
 }
 
-async function writeEntries(pack: ReturnType<typeof createPack>, files: AsyncIterable<TTarFile>): Promise<void> {
+async function writeEntries(pack: Pack, files: AsyncIterable<TTarFile>): Promise<void> {
   for await (const file of files) {
     let failure: Error | undefined;
     const done = new Promise<void>((resolve, reject) => {
@@ -49,7 +49,7 @@ async function writeEntries(pack: ReturnType<typeof createPack>, files: AsyncIte
       // The entry's failure reaches the callback above; its own error event would go unheard.
       entry.on('error', () => undefined);
       void copyBody(file, entry).then(
-        () => entry.end(),
+        () => entry.end(undefined),
         (error: Error) => {
           failure = error;
           entry.destroy(error);
@@ -60,7 +60,7 @@ async function writeEntries(pack: ReturnType<typeof createPack>, files: AsyncIte
   }
 }
 
-type TEntrySink = ReturnType<ReturnType<typeof createPack>['entry']>;
+type TEntrySink = ReturnType<Pack['entry']>;
 
 async function copyBody(file: TTarFile, entry: TEntrySink): Promise<void> {
   let written = 0;
@@ -90,7 +90,7 @@ export interface TTarEntry {
 }
 
 /** Entries a restore passes over: folders carry nothing it needs. */
-const PASSED_OVER: ReadonlySet<Headers['type']> = new Set(['directory']);
+const PASSED_OVER: ReadonlySet<string | null> = new Set(['directory']);
 
 /**
  * Reads a tar stream, handing each regular file to `onFile` with its bytes (read them all or none:
@@ -100,7 +100,7 @@ const PASSED_OVER: ReadonlySet<Headers['type']> = new Set(['directory']);
  */
 export async function readTar(source: AsyncIterable<Uint8Array>, onFile: (entry: TTarEntry, body: AsyncIterable<Buffer>) => Promise<void>): Promise<void> {
   const extract = createExtract();
-  let tail = Buffer.alloc(0);
+  let tail: Buffer = Buffer.alloc(0);
   let sourceError: unknown;
   async function* tracked(): AsyncGenerator<Buffer> {
     try {
@@ -123,12 +123,14 @@ export async function readTar(source: AsyncIterable<Uint8Array>, onFile: (entry:
   try {
     for await (const entry of extract) {
       const { header } = entry;
-      if (header.type !== null && PASSED_OVER.has(header.type)) {
+      // tar-stream names the types it knows; another (a vendor extension) comes as null.
+      const type: Header['type'] | null = header.type;
+      if (PASSED_OVER.has(type)) {
         entry.resume();
         continue;
       }
-      if (header.type !== 'file') {
-        refusal = new TarFormatError(`${header.name} is not a regular file (tar type ${JSON.stringify(header.type)}); a backup holds only files`);
+      if (type !== 'file') {
+        refusal = new TarFormatError(`${header.name} is not a regular file (tar type ${JSON.stringify(type)}); a backup holds only files`);
         throw refusal;
       }
       const size = header.size ?? Number.NaN;
