@@ -38,6 +38,7 @@ import {
   updateManagedProject,
 } from './site-management.service.ts';
 import type { TStoredFile } from '../projects/stored-files.ts';
+import { parseSiteSettings } from '../projects/projects.repository.ts';
 import { assertChangesAllowed, assertFeaturesAllowed, assertUploadAllowed, largestDeliveryLimit } from '../billing/plan-limits.ts';
 import { planUploadTarget, type TPlanUploadTarget } from '../uploads/plan-upload-target.ts';
 import { refreshUsageSoon } from '../billing/usage.service.ts';
@@ -66,7 +67,7 @@ function bytesOf(files: readonly TStoredUpload[]): number {
 /** The Pro switches a settings change turns on (those already on stay as they are: a downgrade deletes nothing). */
 function featuresTurnedOn(project: TProjectRow, patch: TProjectUpdateInput['settings']): Partial<Record<TProFeatureSetting, boolean>> | undefined {
   if (!patch) return undefined;
-  const current = JSON.parse(project.settings) as Partial<Record<TProFeatureSetting, boolean>>;
+  const current = parseSiteSettings(project.settings);
   return Object.fromEntries(
     PRO_FEATURES.map((feature) => {
       const setting = PRO_FEATURE_SETTINGS[feature];
