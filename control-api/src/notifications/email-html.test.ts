@@ -1,29 +1,9 @@
-/** Emails' HTML parts, rendered from React components: what a mail client shows, and nothing a caller typed as markup. */
+/** The digest email's HTML part, rendered from React components: what a mail client shows, and nothing a visitor typed as markup. */
 import * as cheerio from 'cheerio';
 import { describe, expect, it } from 'vitest';
-import { accountMessage } from '../accounts/account-mail.ts';
 import { composeEmail } from './notification-messages.ts';
 
 describe('email HTML', () => {
-  it('shows an account message as its text part says it, with the link under its action', () => {
-    const link = 'https://dropsite.example/api/auth/undo?token=a&b="c"';
-    const message = accountMessage('email_changed', 'old@example.com', link, 'new<b>@example.com');
-    const $ = cheerio.load(message.html);
-    expect(
-      $('p')
-        .map((_, p) => $(p).text())
-        .get(),
-    ).toEqual([
-      'Your Dropsite account now uses new<b>@example.com instead of this address.',
-      'It wasn’t me: restore my address',
-      expect.stringContaining('If it was not you, use the link'),
-      'If you asked for this yourself, there is nothing to do.',
-      'Dropsite',
-    ]);
-    expect($('a').attr('href')).toBe(link);
-    expect($('b')).toHaveLength(0);
-  });
-
   it('lists a digest’s first twenty interactions as text, counts the rest and links the site', () => {
     const items = Array.from({ length: 23 }, (_, i) => ({ message: `Ada <img src=x onerror=alert(${i})> commented`, created_at: Date.UTC(2026, 10, 27, 9, i) }));
     const email = composeEmail(items, { siteTitle: 'Harbour "Lights"', siteUrl: 'https://dropsite.example/s/harbour?a=1&b=2', dashboardUrl: 'https://dropsite.example/dashboard' });
