@@ -13,6 +13,7 @@ export { migrateToLatest, type TDialect } from './db/database.ts';
 export { newId } from './db/ids.ts';
 export type { TFileRow, TNewFile, TProjectRow, TNewProject, UploadFilesTable, UploadSessionsTable } from './db/tables.ts';
 export { AppError } from './http/app-error.ts';
+export { escapeHtml } from './http/escape-html.ts';
 export type { Mailer, TMailMessage } from './notifications/mailer.ts';
 export { createProjectWithFiles, insertFiles, insertProject, listFilesByProject } from './projects/projects.repository.ts';
 export { createInlineQueue } from './queue/inline-queue.ts';

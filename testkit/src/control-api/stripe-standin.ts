@@ -38,7 +38,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import type { TBillingInterval, TPaidPlanId } from '@dropsite/shared';
-import type { TBillingConfig } from '@dropsite/control-api/internals';
+import { escapeHtml, type TBillingConfig } from '@dropsite/control-api/internals';
 
 export const STANDIN_SECRET_KEY = 'sk_test_dropsite_standin';
 export const STANDIN_WEBHOOK_SECRET = 'whsec_dropsite_standin';
@@ -130,10 +130,6 @@ function sendHtml(res: ServerResponse, title: string, body: string): void {
         '<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#111;background:#fff}button,a.button{display:inline-block;font:inherit;padding:.6rem 1.2rem;margin:.5rem .5rem 0 0;border-radius:.4rem;border:1px solid #635bff;background:#635bff;color:#fff;text-decoration:none;cursor:pointer}a.secondary{background:#fff;color:#635bff}@media (prefers-color-scheme:dark){body{background:#111;color:#eee}a.secondary{background:#111}}</style>' +
         `</head><body><main>${body}</main></body></html>`,
     );
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function notFound(res: ServerResponse, what: string): void {
