@@ -9,7 +9,7 @@ import { DEFAULT_SITE_SETTINGS, EMPTY_CONTACT_INFO, TEMPLATE_IDS, type TSiteRend
 import { loadSiteRenderer } from '../../builder/src/render.ts';
 import { ensureTemplateBuilt } from '../../builder/src/test-support/ensure-template-built.ts';
 import { LONG_LINE, makeFile, makeImage, makePdfFile, makeSite, makeTextFile, makeVideoFile, makeZipFile } from './test-support/fixtures.ts';
-import { THEMES, themeDeclarations } from './styles/themes.ts';
+import { THEMES, themeDeclarations } from '@dropsite/shared/themes';
 
 beforeAll(ensureTemplateBuilt);
 

@@ -6,7 +6,7 @@
  */
 import { useId } from 'react';
 import { COLOR_MODES, COLOR_MODE_HINTS, COLOR_MODE_LABELS, HERO_LAYOUTS, HERO_LAYOUT_LABELS, THEME_STYLES, THEME_STYLE_LABELS, type TSiteLook } from '@dropsite/shared';
-import { THEMES } from '../../../site-template/src/styles/themes.ts';
+import { THEMES } from '@dropsite/shared/themes';
 import './look-fields.css';
 
 interface TLookFieldsProps {

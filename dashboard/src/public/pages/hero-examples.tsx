@@ -1,5 +1,5 @@
 import { DEFAULT_THEME_ID } from '@dropsite/shared/constants';
-import { THEME_IDS, THEMES, themeDeclarations } from '../../../../site-template/src/styles/themes.ts';
+import { THEME_IDS, THEMES, themeDeclarations } from '@dropsite/shared/themes';
 import { ArrowRightIcon } from '../../components/icons.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';
 import type { TPublicPage } from '../public-page.ts';

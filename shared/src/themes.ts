@@ -5,7 +5,9 @@
  * `data-theme` on <html>; with no theme set, the visitor's prefers-color-scheme picks the
  * professional light or dark theme. Fonts are system stacks: no font files, no third-party requests.
  */
-import { DEFAULT_THEME_ID, THEME_MODES, THEME_STYLES, type TColorMode } from '@dropsite/shared';
+import { DEFAULT_THEME_ID } from './constants.ts';
+import type { TColorMode } from './site-look.ts';
+import { THEME_MODES, THEME_STYLES } from './site-rules.ts';
 
 export type TThemeStyle = (typeof THEME_STYLES)[number];
 export type TThemeMode = (typeof THEME_MODES)[number];
