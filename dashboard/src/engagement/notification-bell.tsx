@@ -8,21 +8,21 @@
 import { useCallback, useEffect, useId, useRef, useState, useSyncExternalStore, type JSX } from 'react';
 import { NOTIFICATION_BELL_REFRESH_MS, type TLocalNotification, type TNotificationType } from '@dropsite/shared';
 import { formatAlertTime } from '@dropsite/shared/browser/relative-time';
-import { CheckIcon, ClockIcon, HeartIcon, MessageIcon } from './engagement-icons.tsx';
+import { CheckIcon, ExpiryClockIcon, FavoriteIcon, CommentIcon } from '../ui/icons.tsx';
 import { DASHBOARD_PATH, getNotificationCenter, useCreatorEngagement } from './creator-engagement.ts';
 import { countUnread, formatUnreadBadge, type TNotificationCenter } from './notifications.ts';
 import { refreshAccountAlerts } from './account-alerts.ts';
 import { STORAGE_KEYS, accountNotificationsKey } from './storage-keys.ts';
 import { useSession } from '../auth/session-store.ts';
 import { readNotificationPermission, requestNotificationPermission, type TNotificationPermission } from './browser-notifications.ts';
-import { SignUpLink } from '../components/sign-up-link.tsx';
+import { SignUpLink } from '../auth/sign-up-link.tsx';
 import './engagement.css';
 
 const TYPE_ICONS: Record<TNotificationType, () => JSX.Element> = {
-  comment: () => <MessageIcon size={16} />,
-  favorite: () => <HeartIcon size={16} />,
+  comment: () => <CommentIcon size={16} />,
+  favorite: () => <FavoriteIcon size={16} />,
   approval: () => <CheckIcon size={16} />,
-  expiration_warning: () => <ClockIcon size={16} />,
+  expiration_warning: () => <ExpiryClockIcon size={16} />,
 };
 
 /** A prerendered page and its hydration show no alerts; the browser's stored ones arrive right after. */

@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactElement } from 'react';
 import { describeFileType, detectFileKind, formatBytes, type TFileKind } from '@dropsite/shared';
-import { AlertIcon, ArchiveIcon, AudioIcon, CloseIcon, DocumentIcon, FolderIcon, ImageIcon, SlidesIcon, VideoIcon } from '../components/icons.tsx';
+import { AlertIcon, ArchiveIcon, AudioIcon, CloseIcon, DocumentIcon, FolderIcon, ImageIcon, SlidesIcon, VideoIcon } from '../ui/icons.tsx';
 import { findDuplicates, type TChosenFile } from './chosen-files.ts';
 
 const KIND_ICONS: Record<TFileKind, (p: { size?: number }) => ReactElement> = {

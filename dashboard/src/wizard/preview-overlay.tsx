@@ -1,8 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { TChosenFile } from '../upload/chosen-files.ts';
-import { AlertIcon, ArrowRightIcon } from '../components/icons.tsx';
+import { AlertIcon, ArrowRightIcon, ArrowLeftIcon, EyeIcon } from '../ui/icons.tsx';
 import { buildPreviewRequest, previewFrameUrl, PREVIEW_CONTENT_MESSAGE, PREVIEW_READY_MESSAGE, scriptHashesOf } from './preview-html.ts';
-import { ArrowLeftIcon, EyeIcon } from './wizard-icons.tsx';
 import type { TWizardForm } from './wizard-state.ts';
 
 // Formats every browser decodes, so their sizes can be measured and shown.

@@ -16,10 +16,10 @@ import { SessionCheckFailed } from '../../auth/session-check-failed.tsx';
 import { getSessionStore, useSession } from '../../auth/session-store.ts';
 import { signOutAndLeave } from '../../auth/sign-out.ts';
 import { describeUserAgent } from '../../auth/user-agent.ts';
-import { Avatar } from '../../components/avatar.tsx';
-import { AlertIcon, CheckIcon } from '../../components/icons.tsx';
-import { SiteFooter } from '../../components/site-footer.tsx';
-import { SiteHeader } from '../../components/site-header.tsx';
+import { Avatar } from '../../ui/avatar.tsx';
+import { AlertIcon, CheckIcon } from '../../ui/icons.tsx';
+import { SiteFooter } from '../../chrome/site-footer.tsx';
+import { SiteHeader } from '../../chrome/site-header.tsx';
 import '../../auth/auth.css';
 import './account-page.css';
 

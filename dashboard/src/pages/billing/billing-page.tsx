@@ -25,12 +25,12 @@ import { ApiRequestError } from '@dropsite/shared/browser/api-client';
 import { authApi } from '../../auth/auth-api.ts';
 import { BILLING_PATH } from '../../auth/auth-paths.ts';
 import { failureMessage } from '../../auth/failure-message.ts';
-import { AlertIcon, CheckIcon } from '../../components/icons.tsx';
-import { PlanFeatures } from '../../components/plan-features.tsx';
-import { SiteFooter } from '../../components/site-footer.tsx';
-import { SiteHeader } from '../../components/site-header.tsx';
-import { AccessGuard } from '../dashboard/access-guard.tsx';
-import { createCheckout, fetchSubscription, fetchUsage, openBillingPortal, startTrial } from './billing-api.ts';
+import { AlertIcon, CheckIcon } from '../../ui/icons.tsx';
+import { PlanFeatures } from '../../ui/plan-features.tsx';
+import { SiteFooter } from '../../chrome/site-footer.tsx';
+import { SiteHeader } from '../../chrome/site-header.tsx';
+import { AccessGuard } from '../../auth/access-guard.tsx';
+import { createCheckout, fetchSubscription, fetchUsage, openBillingPortal, startTrial } from '../../billing/billing-api.ts';
 import {
   billingActionMessage,
   billingLoadMessage,
@@ -48,10 +48,10 @@ import {
   usagePercent,
   yearlySaving,
   type TCheckoutReturn,
-} from './billing-view.ts';
-import { TrialStartedDialog } from './trial-started-dialog.tsx';
+} from '../../billing/billing-view.ts';
+import { TrialStartedDialog } from '../../billing/trial-started-dialog.tsx';
 import '../dashboard/dashboard.css';
-import './billing.css';
+import '../../billing/billing.css';
 
 /** How often, and for how long, the page asks whether Stripe's webhook has fulfilled the payment. */
 const CHECKOUT_POLL_MS = 2_000;

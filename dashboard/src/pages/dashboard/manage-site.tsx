@@ -6,14 +6,14 @@
  */
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { TEMPLATE_IDS, confirmsTitle, describeFileType, formatBytes, type TBuildProgress, type TManagedFile, type TManagedProject } from '@dropsite/shared';
-import { ViewSiteLink } from '../../components/view-site-link.tsx';
-import { queueToast } from '../../components/toast.tsx';
-import { PlanLimitMessage } from '../billing/plan-limit-message.tsx';
+import { ViewSiteLink } from '../../ui/view-site-link.tsx';
+import { queueToast } from '../../ui/toast.tsx';
+import { PlanLimitMessage } from '../../billing/plan-limit-message.tsx';
 import { TEMPLATES } from '../../wizard/template-step.tsx';
 import { addManagedFiles, deleteManagedProject, fetchBuildProgress, fetchManagedProject, removeManagedFile, replaceManagedFile, updateManagedProject } from './manage-api.ts';
 import { describeBuild, isSitePasswordLongEnough, settingsFormOf, settingsUpdate, type TSettingsForm } from './manage-forms.ts';
-import { Switch } from '../../components/switch.tsx';
-import { LookFields } from '../../components/look-fields.tsx';
+import { Switch } from '../../ui/switch.tsx';
+import { LookFields } from '../../ui/look-fields.tsx';
 import { notificationRecipientOf, notificationsBlockedReason } from '../../engagement/notification-recipient.ts';
 import './manage-site.css';
 

@@ -15,7 +15,7 @@ import {
   type TSubscriptionResponse,
   type TUsageResponse,
 } from '@dropsite/shared';
-import { parseReply } from '../../api-reply.ts';
+import { parseReply } from '../api-reply.ts';
 
 export async function fetchSubscription(send?: TSendRequest): Promise<TSubscriptionResponse> {
   return parseReply(ZSubscriptionResponseSchema, await callApi('/api/billing/subscription', {}, send));

@@ -4,8 +4,8 @@
  * signed in the same place leads to the dashboard, where the claim banner takes the sites over.
  */
 import type { ReactNode } from 'react';
-import { DASHBOARD_PATH, currentReturnPath, signInHref } from '../auth/auth-paths.ts';
-import { useSession } from '../auth/session-store.ts';
+import { DASHBOARD_PATH, currentReturnPath, signInHref } from './auth-paths.ts';
+import { useSession } from './session-store.ts';
 
 interface TSignUpLinkProps {
   className?: string;

@@ -1,5 +1,5 @@
-import { NewsletterForm } from '../public/forms/newsletter-form.tsx';
-import { Logo } from './logo.tsx';
+import { NewsletterForm } from '../forms/newsletter-form.tsx';
+import { Logo } from '../ui/logo.tsx';
 import './site-footer.css';
 
 const FOOTER_GROUPS = [

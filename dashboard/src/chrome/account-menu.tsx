@@ -7,7 +7,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { TCreatorPublic } from '@dropsite/shared';
 import { ACCOUNT_PATH, BILLING_PATH, DASHBOARD_PATH } from '../auth/auth-paths.ts';
 import { signOutAndLeave } from '../auth/sign-out.ts';
-import { Avatar } from './avatar.tsx';
+import { Avatar } from '../ui/avatar.tsx';
 
 function menuItems(menu: HTMLElement | null): HTMLElement[] {
   return [...(menu?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];

@@ -1,5 +1,5 @@
 /** The published site, in a new tab, said so to screen readers. */
-import { ExternalIcon } from '../wizard/wizard-icons.tsx';
+import { ExternalIcon } from './icons.tsx';
 
 export function ViewSiteLink({ href, className, iconSize = 16 }: { href: string; className: string; iconSize?: number }) {
   return (

@@ -4,8 +4,8 @@
  */
 import { useId } from 'react';
 import { PLANS, TRIAL_DAYS, TRIAL_PLAN_ID } from '@dropsite/shared';
-import { CheckIcon } from '../../components/icons.tsx';
-import { SheetDialog } from '../../components/sheet-dialog.tsx';
+import { CheckIcon } from '../ui/icons.tsx';
+import { SheetDialog } from '../ui/sheet-dialog.tsx';
 import { formatBillingDate } from './billing-view.ts';
 import './trial-started-dialog.css';
 

@@ -5,9 +5,9 @@
 import { useId } from 'react';
 import { AuthForm } from '../auth/auth-form.tsx';
 import { currentReturnPath, type TAuthMode } from '../auth/auth-paths.ts';
-import { CloseIcon } from './icons.tsx';
-import { SheetDialog } from './sheet-dialog.tsx';
-import './close-button.css';
+import { CloseIcon } from '../ui/icons.tsx';
+import { SheetDialog } from '../ui/sheet-dialog.tsx';
+import '../ui/close-button.css';
 import './auth-dialog.css';
 
 interface TAuthDialogProps {

@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from 'react';
 import { PLANS, TRIAL_DAYS, TRIAL_PLAN_ID, type TSubscription } from '@dropsite/shared';
-import { BILLING_PATH } from '../../auth/auth-paths.ts';
+import { BILLING_PATH } from '../auth/auth-paths.ts';
 import { fetchSubscription, startTrial } from './billing-api.ts';
 import { billingActionMessage, formatBillingDate, statusBadge } from './billing-view.ts';
 import { TrialStartedDialog } from './trial-started-dialog.tsx';

@@ -1,7 +1,7 @@
 import { ApiRequestError } from '@dropsite/shared/browser/api-client';
 import { BILLING_ERRORS, PLANS, type TSubscription } from '@dropsite/shared';
 import { describe, expect, it } from 'vitest';
-import { UploadError } from '../../upload/upload-errors.ts';
+import { UploadError } from '../upload/upload-errors.ts';
 import {
   billingActionMessage,
   billingLoadMessage,

@@ -5,10 +5,10 @@
  */
 import { useEffect, type ReactNode } from 'react';
 import type { TCreatorPublic } from '@dropsite/shared';
-import { signInHref } from '../../auth/auth-paths.ts';
-import { SessionCheckFailed } from '../../auth/session-check-failed.tsx';
-import { useSession } from '../../auth/session-store.ts';
-import { DashboardLoading } from './dashboard-loading.tsx';
+import { signInHref } from './auth-paths.ts';
+import { SessionCheckFailed } from './session-check-failed.tsx';
+import { useSession } from './session-store.ts';
+import { DashboardLoading } from '../ui/dashboard-loading.tsx';
 
 /** How long the signed-out message stays before the browser leaves for /sign-in. */
 const REDIRECT_DELAY_MS = 900;

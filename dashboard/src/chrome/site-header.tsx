@@ -4,9 +4,9 @@ import { ACCOUNT_PATH, BILLING_PATH, DASHBOARD_PATH, currentReturnPath, signInHr
 import { useSession } from '../auth/session-store.ts';
 import { signOutAndLeave } from '../auth/sign-out.ts';
 import { AccountMenu } from './account-menu.tsx';
-import { Avatar } from './avatar.tsx';
-import { CloseIcon, MenuIcon } from './icons.tsx';
-import { Logo } from './logo.tsx';
+import { Avatar } from '../ui/avatar.tsx';
+import { CloseIcon, MenuIcon } from '../ui/icons.tsx';
+import { Logo } from '../ui/logo.tsx';
 import { NotificationBell } from '../engagement/notification-bell.tsx';
 import './site-header.css';
 

@@ -14,7 +14,7 @@ export function NewsletterForm({ idPrefix = 'newsletter', headingLevel = 'h3' }:
     const element = root.current;
     if (!element) return;
     // mount() enhances a form once, so a page whose loader already did it is left as it is.
-    void import('../islands/forms.ts').then((island) => island.mount(element));
+    void import('./form-island.ts').then((island) => island.mount(element));
   }, []);
   return (
     <div ref={root} className="form-island form-island--compact" data-island="forms">

@@ -1,11 +1,11 @@
 /**
  * The pieces every public form is made of: a labelled field with its error line, the hidden
  * honeypot, the live regions and the confirmation shown once sent. Plain HTML, prerendered; the
- * forms island (islands/forms.ts) reads the data-* hooks.
+ * forms island (form-island.ts) reads the data-* hooks.
  */
 import type { ReactNode } from 'react';
 import { FORM_CONFIRMATIONS, FORM_ENDPOINTS, HONEYPOT_FIELD, type TFormKind } from '@dropsite/shared/browser/form-rules';
-import { AlertIcon, CheckIcon } from '../../components/icons.tsx';
+import { AlertIcon, CheckIcon } from '../ui/icons.tsx';
 import './forms.css';
 
 export type THeadingLevel = 'h2' | 'h3';
