@@ -14,7 +14,7 @@ import { AnalyticsPanel } from './analytics-panel.tsx';
 import { FileList } from './file-list.tsx';
 import { useLiveActivity } from './live-activity.ts';
 import { averageInteractionsPerFile, formatDate, plural, topEngagedFiles, viewsToFavoritesConversion } from './project-insights.ts';
-import { ManageSite } from './manage-site.tsx';
+import { ManageSite } from './manage-site/index.tsx';
 import { Tabs } from './tabs.tsx';
 import './dashboard.css';
 

@@ -3,9 +3,12 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { load } from 'cheerio';
 import { ZSitePasswordSchema, type TManagedProject } from '@dropsite/shared';
-import { BuildLine, DeleteSection, FilesSection, SettingsForm } from './manage-site.tsx';
-import { Tabs } from './tabs.tsx';
-import { describeBuild, fromDateTimeLocal, isSitePasswordLongEnough, lookOfProject, lookUpdate, settingsFormOf, settingsUpdate, toDateTimeLocal } from './manage-forms.ts';
+import { DeleteSection } from './delete-section.tsx';
+import { FilesSection } from './files-section.tsx';
+import { BuildLine } from './index.tsx';
+import { SettingsForm } from './settings-form.tsx';
+import { Tabs } from '../tabs.tsx';
+import { describeBuild, fromDateTimeLocal, isSitePasswordLongEnough, lookOfProject, lookUpdate, settingsFormOf, settingsUpdate, toDateTimeLocal } from '../manage-forms.ts';
 
 const render = (element: Parameters<typeof renderToStaticMarkup>[0]) => load(renderToStaticMarkup(element));
 
