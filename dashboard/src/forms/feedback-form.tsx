@@ -4,17 +4,10 @@
  * Template' fills (/feedback?subject=Request%20Template, read by the island).
  */
 import { FEEDBACK_RATING_MAX, FEEDBACK_RATING_MIN, FORM_LIMITS } from '@dropsite/shared/browser/form-rules';
+import { RatingStarIcon } from '../ui/icons.tsx';
 import { Field, FormDone, FormMessages, PublicForm, type THeadingLevel } from './form-parts.tsx';
 
 const STARS = Array.from({ length: FEEDBACK_RATING_MAX - FEEDBACK_RATING_MIN + 1 }, (_, i) => FEEDBACK_RATING_MIN + i);
-
-function StarIcon() {
-  return (
-    <svg width="28" height="28" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path d="m12 3.2 2.7 5.5 6 .9-4.35 4.24 1.03 6-5.38-2.83-5.38 2.83 1.03-6L3.3 9.6l6-.9z" strokeWidth="1.6" strokeLinejoin="round" />
-    </svg>
-  );
-}
 
 function StarRating({ idPrefix }: { idPrefix: string }) {
   return (
@@ -27,7 +20,7 @@ function StarRating({ idPrefix }: { idPrefix: string }) {
           <span key={stars} className="form-rating__star">
             <input id={`${idPrefix}-rating-${stars}`} type="radio" name="rating" value={stars} className="form-rating__input" />
             <label htmlFor={`${idPrefix}-rating-${stars}`} className="form-rating__label" title={`${stars} of ${FEEDBACK_RATING_MAX}`}>
-              <StarIcon />
+              <RatingStarIcon />
               <span className="form-visually-hidden">
                 {stars} {stars === 1 ? 'star' : 'stars'}
               </span>

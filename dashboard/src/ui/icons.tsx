@@ -320,3 +320,20 @@ export const ExpiryClockIcon = (p: TIconProps) => (
     <path d="M12 8v4.5l3 1.5" />
   </Icon>
 );
+
+/** The header's bell, drawn with a wider clapper than BellIcon. */
+export const NotificationBellIcon = (p: TIconProps) => (
+  <Icon {...p}>
+    <path d="M6 16.5V11a6 6 0 0 1 12 0v5.5l1.5 2h-15Z" />
+    <path d="M10 20.5a2.2 2.2 0 0 0 4 0" />
+  </Icon>
+);
+
+/** A star of the feedback form's rating: filled and outlined by the form's stylesheet, not by the icon frame. */
+export function RatingStarIcon() {
+  return (
+    <svg width="28" height="28" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path d="m12 3.2 2.7 5.5 6 .9-4.35 4.24 1.03 6-5.38-2.83-5.38 2.83 1.03-6L3.3 9.6l6-.9z" strokeWidth="1.6" strokeLinejoin="round" />
+    </svg>
+  );
+}
