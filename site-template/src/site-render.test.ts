@@ -9,7 +9,7 @@ import { DEFAULT_SITE_SETTINGS, EMPTY_CONTACT_INFO, TEMPLATE_IDS, type TSiteRend
 import { loadSiteRenderer } from '@dropsite/builder';
 import { ensureTemplateBuilt } from '@dropsite/testkit/builder/ensure-template-built';
 import { LONG_LINE, makeFile, makeImage, makePdfFile, makeSite, makeTextFile, makeVideoFile, makeZipFile } from '@dropsite/testkit/site-template';
-import { THEMES, themeDeclarations } from './styles/themes.ts';
+import { THEMES, themeDeclarations } from '@dropsite/shared/themes';
 
 beforeAll(ensureTemplateBuilt);
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { BROWSER_IMAGE_TYPES, describeFileType, detectFileKind, formatBytes } from '@dropsite/shared';
-import { AlertIcon, CloseIcon, FileTypeIcon, FolderIcon } from '../components/icons.tsx';
+import { AlertIcon, CloseIcon, FileTypeIcon, FolderIcon } from '../ui/icons.tsx';
 import { findDuplicates, type TChosenFile } from './chosen-files.ts';
 
 const MAX_PREVIEW_BYTES = 40 * 1024 * 1024;

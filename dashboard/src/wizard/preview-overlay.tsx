@@ -1,9 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { BROWSER_IMAGE_TYPES } from '@dropsite/shared';
 import type { TChosenFile } from '../upload/chosen-files.ts';
-import { AlertIcon, ArrowRightIcon } from '../components/icons.tsx';
+import { AlertIcon, ArrowRightIcon, ArrowLeftIcon, EyeIcon } from '../ui/icons.tsx';
 import { buildPreviewRequest, previewFrameUrl, PREVIEW_CONTENT_MESSAGE, PREVIEW_READY_MESSAGE, scriptHashesOf } from './preview-html.ts';
-import { ArrowLeftIcon, EyeIcon } from './wizard-icons.tsx';
 import type { TWizardForm } from './wizard-state.ts';
 
 const MAX_MEASURED = 200;

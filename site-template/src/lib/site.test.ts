@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contactName, isPlainEmail, largeImageUrl, metaDescription, orderSiteFiles, typeLabel } from './site.ts';
-import { THEME_IDS, THEMES, pageLook, resolveThemeId, themeCss, themeDeclarations } from '../styles/themes.ts';
+import { THEME_IDS, THEMES, pageLook, resolveThemeId, themeCss, themeDeclarations } from '@dropsite/shared/themes';
 
 describe('site helpers', () => {
   it('cuts long descriptions at a word boundary', () => {

@@ -6,12 +6,10 @@
 import { useId, useState, type FormEvent } from 'react';
 import { COMMENT_MAX_CHARS } from '@dropsite/shared';
 import { formatCommentTime } from '@dropsite/shared/browser/relative-time';
-import { AlertIcon, CheckIcon, FileTypeIcon, FolderIcon, HeartIcon, MessageIcon } from '../../components/icons.tsx';
-import { EyeIcon } from '../../wizard/wizard-icons.tsx';
+import { AlertIcon, CheckIcon, FileTypeIcon, FolderIcon, HeartIcon, MessageIcon, EyeIcon, ChevronDownIcon, PendingIcon, ReplyIcon } from '../../ui/icons.tsx';
 import { postCreatorReply } from '../../dashboard-api/dashboard-api.ts';
 import { describeFileType, formatBytes, type TDetailsComment, type TDetailsCommentReply, type TProjectFileDetails } from '@dropsite/shared';
 import { AnalyticsPanel } from './analytics-panel.tsx';
-import { ChevronDownIcon, PendingIcon, ReplyIcon } from './dashboard-icons.tsx';
 import { approvalStateOf, commenterName, formatDate, type TApprovalTone } from './project-insights.ts';
 
 interface TFileListProps {

@@ -3,11 +3,11 @@
  * dashboard, without the landing page's pitch around it; what it publishes joins the account.
  */
 import { useEffect } from 'react';
-import { SiteFooter } from '../../components/site-footer.tsx';
-import { SiteHeader } from '../../components/site-header.tsx';
+import { SiteFooter } from '../../chrome/site-footer.tsx';
+import { SiteHeader } from '../../chrome/site-header.tsx';
 import { UploadWizard } from '../../wizard/upload-wizard.tsx';
-import { ArrowLeftIcon } from '../../wizard/wizard-icons.tsx';
-import { AccessGuard } from './access-guard.tsx';
+import { ArrowLeftIcon } from '../../ui/icons.tsx';
+import { AccessGuard } from '../../auth/access-guard.tsx';
 import { NEW_SITE_PATH } from '../../routes.ts';
 import './dashboard.css';
 

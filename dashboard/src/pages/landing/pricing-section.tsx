@@ -1,5 +1,5 @@
 import { PLANS, PLAN_IDS, TRIAL_DAYS, type TPlan, type TPlanId } from '@dropsite/shared/plans';
-import { PlanFeatures } from '../../components/plan-features.tsx';
+import { PlanFeatures } from '../../ui/plan-features.tsx';
 
 /**
  * Each card's button (spec 9: Pro 'Start Free Trial', Business 'Contact Sales'). Pro leads to the

@@ -1,5 +1,5 @@
 import { ANONYMOUS_WINDOW_DAYS } from '@dropsite/shared/constants';
-import { ArrowRightIcon } from '../../components/icons.tsx';
+import { ArrowRightIcon } from '../../ui/icons.tsx';
 
 /**
  * Spec: a sign-up prompt block right after the hero; its button goes to /dashboard (which asks a
