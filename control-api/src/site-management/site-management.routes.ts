@@ -28,7 +28,6 @@ import {
   updateManagedProject,
 } from './site-management.service.ts';
 import type { TStoredFile } from '../projects/stored-files.ts';
-import { parseSiteSettings } from '../projects/projects.repository.ts';
 import { assertChangesAllowed, assertFeaturesAllowed, assertUploadAllowed, largestDeliveryLimit } from '../billing/plan-limits.ts';
 import { planUploadTarget, type TPlanUploadTarget } from '../uploads/plan-upload-target.ts';
 import { refreshUsageSoon } from '../billing/usage.service.ts';
