@@ -19,7 +19,7 @@ import http from 'node:http';
 import os from 'node:os';
 import { sql } from 'kysely';
 import { freeSubscriptionRow } from '@dropsite/control-api';
-import { startStripeStandin, STANDIN_PRICES, stripeStandinEnv, type TStandinEvent, type TStripeStandin } from '../control-api/src/test-support/stripe-standin.ts';
+import { startStripeStandin, STANDIN_PRICES, stripeStandinEnv, type TStandinEvent, type TStripeStandin } from '@dropsite/testkit/control-api/stripe-standin';
 import { BENCH_PG_URL, isPostgresReachable } from './load-harness.ts';
 import { printFigures, startEmbeddedApp } from './lib.ts';
 

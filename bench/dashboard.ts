@@ -24,7 +24,7 @@ import express from 'express';
 import { sql } from 'kysely';
 import { createApp, type TAppDeps } from '@dropsite/control-api';
 import { uploadKey } from '@dropsite/shared';
-import { signUpThroughOutbox } from '../scripts/src/sign-up-link.ts';
+import { signUpThroughOutbox } from '@dropsite/tools/sign-up-link';
 import { printFigures } from './lib.ts';
 import {
   announceReady,

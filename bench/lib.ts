@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { createApp, createRuntime, loadConfig, type TRuntime } from '@dropsite/control-api';
 
 // Real PDFs and ZIPs written by hand, shared with the builder's tests.
-export { makePdf, makeZip } from '@dropsite/builder/test-support';
+export { makePdf, makeZip } from '@dropsite/testkit/builder/media-fixtures';
 
 // The benchmarks run with NODE_ENV=production, which needs a session secret (a throwaway one here).
 const BENCH_SESSION_SECRET = 'bench-only-session-secret-0123456789abcdef';

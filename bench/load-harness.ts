@@ -10,7 +10,7 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import { createRuntime, loadConfig, type TRuntime } from '@dropsite/control-api';
-import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
+import { API_ENV, API_NODE_FLAGS } from '@dropsite/control-api/api-launch';
 
 export const BENCH_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 export const BENCH_PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -28,10 +28,10 @@ import sharp from 'sharp';
 import { z } from 'zod';
 import { createDatabase } from '@dropsite/control-api';
 import { ZCreatorProjectsResponseSchema, ZProjectDetailsResponseSchema } from '@dropsite/shared';
-import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
-import { startTestStack } from '../scripts/src/stack-test-support.ts';
-import { freePort } from '../scripts/src/stack.ts';
-import { signUpThroughOutbox } from '../scripts/src/sign-up-link.ts';
+import { API_ENV, API_NODE_FLAGS } from '@dropsite/control-api/api-launch';
+import { startTestStack } from '@dropsite/tools/stack-test-support';
+import { freePort } from '@dropsite/tools/stack';
+import { signUpThroughOutbox } from '@dropsite/tools/sign-up-link';
 import { cpuMsOf, placeLoadGenerator } from './load-harness.ts';
 import { runPaced, type TPacedRequest } from './paced-load.ts';
 

@@ -16,8 +16,8 @@
  */
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser } from '@playwright/test';
-import { publicRoutes } from '../e2e/public-support.ts';
-import { seedDemoSites } from '../scripts/src/demo/seed.ts';
+import { publicRoutes } from '@dropsite/testkit/dashboard/public-pages';
+import { seedDemoSites } from '@dropsite/scripts/demo/seed';
 import { median, startEmbeddedApp } from './lib.ts';
 
 process.env.NODE_ENV = 'production';

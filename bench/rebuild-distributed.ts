@@ -21,8 +21,8 @@ import os from 'node:os';
 import { sql } from 'kysely';
 import { createRuntime, enqueueRebuilds, loadConfig, type TAppDeps, type TRuntime } from '@dropsite/control-api';
 import { siteHtmlKey } from '@dropsite/shared';
-import { isStackAvailable, startTestStack } from '../scripts/src/stack-test-support.ts';
-import type { TStack } from '../scripts/src/stack.ts';
+import { isStackAvailable, startTestStack } from '@dropsite/tools/stack-test-support';
+import type { TStack } from '@dropsite/tools/stack';
 import { mb, printFigures, readAll, startEmbeddedRuntime } from './lib.ts';
 import {
   buildReferenceProject,

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { buildRenderModel, loadSiteRenderer, templatePaths } from '@dropsite/builder';
 import { rebuildProjects, type TRebuildProgress } from '@dropsite/control-api';
 import { FILE_KINDS, siteHtmlKey } from '@dropsite/shared';
-import { loadBuildInput } from '../control-api/src/builds/build-input.ts';
+import { loadBuildInput } from '@dropsite/control-api/internals';
 import { mb, median, printFigures, readAll, startEmbeddedRuntime, startRssSampler } from './lib.ts';
 import { buildReferenceProject, buildStatusCounts, derivedFromRows, makeReferenceFiles, seedProjects } from './seed-sites.ts';
 

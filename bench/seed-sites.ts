@@ -21,12 +21,10 @@ import {
   type TDerivedMetadata,
   type TFileKind,
 } from '@dropsite/shared';
-// Seeding goes straight to the repository (relative: control-api exports no repositories).
-import { insertFiles, insertProject, listFilesByProject } from '../control-api/src/projects/projects.repository.ts';
-import { loadBuildInput } from '../control-api/src/builds/build-input.ts';
-import type { TFileRow, TNewFile, TNewProject } from '../control-api/src/db/tables.ts';
+// Seeding goes straight to the repository, which control-api's public API does not expose.
+import { insertFiles, insertProject, listFilesByProject, loadBuildInput, type TFileRow, type TNewFile, type TNewProject } from '@dropsite/control-api/internals';
 // What the builder hashes to decide whether a site's link picture must be drawn again.
-import { ogImageInput, ogImageInputHash } from '../builder/src/og-image-cache.ts';
+import { ogImageInput, ogImageInputHash } from '@dropsite/builder';
 import { makeCameraJpeg, makePdf, makeZip, readAll } from './lib.ts';
 
 type TDb = TAppDeps['db'];

@@ -21,8 +21,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import sharp from 'sharp';
-import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
-import { freePort, startStack } from '../scripts/src/stack.ts';
+import { API_ENV, API_NODE_FLAGS } from '@dropsite/control-api/api-launch';
+import { freePort, startStack } from '@dropsite/tools/stack';
 import { dropResponseBodies } from './load-harness.ts';
 import { printFigures } from './lib.ts';
 

@@ -10,12 +10,12 @@
  * (c) Dropsite: the chunked protocol (init, 10 MiB chunks with X-Chunk-Sha256, 3 in flight, complete with
  *     the whole-file SHA-256 verified), on the embedded defaults (SQLite, disk storage). Parts are not
  *     fsynced one by one: the file is fsynced once at complete, and chunks acknowledged before a power
- *     cut are checked after it (docs/architecture.md, "Resumable uploads").
+ *     cut are checked after it (docs/uploads.md, "Resumable uploads").
  * Each server runs in its own child process started like the API (same Node flags and malloc arenas), on
  * a fresh temp directory of the same file system; its peak RSS is read from /proc/<pid>/status (VmHWM),
  * and the CPU it spent on the upload from /proc/<pid>/stat (on a busy machine the rates follow the CPU).
  * Every request goes through postBytes() below (node:http, keep-alive). Rates are medians over the rounds.
- * Targets (docs/architecture.md): Dropsite at least 1.2 × tus and at least 85 % of bare; API peak RSS under 150 MB.
+ * Targets (docs/performance.md): Dropsite at least 1.2 × tus and at least 85 % of bare; API peak RSS under 150 MB.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomFillSync } from 'node:crypto';
@@ -29,7 +29,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { CHUNK_PARALLELISM, CHUNK_SIZE } from '@dropsite/shared';
-import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
+import { API_ENV, API_NODE_FLAGS } from '@dropsite/control-api/api-launch';
 
 const MB = 1024 * 1024;
 const PEERS = ['bare', 'bare-sha256', 'tus', 'dropsite'] as const;

@@ -6,7 +6,7 @@
  *   in a space that stays in the CPU's cache, and the process does not hold 28 MB it never uses;
  * - two malloc arenas (glibc makes up to eight per core for V8's helper threads): freed buffers
  *   are reused instead of each thread keeping its own high-water mark.
- * See docs/architecture.md, "Process memory".
+ * See docs/performance.md, "Process memory".
  */
 export const API_NODE_FLAGS = ['--max-semi-space-size=2'];
 export const API_ENV = { MALLOC_ARENA_MAX: '2' };

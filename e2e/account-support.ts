@@ -2,7 +2,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, type APIRequestContext, type Locator } from '@playwright/test';
-import { findOutboxLink, outboxDirOf } from '../control-api/src/test-support/outbox-links.ts';
+import { findOutboxLink, outboxDirOf } from '@dropsite/testkit/control-api/outbox-links';
 
 /** The first link to `pathPrefix` in the newest message to `to` that has one, waiting for the message to be written. */
 export async function linkFromOutbox(to: string, pathPrefix: string): Promise<string> {

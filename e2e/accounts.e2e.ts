@@ -18,7 +18,15 @@ const VIEWPORTS = { wide: { width: 1280, height: 800 }, phone: { width: 375, hei
 async function shoot(page: Page, name: string, options: { fullPage?: boolean; clip?: 'header' } = {}) {
   await mkdir(SHOTS, { recursive: true });
   // Let transitions (the dialog's entrance, the drawer) finish before the picture.
-  await page.waitForTimeout(450);
+  // (An endless animation, a spinner, never finishes: it is not waited for.)
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   if (options.clip === 'header') {
     const box = await page.locator('.site-header').boundingBox();
     const open = page.locator('.site-header__drawer[data-open], .account-menu__panel:not([hidden])');

@@ -1,5 +1,5 @@
 /**
- * Billing in a real Chromium against the local Stripe stand-in (control-api/src/test-support/
+ * Billing in a real Chromium against the local Stripe stand-in (testkit/src/control-api/
  * stripe-standin.ts, started beside the API by playwright.config.ts): a creator on Free meets the
  * active-sites limit in the wizard, upgrades from /billing through Checkout and the signed webhooks
  * to Pro (badge, usage bars and the enforced limit change), then cancels in the portal; the
@@ -8,7 +8,7 @@
  * light and dark) go to /tmp/shots-billing/.
  */
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
-import { STANDIN_SECRET_KEY } from '../control-api/src/test-support/stripe-standin.ts';
+import { STANDIN_SECRET_KEY } from '@dropsite/testkit/control-api/stripe-standin';
 import { ALL_ENGAGEMENT, makeJpeg, publishSite, quietAnonymousLoop, shootAllWays } from './engagement-helpers.ts';
 import { signUpThroughLink } from './account-support.ts';
 import { closeEmailPromptWhenShown, threeImages, walkToPreview } from './wizard-support.ts';

@@ -119,20 +119,24 @@ test('after a visitor engages, the creator gets the email prompt, bell alerts, b
 test('after a publish the prompt asks 3 s later; once skipped or closed, no other asks for the session', async ({ browser, baseURL }) => {
   const creator = await browser.newContext();
   await publishSite(creator.request, baseURL!, { title: 'Quiet Site', images: [{ name: 'only.jpg', rgb: [200, 200, 200] }] });
+  // The pages' timers run on Playwright's clock (the context's, shared by its pages), paused a second after the page is up.
+  await creator.clock.install();
   const page = await creator.newPage();
   await page.goto('/');
   await expect(page.getByRole('button', { name: /^Engagement alerts/ })).toBeVisible();
+  await creator.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
   // Nothing happened yet (no interactions, few views, first visit): no prompt, no teaser.
-  await page.waitForTimeout(1000);
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(page.getByText('interactions on your sites')).toHaveCount(0);
 
   const published = () => page.evaluate(() => window.dispatchEvent(new CustomEvent('dropsite:published', { detail: { slug: 'x', url: 'http://x' } })));
-  const started = Date.now();
   await published();
   const returnVisit = page.getByRole('dialog', { name: 'Keep your sites with you' });
-  await expect(returnVisit).toBeVisible({ timeout: 8000 });
-  expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
+  // Asked 3 s after the publish, not before.
+  await creator.clock.runFor(2_999);
+  await expect(returnVisit).toHaveCount(0);
+  await creator.clock.runFor(1);
+  await expect(returnVisit).toBeVisible();
 
   const skipped = page.waitForRequest((r) => r.url().endsWith('/api/analytics/events') && jsonBody(r).event === 'email_collection_skipped');
   await returnVisit.getByRole('button', { name: 'Continue without' }).click();
@@ -141,10 +145,11 @@ test('after a publish the prompt asks 3 s later; once skipped or closed, no othe
 
   // Skipped: no other prompt follows in this browser session, after another publish or on the next page.
   await published();
-  await page.waitForTimeout(4000);
+  await creator.clock.runFor(4000);
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await page.reload();
-  await page.waitForTimeout(1000);
+  await expect(page.getByRole('button', { name: /^Engagement alerts/ })).toBeVisible();
+  await creator.clock.runFor(1000);
   await expect(page.getByRole('dialog')).toHaveCount(0);
 
   // Another tab is another browser session: it may ask once; Escape dismisses it, and that is remembered too.
@@ -154,14 +159,16 @@ test('after a publish the prompt asks 3 s later; once skipped or closed, no othe
   const publishedThere = () => other.evaluate(() => window.dispatchEvent(new CustomEvent('dropsite:published', { detail: { slug: 'x', url: 'http://x' } })));
   await publishedThere();
   const again = other.getByRole('dialog', { name: 'Keep your sites with you' });
-  await expect(again).toBeVisible({ timeout: 8000 });
+  await creator.clock.runFor(3000);
+  await expect(again).toBeVisible();
   const dismissed = other.waitForRequest((r) => r.url().endsWith('/api/analytics/events') && jsonBody(r).event === 'email_modal_dismissed');
   await other.keyboard.press('Escape');
   expect(jsonBody(await dismissed)).toMatchObject({ event: 'email_modal_dismissed', trigger: 'return_visit' });
   await expect(again).toHaveCount(0);
   await other.reload();
+  await expect(other.getByRole('button', { name: /^Engagement alerts/ })).toBeVisible();
   await publishedThere();
-  await other.waitForTimeout(4000);
+  await creator.clock.runFor(4000);
   await expect(other.getByRole('dialog')).toHaveCount(0);
   await creator.close();
 });

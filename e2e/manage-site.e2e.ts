@@ -4,6 +4,7 @@
  * (its version shows, the site shows the new one), sets a password and a visitor who had the site
  * open is locked out, then deletes the site, typing its title with an ordinary hyphen, is told
  * 'Site deleted' and the link answers 404.
+ * The owner lists the files by name and visitors see them in that order.
  * Screenshots of the Settings tab (1280 and 375 px, light and dark) go to /tmp/shots-manage/.
  */
 import { expect, test } from '@playwright/test';
@@ -133,6 +134,47 @@ test('the owner edits, replaces a file, protects and deletes a published site fr
   const gone = await visitor.goto(site.url);
   expect(gone?.status()).toBe(410);
   await expect(visitor.getByRole('heading', { name: 'This site was removed' })).toBeVisible();
+
+  await visitorContext.close();
+  await creator.close();
+});
+
+test('the owner lists the files by name: visitors see them in that order', async ({ browser, baseURL }) => {
+  test.setTimeout(90_000);
+  const creator = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await quietAnonymousLoop(creator);
+  const site = await publishSite(creator.request, baseURL!, {
+    title: 'Wedding Selects',
+    images: [
+      { name: 'c-portraits.jpg', rgb: [160, 60, 60] },
+      { name: 'a-arrival.jpg', rgb: [60, 160, 60] },
+      { name: 'b-ceremony.jpg', rgb: [60, 60, 160] },
+    ],
+  });
+  await signUpThroughLink(creator.request, baseURL!, { email: `order-${Date.now()}@studio.example`, password: 'correct horse battery', name: 'Mara Lind' });
+  const list = (await (await creator.request.get('/api/creators/me/projects')).json()) as { projects: Array<{ id: string; slug: string }> };
+  const projectId = list.projects.find((p) => p.slug === site.slug)!.id;
+
+  const visitorContext = await browser.newContext();
+  const visitor = await visitorContext.newPage();
+  await visitor.goto(site.url);
+  await expect(visitor.getByRole('link', { name: 'c-portraits.jpg, open image 1 of 3' })).toBeVisible();
+
+  const page = await creator.newPage();
+  await page.goto(`/dashboard/projects/${projectId}`);
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  const settings = page.getByRole('form', { name: 'Site settings' });
+  await expect(settings.getByLabel('File order')).toHaveValue('upload');
+  await settings.getByLabel('File order').selectOption({ label: 'By name' });
+  await settings.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.locator('.manage-build').getByRole('status')).toHaveText('Your changes are live.', { timeout: 30_000 });
+
+  await visitor.reload();
+  await expect(visitor.getByRole('link', { name: 'a-arrival.jpg, open image 1 of 3' })).toBeVisible();
+  await expect(visitor.getByRole('link', { name: 'c-portraits.jpg, open image 3 of 3' })).toBeVisible();
+  await page.reload();
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  await expect(settings.getByLabel('File order')).toHaveValue('name');
 
   await visitorContext.close();
   await creator.close();

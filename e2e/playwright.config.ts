@@ -1,11 +1,11 @@
 import { defineConfig } from '@playwright/test';
 import os from 'node:os';
 import path from 'node:path';
-import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
-import { stripeStandinEnv } from '../control-api/src/test-support/stripe-standin.ts';
+import { API_ENV, API_NODE_FLAGS } from '@dropsite/control-api/api-launch';
+import { stripeStandinEnv } from '@dropsite/testkit/control-api/stripe-standin';
 
 const port = Number(process.env.E2E_PORT ?? 3210);
-/** The local Stripe stand-in (control-api/src/test-support/stripe-standin.ts) the API's billing talks to; no network. */
+/** The local Stripe stand-in (testkit/src/control-api/stripe-standin.ts) the API's billing talks to; no network. */
 const stripePort = Number(process.env.E2E_STRIPE_PORT ?? port + 10_000);
 // Workers load this file too, in processes of their own: the folder is handed to them by the environment,
 // so a test can read the server's mail outbox (DATA_DIR/outbox) through E2E_DATA_DIR.
@@ -31,9 +31,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: ['node', 'control-api/src/test-support/stripe-standin-main.ts', '--port', String(stripePort), '--webhook-url', `http://localhost:${port}/api/billing/webhook`].join(
-        ' ',
-      ),
+      command: ['node', 'testkit/src/control-api/stripe-standin-main.ts', '--port', String(stripePort), '--webhook-url', `http://localhost:${port}/api/billing/webhook`].join(' '),
       cwd: path.resolve(import.meta.dirname, '..'),
       url: `http://127.0.0.1:${stripePort}/health`,
       reuseExistingServer: false,

@@ -7,7 +7,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { publicRoutes, DEMO_READY_MS, waitForDemoSites } from './public-support.ts';
+import { publicRoutes, DEMO_READY_MS, waitForDemoSites } from '@dropsite/testkit/dashboard/public-pages';
 
 const WIDE = { width: 1280, height: 800 };
 
@@ -39,27 +39,31 @@ async function expectNoSeriousViolations(page: Page, label: string): Promise<voi
   expect(report, `serious or critical accessibility violations on ${label}`).toEqual([]);
 }
 
+/** Scans the page as loaded in both colour schemes (switched in place, motion reduced so no colour is read mid-transition). */
+async function scanBothSchemes(page: Page, route: string, width: number): Promise<void> {
+  for (const scheme of SCHEMES) {
+    await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+    await expectNoSeriousViolations(page, `${route} (${width} px, ${scheme})`);
+  }
+}
+
 test.describe('axe: no serious or critical violations', () => {
   const routes = [...publicRoutes(), ...EXTRA_PAGES];
   for (const route of routes) {
-    for (const scheme of SCHEMES) {
-      test(`${route} at 1280 px, ${scheme}`, async ({ page }) => {
-        await page.setViewportSize(WIDE);
-        await page.emulateMedia({ colorScheme: scheme });
-        await open(page, route);
-        await expectNoSeriousViolations(page, `${route} (1280 px, ${scheme})`);
-      });
-    }
+    test(`${route} at 1280 px, light and dark`, async ({ page }) => {
+      await page.setViewportSize(WIDE);
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      await open(page, route);
+      await scanBothSchemes(page, route, WIDE.width);
+    });
   }
   for (const route of PHONE_PAGES) {
-    for (const scheme of SCHEMES) {
-      test(`${route} at 375 px, ${scheme}`, async ({ page }) => {
-        await page.setViewportSize(PHONE);
-        await page.emulateMedia({ colorScheme: scheme });
-        await open(page, route);
-        await expectNoSeriousViolations(page, `${route} (375 px, ${scheme})`);
-      });
-    }
+    test(`${route} at 375 px, light and dark`, async ({ page }) => {
+      await page.setViewportSize(PHONE);
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      await open(page, route);
+      await scanBothSchemes(page, route, PHONE.width);
+    });
   }
 });
 

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { DEMO_PREVIEW_CONTENT_TYPES, TEMPLATE_CATALOGUE, TEMPLATE_IDS } from '@dropsite/shared/templates';
-import { DEMO_PREVIEW_PATHS, DEMO_READY_MS, waitForDemoSites } from './public-support.ts';
+import { DEMO_PREVIEW_PATHS, DEMO_READY_MS, waitForDemoSites } from '@dropsite/testkit/dashboard/public-pages';
 import { makeJpeg } from './wizard-support.ts';
 
 const BLOG_DIR = path.join(import.meta.dirname, '../dashboard/src/public/blog');

@@ -7,7 +7,7 @@
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { load, type CheerioAPI } from 'cheerio';
-import { publicRoutes, DEMO_READY_MS, waitForDemoSites } from './public-support.ts';
+import { publicRoutes, DEMO_READY_MS, waitForDemoSites } from '@dropsite/testkit/dashboard/public-pages';
 
 const MAX_URLS = 400;
 

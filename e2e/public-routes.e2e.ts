@@ -10,7 +10,17 @@ import path from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { load } from 'cheerio';
 import { isValidSlug } from '@dropsite/shared';
-import { APP_PAGES, builtPagePaths, DASHBOARD_DIST, DEMO_PATHS, NOT_FOUND_PAGE, publicRoutes, REQUIRED_ROUTES, DEMO_READY_MS, waitForDemoSites } from './public-support.ts';
+import {
+  APP_PAGES,
+  builtPagePaths,
+  DASHBOARD_DIST,
+  DEMO_PATHS,
+  NOT_FOUND_PAGE,
+  publicRoutes,
+  REQUIRED_ROUTES,
+  DEMO_READY_MS,
+  waitForDemoSites,
+} from '@dropsite/testkit/dashboard/public-pages';
 
 const ROUTES = publicRoutes();
 

@@ -13,12 +13,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import { DEFAULT_SITE_SETTINGS, TEMPLATE_ASSETS_PREFIX, TEMPLATE_IDS, type TTemplateId } from '@dropsite/shared';
-import { createSiteBuilder } from '../builder/src/build-site.ts';
-import { assetContentType } from '../builder/src/publish-assets.ts';
-import { MemoryStorage } from '../builder/src/test-support/memory-storage.ts';
-import { addFile, makeImage, makeProject } from '../builder/src/test-support/fixtures.ts';
-import { makePdf } from '../builder/src/test-support/media-fixtures.ts';
-import type { TBuildFile } from '../builder/src/types.ts';
+import { assetContentType, createSiteBuilder, type TBuildFile } from '@dropsite/builder';
+import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
+import { addFile, makeImage, makeProject } from '@dropsite/testkit/builder/fixtures';
+import { makePdf } from '@dropsite/testkit/builder/media-fixtures';
 
 const { values } = parseArgs({
   options: {

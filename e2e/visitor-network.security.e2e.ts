@@ -48,9 +48,11 @@ async function recordNetwork(context: BrowserContext, page: Page): Promise<TNetw
 }
 
 /** Waits until no request of the page is open (polled), then answers what is still open. */
-async function openRequestsAfterSettling(log: TNetworkLog, page: Page, withinMs: number): Promise<string[]> {
-  const deadline = Date.now() + withinMs;
-  while (log.pending.size > 0 && Date.now() < deadline) await page.waitForTimeout(100);
+async function openRequestsAfterSettling(log: TNetworkLog, withinMs: number): Promise<string[]> {
+  await expect
+    .poll(() => log.pending.size, { timeout: withinMs, intervals: [100] })
+    .toBe(0)
+    .catch(() => {});
   return [...log.pending.values()];
 }
 
@@ -80,7 +82,7 @@ test.describe('a visitor page settles', () => {
     // Loaded with no interaction: every request completes, so the network goes idle.
     await page.goto(`/${mixed}`);
     await expect.poll(() => log.seen.includes('POST /api/analytics/view'), { message: 'the view beacon goes out' }).toBe(true);
-    expect(await openRequestsAfterSettling(log, page, 3_000)).toEqual([]);
+    expect(await openRequestsAfterSettling(log, 3_000)).toEqual([]);
     await page.waitForLoadState('networkidle', { timeout: 5_000 });
 
     // Scrolled through: every island hydrates and its calls (engagement state, the poster) complete; the
@@ -89,7 +91,7 @@ test.describe('a visitor page settles', () => {
     await page.locator('.pdf-stage').first().hover();
     await expect(page.locator('.pdf-viewer').first()).toHaveAttribute('data-state', 'ready', { timeout: 20_000 });
     await page.waitForLoadState('networkidle', { timeout: 20_000 });
-    expect(await openRequestsAfterSettling(log, page, 5_000)).toEqual([]);
+    expect(await openRequestsAfterSettling(log, 5_000)).toEqual([]);
 
     // The visitor reads the text files (markdown renders in a worker) and plays the video for a moment: those requests complete too.
     const previews = page.getByRole('button', { name: 'Open Preview' });
@@ -103,12 +105,20 @@ test.describe('a visitor page settles', () => {
     const clip = page.locator('video').first();
     await clip.evaluate(async (element: HTMLVideoElement) => {
       element.muted = true;
+      // A second of playback (or all of a shorter clip), as the element reports it.
+      const played = new Promise<void>((resolve) => {
+        const check = () => {
+          if (element.ended || element.currentTime >= Math.min(1, element.duration)) resolve();
+        };
+        element.addEventListener('timeupdate', check);
+        element.addEventListener('ended', check);
+      });
       await element.play();
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await played;
       element.pause();
     });
     await page.waitForLoadState('networkidle', { timeout: 20_000 });
-    expect(await openRequestsAfterSettling(log, page, 5_000)).toEqual([]);
+    expect(await openRequestsAfterSettling(log, 5_000)).toEqual([]);
     expect(log.seen).toEqual(expect.arrayContaining([expect.stringMatching(/^GET \/api\/files\/[\w-]+\?mode=preview$/)]));
 
     expect(log.failed).toEqual([]);

@@ -2,8 +2,10 @@
  * The rest of the visitor site in real Chromium: the video player driven by our controls, the
  * archive viewer (tree, search, sort, selection downloads), a mixed site in its template's look
  * (no visitor switcher; it follows the visitor's light/dark setting), the contact footer, a 375 px
- * phone and reduced motion.
+ * phone and reduced motion, and a font's specimen.
  */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { moveThePointer, pdf, photos, publish, text, video, zip } from './visitor-support.ts';
 
@@ -117,6 +119,27 @@ test('an archive: tree with expand and collapse, search, a sort that sorts, sele
   await expect(page.getByText('5 files', { exact: true })).toBeVisible();
 });
 
+test('a font: its specimen drawn in the font, a sample the visitor types and sizes from the keyboard, on a 375 px phone', async ({ page }) => {
+  // A real TrueType font that the repository already holds (PDF.js's standard fonts).
+  const ttf = await readFile(path.resolve(import.meta.dirname, '../node_modules/pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf'));
+  const slug = await publish(page.request, [{ name: 'liberation-sans.ttf', type: 'font/ttf', bytes: ttf }]);
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto(`/${slug}`);
+  await expect(page.locator('[data-viewer="font"]')).toContainText('TTF');
+  await moveThePointer(page);
+  const viewer = page.getByRole('article', { name: 'liberation-sans.ttf: font specimen' });
+  await expect(viewer).toHaveAttribute('data-state', 'ready');
+  expect(await page.evaluate(() => [...document.fonts].some((f) => f.family.startsWith('dropsite-font-') && f.status === 'loaded'))).toBe(true);
+  await viewer.getByLabel('Sample text').fill('Dropsite sets type');
+  const sample = viewer.getByTestId('font-sample');
+  await expect(sample).toHaveText('Dropsite sets type');
+  await expect(sample).toHaveCSS('font-family', /^"?dropsite-font-/);
+  await viewer.getByRole('slider', { name: /Text size/ }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(sample).toHaveCSS('font-size', '40px');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+});
+
 test.describe('a mixed site, its hero, theme and footer', () => {
   let slug = '';
   test.beforeAll(async ({ request }) => {
@@ -187,7 +210,8 @@ test.describe('a mixed site, its hero, theme and footer', () => {
     await page.evaluate(async () => {
       for (let y = 0; y < document.body.scrollHeight; y += 500) {
         window.scrollTo(0, y);
-        await new Promise((r) => setTimeout(r, 60));
+        // Two frames: the scroll is painted and the lazy viewers' intersection observers have run.
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
       }
     });
     await expect(page.locator('.pdf-toolbar__count')).toHaveText('1 / 2');

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import yazl from 'yazl';
-import { makePdf } from '../bench/lib.ts';
+import { makePdf } from '@dropsite/testkit/builder/media-fixtures';
 
 const run = promisify(execFile);
 

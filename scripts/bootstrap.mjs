@@ -9,7 +9,6 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { API_ENV, API_NODE_FLAGS } from '../control-api/api-launch.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const command = process.argv[2];
@@ -144,6 +143,8 @@ if (command === 'start') {
   prepare();
   // The data folder and the cookie key are this user's only (the API sets the same umask itself).
   process.umask(0o077);
+  // Imported once the install above has linked the workspaces: a fresh clone has no node_modules yet.
+  const { API_ENV, API_NODE_FLAGS } = await import('@dropsite/control-api/api-launch');
   process.exit(await exec(process.execPath, [...API_NODE_FLAGS, 'control-api/src/main.ts'], { NODE_ENV: 'production', ...API_ENV, ...quickStartSecret() }));
 } else if (command === 'test') {
   prepare();

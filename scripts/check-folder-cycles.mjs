@@ -1,6 +1,7 @@
 // @ts-check
 /**
- * node scripts/check-folder-cycles.mjs [folder]   (default: control-api/src; part of `npm run lint`)
+ * node scripts/check-folder-cycles.mjs [folder…]   (default: control-api/src; part of `npm run lint`, which checks
+ * control-api/src, dashboard/src and site-template/src)
  * Plain JavaScript (typed with JSDoc, checked by tsc) like bootstrap.mjs, so the lint runs on any Node.
  * Each area of the control API is one folder, and two areas may depend on each other one way
  * only: two folders that import each other can be neither read, tested nor moved apart. This scans
@@ -18,7 +19,8 @@ import ts from 'typescript';
 /** @typedef {{ file: string; imported: string }} TFolderImport One import that makes a folder depend on another: `file` imports `imported`. */
 /** @typedef {{ a: string; b: string; aImportsB: TFolderImport[]; bImportsA: TFolderImport[] }} TFolderCycle Two folders that import each other, with the imports each way (`a` sorts before `b`). */
 
-const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts'];
+/** Astro components count too: their frontmatter and scripts import like any module. */
+const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.astro'];
 
 /**
  * Folders that belong to the composition root: the test harness builds a whole app from every area
@@ -147,13 +149,16 @@ export function scanImports(root) {
 
 // Run as a command (import.meta.main is Node 24's; the lint may run on an older Node).
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const root = path.resolve(process.argv[2] ?? 'control-api/src');
-  const graph = scanImports(root);
-  const cycles = findFolderCycles(graph);
-  if (cycles.length === 0) {
-    process.stdout.write(`No folder cycles in ${path.relative(process.cwd(), root) || '.'} (${graph.size} files).\n`);
-  } else {
-    process.stderr.write(`${cycles.length} pair(s) of folders import each other in ${path.relative(process.cwd(), root) || '.'}:\n\n${cycles.map(formatCycle).join('\n\n')}\n`);
-    process.exitCode = 1;
+  const folders = process.argv.length > 2 ? process.argv.slice(2) : ['control-api/src'];
+  for (const folder of folders) {
+    const root = path.resolve(folder);
+    const graph = scanImports(root);
+    const cycles = findFolderCycles(graph);
+    if (cycles.length === 0) {
+      process.stdout.write(`No folder cycles in ${path.relative(process.cwd(), root) || '.'} (${graph.size} files).\n`);
+    } else {
+      process.stderr.write(`${cycles.length} pair(s) of folders import each other in ${path.relative(process.cwd(), root) || '.'}:\n\n${cycles.map(formatCycle).join('\n\n')}\n`);
+      process.exitCode = 1;
+    }
   }
 }

@@ -7,17 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { ZSiteRenderModelSchema, siteOgImageKey, type TSiteFile, type TSiteRenderModel } from '@dropsite/shared';
 import { createSiteBuilder } from './build-site.ts';
 import { NOT_A_PDF } from './derive-pdf.ts';
 import type { SiteBuilder, TBuildFile, TBuildReport } from './types.ts';
-import { MemoryStorage } from './test-support/memory-storage.ts';
-import { addFile, makeImage, makeInput, makeProject, recordingLogger } from './test-support/fixtures.ts';
-import { hasTool, makePdf, makePptx, makeVideo, makeZip, requireTool } from './test-support/media-fixtures.ts';
+import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
+import { addFile, makeImage, makeInput, makeProject, recordingLogger } from '@dropsite/testkit/builder/fixtures';
+import { hasTool, makePdf, makePptx, makeVideo, makeZip, requireTool } from '@dropsite/testkit/builder/media-fixtures';
 
-const ECHO_ENTRY = fileURLToPath(new URL('./test-support/model-echo-entry.mjs', import.meta.url));
+import { MODEL_ECHO_TEMPLATE_ENTRY as ECHO_ENTRY } from '@dropsite/testkit/builder/template-entries';
 const haveFfmpeg = requireTool('FFmpeg', hasTool('ffmpeg') && hasTool('ffprobe'));
 // LibreOffice runs only inside bubblewrap's sandbox: both are needed to convert.
 const haveSoffice = requireTool('LibreOffice', hasTool('soffice', ['--version'])) && requireTool('bubblewrap', hasTool('bwrap', ['--version']));

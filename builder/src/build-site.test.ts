@@ -5,10 +5,10 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { derivedKeys, siteCspKey, siteHtmlKey, siteHtmlVariantKey, TEMPLATE_ASSETS_PREFIX, templateAssetKey, templateAssetVariantKey } from '@dropsite/shared';
 import { contentEtag } from './precompress.ts';
 import type { TBuildFile, TBuildReport } from './types.ts';
-import { ensureTemplateBuilt } from './test-support/ensure-template-built.ts';
-import { MemoryStorage } from './test-support/memory-storage.ts';
-import { addFile, makeImage, makeInput, makeProject, recordingLogger } from './test-support/fixtures.ts';
-import { makePdf } from './test-support/media-fixtures.ts';
+import { ensureTemplateBuilt } from '@dropsite/testkit/builder/ensure-template-built';
+import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
+import { addFile, makeImage, makeInput, makeProject, recordingLogger } from '@dropsite/testkit/builder/fixtures';
+import { makePdf } from '@dropsite/testkit/builder/media-fixtures';
 
 beforeAll(ensureTemplateBuilt);
 

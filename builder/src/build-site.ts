@@ -9,10 +9,9 @@
  * reports and the order of the writes.
  */
 import { availableParallelism } from 'node:os';
-import { STORED_CODINGS, siteCspKey, siteHtmlKey, siteHtmlVariantKey, type TArchiveEntryLimits, type TDerivedMetadata, type TFileKind } from '@dropsite/shared';
+import { STORED_CODINGS, siteCspKey, siteHtmlKey, siteHtmlVariantKey, type TArchiveEntryLimits, type TDerivation, type TDerivedMetadata, type TFileKind } from '@dropsite/shared';
 import type { BuilderStorage, SiteBuilder, TBuildFile, TBuildInput, TBuildReport, TBuildResult, TBuilderLogger } from './types.ts';
 import type { TDeriveImageOptions } from './derive-image.ts';
-import type { TDerivation } from './derive-cache.ts';
 import { chooseDerivation, deriveFile, type TDeriveFileOptions, type TDeriveFileOutcome } from './derive-file.ts';
 import type { TDeriveMediaOptions } from './derive-media.ts';
 import type { TDeriveOfficeOptions } from './derive-office.ts';

@@ -2,15 +2,15 @@
  * Archives: the tree of a ZIP archive from its central directory (zip-archive.ts). Nothing is
  * inflated, so a zip bomb costs a few range reads. Other formats get a download card.
  */
-import { getExtension, type TDerivedMetadata } from '@dropsite/shared';
+import { fileTypeOf, getExtension, type TDerivedMetadata } from '@dropsite/shared';
 import { PreviewUnavailableError } from './derive-cache.ts';
 import { ARCHIVE_LIMITS, openZipArchive, type TArchiveLimits } from './zip-archive.ts';
 import type { BuilderStorage, TBuildFile } from './types.ts';
 
 /** Whether the builder can list this archive (by extension, or by type when it has none). */
 export function isZipArchive(file: Pick<TBuildFile, 'name' | 'type'>): boolean {
-  const ext = getExtension(file.name);
-  return ext === 'zip' || (ext === '' && /zip/i.test(file.type));
+  if (getExtension(file.name)) return fileTypeOf(file.name)?.derivation === 'zip';
+  return /zip/i.test(file.type);
 }
 
 export async function deriveZipArchive(

@@ -6,12 +6,9 @@
  * trouble) is not, so the next build tries again.
  */
 import { buffer } from 'node:stream/consumers';
-import { ZDerivedMetadataSchema, derivedKeys, type TDerivedMetadata, type TFileKind } from '@dropsite/shared';
+import { ZDerivedMetadataSchema, derivedKeys, type TDerivation, type TDerivedMetadata, type TFileKind } from '@dropsite/shared';
 import { IMMUTABLE_CACHE_CONTROL } from './derive-image.ts';
 import type { BuilderStorage, TBuildFile } from './types.ts';
-
-/** What the builder does with a file; several file kinds share one (office documents and presentations). */
-export type TDerivation = 'image' | 'pdf' | 'office' | 'video' | 'audio' | 'zip' | 'unlisted-archive' | 'text' | 'none';
 
 /** A preview that cannot be made, for a reason a visitor may read. `final` when the content itself decides it. */
 export class PreviewUnavailableError extends Error {

@@ -3,11 +3,11 @@
  * answers from the content-hash cache when it can, and turns every failure into metadata with
  * `error` (the site then shows a download card with that reason). Never throws.
  */
-import { getExtension, type TDerivedMetadata, type TFileKind } from '@dropsite/shared';
+import { fileTypeOf, type TDerivation, type TDerivedMetadata, type TFileKind } from '@dropsite/shared';
 import { deriveImage, isDerivableImage, readCachedDerivation, type TDeriveImageOptions } from './derive-image.ts';
-import { PreviewUnavailableError, readDerivationCache, writeDerivationCache, type TDerivation } from './derive-cache.ts';
+import { PreviewUnavailableError, readDerivationCache, writeDerivationCache } from './derive-cache.ts';
 import { derivePdf } from './derive-pdf.ts';
-import { deriveOffice, OFFICE_EXTENSIONS, type TDeriveOfficeOptions } from './derive-office.ts';
+import { deriveOffice, type TDeriveOfficeOptions } from './derive-office.ts';
 import { deriveAudio, deriveVideo, type TDeriveMediaOptions } from './derive-media.ts';
 import { deriveZipArchive, isZipArchive, unsupportedArchive } from './derive-archive.ts';
 import { deriveText } from './derive-text.ts';
@@ -42,28 +42,34 @@ export interface TDeriveFileOutcome {
 
 const GENERIC_FAILURE = 'Preview not available: this file could not be processed.';
 
-/** What the builder does with a file of this kind. */
+/**
+ * What the builder does with a file: its catalogue row's derivation (file-types.ts) when the row is
+ * of the file's kind; else its kind's, for names the catalogue does not know (a type from the MIME).
+ */
 export function chooseDerivation(file: Pick<TBuildFile, 'name' | 'type'>, kind: TFileKind): TDerivation {
-  const ext = getExtension(file.name);
+  const row = fileTypeOf(file.name);
   switch (kind) {
     case 'image':
       return isDerivableImage(file) ? 'image' : 'none';
-    case 'pdf':
-      return 'pdf';
-    case 'presentation':
-      return 'office';
-    case 'video':
-      return 'video';
-    case 'audio':
-      return 'audio';
     case 'archive':
       return isZipArchive(file) ? 'zip' : 'unlisted-archive';
     case 'document':
-      return OFFICE_EXTENSIONS.has(ext) ? 'office' : 'text';
-    case 'other':
-      return 'text';
+      return row?.derivation === 'office' ? 'office' : 'text';
+    default:
+      if (row?.kind === kind) return row.derivation;
+      return KIND_DERIVATIONS[kind];
   }
 }
+
+/** The derivation of a kind whose file's extension says nothing more. */
+const KIND_DERIVATIONS: Record<Exclude<TFileKind, 'image' | 'archive' | 'document'>, TDerivation> = {
+  pdf: 'pdf',
+  presentation: 'office',
+  video: 'video',
+  audio: 'audio',
+  font: 'none',
+  other: 'text',
+};
 
 export async function deriveFile(
   storage: BuilderStorage,

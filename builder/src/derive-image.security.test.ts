@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { derivedKeys } from '@dropsite/shared';
 import { deriveImage } from './derive-image.ts';
-import { MemoryStorage } from './test-support/memory-storage.ts';
-import { addFile } from './test-support/fixtures.ts';
+import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
+import { addFile } from '@dropsite/testkit/builder/fixtures';
 
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="480"><rect width="640" height="480" fill="#c00"/></svg>';
 

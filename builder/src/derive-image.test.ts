@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { derivedKeys } from '@dropsite/shared';
 import { deriveImage, isDerivableImage, readCachedDerivation } from './derive-image.ts';
-import { MemoryStorage } from './test-support/memory-storage.ts';
-import { addFile, makeImage } from './test-support/fixtures.ts';
+import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
+import { addFile, makeImage } from '@dropsite/testkit/builder/fixtures';
 
 describe('deriveImage', () => {
   it('derives dimensions, a 300 px thumbnail and a display copy of at most 1600 px from a 4000x3000 JPEG', async () => {

@@ -7,7 +7,7 @@
 import type { Readable } from 'node:stream';
 import type { Sharp } from 'sharp';
 import { loadSharp } from './sharp.ts';
-import { DISPLAY_IMAGE_SIZE, RASTER_IMAGE_EXTENSIONS, THUMBNAIL_SIZE, ZDerivedMetadataSchema, derivedKeys, getExtension, type TDerivedMetadata } from '@dropsite/shared';
+import { DISPLAY_IMAGE_SIZE, THUMBNAIL_SIZE, ZDerivedMetadataSchema, derivedKeys, fileTypeOf, getExtension, type TDerivedMetadata } from '@dropsite/shared';
 import type { BuilderStorage, TBuildFile } from './types.ts';
 
 export const DERIVED_CONTENT_TYPE = 'image/webp';
@@ -33,12 +33,12 @@ export interface TDeriveImageOutcome {
 
 const DEFAULTS = { maxInputPixels: 100_000_000, maxInputBytes: 256 * 1024 * 1024, timeoutSeconds: 120 } as const;
 
-/** True for files the builder rasterises: raster formats only, never SVG. */
+/** True for files the builder rasterises: the catalogue's raster formats only (file-types.ts), never SVG. */
 export function isDerivableImage(file: Pick<TBuildFile, 'name' | 'type'>): boolean {
   const ext = getExtension(file.name);
   const mime = file.type.toLowerCase();
   if (ext === 'svg' || mime.includes('svg')) return false;
-  if (ext) return RASTER_IMAGE_EXTENSIONS.has(ext);
+  if (ext) return fileTypeOf(file.name)?.derivation === 'image';
   return mime.startsWith('image/');
 }
 

@@ -6,9 +6,9 @@ import { deriveFile, type TDeriveFileOptions } from './derive-file.ts';
 import { derivedKeys } from '@dropsite/shared';
 import { NO_FFMPEG } from './derive-media.ts';
 import { createPdfRenderer } from './pdf-renderer.ts';
-import { MemoryStorage } from './test-support/memory-storage.ts';
-import { addFile } from './test-support/fixtures.ts';
-import { hasTool, makeAudio, makeVideo, requireTool } from './test-support/media-fixtures.ts';
+import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
+import { addFile } from '@dropsite/testkit/builder/fixtures';
+import { hasTool, makeAudio, makeVideo, requireTool } from '@dropsite/testkit/builder/media-fixtures';
 
 const haveFfmpeg = requireTool('FFmpeg', hasTool('ffmpeg') && hasTool('ffprobe'));
 const renderer = createPdfRenderer();

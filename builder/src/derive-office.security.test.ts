@@ -15,9 +15,9 @@ import { deriveFile, type TDeriveFileOptions } from './derive-file.ts';
 import { NO_OFFICE_SANDBOX, OFFICE_SANDBOX_UID, officeSandboxArgs } from './derive-office.ts';
 import { createPdfRenderer } from './pdf-renderer.ts';
 import { runProcess } from './run-process.ts';
-import { addFile } from './test-support/fixtures.ts';
-import { hasTool, makeOdfPackage, requireTool } from './test-support/media-fixtures.ts';
-import { MemoryStorage } from './test-support/memory-storage.ts';
+import { addFile } from '@dropsite/testkit/builder/fixtures';
+import { hasTool, makeOdfPackage, requireTool } from '@dropsite/testkit/builder/media-fixtures';
+import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
 
 const haveTools = requireTool('LibreOffice', hasTool('soffice', ['--version'])) && requireTool('bubblewrap', hasTool('bwrap', ['--version']));
 

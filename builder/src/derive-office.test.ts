@@ -8,9 +8,9 @@ import { deriveFile, type TDeriveFileOptions } from './derive-file.ts';
 import { derivedKeys, derivedPdfKey } from '@dropsite/shared';
 import { NO_LIBREOFFICE } from './derive-office.ts';
 import { createPdfRenderer } from './pdf-renderer.ts';
-import { MemoryStorage } from './test-support/memory-storage.ts';
-import { addFile } from './test-support/fixtures.ts';
-import { hasTool, makeOdpLinkingTo, makePptx, requireTool } from './test-support/media-fixtures.ts';
+import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
+import { addFile } from '@dropsite/testkit/builder/fixtures';
+import { hasTool, makeOdpLinkingTo, makePptx, requireTool } from '@dropsite/testkit/builder/media-fixtures';
 
 const renderer = createPdfRenderer();
 const options: TDeriveFileOptions = { pdfRenderer: renderer };

@@ -15,15 +15,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
-import { derivedPdfKey, getExtension, type TDerivedMetadata, type TFileKind } from '@dropsite/shared';
+import { derivedPdfKey, fileTypeOf, getExtension, type TDerivedMetadata, type TFileKind } from '@dropsite/shared';
 import { PreviewUnavailableError } from './derive-cache.ts';
 import { IMMUTABLE_CACHE_CONTROL } from './derive-image.ts';
 import { renderPdfPreview, type TDerivePdfOptions } from './derive-pdf.ts';
 import { runProcess, type TRunResult, ToolMissingError, ToolTimeoutError } from './run-process.ts';
 import type { BuilderStorage, TBuildFile } from './types.ts';
 
-/** Extensions LibreOffice converts. Keynote is not among them. */
-export const OFFICE_EXTENSIONS = new Set(['ppt', 'pptx', 'pps', 'ppsx', 'odp', 'doc', 'docx', 'odt', 'rtf', 'xls', 'xlsx', 'ods']);
+/** Files LibreOffice converts: the catalogue's office formats (file-types.ts) but Keynote. */
+function isConvertible(name: string): boolean {
+  return fileTypeOf(name)?.derivation === 'office' && getExtension(name) !== 'key';
+}
 
 export const NO_LIBREOFFICE = 'Preview not available: LibreOffice is not installed on this server.';
 export const NO_OFFICE_SANDBOX = 'Preview not available: the document converter cannot run in its sandbox on this server.';
@@ -219,7 +221,7 @@ export async function deriveOffice(
   options: TDeriveOfficeOptions,
 ): Promise<TDerivedMetadata> {
   const ext = getExtension(file.name);
-  if (!OFFICE_EXTENSIONS.has(ext)) {
+  if (!isConvertible(file.name)) {
     const what = ext === 'key' ? 'Keynote presentations' : ext ? `.${ext} files` : 'this file';
     throw new PreviewUnavailableError(`Preview not available: ${what} cannot be converted on this server.`, { final: true });
   }

@@ -4,9 +4,9 @@ import { deriveFile, type TDeriveFileOptions } from './derive-file.ts';
 import { derivedKeys } from '@dropsite/shared';
 import { NOT_A_PDF } from './derive-pdf.ts';
 import { createPdfRenderer } from './pdf-renderer.ts';
-import { MemoryStorage } from './test-support/memory-storage.ts';
-import { addFile } from './test-support/fixtures.ts';
-import { makePdf } from './test-support/media-fixtures.ts';
+import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
+import { addFile } from '@dropsite/testkit/builder/fixtures';
+import { makePdf } from '@dropsite/testkit/builder/media-fixtures';
 
 const renderer = createPdfRenderer();
 const options: TDeriveFileOptions = { pdfRenderer: renderer };

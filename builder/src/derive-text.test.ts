@@ -2,8 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { deriveFile, chooseDerivation, type TDeriveFileOptions } from './derive-file.ts';
 import { NOT_TEXT, summariseText, TEXT_MAX_LINE_CHARS, TEXT_READ_BYTES } from './derive-text.ts';
 import { createPdfRenderer } from './pdf-renderer.ts';
-import { MemoryStorage } from './test-support/memory-storage.ts';
-import { addFile } from './test-support/fixtures.ts';
+import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
+import { addFile } from '@dropsite/testkit/builder/fixtures';
 
 const renderer = createPdfRenderer();
 const options: TDeriveFileOptions = { pdfRenderer: renderer };

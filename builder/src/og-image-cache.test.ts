@@ -5,8 +5,8 @@ import { derivedKeys, siteOgImageKey, siteOgImageMarkerKey, type TDerivedMetadat
 import { ogImageInput, writeSiteOgImage, type TOgImageCacheDeps } from './og-image-cache.ts';
 import { OG_HEIGHT, OG_WIDTH } from './og-image.ts';
 import type { TBuildFile } from './types.ts';
-import { MemoryStorage } from './test-support/memory-storage.ts';
-import { FIXTURE_CREATED_AT, makeProject } from './test-support/fixtures.ts';
+import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
+import { FIXTURE_CREATED_AT, makeProject } from '@dropsite/testkit/builder/fixtures';
 
 function setup() {
   const storage = new MemoryStorage();

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { derivedKeys } from '@dropsite/shared';
 import { escapeXml, OG_HEIGHT, OG_WIDTH, renderOgImage, wrapText } from './og-image.ts';
-import { MemoryStorage } from './test-support/memory-storage.ts';
-import { makeImage } from './test-support/fixtures.ts';
+import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
+import { makeImage } from '@dropsite/testkit/builder/fixtures';
 
 describe('renderOgImage', () => {
   it('sets the title over the first image, darkened at the bottom where the text is', async () => {

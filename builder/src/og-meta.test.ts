@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as cheerio from 'cheerio';
 import { siteOgImageKey } from '@dropsite/shared';
 import { createSiteBuilder } from './build-site.ts';
-import { ensureTemplateBuilt } from './test-support/ensure-template-built.ts';
-import { MemoryStorage } from './test-support/memory-storage.ts';
-import { addFile, makeImage, makeInput, makeProject, recordingLogger } from './test-support/fixtures.ts';
+import { ensureTemplateBuilt } from '@dropsite/testkit/builder/ensure-template-built';
+import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
+import { addFile, makeImage, makeInput, makeProject, recordingLogger } from '@dropsite/testkit/builder/fixtures';
 
 beforeAll(ensureTemplateBuilt);
 

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import type { TSiteRenderModel } from '@dropsite/shared';
 import { createPageRenderer, type PageRenderer } from './page-renderer.ts';
@@ -7,10 +6,10 @@ import { PAGE_COMPRESSION, contentEtag } from './precompress.ts';
 import { buildRenderModel } from './render-model.ts';
 import { TemplateNotBuiltError } from './render.ts';
 import { scriptHash } from './site-csp.ts';
-import { ensureTemplateBuilt } from './test-support/ensure-template-built.ts';
-import { makeProject } from './test-support/fixtures.ts';
+import { ensureTemplateBuilt } from '@dropsite/testkit/builder/ensure-template-built';
+import { makeProject } from '@dropsite/testkit/builder/fixtures';
 
-const MISBEHAVING_ENTRY = fileURLToPath(new URL('./test-support/misbehaving-entry.mjs', import.meta.url));
+import { MISBEHAVING_TEMPLATE_ENTRY as MISBEHAVING_ENTRY } from '@dropsite/testkit/builder/template-entries';
 
 const renderers: PageRenderer[] = [];
 function renderer(options: Partial<Parameters<typeof createPageRenderer>[0]> = {}): PageRenderer {

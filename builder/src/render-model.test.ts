@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SITE_SETTINGS, derivedKeys, uploadKey, type TArchiveSummary, type TDerivedMetadata } from '@dropsite/shared';
 import { buildRenderModel, capArchiveTree, fileKindOf } from './render-model.ts';
 import type { TBuildFile } from './types.ts';
-import { FIXTURE_CREATED_AT, makeProject } from './test-support/fixtures.ts';
+import { FIXTURE_CREATED_AT, makeProject } from '@dropsite/testkit/builder/fixtures';
 
 function file(overrides: Partial<TBuildFile> = {}): TBuildFile {
   return {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as cheerio from 'cheerio';
 import { DEFAULT_PUBLIC_SITE_SETTINGS, type TSiteFile, type TSiteRenderModel } from '@dropsite/shared';
 import { loadSiteRenderer, TemplateNotBuiltError, templatePaths } from './render.ts';
-import { ensureTemplateBuilt } from './test-support/ensure-template-built.ts';
+import { ensureTemplateBuilt } from '@dropsite/testkit/builder/ensure-template-built';
 
 beforeAll(ensureTemplateBuilt);
 

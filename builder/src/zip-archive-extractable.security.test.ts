@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { ARCHIVE_ENTRY_LIMITS, isEntryExtractable, uploadKey, type TArchiveEntry } from '@dropsite/shared';
 import { markEntryExtractability, openZipArchive } from './zip-archive.ts';
-import { MemoryStorage } from './test-support/memory-storage.ts';
-import { makeZip, type TZipFixtureEntry } from './test-support/media-fixtures.ts';
+import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
+import { makeZip, type TZipFixtureEntry } from '@dropsite/testkit/builder/media-fixtures';
 
 const MiB = 1024 ** 2;
 

@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { uploadKey } from '@dropsite/shared';
 import { openZipArchive } from './zip-archive.ts';
-import { MemoryStorage } from './test-support/memory-storage.ts';
-import { makeZip, type TZipFixtureEntry } from './test-support/media-fixtures.ts';
+import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
+import { makeZip, type TZipFixtureEntry } from '@dropsite/testkit/builder/media-fixtures';
 
 /** makeZip marks every name UTF-8; these names are then rewritten as raw CP437 bytes, flag cleared. */
 function makeCp437Zip(entries: TZipFixtureEntry[], raw: Record<string, Buffer>): Buffer {

@@ -6,8 +6,8 @@ import type { Readable } from 'node:stream';
 import { ARCHIVE_TOO_LARGE, ARCHIVE_UNREADABLE, ARCHIVE_UNSAFE, openZipArchive, safeEntryPath } from './zip-archive.ts';
 import { deriveZipArchive } from './derive-archive.ts';
 import { PreviewUnavailableError } from './derive-cache.ts';
-import { MemoryStorage } from './test-support/memory-storage.ts';
-import { makeZip, type TZipFixtureEntry } from './test-support/media-fixtures.ts';
+import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
+import { makeZip, type TZipFixtureEntry } from '@dropsite/testkit/builder/media-fixtures';
 
 async function store(entries: TZipFixtureEntry[]) {
   const storage = new MemoryStorage();

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEMPLATE_CATALOGUE, TEMPLATE_IDS } from '@dropsite/shared';
-import { startApiProcess, type TApiProcess } from './test-support/api-process.ts';
+import { startApiProcess, type TApiProcess } from '@dropsite/testkit/control-api/api-process';
 
 const DEMO_PATHS = TEMPLATE_IDS.map((id) => TEMPLATE_CATALOGUE[id].demoPath);
 /** Long enough for the first demo to be built on a busy machine (its sample files are made first). */

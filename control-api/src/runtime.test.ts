@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from './db/ids.ts';
 import { createDatabase } from './db/database.ts';
 import { createRuntime, type TRuntime } from './runtime.ts';
-import { testConfig } from './test-support/test-app.ts';
-import { makeProjectRow } from './test-support/test-database.ts';
+import { testConfig } from '@dropsite/testkit/control-api/test-app';
+import { makeProjectRow } from '@dropsite/testkit/control-api/test-database';
 
 describe('createRuntime', () => {
   let root: string;

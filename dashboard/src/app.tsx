@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { LandingPage } from './pages/landing/landing-page.tsx';
 import { notFoundPage } from './public/pages/not-found.tsx';
 import { projectIdOfPath, resolvePage } from './routes.ts';
-import { DashboardLoading } from './pages/dashboard/dashboard-loading.tsx';
+import { DashboardLoading } from './ui/dashboard-loading.tsx';
 import { EngagementLoop } from './engagement/engagement-loop.tsx';
 
 // Every page but the landing page is fetched only when it opens.

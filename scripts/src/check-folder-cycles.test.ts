@@ -103,4 +103,22 @@ describe('import scan', () => {
       'c/c.tsx': [],
     });
   });
+
+  it('reads the imports of Astro components, in their frontmatter and their scripts', () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'folder-cycles-'));
+    const write = (file: string, text: string) => {
+      mkdirSync(path.dirname(path.join(dir as string, file)), { recursive: true });
+      writeFileSync(path.join(dir as string, file), text);
+    };
+    write('src/layouts/Page.astro', "---\nimport Hero from '../components/Hero.astro';\nimport { themeOf } from '../lib/look.ts';\n---\n<Hero />\n");
+    write('src/components/Hero.astro', "---\nimport '../styles/hero.css';\n---\n<script>\n  import { mount } from '../lib/look.ts';\n  mount();\n</script>\n");
+    write('src/lib/look.ts', 'export const themeOf = () => 1;\nexport const mount = () => 2;\n');
+    write('src/styles/hero.css', '.hero {}\n');
+    const scanned = scanImports(path.join(dir, 'src'));
+    expect(Object.fromEntries([...scanned].map(([file, imports]) => [file, [...imports].sort()]))).toEqual({
+      'layouts/Page.astro': ['components/Hero.astro', 'lib/look.ts'],
+      'components/Hero.astro': ['lib/look.ts', 'styles/hero.css'],
+      'lib/look.ts': [],
+    });
+  });
 });

@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedSite, type TSeededSite } from '../../control-api/src/test-support/site-fixtures.ts';
-import { startTestApp, type TTestApp } from '../../control-api/src/test-support/test-app.ts';
+import { seedSite, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');

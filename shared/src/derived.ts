@@ -1,6 +1,6 @@
 /** What the builder derives from each file, cached by content hash, and what of it a site may show. */
 import { z } from 'zod';
-import { FILE_KINDS } from './file-kind.ts';
+import { FILE_KINDS } from './file-types.ts';
 
 export const ZDerivedImageSchema = z.object({
   key: z.string(),

@@ -1,29 +1,9 @@
-/** File kinds as the visitor site groups them (spec section 4, 'File type detection'). */
-export const FILE_KINDS = ['image', 'pdf', 'presentation', 'video', 'audio', 'archive', 'document', 'other'] as const;
-export type TFileKind = (typeof FILE_KINDS)[number];
-
-const EXTENSION_KINDS: Record<string, TFileKind> = {};
-const register = (kind: TFileKind, exts: string[]) => {
-  for (const e of exts) EXTENSION_KINDS[e] = kind;
-};
-register('image', ['jpg', 'jpeg', 'png', 'gif', 'webp', 'avif', 'svg', 'bmp', 'tif', 'tiff', 'heic', 'heif']);
-register('pdf', ['pdf']);
-register('presentation', ['ppt', 'pptx', 'key', 'odp']);
-register('video', ['mp4', 'mov', 'm4v', 'webm', 'mkv', 'avi', 'ogv']);
-register('audio', ['mp3', 'wav', 'ogg', 'oga', 'm4a', 'aac', 'flac']);
-register('archive', ['zip', 'rar', '7z', 'tar', 'gz', 'tgz', 'bz2', 'xz']);
-register('document', ['txt', 'md', 'csv', 'json', 'xml', 'html', 'htm', 'css', 'js', 'ts', 'log', 'yml', 'yaml', 'rtf', 'doc', 'docx', 'odt', 'xls', 'xlsx', 'ods']);
-
-/** Lower-case extension of a file name without the dot, or '' when there is none. */
-export function getExtension(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? '';
-  const dot = base.lastIndexOf('.');
-  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
-}
+/** A file's kind and words for its type, from the file-type catalogue (file-types.ts). */
+import { fileTypeOf, fileTypeOfExtension, getExtension, type TFileKind } from './file-types.ts';
 
 /** Detects a file's kind from its extension first, then its MIME type. */
 export function detectFileKind(name: string, mimeType = ''): TFileKind {
-  const byExt = EXTENSION_KINDS[getExtension(name)];
+  const byExt = fileTypeOf(name)?.kind;
   if (byExt) return byExt;
   const mime = mimeType.toLowerCase();
   if (mime === 'application/pdf') return 'pdf';
@@ -33,39 +13,19 @@ export function detectFileKind(name: string, mimeType = ''): TFileKind {
   if (mime.startsWith('audio/')) return 'audio';
   if (/zip|x-rar|x-7z|x-tar|gzip/.test(mime)) return 'archive';
   if (mime.startsWith('text/')) return 'document';
+  if (/^font\/|^application\/(x-)?font-/.test(mime)) return 'font';
   return 'other';
 }
 
-/** Raster image formats the builder can decode and thumbnail. SVG is never rasterised from uploads. */
-export const RASTER_IMAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'gif', 'webp', 'avif', 'tif', 'tiff', 'heic', 'heif', 'bmp']);
+/** Format names of MIME subtypes that are no extension ('video/quicktime'). */
+const SUBTYPE_FORMAT_NAMES: Record<string, string> = { quicktime: 'QuickTime' };
 
-/** Format names that read better than their extension. */
-const FORMAT_NAMES: Record<string, string> = {
-  jpg: 'JPEG',
-  jpeg: 'JPEG',
-  tif: 'TIFF',
-  tiff: 'TIFF',
-  htm: 'HTML',
-  yml: 'YAML',
-  md: 'Markdown',
-  txt: 'Text',
-  log: 'Log',
-  doc: 'Word',
-  docx: 'Word',
-  xls: 'Excel',
-  xlsx: 'Excel',
-  ppt: 'PowerPoint',
-  pptx: 'PowerPoint',
-  key: 'Keynote',
-  odt: 'OpenDocument',
-  ods: 'OpenDocument',
-  odp: 'OpenDocument',
-  m4v: 'MP4',
-  tgz: 'TAR.GZ',
-  quicktime: 'QuickTime',
-};
+/** The format name of an extension or MIME subtype: the catalogue's, else the text in capitals. */
+function formatName(extOrSubtype: string): string {
+  return fileTypeOfExtension(extOrSubtype)?.format ?? SUBTYPE_FORMAT_NAMES[extOrSubtype] ?? extOrSubtype.toUpperCase();
+}
 
-/** The noun after the format name, by kind; spreadsheets are documents the visitor site groups as such, but read as spreadsheets. */
+/** The noun after the format name, by kind (the catalogue names spreadsheets, documents that read as such). */
 const KIND_NOUNS: Record<TFileKind, string> = {
   image: 'image',
   pdf: 'document',
@@ -74,9 +34,9 @@ const KIND_NOUNS: Record<TFileKind, string> = {
   audio: 'audio',
   archive: 'archive',
   document: 'document',
+  font: 'font',
   other: 'file',
 };
-const SPREADSHEET_EXTENSIONS = new Set(['csv', 'xls', 'xlsx', 'ods']);
 
 /**
  * A file's type in words, the same wherever a person reads it: 'JPEG image', 'PDF document', 'MP4 video',
@@ -85,10 +45,11 @@ const SPREADSHEET_EXTENSIONS = new Set(['csv', 'xls', 'xlsx', 'ods']);
 export function describeFileType(name: string, mimeType = ''): string {
   const kind = detectFileKind(name, mimeType);
   const ext = getExtension(name);
-  const noun = SPREADSHEET_EXTENSIONS.has(ext) ? 'spreadsheet' : KIND_NOUNS[kind];
-  if (ext && /^[a-z0-9]{1,5}$/.test(ext)) return `${FORMAT_NAMES[ext] ?? ext.toUpperCase()} ${noun}`;
+  const row = fileTypeOf(name);
+  const noun = (row?.kind === kind && row.noun) || KIND_NOUNS[kind];
+  if (ext && /^[a-z0-9]{1,5}$/.test(ext)) return `${formatName(ext)} ${noun}`;
   const subtype = /^[a-z]+\/([a-z0-9.+-]{1,12})$/i.exec(mimeType.trim())?.[1];
-  if (subtype && kind !== 'other' && !subtype.includes('.') && !subtype.startsWith('x-')) return `${FORMAT_NAMES[subtype.toLowerCase()] ?? subtype.toUpperCase()} ${noun}`;
+  if (subtype && kind !== 'other' && !subtype.includes('.') && !subtype.startsWith('x-')) return `${formatName(subtype.toLowerCase())} ${noun}`;
   return kind === 'other' ? 'File' : `${noun.charAt(0).toUpperCase()}${noun.slice(1)}`;
 }
 

@@ -1,6 +1,7 @@
 export * from './constants.ts';
 export * from './plans.ts';
 export * from './plan-limits.ts';
+export * from './file-types.ts';
 export * from './file-kind.ts';
 export * from './slug.ts';
 export * from './derived.ts';

@@ -27,19 +27,7 @@ export const UNLIMITED = -1;
 /** The features a signed-in creator needs a paid plan for (anonymous sites keep them in their 7-day window). */
 export const PRO_FEATURES = ['comments', 'approvals', 'notifications'] as const;
 export type TProFeature = (typeof PRO_FEATURES)[number];
-/** The site setting that turns each Pro feature on: what the server refuses and the wizard labels Pro. */
-export const PRO_FEATURE_SETTINGS = {
-  comments: 'enableComments',
-  approvals: 'enableApprovals',
-  notifications: 'enableNotifications',
-} as const satisfies Record<TProFeature, string>;
-export type TProFeatureSetting = (typeof PRO_FEATURE_SETTINGS)[TProFeature];
-
-/** Whether a site setting is one only plans with `proFeatures` may turn on. */
-export function isProFeatureSetting(setting: string): setting is TProFeatureSetting {
-  return (Object.values(PRO_FEATURE_SETTINGS) as readonly string[]).includes(setting);
-}
-
+/* The site setting each turns on is its row's `feature` in the site settings catalogue (site-settings-catalogue.ts). */
 /**
  * What a line of a plan's list sells, so the list answers to what the server does:
  * - `every_plan`: what every plan has, Free included (listed once, on Free);

@@ -1,16 +1,18 @@
 /** zod schemas of API payloads and entities; the one source of API types. */
 import { z } from 'zod';
-import { FILE_KINDS } from './file-kind.ts';
+import { FILE_KINDS } from './file-types.ts';
 import { ZPublicFileDetailsSchema } from './derived.ts';
 import { UPLOAD_LIMITS } from './constants.ts';
 import { ZContactInfoInputSchema, ZPublicContactInfoSchema } from './contact-info.ts';
 import { TEMPLATE_IDS } from './templates.ts';
 import { ZFileGroupSchema } from './file-group.ts';
-import { DEFAULT_SITE_SETTINGS, HERO_LAYOUTS, type PUBLIC_SITE_SETTING_KEYS, SITE_PASSWORD_LIMITS, SITE_PASSWORD_MESSAGES, THEME_MODES, THEME_STYLES } from './site-rules.ts';
+import { HERO_LAYOUTS, SITE_PASSWORD_LIMITS, SITE_PASSWORD_MESSAGES, THEME_MODES, THEME_STYLES } from './site-rules.ts';
+import { ZPublicSiteSettingsSchema, ZSiteSettingsSchema } from './site-settings.ts';
 import { COLOR_MODES } from './site-look.ts';
 import { ZErrorCodeSchema } from './errors.ts';
 
 export * from './site-rules.ts';
+export * from './site-settings.ts';
 
 export const ZTemplateIdSchema = z.enum(TEMPLATE_IDS);
 
@@ -21,37 +23,6 @@ export type TSiteTheme = z.infer<typeof ZSiteThemeSchema>;
 export const ZThemeStyleSchema = z.enum(THEME_STYLES);
 export const ZColorModeSchema = z.enum(COLOR_MODES);
 export const ZHeroLayoutSchema = z.enum(HERO_LAYOUTS);
-
-export const ZSiteSettingsSchema = z.object({
-  enableFavorites: z.boolean().default(DEFAULT_SITE_SETTINGS.enableFavorites),
-  enableComments: z.boolean().default(DEFAULT_SITE_SETTINGS.enableComments),
-  enableApprovals: z.boolean().default(DEFAULT_SITE_SETTINGS.enableApprovals),
-  enableAnalytics: z.boolean().default(DEFAULT_SITE_SETTINGS.enableAnalytics),
-  enableNotifications: z.boolean().default(DEFAULT_SITE_SETTINGS.enableNotifications),
-  notificationEmail: z.string().max(320).default(DEFAULT_SITE_SETTINGS.notificationEmail),
-  slackWebhook: z.string().max(2048).default(DEFAULT_SITE_SETTINGS.slackWebhook),
-});
-export type TSiteSettings = z.infer<typeof ZSiteSettingsSchema>;
-
-/** Strict: a page's settings are exactly the visitor-facing switches, so no owner-only field can be spread in. */
-export const ZPublicSiteSettingsSchema = z.strictObject({
-  enableFavorites: z.boolean(),
-  enableComments: z.boolean(),
-  enableApprovals: z.boolean(),
-  enableAnalytics: z.boolean(),
-});
-export type TPublicSiteSettings = z.infer<typeof ZPublicSiteSettingsSchema>;
-
-/** The visitor-facing switches of a site's settings, picked one by one. */
-export function toPublicSiteSettings(settings: Pick<TSiteSettings, (typeof PUBLIC_SITE_SETTING_KEYS)[number]>): TPublicSiteSettings {
-  return {
-    enableFavorites: settings.enableFavorites,
-    enableComments: settings.enableComments,
-    enableApprovals: settings.enableApprovals,
-    enableAnalytics: settings.enableAnalytics,
-  };
-}
-export const DEFAULT_PUBLIC_SITE_SETTINGS: TPublicSiteSettings = toPublicSiteSettings(DEFAULT_SITE_SETTINGS);
 
 export const ZContactInfoSchema = z.object({
   email: z.string().max(320).default(''),

@@ -70,9 +70,9 @@ describe('viewer choice', () => {
   });
 
   it('groups images into one gallery and gives every other file its own viewer', () => {
-    const files = [{ kind: 'image' as const }, { kind: 'pdf' as const }, { kind: 'image' as const }, { kind: 'video' as const }, { kind: 'other' as const }];
+    const files = (['a.jpg', 'brief.pdf', 'b.png', 'teaser.mp4', 'mystery.bin'] as const).map((name) => ({ name, kind: detectFileKind(name), details: {} }));
     const sections = planViewerSections(files);
-    expect(sections.map((s) => s.viewer)).toEqual(['gallery', 'pdf', 'video', 'document']);
+    expect(sections.map((s) => s.viewer)).toEqual(['gallery', 'pdf', 'video', 'download']);
     expect(sections[0]?.files).toHaveLength(2);
   });
 });

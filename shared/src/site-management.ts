@@ -6,7 +6,16 @@
  */
 import { z } from 'zod';
 import { UPLOAD_LIMITS } from './constants.ts';
-import { HERO_LAYOUTS, ZColorModeSchema, ZSitePasswordSchema, ZSiteThemeSchema, ZTemplateIdSchema, ZThemeStyleSchema } from './schemas.ts';
+import {
+  HERO_LAYOUTS,
+  ZColorModeSchema,
+  ZManagedSiteSettingsSchema,
+  ZSitePasswordSchema,
+  ZSiteSettingsPatchSchema,
+  ZSiteThemeSchema,
+  ZTemplateIdSchema,
+  ZThemeStyleSchema,
+} from './schemas.ts';
 import { ZContactInfoInputSchema, ZPublicContactInfoSchema } from './contact-info.ts';
 
 export const SITE_MANAGEMENT_MESSAGES = {
@@ -32,17 +41,6 @@ export function normalizeTypedTitle(title: string): string {
 export function confirmsTitle(typed: string, title: string): boolean {
   return normalizeTypedTitle(typed) === normalizeTypedTitle(title);
 }
-
-/** The owner's switches and notification address; each may be sent alone. */
-export const ZSiteSettingsPatchSchema = z.strictObject({
-  enableFavorites: z.boolean().optional(),
-  enableComments: z.boolean().optional(),
-  enableApprovals: z.boolean().optional(),
-  enableAnalytics: z.boolean().optional(),
-  enableNotifications: z.boolean().optional(),
-  /** Where notifications go; never shown on the site (the contact email is a separate, public field). */
-  notificationEmail: z.string().trim().max(320).optional(),
-});
 
 /** PATCH /api/projects/{id}: any subset of the fields; `password: null` removes it, `expiresAt: null` removes the expiry. */
 export const ZProjectUpdateSchema = z.strictObject({
@@ -105,14 +103,7 @@ export const ZManagedProjectSchema = z.object({
   colorMode: ZColorModeSchema,
   heroLayout: z.enum(HERO_LAYOUTS),
   visitorModeToggle: z.boolean(),
-  settings: z.object({
-    enableFavorites: z.boolean(),
-    enableComments: z.boolean(),
-    enableApprovals: z.boolean(),
-    enableAnalytics: z.boolean(),
-    enableNotifications: z.boolean(),
-    notificationEmail: z.string(),
-  }),
+  settings: ZManagedSiteSettingsSchema,
   /**
    * The owner account's confirmed email, where notifications go when the site names no address of
    * its own; null while the account's email is unconfirmed.

@@ -6,10 +6,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as cheerio from 'cheerio';
 import { DEFAULT_SITE_SETTINGS, EMPTY_CONTACT_INFO, TEMPLATE_IDS, type TSiteRenderModel } from '@dropsite/shared';
-import { loadSiteRenderer } from '../../builder/src/render.ts';
-import { ensureTemplateBuilt } from '../../builder/src/test-support/ensure-template-built.ts';
-import { LONG_LINE, makeFile, makeImage, makePdfFile, makeSite, makeTextFile, makeVideoFile, makeZipFile } from './test-support/fixtures.ts';
-import { THEMES, themeDeclarations } from './styles/themes.ts';
+import { loadSiteRenderer } from '@dropsite/builder';
+import { ensureTemplateBuilt } from '@dropsite/testkit/builder/ensure-template-built';
+import { LONG_LINE, makeFile, makeImage, makePdfFile, makeSite, makeTextFile, makeVideoFile, makeZipFile } from '@dropsite/testkit/site-template';
+import { THEMES, themeDeclarations } from '@dropsite/shared/themes';
 
 beforeAll(ensureTemplateBuilt);
 

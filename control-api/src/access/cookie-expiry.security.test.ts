@@ -7,8 +7,8 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.ts';
-import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { createBrowser, seedSite, type TBrowser } from '../test-support/site-fixtures.ts';
+import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { createBrowser, seedSite, type TBrowser } from '@dropsite/testkit/control-api/site-fixtures';
 
 const DEFAULTS = loadConfig({});
 const PASSWORD = 'correct horse battery';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedPrefix, projectUploadsPrefix, sitePrefix } from '@dropsite/shared';
-import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { createBrowser, seedSite } from '../test-support/site-fixtures.ts';
+import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { createBrowser, seedSite } from '@dropsite/testkit/control-api/site-fixtures';
 import { sweepExpiredSites } from './expired-sites.ts';
 
 const DAY = 86_400_000;

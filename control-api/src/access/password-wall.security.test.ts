@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.ts';
-import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { createBrowser, seedSite } from '../test-support/site-fixtures.ts';
+import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { createBrowser, seedSite } from '@dropsite/testkit/control-api/site-fixtures';
 
 const DEFAULTS = loadConfig({ TRUST_PROXY: '1' });
 const PASSWORD = 'correct horse battery';

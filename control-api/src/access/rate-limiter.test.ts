@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFakeClock } from '../test-support/test-app.ts';
+import { createFakeClock } from '@dropsite/testkit/control-api/test-app';
 import { createRateLimiter, enforceRateLimits } from './rate-limiter.ts';
 import { AppError } from '../http/app-error.ts';
 

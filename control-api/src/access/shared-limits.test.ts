@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.ts';
-import { createFakeClock, startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '../test-support/test-app.ts';
-import { createBrowser, seedSite, type TSeededSite } from '../test-support/site-fixtures.ts';
-import { isDialectAvailable, testAppDatabase } from '../test-support/test-database.ts';
-import { deleteRedisKeys, isRedisAvailable, randomRedisPrefix, startRedisProxy, TEST_REDIS_URL } from '../test-support/redis.ts';
+import { createFakeClock, startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { createBrowser, seedSite, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
+import { isDialectAvailable, testAppDatabase } from '@dropsite/testkit/control-api/test-database';
+import { deleteRedisKeys, isRedisAvailable, randomRedisPrefix, startRedisProxy, TEST_REDIS_URL } from '@dropsite/testkit/control-api/redis';
 import { createRedisLimiterStore } from './redis-limiter-store.ts';
 
 const redisAvailable = await isRedisAvailable();

@@ -8,11 +8,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/tables.ts';
-import { startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '../test-support/test-app.ts';
-import { createBrowser } from '../test-support/site-fixtures.ts';
-import { createCapturingMailer, type TCapturingMailer } from '../test-support/account-mail.ts';
-import { createSignedInCreator } from '../test-support/accounts.ts';
-import { statementCounter } from '../test-support/test-database.ts';
+import { startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { createBrowser } from '@dropsite/testkit/control-api/site-fixtures';
+import { createCapturingMailer, type TCapturingMailer } from '@dropsite/testkit/control-api/account-mail';
+import { createSignedInCreator } from '@dropsite/testkit/control-api/accounts';
+import { statementCounter } from '@dropsite/testkit/control-api/test-database';
 
 const argon2 = vi.hoisted(() => ({ hashes: 0 }));
 

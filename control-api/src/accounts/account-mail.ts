@@ -5,6 +5,8 @@
  * addresses, so no one can use us to mail their words to someone else. Account messages are the
  * one kind of mail that goes to an address not yet verified (that is what they verify).
  */
+import { createElement as h, Fragment, type ReactElement } from 'react';
+import { renderEmailHtml } from '../notifications/email-html.ts';
 import type { TMailMessage } from '../notifications/mailer.ts';
 
 export type TAccountMailKind =
@@ -93,8 +95,9 @@ const TEXTS: Record<TAccountMailKind, { subject: string; intro: string; action: 
 
 const IGNORE = 'If you did not ask for this, you can ignore this message: nothing changes without the link.';
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** An account message's HTML part: the same paragraphs as its text part, the link under its action. */
+function AccountEmail({ intro, link, action, lifetime, closing }: { intro: string; link: string; action: string; lifetime: string; closing: string }): ReactElement {
+  return h(Fragment, null, h('p', null, intro), h('p', null, h('a', { href: link }, action)), h('p', null, lifetime), h('p', null, closing), h('p', null, 'Dropsite'));
 }
 
 /** `address`: the new address a notice to the previous one names. */
@@ -103,6 +106,6 @@ export function accountMessage(kind: TAccountMailKind, to: string, link: string,
   const intro = t.intro.replace('{address}', address);
   const closing = t.closing ?? IGNORE;
   const text = `${intro}\n\n${t.action}: ${link}\n\n${t.lifetime}\n\n${closing}\n\nDropsite\n`;
-  const html = `<p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(t.action)}</a></p><p>${escapeHtml(t.lifetime)}</p><p>${escapeHtml(closing)}</p><p>Dropsite</p>`;
+  const html = renderEmailHtml(h(AccountEmail, { intro, link, action: t.action, lifetime: t.lifetime, closing }));
   return { to, subject: t.subject, text, html };
 }

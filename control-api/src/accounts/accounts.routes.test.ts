@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { createBrowser, seedSite, type TBrowser } from '../test-support/site-fixtures.ts';
-import { confirmationTokenIn, createCapturingMailer, type TCapturingMailer } from '../test-support/account-mail.ts';
-import { browserSignedInAs, createSignedInCreator } from '../test-support/accounts.ts';
-import { buildUploadForm } from '../test-support/fixtures.ts';
+import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { createBrowser, seedSite, type TBrowser } from '@dropsite/testkit/control-api/site-fixtures';
+import { confirmationTokenIn, createCapturingMailer, type TCapturingMailer } from '@dropsite/testkit/control-api/account-mail';
+import { browserSignedInAs, createSignedInCreator } from '@dropsite/testkit/control-api/accounts';
+import { buildUploadForm } from '@dropsite/testkit/control-api/fixtures';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

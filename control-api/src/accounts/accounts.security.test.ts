@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.ts';
-import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { createBrowser, type TBrowser } from '../test-support/site-fixtures.ts';
-import { createCapturingMailer, type TCapturingMailer } from '../test-support/account-mail.ts';
-import { createSignedInCreator } from '../test-support/accounts.ts';
+import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { createBrowser, type TBrowser } from '@dropsite/testkit/control-api/site-fixtures';
+import { createCapturingMailer, type TCapturingMailer } from '@dropsite/testkit/control-api/account-mail';
+import { createSignedInCreator } from '@dropsite/testkit/control-api/accounts';
 
 const DAY = 86_400_000;
 const PASSWORD = 'correct horse battery';

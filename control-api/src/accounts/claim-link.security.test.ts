@@ -6,11 +6,11 @@
  * browser made before signing in.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { confirmationTokenIn, createCapturingMailer, type TCapturingMailer } from '../test-support/account-mail.ts';
-import { createSignedInCreator } from '../test-support/accounts.ts';
-import { buildUploadForm } from '../test-support/fixtures.ts';
-import { createBrowser, type TBrowser } from '../test-support/site-fixtures.ts';
-import { createFakeClock, startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '../test-support/test-app.ts';
+import { confirmationTokenIn, createCapturingMailer, type TCapturingMailer } from '@dropsite/testkit/control-api/account-mail';
+import { createSignedInCreator } from '@dropsite/testkit/control-api/accounts';
+import { buildUploadForm } from '@dropsite/testkit/control-api/fixtures';
+import { createBrowser, type TBrowser } from '@dropsite/testkit/control-api/site-fixtures';
+import { createFakeClock, startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 import { CLAIM_AFTER_LINK, LINK_GONE } from './accounts.service.ts';
 
 describe('claim links and the sessions links open', () => {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.ts';
-import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { createBrowser, seedSite, type TBrowser } from '../test-support/site-fixtures.ts';
-import { createSignedInCreator } from '../test-support/accounts.ts';
-import { buildUploadForm } from '../test-support/fixtures.ts';
-import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '../test-support/test-database.ts';
+import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { createBrowser, seedSite, type TBrowser } from '@dropsite/testkit/control-api/site-fixtures';
+import { createSignedInCreator } from '@dropsite/testkit/control-api/accounts';
+import { buildUploadForm } from '@dropsite/testkit/control-api/fixtures';
+import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '@dropsite/testkit/control-api/test-database';
 
 const DAY = 86_400_000;
 const DEFAULTS = loadConfig({});

@@ -8,11 +8,11 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.ts';
-import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { createBrowser, type TBrowser } from '../test-support/site-fixtures.ts';
-import { createCapturingMailer, type TCapturingMailer } from '../test-support/account-mail.ts';
-import { browserSignedInAs, createSignedInCreator } from '../test-support/accounts.ts';
-import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '../test-support/test-database.ts';
+import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { createBrowser, type TBrowser } from '@dropsite/testkit/control-api/site-fixtures';
+import { createCapturingMailer, type TCapturingMailer } from '@dropsite/testkit/control-api/account-mail';
+import { browserSignedInAs, createSignedInCreator } from '@dropsite/testkit/control-api/accounts';
+import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '@dropsite/testkit/control-api/test-database';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { createSignedInCreator } from '../test-support/accounts.ts';
+import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { createSignedInCreator } from '@dropsite/testkit/control-api/accounts';
 import { hashSecret } from './secret-tokens.ts';
 import { createSession, SESSION_MAX_LIFETIME_MS, SESSION_TTL_MS, validateSessionToken } from './sessions.ts';
 import { insertSession } from './sessions.repository.ts';

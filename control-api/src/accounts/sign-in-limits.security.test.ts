@@ -10,11 +10,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config/config.ts';
 import { createLogger } from '../logger.ts';
 import { createRedisLimiterStore } from '../access/redis-limiter-store.ts';
-import { createFakeClock, startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '../test-support/test-app.ts';
-import { createBrowser, seedSite } from '../test-support/site-fixtures.ts';
-import { createSignedInCreator } from '../test-support/accounts.ts';
-import { deleteRedisKeys, isRedisAvailable, randomRedisPrefix, TEST_REDIS_URL } from '../test-support/redis.ts';
-import { isDialectAvailable, testAppDatabase } from '../test-support/test-database.ts';
+import { createFakeClock, startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { createBrowser, seedSite } from '@dropsite/testkit/control-api/site-fixtures';
+import { createSignedInCreator } from '@dropsite/testkit/control-api/accounts';
+import { deleteRedisKeys, isRedisAvailable, randomRedisPrefix, TEST_REDIS_URL } from '@dropsite/testkit/control-api/redis';
+import { isDialectAvailable, testAppDatabase } from '@dropsite/testkit/control-api/test-database';
 import { passwordHashLoad, PASSWORD_HASH_LIMITS } from '../sites/password-hash.ts';
 
 const argon2 = vi.hoisted(() => ({

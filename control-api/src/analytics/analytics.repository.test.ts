@@ -1,10 +1,18 @@
 import { sql, type Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as rollupsMigration from '../db/migrations/2026_11_26_0930_analytics_rollups.ts';
 import * as totalsMigration from '../db/migrations/2026_11_26_1000_analytics_totals.ts';
 import * as totalVisitorsMigration from '../db/migrations/2026_11_26_1200_analytics_total_visitors.ts';
 import { newId } from '../db/ids.ts';
-import { createTestDatabase, isDialectAvailable, makeFileRow, makeProjectRow, statementCounter, TEST_DIALECTS, type TTestDatabase } from '../test-support/test-database.ts';
+import {
+  createTestDatabase,
+  isDialectAvailable,
+  makeFileRow,
+  makeProjectRow,
+  statementCounter,
+  TEST_DIALECTS,
+  type TTestDatabase,
+} from '@dropsite/testkit/control-api/test-database';
 import {
   countTraffic,
   countTrafficByProject,
@@ -167,9 +175,11 @@ for (const dialect of TEST_DIALECTS) {
     it('holds events until its cadence or a flush, then writes them with their rollups', async () => {
       const site = makeProjectRow();
       await database.db.insertInto('projects').values(site).execute();
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
       const writer = createAnalyticsBatcher(database.db, { flushEveryMs: 60_000 });
       const written = Promise.all([writer.insert(view('held-1', { projectId: site.id, fileId: null })), writer.insert(view('held-2', { projectId: site.id, fileId: null }))]);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await vi.advanceTimersByTimeAsync(59_999); // just short of its cadence
+      vi.useRealTimers();
       const stored = () => database.db.selectFrom('analytics_events').select('visitor_id').where('project_id', '=', site.id).execute();
       expect(await stored()).toEqual([]);
       expect((await countTraffic(database.db, { projectId: site.id })).views).toBe(0);

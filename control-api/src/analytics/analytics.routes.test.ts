@@ -2,9 +2,9 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZAnalyticsResponseSchema, type TAnalytics } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
-import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { buildUploadForm } from '../test-support/fixtures.ts';
-import { createBrowser, seedSite, type TBrowser, type TSeededSite } from '../test-support/site-fixtures.ts';
+import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { buildUploadForm } from '@dropsite/testkit/control-api/fixtures';
+import { createBrowser, seedSite, type TBrowser, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
 
 const DEFAULTS = loadConfig({});
 
@@ -30,14 +30,10 @@ describe('analytics', () => {
     const res = await who.json(`/api/analytics?projectId=${site.project.id}&detailed=true${query}`);
     return { status: res.status, analytics: res.status === 200 ? ZAnalyticsResponseSchema.parse(res.body).analytics : undefined };
   };
-  /** Downloads are counted after the response finished, off the request: wait for the count to settle. */
+  /** Downloads are counted after the response finished, off the request: polls the count until it is the one expected. */
   const downloadsSettled = async (expected: number, query = '') => {
-    for (let i = 0; i < 50; i++) {
-      const a = (await analytics(owner, query)).analytics!;
-      if (a.downloads === expected) return a.downloads;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    return (await analytics(owner, query)).analytics!.downloads;
+    await expect.poll(async () => (await analytics(owner, query)).analytics!.downloads, { timeout: 1_000, interval: 20 }).toBe(expected);
+    return expected;
   };
 
   it('counts a visitor’s page view once per window, and file views apart', async () => {

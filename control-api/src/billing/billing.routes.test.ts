@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILLING_ERRORS, PAYMENT_GRACE_DAYS, ZBillingRedirectResponseSchema, ZSubscriptionResponseSchema, ZTrialResponseSchema, ZUsageResponseSchema } from '@dropsite/shared';
-import { browserSignedInAs, createSignedInCreator } from '../test-support/accounts.ts';
-import { createBrowser } from '../test-support/site-fixtures.ts';
-import { STANDIN_PRICES, standinBillingConfig, startStripeStandin, type TStripeStandin } from '../test-support/stripe-standin.ts';
-import { isDialectAvailable, TEST_DIALECTS } from '../test-support/test-database.ts';
-import { customerCreator as payingCreator, startBillingApp, stripeSubscription, subscriptionOf, type TBillingApp } from '../test-support/billing-fixtures.ts';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { browserSignedInAs, createSignedInCreator } from '@dropsite/testkit/control-api/accounts';
+import { createBrowser } from '@dropsite/testkit/control-api/site-fixtures';
+import { STANDIN_PRICES, standinBillingConfig, startStripeStandin, type TStripeStandin } from '@dropsite/testkit/control-api/stripe-standin';
+import { isDialectAvailable, TEST_DIALECTS } from '@dropsite/testkit/control-api/test-database';
+import { customerCreator as payingCreator, startBillingApp, stripeSubscription, subscriptionOf, type TBillingApp } from '@dropsite/testkit/control-api/billing-fixtures';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 
 const DAY_MS = 86_400_000;
 

@@ -10,12 +10,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILLING_ERRORS, ZBillingRedirectResponseSchema } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
-import { browserSignedInAs, createSignedInCreator } from '../test-support/accounts.ts';
-import type { TBrowser } from '../test-support/site-fixtures.ts';
-import type { TStripeStandin } from '../test-support/stripe-standin.ts';
-import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '../test-support/test-database.ts';
-import { customerCreator as payingCreator, startBillingApp, stripeSubscription, subscriptionOf, type TBillingApp } from '../test-support/billing-fixtures.ts';
-import { createFakeClock, startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '../test-support/test-app.ts';
+import { browserSignedInAs, createSignedInCreator } from '@dropsite/testkit/control-api/accounts';
+import type { TBrowser } from '@dropsite/testkit/control-api/site-fixtures';
+import type { TStripeStandin } from '@dropsite/testkit/control-api/stripe-standin';
+import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '@dropsite/testkit/control-api/test-database';
+import { customerCreator as payingCreator, startBillingApp, stripeSubscription, subscriptionOf, type TBillingApp } from '@dropsite/testkit/control-api/billing-fixtures';
+import { createFakeClock, startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 import { reconcileStripeEvents, startStripeReconciler } from './reconcile.ts';
 
 const DAY_MS = 86_400_000;

@@ -5,11 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILLING_ERRORS, isProFeatureSetting, PAID_PLAN_IDS, type PLAN_IDS, PLANS, PRO_FEATURE_SETTINGS, type TPaidPlanId, ZSiteSettingsSchema } from '@dropsite/shared';
-import { browserSignedInAs, createSignedInCreator, type TTestCreator } from '../test-support/accounts.ts';
-import { putOnPlan } from '../test-support/billing.ts';
-import { seedSite, type TSeededSite } from '../test-support/site-fixtures.ts';
-import { startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '../test-support/test-app.ts';
-import { initChunked } from '../test-support/upload-session-client.ts';
+import { browserSignedInAs, createSignedInCreator, type TTestCreator } from '@dropsite/testkit/control-api/accounts';
+import { putOnPlan } from '@dropsite/testkit/control-api/billing';
+import { seedSite, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
+import { startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { initChunked } from '@dropsite/testkit/control-api/upload-session-client';
 
 /** Every on/off switch of a site (favourites, comments, approvals, analytics, notifications). */
 const SWITCHES = Object.keys(ZSiteSettingsSchema.shape).filter((key) => key.startsWith('enable'));

@@ -6,12 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILLING_ERRORS, PLANS } from '@dropsite/shared';
-import { browserSignedInAs, createSignedInCreator, type TTestCreator } from '../test-support/accounts.ts';
-import { putOnPlan } from '../test-support/billing.ts';
-import { buildUploadForm } from '../test-support/fixtures.ts';
-import { createBrowser, seedSite } from '../test-support/site-fixtures.ts';
-import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '../test-support/test-database.ts';
-import { startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '../test-support/test-app.ts';
+import { browserSignedInAs, createSignedInCreator, type TTestCreator } from '@dropsite/testkit/control-api/accounts';
+import { putOnPlan } from '@dropsite/testkit/control-api/billing';
+import { buildUploadForm } from '@dropsite/testkit/control-api/fixtures';
+import { createBrowser, seedSite } from '@dropsite/testkit/control-api/site-fixtures';
+import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '@dropsite/testkit/control-api/test-database';
+import { startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 
 const FREE_SITES = PLANS.free.limits.projects;
 const PARALLEL = 6;

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILLING_ERRORS, derivedPrefix, PLANS, ZUsageResponseSchema } from '@dropsite/shared';
-import { browserSignedInAs, createSignedInCreator, type TTestCreator } from '../test-support/accounts.ts';
-import { putOnPlan } from '../test-support/billing.ts';
-import { buildUploadForm } from '../test-support/fixtures.ts';
-import { seedSite, type TSeededSite } from '../test-support/site-fixtures.ts';
-import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '../test-support/test-database.ts';
-import { startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '../test-support/test-app.ts';
-import { completeSession, FORM, initChunked, rawRequest, sendChunk, sha256, type TJson } from '../test-support/upload-session-client.ts';
+import { browserSignedInAs, createSignedInCreator, type TTestCreator } from '@dropsite/testkit/control-api/accounts';
+import { putOnPlan } from '@dropsite/testkit/control-api/billing';
+import { buildUploadForm } from '@dropsite/testkit/control-api/fixtures';
+import { seedSite, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
+import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '@dropsite/testkit/control-api/test-database';
+import { startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { completeSession, FORM, initChunked, rawRequest, sendChunk, sha256, type TJson } from '@dropsite/testkit/control-api/upload-session-client';
 import { recountUsage, refreshUsage, storageInUse } from './usage.service.ts';
 
 const FREE_STORAGE = PLANS.free.limits.storage;

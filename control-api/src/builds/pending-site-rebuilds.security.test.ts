@@ -14,9 +14,9 @@ import { createLogger } from '../logger.ts';
 import { createRuntime } from '../runtime.ts';
 import { runPendingSiteRebuilds } from './pending-site-rebuilds.ts';
 import { createDiskStorage } from '../storage/disk-storage.ts';
-import { makeFileRow, makeProjectRow } from '../test-support/test-database.ts';
-import { makeJpeg } from '../test-support/fixtures.ts';
-import { ensureTemplateBuilt } from '@dropsite/builder/test-support';
+import { makeFileRow, makeProjectRow } from '@dropsite/testkit/control-api/test-database';
+import { makeJpeg } from '@dropsite/testkit/control-api/fixtures';
+import { ensureTemplateBuilt } from '@dropsite/testkit/builder/ensure-template-built';
 
 const NOTIFY = 'owner-inbox@studio-private.example';
 const WEBHOOK = 'https://hooks.slack.com/services/T0PRIVATE/B0PRIVATE/s3cr3tW3bh00kT0k3n';

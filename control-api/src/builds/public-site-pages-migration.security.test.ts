@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { createDiskStorage } from '../storage/disk-storage.ts';
-import { createTestDatabase, isDialectAvailable, makeProjectRow, TEST_DIALECTS, type TTestDatabase } from '../test-support/test-database.ts';
+import { createTestDatabase, isDialectAvailable, makeProjectRow, TEST_DIALECTS, type TTestDatabase } from '@dropsite/testkit/control-api/test-database';
 import { createInlineQueue } from '../queue/inline-queue.ts';
 import { loadConfig } from '../config/config.ts';
 import { createLogger } from '../logger.ts';

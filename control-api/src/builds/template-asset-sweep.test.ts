@@ -13,10 +13,10 @@ import {
   templateAssetsMarkerKey,
   templateAssetsUnreferencedKey,
 } from '@dropsite/shared';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 import { createDiskStorage } from '../storage/disk-storage.ts';
 import type { Storage } from '../storage/storage.ts';
-import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
+import { buildUploadForm, makeJpeg, postUpload } from '@dropsite/testkit/control-api/fixtures';
 import {
   assetNamesIn,
   createPageReferenceCache,

@@ -10,9 +10,9 @@ import { chmod, lstat, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startApiProcess, type TApiProcess } from '../test-support/api-process.ts';
-import { buildUploadForm, makeJpeg } from '../test-support/fixtures.ts';
-import { ensureTemplateBuilt } from '@dropsite/builder/test-support';
+import { startApiProcess, type TApiProcess } from '@dropsite/testkit/control-api/api-process';
+import { buildUploadForm, makeJpeg } from '@dropsite/testkit/control-api/fixtures';
+import { ensureTemplateBuilt } from '@dropsite/testkit/builder/ensure-template-built';
 
 /** Every path under `root` (itself included) with its permission bits. */
 async function modesUnder(root: string): Promise<Map<string, number>> {

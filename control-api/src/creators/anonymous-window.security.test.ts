@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANONYMOUS_WINDOW_DAYS, EXPIRED_SITE_GRACE_DAYS, ZEngagementUpdatesResponseSchema } from '@dropsite/shared';
 import { sweepExpiredSites } from '../access/expired-sites.ts';
-import { createSignedInCreator } from '../test-support/accounts.ts';
-import { buildUploadForm } from '../test-support/fixtures.ts';
-import { createBrowser } from '../test-support/site-fixtures.ts';
-import { createFakeClock, startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '../test-support/test-app.ts';
+import { createSignedInCreator } from '@dropsite/testkit/control-api/accounts';
+import { buildUploadForm } from '@dropsite/testkit/control-api/fixtures';
+import { createBrowser } from '@dropsite/testkit/control-api/site-fixtures';
+import { createFakeClock, startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 
 const DAY = 86_400_000;
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZAnonymousProjectsResponseSchema, ZAnonymousSessionResponseSchema, ZEngagementSummaryResponseSchema, ZEngagementUpdatesResponseSchema } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
-import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { buildUploadForm } from '../test-support/fixtures.ts';
-import { createBrowser, seedSite, type TBrowser } from '../test-support/site-fixtures.ts';
+import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { buildUploadForm } from '@dropsite/testkit/control-api/fixtures';
+import { createBrowser, seedSite, type TBrowser } from '@dropsite/testkit/control-api/site-fixtures';
 import { countProductEvents } from '../analytics/analytics.repository.ts';
 import { listEmailCollections } from './anonymous-sessions.repository.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../db/ids.ts';
 import { insertAnalyticsEvent } from '../analytics/analytics.repository.ts';
-import { createTestDatabase, isDialectAvailable, makeFileRow, makeProjectRow, TEST_DIALECTS, type TTestDatabase } from '../test-support/test-database.ts';
+import { createTestDatabase, isDialectAvailable, makeFileRow, makeProjectRow, TEST_DIALECTS, type TTestDatabase } from '@dropsite/testkit/control-api/test-database';
 import { countEngagementByFile, listCommentThreadsBefore, listNewestCommentThreads, listNewestFavorites, listProjectsOfCreator } from './creator-dashboard.repository.ts';
 
 const NOW = 1_763_800_000_000;

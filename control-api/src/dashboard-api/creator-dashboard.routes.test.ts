@@ -13,11 +13,11 @@ import {
 } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
 import { newId } from '../db/ids.ts';
-import { browserSignedInAs, createSignedInCreator } from '../test-support/accounts.ts';
+import { browserSignedInAs, createSignedInCreator } from '@dropsite/testkit/control-api/accounts';
 import { ACTIVITY_SETTLE_MS } from './creator-dashboard.service.ts';
-import { buildUploadForm } from '../test-support/fixtures.ts';
-import { createBrowser, seedSite, type TBrowser, type TSeededSite } from '../test-support/site-fixtures.ts';
-import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { buildUploadForm } from '@dropsite/testkit/control-api/fixtures';
+import { createBrowser, seedSite, type TBrowser, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
+import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 
 const DEFAULTS = loadConfig({});
 const DAY_MS = 86_400_000;

@@ -4,10 +4,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../db/ids.ts';
-import { browserSignedInAs, createSignedInCreator } from '../test-support/accounts.ts';
-import { buildUploadForm } from '../test-support/fixtures.ts';
-import { createBrowser, seedSite, type TBrowser, type TSeededSite } from '../test-support/site-fixtures.ts';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { browserSignedInAs, createSignedInCreator } from '@dropsite/testkit/control-api/accounts';
+import { buildUploadForm } from '@dropsite/testkit/control-api/fixtures';
+import { createBrowser, seedSite, type TBrowser, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 
 interface TRoute {
   name: string;

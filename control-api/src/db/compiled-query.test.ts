@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, isDialectAvailable, makeProjectRow, TEST_DIALECTS, type TTestDatabase } from '../test-support/test-database.ts';
+import { createTestDatabase, isDialectAvailable, makeProjectRow, TEST_DIALECTS, type TTestDatabase } from '@dropsite/testkit/control-api/test-database';
 import { compiledQuery, createQueryCache } from './compiled-query.ts';
 
 for (const dialect of TEST_DIALECTS) {

@@ -6,8 +6,8 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isDialectAvailable, TEST_POSTGRES_URL } from '../test-support/test-database.ts';
-import { startTcpProxy, type TTcpProxy } from '../test-support/tcp-proxy.ts';
+import { isDialectAvailable, TEST_POSTGRES_URL } from '@dropsite/testkit/control-api/test-database';
+import { startTcpProxy, type TTcpProxy } from '@dropsite/testkit/control-api/tcp-proxy';
 import { isDatabaseUnavailable } from './connection-errors.ts';
 import { createDatabase, type TDatabaseHandle } from './database.ts';
 
@@ -45,8 +45,7 @@ describe.skipIf(!available)('PostgreSQL connections cut under a running process'
     expect((await sql<{ one: number }>`select 1 as one`.execute(database.db)).rows).toEqual([{ one: 1 }]);
     const before = reported.length;
     proxy.cutConnections();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(reported.length).toBeGreaterThan(before);
+    await expect.poll(() => reported.length, { timeout: 2_000, interval: 10 }).toBeGreaterThan(before);
     expect((await sql<{ one: number }>`select 1 as one`.execute(database.db)).rows).toEqual([{ one: 1 }]);
   });
 

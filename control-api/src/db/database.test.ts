@@ -14,7 +14,7 @@ import {
   TEST_DIALECTS,
   TEST_POSTGRES_URL,
   type TTestDatabase,
-} from '../test-support/test-database.ts';
+} from '@dropsite/testkit/control-api/test-database';
 import { createDatabase, isUniqueViolation, migrateToLatest, rollbackAllMigrations, type TDatabaseHandle } from './database.ts';
 import { newId } from './ids.ts';
 

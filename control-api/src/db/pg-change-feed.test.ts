@@ -1,23 +1,13 @@
 import pg from 'pg';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, isDialectAvailable, makeFileRow, makeProjectRow, TEST_POSTGRES_URL, type TTestDatabase } from '../test-support/test-database.ts';
+import { createTestDatabase, isDialectAvailable, makeFileRow, makeProjectRow, TEST_POSTGRES_URL, type TTestDatabase } from '@dropsite/testkit/control-api/test-database';
 import { createDatabase, type TDatabaseHandle } from './database.ts';
 import { newId } from './ids.ts';
 import { createPostgresChangeFeed, type TPostgresChangeFeed } from './pg-change-feed.ts';
 import { cachedRead, type ReadCache } from './read-cache.ts';
 
 const available = await isDialectAvailable('postgres');
-
-/** Calls `check` until it holds or `ms` pass; answers whether it held. */
-async function eventually(check: () => Promise<boolean>, ms = 3_000): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return check();
-}
 
 describe.skipIf(!available)('read cache on PostgreSQL (change notifications)', () => {
   let handle: TTestDatabase;
@@ -85,7 +75,7 @@ describe.skipIf(!available)('read cache on PostgreSQL (change notifications)', (
     const reader = titleReader('title-4');
     await reader.read();
     await other.db.updateTable('projects').set({ title: 'Renamed elsewhere' }).where('id', '=', project.id).execute();
-    expect(await eventually(async () => (await reader.read()) === 'Renamed elsewhere', 2_000)).toBe(true);
+    await expect.poll(() => reader.read(), { timeout: 2_000, interval: 10 }).toBe('Renamed elsewhere');
   });
 
   it("moves only the written table's answers, including a write inside a with statement", async () => {
@@ -104,12 +94,15 @@ describe.skipIf(!available)('read cache on PostgreSQL (change notifications)', (
       .insertInto('comments')
       .values({ id: newId(), project_id: project.id, file_id: file.id, parent_id: null, visitor_id: 'visitor-b', user_name: 'User b', body: 'Lovely', created_at: Date.now() })
       .execute();
-    expect(
-      await eventually(async () => {
-        await comments.read();
-        return comments.loads() === 2;
-      }, 2_000),
-    ).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          await comments.read();
+          return comments.loads();
+        },
+        { timeout: 2_000, interval: 10 },
+      )
+      .toBe(2);
     expect(reader.loads()).toBe(1);
   });
 
@@ -154,13 +147,13 @@ describe.skipIf(!available)('read cache on PostgreSQL (change notifications)', (
       expect(reader.loads()).toBe(1);
       const listenerPid = (clients.at(-1) as unknown as { processID: number }).processID;
       await sql`select pg_terminate_backend(${listenerPid})`.execute(other.db);
-      expect(await eventually(async () => errors.length > 0)).toBe(true);
+      await expect.poll(() => errors.length, { timeout: 3_000, interval: 10 }).toBeGreaterThan(0);
       const before = reader.loads();
       await reader.read();
       await reader.read();
       expect(reader.loads()).toBe(before + 2);
       // Back after the reconnect wait: caching again.
-      expect(await eventually(async () => clients.length === 2)).toBe(true);
+      await expect.poll(() => clients.length, { timeout: 3_000, interval: 10 }).toBe(2);
       await feed.listening();
       await reader.read();
       const after = reader.loads();
@@ -175,7 +168,7 @@ describe.skipIf(!available)('read cache on PostgreSQL (change notifications)', (
       // The connection stays up but no longer hears the channel: changes would go unnoticed.
       await clients.at(-1)!.query('unlisten dropsite_changes');
       await other.db.updateTable('projects').set({ title: 'Changed unheard' }).where('id', '=', project.id).execute();
-      expect(await eventually(async () => errors.length > errorsBefore)).toBe(true);
+      await expect.poll(() => errors.length, { timeout: 3_000, interval: 10 }).toBeGreaterThan(errorsBefore);
       expect(await reader.read()).toBe('Changed unheard');
     });
   });

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeFileRow, makeProjectRow } from '../test-support/test-database.ts';
+import { makeFileRow, makeProjectRow } from '@dropsite/testkit/control-api/test-database';
 import { createDatabase, migrateToLatest, type TDatabaseHandle } from './database.ts';
 import { newId } from './ids.ts';
 import { cachedRead, createTableChanges, writesOfStatement } from './read-cache.ts';

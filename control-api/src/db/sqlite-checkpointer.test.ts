@@ -14,15 +14,6 @@ const sizeOf = (path: string) => {
   }
 };
 
-async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return check();
-}
-
 describe('SQLite checkpoints in a thread of their own', () => {
   let dir: string;
   const opened: TDatabaseHandle[] = [];
@@ -58,7 +49,7 @@ describe('SQLite checkpoints in a thread of their own', () => {
     const { handle, path } = await open('background.sqlite', true);
     const before = sizeOf(path);
     await writeSome(handle, 0);
-    expect(await waitFor(() => sizeOf(path) > before + 3_000_000, 3_000)).toBe(true);
+    await expect.poll(() => sizeOf(path), { timeout: 3_000, interval: 20 }).toBeGreaterThan(before + 3_000_000);
     const { rows } = await sql<{ n: number }>`select count(*) as n from notes`.execute(handle.db);
     expect(Number(rows[0]!.n)).toBe(1_500);
   });

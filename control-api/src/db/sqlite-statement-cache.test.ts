@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TTestDatabase } from '../test-support/test-database.ts';
-import { makeProjectRow } from '../test-support/test-database.ts';
+import { createTestDatabase, type TTestDatabase } from '@dropsite/testkit/control-api/test-database';
+import { makeProjectRow } from '@dropsite/testkit/control-api/test-database';
 import SQLite from 'better-sqlite3';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
 

@@ -4,9 +4,9 @@
  * the JSON error.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { buildUploadForm, postUpload } from '../test-support/fixtures.ts';
-import { makeYazlZip } from './test-fixtures.ts';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { buildUploadForm, postUpload } from '@dropsite/testkit/control-api/fixtures';
+import { makeYazlZip } from '@dropsite/testkit/control-api/download-fixtures';
 import { ENTRY_TOO_COMPRESSED } from './archive-budget.ts';
 
 const NAVIGATION_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';

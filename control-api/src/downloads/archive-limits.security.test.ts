@@ -7,10 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 import { loadConfig } from '../config/config.ts';
-import { buildUploadForm, postUpload } from '../test-support/fixtures.ts';
-import { makeYazlZip } from './test-fixtures.ts';
+import { buildUploadForm, postUpload } from '@dropsite/testkit/control-api/fixtures';
+import { makeYazlZip } from '@dropsite/testkit/control-api/download-fixtures';
 import { ENTRY_BUDGET_SPENT, ENTRY_TOO_COMPRESSED, ENTRY_TOO_LARGE, ZIPS_BUSY } from './archive-budget.ts';
 
 const MiB = 1024 ** 2;
@@ -114,8 +114,7 @@ describe('archive entry and ZIP download limits', () => {
 
     stop.abort();
     await slow.body?.cancel().catch(() => {});
-    for (let i = 0; i < 100 && limiter.active() > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(limiter.active()).toBe(0);
+    await expect.poll(() => limiter.active(), { timeout: 2_000, interval: 20 }).toBe(0);
     const again = await entry('notes/readme.txt');
     expect(again.status).toBe(200);
     await again.arrayBuffer();

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { sitePreviewImageKey } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
-import { startTestApp, createFakeClock, type TTestApp } from '../test-support/test-app.ts';
-import { buildUploadForm, makeJpeg, postUpload, type TUploadPart } from '../test-support/fixtures.ts';
-import { requireService } from '../test-support/services.ts';
+import { startTestApp, createFakeClock, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { buildUploadForm, makeJpeg, postUpload, type TUploadPart } from '@dropsite/testkit/control-api/fixtures';
+import { requireService } from '@dropsite/testkit/control-api/services';
 import { NOTHING_TO_DOWNLOAD } from './downloads.service.ts';
-import { hasTool, makePdf, makePptx, makeVideo, makeYazlZip, unzip } from './test-fixtures.ts';
+import { hasTool, makePdf, makePptx, makeVideo, makeYazlZip, unzip } from '@dropsite/testkit/control-api/download-fixtures';
 
 const haveFfmpeg = await requireService('FFmpeg', async () => hasTool('ffmpeg') && hasTool('ffprobe'));
 const haveSoffice = await requireService('LibreOffice', async () => hasTool('soffice', ['--version']));

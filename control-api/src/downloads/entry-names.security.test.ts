@@ -3,10 +3,10 @@
  * /entry. Both get the upload rule, so 'invoice\u202Efdp.exe' cannot pose as 'invoiceexe.pdf'.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { buildUploadForm, postUpload } from '../test-support/fixtures.ts';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { buildUploadForm, postUpload } from '@dropsite/testkit/control-api/fixtures';
 import { contentDisposition } from '../http/content-disposition.ts';
-import { makeYazlZip } from './test-fixtures.ts';
+import { makeYazlZip } from '@dropsite/testkit/control-api/download-fixtures';
 
 const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f]|%E2%80%A[A-E]|%E2%81%A[6-9]|%E2%80%8[EF]/i;
 

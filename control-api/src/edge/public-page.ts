@@ -8,7 +8,7 @@
  * The copy is the only thing the edge trusts, so every change of access removes it before the API
  * answers (changeSiteAccess: removed, changed, removed again), and a build publishes it only when the
  * site is public, then looks again and removes it if access changed while it wrote (syncPublicPage).
- * See docs/architecture.md, "Public pages at the edge", for the failure cases.
+ * See docs/serving.md, "Public pages at the edge", for the failure cases.
  */
 import { setTimeout } from 'node:timers/promises';
 import type { Readable } from 'node:stream';

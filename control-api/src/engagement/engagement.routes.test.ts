@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURE_DISABLED_MESSAGE, ZCommentsResponseSchema, ZEngagementStateResponseSchema, ZFavoriteResponseSchema, type TComment } from '@dropsite/shared';
 import { loadConfig, type TConfig } from '../config/config.ts';
-import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { createBrowser, seedSite, type TBrowser, type TSeededSite } from '../test-support/site-fixtures.ts';
+import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { createBrowser, seedSite, type TBrowser, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
 
 const DEFAULTS = loadConfig({});
 export const GENEROUS_LIMITS: TConfig['rateLimits'] = {

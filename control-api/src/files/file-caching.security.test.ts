@@ -7,10 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteOgImageKey, templateAssetKey } from '@dropsite/shared';
-import { browserSignedInAs, createSignedInCreator } from '../test-support/accounts.ts';
-import { putOnPlan } from '../test-support/billing.ts';
-import { seedSite, type TBrowser, type TSeededSite } from '../test-support/site-fixtures.ts';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { browserSignedInAs, createSignedInCreator } from '@dropsite/testkit/control-api/accounts';
+import { putOnPlan } from '@dropsite/testkit/control-api/billing';
+import { seedSite, type TBrowser, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 import { takeDownSite } from '../site-management/takedown.ts';
 
 /** Every address of a site's files and pictures whose address stays the same across an access change. */

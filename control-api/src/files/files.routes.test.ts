@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { startTestApp, createFakeClock, type TTestApp } from '../test-support/test-app.ts';
-import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
+import { startTestApp, createFakeClock, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { buildUploadForm, makeJpeg, postUpload } from '@dropsite/testkit/control-api/fixtures';
 import Database from 'better-sqlite3';
 import path from 'node:path';
 

@@ -6,8 +6,8 @@
 import { request } from 'node:http';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { seedSite } from '../test-support/site-fixtures.ts';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { seedSite } from '@dropsite/testkit/control-api/site-fixtures';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 
 describe('a stored file whose client left while it was being opened', () => {
   let app: TTestApp;
@@ -22,8 +22,11 @@ describe('a stored file whose client left while it was being opened', () => {
     let aborted: () => void = () => {};
     const clientGone = new Promise<void>((resolve) => (aborted = resolve));
     let body: Readable | undefined;
+    let asked: () => void = () => {};
+    const askedForObject = new Promise<void>((resolve) => (asked = resolve));
     const opened = new Promise<void>((resolve) => {
       vi.spyOn(app.deps.storage, 'get').mockImplementationOnce(async (key, range) => {
+        asked();
         await clientGone; // the client is gone before the object is open
         await new Promise((r) => setTimeout(r, 50));
         const result = await realGet(key, range);
@@ -35,7 +38,7 @@ describe('a stored file whose client left while it was being opened', () => {
     const req = request(`${app.url}/api/files/${site.files[0]!.id}?mode=preview&size=300`);
     req.on('error', () => {});
     req.end();
-    await new Promise((r) => setTimeout(r, 100));
+    await askedForObject; // the request reached the server, which asks the store for the object
     req.destroy();
     aborted();
     await opened;

@@ -1,8 +1,8 @@
 /** A body the server cannot decode is the client's fault: 415 or 400 with the JSON error shape, never 500. */
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { rawRequest } from './raw-request.ts';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { rawRequest } from '@dropsite/testkit/control-api/raw-request';
 
 const PATHS = ['/api/analytics/events', '/api/chunked-upload/init', '/api/preview', '/api/sites/some-site/unlock'];
 

@@ -5,7 +5,7 @@
  */
 import { BILLING_ERRORS, errorStatus, ZErrorResponseSchema } from '@dropsite/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 import { AppError } from './app-error.ts';
 
 describe('error replies', () => {

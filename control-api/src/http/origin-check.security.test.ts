@@ -4,9 +4,9 @@
  * of the same server, a proxy passing Host through) must not count as our own origin.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 import { loadConfig } from '../config/config.ts';
-import { rawRequest } from './raw-request.ts';
+import { rawRequest } from '@dropsite/testkit/control-api/raw-request';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const body = JSON.stringify({ projectId: 'x', eventType: 'email_modal_dismissed' });

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.ts';
-import { initChunked, sha256 } from '../test-support/upload-session-client.ts';
+import { initChunked, sha256 } from '@dropsite/testkit/control-api/upload-session-client';
 
 const MAIN = path.resolve(import.meta.dirname, '../main.ts');
 
@@ -179,8 +179,17 @@ describe('slow clients', () => {
       expect(await within(extra.closed, 3000)).toBeLessThan(3000);
       expect(extra.received()).toBe('');
       for (const h of held) h.socket.destroy();
-      await new Promise((r) => setTimeout(r, 200));
-      expect((await fetch(`http://127.0.0.1:${small.port}/api/health`)).status).toBe(200);
+      // Served again once the server has seen the held connections close.
+      await expect
+        .poll(
+          () =>
+            fetch(`http://127.0.0.1:${small.port}/api/health`).then(
+              (res) => res.status,
+              () => 'refused',
+            ),
+          { timeout: 3_000, interval: 20 },
+        )
+        .toBe(200);
     } finally {
       await stopApi(small.child);
       await rm(dir, { recursive: true, force: true });

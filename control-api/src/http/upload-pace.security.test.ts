@@ -11,11 +11,11 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHUNK_SIZE } from '@dropsite/shared';
 import { loadConfig, type TConfig } from '../config/config.ts';
-import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { buildUploadForm, makeJpeg } from '../test-support/fixtures.ts';
-import { createSignedInCreator } from '../test-support/accounts.ts';
-import { FORM, callJson, type TJson } from '../test-support/upload-session-client.ts';
-import { connectRaw, encodeForm, requestHead as head, type TRawAnswer, type TRawClient } from '../test-support/raw-http-client.ts';
+import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { buildUploadForm, makeJpeg } from '@dropsite/testkit/control-api/fixtures';
+import { createSignedInCreator } from '@dropsite/testkit/control-api/accounts';
+import { FORM, callJson, type TJson } from '@dropsite/testkit/control-api/upload-session-client';
+import { connectRaw, encodeForm, requestHead as head, type TRawAnswer, type TRawClient } from '@dropsite/testkit/control-api/raw-http-client';
 import { createHttpServer, createUploadPace, isUploadRequest } from './slow-clients.ts';
 
 const HTTP_DEFAULTS = loadConfig({}).http;

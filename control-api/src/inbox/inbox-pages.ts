@@ -4,7 +4,7 @@
  */
 import { FORM_CONFIRMATIONS, type TFormKind } from '@dropsite/shared';
 import { button, page } from '../notifications/email-pages.ts';
-import { escapeHtml } from '../notifications/notification-messages.ts';
+import { escapeHtml } from '../http/escape-html.ts';
 
 /** The page each form is on, for the way back. */
 const FORM_PAGES: Record<TFormKind, { path: string; label: string }> = {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../db/ids.ts';
-import { createTestDatabase, isDialectAvailable, TEST_DIALECTS, type TTestDatabase } from '../test-support/test-database.ts';
+import { createTestDatabase, isDialectAvailable, TEST_DIALECTS, type TTestDatabase } from '@dropsite/testkit/control-api/test-database';
 import {
   claimConfirmation,
   claimMessageEmail,

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { ZFormReplySchema } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
 import type { Mailer } from '../notifications/mailer.ts';
-import { createCapturingMailer, type TCapturingMailer } from '../test-support/account-mail.ts';
-import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '../test-support/test-database.ts';
+import { createCapturingMailer, type TCapturingMailer } from '@dropsite/testkit/control-api/account-mail';
+import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '@dropsite/testkit/control-api/test-database';
 import { NEWSLETTER_CONFIRM_SUBJECT, NEWSLETTER_RESEND_MS, sendUnsentMessages } from './inbox.service.ts';
 
 const OPERATOR = 'operator@dropsite.example';

@@ -8,12 +8,12 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.ts';
-import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
-import { createBrowser } from '../test-support/site-fixtures.ts';
+import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { buildUploadForm, makeJpeg, postUpload } from '@dropsite/testkit/control-api/fixtures';
+import { createBrowser } from '@dropsite/testkit/control-api/site-fixtures';
 import { dispatchDueNotifications } from './notifications.service.ts';
 import { composeEmail } from './notification-messages.ts';
-import { bodyOf, headerOf, rawHeadersOf, startSmtpTestServer, type TReceivedMail, type TSmtpTestServer } from './smtp-test-server.ts';
+import { bodyOf, headerOf, rawHeadersOf, startSmtpTestServer, type TReceivedMail, type TSmtpTestServer } from '@dropsite/testkit/control-api/smtp-test-server';
 
 const DEFAULTS = loadConfig({});
 const MAX_RECIPIENTS_PER_DAY = 8;

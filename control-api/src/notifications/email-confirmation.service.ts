@@ -10,12 +10,14 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { isValidEmailAddress, SITE_MANAGEMENT_MESSAGES, type TSiteSettings } from '@dropsite/shared';
 import type { Kysely, Transaction } from 'kysely';
+import { createElement as h, type ReactElement } from 'react';
 import type { TAppDeps } from '../deps.ts';
 import type { Database } from '../db/tables.ts';
 import { parseSiteSettings, updateProject } from '../projects/projects.repository.ts';
 import { isAllowedSlackWebhook } from './slack.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
+import { EmailDocument, FOOTNOTE_STYLE, HEADING_STYLE, LINK_STYLE, renderEmailHtml } from './email-html.ts';
 import type { Mailer, TMailMessage } from './mailer.ts';
 import {
   claimOwedConfirmation,
@@ -239,13 +241,29 @@ function composeConfirmationEmail(deps: TKeyDeps, row: TEmailAddressRow, token: 
     '',
     `Never email me from Dropsite about this: ${unsubscribeUrl}`,
   ].join('\n');
-  const link = (href: string, label: string) => `<a href="${escapeAttr(href)}" style="color:#1d4ed8">${label}</a>`;
-  const html = `<!doctype html><html><body style="font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#111827;line-height:1.6"><h1 style="font-size:20px;margin:0 0 16px">Confirm your email address</h1><p>Someone asked Dropsite to send notifications about activity on their sites to this address.</p><p style="margin:24px 0"><a href="${escapeAttr(confirmUrl)}" style="background:#1d4ed8;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">Confirm email address</a></p><p>The link works for ${days} days. Until you confirm, we send nothing else to this address. If it wasn’t you, ignore this message: you will not hear from us about it again.</p><p style="color:#6b7280;font-size:13px">${link(unsubscribeUrl, 'Never email me about this')}</p></body></html>`;
+  const html = renderEmailHtml(h(ConfirmationEmail, { confirmUrl, unsubscribeUrl, days }));
   return { to: row.email, subject: CONFIRMATION_SUBJECT, text, html, headers: unsubscribeHeaders(unsubscribeUrl) };
 }
 
-function escapeAttr(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** The confirmation's HTML part: what was asked, the button, and a link never to be written to again. */
+function ConfirmationEmail({ confirmUrl, unsubscribeUrl, days }: { confirmUrl: string; unsubscribeUrl: string; days: number }): ReactElement {
+  return h(
+    EmailDocument,
+    null,
+    h('h1', { style: HEADING_STYLE }, 'Confirm your email address'),
+    h('p', null, 'Someone asked Dropsite to send notifications about activity on their sites to this address.'),
+    h(
+      'p',
+      { style: { margin: '24px 0' } },
+      h('a', { href: confirmUrl, style: { background: '#1d4ed8', color: '#fff', padding: '10px 18px', borderRadius: 6, textDecoration: 'none' } }, 'Confirm email address'),
+    ),
+    h(
+      'p',
+      null,
+      `The link works for ${days} days. Until you confirm, we send nothing else to this address. If it wasn’t you, ignore this message: you will not hear from us about it again.`,
+    ),
+    h('p', { style: FOOTNOTE_STYLE }, h('a', { href: unsubscribeUrl, style: LINK_STYLE }, 'Never email me about this')),
+  );
 }
 
 /** RFC 8058: a one-click unsubscribe a mail client can POST to. */

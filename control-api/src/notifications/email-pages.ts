@@ -1,5 +1,5 @@
 /** The small pages a recipient lands on from a confirmation or unsubscribe link. Everything shown is escaped. */
-import { escapeHtml } from './notification-messages.ts';
+import { escapeHtml } from '../http/escape-html.ts';
 
 const STYLE = `
 :root{color-scheme:light dark;--bg:#f8f7f4;--card:#fff;--text:#1c1b19;--muted:#625f58;--accent:#e8492a}

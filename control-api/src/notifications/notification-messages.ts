@@ -1,10 +1,12 @@
 /**
  * What creators are told about engagement, in app, by email and on Slack. Everything a visitor
  * or creator typed is data here: cleaned of control characters for one-line uses (no CRLF can
- * reach an email header), HTML-escaped for email, and Slack-escaped so `<!channel>`, mentions,
+ * reach an email header), escaped by React in the email's HTML, and Slack-escaped so `<!channel>`, mentions,
  * links and mrkdwn stay literal text.
  */
 import type { TApprovalStatus, TNotificationType, TUrgencyLevel } from '@dropsite/shared';
+import { Fragment, createElement as h, type ReactElement } from 'react';
+import { EmailDocument, FOOTNOTE_STYLE, HEADING_STYLE, LINK_STYLE, renderEmailHtml } from './email-html.ts';
 
 export interface TEngagementEvent {
   type: 'favorite' | 'comment' | 'approval';
@@ -51,11 +53,6 @@ export function urgencyOf(event: TEngagementEvent): TUrgencyLevel {
 
 export function notificationTypeOf(event: TEngagementEvent): TNotificationType {
   return event.type;
-}
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
 }
 
 /**
@@ -122,10 +119,41 @@ export function composeEmail(items: readonly TBatchItem[], context: TBatchContex
     'You get this because you confirmed notifications for this site.',
     ...(context.unsubscribeUrl ? [`Unsubscribe: ${context.unsubscribeUrl}`] : []),
   ].join('\n');
-  const htmlItems = shown.map((i) => `<li style="margin:0 0 8px">${escapeHtml(toOneLine(i.message, 400))} <span style="color:#6b7280">(${time(i.created_at)})</span></li>`);
-  if (more > 0) htmlItems.push(`<li style="margin:0 0 8px">and ${more} more</li>`);
-  const html = `<!doctype html><html><body style="font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#111827;line-height:1.6"><h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(summaryLine(items.length, context.siteTitle))}</h1><ul style="padding-left:20px;margin:0 0 24px">${htmlItems.join('')}</ul><p><a href="${escapeHtml(context.siteUrl)}" style="color:#1d4ed8">View the site</a> · <a href="${escapeHtml(context.dashboardUrl)}" style="color:#1d4ed8">See all activity</a>${context.settingsUrl ? ` · <a href="${escapeHtml(context.settingsUrl)}" style="color:#1d4ed8">Notification settings</a>` : ''}</p><p style="color:#6b7280;font-size:13px">You get this because you confirmed notifications for this site.${context.unsubscribeUrl ? ` <a href="${escapeHtml(context.unsubscribeUrl)}" style="color:#6b7280">Unsubscribe</a>` : ''}</p></body></html>`;
+  const lines = shown.map((i) => ({ message: toOneLine(i.message, 400), time: time(i.created_at) }));
+  const html = renderEmailHtml(h(DigestEmail, { summary: summaryLine(items.length, context.siteTitle), lines, more, context }));
   return { subject, text, html };
+}
+
+const LINE_STYLE = { margin: '0 0 8px' };
+
+/** The digest's HTML part: the summary, one line per interaction (at most MAX_LINES, the rest counted) and the links. */
+function DigestEmail({ summary, lines, more, context }: { summary: string; lines: Array<{ message: string; time: string }>; more: number; context: TBatchContext }): ReactElement {
+  const link = (href: string, label: string) => h('a', { href, style: LINK_STYLE }, label);
+  return h(
+    EmailDocument,
+    null,
+    h('h1', { style: HEADING_STYLE }, summary),
+    h(
+      'ul',
+      { style: { paddingLeft: 20, margin: '0 0 24px' } },
+      lines.map((line, i) => h('li', { key: i, style: LINE_STYLE }, line.message, ' ', h('span', { style: { color: '#6b7280' } }, `(${line.time})`))),
+      more > 0 ? h('li', { style: LINE_STYLE }, `and ${more} more`) : null,
+    ),
+    h(
+      'p',
+      null,
+      link(context.siteUrl, 'View the site'),
+      ' · ',
+      link(context.dashboardUrl, 'See all activity'),
+      context.settingsUrl ? h(Fragment, null, ' · ', link(context.settingsUrl, 'Notification settings')) : null,
+    ),
+    h(
+      'p',
+      { style: FOOTNOTE_STYLE },
+      'You get this because you confirmed notifications for this site.',
+      context.unsubscribeUrl ? h(Fragment, null, ' ', h('a', { href: context.unsubscribeUrl, style: { color: '#6b7280' } }, 'Unsubscribe')) : null,
+    ),
+  );
 }
 
 export interface TSlackPayload {

@@ -6,17 +6,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SITE_MANAGEMENT_MESSAGES, type TSiteSettings } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
-import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { createBrowser, seedSite, type TSeededSite } from '../test-support/site-fixtures.ts';
-import { browserSignedInAs, createSignedInCreator, type TTestCreator } from '../test-support/accounts.ts';
-import { putOnPlan } from '../test-support/billing.ts';
-import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
+import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { createBrowser, seedSite, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
+import { browserSignedInAs, createSignedInCreator, type TTestCreator } from '@dropsite/testkit/control-api/accounts';
+import { putOnPlan } from '@dropsite/testkit/control-api/billing';
+import { buildUploadForm, makeJpeg, postUpload } from '@dropsite/testkit/control-api/fixtures';
 import { newId } from '../db/ids.ts';
 import { parseSiteSettings } from '../projects/projects.repository.ts';
 import { dispatchDueNotifications } from './notifications.service.ts';
 import { findEmailAddress, insertPendingEmailAddress, setEmailAddressStatus } from './email-addresses.repository.ts';
 import { emailRecipientOf, ownerKeyOf, preferAccountAddressAfterClaim } from './email-confirmation.service.ts';
-import { headerOf, startSmtpTestServer } from './smtp-test-server.ts';
+import { headerOf, startSmtpTestServer } from '@dropsite/testkit/control-api/smtp-test-server';
 
 const DEFAULTS = loadConfig({});
 

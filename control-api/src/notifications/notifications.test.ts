@@ -4,16 +4,16 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type TConfig } from '../config/config.ts';
-import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { createBrowser, seedSite, type TSeededSite } from '../test-support/site-fixtures.ts';
+import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { createBrowser, seedSite, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
 import { dispatchDueNotifications } from './notifications.service.ts';
 import { listNotificationsOfProject } from './notifications.repository.ts';
 import { composeEmail, escapeSlackText, toOneLine } from './notification-messages.ts';
 import { newId } from '../db/ids.ts';
 import { findEmailAddress, insertPendingEmailAddress, setEmailAddressStatus } from './email-addresses.repository.ts';
 import { notificationAddressOf, ownerKeyOf } from './email-confirmation.service.ts';
-import { headerOf, startSmtpTestServer } from './smtp-test-server.ts';
-import { createSignedInCreator } from '../test-support/accounts.ts';
+import { headerOf, startSmtpTestServer } from '@dropsite/testkit/control-api/smtp-test-server';
+import { createSignedInCreator } from '@dropsite/testkit/control-api/accounts';
 
 const DEFAULTS = loadConfig({});
 

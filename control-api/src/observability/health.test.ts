@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createDatabase, migrateToLatest, migrateUpTo, type TDatabaseHandle } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
 import { createHealth } from './health.ts';
@@ -14,6 +14,7 @@ import { createHealth } from './health.ts';
 describe('readiness checks', () => {
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
+    vi.useRealTimers();
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
   const openDatabase = async (): Promise<TDatabaseHandle> => {
@@ -47,9 +48,16 @@ describe('readiness checks', () => {
     const hanging = { head: () => new Promise<null>(() => {}) };
     const refusing = { counts: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')) };
     const health = createHealth({ db, queue: refusing, storage: hanging, log: quiet }, { cacheMs: 0, timeoutMs: 150 });
-    const started = performance.now();
-    const result = await health.readiness();
-    expect(performance.now() - started).toBeLessThan(1_000);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let answered = false;
+    const reading = health.readiness().finally(() => {
+      answered = true;
+    });
+    await vi.advanceTimersByTimeAsync(149);
+    expect(answered).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const result = await reading;
+    vi.useRealTimers();
     expect(result).toEqual({ ready: false, draining: false, checks: { database: 'ok', migrations: 'ok', queue: 'unreachable', storage: 'timed out' } });
   });
 

@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../logger.ts';
-import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
-import { seedSite } from '../test-support/site-fixtures.ts';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { buildUploadForm, makeJpeg, postUpload } from '@dropsite/testkit/control-api/fixtures';
+import { seedSite } from '@dropsite/testkit/control-api/site-fixtures';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 import { createOpsServer } from './ops-endpoints.ts';
 
 const TOKEN = 'scrape-token-0123456789';
@@ -60,7 +60,10 @@ describe('ops endpoints', () => {
   });
 
   it('/readyz answers 503 when the store cannot be reached: the failing check named on the private listener only, its error nowhere', async () => {
-    await new Promise((resolve) => setTimeout(resolve, 1_100)); // past the one-second cache of the last answer
+    // Only the clock moves: the readiness answer is cached for a second, read from Date.now().
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    const pastTheCachedAnswer = () => vi.setSystemTime(Date.now() + 1_100);
+    pastTheCachedAnswer();
     const head = vi.spyOn(app.deps.storage, 'head').mockRejectedValue(new Error('connect ECONNREFUSED 10.0.0.7:9000'));
     try {
       const res = await fetch(`${app.url}/readyz`);
@@ -80,8 +83,12 @@ describe('ops endpoints', () => {
     } finally {
       head.mockRestore();
     }
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-    expect((await fetch(`${app.url}/readyz`)).status).toBe(200);
+    try {
+      pastTheCachedAnswer();
+      expect((await fetch(`${app.url}/readyz`)).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('/metrics on the main port asks for the token: none is 401, a wrong one is 401, the right one gets the text', async () => {

@@ -5,7 +5,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 import { createOpsServer } from './ops-endpoints.ts';
 
 let app: TTestApp;

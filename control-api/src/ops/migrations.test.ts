@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDatabase, migrateUpTo, type TDatabaseHandle } from '../db/database.ts';
-import { isDialectAvailable, TEST_DIALECTS, TEST_POSTGRES_URL, testAppDatabase } from '../test-support/test-database.ts';
+import { isDialectAvailable, TEST_DIALECTS, TEST_POSTGRES_URL, testAppDatabase } from '@dropsite/testkit/control-api/test-database';
 import { applyPendingMigrations, listMigrationStates } from './migrations.ts';
 
 describe.each(TEST_DIALECTS)('the migrations as npm run migrate shows them (%s)', async (dialect) => {

@@ -3,13 +3,13 @@
  * the service makes them: publishes by an account and by an anonymous creator, seeded sites that
  * are live, expired, deleted and taken down, and visitors' views, downloads, favourites and comments.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { derivedKeys } from '@dropsite/shared';
-import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '../test-support/test-database.ts';
-import { createSignedInCreator, type TTestCreator } from '../test-support/accounts.ts';
-import { buildUploadForm, postUpload } from '../test-support/fixtures.ts';
-import { createBrowser, seedSite, type TSeededSite } from '../test-support/site-fixtures.ts';
-import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '@dropsite/testkit/control-api/test-database';
+import { createSignedInCreator, type TTestCreator } from '@dropsite/testkit/control-api/accounts';
+import { buildUploadForm, postUpload } from '@dropsite/testkit/control-api/fixtures';
+import { createBrowser, seedSite, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
+import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 import { markProjectDeleted } from '../projects/projects.repository.ts';
 import { recountUsage } from '../billing/usage.service.ts';
 import { takeDownSite } from '../site-management/takedown.ts';
@@ -87,10 +87,13 @@ describe.each(TEST_DIALECTS)('the operator reports (%s)', async (dialect) => {
     expect(download.status).toBe(200);
     await download.arrayBuffer();
     // A download is counted once its response has finished, off the request.
-    for (let i = 0; i < 100 && (await findSiteDetail(app.deps.db, live.slug, clock.now()))?.downloads !== 1; i++) {
-      await app.deps.analytics.flush();
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await vi.waitFor(
+      async () => {
+        await app.deps.analytics.flush();
+        expect((await findSiteDetail(app.deps.db, live.slug, clock.now()))?.downloads).toBe(1);
+      },
+      { timeout: 2_000, interval: 20 },
+    );
     clock.advance(DAY_MS);
     expect((await createBrowser(app).json('/api/analytics/view', { method: 'POST', json: { projectId: live.project.id } })).body).toMatchObject({ counted: true });
     await app.deps.analytics.flush();

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as cheerio from 'cheerio';
 import { previewFileUrl } from '@dropsite/shared';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 // The builder's helper that builds the site template once for every test process that renders with it.
-import { ensureTemplateBuilt } from '@dropsite/builder/test-support';
+import { ensureTemplateBuilt } from '@dropsite/testkit/builder/ensure-template-built';
 
 async function listAllKeys(app: TTestApp): Promise<string[]> {
   const keys: string[] = [];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SITE_SETTINGS, EMPTY_CONTACT_INFO } from '@dropsite/shared';
 import { newId } from '../db/ids.ts';
-import { createTestDatabase, isDialectAvailable, TEST_DIALECTS, type TTestDatabase } from '../test-support/test-database.ts';
+import { createTestDatabase, isDialectAvailable, TEST_DIALECTS, type TTestDatabase } from '@dropsite/testkit/control-api/test-database';
 import { findDemoProject, isSiteSlug, listDemoSiteStates, recordDemoFingerprint, saveDemoProject, type TDemoFileInput, type TDemoProjectInput } from './demo-projects.ts';
 
 const NOW = 1_764_000_000_000;

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { isRedisUp, requireService } from '../test-support/services.ts';
+import { isRedisUp, requireService } from '@dropsite/testkit/control-api/services';
 import { UnrecoverableBuildError } from './build-queue.ts';
 import type { BuildQueue, TBuildJob, TBuildProgress } from './build-queue.ts';
 import { assertNoEviction, createBullmqQueue } from './bullmq-queue.ts';
@@ -239,18 +239,17 @@ describe.skipIf(!redisAvailable)('BullMQ build queue specifics', () => {
       });
       await stopping.enqueue(buildJob('handed-back', 3));
       await started.promise;
-      const closingAt = performance.now();
+      // The build never ends on its own (it is released only at the end): close returns after the grace period regardless.
       await stopping.close({ graceMs: 300 });
-      expect(performance.now() - closingAt).toBeLessThan(5_000);
+      // Back in the queue, waiting: not left active for BullMQ's 30-second stall check to find.
+      expect(await other.counts()).toMatchObject({ waiting: 1, active: 0 });
 
       const ranAgain: TBuildJob[] = [];
-      const takenAt = performance.now();
       await other.startWorker(async (job) => {
         ranAgain.push(job);
       });
       await other.whenIdle();
-      // Taken within seconds, not after BullMQ's 30-second stall interval; run once, to completion.
-      expect(performance.now() - takenAt).toBeLessThan(10_000);
+      // Taken at once by the other builder; run once, to completion.
       expect(ranAgain.map((job) => [job.projectId, job.version])).toEqual([['handed-back', 3]]);
       expect(await other.counts()).toMatchObject({ waiting: 0, active: 0, failed: 0 });
     } finally {

@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteOgImageKey } from '@dropsite/shared';
-import { createFakeClock, startTestApp, type TTestApp, UNREACHED_RATE_LIMITS } from '../test-support/test-app.ts';
-import { createBrowser, seedSite, SITE_HTML_MARKER, type TBrowser, type TSeededSite } from '../test-support/site-fixtures.ts';
-import { expectNoLeak } from './security-support.ts';
+import { createFakeClock, startTestApp, type TTestApp, UNREACHED_RATE_LIMITS } from '@dropsite/testkit/control-api/test-app';
+import { createBrowser, seedSite, SITE_HTML_MARKER, type TBrowser, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
+import { expectNoLeak } from '@dropsite/testkit/control-api/security-support';
 
 const PASSWORD = 'correct horse battery';
 

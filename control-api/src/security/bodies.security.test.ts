@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteOgImageKey, UPLOADS_PREFIX } from '@dropsite/shared';
-import { startTestApp, type TTestApp, UNREACHED_RATE_LIMITS } from '../test-support/test-app.ts';
-import { createBrowser, seedSite, type TSeededSite } from '../test-support/site-fixtures.ts';
-import { expectApiError, expectNoLeak, multipartBody, publishFields, rawRequest } from './security-support.ts';
+import { startTestApp, type TTestApp, UNREACHED_RATE_LIMITS } from '@dropsite/testkit/control-api/test-app';
+import { createBrowser, seedSite, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
+import { expectApiError, expectNoLeak, multipartBody, publishFields, rawRequest } from '@dropsite/testkit/control-api/security-support';
 
 const J = { 'content-type': 'application/json' };
 

@@ -6,8 +6,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.ts';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { createBrowser, seedSite, SITE_HTML_MARKER, type TBrowser, type TSeededSite } from '../test-support/site-fixtures.ts';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { createBrowser, seedSite, SITE_HTML_MARKER, type TBrowser, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
 import { changeSitePassword } from '../sites/site-password.service.ts';
 
 const DEFAULTS = loadConfig({});

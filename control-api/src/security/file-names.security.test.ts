@@ -6,11 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadKey } from '@dropsite/shared';
-import { makeZip } from '@dropsite/builder/test-support';
+import { makeZip } from '@dropsite/testkit/builder/media-fixtures';
 import { loadConfig } from '../config/config.ts';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { unzip } from '../downloads/test-fixtures.ts';
-import { multipartBody, publishFields, rawRequest, type TMultipartPart, type TRawResponse } from './security-support.ts';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { unzip } from '@dropsite/testkit/control-api/download-fixtures';
+import { multipartBody, publishFields, rawRequest, type TMultipartPart, type TRawResponse } from '@dropsite/testkit/control-api/security-support';
 
 const DEFAULTS = loadConfig({});
 

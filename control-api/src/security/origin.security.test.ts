@@ -4,9 +4,9 @@
  * (a plain HTML form can send urlencoded, multipart and text/plain without a preflight).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TTestApp, UNREACHED_RATE_LIMITS } from '../test-support/test-app.ts';
-import { createBrowser, seedSite, type TSeededSite } from '../test-support/site-fixtures.ts';
-import { expectApiError, multipartBody, publishFields } from './security-support.ts';
+import { startTestApp, type TTestApp, UNREACHED_RATE_LIMITS } from '@dropsite/testkit/control-api/test-app';
+import { createBrowser, seedSite, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
+import { expectApiError, multipartBody, publishFields } from '@dropsite/testkit/control-api/security-support';
 
 const PASSWORD = 'correct horse battery';
 

@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteHtmlKey } from '@dropsite/shared';
-import { startTestApp, type TTestApp, UNREACHED_RATE_LIMITS } from '../test-support/test-app.ts';
-import { buildUploadForm, makeJpeg } from '../test-support/fixtures.ts';
-import { createBrowser, type TBrowser } from '../test-support/site-fixtures.ts';
+import { startTestApp, type TTestApp, UNREACHED_RATE_LIMITS } from '@dropsite/testkit/control-api/test-app';
+import { buildUploadForm, makeJpeg } from '@dropsite/testkit/control-api/fixtures';
+import { createBrowser, type TBrowser } from '@dropsite/testkit/control-api/site-fixtures';
 
 const PASSWORD = 'Plum-Orchard-Secret-42';
 const SESSION_SECRET = 'session-secret-that-must-never-leave-the-server-0123456789';

@@ -5,11 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadKey } from '@dropsite/shared';
-import { makeZip } from '@dropsite/builder/test-support';
+import { makeZip } from '@dropsite/testkit/builder/media-fixtures';
 import { loadConfig } from '../config/config.ts';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
-import { expectApiError, expectNoLeak, rawRequest, recordStorageCalls, type TStorageRecorder } from './security-support.ts';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { buildUploadForm, makeJpeg, postUpload } from '@dropsite/testkit/control-api/fixtures';
+import { expectApiError, expectNoLeak, rawRequest, recordStorageCalls, type TStorageRecorder } from '@dropsite/testkit/control-api/security-support';
 
 const DEFAULTS = loadConfig({});
 

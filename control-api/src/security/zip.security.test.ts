@@ -5,12 +5,12 @@
  * server, and none of its entries can be extracted. The site's own ZIP carries it as stored bytes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeZip } from '@dropsite/builder/test-support';
+import { makeZip } from '@dropsite/testkit/builder/media-fixtures';
 import { loadConfig } from '../config/config.ts';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { buildUploadForm, postUpload, type TUploadPart } from '../test-support/fixtures.ts';
-import { unzip } from '../downloads/test-fixtures.ts';
-import { expectApiError, rawRequest } from './security-support.ts';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { buildUploadForm, postUpload, type TUploadPart } from '@dropsite/testkit/control-api/fixtures';
+import { unzip } from '@dropsite/testkit/control-api/download-fixtures';
+import { expectApiError, rawRequest } from '@dropsite/testkit/control-api/security-support';
 
 const DEFAULTS = loadConfig({});
 

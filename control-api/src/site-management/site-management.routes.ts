@@ -5,18 +5,7 @@
  */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import multer from 'multer';
-import {
-  PRO_FEATURE_SETTINGS,
-  PRO_FEATURES,
-  SITE_MANAGEMENT_MESSAGES,
-  UPLOAD_LIMITS,
-  ZDeleteProjectSchema,
-  ZProjectUpdateSchema,
-  type TBuildProgressResponse,
-  type TManagedProjectResponse,
-  type TProFeatureSetting,
-  type TProjectUpdate as TProjectUpdateInput,
-} from '@dropsite/shared';
+import { SITE_MANAGEMENT_MESSAGES, UPLOAD_LIMITS, ZDeleteProjectSchema, ZProjectUpdateSchema, type TBuildProgressResponse, type TManagedProjectResponse } from '@dropsite/shared';
 import type { TAppDeps } from '../deps.ts';
 import type { TFileRow, TProjectRow } from '../db/tables.ts';
 import { readRefusedBody } from '../http/slow-clients.ts';
@@ -30,6 +19,7 @@ import {
   assertRoomForFiles,
   deleteManagedProject,
   describeManagedProject,
+  featuresTurnedOn,
   latestBuildOf,
   openManagedFile,
   openManagedProject,
@@ -61,18 +51,6 @@ function replacedBytesOf(res: Response): number {
 
 function bytesOf(files: readonly TStoredUpload[]): number {
   return files.reduce((sum, f) => sum + f.size, 0);
-}
-
-/** The Pro switches a settings change turns on (those already on stay as they are: a downgrade deletes nothing). */
-function featuresTurnedOn(project: TProjectRow, patch: TProjectUpdateInput['settings']): Partial<Record<TProFeatureSetting, boolean>> | undefined {
-  if (!patch) return undefined;
-  const current = JSON.parse(project.settings) as Partial<Record<TProFeatureSetting, boolean>>;
-  return Object.fromEntries(
-    PRO_FEATURES.map((feature) => {
-      const setting = PRO_FEATURE_SETTINGS[feature];
-      return [setting, patch[setting] === true && current[setting] !== true];
-    }),
-  );
 }
 
 function toStoredFile(f: TMulterStoredFile): TStoredFile {

@@ -5,11 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectUploadsPrefix } from '@dropsite/shared';
-import { browserSignedInAs, createSignedInCreator } from '../test-support/accounts.ts';
-import { buildUploadForm } from '../test-support/fixtures.ts';
-import { createBrowser, seedSite, type TBrowser, type TSeededSite } from '../test-support/site-fixtures.ts';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { putOnPlan } from '../test-support/billing.ts';
+import { browserSignedInAs, createSignedInCreator } from '@dropsite/testkit/control-api/accounts';
+import { buildUploadForm } from '@dropsite/testkit/control-api/fixtures';
+import { createBrowser, seedSite, type TBrowser, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { putOnPlan } from '@dropsite/testkit/control-api/billing';
 
 interface TRoute {
   name: string;

@@ -16,10 +16,13 @@ import {
   derivedPrefix,
   detectFileKind,
   sanitizeFileName,
+  proFeaturesTurnedOn,
+  toManagedSiteSettings,
   toPublicContactInfo,
   type TBuildProgress,
   type TManagedFile,
   type TManagedProject,
+  type TProFeatureSetting,
   type TSiteSettings,
   type ZDeleteProjectSchema,
   type ZProjectUpdateSchema,
@@ -68,6 +71,11 @@ export async function openManagedProject(deps: TAppDeps, principal: TPrincipal, 
   return (await openOwnProject(deps, principal, projectId)).project;
 }
 
+/** The Pro switches a settings change turns on (those already on stay as they are: a downgrade deletes nothing). */
+export function featuresTurnedOn(project: TProjectRow, patch: z.input<typeof ZProjectUpdateSchema>['settings']): Partial<Record<TProFeatureSetting, boolean>> | undefined {
+  return patch ? proFeaturesTurnedOn(parseSiteSettings(project.settings), patch) : undefined;
+}
+
 /** What the owner's settings forms and files manager start from. */
 export async function describeManagedProject(deps: TAppDeps, project: TProjectRow): Promise<TManagedProject> {
   const [files, build, accountNotificationEmail] = await Promise.all([
@@ -75,7 +83,6 @@ export async function describeManagedProject(deps: TAppDeps, project: TProjectRo
     latestBuildOf(deps, project.id),
     confirmedAccountEmailOf(deps.db, project.owner_creator_id),
   ]);
-  const settings = parseSiteSettings(project.settings);
   const look = storedSiteLook(project);
   return {
     id: project.id,
@@ -91,14 +98,7 @@ export async function describeManagedProject(deps: TAppDeps, project: TProjectRo
     colorMode: look.colorMode,
     heroLayout: look.heroLayout,
     visitorModeToggle: look.visitorModeToggle,
-    settings: {
-      enableFavorites: settings.enableFavorites,
-      enableComments: settings.enableComments,
-      enableApprovals: settings.enableApprovals,
-      enableAnalytics: settings.enableAnalytics,
-      enableNotifications: settings.enableNotifications,
-      notificationEmail: settings.notificationEmail,
-    },
+    settings: toManagedSiteSettings(parseSiteSettings(project.settings)),
     accountNotificationEmail,
     contactInfo: toPublicContactInfo(parseContactInfo(project.contact_info)),
     hasPassword: project.password_hash !== null,

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicSiteHtmlKey, publicSiteKeys } from '@dropsite/shared';
-import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
+import { buildUploadForm, makeJpeg, postUpload } from '@dropsite/testkit/control-api/fixtures';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 import { restoreSite, takeDownSite } from './takedown.ts';
 
 for (const driver of ['disk', 's3'] as const) {

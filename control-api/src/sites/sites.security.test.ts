@@ -11,12 +11,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteCspKey, siteHtmlKey } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
-import { startTestApp, createFakeClock, type TTestApp } from '../test-support/test-app.ts';
-import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
-import { createBrowser, seedSite } from '../test-support/site-fixtures.ts';
+import { startTestApp, createFakeClock, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { buildUploadForm, makeJpeg, postUpload } from '@dropsite/testkit/control-api/fixtures';
+import { createBrowser, seedSite } from '@dropsite/testkit/control-api/site-fixtures';
 import { ASSET_CSP } from './site-csp.ts';
 // The builder's helper that builds the site template once for every test process that renders with it.
-import { ensureTemplateBuilt } from '@dropsite/builder/test-support';
+import { ensureTemplateBuilt } from '@dropsite/testkit/builder/ensure-template-built';
 
 const DEFAULTS = loadConfig({});
 

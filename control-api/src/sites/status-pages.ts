@@ -1,6 +1,5 @@
 /** Small self-contained pages for the states of a site that has no HTML to show yet, or any more. */
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+import { escapeHtml } from '../http/escape-html.ts';
 
 const STYLE = `
 :root{color-scheme:light dark;--bg:#f8f7f4;--card:#fff;--text:#1c1b19;--muted:#625f58;--accent:#e8492a;--link:#b8361b;--track:#ebe8e1;--border:#e6e2d9}

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStorage, type TStorageConfig } from './create-storage.ts';
 import { InvalidPartError, MIN_PART_SIZE, MultipartUploadNotFoundError, type Storage, type TMultipartUpload } from './storage.ts';
-import { startS3rver, type TS3rver } from '../test-support/s3rver.ts';
+import { startS3rver, type TS3rver } from '@dropsite/testkit/control-api/s3rver';
 
 const PART = MIN_PART_SIZE;
 

@@ -18,6 +18,7 @@ import {
   paginateListObjectsV2,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { createHash } from 'node:crypto';
 import { PassThrough, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -35,7 +36,6 @@ import {
   createExactLengthGuard,
 } from './storage.ts';
 import type { Storage, TByteRange, TGetResult, TMultipartUpload, TMultipartUploadInfo, TObjectInfo, TPartInfo, TPresignedRequest, TPutOptions } from './storage.ts';
-import { presignS3Url } from './s3-presign.ts';
 
 export interface TS3StorageOptions {
   /** Set for S3-compatible services; leave unset for AWS. */
@@ -131,7 +131,6 @@ function userMetadataOf(metadata: Record<string, string> | undefined): Record<st
 }
 
 export function createS3Storage(options: TS3StorageOptions): Storage {
-  const s3Options = options;
   const client = createS3Client(options);
   const Bucket = options.bucket;
 
@@ -407,33 +406,24 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
     if (upload.checksum === 'sha256' && options.sha256 === undefined) throw new InvalidPartError('This upload needs each part’s SHA-256');
     // The bucket checks the body against this header, and the header is signed: the URL takes only these bytes.
     const checksumHeaders: Record<string, string> = options.sha256 === undefined ? {} : { 'x-amz-checksum-sha256': hexToBase64Sha256(options.sha256) };
-    const credentials = await client.config.credentials();
-    const url = objectUrl(upload.key);
-    url.searchParams.set('partNumber', String(partNumber));
-    url.searchParams.set('uploadId', upload.uploadId);
     const now = Date.now();
-    const signed = presignS3Url({
-      method: 'PUT',
-      url,
-      region: s3Options.region,
-      accessKeyId: credentials.accessKeyId,
-      secretAccessKey: credentials.secretAccessKey,
-      sessionToken: credentials.sessionToken,
-      now,
-      expiresInSeconds: options.expiresInSeconds,
-      // Browsers set Content-Length from the body themselves: a body of any other size fails the signature.
-      signedHeaders: { 'content-length': String(options.size), ...checksumHeaders },
+    const command = new UploadPartCommand({
+      Bucket,
+      Key: upload.key,
+      UploadId: upload.uploadId,
+      PartNumber: partNumber,
+      ContentLength: options.size,
+      ChecksumSHA256: checksumHeaders['x-amz-checksum-sha256'],
     });
-    return { url: signed.toString(), method: 'PUT', headers: checksumHeaders, expiresAt: now + options.expiresInSeconds * 1000 };
-  }
-
-  /** The object's URL as a client outside sees it: path style on custom endpoints that ask for it, else virtual-hosted. */
-  function objectUrl(key: string): URL {
-    const encodedKey = key.split('/').map(encodeURIComponent).join('/');
-    const base = new URL(s3Options.endpoint ?? `https://s3.${s3Options.region}.amazonaws.com`);
-    const basePath = base.pathname.replace(/\/+$/, '');
-    if (s3Options.forcePathStyle) return new URL(`${base.origin}${basePath}/${encodeURIComponent(Bucket)}/${encodedKey}`);
-    return new URL(`${base.protocol}//${Bucket}.${base.host}${basePath}/${encodedKey}`);
+    const url = await getSignedUrl(client, command, {
+      expiresIn: options.expiresInSeconds,
+      signingDate: new Date(now),
+      // Browsers set Content-Length from the body themselves: a body of any other size fails the signature.
+      signableHeaders: new Set(['content-length']),
+      // Kept a header (not moved into the query) so that the bucket checks the body against it.
+      unhoistableHeaders: new Set(['x-amz-checksum-sha256']),
+    });
+    return { url, method: 'PUT', headers: checksumHeaders, expiresAt: now + options.expiresInSeconds * 1000 };
   }
 
   return {

@@ -9,7 +9,7 @@ import { createStorage } from './create-storage.ts';
 import type { TStorageConfig } from './create-storage.ts';
 import { StorageNotFoundError } from './storage.ts';
 import type { Storage } from './storage.ts';
-import { startS3rver, type TS3rver } from '../test-support/s3rver.ts';
+import { startS3rver, type TS3rver } from '@dropsite/testkit/control-api/s3rver';
 
 const MiB = 1024 * 1024;
 const UNSAFE_KEYS = ['../x', '/abs', 'a//b', 'a\\b', 'a/../b', 'a\0b'];

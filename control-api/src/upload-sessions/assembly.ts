@@ -23,7 +23,7 @@ import {
   loadSession,
   multipartOf,
   range,
-  type TStoredForm,
+  storedFormOf,
 } from './session-rules.ts';
 import type { TStoredChunkCheck } from './stored-chunk-check.ts';
 import {
@@ -99,7 +99,7 @@ export function createAssembly(deps: TAppDeps, parts: { runningHashes: TRunningF
       const assembled: TStoredFile[] = [];
       const rowsByFile = await findChunksBySession(db, session.id);
       for (const file of files) assembled.push(await assembleFile(session, file, expectedSha.get(file.id), rowsByFile.get(file.id) ?? []));
-      const form = JSON.parse(session.form) as TStoredForm;
+      const form = storedFormOf(session);
       // A completer that crashed after publishing left the project behind: this run only records it.
       if (!(await findProjectById(db, session.project_id, { includeDeleted: true }))) {
         await publishProject(deps, {

@@ -1,7 +1,7 @@
 /** Chunk receipt without HTTP: per-chunk SHA-256, exact sizes, retries (identical or 409), part URLs on disk. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHUNK_SIZE } from '@dropsite/shared';
-import { appErrorOf, chunkInput, chunkOf, initInput, makeBytes, sha256, startSessionParts, type TSessionParts } from './session-test-deps.ts';
+import { appErrorOf, chunkInput, chunkOf, initInput, makeBytes, sha256, startSessionParts, type TSessionParts } from '@dropsite/testkit/control-api/session-test-deps';
 import { findChunk } from './upload-sessions.repository.ts';
 
 describe('chunk receipt', () => {

@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK_SIZE } from '@dropsite/shared';
 import { createStorage } from '../storage/create-storage.ts';
 import { MIN_PART_SIZE } from '../storage/storage.ts';
-import { startS3rver, type TS3rver } from '../test-support/s3rver.ts';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { FORM, callJson, chunkOf, completeSession, declare, initDirect, makeBytes, sendChunk, sessionStatus, sha256 } from '../test-support/upload-session-client.ts';
+import { startS3rver, type TS3rver } from '@dropsite/testkit/control-api/s3rver';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { FORM, callJson, chunkOf, completeSession, declare, initDirect, makeBytes, sendChunk, sessionStatus, sha256 } from '@dropsite/testkit/control-api/upload-session-client';
 
 const S3 = { region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true } as const;
 

@@ -2,7 +2,7 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHUNK_SIZE } from '@dropsite/shared';
-import { appErrorOf, chunkInput, chunkOf, initInput, makeBytes, startSessionParts, type TSessionParts } from './session-test-deps.ts';
+import { appErrorOf, chunkInput, chunkOf, initInput, makeBytes, startSessionParts, type TSessionParts } from '@dropsite/testkit/control-api/session-test-deps';
 import { findUploadSessionById } from './upload-sessions.repository.ts';
 
 describe('session lifecycle', () => {

@@ -4,7 +4,20 @@
  * assembly all build on these; none of them keeps state.
  */
 import { createHash } from 'node:crypto';
-import { CHUNK_SIZE, uploadKey, type TDirectChunkChecksum, type TUploadForm, type TUploadMetadata } from '@dropsite/shared';
+import {
+  CHUNK_SIZE,
+  DIRECT_CHUNK_CHECKSUMS,
+  uploadKey,
+  ZColorModeSchema,
+  ZHeroLayoutSchema,
+  ZPublicContactInfoSchema,
+  ZSiteSettingsSchema,
+  ZSiteThemeSchema,
+  ZTemplateIdSchema,
+  ZThemeStyleSchema,
+  type TDirectChunkChecksum,
+} from '@dropsite/shared';
+import { z } from 'zod';
 import type { TAppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { MultipartUploadNotFoundError, type Storage, type TMultipartUpload, type TPartInfo } from '../storage/storage.ts';
@@ -17,23 +30,45 @@ export const COMPLETION_LEASE_MS = 5 * 60_000;
 /** Lifetime of a presigned part URL: minutes (the client asks again when one has expired). */
 export const PART_URL_SECONDS = 300;
 
-/** The form as a session keeps it: the password only as its hash. */
-export interface TStoredForm {
-  title: string;
-  description: string;
-  template: TUploadForm['template'];
-  authorName: string;
-  settings: TUploadMetadata['settings'];
+/** The form as a session keeps it (JSON in its row): the password only as its hash. */
+const ZStoredFormSchema = z.object({
+  title: z.string(),
+  description: z.string(),
+  template: ZTemplateIdSchema,
+  authorName: z.string(),
+  settings: ZSiteSettingsSchema,
   /** The creator's look choices; absent in sessions opened before they were sent (the template's look). */
-  look?: Partial<Pick<TUploadMetadata, 'style' | 'colorMode' | 'heroLayout' | 'visitorModeToggle' | 'theme'>>;
+  look: z
+    .object({
+      style: ZThemeStyleSchema.optional(),
+      colorMode: ZColorModeSchema.optional(),
+      heroLayout: ZHeroLayoutSchema.optional(),
+      visitorModeToggle: z.boolean().optional(),
+      theme: ZSiteThemeSchema.optional(),
+    })
+    .optional(),
   /** Absent in sessions opened before contact details were sent. */
-  contactInfo?: TUploadMetadata['contactInfo'];
-  expiresAt: number | null;
-  passwordHash: string | null;
+  contactInfo: ZPublicContactInfoSchema.optional(),
+  expiresAt: z.number().nullable(),
+  passwordHash: z.string().nullable(),
   /** Not the form but who publishes: the signed-in creator's account (absent: anonymous, or opened before accounts). */
-  ownerCreatorId?: string | null;
+  ownerCreatorId: z.string().nullable().optional(),
   /** Not the form but how the session was opened: its client gives every chunk's SHA-256 with the urls call. */
-  chunkChecksum?: TDirectChunkChecksum;
+  chunkChecksum: z.enum(DIRECT_CHUNK_CHECKSUMS).optional(),
+});
+export type TStoredForm = z.infer<typeof ZStoredFormSchema>;
+
+/** The form a session was opened with, read back from its row: a row that does not hold one is an error, not a guess. */
+export function storedFormOf(session: Pick<TUploadSessionRow, 'id' | 'form'>): TStoredForm {
+  let json: unknown;
+  try {
+    json = JSON.parse(session.form);
+  } catch (error) {
+    throw new Error(`Upload session ${session.id} holds a form that is not JSON`, { cause: error });
+  }
+  const parsed = ZStoredFormSchema.safeParse(json);
+  if (!parsed.success) throw new Error(`Upload session ${session.id} holds an unreadable form: ${z.prettifyError(parsed.error)}`, { cause: parsed.error });
+  return parsed.data;
 }
 
 /** Chunks a file of `size` bytes is sent in; an empty file still sends one (empty) chunk. */
@@ -60,9 +95,8 @@ export function range(n: number): number[] {
 }
 
 /** The chunk checksum a session was opened with (kept beside its form). */
-export function chunkChecksumOf(session: TUploadSessionRow): TDirectChunkChecksum | undefined {
-  const stored = JSON.parse(session.form) as Partial<TStoredForm>;
-  return stored.chunkChecksum === 'sha256' ? 'sha256' : undefined;
+export function chunkChecksumOf(session: Pick<TUploadSessionRow, 'id' | 'form'>): TDirectChunkChecksum | undefined {
+  return storedFormOf(session).chunkChecksum;
 }
 
 /** Bytes of this session go straight to the bucket (presigned part URLs), never through the API. */

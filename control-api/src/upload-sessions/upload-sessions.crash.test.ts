@@ -10,8 +10,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHUNK_SIZE } from '@dropsite/shared';
 import { createDatabase } from '../db/database.ts';
-import { startApiProcess } from '../test-support/api-process.ts';
-import { chunkOf, completeSession, initChunked, makeBytes, rawRequest, sendChunk, sessionStatus, sha256 } from '../test-support/upload-session-client.ts';
+import { startApiProcess } from '@dropsite/testkit/control-api/api-process';
+import { chunkOf, completeSession, initChunked, makeBytes, rawRequest, sendChunk, sessionStatus, sha256 } from '@dropsite/testkit/control-api/upload-session-client';
 
 const startApi = (dataDir: string) => startApiProcess(dataDir, { RUN_BUILDER: 'false' });
 

@@ -5,8 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHUNK_SIZE } from '@dropsite/shared';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { chunkOf, completeSession, initChunked, makeBytes, sendChunk, sha256 } from '../test-support/upload-session-client.ts';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { chunkOf, completeSession, initChunked, makeBytes, sendChunk, sha256 } from '@dropsite/testkit/control-api/upload-session-client';
 
 const SIZE = 2 * CHUNK_SIZE + 4321;
 

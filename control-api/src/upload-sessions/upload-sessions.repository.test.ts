@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSlugInUse } from '../uploads/slugs.repository.ts';
-import { createTestDatabase, isDialectAvailable, makeUploadFileRow, makeUploadSessionRow, TEST_DIALECTS, type TTestDatabase } from '../test-support/test-database.ts';
+import { createTestDatabase, isDialectAvailable, makeUploadFileRow, makeUploadSessionRow, TEST_DIALECTS, type TTestDatabase } from '@dropsite/testkit/control-api/test-database';
 import {
   claimUploadSessionCompletion,
   deleteFinishedUploadSessions,

@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CHUNK_SIZE, UPLOADS_PREFIX, uploadKey } from '@dropsite/shared';
-import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { startS3rver, type TS3rver } from '../test-support/s3rver.ts';
+import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { startS3rver, type TS3rver } from '@dropsite/testkit/control-api/s3rver';
 import type { TStorageConfig } from '../storage/create-storage.ts';
 import { sweepUploadSessions } from './upload-sessions.cleanup.ts';
 import {
@@ -24,7 +24,7 @@ import {
   sessionStatus,
   sha256,
   type TJson,
-} from '../test-support/upload-session-client.ts';
+} from '@dropsite/testkit/control-api/upload-session-client';
 
 /** 3 chunks: 10 MiB, 10 MiB, 1 MiB + 17 bytes. */
 const THREE_CHUNKS = 2 * CHUNK_SIZE + (1 << 20) + 17;

@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as cheerio from 'cheerio';
 import { CONTACT_MESSAGES, siteHtmlKey } from '@dropsite/shared';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { buildUploadForm, makeJpeg } from '../test-support/fixtures.ts';
-import { completeSession, initChunked, initDirect, sendChunk } from '../test-support/upload-session-client.ts';
-import { ensureTemplateBuilt } from '@dropsite/builder/test-support';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { buildUploadForm, makeJpeg } from '@dropsite/testkit/control-api/fixtures';
+import { completeSession, initChunked, initDirect, sendChunk } from '@dropsite/testkit/control-api/upload-session-client';
+import { ensureTemplateBuilt } from '@dropsite/testkit/builder/ensure-template-built';
 
 const TYPED = {
   email: ' mira@studio.example ',

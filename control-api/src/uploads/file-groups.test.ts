@@ -7,12 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRenderModel } from '@dropsite/builder';
 // The builder's helper that builds the site template once for every test process that renders with it.
-import { ensureTemplateBuilt } from '@dropsite/builder/test-support';
+import { ensureTemplateBuilt } from '@dropsite/testkit/builder/ensure-template-built';
 import { loadBuildInput } from '../builds/build-input.ts';
-import { buildUploadForm } from '../test-support/fixtures.ts';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { TEST_DIALECTS, isDialectAvailable, testAppDatabase } from '../test-support/test-database.ts';
-import { callJson, completeSession, initChunked, sendChunk, sha256, type TDeclaredFile } from '../test-support/upload-session-client.ts';
+import { buildUploadForm } from '@dropsite/testkit/control-api/fixtures';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { TEST_DIALECTS, isDialectAvailable, testAppDatabase } from '@dropsite/testkit/control-api/test-database';
+import { callJson, completeSession, initChunked, sendChunk, sha256, type TDeclaredFile } from '@dropsite/testkit/control-api/upload-session-client';
 
 const FILES = [
   { name: 'black-tee.jpg', group: 'Black' },

@@ -8,11 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as cheerio from 'cheerio';
 import type { Kysely } from 'kysely';
 import { PUBLIC_SITE_SETTING_KEYS, siteHtmlKey } from '@dropsite/shared';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { buildUploadForm, makeJpeg } from '../test-support/fixtures.ts';
-import { makeFileRow, makeProjectRow } from '../test-support/test-database.ts';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { buildUploadForm, makeJpeg } from '@dropsite/testkit/control-api/fixtures';
+import { makeFileRow, makeProjectRow } from '@dropsite/testkit/control-api/test-database';
 import { createProjectWithFiles } from '../projects/projects.repository.ts';
-import { ensureTemplateBuilt, makePdf } from '@dropsite/builder/test-support';
+import { ensureTemplateBuilt } from '@dropsite/testkit/builder/ensure-template-built';
+import { makePdf } from '@dropsite/testkit/builder/media-fixtures';
 
 const NOTIFY = 'owner-inbox@studio-private.example';
 const WEBHOOK = 'https://hooks.slack.com/services/T0PRIVATE/B0PRIVATE/s3cr3tW3bh00kT0k3n';

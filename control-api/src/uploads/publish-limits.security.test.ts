@@ -9,10 +9,10 @@ import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UPLOADS_PREFIX } from '@dropsite/shared';
 import { loadConfig, type TConfig } from '../config/config.ts';
-import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { buildUploadForm } from '../test-support/fixtures.ts';
-import { callJson, type TReply } from '../test-support/upload-session-client.ts';
-import { connectRaw, encodeForm, requestHead, type TRawClient } from '../test-support/raw-http-client.ts';
+import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { buildUploadForm } from '@dropsite/testkit/control-api/fixtures';
+import { callJson, type TReply } from '@dropsite/testkit/control-api/upload-session-client';
+import { connectRaw, encodeForm, requestHead, type TRawClient } from '@dropsite/testkit/control-api/raw-http-client';
 import { TOO_MANY_PUBLISHES_MESSAGE } from './publish-limits.ts';
 
 const DEFAULTS = loadConfig({ TRUST_PROXY: '1' });

@@ -4,11 +4,11 @@
  * under their anonymous session, as before accounts.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { putOnPlan } from '../test-support/billing.ts';
-import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
-import { createSignedInCreator, type TTestCreator } from '../test-support/accounts.ts';
-import { completeSession, initChunked, initDirect, makeBytes, sendChunk, sha256 } from '../test-support/upload-session-client.ts';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { putOnPlan } from '@dropsite/testkit/control-api/billing';
+import { buildUploadForm, makeJpeg, postUpload } from '@dropsite/testkit/control-api/fixtures';
+import { createSignedInCreator, type TTestCreator } from '@dropsite/testkit/control-api/accounts';
+import { completeSession, initChunked, initDirect, makeBytes, sendChunk, sha256 } from '@dropsite/testkit/control-api/upload-session-client';
 
 async function ownerOf(app: TTestApp, slug: string) {
   return app.deps.db.selectFrom('projects').select(['owner_creator_id', 'anonymous_session_id']).where('slug', '=', slug).executeTakeFirstOrThrow();

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UPLOADS_PREFIX } from '@dropsite/shared';
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { buildUploadForm, makeJpeg, postUpload } from '@dropsite/testkit/control-api/fixtures';
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 

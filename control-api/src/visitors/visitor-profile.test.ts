@@ -8,10 +8,10 @@ import {
   ZVisitorProfileResponseSchema,
 } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
-import { browserSignedInAs, createSignedInCreator } from '../test-support/accounts.ts';
-import { createBrowser, seedSite, type TBrowser, type TSeededSite } from '../test-support/site-fixtures.ts';
-import { createFakeClock, startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import { TEST_DIALECTS, isDialectAvailable, testAppDatabase } from '../test-support/test-database.ts';
+import { browserSignedInAs, createSignedInCreator } from '@dropsite/testkit/control-api/accounts';
+import { createBrowser, seedSite, type TBrowser, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
+import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { TEST_DIALECTS, isDialectAvailable, testAppDatabase } from '@dropsite/testkit/control-api/test-database';
 
 const DEFAULTS = loadConfig({});
 

@@ -8,8 +8,8 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { ANONYMOUS_WINDOW_DAYS, PASSWORD_MIN_LENGTH } from '@dropsite/shared';
 import { failureMessage } from './failure-message.ts';
-import { AlertIcon, CheckIcon } from '../components/icons.tsx';
-import { fetchAnonymousProjects, fetchAnonymousSession } from '../engagement/engagement-api.ts';
+import { AlertIcon, CheckIcon } from '../ui/icons.tsx';
+import { fetchAnonymousProjects, fetchAnonymousSession } from '../dashboard-api/engagement-api.ts';
 import { authApi } from './auth-api.ts';
 import { afterSignInPath, type TAuthMode } from './auth-paths.ts';
 import './auth.css';

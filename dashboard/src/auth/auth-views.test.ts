@@ -2,16 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { load } from 'cheerio';
-import type { TCreatorPublic } from '@dropsite/shared';
-import { AccountMenu } from '../components/account-menu.tsx';
-import { initialsOf } from '../components/avatar.tsx';
 import { AuthForm, type TAuthView } from './auth-form.tsx';
 
 const render = (element: Parameters<typeof renderToStaticMarkup>[0]) => load(renderToStaticMarkup(element));
 const form = (view: TAuthView) => render(createElement(AuthForm, { initialView: view, returnTo: '/', headingId: 'h', headingLevel: 'h1' }));
 const labelled = ($: ReturnType<typeof load>, label: string) => $(`#${$(`label:contains("${label}")`).attr('for')}`);
-
-const CREATOR: TCreatorPublic = { id: 'c_1', email: 'mara@studio.com', name: 'Mara <Lind>', avatarUrl: '', emailVerified: true, createdAt: '2026-11-26T09:00:00.000Z' };
 
 describe('the sign-in form', () => {
   it('signs in with an address and the current password, offers the reset and the email link', () => {
@@ -50,41 +45,5 @@ describe('the sign-in form', () => {
       expect($('button[type=submit]').text()).toBe(submit);
       expect($('button:contains("Back to sign in")')).toHaveLength(1);
     }
-  });
-});
-
-describe('the avatar menu', () => {
-  it('is a closed menu button naming whose account it is, with Dashboard, Account and Sign out', () => {
-    const $ = render(createElement(AccountMenu, { creator: CREATOR }));
-    const button = $('button[aria-haspopup=menu]');
-    expect(button.attr('aria-expanded')).toBe('false');
-    expect(button.attr('aria-label')).toBe('Account menu for Mara <Lind>');
-    // The initials are drawn from an attribute: no visible words the button's name lacks.
-    expect(button.text()).toBe('');
-    expect(button.find('.avatar').attr('data-initials')).toBe('ML');
-    expect(button.find('.avatar').attr('aria-hidden')).toBe('true');
-    const menu = $(`#${button.attr('aria-controls')}`);
-    expect(menu.attr('role')).toBe('menu');
-    expect(menu.attr('hidden')).toBeDefined();
-    expect(
-      menu
-        .find('[role=menuitem]')
-        .map((_, item) => $(item).text())
-        .get(),
-    ).toEqual(['Dashboard', 'Account', 'Billing', 'Sign out']);
-    expect(
-      menu
-        .find('a[role=menuitem]')
-        .map((_, item) => $(item).attr('href'))
-        .get(),
-    ).toEqual(['/dashboard', '/account', '/billing']);
-    // The name is text, never markup.
-    expect(menu.find('.account-menu__name').html()).toBe('Mara &lt;Lind&gt;');
-  });
-
-  it('shows up to two initials, of the address when there is no name', () => {
-    expect(initialsOf({ name: 'Mara Lind Holm', email: 'x@y.z' })).toBe('ML');
-    expect(initialsOf({ name: '  élise ', email: 'x@y.z' })).toBe('É');
-    expect(initialsOf({ name: '', email: 'noor@studio.com' })).toBe('N');
   });
 });

@@ -5,7 +5,7 @@
  * signed in: its sites, once claimed, report to the account's bell instead.
  */
 import { getNotificationCenter } from './creator-engagement.ts';
-import { fetchAccountUpdates } from './engagement-api.ts';
+import { fetchAccountUpdates } from '../dashboard-api/engagement-api.ts';
 import { STORAGE_KEYS, resolveStorage } from './storage-keys.ts';
 
 /** One request at a time per account: the bell opening during a poll waits for that poll. */

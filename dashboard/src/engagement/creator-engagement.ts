@@ -5,7 +5,7 @@
  */
 import { useSyncExternalStore } from 'react';
 import { APP_PATHS, type TAnonymousProject, type TEngagementSummary } from '@dropsite/shared';
-import { fetchAnonymousProjects, fetchAnonymousSession, fetchEngagementSummary, type TAnonymousSession } from './engagement-api.ts';
+import { fetchAnonymousProjects, fetchAnonymousSession, fetchEngagementSummary, type TAnonymousSession } from '../dashboard-api/engagement-api.ts';
 import { createNotificationCenter, type TNotificationCenter } from './notifications.ts';
 import { STORAGE_KEYS, accountNotificationsKey, resolveStorage } from './storage-keys.ts';
 

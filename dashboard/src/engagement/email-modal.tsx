@@ -7,13 +7,13 @@
  */
 import { useEffect, useId, useRef, useState, type FormEvent, type MouseEvent } from 'react';
 import type { TEmailTrigger } from '@dropsite/shared';
-import { AlertIcon, CheckIcon, CloseIcon } from '../components/icons.tsx';
-import '../components/close-button.css';
-import '../components/sheet-dialog.css';
-import { SignUpLink } from '../components/sign-up-link.tsx';
+import { AlertIcon, CheckIcon, CloseIcon } from '../ui/icons.tsx';
+import '../ui/close-button.css';
+import '../ui/sheet-dialog.css';
+import { SignUpLink } from '../auth/sign-up-link.tsx';
 import { EMAIL_PROMPT_COPY } from './email-copy.ts';
 import { isEmailValid, type TCollectedEmailRecord } from './email-prompt.ts';
-import { sendProductEvent, submitCollectedEmail } from './engagement-api.ts';
+import { sendProductEvent, submitCollectedEmail } from '../dashboard-api/engagement-api.ts';
 
 interface TEmailModalProps {
   trigger: TEmailTrigger;

@@ -31,7 +31,7 @@ import {
 } from './email-prompt.ts';
 import { forgetAnonymousAlerts, refreshAccountAlerts } from './account-alerts.ts';
 import { resolvePage } from '../routes.ts';
-import { fetchEngagementUpdates } from './engagement-api.ts';
+import { fetchEngagementUpdates } from '../dashboard-api/engagement-api.ts';
 import { STORAGE_KEYS, resolveStorage } from './storage-keys.ts';
 import { TeaserCard } from './teaser-card.tsx';
 import { isTeaserVisible } from './teaser-rules.ts';

@@ -8,21 +8,21 @@
 import { useCallback, useEffect, useId, useRef, useState, useSyncExternalStore, type JSX } from 'react';
 import { NOTIFICATION_BELL_REFRESH_MS, type TLocalNotification, type TNotificationType } from '@dropsite/shared';
 import { formatAlertTime } from '@dropsite/shared/browser/relative-time';
-import { CheckIcon, ClockIcon, HeartIcon, MessageIcon } from './engagement-icons.tsx';
+import { CheckIcon, CommentIcon, ExpiryClockIcon, FavoriteIcon, NotificationBellIcon } from '../ui/icons.tsx';
 import { DASHBOARD_PATH, getNotificationCenter, useCreatorEngagement } from './creator-engagement.ts';
 import { countUnread, formatUnreadBadge, type TNotificationCenter } from './notifications.ts';
 import { refreshAccountAlerts } from './account-alerts.ts';
 import { STORAGE_KEYS, accountNotificationsKey } from './storage-keys.ts';
 import { useSession } from '../auth/session-store.ts';
 import { readNotificationPermission, requestNotificationPermission, type TNotificationPermission } from './browser-notifications.ts';
-import { SignUpLink } from '../components/sign-up-link.tsx';
+import { SignUpLink } from '../auth/sign-up-link.tsx';
 import './engagement.css';
 
 const TYPE_ICONS: Record<TNotificationType, () => JSX.Element> = {
-  comment: () => <MessageIcon size={16} />,
-  favorite: () => <HeartIcon size={16} />,
+  comment: () => <CommentIcon size={16} />,
+  favorite: () => <FavoriteIcon size={16} />,
   approval: () => <CheckIcon size={16} />,
-  expiration_warning: () => <ClockIcon size={16} />,
+  expiration_warning: () => <ExpiryClockIcon size={16} />,
 };
 
 /** A prerendered page and its hydration show no alerts; the browser's stored ones arrive right after. */
@@ -115,7 +115,7 @@ export function NotificationBell() {
         title="Engagement alerts"
         onClick={() => setOpen((open) => !open)}
       >
-        <BellIcon />
+        <NotificationBellIcon />
         {badge && (
           <span className="notification-bell__badge" aria-hidden="true" data-wide={badge.length > 1 ? '' : undefined}>
             {badge}
@@ -138,7 +138,7 @@ export function NotificationBell() {
         {items.length === 0 ? (
           <div className="notification-bell__empty">
             <span className="notification-bell__empty-icon" aria-hidden="true">
-              <BellIcon />
+              <NotificationBellIcon />
             </span>
             <p>No alerts yet</p>
             <p className="notification-bell__empty-text">When visitors favourite, comment on or approve your files, you’ll see it here.</p>
@@ -187,25 +187,5 @@ export function NotificationBell() {
         </div>
       </div>
     </div>
-  );
-}
-
-function BellIcon() {
-  return (
-    <svg
-      width="20"
-      height="20"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.75"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path d="M6 16.5V11a6 6 0 0 1 12 0v5.5l1.5 2h-15Z" />
-      <path d="M10 20.5a2.2 2.2 0 0 0 4 0" />
-    </svg>
   );
 }

@@ -6,10 +6,9 @@
  */
 import { useId } from 'react';
 import type { TEngagementSummary } from '@dropsite/shared';
-import { CloseIcon } from '../components/icons.tsx';
-import '../components/close-button.css';
-import { SignUpLink } from '../components/sign-up-link.tsx';
-import { ClockIcon, LockIcon } from './engagement-icons.tsx';
+import { CloseIcon, ExpiryClockIcon, LockIcon } from '../ui/icons.tsx';
+import '../ui/close-button.css';
+import { SignUpLink } from '../auth/sign-up-link.tsx';
 import { formatDaysRemaining, teaserUrgency } from './teaser-rules.ts';
 
 interface TTeaserCardProps {
@@ -31,7 +30,7 @@ export function TeaserCard({ summary, onDismiss }: TTeaserCardProps) {
         <CloseIcon size={16} />
       </button>
       <p className="teaser-card__days" data-urgency={urgency}>
-        <ClockIcon size={14} />
+        <ExpiryClockIcon size={14} />
         {formatDaysRemaining(summary.days_remaining)}
       </p>
       <h2 id={titleId} className="teaser-card__title">

@@ -5,10 +5,10 @@
  */
 import '../styles/tokens.css';
 import '../styles/base.css';
-import '../components/site-header.css';
-import '../components/site-footer.css';
+import '../chrome/site-header.css';
+import '../chrome/site-footer.css';
 // Components the prerendered pages render that bring styles of their own.
-import '../components/plan-features.css';
+import '../ui/plan-features.css';
 
 import.meta.glob(['./**/*.css'], { eager: true });
 

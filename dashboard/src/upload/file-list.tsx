@@ -1,21 +1,8 @@
-import { useEffect, useState, type ReactElement } from 'react';
-import { describeFileType, detectFileKind, formatBytes, type TFileKind } from '@dropsite/shared';
-import { AlertIcon, ArchiveIcon, AudioIcon, CloseIcon, DocumentIcon, FolderIcon, ImageIcon, SlidesIcon, VideoIcon } from '../components/icons.tsx';
+import { useEffect, useState } from 'react';
+import { BROWSER_IMAGE_TYPES, describeFileType, detectFileKind, formatBytes } from '@dropsite/shared';
+import { AlertIcon, CloseIcon, FileTypeIcon, FolderIcon } from '../ui/icons.tsx';
 import { findDuplicates, type TChosenFile } from './chosen-files.ts';
 
-const KIND_ICONS: Record<TFileKind, (p: { size?: number }) => ReactElement> = {
-  image: ImageIcon,
-  pdf: DocumentIcon,
-  presentation: SlidesIcon,
-  video: VideoIcon,
-  audio: AudioIcon,
-  archive: ArchiveIcon,
-  document: DocumentIcon,
-  other: DocumentIcon,
-};
-
-// Formats every browser decodes; RAW, HEIC and TIFF keep the icon.
-const PREVIEWABLE_IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif', 'image/bmp']);
 const MAX_PREVIEW_BYTES = 40 * 1024 * 1024;
 
 interface TFileListProps {
@@ -85,7 +72,8 @@ export function FileList({ files, isDisabled, onRemove, registerRemoveButton }: 
 
 function FileThumb({ file }: { file: File }) {
   const kind = detectFileKind(file.name, file.type);
-  const canPreview = PREVIEWABLE_IMAGE_TYPES.has(file.type) && file.size <= MAX_PREVIEW_BYTES;
+  // Formats every browser decodes; RAW, HEIC and TIFF keep the icon.
+  const canPreview = BROWSER_IMAGE_TYPES.has(file.type) && file.size <= MAX_PREVIEW_BYTES;
   const [previewUrl, setPreviewUrl] = useState<string | null>(null);
   const [hasFailed, setFailed] = useState(false);
 
@@ -96,10 +84,9 @@ function FileThumb({ file }: { file: File }) {
     return () => URL.revokeObjectURL(url);
   }, [file, canPreview]);
 
-  const Icon = KIND_ICONS[kind];
   return (
     <span className="file-thumb" data-kind={kind} aria-hidden="true">
-      <Icon size={18} />
+      <FileTypeIcon name={file.name} type={file.type} size={18} />
       {previewUrl && !hasFailed && (
         <img src={previewUrl} alt="" decoding="async" loading="lazy" onError={() => setFailed(true)} onLoad={(e) => e.currentTarget.setAttribute('data-loaded', '')} />
       )}

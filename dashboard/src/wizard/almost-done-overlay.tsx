@@ -1,12 +1,12 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { TIP_ROTATION_MS, formatBytes, type TUploadMode } from '@dropsite/shared';
-import { CheckIcon } from '../components/icons.tsx';
+import { CheckIcon } from '../ui/icons.tsx';
 import type { TChosenFile } from '../upload/chosen-files.ts';
 import { formatSpeed, formatTimeLeft, type TTransferEstimate } from '../upload/upload-progress.ts';
 import type { TFileUploadStatus, TPublishSnapshot } from '../upload/upload-progress-tracker.ts';
 import { ModeBadge } from './mode-badge.tsx';
 import { ACCOUNT_TIP, WIZARD_TIPS } from './tips.ts';
-import { SignUpLink } from '../components/sign-up-link.tsx';
+import { SignUpLink } from '../auth/sign-up-link.tsx';
 
 const STATUS_LABELS: Record<TFileUploadStatus, string> = {
   pending: 'Waiting',

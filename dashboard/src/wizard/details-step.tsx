@@ -1,8 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { CONTACT_EMAIL_MAX_LENGTH, CONTACT_LINK_MAX_LENGTH, UPLOAD_LIMITS, type TContactField } from '@dropsite/shared';
-import { ArrowRightIcon, LockIcon } from '../components/icons.tsx';
+import { ArrowRightIcon, LockIcon, ArrowLeftIcon, CalendarIcon } from '../ui/icons.tsx';
 import { formatExpiryBadge, toDateTimeLocal, validateDetails } from './details-validation.ts';
-import { ArrowLeftIcon, CalendarIcon } from './wizard-icons.tsx';
 import type { TWizardForm } from './wizard-state.ts';
 
 type TDetailsField = 'title' | 'description' | 'authorName' | 'password' | 'expiryDate';

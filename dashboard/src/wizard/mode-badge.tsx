@@ -1,5 +1,5 @@
 import { UPLOAD_MODE_BADGES, UPLOAD_MODE_EXPLANATIONS, type TUploadMode } from '@dropsite/shared';
-import { SparkIcon } from './wizard-icons.tsx';
+import { SparkIcon } from '../ui/icons.tsx';
 
 /** The upload mode the spec picks by size, named as the spec names it. */
 export function ModeBadge({ mode }: { mode: TUploadMode }) {

@@ -1,12 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
+import { BROWSER_IMAGE_TYPES } from '@dropsite/shared';
 import type { TChosenFile } from '../upload/chosen-files.ts';
-import { AlertIcon, ArrowRightIcon } from '../components/icons.tsx';
+import { AlertIcon, ArrowRightIcon, ArrowLeftIcon, EyeIcon } from '../ui/icons.tsx';
 import { buildPreviewRequest, previewFrameUrl, PREVIEW_CONTENT_MESSAGE, PREVIEW_READY_MESSAGE, scriptHashesOf } from './preview-html.ts';
-import { ArrowLeftIcon, EyeIcon } from './wizard-icons.tsx';
 import type { TWizardForm } from './wizard-state.ts';
 
-// Formats every browser decodes, so their sizes can be measured and shown.
-const MEASURABLE = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif', 'image/bmp']);
 const MAX_MEASURED = 200;
 
 function measureImage(url: string): Promise<{ width: number; height: number } | null> {
@@ -54,7 +52,7 @@ export function PreviewOverlay({ form, files, onEdit, onPublish }: TPreviewOverl
     setState({ name: 'loading' });
     void (async () => {
       const sizes = new Map<string, { width: number; height: number }>();
-      const measurable = files.filter(({ file }) => MEASURABLE.has(file.type)).slice(0, MAX_MEASURED);
+      const measurable = files.filter(({ file }) => BROWSER_IMAGE_TYPES.has(file.type)).slice(0, MAX_MEASURED);
       await Promise.all(
         measurable.map(async ({ id }) => {
           const size = await measureImage(urls.get(id)!);

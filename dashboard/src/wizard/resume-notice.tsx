@@ -1,5 +1,5 @@
 import type { TFileFingerprint } from '@dropsite/shared';
-import { RefreshIcon } from '../components/icons.tsx';
+import { RefreshIcon } from '../ui/icons.tsx';
 
 interface TResumeNoticeProps {
   /** The files of the interrupted upload, in the order they were sent. */

@@ -1,8 +1,7 @@
 import { useEffect, useId, useState, type ReactElement } from 'react';
 import { isProFeatureSetting, type TSiteSettings } from '@dropsite/shared';
-import { ArrowRightIcon, ChartIcon, HeartIcon, MessageIcon } from '../components/icons.tsx';
-import { Switch } from '../components/switch.tsx';
-import { ArrowLeftIcon, BellIcon, CheckCircleIcon } from './wizard-icons.tsx';
+import { ArrowRightIcon, ChartIcon, HeartIcon, MessageIcon, ArrowLeftIcon, BellIcon, CheckCircleIcon } from '../ui/icons.tsx';
+import { Switch } from '../ui/switch.tsx';
 import { useSession } from '../auth/session-store.ts';
 import { notificationRecipientOf, notificationsBlockedReason } from '../engagement/notification-recipient.ts';
 

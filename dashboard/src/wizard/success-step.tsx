@@ -1,10 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { ANONYMOUS_WINDOW_DAYS, COPY_CONFIRMATION_MS, QR_CODE } from '@dropsite/shared';
 import { copyText } from '@dropsite/shared/browser/clipboard';
-import { CheckIcon, PlusIcon } from '../components/icons.tsx';
-import { CheckCircleIcon, CopyIcon, DownloadIcon, ExternalIcon, ShareIcon } from './wizard-icons.tsx';
+import { CheckIcon, PlusIcon, CheckCircleIcon, CopyIcon, DownloadIcon, ExternalIcon, ShareIcon } from '../ui/icons.tsx';
 import { useSession } from '../auth/session-store.ts';
-import { SignUpLink } from '../components/sign-up-link.tsx';
+import { SignUpLink } from '../auth/sign-up-link.tsx';
 
 interface TSuccessStepProps {
   /** Null until the upload has finished and the server named the site. */

@@ -1,12 +1,11 @@
 import { useId, useState, type ReactElement } from 'react';
 import { TEMPLATE_CATALOGUE, TEMPLATE_IDS, formatBytes, type TSiteLook, type TTemplateId } from '@dropsite/shared';
-import { DemoPreviewPicture } from '../components/demo-preview-picture.tsx';
-import { LookFields } from '../components/look-fields.tsx';
-import { ArrowRightIcon, CloseIcon, ImageIcon } from '../components/icons.tsx';
+import { DemoPreviewPicture } from '../ui/demo-preview-picture.tsx';
+import { LookFields } from '../ui/look-fields.tsx';
+import { ArrowRightIcon, CloseIcon, ImageIcon, ArrowLeftIcon, CalendarIcon, GridIcon, PresentationIcon, UserIcon } from '../ui/icons.tsx';
 import { totalBytes, type TChosenFile } from '../upload/chosen-files.ts';
 import { FileList } from '../upload/file-list.tsx';
-import { ModalDialog } from './modal-dialog.tsx';
-import { ArrowLeftIcon, CalendarIcon, GridIcon, PresentationIcon, UserIcon } from './wizard-icons.tsx';
+import { ModalDialog } from '../ui/modal-dialog.tsx';
 
 interface TTemplateChoice {
   name: string;

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
 import { UPLOAD_LIMITS, chooseUploadMode, formatBytes, type TFileFingerprint } from '@dropsite/shared';
-import { AlertIcon, ArrowRightIcon, FolderIcon, PlusIcon, UploadIcon } from '../components/icons.tsx';
+import { AlertIcon, ArrowRightIcon, FolderIcon, PlusIcon, UploadIcon } from '../ui/icons.tsx';
 import { findDuplicates, isFileDrag, pickedFromInput, readDroppedFiles, totalBytes, type TChosenFile, type TPickedFile } from '../upload/chosen-files.ts';
 import { FileList } from '../upload/file-list.tsx';
 import { fingerprintFile, isSameFileList } from '../upload/resume-store.ts';

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useId, useReducer, useRef, useState } from 'react';
 import { APP_PATHS, chooseUploadMode, type TUploadDraft, type TUploadMode } from '@dropsite/shared';
-import { AlertIcon } from '../components/icons.tsx';
+import { AlertIcon } from '../ui/icons.tsx';
 import { totalBytes, type TPickedFile } from '../upload/chosen-files.ts';
 import { loadSchemas } from '../schemas/lazy-schemas.ts';
 import { clearUploadDraft, fingerprintFile, findInterruptedUpload, forgetInterruptedUpload, saveUploadDraft } from '../upload/resume-store.ts';
@@ -8,7 +8,7 @@ import { PUBLISH_FAILED_MESSAGE, describePublishError, isAbortError } from '../u
 import { createTransferMeter, type TTransferEstimate } from '../upload/upload-progress.ts';
 import type { TPublishSnapshot } from '../upload/upload-progress-tracker.ts';
 import { toExpiryInstant, validateDetails } from './details-validation.ts';
-import { ModalDialog } from './modal-dialog.tsx';
+import { ModalDialog } from '../ui/modal-dialog.tsx';
 import { templateFromSearch } from './template-param.ts';
 import { UploadStep } from './upload-step.tsx';
 import { INITIAL_WIZARD_STATE, reduceWizard, type TWizardAction, type TWizardState, type TWizardStep } from './wizard-state.ts';
@@ -41,7 +41,7 @@ const loadPublisher = () => Promise.all([import('../upload/publish-site.ts'), lo
 
 /** A refusal a better plan cures (storage, delivery size, active sites): the failure offers the plans. Loaded only when publishing fails. */
 const isPlanLimitError = (error: unknown) =>
-  import('../pages/billing/billing-view.ts').then(
+  import('../billing/billing-view.ts').then(
     (view) => view.planLimitOf(error) !== null,
     () => false,
   );

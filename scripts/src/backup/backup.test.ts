@@ -13,11 +13,11 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGunzip, createGzip } from 'node:zlib';
 import { DatabaseSync } from 'node:sqlite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { siteHtmlKey, uploadKey } from '@dropsite/shared';
 import type { TAppDeps } from '@dropsite/control-api';
-import { createBrowser, seedSite, SITE_HTML_MARKER, type TSeededSite } from '../../../control-api/src/test-support/site-fixtures.ts';
-import { startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '../../../control-api/src/test-support/test-app.ts';
+import { createBrowser, seedSite, SITE_HTML_MARKER, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
+import { startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 import { DATABASE_ENTRY, STORAGE_ENTRY_PREFIX } from './archive-format.ts';
 import { createBackup } from './backup.ts';
 import { DamagedArchiveError, restoreBackup } from './restore.ts';
@@ -205,7 +205,7 @@ describe('npm run backup and npm run restore', () => {
         if (backupRunning) writesDuringBackup += 1;
       }
     })();
-    while (completed < 5) await new Promise((resolve) => setTimeout(resolve, 5));
+    await vi.waitFor(() => expect(completed).toBeGreaterThanOrEqual(5), { timeout: 60_000, interval: 5 });
 
     // What was acknowledged before the backup started: all of it must come back.
     const before = await rowsOf(app.deps.db);

@@ -20,9 +20,9 @@ import {
   sitePreviewMarkerKey,
   TEMPLATE_CATALOGUE,
 } from '@dropsite/shared';
-import { isDialectAvailable, testAppDatabase } from '../../../control-api/src/test-support/test-database.ts';
-import { startTestApp, type TTestApp } from '../../../control-api/src/test-support/test-app.ts';
-import { startS3rver, type TS3rver } from '../../../control-api/src/test-support/s3rver.ts';
+import { isDialectAvailable, testAppDatabase } from '@dropsite/testkit/control-api/test-database';
+import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { startS3rver, type TS3rver } from '@dropsite/testkit/control-api/s3rver';
 import { DEMO_MANIFESTS } from './projects/index.ts';
 import { pitchTemplate } from './projects/pitch-template.ts';
 import { sampleFilesOf } from './samples.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { contactName, isPlainEmail, largeImageUrl, metaDescription, typeLabel } from './site.ts';
-import { THEME_IDS, THEMES, pageLook, resolveThemeId, themeCss, themeDeclarations } from '../styles/themes.ts';
+import { contactName, isPlainEmail, largeImageUrl, metaDescription, orderSiteFiles, typeLabel } from './site.ts';
+import { THEME_IDS, THEMES, pageLook, resolveThemeId, themeCss, themeDeclarations } from '@dropsite/shared/themes';
 
 describe('site helpers', () => {
   it('cuts long descriptions at a word boundary', () => {
@@ -9,6 +9,23 @@ describe('site helpers', () => {
     expect(meta.length).toBeLessThanOrEqual(160);
     expect(meta.endsWith('word…')).toBe(true);
     expect(metaDescription({ description: '', subLine: '', title: 't', authorName: 'Ann', files: [] })).toBe('0 files shared by Ann.');
+  });
+
+  it('lists the files in the order the creator chose: as uploaded, by name with numbers in order, or newest first', () => {
+    const file = (name: string, uploadedAt: string) => ({ name, uploadedAt });
+    const files = [
+      file('photo-10.jpg', '2026-12-01T10:00:00.000Z'),
+      file('Photo-2.jpg', '2026-12-01T10:00:00.000Z'),
+      file('brief.pdf', '2026-12-03T09:00:00.000Z'),
+      file('album.zip', '2026-12-02T09:00:00.000Z'),
+    ];
+    const names = (order?: 'upload' | 'name' | 'newest') => orderSiteFiles(files, order).map((f) => f.name);
+    expect(names()).toEqual(['photo-10.jpg', 'Photo-2.jpg', 'brief.pdf', 'album.zip']);
+    expect(names('upload')).toEqual(names());
+    expect(names('name')).toEqual(['album.zip', 'brief.pdf', 'Photo-2.jpg', 'photo-10.jpg']);
+    // Files uploaded together keep their order.
+    expect(names('newest')).toEqual(['brief.pdf', 'album.zip', 'photo-10.jpg', 'Photo-2.jpg']);
+    expect(files[0]?.name).toBe('photo-10.jpg');
   });
 
   it('accepts only plain addresses for mailto links', () => {

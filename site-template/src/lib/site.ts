@@ -1,5 +1,5 @@
 /** Small, pure helpers the page uses to turn a TSiteRenderModel into text. No side effects, no clock. */
-import { DISPLAY_IMAGE_SIZE, formatBytes, getExtension, type TSiteFile, type TSiteRenderModel } from '@dropsite/shared';
+import { DISPLAY_IMAGE_SIZE, formatBytes, getExtension, isShownInBrowserAs, type TSiteFile, type TSiteRenderModel, type TSiteSettingValue } from '@dropsite/shared';
 
 /** The name the footer invites visitors to contact. */
 export function contactName(site: Pick<TSiteRenderModel, 'authorName' | 'title'>): string {
@@ -20,6 +20,18 @@ function defaultDescription(site: Pick<TSiteRenderModel, 'title' | 'authorName' 
   const count = site.files.length;
   const files = `${count} ${count === 1 ? 'file' : 'files'}`;
   return site.authorName.trim() ? `${files} shared by ${site.authorName.trim()}.` : `${files} shared with Dropsite.`;
+}
+
+const BY_NAME = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+/**
+ * The files in the order the creator chose for the page: as uploaded, by name ('photo-2' before
+ * 'photo-10'), or newest first. Files uploaded together keep their order.
+ */
+export function orderSiteFiles<T extends Pick<TSiteFile, 'name' | 'uploadedAt'>>(files: readonly T[], order: TSiteSettingValue<'fileOrder'> = 'upload'): T[] {
+  if (order === 'name') return [...files].sort((a, b) => BY_NAME.compare(a.name, b.name));
+  if (order === 'newest') return [...files].sort((a, b) => Date.parse(b.uploadedAt) - Date.parse(a.uploadedAt));
+  return [...files];
 }
 
 /** True when a contact email looks like one address (so a mailto: link cannot carry anything else). */
@@ -52,14 +64,11 @@ export function formatDate(iso: string): string {
 }
 
 /**
- * Image formats a browser shows inline, as the API serves them: `?mode=preview` answers the
- * original for these; others (TIFF, HEIC, ...) only download, so their thumbnail stands in.
+ * The url that shows an image large: its preview when the browser can display it as the API serves
+ * it (`?mode=preview` answers the original), else its thumbnail (TIFF, HEIC, ... only download).
  */
-const INLINE_IMAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'gif', 'webp', 'avif', 'bmp']);
-
-/** The url that shows an image large: its preview when the browser can display it, else its thumbnail. */
 export function largeImageUrl(file: Pick<TSiteFile, 'name' | 'url' | 'thumbnailUrl'>): string {
-  return INLINE_IMAGE_EXTENSIONS.has(getExtension(file.name)) || !file.thumbnailUrl ? file.url : file.thumbnailUrl;
+  return isShownInBrowserAs(file.name, 'image') || !file.thumbnailUrl ? file.url : file.thumbnailUrl;
 }
 
 /** Images the gallery can show: those with a derived thumbnail. The rest are only in the file list. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fileGroups, resumeFile, sortByName } from './templates.ts';
-import { makeFile, makePdfFile } from '../test-support/fixtures.ts';
+import { makeFile, makePdfFile } from '@dropsite/testkit/site-template';
 
 describe('template helpers', () => {
   it('categories are the groups in first-seen order, only when they split the files', () => {

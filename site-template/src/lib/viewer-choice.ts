@@ -1,48 +1,36 @@
 /**
- * Which viewer shows a non-image file, from its kind and what the builder derived (spec 4 'Viewer
- * choice', with decisions 3: presentations and office documents through their converted PDF,
- * a download card with the reason when no preview could be made).
+ * The site's side of the viewer choice (shared/src/viewer.ts picks the viewer): the section
+ * component that draws each viewer, the url a PDF viewer loads and why a file gets a download card.
  */
-import { getExtension, type TSiteFile } from '@dropsite/shared';
+import type { TSiteFile, TViewer } from '@dropsite/shared';
 
-export type TFileViewer = 'pdf' | 'text' | 'video' | 'audio' | 'archive' | 'download';
+export { chooseFileViewer } from '@dropsite/shared';
 
-/** Files the API serves inline as text/plain (control-api files/content-type.ts). */
-const INLINE_TEXT_EXTENSIONS = new Set(['txt', 'md', 'csv', 'log', 'json']);
-/** Video containers the API serves inline and browsers play. */
-const PLAYABLE_VIDEO_EXTENSIONS = new Set(['mp4', 'm4v', 'mov', 'webm', 'ogv']);
-const PLAYABLE_AUDIO_EXTENSIONS = new Set(['mp3', 'wav', 'ogg', 'oga', 'm4a', 'aac', 'flac']);
+/** The section components of components/sections/: 'file' is FileSection.astro, one file with its viewer. */
+type TSectionComponent = 'gallery' | 'multi-pdf' | 'file';
+
+/**
+ * The section component of every viewer, drawn by ViewerSections.astro. A record over all viewers:
+ * a new viewer is a type error here until it has a component (for 'file', a branch in FileSection.astro).
+ */
+export const VIEWER_SECTIONS: Readonly<Record<TViewer, TSectionComponent>> = {
+  gallery: 'gallery',
+  'multi-pdf': 'multi-pdf',
+  pdf: 'file',
+  text: 'file',
+  video: 'file',
+  audio: 'file',
+  archive: 'file',
+  font: 'file',
+  download: 'file',
+};
 
 export const NO_PREVIEW_REASON = "A preview isn't available for this file type.";
-
-export function isInlineText(file: Pick<TSiteFile, 'name'>): boolean {
-  return INLINE_TEXT_EXTENSIONS.has(getExtension(file.name));
-}
 
 /** The url a PDF viewer loads for a file: its rendering when there is one, a PDF itself otherwise. */
 export function pdfUrlOf(file: Pick<TSiteFile, 'kind' | 'url' | 'details'>): string | null {
   if (file.details.pdfUrl) return file.details.pdfUrl;
   return file.kind === 'pdf' ? file.url : null;
-}
-
-export function chooseFileViewer(file: TSiteFile): TFileViewer {
-  const ext = getExtension(file.name);
-  switch (file.kind) {
-    case 'pdf':
-      return 'pdf';
-    case 'presentation':
-      return file.details.pdfUrl ? 'pdf' : 'download';
-    case 'video':
-      return PLAYABLE_VIDEO_EXTENSIONS.has(ext) && !file.details.previewUnavailable ? 'video' : 'download';
-    case 'audio':
-      return PLAYABLE_AUDIO_EXTENSIONS.has(ext) ? 'audio' : 'download';
-    case 'archive':
-      return file.details.archive ? 'archive' : 'download';
-    default:
-      if (file.details.pdfUrl) return 'pdf';
-      if (file.details.text || isInlineText(file)) return 'text';
-      return 'download';
-  }
 }
 
 /** Why a file gets the download card instead of a viewer. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { contactHref, displayImageWidth } from './site.ts';
 import { chooseFileViewer, pdfUrlOf } from './viewer-choice.ts';
 import { colorModeStorageKey, createColorModeBootScript } from './preferences.ts';
-import { makeFile, makeVideoFile, makeZipFile } from '../test-support/fixtures.ts';
+import { makeFile, makeVideoFile, makeZipFile } from '@dropsite/testkit/site-template';
 
 describe('contact links', () => {
   it('keeps http(s) links, expands handles and bare domains, drops everything else', () => {

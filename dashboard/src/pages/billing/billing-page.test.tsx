@@ -3,7 +3,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { BILLING_ERRORS, PLANS, type TSubscription, type TSubscriptionResponse, type TUsageResponse } from '@dropsite/shared';
-import { BillingDetails } from './billing-page.tsx';
+import { BillingDetails } from './billing-details.tsx';
 
 const GB = 1024 ** 3;
 const noop = () => undefined;

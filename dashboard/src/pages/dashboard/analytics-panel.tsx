@@ -7,7 +7,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import type { TAnalytics } from '@dropsite/shared';
 import { formatAlertTime } from '@dropsite/shared/browser/relative-time';
 import { engagementCsvPath, fetchPanelAnalytics } from '../../dashboard-api/dashboard-api.ts';
-import { ActivityIcon } from './dashboard-icons.tsx';
+import { ActivityIcon } from '../../ui/icons.tsx';
 
 const DailyChart = lazy(() => import('./daily-chart.tsx').then((module) => ({ default: module.DailyChart })));
 

@@ -9,11 +9,10 @@
 import { useEffect, useId, useState } from 'react';
 import type { TAnonymousProject } from '@dropsite/shared';
 import { ApiRequestError } from '@dropsite/shared/browser/api-client';
-import { CloseIcon } from '../../components/icons.tsx';
+import { CloseIcon, ChevronDownIcon } from '../../ui/icons.tsx';
 import { claimAnonymousProjects } from '../../dashboard-api/dashboard-api.ts';
 import { getCreatorEngagementStore, useCreatorEngagement } from '../../engagement/creator-engagement.ts';
 import { useSession } from '../../auth/session-store.ts';
-import { ChevronDownIcon } from './dashboard-icons.tsx';
 import { formatDate, plural } from './project-insights.ts';
 
 /** Spec 8: the claim's two alerts. */

@@ -1,14 +1,14 @@
 /** /dashboard (spec 2 'Creator dashboard'): the signed-in creator's sites, and the sites this browser may claim. */
 import { useCallback, useEffect, useState } from 'react';
 import { APP_PATHS, type TCreatorProject, type TCreatorPublic } from '@dropsite/shared';
-import { PlusIcon } from '../../components/icons.tsx';
-import { SiteFooter } from '../../components/site-footer.tsx';
-import { SiteHeader } from '../../components/site-header.tsx';
-import { PendingToast } from '../../components/toast.tsx';
+import { PlusIcon } from '../../ui/icons.tsx';
+import { SiteFooter } from '../../chrome/site-footer.tsx';
+import { SiteHeader } from '../../chrome/site-header.tsx';
+import { PendingToast } from '../../ui/toast.tsx';
 import { fetchMyProjects } from '../../dashboard-api/dashboard-api.ts';
 
-import { PlanStrip } from '../billing/plan-strip.tsx';
-import { AccessGuard } from './access-guard.tsx';
+import { PlanStrip } from '../../billing/plan-strip.tsx';
+import { AccessGuard } from '../../auth/access-guard.tsx';
 import { ClaimBanner, useClaimOffer } from './claim-banner.tsx';
 import { ProjectCard } from './project-card.tsx';
 import { greetingFor, plural } from './project-insights.ts';

@@ -6,12 +6,10 @@
 import { useId, useState, type FormEvent } from 'react';
 import { COMMENT_MAX_CHARS } from '@dropsite/shared';
 import { formatCommentTime } from '@dropsite/shared/browser/relative-time';
-import { AlertIcon, CheckIcon, DocumentIcon, FolderIcon, HeartIcon, ImageIcon, MessageIcon } from '../../components/icons.tsx';
-import { EyeIcon } from '../../wizard/wizard-icons.tsx';
+import { AlertIcon, CheckIcon, FileTypeIcon, FolderIcon, HeartIcon, MessageIcon, EyeIcon, ChevronDownIcon, PendingIcon, ReplyIcon } from '../../ui/icons.tsx';
 import { postCreatorReply } from '../../dashboard-api/dashboard-api.ts';
 import { describeFileType, formatBytes, type TDetailsComment, type TDetailsCommentReply, type TProjectFileDetails } from '@dropsite/shared';
 import { AnalyticsPanel } from './analytics-panel.tsx';
-import { ChevronDownIcon, PendingIcon, ReplyIcon } from './dashboard-icons.tsx';
 import { approvalStateOf, commenterName, formatDate, type TApprovalTone } from './project-insights.ts';
 
 interface TFileListProps {
@@ -49,10 +47,8 @@ function FileRow({ projectId, file, revision, onReplied }: { projectId: string; 
         <span className="dash-file__thumb">
           {file.thumbnailUrl ? (
             <img src={file.thumbnailUrl} alt="" width={64} height={64} loading="lazy" decoding="async" />
-          ) : file.kind === 'image' ? (
-            <ImageIcon size={22} />
           ) : (
-            <DocumentIcon size={22} />
+            <FileTypeIcon name={file.name} type={file.type} size={22} />
           )}
         </span>
         <span className="dash-file__text">

@@ -1,5 +1,14 @@
 /** Pure helpers of the owner's settings forms: labels, dates in the browser's own time, and what changed. */
-import { SITE_PASSWORD_LIMITS, SITE_PASSWORD_MESSAGES, type TManagedProject, type TProjectUpdate, type TSiteLook, type TTemplateId } from '@dropsite/shared';
+import {
+  MANAGED_SITE_SETTING_KEYS,
+  SITE_PASSWORD_LIMITS,
+  SITE_PASSWORD_MESSAGES,
+  type TManagedProject,
+  type TManagedSiteSettings,
+  type TProjectUpdate,
+  type TSiteLook,
+  type TTemplateId,
+} from '@dropsite/shared';
 import { notificationRecipientOf } from '../../engagement/notification-recipient.ts';
 
 /** The look a site's settings form starts from. */
@@ -39,20 +48,14 @@ export function fromDateTimeLocal(value: string): string | null {
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
-/** Everything the Settings tab edits, as its fields hold it; saved together by one button. */
-export interface TSettingsForm {
+/** Everything the Settings tab edits, as its fields hold it (the site's settings among them); saved together by one button. */
+export interface TSettingsForm extends TManagedSiteSettings {
   title: string;
   description: string;
   authorName: string;
   template: TManagedProject['template'];
   /** Style, light or dark, hero layout and the visitors' light/dark button. */
   look: TSiteLook;
-  enableFavorites: boolean;
-  enableComments: boolean;
-  enableApprovals: boolean;
-  enableAnalytics: boolean;
-  enableNotifications: boolean;
-  notificationEmail: string;
   contactInfo: TManagedProject['contactInfo'];
   /** The 'Require a password' switch. */
   isPasswordOn: boolean;
@@ -63,19 +66,13 @@ export interface TSettingsForm {
 }
 
 export function settingsFormOf(project: TManagedProject): TSettingsForm {
-  const { settings } = project;
   return {
     title: project.title,
     description: project.description,
     authorName: project.authorName,
     template: project.template,
     look: lookOfProject(project),
-    enableFavorites: settings.enableFavorites,
-    enableComments: settings.enableComments,
-    enableApprovals: settings.enableApprovals,
-    enableAnalytics: settings.enableAnalytics,
-    enableNotifications: settings.enableNotifications,
-    notificationEmail: settings.notificationEmail,
+    ...project.settings,
     contactInfo: project.contactInfo,
     isPasswordOn: project.hasPassword,
     password: '',
@@ -83,7 +80,6 @@ export function settingsFormOf(project: TManagedProject): TSettingsForm {
   };
 }
 
-const SWITCHES = ['enableFavorites', 'enableComments', 'enableApprovals', 'enableAnalytics', 'enableNotifications'] as const;
 const CONTACT_KEYS = ['email', 'website', 'instagram', 'twitter', 'linkedin', 'github'] as const;
 
 /**
@@ -102,8 +98,11 @@ export function settingsUpdate(project: TManagedProject, form: TSettingsForm, no
   // Notifications are on only with someone to receive them (the server refuses them on without a recipient),
   // as the switch shows them.
   const switches = { ...form, enableNotifications: form.enableNotifications && notificationRecipientOf(form.notificationEmail, project.accountNotificationEmail).kind !== 'none' };
-  for (const key of SWITCHES) if (switches[key] !== project.settings[key]) settings[key] = switches[key];
-  if (form.notificationEmail.trim() !== project.settings.notificationEmail) settings.notificationEmail = form.notificationEmail.trim();
+  for (const key of MANAGED_SITE_SETTING_KEYS) {
+    const value = switches[key];
+    const sent = typeof value === 'string' ? value.trim() : value;
+    if (sent !== project.settings[key]) Object.assign(settings, { [key]: sent });
+  }
   if (Object.keys(settings).length > 0) update.settings = settings;
 
   if (CONTACT_KEYS.some((key) => form.contactInfo[key].trim() !== project.contactInfo[key])) update.contactInfo = form.contactInfo;

@@ -4,11 +4,11 @@
  */
 import { useEffect } from 'react';
 import { APP_PATHS } from '@dropsite/shared';
-import { SiteFooter } from '../../components/site-footer.tsx';
-import { SiteHeader } from '../../components/site-header.tsx';
+import { SiteFooter } from '../../chrome/site-footer.tsx';
+import { SiteHeader } from '../../chrome/site-header.tsx';
 import { UploadWizard } from '../../wizard/upload-wizard.tsx';
-import { ArrowLeftIcon } from '../../wizard/wizard-icons.tsx';
-import { AccessGuard } from './access-guard.tsx';
+import { ArrowLeftIcon } from '../../ui/icons.tsx';
+import { AccessGuard } from '../../auth/access-guard.tsx';
 import { NEW_SITE_PATH } from '../../routes.ts';
 import './dashboard.css';
 

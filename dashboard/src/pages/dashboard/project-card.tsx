@@ -1,11 +1,9 @@
 /** One site on the creator's dashboard (spec 2 'Creator dashboard'): its counts, and its analytics on demand. */
 import { useId, useState } from 'react';
-import { AlertIcon, CheckIcon, HeartIcon, ImageIcon, LockIcon, MessageIcon } from '../../components/icons.tsx';
-import { ViewSiteLink } from '../../components/view-site-link.tsx';
-import { EyeIcon } from '../../wizard/wizard-icons.tsx';
+import { AlertIcon, CheckIcon, HeartIcon, ImageIcon, LockIcon, MessageIcon, EyeIcon, ChevronDownIcon, ClockIcon, PendingIcon } from '../../ui/icons.tsx';
+import { ViewSiteLink } from '../../ui/view-site-link.tsx';
 import { projectPagePath, type TCreatorProject } from '@dropsite/shared';
 import { AnalyticsPanel } from './analytics-panel.tsx';
-import { ChevronDownIcon, ClockIcon, PendingIcon } from './dashboard-icons.tsx';
 import { useLiveActivity } from './live-activity.ts';
 import { expiryLabel, formatDate } from './project-insights.ts';
 

@@ -3,18 +3,18 @@
  * Overview, Files and Engagement tabs; new engagement shows without a reload.
  */
 import { useCallback, useEffect, useState } from 'react';
-import { SiteFooter } from '../../components/site-footer.tsx';
-import { SiteHeader } from '../../components/site-header.tsx';
-import { ViewSiteLink } from '../../components/view-site-link.tsx';
-import { ArrowLeftIcon, DownloadIcon } from '../../wizard/wizard-icons.tsx';
+import { SiteFooter } from '../../chrome/site-footer.tsx';
+import { SiteHeader } from '../../chrome/site-header.tsx';
+import { ViewSiteLink } from '../../ui/view-site-link.tsx';
+import { ArrowLeftIcon, DownloadIcon } from '../../ui/icons.tsx';
 import { engagementCsvPath, fetchProjectDetails } from '../../dashboard-api/dashboard-api.ts';
 import { APP_PATHS, projectPagePath, type TProjectDetails } from '@dropsite/shared';
-import { AccessGuard } from './access-guard.tsx';
+import { AccessGuard } from '../../auth/access-guard.tsx';
 import { AnalyticsPanel } from './analytics-panel.tsx';
 import { FileList } from './file-list.tsx';
 import { useLiveActivity } from './live-activity.ts';
 import { averageInteractionsPerFile, formatDate, plural, topEngagedFiles, viewsToFavoritesConversion } from './project-insights.ts';
-import { ManageSite } from './manage-site.tsx';
+import { ManageSite } from './manage-site/index.tsx';
 import { Tabs } from './tabs.tsx';
 import './dashboard.css';
 

@@ -1,4 +1,4 @@
-import { ArrowRightIcon } from '../../components/icons.tsx';
+import { ArrowRightIcon } from '../../ui/icons.tsx';
 
 const AUDIENCES = [
   {

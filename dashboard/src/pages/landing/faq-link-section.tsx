@@ -1,4 +1,4 @@
-import { ArrowRightIcon } from '../../components/icons.tsx';
+import { ArrowRightIcon } from '../../ui/icons.tsx';
 
 /** Spec: after pricing, a link to the FAQ. */
 export function FaqLinkSection() {

@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { ChartIcon, HeartIcon, LinkIcon, LockIcon, MessageIcon, PanelsIcon } from '../../components/icons.tsx';
+import { ChartIcon, HeartIcon, LinkIcon, LockIcon, MessageIcon, PanelsIcon } from '../../ui/icons.tsx';
 
 interface TFeature {
   icon: (p: { size?: number }) => ReactElement;

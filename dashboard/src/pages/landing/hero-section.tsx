@@ -1,4 +1,4 @@
-import { CheckIcon } from '../../components/icons.tsx';
+import { CheckIcon } from '../../ui/icons.tsx';
 import { UploadWizard } from '../../wizard/upload-wizard.tsx';
 
 const POINTS = ['Any file type, as many files as you need', 'A short link and a QR code for every site', 'No account needed to publish'];

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { SiteFooter } from '../../components/site-footer.tsx';
-import { SiteHeader } from '../../components/site-header.tsx';
+import { SiteFooter } from '../../chrome/site-footer.tsx';
+import { SiteHeader } from '../../chrome/site-header.tsx';
 import { CallToActionSection } from './call-to-action-section.tsx';
 import { FeaturesSection } from './features-section.tsx';
 import { HeroSection } from './hero-section.tsx';

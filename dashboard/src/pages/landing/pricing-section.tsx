@@ -1,6 +1,6 @@
 import { APP_PATHS } from '@dropsite/shared/app-routes';
 import { PLANS, PLAN_IDS, TRIAL_DAYS, type TPlan, type TPlanId } from '@dropsite/shared/plans';
-import { PlanFeatures } from '../../components/plan-features.tsx';
+import { PlanFeatures } from '../../ui/plan-features.tsx';
 
 /**
  * Each card's button (spec 9: Pro 'Start Free Trial', Business 'Contact Sales'). Pro leads to the

@@ -1,6 +1,6 @@
 import { APP_PATHS } from '@dropsite/shared/app-routes';
 import { ANONYMOUS_WINDOW_DAYS } from '@dropsite/shared/constants';
-import { ArrowRightIcon } from '../../components/icons.tsx';
+import { ArrowRightIcon } from '../../ui/icons.tsx';
 
 /**
  * Spec: a sign-up prompt block right after the hero; its button goes to /dashboard (which asks a

@@ -1,6 +1,6 @@
 import { TEMPLATE_CATALOGUE } from '@dropsite/shared/templates';
-import { DemoPreviewPicture } from '../../components/demo-preview-picture.tsx';
-import { ArrowRightIcon } from '../../components/icons.tsx';
+import { DemoPreviewPicture } from '../../ui/demo-preview-picture.tsx';
+import { ArrowRightIcon } from '../../ui/icons.tsx';
 
 /** The templates the landing page previews; the gallery at /templates has them all. */
 const PREVIEWED = ['photo-gallery', 'portfolio-resume', 'pitch-template'] as const;

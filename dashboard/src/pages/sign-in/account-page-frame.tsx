@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { SiteFooter } from '../../components/site-footer.tsx';
-import { SiteHeader } from '../../components/site-header.tsx';
+import { SiteFooter } from '../../chrome/site-footer.tsx';
+import { SiteHeader } from '../../chrome/site-header.tsx';
 import './account-pages.css';
 
 /** The narrow card the sign-in, reset and verification pages share. */

@@ -9,7 +9,7 @@ import { failureMessage } from '../../auth/failure-message.ts';
 import { AuthDone } from '../../auth/auth-form.tsx';
 import { SIGN_IN_PATH } from '../../auth/auth-paths.ts';
 import { getSessionStore } from '../../auth/session-store.ts';
-import { AlertIcon } from '../../components/icons.tsx';
+import { AlertIcon } from '../../ui/icons.tsx';
 import { AccountPageFrame } from './account-page-frame.tsx';
 
 type TState = { status: 'ready' } | { status: 'busy' } | { status: 'done'; email: string } | { status: 'failed'; message: string };

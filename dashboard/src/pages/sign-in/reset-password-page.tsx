@@ -10,7 +10,7 @@ import { failureMessage } from '../../auth/failure-message.ts';
 import { authApi } from '../../auth/auth-api.ts';
 import { AuthForm } from '../../auth/auth-form.tsx';
 import { DASHBOARD_PATH, SIGN_IN_PATH } from '../../auth/auth-paths.ts';
-import { AlertIcon } from '../../components/icons.tsx';
+import { AlertIcon } from '../../ui/icons.tsx';
 import { AccountPageFrame } from './account-page-frame.tsx';
 
 export function ResetPasswordPage() {

@@ -13,7 +13,7 @@ import { authApi } from '../../auth/auth-api.ts';
 import { AuthForm, type TAuthView } from '../../auth/auth-form.tsx';
 import { SIGN_IN_PATH, afterSignInPath } from '../../auth/auth-paths.ts';
 import { useSession } from '../../auth/session-store.ts';
-import { AlertIcon, ArrowRightIcon } from '../../components/icons.tsx';
+import { AlertIcon, ArrowRightIcon } from '../../ui/icons.tsx';
 import { AccountPageFrame } from './account-page-frame.tsx';
 
 const TITLES: Record<TAuthView, string> = {

@@ -1,5 +1,5 @@
-import { CloseIcon, MenuIcon } from '../../components/icons.tsx';
-import { Logo } from '../../components/logo.tsx';
+import { CloseIcon, MenuIcon } from '../../ui/icons.tsx';
+import { Logo } from '../../ui/logo.tsx';
 import { signInHref } from '../../auth/auth-paths.ts';
 
 const LINKS = [

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { SiteFooter } from '../../components/site-footer.tsx';
+import { SiteFooter } from '../../chrome/site-footer.tsx';
 import { PublicHeader } from './public-header.tsx';
 
 /** Every prerendered public page: skip link, the public header, the page's main content, the footer. */

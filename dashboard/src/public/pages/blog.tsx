@@ -1,4 +1,4 @@
-import { ArrowRightIcon } from '../../components/icons.tsx';
+import { ArrowRightIcon } from '../../ui/icons.tsx';
 import { ARTICLES, formatArticleDate, type TArticle } from '../blog/articles.ts';
 import { BLOG_CHOICES } from '../blog/blog-filter.ts';
 import { PublicLayout } from '../layout/public-layout.tsx';

@@ -1,4 +1,4 @@
-import { ContactForm } from '../forms/contact-form.tsx';
+import { ContactForm } from '../../forms/contact-form.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';
 import type { TPublicPage } from '../public-page.ts';
 import './content-pages.css';

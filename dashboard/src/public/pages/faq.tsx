@@ -2,7 +2,7 @@ import { ANONYMOUS_WINDOW_DAYS, EXPIRED_SITE_GRACE_DAYS, UPLOAD_LIMITS } from '@
 import { PLANS, TRIAL_DAYS } from '@dropsite/shared/plans';
 import { TEMPLATE_CATALOGUE, TEMPLATE_IDS } from '@dropsite/shared/templates';
 import type { ReactNode } from 'react';
-import { ArrowRightIcon } from '../../components/icons.tsx';
+import { ArrowRightIcon } from '../../ui/icons.tsx';
 import { formatPlanPrice } from '../../pages/landing/pricing-section.tsx';
 import { CancellationRule, RefundRule } from '../content/refund-rule.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';

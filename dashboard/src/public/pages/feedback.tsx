@@ -1,4 +1,4 @@
-import { FeedbackForm } from '../forms/feedback-form.tsx';
+import { FeedbackForm } from '../../forms/feedback-form.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';
 import type { TPublicPage } from '../public-page.ts';
 import './content-pages.css';

@@ -1,4 +1,4 @@
-import { ArrowRightIcon, DocumentIcon, MessageIcon, PlusIcon } from '../../components/icons.tsx';
+import { ArrowRightIcon, DocumentIcon, MessageIcon, PlusIcon } from '../../ui/icons.tsx';
 import { HELP_ARTICLES_SHOWN, HELP_CATEGORIES, readMinutes } from '../content/help-center.ts';
 import { PublicLayout } from '../layout/public-layout.tsx';
 import type { TPublicPage } from '../public-page.ts';

@@ -1,6 +1,6 @@
 import { DEFAULT_THEME_ID } from '@dropsite/shared/constants';
-import { THEME_IDS, THEMES, themeDeclarations } from '../../../../site-template/src/styles/themes.ts';
-import { ArrowRightIcon } from '../../components/icons.tsx';
+import { THEME_IDS, THEMES, themeDeclarations } from '@dropsite/shared/themes';
+import { ArrowRightIcon } from '../../ui/icons.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';
 import type { TPublicPage } from '../public-page.ts';
 import './hero-examples.css';

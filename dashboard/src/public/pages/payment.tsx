@@ -1,9 +1,9 @@
 import { APP_PATHS } from '@dropsite/shared/app-routes';
 import { PLAN_IDS, PLANS, TRIAL_DAYS } from '@dropsite/shared/plans';
-import { AlertIcon } from '../../components/icons.tsx';
-import { PlanFeatures } from '../../components/plan-features.tsx';
+import { AlertIcon } from '../../ui/icons.tsx';
+import { PlanFeatures } from '../../ui/plan-features.tsx';
 import { formatPlanPrice } from '../../pages/landing/pricing-section.tsx';
-import { SalesDialog } from '../forms/sales-form.tsx';
+import { SalesDialog } from '../../forms/sales-form.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';
 import type { TPublicPage } from '../public-page.ts';
 import './content-pages.css';

@@ -1,6 +1,6 @@
 import { TEMPLATE_CATALOGUE, TEMPLATE_IDS, type TTemplateId } from '@dropsite/shared/templates';
-import { DemoPreviewPicture } from '../../components/demo-preview-picture.tsx';
-import { ArrowRightIcon, PlusIcon } from '../../components/icons.tsx';
+import { DemoPreviewPicture } from '../../ui/demo-preview-picture.tsx';
+import { ArrowRightIcon, PlusIcon } from '../../ui/icons.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';
 import type { TPublicPage } from '../public-page.ts';
 import './templates.css';

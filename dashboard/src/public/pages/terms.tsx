@@ -1,6 +1,6 @@
 import { EXPIRED_SITE_GRACE_DAYS } from '@dropsite/shared/constants';
 import { TRIAL_DAYS } from '@dropsite/shared/plans';
-import { ArrowRightIcon } from '../../components/icons.tsx';
+import { ArrowRightIcon } from '../../ui/icons.tsx';
 import { LegalDocument, type TLegalSection } from '../content/legal-document.tsx';
 import type { TPublicPage } from '../public-page.ts';
 

@@ -16,20 +16,24 @@ md.validateLink = (url: string) => /^(https?:\/\/|mailto:)/i.test(url.trim());
 /**
  * Link text longer than this is shown as text, not as a link. markdown-it looks for the end of a link's
  * text from every '[': 2 MiB of '[' took it 6 s of the worker's CPU. A '[' with no ']' within this
- * many characters is passed over at once, the next ']' being found once for the whole run.
+ * many characters is passed over at once (as text, as markdown-it does with a '[' no rule takes),
+ * the next ']' being found once for the whole run. A rule of its own before markdown-it's link
+ * rule (the plugin API), so the link rule itself is left as markdown-it ships it.
  */
 const MAX_LINK_TEXT = 1_000;
-const linkRule = md.inline.ruler.__rules__[md.inline.ruler.__find__('link')]!.fn;
 let closing = { src: '', from: 0, at: -1 };
 /** The first ']' at or after `pos` (-1: none), from the last search when it still answers. */
 function nextClosingBracket(src: string, pos: number): number {
   if (closing.src !== src || pos < closing.from || (closing.at !== -1 && closing.at < pos)) closing = { src, from: pos, at: src.indexOf(']', pos) };
   return closing.at;
 }
-md.inline.ruler.at('link', (state, silent) => {
-  const close = state.src.charCodeAt(state.pos) === 0x5b ? nextClosingBracket(state.src, state.pos + 1) : -1;
-  if (close === -1 || close - state.pos > MAX_LINK_TEXT) return false;
-  return linkRule(state, silent);
+md.inline.ruler.before('link', 'link_text_cap', (state, silent) => {
+  if (state.src.charCodeAt(state.pos) !== 0x5b) return false;
+  const close = nextClosingBracket(state.src, state.pos + 1);
+  if (close !== -1 && close - state.pos <= MAX_LINK_TEXT) return false;
+  if (!silent) state.pending += '[';
+  state.pos += 1;
+  return true;
 });
 
 /** The elements a preview may hold. Headings move one level down: the page has its own h1. */

@@ -1,0 +1,118 @@
+/**
+ * The upload-session modules without HTTP: a runtime of real engines (SQLite, disk storage, the
+ * in-process queue, no builder) in a temp folder, the parts the service wires together, and chunk
+ * inputs as the route would make them.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { expect } from 'vitest';
+import { CHUNK_SIZE, ZUploadMetadataSchema } from '@dropsite/shared';
+import { createFakeClock, testConfig } from './test-app.ts';
+import { type TAppDeps, createLogger, createRuntime, type TRuntime } from '@dropsite/control-api';
+import {
+  AppError,
+  createAssembly,
+  createChunkReceipt,
+  type TChunkInput,
+  createRunningFileHashes,
+  createSessionLifecycle,
+  type TInitInput,
+  createStoredChunkCheck,
+} from '@dropsite/control-api/internals';
+
+/** The AppError a call is refused with (the test fails when it resolves, or rejects with anything else). */
+export async function appErrorOf(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** Random bytes in 1 MiB pieces (randomBytes has a per-call limit). */
+export function makeBytes(size: number): Buffer {
+  const pieces: Buffer[] = [];
+  for (let done = 0; done < size; done += 1 << 20) pieces.push(randomBytes(Math.min(1 << 20, size - done)));
+  return Buffer.concat(pieces);
+}
+
+export function chunkOf(bytes: Uint8Array, index: number): Buffer {
+  return Buffer.from(bytes.subarray(index * CHUNK_SIZE, Math.min(bytes.byteLength, (index + 1) * CHUNK_SIZE)));
+}
+
+/** An init of one chunked session for these files. */
+export function initInput(files: ReadonlyArray<{ name: string; bytes: Uint8Array }>, extra: Partial<TInitInput> = {}): TInitInput {
+  return {
+    protocol: 'chunked',
+    files: files.map((f) => ({ name: f.name, size: f.bytes.byteLength, type: 'application/octet-stream' })),
+    details: ZUploadMetadataSchema.parse({ title: 'Launch film', description: 'Final cut', authorName: 'Mara Lind' }),
+    idempotencyKey: undefined,
+    anonymousSessionId: null,
+    ownerCreatorId: null,
+    ...extra,
+  };
+}
+
+/** A chunk as the route hands it over: its bytes, their length and (unless `sha` is false) their SHA-256. */
+export function chunkInput(
+  sessionId: string,
+  fileId: string,
+  index: number,
+  bytes: Uint8Array,
+  options: { sha?: string | false; body?: Readable; cancel?: () => void } = {},
+): TChunkInput {
+  return {
+    sessionId,
+    fileId,
+    index,
+    isLast: undefined,
+    contentLength: bytes.byteLength,
+    declaredSha256: options.sha === false ? undefined : (options.sha ?? sha256(bytes)),
+    body: options.body ?? Readable.from([Buffer.from(bytes)]),
+    cancel: options.cancel ?? (() => {}),
+  };
+}
+
+export interface TSessionParts {
+  deps: TAppDeps;
+  clock: ReturnType<typeof createFakeClock>;
+  lifecycle: ReturnType<typeof createSessionLifecycle>;
+  receipt: ReturnType<typeof createChunkReceipt>;
+  assembly: ReturnType<typeof createAssembly>;
+  runtime: TRuntime;
+  dataDir: string;
+  /** Closes the runtime; the folder stays when it was given (a restart on the same data). */
+  close(): Promise<void>;
+}
+
+/** The three parts on one runtime, wired as upload-sessions.service.ts wires them. */
+export async function startSessionParts(options: { dataDir?: string } = {}): Promise<TSessionParts> {
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'dropsite-sessions-')));
+  const clock = createFakeClock(Date.now());
+  const runtime = await createRuntime(testConfig(dataDir, { publicUrl: 'http://127.0.0.1:1' }), { runBuilder: false, log: createLogger('silent'), clock });
+  const deps = runtime.deps;
+  const runningHashes = createRunningFileHashes();
+  const storedChunks = createStoredChunkCheck(deps);
+  const receipt = createChunkReceipt(deps, { runningHashes, storedChunks });
+  const lifecycle = createSessionLifecycle(deps, { runningHashes, storedChunks, cancelInFlight: receipt.cancelInFlight });
+  const assembly = createAssembly(deps, { runningHashes, storedChunks });
+  return {
+    deps,
+    clock,
+    lifecycle,
+    receipt,
+    assembly,
+    runtime,
+    dataDir,
+    async close() {
+      await runtime.close();
+      if (options.dataDir === undefined) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
