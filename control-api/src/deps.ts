@@ -20,7 +20,7 @@ import type { RateLimiter } from './access/rate-limiter.ts';
 import type { TLimiterStore } from './access/limiter-store.ts';
 import type { TServerKeys } from './access/server-secret.ts';
 import type { TArchiveLimiter } from './downloads/archive-budget.ts';
-import type { TPublishGate } from './uploads/publish-limits.ts';
+import type { TPublishGate } from './publishing/publish-limits.ts';
 import type { Mailer } from './notifications/mailer.ts';
 import type { TVerifiedVisitorCookies } from './access/visitor-cookie.ts';
 import type { TAccountLimits } from './accounts/account-limits.ts';
@@ -28,12 +28,8 @@ import type { TAnalyticsBatcher } from './analytics/analytics.repository.ts';
 import type { TFavoriteWriter } from './engagement/engagement.repository.ts';
 import type { TViewLedger } from './analytics/view-ledger.ts';
 import type { Stripe } from './billing/stripe-client.ts';
+import type { Clock } from './clock.ts';
 
-export interface Clock {
-  now(): number;
-}
-
-export const systemClock: Clock = { now: () => Date.now() };
 
 /**
  * The limits of this process. Request, guess, account, form and notification limits (and view

@@ -23,8 +23,8 @@ import { readRefusedBody } from '../http/slow-clients.ts';
 import { AppError } from '../http/app-error.ts';
 import { principalOf } from '../access/principal.ts';
 import { clientAddress, limitByAddress } from '../access/request-limits.ts';
-import { createStreamingStorageEngine, setUploadTarget, type TStoredUpload } from '../uploads/streaming-storage-engine.ts';
-import { declaredRequestBytes } from '../uploads/publish-limits.ts';
+import { createStreamingStorageEngine, setUploadTarget, type TStoredUpload } from '../publishing/streaming-storage-engine.ts';
+import { declaredRequestBytes } from '../publishing/publish-limits.ts';
 import {
   addFiles,
   assertRoomForFiles,
@@ -39,7 +39,7 @@ import {
 } from './site-management.service.ts';
 import type { TStoredFile } from '../projects/stored-files.ts';
 import { assertChangesAllowed, assertFeaturesAllowed, assertUploadAllowed, largestDeliveryLimit } from '../billing/plan-limits.ts';
-import { planUploadTarget, type TPlanUploadTarget } from '../uploads/plan-upload-target.ts';
+import { planUploadTarget, type TPlanUploadTarget } from '../publishing/plan-upload-target.ts';
 import { refreshUsageSoon } from '../billing/usage.service.ts';
 
 const PRIVATE = 'private, no-store';

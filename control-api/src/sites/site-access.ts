@@ -1,5 +1,6 @@
 /** Whether a site (and so each of its files) may be served right now. */
-import type { Clock, TAppDeps } from '../deps.ts';
+import type { Clock } from '../clock.ts';
+import type { TAppDeps } from '../deps.ts';
 import { AppError } from '../http/app-error.ts';
 import type { TPrincipal } from '../access/principal.ts';
 import { isUnlockTokenValid } from '../access/unlock-token.ts';

@@ -10,7 +10,7 @@ import type { TAppDeps } from '../deps.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
 import { hashPassword } from '../sites/password-hash.ts';
-import { allocateSlug } from '../uploads/upload.service.ts';
+import { allocateSlug } from './upload.service.ts';
 import type { TRunningFileHashes } from './running-file-hash.ts';
 import { assertUsable, countChunks, findReceivedChunks, hashIdempotencyKey, loadSession, type TSessionProtocol, type TStoredForm } from './session-rules.ts';
 import type { TStoredChunkCheck } from './stored-chunk-check.ts';

@@ -10,7 +10,7 @@ import { AppError } from '../http/app-error.ts';
 import { findProjectById } from '../projects/projects.repository.ts';
 import { InvalidPartError, MultipartUploadNotFoundError, type TPartInfo } from '../storage/storage.ts';
 import type { TStoredFile } from '../projects/stored-files.ts';
-import { publishProject } from '../uploads/upload.service.ts';
+import { publishProject } from './upload.service.ts';
 import type { TRunningFileHashes } from './running-file-hash.ts';
 import {
   COMPLETION_LEASE_MS,
