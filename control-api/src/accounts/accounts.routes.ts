@@ -6,7 +6,7 @@
  */
 import { type Request, type Response, Router } from 'express';
 import { ZEmailCollectionRequestSchema, type TEmailCollectionResponse, type TEmailLinkDescribeResponse } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TAccountsDeps } from './accounts.deps.ts';
 import { ANONYMOUS_CREATOR_COOKIE, setCookie } from '../access/cookies.ts';
 import { principalOf, updatePrincipal } from '../access/principal.ts';
 import { limitByAddress } from '../access/request-limits.ts';
@@ -59,7 +59,7 @@ function userAgentOf(req: Request): string | null {
   return req.get('user-agent') ?? null;
 }
 
-export function createAccountRoutes(deps: TAppDeps): Router {
+export function createAccountRoutes(deps: TAccountsDeps): Router {
   const router = Router();
   const limitReads = limitByAddress(deps.limits.requests.reads);
   const limitWrites = limitByAddress(deps.limits.requests.writes);

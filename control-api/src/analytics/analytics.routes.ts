@@ -1,7 +1,7 @@
 /** The page's view beacon, the email modal's events, and the creator's analytics panel. */
 import { Router } from 'express';
 import { ZAnalyticsQuerySchema, ZProductEventRequestSchema, ZViewBeaconRequestSchema, type TAnalyticsResponse } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TAnalyticsDeps } from './analytics.deps.ts';
 import { principalOf } from '../access/principal.ts';
 import { limitByAddress } from '../access/request-limits.ts';
 import { createVisitorCookieMiddleware, visitorIdOf } from '../access/visitor-id.ts';
@@ -9,7 +9,7 @@ import { openEngagementTarget } from '../engagement/engagement.service.ts';
 import { recordVisitor } from '../visitors/visitor-record.ts';
 import { getOwnAnalytics, recordProductEvent, recordView } from './analytics.service.ts';
 
-export function createAnalyticsRoutes(deps: TAppDeps): Router {
+export function createAnalyticsRoutes(deps: TAnalyticsDeps): Router {
   const router = Router();
   const limits = deps.limits.requests;
   const visitor = createVisitorCookieMiddleware(deps);

@@ -13,7 +13,7 @@ import {
   type ZAnalyticsQuerySchema,
   type ZProductEventRequestSchema,
 } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TAnalyticsDeps } from './analytics.deps.ts';
 import type { TClaim } from '../access/limiter-store.ts';
 import { newId, newTimeOrderedId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
@@ -26,11 +26,11 @@ import { countTraffic, dayOf, insertProductEvent, listDailyTraffic, listRecentAc
 
 const DAY_MS = 86_400_000;
 
-type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'caches' | 'analytics'>;
+type TDeps = Pick<TAnalyticsDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'caches' | 'analytics'>;
 
 /** Records a view of the site (fileId null) or of one of its files unless this visitor's was counted within the window. */
 export async function recordView(
-  deps: TDeps & Pick<TAppDeps, 'limits'>,
+  deps: TDeps & Pick<TAnalyticsDeps, 'limits'>,
   view: { projectId: string; fileId: string | null; fileName: string | null; visitorId: string },
 ): Promise<boolean> {
   const now = deps.clock.now();

@@ -5,7 +5,7 @@
  */
 import express, { Router } from 'express';
 import { ZCheckoutRequestSchema, type TBillingRedirectResponse, type TSubscriptionResponse, type TTrialResponse, type TUsageResponse } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TBillingDeps } from './billing.deps.ts';
 import { principalOf, requireSignedInCreator } from '../access/principal.ts';
 import { clientAddress, limitByAddress } from '../access/request-limits.ts';
 import { createCheckout, createPortal, describeSubscription, describeUsage, startCreatorTrial } from './billing.service.ts';
@@ -15,7 +15,7 @@ const PRIVATE = 'private, no-store';
 /** Stripe's events are a few kilobytes; a subscription with many items stays well under this. */
 const WEBHOOK_BODY_LIMIT = '512kb';
 
-export function createBillingRoutes(deps: TAppDeps): Router {
+export function createBillingRoutes(deps: TBillingDeps): Router {
   const router = Router();
   const limitReads = limitByAddress(deps.limits.requests.reads);
   const limitWrites = limitByAddress(deps.limits.requests.writes);
@@ -58,7 +58,7 @@ export function createBillingRoutes(deps: TAppDeps): Router {
 }
 
 /** POST /api/billing/webhook: Stripe's signed events, over the raw body. */
-export function createBillingWebhookRoutes(deps: TAppDeps): Router {
+export function createBillingWebhookRoutes(deps: TBillingDeps): Router {
   const router = Router();
   router.post('/api/billing/webhook', express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }), async (req, res) => {
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);

@@ -15,14 +15,14 @@
  */
 import { PostgresAdapter, type Transaction } from 'kysely';
 import { PLANS, PRO_FEATURE_SETTINGS, PRO_FEATURES, type TPlan, type TPlanId, type TProFeatureSetting, withinLimit } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TBillingDeps } from './billing.deps.ts';
 import type { Database } from '../db/tables.ts';
 import { countActiveSites, findSubscriptionOfCreator } from './billing.repository.ts';
 import { billingError } from './billing-error.ts';
 import { deliveryLimitOf, effectivePlanId, planOf } from './plan-of.ts';
 import { storageInUse } from './usage.service.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'clock' | 'config'>;
+type TDeps = Pick<TBillingDeps, 'db' | 'clock' | 'config'>;
 
 /** The switches only paid plans may turn on (the catalogue's PRO_FEATURES). */
 type TFeatureSettings = Partial<Record<TProFeatureSetting, boolean | undefined>>;
@@ -42,7 +42,7 @@ export async function deliveryLimitOfOwner(deps: TDeps, ownerCreatorId: string |
 }
 
 /** The most bytes any plan may send in one delivery (the multipart parser's own cap; each request is cut at its owner's). */
-export function largestDeliveryLimit(deps: Pick<TAppDeps, 'config'>): number {
+export function largestDeliveryLimit(deps: Pick<TBillingDeps, 'config'>): number {
   return Math.max(...Object.values(PLANS).map((plan) => deliveryLimitOf(plan, deps.config.maxUploadBytes)));
 }
 

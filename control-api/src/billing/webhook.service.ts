@@ -11,7 +11,7 @@
  */
 import { PAYMENT_GRACE_DAYS, type TBillingInterval, type TPaidPlanId } from '@dropsite/shared';
 import { z } from 'zod';
-import type { TAppDeps } from '../deps.ts';
+import type { TBillingDeps } from './billing.deps.ts';
 import type { TStripeConfig } from '../config/config.ts';
 import { AppError } from '../http/app-error.ts';
 import {
@@ -28,7 +28,7 @@ import {
 } from './billing.repository.ts';
 import { billingError } from './billing-error.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'stripe'>;
+type TDeps = Pick<TBillingDeps, 'db' | 'config' | 'clock' | 'stripe'>;
 
 const DAY_MS = 86_400_000;
 /** How far ahead of our clock Stripe's clock may be. */

@@ -2,7 +2,7 @@
 import { EXPIRATION_WARNING_TTL_MS, NOTIFICATIONS_KEPT, type TAnonymousProject, type TEngagementSummary, type TEngagementUpdate } from '@dropsite/shared';
 import type { z } from 'zod';
 import type { ZEmailCollectionRequestSchema } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TCreatorsDeps } from './creators.deps.ts';
 import { newId } from '../db/ids.ts';
 import type { TAnonymousSession, TPrincipal } from '../access/principal.ts';
 import { parseSiteSettings, projectExists } from '../projects/projects.repository.ts';
@@ -13,11 +13,11 @@ import { describeEngagement, toOneLine, urgencyOf, type TEngagementEvent } from 
 import { admitNotificationRecipient, anonymousOwnerKey, normalizeEmail, requestEmailConfirmation } from '../notifications/email-confirmation.service.ts';
 import { insertEmailCollection, listProjectsOfAnonymousSession } from './anonymous-sessions.repository.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock'>;
+type TDeps = Pick<TCreatorsDeps, 'db' | 'config' | 'clock'>;
 
 const DAY_MS = 86_400_000;
 
-export async function listAnonymousProjects(deps: TDeps & Pick<TAppDeps, 'analytics'>, session: TAnonymousSession): Promise<TAnonymousProject[]> {
+export async function listAnonymousProjects(deps: TDeps & Pick<TCreatorsDeps, 'analytics'>, session: TAnonymousSession): Promise<TAnonymousProject[]> {
   const projects = await listProjectsOfAnonymousSession(deps.db, session.id);
   const ids = projects.map((p) => p.id);
   // The views this process took are written first (the batcher holds them a moment): the counts include them.
@@ -132,7 +132,7 @@ export function parseSince(text: string | undefined): number | undefined {
  * from us only after confirming it.
  */
 export async function collectEmail(
-  deps: Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'mailer'>,
+  deps: Pick<TCreatorsDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'mailer'>,
   principal: TPrincipal,
   input: z.output<typeof ZEmailCollectionRequestSchema>,
 ): Promise<void> {

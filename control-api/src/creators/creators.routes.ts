@@ -7,7 +7,7 @@ import {
   type TEngagementSummaryResponse,
   type TEngagementUpdatesResponse,
 } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TCreatorsDeps } from './creators.deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { principalOf } from '../access/principal.ts';
 import { limitByAddress } from '../access/request-limits.ts';
@@ -16,7 +16,7 @@ import { listAnonymousProjects, listAnonymousUpdates, parseSince, summarizeAnony
 
 const PRIVATE = 'private, no-store';
 
-export function createCreatorRoutes(deps: TAppDeps): Router {
+export function createCreatorRoutes(deps: TCreatorsDeps): Router {
   const router = Router();
   const limits = deps.limits.requests;
   const limitReads = limitByAddress(limits.reads);

@@ -14,7 +14,7 @@ import {
   type TFileCommentsResponse,
   type TProjectDetailsResponse,
 } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TDashboardApiDeps } from './dashboard-api.deps.ts';
 import { principalOf } from '../access/principal.ts';
 import { limitByAddress } from '../access/request-limits.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
@@ -35,7 +35,7 @@ import {
 
 const PRIVATE = 'private, no-store';
 
-export function createCreatorDashboardRoutes(deps: TAppDeps): Router {
+export function createCreatorDashboardRoutes(deps: TDashboardApiDeps): Router {
   const router = Router();
   const limits = deps.limits.requests;
   const limitReads = limitByAddress(limits.reads);

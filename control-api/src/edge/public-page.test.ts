@@ -11,7 +11,7 @@ import { browserSignedInAs, createSignedInCreator } from '../test-support/accoun
 import { buildUploadForm, makeJpeg, postUpload } from '../test-support/fixtures.ts';
 import type { TBrowser } from '../test-support/site-fixtures.ts';
 import { startTestApp, type TTestApp } from '../test-support/test-app.ts';
-import type { TAppDeps } from '../deps.ts';
+import type { TEdgeDeps } from './edge.deps.ts';
 import { PUBLIC_PAGE_HEADER_METADATA, changeSiteAccess, publishPublicPage, syncPublicPage } from './public-page.ts';
 
 const CODINGS: Array<[TStoredCoding, string]> = [
@@ -185,8 +185,8 @@ describe('an access change with an edge that keeps pages', () => {
     let changedAt = 0;
     const storage = { delete: async (key: string) => void deleted.push(key) };
     const started = Date.now();
-    const config = { edgeCacheMs: 100 } as TAppDeps['config'];
-    const result = await changeSiteAccess({ storage: storage as unknown as TAppDeps['storage'], config }, ['harbour-lights'], async () => {
+    const config = { edgeCacheMs: 100 } as TEdgeDeps['config'];
+    const result = await changeSiteAccess({ storage: storage as unknown as TEdgeDeps['storage'], config }, ['harbour-lights'], async () => {
       changedAt = Date.now();
       return 'changed';
     });
@@ -197,7 +197,7 @@ describe('an access change with an edge that keeps pages', () => {
     expect(Date.now() - changedAt).toBeGreaterThanOrEqual(1_300);
 
     const quick = Date.now();
-    await changeSiteAccess({ storage: storage as unknown as TAppDeps['storage'], config: { edgeCacheMs: 0 } as TAppDeps['config'] }, ['harbour-lights'], async () => {});
+    await changeSiteAccess({ storage: storage as unknown as TEdgeDeps['storage'], config: { edgeCacheMs: 0 } as TEdgeDeps['config'] }, ['harbour-lights'], async () => {});
     expect(Date.now() - quick).toBeLessThan(1_000);
   });
 });

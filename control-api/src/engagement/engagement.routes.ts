@@ -13,7 +13,7 @@ import {
   type TFavoriteResponse,
   type TVisitorProfileResponse,
 } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TEngagementDeps } from './engagement.deps.ts';
 import { principalOf } from '../access/principal.ts';
 import { limitByAddress } from '../access/request-limits.ts';
 import { enforceRateLimits } from '../access/rate-limiter.ts';
@@ -25,7 +25,7 @@ function hasJsonBody(req: Request): boolean {
   return typeof req.body === 'object' && req.body !== null && Object.keys(req.body as object).length > 0;
 }
 
-export function createEngagementRoutes(deps: TAppDeps): Router {
+export function createEngagementRoutes(deps: TEngagementDeps): Router {
   const router = Router();
   const limits = deps.limits.requests;
   const visitor = createVisitorCookieMiddleware(deps);

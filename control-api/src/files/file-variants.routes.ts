@@ -6,7 +6,7 @@
  *                              what the site's PDF viewer shows before PDF.js loads
  */
 import { Router, type Request, type Response } from 'express';
-import type { TAppDeps } from '../deps.ts';
+import type { TFilesDeps } from './files.deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import { principalOf } from '../access/principal.ts';
@@ -15,7 +15,7 @@ import { fileCacheControl, sendStoredObject, setFileSecurityHeaders } from './se
 
 /** The file behind `:id` once its site lets this request in, with what the builder derived. */
 /** The file of a `/api/files/:id…` request, when the principal may see its site. */
-export function findServableFile(deps: TAppDeps, req: Request, res: Response): ReturnType<typeof openServableFile> {
+export function findServableFile(deps: TFilesDeps, req: Request, res: Response): ReturnType<typeof openServableFile> {
   return openServableFile(deps, principalOf(res), String(req.params.id ?? ''));
 }
 
@@ -23,7 +23,7 @@ function baseName(name: string): string {
   return name.replace(/\.[^.]*$/, '') || 'file';
 }
 
-export function createFileVariantRoutes(deps: TAppDeps): Router {
+export function createFileVariantRoutes(deps: TFilesDeps): Router {
   const router = Router();
 
   router.get('/api/files/:id/pdf', async (req, res) => {

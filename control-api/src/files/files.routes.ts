@@ -1,7 +1,7 @@
 /** GET /api/files/{id}?mode=preview|download[&size=300]: originals and thumbnails, with Range support. */
 import { Router } from 'express';
 import { isValidId, ZFileQuerySchema } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TFilesDeps } from './files.deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import { principalOf } from '../access/principal.ts';
@@ -10,7 +10,7 @@ import { servedTypeFor } from './content-type.ts';
 import { fileCacheControl, sendStoredObject, setFileSecurityHeaders } from './serve-object.ts';
 import { countDownloadWhenComplete } from './download-count.ts';
 
-export function createFileRoutes(deps: TAppDeps): Router {
+export function createFileRoutes(deps: TFilesDeps): Router {
   const router = Router();
 
   router.get('/api/files/:id', async (req, res) => {

@@ -16,7 +16,7 @@ import {
   type TFormKind,
   type TFormReply,
 } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TInboxDeps } from './inbox.deps.ts';
 import { clientAddress, limitByAddress } from '../access/request-limits.ts';
 import { AppError } from '../http/app-error.ts';
 import { toAppError } from '../http/error-middleware.ts';
@@ -82,7 +82,7 @@ function sendTaken(req: Request, res: Response, kind: TFormKind, status: number)
   res.status(status).set('Cache-Control', 'no-store').json(reply);
 }
 
-export function createInboxRoutes(deps: TAppDeps): Router {
+export function createInboxRoutes(deps: TInboxDeps): Router {
   const router = Router();
   const paths = Object.values(FORM_PATHS);
   // Classic form posts; JSON is read by the app's parser. 5,000 characters percent-encoded fit well within this.
@@ -142,7 +142,7 @@ const ZUnsubscribeQuerySchema = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{
  * RFC 8058 one-click a mail client sends. The token in the URL is the authority, so these are
  * mounted before the Origin check.
  */
-export function createNewsletterLinkRoutes(deps: TAppDeps): Router {
+export function createNewsletterLinkRoutes(deps: TInboxDeps): Router {
   const router = Router();
   const limitReads = limitByAddress(deps.limits.requests.reads);
   const limitWrites = limitByAddress(deps.limits.requests.writes);

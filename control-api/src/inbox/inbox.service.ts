@@ -11,7 +11,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isContactEmail, type TContactRequest, type TFeedbackRequest, type TFormKind, type TSalesRequest } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TInboxDeps } from './inbox.deps.ts';
 import { newId } from '../db/ids.ts';
 import type { TMailMessage } from '../notifications/mailer.ts';
 import { toOneLine } from '../notifications/notification-messages.ts';
@@ -33,7 +33,7 @@ import {
 } from './inbox.repository.ts';
 import { runPeriodically, type TPeriodicTask } from '../periodic-task.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'mailer'>;
+type TDeps = Pick<TInboxDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'mailer'>;
 
 const HOUR_MS = 3_600_000;
 /** A newsletter confirmation link works for this long. */

@@ -6,7 +6,7 @@
  * a server key), so these POSTs need no Origin: they are mounted before the origin check.
  */
 import { Router, type Response } from 'express';
-import type { TAppDeps } from '../deps.ts';
+import type { TNotificationsDeps } from './notifications.deps.ts';
 import { limitByAddress } from '../access/request-limits.ts';
 import { confirmTarget, setAddressStatus, titlesFor, unsubscribeTarget } from './email-links.service.ts';
 import { confirmedPage, confirmPromptPage, invalidUnsubscribeLinkPage, unsubscribedPage, unsubscribePromptPage } from './email-pages.ts';
@@ -27,7 +27,7 @@ function sendPage(res: Response, status: number, html: string): void {
 /** What else happens when an address is confirmed: answers whether a sign-in link was mailed with it (app.ts wires the accounts' claim link). */
 export type TAfterConfirm = (address: { email: string; owner_key: string }) => Promise<boolean>;
 
-export function createEmailRoutes(deps: TAppDeps, afterConfirm: TAfterConfirm = async () => false): Router {
+export function createEmailRoutes(deps: TNotificationsDeps, afterConfirm: TAfterConfirm = async () => false): Router {
   const router = Router();
   const limits = deps.limits.requests;
   const limitReads = limitByAddress(limits.reads);

@@ -6,7 +6,7 @@
  */
 import { UPLOAD_LIMITS } from '@dropsite/shared';
 import type { Request } from 'express';
-import type { TAppDeps } from '../deps.ts';
+import type { TPublishingDeps } from './publishing.deps.ts';
 import { billingError } from '../billing/billing-error.ts';
 import { assertUploadAllowed, deliveryLimitOfOwner } from '../billing/plan-limits.ts';
 
@@ -21,7 +21,7 @@ export interface TPlanUploadTarget {
 }
 
 export async function planUploadTarget(
-  deps: Pick<TAppDeps, 'db' | 'clock' | 'config'>,
+  deps: Pick<TPublishingDeps, 'db' | 'clock' | 'config'>,
   req: Request,
   check: { ownerCreatorId: string | null; newSite: boolean; freesBytes?: number },
 ): Promise<TPlanUploadTarget> {

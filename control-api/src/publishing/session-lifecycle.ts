@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { CHUNK_SIZE, lookChoiceOf, type TDirectChunkChecksum, type TUploadMetadata } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TPublishingDeps } from './publishing.deps.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
 import { hashPassword } from '../sites/password-hash.ts';
@@ -60,7 +60,7 @@ export interface TSessionLifecycle {
 const INIT_ATTEMPTS = 3;
 
 export function createSessionLifecycle(
-  deps: TAppDeps,
+  deps: TPublishingDeps,
   parts: { runningHashes: TRunningFileHashes; storedChunks: TStoredChunkCheck; cancelInFlight(sessionId: string): Promise<void> },
 ): TSessionLifecycle {
   const { db, clock, log, config } = deps;

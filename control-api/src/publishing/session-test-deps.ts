@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { expect } from 'vitest';
 import { CHUNK_SIZE, ZUploadMetadataSchema } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TPublishingDeps } from './publishing.deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { createLogger } from '../logger.ts';
 import { createRuntime, type TRuntime } from '../runtime.ts';
@@ -78,7 +78,7 @@ export function chunkInput(
 }
 
 export interface TSessionParts {
-  deps: TAppDeps;
+  deps: TPublishingDeps;
   clock: ReturnType<typeof createFakeClock>;
   lifecycle: ReturnType<typeof createSessionLifecycle>;
   receipt: ReturnType<typeof createChunkReceipt>;

@@ -17,9 +17,10 @@ import {
   type TDirectUploadUrlsResponse,
   type TUploadSessionStatusResponse,
 } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TPublishingDeps } from './publishing.deps.ts';
 import type { TSiteSettings } from '@dropsite/shared';
 import { clientAddress } from '../access/request-limits.ts';
+import { principalOf } from '../access/principal.ts';
 import { admitNotificationRecipient, assertNotificationRecipient, notificationAddressOf } from '../notifications/email-confirmation.service.ts';
 import { AppError } from '../http/app-error.ts';
 import { rejectInvalidUtf8 } from '../http/json-body.ts';
@@ -51,7 +52,7 @@ export function createUploadSessionBodyParser(): Router {
   return router;
 }
 
-export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessionService = createUploadSessionService(deps)): Router {
+export function createUploadSessionRoutes(deps: TPublishingDeps, service: TUploadSessionService = createUploadSessionService(deps)): Router {
   const router = Router();
   // A no-op when createUploadSessionBodyParser already ran; keeps the router usable on its own.
   const json = express.json({ limit: INIT_BODY_LIMIT, verify: rejectInvalidUtf8 });
@@ -79,7 +80,7 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
     // The plan's delivery size, storage left, active sites and features, before a byte is sent.
     await assertUploadAllowed(deps, { ownerCreatorId: input.ownerCreatorId, bytes: declaredBytes, newSite: true, settings: input.details.settings });
     const isRetry = await service.isRetry(input.idempotencyKey);
-    const admission = isRetry ? undefined : await publishGate.admitPublish(res, { declaredBytes, opensSession: true });
+    const admission = isRetry ? undefined : await publishGate.admitPublish(principalOf(res), { declaredBytes, opensSession: true, owner: publishOwnerOf(res) });
     let view: TSessionView;
     try {
       view = await service.init(input);

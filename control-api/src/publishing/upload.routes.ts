@@ -6,7 +6,7 @@ import { readRefusedBody } from '../http/slow-clients.ts';
 import { AppError } from '../http/app-error.ts';
 import { buildProgressOf, openSiteBySlug } from '../sites/sites.service.ts';
 import { principalOf } from '../access/principal.ts';
-import type { TAppDeps } from '../deps.ts';
+import type { TPublishingDeps } from './publishing.deps.ts';
 import { newId } from '../db/ids.ts';
 import { createStreamingStorageEngine, getUploadTarget, setUploadTarget, type TStoredUpload } from './streaming-storage-engine.ts';
 import { publishProject } from './upload.service.ts';
@@ -19,7 +19,7 @@ import { admitNotificationRecipient, assertNotificationRecipient, notificationAd
 
 type TMulterStoredFile = Express.Multer.File & TStoredUpload;
 
-export function createUploadRoutes(deps: TAppDeps): Router {
+export function createUploadRoutes(deps: TPublishingDeps): Router {
   const router = Router();
   // Multer's own cap is the largest any plan allows; each request is cut at its owner's plan (receiveFiles).
   const maxDeliveryBytes = largestDeliveryLimit(deps);
@@ -59,7 +59,7 @@ export function createUploadRoutes(deps: TAppDeps): Router {
     let target: TPlanUploadTarget;
     try {
       target = await planUploadTarget(deps, req, { ownerCreatorId, newSite: true });
-      await publishGate.admitPublish(res, { declaredBytes: declaredRequestBytes(req, target.delivery), opensSession: false });
+      await publishGate.admitPublish(principalOf(res), { declaredBytes: declaredRequestBytes(req, target.delivery), opensSession: false, owner: publishOwnerOf(res) });
     } catch (err) {
       // The client is still sending: a bounded part of the body is read after the refusal, so it reads the answer.
       readRefusedBody(req, res);

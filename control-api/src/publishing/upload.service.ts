@@ -1,7 +1,7 @@
 /** Publishing: turns stored uploads and the creator's form into a project, its files and a queued build. */
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_SITE_SETTINGS, generateSlug, isValidSlug, EMPTY_CONTACT_INFO, resolveSiteLook, templateLook, themeOfLook, type TUploadForm } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TPublishingDeps } from './publishing.deps.ts';
 import type { TNewFile, TNewProject } from '../db/tables.ts';
 import { AppError } from '../http/app-error.ts';
 import { createProjectWithFiles, deleteProjectById } from '../projects/projects.repository.ts';
@@ -22,7 +22,7 @@ export interface TPublishResult {
 const SLUG_ATTEMPTS = 8;
 
 /** A fresh slug no site has and no upload session has reserved. */
-export async function allocateSlug(deps: Pick<TAppDeps, 'db'>): Promise<string> {
+export async function allocateSlug(deps: Pick<TPublishingDeps, 'db'>): Promise<string> {
   for (let i = 0; i < SLUG_ATTEMPTS; i++) {
     const slug = generateSlug((n) => randomBytes(n));
     if (isValidSlug(slug) && !(await isSlugInUse(deps.db, slug))) return slug;
@@ -32,7 +32,7 @@ export async function allocateSlug(deps: Pick<TAppDeps, 'db'>): Promise<string> 
 
 /** Creates the project and its file rows in one transaction, then queues its first build. */
 export async function publishProject(
-  deps: TAppDeps,
+  deps: TPublishingDeps,
   input: {
     projectId: string;
     form: TUploadForm;

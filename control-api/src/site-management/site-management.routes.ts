@@ -17,7 +17,7 @@ import {
   type TProFeatureSetting,
   type TProjectUpdate as TProjectUpdateInput,
 } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TSiteManagementDeps } from './site-management.deps.ts';
 import type { TFileRow, TProjectRow } from '../db/tables.ts';
 import { readRefusedBody } from '../http/slow-clients.ts';
 import { AppError } from '../http/app-error.ts';
@@ -79,7 +79,7 @@ function toStoredFile(f: TMulterStoredFile): TStoredFile {
   return { fileId: f.fileId, storageKey: f.storageKey, size: f.size, sha256: f.sha256, originalName: f.originalname, clientType: f.mimetype };
 }
 
-export function createSiteManagementRoutes(deps: TAppDeps): Router {
+export function createSiteManagementRoutes(deps: TSiteManagementDeps): Router {
   const router = Router();
   const limits = deps.limits.requests;
   const limitReads = limitByAddress(limits.reads);
@@ -125,7 +125,7 @@ export function createSiteManagementRoutes(deps: TAppDeps): Router {
       try {
         await assertChangesAllowed(deps, ownerCreatorId);
         target = await planUploadTarget(deps, req, { ownerCreatorId, newSite: false, freesBytes: replacedBytesOf(res) });
-        await deps.limits.publish.admitPublish(res, { declaredBytes: declaredRequestBytes(req, target.delivery), opensSession: false });
+        await deps.limits.publish.admitPublish(principalOf(res), { declaredBytes: declaredRequestBytes(req, target.delivery), opensSession: false });
       } catch (err) {
         // The client is still sending: a bounded part of the body is read after the refusal, so it reads the answer.
         readRefusedBody(req, res);

@@ -5,13 +5,13 @@
  */
 import { Router } from 'express';
 import type { TSiteStatusResponse } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TSitesDeps } from './sites.deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { principalOf } from '../access/principal.ts';
 import { isSiteSlug } from '../projects/demo-projects.ts';
 import { buildProgressOf, openSiteBySlug } from './sites.service.ts';
 
-export function createSiteStatusRoutes(deps: TAppDeps): Router {
+export function createSiteStatusRoutes(deps: TSitesDeps): Router {
   const router = Router();
   router.get('/api/sites/:slug/status', async (req, res) => {
     const slug = req.params.slug;

@@ -1,7 +1,7 @@
 /** POST /api/sites/{slug}/unlock: the password page's form (or JSON). */
 import express, { Router, type Response } from 'express';
 import { ZUnlockRequestSchema } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TSitesDeps } from './sites.deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { setCookie } from '../access/cookies.ts';
 import { principalOf, unlockCookieBase } from '../access/principal.ts';
@@ -21,7 +21,7 @@ function sendHtml(res: Response, status: number, html: string): void {
   res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'private, no-store' }).send(html);
 }
 
-export function createUnlockRoutes(deps: TAppDeps): Router {
+export function createUnlockRoutes(deps: TSitesDeps): Router {
   const router = Router();
   const limits = deps.limits.requests;
   /** (site, address) pairs whose guess is being checked right now. */
