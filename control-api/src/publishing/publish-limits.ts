@@ -8,9 +8,8 @@
  */
 import { statfs } from 'node:fs/promises';
 import path from 'node:path';
-import type { Request, Response } from 'express';
-import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
+import type { Request } from 'express';
+import { type Kysely, sql } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { TConfig } from '../config/config.ts';
 import type { Database } from '../db/tables.ts';

@@ -1,5 +1,5 @@
 /** POST /api/upload and POST /api/direct-upload: the one-request publishes (spec 7.3 "Regular" and "Direct"), and the direct status poll. */
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import multer from 'multer';
 import { UPLOAD_LIMITS, ZUploadFormSchema, isValidSlug, projectUploadsPrefix, type TDirectUploadStatusResponse, type TUploadResponse } from '@dropsite/shared';
 import { readRefusedBody } from '../http/slow-clients.ts';
@@ -16,11 +16,12 @@ import { planUploadTarget, type TPlanUploadTarget } from './plan-upload-target.t
 import { issuePendingAnonymousSession, publishOwnerOf } from '../creators/anonymous-creator.ts';
 import { clientAddress } from '../access/request-limits.ts';
 import { admitNotificationRecipient, assertNotificationRecipient, notificationAddressOf } from '../notifications/email-confirmation.service.ts';
+import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
 
 type TMulterStoredFile = Express.Multer.File & TStoredUpload;
 
-export function createUploadRoutes(deps: TPublishingDeps): Router {
-  const router = Router();
+export function createUploadRoutes(deps: TPublishingDeps): TApiRouters {
+  const routes = createApiRouters();
   // Multer's own cap is the largest any plan allows; each request is cut at its owner's plan (receiveFiles).
   const maxDeliveryBytes = largestDeliveryLimit(deps);
   const publishGate = deps.limits.publish;
@@ -78,7 +79,7 @@ export function createUploadRoutes(deps: TPublishingDeps): Router {
 
   // 'Direct' (spec 7.3) is the same one-request publish: it answers once the bytes are stored and the
   // build is queued; the wizard then follows the build with GET /api/direct-upload/status/{slug}.
-  router.post(['/api/upload', '/api/direct-upload'], receiveFiles, async (req, res) => {
+  const publish: RequestHandler = async (req, res) => {
     const target = getUploadTarget(req);
     if (!target) throw new Error('Upload target missing');
     try {
@@ -111,9 +112,11 @@ export function createUploadRoutes(deps: TPublishingDeps): Router {
       await discardStoredBytes(target.projectId);
       throw err;
     }
-  });
+  };
+  routes.at('/api/upload').post('/', receiveFiles, publish);
+  routes.at('/api/direct-upload').post('/', receiveFiles, publish);
 
-  router.get('/api/direct-upload/status/:slug', async (req, res) => {
+  routes.at('/api/direct-upload').get('/status/:slug', async (req, res) => {
     const slug = req.params.slug;
     if (!isValidSlug(slug)) throw new AppError('not_found', 'Site not found');
     const { project, access } = await openSiteBySlug(deps, principalOf(res), slug);
@@ -126,5 +129,5 @@ export function createUploadRoutes(deps: TPublishingDeps): Router {
     } satisfies TDirectUploadStatusResponse);
   });
 
-  return router;
+  return routes.routers;
 }
