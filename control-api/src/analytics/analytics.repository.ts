@@ -1,7 +1,7 @@
 /** Analytics and product events: the only module that queries analytics_events and product_events. */
-import { PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { TActivityType } from '@dropsite/shared';
-import type { Database } from '../db/tables.ts';
+import type { AnalyticsEventsTable, Database } from '../db/tables.ts';
 import { compiledQuery, type TQueryCache } from '../db/compiled-query.ts';
 import { createTurnBatcher } from '../db/turn-batch.ts';
 import type { TCountedView } from './view-ledger.ts';
@@ -510,12 +510,7 @@ export async function countPageViewsByProject(db: TDb, projectIds: readonly stri
   return out;
 }
 
-export interface TActivityRow {
-  type: string;
-  details: string;
-  created_at: number;
-  file_id: string | null;
-}
+export type TActivityRow = Pick<Selectable<AnalyticsEventsTable>, 'type' | 'details' | 'created_at' | 'file_id'>;
 
 /** The newest events of a site or file (after `since` and up to `until`, when given), newest first. */
 export async function listRecentActivity(
