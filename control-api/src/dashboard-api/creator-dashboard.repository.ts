@@ -404,14 +404,14 @@ export async function findCommentOfProject(db: TDb, projectId: string, commentId
   return row ?? null;
 }
 
-export interface TExportRows {
-  favorites: Array<{ file_id: string; user_name: string; user_email: string | null; created_at: number }>;
-  comments: Array<{ file_id: string; parent_id: string | null; user_name: string; user_email: string | null; body: string; created_at: number; creator_id: string | null }>;
-  approvals: Array<{ file_id: string; user_name: string; user_email: string | null; status: TApprovalStatus; updated_at: number }>;
+export interface TEngagementExport {
+  favorites: Array<Omit<TFavoriteEntryRow, 'id'>>;
+  comments: Array<Omit<TCommentEntryRow, 'id'>>;
+  approvals: Array<Omit<TApprovalEntryRow, 'id'>>;
 }
 
 /** The favourites, comments and approvals of a site's engagement export, oldest first. */
-export async function listEngagementForExport(db: TDb, projectId: string): Promise<TExportRows> {
+export async function listEngagementForExport(db: TDb, projectId: string): Promise<TEngagementExport> {
   const [favorites, comments, approvals] = await Promise.all([
     db.selectFrom('favorites').select(['file_id', 'user_name', 'user_email', 'created_at']).where('project_id', '=', projectId).orderBy('created_at').orderBy('id').execute(),
     db
