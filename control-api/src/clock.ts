@@ -4,3 +4,7 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
+
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 60 * MINUTE_MS;
+export const DAY_MS = 24 * HOUR_MS;

@@ -58,11 +58,10 @@ import { hashSecret, randomSecret } from './secret-tokens.ts';
 import { requireRecentAuthentication } from './recent-auth.ts';
 import { deleteSession, deleteSessionOfCreator, deleteSessionsOfCreator, listSessionsOfCreator } from './sessions.repository.ts';
 import { createSession, sessionsEndedOpenedBy, type TNewSession } from './sessions.ts';
+import { HOUR_MS, MINUTE_MS } from '../clock.ts';
 
 type TDeps = Pick<TAccountsDeps, 'db' | 'config' | 'clock' | 'log' | 'mailer' | 'limits' | 'storage' | 'stripe'>;
 
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
 const TOKEN_TTL_MS: Record<TAccountTokenPurpose, number> = {
   sign_in_link: 15 * MINUTE_MS,
   verify_email: 24 * HOUR_MS,

@@ -15,10 +15,10 @@ import { CREATOR_SESSION_COOKIE, setCookie } from '../access/cookies.ts';
 import type { TCreatorSessionLookup } from '../access/principal.ts';
 import { hashSecret, randomSecret, SECRET_PATTERN, sameHash } from './secret-tokens.ts';
 import { deleteSession, findSessionWithCreator, insertSession, touchSession } from './sessions.repository.ts';
+import { DAY_MS } from '../clock.ts';
 
 type TDeps = Pick<TAccountsDeps, 'db' | 'clock'>;
 
-const DAY_MS = 86_400_000;
 export const SESSION_TTL_MS = SIGN_IN_SESSION_DAYS * DAY_MS;
 /** However active, a session ends this long after the sign-in that made it. */
 export const SESSION_MAX_LIFETIME_MS = 90 * DAY_MS;

@@ -5,6 +5,7 @@ import type { AnalyticsEventsTable, Database } from '../db/tables.ts';
 import { compiledQuery, type TQueryCache } from '../db/compiled-query.ts';
 import { createTurnBatcher } from '../db/turn-batch.ts';
 import type { TCountedView } from './view-ledger.ts';
+import { DAY_MS } from '../clock.ts';
 
 type TDb = Kysely<Database> | Transaction<Database>;
 
@@ -195,7 +196,6 @@ export function insertAnalyticsEvent(db: TDb, event: TNewAnalyticsEvent): Promis
   return insertEvents(db, [event]);
 }
 
-const DAY_MS = 86_400_000;
 /** The scope of a site's own rollup rows (a file's are its id). */
 export const SITE_SCOPE = '';
 

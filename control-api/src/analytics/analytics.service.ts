@@ -23,8 +23,7 @@ import { countEngagement, listRecentEngagement } from '../engagement/engagement.
 import { findSiteFile } from '../engagement/engagement.service.ts';
 import { describeEngagement, toOneLine } from '../notifications/notification-messages.ts';
 import { countTraffic, dayOf, insertProductEvent, listDailyTraffic, listRecentActivity } from './analytics.repository.ts';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '../clock.ts';
 
 type TDeps = Pick<TAnalyticsDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'caches' | 'analytics'>;
 

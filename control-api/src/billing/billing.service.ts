@@ -31,10 +31,9 @@ import { billingError } from './billing-error.ts';
 import { deliveryLimitOf, effectivePlanId, planOf } from './plan-of.ts';
 import { readUsage } from './usage.service.ts';
 import { usagePeriodOf } from './usage-period.ts';
+import { DAY_MS } from '../clock.ts';
 
 type TDeps = Pick<TBillingDeps, 'db' | 'config' | 'clock' | 'log' | 'stripe' | 'storage'>;
-
-const DAY_MS = 86_400_000;
 
 function isoOrNull(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();

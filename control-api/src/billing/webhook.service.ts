@@ -27,10 +27,10 @@ import {
   type TSubscriptionRow,
 } from './billing.repository.ts';
 import { billingError } from './billing-error.ts';
+import { DAY_MS } from '../clock.ts';
 
 type TDeps = Pick<TBillingDeps, 'db' | 'config' | 'clock' | 'stripe'>;
 
-const DAY_MS = 86_400_000;
 /** How far ahead of our clock Stripe's clock may be. */
 const FUTURE_SKEW_MS = 60_000;
 

@@ -12,10 +12,9 @@ import { countPageViewsByProject } from '../analytics/analytics.repository.ts';
 import { describeEngagement, toOneLine, urgencyOf, type TEngagementEvent } from '../notifications/notification-messages.ts';
 import { admitNotificationRecipient, anonymousOwnerKey, normalizeEmail, requestEmailConfirmation } from '../notifications/email-confirmation.service.ts';
 import { insertEmailCollection, listProjectsOfAnonymousSession } from './anonymous-sessions.repository.ts';
+import { DAY_MS } from '../clock.ts';
 
 type TDeps = Pick<TCreatorsDeps, 'db' | 'config' | 'clock'>;
-
-const DAY_MS = 86_400_000;
 
 export async function listAnonymousProjects(deps: TDeps & Pick<TCreatorsDeps, 'analytics'>, session: TAnonymousSession): Promise<TAnonymousProject[]> {
   const projects = await listProjectsOfAnonymousSession(deps.db, session.id);

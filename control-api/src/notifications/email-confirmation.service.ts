@@ -32,10 +32,10 @@ import {
   releaseConfirmation,
   type TEmailAddressRow,
 } from './email-addresses.repository.ts';
+import { DAY_MS } from '../clock.ts';
 
 type TDeps = Pick<TNotificationsDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'mailer'>;
 
-const DAY_MS = 86_400_000;
 /** A confirmation link works for this long. */
 export const CONFIRM_TOKEN_TTL_MS = 7 * DAY_MS;
 /** One address gets at most this many confirmation messages per 24 hours, from all creators together. */

@@ -10,7 +10,7 @@ import { statfs } from 'node:fs/promises';
 import path from 'node:path';
 import type { Request } from 'express';
 import { type Kysely, sql } from 'kysely';
-import type { Clock } from '../clock.ts';
+import { type Clock, DAY_MS, HOUR_MS } from '../clock.ts';
 import type { TConfig } from '../config/config.ts';
 import type { Database } from '../db/tables.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -22,8 +22,6 @@ import { rateLimitedError } from '../access/rate-limiter.ts';
 /** Below the publishing area's deps, which name the gate's type. */
 type TDeps = { config: TConfig; clock: Clock; db: Kysely<Database>; storage: Storage };
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 /** Addresses whose open upload sessions are tracked before old entries are forgotten. */
 const MAX_TRACKED_ADDRESSES = 10_000;
 
