@@ -19,7 +19,7 @@ import { newId, newTimeOrderedId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
 import { findProjectById, parseSiteSettings, projectExists } from '../projects/projects.repository.ts';
 import { isProjectOwner, type TPrincipal } from '../access/principal.ts';
-import { countEngagement, listRecentEngagement } from '../engagement/engagement.repository.ts';
+import { countEngagement, engagementEventOf, listRecentEngagement } from '../engagement/engagement.repository.ts';
 import { findSiteFile } from '../engagement/engagement.service.ts';
 import { describeEngagement, toOneLine } from '../notifications/notification-messages.ts';
 import { countTraffic, dayOf, insertProductEvent, listDailyTraffic, listRecentActivity } from './analytics.repository.ts';
@@ -126,15 +126,7 @@ export async function listActivity(
     if (type.success) merged.push({ type: type.data, details: row.details, timestamp: new Date(row.created_at).toISOString(), fileId: row.file_id, at: row.created_at });
   }
   for (const row of engagement) {
-    const details = describeEngagement({
-      type: row.kind,
-      projectId: row.projectId,
-      fileId: row.fileId,
-      fileName: row.fileName,
-      visitorName: row.userName,
-      ...(row.text !== null ? { text: row.text } : {}),
-      ...(row.status !== null ? { status: row.status } : {}),
-    });
+    const details = describeEngagement(engagementEventOf(row));
     merged.push({ type: row.kind, details, timestamp: new Date(row.at).toISOString(), fileId: row.fileId, at: row.at });
   }
   // Stable: for equal times the engagement (written after the view that led to it) comes first.

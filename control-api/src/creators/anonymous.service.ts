@@ -7,9 +7,9 @@ import { newId } from '../db/ids.ts';
 import type { TAnonymousSession, TPrincipal } from '../access/principal.ts';
 import { parseSiteSettings, projectExists } from '../projects/projects.repository.ts';
 import { engagementSwitchesOf, projectSummaryOf } from '../projects/project-summary.ts';
-import { countEngagementByProject, listRecentEngagement, type TEngagementActivity } from '../engagement/engagement.repository.ts';
+import { countEngagementByProject, engagementEventOf, listRecentEngagement, type TEngagementActivity } from '../engagement/engagement.repository.ts';
 import { countPageViewsByProject } from '../analytics/analytics.repository.ts';
-import { describeEngagement, toOneLine, urgencyOf, type TEngagementEvent } from '../notifications/notification-messages.ts';
+import { describeEngagement, toOneLine, urgencyOf } from '../notifications/notification-messages.ts';
 import { admitNotificationRecipient, anonymousOwnerKey, normalizeEmail, requestEmailConfirmation } from '../notifications/email-confirmation.service.ts';
 import { insertEmailCollection, listProjectsOfAnonymousSession } from './anonymous-sessions.repository.ts';
 import { DAY_MS } from '../clock.ts';
@@ -95,15 +95,7 @@ export async function listAnonymousUpdates(deps: TDeps, session: TAnonymousSessi
 /** Engagement rows as the bell's updates, each naming its site. */
 export function toEngagementUpdates(rows: readonly TEngagementActivity[], titles: ReadonlyMap<string, string>, ctaText: string): TEngagementUpdate[] {
   return rows.map((row) => {
-    const event: TEngagementEvent = {
-      type: row.kind,
-      projectId: row.projectId,
-      fileId: row.fileId,
-      fileName: row.fileName,
-      visitorName: row.userName,
-      ...(row.text !== null ? { text: row.text } : {}),
-      ...(row.status !== null ? { status: row.status } : {}),
-    };
+    const event = engagementEventOf(row);
     return {
       id: row.eventId,
       type: row.kind,

@@ -5,6 +5,7 @@ import type { CommentsTable, Database, TProjectRow } from '../db/tables.ts';
 import { cachedRead, type TDbCaches } from '../db/read-cache.ts';
 import { compiledQuery } from '../db/compiled-query.ts';
 import { createTurnBatcher } from '../db/turn-batch.ts';
+import type { TEngagementEvent } from '../notifications/notification-messages.ts';
 
 type TDb = Kysely<Database> | Transaction<Database>;
 
@@ -485,6 +486,19 @@ export interface TEngagementActivity {
   text: string | null;
   status: TApprovalStatus | null;
   at: number;
+}
+
+/** The event an activity row records, as notifications and the activity lists describe it. */
+export function engagementEventOf(row: TEngagementActivity): TEngagementEvent {
+  return {
+    type: row.kind,
+    projectId: row.projectId,
+    fileId: row.fileId,
+    fileName: row.fileName,
+    visitorName: row.userName,
+    ...(row.text !== null ? { text: row.text } : {}),
+    ...(row.status !== null ? { status: row.status } : {}),
+  };
 }
 
 /**

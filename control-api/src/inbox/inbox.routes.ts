@@ -42,22 +42,10 @@ import {
   takeMessage,
   unsubscribeSubscriber,
 } from './inbox.service.ts';
+import { sendStandalonePage } from '../http/standalone-page.ts';
 import { createApiRouters, type TApiPrefix, type TApiRouters } from '../http/api-routers.ts';
 
 const FORM_PATHS: Record<TFormKind, TApiPrefix> = { contact: '/api/contact', feedback: '/api/feedback', sales: '/api/sales', newsletter: '/api/newsletter' };
-
-function sendPage(res: Response, status: number, html: string): void {
-  res
-    .status(status)
-    .set({
-      'Content-Type': 'text/html; charset=utf-8',
-      'Cache-Control': 'private, no-store',
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-    })
-    .send(html);
-}
 
 /** A classic form post (JavaScript off): answered with a page, not JSON. */
 function isFormPost(req: Request): boolean {
@@ -75,7 +63,7 @@ function parseForm<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
 
 function sendTaken(req: Request, res: Response, kind: TFormKind, status: number): void {
   if (isFormPost(req)) {
-    sendPage(res, 200, formSentPage(kind));
+    sendStandalonePage(res, 200, formSentPage(kind));
     return;
   }
   const { title, body } = FORM_CONFIRMATIONS[kind];
@@ -127,7 +115,7 @@ export function createInboxRoutes(deps: TInboxDeps): TApiRouters {
     if (error.status >= 500) deps.log.error({ err: error.cause ?? error, path }, 'request failed');
     const kind = (Object.keys(FORM_PATHS) as TFormKind[]).find((k) => FORM_PATHS[k] === path) ?? 'contact';
     res.set(error.headers);
-    sendPage(res, error.status, formRefusedPage(kind, error.message, error.code === 'rate_limited'));
+    sendStandalonePage(res, error.status, formRefusedPage(kind, error.message, error.code === 'rate_limited'));
   };
 
   for (const kind of Object.keys(FORM_PATHS) as TFormKind[]) {
@@ -155,10 +143,12 @@ export function createNewsletterLinkRoutes(deps: TInboxDeps): TApiRouters {
 
   async function confirmTarget(req: Request, res: Response) {
     const query = ZConfirmQuerySchema.safeParse(req.query);
-    if (!query.success) return void sendPage(res, 404, newsletterInvalidConfirmLinkPage());
+    if (!query.success) return void sendStandalonePage(res, 404, newsletterInvalidConfirmLinkPage());
     const target = await findConfirmTarget(deps, query.data.token);
     if ('problem' in target) {
-      return void (target.problem === 'expired' ? sendPage(res, 410, newsletterExpiredConfirmLinkPage()) : sendPage(res, 404, newsletterInvalidConfirmLinkPage()));
+      return void (target.problem === 'expired'
+        ? sendStandalonePage(res, 410, newsletterExpiredConfirmLinkPage())
+        : sendStandalonePage(res, 404, newsletterInvalidConfirmLinkPage()));
     }
     return { row: target.row, action: `/api/newsletter/confirm?token=${encodeURIComponent(query.data.token)}` };
   }
@@ -166,29 +156,29 @@ export function createNewsletterLinkRoutes(deps: TInboxDeps): TApiRouters {
   routes.at('/api/newsletter').get('/confirm', limitReads, async (req, res) => {
     const target = await confirmTarget(req, res);
     if (!target) return;
-    if (target.row.status === 'confirmed') return sendPage(res, 200, newsletterConfirmedPage(target.row.email));
-    sendPage(res, 200, newsletterConfirmPromptPage({ email: target.row.email, action: target.action }));
+    if (target.row.status === 'confirmed') return sendStandalonePage(res, 200, newsletterConfirmedPage(target.row.email));
+    sendStandalonePage(res, 200, newsletterConfirmPromptPage({ email: target.row.email, action: target.action }));
   });
 
   routes.at('/api/newsletter').post('/confirm', limitWrites, async (req, res) => {
     const target = await confirmTarget(req, res);
     if (!target) return;
     await confirmSubscriber(deps, target.row);
-    sendPage(res, 200, newsletterConfirmedPage(target.row.email));
+    sendStandalonePage(res, 200, newsletterConfirmedPage(target.row.email));
   });
 
   async function unsubscribeTarget(req: Request, res: Response) {
     const query = ZUnsubscribeQuerySchema.safeParse(req.query);
     const row = query.success ? await findUnsubscribeTarget(deps, query.data.id, query.data.token) : null;
-    if (!row) return void sendPage(res, 404, newsletterInvalidUnsubscribeLinkPage());
+    if (!row) return void sendStandalonePage(res, 404, newsletterInvalidUnsubscribeLinkPage());
     return row;
   }
 
   routes.at('/api/newsletter').get('/unsubscribe', limitReads, async (req, res) => {
     const row = await unsubscribeTarget(req, res);
     if (!row) return;
-    if (row.status === 'unsubscribed') return sendPage(res, 200, newsletterUnsubscribedPage(row.email));
-    sendPage(res, 200, newsletterUnsubscribePromptPage({ email: row.email, action: `/api/newsletter/unsubscribe?${newsletterUnsubscribeQuery(deps, row.id)}` }));
+    if (row.status === 'unsubscribed') return sendStandalonePage(res, 200, newsletterUnsubscribedPage(row.email));
+    sendStandalonePage(res, 200, newsletterUnsubscribePromptPage({ email: row.email, action: `/api/newsletter/unsubscribe?${newsletterUnsubscribeQuery(deps, row.id)}` }));
   });
 
   // The page's button, and the one-click POST (body `List-Unsubscribe=One-Click`, not needed: the signed link is the authority).
@@ -196,7 +186,7 @@ export function createNewsletterLinkRoutes(deps: TInboxDeps): TApiRouters {
     const row = await unsubscribeTarget(req, res);
     if (!row) return;
     await unsubscribeSubscriber(deps, row);
-    sendPage(res, 200, newsletterUnsubscribedPage(row.email));
+    sendStandalonePage(res, 200, newsletterUnsubscribedPage(row.email));
   });
 
   return routes.routers;
