@@ -72,7 +72,6 @@ export function createSessionLifecycle(
   async function init(input: TInitInput): Promise<TSessionView> {
     const now = clock.now();
     const total = input.files.reduce((sum, f) => sum + f.size, 0);
-    if (config.maxUploadBytes !== undefined && total > config.maxUploadBytes) throw new AppError('payload_too_large', 'This upload is larger than your plan allows');
     const expiresAt = input.details.expiryDate ? input.details.expiryDate.getTime() : null;
     if (expiresAt !== null && expiresAt <= now) throw new AppError('validation_failed', 'Expiry date must be in the future');
 

@@ -10,7 +10,7 @@ import { enqueueProjectBuild } from '../builds/builds.service.ts';
 import { notificationAddressOf, ownerKeyOf, requestEmailConfirmation } from '../notifications/email-confirmation.service.ts';
 import { hashPassword } from '../sites/password-hash.ts';
 import { isSlugInUse } from './slugs.repository.ts';
-import { assertUploadAllowed, assertUploadAllowedIn } from '../billing/plan-limits.ts';
+import { assertUploadAllowedIn } from '../billing/plan-limits.ts';
 import { refreshUsageSoon } from '../billing/usage.service.ts';
 
 export interface TPublishResult {
@@ -52,10 +52,9 @@ export async function publishProject(
   const now = deps.clock.now();
   if (form.expiryDate && form.expiryDate.getTime() <= now) throw new AppError('validation_failed', 'Expiry date must be in the future');
 
-  // The plan's limits again, now with the bytes received (init checked what was declared), and once
-  // more in the transaction that creates the site, so parallel publishes at the limit pass one at a time.
+  // The plan's limits again, now with the bytes received (the publish call checked what was declared),
+  // in the transaction that creates the site, so parallel publishes at the limit pass one at a time.
   const planCheck = { ownerCreatorId: input.ownerCreatorId, bytes: files.reduce((sum, f) => sum + f.size, 0), newSite: true, settings: form.settings };
-  await assertUploadAllowed(deps, planCheck);
   const slug = input.slug ?? (await allocateSlug(deps));
   const passwordHash = input.passwordHash !== undefined ? input.passwordHash : form.password ? await hashPassword(form.password) : null;
   const settings = { ...DEFAULT_SITE_SETTINGS, ...(form.settings ?? {}) };
