@@ -10,14 +10,8 @@
 import type { TMetrics } from './observability/metrics.ts';
 import type { THealth } from './observability/health.ts';
 import type { TObjectMemo } from './files/object-memo.ts';
-import type { Kysely } from 'kysely';
-import type { TConfig } from './config/config.ts';
-import type { Database } from './db/tables.ts';
 import type { ReadCache } from './db/read-cache.ts';
 import type { TQueryCache } from './db/compiled-query.ts';
-import type { Logger } from './logger.ts';
-import type { BuildQueue } from './queue/build-queue.ts';
-import type { Storage } from './storage/storage.ts';
 import type { TRequestLimits } from './access/request-limits.ts';
 import type { RateLimiter } from './access/rate-limiter.ts';
 import type { TLimiterStore } from './access/limiter-store.ts';
@@ -31,7 +25,7 @@ import type { TAnalyticsBatcher } from './analytics/analytics.repository.ts';
 import type { TFavoriteWriter } from './engagement/engagement.repository.ts';
 import type { TViewLedger } from './analytics/view-ledger.ts';
 import type { Stripe } from './billing/stripe-client.ts';
-import type { Clock } from './clock.ts';
+import type { TCoreDeps } from './core-deps.ts';
 import type { TAccessDeps } from './access/access.deps.ts';
 import type { TAccountsDeps } from './accounts/accounts.deps.ts';
 import type { TAnalyticsDeps } from './analytics/analytics.deps.ts';
@@ -112,13 +106,7 @@ type TAreaDeps = TAccessDeps &
   TSitesDeps &
   TVisitorsDeps;
 
-export interface TAppDeps extends TAreaDeps {
-  config: TConfig;
-  db: Kysely<Database>;
-  storage: Storage;
-  queue: BuildQueue;
-  log: Logger;
-  clock: Clock;
+export interface TAppDeps extends TCoreDeps, TAreaDeps {
   limits: TProcessLimits;
   /**
    * The cookie and unsubscribe keys, loaded before the first request. Undefined only in a

@@ -1,11 +1,7 @@
 /** What the preview area is wired with: the pieces of the runtime it reads. deps.ts gives it the whole runtime. */
-import type { Clock } from '../clock.ts';
-import type { TConfig } from '../config/config.ts';
 import type { TPublishGate } from '../publishing/publish-limits.ts';
+import type { TCoreDeps } from '../core-deps.ts';
 
-export interface TPreviewDeps {
-  /** The zod-parsed settings of this process. */
-  config: TConfig;
-  clock: Clock;
+export interface TPreviewDeps extends Pick<TCoreDeps, 'config' | 'clock'> {
   limits: { publish: TPublishGate };
 }

@@ -1,10 +1,6 @@
 /** What the visitors area is wired with: the pieces of the runtime it reads. deps.ts gives it the whole runtime. */
-import type { Clock } from '../clock.ts';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/tables.ts';
+import type { TCoreDeps } from '../core-deps.ts';
 
-export interface TVisitorsDeps {
-  db: Kysely<Database>;
-  clock: Clock;
+export interface TVisitorsDeps extends Pick<TCoreDeps, 'db' | 'clock'> {
   caches: { knownVisitors: Set<string> };
 }
