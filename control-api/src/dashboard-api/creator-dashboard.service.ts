@@ -30,6 +30,7 @@ import { findCreatorById } from '../accounts/accounts.repository.ts';
 import { findFileOfProjectById, findProjectById, listFilesByProject, parseSiteSettings } from '../projects/projects.repository.ts';
 import { engagementSwitchesOf, projectSummaryOf } from '../projects/project-summary.ts';
 import { ownerThumbnailUrlOf, thumbnailUrlOf } from '../projects/file-thumbnail.ts';
+import { fileBasicsOf } from '../projects/stored-files.ts';
 import { derivedMetadataOf } from '../files/files.service.ts';
 import { findFileOfProject, insertComment, listRecentEngagement } from '../engagement/engagement.repository.ts';
 import { toEngagementUpdates } from '../creators/anonymous.service.ts';
@@ -207,11 +208,7 @@ export async function getProjectDetails(deps: TDeps, project: TProjectRow): Prom
     files: files.map((file) => {
       const fileCounts = counts.get(file.id) ?? { favorites: 0, comments: 0, approvals: { approved: 0, rejected: 0, pending: 1 } };
       return {
-        id: file.id,
-        name: file.name,
-        type: file.type,
-        kind: file.kind,
-        size: file.size,
+        ...fileBasicsOf(file),
         uploadedAt: iso(file.created_at),
         thumbnailUrl: ownersThumbnailOf(deps, project, file),
         group: file.group_name,

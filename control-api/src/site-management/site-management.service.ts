@@ -59,7 +59,7 @@ import {
   replaceFileBytes,
   updateProject,
 } from '../projects/projects.repository.ts';
-import { storedFileRow, type TStoredFile } from '../projects/stored-files.ts';
+import { fileBasicsOf, storedFileRow, type TStoredFile } from '../projects/stored-files.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -110,11 +110,7 @@ export async function describeManagedProject(deps: TSiteManagementDeps, project:
 
 function toManagedFile(deps: Pick<TSiteManagementDeps, 'clock'>, project: TProjectRow, file: TFileRow): TManagedFile {
   return {
-    id: file.id,
-    name: file.name,
-    type: file.type,
-    kind: file.kind,
-    size: file.size,
+    ...fileBasicsOf(file),
     position: file.position,
     version: file.version,
     uploadedAt: iso(file.created_at),
