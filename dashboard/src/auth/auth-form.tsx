@@ -194,7 +194,7 @@ export function AuthForm({ initialView, returnTo, headingId, headingLevel, onVie
         )}
 
         {error && (
-          <p id={ids.error} className="auth-form__error" role="alert">
+          <p id={ids.error} className="auth-form__error ui-alert" role="alert">
             <AlertIcon size={16} />
             {error}
           </p>

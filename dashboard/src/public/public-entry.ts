@@ -5,6 +5,7 @@
  */
 import '../styles/tokens.css';
 import '../styles/base.css';
+import '@dropsite/shared/browser/ui.css';
 import '../components/site-header.css';
 import '../components/site-footer.css';
 // Components the prerendered pages render that bring styles of their own.

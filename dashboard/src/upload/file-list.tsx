@@ -98,7 +98,7 @@ function FileThumb({ file }: { file: File }) {
 
   const Icon = KIND_ICONS[kind];
   return (
-    <span className="file-thumb" data-kind={kind} aria-hidden="true">
+    <span className="file-thumb ui-tile" data-kind={kind} aria-hidden="true">
       <Icon size={18} />
       {previewUrl && !hasFailed && (
         <img src={previewUrl} alt="" decoding="async" loading="lazy" onError={() => setFailed(true)} onLoad={(e) => e.currentTarget.setAttribute('data-loaded', '')} />

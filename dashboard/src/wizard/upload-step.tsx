@@ -155,7 +155,7 @@ export function UploadStep({ files, interrupted = null, overLimit, onAdd, onRemo
             onClick={() => fileInput.current?.click()}
           >
             <span className="dropzone__large">
-              <span className="dropzone__icon">
+              <span className="dropzone__icon ui-tile">
                 <UploadIcon size={24} />
               </span>
               <span className="dropzone__title">{isDragActive ? 'Drop to add your files' : 'Drag and drop files here'}</span>

@@ -92,7 +92,7 @@ function AccountSettings({ creator }: { creator: TCreatorPublic }) {
       </header>
 
       {load.status === 'failed' && (
-        <p className="auth-form__error account__load-error" role="alert">
+        <p className="auth-form__error ui-alert account__load-error" role="alert">
           <AlertIcon size={16} />
           Your account could not be loaded: {load.message}{' '}
           <button type="button" className="auth-form__inline-link" onClick={() => void reload()}>
@@ -129,7 +129,7 @@ type TFormState = { status: 'idle' } | { status: 'busy' } | { status: 'done'; me
 function FormFeedback({ state }: { state: TFormState }) {
   if (state.status === 'failed')
     return (
-      <p className="auth-form__error" role="alert">
+      <p className="auth-form__error ui-alert" role="alert">
         <AlertIcon size={16} />
         {state.message}
       </p>

@@ -99,7 +99,7 @@ function NewPasswordForm({ token, headingId }: { token: string; headingId: strin
           {isMismatch && <p className="auth-form__hint">The two passwords differ.</p>}
         </div>
         {error && (
-          <p className="auth-form__error" role="alert">
+          <p className="auth-form__error ui-alert" role="alert">
             <AlertIcon size={16} />
             {error.message}
           </p>

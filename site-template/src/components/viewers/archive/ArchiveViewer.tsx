@@ -195,7 +195,7 @@ export default function ArchiveViewer({ site, file, archive }: Props) {
           </div>
         </div>
 
-        <div className="av-selection" data-active={selected.size > 0}>
+        <div className="av-selection vi-bar" data-active={selected.size > 0}>
           <div className="av-selection__status" aria-live="polite">
             <p>{selected.size > 0 ? `${selected.size} selected` : `${archive.totalFiles} ${archive.totalFiles === 1 ? 'file' : 'files'}`}</p>
             {plan.message && <p className="av-selection__note">{plan.message}</p>}
@@ -337,7 +337,7 @@ function TreeRow({ row, isExpanded, selection, isActive, query, downloadUrl, onD
         <span className="av-row__size">{formatBytes(entry.size)}</span>
         {downloadUrl ? (
           <a
-            className="av-row__download"
+            className="av-row__download ui-tile"
             href={downloadUrl}
             download={entry.name}
             tabIndex={-1}
@@ -352,7 +352,7 @@ function TreeRow({ row, isExpanded, selection, isActive, query, downloadUrl, onD
             <Icon name="download" />
           </a>
         ) : (
-          <span className="av-row__download" aria-hidden="true" />
+          <span className="av-row__download ui-tile" aria-hidden="true" />
         )}
         {note && (
           <span className="av-row__note" id={noteId}>

@@ -141,12 +141,12 @@ export default function GalleryViewer({ site, layout, images, cards = [], totalB
 
   return (
     <div className="gallery-viewer" data-layout={layout} data-view={view}>
-      <div className="gv-toolbar">
-        <div className="gv-toolbar__start">
+      <div className="gv-toolbar vi-bar">
+        <div className="gv-toolbar__start vi-cluster">
           <span className="vi-badge">{count === 1 ? '1 image' : `${count} images`}</span>
-          {layout !== 'fallback' && <span className="gv-toolbar__size">{formatBytes(totalBytes)}</span>}
+          {layout !== 'fallback' && <span className="gv-toolbar__size vi-count">{formatBytes(totalBytes)}</span>}
         </div>
-        <div className="gv-toolbar__end">
+        <div className="gv-toolbar__end vi-cluster">
           {hasToggle && (
             <div className="vi-segmented" role="group" aria-label="Layout">
               <button type="button" aria-pressed={view === 'masonry'} onClick={() => setView('masonry')}>
@@ -166,7 +166,7 @@ export default function GalleryViewer({ site, layout, images, cards = [], totalB
       </div>
 
       {layout === 'lightbox' && (
-        <div className="gv-search">
+        <div className="gv-search vi-bar">
           <label className="gv-search__field" htmlFor={searchId}>
             <Icon name="search" />
             <span className="visually-hidden">Search images</span>

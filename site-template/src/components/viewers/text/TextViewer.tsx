@@ -266,7 +266,7 @@ function FullPreview({ site, file, label, encoding, onClose }: { site: TViewerSi
         <div id={`${tabsId}-panel`} role="tabpanel" aria-labelledby={`${tabsId}-${tab}`} className="tv-dialog__body" style={{ fontSize: `${fontSize}px` }} tabIndex={0}>
           {full.status === 'loading' && (
             <div className="tv-status">
-              <div className="vi-spinner" aria-hidden="true" />
+              <div className="vi-spinner ui-spinner" aria-hidden="true" />
               <p>Loading preview…</p>
             </div>
           )}
@@ -296,7 +296,7 @@ function FormattedText({ text, kind }: { text: string; kind: string }) {
       <Suspense
         fallback={
           <div className="tv-status">
-            <div className="vi-spinner" aria-hidden="true" />
+            <div className="vi-spinner ui-spinner" aria-hidden="true" />
             <p>Loading preview…</p>
           </div>
         }
