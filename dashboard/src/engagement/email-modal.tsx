@@ -132,6 +132,7 @@ export function EmailModal({ trigger, projectId, sessionId, onCollected, onClose
               <div className="email-modal__field" data-valid={isValid ? '' : undefined}>
                 <input
                   ref={input}
+                  className="ui-field"
                   id={ids.input}
                   type="email"
                   inputMode="email"

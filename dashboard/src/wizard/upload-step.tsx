@@ -185,13 +185,13 @@ export function UploadStep({ files, interrupted = null, overLimit, onAdd, onRemo
           <div className="upload-stage__files">
             <div role="alert" className="upload-alert-region">
               {alertMessage && (
-                <p className="upload-alert">
+                <p className="upload-alert ui-alert">
                   <AlertIcon size={18} />
                   <span>{alertMessage}</span>
                 </p>
               )}
               {duplicateCount > 0 && (
-                <p className="upload-alert upload-alert--duplicates" data-testid="duplicates-alert">
+                <p className="upload-alert ui-alert upload-alert--duplicates" data-testid="duplicates-alert">
                   <AlertIcon size={18} />
                   <span>{duplicateCount === 1 ? 'One file was added twice.' : `${duplicateCount} files were added twice.`}</span>
                   <button

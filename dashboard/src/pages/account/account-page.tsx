@@ -152,7 +152,7 @@ function TextField({ label, hint, ...input }: { label: string; hint?: string } &
       <label htmlFor={id} className="auth-field__label">
         {label}
       </label>
-      <input id={id} aria-describedby={hint ? hintId : undefined} {...input} />
+      <input id={id} className="ui-field" aria-describedby={hint ? hintId : undefined} {...input} />
       {hint && (
         <p id={hintId} className="auth-form__hint">
           {hint}

@@ -44,7 +44,11 @@ export function Field({ idPrefix, name, label, type = 'text', isOptional = false
         {label}
         {isOptional && <span className="form-field__optional"> (optional)</span>}
       </label>
-      {rows ? <textarea {...common} rows={rows} className="form-field__control form-field__control--area" /> : <input {...common} type={type} className="form-field__control" />}
+      {rows ? (
+        <textarea {...common} rows={rows} className="form-field__control ui-field form-field__control--area" />
+      ) : (
+        <input {...common} type={type} className="form-field__control ui-field" />
+      )}
       <p id={`${id}-error`} className="form-field__error" data-error-for={name} hidden />
     </div>
   );

@@ -93,7 +93,7 @@ export function VisitorNameDialog({ mode, initialName, initialEmail, onSaved, on
   return (
     <dialog
       ref={dialog}
-      className="visitor-name"
+      className="visitor-name site-dialog"
       aria-labelledby={titleId}
       data-visitor-name=""
       onKeyDown={onKeyDown}

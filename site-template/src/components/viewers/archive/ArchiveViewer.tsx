@@ -167,7 +167,7 @@ export default function ArchiveViewer({ site, file, archive }: Props) {
   const saved = savedSpaceLabel(archive.size, archive.compressedSize || file.size);
 
   return (
-    <div className="archive-viewer">
+    <div className="archive-viewer vi-layout">
       <div className="av-main vi-card">
         <div className="av-toolbar">
           <label className="av-search" htmlFor={searchId}>

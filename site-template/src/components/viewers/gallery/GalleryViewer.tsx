@@ -211,7 +211,7 @@ export default function GalleryViewer({ site, layout, images, cards = [], totalB
         <ul ref={listRef} className={listClass} role="list">
           {cards.slice(0, visibleCount).map((card, i) => (
             <li key={card.id} className="gv-card" style={view === 'masonry' ? { minHeight: `${9 + ((i * 7) % 5) * 1.5}rem` } : undefined}>
-              <span className="gv-card__icon">
+              <span className="gv-card__icon ui-tile">
                 <Icon name="image" />
               </span>
               <p className="gv-card__name" title={card.name}>

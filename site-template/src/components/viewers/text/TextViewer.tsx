@@ -182,7 +182,7 @@ function FullPreview({ site, file, label, encoding, onClose }: { site: TViewerSi
     // biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop closes the dialog; Escape does the same from the keyboard
     <dialog
       ref={dialogRef}
-      className="tv-dialog"
+      className="tv-dialog site-dialog"
       aria-label={`Preview of ${file.name}`}
       onCancel={(event) => {
         event.preventDefault();
