@@ -80,7 +80,7 @@ export default function MultiPdfBrowser({ site, files }: Props) {
 
   return (
     <div ref={rootRef} className="mpdf" data-mode={mode}>
-      <div className="mpdf-header">
+      <div className="mpdf-header vi-bar">
         <p className="mpdf-header__summary">
           <span className="vi-badge">{files.length} PDFs</span>
           {knownPages && <span>{totalPages === 1 ? '1 page' : `${totalPages} pages`} in total</span>}

@@ -246,7 +246,7 @@ function PdfDocumentView({ site, file, showEngagement = true }: Props) {
     // biome-ignore lint/a11y/noStaticElementInteractions: a pointer over the viewer or focus in it only starts loading PDF.js; the controls inside are the interactive elements
     <div ref={rootRef} className="pdf-viewer vi-card" data-state={state.status} onPointerEnter={want} onPointerMove={isWanted ? undefined : want} onFocus={want}>
       <div className="pdf-toolbar vi-bar" role="toolbar" aria-label="PDF controls">
-        <div className="pdf-toolbar__group">
+        <div className="pdf-toolbar__group vi-group">
           <button type="button" className="vi-button vi-button--ghost vi-button--icon" onClick={() => goTo(page - 1)} disabled={!canAct || page <= 1} aria-label="Previous page">
             <Icon name="prev" />
           </button>
@@ -266,7 +266,7 @@ function PdfDocumentView({ site, file, showEngagement = true }: Props) {
             <Icon name="next" />
           </button>
         </div>
-        <div className="pdf-toolbar__group">
+        <div className="pdf-toolbar__group vi-group">
           <button type="button" className="vi-button vi-button--ghost vi-button--icon" onClick={() => zoomBy(-1)} disabled={!canAct || zoom <= PDF_ZOOM.min} aria-label="Zoom out">
             <Icon name="zoomOut" />
           </button>
@@ -280,7 +280,7 @@ function PdfDocumentView({ site, file, showEngagement = true }: Props) {
             <Icon name="rotate" />
           </button>
         </div>
-        <div className="pdf-toolbar__group pdf-toolbar__group--end">
+        <div className="pdf-toolbar__group vi-group pdf-toolbar__group--end">
           <button type="button" className="vi-button vi-button--ghost vi-button--icon vi-hide-narrow" onClick={toggleFullscreen} aria-label="Full screen">
             <Icon name="fullscreen" />
           </button>

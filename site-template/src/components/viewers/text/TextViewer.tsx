@@ -219,7 +219,7 @@ function FullPreview({ site, file, label, encoding, onClose }: { site: TViewerSi
               </button>
             ))}
           </div>
-          <div className="tv-font" role="group" aria-label="Font size">
+          <div className="tv-font vi-group" role="group" aria-label="Font size">
             <button
               type="button"
               className="vi-button vi-button--small vi-button--icon"
@@ -242,7 +242,7 @@ function FullPreview({ site, file, label, encoding, onClose }: { site: TViewerSi
               A+
             </button>
           </div>
-          <div className="tv-dialog__actions">
+          <div className="tv-dialog__actions vi-cluster">
             <button type="button" className="vi-button vi-button--small" onClick={copy} disabled={full.status !== 'ready'}>
               <Icon name="copy" />
               Copy

@@ -197,8 +197,8 @@ export default function VideoViewer({ site, file }: Props) {
             aria-valuetext={`${formatClock(time)} of ${formatClock(duration)}`}
             style={{ '--vv-progress': `${progress}%`, '--vv-buffered': `${buffered}%` } as CSSProperties}
           />
-          <div className="vv-controls__row">
-            <div className="vv-controls__group">
+          <div className="vv-controls__row vi-bar">
+            <div className="vv-controls__group vi-group">
               <button type="button" className="vv-button ui-icon-button vv-button--play" onClick={togglePlay} aria-label={isPlaying ? 'Pause' : 'Play'}>
                 <Icon name={isPlaying ? 'pause' : 'play'} />
               </button>
@@ -212,7 +212,7 @@ export default function VideoViewer({ site, file }: Props) {
                 {formatClock(time)} / {formatClock(duration)}
               </span>
             </div>
-            <div className="vv-controls__group">
+            <div className="vv-controls__group vi-group">
               <button type="button" className="vv-button ui-icon-button" onClick={toggleMute} aria-label={isMuted ? 'Unmute' : 'Mute'} aria-pressed={isMuted}>
                 <Icon name={isMuted || volume === 0 ? 'mute' : 'volume'} />
               </button>
