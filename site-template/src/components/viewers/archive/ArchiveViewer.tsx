@@ -173,11 +173,19 @@ export default function ArchiveViewer({ site, file, archive }: Props) {
           <label className="av-search" htmlFor={searchId}>
             <Icon name="search" />
             <span className="visually-hidden">Search files</span>
-            <input id={searchId} type="search" placeholder="Search files..." value={query} autoComplete="off" onChange={(event) => setQuery(event.target.value)} />
+            <input
+              id={searchId}
+              className="vi-input"
+              type="search"
+              placeholder="Search files..."
+              value={query}
+              autoComplete="off"
+              onChange={(event) => setQuery(event.target.value)}
+            />
           </label>
           <label className="av-sort" htmlFor={sortId}>
             <span>Sort by</span>
-            <select id={sortId} value={sort} onChange={(event) => setSort(event.target.value as TArchiveSort)}>
+            <select id={sortId} className="vi-input" value={sort} onChange={(event) => setSort(event.target.value as TArchiveSort)}>
               {ARCHIVE_SORTS.map((option) => (
                 <option key={option.value} value={option.value}>
                   {option.label}

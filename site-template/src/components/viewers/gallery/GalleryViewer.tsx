@@ -171,6 +171,7 @@ export default function GalleryViewer({ site, layout, images, cards = [], totalB
             <Icon name="search" />
             <span className="visually-hidden">Search images</span>
             <input
+              className="vi-input"
               id={searchId}
               type="search"
               placeholder="Search images..."
