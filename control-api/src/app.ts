@@ -4,7 +4,7 @@ import express from 'express';
 import type { TAppDeps } from './deps.ts';
 import { createErrorMiddleware, notFoundApi } from './http/error-middleware.ts';
 import { createOriginCheck } from './http/origin-check.ts';
-import { createApiDispatch } from './http/api-dispatch.ts';
+import { mountApiRouters } from './http/api-routers.ts';
 import { createBodyTimeouts } from './http/slow-clients.ts';
 import { rejectInvalidUtf8 } from './http/json-body.ts';
 import { createPrincipalMiddleware } from './access/principal.ts';
@@ -22,14 +22,14 @@ import { mailClaimLinkOnceConfirmed } from './accounts/claim-link.ts';
 import { createInboxRoutes, createNewsletterLinkRoutes } from './inbox/inbox.routes.ts';
 import { createDashboardRoutes } from './http/dashboard-routes.ts';
 import { dashboardCsp } from './sites/site-csp.ts';
-import { createUploadRoutes } from './uploads/upload.routes.ts';
+import { createUploadRoutes } from './publishing/upload.routes.ts';
 import { createFileRoutes } from './files/files.routes.ts';
 import { createSiteRoutes } from './sites/sites.routes.ts';
 import { createSiteStatusRoutes } from './sites/site-status.routes.ts';
 import { createPreviewRoutes } from './preview/preview.routes.ts';
 import { createFileVariantRoutes } from './files/file-variants.routes.ts';
 import { createDownloadRoutes } from './downloads/downloads.routes.ts';
-import { createUploadSessionBodyParser, createUploadSessionRoutes } from './upload-sessions/upload-sessions.routes.ts';
+import { createUploadSessionBodyParser, createUploadSessionRoutes } from './publishing/upload-sessions.routes.ts';
 import { createBillingRoutes, createBillingWebhookRoutes } from './billing/billing.routes.ts';
 import { answerOpsRequest } from './observability/ops-endpoints.ts';
 import { REQUEST_ID_PATTERN, runInRequestContext } from './observability/request-context.ts';
@@ -86,25 +86,29 @@ export function createApp(deps: TAppDeps): express.Express {
   app.get('/api/health', (_req, res) => {
     res.json({ success: true, status: 'ok' });
   });
-  // Routers of /api/ paths only are met through createApiDispatch: a request for another path passes
-  // them at once, where a router that answers nothing hands on only at the next turn of the event loop.
+  // The API's routers are mounted at their /api/{segment} prefixes (http/api-routers.ts): a request
+  // meets only the routers of its prefix, and a page view none of them.
   // Confirmation and unsubscribe links: their signed token is the authority, and a mail client's
   // one-click unsubscribe POST comes from no page of ours.
-  app.use(createApiDispatch([createEmailRoutes(deps, (address) => mailClaimLinkOnceConfirmed(deps, address)), createNewsletterLinkRoutes(deps)]));
+  mountApiRouters(
+    app,
+    createEmailRoutes(deps, (address) => mailClaimLinkOnceConfirmed(deps, address)),
+    createNewsletterLinkRoutes(deps),
+  );
   app.use('/api', createOriginCheck(deps.config));
   // Before the general JSON parser: a draft of a 500-file site needs a larger body than 64 KB.
   app.use(createPreviewRoutes(deps));
   // Stripe's signature covers the raw body: read before the JSON parser.
-  app.use(createApiDispatch([createBillingWebhookRoutes(deps)]));
+  mountApiRouters(app, createBillingWebhookRoutes(deps));
   app.use(createUploadSessionBodyParser());
   app.use('/api', express.json({ limit: '64kb', verify: rejectInvalidUtf8 }));
   // The anonymous creator a publish call publishes under (site pages set no cookie).
   app.post(PUBLISH_PATHS, createAnonymousCreatorMiddleware());
-  // Routers whose every route is under /api/: a page view (/{slug}, the hottest request of all) passes
-  // them with one test of its path, and an API call meets only the routers of its segment (/api/files/…),
-  // in this order. Engagement is the hottest traffic of a published site's calls: first.
-  const apiOnly = createApiDispatch(
-    [
+  // An API call meets only the routers of its segment (/api/files/…), in this order. Engagement is the
+  // hottest traffic of a published site's calls: first.
+  mountApiRouters(
+    app,
+    ...[
       createUnlockRoutes,
       createEngagementRoutes,
       createAnalyticsRoutes,
@@ -120,10 +124,9 @@ export function createApp(deps: TAppDeps): express.Express {
       createFileVariantRoutes,
     ].map((routes) => routes(deps)),
   );
-  app.use(apiOnly);
   // Also serves a site's link pictures (/{slug}/og.png and the card pictures).
   app.use(createDownloadRoutes(deps));
-  app.use(createApiDispatch([createSiteStatusRoutes(deps)]));
+  mountApiRouters(app, createSiteStatusRoutes(deps));
   app.use('/api', notFoundApi);
 
   const dashboard = createDashboardRoutes({ dashboardDir: deps.config.dashboardDir, csp: dashboardCsp(deps.config), publicUrl: deps.config.publicUrl });
@@ -136,7 +139,8 @@ export function createApp(deps: TAppDeps): express.Express {
 
 /**
  * The pattern of the route that answered (`/:slug`, `/api/projects/:id`), never the path itself, which
- * would make a metric series per site; of a route with several paths, the one asked for.
+ * would make a metric series per site; of a route with several paths, the one asked for. A route of a
+ * router mounted at a prefix counts under the prefix (literal, so its lower case is the pattern).
  */
 function routeLabelOf(req: express.Request): string {
   const route: unknown = req.route;
@@ -144,5 +148,7 @@ function routeLabelOf(req: express.Request): string {
   const paths: unknown[] = Array.isArray(route.path) ? route.path : [route.path];
   const asked = req.path.toLowerCase();
   const exact = paths.find((p) => typeof p === 'string' && p.toLowerCase() === asked);
-  return `${req.baseUrl}${String(exact ?? paths.map(String).join('|'))}`;
+  const pattern = String(exact ?? paths.map(String).join('|'));
+  const prefix = req.baseUrl.toLowerCase();
+  return prefix !== '' && pattern === '/' ? prefix : `${prefix}${pattern}`;
 }

@@ -8,7 +8,7 @@ import type { TAppDeps } from './deps.ts';
 import { startExpiredSiteSweeper } from './access/expired-sites.ts';
 import { startAccountSweeper } from './accounts/account-sweeper.ts';
 import { startNotificationDispatcher } from './notifications/notifications.service.ts';
-import { startUploadSessionSweeper } from './upload-sessions/upload-sessions.cleanup.ts';
+import { startUploadSessionSweeper } from './publishing/upload-sessions.cleanup.ts';
 import { startUnsentMessageSender } from './inbox/inbox.service.ts';
 import { startTemplateAssetSweeper } from './builds/template-asset-sweep.ts';
 import { startStripeReconciler } from './billing/reconcile.ts';

@@ -3,24 +3,21 @@
  * included: every piece of state a request path keeps between requests (limits, keys, caches, the
  * analytics batch, the mailer) is here, made from this runtime's own config and database, so two
  * runtimes in one process share nothing and `close()` can flush and stop all of it.
+ *
+ * Each area declares what it takes in its own `<area>.deps.ts`; this file, above every area, composes
+ * them, and the type checker holds the runtime to every area's declaration.
  */
 import type { TMetrics } from './observability/metrics.ts';
 import type { THealth } from './observability/health.ts';
 import type { TObjectMemo } from './files/object-memo.ts';
-import type { Kysely } from 'kysely';
-import type { TConfig } from './config/config.ts';
-import type { Database } from './db/tables.ts';
 import type { ReadCache } from './db/read-cache.ts';
 import type { TQueryCache } from './db/compiled-query.ts';
-import type { Logger } from './logger.ts';
-import type { BuildQueue } from './queue/build-queue.ts';
-import type { Storage } from './storage/storage.ts';
 import type { TRequestLimits } from './access/request-limits.ts';
 import type { RateLimiter } from './access/rate-limiter.ts';
 import type { TLimiterStore } from './access/limiter-store.ts';
 import type { TServerKeys } from './access/server-secret.ts';
 import type { TArchiveLimiter } from './downloads/archive-budget.ts';
-import type { TPublishGate } from './uploads/publish-limits.ts';
+import type { TPublishGate } from './publishing/publish-limits.ts';
 import type { Mailer } from './notifications/mailer.ts';
 import type { TVerifiedVisitorCookies } from './access/visitor-cookie.ts';
 import type { TAccountLimits } from './accounts/account-limits.ts';
@@ -28,12 +25,25 @@ import type { TAnalyticsBatcher } from './analytics/analytics.repository.ts';
 import type { TFavoriteWriter } from './engagement/engagement.repository.ts';
 import type { TViewLedger } from './analytics/view-ledger.ts';
 import type { Stripe } from './billing/stripe-client.ts';
-
-export interface Clock {
-  now(): number;
-}
-
-export const systemClock: Clock = { now: () => Date.now() };
+import type { TCoreDeps } from './core-deps.ts';
+import type { TAccessDeps } from './access/access.deps.ts';
+import type { TAccountsDeps } from './accounts/accounts.deps.ts';
+import type { TAnalyticsDeps } from './analytics/analytics.deps.ts';
+import type { TBillingDeps } from './billing/billing.deps.ts';
+import type { TBuildsDeps } from './builds/builds.deps.ts';
+import type { TCreatorsDeps } from './creators/creators.deps.ts';
+import type { TDashboardApiDeps } from './dashboard-api/dashboard-api.deps.ts';
+import type { TDownloadsDeps } from './downloads/downloads.deps.ts';
+import type { TEdgeDeps } from './edge/edge.deps.ts';
+import type { TEngagementDeps } from './engagement/engagement.deps.ts';
+import type { TFilesDeps } from './files/files.deps.ts';
+import type { TInboxDeps } from './inbox/inbox.deps.ts';
+import type { TNotificationsDeps } from './notifications/notifications.deps.ts';
+import type { TPreviewDeps } from './preview/preview.deps.ts';
+import type { TPublishingDeps } from './publishing/publishing.deps.ts';
+import type { TSiteManagementDeps } from './site-management/site-management.deps.ts';
+import type { TSitesDeps } from './sites/sites.deps.ts';
+import type { TVisitorsDeps } from './visitors/visitors.deps.ts';
 
 /**
  * The limits of this process. Request, guess, account, form and notification limits (and view
@@ -76,13 +86,27 @@ export interface TProcessCaches {
   storedObjects: TObjectMemo;
 }
 
-export interface TAppDeps {
-  config: TConfig;
-  db: Kysely<Database>;
-  storage: Storage;
-  queue: BuildQueue;
-  log: Logger;
-  clock: Clock;
+/** What the areas take, together. */
+type TAreaDeps = TAccessDeps &
+  TAccountsDeps &
+  TAnalyticsDeps &
+  TBillingDeps &
+  TBuildsDeps &
+  TCreatorsDeps &
+  TDashboardApiDeps &
+  TDownloadsDeps &
+  TEdgeDeps &
+  TEngagementDeps &
+  TFilesDeps &
+  TInboxDeps &
+  TNotificationsDeps &
+  TPreviewDeps &
+  TPublishingDeps &
+  TSiteManagementDeps &
+  TSitesDeps &
+  TVisitorsDeps;
+
+export interface TAppDeps extends TCoreDeps, TAreaDeps {
   limits: TProcessLimits;
   /**
    * The cookie and unsubscribe keys, loaded before the first request. Undefined only in a

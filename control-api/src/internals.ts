@@ -19,8 +19,8 @@ export { createProjectWithFiles, insertFiles, insertProject, listFilesByProject 
 export { createInlineQueue } from './queue/inline-queue.ts';
 export { hashPassword } from './sites/password-hash.ts';
 export { createStorage, type TStorageConfig } from './storage/create-storage.ts';
-export { createAssembly } from './upload-sessions/assembly.ts';
-export { createChunkReceipt, type TChunkInput } from './upload-sessions/chunk-receipt.ts';
-export { createRunningFileHashes } from './upload-sessions/running-file-hash.ts';
-export { createSessionLifecycle, type TInitInput } from './upload-sessions/session-lifecycle.ts';
-export { createStoredChunkCheck } from './upload-sessions/stored-chunk-check.ts';
+export { createAssembly } from './publishing/assembly.ts';
+export { createChunkReceipt, type TChunkInput } from './publishing/chunk-receipt.ts';
+export { createRunningFileHashes } from './publishing/running-file-hash.ts';
+export { createSessionLifecycle, type TInitInput } from './publishing/session-lifecycle.ts';
+export { createStoredChunkCheck } from './publishing/stored-chunk-check.ts';

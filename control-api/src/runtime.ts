@@ -9,7 +9,8 @@ import { createSiteBuilder } from '@dropsite/builder';
 import type { TConfig } from './config/config.ts';
 import { createDatabase, migrateToLatest, type TDatabaseHandle } from './db/database.ts';
 import { createQueryCache } from './db/compiled-query.ts';
-import { systemClock, type Clock, type TAppDeps } from './deps.ts';
+import { systemClock, type Clock } from './clock.ts';
+import type { TAppDeps } from './deps.ts';
 import { createLogger, type Logger } from './logger.ts';
 import type { BuildQueue } from './queue/build-queue.ts';
 import { createInlineQueue } from './queue/inline-queue.ts';
@@ -23,7 +24,7 @@ import { createRequestLimits } from './access/request-limits.ts';
 import { createMemoryLimiterStore, type TLimiterStore } from './access/limiter-store.ts';
 import { loadServerKeys } from './access/server-secret.ts';
 import { createArchiveLimiter } from './downloads/archive-budget.ts';
-import { createPublishGate } from './uploads/publish-limits.ts';
+import { createPublishGate } from './publishing/publish-limits.ts';
 import { createMailer } from './notifications/mailer.ts';
 import { createStripeClient } from './billing/stripe-client.ts';
 import { createDestinationLimiter } from './notifications/notifications.service.ts';
@@ -36,7 +37,7 @@ import { startBackgroundJobs, type TBackgroundJobs } from './background-jobs.ts'
 import { createMetrics } from './observability/metrics.ts';
 import { createObjectMemo } from './files/object-memo.ts';
 import { createHealth } from './observability/health.ts';
-import { countOpenUploadSessions } from './upload-sessions/upload-sessions.repository.ts';
+import { countOpenUploadSessions } from './publishing/upload-sessions.repository.ts';
 
 export interface TRuntime {
   deps: TAppDeps;

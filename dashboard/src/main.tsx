@@ -1,6 +1,7 @@
 // Global styles first, so each component's stylesheet comes after them in the bundle and can refine them.
 import './styles/tokens.css';
 import './styles/base.css';
+import '@dropsite/shared/browser/ui.css';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app.tsx';

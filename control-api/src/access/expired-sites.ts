@@ -5,12 +5,12 @@
  * Objects go first and rows last, so an interrupted sweep is finished by the next one.
  */
 import { derivedPrefix, projectUploadsPrefix, sitePrefix } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TAccessDeps } from './access.deps.ts';
 import { withdrawPublicPage } from '../edge/public-page.ts';
 import { deleteProjectRow, isContentHashUsedElsewhere, listContentHashesOfProject, listProjectsExpiredBefore } from './access.repository.ts';
 import { runPeriodically, type TPeriodicTask } from '../periodic-task.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'storage' | 'config' | 'clock' | 'log'>;
+type TDeps = Pick<TAccessDeps, 'db' | 'storage' | 'config' | 'clock' | 'log'>;
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 const BATCH = 100;

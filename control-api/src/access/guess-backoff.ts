@@ -4,7 +4,7 @@
  * again. A right password clears it. Kept in the runtime's limiter store like the other limits: in
  * memory (no Redis needed), or in Redis when `REDIS_URL` is set (limiter-store.ts).
  */
-import type { Clock } from '../deps.ts';
+import type { Clock } from '../clock.ts';
 
 export interface TGuessBackoff {
   /** Seconds this key must still wait before its next guess is checked (0: go ahead). */

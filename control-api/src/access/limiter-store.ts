@@ -4,7 +4,7 @@
  * or Redis when `REDIS_URL` is set (redis-limiter-store.ts), so that every API process behind a
  * balancer draws on the same buckets, back-offs and view claims.
  */
-import type { Clock } from '../deps.ts';
+import type { Clock } from '../clock.ts';
 import { AppError } from '../http/app-error.ts';
 import { createGuessBackoff, type TGuessBackoff } from './guess-backoff.ts';
 import { createRateLimiter, type RateLimiter, type TRateLimiterOptions } from './rate-limiter.ts';

@@ -8,7 +8,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
-import type { TAppDeps } from '../deps.ts';
+import type { TAccessDeps } from './access.deps.ts';
 import type { TProjectRow } from '../db/tables.ts';
 import { AppError } from '../http/app-error.ts';
 import { ANONYMOUS_CREATOR_COOKIE, CREATOR_SESSION_COOKIE, cookieName, readCookieFrom, setCookie, UNLOCK_COOKIE_PREFIX, VISITOR_COOKIE } from './cookies.ts';
@@ -70,7 +70,7 @@ export function unlockCookieBase(siteId: string): string {
 }
 
 /** The middleware that resolves the principal; mounted before every router. */
-export function createPrincipalMiddleware(deps: Pick<TAppDeps, 'config' | 'clock' | 'keys' | 'caches'>, resolvers: TPrincipalResolvers): RequestHandler {
+export function createPrincipalMiddleware(deps: Pick<TAccessDeps, 'config' | 'clock' | 'keys' | 'caches'>, resolvers: TPrincipalResolvers): RequestHandler {
   const visitorCookie = cookieName(deps.config, VISITOR_COOKIE);
   const creatorCookie = cookieName(deps.config, ANONYMOUS_CREATOR_COOKIE);
   const sessionCookie = cookieName(deps.config, CREATOR_SESSION_COOKIE);

@@ -2,7 +2,7 @@
  * Weighted token buckets: `capacity` units per `windowMs`, refilled evenly (e.g. 10 publishes an
  * hour, 5 GiB a day). In memory like the rate limiter, with the same bounded sweeping.
  */
-import type { Clock } from '../deps.ts';
+import type { Clock } from '../clock.ts';
 
 export interface TRateLimitDecision {
   allowed: boolean;

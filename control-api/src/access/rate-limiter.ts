@@ -4,7 +4,7 @@
  * lesson: limits must work without a cache backend), or in Redis when `REDIS_URL` is set, so that
  * every API process behind a balancer draws from the same buckets.
  */
-import type { Clock } from '../deps.ts';
+import type { Clock } from '../clock.ts';
 import { AppError } from '../http/app-error.ts';
 import { createQuota, type TRateLimitDecision } from './quota.ts';
 

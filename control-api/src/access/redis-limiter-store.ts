@@ -13,7 +13,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { Clock } from '../deps.ts';
+import type { Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
 import { BASE_WAIT_MS, FORGET_AFTER_MS, FREE_GUESS_FAILURES, MAX_WAIT_MS, createGuessBackoff, type TGuessBackoff } from './guess-backoff.ts';
 import { limitsUnavailableError, type TClaim, type TLimiterStore, type TWhenUnavailable } from './limiter-store.ts';

@@ -6,7 +6,8 @@
  */
 import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { TAppDeps } from '../deps.ts';
+import type { Clock } from '../clock.ts';
+import type { TConfig } from '../config/config.ts';
 import type { Database } from '../db/tables.ts';
 
 const SECRET_NAME = 'cookie-key';
@@ -45,16 +46,16 @@ export const SESSION_SECRET_REQUIRED =
   'without it the cookie key would live in the database, and a copy of the database could sign unlock cookies.';
 
 /** Start-up check of the API process: production needs SESSION_SECRET. */
-export function assertSessionSecretConfigured(config: Pick<TAppDeps['config'], 'production' | 'sessionSecret'>): void {
+export function assertSessionSecretConfigured(config: Pick<TConfig, 'production' | 'sessionSecret'>): void {
   if (config.production && !config.sessionSecret) throw new Error(`Invalid configuration:\n  ${SESSION_SECRET_REQUIRED}`);
 }
 
 /** The cookie keys: from SESSION_SECRET, else (outside production) from the key kept in the database. */
-export async function loadCookieKeys(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>): Promise<TCookieKeys> {
+export async function loadCookieKeys(deps: { db: Kysely<Database>; config: TConfig; clock: Clock }): Promise<TCookieKeys> {
   return deriveKeys(await masterKeyOf(deps));
 }
 
-async function masterKeyOf(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>): Promise<Buffer> {
+async function masterKeyOf(deps: { db: Kysely<Database>; config: TConfig; clock: Clock }): Promise<Buffer> {
   const configured = deps.config.sessionSecret;
   if (configured) return Buffer.from(configured, 'utf8');
   if (deps.config.production) throw new Error(SESSION_SECRET_REQUIRED);
@@ -66,7 +67,7 @@ async function masterKeyOf(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>): Pro
  * them synchronously. Undefined in production without SESSION_SECRET: the API refuses to start so
  * (main.ts), and an ops command that serves no request needs none.
  */
-export async function loadServerKeys(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>): Promise<TServerKeys | undefined> {
+export async function loadServerKeys(deps: { db: Kysely<Database>; config: TConfig; clock: Clock }): Promise<TServerKeys | undefined> {
   if (deps.config.production && !deps.config.sessionSecret) return undefined;
   const master = await masterKeyOf(deps);
   return { cookie: deriveKeys(master), unsubscribe: createSecretKey(createHmac('sha256', master).update('dropsite:email-unsubscribe').digest()) };

@@ -1,13 +1,13 @@
 /** Giving the request's visitor an id: the visitor cookie issued (or renewed) when a call needs one. */
 import type { RequestHandler, Response } from 'express';
-import type { TAppDeps } from '../deps.ts';
+import type { TAccessDeps } from './access.deps.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
 import { setCookie, VISITOR_COOKIE } from './cookies.ts';
 import { principalOf, updatePrincipal } from './principal.ts';
 import { signVisitorId, VISITOR_MAX_AGE_MS, VISITOR_RENEW_AFTER_MS } from './visitor-cookie.ts';
 
-type TIdentityDeps = Pick<TAppDeps, 'config' | 'clock' | 'keys'>;
+type TIdentityDeps = Pick<TAccessDeps, 'config' | 'clock' | 'keys'>;
 
 /**
  * The request's visitor, issuing a new id (and its cookie) when it has none, and its cookie again

@@ -3,13 +3,13 @@
  * nothing any more, and an abandoned account's rows should not pile up. (An expired session is
  * also removed when it is presented.)
  */
-import type { TAppDeps } from '../deps.ts';
+import type { TAccountsDeps } from './accounts.deps.ts';
 import { deleteAccountTokensExpiredBefore } from './accounts.repository.ts';
 import { deleteExpiredSessions } from './sessions.repository.ts';
 import { sessionsEndedOpenedBy } from './sessions.ts';
 import { runPeriodically, type TPeriodicTask } from '../periodic-task.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'clock' | 'log'>;
+type TDeps = Pick<TAccountsDeps, 'db' | 'clock' | 'log'>;
 
 const SWEEP_EVERY_MS = 3_600_000;
 

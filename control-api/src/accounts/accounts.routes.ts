@@ -4,9 +4,9 @@
  * claims the anonymous session's sites once the session confirmed the address). Every answer is
  * private and never cached.
  */
-import { type Request, type Response, Router } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { APP_PATHS, ZEmailCollectionRequestSchema, type TEmailCollectionResponse, type TEmailLinkDescribeResponse } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TAccountsDeps } from './accounts.deps.ts';
 import { ANONYMOUS_CREATOR_COOKIE, setCookie } from '../access/cookies.ts';
 import { principalOf, updatePrincipal } from '../access/principal.ts';
 import { limitByAddress } from '../access/request-limits.ts';
@@ -52,6 +52,7 @@ import {
   verifyEmail,
 } from './accounts.service.ts';
 import { clearSessionCookie, setSessionCookie } from './sessions.ts';
+import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
 
 const PRIVATE = 'private, no-store';
 
@@ -59,15 +60,18 @@ function userAgentOf(req: Request): string | null {
   return req.get('user-agent') ?? null;
 }
 
-export function createAccountRoutes(deps: TAppDeps): Router {
-  const router = Router();
+export function createAccountRoutes(deps: TAccountsDeps): TApiRouters {
+  const routes = createApiRouters();
   const limitReads = limitByAddress(deps.limits.requests.reads);
   const limitWrites = limitByAddress(deps.limits.requests.writes);
 
-  router.use(['/api/auth', '/api/account', '/api/creators/sync', '/api/creators/claim'], (_req, res, next) => {
+  const noStore: RequestHandler = (_req, res, next) => {
     res.set('Cache-Control', PRIVATE);
     next();
-  });
+  };
+  routes.at('/api/auth').use(noStore);
+  routes.at('/api/account').use(noStore);
+  routes.at('/api/creators').use(['/sync', '/claim'], noStore);
 
   /** Sets the new session's cookie and makes it the request's creator (the anonymous cookie is left alone: it is never a session). */
   function signedIn(res: Response, result: TSignedIn): void {
@@ -77,7 +81,7 @@ export function createAccountRoutes(deps: TAppDeps): Router {
   }
 
   // Answered alike whether or not the address has an account: the mailed link finishes the sign-up.
-  router.post('/api/auth/sign-up', limitWrites, async (req, res) => {
+  routes.at('/api/auth').post('/sign-up', limitWrites, async (req, res) => {
     const input = ZSignUpSchema.parse(req.body ?? {});
     const principal = principalOf(res);
     const session = await principal.anonymousSession();
@@ -85,40 +89,40 @@ export function createAccountRoutes(deps: TAppDeps): Router {
     res.status(202).json({ success: true });
   });
 
-  router.post('/api/auth/sign-in', limitWrites, async (req, res) => {
+  routes.at('/api/auth').post('/sign-in', limitWrites, async (req, res) => {
     const result = await signIn(deps, principalOf(res), ZSignInSchema.parse(req.body ?? {}), userAgentOf(req));
     signedIn(res, result);
     res.json({ success: true, creator: result.creator });
   });
 
-  router.post('/api/auth/sign-out', async (_req, res) => {
+  routes.at('/api/auth').post('/sign-out', async (_req, res) => {
     await signOut(deps, principalOf(res));
     clearSessionCookie(deps, res);
     res.json({ success: true });
   });
 
-  router.post('/api/auth/sign-out-everywhere', async (_req, res) => {
+  routes.at('/api/auth').post('/sign-out-everywhere', async (_req, res) => {
     await signOutEverywhere(deps, principalOf(res));
     clearSessionCookie(deps, res);
     res.json({ success: true });
   });
 
-  router.get('/api/auth/session', limitReads, async (_req, res) => {
+  routes.at('/api/auth').get('/session', limitReads, async (_req, res) => {
     res.json({ success: true, creator: await currentCreator(deps, principalOf(res)) });
   });
 
-  router.post('/api/auth/email-link', limitWrites, async (req, res) => {
+  routes.at('/api/auth').post('/email-link', limitWrites, async (req, res) => {
     await requestEmailLink(deps, ZEmailLinkSchema.parse(req.body ?? {}));
     res.status(202).json({ success: true });
   });
 
   // The sign-in link's page names the account before the creator presses the button (nothing is used here).
-  router.post('/api/auth/email-link/describe', limitReads, async (req, res) => {
+  routes.at('/api/auth').post('/email-link/describe', limitReads, async (req, res) => {
     const { token } = ZTokenSchema.parse(req.body ?? {});
     res.json({ success: true, ...(await describeEmailLink(deps, token)) } satisfies TEmailLinkDescribeResponse);
   });
 
-  router.post('/api/auth/email-link/consume', limitWrites, async (req, res) => {
+  routes.at('/api/auth').post('/email-link/consume', limitWrites, async (req, res) => {
     const { token } = ZTokenSchema.parse(req.body ?? {});
     const result = await consumeEmailLink(deps, token, userAgentOf(req));
     signedIn(res, result);
@@ -127,76 +131,76 @@ export function createAccountRoutes(deps: TAppDeps): Router {
     res.json({ success: true, creator: result.creator, returnTo: result.returnTo, claimed: result.claimed });
   });
 
-  router.post('/api/auth/verify-email/request', limitWrites, async (_req, res) => {
+  routes.at('/api/auth').post('/verify-email/request', limitWrites, async (_req, res) => {
     await requestVerification(deps, principalOf(res));
     res.status(202).json({ success: true });
   });
 
-  router.post('/api/auth/verify-email', limitWrites, async (req, res) => {
+  routes.at('/api/auth').post('/verify-email', limitWrites, async (req, res) => {
     const { token } = ZTokenSchema.parse(req.body ?? {});
     res.json({ success: true, creator: await verifyEmail(deps, token) });
   });
 
   // The link mailed to the previous address of an address change: the address comes back, every
   // session ends, and the one who opened it is signed in here.
-  router.post('/api/auth/email-change/undo', limitWrites, async (req, res) => {
+  routes.at('/api/auth').post('/email-change/undo', limitWrites, async (req, res) => {
     const { token } = ZTokenSchema.parse(req.body ?? {});
     const result = await undoEmailChange(deps, token, userAgentOf(req));
     signedIn(res, result);
     res.json({ success: true, creator: result.creator });
   });
 
-  router.post('/api/auth/password-reset/request', limitWrites, async (req, res) => {
+  routes.at('/api/auth').post('/password-reset/request', limitWrites, async (req, res) => {
     await requestPasswordReset(deps, ZPasswordResetRequestSchema.parse(req.body ?? {}).email);
     res.status(202).json({ success: true });
   });
 
-  router.post('/api/auth/password-reset', limitWrites, async (req, res) => {
+  routes.at('/api/auth').post('/password-reset', limitWrites, async (req, res) => {
     const result = await resetPassword(deps, ZPasswordResetSchema.parse(req.body ?? {}), userAgentOf(req));
     signedIn(res, result);
     res.json({ success: true, creator: result.creator });
   });
 
-  router.get('/api/account', limitReads, async (_req, res) => {
+  routes.at('/api/account').get('/', limitReads, async (_req, res) => {
     res.json({ success: true, ...(await describeAccount(deps, principalOf(res))) });
   });
 
-  router.patch('/api/account', limitWrites, async (req, res) => {
+  routes.at('/api/account').patch('/', limitWrites, async (req, res) => {
     res.json({ success: true, creator: await renameAccount(deps, principalOf(res), ZAccountPatchSchema.parse(req.body ?? {})) });
   });
 
-  router.post('/api/account/email', limitWrites, async (req, res) => {
+  routes.at('/api/account').post('/email', limitWrites, async (req, res) => {
     await requestEmailChange(deps, principalOf(res), ZEmailChangeSchema.parse(req.body ?? {}));
     res.status(202).json({ success: true });
   });
 
-  router.delete('/api/account/email', limitWrites, async (_req, res) => {
+  routes.at('/api/account').delete('/email', limitWrites, async (_req, res) => {
     await cancelEmailChange(deps, principalOf(res));
     res.json({ success: true });
   });
 
-  router.post('/api/account/password', limitWrites, async (req, res) => {
+  routes.at('/api/account').post('/password', limitWrites, async (req, res) => {
     await changePassword(deps, principalOf(res), ZPasswordChangeSchema.parse(req.body ?? {}));
     res.json({ success: true });
   });
 
-  router.delete('/api/account/sessions/:id', limitWrites, async (req, res) => {
+  routes.at('/api/account').delete('/sessions/:id', limitWrites, async (req, res) => {
     const { wasCurrent } = await endSession(deps, principalOf(res), String(req.params.id));
     if (wasCurrent) clearSessionCookie(deps, res);
     res.json({ success: true });
   });
 
-  router.delete('/api/account', limitWrites, async (req, res) => {
+  routes.at('/api/account').delete('/', limitWrites, async (req, res) => {
     await deleteAccount(deps, principalOf(res), ZDeleteAccountSchema.parse(req.body ?? {}));
     clearSessionCookie(deps, res);
     res.json({ success: true });
   });
 
-  router.post('/api/creators/sync', limitWrites, async (_req, res) => {
+  routes.at('/api/creators').post('/sync', limitWrites, async (_req, res) => {
     res.json({ success: true, creator: await syncCreator(deps, principalOf(res)) });
   });
 
-  router.post('/api/creators/claim', limitWrites, async (req, res) => {
+  routes.at('/api/creators').post('/claim', limitWrites, async (req, res) => {
     const { anonymousSessionId } = ZClaimSchema.parse(req.body ?? {});
     const result = await claimSites(deps, principalOf(res), anonymousSessionId);
     if (result.hadSession) setCookie(res, deps.config, ANONYMOUS_CREATOR_COOKIE, '', 0);
@@ -208,7 +212,7 @@ export function createAccountRoutes(deps: TAppDeps): Router {
   // any address here, and a claim link to an address that did not ask would put a stranger's sites in
   // its account. An address not confirmed yet gets the confirmation message (collectEmail asks for
   // it); confirming it mails the claim link (email.routes.ts). Without sites, a plain sign-in link.
-  router.post('/api/email-collection', limitWrites, async (req, res) => {
+  routes.at('/api/email-collection').post('/', limitWrites, async (req, res) => {
     const input = ZEmailCollectionRequestSchema.parse(req.body ?? {});
     const principal = principalOf(res);
     await collectEmail(deps, principal, input);
@@ -235,5 +239,5 @@ export function createAccountRoutes(deps: TAppDeps): Router {
     res.status(201).json({ success: true, sent } satisfies TEmailCollectionResponse);
   });
 
-  return router;
+  return routes.routers;
 }

@@ -8,7 +8,7 @@
  * return.
  */
 import type { z } from 'zod';
-import type { TAppDeps } from '../deps.ts';
+import type { TAccountsDeps } from './accounts.deps.ts';
 import { newId } from '../db/ids.ts';
 import type { TAccountTokenPurpose } from '../db/tables.ts';
 import { AppError } from '../http/app-error.ts';
@@ -58,11 +58,10 @@ import { hashSecret, randomSecret } from './secret-tokens.ts';
 import { requireRecentAuthentication } from './recent-auth.ts';
 import { deleteSession, deleteSessionOfCreator, deleteSessionsOfCreator, listSessionsOfCreator } from './sessions.repository.ts';
 import { createSession, sessionsEndedOpenedBy, type TNewSession } from './sessions.ts';
+import { HOUR_MS, MINUTE_MS } from '../clock.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'mailer' | 'limits' | 'storage' | 'stripe'>;
+type TDeps = Pick<TAccountsDeps, 'db' | 'config' | 'clock' | 'log' | 'mailer' | 'limits' | 'storage' | 'stripe'>;
 
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
 const TOKEN_TTL_MS: Record<TAccountTokenPurpose, number> = {
   sign_in_link: 15 * MINUTE_MS,
   verify_email: 24 * HOUR_MS,
@@ -116,7 +115,7 @@ function toPublic(row: TCreatorRow): TCreatorPublic {
   };
 }
 
-async function creatorRowOf(deps: Pick<TAppDeps, 'db'>, creator: TSignedInCreator): Promise<TCreatorRow> {
+async function creatorRowOf(deps: Pick<TAccountsDeps, 'db'>, creator: TSignedInCreator): Promise<TCreatorRow> {
   const row = await findCreatorById(deps.db, creator.id);
   // The session's join found the creator a moment ago; gone now means deleted meanwhile.
   if (!row) throw new AppError('unauthorized', 'Authentication required. Please sign in and try again.');
@@ -179,14 +178,14 @@ async function sendLink(
   });
 }
 
-async function useToken(deps: Pick<TAppDeps, 'db' | 'clock'>, token: string, purpose: TAccountTokenPurpose, gone = LINK_GONE) {
+async function useToken(deps: Pick<TAccountsDeps, 'db' | 'clock'>, token: string, purpose: TAccountTokenPurpose, gone = LINK_GONE) {
   const row = await useAccountToken(deps.db, hashSecret(token), purpose, deps.clock.now());
   if (!row) throw new AppError('gone', gone);
   return row;
 }
 
 /** A session opened by an emailed link: for 10 minutes it proves the owner of an account without a password (recent-auth.ts). */
-async function createLinkSession(deps: Pick<TAppDeps, 'db' | 'clock'>, creatorId: string, userAgent: string | null): Promise<TNewSession> {
+async function createLinkSession(deps: Pick<TAccountsDeps, 'db' | 'clock'>, creatorId: string, userAgent: string | null): Promise<TNewSession> {
   return await createSession(deps, creatorId, userAgent, { openedByLink: true });
 }
 
@@ -213,7 +212,7 @@ async function sendUndoNotice(deps: TDeps, kind: 'email_change_requested' | 'ema
  * Sites that would take the account past its plan's active sites are refused all together
  * (site_limit_reached): nothing moves, and the session can be claimed once there is room.
  */
-async function claimInto(deps: Pick<TAppDeps, 'db' | 'clock' | 'config'>, sessionId: string, creatorId: string): Promise<number | null> {
+async function claimInto(deps: Pick<TAccountsDeps, 'db' | 'clock' | 'config'>, sessionId: string, creatorId: string): Promise<number | null> {
   const now = deps.clock.now();
   const claimed = await claimAnonymousSession(deps.db, sessionId, creatorId, now, (trx, activeSites) => assertSiteRoomIn(deps, trx, creatorId, activeSites));
   if (claimed !== null) {
@@ -232,7 +231,7 @@ function unlessSiteLimit(err: unknown): null {
  * Notifications to a creator go only to verified addresses: the account's address, once its link
  * proved it, counts as confirmed for the account's sites (unless it unsubscribed).
  */
-async function accountAddressVerified(deps: Pick<TAppDeps, 'db' | 'clock'>, creatorId: string, email: string): Promise<void> {
+async function accountAddressVerified(deps: Pick<TAccountsDeps, 'db' | 'clock'>, creatorId: string, email: string): Promise<void> {
   await confirmEmailAddressOfOwner(deps.db, { id: newId(), email, ownerKey: ownerKeyOf({ id: creatorId, owner_creator_id: creatorId }), now: deps.clock.now() });
 }
 
@@ -316,26 +315,26 @@ export async function signIn(deps: TDeps, principal: TPrincipal, input: z.output
   return { creator: toPublic(row), session: await createSession(deps, row.id, userAgent) };
 }
 
-export async function signOut(deps: Pick<TAppDeps, 'db'>, principal: TPrincipal): Promise<void> {
+export async function signOut(deps: Pick<TAccountsDeps, 'db'>, principal: TPrincipal): Promise<void> {
   const creator = await principal.signedInCreator();
   if (creator) await deleteSession(deps.db, creator.sessionId);
 }
 
 /** Ends every session and every unused link of the account (an address change waiting for confirmation included). */
-export async function signOutEverywhere(deps: Pick<TAppDeps, 'db' | 'clock'>, principal: TPrincipal): Promise<void> {
+export async function signOutEverywhere(deps: Pick<TAccountsDeps, 'db' | 'clock'>, principal: TPrincipal): Promise<void> {
   const creator = await requireSignedInCreator(principal);
   await deleteSessionsOfCreator(deps.db, creator.id);
   await expireUnusedTokensOfAccount(deps.db, creator.id, deps.clock.now());
 }
 
-export async function currentCreator(deps: Pick<TAppDeps, 'db'>, principal: TPrincipal): Promise<TCreatorPublic | null> {
+export async function currentCreator(deps: Pick<TAccountsDeps, 'db'>, principal: TPrincipal): Promise<TCreatorPublic | null> {
   const creator = await principal.signedInCreator();
   if (!creator) return null;
   const row = await findCreatorById(deps.db, creator.id);
   return row ? { ...toPublic(row), ...(creator.linkSignedInAt !== null ? { signedInByLink: true } : {}) } : null;
 }
 
-export async function requireCurrentCreator(deps: Pick<TAppDeps, 'db'>, principal: TPrincipal): Promise<TCreatorPublic> {
+export async function requireCurrentCreator(deps: Pick<TAccountsDeps, 'db'>, principal: TPrincipal): Promise<TCreatorPublic> {
   return toPublic(await creatorRowOf(deps, await requireSignedInCreator(principal)));
 }
 
@@ -359,7 +358,7 @@ export async function requestEmailLink(deps: TDeps, input: z.output<typeof ZEmai
  * every other session and every unused link (an address change its maker asked for included) end,
  * so only the address's owner is left holding it.
  */
-async function markVerified(deps: Pick<TAppDeps, 'db' | 'clock'>, row: TCreatorRow): Promise<void> {
+async function markVerified(deps: Pick<TAccountsDeps, 'db' | 'clock'>, row: TCreatorRow): Promise<void> {
   if (row.email_verified_at !== null) return;
   const now = deps.clock.now();
   await updateCreator(deps.db, row.id, { emailVerifiedAt: now, passwordHash: null, now });
@@ -398,7 +397,7 @@ export async function consumeEmailLink(deps: TDeps, token: string, userAgent: st
  * What a sign-in link's page shows before the link is used: the address it signs in as, and whether
  * it adds sites to that account. 410 (LINK_GONE) for a link that can no longer be used.
  */
-export async function describeEmailLink(deps: Pick<TAppDeps, 'db' | 'clock'>, token: string): Promise<{ email: string; addsSites: boolean }> {
+export async function describeEmailLink(deps: Pick<TAccountsDeps, 'db' | 'clock'>, token: string): Promise<{ email: string; addsSites: boolean }> {
   const link = await findUsableAccountToken(deps.db, hashSecret(token), 'sign_in_link', deps.clock.now());
   if (!link) throw new AppError('gone', LINK_GONE);
   return { email: link.email, addsSites: link.anonymous_session_id !== null };
@@ -463,7 +462,7 @@ export async function resetPassword(deps: TDeps, input: z.output<typeof ZPasswor
 }
 
 export async function describeAccount(
-  deps: Pick<TAppDeps, 'db' | 'clock'>,
+  deps: Pick<TAccountsDeps, 'db' | 'clock'>,
   principal: TPrincipal,
 ): Promise<{ creator: TCreatorPublic; sessions: TAccountSession[]; pendingEmail: string | null; hasPassword: boolean }> {
   const signedIn = await requireSignedInCreator(principal);
@@ -485,7 +484,7 @@ export async function describeAccount(
   };
 }
 
-export async function renameAccount(deps: Pick<TAppDeps, 'db' | 'clock'>, principal: TPrincipal, input: z.output<typeof ZAccountPatchSchema>): Promise<TCreatorPublic> {
+export async function renameAccount(deps: Pick<TAccountsDeps, 'db' | 'clock'>, principal: TPrincipal, input: z.output<typeof ZAccountPatchSchema>): Promise<TCreatorPublic> {
   const creator = await requireSignedInCreator(principal);
   await updateCreator(deps.db, creator.id, { name: input.name, now: deps.clock.now() });
   return toPublic(await creatorRowOf(deps, creator));
@@ -509,7 +508,7 @@ export async function requestEmailChange(deps: TDeps, principal: TPrincipal, inp
 }
 
 /** Cancels the address change waiting for its confirmation link: that link answers as expired from now on. */
-export async function cancelEmailChange(deps: Pick<TAppDeps, 'db' | 'clock'>, principal: TPrincipal): Promise<void> {
+export async function cancelEmailChange(deps: Pick<TAccountsDeps, 'db' | 'clock'>, principal: TPrincipal): Promise<void> {
   const row = await creatorRowOf(deps, await requireSignedInCreator(principal));
   await expirePendingEmailChanges(deps.db, row.id, row.email, deps.clock.now());
 }
@@ -553,7 +552,7 @@ export async function changePassword(deps: TDeps, principal: TPrincipal, input: 
 }
 
 /** Ends one of the creator's sessions; says whether it was the one asking (its cookie is then cleared). */
-export async function endSession(deps: Pick<TAppDeps, 'db'>, principal: TPrincipal, sessionId: string): Promise<{ wasCurrent: boolean }> {
+export async function endSession(deps: Pick<TAccountsDeps, 'db'>, principal: TPrincipal, sessionId: string): Promise<{ wasCurrent: boolean }> {
   const creator = await requireSignedInCreator(principal);
   if (!(await deleteSessionOfCreator(deps.db, creator.id, sessionId))) throw new AppError('not_found', 'Session not found');
   return { wasCurrent: sessionId === creator.sessionId };
@@ -588,7 +587,7 @@ export async function deleteAccount(deps: TDeps, principal: TPrincipal, input: z
   void sweepExpiredSites(deps).catch((err: unknown) => deps.log.error({ err }, 'sweeping a deleted account’s sites failed'));
 }
 
-export async function syncCreator(deps: Pick<TAppDeps, 'db'>, principal: TPrincipal): Promise<TCreatorPublic> {
+export async function syncCreator(deps: Pick<TAccountsDeps, 'db'>, principal: TPrincipal): Promise<TCreatorPublic> {
   return requireCurrentCreator(deps, principal);
 }
 
@@ -599,7 +598,7 @@ export async function syncCreator(deps: Pick<TAppDeps, 'db'>, principal: TPrinci
  * address like any other lookup by id.
  */
 export async function claimSites(
-  deps: Pick<TAppDeps, 'db' | 'config' | 'clock' | 'limits' | 'analytics'>,
+  deps: Pick<TAccountsDeps, 'db' | 'config' | 'clock' | 'limits' | 'analytics'>,
   principal: TPrincipal,
   anonymousSessionId: string | undefined,
 ): Promise<{ claimed: number; projects: TAnonymousProject[]; hadSession: boolean }> {

@@ -5,7 +5,7 @@
  * account, so a session cannot be used to guess it); an account without one asks from a session
  * that a sign-in link mailed to its current address opened within the last 10 minutes.
  */
-import type { TAppDeps } from '../deps.ts';
+import type { TAccountsDeps } from './accounts.deps.ts';
 import type { TSignedInCreator } from '../access/principal.ts';
 import { rateLimitedError } from '../access/rate-limiter.ts';
 import { AppError } from '../http/app-error.ts';
@@ -19,7 +19,12 @@ export const RECENT_SIGN_IN_NEEDED = 'For your safety, confirm it’s you first:
 const TOO_MANY_GUESSES = 'Too many wrong passwords. Please try again later.';
 
 /** Passes when the request proves the owner (the current password, or a fresh sign-in link); throws otherwise. */
-export async function requireRecentAuthentication(deps: Pick<TAppDeps, 'db' | 'clock' | 'limits'>, signedIn: TSignedInCreator, row: TCreatorRow, password: string): Promise<void> {
+export async function requireRecentAuthentication(
+  deps: Pick<TAccountsDeps, 'db' | 'clock' | 'limits'>,
+  signedIn: TSignedInCreator,
+  row: TCreatorRow,
+  password: string,
+): Promise<void> {
   if (row.password_hash !== null) {
     // Taken before the check and given back when it passes, so parallel guesses cannot exceed it.
     const failures = deps.limits.accounts.signInFailuresByAccount;

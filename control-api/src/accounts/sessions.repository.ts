@@ -1,6 +1,6 @@
 /** Signed-in creator sessions: the only module that queries auth_sessions. */
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../db/tables.ts';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { AuthSessionsTable, Database } from '../db/tables.ts';
 
 type TDb = Kysely<Database> | Transaction<Database>;
 
@@ -18,13 +18,7 @@ export interface TSessionWithCreator {
   link_signed_in_at: number | null;
 }
 
-export interface TSessionRow {
-  id: string;
-  created_at: number;
-  last_used_at: number;
-  expires_at: number;
-  user_agent: string | null;
-}
+export type TSessionRow = Pick<Selectable<AuthSessionsTable>, 'id' | 'created_at' | 'last_used_at' | 'expires_at' | 'user_agent'>;
 
 export async function insertSession(
   db: TDb,

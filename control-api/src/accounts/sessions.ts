@@ -10,15 +10,15 @@
  */
 import type { Response } from 'express';
 import { SIGN_IN_SESSION_DAYS } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TAccountsDeps } from './accounts.deps.ts';
 import { CREATOR_SESSION_COOKIE, setCookie } from '../access/cookies.ts';
 import type { TCreatorSessionLookup } from '../access/principal.ts';
 import { hashSecret, randomSecret, SECRET_PATTERN, sameHash } from './secret-tokens.ts';
 import { deleteSession, findSessionWithCreator, insertSession, touchSession } from './sessions.repository.ts';
+import { DAY_MS } from '../clock.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'clock'>;
+type TDeps = Pick<TAccountsDeps, 'db' | 'clock'>;
 
-const DAY_MS = 86_400_000;
 export const SESSION_TTL_MS = SIGN_IN_SESSION_DAYS * DAY_MS;
 /** However active, a session ends this long after the sign-in that made it. */
 export const SESSION_MAX_LIFETIME_MS = 90 * DAY_MS;
@@ -100,10 +100,10 @@ export async function validateSessionToken(deps: TDeps, token: string): Promise<
 }
 
 /** Sets the session cookie to last until the session does. */
-export function setSessionCookie(deps: Pick<TAppDeps, 'config' | 'clock'>, res: Response, session: { token: string; expiresAt: number }): void {
+export function setSessionCookie(deps: Pick<TAccountsDeps, 'config' | 'clock'>, res: Response, session: { token: string; expiresAt: number }): void {
   setCookie(res, deps.config, CREATOR_SESSION_COOKIE, session.token, session.expiresAt - deps.clock.now());
 }
 
-export function clearSessionCookie(deps: Pick<TAppDeps, 'config'>, res: Response): void {
+export function clearSessionCookie(deps: Pick<TAccountsDeps, 'config'>, res: Response): void {
   setCookie(res, deps.config, CREATOR_SESSION_COOKIE, '', 0);
 }

@@ -1,10 +1,11 @@
 /** Analytics and product events: the only module that queries analytics_events and product_events. */
-import { PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { TActivityType } from '@dropsite/shared';
-import type { Database } from '../db/tables.ts';
+import type { AnalyticsEventsTable, Database } from '../db/tables.ts';
 import { compiledQuery, type TQueryCache } from '../db/compiled-query.ts';
 import { createTurnBatcher } from '../db/turn-batch.ts';
 import type { TCountedView } from './view-ledger.ts';
+import { DAY_MS } from '../clock.ts';
 
 type TDb = Kysely<Database> | Transaction<Database>;
 
@@ -195,7 +196,6 @@ export function insertAnalyticsEvent(db: TDb, event: TNewAnalyticsEvent): Promis
   return insertEvents(db, [event]);
 }
 
-const DAY_MS = 86_400_000;
 /** The scope of a site's own rollup rows (a file's are its id). */
 export const SITE_SCOPE = '';
 
@@ -510,12 +510,7 @@ export async function countPageViewsByProject(db: TDb, projectIds: readonly stri
   return out;
 }
 
-export interface TActivityRow {
-  type: string;
-  details: string;
-  created_at: number;
-  file_id: string | null;
-}
+export type TActivityRow = Pick<Selectable<AnalyticsEventsTable>, 'type' | 'details' | 'created_at' | 'file_id'>;
 
 /** The newest events of a site or file (after `since` and up to `until`, when given), newest first. */
 export async function listRecentActivity(

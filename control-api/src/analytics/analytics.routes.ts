@@ -1,20 +1,20 @@
 /** The page's view beacon, the email modal's events, and the creator's analytics panel. */
-import { Router } from 'express';
 import { ZAnalyticsQuerySchema, ZProductEventRequestSchema, ZViewBeaconRequestSchema, type TAnalyticsResponse } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TAnalyticsDeps } from './analytics.deps.ts';
 import { principalOf } from '../access/principal.ts';
 import { limitByAddress } from '../access/request-limits.ts';
 import { createVisitorCookieMiddleware, visitorIdOf } from '../access/visitor-id.ts';
 import { openEngagementTarget } from '../engagement/engagement.service.ts';
 import { recordVisitor } from '../visitors/visitor-record.ts';
 import { getOwnAnalytics, recordProductEvent, recordView } from './analytics.service.ts';
+import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
 
-export function createAnalyticsRoutes(deps: TAppDeps): Router {
-  const router = Router();
+export function createAnalyticsRoutes(deps: TAnalyticsDeps): TApiRouters {
+  const routes = createApiRouters();
   const limits = deps.limits.requests;
   const visitor = createVisitorCookieMiddleware(deps);
 
-  router.post('/api/analytics/view', limitByAddress(limits.reads), visitor, async (req, res) => {
+  routes.at('/api/analytics').post('/view', limitByAddress(limits.reads), visitor, async (req, res) => {
     const input = ZViewBeaconRequestSchema.parse(req.body ?? {});
     const { site, file } = await openEngagementTarget(deps, principalOf(res), input.projectId, input.fileId ?? null, 'analytics');
     const visitorId = visitorIdOf(res);
@@ -23,17 +23,17 @@ export function createAnalyticsRoutes(deps: TAppDeps): Router {
     res.set('Cache-Control', 'no-store').json({ success: true, counted });
   });
 
-  router.post('/api/analytics/events', limitByAddress(limits.writes), async (req, res) => {
+  routes.at('/api/analytics').post('/events', limitByAddress(limits.writes), async (req, res) => {
     const input = ZProductEventRequestSchema.parse(req.body ?? {});
     await recordProductEvent(deps, principalOf(res), input);
     res.status(201).json({ success: true });
   });
 
-  router.get('/api/analytics', limitByAddress(limits.reads), async (req, res) => {
+  routes.at('/api/analytics').get('/', limitByAddress(limits.reads), async (req, res) => {
     const query = ZAnalyticsQuerySchema.parse(req.query);
     const analytics = await getOwnAnalytics(deps, principalOf(res), query);
     res.set('Cache-Control', 'private, no-store').json({ success: true, projectId: query.projectId, fileId: query.fileId ?? null, analytics } satisfies TAnalyticsResponse);
   });
 
-  return router;
+  return routes.routers;
 }

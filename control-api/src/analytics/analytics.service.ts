@@ -13,24 +13,23 @@ import {
   type ZAnalyticsQuerySchema,
   type ZProductEventRequestSchema,
 } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TAnalyticsDeps } from './analytics.deps.ts';
 import type { TClaim } from '../access/limiter-store.ts';
 import { newId, newTimeOrderedId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
 import { findProjectById, parseSiteSettings, projectExists } from '../projects/projects.repository.ts';
 import { isProjectOwner, type TPrincipal } from '../access/principal.ts';
-import { countEngagement, listRecentEngagement } from '../engagement/engagement.repository.ts';
+import { countEngagement, engagementEventOf, listRecentEngagement } from '../engagement/engagement.repository.ts';
 import { findSiteFile } from '../engagement/engagement.service.ts';
 import { describeEngagement, toOneLine } from '../notifications/notification-messages.ts';
 import { countTraffic, dayOf, insertProductEvent, listDailyTraffic, listRecentActivity } from './analytics.repository.ts';
+import { DAY_MS } from '../clock.ts';
 
-const DAY_MS = 86_400_000;
-
-type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'caches' | 'analytics'>;
+type TDeps = Pick<TAnalyticsDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'caches' | 'analytics'>;
 
 /** Records a view of the site (fileId null) or of one of its files unless this visitor's was counted within the window. */
 export async function recordView(
-  deps: TDeps & Pick<TAppDeps, 'limits'>,
+  deps: TDeps & Pick<TAnalyticsDeps, 'limits'>,
   view: { projectId: string; fileId: string | null; fileName: string | null; visitorId: string },
 ): Promise<boolean> {
   const now = deps.clock.now();
@@ -127,15 +126,7 @@ export async function listActivity(
     if (type.success) merged.push({ type: type.data, details: row.details, timestamp: new Date(row.created_at).toISOString(), fileId: row.file_id, at: row.created_at });
   }
   for (const row of engagement) {
-    const details = describeEngagement({
-      type: row.kind,
-      projectId: row.projectId,
-      fileId: row.fileId,
-      fileName: row.fileName,
-      visitorName: row.userName,
-      ...(row.text !== null ? { text: row.text } : {}),
-      ...(row.status !== null ? { status: row.status } : {}),
-    });
+    const details = describeEngagement(engagementEventOf(row));
     merged.push({ type: row.kind, details, timestamp: new Date(row.at).toISOString(), fileId: row.fileId, at: row.at });
   }
   // Stable: for equal times the engagement (written after the view that led to it) comes first.

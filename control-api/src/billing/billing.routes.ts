@@ -3,49 +3,50 @@
  * signed-in session only (a `userEmail` query is accepted and ignored); the webhook reads its raw
  * body, so it is mounted before the app's JSON parser (createBillingWebhookRoutes).
  */
-import express, { Router } from 'express';
+import express from 'express';
 import { ZCheckoutRequestSchema, type TBillingRedirectResponse, type TSubscriptionResponse, type TTrialResponse, type TUsageResponse } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TBillingDeps } from './billing.deps.ts';
 import { principalOf, requireSignedInCreator } from '../access/principal.ts';
 import { clientAddress, limitByAddress } from '../access/request-limits.ts';
 import { createCheckout, createPortal, describeSubscription, describeUsage, startCreatorTrial } from './billing.service.ts';
 import { applyWebhookEvent, verifyWebhook } from './webhook.service.ts';
+import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
 
 const PRIVATE = 'private, no-store';
 /** Stripe's events are a few kilobytes; a subscription with many items stays well under this. */
 const WEBHOOK_BODY_LIMIT = '512kb';
 
-export function createBillingRoutes(deps: TAppDeps): Router {
-  const router = Router();
+export function createBillingRoutes(deps: TBillingDeps): TApiRouters {
+  const routes = createApiRouters();
   const limitReads = limitByAddress(deps.limits.requests.reads);
   const limitWrites = limitByAddress(deps.limits.requests.writes);
 
-  router.get('/api/billing/subscription', limitReads, async (_req, res) => {
+  routes.at('/api/billing').get('/subscription', limitReads, async (_req, res) => {
     const creator = await requireSignedInCreator(principalOf(res));
     const subscription = await describeSubscription(deps, creator.id);
     res.set('Cache-Control', PRIVATE).json({ success: true, subscription, billing_configured: deps.stripe !== undefined } satisfies TSubscriptionResponse);
   });
 
-  router.get('/api/billing/usage', limitReads, async (_req, res) => {
+  routes.at('/api/billing').get('/usage', limitReads, async (_req, res) => {
     const creator = await requireSignedInCreator(principalOf(res));
     const usage = await describeUsage(deps, creator.id);
     res.set('Cache-Control', PRIVATE).json({ success: true, ...usage } satisfies TUsageResponse);
   });
 
-  router.post('/api/billing/checkout', limitWrites, async (req, res) => {
+  routes.at('/api/billing').post('/checkout', limitWrites, async (req, res) => {
     const creator = await requireSignedInCreator(principalOf(res));
     const input = ZCheckoutRequestSchema.parse(req.body ?? {});
     const url = await createCheckout(deps, creator, input);
     res.set('Cache-Control', PRIVATE).json({ success: true, url } satisfies TBillingRedirectResponse);
   });
 
-  router.post('/api/billing/portal', limitWrites, async (_req, res) => {
+  routes.at('/api/billing').post('/portal', limitWrites, async (_req, res) => {
     const creator = await requireSignedInCreator(principalOf(res));
     const url = await createPortal(deps, creator);
     res.set('Cache-Control', PRIVATE).json({ success: true, url } satisfies TBillingRedirectResponse);
   });
 
-  router.post('/api/billing/trial', limitWrites, async (req, res) => {
+  routes.at('/api/billing').post('/trial', limitWrites, async (req, res) => {
     const creator = await requireSignedInCreator(principalOf(res));
     const subscription = await startCreatorTrial(deps, creator.id, clientAddress(req));
     res
@@ -54,17 +55,17 @@ export function createBillingRoutes(deps: TAppDeps): Router {
       .json({ success: true, subscription } satisfies TTrialResponse);
   });
 
-  return router;
+  return routes.routers;
 }
 
 /** POST /api/billing/webhook: Stripe's signed events, over the raw body. */
-export function createBillingWebhookRoutes(deps: TAppDeps): Router {
-  const router = Router();
-  router.post('/api/billing/webhook', express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }), async (req, res) => {
+export function createBillingWebhookRoutes(deps: TBillingDeps): TApiRouters {
+  const routes = createApiRouters();
+  routes.at('/api/billing').post('/webhook', express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }), async (req, res) => {
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const event = verifyWebhook(deps, body, req.get('stripe-signature'));
     const outcome = await applyWebhookEvent(deps, event);
     res.set('Cache-Control', 'no-store').json({ received: true, outcome });
   });
-  return router;
+  return routes.routers;
 }

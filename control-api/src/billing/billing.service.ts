@@ -15,7 +15,7 @@ import {
   type TSubscription,
   type TUsageResponse,
 } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TBillingDeps } from './billing.deps.ts';
 import type { TSignedInCreator } from '../access/principal.ts';
 import { AppError } from '../http/app-error.ts';
 import {
@@ -32,10 +32,9 @@ import { billingError } from './billing-error.ts';
 import { deliveryLimitOf, effectivePlanId, planOf } from './plan-of.ts';
 import { readUsage } from './usage.service.ts';
 import { usagePeriodOf } from './usage-period.ts';
+import { DAY_MS } from '../clock.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'stripe' | 'storage'>;
-
-const DAY_MS = 86_400_000;
+type TDeps = Pick<TBillingDeps, 'db' | 'config' | 'clock' | 'log' | 'stripe' | 'storage'>;
 
 function isoOrNull(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
@@ -212,7 +211,7 @@ export async function startCreatorTrial(deps: TDeps, creatorId: string, clientAd
  * (or billing is off while a paid plan runs) it throws billing_unreachable (503) and the account
  * must stay: nothing of it has been deleted yet.
  */
-export async function cancelBillingOfDeletedAccount(deps: Pick<TAppDeps, 'db' | 'log' | 'stripe'>, creatorId: string): Promise<void> {
+export async function cancelBillingOfDeletedAccount(deps: Pick<TBillingDeps, 'db' | 'log' | 'stripe'>, creatorId: string): Promise<void> {
   const row = await findSubscriptionOfCreator(deps.db, creatorId);
   if (!row?.stripe_customer_id) return;
   const stripe = deps.stripe;

@@ -25,14 +25,14 @@ import {
   type TProFeatureSetting,
   withinLimit,
 } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TBillingDeps } from './billing.deps.ts';
 import type { Database } from '../db/tables.ts';
 import { countActiveSites, findSubscriptionOfCreator } from './billing.repository.ts';
 import { billingError } from './billing-error.ts';
 import { deliveryLimitOf, effectivePlanId, planOf } from './plan-of.ts';
 import { storageInUse } from './usage.service.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'clock' | 'config'>;
+type TDeps = Pick<TBillingDeps, 'db' | 'clock' | 'config'>;
 
 /** The switches only paid plans may turn on (the catalogue's PRO_FEATURES). */
 type TFeatureSettings = Partial<Record<TProFeatureSetting, boolean | undefined>>;
@@ -46,13 +46,8 @@ async function planOfOwner(deps: TDeps, ownerCreatorId: string | null): Promise<
   return ownerCreatorId ? planOf(await planIdOfCreator(deps, ownerCreatorId)) : PLANS.free;
 }
 
-/** Largest delivery the owner may send now (what a streamed upload is cut at). */
-export async function deliveryLimitOfOwner(deps: TDeps, ownerCreatorId: string | null): Promise<number> {
-  return deliveryLimitOf(await planOfOwner(deps, ownerCreatorId), deps.config.maxUploadBytes);
-}
-
 /** The most bytes any plan may send in one delivery (the multipart parser's own cap; each request is cut at its owner's). */
-export function largestDeliveryLimit(deps: Pick<TAppDeps, 'config'>): number {
+export function largestDeliveryLimit(deps: Pick<TBillingDeps, 'config'>): number {
   return Math.max(...Object.values(PLANS).map((plan) => deliveryLimitOf(plan, deps.config.maxUploadBytes)));
 }
 
@@ -78,19 +73,25 @@ export interface TUploadCheck {
   settings?: TFeatureSettings | undefined;
 }
 
-/** Refuses an upload past the owner's plan; answers the owner's storage left (bytes, Infinity for unlimited). */
-export async function assertUploadAllowed(deps: TDeps, check: TUploadCheck): Promise<number> {
+/** What an upload the plan allows may still take: its delivery size, and the owner's storage left (bytes, Infinity for unlimited). */
+export interface TUploadRoom {
+  delivery: number;
+  storageLeft: number;
+}
+
+/** Refuses an upload past the owner's plan (one read of the plan per check); answers the room it leaves. */
+export async function assertUploadAllowed(deps: TDeps, check: TUploadCheck): Promise<TUploadRoom> {
   const plan = await planOfOwner(deps, check.ownerCreatorId);
   const delivery = deliveryLimitOf(plan, deps.config.maxUploadBytes);
   if (check.bytes > delivery) throw billingError('delivery_too_large', { details: { plan_id: plan.id, limit: delivery, used: 0, requested: check.bytes } });
-  if (!check.ownerCreatorId) return Number.POSITIVE_INFINITY;
+  if (!check.ownerCreatorId) return { delivery, storageLeft: Number.POSITIVE_INFINITY };
   if (check.newSite) {
     assertWithinLimit(plan, 'projects', await countActiveSites(deps.db, check.ownerCreatorId, deps.clock.now()), 1);
   }
   const used = Math.max(0, (await storageInUse(deps, check.ownerCreatorId)) - (check.freesBytes ?? 0));
   assertWithinLimit(plan, 'storage', used, check.bytes);
   assertFeatures(plan, check.settings);
-  return plan.limits.storage === -1 ? Number.POSITIVE_INFINITY : plan.limits.storage - used - check.bytes;
+  return { delivery, storageLeft: plan.limits.storage === -1 ? Number.POSITIVE_INFINITY : plan.limits.storage - used - check.bytes };
 }
 
 /**
@@ -104,7 +105,7 @@ async function lockAccountForPlanCheck(trx: Transaction<Database>, creatorId: st
 }
 
 /** assertUploadAllowed inside the transaction that creates the site, with the account held until it commits. */
-export async function assertUploadAllowedIn(deps: TDeps, trx: Transaction<Database>, check: TUploadCheck): Promise<number> {
+export async function assertUploadAllowedIn(deps: TDeps, trx: Transaction<Database>, check: TUploadCheck): Promise<TUploadRoom> {
   if (check.ownerCreatorId) await lockAccountForPlanCheck(trx, check.ownerCreatorId);
   return assertUploadAllowed({ ...deps, db: trx }, check);
 }

@@ -6,11 +6,11 @@
  * an event that did arrive, or arrives later, is applied once; an event dated in the future is
  * skipped like a webhook refuses it.
  */
-import type { TAppDeps } from '../deps.ts';
+import type { TBillingDeps } from './billing.deps.ts';
 import { runPeriodically, type TPeriodicTask } from '../periodic-task.ts';
 import { applyWebhookEvent, parseStripeEvent, type TWebhookOutcome } from './webhook.service.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'stripe'>;
+type TDeps = Pick<TBillingDeps, 'db' | 'config' | 'clock' | 'log' | 'stripe'>;
 
 /** Stripe keeps events 30 days; one run reads at most this many (the next run goes on). */
 const MAX_EVENTS_PER_RUN = 1_000;

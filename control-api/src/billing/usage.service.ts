@@ -6,7 +6,7 @@
  * bytes last found in storage. `npm run usage:recount` recounts everyone and reports drift.
  */
 import { derivedPrefix, type TUsage } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TBillingDeps } from './billing.deps.ts';
 import {
   countActiveSites,
   findLatestUsageRow,
@@ -19,7 +19,7 @@ import {
 } from './billing.repository.ts';
 import { usagePeriodOf } from './usage-period.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'storage' | 'clock' | 'log'>;
+type TDeps = Pick<TBillingDeps, 'db' | 'storage' | 'clock' | 'log'>;
 
 /** Collaborators: the account's owner (multi-user access is not built). */
 const COLLABORATORS_PER_ACCOUNT = 1;
@@ -32,7 +32,7 @@ export interface TCountedUsage {
 }
 
 /** Bytes stored under each content hash's derived prefix (thumbnails, display copies, converted PDFs). */
-async function sumDerivedBytes(deps: Pick<TAppDeps, 'storage'>, hashes: readonly string[]): Promise<number> {
+async function sumDerivedBytes(deps: Pick<TBillingDeps, 'storage'>, hashes: readonly string[]): Promise<number> {
   let total = 0;
   for (const sha256 of hashes) {
     for await (const object of deps.storage.list(derivedPrefix(sha256))) total += object.size;
@@ -99,7 +99,7 @@ export async function readUsage(deps: TDeps, creatorId: string): Promise<TUsage>
 }
 
 /** Storage in use as limits count it: the originals now, plus the derived bytes last found. */
-export async function storageInUse(deps: Pick<TAppDeps, 'db'>, creatorId: string): Promise<number> {
+export async function storageInUse(deps: Pick<TBillingDeps, 'db'>, creatorId: string): Promise<number> {
   const [originals, latest] = await Promise.all([sumOriginalBytes(deps.db, creatorId), findLatestUsageRow(deps.db, creatorId)]);
   return originals + Number(latest?.derived_bytes ?? 0);
 }

@@ -11,7 +11,7 @@
  */
 import { PAYMENT_GRACE_DAYS, type TBillingInterval, type TPaidPlanId } from '@dropsite/shared';
 import { z } from 'zod';
-import type { TAppDeps } from '../deps.ts';
+import type { TBillingDeps } from './billing.deps.ts';
 import type { TStripeConfig } from '../config/config.ts';
 import { AppError } from '../http/app-error.ts';
 import {
@@ -27,10 +27,10 @@ import {
   type TSubscriptionRow,
 } from './billing.repository.ts';
 import { billingError } from './billing-error.ts';
+import { DAY_MS } from '../clock.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'stripe'>;
+type TDeps = Pick<TBillingDeps, 'db' | 'config' | 'clock' | 'stripe'>;
 
-const DAY_MS = 86_400_000;
 /** How far ahead of our clock Stripe's clock may be. */
 const FUTURE_SKEW_MS = 60_000;
 

@@ -1,6 +1,6 @@
 /** Queues builds and runs them: the glue between the queue, the database and the site builder. */
 import type { SiteBuilder } from '@dropsite/builder';
-import type { TAppDeps } from '../deps.ts';
+import type { TBuildsDeps } from './builds.deps.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
 import { UnrecoverableBuildError, type TBuildProcessor } from '../queue/build-queue.ts';
@@ -12,7 +12,7 @@ import { currentRequestId, runInRequestContext } from '../observability/request-
 import { insertBuild, markBuildFailed, markBuildRunning, markBuildSucceeded, updateBuildProgress } from './builds.repository.ts';
 
 /** Records a build for this project version (once) and puts it on the queue. */
-export async function enqueueProjectBuild(deps: TAppDeps, projectId: string, version: number): Promise<string> {
+export async function enqueueProjectBuild(deps: TBuildsDeps, projectId: string, version: number): Promise<string> {
   const build = await insertBuild(deps.db, { id: newId(), projectId, version, now: deps.clock.now() });
   try {
     // The request that asked for it (a publish, an edit) travels with the job into the builder's log lines.
@@ -29,13 +29,13 @@ export async function enqueueProjectBuild(deps: TAppDeps, projectId: string, ver
  * The job processor. Idempotent: a retried or duplicated job renders the same site,
  * and a job for an older version than the project's current one is skipped (the newest wins).
  */
-export function createBuildProcessor(deps: Pick<TAppDeps, 'db' | 'clock' | 'log' | 'config' | 'storage' | 'metrics'>, builder: Pick<SiteBuilder, 'buildSite'>): TBuildProcessor {
+export function createBuildProcessor(deps: Pick<TBuildsDeps, 'db' | 'clock' | 'log' | 'config' | 'storage' | 'metrics'>, builder: Pick<SiteBuilder, 'buildSite'>): TBuildProcessor {
   const process = processBuild(deps, builder);
   // Every log line of the build, the builder's included, names the request that queued it.
   return (job, reportProgress) => (job.requestId === undefined ? process(job, reportProgress) : runInRequestContext(job.requestId, () => process(job, reportProgress)));
 }
 
-function processBuild(deps: Pick<TAppDeps, 'db' | 'clock' | 'log' | 'config' | 'storage' | 'metrics'>, builder: Pick<SiteBuilder, 'buildSite'>): TBuildProcessor {
+function processBuild(deps: Pick<TBuildsDeps, 'db' | 'clock' | 'log' | 'config' | 'storage' | 'metrics'>, builder: Pick<SiteBuilder, 'buildSite'>): TBuildProcessor {
   return async (job, reportProgress) => {
     const { db, clock, log, metrics } = deps;
     const project = await findProjectById(db, job.projectId);

@@ -7,7 +7,7 @@
  * when its rebuild fails. Visitors see the building page for the moments the rebuild takes.
  */
 import { STORED_CODINGS, siteHtmlKey, siteHtmlVariantKey } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TBuildsDeps } from './builds.deps.ts';
 import { bumpProjectVersion, listLiveProjects } from '../projects/projects.repository.ts';
 import { enqueueProjectBuild } from './builds.service.ts';
 import { withdrawPublicPage } from '../edge/public-page.ts';
@@ -19,7 +19,7 @@ export interface TPendingRebuildsResult {
   queued: number;
 }
 
-export async function runPendingSiteRebuilds(deps: TAppDeps): Promise<TPendingRebuildsResult> {
+export async function runPendingSiteRebuilds(deps: TBuildsDeps): Promise<TPendingRebuildsResult> {
   const { db, log } = deps;
   const requests = await db.selectFrom('pending_site_rebuilds').selectAll().orderBy('requested_at').execute();
   const result: TPendingRebuildsResult = { reasons: [], queued: 0 };

@@ -14,7 +14,7 @@ import { createTestDatabase, isDialectAvailable, makeProjectRow, TEST_DIALECTS, 
 import { createInlineQueue } from '../queue/inline-queue.ts';
 import { loadConfig } from '../config/config.ts';
 import { createLogger } from '../logger.ts';
-import type { TAppDeps } from '../deps.ts';
+import type { TBuildsDeps } from './builds.deps.ts';
 import { PUBLIC_SITE_PAGES_REBUILD, up } from '../db/migrations/2026_11_24_1800_public_site_pages.ts';
 import { runPendingSiteRebuilds } from './pending-site-rebuilds.ts';
 
@@ -71,7 +71,7 @@ for (const dialect of TEST_DIALECTS) {
       const queue = createInlineQueue({ defaultAttempts: 1, defaultBackoffMs: 10 });
       const storageDir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-pages-migration-'));
       const storage = createDiskStorage(storageDir);
-      const deps = { config: loadConfig({ LOG_LEVEL: 'silent' }), db, queue, storage, log: createLogger('silent'), clock: { now: () => Date.now() } } as unknown as TAppDeps;
+      const deps = { config: loadConfig({ LOG_LEVEL: 'silent' }), db, queue, storage, log: createLogger('silent'), clock: { now: () => Date.now() } } as unknown as TBuildsDeps;
       const [a, b] = await Promise.all([runPendingSiteRebuilds(deps), runPendingSiteRebuilds(deps)]);
       expect(a.queued + b.queued).toBe(3);
       expect([a.reasons, b.reasons].flat()).toEqual([PUBLIC_SITE_PAGES_REBUILD]);

@@ -1,5 +1,5 @@
 /** Re-renders sites through the queue (ops CLI and benchmarks): a new version per project, then waits. */
-import type { TAppDeps } from '../deps.ts';
+import type { TBuildsDeps } from './builds.deps.ts';
 import { bumpProjectVersion, findProjectBySlug, listProjectIds } from '../projects/projects.repository.ts';
 import { listFinishedBuilds } from './builds.repository.ts';
 import { enqueueProjectBuild } from './builds.service.ts';
@@ -22,7 +22,7 @@ export interface TRebuildResult extends TRebuildProgress {
  * to Redis, and one by one they held back the builders); answers the build ids. An aborted signal
  * stops the lanes at their next project.
  */
-export async function enqueueRebuilds(deps: TAppDeps, projectIds: readonly string[], signal?: AbortSignal): Promise<string[]> {
+export async function enqueueRebuilds(deps: TBuildsDeps, projectIds: readonly string[], signal?: AbortSignal): Promise<string[]> {
   const buildIds: string[] = [];
   let next = 0;
   const lane = async () => {
@@ -42,7 +42,7 @@ export async function enqueueRebuilds(deps: TAppDeps, projectIds: readonly strin
  * looks less often (every `pollMs`, up to a second for 10,000 sites), so waiting costs the database
  * little next to the builds themselves.
  */
-export async function rebuildProjects(deps: TAppDeps, projectIds: string[], onProgress: (p: TRebuildProgress) => void = () => {}, pollMs?: number): Promise<TRebuildResult> {
+export async function rebuildProjects(deps: TBuildsDeps, projectIds: string[], onProgress: (p: TRebuildProgress) => void = () => {}, pollMs?: number): Promise<TRebuildResult> {
   const started = performance.now();
   const buildIds = await enqueueRebuilds(deps, projectIds);
   const interval = pollMs ?? Math.min(1000, Math.max(100, buildIds.length / 10));
@@ -62,7 +62,7 @@ export async function rebuildProjects(deps: TAppDeps, projectIds: string[], onPr
 }
 
 /** The projects a rebuild covers: every live site, or the named slugs (reporting the unknown ones). */
-export async function findProjectIdsForRebuild(db: TAppDeps['db'], target: { all: true } | { slugs: string[] }): Promise<{ projectIds: string[]; missing: string[] }> {
+export async function findProjectIdsForRebuild(db: TBuildsDeps['db'], target: { all: true } | { slugs: string[] }): Promise<{ projectIds: string[]; missing: string[] }> {
   if ('all' in target) return { projectIds: await listProjectIds(db), missing: [] };
   const projectIds: string[] = [];
   const missing: string[] = [];

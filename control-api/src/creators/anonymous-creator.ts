@@ -7,7 +7,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import { ANONYMOUS_WINDOW_MS } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TCreatorsDeps } from './creators.deps.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
 import { ANONYMOUS_CREATOR_COOKIE, setCookie } from '../access/cookies.ts';
@@ -15,7 +15,7 @@ import { holdsAnonymousSession, principalOf, updatePrincipal, type TAnonymousSes
 import { rateLimitedError } from '../access/rate-limiter.ts';
 import { findAnonymousSession, insertAnonymousSession } from './anonymous-sessions.repository.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock'>;
+type TDeps = Pick<TCreatorsDeps, 'db' | 'config' | 'clock'>;
 
 const TOKEN = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
 /**
@@ -121,7 +121,7 @@ export async function issuePendingAnonymousSession(deps: TDeps, res: Response): 
  * The caller's own session when `sessionId` names it; anything else (no token, someone else's id,
  * a guessed id) is the same 404, and such misses are rate limited per address.
  */
-export async function resolveOwnAnonymousSession(deps: Pick<TAppDeps, 'limits'>, principal: TPrincipal, sessionId: string): Promise<TAnonymousSession> {
+export async function resolveOwnAnonymousSession(deps: Pick<TCreatorsDeps, 'limits'>, principal: TPrincipal, sessionId: string): Promise<TAnonymousSession> {
   const limiter = deps.limits.requests.lookupMisses;
   const address = principal.address;
   const waiting = await limiter.peek(address);

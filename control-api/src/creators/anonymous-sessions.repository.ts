@@ -1,17 +1,10 @@
 /** Anonymous creator sessions, their projects and collected emails: the only module that queries those rows. */
-import type { Kysely, Transaction } from 'kysely';
-import type { Database, TProjectRow } from '../db/tables.ts';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { AnonymousSessionsTable, Database, TProjectRow } from '../db/tables.ts';
 
 type TDb = Kysely<Database> | Transaction<Database>;
 
-export interface TAnonymousSessionRow {
-  id: string;
-  secret_hash: string;
-  created_at: number;
-  expires_at: number;
-  claimed_by: string | null;
-  claimed_at: number | null;
-}
+export type TAnonymousSessionRow = Selectable<AnonymousSessionsTable>;
 
 export async function insertAnonymousSession(db: TDb, row: Pick<TAnonymousSessionRow, 'id' | 'secret_hash' | 'created_at' | 'expires_at'>): Promise<void> {
   await db

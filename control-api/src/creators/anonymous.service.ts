@@ -2,22 +2,21 @@
 import { EXPIRATION_WARNING_TTL_MS, NOTIFICATIONS_KEPT, type TAnonymousProject, type TEngagementSummary, type TEngagementUpdate } from '@dropsite/shared';
 import type { z } from 'zod';
 import type { ZEmailCollectionRequestSchema } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TCreatorsDeps } from './creators.deps.ts';
 import { newId } from '../db/ids.ts';
 import type { TAnonymousSession, TPrincipal } from '../access/principal.ts';
 import { parseSiteSettings, projectExists } from '../projects/projects.repository.ts';
 import { engagementSwitchesOf, projectSummaryOf } from '../projects/project-summary.ts';
-import { countEngagementByProject, listRecentEngagement, type TEngagementActivityRow } from '../engagement/engagement.repository.ts';
+import { countEngagementByProject, engagementEventOf, listRecentEngagement, type TEngagementActivity } from '../engagement/engagement.repository.ts';
 import { countPageViewsByProject } from '../analytics/analytics.repository.ts';
-import { describeEngagement, toOneLine, urgencyOf, type TEngagementEvent } from '../notifications/notification-messages.ts';
+import { describeEngagement, toOneLine, urgencyOf } from '../notifications/notification-messages.ts';
 import { admitNotificationRecipient, anonymousOwnerKey, normalizeEmail, requestEmailConfirmation } from '../notifications/email-confirmation.service.ts';
 import { insertEmailCollection, listProjectsOfAnonymousSession } from './anonymous-sessions.repository.ts';
+import { DAY_MS } from '../clock.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock'>;
+type TDeps = Pick<TCreatorsDeps, 'db' | 'config' | 'clock'>;
 
-const DAY_MS = 86_400_000;
-
-export async function listAnonymousProjects(deps: TDeps & Pick<TAppDeps, 'analytics'>, session: TAnonymousSession): Promise<TAnonymousProject[]> {
+export async function listAnonymousProjects(deps: TDeps & Pick<TCreatorsDeps, 'analytics'>, session: TAnonymousSession): Promise<TAnonymousProject[]> {
   const projects = await listProjectsOfAnonymousSession(deps.db, session.id);
   const ids = projects.map((p) => p.id);
   // The views this process took are written first (the batcher holds them a moment): the counts include them.
@@ -94,17 +93,9 @@ export async function listAnonymousUpdates(deps: TDeps, session: TAnonymousSessi
 }
 
 /** Engagement rows as the bell's updates, each naming its site. */
-export function toEngagementUpdates(rows: readonly TEngagementActivityRow[], titles: ReadonlyMap<string, string>, ctaText: string): TEngagementUpdate[] {
+export function toEngagementUpdates(rows: readonly TEngagementActivity[], titles: ReadonlyMap<string, string>, ctaText: string): TEngagementUpdate[] {
   return rows.map((row) => {
-    const event: TEngagementEvent = {
-      type: row.kind,
-      projectId: row.projectId,
-      fileId: row.fileId,
-      fileName: row.fileName,
-      visitorName: row.userName,
-      ...(row.text !== null ? { text: row.text } : {}),
-      ...(row.status !== null ? { status: row.status } : {}),
-    };
+    const event = engagementEventOf(row);
     return {
       id: row.eventId,
       type: row.kind,
@@ -132,7 +123,7 @@ export function parseSince(text: string | undefined): number | undefined {
  * from us only after confirming it.
  */
 export async function collectEmail(
-  deps: Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'mailer'>,
+  deps: Pick<TCreatorsDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'mailer'>,
   principal: TPrincipal,
   input: z.output<typeof ZEmailCollectionRequestSchema>,
 ): Promise<void> {

@@ -1,5 +1,4 @@
 /** The anonymous creator's calls (spec 7.2). The email-collection modal's submit lives with the accounts (it mails a sign-in link). */
-import { Router } from 'express';
 import {
   ZEngagementUpdatesQuerySchema,
   type TAnonymousProjectsResponse,
@@ -7,21 +6,22 @@ import {
   type TEngagementSummaryResponse,
   type TEngagementUpdatesResponse,
 } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TCreatorsDeps } from './creators.deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { principalOf } from '../access/principal.ts';
 import { limitByAddress } from '../access/request-limits.ts';
 import { resolveOwnAnonymousSession } from './anonymous-creator.ts';
 import { listAnonymousProjects, listAnonymousUpdates, parseSince, summarizeAnonymousEngagement } from './anonymous.service.ts';
+import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
 
 const PRIVATE = 'private, no-store';
 
-export function createCreatorRoutes(deps: TAppDeps): Router {
-  const router = Router();
+export function createCreatorRoutes(deps: TCreatorsDeps): TApiRouters {
+  const routes = createApiRouters();
   const limits = deps.limits.requests;
   const limitReads = limitByAddress(limits.reads);
 
-  router.get('/api/creators/anonymous/session', limitReads, async (_req, res) => {
+  routes.at('/api/creators').get('/anonymous/session', limitReads, async (_req, res) => {
     const session = await principalOf(res).anonymousSession();
     if (!session) throw new AppError('not_found', 'No anonymous session');
     res.set('Cache-Control', PRIVATE).json({
@@ -32,24 +32,24 @@ export function createCreatorRoutes(deps: TAppDeps): Router {
     } satisfies TAnonymousSessionResponse);
   });
 
-  router.get('/api/projects/anonymous/:sessionId', limitReads, async (req, res) => {
+  routes.at('/api/projects').get('/anonymous/:sessionId', limitReads, async (req, res) => {
     const session = await resolveOwnAnonymousSession(deps, principalOf(res), String(req.params.sessionId));
     const projects = await listAnonymousProjects(deps, session);
     res.set('Cache-Control', PRIVATE).json({ success: true, projects } satisfies TAnonymousProjectsResponse);
   });
 
-  router.get('/api/engagement/anonymous/:sessionId', limitReads, async (req, res) => {
+  routes.at('/api/engagement').get('/anonymous/:sessionId', limitReads, async (req, res) => {
     const session = await resolveOwnAnonymousSession(deps, principalOf(res), String(req.params.sessionId));
     const summary = await summarizeAnonymousEngagement(deps, session);
     res.set('Cache-Control', PRIVATE).json({ success: true, ...summary } satisfies TEngagementSummaryResponse);
   });
 
-  router.get('/api/engagement/anonymous/:sessionId/updates', limitReads, async (req, res) => {
+  routes.at('/api/engagement').get('/anonymous/:sessionId/updates', limitReads, async (req, res) => {
     const query = ZEngagementUpdatesQuerySchema.parse(req.query);
     const session = await resolveOwnAnonymousSession(deps, principalOf(res), String(req.params.sessionId));
     const updates = await listAnonymousUpdates(deps, session, parseSince(query.since));
     res.set('Cache-Control', PRIVATE).json({ success: true, updates } satisfies TEngagementUpdatesResponse);
   });
 
-  return router;
+  return routes.routers;
 }

@@ -4,26 +4,19 @@
  * a site with ten thousand comments answers as fast as one with ten. These reads of the engagement
  * tables serve only the creator's views, so they live here; every write stays in engagement/.
  */
-import { PostgresAdapter, type Kysely } from 'kysely';
+import { PostgresAdapter, type Kysely, type Selectable } from 'kysely';
 import type { TApprovalStatus } from '@dropsite/shared';
-import type { Database, TProjectRow } from '../db/tables.ts';
+import type { ApprovalsTable, CommentsTable, Database, FavoritesTable, TProjectRow } from '../db/tables.ts';
 import { DECIDED_STATUSES } from '../engagement/engagement.repository.ts';
 
 type TDb = Kysely<Database>;
 
 /** A creator's site as the list shows it: its row's fields, its first file, and its counts. */
-export interface TCreatorProjectRow {
-  id: string;
-  title: string;
-  description: string;
-  slug: string;
-  status: TProjectRow['status'];
-  template: string;
-  settings: string;
-  password_hash: string | null;
-  expires_at: number | null;
-  deleted_at: number | null;
-  created_at: number;
+/** A site of the creator's list: its row's fields, its first file and its counts. */
+export type TCreatorProjectRow = Pick<
+  TProjectRow,
+  'id' | 'title' | 'description' | 'slug' | 'status' | 'template' | 'settings' | 'password_hash' | 'expires_at' | 'deleted_at' | 'created_at'
+> & {
   first_file_id: string | null;
   first_file_metadata: string | null;
   first_file_version: number | null;
@@ -37,7 +30,7 @@ export interface TCreatorProjectRow {
   decided_files_count: number;
   views_count: number;
   downloads_count: number;
-}
+};
 
 /**
  * The creator's live (not deleted) sites, newest first, each with its first file (by position),
@@ -249,13 +242,7 @@ export async function countEngagementByFile(db: TDb, fileIds: readonly string[])
   return out;
 }
 
-export interface TFavoriteEntryRow {
-  id: string;
-  file_id: string;
-  user_name: string;
-  user_email: string | null;
-  created_at: number;
-}
+export type TFavoriteEntryRow = Pick<Selectable<FavoritesTable>, 'id' | 'file_id' | 'user_name' | 'user_email' | 'created_at'>;
 
 /** The newest `perFile` favourites of each file of a site, newest first. */
 export async function listNewestFavorites(db: TDb, projectId: string, perFile: number): Promise<TFavoriteEntryRow[]> {
@@ -283,14 +270,7 @@ export async function listNewestFavorites(db: TDb, projectId: string, perFile: n
     .execute();
 }
 
-export interface TApprovalEntryRow {
-  id: string;
-  file_id: string;
-  user_name: string;
-  user_email: string | null;
-  status: TApprovalStatus;
-  updated_at: number;
-}
+export type TApprovalEntryRow = Pick<Selectable<ApprovalsTable>, 'id' | 'file_id' | 'user_name' | 'user_email' | 'status' | 'updated_at'>;
 
 /** The newest `perFile` approvals of each file of a site (by their last change), newest first. */
 export async function listNewestApprovals(db: TDb, projectId: string, perFile: number): Promise<TApprovalEntryRow[]> {
@@ -319,16 +299,7 @@ export async function listNewestApprovals(db: TDb, projectId: string, perFile: n
     .execute();
 }
 
-export interface TCommentEntryRow {
-  id: string;
-  file_id: string;
-  parent_id: string | null;
-  user_name: string;
-  user_email: string | null;
-  body: string;
-  created_at: number;
-  creator_id: string | null;
-}
+export type TCommentEntryRow = Pick<Selectable<CommentsTable>, 'id' | 'file_id' | 'parent_id' | 'user_name' | 'user_email' | 'body' | 'created_at' | 'creator_id'>;
 
 /** Parameters one IN list carries at most (inside both dialects' limits). */
 const MAX_IN_LIST = 1000;
@@ -433,14 +404,14 @@ export async function findCommentOfProject(db: TDb, projectId: string, commentId
   return row ?? null;
 }
 
-export interface TExportRows {
-  favorites: Array<{ file_id: string; user_name: string; user_email: string | null; created_at: number }>;
-  comments: Array<{ file_id: string; parent_id: string | null; user_name: string; user_email: string | null; body: string; created_at: number; creator_id: string | null }>;
-  approvals: Array<{ file_id: string; user_name: string; user_email: string | null; status: TApprovalStatus; updated_at: number }>;
+export interface TEngagementExport {
+  favorites: Array<Omit<TFavoriteEntryRow, 'id'>>;
+  comments: Array<Omit<TCommentEntryRow, 'id'>>;
+  approvals: Array<Omit<TApprovalEntryRow, 'id'>>;
 }
 
 /** The favourites, comments and approvals of a site's engagement export, oldest first. */
-export async function listEngagementForExport(db: TDb, projectId: string): Promise<TExportRows> {
+export async function listEngagementForExport(db: TDb, projectId: string): Promise<TEngagementExport> {
   const [favorites, comments, approvals] = await Promise.all([
     db.selectFrom('favorites').select(['file_id', 'user_name', 'user_email', 'created_at']).where('project_id', '=', projectId).orderBy('created_at').orderBy('id').execute(),
     db

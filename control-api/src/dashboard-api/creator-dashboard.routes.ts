@@ -1,5 +1,4 @@
 /** The signed-in creator's dashboard calls (issue 11's contract, 'Creator dashboard reads'; spec 7.2-7.4). */
-import { Router } from 'express';
 import {
   ZActivityQuerySchema,
   ZCreatorReplyRequestSchema,
@@ -14,7 +13,7 @@ import {
   type TFileCommentsResponse,
   type TProjectDetailsResponse,
 } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TDashboardApiDeps } from './dashboard-api.deps.ts';
 import { principalOf } from '../access/principal.ts';
 import { limitByAddress } from '../access/request-limits.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
@@ -32,53 +31,54 @@ import {
   parseSince,
   replyAsCreator,
 } from './creator-dashboard.service.ts';
+import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
 
 const PRIVATE = 'private, no-store';
 
-export function createCreatorDashboardRoutes(deps: TAppDeps): Router {
-  const router = Router();
+export function createCreatorDashboardRoutes(deps: TDashboardApiDeps): TApiRouters {
+  const routes = createApiRouters();
   const limits = deps.limits.requests;
   const limitReads = limitByAddress(limits.reads);
   const limitWrites = limitByAddress(limits.writes);
 
-  router.get('/api/creators/me/projects', limitReads, async (_req, res) => {
+  routes.at('/api/creators').get('/me/projects', limitReads, async (_req, res) => {
     const result = await listOwnProjects(deps, principalOf(res));
     res.set('Cache-Control', PRIVATE).json({ success: true, ...result } satisfies TCreatorProjectsResponse);
   });
 
   // The bell of a signed-in creator: what visitors did on the account's sites (the anonymous bell's shape).
-  router.get('/api/creators/me/updates', limitReads, async (req, res) => {
+  routes.at('/api/creators').get('/me/updates', limitReads, async (req, res) => {
     const query = ZEngagementUpdatesQuerySchema.parse(req.query);
     const updates = await listAccountUpdates(deps, principalOf(res), parseSince(query.since));
     res.set('Cache-Control', PRIVATE).json({ success: true, updates } satisfies TEngagementUpdatesResponse);
   });
 
-  router.get('/api/creators/projects/:creatorId', limitReads, async (req, res) => {
+  routes.at('/api/creators').get('/projects/:creatorId', limitReads, async (req, res) => {
     const result = await listOwnProjects(deps, principalOf(res), String(req.params.creatorId));
     res.set('Cache-Control', PRIVATE).json({ success: true, ...result } satisfies TCreatorProjectsResponse);
   });
 
-  router.get('/api/projects/:id/details', limitReads, async (req, res) => {
+  routes.at('/api/projects').get('/:id/details', limitReads, async (req, res) => {
     const { project } = await openOwnProject(deps, principalOf(res), String(req.params.id));
     const details = await getProjectDetails(deps, project);
     res.set('Cache-Control', PRIVATE).json({ success: true, project: details } satisfies TProjectDetailsResponse);
   });
 
-  router.get('/api/projects/:id/files/:fileId/comments', limitReads, async (req, res) => {
+  routes.at('/api/projects').get('/:id/files/:fileId/comments', limitReads, async (req, res) => {
     const { project } = await openOwnProject(deps, principalOf(res), String(req.params.id));
     const query = ZFileCommentsQuerySchema.parse(req.query);
     const page = await listOwnFileComments(deps, project, String(req.params.fileId), query.before);
     res.set('Cache-Control', PRIVATE).json({ success: true, ...page } satisfies TFileCommentsResponse);
   });
 
-  router.get('/api/projects/:id/analytics/daily', limitReads, async (req, res) => {
+  routes.at('/api/projects').get('/:id/analytics/daily', limitReads, async (req, res) => {
     const { project } = await openOwnProject(deps, principalOf(res), String(req.params.id));
     const query = ZDailyAnalyticsQuerySchema.parse(req.query);
     const daily = await getOwnDailyAnalytics(deps, project, query.fileId, Number(query.days));
     res.set('Cache-Control', PRIVATE).json({ success: true, ...daily } satisfies TDailyAnalyticsResponse);
   });
 
-  router.get('/api/projects/:id/activity', limitReads, async (req, res) => {
+  routes.at('/api/projects').get('/:id/activity', limitReads, async (req, res) => {
     const { project } = await openOwnProject(deps, principalOf(res), String(req.params.id));
     const query = ZActivityQuerySchema.parse(req.query);
     const result = await listNewActivity(deps, project, parseSince(query.since));
@@ -87,7 +87,7 @@ export function createCreatorDashboardRoutes(deps: TAppDeps): Router {
 
   // A cover on the owner's dashboard: the thumbnail of any file of the caller's own site, locked or expired
   // too (the public file route refuses those to everyone). Private, revalidated by its tag.
-  router.get('/api/projects/:id/files/:fileId/thumbnail', limitReads, async (req, res) => {
+  routes.at('/api/projects').get('/:id/files/:fileId/thumbnail', limitReads, async (req, res) => {
     setFileSecurityHeaders(res);
     const { project } = await openOwnProject(deps, principalOf(res), String(req.params.id));
     const thumbnail = await openOwnThumbnail(deps, project, String(req.params.fileId));
@@ -100,7 +100,7 @@ export function createCreatorDashboardRoutes(deps: TAppDeps): Router {
     );
   });
 
-  router.get('/api/projects/:id/engagement.csv', limitReads, async (req, res) => {
+  routes.at('/api/projects').get('/:id/engagement.csv', limitReads, async (req, res) => {
     const { project } = await openOwnProject(deps, principalOf(res), String(req.params.id));
     const csv = await exportEngagementCsv(deps, project);
     res
@@ -111,7 +111,7 @@ export function createCreatorDashboardRoutes(deps: TAppDeps): Router {
       .send(csv);
   });
 
-  router.post('/api/projects/:id/comments/:commentId/replies', limitWrites, async (req, res) => {
+  routes.at('/api/projects').post('/:id/comments/:commentId/replies', limitWrites, async (req, res) => {
     const { creator, project } = await openOwnProject(deps, principalOf(res), String(req.params.id));
     const input = ZCreatorReplyRequestSchema.parse(req.body ?? {});
     const comment = await replyAsCreator(deps, creator, project, String(req.params.commentId), input.text);
@@ -121,5 +121,5 @@ export function createCreatorDashboardRoutes(deps: TAppDeps): Router {
       .json({ success: true, comment } satisfies TCreatorReplyResponse);
   });
 
-  return router;
+  return routes.routers;
 }

@@ -20,7 +20,7 @@ import {
   type TEngagementUpdate,
   type TProjectDetails,
 } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TDashboardApiDeps } from './dashboard-api.deps.ts';
 import type { TProjectRow } from '../db/tables.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
@@ -30,6 +30,7 @@ import { findCreatorById } from '../accounts/accounts.repository.ts';
 import { findFileOfProjectById, findProjectById, listFilesByProject, parseSiteSettings } from '../projects/projects.repository.ts';
 import { engagementSwitchesOf, projectSummaryOf } from '../projects/project-summary.ts';
 import { ownerThumbnailUrlOf, thumbnailUrlOf } from '../projects/file-thumbnail.ts';
+import { fileBasicsOf } from '../projects/stored-files.ts';
 import { derivedMetadataOf } from '../files/files.service.ts';
 import { findFileOfProject, insertComment, listRecentEngagement } from '../engagement/engagement.repository.ts';
 import { toEngagementUpdates } from '../creators/anonymous.service.ts';
@@ -49,7 +50,7 @@ import {
   type TCommentEntryRow,
 } from './creator-dashboard.repository.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'caches' | 'analytics'>;
+type TDeps = Pick<TDashboardApiDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'caches' | 'analytics'>;
 
 export const PROJECT_NOT_FOUND = 'Project not found';
 /** The name a creator's reply shows when the site names no author. */
@@ -58,7 +59,7 @@ export const CREATOR_REPLY_NAME = 'Creator';
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The signed-in caller's own (not deleted) site; 401 signed out, 404 for anything else. */
-export async function openOwnProject(deps: Pick<TAppDeps, 'db'>, principal: TPrincipal, projectId: string): Promise<{ creator: TSignedInCreator; project: TProjectRow }> {
+export async function openOwnProject(deps: Pick<TDashboardApiDeps, 'db'>, principal: TPrincipal, projectId: string): Promise<{ creator: TSignedInCreator; project: TProjectRow }> {
   const creator = await requireSignedInCreator(principal);
   const project = await findProjectById(deps.db, projectId);
   // The anonymous creator's sites are not the account's until claimed, whatever cookie came along.
@@ -67,7 +68,7 @@ export async function openOwnProject(deps: Pick<TAppDeps, 'db'>, principal: TPri
 }
 
 /** A file of the caller's site, or 404. */
-export async function openOwnFile(deps: Pick<TAppDeps, 'db'>, project: TProjectRow, fileId: string): Promise<void> {
+export async function openOwnFile(deps: Pick<TDashboardApiDeps, 'db'>, project: TProjectRow, fileId: string): Promise<void> {
   if (!(await findFileOfProject(deps.db, project.id, fileId))) throw new AppError('not_found', 'File not found');
 }
 
@@ -77,7 +78,7 @@ export async function openOwnFile(deps: Pick<TAppDeps, 'db'>, project: TProjectR
  * owner's to see, never public).
  */
 export function ownersThumbnailOf(
-  deps: Pick<TAppDeps, 'clock'>,
+  deps: Pick<TDashboardApiDeps, 'clock'>,
   project: Pick<TProjectRow, 'id' | 'deleted_at' | 'expires_at' | 'password_hash'>,
   file: { id: string; metadata: string; version: number | null },
 ): string | null {
@@ -85,14 +86,14 @@ export function ownersThumbnailOf(
 }
 
 /** The thumbnail of a file of the owner's site, whatever the site's password or expiry (its files are still kept). */
-export async function openOwnThumbnail(deps: Pick<TAppDeps, 'db'>, project: TProjectRow, fileId: string): Promise<{ key: string; contentType: string; etag: string }> {
+export async function openOwnThumbnail(deps: Pick<TDashboardApiDeps, 'db'>, project: TProjectRow, fileId: string): Promise<{ key: string; contentType: string; etag: string }> {
   const file = isValidId(fileId) ? await findFileOfProjectById(deps.db, project.id, fileId) : null;
   const thumbnail = file ? derivedMetadataOf(file.metadata)?.thumbnail : undefined;
   if (!file || !thumbnail) throw new AppError('not_found', 'No thumbnail for this file');
   return { key: thumbnail.key, contentType: thumbnail.contentType, etag: `"${file.sha256}-t300"` };
 }
 
-async function creatorPublicOf(deps: Pick<TAppDeps, 'db'>, creator: TSignedInCreator): Promise<TCreatorPublic> {
+async function creatorPublicOf(deps: Pick<TDashboardApiDeps, 'db'>, creator: TSignedInCreator): Promise<TCreatorPublic> {
   const row = await findCreatorById(deps.db, creator.id);
   return {
     id: creator.id,
@@ -207,11 +208,7 @@ export async function getProjectDetails(deps: TDeps, project: TProjectRow): Prom
     files: files.map((file) => {
       const fileCounts = counts.get(file.id) ?? { favorites: 0, comments: 0, approvals: { approved: 0, rejected: 0, pending: 1 } };
       return {
-        id: file.id,
-        name: file.name,
-        type: file.type,
-        kind: file.kind,
-        size: file.size,
+        ...fileBasicsOf(file),
         uploadedAt: iso(file.created_at),
         thumbnailUrl: ownersThumbnailOf(deps, project, file),
         group: file.group_name,
@@ -377,7 +374,7 @@ export async function exportEngagementCsv(deps: TDeps, project: TProjectRow): Pr
  * The signed-in creator's bell: favourites, comments and approvals on every site of the account
  * after `since` (all recent ones when absent), newest first, at most NOTIFICATIONS_KEPT.
  */
-export async function listAccountUpdates(deps: Pick<TAppDeps, 'db'>, principal: TPrincipal, since: number | undefined): Promise<TEngagementUpdate[]> {
+export async function listAccountUpdates(deps: Pick<TDashboardApiDeps, 'db'>, principal: TPrincipal, since: number | undefined): Promise<TEngagementUpdate[]> {
   const creator = await requireSignedInCreator(principal);
   const titles = await listSiteTitlesOfCreator(deps.db, creator.id);
   const rows = await listRecentEngagement(deps.db, { projectIds: [...titles.keys()], since }, NOTIFICATIONS_KEPT);

@@ -12,7 +12,7 @@
  * - one process streams at most `maxConcurrentZips` archive-entry and ZIP responses (503 with Retry-After).
  */
 import type { RequestHandler, Response } from 'express';
-import type { Clock } from '../deps.ts';
+import type { Clock } from '../clock.ts';
 import type { TArchiveConfig } from '../config/config.ts';
 import { entryRefusal } from '@dropsite/shared';
 import { AppError } from '../http/app-error.ts';

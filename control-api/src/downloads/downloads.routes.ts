@@ -12,7 +12,7 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import { z } from 'zod';
 import { DEMO_PREVIEW_CONTENT_TYPES, parseDemoPreviewFileName, sanitizeFileName, siteOgImageKey, sitePreviewImageKey, UPLOAD_LIMITS } from '@dropsite/shared';
 import { isZipArchive, openZipArchive, PreviewUnavailableError, type TZipArchive } from '@dropsite/builder';
-import type { TAppDeps } from '../deps.ts';
+import type { TDownloadsDeps } from './downloads.deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import { principalOf } from '../access/principal.ts';
@@ -70,7 +70,7 @@ function zipFileName(title: string, fallback: string): string {
   return `${cleaned && cleaned !== 'file' ? cleaned.slice(0, 150) : fallback}.zip`;
 }
 
-export function createDownloadRoutes(deps: TAppDeps): Router {
+export function createDownloadRoutes(deps: TDownloadsDeps): Router {
   const router = Router();
   const limitReads = limitByAddress(deps.limits.requests.reads);
   const archiveLimits = deps.limits.archives;

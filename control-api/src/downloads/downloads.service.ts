@@ -1,6 +1,6 @@
 /** What a ZIP of a site holds: the site as the principal may see it, and its files (all, or a selection). */
 import { isValidId } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TDownloadsDeps } from './downloads.deps.ts';
 import type { TFileRow, TProjectRow } from '../db/tables.ts';
 import { AppError } from '../http/app-error.ts';
 import type { TPrincipal } from '../access/principal.ts';
@@ -10,7 +10,7 @@ import { openSiteBySlug } from '../sites/sites.service.ts';
 
 export const NOTHING_TO_DOWNLOAD = 'No files are currently available for download. Please contact the site owner.';
 
-type TDeps = Pick<TAppDeps, 'db' | 'clock' | 'keys'>;
+type TDeps = Pick<TDownloadsDeps, 'db' | 'clock' | 'keys'>;
 
 /** The site of this slug when it is open to the principal: 404, 410 or 401 otherwise. */
 export async function openDownloadableSite(deps: TDeps, principal: TPrincipal, slug: string): Promise<TProjectRow> {

@@ -11,7 +11,7 @@ import { browserSignedInAs, createSignedInCreator } from '@dropsite/testkit/cont
 import { buildUploadForm, makeJpeg, postUpload } from '@dropsite/testkit/control-api/fixtures';
 import type { TBrowser } from '@dropsite/testkit/control-api/site-fixtures';
 import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
-import type { TAppDeps } from '../deps.ts';
+import type { TEdgeDeps } from './edge.deps.ts';
 import { PUBLIC_PAGE_HEADER_METADATA, changeSiteAccess, publishPublicPage, syncPublicPage } from './public-page.ts';
 
 const CODINGS: Array<[TStoredCoding, string]> = [
@@ -185,8 +185,8 @@ describe('an access change with an edge that keeps pages', () => {
     let changedAt = 0;
     const storage = { delete: async (key: string) => void deleted.push(key) };
     const started = Date.now();
-    const config = { edgeCacheMs: 100 } as TAppDeps['config'];
-    const result = await changeSiteAccess({ storage: storage as unknown as TAppDeps['storage'], config }, ['harbour-lights'], async () => {
+    const config = { edgeCacheMs: 100 } as TEdgeDeps['config'];
+    const result = await changeSiteAccess({ storage: storage as unknown as TEdgeDeps['storage'], config }, ['harbour-lights'], async () => {
       changedAt = Date.now();
       return 'changed';
     });
@@ -198,7 +198,7 @@ describe('an access change with an edge that keeps pages', () => {
 
     // With no edge cache it waits for no timer: it answers before the event loop's next turn.
     const quick = changeSiteAccess(
-      { storage: storage as unknown as TAppDeps['storage'], config: { edgeCacheMs: 0 } as TAppDeps['config'] },
+      { storage: storage as unknown as TEdgeDeps['storage'], config: { edgeCacheMs: 0 } as TEdgeDeps['config'] },
       ['harbour-lights'],
       async () => {},
     ).then(() => 'answered');

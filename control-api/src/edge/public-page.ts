@@ -14,7 +14,7 @@ import { setTimeout } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import { STORED_CODINGS, publicSiteHtmlKey, publicSiteHtmlVariantKey, publicSiteKeys, siteHtmlKey, siteHtmlVariantKey, type TStoredCoding } from '@dropsite/shared';
 import type { TBuiltPage } from '@dropsite/builder';
-import type { TAppDeps } from '../deps.ts';
+import type { TEdgeDeps } from './edge.deps.ts';
 import type { TProjectRow } from '../db/tables.ts';
 import { findProjectById } from '../projects/projects.repository.ts';
 import { StorageNotFoundError, assertValidMetadata, type Storage } from '../storage/storage.ts';
@@ -57,7 +57,7 @@ export async function withdrawPublicPage(storage: Pick<Storage, 'delete'>, slug:
   await Promise.all(publicSiteKeys(slug).map((key) => storage.delete(key)));
 }
 
-type TPublishDeps = Pick<TAppDeps, 'storage' | 'log'>;
+type TPublishDeps = Pick<TEdgeDeps, 'storage' | 'log'>;
 
 /** What a page's copy is written from: the build's own bytes, or the stored page read back. */
 interface TPageSource {
@@ -125,7 +125,7 @@ export async function publishPublicPage(deps: TPublishDeps, slug: string, built?
 
 class NotPublishable extends Error {}
 
-type TSyncDeps = Pick<TAppDeps, 'db' | 'storage' | 'log' | 'config'>;
+type TSyncDeps = Pick<TEdgeDeps, 'db' | 'storage' | 'log' | 'config'>;
 
 /**
  * After a build (or a restore): publishes the site's public copy when the site is public now, else
@@ -176,7 +176,7 @@ const WITHDRAW_BATCH = 16;
  * (EDGE_CACHE_SECONDS), it then waits until what the edge kept has run out. A removal that fails
  * fails the call: the first before anything changed, the second after, and the caller may try again.
  */
-export async function changeSiteAccess<T>(deps: Pick<TAppDeps, 'storage' | 'config'>, slugs: readonly string[], change: () => Promise<T>): Promise<T> {
+export async function changeSiteAccess<T>(deps: Pick<TEdgeDeps, 'storage' | 'config'>, slugs: readonly string[], change: () => Promise<T>): Promise<T> {
   const withdrawAll = async () => {
     // A few sites at a time (an account may own thousands).
     for (let i = 0; i < slugs.length; i += WITHDRAW_BATCH) await Promise.all(slugs.slice(i, i + WITHDRAW_BATCH).map((slug) => withdrawPublicPage(deps.storage, slug)));

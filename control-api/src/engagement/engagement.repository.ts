@@ -1,10 +1,11 @@
 /** Favourites, approvals and comments: the only module that queries those tables. */
-import { PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { TApprovalStatus } from '@dropsite/shared';
-import type { Database, TProjectRow } from '../db/tables.ts';
+import type { CommentsTable, Database, TProjectRow } from '../db/tables.ts';
 import { cachedRead, type TDbCaches } from '../db/read-cache.ts';
 import { compiledQuery } from '../db/compiled-query.ts';
 import { createTurnBatcher } from '../db/turn-batch.ts';
+import type { TEngagementEvent } from '../notifications/notification-messages.ts';
 
 type TDb = Kysely<Database> | Transaction<Database>;
 
@@ -314,20 +315,12 @@ export async function listVisitorApprovals(db: TDb, projectId: string, visitorId
 
 // ---- comments
 
-export interface TCommentRow {
-  id: string;
-  project_id: string;
-  file_id: string;
-  parent_id: string | null;
-  visitor_id: string;
-  user_name: string;
-  /** The address the visitor gave when writing it; null or absent for none. */
-  user_email?: string | null;
-  body: string;
-  created_at: number;
-  /** The creator who wrote it from the dashboard (visitor_id is then ''); null or absent for a visitor's. */
-  creator_id?: string | null;
-}
+/**
+ * A comment as the comment list reads it. `user_email` (the address the visitor gave) and `creator_id`
+ * (the creator who wrote it from the dashboard; visitor_id is then '') may be absent: null or absent is none.
+ */
+export type TCommentRow = Pick<Selectable<CommentsTable>, 'id' | 'project_id' | 'file_id' | 'parent_id' | 'visitor_id' | 'user_name' | 'body' | 'created_at'> &
+  Partial<Pick<Selectable<CommentsTable>, 'user_email' | 'creator_id'>>;
 
 export async function insertComment(db: TDb, row: TCommentRow): Promise<void> {
   await db.insertInto('comments').values(row).execute();
@@ -481,7 +474,8 @@ export async function countEngagementByProject(db: TDb, projectIds: readonly str
 
 // ---- recent engagement (the analytics panel's activity and the anonymous creator's updates)
 
-export interface TEngagementActivityRow {
+/** One favourite, comment or approval event of a creator's sites, as the updates list shows it. */
+export interface TEngagementActivity {
   kind: 'favorite' | 'comment' | 'approval';
   /** Unique per event: an approval's id changes with each status change. */
   eventId: string;
@@ -494,6 +488,19 @@ export interface TEngagementActivityRow {
   at: number;
 }
 
+/** The event an activity row records, as notifications and the activity lists describe it. */
+export function engagementEventOf(row: TEngagementActivity): TEngagementEvent {
+  return {
+    type: row.kind,
+    projectId: row.projectId,
+    fileId: row.fileId,
+    fileName: row.fileName,
+    visitorName: row.userName,
+    ...(row.text !== null ? { text: row.text } : {}),
+    ...(row.status !== null ? { status: row.status } : {}),
+  };
+}
+
 /**
  * The newest favourites, comments and approval changes of some sites (or of one file), newest
  * first, after `since` and up to `until` when given: read from the engagement rows themselves,
@@ -503,7 +510,7 @@ export async function listRecentEngagement(
   db: TDb,
   scope: { projectIds: readonly string[]; fileId?: string | undefined; since?: number | undefined; until?: number | undefined },
   limit: number,
-): Promise<TEngagementActivityRow[]> {
+): Promise<TEngagementActivity[]> {
   if (scope.projectIds.length === 0) return [];
   const ids = [...scope.projectIds];
   const { fileId, since, until } = scope;
@@ -544,7 +551,7 @@ export async function listRecentEngagement(
     comments.orderBy('comments.created_at', 'desc').orderBy('comments.id', 'desc').limit(limit).execute(),
     approvals.orderBy('approvals.updated_at', 'desc').orderBy('approvals.id', 'desc').limit(limit).execute(),
   ]);
-  const rows: TEngagementActivityRow[] = [
+  const rows: TEngagementActivity[] = [
     ...f.map((r) => ({
       kind: 'favorite' as const,
       eventId: `favorite-${r.id}`,

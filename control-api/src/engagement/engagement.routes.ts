@@ -1,5 +1,5 @@
 /** Visitor engagement calls (spec 7.1): favourites, approvals, comments, and the visitor's own state. */
-import { Router, type Request, type RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import {
   ZApprovalRequestSchema,
   ZCommentsQuerySchema,
@@ -13,20 +13,21 @@ import {
   type TFavoriteResponse,
   type TVisitorProfileResponse,
 } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TEngagementDeps } from './engagement.deps.ts';
 import { principalOf } from '../access/principal.ts';
 import { limitByAddress } from '../access/request-limits.ts';
 import { enforceRateLimits } from '../access/rate-limiter.ts';
 import { createVisitorCookieMiddleware, visitorIdOf } from '../access/visitor-id.ts';
 import { engagingVisitor, setVisitorProfile } from '../visitors/visitor-record.ts';
 import { createComment, getVisitorState, listCommentsJson, openEngagementFile, openEngagementSite, setApproval, setFavorite } from './engagement.service.ts';
+import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
 
 function hasJsonBody(req: Request): boolean {
   return typeof req.body === 'object' && req.body !== null && Object.keys(req.body as object).length > 0;
 }
 
-export function createEngagementRoutes(deps: TAppDeps): Router {
-  const router = Router();
+export function createEngagementRoutes(deps: TEngagementDeps): TApiRouters {
+  const routes = createApiRouters();
   const limits = deps.limits.requests;
   const visitor = createVisitorCookieMiddleware(deps);
   const limitWrites = limitByAddress(limits.writes);
@@ -44,10 +45,10 @@ export function createEngagementRoutes(deps: TAppDeps): Router {
       res.set('Cache-Control', 'no-store').json({ success: true, fileId: file.id, ...result } satisfies TFavoriteResponse);
     }) satisfies RequestHandler;
 
-  router.post('/api/favorites', limitWrites, visitor, favorite(true));
-  router.delete('/api/favorites', limitWrites, visitor, favorite(false));
+  routes.at('/api/favorites').post('/', limitWrites, visitor, favorite(true));
+  routes.at('/api/favorites').delete('/', limitWrites, visitor, favorite(false));
 
-  router.post('/api/approvals', limitWrites, visitor, async (req, res) => {
+  routes.at('/api/approvals').post('/', limitWrites, visitor, async (req, res) => {
     const input = ZApprovalRequestSchema.parse(req.body ?? {});
     const { site, file } = await openEngagementFile(deps, principalOf(res), input.projectId, input.fileId, 'approvals');
     await limitSiteWrites(site.project.id);
@@ -61,14 +62,14 @@ export function createEngagementRoutes(deps: TAppDeps): Router {
     } satisfies TApprovalResponse);
   });
 
-  router.get('/api/comments', limitReads, visitor, async (req, res) => {
+  routes.at('/api/comments').get('/', limitReads, visitor, async (req, res) => {
     const query = ZCommentsQuerySchema.parse(req.query);
     const { file } = await openEngagementFile(deps, principalOf(res), query.projectId, query.fileId, 'comments');
     // Written as JSON text from each comment's cached JSON (TCommentsResponse); the tests parse it with its schema.
     res.set({ 'Cache-Control': 'private, no-cache', 'Content-Type': 'application/json; charset=utf-8' }).send(await listCommentsJson(deps, file, visitorIdOf(res)));
   });
 
-  router.post('/api/comments', limitWrites, visitor, async (req, res) => {
+  routes.at('/api/comments').post('/', limitWrites, visitor, async (req, res) => {
     const input = ZCreateCommentRequestSchema.parse(req.body ?? {});
     const { site, file } = await openEngagementFile(deps, principalOf(res), input.projectId, input.fileId, 'comments');
     await limitSiteWrites(site.project.id);
@@ -86,7 +87,7 @@ export function createEngagementRoutes(deps: TAppDeps): Router {
       .json({ success: true, comment } satisfies TCreateCommentResponse);
   });
 
-  router.get('/api/engagement/state', limitReads, visitor, async (req, res) => {
+  routes.at('/api/engagement').get('/state', limitReads, visitor, async (req, res) => {
     const query = ZEngagementStateQuerySchema.parse(req.query);
     const site = await openEngagementSite(deps, principalOf(res), query.projectId, null);
     const state = await getVisitorState(deps, site, visitorIdOf(res));
@@ -95,11 +96,11 @@ export function createEngagementRoutes(deps: TAppDeps): Router {
 
   // The visitor names themselves once per device (their cookie), optionally with an address shown to
   // the creators of the sites they engage with. Never trusted for access: the cookie decides who they are.
-  router.put('/api/visitor/profile', limitWrites, visitor, async (req, res) => {
+  routes.at('/api/visitor').put('/profile', limitWrites, visitor, async (req, res) => {
     const input = ZVisitorProfileRequestSchema.parse(req.body ?? {});
     const profile = await setVisitorProfile(deps, visitorIdOf(res), { name: input.name, email: input.email });
     res.set('Cache-Control', 'no-store').json({ success: true, visitor: profile } satisfies TVisitorProfileResponse);
   });
 
-  return router;
+  return routes.routers;
 }

@@ -13,7 +13,7 @@ import {
   type TEngagementStateResponse,
   type TSiteSettings,
 } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TEngagementDeps } from './engagement.deps.ts';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, TProjectRow } from '../db/tables.ts';
 import { newId } from '../db/ids.ts';
@@ -48,7 +48,7 @@ export interface TEngagingVisitor {
   email: string | null;
 }
 
-type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'caches'>;
+type TDeps = Pick<TEngagementDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'caches'>;
 
 export type TEngagementFeature = 'favorites' | 'comments' | 'approvals' | 'analytics';
 
@@ -133,7 +133,7 @@ async function writeEngagement<T>(deps: TDeps, site: TEngagementSite, write: (db
 }
 
 export async function setFavorite(
-  deps: TDeps & Pick<TAppDeps, 'favorites'>,
+  deps: TDeps & Pick<TEngagementDeps, 'favorites'>,
   site: TEngagementSite,
   file: TSiteFileRef,
   visitor: TEngagingVisitor,

@@ -3,7 +3,7 @@
  * are 30 timestamps per answer, and a Date object and its formatting cost more than a microsecond
  * each. Instants outside 1970-9999 (never a stored row's) go to toISOString itself.
  */
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '../clock.ts';
 /** 10000-01-01T00:00:00.000Z. */
 const END_OF_FOUR_DIGIT_YEARS = 253_402_300_800_000;
 

@@ -5,17 +5,18 @@
  * GET /api/files/{id}/first-page  a PDF's (or converted document's) whole first page, 1200 px wide (WebP),
  *                              what the site's PDF viewer shows before PDF.js loads
  */
-import { Router, type Request, type Response } from 'express';
-import type { TAppDeps } from '../deps.ts';
+import type { Request, Response } from 'express';
+import type { TFilesDeps } from './files.deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import { principalOf } from '../access/principal.ts';
 import { openServableFile } from './files.service.ts';
 import { fileCacheControl, sendStoredObject, setFileSecurityHeaders } from './serve-object.ts';
+import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
 
 /** The file behind `:id` once its site lets this request in, with what the builder derived. */
 /** The file of a `/api/files/:id…` request, when the principal may see its site. */
-export function findServableFile(deps: TAppDeps, req: Request, res: Response): ReturnType<typeof openServableFile> {
+export function findServableFile(deps: TFilesDeps, req: Request, res: Response): ReturnType<typeof openServableFile> {
   return openServableFile(deps, principalOf(res), String(req.params.id ?? ''));
 }
 
@@ -23,10 +24,10 @@ function baseName(name: string): string {
   return name.replace(/\.[^.]*$/, '') || 'file';
 }
 
-export function createFileVariantRoutes(deps: TAppDeps): Router {
-  const router = Router();
+export function createFileVariantRoutes(deps: TFilesDeps): TApiRouters {
+  const routes = createApiRouters();
 
-  router.get('/api/files/:id/pdf', async (req, res) => {
+  routes.at('/api/files').get('/:id/pdf', async (req, res) => {
     setFileSecurityHeaders(res);
     const { file, derived } = await findServableFile(deps, req, res);
     const converted = derived && !derived.error ? derived.pdf : undefined;
@@ -47,7 +48,7 @@ export function createFileVariantRoutes(deps: TAppDeps): Router {
     );
   });
 
-  router.get('/api/files/:id/poster', async (req, res) => {
+  routes.at('/api/files').get('/:id/poster', async (req, res) => {
     setFileSecurityHeaders(res);
     const { file, derived } = await findServableFile(deps, req, res);
     const poster = derived && !derived.error && derived.kind === 'video' ? derived.display : undefined;
@@ -67,7 +68,7 @@ export function createFileVariantRoutes(deps: TAppDeps): Router {
     );
   });
 
-  router.get('/api/files/:id/first-page', async (req, res) => {
+  routes.at('/api/files').get('/:id/first-page', async (req, res) => {
     setFileSecurityHeaders(res);
     const { file, derived } = await findServableFile(deps, req, res);
     const hasPdf = !!derived && !derived.error && (derived.pdf !== undefined || (file.kind === 'pdf' && derived.kind === 'pdf'));
@@ -88,5 +89,5 @@ export function createFileVariantRoutes(deps: TAppDeps): Router {
     );
   });
 
-  return router;
+  return routes.routers;
 }

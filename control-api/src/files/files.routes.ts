@@ -1,7 +1,6 @@
 /** GET /api/files/{id}?mode=preview|download[&size=300]: originals and thumbnails, with Range support. */
-import { Router } from 'express';
 import { isValidId, ZFileQuerySchema } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TFilesDeps } from './files.deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import { principalOf } from '../access/principal.ts';
@@ -9,11 +8,12 @@ import { openServableFile } from './files.service.ts';
 import { servedTypeFor } from './content-type.ts';
 import { fileCacheControl, sendStoredObject, setFileSecurityHeaders } from './serve-object.ts';
 import { countDownloadWhenComplete } from './download-count.ts';
+import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
 
-export function createFileRoutes(deps: TAppDeps): Router {
-  const router = Router();
+export function createFileRoutes(deps: TFilesDeps): TApiRouters {
+  const routes = createApiRouters();
 
-  router.get('/api/files/:id', async (req, res) => {
+  routes.at('/api/files').get('/:id', async (req, res) => {
     setFileSecurityHeaders(res);
     const id = req.params.id;
     if (!isValidId(id)) throw new AppError('not_found', 'File not found');
@@ -61,5 +61,5 @@ export function createFileRoutes(deps: TAppDeps): Router {
     );
   });
 
-  return router;
+  return routes.routers;
 }

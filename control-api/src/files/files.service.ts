@@ -1,6 +1,6 @@
 /** The files of a site as the file routes serve them: found by id, and only while the principal may see the site. */
 import { isValidId, ZDerivedMetadataSchema, type TDerivedMetadata } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TFilesDeps } from './files.deps.ts';
 import { AppError } from '../http/app-error.ts';
 import type { TPrincipal } from '../access/principal.ts';
 import { findFileById, type TFileWithProject } from '../projects/projects.repository.ts';
@@ -20,7 +20,7 @@ interface TServableFile {
  * another site's publish adds rows of its own); access is decided on every request. The answer is
  * shared: callers only read it.
  */
-export async function openServableFile(deps: Pick<TAppDeps, 'db' | 'clock' | 'keys' | 'caches'>, principal: TPrincipal, id: string): Promise<TServableFile> {
+export async function openServableFile(deps: Pick<TFilesDeps, 'db' | 'clock' | 'keys' | 'caches'>, principal: TPrincipal, id: string): Promise<TServableFile> {
   if (!isValidId(id)) throw new AppError('not_found', 'File not found');
   const found = await cachedRead(
     deps.db,

@@ -10,7 +10,7 @@
 import http from 'node:http';
 import type { RequestHandler } from 'express';
 import type { TConfig } from '../config/config.ts';
-import type { Clock } from '../deps.ts';
+import type { Clock } from '../clock.ts';
 import { addressKey } from './address-key.ts';
 import { AppError } from './app-error.ts';
 import { sendErrorReply } from './error-middleware.ts';

@@ -11,7 +11,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isContactEmail, type TContactRequest, type TFeedbackRequest, type TFormKind, type TSalesRequest } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TInboxDeps } from './inbox.deps.ts';
 import { newId } from '../db/ids.ts';
 import type { TMailMessage } from '../notifications/mailer.ts';
 import { toOneLine } from '../notifications/notification-messages.ts';
@@ -32,10 +32,10 @@ import {
   type TSubscriberRow,
 } from './inbox.repository.ts';
 import { runPeriodically, type TPeriodicTask } from '../periodic-task.ts';
+import { HOUR_MS } from '../clock.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'mailer'>;
+type TDeps = Pick<TInboxDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'mailer'>;
 
-const HOUR_MS = 3_600_000;
 /** A newsletter confirmation link works for this long. */
 const CONFIRM_TOKEN_TTL_MS = 7 * 24 * HOUR_MS;
 /** One confirmation per address per this long: asking again sooner sends nothing (the link sent still works). */

@@ -11,7 +11,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual, type KeyObject } 
 import { isValidEmailAddress, SITE_MANAGEMENT_MESSAGES, type TSiteSettings } from '@dropsite/shared';
 import type { Kysely, Transaction } from 'kysely';
 import { createElement as h, type ReactElement } from 'react';
-import type { TAppDeps } from '../deps.ts';
+import type { TNotificationsDeps } from './notifications.deps.ts';
 import type { Database } from '../db/tables.ts';
 import { parseSiteSettings, updateProject } from '../projects/projects.repository.ts';
 import { isAllowedSlackWebhook } from './slack.ts';
@@ -34,10 +34,10 @@ import {
   releaseConfirmation,
   type TEmailAddressRow,
 } from './email-addresses.repository.ts';
+import { DAY_MS } from '../clock.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'mailer'>;
+type TDeps = Pick<TNotificationsDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'mailer'>;
 
-const DAY_MS = 86_400_000;
 /** A confirmation link works for this long. */
 export const CONFIRM_TOKEN_TTL_MS = 7 * DAY_MS;
 /** One address gets at most this many confirmation messages per 24 hours, from all creators together. */
@@ -94,7 +94,7 @@ export async function emailRecipientOf(
  * Slack webhook, and no confirmed account email. Nothing is stored on-without-recipient.
  */
 export async function assertNotificationRecipient(
-  deps: Pick<TAppDeps, 'db' | 'config'>,
+  deps: Pick<TNotificationsDeps, 'db' | 'config'>,
   settings: Partial<TSiteSettings> | undefined,
   ownerCreatorId: string | null,
 ): Promise<void> {
@@ -150,7 +150,7 @@ export function hashToken(token: string): string {
  * Counts `email` against the client address's distinct recipients today; over the cap the request
  * is refused with 429 before anything is stored or sent. Naming the same address again costs nothing.
  */
-export async function admitNotificationRecipient(deps: Pick<TAppDeps, 'db' | 'config' | 'clock'>, clientAddress: string, email: string): Promise<void> {
+export async function admitNotificationRecipient(deps: Pick<TNotificationsDeps, 'db' | 'config' | 'clock'>, clientAddress: string, email: string): Promise<void> {
   const now = deps.clock.now();
   const day = Math.floor(now / DAY_MS);
   const requester = createHash('sha256').update(`email-recipients:${clientAddress}`).digest('hex').slice(0, 32);
@@ -273,7 +273,7 @@ export function unsubscribeHeaders(unsubscribeUrl: string): Record<string, strin
 
 // ---- Unsubscribe links: the address row's id, signed (so a link cannot be made for another row).
 
-type TKeyDeps = Pick<TAppDeps, 'config' | 'keys'>;
+type TKeyDeps = Pick<TNotificationsDeps, 'config' | 'keys'>;
 
 function unsubscribeKeyOf(deps: TKeyDeps): KeyObject {
   if (!deps.keys) throw new Error('The unsubscribe key is not loaded (SESSION_SECRET is required in production)');

@@ -1,6 +1,6 @@
 /** What the links in our email name: the address row a confirmation or a signed unsubscribe link points at, and the sites it covers. */
 import { z } from 'zod';
-import type { TAppDeps } from '../deps.ts';
+import type { TNotificationsDeps } from './notifications.deps.ts';
 import { parseSiteSettings } from '../projects/projects.repository.ts';
 import { toOneLine } from './notification-messages.ts';
 import { expiredConfirmLinkPage, invalidConfirmLinkPage } from './email-pages.ts';
@@ -9,7 +9,7 @@ import { confirmedAccountEmailOf, hashToken, isValidUnsubscribeToken, notificati
 
 const ACCOUNT_OWNER = /^creator:(.+)$/;
 
-type TDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys'>;
+type TDeps = Pick<TNotificationsDeps, 'db' | 'config' | 'clock' | 'log' | 'keys'>;
 
 const ZConfirmQuerySchema = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/) });
 const ZUnsubscribeQuerySchema = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{22}$/), token: z.string().regex(/^[A-Za-z0-9_-]{43}$/) });

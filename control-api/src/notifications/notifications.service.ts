@@ -8,7 +8,7 @@
 import { APP_PATHS, isValidEmailAddress, isValidId, projectPagePath, type TSiteSettings } from '@dropsite/shared';
 import type { Kysely, Transaction } from 'kysely';
 import type { TConfig } from '../config/config.ts';
-import type { TAppDeps } from '../deps.ts';
+import type { TNotificationsDeps } from './notifications.deps.ts';
 import type { Database, TProjectRow } from '../db/tables.ts';
 import { newId } from '../db/ids.ts';
 import type { RateLimiter } from '../access/rate-limiter.ts';
@@ -38,13 +38,13 @@ export function createDestinationLimiter(notifications: TConfig['notifications']
   return store.rateLimiter('notification-destinations', { perMinute: notifications.maxPerHour / 60, burst: notifications.maxPerHour, whenUnavailable: 'local' });
 }
 
-type TNotifierDeps = Pick<TAppDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'mailer' | 'limits'>;
+type TNotifierDeps = Pick<TNotificationsDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'mailer' | 'limits'>;
 
 type TProjectOwnerFields = Pick<TProjectRow, 'id' | 'owner_creator_id' | 'anonymous_session_id'>;
 
 /** The rows one engagement event adds, written in the caller's transaction. */
 export async function queueEngagementNotifications(
-  deps: Pick<TAppDeps, 'config' | 'clock'>,
+  deps: Pick<TNotificationsDeps, 'config' | 'clock'>,
   db: Kysely<Database> | Transaction<Database>,
   project: TProjectOwnerFields,
   settings: TSiteSettings,

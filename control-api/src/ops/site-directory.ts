@@ -4,7 +4,7 @@
  * too); a password is only ever reported as set or not.
  */
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import type { Database } from '../db/tables.ts';
+import type { Database, TProjectRow } from '../db/tables.ts';
 import { countTraffic } from '../analytics/analytics.repository.ts';
 import { DEMO_SITE_SLUGS } from '../projects/demo-projects.ts';
 import { siteStateAt, type TSiteState } from './site-state.ts';
@@ -90,18 +90,12 @@ function selectListings(db: TDb, now: number) {
     ]);
 }
 
-interface TListingRow {
-  id: string;
-  slug: string;
-  title: string;
-  created_at: number;
-  owner_creator_id: string | null;
-  anonymous_session_id: string | null;
+type TListingRow = Pick<TProjectRow, 'id' | 'slug' | 'title' | 'created_at' | 'owner_creator_id' | 'anonymous_session_id'> & {
   owner_email: string | null;
   state: TSiteState;
   file_count: number | null;
   file_bytes: number | null;
-}
+};
 
 function ownerOf(row: Pick<TListingRow, 'slug' | 'owner_creator_id' | 'anonymous_session_id' | 'owner_email'>): TSiteOwner {
   if (row.owner_creator_id !== null) return { kind: 'account', creatorId: row.owner_creator_id, email: row.owner_email };

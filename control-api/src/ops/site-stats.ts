@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/tables.ts';
 import { dayOf, SITE_SCOPE } from '../analytics/analytics.repository.ts';
 import { SITE_STATES, siteStateAt, type TSiteState } from './site-state.ts';
+import { DAY_MS } from '../clock.ts';
 
 type TDb = Kysely<Database>;
 
@@ -37,8 +38,6 @@ export interface TSiteStats {
   /** Page views and downloads of every site per UTC day, oldest first, the days without traffic included. */
   traffic: { days: number; views: number; downloads: number; perDay: TDayTraffic[] };
 }
-
-const DAY_MS = 86_400_000;
 
 const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 

@@ -2,8 +2,9 @@
 import express, { Router, type RequestHandler } from 'express';
 import { inlineScriptHashes, TemplateNotBuiltError } from '@dropsite/builder';
 import { ZPreviewRequestSchema } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TPreviewDeps } from './preview.deps.ts';
 import { AppError } from '../http/app-error.ts';
+import { principalOf } from '../access/principal.ts';
 import { renderPreview } from './preview.service.ts';
 import { siteCsp } from '../sites/site-csp.ts';
 import { createPreviewFrameRoutes } from './preview-frame.ts';
@@ -11,13 +12,13 @@ import { createPreviewFrameRoutes } from './preview-frame.ts';
 /** Room for the 500 files a site may hold, with long names; far below anything that strains a render. */
 export const PREVIEW_BODY_LIMIT = '512kb';
 
-export function createPreviewRoutes(deps: TAppDeps, options: { serverEntry?: string } = {}): Router {
+export function createPreviewRoutes(deps: TPreviewDeps, options: { serverEntry?: string } = {}): Router {
   const router = Router();
   router.use(createPreviewFrameRoutes());
   const publishGate = deps.limits.publish;
   // Per address and per anonymous creator (PREVIEW_LIMIT_PER_HOUR), before the body is read.
   const limitPreviews: RequestHandler = async (_req, res, next) => {
-    await publishGate.admitPreview(res);
+    await publishGate.admitPreview(principalOf(res));
     next();
   };
   router.post('/api/preview', limitPreviews, express.json({ limit: PREVIEW_BODY_LIMIT, strict: true }), async (req, res) => {

@@ -28,9 +28,7 @@ export interface TFileProjectAccess {
 }
 
 /** A file row with its project's access fields. */
-export interface TFileWithProject extends TFileRow {
-  project: TFileProjectAccess;
-}
+export type TFileWithProject = TFileRow & { project: TFileProjectAccess };
 
 /** A file to create with a project; its project_id is the project's. */
 export type TNewProjectFile = Omit<TNewFile, 'project_id'>;

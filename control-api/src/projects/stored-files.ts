@@ -1,6 +1,6 @@
 /** Files whose bytes are in storage and the rows that put them on a site, the same at publishing and when an owner adds some later. */
 import { detectFileKind, sanitizeFileName } from '@dropsite/shared';
-import type { TNewFile } from '../db/tables.ts';
+import type { TFileRow, TNewFile } from '../db/tables.ts';
 
 /** A file whose bytes are stored (by the streaming upload engine or an assembled upload session), before it has a row. */
 export interface TStoredFile {
@@ -31,4 +31,9 @@ export function storedFileRow(projectId: string, file: TStoredFile, position: nu
     created_at: now,
     group_name: file.group ?? null,
   };
+}
+
+/** What every answer about a stored file starts with: its id, name, type, kind and size. */
+export function fileBasicsOf(file: Pick<TFileRow, 'id' | 'name' | 'type' | 'kind' | 'size'>): Pick<TFileRow, 'id' | 'name' | 'type' | 'kind' | 'size'> {
+  return { id: file.id, name: file.name, type: file.type, kind: file.kind, size: file.size };
 }

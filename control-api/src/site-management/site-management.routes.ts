@@ -3,17 +3,17 @@
  * its settings, edit it, add, replace and remove files, follow the build, delete it. Every call
  * proves the signed-in owner first (401 / 404 'Project not found'), before a byte of an upload is read.
  */
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
 import { SITE_MANAGEMENT_MESSAGES, UPLOAD_LIMITS, ZDeleteProjectSchema, ZProjectUpdateSchema, type TBuildProgressResponse, type TManagedProjectResponse } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TSiteManagementDeps } from './site-management.deps.ts';
 import type { TFileRow, TProjectRow } from '../db/tables.ts';
 import { readRefusedBody } from '../http/slow-clients.ts';
 import { AppError } from '../http/app-error.ts';
 import { principalOf } from '../access/principal.ts';
 import { clientAddress, limitByAddress } from '../access/request-limits.ts';
-import { createStreamingStorageEngine, setUploadTarget, type TStoredUpload } from '../uploads/streaming-storage-engine.ts';
-import { declaredRequestBytes } from '../uploads/publish-limits.ts';
+import { createStreamingStorageEngine, setUploadTarget, type TStoredUpload } from '../publishing/streaming-storage-engine.ts';
+import { declaredRequestBytes } from '../publishing/publish-limits.ts';
 import {
   addFiles,
   assertRoomForFiles,
@@ -29,8 +29,9 @@ import {
 } from './site-management.service.ts';
 import type { TStoredFile } from '../projects/stored-files.ts';
 import { assertChangesAllowed, assertFeaturesAllowed, assertUploadAllowed, largestDeliveryLimit } from '../billing/plan-limits.ts';
-import { planUploadTarget, type TPlanUploadTarget } from '../uploads/plan-upload-target.ts';
+import { planUploadTarget, type TPlanUploadTarget } from '../publishing/plan-upload-target.ts';
 import { refreshUsageSoon } from '../billing/usage.service.ts';
+import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
 
 const PRIVATE = 'private, no-store';
 
@@ -57,8 +58,8 @@ function toStoredFile(f: TMulterStoredFile): TStoredFile {
   return { fileId: f.fileId, storageKey: f.storageKey, size: f.size, sha256: f.sha256, originalName: f.originalname, clientType: f.mimetype };
 }
 
-export function createSiteManagementRoutes(deps: TAppDeps): Router {
-  const router = Router();
+export function createSiteManagementRoutes(deps: TSiteManagementDeps): TApiRouters {
+  const routes = createApiRouters();
   const limits = deps.limits.requests;
   const limitReads = limitByAddress(limits.reads);
   const limitWrites = limitByAddress(limits.writes);
@@ -103,7 +104,7 @@ export function createSiteManagementRoutes(deps: TAppDeps): Router {
       try {
         await assertChangesAllowed(deps, ownerCreatorId);
         target = await planUploadTarget(deps, req, { ownerCreatorId, newSite: false, freesBytes: replacedBytesOf(res) });
-        await deps.limits.publish.admitPublish(res, { declaredBytes: declaredRequestBytes(req, target.delivery), opensSession: false });
+        await deps.limits.publish.admitPublish(principalOf(res), { declaredBytes: declaredRequestBytes(req, target.delivery), opensSession: false });
       } catch (err) {
         // The client is still sending: a bounded part of the body is read after the refusal, so it reads the answer.
         readRefusedBody(req, res);
@@ -118,17 +119,17 @@ export function createSiteManagementRoutes(deps: TAppDeps): Router {
     return req.file ? [req.file as TMulterStoredFile] : [];
   };
 
-  router.get('/api/projects/:id/settings', limitReads, ownProject, async (_req, res) => {
+  routes.at('/api/projects').get('/:id/settings', limitReads, ownProject, async (_req, res) => {
     const project = await describeManagedProject(deps, projectOf(res));
     res.set('Cache-Control', PRIVATE).json({ success: true, project } satisfies TManagedProjectResponse);
   });
 
-  router.get('/api/projects/:id/build', limitReads, ownProject, async (_req, res) => {
+  routes.at('/api/projects').get('/:id/build', limitReads, ownProject, async (_req, res) => {
     const build = await latestBuildOf(deps, projectOf(res).id);
     res.set('Cache-Control', PRIVATE).json({ success: true, build } satisfies TBuildProgressResponse);
   });
 
-  router.patch('/api/projects/:id', limitWrites, ownProject, async (req, res) => {
+  routes.at('/api/projects').patch('/:id', limitWrites, ownProject, async (req, res) => {
     const input = ZProjectUpdateSchema.parse(req.body ?? {});
     const ownerCreatorId = projectOf(res).owner_creator_id;
     await assertChangesAllowed(deps, ownerCreatorId);
@@ -137,14 +138,14 @@ export function createSiteManagementRoutes(deps: TAppDeps): Router {
     res.set('Cache-Control', PRIVATE).json({ success: true, project } satisfies TManagedProjectResponse);
   });
 
-  router.delete('/api/projects/:id', limitWrites, ownProject, async (req, res) => {
+  routes.at('/api/projects').delete('/:id', limitWrites, ownProject, async (req, res) => {
     await deleteManagedProject(deps, projectOf(res), ZDeleteProjectSchema.parse(req.body ?? {}));
     refreshUsageSoon(deps, projectOf(res).owner_creator_id);
     res.set('Cache-Control', PRIVATE).json({ success: true });
   });
 
-  router.post(
-    '/api/projects/:id/files',
+  routes.at('/api/projects').post(
+    '/:id/files',
     limitWrites,
     ownProject,
     async (_req, res, next) => {
@@ -170,8 +171,8 @@ export function createSiteManagementRoutes(deps: TAppDeps): Router {
     },
   );
 
-  router.put(
-    '/api/projects/:id/files/:fileId',
+  routes.at('/api/projects').put(
+    '/:id/files/:fileId',
     limitWrites,
     ownProject,
     async (req, res, next) => {
@@ -195,7 +196,7 @@ export function createSiteManagementRoutes(deps: TAppDeps): Router {
     },
   );
 
-  router.delete('/api/projects/:id/files/:fileId', limitWrites, ownProject, async (req, res) => {
+  routes.at('/api/projects').delete('/:id/files/:fileId', limitWrites, ownProject, async (req, res) => {
     const project = projectOf(res);
     const file = await openManagedFile(deps, project, String(req.params.fileId));
     const managed = await removeFile(deps, project, file);
@@ -203,5 +204,5 @@ export function createSiteManagementRoutes(deps: TAppDeps): Router {
     res.set('Cache-Control', PRIVATE).json({ success: true, project: managed } satisfies TManagedProjectResponse);
   });
 
-  return router;
+  return routes.routers;
 }

@@ -28,7 +28,7 @@ import {
   type ZProjectUpdateSchema,
 } from '@dropsite/shared';
 import type { z } from 'zod';
-import type { TAppDeps } from '../deps.ts';
+import type { TSiteManagementDeps } from './site-management.deps.ts';
 import type { TFileRow, TProjectRow, TProjectUpdate as TProjectRowUpdate } from '../db/tables.ts';
 import { AppError } from '../http/app-error.ts';
 import type { TPrincipal } from '../access/principal.ts';
@@ -62,12 +62,12 @@ import {
   replaceFileBytes,
   updateProject,
 } from '../projects/projects.repository.ts';
-import { storedFileRow, type TStoredFile } from '../projects/stored-files.ts';
+import { fileBasicsOf, storedFileRow, type TStoredFile } from '../projects/stored-files.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The signed-in owner's site, or the 401 / 404 every management call answers otherwise. */
-export async function openManagedProject(deps: TAppDeps, principal: TPrincipal, projectId: string): Promise<TProjectRow> {
+export async function openManagedProject(deps: TSiteManagementDeps, principal: TPrincipal, projectId: string): Promise<TProjectRow> {
   return (await openOwnProject(deps, principal, projectId)).project;
 }
 
@@ -77,7 +77,7 @@ export function featuresTurnedOn(project: TProjectRow, patch: z.input<typeof ZPr
 }
 
 /** What the owner's settings forms and files manager start from. */
-export async function describeManagedProject(deps: TAppDeps, project: TProjectRow): Promise<TManagedProject> {
+export async function describeManagedProject(deps: TSiteManagementDeps, project: TProjectRow): Promise<TManagedProject> {
   const [files, build, accountNotificationEmail] = await Promise.all([
     listFilesByProject(deps.db, project.id),
     latestBuildOf(deps, project.id),
@@ -108,13 +108,9 @@ export async function describeManagedProject(deps: TAppDeps, project: TProjectRo
   };
 }
 
-function toManagedFile(deps: Pick<TAppDeps, 'clock'>, project: TProjectRow, file: TFileRow): TManagedFile {
+function toManagedFile(deps: Pick<TSiteManagementDeps, 'clock'>, project: TProjectRow, file: TFileRow): TManagedFile {
   return {
-    id: file.id,
-    name: file.name,
-    type: file.type,
-    kind: file.kind,
-    size: file.size,
+    ...fileBasicsOf(file),
     position: file.position,
     version: file.version,
     uploadedAt: iso(file.created_at),
@@ -125,13 +121,13 @@ function toManagedFile(deps: Pick<TAppDeps, 'clock'>, project: TProjectRow, file
 }
 
 /** How far the site's newest build has come (the dashboard polls it after each change). */
-export async function latestBuildOf(deps: Pick<TAppDeps, 'db'>, projectId: string): Promise<TBuildProgress | null> {
+export async function latestBuildOf(deps: Pick<TSiteManagementDeps, 'db'>, projectId: string): Promise<TBuildProgress | null> {
   const build = await findLatestBuildForProject(deps.db, projectId);
   return build ? { version: build.version, state: build.status, progress: build.progress, stage: build.stage } : null;
 }
 
 /** A new version of the site, queued for building; the HTML visitors get flips when it is done. */
-async function rebuild(deps: TAppDeps, projectId: string): Promise<void> {
+async function rebuild(deps: TSiteManagementDeps, projectId: string): Promise<void> {
   const version = await bumpProjectVersion(deps.db, projectId, deps.clock.now());
   await enqueueProjectBuild(deps, projectId, version);
 }
@@ -142,7 +138,7 @@ async function rebuild(deps: TAppDeps, projectId: string): Promise<void> {
  * A password change bumps the password version, which revokes every unlock issued before.
  */
 export async function updateManagedProject(
-  deps: TAppDeps,
+  deps: TSiteManagementDeps,
   project: TProjectRow,
   input: z.output<typeof ZProjectUpdateSchema>,
   requester: { clientAddress: string },
@@ -207,20 +203,20 @@ function stripUndefined<T extends Record<string, unknown>>(value: T): Partial<T>
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-async function reloadProject(deps: TAppDeps, projectId: string): Promise<TProjectRow> {
+async function reloadProject(deps: TSiteManagementDeps, projectId: string): Promise<TProjectRow> {
   const project = await findProjectById(deps.db, projectId);
   if (!project) throw new AppError('not_found', 'Project not found');
   return project;
 }
 
 /** Refuses, before a byte is read, an addition that would take the site past the files a site may have. */
-export async function assertRoomForFiles(deps: Pick<TAppDeps, 'db'>, projectId: string, adding: number): Promise<void> {
+export async function assertRoomForFiles(deps: Pick<TSiteManagementDeps, 'db'>, projectId: string, adding: number): Promise<void> {
   const { count } = await fileCountAndNextPosition(deps.db, projectId);
   if (count + adding > UPLOAD_LIMITS.maxFilesPerSite) throw new AppError('validation_failed', SITE_MANAGEMENT_MESSAGES.tooManyFiles);
 }
 
 /** Adds stored files at the end of the site (same names and kinds as at publishing), then rebuilds. */
-export async function addFiles(deps: TAppDeps, project: TProjectRow, stored: readonly TStoredFile[]): Promise<TManagedProject> {
+export async function addFiles(deps: TSiteManagementDeps, project: TProjectRow, stored: readonly TStoredFile[]): Promise<TManagedProject> {
   if (stored.length === 0) throw new AppError('validation_failed', 'Please choose at least one file to upload');
   await assertRoomForFiles(deps, project.id, stored.length);
   const { nextPosition } = await fileCountAndNextPosition(deps.db, project.id);
@@ -235,7 +231,7 @@ export async function addFiles(deps: TAppDeps, project: TProjectRow, stored: rea
 }
 
 /** 404 for a file id that is not one of this site's. */
-export async function openManagedFile(deps: Pick<TAppDeps, 'db'>, project: TProjectRow, fileId: string): Promise<TFileRow> {
+export async function openManagedFile(deps: Pick<TSiteManagementDeps, 'db'>, project: TProjectRow, fileId: string): Promise<TFileRow> {
   const file = await findFileOfProjectById(deps.db, project.id, fileId);
   if (!file) throw new AppError('not_found', 'File not found');
   return file;
@@ -246,7 +242,7 @@ export async function openManagedFile(deps: Pick<TAppDeps, 'db'>, project: TProj
  * kept and marked with the version they were made on. The bytes it replaced are removed once no
  * row points at them.
  */
-export async function replaceFile(deps: TAppDeps, project: TProjectRow, file: TFileRow, stored: TStoredFile): Promise<TManagedProject> {
+export async function replaceFile(deps: TSiteManagementDeps, project: TProjectRow, file: TFileRow, stored: TStoredFile): Promise<TManagedProject> {
   const name = sanitizeFileName(stored.originalName);
   const replaced = await replaceFileBytes(deps.db, file, {
     name,
@@ -266,7 +262,7 @@ export async function replaceFile(deps: TAppDeps, project: TProjectRow, file: TF
 }
 
 /** Removes a file (a site keeps at least one) with its engagement, then its bytes, and rebuilds. */
-export async function removeFile(deps: TAppDeps, project: TProjectRow, file: TFileRow): Promise<TManagedProject> {
+export async function removeFile(deps: TSiteManagementDeps, project: TProjectRow, file: TFileRow): Promise<TManagedProject> {
   const { count } = await fileCountAndNextPosition(deps.db, project.id);
   if (count <= 1) throw new AppError('validation_failed', SITE_MANAGEMENT_MESSAGES.lastFile);
   if (!(await deleteFileOfProject(deps.db, project.id, file.id))) throw new AppError('not_found', 'File not found');
@@ -277,7 +273,7 @@ export async function removeFile(deps: TAppDeps, project: TProjectRow, file: TFi
 }
 
 /** The original and, when no file anywhere has the same content, its derived images. Failures are only logged: the sweep of a deleted site catches up. */
-async function removeUnusedBytes(deps: TAppDeps, previous: Pick<TFileRow, 'storage_key' | 'sha256'>): Promise<void> {
+async function removeUnusedBytes(deps: TSiteManagementDeps, previous: Pick<TFileRow, 'storage_key' | 'sha256'>): Promise<void> {
   try {
     if (!(await isStoredObjectInUse(deps.db, { storageKey: previous.storage_key }))) await deps.storage.delete(previous.storage_key);
     const hash = previous.sha256.toLowerCase();
@@ -292,7 +288,7 @@ async function removeUnusedBytes(deps: TAppDeps, previous: Pick<TFileRow, 'stora
  * engagement), and is given an expiry long enough ago that the sweeper removes its files, derived
  * images and rows; the sweep starts now, in the background (as for a deleted account).
  */
-export async function deleteManagedProject(deps: TAppDeps, project: TProjectRow, input: z.output<typeof ZDeleteProjectSchema>): Promise<void> {
+export async function deleteManagedProject(deps: TSiteManagementDeps, project: TProjectRow, input: z.output<typeof ZDeleteProjectSchema>): Promise<void> {
   if (!confirmsTitle(input.confirmTitle, project.title)) throw new AppError('bad_request', SITE_MANAGEMENT_MESSAGES.confirmTitle);
   const now = deps.clock.now();
   const purgeFrom = now - deps.config.expiredSiteGraceDays * 86_400_000 - 1;

@@ -4,11 +4,11 @@
  * are recorded on the site, and its public copy leaves the edge first. Its stored bytes stay, so a
  * mistaken takedown can be undone (a restored public site goes back to the edge).
  */
-import type { TAppDeps } from '../deps.ts';
+import type { TSiteManagementDeps } from './site-management.deps.ts';
 import { restoreTakenDownProject, takeDownProject } from '../projects/projects.repository.ts';
 import { changeSiteAccess, syncPublicPage } from '../edge/public-page.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'clock' | 'log' | 'storage' | 'config'>;
+type TDeps = Pick<TSiteManagementDeps, 'db' | 'clock' | 'log' | 'storage' | 'config'>;
 
 const TAKEDOWN_REASON_MAX_LENGTH = 1000;
 

@@ -7,7 +7,7 @@
 import { buffer } from 'node:stream/consumers';
 import { renderGateCover } from '@dropsite/builder';
 import { storedSiteLook } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TSitesDeps } from './sites.deps.ts';
 import type { TProjectRow } from '../db/tables.ts';
 import { listFilesByProject, parseDerivedMetadata } from '../projects/projects.repository.ts';
 import { passwordPage } from './status-pages.ts';
@@ -19,7 +19,7 @@ const MAX_COVERS = 512;
 const MAX_COVER_SOURCE_BYTES = 2 * 1024 * 1024;
 
 /** The gate's cover: the site's first picture, as a data URI of a few pixels; null when it has none (or it cannot be made). */
-export async function gateCoverOf(deps: Pick<TAppDeps, 'db' | 'storage' | 'log'>, projectId: string): Promise<string | null> {
+export async function gateCoverOf(deps: Pick<TSitesDeps, 'db' | 'storage' | 'log'>, projectId: string): Promise<string | null> {
   const files = await listFilesByProject(deps.db, projectId);
   for (const file of files) {
     if (file.kind !== 'image') continue;
@@ -49,7 +49,7 @@ export async function gateCoverOf(deps: Pick<TAppDeps, 'db' | 'storage' | 'log'>
  * The gate page of a slug. The site's title, author and cover are shown only for a live locked site
  * (not deleted, not taken down); anything else gets the plain gate.
  */
-export async function passwordGatePage(deps: Pick<TAppDeps, 'db' | 'storage' | 'log'>, slug: string, project: TProjectRow | null, error?: string): Promise<string> {
+export async function passwordGatePage(deps: Pick<TSitesDeps, 'db' | 'storage' | 'log'>, slug: string, project: TProjectRow | null, error?: string): Promise<string> {
   const shown = project !== null && project.password_hash !== null && project.deleted_at === null && project.taken_down_at === null ? project : null;
   if (!shown) return passwordPage({ slug, colorMode: 'auto', ...(error ? { error } : {}) });
   const look = storedSiteLook(shown);

@@ -1,5 +1,6 @@
 /** Whether a site (and so each of its files) may be served right now. */
-import type { Clock, TAppDeps } from '../deps.ts';
+import type { Clock } from '../clock.ts';
+import type { TSitesDeps } from './sites.deps.ts';
 import { AppError } from '../http/app-error.ts';
 import type { TPrincipal } from '../access/principal.ts';
 import { isUnlockTokenValid } from '../access/unlock-token.ts';
@@ -25,7 +26,7 @@ export function checkSiteAccess(site: Omit<TSiteAccessFields, 'id' | 'password_v
   return 'open';
 }
 
-type TAccessDeps = Pick<TAppDeps, 'clock' | 'keys'>;
+type TAccessDeps = Pick<TSitesDeps, 'clock' | 'keys'>;
 
 /** Whether the principal carries a valid unlock of this site for its visitor. */
 export function hasValidUnlock(deps: TAccessDeps, principal: TPrincipal, site: TSiteAccessFields): boolean {

@@ -1,5 +1,5 @@
 /** Unlocking a password-protected site, and changing a site's password. */
-import type { TAppDeps } from '../deps.ts';
+import type { TSitesDeps } from './sites.deps.ts';
 import type { TProjectRow } from '../db/tables.ts';
 import { ZSitePasswordSchema } from '@dropsite/shared';
 import { findProjectBySlug } from '../projects/projects.repository.ts';
@@ -8,7 +8,7 @@ import { setProjectPasswordHash, upgradeProjectPasswordHash } from '../access/ac
 import { hashPassword, needsRehash, spendDummyVerification, type THashClient, verifyPassword } from './password-hash.ts';
 import { checkSiteAccess } from './site-access.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'clock' | 'keys'>;
+type TDeps = Pick<TSitesDeps, 'db' | 'clock' | 'keys'>;
 
 export type TUnlockOutcome =
   /** The unlock cookie's value and lifetime go to the visitor. */

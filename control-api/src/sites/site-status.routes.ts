@@ -3,17 +3,17 @@
  * route: it answers only what the site's access allows, and reads the build's progress from the
  * builds area (which knows nothing of sites).
  */
-import { Router } from 'express';
 import type { TSiteStatusResponse } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TSitesDeps } from './sites.deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { principalOf } from '../access/principal.ts';
 import { isSiteSlug } from '../projects/demo-projects.ts';
 import { buildProgressOf, openSiteBySlug } from './sites.service.ts';
+import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
 
-export function createSiteStatusRoutes(deps: TAppDeps): Router {
-  const router = Router();
-  router.get('/api/sites/:slug/status', async (req, res) => {
+export function createSiteStatusRoutes(deps: TSitesDeps): TApiRouters {
+  const routes = createApiRouters();
+  routes.at('/api/sites').get('/:slug/status', async (req, res) => {
     const slug = req.params.slug;
     if (!isSiteSlug(slug)) throw new AppError('not_found', 'Site not found');
     const { project, access } = await openSiteBySlug(deps, principalOf(res), slug);
@@ -28,5 +28,5 @@ export function createSiteStatusRoutes(deps: TAppDeps): Router {
       stage: isLive ? 'Live' : (build?.stage ?? 'Queued'),
     } satisfies TSiteStatusResponse);
   });
-  return router;
+  return routes.routers;
 }

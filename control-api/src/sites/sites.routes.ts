@@ -4,7 +4,7 @@ import { buffer } from 'node:stream/consumers';
 import { Router, type Response } from 'express';
 import { STORED_CODINGS, TEMPLATE_CATALOGUE, siteHtmlKey, sitePrefix, siteHtmlVariantKey, templateAssetKey, templateAssetVariantKey, type TStoredCoding } from '@dropsite/shared';
 import { assetContentType } from '@dropsite/builder';
-import type { TAppDeps } from '../deps.ts';
+import type { TSitesDeps } from './sites.deps.ts';
 import type { TProjectRow } from '../db/tables.ts';
 import { StorageNotFoundError, type Storage } from '../storage/storage.ts';
 import { sendVariant, type TOpenedVariant, type TVariantSource } from '../http/send-variant.ts';
@@ -182,7 +182,7 @@ function sendPage(res: Response, status: number, html: string): void {
   res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': REFUSAL_CACHE_CONTROL }).send(html);
 }
 
-export function createSiteRoutes(deps: TAppDeps): Router {
+export function createSiteRoutes(deps: TSitesDeps): Router {
   const router = Router();
   const pageCsp: TPageCspCache = new Map();
   // Only where the site's row comes from the read cache: elsewhere each view reads storage.

@@ -1,5 +1,5 @@
 /** A site by its slug as the principal may see it, and how far its build is. */
-import type { TAppDeps } from '../deps.ts';
+import type { TSitesDeps } from './sites.deps.ts';
 import type { TProjectRow, TRemovedSiteReason } from '../db/tables.ts';
 import type { TPrincipal } from '../access/principal.ts';
 import { toPublicContactInfo } from '@dropsite/shared';
@@ -9,7 +9,7 @@ import { resolveSiteAccess, type TSiteAccess } from './site-access.ts';
 import { findRemovedSiteReason } from '../access/access.repository.ts';
 import { goneSiteFacts, type TGoneSiteFacts } from './status-pages.ts';
 
-type TDeps = Pick<TAppDeps, 'db' | 'clock' | 'keys'> & Partial<Pick<TAppDeps, 'caches'>>;
+type TDeps = Pick<TSitesDeps, 'db' | 'clock' | 'keys'> & Partial<Pick<TSitesDeps, 'caches'>>;
 
 /**
  * The live site of this slug (null when there is none) and the access the principal has to it. With
@@ -36,7 +36,7 @@ export function goneFactsOf(project: Pick<TProjectRow, 'title' | 'author_name' |
  * nothing of the site shown), 'removed' by its creator or 'expired' (410, with what goneFactsOf
  * allows while its record is kept; nothing once only the reason is left).
  */
-export async function removedSiteBySlug(deps: Pick<TAppDeps, 'db'>, slug: string): Promise<{ reason: TRemovedSiteReason; facts: TGoneSiteFacts | null } | null> {
+export async function removedSiteBySlug(deps: Pick<TSitesDeps, 'db'>, slug: string): Promise<{ reason: TRemovedSiteReason; facts: TGoneSiteFacts | null } | null> {
   const row = await findRemovedProjectBySlug(deps.db, slug);
   if (row) return { reason: row.taken_down_at !== null ? 'taken-down' : 'removed', facts: row.taken_down_at !== null ? null : goneFactsOf(row) };
   const reason = await findRemovedSiteReason(deps.db, slug);

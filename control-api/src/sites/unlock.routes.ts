@@ -1,7 +1,7 @@
 /** POST /api/sites/{slug}/unlock: the password page's form (or JSON). */
-import express, { Router, type Response } from 'express';
+import express, { type Response } from 'express';
 import { ZUnlockRequestSchema } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TSitesDeps } from './sites.deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { setCookie } from '../access/cookies.ts';
 import { principalOf, unlockCookieBase } from '../access/principal.ts';
@@ -13,6 +13,7 @@ import { findProjectBySlug } from '../projects/projects.repository.ts';
 import type { TProjectRow } from '../db/tables.ts';
 import { unlockSite } from './site-password.service.ts';
 import { BUSY_RETRY_AFTER_SECONDS, PasswordChecksBusyError } from './password-hash.ts';
+import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
 
 export const WRONG_PASSWORD_MESSAGE = 'Incorrect password. Please try again.';
 const TOO_MANY_MESSAGE = 'Too many attempts. Please wait a little and try again.';
@@ -21,15 +22,15 @@ function sendHtml(res: Response, status: number, html: string): void {
   res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'private, no-store' }).send(html);
 }
 
-export function createUnlockRoutes(deps: TAppDeps): Router {
-  const router = Router();
+export function createUnlockRoutes(deps: TSitesDeps): TApiRouters {
+  const routes = createApiRouters();
   const limits = deps.limits.requests;
   /** (site, address) pairs whose guess is being checked right now. */
   const guessesInFlight = new Set<string>();
   // Only this route reads forms; the password page posts one field.
   const parseForm = express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 });
 
-  router.post('/api/sites/:slug/unlock', parseForm, async (req, res) => {
+  routes.at('/api/sites').post('/:slug/unlock', parseForm, async (req, res) => {
     res.set('Cache-Control', 'private, no-store');
     const slug = req.params.slug.slice(0, 80);
     const isForm = req.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded';
@@ -114,5 +115,5 @@ export function createUnlockRoutes(deps: TAppDeps): Router {
     }
   });
 
-  return router;
+  return routes.routers;
 }

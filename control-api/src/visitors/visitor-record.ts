@@ -5,13 +5,13 @@
  * every favourite, comment and approval they make afterwards keeps that name (and address).
  */
 import { visitorDisplayName, type TVisitorProfile } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TVisitorsDeps } from './visitors.deps.ts';
 import { findVisitorProfile, insertVisitorIfMissing, saveVisitorProfile } from './visitors.repository.ts';
 
 /** Visitors remembered as recorded before the set is emptied. */
 const KNOWN_LIMIT = 100_000;
 
-type TDeps = Pick<TAppDeps, 'db' | 'clock' | 'caches'>;
+type TDeps = Pick<TVisitorsDeps, 'db' | 'clock' | 'caches'>;
 
 /** Records the visitor in the visitors table once (per runtime, cached). */
 export async function recordVisitor(deps: TDeps, visitorId: string): Promise<void> {
@@ -27,7 +27,7 @@ function remember(known: Set<string>, visitorId: string): void {
 }
 
 /** The visitor as the site names them: the name they gave, else 'User' and the last 4 characters of their id. */
-export async function visitorProfileOf(deps: Pick<TAppDeps, 'db'>, visitorId: string): Promise<TVisitorProfile> {
+export async function visitorProfileOf(deps: Pick<TVisitorsDeps, 'db'>, visitorId: string): Promise<TVisitorProfile> {
   const row = await findVisitorProfile(deps.db, visitorId);
   return { name: row.display_name ?? visitorDisplayName(visitorId), hasName: row.display_name !== null, email: row.email };
 }

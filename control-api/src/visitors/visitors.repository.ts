@@ -1,6 +1,6 @@
 /** Visitor rows: the only module that queries the visitors table. */
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/tables.ts';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, VisitorsTable } from '../db/tables.ts';
 
 /** Records a visitor once; a second call for the same id is a no-op on either dialect. */
 export async function insertVisitorIfMissing(db: Kysely<Database>, id: string, now: number): Promise<void> {
@@ -15,10 +15,7 @@ export async function findVisitorById(db: Kysely<Database>, id: string): Promise
   return (await db.selectFrom('visitors').select(['id', 'created_at']).where('id', '=', id).executeTakeFirst()) ?? null;
 }
 
-export interface TVisitorProfileRow {
-  display_name: string | null;
-  email: string | null;
-}
+export type TVisitorProfileRow = Pick<Selectable<VisitorsTable>, 'display_name' | 'email'>;
 
 /** The name and address a visitor gave (both null when they gave none, or were never recorded). */
 export async function findVisitorProfile(db: Kysely<Database>, id: string): Promise<TVisitorProfileRow> {

@@ -127,6 +127,7 @@ export function AuthForm({ initialView, returnTo, headingId, headingLevel, onVie
         {view === 'sign-up' && (
           <Field id={ids.name} label="Your name">
             <input
+              className="ui-field"
               ref={firstField}
               id={ids.name}
               type="text"
@@ -141,6 +142,7 @@ export function AuthForm({ initialView, returnTo, headingId, headingLevel, onVie
         )}
         <Field id={ids.email} label="Email address">
           <input
+            className="ui-field"
             ref={view === 'sign-up' ? undefined : firstField}
             id={ids.email}
             type="email"
@@ -170,6 +172,7 @@ export function AuthForm({ initialView, returnTo, headingId, headingLevel, onVie
           >
             <div className="auth-form__password">
               <input
+                className="ui-field"
                 id={ids.password}
                 type={isPasswordShown ? 'text' : 'password'}
                 autoComplete={view === 'sign-up' ? 'new-password' : 'current-password'}
@@ -194,7 +197,7 @@ export function AuthForm({ initialView, returnTo, headingId, headingLevel, onVie
         )}
 
         {error && (
-          <p id={ids.error} className="auth-form__error" role="alert">
+          <p id={ids.error} className="auth-form__error ui-alert" role="alert">
             <AlertIcon size={16} />
             {error}
           </p>

@@ -19,7 +19,7 @@ export function TrialStartedDialog({ trialEnd, onClose }: { trialEnd: string | n
     <SheetDialog className="trial-dialog" cardClassName="trial-dialog__card" labelledBy={titleId} describedBy={textId} onClose={onClose}>
       {(close) => (
         <>
-          <span className="trial-dialog__icon" aria-hidden="true">
+          <span className="trial-dialog__icon ui-tile" aria-hidden="true">
             <CheckIcon size={26} />
           </span>
           <h2 id={titleId} className="trial-dialog__title">

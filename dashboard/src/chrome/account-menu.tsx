@@ -59,7 +59,7 @@ export function AccountMenu({ creator }: { creator: TCreatorPublic }) {
       <button
         ref={button}
         type="button"
-        className="account-menu__button"
+        className="account-menu__button ui-icon-button"
         aria-haspopup="menu"
         aria-expanded={isOpen}
         aria-controls={menuId}

@@ -27,7 +27,7 @@ export function AuthDialog({ mode, onClose }: TAuthDialogProps) {
     >
       {(close) => (
         <>
-          <button type="button" className="close-button" aria-label="Close" onClick={close}>
+          <button type="button" className="close-button ui-icon-button" aria-label="Close" onClick={close}>
             <CloseIcon size={18} />
           </button>
           <AuthForm initialView={mode} returnTo={currentReturnPath()} headingId={headingId} headingLevel="h2" />

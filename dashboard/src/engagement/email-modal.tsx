@@ -90,7 +90,7 @@ export function EmailModal({ trigger, projectId, sessionId, onCollected, onClose
       onClick={onBackdropClick}
     >
       <div className="sheet-dialog__card">
-        <button type="button" className="close-button" aria-label="Close" onClick={() => close(status === 'done' ? null : 'email_modal_dismissed')}>
+        <button type="button" className="close-button ui-icon-button" aria-label="Close" onClick={() => close(status === 'done' ? null : 'email_modal_dismissed')}>
           <CloseIcon size={18} />
         </button>
 
@@ -132,6 +132,7 @@ export function EmailModal({ trigger, projectId, sessionId, onCollected, onClose
               <div className="email-modal__field" data-valid={isValid ? '' : undefined}>
                 <input
                   ref={input}
+                  className="ui-field"
                   id={ids.input}
                   type="email"
                   inputMode="email"

@@ -108,7 +108,7 @@ export function NotificationBell() {
       <button
         ref={button}
         type="button"
-        className="notification-bell__button"
+        className="notification-bell__button ui-icon-button"
         aria-expanded={isOpen}
         aria-controls={panelId}
         aria-label={label}
@@ -157,7 +157,7 @@ export function NotificationBell() {
                     data-type={item.type}
                     onClick={() => openAlert(item)}
                   >
-                    <span className="notification-bell__item-icon" aria-hidden="true">
+                    <span className="notification-bell__item-icon ui-tile" aria-hidden="true">
                       <Icon />
                     </span>
                     <span className="notification-bell__item-body">

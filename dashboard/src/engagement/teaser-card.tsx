@@ -26,7 +26,7 @@ export function TeaserCard({ summary, onDismiss }: TTeaserCardProps) {
 
   return (
     <aside className="teaser-card" aria-labelledby={titleId} data-urgency={urgency}>
-      <button type="button" className="close-button teaser-card__close" aria-label="Close" onClick={onDismiss}>
+      <button type="button" className="close-button ui-icon-button teaser-card__close" aria-label="Close" onClick={onDismiss}>
         <CloseIcon size={16} />
       </button>
       <p className="teaser-card__days" data-urgency={urgency}>

@@ -18,8 +18,8 @@ function StarRating({ idPrefix }: { idPrefix: string }) {
       <div className="form-rating__stars">
         {STARS.map((stars) => (
           <span key={stars} className="form-rating__star">
-            <input id={`${idPrefix}-rating-${stars}`} type="radio" name="rating" value={stars} className="form-rating__input" />
-            <label htmlFor={`${idPrefix}-rating-${stars}`} className="form-rating__label" title={`${stars} of ${FEEDBACK_RATING_MAX}`}>
+            <input id={`${idPrefix}-rating-${stars}`} type="radio" name="rating" value={stars} className="form-rating__input ui-cover-input" />
+            <label htmlFor={`${idPrefix}-rating-${stars}`} className="form-rating__label ui-tile" title={`${stars} of ${FEEDBACK_RATING_MAX}`}>
               <RatingStarIcon />
               <span className="form-visually-hidden">
                 {stars} {stars === 1 ? 'star' : 'stars'}

@@ -44,7 +44,11 @@ export function Field({ idPrefix, name, label, type = 'text', isOptional = false
         {label}
         {isOptional && <span className="form-field__optional"> (optional)</span>}
       </label>
-      {rows ? <textarea {...common} rows={rows} className="form-field__control form-field__control--area" /> : <input {...common} type={type} className="form-field__control" />}
+      {rows ? (
+        <textarea {...common} rows={rows} className="form-field__control ui-field form-field__control--area" />
+      ) : (
+        <input {...common} type={type} className="form-field__control ui-field" />
+      )}
       <p id={`${id}-error`} className="form-field__error" data-error-for={name} hidden />
     </div>
   );
@@ -64,7 +68,7 @@ export function Honeypot({ idPrefix }: { idPrefix: string }) {
 export function FormMessages() {
   return (
     <>
-      <div className="form-alert" role="alert" data-form-error hidden>
+      <div className="form-alert ui-alert" role="alert" data-form-error hidden>
         <AlertIcon size={18} />
         <p data-form-error-text />
       </div>
@@ -79,7 +83,7 @@ export function FormDone({ kind, headingLevel, againLabel }: { kind: TFormKind; 
   const Heading = headingLevel;
   return (
     <div className="form-done" data-form-done hidden>
-      <span className="form-done__mark" aria-hidden="true">
+      <span className="form-done__mark ui-tile" aria-hidden="true">
         <CheckIcon size={24} />
       </span>
       <Heading className="form-done__title" tabIndex={-1} data-form-done-title>

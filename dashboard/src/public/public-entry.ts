@@ -5,6 +5,7 @@
  */
 import '../styles/tokens.css';
 import '../styles/base.css';
+import '@dropsite/shared/browser/ui.css';
 import '../chrome/site-header.css';
 import '../chrome/site-footer.css';
 // Components the prerendered pages render that bring styles of their own.

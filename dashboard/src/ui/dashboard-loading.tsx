@@ -4,7 +4,7 @@ import './dashboard-loading.css';
 export function DashboardLoading({ label = 'Loading your dashboard…' }: { label?: string }) {
   return (
     <div className="dash-loading" role="status">
-      <span className="dash-loading__ring" aria-hidden="true" />
+      <span className="dash-loading__ring ui-spinner" aria-hidden="true" />
       <span className="visually-hidden">{label}</span>
     </div>
   );

@@ -35,7 +35,14 @@ export function LookFields({ look, onChange }: TLookFieldsProps) {
             const dark = THEMES[`${style}-dark`].colors;
             return (
               <label key={style} className="look-style" data-selected={look.style === style ? '' : undefined}>
-                <input type="radio" name={`${name}-style`} value={style} checked={look.style === style} onChange={() => onChange({ style })} className="look-choice__input" />
+                <input
+                  type="radio"
+                  name={`${name}-style`}
+                  value={style}
+                  checked={look.style === style}
+                  onChange={() => onChange({ style })}
+                  className="look-choice__input ui-cover-input"
+                />
                 <span className="look-style__swatch" aria-hidden="true">
                   <span style={{ background: light.background, color: light.primary }}>
                     <span className="look-style__ink" style={{ background: light.primary }} />
@@ -64,7 +71,7 @@ export function LookFields({ look, onChange }: TLookFieldsProps) {
                 value={mode}
                 checked={look.colorMode === mode}
                 onChange={() => onChange({ colorMode: mode })}
-                className="look-choice__input"
+                className="look-choice__input ui-cover-input"
                 aria-labelledby={`${name}-mode-${mode}`}
                 aria-describedby={`${name}-mode-${mode}-hint`}
               />
@@ -90,7 +97,7 @@ export function LookFields({ look, onChange }: TLookFieldsProps) {
                 value={layout}
                 checked={look.heroLayout === layout}
                 onChange={() => onChange({ heroLayout: layout })}
-                className="look-choice__input"
+                className="look-choice__input ui-cover-input"
               />
               <svg className="look-layout__sketch" viewBox="0 0 20 14" aria-hidden="true">
                 <path d={LAYOUT_SKETCHES[layout]} />

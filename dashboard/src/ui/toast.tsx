@@ -44,7 +44,7 @@ export function PendingToast() {
         <div className="toast" data-testid="toast">
           <CheckIcon size={18} />
           <span className="toast__text">{message}</span>
-          <button type="button" className="toast__close" aria-label="Close" onClick={() => setMessage(null)}>
+          <button type="button" className="toast__close ui-icon-button" aria-label="Close" onClick={() => setMessage(null)}>
             <CloseIcon size={16} />
           </button>
         </div>

@@ -85,7 +85,7 @@ function FileThumb({ file }: { file: File }) {
   }, [file, canPreview]);
 
   return (
-    <span className="file-thumb" data-kind={kind} aria-hidden="true">
+    <span className="file-thumb ui-tile" data-kind={kind} aria-hidden="true">
       <FileTypeIcon name={file.name} type={file.type} size={18} />
       {previewUrl && !hasFailed && (
         <img src={previewUrl} alt="" decoding="async" loading="lazy" onError={() => setFailed(true)} onLoad={(e) => e.currentTarget.setAttribute('data-loaded', '')} />

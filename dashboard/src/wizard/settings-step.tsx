@@ -61,7 +61,7 @@ export function SettingsStep({ settings, onChange, onBack, onContinue }: TSettin
             const labelId = `${headingId}-${key}`;
             return (
               <li key={key} className="feature-row" data-on={isOn ? '' : undefined}>
-                <span className="feature-row__icon" aria-hidden="true">
+                <span className="feature-row__icon ui-tile" aria-hidden="true">
                   <Icon size={18} />
                 </span>
                 <span className="feature-row__text">

@@ -155,7 +155,7 @@ export function UploadStep({ files, interrupted = null, overLimit, onAdd, onRemo
             onClick={() => fileInput.current?.click()}
           >
             <span className="dropzone__large">
-              <span className="dropzone__icon">
+              <span className="dropzone__icon ui-tile">
                 <UploadIcon size={24} />
               </span>
               <span className="dropzone__title">{isDragActive ? 'Drop to add your files' : 'Drag and drop files here'}</span>
@@ -185,13 +185,13 @@ export function UploadStep({ files, interrupted = null, overLimit, onAdd, onRemo
           <div className="upload-stage__files">
             <div role="alert" className="upload-alert-region">
               {alertMessage && (
-                <p className="upload-alert">
+                <p className="upload-alert ui-alert">
                   <AlertIcon size={18} />
                   <span>{alertMessage}</span>
                 </p>
               )}
               {duplicateCount > 0 && (
-                <p className="upload-alert upload-alert--duplicates" data-testid="duplicates-alert">
+                <p className="upload-alert ui-alert upload-alert--duplicates" data-testid="duplicates-alert">
                   <AlertIcon size={18} />
                   <span>{duplicateCount === 1 ? 'One file was added twice.' : `${duplicateCount} files were added twice.`}</span>
                   <button

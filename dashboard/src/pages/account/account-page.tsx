@@ -94,7 +94,7 @@ function AccountSettings({ creator }: { creator: TCreatorPublic }) {
       </header>
 
       {load.status === 'failed' && (
-        <p className="auth-form__error account__load-error" role="alert">
+        <p className="auth-form__error ui-alert account__load-error" role="alert">
           <AlertIcon size={16} />
           Your account could not be loaded: {load.message}{' '}
           <button type="button" className="auth-form__inline-link" onClick={() => void reload()}>

@@ -22,7 +22,7 @@ export type TFormState = { status: 'idle' } | { status: 'busy' } | { status: 'do
 export function FormFeedback({ state }: { state: TFormState }) {
   if (state.status === 'failed')
     return (
-      <p className="auth-form__error" role="alert">
+      <p className="auth-form__error ui-alert" role="alert">
         <AlertIcon size={16} />
         {state.message}
       </p>
@@ -45,7 +45,7 @@ export function TextField({ label, hint, ...input }: { label: string; hint?: str
       <label htmlFor={id} className="auth-field__label">
         {label}
       </label>
-      <input id={id} aria-describedby={hint ? hintId : undefined} {...input} />
+      <input id={id} className="ui-field" aria-describedby={hint ? hintId : undefined} {...input} />
       {hint && (
         <p id={hintId} className="auth-form__hint">
           {hint}

@@ -36,7 +36,7 @@ export function CheckoutReturnNotice({ wait, onCheckAgain }: { wait: TCheckoutWa
   if (wait === null) return null;
   if (wait === 'waiting')
     return (
-      <Banner tone="waiting" role="status" icon={<span className="billing-spinner" aria-hidden="true" />} title="Confirming your payment…">
+      <Banner tone="waiting" role="status" icon={<span className="billing-spinner ui-spinner" aria-hidden="true" />} title="Confirming your payment…">
         <p>Stripe is telling us about your payment. Your new plan appears here as soon as it is confirmed, usually within a few seconds.</p>
       </Banner>
     );

@@ -112,7 +112,7 @@ export function AnalyticsPanel({ projectId, fileId = null, revision, heading, ha
               <ol role="list" className="dash-activity__list">
                 {analytics.recentActivity.map((activity) => (
                   <li key={`${activity.type}-${activity.timestamp}-${activity.fileId ?? ''}-${activity.details}`} className="dash-activity__item" data-type={activity.type}>
-                    <span className="dash-activity__icon">
+                    <span className="dash-activity__icon ui-tile">
                       <ActivityIcon type={activity.type} />
                     </span>
                     <span className="dash-activity__details">{activity.details}</span>

@@ -54,7 +54,7 @@ export function FeaturesSection() {
         <ul role="list" className="features">
           {FEATURES.map(({ icon: Icon, title, text, isPro }) => (
             <li key={title} className="feature">
-              <span className="feature__icon" aria-hidden="true">
+              <span className="feature__icon ui-tile" aria-hidden="true">
                 <Icon size={20} />
               </span>
               <h3 className="feature__title">

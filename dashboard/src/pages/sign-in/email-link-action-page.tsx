@@ -64,7 +64,7 @@ export function EmailLinkActionPage({ title, lede, noTokenLede, action, done, fa
           </h1>
           <p className="auth-form__lede">{token ? lede : noTokenLede}</p>
           {state.status === 'failed' && (
-            <p className="auth-form__error" role="alert">
+            <p className="auth-form__error ui-alert" role="alert">
               <AlertIcon size={16} />
               {state.message}
             </p>

@@ -68,6 +68,7 @@ function NewPasswordForm({ token, headingId }: { token: string; headingId: strin
             New password
           </label>
           <input
+            className="ui-field"
             id={ids.password}
             type="password"
             autoComplete="new-password"
@@ -87,6 +88,7 @@ function NewPasswordForm({ token, headingId }: { token: string; headingId: strin
             Repeat the new password
           </label>
           <input
+            className="ui-field"
             id={ids.repeat}
             type="password"
             autoComplete="new-password"
@@ -99,7 +101,7 @@ function NewPasswordForm({ token, headingId }: { token: string; headingId: strin
           {isMismatch && <p className="auth-form__hint">The two passwords differ.</p>}
         </div>
         {error && (
-          <p className="auth-form__error" role="alert">
+          <p className="auth-form__error ui-alert" role="alert">
             <AlertIcon size={16} />
             {error.message}
           </p>

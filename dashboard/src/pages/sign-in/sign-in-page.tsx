@@ -142,7 +142,7 @@ function EmailLinkConsumer({ token, headingId }: { token: string; headingId: str
         </p>
       )}
       {state.status === 'failed' && (
-        <p className="auth-form__error" role="alert">
+        <p className="auth-form__error ui-alert" role="alert">
           <AlertIcon size={16} />
           {state.message}
         </p>

@@ -80,7 +80,7 @@ function Help() {
           <ul role="list" className="help-actions__list">
             <li>
               <a className="help-action" href="/contact">
-                <span className="help-action__icon" aria-hidden="true">
+                <span className="help-action__icon ui-tile" aria-hidden="true">
                   <MessageIcon size={20} />
                 </span>
                 <span className="help-action__text">
@@ -92,7 +92,7 @@ function Help() {
             </li>
             <li>
               <a className="help-action" href="/feedback?subject=Feature%20request">
-                <span className="help-action__icon" aria-hidden="true">
+                <span className="help-action__icon ui-tile" aria-hidden="true">
                   <PlusIcon size={20} />
                 </span>
                 <span className="help-action__text">
@@ -104,7 +104,7 @@ function Help() {
             </li>
             <li>
               <a className="help-action" href="/faq">
-                <span className="help-action__icon" aria-hidden="true">
+                <span className="help-action__icon ui-tile" aria-hidden="true">
                   <DocumentIcon size={20} />
                 </span>
                 <span className="help-action__text">

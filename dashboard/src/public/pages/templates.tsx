@@ -67,7 +67,7 @@ function Templates() {
             <TemplateCard key={id} id={id} inFirstRow={index < FIRST_ROW} />
           ))}
           <li className="template-card template-card--request">
-            <span className="template-card__request-icon" aria-hidden="true">
+            <span className="template-card__request-icon ui-tile" aria-hidden="true">
               <PlusIcon size={24} />
             </span>
             <h2 id="template-request" className="template-card__name">

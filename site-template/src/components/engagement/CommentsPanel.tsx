@@ -224,7 +224,7 @@ export function CommentsPanel({ target, fileName, id, visitorName, onChangeName,
             </span>
             <button
               type="button"
-              className="engagement-icon-button engagement-icon-button--small"
+              className="engagement-icon-button ui-icon-button engagement-icon-button--small"
               aria-label="Cancel reply"
               onClick={() => dispatch({ type: 'reply-cancelled' })}
               disabled={isSending}
@@ -286,7 +286,7 @@ function CommentItem({ comment, now, onReply }: { comment: TShownComment; now: n
   const hasTime = comment.timestamp > 0;
   return (
     <article className="engagement-comment">
-      <span className="engagement-avatar" aria-hidden="true">
+      <span className="engagement-avatar ui-tile" aria-hidden="true">
         {comment.avatar}
       </span>
       <div className="engagement-comment__body">

@@ -319,7 +319,7 @@ export function EngagementControls({ projectId, fileId, fileName, settings, vari
           {isCompact && (
             <div className="engagement__panel-header">
               <p className="engagement__panel-title">Comments</p>
-              <button type="button" className="engagement-icon-button" aria-label="Close comments" onClick={closeComments}>
+              <button type="button" className="engagement-icon-button ui-icon-button" aria-label="Close comments" onClick={closeComments}>
                 <CloseIcon />
               </button>
             </div>

@@ -93,7 +93,7 @@ export function VisitorNameDialog({ mode, initialName, initialEmail, onSaved, on
   return (
     <dialog
       ref={dialog}
-      className="visitor-name"
+      className="visitor-name site-dialog"
       aria-labelledby={titleId}
       data-visitor-name=""
       onKeyDown={onKeyDown}
@@ -108,7 +108,7 @@ export function VisitorNameDialog({ mode, initialName, initialEmail, onSaved, on
           <h2 id={titleId} className="visitor-name__title">
             {mode === 'first' ? 'What’s your name?' : 'Change your name'}
           </h2>
-          <button type="button" className="engagement-icon-button" aria-label="Close" onClick={onCancel} disabled={isSaving}>
+          <button type="button" className="engagement-icon-button ui-icon-button" aria-label="Close" onClick={onCancel} disabled={isSaving}>
             <CloseIcon />
           </button>
         </div>

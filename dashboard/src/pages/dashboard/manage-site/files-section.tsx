@@ -100,7 +100,7 @@ export function FileRow({
   }, [confirming]);
   return (
     <li className="manage-file" data-file-id={file.id}>
-      <div className="manage-file__thumb" aria-hidden="true">
+      <div className="manage-file__thumb ui-tile" aria-hidden="true">
         {file.thumbnailUrl ? <img src={file.thumbnailUrl} alt="" loading="lazy" width={48} height={48} /> : <span>{fileBadge(file.name)}</span>}
       </div>
       <div className="manage-file__text">

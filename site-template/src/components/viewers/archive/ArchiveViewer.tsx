@@ -167,17 +167,25 @@ export default function ArchiveViewer({ site, file, archive }: Props) {
   const saved = savedSpaceLabel(archive.size, archive.compressedSize || file.size);
 
   return (
-    <div className="archive-viewer">
+    <div className="archive-viewer vi-layout">
       <div className="av-main vi-card">
         <div className="av-toolbar">
           <label className="av-search" htmlFor={searchId}>
             <Icon name="search" />
             <span className="visually-hidden">Search files</span>
-            <input id={searchId} type="search" placeholder="Search files..." value={query} autoComplete="off" onChange={(event) => setQuery(event.target.value)} />
+            <input
+              id={searchId}
+              className="vi-input"
+              type="search"
+              placeholder="Search files..."
+              value={query}
+              autoComplete="off"
+              onChange={(event) => setQuery(event.target.value)}
+            />
           </label>
           <label className="av-sort" htmlFor={sortId}>
             <span>Sort by</span>
-            <select id={sortId} value={sort} onChange={(event) => setSort(event.target.value as TArchiveSort)}>
+            <select id={sortId} className="vi-input" value={sort} onChange={(event) => setSort(event.target.value as TArchiveSort)}>
               {ARCHIVE_SORTS.map((option) => (
                 <option key={option.value} value={option.value}>
                   {option.label}
@@ -195,7 +203,7 @@ export default function ArchiveViewer({ site, file, archive }: Props) {
           </div>
         </div>
 
-        <div className="av-selection" data-active={selected.size > 0}>
+        <div className="av-selection vi-bar" data-active={selected.size > 0}>
           <div className="av-selection__status" aria-live="polite">
             <p>{selected.size > 0 ? `${selected.size} selected` : `${archive.totalFiles} ${archive.totalFiles === 1 ? 'file' : 'files'}`}</p>
             {plan.message && <p className="av-selection__note">{plan.message}</p>}
@@ -337,7 +345,7 @@ function TreeRow({ row, isExpanded, selection, isActive, query, downloadUrl, onD
         <span className="av-row__size">{formatBytes(entry.size)}</span>
         {downloadUrl ? (
           <a
-            className="av-row__download"
+            className="av-row__download ui-tile"
             href={downloadUrl}
             download={entry.name}
             tabIndex={-1}
@@ -352,7 +360,7 @@ function TreeRow({ row, isExpanded, selection, isActive, query, downloadUrl, onD
             <Icon name="download" />
           </a>
         ) : (
-          <span className="av-row__download" aria-hidden="true" />
+          <span className="av-row__download ui-tile" aria-hidden="true" />
         )}
         {note && (
           <span className="av-row__note" id={noteId}>

@@ -141,12 +141,12 @@ export default function GalleryViewer({ site, layout, images, cards = [], totalB
 
   return (
     <div className="gallery-viewer" data-layout={layout} data-view={view}>
-      <div className="gv-toolbar">
-        <div className="gv-toolbar__start">
+      <div className="gv-toolbar vi-bar">
+        <div className="gv-toolbar__start vi-cluster">
           <span className="vi-badge">{count === 1 ? '1 image' : `${count} images`}</span>
-          {layout !== 'fallback' && <span className="gv-toolbar__size">{formatBytes(totalBytes)}</span>}
+          {layout !== 'fallback' && <span className="gv-toolbar__size vi-count">{formatBytes(totalBytes)}</span>}
         </div>
-        <div className="gv-toolbar__end">
+        <div className="gv-toolbar__end vi-cluster">
           {hasToggle && (
             <div className="vi-segmented" role="group" aria-label="Layout">
               <button type="button" aria-pressed={view === 'masonry'} onClick={() => setView('masonry')}>
@@ -166,11 +166,12 @@ export default function GalleryViewer({ site, layout, images, cards = [], totalB
       </div>
 
       {layout === 'lightbox' && (
-        <div className="gv-search">
+        <div className="gv-search vi-bar">
           <label className="gv-search__field" htmlFor={searchId}>
             <Icon name="search" />
             <span className="visually-hidden">Search images</span>
             <input
+              className="vi-input"
               id={searchId}
               type="search"
               placeholder="Search images..."
@@ -211,7 +212,7 @@ export default function GalleryViewer({ site, layout, images, cards = [], totalB
         <ul ref={listRef} className={listClass} role="list">
           {cards.slice(0, visibleCount).map((card, i) => (
             <li key={card.id} className="gv-card" style={view === 'masonry' ? { minHeight: `${9 + ((i * 7) % 5) * 1.5}rem` } : undefined}>
-              <span className="gv-card__icon">
+              <span className="gv-card__icon ui-tile">
                 <Icon name="image" />
               </span>
               <p className="gv-card__name" title={card.name}>

@@ -36,7 +36,7 @@ export default function SingleImageViewer({ site, image, displayWidth, title, ca
   };
 
   return (
-    <div className="single-viewer">
+    <div className="single-viewer vi-layout">
       <figure className="sv-figure">
         <a
           ref={trigger}

@@ -64,7 +64,7 @@ export default function MultiPdfBrowser({ site, files }: Props) {
             <button type="button" className="vi-button vi-button--icon" onClick={() => setPreview(preview - 1)} disabled={preview === 0} aria-label="Previous PDF">
               <Icon name="prev" />
             </button>
-            <span className="mpdf-preview__position">
+            <span className="mpdf-preview__position vi-count">
               {preview + 1} of {files.length}
             </span>
             <button type="button" className="vi-button vi-button--icon" onClick={() => setPreview(preview + 1)} disabled={preview === files.length - 1} aria-label="Next PDF">
@@ -80,14 +80,14 @@ export default function MultiPdfBrowser({ site, files }: Props) {
 
   return (
     <div ref={rootRef} className="mpdf" data-mode={mode}>
-      <div className="mpdf-header">
+      <div className="mpdf-header vi-bar">
         <p className="mpdf-header__summary">
           <span className="vi-badge">{files.length} PDFs</span>
           {knownPages && <span>{totalPages === 1 ? '1 page' : `${totalPages} pages`} in total</span>}
           <span aria-hidden="true">·</span>
           <span>{formatBytes(totalBytes)}</span>
         </p>
-        <div className="mpdf-header__actions">
+        <div className="mpdf-header__actions vi-cluster">
           <div className="vi-segmented" role="group" aria-label="View">
             <button type="button" aria-pressed={mode === 'grid'} onClick={() => setMode('grid')}>
               <Icon name="grid" />

@@ -245,8 +245,8 @@ function PdfDocumentView({ site, file, showEngagement = true }: Props) {
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: a pointer over the viewer or focus in it only starts loading PDF.js; the controls inside are the interactive elements
     <div ref={rootRef} className="pdf-viewer vi-card" data-state={state.status} onPointerEnter={want} onPointerMove={isWanted ? undefined : want} onFocus={want}>
-      <div className="pdf-toolbar" role="toolbar" aria-label="PDF controls">
-        <div className="pdf-toolbar__group">
+      <div className="pdf-toolbar vi-bar" role="toolbar" aria-label="PDF controls">
+        <div className="pdf-toolbar__group vi-group">
           <button type="button" className="vi-button vi-button--ghost vi-button--icon" onClick={() => goTo(page - 1)} disabled={!canAct || page <= 1} aria-label="Previous page">
             <Icon name="prev" />
           </button>
@@ -266,7 +266,7 @@ function PdfDocumentView({ site, file, showEngagement = true }: Props) {
             <Icon name="next" />
           </button>
         </div>
-        <div className="pdf-toolbar__group">
+        <div className="pdf-toolbar__group vi-group">
           <button type="button" className="vi-button vi-button--ghost vi-button--icon" onClick={() => zoomBy(-1)} disabled={!canAct || zoom <= PDF_ZOOM.min} aria-label="Zoom out">
             <Icon name="zoomOut" />
           </button>
@@ -280,7 +280,7 @@ function PdfDocumentView({ site, file, showEngagement = true }: Props) {
             <Icon name="rotate" />
           </button>
         </div>
-        <div className="pdf-toolbar__group pdf-toolbar__group--end">
+        <div className="pdf-toolbar__group vi-group pdf-toolbar__group--end">
           <button type="button" className="vi-button vi-button--ghost vi-button--icon vi-hide-narrow" onClick={toggleFullscreen} aria-label="Full screen">
             <Icon name="fullscreen" />
           </button>
@@ -313,8 +313,8 @@ function PdfDocumentView({ site, file, showEngagement = true }: Props) {
           />
         )}
         {isLoading && (
-          <div className={poster ? 'pdf-loading pdf-loading--over' : 'pdf-loading'} role="status">
-            <div className="vi-spinner" aria-hidden="true" />
+          <div className={poster ? 'pdf-loading ui-fill-center pdf-loading--over' : 'pdf-loading ui-fill-center'} role="status">
+            <div className="vi-spinner ui-spinner" aria-hidden="true" />
             <p className="pdf-loading__stage">{state.stage}</p>
             {state.percent !== null && (
               <div className="vi-progress pdf-loading__bar" aria-hidden="true">

@@ -180,7 +180,7 @@ export function Lightbox({ site, items, index, onStep, onClose, hint }: Props) {
       {/* biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: a click beside the image closes the lightbox; Escape does the same from the keyboard */}
       <div className="lightbox__stage" onClick={onStageClick}>
         {count > 1 && (
-          <button type="button" className="lightbox__nav lightbox__nav--prev" onClick={() => onStep(-1)} aria-label="Previous image">
+          <button type="button" className="lightbox__nav ui-icon-button lightbox__nav--prev" onClick={() => onStep(-1)} aria-label="Previous image">
             <Icon name="prev" />
           </button>
         )}
@@ -188,7 +188,7 @@ export function Lightbox({ site, items, index, onStep, onClose, hint }: Props) {
           <SafeImage key={item.src} src={item.src} alt={item.name} width={item.width} height={item.height} decoding="async" />
         </figure>
         {count > 1 && (
-          <button type="button" className="lightbox__nav lightbox__nav--next" onClick={() => onStep(1)} aria-label="Next image">
+          <button type="button" className="lightbox__nav ui-icon-button lightbox__nav--next" onClick={() => onStep(1)} aria-label="Next image">
             <Icon name="next" />
           </button>
         )}

@@ -48,7 +48,7 @@ export default function MarkdownPreview({ text }: { text: string }) {
   if (state.status === 'parsing') {
     return (
       <div className="tv-status">
-        <div className="vi-spinner" aria-hidden="true" />
+        <div className="vi-spinner ui-spinner" aria-hidden="true" />
         <p>Loading preview…</p>
       </div>
     );

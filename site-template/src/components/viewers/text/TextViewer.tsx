@@ -182,7 +182,7 @@ function FullPreview({ site, file, label, encoding, onClose }: { site: TViewerSi
     // biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop closes the dialog; Escape does the same from the keyboard
     <dialog
       ref={dialogRef}
-      className="tv-dialog"
+      className="tv-dialog site-dialog"
       aria-label={`Preview of ${file.name}`}
       onCancel={(event) => {
         event.preventDefault();
@@ -219,7 +219,7 @@ function FullPreview({ site, file, label, encoding, onClose }: { site: TViewerSi
               </button>
             ))}
           </div>
-          <div className="tv-font" role="group" aria-label="Font size">
+          <div className="tv-font vi-group" role="group" aria-label="Font size">
             <button
               type="button"
               className="vi-button vi-button--small vi-button--icon"
@@ -242,7 +242,7 @@ function FullPreview({ site, file, label, encoding, onClose }: { site: TViewerSi
               A+
             </button>
           </div>
-          <div className="tv-dialog__actions">
+          <div className="tv-dialog__actions vi-cluster">
             <button type="button" className="vi-button vi-button--small" onClick={copy} disabled={full.status !== 'ready'}>
               <Icon name="copy" />
               Copy
@@ -266,7 +266,7 @@ function FullPreview({ site, file, label, encoding, onClose }: { site: TViewerSi
         <div id={`${tabsId}-panel`} role="tabpanel" aria-labelledby={`${tabsId}-${tab}`} className="tv-dialog__body" style={{ fontSize: `${fontSize}px` }} tabIndex={0}>
           {full.status === 'loading' && (
             <div className="tv-status">
-              <div className="vi-spinner" aria-hidden="true" />
+              <div className="vi-spinner ui-spinner" aria-hidden="true" />
               <p>Loading preview…</p>
             </div>
           )}
@@ -296,7 +296,7 @@ function FormattedText({ text, kind }: { text: string; kind: string }) {
       <Suspense
         fallback={
           <div className="tv-status">
-            <div className="vi-spinner" aria-hidden="true" />
+            <div className="vi-spinner ui-spinner" aria-hidden="true" />
             <p>Loading preview…</p>
           </div>
         }

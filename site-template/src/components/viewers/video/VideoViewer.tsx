@@ -176,9 +176,9 @@ export default function VideoViewer({ site, file }: Props) {
               <Icon name={hasEnded ? 'restart' : 'play'} />
             </button>
           )}
-          {isPlaying && isWaiting && <div className="vi-spinner vv-spinner" aria-hidden="true" />}
+          {isPlaying && isWaiting && <div className="vi-spinner ui-spinner vv-spinner" aria-hidden="true" />}
           {error && (
-            <div className="vv-error" role="alert">
+            <div className="vv-error ui-fill-center" role="alert">
               <Icon name="alert" />
               <p>{error}</p>
             </div>
@@ -197,23 +197,23 @@ export default function VideoViewer({ site, file }: Props) {
             aria-valuetext={`${formatClock(time)} of ${formatClock(duration)}`}
             style={{ '--vv-progress': `${progress}%`, '--vv-buffered': `${buffered}%` } as CSSProperties}
           />
-          <div className="vv-controls__row">
-            <div className="vv-controls__group">
-              <button type="button" className="vv-button vv-button--play" onClick={togglePlay} aria-label={isPlaying ? 'Pause' : 'Play'}>
+          <div className="vv-controls__row vi-bar">
+            <div className="vv-controls__group vi-group">
+              <button type="button" className="vv-button ui-icon-button vv-button--play" onClick={togglePlay} aria-label={isPlaying ? 'Pause' : 'Play'}>
                 <Icon name={isPlaying ? 'pause' : 'play'} />
               </button>
-              <button type="button" className="vv-button" onClick={() => seekBy(-VIDEO.seekSeconds)} aria-label={`Back ${VIDEO.seekSeconds} seconds`}>
+              <button type="button" className="vv-button ui-icon-button" onClick={() => seekBy(-VIDEO.seekSeconds)} aria-label={`Back ${VIDEO.seekSeconds} seconds`}>
                 <Icon name="back10" />
               </button>
-              <button type="button" className="vv-button" onClick={() => seekBy(VIDEO.seekSeconds)} aria-label={`Forward ${VIDEO.seekSeconds} seconds`}>
+              <button type="button" className="vv-button ui-icon-button" onClick={() => seekBy(VIDEO.seekSeconds)} aria-label={`Forward ${VIDEO.seekSeconds} seconds`}>
                 <Icon name="forward10" />
               </button>
               <span className="vv-time" aria-hidden="true">
                 {formatClock(time)} / {formatClock(duration)}
               </span>
             </div>
-            <div className="vv-controls__group">
-              <button type="button" className="vv-button" onClick={toggleMute} aria-label={isMuted ? 'Unmute' : 'Mute'} aria-pressed={isMuted}>
+            <div className="vv-controls__group vi-group">
+              <button type="button" className="vv-button ui-icon-button" onClick={toggleMute} aria-label={isMuted ? 'Unmute' : 'Mute'} aria-pressed={isMuted}>
                 <Icon name={isMuted || volume === 0 ? 'mute' : 'volume'} />
               </button>
               <input
@@ -238,7 +238,7 @@ export default function VideoViewer({ site, file }: Props) {
                   ))}
                 </select>
               </label>
-              <button type="button" className="vv-button" onClick={toggleFullscreen} aria-label="Full screen">
+              <button type="button" className="vv-button ui-icon-button" onClick={toggleFullscreen} aria-label="Full screen">
                 <Icon name="fullscreen" />
               </button>
             </div>

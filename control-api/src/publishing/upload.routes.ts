@@ -1,12 +1,12 @@
 /** POST /api/upload and POST /api/direct-upload: the one-request publishes (spec 7.3 "Regular" and "Direct"), and the direct status poll. */
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import multer from 'multer';
 import { UPLOAD_LIMITS, ZUploadFormSchema, isValidSlug, projectUploadsPrefix, type TDirectUploadStatusResponse, type TUploadResponse } from '@dropsite/shared';
 import { readRefusedBody } from '../http/slow-clients.ts';
 import { AppError } from '../http/app-error.ts';
 import { buildProgressOf, openSiteBySlug } from '../sites/sites.service.ts';
 import { principalOf } from '../access/principal.ts';
-import type { TAppDeps } from '../deps.ts';
+import type { TPublishingDeps } from './publishing.deps.ts';
 import { newId } from '../db/ids.ts';
 import { createStreamingStorageEngine, getUploadTarget, setUploadTarget, type TStoredUpload } from './streaming-storage-engine.ts';
 import { publishProject } from './upload.service.ts';
@@ -16,11 +16,12 @@ import { planUploadTarget, type TPlanUploadTarget } from './plan-upload-target.t
 import { issuePendingAnonymousSession, publishOwnerOf } from '../creators/anonymous-creator.ts';
 import { clientAddress } from '../access/request-limits.ts';
 import { admitNotificationRecipient, assertNotificationRecipient, notificationAddressOf } from '../notifications/email-confirmation.service.ts';
+import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
 
 type TMulterStoredFile = Express.Multer.File & TStoredUpload;
 
-export function createUploadRoutes(deps: TAppDeps): Router {
-  const router = Router();
+export function createUploadRoutes(deps: TPublishingDeps): TApiRouters {
+  const routes = createApiRouters();
   // Multer's own cap is the largest any plan allows; each request is cut at its owner's plan (receiveFiles).
   const maxDeliveryBytes = largestDeliveryLimit(deps);
   const publishGate = deps.limits.publish;
@@ -56,7 +57,7 @@ export function createUploadRoutes(deps: TAppDeps): Router {
     let target: TPlanUploadTarget;
     try {
       target = await planUploadTarget(deps, req, { ownerCreatorId, newSite: true });
-      await publishGate.admitPublish(res, { declaredBytes: declaredRequestBytes(req, target.delivery), opensSession: false });
+      await publishGate.admitPublish(principalOf(res), { declaredBytes: declaredRequestBytes(req, target.delivery), opensSession: false, owner: publishOwnerOf(res) });
     } catch (err) {
       // The client is still sending: a bounded part of the body is read after the refusal, so it reads the answer.
       readRefusedBody(req, res);
@@ -75,7 +76,7 @@ export function createUploadRoutes(deps: TAppDeps): Router {
 
   // 'Direct' (spec 7.3) is the same one-request publish: it answers once the bytes are stored and the
   // build is queued; the wizard then follows the build with GET /api/direct-upload/status/{slug}.
-  router.post(['/api/upload', '/api/direct-upload'], receiveFiles, async (req, res) => {
+  const publish: RequestHandler = async (req, res) => {
     const target = getUploadTarget(req);
     if (!target) throw new Error('Upload target missing');
     try {
@@ -108,9 +109,11 @@ export function createUploadRoutes(deps: TAppDeps): Router {
       await discardStoredBytes(target.projectId);
       throw err;
     }
-  });
+  };
+  routes.at('/api/upload').post('/', receiveFiles, publish);
+  routes.at('/api/direct-upload').post('/', receiveFiles, publish);
 
-  router.get('/api/direct-upload/status/:slug', async (req, res) => {
+  routes.at('/api/direct-upload').get('/status/:slug', async (req, res) => {
     const slug = req.params.slug;
     if (!isValidSlug(slug)) throw new AppError('not_found', 'Site not found');
     const { project, access } = await openSiteBySlug(deps, principalOf(res), slug);
@@ -123,5 +126,5 @@ export function createUploadRoutes(deps: TAppDeps): Router {
     } satisfies TDirectUploadStatusResponse);
   });
 
-  return router;
+  return routes.routers;
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isSlugInUse } from '../uploads/slugs.repository.ts';
+import { isSlugInUse } from './slugs.repository.ts';
 import { createTestDatabase, isDialectAvailable, makeUploadFileRow, makeUploadSessionRow, TEST_DIALECTS, type TTestDatabase } from '@dropsite/testkit/control-api/test-database';
 import {
   claimUploadSessionCompletion,

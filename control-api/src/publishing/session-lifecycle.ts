@@ -6,11 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 import { CHUNK_SIZE, lookChoiceOf, type TDirectChunkChecksum, type TUploadMetadata } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TPublishingDeps } from './publishing.deps.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
 import { hashPassword } from '../sites/password-hash.ts';
-import { allocateSlug } from '../uploads/upload.service.ts';
+import { allocateSlug } from './upload.service.ts';
 import type { TRunningFileHashes } from './running-file-hash.ts';
 import { assertUsable, countChunks, findReceivedChunks, hashIdempotencyKey, loadSession, type TSessionProtocol, type TStoredForm } from './session-rules.ts';
 import type { TStoredChunkCheck } from './stored-chunk-check.ts';
@@ -60,7 +60,7 @@ export interface TSessionLifecycle {
 const INIT_ATTEMPTS = 3;
 
 export function createSessionLifecycle(
-  deps: TAppDeps,
+  deps: TPublishingDeps,
   parts: { runningHashes: TRunningFileHashes; storedChunks: TStoredChunkCheck; cancelInFlight(sessionId: string): Promise<void> },
 ): TSessionLifecycle {
   const { db, clock, log, config } = deps;
@@ -72,7 +72,6 @@ export function createSessionLifecycle(
   async function init(input: TInitInput): Promise<TSessionView> {
     const now = clock.now();
     const total = input.files.reduce((sum, f) => sum + f.size, 0);
-    if (config.maxUploadBytes !== undefined && total > config.maxUploadBytes) throw new AppError('payload_too_large', 'This upload is larger than your plan allows');
     const expiresAt = input.details.expiryDate ? input.details.expiryDate.getTime() : null;
     if (expiresAt !== null && expiresAt <= now) throw new AppError('validation_failed', 'Expiry date must be in the future');
 

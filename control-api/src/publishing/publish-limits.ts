@@ -8,18 +8,20 @@
  */
 import { statfs } from 'node:fs/promises';
 import path from 'node:path';
-import type { Request, Response } from 'express';
-import { sql } from 'kysely';
-import type { TAppDeps } from '../deps.ts';
+import type { Request } from 'express';
+import { type Kysely, sql } from 'kysely';
+import { type Clock, DAY_MS, HOUR_MS } from '../clock.ts';
+import type { TConfig } from '../config/config.ts';
+import type { Database } from '../db/tables.ts';
+import type { Storage } from '../storage/storage.ts';
 import { AppError } from '../http/app-error.ts';
-import { principalOf } from '../access/principal.ts';
+import type { TPrincipal } from '../access/principal.ts';
 import { createQuota, type TQuota } from '../access/quota.ts';
 import { rateLimitedError } from '../access/rate-limiter.ts';
 
-type TDeps = Pick<TAppDeps, 'config' | 'clock' | 'db' | 'storage'>;
+/** Below the publishing area's deps, which name the gate's type. */
+type TDeps = { config: TConfig; clock: Clock; db: Kysely<Database>; storage: Storage };
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 /** Addresses whose open upload sessions are tracked before old entries are forgotten. */
 const MAX_TRACKED_ADDRESSES = 10_000;
 
@@ -37,11 +39,17 @@ export interface TAdmission {
   cancel(options: { refund: boolean }): void;
 }
 
+/** Whom a publish call publishes as, when the publish calls' middleware decided it (creators/anonymous-creator.ts). */
+export interface TPublishOwner {
+  ownerCreatorId: string | null;
+  anonymousSessionId: string | null;
+}
+
 export interface TPublishGate {
   /** 413, 429 (Retry-After) or 507 when this publish may not start; otherwise takes its share of the allowances. */
-  admitPublish(res: Response, input: { declaredBytes: number; opensSession: boolean }): Promise<TAdmission>;
+  admitPublish(principal: TPrincipal, input: { declaredBytes: number; opensSession: boolean; owner?: TPublishOwner }): Promise<TAdmission>;
   /** 429 (Retry-After) past the preview limit. */
-  admitPreview(res: Response): Promise<void>;
+  admitPreview(principal: TPrincipal): Promise<void>;
 }
 
 /** One gate per runtime (so each test app has its own), shared by every publishing route: `deps.limits.publish`. */
@@ -92,21 +100,21 @@ export function createPublishGate(deps: TDeps): TPublishGate {
     return { count: ids.size, firstExpiry };
   }
 
-  async function creatorKeyOf(res: Response): Promise<string | undefined> {
+  async function creatorKeyOf(principal: TPrincipal, owner: TPublishOwner | undefined): Promise<string | undefined> {
     // On the publish calls: the signed-in creator's account, the creator's session, or the one this
     // publish will issue (so it counts too).
-    if (typeof res.locals.ownerCreatorId === 'string') return `account:${res.locals.ownerCreatorId}`;
-    if (typeof res.locals.anonymousSessionId === 'string') return `creator:${res.locals.anonymousSessionId}`;
-    const session = await principalOf(res).anonymousSession();
+    if (typeof owner?.ownerCreatorId === 'string') return `account:${owner.ownerCreatorId}`;
+    if (typeof owner?.anonymousSessionId === 'string') return `creator:${owner.anonymousSessionId}`;
+    const session = await principal.anonymousSession();
     return session && !session.isExpired ? `creator:${session.id}` : undefined;
   }
 
-  async function admitPublish(res: Response, input: { declaredBytes: number; opensSession: boolean }): Promise<TAdmission> {
+  async function admitPublish(principal: TPrincipal, input: { declaredBytes: number; opensSession: boolean; owner?: TPublishOwner }): Promise<TAdmission> {
     const declared = Math.max(0, input.declaredBytes);
     if (declared > bytes.capacity) throw new AppError('payload_too_large', 'This upload is larger than the daily upload allowance');
-    const address = principalOf(res).address;
+    const address = principal.address;
     const keys = [`address:${address}`];
-    const creator = await creatorKeyOf(res);
+    const creator = await creatorKeyOf(principal, input.owner);
     if (creator) keys.push(creator);
     const open = input.opensSession ? await openSessionsOf(address) : undefined;
 
@@ -163,9 +171,9 @@ export function createPublishGate(deps: TDeps): TPublishGate {
     };
   }
 
-  async function admitPreview(res: Response): Promise<void> {
-    const keys = [`address:${principalOf(res).address}`];
-    const creator = await creatorKeyOf(res);
+  async function admitPreview(principal: TPrincipal): Promise<void> {
+    const keys = [`address:${principal.address}`];
+    const creator = await creatorKeyOf(principal, undefined);
     if (creator) keys.push(creator);
     for (const key of keys) {
       const decision = previews.peek(key);

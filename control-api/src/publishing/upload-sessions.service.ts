@@ -14,7 +14,7 @@
  * until CompleteMultipartUpload. Direct-chunked sessions on S3 hand out presigned part URLs, so those
  * bytes never pass through the API; the bucket's ListParts says which arrived.
  */
-import type { TAppDeps } from '../deps.ts';
+import type { TPublishingDeps } from './publishing.deps.ts';
 import { createAssembly } from './assembly.ts';
 import { createChunkReceipt } from './chunk-receipt.ts';
 import { createRunningFileHashes } from './running-file-hash.ts';
@@ -26,7 +26,7 @@ export { chunkUploadPath } from './session-rules.ts';
 
 export type TUploadSessionService = ReturnType<typeof createUploadSessionService>;
 
-export function createUploadSessionService(deps: TAppDeps) {
+export function createUploadSessionService(deps: TPublishingDeps) {
   /** Each file's SHA-256, computed while its chunks arrive, so complete need not read the file again. */
   const runningHashes = createRunningFileHashes({
     onError: (err) => deps.log.warn({ err }, 'could not read a chunk back to hash its file; the file is hashed at complete'),

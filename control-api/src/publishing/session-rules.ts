@@ -18,7 +18,7 @@ import {
   type TDirectChunkChecksum,
 } from '@dropsite/shared';
 import { z } from 'zod';
-import type { TAppDeps } from '../deps.ts';
+import type { TPublishingDeps } from './publishing.deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { MultipartUploadNotFoundError, type Storage, type TMultipartUpload, type TPartInfo } from '../storage/storage.ts';
 import { findChunksBySession, findUploadSessionById, type TUploadFileRow, type TUploadSessionRow } from './upload-sessions.repository.ts';
@@ -131,7 +131,7 @@ export function multipartOf(session: TUploadSessionRow, file: TUploadFileRow, st
 }
 
 /** 404 for unknown ids. */
-export async function loadSession(deps: Pick<TAppDeps, 'db'>, sessionId: string): Promise<TUploadSessionRow> {
+export async function loadSession(deps: Pick<TPublishingDeps, 'db'>, sessionId: string): Promise<TUploadSessionRow> {
   const session = await findUploadSessionById(deps.db, sessionId);
   if (!session) throw new AppError('not_found', 'Upload session not found');
   return session;
@@ -163,7 +163,11 @@ export function incompleteError(files: readonly TUploadFileRow[], missing: Reado
  * Durable chunks per file. Chunks through the API are rows; parts a browser PUT straight to the
  * bucket are known only to the bucket, so for direct-to-bucket sessions its part list counts too.
  */
-export async function findReceivedChunks(deps: Pick<TAppDeps, 'db' | 'storage'>, session: TUploadSessionRow, files: readonly TUploadFileRow[]): Promise<Map<string, Set<number>>> {
+export async function findReceivedChunks(
+  deps: Pick<TPublishingDeps, 'db' | 'storage'>,
+  session: TUploadSessionRow,
+  files: readonly TUploadFileRow[],
+): Promise<Map<string, Set<number>>> {
   const rows = await findChunksBySession(deps.db, session.id);
   const received = new Map<string, Set<number>>();
   for (const file of files) {

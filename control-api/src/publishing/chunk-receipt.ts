@@ -6,7 +6,7 @@
  * S3 get presigned part URLs instead, so those bytes never pass through here.
  */
 import type { Readable, Transform } from 'node:stream';
-import type { TAppDeps } from '../deps.ts';
+import type { TPublishingDeps } from './publishing.deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { InvalidPartError, MultipartUploadNotFoundError, type TMultipartUpload, type TPartInfo } from '../storage/storage.ts';
 import { ChunkChecksumMismatchError, ChunkLengthError, createChunkMeter } from './chunk-meter.ts';
@@ -76,7 +76,7 @@ interface TInFlight {
 }
 
 export function createChunkReceipt(
-  deps: Pick<TAppDeps, 'db' | 'storage' | 'clock' | 'config'>,
+  deps: Pick<TPublishingDeps, 'db' | 'storage' | 'clock' | 'config'>,
   parts: { runningHashes: TRunningFileHashes; storedChunks: TStoredChunkCheck },
 ): TChunkReceipt {
   const { db, storage, clock, config } = deps;

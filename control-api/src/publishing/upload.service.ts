@@ -1,7 +1,7 @@
 /** Publishing: turns stored uploads and the creator's form into a project, its files and a queued build. */
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_SITE_SETTINGS, generateSlug, isValidSlug, EMPTY_CONTACT_INFO, resolveSiteLook, templateLook, themeOfLook, type TUploadForm } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TPublishingDeps } from './publishing.deps.ts';
 import type { TNewFile, TNewProject } from '../db/tables.ts';
 import { AppError } from '../http/app-error.ts';
 import { createProjectWithFiles, deleteProjectById } from '../projects/projects.repository.ts';
@@ -10,7 +10,7 @@ import { enqueueProjectBuild } from '../builds/builds.service.ts';
 import { notificationAddressOf, ownerKeyOf, requestEmailConfirmation } from '../notifications/email-confirmation.service.ts';
 import { hashPassword } from '../sites/password-hash.ts';
 import { isSlugInUse } from './slugs.repository.ts';
-import { assertUploadAllowed, assertUploadAllowedIn } from '../billing/plan-limits.ts';
+import { assertUploadAllowedIn } from '../billing/plan-limits.ts';
 import { refreshUsageSoon } from '../billing/usage.service.ts';
 
 export interface TPublishResult {
@@ -22,7 +22,7 @@ export interface TPublishResult {
 const SLUG_ATTEMPTS = 8;
 
 /** A fresh slug no site has and no upload session has reserved. */
-export async function allocateSlug(deps: Pick<TAppDeps, 'db'>): Promise<string> {
+export async function allocateSlug(deps: Pick<TPublishingDeps, 'db'>): Promise<string> {
   for (let i = 0; i < SLUG_ATTEMPTS; i++) {
     const slug = generateSlug((n) => randomBytes(n));
     if (isValidSlug(slug) && !(await isSlugInUse(deps.db, slug))) return slug;
@@ -32,7 +32,7 @@ export async function allocateSlug(deps: Pick<TAppDeps, 'db'>): Promise<string> 
 
 /** Creates the project and its file rows in one transaction, then queues its first build. */
 export async function publishProject(
-  deps: TAppDeps,
+  deps: TPublishingDeps,
   input: {
     projectId: string;
     form: TUploadForm;
@@ -52,10 +52,9 @@ export async function publishProject(
   const now = deps.clock.now();
   if (form.expiryDate && form.expiryDate.getTime() <= now) throw new AppError('validation_failed', 'Expiry date must be in the future');
 
-  // The plan's limits again, now with the bytes received (init checked what was declared), and once
-  // more in the transaction that creates the site, so parallel publishes at the limit pass one at a time.
+  // The plan's limits again, now with the bytes received (the publish call checked what was declared),
+  // in the transaction that creates the site, so parallel publishes at the limit pass one at a time.
   const planCheck = { ownerCreatorId: input.ownerCreatorId, bytes: files.reduce((sum, f) => sum + f.size, 0), newSite: true, settings: form.settings };
-  await assertUploadAllowed(deps, planCheck);
   const slug = input.slug ?? (await allocateSlug(deps));
   const passwordHash = input.passwordHash !== undefined ? input.passwordHash : form.password ? await hashPassword(form.password) : null;
   const settings = { ...DEFAULT_SITE_SETTINGS, ...(form.settings ?? {}) };

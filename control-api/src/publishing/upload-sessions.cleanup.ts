@@ -4,7 +4,7 @@
  * `sweepUploadSessions` is run on an interval by the API process and can be called by ops scripts.
  */
 import { projectUploadsPrefix, UPLOADS_PREFIX, uploadKey } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TPublishingDeps } from './publishing.deps.ts';
 import { findProjectById } from '../projects/projects.repository.ts';
 import {
   deleteChunks,
@@ -31,7 +31,7 @@ export interface TSweepResult {
 }
 
 /** Discards a session's stored bytes: its multipart uploads, and assembled files of a site never created. */
-export async function discardSessionBytes(deps: Pick<TAppDeps, 'db' | 'storage' | 'log'>, session: TUploadSessionRow): Promise<void> {
+export async function discardSessionBytes(deps: Pick<TPublishingDeps, 'db' | 'storage' | 'log'>, session: TUploadSessionRow): Promise<void> {
   const files = await findUploadFiles(deps.db, session.id);
   for (const file of files) {
     if (file.multipart_upload_id) {
@@ -46,7 +46,7 @@ export async function discardSessionBytes(deps: Pick<TAppDeps, 'db' | 'storage' 
 }
 
 /** One sweep: abandoned sessions, then orphaned multipart uploads, then old finished rows. */
-export async function sweepUploadSessions(deps: Pick<TAppDeps, 'db' | 'storage' | 'log' | 'clock' | 'config'>): Promise<TSweepResult> {
+export async function sweepUploadSessions(deps: Pick<TPublishingDeps, 'db' | 'storage' | 'log' | 'clock' | 'config'>): Promise<TSweepResult> {
   const now = deps.clock.now();
   const ttl = deps.config.uploadSessionTtlMs;
   const result: TSweepResult = { expiredSessions: 0, orphanUploads: 0, deletedSessions: 0 };
@@ -87,6 +87,9 @@ export async function sweepUploadSessions(deps: Pick<TAppDeps, 'db' | 'storage' 
 }
 
 /** Runs the sweep every `intervalMs` in this process; stop() waits for a running sweep. */
-export function startUploadSessionSweeper(deps: Pick<TAppDeps, 'db' | 'storage' | 'log' | 'clock' | 'config'>, intervalMs: number = UPLOAD_SWEEP_INTERVAL_MS): TPeriodicTask {
+export function startUploadSessionSweeper(
+  deps: Pick<TPublishingDeps, 'db' | 'storage' | 'log' | 'clock' | 'config'>,
+  intervalMs: number = UPLOAD_SWEEP_INTERVAL_MS,
+): TPeriodicTask {
   return runPeriodically(() => sweepUploadSessions(deps), { everyMs: intervalMs, onError: (err) => deps.log.error({ err }, 'upload session sweep failed') });
 }

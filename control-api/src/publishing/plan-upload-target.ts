@@ -6,9 +6,9 @@
  */
 import { UPLOAD_LIMITS } from '@dropsite/shared';
 import type { Request } from 'express';
-import type { TAppDeps } from '../deps.ts';
+import type { TPublishingDeps } from './publishing.deps.ts';
 import { billingError } from '../billing/billing-error.ts';
-import { assertUploadAllowed, deliveryLimitOfOwner } from '../billing/plan-limits.ts';
+import { assertUploadAllowed } from '../billing/plan-limits.ts';
 
 /** The most bytes of a multipart body that are not file contents: every form field at its limit, and each part's boundary and headers. */
 const MULTIPART_OVERHEAD_BYTES = UPLOAD_LIMITS.maxFields * UPLOAD_LIMITS.maxFieldBytes + (UPLOAD_LIMITS.maxFilesPerSite + UPLOAD_LIMITS.maxFields) * 1024;
@@ -21,12 +21,11 @@ export interface TPlanUploadTarget {
 }
 
 export async function planUploadTarget(
-  deps: Pick<TAppDeps, 'db' | 'clock' | 'config'>,
+  deps: Pick<TPublishingDeps, 'db' | 'clock' | 'config'>,
   req: Request,
   check: { ownerCreatorId: string | null; newSite: boolean; freesBytes?: number },
 ): Promise<TPlanUploadTarget> {
-  const delivery = await deliveryLimitOfOwner(deps, check.ownerCreatorId);
-  const storageLeft = await assertUploadAllowed(deps, { ...check, bytes: 0 });
+  const { delivery, storageLeft } = await assertUploadAllowed(deps, { ...check, bytes: 0 });
   const byStorage = storageLeft < delivery;
   const remainingBytes = byStorage ? storageLeft : delivery;
   const refusal = () => billingError(byStorage ? 'storage_limit_reached' : 'delivery_too_large');

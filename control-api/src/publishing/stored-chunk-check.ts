@@ -10,7 +10,7 @@
  * wrote to is the one it reads). Storage whose parts are durable when put answers (S3) is never checked.
  */
 import { createHash } from 'node:crypto';
-import type { TAppDeps } from '../deps.ts';
+import type { TPublishingDeps } from './publishing.deps.ts';
 import { MultipartUploadNotFoundError, type TPartInfo } from '../storage/storage.ts';
 import { expectedChunkSize, multipartOf } from './session-rules.ts';
 import { deleteChunks, findChunksBySession, type TUploadFileRow, type TUploadSessionRow } from './upload-sessions.repository.ts';
@@ -26,7 +26,7 @@ export interface TStoredChunkCheck {
 /** Files remembered as checked; beyond, the oldest is checked again on its next use (a read, never a loss). */
 const MAX_TRUSTED_FILES = 10_000;
 
-export function createStoredChunkCheck(deps: Pick<TAppDeps, 'db' | 'storage' | 'log'>): TStoredChunkCheck {
+export function createStoredChunkCheck(deps: Pick<TPublishingDeps, 'db' | 'storage' | 'log'>): TStoredChunkCheck {
   const { db, storage, log } = deps;
   /** File id → its check (resolved once done); a file in here is not checked again. */
   const checked = new Map<string, Promise<void>>();

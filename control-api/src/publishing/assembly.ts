@@ -5,12 +5,12 @@
  * (on disk: one fsync of the data file and a rename), its SHA-256 is checked against the client's,
  * then the project is published the way a regular upload is. Retried completions are idempotent.
  */
-import type { TAppDeps } from '../deps.ts';
+import type { TPublishingDeps } from './publishing.deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { findProjectById } from '../projects/projects.repository.ts';
 import { InvalidPartError, MultipartUploadNotFoundError, type TPartInfo } from '../storage/storage.ts';
 import type { TStoredFile } from '../projects/stored-files.ts';
-import { publishProject } from '../uploads/upload.service.ts';
+import { publishProject } from './upload.service.ts';
 import type { TRunningFileHashes } from './running-file-hash.ts';
 import {
   COMPLETION_LEASE_MS,
@@ -57,7 +57,7 @@ export interface TAssembly {
 /** How often a completer waiting for another process looks again. */
 const COMPLETION_POLL_MS = 250;
 
-export function createAssembly(deps: TAppDeps, parts: { runningHashes: TRunningFileHashes; storedChunks: TStoredChunkCheck }): TAssembly {
+export function createAssembly(deps: TPublishingDeps, parts: { runningHashes: TRunningFileHashes; storedChunks: TStoredChunkCheck }): TAssembly {
   const { db, storage, clock, log, config } = deps;
   const { runningHashes, storedChunks } = parts;
   /** Completions running in this process; a concurrent complete waits for the same result. */

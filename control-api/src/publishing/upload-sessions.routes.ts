@@ -17,9 +17,10 @@ import {
   type TDirectUploadUrlsResponse,
   type TUploadSessionStatusResponse,
 } from '@dropsite/shared';
-import type { TAppDeps } from '../deps.ts';
+import type { TPublishingDeps } from './publishing.deps.ts';
 import type { TSiteSettings } from '@dropsite/shared';
 import { clientAddress } from '../access/request-limits.ts';
+import { principalOf } from '../access/principal.ts';
 import { admitNotificationRecipient, assertNotificationRecipient, notificationAddressOf } from '../notifications/email-confirmation.service.ts';
 import { AppError } from '../http/app-error.ts';
 import { rejectInvalidUtf8 } from '../http/json-body.ts';
@@ -27,6 +28,7 @@ import { chunkUploadPath, createUploadSessionService, type TInitInput, type TSes
 import { issuePendingAnonymousSession, publishOwnerOf } from '../creators/anonymous-creator.ts';
 import { assertUploadAllowed } from '../billing/plan-limits.ts';
 import { createChunksInFlight } from './chunks-in-flight.ts';
+import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
 
 /** Session and file ids are 128 random bits in base64url; anything else is refused before any lookup. */
 const UPLOAD_ID = /^[A-Za-z0-9_-]{22}$/;
@@ -51,8 +53,8 @@ export function createUploadSessionBodyParser(): Router {
   return router;
 }
 
-export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessionService = createUploadSessionService(deps)): Router {
-  const router = Router();
+export function createUploadSessionRoutes(deps: TPublishingDeps, service: TUploadSessionService = createUploadSessionService(deps)): TApiRouters {
+  const routes = createApiRouters();
   // A no-op when createUploadSessionBodyParser already ran; keeps the router usable on its own.
   const json = express.json({ limit: INIT_BODY_LIMIT, verify: rejectInvalidUtf8 });
 
@@ -79,7 +81,7 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
     // The plan's delivery size, storage left, active sites and features, before a byte is sent.
     await assertUploadAllowed(deps, { ownerCreatorId: input.ownerCreatorId, bytes: declaredBytes, newSite: true, settings: input.details.settings });
     const isRetry = await service.isRetry(input.idempotencyKey);
-    const admission = isRetry ? undefined : await publishGate.admitPublish(res, { declaredBytes, opensSession: true });
+    const admission = isRetry ? undefined : await publishGate.admitPublish(principalOf(res), { declaredBytes, opensSession: true, owner: publishOwnerOf(res) });
     let view: TSessionView;
     try {
       view = await service.init(input);
@@ -96,7 +98,7 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
     return view;
   };
 
-  router.post('/api/chunked-upload/init', json, async (req, res) => {
+  routes.at('/api/chunked-upload').post('/init', json, async (req, res) => {
     const body = ZChunkedInitRequestSchema.parse(req.body ?? {});
     const { files, anonymousSessionId: _ignored, ...details } = body;
     await admitNotificationAddressOf(req, res, details.settings);
@@ -114,7 +116,7 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
     } satisfies TChunkedInitResponse);
   });
 
-  router.post('/api/direct-upload/init', json, async (req, res) => {
+  routes.at('/api/direct-upload').post('/init', json, async (req, res) => {
     const body = ZDirectChunkedInitRequestSchema.parse(req.body ?? {});
     const { anonymousSessionId: _ignored, ...details } = body.metadata;
     await admitNotificationAddressOf(req, res, details.settings);
@@ -136,7 +138,7 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
     } satisfies TDirectChunkedInitResponse);
   });
 
-  router.post('/api/upload-chunk/:sessionId/:fileId', async (req, res) => {
+  routes.at('/api/upload-chunk').post('/:sessionId/:fileId', async (req, res) => {
     const { sessionId, fileId } = req.params;
     if (!UPLOAD_ID.test(sessionId) || !UPLOAD_ID.test(fileId)) throw new AppError('not_found', 'Upload session not found');
     const query = ZChunkQuerySchema.safeParse(req.query);
@@ -179,10 +181,10 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
     const result = await service.complete(body.sessionId, body.files);
     res.status(200).json({ success: true, url: result.url, slug: result.slug, sessionId: body.sessionId } satisfies TCompleteUploadResponse);
   };
-  router.post('/api/chunked-upload/complete', json, complete);
-  router.post('/api/direct-upload/complete', json, complete);
+  routes.at('/api/chunked-upload').post('/complete', json, complete);
+  routes.at('/api/direct-upload').post('/complete', json, complete);
 
-  router.post('/api/direct-upload/urls', json, async (req, res) => {
+  routes.at('/api/direct-upload').post('/urls', json, async (req, res) => {
     const body = ZDirectUploadUrlsRequestSchema.parse(req.body ?? {});
     requireUploadId(body.sessionId);
     requireUploadId(body.fileId);
@@ -200,7 +202,7 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
     res.set('Cache-Control', 'no-store').json({ success: true, uploadUrls: urls } satisfies TDirectUploadUrlsResponse);
   });
 
-  router.get('/api/upload-session/status', async (req, res) => {
+  routes.at('/api/upload-session').get('/status', async (req, res) => {
     const sessionId = req.query.sessionId;
     if (typeof sessionId !== 'string' || sessionId === '') throw new AppError('bad_request', 'sessionId is required');
     requireUploadId(sessionId);
@@ -225,13 +227,13 @@ export function createUploadSessionRoutes(deps: TAppDeps, service: TUploadSessio
     } satisfies TUploadSessionStatusResponse);
   });
 
-  router.delete('/api/upload-session/:sessionId', async (req, res) => {
+  routes.at('/api/upload-session').delete('/:sessionId', async (req, res) => {
     requireUploadId(req.params.sessionId);
     await service.abort(req.params.sessionId);
     res.status(204).end();
   });
 
-  return router;
+  return routes.routers;
 }
 
 function requireUploadId(id: string): void {

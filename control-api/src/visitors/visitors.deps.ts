@@ -1,0 +1,6 @@
+/** What the visitors area is wired with: the pieces of the runtime it reads. deps.ts gives it the whole runtime. */
+import type { TCoreDeps } from '../core-deps.ts';
+
+export interface TVisitorsDeps extends Pick<TCoreDeps, 'db' | 'clock'> {
+  caches: { knownVisitors: Set<string> };
+}
