@@ -23,11 +23,11 @@ interface TRun {
   stderr: string;
 }
 
-/** Runs scripts/src/<file> with `env` over a clean environment (no database or storage settings of the caller). */
-async function command(file: string, args: readonly string[], env: Record<string, string>): Promise<TRun> {
+/** Runs `<folder>/<file>` (scripts/src unless named) with `env` over a clean environment (no database or storage settings of the caller). */
+async function command(file: string, args: readonly string[], env: Record<string, string>, folder = 'scripts/src'): Promise<TRun> {
   const { DATABASE_URL: _d, STORAGE_DIR: _s, DATA_DIR: _dd, PUBLIC_URL: _p, REDIS_URL: _r, ...inherited } = process.env;
   try {
-    const { stdout, stderr } = await run(process.execPath, [path.join(ROOT, 'scripts/src', file), ...args], {
+    const { stdout, stderr } = await run(process.execPath, [path.join(ROOT, folder, file), ...args], {
       env: { ...inherited, NODE_ENV: 'test', LOG_LEVEL: 'silent', NODE_COMPILE_CACHE: COMPILE_CACHE, ...env },
       cwd: ROOT,
     });
@@ -49,7 +49,7 @@ const COMMANDS = [
   { file: 'expire.ts', name: 'expire', short: false },
   { file: 'usage-recount.ts', name: 'usage:recount', short: false },
   { file: 'seed-demo.ts', name: 'seed-demo', short: false },
-  { file: 'compose-check.ts', name: 'compose:check', short: true },
+  { file: 'compose-check.ts', name: 'compose:check', short: true, folder: 'tools/src' },
 ] as const;
 
 /** Each run starts a Node process that loads the control API: seconds apiece on a busy machine. */
@@ -68,14 +68,16 @@ describe('every ops command', () => {
     'answers --help and -h with its usage on stdout, exit 0, and an unknown flag with the usage on stderr, exit 2',
     async () => {
       await Promise.all(
-        COMMANDS.map(async ({ file, name, short }) => {
+        COMMANDS.map(async (entry) => {
+          const { file, name, short } = entry;
+          const folder = 'folder' in entry ? entry.folder : undefined;
           for (const flag of short ? ['--help', '-h'] : ['--help']) {
-            const help = await command(file, [flag], { DATA_DIR: dataDir });
+            const help = await command(file, [flag], { DATA_DIR: dataDir }, folder);
             expect(help.code, `${file} ${flag}: ${help.stderr}`).toBe(0);
             expect(help.stdout, file).toContain(`Usage: npm run ${name}`);
             expect(help.stdout, file).toContain('-h, --help');
           }
-          const bad = await command(file, ['--no-such-flag'], { DATA_DIR: dataDir });
+          const bad = await command(file, ['--no-such-flag'], { DATA_DIR: dataDir }, folder);
           expect(bad.code, file).toBe(2);
           expect(bad.stderr, file).toContain("Unknown option '--no-such-flag'");
           expect(bad.stderr, file).toContain(`Usage: npm run ${name}`);
