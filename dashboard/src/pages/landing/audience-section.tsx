@@ -1,4 +1,5 @@
-import { ArrowRightIcon } from '../../ui/icons.tsx';
+import { ArrowLink } from '../../ui/arrow-link.tsx';
+import { SectionHeading } from './section-heading.tsx';
 
 const AUDIENCES = [
   {
@@ -32,10 +33,7 @@ export function AudienceSection() {
   return (
     <section className="section section--alt" aria-labelledby="audience-heading">
       <div className="container">
-        <div className="section-heading">
-          <p className="eyebrow">Who it’s for</p>
-          <h2 id="audience-heading">Made for people who deliver files to clients</h2>
-        </div>
+        <SectionHeading headingId="audience-heading" eyebrow="Who it’s for" title="Made for people who deliver files to clients" />
         <div className="audiences">
           {AUDIENCES.map((audience) => (
             <article key={audience.id} className="audience" aria-labelledby={`audience-${audience.id}`}>
@@ -49,10 +47,9 @@ export function AudienceSection() {
                   <li key={point}>{point}</li>
                 ))}
               </ul>
-              <a className="audience__link" href={audience.demo.href}>
+              <ArrowLink className="audience__link" href={audience.demo.href}>
                 {audience.demo.label}
-                <ArrowRightIcon size={16} />
-              </a>
+              </ArrowLink>
             </article>
           ))}
         </div>

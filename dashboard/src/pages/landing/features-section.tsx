@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
 import { ChartIcon, HeartIcon, LinkIcon, LockIcon, MessageIcon, PanelsIcon } from '../../ui/icons.tsx';
+import { SectionHeading } from './section-heading.tsx';
 
 interface TFeature {
   icon: (p: { size?: number }) => ReactElement;
@@ -46,11 +47,9 @@ export function FeaturesSection() {
   return (
     <section className="section" aria-labelledby="features-heading">
       <div className="container">
-        <div className="section-heading">
-          <p className="eyebrow">Features</p>
-          <h2 id="features-heading">Everything a delivery needs, nothing your client has to learn</h2>
+        <SectionHeading headingId="features-heading" eyebrow="Features" title="Everything a delivery needs, nothing your client has to learn">
           <p>Made for photographers, designers and agencies who want the hand-off to feel as considered as the work.</p>
-        </div>
+        </SectionHeading>
         <ul role="list" className="features">
           {FEATURES.map(({ icon: Icon, title, text, isPro }) => (
             <li key={title} className="feature">

@@ -1,3 +1,5 @@
+import { SectionHeading } from './section-heading.tsx';
+
 const STEPS = [
   {
     title: 'Drop your files',
@@ -17,10 +19,7 @@ export function HowItWorksSection() {
   return (
     <section id="how-it-works" className="section section--alt" aria-labelledby="how-heading">
       <div className="container">
-        <div className="section-heading">
-          <p className="eyebrow">How it works</p>
-          <h2 id="how-heading">From a folder of files to a page you’re proud to send</h2>
-        </div>
+        <SectionHeading headingId="how-heading" eyebrow="How it works" title="From a folder of files to a page you’re proud to send" />
         <ol role="list" className="steps">
           {STEPS.map((step, index) => (
             <li key={step.title} className="step">

@@ -1,4 +1,5 @@
 import { ArrowRightIcon } from '../../ui/icons.tsx';
+import { SectionHeading } from './section-heading.tsx';
 
 const OUTCOMES = [
   {
@@ -20,10 +21,7 @@ export function OutcomesSection() {
   return (
     <section className="section" aria-labelledby="outcomes-heading">
       <div className="container">
-        <div className="section-heading">
-          <p className="eyebrow">Why Dropsite</p>
-          <h2 id="outcomes-heading">Delivering the work shouldn’t be the hard part</h2>
-        </div>
+        <SectionHeading headingId="outcomes-heading" eyebrow="Why Dropsite" title="Delivering the work shouldn’t be the hard part" />
         <ul role="list" className="outcomes">
           {OUTCOMES.map(({ pain, outcome }) => (
             <li key={pain}>

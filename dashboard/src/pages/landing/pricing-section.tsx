@@ -1,5 +1,6 @@
 import { PLANS, PLAN_IDS, TRIAL_DAYS, type TPlan, type TPlanId } from '@dropsite/shared/plans';
 import { PlanFeatures } from '../../ui/plan-features.tsx';
+import { SectionHeading } from './section-heading.tsx';
 
 /**
  * Each card's button (spec 9: Pro 'Start Free Trial', Business 'Contact Sales'). Pro leads to the
@@ -27,10 +28,7 @@ export function PricingSection() {
   return (
     <section id="pricing" className="section section--alt" aria-labelledby="pricing-heading">
       <div className="container">
-        <div className="section-heading section-heading--center">
-          <p className="eyebrow">Pricing</p>
-          <h2 id="pricing-heading">Start free. Upgrade when your clients need more.</h2>
-        </div>
+        <SectionHeading headingId="pricing-heading" eyebrow="Pricing" title="Start free. Upgrade when your clients need more." centred />
         <ul role="list" className="plans">
           {PLAN_IDS.map((id) => {
             const plan = PLANS[id];

@@ -1,6 +1,6 @@
 import { TEMPLATE_CATALOGUE } from '@dropsite/shared/templates';
 import { DemoPreviewPicture } from '../../ui/demo-preview-picture.tsx';
-import { ArrowRightIcon } from '../../ui/icons.tsx';
+import { ArrowLink } from '../../ui/arrow-link.tsx';
 
 /** The templates the landing page previews; the gallery at /templates has them all. */
 const PREVIEWED = ['photo-gallery', 'portfolio-resume', 'pitch-template'] as const;
@@ -24,10 +24,9 @@ export function TemplatePreviewSection() {
             <p className="eyebrow">Templates</p>
             <h2 id="templates-heading">Pick a look that suits the work</h2>
           </div>
-          <a className="button button--secondary" href="/templates">
+          <ArrowLink className="button button--secondary" href="/templates">
             See all templates
-            <ArrowRightIcon size={16} />
-          </a>
+          </ArrowLink>
         </div>
         <ul role="list" className="template-previews">
           {PREVIEWED.map((id) => {
