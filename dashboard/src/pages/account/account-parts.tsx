@@ -19,6 +19,20 @@ export function Section({ id, title, lede, tone, children }: { id: string; title
 
 export type TFormState = { status: 'idle' } | { status: 'busy' } | { status: 'done'; message: string } | { status: 'failed'; message: string };
 
+/**
+ * Runs a section's request: busy while it runs, then the state the request ends in (none: the state
+ * stays as it is, e.g. while the page goes elsewhere), or the failure's message.
+ */
+export async function runFormAction(setState: (state: TFormState) => void, request: () => Promise<TFormState | undefined>): Promise<void> {
+  setState({ status: 'busy' });
+  try {
+    const next = await request();
+    if (next) setState(next);
+  } catch (error) {
+    setState({ status: 'failed', message: failureMessage(error) });
+  }
+}
+
 export function FormFeedback({ state }: { state: TFormState }) {
   if (state.status === 'failed')
     return (
@@ -62,15 +76,11 @@ export function TextField({ label, hint, ...input }: { label: string; hint?: str
 export function FreshSignInOffer({ email, action }: { email: string; action: string }) {
   const [state, setState] = useState<TFormState>({ status: 'idle' });
 
-  const send = async () => {
-    setState({ status: 'busy' });
-    try {
+  const send = () =>
+    runFormAction(setState, async () => {
       await authApi.requestEmailLink({ email, returnTo: ACCOUNT_PATH });
-      setState({ status: 'done', message: `We sent a sign-in link to ${email}. Open it in this browser, then ${action} within 10 minutes.` });
-    } catch (error) {
-      setState({ status: 'failed', message: failureMessage(error) });
-    }
-  };
+      return { status: 'done', message: `We sent a sign-in link to ${email}. Open it in this browser, then ${action} within 10 minutes.` };
+    });
 
   return (
     <div className="account-fresh-sign-in">

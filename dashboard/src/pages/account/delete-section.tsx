@@ -1,8 +1,7 @@
 /** Deleting the account, confirmed by the address and the password (or a fresh sign-in link). */
 import { useId, useState, type FormEvent } from 'react';
-import { failureMessage } from '../../auth/failure-message.ts';
 import { authApi } from '../../auth/auth-api.ts';
-import { FormFeedback, FreshSignInOffer, Section, TextField, type TFormState } from './account-parts.tsx';
+import { FormFeedback, FreshSignInOffer, Section, TextField, runFormAction, type TFormState } from './account-parts.tsx';
 
 export function DeleteSection({ email, hasPassword }: { email: string; hasPassword: boolean }) {
   const headingId = useId();
@@ -16,13 +15,11 @@ export function DeleteSection({ email, hasPassword }: { email: string; hasPasswo
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (!isReady) return;
-    setState({ status: 'busy' });
-    try {
+    await runFormAction(setState, async () => {
       await authApi.deleteAccount({ confirmEmail: typed.trim(), password });
       window.location.assign('/');
-    } catch (error) {
-      setState({ status: 'failed', message: failureMessage(error) });
-    }
+      return undefined;
+    });
   };
 
   return (

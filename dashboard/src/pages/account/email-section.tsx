@@ -1,10 +1,9 @@
 /** The creator's address: a change applies once the new address confirms its link, and can be cancelled until then. */
 import { useId, useState, type FormEvent } from 'react';
 import type { TCreatorPublic } from '@dropsite/shared';
-import { failureMessage } from '../../auth/failure-message.ts';
 import { authApi } from '../../auth/auth-api.ts';
 import { CheckIcon } from '../../ui/icons.tsx';
-import { FormFeedback, FreshSignInOffer, Section, TextField, type TFormState } from './account-parts.tsx';
+import { FormFeedback, FreshSignInOffer, Section, TextField, runFormAction, type TFormState } from './account-parts.tsx';
 
 export function EmailSection({
   creator,
@@ -28,42 +27,32 @@ export function EmailSection({
 
   const cancelChange = async () => {
     if (!pending) return;
-    setCancelState({ status: 'busy' });
-    try {
+    await runFormAction(setCancelState, async () => {
       await authApi.cancelEmailChange();
       await onChanged();
       setSentTo(null);
-      setCancelState({ status: 'done', message: `Change cancelled. The link we sent to ${pending} no longer works.` });
-    } catch (error) {
-      setCancelState({ status: 'failed', message: failureMessage(error) });
-    }
+      return { status: 'done', message: `Change cancelled. The link we sent to ${pending} no longer works.` };
+    });
   };
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    setState({ status: 'busy' });
-    try {
+    await runFormAction(setState, async () => {
       const address = email.trim();
       await authApi.requestEmailChange({ email: address, password });
       setSentTo(address);
       setEmail('');
       setPassword('');
-      setState({ status: 'idle' });
       setCancelState({ status: 'idle' });
-    } catch (error) {
-      setState({ status: 'failed', message: failureMessage(error) });
-    }
+      return { status: 'idle' };
+    });
   };
 
-  const resendVerification = async () => {
-    setVerifyState({ status: 'busy' });
-    try {
+  const resendVerification = () =>
+    runFormAction(setVerifyState, async () => {
       await authApi.requestVerification();
-      setVerifyState({ status: 'done', message: `We sent a new confirmation link to ${creator.email}.` });
-    } catch (error) {
-      setVerifyState({ status: 'failed', message: failureMessage(error) });
-    }
-  };
+      return { status: 'done', message: `We sent a new confirmation link to ${creator.email}.` };
+    });
 
   return (
     <Section
