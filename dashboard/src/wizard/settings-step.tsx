@@ -1,9 +1,10 @@
 import { useEffect, useId, useState, type ReactElement } from 'react';
 import { isProFeatureSetting, type TSiteSettings } from '@dropsite/shared';
-import { ArrowRightIcon, ChartIcon, HeartIcon, MessageIcon, ArrowLeftIcon, BellIcon, CheckCircleIcon } from '../ui/icons.tsx';
+import { ChartIcon, HeartIcon, MessageIcon, BellIcon, CheckCircleIcon } from '../ui/icons.tsx';
 import { Switch } from '../ui/switch.tsx';
 import { useSession } from '../auth/session-store.ts';
 import { notificationRecipientOf, notificationsBlockedReason } from '../engagement/notification-recipient.ts';
+import { WizardActions } from './wizard-actions.tsx';
 
 type TToggleKey = 'enableFavorites' | 'enableComments' | 'enableApprovals' | 'enableAnalytics' | 'enableNotifications';
 
@@ -124,16 +125,7 @@ export function SettingsStep({ settings, onChange, onBack, onContinue }: TSettin
         )}
       </section>
 
-      <div className="wizard-actions">
-        <button type="button" className="button button--secondary" onClick={onBack}>
-          <ArrowLeftIcon size={18} />
-          Back
-        </button>
-        <button type="button" className="button button--primary" onClick={onContinue}>
-          Preview Site
-          <ArrowRightIcon size={18} />
-        </button>
-      </div>
+      <WizardActions onBack={onBack} label="Preview Site" onContinue={onContinue} />
     </div>
   );
 }
