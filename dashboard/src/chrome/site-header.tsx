@@ -4,6 +4,7 @@ import { ACCOUNT_PATH, BILLING_PATH, DASHBOARD_PATH, currentReturnPath, signInHr
 import { useSession } from '../auth/session-store.ts';
 import { signOutAndLeave } from '../auth/sign-out.ts';
 import { AccountMenu } from './account-menu.tsx';
+import { SignInLinks } from './sign-in-links.tsx';
 import { Avatar } from '../ui/avatar.tsx';
 import { CloseIcon, MenuIcon } from '../ui/icons.tsx';
 import { Logo } from '../ui/logo.tsx';
@@ -49,6 +50,13 @@ export function SiteHeader({ isLandingPage, hasSignInActions = true }: TSiteHead
     event.preventDefault();
     setMenuOpen(false);
     setAuthMode(mode);
+  };
+
+  const signInLinks = {
+    signInHref: signInHref('sign-in', returnTo),
+    signUpHref: signInHref('sign-up', returnTo),
+    onSignIn: openAuth('sign-in'),
+    onSignUp: openAuth('sign-up'),
   };
 
   const signOut = async () => {
@@ -112,14 +120,7 @@ export function SiteHeader({ isLandingPage, hasSignInActions = true }: TSiteHead
                   <AccountMenu creator={session.creator} />
                 </>
               ) : session.status === 'loading' ? null : (
-                <>
-                  <a className="site-header__link" href={signInHref('sign-in', returnTo)} onClick={openAuth('sign-in')}>
-                    Sign In
-                  </a>
-                  <a className="button button--primary site-header__sign-up" href={signInHref('sign-up', returnTo)} onClick={openAuth('sign-up')}>
-                    Sign Up
-                  </a>
-                </>
+                <SignInLinks place="bar" {...signInLinks} />
               )}
             </div>
           )}
@@ -175,12 +176,7 @@ export function SiteHeader({ isLandingPage, hasSignInActions = true }: TSiteHead
           )}
           {hasSignInActions && (session.status === 'signed-out' || session.status === 'error') && (
             <div className="site-header__drawer-auth">
-              <a className="button button--secondary button--large" href={signInHref('sign-in', returnTo)} onClick={openAuth('sign-in')}>
-                Sign In
-              </a>
-              <a className="button button--primary button--large" href={signInHref('sign-up', returnTo)} onClick={openAuth('sign-up')}>
-                Sign Up
-              </a>
+              <SignInLinks place="drawer" {...signInLinks} />
             </div>
           )}
         </div>

@@ -1,6 +1,7 @@
 import { CloseIcon, MenuIcon } from '../../ui/icons.tsx';
 import { Logo } from '../../ui/logo.tsx';
 import { signInHref } from '../../auth/auth-paths.ts';
+import { SignInLinks } from '../../chrome/sign-in-links.tsx';
 
 const LINKS = [
   { href: '/#how-it-works', label: 'How it works' },
@@ -34,12 +35,7 @@ export function PublicHeader({ currentPath }: { currentPath: string }) {
         </nav>
         <div className="site-header__actions">
           <div className="site-header__account" data-state="signed-out" data-account>
-            <a className="site-header__link" href={signIn}>
-              Sign In
-            </a>
-            <a className="button button--primary site-header__sign-up" href={signUp}>
-              Sign Up
-            </a>
+            <SignInLinks place="bar" signInHref={signIn} signUpHref={signUp} />
           </div>
         </div>
         <button type="button" className="site-header__menu-button" aria-expanded="false" aria-controls="public-menu" data-menu-button>
@@ -64,12 +60,7 @@ export function PublicHeader({ currentPath }: { currentPath: string }) {
             ))}
           </ul>
           <div className="site-header__drawer-auth" data-account-drawer>
-            <a className="button button--secondary button--large" href={signIn}>
-              Sign In
-            </a>
-            <a className="button button--primary button--large" href={signUp}>
-              Sign Up
-            </a>
+            <SignInLinks place="drawer" signInHref={signIn} signUpHref={signUp} />
           </div>
         </div>
       </nav>
