@@ -14,6 +14,15 @@ export interface TViewerSite {
   settings: TPublicSiteSettings;
 }
 
+/** A file a viewer reads from its own address and offers to download. */
+export interface TServedFile {
+  id: string;
+  name: string;
+  size: number;
+  url: string;
+  downloadUrl: string;
+}
+
 export function toViewerSite(site: TSiteRenderModel): TViewerSite {
   return {
     projectId: site.projectId,
