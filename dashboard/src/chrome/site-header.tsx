@@ -4,6 +4,7 @@ import { ACCOUNT_PATH, BILLING_PATH, DASHBOARD_PATH, currentReturnPath, signInHr
 import { useSession } from '../auth/session-store.ts';
 import { signOutAndLeave } from '../auth/sign-out.ts';
 import { AccountMenu } from './account-menu.tsx';
+import { HeaderLinks } from './header-links.tsx';
 import { SignInLinks } from './sign-in-links.tsx';
 import { Avatar } from '../ui/avatar.tsx';
 import { CloseIcon, MenuIcon } from '../ui/icons.tsx';
@@ -98,15 +99,7 @@ export function SiteHeader({ isLandingPage, hasSignInActions = true }: TSiteHead
       <div className="site-header__bar container">
         <Logo />
         <nav className="site-header__nav" aria-label="Main">
-          <ul role="list">
-            {links.map((link) => (
-              <li key={link.href}>
-                <a className="site-header__link" href={link.href}>
-                  {link.label}
-                </a>
-              </li>
-            ))}
-          </ul>
+          <HeaderLinks links={links} linkClassName="site-header__link" />
         </nav>
         <div className="site-header__actions">
           <NotificationBell />
@@ -132,15 +125,7 @@ export function SiteHeader({ isLandingPage, hasSignInActions = true }: TSiteHead
       </div>
       <nav id={menuId} className="site-header__drawer" aria-label="Main" data-open={isMenuOpen ? '' : undefined} inert={!isMenuOpen}>
         <div className="container">
-          <ul role="list">
-            {links.map((link) => (
-              <li key={link.href}>
-                <a className="site-header__drawer-link" href={link.href} onClick={() => setMenuOpen(false)}>
-                  {link.label}
-                </a>
-              </li>
-            ))}
-          </ul>
+          <HeaderLinks links={links} linkClassName="site-header__drawer-link" onFollow={() => setMenuOpen(false)} />
           {session.status === 'signed-in' && (
             <div className="site-header__drawer-account">
               <div className="site-header__drawer-who">

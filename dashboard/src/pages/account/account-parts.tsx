@@ -69,6 +69,16 @@ export function TextField({ label, hint, ...input }: { label: string; hint?: str
   );
 }
 
+/** The account's password, asked before a change that needs it. */
+export function CurrentPasswordField({ label = 'Current password', value, onChange }: { label?: string; value: string; onChange: (value: string) => void }) {
+  return <TextField label={label} type="password" autoComplete="current-password" maxLength={256} required value={value} onChange={(e) => onChange(e.target.value)} />;
+}
+
+/** An email address to type in full (no capitals, no spelling fixes, the longest an address can be). */
+export function EmailField({ onValue, ...input }: { label: string; value: string; onValue: (value: string) => void } & InputHTMLAttributes<HTMLInputElement>) {
+  return <TextField type="email" autoCapitalize="off" spellCheck={false} maxLength={320} required onChange={(e) => onValue(e.target.value)} {...input} />;
+}
+
 /**
  * For an account without a password: its address, a first password and deletion need a session a
  * sign-in link opened within the last 10 minutes; this sends one to the current address.

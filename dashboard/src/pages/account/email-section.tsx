@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { TCreatorPublic } from '@dropsite/shared';
 import { authApi } from '../../auth/auth-api.ts';
 import { CheckIcon } from '../../ui/icons.tsx';
-import { FormFeedback, FreshSignInOffer, Section, TextField, runFormAction, type TFormState } from './account-parts.tsx';
+import { CurrentPasswordField, EmailField, FormFeedback, FreshSignInOffer, Section, runFormAction, type TFormState } from './account-parts.tsx';
 
 export function EmailSection({
   creator,
@@ -102,31 +102,8 @@ export function EmailSection({
       )}
       <FormFeedback state={cancelState} />
       <form className="account-form" onSubmit={onSubmit}>
-        <TextField
-          label="New email address"
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          autoCapitalize="off"
-          spellCheck={false}
-          maxLength={320}
-          required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-        {hasPassword ? (
-          <TextField
-            label="Current password"
-            type="password"
-            autoComplete="current-password"
-            maxLength={256}
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        ) : (
-          <FreshSignInOffer email={creator.email} action="change your address" />
-        )}
+        <EmailField label="New email address" inputMode="email" autoComplete="email" value={email} onValue={setEmail} />
+        {hasPassword ? <CurrentPasswordField value={password} onChange={setPassword} /> : <FreshSignInOffer email={creator.email} action="change your address" />}
         <FormFeedback state={state} />
         <div className="account-form__actions">
           <button type="submit" className="button button--primary" disabled={email.trim() === '' || state.status === 'busy'}>

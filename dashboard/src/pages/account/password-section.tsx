@@ -2,7 +2,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { PASSWORD_MIN_LENGTH } from '@dropsite/shared';
 import { authApi } from '../../auth/auth-api.ts';
-import { FormFeedback, FreshSignInOffer, Section, TextField, runFormAction, type TFormState } from './account-parts.tsx';
+import { CurrentPasswordField, FormFeedback, FreshSignInOffer, Section, TextField, runFormAction, type TFormState } from './account-parts.tsx';
 
 export function PasswordSection({ email, hasPassword, onSaved }: { email: string; hasPassword: boolean; onSaved: () => Promise<void> }) {
   const headingId = useId();
@@ -32,19 +32,7 @@ export function PasswordSection({ email, hasPassword, onSaved }: { email: string
       }
     >
       <form className="account-form" onSubmit={onSubmit}>
-        {hasPassword ? (
-          <TextField
-            label="Current password"
-            type="password"
-            autoComplete="current-password"
-            maxLength={256}
-            required
-            value={currentPassword}
-            onChange={(e) => setCurrent(e.target.value)}
-          />
-        ) : (
-          <FreshSignInOffer email={email} action="choose your password" />
-        )}
+        {hasPassword ? <CurrentPasswordField value={currentPassword} onChange={setCurrent} /> : <FreshSignInOffer email={email} action="choose your password" />}
         <TextField
           label="New password"
           hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}

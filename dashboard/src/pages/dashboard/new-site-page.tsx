@@ -6,7 +6,7 @@ import { useEffect } from 'react';
 import { SiteFooter } from '../../chrome/site-footer.tsx';
 import { SiteHeader } from '../../chrome/site-header.tsx';
 import { UploadWizard } from '../../wizard/upload-wizard.tsx';
-import { ArrowLeftIcon } from '../../ui/icons.tsx';
+import { BackToSites } from './back-to-sites.tsx';
 import { AccessGuard } from '../../auth/access-guard.tsx';
 import { NEW_SITE_PATH } from '../../routes.ts';
 import './dashboard.css';
@@ -21,10 +21,7 @@ export function NewSitePage() {
       <AccessGuard returnTo={NEW_SITE_PATH}>
         {() => (
           <main id="main" className="dash container dash-new">
-            <a className="dash-back" href="/dashboard">
-              <ArrowLeftIcon size={16} />
-              All sites
-            </a>
+            <BackToSites />
             <div className="dash-new__wizard">
               <UploadWizard />
             </div>

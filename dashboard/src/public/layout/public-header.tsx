@@ -1,6 +1,7 @@
 import { CloseIcon, MenuIcon } from '../../ui/icons.tsx';
 import { Logo } from '../../ui/logo.tsx';
 import { signInHref } from '../../auth/auth-paths.ts';
+import { HeaderLinks } from '../../chrome/header-links.tsx';
 import { SignInLinks } from '../../chrome/sign-in-links.tsx';
 
 const LINKS = [
@@ -23,15 +24,7 @@ export function PublicHeader({ currentPath }: { currentPath: string }) {
       <div className="site-header__bar container">
         <Logo />
         <nav className="site-header__nav" aria-label="Main">
-          <ul role="list">
-            {LINKS.map((link) => (
-              <li key={link.href}>
-                <a className="site-header__link" href={link.href} aria-current={link.href === currentPath ? 'page' : undefined}>
-                  {link.label}
-                </a>
-              </li>
-            ))}
-          </ul>
+          <HeaderLinks links={LINKS} linkClassName="site-header__link" currentPath={currentPath} />
         </nav>
         <div className="site-header__actions">
           <div className="site-header__account" data-state="signed-out" data-account>
@@ -50,15 +43,7 @@ export function PublicHeader({ currentPath }: { currentPath: string }) {
       </div>
       <nav id="public-menu" className="site-header__drawer" aria-label="Main" inert>
         <div className="container">
-          <ul role="list">
-            {LINKS.map((link) => (
-              <li key={link.href}>
-                <a className="site-header__drawer-link" href={link.href}>
-                  {link.label}
-                </a>
-              </li>
-            ))}
-          </ul>
+          <HeaderLinks links={LINKS} linkClassName="site-header__drawer-link" />
           <div className="site-header__drawer-auth" data-account-drawer>
             <SignInLinks place="drawer" signInHref={signIn} signUpHref={signUp} />
           </div>
