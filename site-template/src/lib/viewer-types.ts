@@ -23,6 +23,11 @@ export interface TServedFile {
   downloadUrl: string;
 }
 
+/** What a viewer island receives of a served file (only these fields: island props are public). */
+export function toServedFile({ id, name, size, url, downloadUrl }: TServedFile): TServedFile {
+  return { id, name, size, url, downloadUrl };
+}
+
 export function toViewerSite(site: TSiteRenderModel): TViewerSite {
   return {
     projectId: site.projectId,
