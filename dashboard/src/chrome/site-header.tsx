@@ -4,6 +4,8 @@ import { ACCOUNT_PATH, BILLING_PATH, DASHBOARD_PATH, currentReturnPath, signInHr
 import { useSession } from '../auth/session-store.ts';
 import { signOutAndLeave } from '../auth/sign-out.ts';
 import { AccountMenu } from './account-menu.tsx';
+import { HeaderLinks } from './header-links.tsx';
+import { SignInLinks } from './sign-in-links.tsx';
 import { Avatar } from '../ui/avatar.tsx';
 import { CloseIcon, MenuIcon } from '../ui/icons.tsx';
 import { Logo } from '../ui/logo.tsx';
@@ -51,6 +53,13 @@ export function SiteHeader({ isLandingPage, hasSignInActions = true }: TSiteHead
     setAuthMode(mode);
   };
 
+  const signInLinks = {
+    signInHref: signInHref('sign-in', returnTo),
+    signUpHref: signInHref('sign-up', returnTo),
+    onSignIn: openAuth('sign-in'),
+    onSignUp: openAuth('sign-up'),
+  };
+
   const signOut = async () => {
     setSigningOut(true);
     if (!(await signOutAndLeave())) setSigningOut(false);
@@ -90,15 +99,7 @@ export function SiteHeader({ isLandingPage, hasSignInActions = true }: TSiteHead
       <div className="site-header__bar container">
         <Logo />
         <nav className="site-header__nav" aria-label="Main">
-          <ul role="list">
-            {links.map((link) => (
-              <li key={link.href}>
-                <a className="site-header__link" href={link.href}>
-                  {link.label}
-                </a>
-              </li>
-            ))}
-          </ul>
+          <HeaderLinks links={links} linkClassName="site-header__link" />
         </nav>
         <div className="site-header__actions">
           <NotificationBell />
@@ -112,14 +113,7 @@ export function SiteHeader({ isLandingPage, hasSignInActions = true }: TSiteHead
                   <AccountMenu creator={session.creator} />
                 </>
               ) : session.status === 'loading' ? null : (
-                <>
-                  <a className="site-header__link" href={signInHref('sign-in', returnTo)} onClick={openAuth('sign-in')}>
-                    Sign In
-                  </a>
-                  <a className="button button--primary site-header__sign-up" href={signInHref('sign-up', returnTo)} onClick={openAuth('sign-up')}>
-                    Sign Up
-                  </a>
-                </>
+                <SignInLinks place="bar" {...signInLinks} />
               )}
             </div>
           )}
@@ -131,15 +125,7 @@ export function SiteHeader({ isLandingPage, hasSignInActions = true }: TSiteHead
       </div>
       <nav id={menuId} className="site-header__drawer" aria-label="Main" data-open={isMenuOpen ? '' : undefined} inert={!isMenuOpen}>
         <div className="container">
-          <ul role="list">
-            {links.map((link) => (
-              <li key={link.href}>
-                <a className="site-header__drawer-link" href={link.href} onClick={() => setMenuOpen(false)}>
-                  {link.label}
-                </a>
-              </li>
-            ))}
-          </ul>
+          <HeaderLinks links={links} linkClassName="site-header__drawer-link" onFollow={() => setMenuOpen(false)} />
           {session.status === 'signed-in' && (
             <div className="site-header__drawer-account">
               <div className="site-header__drawer-who">
@@ -175,12 +161,7 @@ export function SiteHeader({ isLandingPage, hasSignInActions = true }: TSiteHead
           )}
           {hasSignInActions && (session.status === 'signed-out' || session.status === 'error') && (
             <div className="site-header__drawer-auth">
-              <a className="button button--secondary button--large" href={signInHref('sign-in', returnTo)} onClick={openAuth('sign-in')}>
-                Sign In
-              </a>
-              <a className="button button--primary button--large" href={signInHref('sign-up', returnTo)} onClick={openAuth('sign-up')}>
-                Sign Up
-              </a>
+              <SignInLinks place="drawer" {...signInLinks} />
             </div>
           )}
         </div>

@@ -5,7 +5,7 @@
  */
 import { FEEDBACK_RATING_MAX, FEEDBACK_RATING_MIN, FORM_LIMITS } from '@dropsite/shared/browser/form-rules';
 import { RatingStarIcon } from '../ui/icons.tsx';
-import { Field, FormDone, FormMessages, PublicForm, type THeadingLevel } from './form-parts.tsx';
+import { Field, FormDone, FormSubmit, PublicForm, SenderFields, type THeadingLevel } from './form-parts.tsx';
 
 const STARS = Array.from({ length: FEEDBACK_RATING_MAX - FEEDBACK_RATING_MIN + 1 }, (_, i) => FEEDBACK_RATING_MIN + i);
 
@@ -37,17 +37,11 @@ export function FeedbackForm({ idPrefix = 'feedback', headingLevel = 'h2' }: { i
   return (
     <div className="form-island" data-island="forms">
       <PublicForm kind="feedback" idPrefix={idPrefix}>
-        <div className="public-form__row">
-          <Field idPrefix={idPrefix} name="name" label="Name" isOptional maxLength={FORM_LIMITS.name} autoComplete="name" />
-          <Field idPrefix={idPrefix} name="email" label="Email address" type="email" isOptional maxLength={FORM_LIMITS.email} autoComplete="email" placeholder="you@example.com" />
-        </div>
+        <SenderFields idPrefix={idPrefix} nameLabel="Name" isOptional />
         <StarRating idPrefix={idPrefix} />
         <Field idPrefix={idPrefix} name="subject" label="Subject" isOptional maxLength={FORM_LIMITS.subject} />
         <Field idPrefix={idPrefix} name="feedback" label="Your feedback" maxLength={FORM_LIMITS.message} rows={6} />
-        <FormMessages />
-        <button type="submit" className="button button--primary button--large public-form__submit" data-form-submit>
-          Send feedback
-        </button>
+        <FormSubmit label="Send feedback" />
       </PublicForm>
       <FormDone kind="feedback" headingLevel={headingLevel} againLabel="Send more feedback" />
     </div>

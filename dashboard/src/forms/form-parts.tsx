@@ -4,7 +4,7 @@
  * forms island (form-island.ts) reads the data-* hooks.
  */
 import type { ReactNode } from 'react';
-import { FORM_CONFIRMATIONS, FORM_ENDPOINTS, HONEYPOT_FIELD, type TFormKind } from '@dropsite/shared/browser/form-rules';
+import { FORM_CONFIRMATIONS, FORM_ENDPOINTS, FORM_LIMITS, HONEYPOT_FIELD, type TFormKind } from '@dropsite/shared/browser/form-rules';
 import { AlertIcon, CheckIcon } from '../ui/icons.tsx';
 import './forms.css';
 
@@ -78,6 +78,37 @@ export function FormMessages() {
 }
 
 /** The confirmation, prerendered hidden; the island shows it and moves focus to its heading. */
+/** The form's messages, then its large submit button. */
+export function FormSubmit({ label }: { label: string }) {
+  return (
+    <>
+      <FormMessages />
+      <button type="submit" className="button button--primary button--large public-form__submit" data-form-submit>
+        {label}
+      </button>
+    </>
+  );
+}
+
+/** Who writes: name and email address side by side. */
+export function SenderFields({ idPrefix, nameLabel, isOptional = false }: { idPrefix: string; nameLabel: string; isOptional?: boolean }) {
+  return (
+    <div className="public-form__row">
+      <Field idPrefix={idPrefix} name="name" label={nameLabel} isOptional={isOptional} maxLength={FORM_LIMITS.name} autoComplete="name" />
+      <Field
+        idPrefix={idPrefix}
+        name="email"
+        label="Email address"
+        type="email"
+        isOptional={isOptional}
+        maxLength={FORM_LIMITS.email}
+        autoComplete="email"
+        placeholder="you@example.com"
+      />
+    </div>
+  );
+}
+
 export function FormDone({ kind, headingLevel, againLabel }: { kind: TFormKind; headingLevel: THeadingLevel; againLabel?: string }) {
   const { title, body } = FORM_CONFIRMATIONS[kind];
   const Heading = headingLevel;

@@ -4,7 +4,7 @@
  * seconds and the form is cleared (the island does both).
  */
 import { FORM_LIMITS } from '@dropsite/shared/browser/form-rules';
-import { Field, FormDone, FormMessages, PublicForm, type THeadingLevel } from './form-parts.tsx';
+import { Field, FormDone, FormSubmit, PublicForm, type THeadingLevel } from './form-parts.tsx';
 
 export function SalesForm({ idPrefix = 'sales', headingLevel = 'h3' }: { idPrefix?: string; headingLevel?: THeadingLevel }) {
   return (
@@ -21,10 +21,7 @@ export function SalesForm({ idPrefix = 'sales', headingLevel = 'h3' }: { idPrefi
           rows={4}
           placeholder="Your team, what you deliver, and when you would like to start"
         />
-        <FormMessages />
-        <button type="submit" className="button button--primary button--large public-form__submit" data-form-submit>
-          Contact Sales
-        </button>
+        <FormSubmit label="Contact Sales" />
       </PublicForm>
       <FormDone kind="sales" headingLevel={headingLevel} />
     </div>

@@ -1,8 +1,10 @@
 import { useEffect, useId, useState } from 'react';
 import { CONTACT_EMAIL_MAX_LENGTH, CONTACT_LINK_MAX_LENGTH, UPLOAD_LIMITS, type TContactField } from '@dropsite/shared';
-import { ArrowRightIcon, LockIcon, ArrowLeftIcon, CalendarIcon } from '../ui/icons.tsx';
+import { LockIcon, CalendarIcon } from '../ui/icons.tsx';
 import { formatExpiryBadge, toDateTimeLocal, validateDetails } from './details-validation.ts';
 import type { TWizardForm } from './wizard-state.ts';
+import { WizardActions } from './wizard-actions.tsx';
+import { WizardField } from './wizard-field.tsx';
 
 type TDetailsField = 'title' | 'description' | 'authorName' | 'password' | 'expiryDate';
 
@@ -94,10 +96,7 @@ export function DetailsStep({ form, onEdit, onEditContact, onBack, onContinue }:
         }
       }}
     >
-      <div className="field">
-        <label className="field__label" htmlFor={ids.title}>
-          Site Title <span className="field__required">Required</span>
-        </label>
+      <WizardField inputId={ids.title} label="Site Title" mark="required" error={errorOf('title')}>
         <input
           id={ids.title}
           className="field__input"
@@ -111,17 +110,9 @@ export function DetailsStep({ form, onEdit, onEditContact, onBack, onContinue }:
           onChange={(e) => onEdit('title', e.target.value)}
           onBlur={() => touch('title')}
         />
-        {errorOf('title') && (
-          <p className="field__error" id={`${ids.title}-error`}>
-            {errorOf('title')}
-          </p>
-        )}
-      </div>
+      </WizardField>
 
-      <div className="field">
-        <label className="field__label" htmlFor={ids.description}>
-          Description <span className="field__optional">Optional</span>
-        </label>
+      <WizardField inputId={ids.description} label="Description" mark="optional">
         <textarea
           id={ids.description}
           className="field__input field__input--area"
@@ -131,12 +122,9 @@ export function DetailsStep({ form, onEdit, onEditContact, onBack, onContinue }:
           placeholder="A line or two your visitors read under the title"
           onChange={(e) => onEdit('description', e.target.value)}
         />
-      </div>
+      </WizardField>
 
-      <div className="field">
-        <label className="field__label" htmlFor={ids.author}>
-          Author Name <span className="field__optional">Optional</span>
-        </label>
+      <WizardField inputId={ids.author} label="Author Name" mark="optional">
         <input
           id={ids.author}
           className="field__input"
@@ -146,7 +134,7 @@ export function DetailsStep({ form, onEdit, onEditContact, onBack, onContinue }:
           placeholder="Shown as ‘By …’ under the title"
           onChange={(e) => onEdit('authorName', e.target.value)}
         />
-      </div>
+      </WizardField>
 
       <fieldset className="contact-fields">
         <legend className="contact-fields__legend">
@@ -158,10 +146,7 @@ export function DetailsStep({ form, onEdit, onEditContact, onBack, onContinue }:
             const id = `${contactIds}-${field}`;
             const error = contactTouched[field] ? (validation.contact[field] ?? null) : null;
             return (
-              <div className="field" key={field} data-contact-field={field}>
-                <label className="field__label" htmlFor={id}>
-                  {label}
-                </label>
+              <WizardField key={field} inputId={id} label={label} hint={hint} error={error} contactField={field}>
                 <input
                   id={id}
                   className="field__input"
@@ -178,20 +163,14 @@ export function DetailsStep({ form, onEdit, onEditContact, onBack, onContinue }:
                   onChange={(e) => onEditContact(field, e.target.value)}
                   onBlur={() => setContactTouched((t) => ({ ...t, [field]: true }))}
                 />
-                <p className={error ? 'field__error' : 'field__hint'} id={`${id}-hint`}>
-                  {error ?? hint}
-                </p>
-              </div>
+              </WizardField>
             );
           })}
         </div>
       </fieldset>
 
       <div className="field-row">
-        <div className="field">
-          <label className="field__label" htmlFor={ids.password}>
-            Password Protection <span className="field__optional">Optional</span>
-          </label>
+        <WizardField inputId={ids.password} label="Password Protection" mark="optional" hint="Leave empty for public access" error={errorOf('password')}>
           <input
             id={ids.password}
             className="field__input"
@@ -204,14 +183,8 @@ export function DetailsStep({ form, onEdit, onEditContact, onBack, onContinue }:
             onChange={(e) => onEdit('password', e.target.value)}
             onBlur={() => touch('password')}
           />
-          <p className={errorOf('password') ? 'field__error' : 'field__hint'} id={`${ids.password}-hint`}>
-            {errorOf('password') ?? 'Leave empty for public access'}
-          </p>
-        </div>
-        <div className="field">
-          <label className="field__label" htmlFor={ids.expiry}>
-            Expiry Date <span className="field__optional">Optional</span>
-          </label>
+        </WizardField>
+        <WizardField inputId={ids.expiry} label="Expiry Date" mark="optional" hint="The link stops working after this" error={errorOf('expiryDate')}>
           <input
             id={ids.expiry}
             className="field__input"
@@ -223,10 +196,7 @@ export function DetailsStep({ form, onEdit, onEditContact, onBack, onContinue }:
             onChange={(e) => onEdit('expiryDate', e.target.value)}
             onBlur={() => touch('expiryDate')}
           />
-          <p className={errorOf('expiryDate') ? 'field__error' : 'field__hint'} id={`${ids.expiry}-hint`}>
-            {errorOf('expiryDate') ?? 'The link stops working after this'}
-          </p>
-        </div>
+        </WizardField>
       </div>
 
       {(form.password !== '' || expiryBadge) && (
@@ -246,16 +216,7 @@ export function DetailsStep({ form, onEdit, onEditContact, onBack, onContinue }:
         </div>
       )}
 
-      <div className="wizard-actions">
-        <button type="button" className="button button--secondary" onClick={onBack}>
-          <ArrowLeftIcon size={18} />
-          Back
-        </button>
-        <button type="submit" className="button button--primary" disabled={!validation.canContinue}>
-          Configure Features
-          <ArrowRightIcon size={18} />
-        </button>
-      </div>
+      <WizardActions onBack={onBack} label="Configure Features" disabled={!validation.canContinue} />
     </form>
   );
 }

@@ -1,9 +1,11 @@
 import { useEffect, useId, useState, type ReactElement } from 'react';
 import { isProFeatureSetting, type TSiteSettings } from '@dropsite/shared';
-import { ArrowRightIcon, ChartIcon, HeartIcon, MessageIcon, ArrowLeftIcon, BellIcon, CheckCircleIcon } from '../ui/icons.tsx';
+import { ChartIcon, HeartIcon, MessageIcon, BellIcon, CheckCircleIcon } from '../ui/icons.tsx';
 import { Switch } from '../ui/switch.tsx';
 import { useSession } from '../auth/session-store.ts';
 import { notificationRecipientOf, notificationsBlockedReason } from '../engagement/notification-recipient.ts';
+import { WizardActions } from './wizard-actions.tsx';
+import { AccountRecipient } from '../engagement/account-recipient.tsx';
 
 type TToggleKey = 'enableFavorites' | 'enableComments' | 'enableApprovals' | 'enableAnalytics' | 'enableNotifications';
 
@@ -80,14 +82,12 @@ export function SettingsStep({ settings, onChange, onBack, onContinue }: TSettin
           })}
         </ul>
         {accountEmail !== null && !usesOwnAddress ? (
-          <div className="notification-recipient" data-testid="notification-recipient">
-            <p className="notification-recipient__text">
-              Notifications go to <strong>{accountEmail}</strong>, your account’s email.
-            </p>
-            <button type="button" className="notification-recipient__switch" onClick={() => setUsesOwnAddress(true)}>
-              Use a different address
-            </button>
-          </div>
+          <AccountRecipient
+            accountEmail={accountEmail}
+            block="notification-recipient"
+            buttonClassName="notification-recipient__switch"
+            onUseOtherAddress={() => setUsesOwnAddress(true)}
+          />
         ) : (
           <div className="field notification-email">
             <label className="field__label" htmlFor={emailId}>
@@ -124,16 +124,7 @@ export function SettingsStep({ settings, onChange, onBack, onContinue }: TSettin
         )}
       </section>
 
-      <div className="wizard-actions">
-        <button type="button" className="button button--secondary" onClick={onBack}>
-          <ArrowLeftIcon size={18} />
-          Back
-        </button>
-        <button type="button" className="button button--primary" onClick={onContinue}>
-          Preview Site
-          <ArrowRightIcon size={18} />
-        </button>
-      </div>
+      <WizardActions onBack={onBack} label="Preview Site" onContinue={onContinue} />
     </div>
   );
 }

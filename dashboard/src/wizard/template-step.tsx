@@ -2,10 +2,11 @@ import { useId, useState, type ReactElement } from 'react';
 import { TEMPLATE_CATALOGUE, TEMPLATE_IDS, formatBytes, type TSiteLook, type TTemplateId } from '@dropsite/shared';
 import { DemoPreviewPicture } from '../ui/demo-preview-picture.tsx';
 import { LookFields } from '../ui/look-fields.tsx';
-import { ArrowRightIcon, CloseIcon, ImageIcon, ArrowLeftIcon, CalendarIcon, GridIcon, PresentationIcon, UserIcon } from '../ui/icons.tsx';
+import { CloseIcon, ImageIcon, CalendarIcon, GridIcon, PresentationIcon, UserIcon } from '../ui/icons.tsx';
 import { totalBytes, type TChosenFile } from '../upload/chosen-files.ts';
 import { FileList } from '../upload/file-list.tsx';
 import { ModalDialog } from '../ui/modal-dialog.tsx';
+import { WizardActions } from './wizard-actions.tsx';
 
 interface TTemplateChoice {
   name: string;
@@ -107,16 +108,7 @@ export function TemplateStep({ files, template, onChoose, look, onLook, onBack, 
         <LookFields look={look} onChange={onLook} />
       </section>
 
-      <div className="wizard-actions">
-        <button type="button" className="button button--secondary" onClick={onBack}>
-          <ArrowLeftIcon size={18} />
-          Back
-        </button>
-        <button type="button" className="button button--primary" onClick={onContinue}>
-          Continue
-          <ArrowRightIcon size={18} />
-        </button>
-      </div>
+      <WizardActions onBack={onBack} label="Continue" onContinue={onContinue} />
 
       <ModalDialog isOpen={isDialogOpen} onClose={() => setDialogOpen(false)} labelledBy={ids.dialogTitle} className="files-dialog">
         <div className="wizard-dialog__head">

@@ -83,6 +83,12 @@ export function displayImageWidth(file: Pick<TSiteFile, 'width' | 'height'>): nu
   return Math.round(file.width * scale);
 }
 
+/** A large picture's `srcset`: the thumbnail, then the display copy when that is wider (none when it is not). */
+export function largeImageSrcset(file: TSiteFile): string | undefined {
+  const display = displayImageWidth(file);
+  return display && file.thumbnailUrl && display > (file.thumbnailWidth ?? 0) ? `${file.thumbnailUrl} ${file.thumbnailWidth}w, ${largeImageUrl(file)} ${display}w` : undefined;
+}
+
 export type TContactNetwork = 'website' | 'instagram' | 'twitter' | 'linkedin' | 'github';
 
 const NETWORK_HOSTS: Record<Exclude<TContactNetwork, 'website'>, string> = {

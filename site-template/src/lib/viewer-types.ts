@@ -14,6 +14,20 @@ export interface TViewerSite {
   settings: TPublicSiteSettings;
 }
 
+/** A file a viewer reads from its own address and offers to download. */
+export interface TServedFile {
+  id: string;
+  name: string;
+  size: number;
+  url: string;
+  downloadUrl: string;
+}
+
+/** What a viewer island receives of a served file (only these fields: island props are public). */
+export function toServedFile({ id, name, size, url, downloadUrl }: TServedFile): TServedFile {
+  return { id, name, size, url, downloadUrl };
+}
+
 export function toViewerSite(site: TSiteRenderModel): TViewerSite {
   return {
     projectId: site.projectId,

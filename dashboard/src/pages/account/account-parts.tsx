@@ -19,6 +19,20 @@ export function Section({ id, title, lede, tone, children }: { id: string; title
 
 export type TFormState = { status: 'idle' } | { status: 'busy' } | { status: 'done'; message: string } | { status: 'failed'; message: string };
 
+/**
+ * Runs a section's request: busy while it runs, then the state the request ends in (none: the state
+ * stays as it is, e.g. while the page goes elsewhere), or the failure's message.
+ */
+export async function runFormAction(setState: (state: TFormState) => void, request: () => Promise<TFormState | undefined>): Promise<void> {
+  setState({ status: 'busy' });
+  try {
+    const next = await request();
+    if (next) setState(next);
+  } catch (error) {
+    setState({ status: 'failed', message: failureMessage(error) });
+  }
+}
+
 export function FormFeedback({ state }: { state: TFormState }) {
   if (state.status === 'failed')
     return (
@@ -55,6 +69,16 @@ export function TextField({ label, hint, ...input }: { label: string; hint?: str
   );
 }
 
+/** The account's password, asked before a change that needs it. */
+export function CurrentPasswordField({ label = 'Current password', value, onChange }: { label?: string; value: string; onChange: (value: string) => void }) {
+  return <TextField label={label} type="password" autoComplete="current-password" maxLength={256} required value={value} onChange={(e) => onChange(e.target.value)} />;
+}
+
+/** An email address to type in full (no capitals, no spelling fixes, the longest an address can be). */
+export function EmailField({ onValue, ...input }: { label: string; value: string; onValue: (value: string) => void } & InputHTMLAttributes<HTMLInputElement>) {
+  return <TextField type="email" autoCapitalize="off" spellCheck={false} maxLength={320} required onChange={(e) => onValue(e.target.value)} {...input} />;
+}
+
 /**
  * For an account without a password: its address, a first password and deletion need a session a
  * sign-in link opened within the last 10 minutes; this sends one to the current address.
@@ -62,15 +86,11 @@ export function TextField({ label, hint, ...input }: { label: string; hint?: str
 export function FreshSignInOffer({ email, action }: { email: string; action: string }) {
   const [state, setState] = useState<TFormState>({ status: 'idle' });
 
-  const send = async () => {
-    setState({ status: 'busy' });
-    try {
+  const send = () =>
+    runFormAction(setState, async () => {
       await authApi.requestEmailLink({ email, returnTo: ACCOUNT_PATH });
-      setState({ status: 'done', message: `We sent a sign-in link to ${email}. Open it in this browser, then ${action} within 10 minutes.` });
-    } catch (error) {
-      setState({ status: 'failed', message: failureMessage(error) });
-    }
-  };
+      return { status: 'done', message: `We sent a sign-in link to ${email}. Open it in this browser, then ${action} within 10 minutes.` };
+    });
 
   return (
     <div className="account-fresh-sign-in">

@@ -1,8 +1,7 @@
 /** Deleting the account, confirmed by the address and the password (or a fresh sign-in link). */
 import { useId, useState, type FormEvent } from 'react';
-import { failureMessage } from '../../auth/failure-message.ts';
 import { authApi } from '../../auth/auth-api.ts';
-import { FormFeedback, FreshSignInOffer, Section, TextField, type TFormState } from './account-parts.tsx';
+import { CurrentPasswordField, EmailField, FormFeedback, FreshSignInOffer, Section, runFormAction, type TFormState } from './account-parts.tsx';
 
 export function DeleteSection({ email, hasPassword }: { email: string; hasPassword: boolean }) {
   const headingId = useId();
@@ -16,13 +15,11 @@ export function DeleteSection({ email, hasPassword }: { email: string; hasPasswo
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (!isReady) return;
-    setState({ status: 'busy' });
-    try {
+    await runFormAction(setState, async () => {
       await authApi.deleteAccount({ confirmEmail: typed.trim(), password });
       window.location.assign('/');
-    } catch (error) {
-      setState({ status: 'failed', message: failureMessage(error) });
-    }
+      return undefined;
+    });
   };
 
   return (
@@ -34,31 +31,8 @@ export function DeleteSection({ email, hasPassword }: { email: string; hasPasswo
     >
       {isConfirming ? (
         <form className="account-form" onSubmit={onSubmit}>
-          <TextField
-            label={`Type ${email} to confirm`}
-            type="email"
-            autoComplete="off"
-            autoCapitalize="off"
-            spellCheck={false}
-            maxLength={320}
-            required
-            value={typed}
-            onChange={(e) => setTyped(e.target.value)}
-            autoFocus
-          />
-          {hasPassword ? (
-            <TextField
-              label="Your password"
-              type="password"
-              autoComplete="current-password"
-              maxLength={256}
-              required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          ) : (
-            <FreshSignInOffer email={email} action="delete your account" />
-          )}
+          <EmailField label={`Type ${email} to confirm`} autoComplete="off" value={typed} onValue={setTyped} autoFocus />
+          {hasPassword ? <CurrentPasswordField label="Your password" value={password} onChange={setPassword} /> : <FreshSignInOffer email={email} action="delete your account" />}
           <FormFeedback state={state} />
           <div className="account-form__actions">
             <button

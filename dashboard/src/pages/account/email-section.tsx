@@ -1,10 +1,9 @@
 /** The creator's address: a change applies once the new address confirms its link, and can be cancelled until then. */
 import { useId, useState, type FormEvent } from 'react';
 import type { TCreatorPublic } from '@dropsite/shared';
-import { failureMessage } from '../../auth/failure-message.ts';
 import { authApi } from '../../auth/auth-api.ts';
 import { CheckIcon } from '../../ui/icons.tsx';
-import { FormFeedback, FreshSignInOffer, Section, TextField, type TFormState } from './account-parts.tsx';
+import { CurrentPasswordField, EmailField, FormFeedback, FreshSignInOffer, Section, runFormAction, type TFormState } from './account-parts.tsx';
 
 export function EmailSection({
   creator,
@@ -28,42 +27,32 @@ export function EmailSection({
 
   const cancelChange = async () => {
     if (!pending) return;
-    setCancelState({ status: 'busy' });
-    try {
+    await runFormAction(setCancelState, async () => {
       await authApi.cancelEmailChange();
       await onChanged();
       setSentTo(null);
-      setCancelState({ status: 'done', message: `Change cancelled. The link we sent to ${pending} no longer works.` });
-    } catch (error) {
-      setCancelState({ status: 'failed', message: failureMessage(error) });
-    }
+      return { status: 'done', message: `Change cancelled. The link we sent to ${pending} no longer works.` };
+    });
   };
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    setState({ status: 'busy' });
-    try {
+    await runFormAction(setState, async () => {
       const address = email.trim();
       await authApi.requestEmailChange({ email: address, password });
       setSentTo(address);
       setEmail('');
       setPassword('');
-      setState({ status: 'idle' });
       setCancelState({ status: 'idle' });
-    } catch (error) {
-      setState({ status: 'failed', message: failureMessage(error) });
-    }
+      return { status: 'idle' };
+    });
   };
 
-  const resendVerification = async () => {
-    setVerifyState({ status: 'busy' });
-    try {
+  const resendVerification = () =>
+    runFormAction(setVerifyState, async () => {
       await authApi.requestVerification();
-      setVerifyState({ status: 'done', message: `We sent a new confirmation link to ${creator.email}.` });
-    } catch (error) {
-      setVerifyState({ status: 'failed', message: failureMessage(error) });
-    }
-  };
+      return { status: 'done', message: `We sent a new confirmation link to ${creator.email}.` };
+    });
 
   return (
     <Section
@@ -113,31 +102,8 @@ export function EmailSection({
       )}
       <FormFeedback state={cancelState} />
       <form className="account-form" onSubmit={onSubmit}>
-        <TextField
-          label="New email address"
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          autoCapitalize="off"
-          spellCheck={false}
-          maxLength={320}
-          required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-        {hasPassword ? (
-          <TextField
-            label="Current password"
-            type="password"
-            autoComplete="current-password"
-            maxLength={256}
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        ) : (
-          <FreshSignInOffer email={creator.email} action="change your address" />
-        )}
+        <EmailField label="New email address" inputMode="email" autoComplete="email" value={email} onValue={setEmail} />
+        {hasPassword ? <CurrentPasswordField value={password} onChange={setPassword} /> : <FreshSignInOffer email={creator.email} action="change your address" />}
         <FormFeedback state={state} />
         <div className="account-form__actions">
           <button type="submit" className="button button--primary" disabled={email.trim() === '' || state.status === 'busy'}>

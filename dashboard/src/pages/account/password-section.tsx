@@ -1,9 +1,8 @@
 /** The creator's password: changed with the current one, or chosen after a fresh sign-in link. */
 import { useId, useState, type FormEvent } from 'react';
 import { PASSWORD_MIN_LENGTH } from '@dropsite/shared';
-import { failureMessage } from '../../auth/failure-message.ts';
 import { authApi } from '../../auth/auth-api.ts';
-import { FormFeedback, FreshSignInOffer, Section, TextField, type TFormState } from './account-parts.tsx';
+import { CurrentPasswordField, FormFeedback, FreshSignInOffer, Section, TextField, runFormAction, type TFormState } from './account-parts.tsx';
 
 export function PasswordSection({ email, hasPassword, onSaved }: { email: string; hasPassword: boolean; onSaved: () => Promise<void> }) {
   const headingId = useId();
@@ -13,16 +12,13 @@ export function PasswordSection({ email, hasPassword, onSaved }: { email: string
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    setState({ status: 'busy' });
-    try {
+    await runFormAction(setState, async () => {
       await authApi.changePassword({ currentPassword, newPassword });
       setCurrent('');
       setNew('');
       await onSaved();
-      setState({ status: 'done', message: hasPassword ? 'Password changed. Every other device has been signed out.' : 'Password saved. Every other device has been signed out.' });
-    } catch (error) {
-      setState({ status: 'failed', message: failureMessage(error) });
-    }
+      return { status: 'done', message: hasPassword ? 'Password changed. Every other device has been signed out.' : 'Password saved. Every other device has been signed out.' };
+    });
   };
 
   return (
@@ -36,19 +32,7 @@ export function PasswordSection({ email, hasPassword, onSaved }: { email: string
       }
     >
       <form className="account-form" onSubmit={onSubmit}>
-        {hasPassword ? (
-          <TextField
-            label="Current password"
-            type="password"
-            autoComplete="current-password"
-            maxLength={256}
-            required
-            value={currentPassword}
-            onChange={(e) => setCurrent(e.target.value)}
-          />
-        ) : (
-          <FreshSignInOffer email={email} action="choose your password" />
-        )}
+        {hasPassword ? <CurrentPasswordField value={currentPassword} onChange={setCurrent} /> : <FreshSignInOffer email={email} action="choose your password" />}
         <TextField
           label="New password"
           hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}

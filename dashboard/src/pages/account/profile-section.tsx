@@ -1,10 +1,9 @@
 /** The creator's name. */
 import { useId, useState, type FormEvent } from 'react';
 import type { TCreatorPublic } from '@dropsite/shared';
-import { failureMessage } from '../../auth/failure-message.ts';
 import { authApi } from '../../auth/auth-api.ts';
 import { getSessionStore } from '../../auth/session-store.ts';
-import { FormFeedback, Section, TextField, type TFormState } from './account-parts.tsx';
+import { FormFeedback, Section, TextField, runFormAction, type TFormState } from './account-parts.tsx';
 
 export function ProfileSection({ creator, onSaved }: { creator: TCreatorPublic; onSaved: () => Promise<void> }) {
   const headingId = useId();
@@ -15,14 +14,11 @@ export function ProfileSection({ creator, onSaved }: { creator: TCreatorPublic; 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (!isChanged) return;
-    setState({ status: 'busy' });
-    try {
+    await runFormAction(setState, async () => {
       await authApi.updateName(name.trim());
       await Promise.all([onSaved(), getSessionStore().refresh()]);
-      setState({ status: 'done', message: 'Name saved.' });
-    } catch (error) {
-      setState({ status: 'failed', message: failureMessage(error) });
-    }
+      return { status: 'done', message: 'Name saved.' };
+    });
   };
 
   return (

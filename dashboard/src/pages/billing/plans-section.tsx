@@ -4,57 +4,21 @@ import { PLAN_IDS, PLANS, TRIAL_PLAN_ID, type TBillingInterval, type TPaidPlanId
 import { PlanFeatures } from '../../ui/plan-features.tsx';
 import { formatPrice, planOffer, yearlySaving } from '../../billing/billing-view.ts';
 import type { TBusy } from './billing-action.ts';
+import { BillingSection } from './billing-section.tsx';
 
-export function PlansSection({
-  subscription,
-  interval,
-  onInterval,
-  busy,
-  canBuy,
-  canOpenPortal,
-  describedBy,
-  onCheckout,
-  onPortal,
-}: {
-  subscription: TSubscription;
-  interval: TBillingInterval;
-  onInterval: (interval: TBillingInterval) => void;
-  busy: TBusy;
-  canBuy: boolean;
-  canOpenPortal: boolean;
-  describedBy: string | undefined;
-  onCheckout: (planId: TPaidPlanId) => void;
-  onPortal: () => void;
-}) {
+export function PlansSection({ onInterval, ...cards }: Omit<TPlanCardProps, 'id'> & { onInterval: (interval: TBillingInterval) => void }) {
   return (
-    <section className="billing-section" aria-labelledby="billing-plans-title">
-      <div className="billing-section__head">
-        <h2 id="billing-plans-title" className="billing-section-title">
-          Plans
-        </h2>
-        <IntervalSwitch interval={interval} onChange={onInterval} />
-      </div>
+    <BillingSection titleId="billing-plans-title" title="Plans" aside={<IntervalSwitch interval={cards.interval} onChange={onInterval} />}>
       <ul role="list" className="billing-plans">
         {PLAN_IDS.map((id) => (
-          <PlanCard
-            key={id}
-            id={id}
-            subscription={subscription}
-            interval={interval}
-            busy={busy}
-            canBuy={canBuy}
-            canOpenPortal={canOpenPortal}
-            describedBy={describedBy}
-            onCheckout={onCheckout}
-            onPortal={onPortal}
-          />
+          <PlanCard key={id} id={id} {...cards} />
         ))}
       </ul>
       <p className="billing-section__note">
         Cancel any time in the billing portal: your plan stays until the end of the period you paid for, then your account moves to Free. Nothing is deleted.{' '}
         <a href="/refund-cancellation">Refund and cancellation policy</a>
       </p>
-    </section>
+    </BillingSection>
   );
 }
 

@@ -1,16 +1,11 @@
 /** What the creator uses of the plan: a meter per limit. */
 import type { TUsageResponse } from '@dropsite/shared';
+import { BillingSection } from './billing-section.tsx';
 import { describeUsage, meterLevel, usageMeters, usagePercent } from '../../billing/billing-view.ts';
 
 export function UsageSection({ usage }: { usage: TUsageResponse }) {
   return (
-    <section className="billing-section" aria-labelledby="billing-usage-title">
-      <div className="billing-section__head">
-        <h2 id="billing-usage-title" className="billing-section-title">
-          Usage
-        </h2>
-        <p className="billing-section__note">API requests count from the first of the month (UTC).</p>
-      </div>
+    <BillingSection titleId="billing-usage-title" title="Usage" aside={<p className="billing-section__note">API requests count from the first of the month (UTC).</p>}>
       <ul role="list" className="billing-usage">
         {usageMeters(usage.currentUsage, usage.limits).map((meter) => {
           const percent = usagePercent(meter.used, meter.limit);
@@ -38,6 +33,6 @@ export function UsageSection({ usage }: { usage: TUsageResponse }) {
           );
         })}
       </ul>
-    </section>
+    </BillingSection>
   );
 }

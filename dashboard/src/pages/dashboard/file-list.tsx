@@ -3,7 +3,7 @@
  * it (by the name they gave, with the address they chose to show), its comment threads (where the
  * creator replies), and the file's own analytics.
  */
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { COMMENT_MAX_CHARS } from '@dropsite/shared';
 import { formatCommentTime } from '@dropsite/shared/browser/relative-time';
 import { AlertIcon, CheckIcon, FileTypeIcon, FolderIcon, HeartIcon, MessageIcon, EyeIcon, ChevronDownIcon, PendingIcon, ReplyIcon } from '../../ui/icons.tsx';
@@ -87,54 +87,43 @@ function FileRow({ projectId, file, revision, onReplied }: { projectId: string; 
       <div id={bodyId} className="dash-file__body" hidden={!isOpen}>
         {isOpen && (
           <>
-            <section className="dash-file__section" aria-label={`Favourites of ${file.name}`}>
-              <h3 className="dash-file__heading">Favourites</h3>
-              {file.favorites.length === 0 ? (
-                <p className="dash-muted">No favourites yet.</p>
-              ) : (
-                <ul role="list" className="dash-people">
-                  {file.favorites.map((favorite) => (
-                    <li key={favorite.id} className="dash-people__item">
-                      <HeartIcon size={14} />
-                      <VisitorName entry={favorite} />
-                      <time dateTime={favorite.createdAt}>{formatCommentTime(Date.parse(favorite.createdAt), Date.now())}</time>
+            <DetailSection label={`Favourites of ${file.name}`} heading="Favourites" emptyText={file.favorites.length === 0 ? 'No favourites yet.' : null}>
+              <ul role="list" className="dash-people">
+                {file.favorites.map((favorite) => (
+                  <li key={favorite.id} className="dash-people__item">
+                    <HeartIcon size={14} />
+                    <VisitorName entry={favorite} />
+                    <EntryTime at={favorite.createdAt} />
+                  </li>
+                ))}
+              </ul>
+            </DetailSection>
+            <DetailSection
+              label={`Approvals of ${file.name}`}
+              heading="Approvals"
+              emptyText={file.approvals.filter((entry) => entry.status !== 'pending').length === 0 ? 'No one has approved this file or asked for changes yet.' : null}
+            >
+              <ul role="list" className="dash-people">
+                {file.approvals
+                  .filter((entry) => entry.status !== 'pending')
+                  .map((entry) => (
+                    <li key={entry.id} className="dash-people__item">
+                      <ApprovalStateIcon tone={entry.status} />
+                      <span>
+                        <VisitorName entry={{ userName: entry.userName, userEmail: entry.userEmail ?? '' }} />: {entry.status === 'approved' ? 'Approved' : 'Changes requested'}
+                      </span>
+                      <EntryTime at={entry.createdAt} />
                     </li>
                   ))}
-                </ul>
-              )}
-            </section>
-            <section className="dash-file__section" aria-label={`Approvals of ${file.name}`}>
-              <h3 className="dash-file__heading">Approvals</h3>
-              {file.approvals.filter((entry) => entry.status !== 'pending').length === 0 ? (
-                <p className="dash-muted">No one has approved this file or asked for changes yet.</p>
-              ) : (
-                <ul role="list" className="dash-people">
-                  {file.approvals
-                    .filter((entry) => entry.status !== 'pending')
-                    .map((entry) => (
-                      <li key={entry.id} className="dash-people__item">
-                        <ApprovalStateIcon tone={entry.status} />
-                        <span>
-                          <VisitorName entry={{ userName: entry.userName, userEmail: entry.userEmail ?? '' }} />: {entry.status === 'approved' ? 'Approved' : 'Changes requested'}
-                        </span>
-                        <time dateTime={entry.createdAt}>{formatCommentTime(Date.parse(entry.createdAt), Date.now())}</time>
-                      </li>
-                    ))}
-                </ul>
-              )}
-            </section>
-            <section className="dash-file__section" aria-label={`Comments on ${file.name}`}>
-              <h3 className="dash-file__heading">Comments</h3>
-              {file.comments.length === 0 ? (
-                <p className="dash-muted">No comments yet.</p>
-              ) : (
-                <ol role="list" className="dash-thread-list">
-                  {file.comments.map((comment) => (
-                    <CommentThread key={comment.id} projectId={projectId} comment={comment} onReplied={onReplied} />
-                  ))}
-                </ol>
-              )}
-            </section>
+              </ul>
+            </DetailSection>
+            <DetailSection label={`Comments on ${file.name}`} heading="Comments" emptyText={file.comments.length === 0 ? 'No comments yet.' : null}>
+              <ol role="list" className="dash-thread-list">
+                {file.comments.map((comment) => (
+                  <CommentThread key={comment.id} projectId={projectId} comment={comment} onReplied={onReplied} />
+                ))}
+              </ol>
+            </DetailSection>
             <div className="dash-file__section">
               <button type="button" className="dash-link-button" aria-expanded={isAnalyticsOpen} onClick={() => setAnalyticsOpen((open) => !open)}>
                 {isAnalyticsOpen ? 'Hide file analytics' : 'Show file analytics'}
@@ -146,6 +135,21 @@ function FileRow({ projectId, file, revision, onReplied }: { projectId: string; 
       </div>
     </li>
   );
+}
+
+/** One part of an open file: its heading, then its list, or `emptyText` while it has nothing. */
+function DetailSection({ label, heading, emptyText, children }: { label: string; heading: string; emptyText: string | null; children: ReactNode }) {
+  return (
+    <section className="dash-file__section" aria-label={label}>
+      <h3 className="dash-file__heading">{heading}</h3>
+      {emptyText === null ? children : <p className="dash-muted">{emptyText}</p>}
+    </section>
+  );
+}
+
+/** When a visitor did something, as the comment threads say it. */
+function EntryTime({ at }: { at: string }) {
+  return <time dateTime={at}>{formatCommentTime(Date.parse(at), Date.now())}</time>;
 }
 
 /** As the visitor's site and the analytics panel name them. */
@@ -171,7 +175,7 @@ function CommentBody({ comment }: { comment: Omit<TDetailsCommentReply, 'replies
       <p className="dash-comment__meta">
         {comment.isCreator ? <span className="dash-comment__author">You</span> : <VisitorName entry={comment} nameClass="dash-comment__author" />}
         {comment.isCreator && <span className="dash-badge">Creator</span>}
-        <time dateTime={comment.createdAt}>{formatCommentTime(Date.parse(comment.createdAt), Date.now())}</time>
+        <EntryTime at={comment.createdAt} />
       </p>
       <p className="dash-comment__text">{comment.commentText}</p>
     </div>

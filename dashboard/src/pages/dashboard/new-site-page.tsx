@@ -3,11 +3,10 @@
  * dashboard, without the landing page's pitch around it; what it publishes joins the account.
  */
 import { useEffect } from 'react';
-import { APP_PATHS } from '@dropsite/shared';
 import { SiteFooter } from '../../chrome/site-footer.tsx';
 import { SiteHeader } from '../../chrome/site-header.tsx';
 import { UploadWizard } from '../../wizard/upload-wizard.tsx';
-import { ArrowLeftIcon } from '../../ui/icons.tsx';
+import { BackToSites } from './back-to-sites.tsx';
 import { AccessGuard } from '../../auth/access-guard.tsx';
 import { NEW_SITE_PATH } from '../../routes.ts';
 import './dashboard.css';
@@ -22,10 +21,7 @@ export function NewSitePage() {
       <AccessGuard returnTo={NEW_SITE_PATH}>
         {() => (
           <main id="main" className="dash container dash-new">
-            <a className="dash-back" href={APP_PATHS.dashboard}>
-              <ArrowLeftIcon size={16} />
-              All sites
-            </a>
+            <BackToSites />
             <div className="dash-new__wizard">
               <UploadWizard />
             </div>

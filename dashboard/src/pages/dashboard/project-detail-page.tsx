@@ -16,6 +16,7 @@ import { useLiveActivity } from './live-activity.ts';
 import { averageInteractionsPerFile, formatDate, plural, topEngagedFiles, viewsToFavoritesConversion } from './project-insights.ts';
 import { ManageSite } from './manage-site/index.tsx';
 import { Tabs } from './tabs.tsx';
+import { BackToSites } from './back-to-sites.tsx';
 import './dashboard.css';
 
 /** Spec 8. */
@@ -109,10 +110,7 @@ function ProjectDetail({ projectId }: { projectId: string }) {
 
   return (
     <main id="main" className="dash container">
-      <a className="dash-back" href={APP_PATHS.dashboard}>
-        <ArrowLeftIcon size={16} />
-        All sites
-      </a>
+      <BackToSites />
       <header className="dash-detail__head">
         <div className="dash-detail__text">
           <h1 className="dash-detail__title">{project.title}</h1>

@@ -1,4 +1,5 @@
-import { ArrowRightIcon } from '../../ui/icons.tsx';
+import { ArrowLink } from '../../ui/arrow-link.tsx';
+import { LandingSection } from './landing-section.tsx';
 
 const AUDIENCES = [
   {
@@ -30,33 +31,26 @@ const AUDIENCES = [
 /** Spec: audience sections for photographers, agencies and sales, each leading to a demo made with the same template a creator gets. */
 export function AudienceSection() {
   return (
-    <section className="section section--alt" aria-labelledby="audience-heading">
-      <div className="container">
-        <div className="section-heading">
-          <p className="eyebrow">Who it’s for</p>
-          <h2 id="audience-heading">Made for people who deliver files to clients</h2>
-        </div>
-        <div className="audiences">
-          {AUDIENCES.map((audience) => (
-            <article key={audience.id} className="audience" aria-labelledby={`audience-${audience.id}`}>
-              <p className="eyebrow">{audience.eyebrow}</p>
-              <h3 id={`audience-${audience.id}`} className="audience__title">
-                {audience.title}
-              </h3>
-              <p className="audience__text">{audience.text}</p>
-              <ul role="list" className="audience__points">
-                {audience.points.map((point) => (
-                  <li key={point}>{point}</li>
-                ))}
-              </ul>
-              <a className="audience__link" href={audience.demo.href}>
-                {audience.demo.label}
-                <ArrowRightIcon size={16} />
-              </a>
-            </article>
-          ))}
-        </div>
+    <LandingSection alt headingId="audience-heading" eyebrow="Who it’s for" title="Made for people who deliver files to clients">
+      <div className="audiences">
+        {AUDIENCES.map((audience) => (
+          <article key={audience.id} className="audience" aria-labelledby={`audience-${audience.id}`}>
+            <p className="eyebrow">{audience.eyebrow}</p>
+            <h3 id={`audience-${audience.id}`} className="audience__title">
+              {audience.title}
+            </h3>
+            <p className="audience__text">{audience.text}</p>
+            <ul role="list" className="audience__points">
+              {audience.points.map((point) => (
+                <li key={point}>{point}</li>
+              ))}
+            </ul>
+            <ArrowLink className="audience__link" href={audience.demo.href}>
+              {audience.demo.label}
+            </ArrowLink>
+          </article>
+        ))}
       </div>
-    </section>
+    </LandingSection>
   );
 }

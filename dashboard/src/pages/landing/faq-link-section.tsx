@@ -1,4 +1,4 @@
-import { ArrowRightIcon } from '../../ui/icons.tsx';
+import { ArrowLink } from '../../ui/arrow-link.tsx';
 
 /** Spec: after pricing, a link to the FAQ. */
 export function FaqLinkSection() {
@@ -10,10 +10,9 @@ export function FaqLinkSection() {
             Questions before you start?
           </h2>
           <p className="faq-link__text">Uploads, sharing, templates, plans and billing: the answers are in one place.</p>
-          <a className="button button--secondary" href="/faq">
+          <ArrowLink className="button button--secondary" href="/faq">
             Read the FAQ
-            <ArrowRightIcon size={16} />
-          </a>
+          </ArrowLink>
         </div>
       </div>
     </section>

@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
 import { ChartIcon, HeartIcon, LinkIcon, LockIcon, MessageIcon, PanelsIcon } from '../../ui/icons.tsx';
+import { LandingSection } from './landing-section.tsx';
 
 interface TFeature {
   icon: (p: { size?: number }) => ReactElement;
@@ -44,28 +45,26 @@ const FEATURES: TFeature[] = [
 
 export function FeaturesSection() {
   return (
-    <section className="section" aria-labelledby="features-heading">
-      <div className="container">
-        <div className="section-heading">
-          <p className="eyebrow">Features</p>
-          <h2 id="features-heading">Everything a delivery needs, nothing your client has to learn</h2>
-          <p>Made for photographers, designers and agencies who want the hand-off to feel as considered as the work.</p>
-        </div>
-        <ul role="list" className="features">
-          {FEATURES.map(({ icon: Icon, title, text, isPro }) => (
-            <li key={title} className="feature">
-              <span className="feature__icon ui-tile" aria-hidden="true">
-                <Icon size={20} />
-              </span>
-              <h3 className="feature__title">
-                {title}
-                {isPro && <span className="tag">Pro</span>}
-              </h3>
-              <p className="feature__text">{text}</p>
-            </li>
-          ))}
-        </ul>
-      </div>
-    </section>
+    <LandingSection
+      headingId="features-heading"
+      eyebrow="Features"
+      title="Everything a delivery needs, nothing your client has to learn"
+      intro={<p>Made for photographers, designers and agencies who want the hand-off to feel as considered as the work.</p>}
+    >
+      <ul role="list" className="features">
+        {FEATURES.map(({ icon: Icon, title, text, isPro }) => (
+          <li key={title} className="feature">
+            <span className="feature__icon ui-tile" aria-hidden="true">
+              <Icon size={20} />
+            </span>
+            <h3 className="feature__title">
+              {title}
+              {isPro && <span className="tag">Pro</span>}
+            </h3>
+            <p className="feature__text">{text}</p>
+          </li>
+        ))}
+      </ul>
+    </LandingSection>
   );
 }

@@ -1,3 +1,5 @@
+import { LandingSection } from './landing-section.tsx';
+
 const STEPS = [
   {
     title: 'Drop your files',
@@ -15,27 +17,21 @@ const STEPS = [
 
 export function HowItWorksSection() {
   return (
-    <section id="how-it-works" className="section section--alt" aria-labelledby="how-heading">
-      <div className="container">
-        <div className="section-heading">
-          <p className="eyebrow">How it works</p>
-          <h2 id="how-heading">From a folder of files to a page you’re proud to send</h2>
-        </div>
-        <ol role="list" className="steps">
-          {STEPS.map((step, index) => (
-            <li key={step.title} className="step">
-              <span className="step__number" aria-hidden="true">
-                {String(index + 1).padStart(2, '0')}
-              </span>
-              <h3 className="step__title">
-                <span className="visually-hidden">Step {index + 1}: </span>
-                {step.title}
-              </h3>
-              <p className="step__text">{step.text}</p>
-            </li>
-          ))}
-        </ol>
-      </div>
-    </section>
+    <LandingSection id="how-it-works" alt headingId="how-heading" eyebrow="How it works" title="From a folder of files to a page you’re proud to send">
+      <ol role="list" className="steps">
+        {STEPS.map((step, index) => (
+          <li key={step.title} className="step">
+            <span className="step__number" aria-hidden="true">
+              {String(index + 1).padStart(2, '0')}
+            </span>
+            <h3 className="step__title">
+              <span className="visually-hidden">Step {index + 1}: </span>
+              {step.title}
+            </h3>
+            <p className="step__text">{step.text}</p>
+          </li>
+        ))}
+      </ol>
+    </LandingSection>
   );
 }

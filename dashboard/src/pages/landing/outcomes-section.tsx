@@ -1,4 +1,5 @@
 import { ArrowRightIcon } from '../../ui/icons.tsx';
+import { LandingSection } from './landing-section.tsx';
 
 const OUTCOMES = [
   {
@@ -18,27 +19,21 @@ const OUTCOMES = [
 /** Spec: three pain/outcome cards that lead to How it works. */
 export function OutcomesSection() {
   return (
-    <section className="section" aria-labelledby="outcomes-heading">
-      <div className="container">
-        <div className="section-heading">
-          <p className="eyebrow">Why Dropsite</p>
-          <h2 id="outcomes-heading">Delivering the work shouldn’t be the hard part</h2>
-        </div>
-        <ul role="list" className="outcomes">
-          {OUTCOMES.map(({ pain, outcome }) => (
-            <li key={pain}>
-              <a className="outcome" href="#how-it-works">
-                <span className="outcome__pain">{pain}</span>
-                <span className="outcome__result">{outcome}</span>
-                <span className="outcome__more">
-                  See how it works
-                  <ArrowRightIcon size={16} />
-                </span>
-              </a>
-            </li>
-          ))}
-        </ul>
-      </div>
-    </section>
+    <LandingSection headingId="outcomes-heading" eyebrow="Why Dropsite" title="Delivering the work shouldn’t be the hard part">
+      <ul role="list" className="outcomes">
+        {OUTCOMES.map(({ pain, outcome }) => (
+          <li key={pain}>
+            <a className="outcome" href="#how-it-works">
+              <span className="outcome__pain">{pain}</span>
+              <span className="outcome__result">{outcome}</span>
+              <span className="outcome__more">
+                See how it works
+                <ArrowRightIcon size={16} />
+              </span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </LandingSection>
   );
 }

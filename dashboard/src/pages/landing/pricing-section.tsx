@@ -1,6 +1,7 @@
 import { APP_PATHS } from '@dropsite/shared/app-routes';
 import { PLANS, PLAN_IDS, TRIAL_DAYS, type TPlan, type TPlanId } from '@dropsite/shared/plans';
 import { PlanFeatures } from '../../ui/plan-features.tsx';
+import { LandingSection } from './landing-section.tsx';
 
 /**
  * Each card's button (spec 9: Pro 'Start Free Trial', Business 'Contact Sales'). Pro leads to the
@@ -26,43 +27,37 @@ export function formatPlanPrice(plan: TPlan): string {
 
 export function PricingSection() {
   return (
-    <section id="pricing" className="section section--alt" aria-labelledby="pricing-heading">
-      <div className="container">
-        <div className="section-heading section-heading--center">
-          <p className="eyebrow">Pricing</p>
-          <h2 id="pricing-heading">Start free. Upgrade when your clients need more.</h2>
-        </div>
-        <ul role="list" className="plans">
-          {PLAN_IDS.map((id) => {
-            const plan = PLANS[id];
-            const action = PLAN_ACTIONS[id];
-            const headingId = `plan-${id}`;
-            return (
-              <li key={id} className="plan" data-featured={action.isFeatured ? '' : undefined}>
-                <div className="plan__head">
-                  <h3 id={headingId} className="plan__name">
-                    {plan.name}
-                  </h3>
-                  {action.isFeatured && <span className="tag tag--accent">Most Popular</span>}
-                </div>
-                <p className="plan__summary">{plan.summary}</p>
-                <p className="plan__price">
-                  <span className="plan__amount">{formatPlanPrice(plan)}</span>
-                  <span className="plan__period">/ month</span>
-                </p>
-                <a className={`button ${action.isFeatured ? 'button--primary' : 'button--secondary'} plan__button`} href={action.href}>
-                  {action.label}
-                </a>
-                <PlanFeatures plan={plan} className="plan__features" />
-              </li>
-            );
-          })}
-        </ul>
-        <p className="pricing__note">
-          Prices in US dollars, billed monthly, or yearly for the price of ten months. Pro starts with a {TRIAL_DAYS}-day free trial, no card needed. Cancel any time; nothing is
-          deleted when a plan ends.
-        </p>
-      </div>
-    </section>
+    <LandingSection id="pricing" alt headingId="pricing-heading" eyebrow="Pricing" title="Start free. Upgrade when your clients need more." centred>
+      <ul role="list" className="plans">
+        {PLAN_IDS.map((id) => {
+          const plan = PLANS[id];
+          const action = PLAN_ACTIONS[id];
+          const headingId = `plan-${id}`;
+          return (
+            <li key={id} className="plan" data-featured={action.isFeatured ? '' : undefined}>
+              <div className="plan__head">
+                <h3 id={headingId} className="plan__name">
+                  {plan.name}
+                </h3>
+                {action.isFeatured && <span className="tag tag--accent">Most Popular</span>}
+              </div>
+              <p className="plan__summary">{plan.summary}</p>
+              <p className="plan__price">
+                <span className="plan__amount">{formatPlanPrice(plan)}</span>
+                <span className="plan__period">/ month</span>
+              </p>
+              <a className={`button ${action.isFeatured ? 'button--primary' : 'button--secondary'} plan__button`} href={action.href}>
+                {action.label}
+              </a>
+              <PlanFeatures plan={plan} className="plan__features" />
+            </li>
+          );
+        })}
+      </ul>
+      <p className="pricing__note">
+        Prices in US dollars, billed monthly, or yearly for the price of ten months. Pro starts with a {TRIAL_DAYS}-day free trial, no card needed. Cancel any time; nothing is
+        deleted when a plan ends.
+      </p>
+    </LandingSection>
   );
 }

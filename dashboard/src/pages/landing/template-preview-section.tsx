@@ -1,6 +1,7 @@
 import { TEMPLATE_CATALOGUE } from '@dropsite/shared/templates';
 import { DemoPreviewPicture } from '../../ui/demo-preview-picture.tsx';
-import { ArrowRightIcon } from '../../ui/icons.tsx';
+import { ArrowLink } from '../../ui/arrow-link.tsx';
+import { LandingSection } from './landing-section.tsx';
 
 /** The templates the landing page previews; the gallery at /templates has them all. */
 const PREVIEWED = ['photo-gallery', 'portfolio-resume', 'pitch-template'] as const;
@@ -17,38 +18,35 @@ const PREVIEW_SIZES = '(max-width: 959.98px) calc(100vw - 40px), 374px';
  */
 export function TemplatePreviewSection() {
   return (
-    <section className="section" aria-labelledby="templates-heading">
-      <div className="container">
-        <div className="section-heading section-heading--split">
-          <div>
-            <p className="eyebrow">Templates</p>
-            <h2 id="templates-heading">Pick a look that suits the work</h2>
-          </div>
-          <a className="button button--secondary" href="/templates">
-            See all templates
-            <ArrowRightIcon size={16} />
-          </a>
-        </div>
-        <ul role="list" className="template-previews">
-          {PREVIEWED.map((id) => {
-            const template = TEMPLATE_CATALOGUE[id];
-            return (
-              <li key={id}>
-                <a className="template-preview" href={template.demoPath}>
-                  <span className="template-preview__frame">
-                    <span className="template-preview__placeholder" aria-hidden="true">
-                      {template.name}
-                    </span>
-                    <DemoPreviewPicture demoPath={template.demoPath} sizes={PREVIEW_SIZES} lazy alt="" />
+    <LandingSection
+      headingId="templates-heading"
+      eyebrow="Templates"
+      title="Pick a look that suits the work"
+      action={
+        <ArrowLink className="button button--secondary" href="/templates">
+          See all templates
+        </ArrowLink>
+      }
+    >
+      <ul role="list" className="template-previews">
+        {PREVIEWED.map((id) => {
+          const template = TEMPLATE_CATALOGUE[id];
+          return (
+            <li key={id}>
+              <a className="template-preview" href={template.demoPath}>
+                <span className="template-preview__frame">
+                  <span className="template-preview__placeholder" aria-hidden="true">
+                    {template.name}
                   </span>
-                  <span className="template-preview__name">{template.name}</span>
-                  <span className="template-preview__text">{template.description}</span>
-                </a>
-              </li>
-            );
-          })}
-        </ul>
-      </div>
-    </section>
+                  <DemoPreviewPicture demoPath={template.demoPath} sizes={PREVIEW_SIZES} lazy alt="" />
+                </span>
+                <span className="template-preview__name">{template.name}</span>
+                <span className="template-preview__text">{template.description}</span>
+              </a>
+            </li>
+          );
+        })}
+      </ul>
+    </LandingSection>
   );
 }

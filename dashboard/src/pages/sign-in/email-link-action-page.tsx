@@ -22,8 +22,8 @@ export interface TEmailLinkAction {
   /** Shown when the page was opened without its token. */
   noTokenLede: ReactNode;
   action: { label: string; busyLabel: string; run: (token: string) => Promise<TCreatorPublic> };
-  /** The heading and body once the action succeeded, for the account's address. */
-  done: { title: string; body: (email: string) => ReactNode };
+  /** The heading, text (for the account's address) and links shown once the action succeeded. */
+  done: { title: string; text: (email: string) => ReactNode; actions: ReactNode };
   /** Offered instead of the button once it cannot be used (no token, or the action failed). */
   fallback?: ReactNode;
 }
@@ -55,7 +55,8 @@ export function EmailLinkActionPage({ title, lede, noTokenLede, action, done, fa
     <AccountPageFrame>
       {state.status === 'done' ? (
         <AuthDone Heading="h1" headingId={headingId} title={done.title}>
-          {done.body(state.email)}
+          <p className="auth-form__lede">{done.text(state.email)}</p>
+          <div className="auth-form__done-actions">{done.actions}</div>
         </AuthDone>
       ) : (
         <div className="auth-form">

@@ -17,18 +17,16 @@ export function UndoEmailChangePage() {
       action={{ label: 'Secure My Account', busyLabel: 'Securing...', run: (token) => authApi.undoEmailChange(token) }}
       done={{
         title: 'Your account is safe',
-        body: (email) => (
+        text: (email) => (
           <>
-            <p className="auth-form__lede">
-              Your account uses <strong>{email}</strong> again, and every other device is signed out. It has no password now: choose a new one on your account page within 10
-              minutes, or sign in later with a link sent to this address.
-            </p>
-            <div className="auth-form__done-actions">
-              <a className="button button--primary button--large" href={ACCOUNT_PATH}>
-                Choose a Password
-              </a>
-            </div>
+            Your account uses <strong>{email}</strong> again, and every other device is signed out. It has no password now: choose a new one on your account page within 10 minutes,
+            or sign in later with a link sent to this address.
           </>
+        ),
+        actions: (
+          <a className="button button--primary button--large" href={ACCOUNT_PATH}>
+            Choose a Password
+          </a>
         ),
       }}
     />

@@ -15,19 +15,19 @@ export function VerifyEmailPage() {
       action={{ label: 'Confirm my email', busyLabel: 'Confirming...', run: (token) => authApi.verifyEmail(token) }}
       done={{
         title: 'Email address confirmed',
-        body: (email) => (
+        text: (email) => (
           <>
-            <p className="auth-form__lede">
-              <strong>{email}</strong> is confirmed. We will write to it when visitors react to your sites, and only when you have asked us to.
-            </p>
-            <div className="auth-form__done-actions">
-              <a className="button button--primary button--large" href={DASHBOARD_PATH}>
-                Go to Dashboard
-              </a>
-              <a className="button button--secondary button--large" href={ACCOUNT_PATH}>
-                Account settings
-              </a>
-            </div>
+            <strong>{email}</strong> is confirmed. We will write to it when visitors react to your sites, and only when you have asked us to.
+          </>
+        ),
+        actions: (
+          <>
+            <a className="button button--primary button--large" href={DASHBOARD_PATH}>
+              Go to Dashboard
+            </a>
+            <a className="button button--secondary button--large" href={ACCOUNT_PATH}>
+              Account settings
+            </a>
           </>
         ),
       }}

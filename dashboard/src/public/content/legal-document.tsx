@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { PageIntro } from '../layout/page-intro.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';
 import '../pages/content-pages.css';
 
@@ -42,13 +43,11 @@ export function LegalDocument({
   return (
     <PublicLayout path={path} mainClassName="content-page">
       <div className="container legal">
-        <header className="content-page__header">
-          <p className="eyebrow">Legal</p>
-          <h1 className="content-page__title">{title}</h1>
+        <PageIntro eyebrow="Legal" title={title}>
           <LastUpdated />
           <div className="content-page__lede">{intro}</div>
           {actions && <div className="content-page__actions">{actions}</div>}
-        </header>
+        </PageIntro>
         <div className="legal__layout">
           <nav className="legal__toc" aria-labelledby="legal-toc-heading">
             <h2 id="legal-toc-heading" className="legal__toc-heading">

@@ -1,6 +1,8 @@
 import { CloseIcon, MenuIcon } from '../../ui/icons.tsx';
 import { Logo } from '../../ui/logo.tsx';
 import { signInHref } from '../../auth/auth-paths.ts';
+import { HeaderLinks } from '../../chrome/header-links.tsx';
+import { SignInLinks } from '../../chrome/sign-in-links.tsx';
 
 const LINKS = [
   { href: '/#how-it-works', label: 'How it works' },
@@ -22,24 +24,11 @@ export function PublicHeader({ currentPath }: { currentPath: string }) {
       <div className="site-header__bar container">
         <Logo />
         <nav className="site-header__nav" aria-label="Main">
-          <ul role="list">
-            {LINKS.map((link) => (
-              <li key={link.href}>
-                <a className="site-header__link" href={link.href} aria-current={link.href === currentPath ? 'page' : undefined}>
-                  {link.label}
-                </a>
-              </li>
-            ))}
-          </ul>
+          <HeaderLinks links={LINKS} linkClassName="site-header__link" currentPath={currentPath} />
         </nav>
         <div className="site-header__actions">
           <div className="site-header__account" data-state="signed-out" data-account>
-            <a className="site-header__link" href={signIn}>
-              Sign In
-            </a>
-            <a className="button button--primary site-header__sign-up" href={signUp}>
-              Sign Up
-            </a>
+            <SignInLinks place="bar" signInHref={signIn} signUpHref={signUp} />
           </div>
         </div>
         <button type="button" className="site-header__menu-button" aria-expanded="false" aria-controls="public-menu" data-menu-button>
@@ -54,22 +43,9 @@ export function PublicHeader({ currentPath }: { currentPath: string }) {
       </div>
       <nav id="public-menu" className="site-header__drawer" aria-label="Main" inert>
         <div className="container">
-          <ul role="list">
-            {LINKS.map((link) => (
-              <li key={link.href}>
-                <a className="site-header__drawer-link" href={link.href}>
-                  {link.label}
-                </a>
-              </li>
-            ))}
-          </ul>
+          <HeaderLinks links={LINKS} linkClassName="site-header__drawer-link" />
           <div className="site-header__drawer-auth" data-account-drawer>
-            <a className="button button--secondary button--large" href={signIn}>
-              Sign In
-            </a>
-            <a className="button button--primary button--large" href={signUp}>
-              Sign Up
-            </a>
+            <SignInLinks place="drawer" signInHref={signIn} signUpHref={signUp} />
           </div>
         </div>
       </nav>

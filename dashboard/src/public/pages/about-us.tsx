@@ -1,4 +1,5 @@
-import { ArrowRightIcon } from '../../ui/icons.tsx';
+import { ContentCta } from '../layout/content-cta.tsx';
+import { PageIntro } from '../layout/page-intro.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';
 import type { TPublicPage } from '../public-page.ts';
 import './content-pages.css';
@@ -28,13 +29,11 @@ function AboutUs() {
   return (
     <PublicLayout path="/about-us" mainClassName="content-page">
       <div className="container">
-        <header className="content-page__header">
-          <p className="eyebrow">About Dropsite</p>
-          <h1 className="content-page__title">Deliver files the way you deliver the work: with care.</h1>
-          <p className="content-page__lede">
-            Dropsite turns a folder of files into a small website with a link and a QR code, so the hand-off to a client feels as considered as everything before it.
-          </p>
-        </header>
+        <PageIntro
+          eyebrow="About Dropsite"
+          title="Deliver files the way you deliver the work: with care."
+          lede="Dropsite turns a folder of files into a small website with a link and a QR code, so the hand-off to a client feels as considered as everything before it."
+        />
 
         <section className="about-block" aria-labelledby="mission-heading">
           <h2 id="mission-heading">Our mission</h2>
@@ -68,22 +67,16 @@ function AboutUs() {
           </p>
         </section>
 
-        <aside className="content-cta" aria-labelledby="about-cta-heading">
-          <h2 id="about-cta-heading">Try it with your next delivery</h2>
-          <p>Publishing a site takes a minute, and you do not need an account to start.</p>
-          <div className="content-cta__actions">
-            <a className="button button--primary button--large" href="/">
-              Create a site
-              <ArrowRightIcon size={18} />
-            </a>
-            <a className="button button--secondary button--large" href="/contact">
-              Contact us
-            </a>
-            <a className="button button--secondary button--large" href="/feedback">
-              Send feedback
-            </a>
-          </div>
-        </aside>
+        <ContentCta
+          headingId="about-cta-heading"
+          title="Try it with your next delivery"
+          text="Publishing a site takes a minute, and you do not need an account to start."
+          primary={{ href: '/', label: 'Create a site' }}
+          secondary={[
+            { href: '/contact', label: 'Contact us' },
+            { href: '/feedback', label: 'Send feedback' },
+          ]}
+        />
       </div>
     </PublicLayout>
   );

@@ -1,6 +1,9 @@
+import { ArrowLink } from '../../ui/arrow-link.tsx';
+import { CallToAction } from '../../ui/call-to-action.tsx';
 import { ArrowRightIcon } from '../../ui/icons.tsx';
 import { ARTICLES, formatArticleDate, type TArticle } from '../blog/articles.ts';
 import { BLOG_CHOICES } from '../blog/blog-filter.ts';
+import { PageIntro } from '../layout/page-intro.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';
 import type { TPublicPage } from '../public-page.ts';
 import { BlogIllustration } from './blog-illustration.tsx';
@@ -34,10 +37,9 @@ function ArticleCard({ article, headingLevel = 2 }: { article: TArticle; heading
         <Heading className="blog-card__title">{article.title}</Heading>
         <p className="blog-card__excerpt">{article.excerpt}</p>
         <ArticleMeta article={article} />
-        <a className="button button--secondary blog-card__read" href={articleHref(article)} aria-label={`Read Full Article: ${article.title}`}>
+        <ArrowLink className="button button--secondary blog-card__read" href={articleHref(article)} aria-label={`Read Full Article: ${article.title}`}>
           Read Full Article
-          <ArrowRightIcon size={16} />
-        </a>
+        </ArrowLink>
       </div>
     </article>
   );
@@ -47,11 +49,12 @@ function BlogList() {
   return (
     <PublicLayout path="/blog" mainClassName="blog-page">
       <div className="container">
-        <header className="blog-page__header">
-          <p className="eyebrow">Blog</p>
-          <h1 className="blog-page__title">Guides for delivering work with Dropsite</h1>
-          <p className="blog-page__lede">Practical articles on sending files to clients, collecting their feedback and keeping track of what happens next.</p>
-        </header>
+        <PageIntro
+          block="blog-page"
+          eyebrow="Blog"
+          title="Guides for delivering work with Dropsite"
+          lede="Practical articles on sending files to clients, collecting their feedback and keeping track of what happens next."
+        />
         <div className="blog-list" data-island="blog-filter">
           <div className="blog-chips" role="group" aria-label="Filter articles by category" hidden data-chips>
             {BLOG_CHOICES.map((choice) => (
@@ -130,16 +133,14 @@ function ArticlePage({ article }: { article: TArticle }) {
         </article>
 
         <section className="ink-cta" aria-labelledby="blog-cta-heading">
-          <div>
-            <h2 id="blog-cta-heading" className="ink-cta__title">
-              Try it with your next delivery
-            </h2>
-            <p className="ink-cta__text">Drop your files, add a title, and share a link and QR code. No account needed to publish.</p>
-          </div>
-          <a className="button button--large ink-cta__button" href="/">
-            Upload your files
-            <ArrowRightIcon size={18} />
-          </a>
+          <CallToAction
+            block="ink-cta"
+            headingId="blog-cta-heading"
+            title="Try it with your next delivery"
+            text="Drop your files, add a title, and share a link and QR code. No account needed to publish."
+            href="/"
+            action="Upload your files"
+          />
         </section>
 
         {related.length > 0 && (

@@ -1,4 +1,5 @@
 import { ContactForm } from '../../forms/contact-form.tsx';
+import { PageIntro } from '../layout/page-intro.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';
 import type { TPublicPage } from '../public-page.ts';
 import './content-pages.css';
@@ -14,11 +15,7 @@ function Contact() {
   return (
     <PublicLayout path="/contact" mainClassName="content-page">
       <div className="container">
-        <header className="content-page__header">
-          <p className="eyebrow">Contact</p>
-          <h1 className="content-page__title">Get in touch</h1>
-          <p className="content-page__lede">A question, a problem with a site, or a plan for your team: write to us and a person will answer.</p>
-        </header>
+        <PageIntro eyebrow="Contact" title="Get in touch" lede="A question, a problem with a site, or a plan for your team: write to us and a person will answer." />
         <div className="contact-layout">
           <section className="contact-form-panel" aria-labelledby="contact-form-heading">
             <h2 id="contact-form-heading" className="contact-layout__heading">

@@ -2,9 +2,10 @@ import { ANONYMOUS_WINDOW_DAYS, EXPIRED_SITE_GRACE_DAYS, UPLOAD_LIMITS } from '@
 import { PLANS, TRIAL_DAYS } from '@dropsite/shared/plans';
 import { TEMPLATE_CATALOGUE, TEMPLATE_IDS } from '@dropsite/shared/templates';
 import type { ReactNode } from 'react';
-import { ArrowRightIcon } from '../../ui/icons.tsx';
 import { formatPlanPrice } from '../../pages/landing/pricing-section.tsx';
 import { CancellationRule, RefundRule } from '../content/refund-rule.tsx';
+import { ContentCta } from '../layout/content-cta.tsx';
+import { PageIntro } from '../layout/page-intro.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';
 import type { TPublicPage } from '../public-page.ts';
 import './content-pages.css';
@@ -261,11 +262,7 @@ function Faq() {
   return (
     <PublicLayout path="/faq" mainClassName="content-page">
       <div className="container">
-        <header className="content-page__header">
-          <p className="eyebrow">FAQ</p>
-          <h1 className="content-page__title">Frequently asked questions</h1>
-          <p className="content-page__lede">How Dropsite works, what it costs, and what your clients see. Open a topic to read its answers.</p>
-        </header>
+        <PageIntro eyebrow="FAQ" title="Frequently asked questions" lede="How Dropsite works, what it costs, and what your clients see. Open a topic to read its answers." />
         <div className="faq" data-island="faq-topics">
           {FAQ_SECTIONS.map((section, index) => (
             <details key={section.id} id={section.id} name="faq-sections" className="faq__section" open={index === 0}>
@@ -284,22 +281,16 @@ function Faq() {
             </details>
           ))}
         </div>
-        <aside className="content-cta" aria-labelledby="faq-cta-heading">
-          <h2 id="faq-cta-heading">Still have a question?</h2>
-          <p>Our support team answers within a day.</p>
-          <div className="content-cta__actions">
-            <a className="button button--primary button--large" href="/contact">
-              Contact Support
-              <ArrowRightIcon size={18} />
-            </a>
-            <a className="button button--secondary button--large" href="/templates">
-              View Templates
-            </a>
-            <a className="button button--secondary button--large" href="/">
-              Back to Home
-            </a>
-          </div>
-        </aside>
+        <ContentCta
+          headingId="faq-cta-heading"
+          title="Still have a question?"
+          text="Our support team answers within a day."
+          primary={{ href: '/contact', label: 'Contact Support' }}
+          secondary={[
+            { href: '/templates', label: 'View Templates' },
+            { href: '/', label: 'Back to Home' },
+          ]}
+        />
       </div>
     </PublicLayout>
   );

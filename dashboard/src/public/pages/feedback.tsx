@@ -1,4 +1,5 @@
 import { FeedbackForm } from '../../forms/feedback-form.tsx';
+import { PageIntro } from '../layout/page-intro.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';
 import type { TPublicPage } from '../public-page.ts';
 import './content-pages.css';
@@ -7,14 +8,11 @@ function Feedback() {
   return (
     <PublicLayout path="/feedback" mainClassName="content-page">
       <div className="container content-page__narrow">
-        <header className="content-page__header">
-          <p className="eyebrow">Feedback</p>
-          <h1 className="content-page__title">Tell us what you think</h1>
-          <p className="content-page__lede">
-            What works, what does not, what you wish Dropsite did: every message is read by the people who build it. Your name and email address are optional; leave an address if
-            you would like an answer.
-          </p>
-        </header>
+        <PageIntro
+          eyebrow="Feedback"
+          title="Tell us what you think"
+          lede="What works, what does not, what you wish Dropsite did: every message is read by the people who build it. Your name and email address are optional; leave an address if you would like an answer."
+        />
         <section className="feedback-panel" aria-label="Feedback form">
           <FeedbackForm headingLevel="h2" />
         </section>

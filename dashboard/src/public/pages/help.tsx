@@ -1,17 +1,22 @@
 import { ArrowRightIcon, DocumentIcon, MessageIcon, PlusIcon } from '../../ui/icons.tsx';
 import { HELP_ARTICLES_SHOWN, HELP_CATEGORIES, readMinutes } from '../content/help-center.ts';
+import { PageIntro } from '../layout/page-intro.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';
 import type { TPublicPage } from '../public-page.ts';
 import './content-pages.css';
+
+/** Where the Help Center sends a visitor it has not answered. */
+const HELP_ACTIONS = [
+  { href: '/contact', Icon: MessageIcon, title: 'Contact support', description: 'Ask us anything. We reply within 24 hours.' },
+  { href: '/feedback?subject=Feature%20request', Icon: PlusIcon, title: 'Request a feature', description: 'Tell us what would make Dropsite better for you.' },
+  { href: '/faq', Icon: DocumentIcon, title: 'Read the FAQ', description: 'Plans, billing, refunds and more.' },
+] as const;
 
 function Help() {
   return (
     <PublicLayout path="/help" mainClassName="content-page">
       <div className="container" data-island="help-search">
-        <header className="content-page__header">
-          <p className="eyebrow">Help Center</p>
-          <h1 className="content-page__title">How can we help?</h1>
-          <p className="content-page__lede">Short answers for publishing, sharing and managing your sites. Search, or open an article below.</p>
+        <PageIntro eyebrow="Help Center" title="How can we help?" lede="Short answers for publishing, sharing and managing your sites. Search, or open an article below.">
           <form role="search" className="help-search" action="/help" method="get" data-help-form>
             <label htmlFor="help-query" className="help-search__label">
               Search the Help Center
@@ -28,7 +33,7 @@ function Help() {
             />
             <p id="help-status" className="help-search__status" role="status" data-help-status />
           </form>
-        </header>
+        </PageIntro>
 
         <ul role="list" className="help-categories">
           {HELP_CATEGORIES.map((category) => (
@@ -78,42 +83,20 @@ function Help() {
             Need something else?
           </h2>
           <ul role="list" className="help-actions__list">
-            <li>
-              <a className="help-action" href="/contact">
-                <span className="help-action__icon ui-tile" aria-hidden="true">
-                  <MessageIcon size={20} />
-                </span>
-                <span className="help-action__text">
-                  <span className="help-action__title">Contact support</span>
-                  <span className="help-action__description">Ask us anything. We reply within 24 hours.</span>
-                </span>
-                <ArrowRightIcon size={18} />
-              </a>
-            </li>
-            <li>
-              <a className="help-action" href="/feedback?subject=Feature%20request">
-                <span className="help-action__icon ui-tile" aria-hidden="true">
-                  <PlusIcon size={20} />
-                </span>
-                <span className="help-action__text">
-                  <span className="help-action__title">Request a feature</span>
-                  <span className="help-action__description">Tell us what would make Dropsite better for you.</span>
-                </span>
-                <ArrowRightIcon size={18} />
-              </a>
-            </li>
-            <li>
-              <a className="help-action" href="/faq">
-                <span className="help-action__icon ui-tile" aria-hidden="true">
-                  <DocumentIcon size={20} />
-                </span>
-                <span className="help-action__text">
-                  <span className="help-action__title">Read the FAQ</span>
-                  <span className="help-action__description">Plans, billing, refunds and more.</span>
-                </span>
-                <ArrowRightIcon size={18} />
-              </a>
-            </li>
+            {HELP_ACTIONS.map((action) => (
+              <li key={action.href}>
+                <a className="help-action" href={action.href}>
+                  <span className="help-action__icon ui-tile" aria-hidden="true">
+                    <action.Icon size={20} />
+                  </span>
+                  <span className="help-action__text">
+                    <span className="help-action__title">{action.title}</span>
+                    <span className="help-action__description">{action.description}</span>
+                  </span>
+                  <ArrowRightIcon size={18} />
+                </a>
+              </li>
+            ))}
           </ul>
         </section>
       </div>

@@ -4,6 +4,7 @@ import { AlertIcon } from '../../ui/icons.tsx';
 import { PlanFeatures } from '../../ui/plan-features.tsx';
 import { formatPlanPrice } from '../../pages/landing/pricing-section.tsx';
 import { SalesDialog } from '../../forms/sales-form.tsx';
+import { PageIntro } from '../layout/page-intro.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';
 import type { TPublicPage } from '../public-page.ts';
 import './content-pages.css';
@@ -15,11 +16,7 @@ function Payment() {
   return (
     <PublicLayout path="/payment" mainClassName="content-page">
       <div className="container">
-        <header className="content-page__header">
-          <p className="eyebrow">Plans</p>
-          <h1 className="content-page__title">Plans and payment</h1>
-          <p className="content-page__lede">Start free. Prices are in US dollars, billed monthly, or yearly for the price of ten months.</p>
-        </header>
+        <PageIntro eyebrow="Plans" title="Plans and payment" lede="Start free. Prices are in US dollars, billed monthly, or yearly for the price of ten months." />
 
         <div className="notice" role="note">
           <AlertIcon size={20} />

@@ -1,6 +1,8 @@
 import { TEMPLATE_CATALOGUE, TEMPLATE_IDS, type TTemplateId } from '@dropsite/shared/templates';
 import { DemoPreviewPicture } from '../../ui/demo-preview-picture.tsx';
-import { ArrowRightIcon, PlusIcon } from '../../ui/icons.tsx';
+import { CallToAction } from '../../ui/call-to-action.tsx';
+import { PlusIcon } from '../../ui/icons.tsx';
+import { PageIntro } from '../layout/page-intro.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';
 import type { TPublicPage } from '../public-page.ts';
 import './templates.css';
@@ -54,14 +56,12 @@ function Templates() {
   return (
     <PublicLayout path="/templates" mainClassName="templates-page">
       <div className="container">
-        <header className="templates-page__header">
-          <p className="eyebrow">Templates</p>
-          <h1 className="templates-page__title">A template for every kind of delivery</h1>
-          <p className="templates-page__lede">
-            Each template lays out the same files differently: photos first for a shoot, the story first for a case study, the final files first for a client. Open a demo to see
-            one with sample content, then start your site with it. You can switch a site’s template later from your dashboard.
-          </p>
-        </header>
+        <PageIntro
+          block="templates-page"
+          eyebrow="Templates"
+          title="A template for every kind of delivery"
+          lede="Each template lays out the same files differently: photos first for a shoot, the story first for a case study, the final files first for a client. Open a demo to see one with sample content, then start your site with it. You can switch a site’s template later from your dashboard."
+        />
         <ul role="list" className="template-grid" data-island="template-previews">
           {TEMPLATE_IDS.map((id, index) => (
             <TemplateCard key={id} id={id} inFirstRow={index < FIRST_ROW} />
@@ -80,16 +80,15 @@ function Templates() {
           </li>
         </ul>
         <section className="ink-cta" aria-labelledby="templates-cta-heading">
-          <div>
-            <h2 id="templates-cta-heading" className="ink-cta__title ink-cta__title--large">
-              Ready when your files are
-            </h2>
-            <p className="ink-cta__text">Drop your files, pick a template, and share a link and QR code. No account needed to publish.</p>
-          </div>
-          <a className="button button--large ink-cta__button" href="/">
-            Get Started Now
-            <ArrowRightIcon size={18} />
-          </a>
+          <CallToAction
+            block="ink-cta"
+            headingId="templates-cta-heading"
+            title="Ready when your files are"
+            largeTitle
+            text="Drop your files, pick a template, and share a link and QR code. No account needed to publish."
+            href="/"
+            action="Get Started Now"
+          />
         </section>
       </div>
     </PublicLayout>

@@ -1,4 +1,5 @@
 /** Whether the owner is emailed about visitors' activity, and at which address. */
+import { AccountRecipient } from '../../../engagement/account-recipient.tsx';
 import { notificationRecipientOf, notificationsBlockedReason } from '../../../engagement/notification-recipient.ts';
 import { SettingsCard, SwitchField, TextField, type TSettingsCardProps } from './settings-card.tsx';
 
@@ -26,14 +27,7 @@ export function NotificationsCard({
         hint={notificationsBlocked ?? undefined}
       />
       {accountEmail !== null && !usesOwnAddress ? (
-        <div className="manage-recipient" data-testid="notification-recipient">
-          <p className="manage-recipient__text">
-            Notifications go to <strong>{accountEmail}</strong>, your account’s email.
-          </p>
-          <button type="button" className="dash-link-button" onClick={() => setUsesOwnAddress(true)}>
-            Use a different address
-          </button>
-        </div>
+        <AccountRecipient accountEmail={accountEmail} block="manage-recipient" buttonClassName="dash-link-button" onUseOtherAddress={() => setUsesOwnAddress(true)} />
       ) : (
         <div className="manage-recipient">
           <TextField

@@ -5,23 +5,15 @@
  * are at the foot, as in the other viewers.
  */
 import { useEffect, useId, useState } from 'react';
-import type { TViewerSite } from '../../../lib/viewer-types.ts';
+import type { TServedFile, TViewerSite } from '../../../lib/viewer-types.ts';
 import { DownloadButton, FileEngagement } from '../shared/controls.tsx';
 import { Icon } from '../shared/icons.tsx';
 import '../shared/viewer.css';
 import './font.css';
 
-export interface TFontFile {
-  id: string;
-  name: string;
-  size: number;
-  url: string;
-  downloadUrl: string;
-}
-
 interface Props {
   site: TViewerSite;
-  file: TFontFile;
+  file: TServedFile;
 }
 
 const FONT_SAMPLE = 'The quick brown fox jumps over the lazy dog';

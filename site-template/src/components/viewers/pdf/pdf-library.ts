@@ -4,6 +4,7 @@
  * a separate chunk fetched on first use, so a page without PDFs never loads it.
  */
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
+import { readChunks } from '../shared/actions.ts';
 
 type TPdfjs = typeof import('pdfjs-dist');
 
@@ -67,23 +68,15 @@ export async function fetchPdfBytes(url: string, expectedBytes: number, onProgre
   if (!response.ok || !response.body) {
     throw new PdfViewerError(PDF_MESSAGES.download, { cause: new Error(`${response.status} ${response.statusText}`) });
   }
-  const length = Number(response.headers.get('content-length'));
-  const total = Number.isFinite(length) && length > 0 ? length : expectedBytes;
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let received = 0;
+  let chunks: Uint8Array[];
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      received += value.byteLength;
+    chunks = await readChunks(response.body, response.headers, expectedBytes, (received, total) => {
       if (total > 0) onProgress(Math.min(100, Math.round((received / total) * 100)));
-    }
+    });
   } catch (error) {
     throw new PdfViewerError(PDF_MESSAGES.download, { cause: error });
   }
-  const bytes = new Uint8Array(received);
+  const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
   let offset = 0;
   for (const chunk of chunks) {
     bytes.set(chunk, offset);

@@ -35,6 +35,30 @@ export function downloadFile(file: { name: string; downloadUrl: string }): void 
 export type TZipOutcome = 'saved' | 'empty' | 'failed' | 'aborted';
 
 /**
+ * Reads a streamed body to its end, telling `onReceived` the bytes so far and the size to expect:
+ * Content-Length, or `expectedBytes` when the server cannot know it up front (0: unknown).
+ */
+export async function readChunks(
+  body: ReadableStream<Uint8Array<ArrayBuffer>>,
+  headers: Headers,
+  expectedBytes: number,
+  onReceived: (received: number, total: number) => void,
+): Promise<Uint8Array<ArrayBuffer>[]> {
+  const length = Number(headers.get('content-length'));
+  const total = Number.isFinite(length) && length > 0 ? length : expectedBytes;
+  const reader = body.getReader();
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return chunks;
+    chunks.push(value);
+    received += value.byteLength;
+    onReceived(received, total);
+  }
+}
+
+/**
  * Fetches a ZIP the server streams, reporting progress (0-100) from Content-Length or, when the
  * server cannot know it up front, from `expectedBytes` (the files' total size), then saves it.
  */
@@ -50,20 +74,12 @@ export async function downloadZip(
   }
   if (response.status === 404 || response.status === 204) return 'empty';
   if (!response.ok || !response.body) return 'failed';
-  const length = Number(response.headers.get('content-length'));
-  const total = Number.isFinite(length) && length > 0 ? length : options.expectedBytes;
-  const reader = response.body.getReader();
-  const chunks: Uint8Array<ArrayBuffer>[] = [];
-  let received = 0;
+  let chunks: Uint8Array<ArrayBuffer>[];
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      received += value.byteLength;
+    chunks = await readChunks(response.body, response.headers, options.expectedBytes, (received, total) =>
       // A ZIP is a little larger than its files; never claim 100% before the last byte.
-      options.onProgress(total > 0 ? Math.min(99, Math.floor((received / total) * 100)) : 0);
-    }
+      options.onProgress(total > 0 ? Math.min(99, Math.floor((received / total) * 100)) : 0),
+    );
   } catch {
     return options.signal?.aborted ? 'aborted' : 'failed';
   }

@@ -8,7 +8,7 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { TTextSummary } from '@dropsite/shared';
 import { COPY_CONFIRMATION_MS, TEXT_PREVIEW_MAX_BYTES, TEXT_VIEWER, formatBytes } from '../../../lib/shared-client.ts';
-import type { TViewerSite } from '../../../lib/viewer-types.ts';
+import type { TServedFile, TViewerSite } from '../../../lib/viewer-types.ts';
 import { copyText } from '@dropsite/shared/browser/clipboard';
 import { pageUrl, shareLink } from '../shared/actions.ts';
 import { DownloadButton, FileEngagement } from '../shared/controls.tsx';
@@ -22,17 +22,9 @@ import './text.css';
 // markdown-it is fetched only when a Markdown preview opens: the page's first bundle stays small.
 const MarkdownPreview = lazy(() => import('./MarkdownPreview.tsx'));
 
-export interface TTextFile {
-  id: string;
-  name: string;
-  size: number;
-  url: string;
-  downloadUrl: string;
-}
-
 interface Props {
   site: TViewerSite;
-  file: TTextFile;
+  file: TServedFile;
   text: TTextSummary | null;
   /** The API serves this file inline as text/plain, so the full preview can read it. */
   canPreview: boolean;
@@ -118,7 +110,7 @@ async function readText(url: string, maxBytes: number, encoding: string | undefi
   return { text: decodeText(bytes.subarray(0, maxBytes), encoding, isTruncated || bytes.length > maxBytes), isTruncated };
 }
 
-function FullPreview({ site, file, label, encoding, onClose }: { site: TViewerSite; file: TTextFile; label: string; encoding: string | undefined; onClose: () => void }) {
+function FullPreview({ site, file, label, encoding, onClose }: { site: TViewerSite; file: TServedFile; label: string; encoding: string | undefined; onClose: () => void }) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const [full, setFull] = useState<TFull>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);

@@ -9,7 +9,7 @@
 import { useEffect, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import type { TMediaSummary } from '@dropsite/shared';
 import { VIDEO, formatBytes } from '../../../lib/shared-client.ts';
-import type { TViewerSite } from '../../../lib/viewer-types.ts';
+import type { TServedFile, TViewerSite } from '../../../lib/viewer-types.ts';
 import { DownloadButton, FileEngagement } from '../shared/controls.tsx';
 import { Icon } from '../shared/icons.tsx';
 import { formatClock, formatResolution, videoFormatLabel } from './video-format.ts';
@@ -17,12 +17,7 @@ import { countFileView } from '../../engagement/first-call.ts';
 import '../shared/viewer.css';
 import './video.css';
 
-export interface TVideoFile {
-  id: string;
-  name: string;
-  size: number;
-  url: string;
-  downloadUrl: string;
+export interface TVideoFile extends TServedFile {
   posterUrl: string | null;
   media: TMediaSummary | null;
 }
