@@ -16,7 +16,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -27,14 +26,14 @@ import { uploadKey } from '@dropsite/shared';
 import { signUpThroughOutbox } from '@dropsite/tools/sign-up-link';
 import { printFigures } from './lib.ts';
 import {
-  announceReady,
   BENCH_PG_URL,
   BENCH_SECONDS,
-  closeOnSigterm,
   cpuMsOf,
   isPostgresReachable,
   placeLoadGenerator,
+  postgresRun,
   startBenchRuntime,
+  serveUnderLoad,
   startServer,
   stopServer,
 } from './load-harness.ts';
@@ -230,18 +229,7 @@ async function serve(): Promise<void> {
   // The yardstick: Express answering a small JSON body and nothing else.
   const bare = express();
   bare.get('/bare', (_req, res) => void res.json({ success: true }));
-  const bareServer = bare.listen(0, '127.0.0.1');
-  await new Promise((resolve) => bareServer.once('listening', resolve));
-  const barePort = (bareServer.address() as AddressInfo).port;
-
-  const info: TServerInfo = { port, barePort, cookie, bigProjectId, seedSeconds };
-  announceReady(info);
-
-  const schema = process.env.BENCH_DROP_SCHEMA;
-  closeOnSigterm([server, bareServer], async () => {
-    if (schema) await runtime.deps.db.schema.dropSchema(schema).ifExists().cascade().execute();
-    await runtime.close();
-  });
+  await serveUnderLoad(server, runtime, bare, { port, cookie, bigProjectId, seedSeconds } satisfies Omit<TServerInfo, 'barePort'>);
 }
 
 // ---- parent: the load generator
@@ -334,12 +322,8 @@ async function main(): Promise<void> {
     const sqlite = await measure('SQLite (embedded defaults)', { DATA_DIR: dataDir, ...RAISED_LIMITS }, pin);
     verdicts.push(`SQLite: ${report('Dashboard on SQLite (embedded defaults)', sqlite.runs) ? 'PASS' : 'MISS'}`);
     if (await isPostgresReachable(BENCH_PG_URL)) {
-      const schema = `bench_${randomBytes(4).toString('hex')}`;
-      const postgres = await measure(
-        `PostgreSQL (schema ${schema})`,
-        { DATA_DIR: path.join(dataDir, 'pg'), DATABASE_URL: `${BENCH_PG_URL}?schema=${schema}`, BENCH_DROP_SCHEMA: schema, ...RAISED_LIMITS },
-        pin,
-      );
+      const { schema, env } = postgresRun(dataDir);
+      const postgres = await measure(`PostgreSQL (schema ${schema})`, { ...env, ...RAISED_LIMITS }, pin);
       verdicts.push(`PostgreSQL: ${report(`Dashboard on PostgreSQL (${BENCH_PG_URL}?schema=${schema})`, postgres.runs) ? 'PASS' : 'MISS'}`);
     } else {
       process.stdout.write(`\nPostgreSQL at ${BENCH_PG_URL} is not reachable: skipped.\n`);

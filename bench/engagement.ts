@@ -15,7 +15,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -24,14 +23,14 @@ import { createApp } from '@dropsite/control-api';
 import { uploadKey } from '@dropsite/shared';
 import { printFigures } from './lib.ts';
 import {
-  announceReady,
   BENCH_PG_URL,
   BENCH_SECONDS,
-  closeOnSigterm,
   cpuMsOf,
   isPostgresReachable,
   placeLoadGenerator,
+  postgresRun,
   startBenchRuntime,
+  serveUnderLoad,
   startServer,
   stopServer,
 } from './load-harness.ts';
@@ -137,18 +136,7 @@ async function serve(): Promise<void> {
   bare.use(express.json({ limit: '64kb' }));
   bare.get('/bare', (_req, res) => void res.json({ success: true }));
   bare.post('/bare', (_req, res) => void res.json({ success: true }));
-  const bareServer = bare.listen(0, '127.0.0.1');
-  await new Promise((resolve) => bareServer.once('listening', resolve));
-  const barePort = (bareServer.address() as AddressInfo).port;
-
-  const info: TServerInfo = { port, barePort, projectId, fileIds };
-  announceReady(info);
-
-  const schema = process.env.BENCH_DROP_SCHEMA;
-  closeOnSigterm([server, bareServer], async () => {
-    if (schema) await db.schema.dropSchema(schema).ifExists().cascade().execute();
-    await runtime.close();
-  });
+  await serveUnderLoad(server, runtime, bare, { port, projectId, fileIds } satisfies Omit<TServerInfo, 'barePort'>);
 }
 
 // ---- parent: the load generator
@@ -306,13 +294,8 @@ async function main(): Promise<void> {
 
     const isPostgresPicked = DIALECTS.includes('postgres');
     if (isPostgresPicked && (await isPostgresReachable(BENCH_PG_URL))) {
-      const schema = `bench_${randomBytes(4).toString('hex')}`;
-      const pgDir = path.join(dataDir, 'pg');
-      const postgres = await measure(
-        `PostgreSQL (schema ${schema})`,
-        { DATA_DIR: pgDir, DATABASE_URL: `${BENCH_PG_URL}?schema=${schema}`, BENCH_DROP_SCHEMA: schema, ...RAISED_LIMITS },
-        pin,
-      );
+      const { schema, env } = postgresRun(dataDir);
+      const postgres = await measure(`PostgreSQL (schema ${schema})`, { ...env, ...RAISED_LIMITS }, pin);
       report(`Engagement on PostgreSQL (${BENCH_PG_URL}?schema=${schema})`, postgres, false);
     } else if (isPostgresPicked) {
       process.stdout.write(`\nPostgreSQL at ${BENCH_PG_URL} is not reachable: skipped.\n`);
