@@ -17,23 +17,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import express from 'express';
 import { createApp } from '@dropsite/control-api';
 import { uploadKey } from '@dropsite/shared';
 import { printFigures } from './lib.ts';
-import {
-  BENCH_PG_URL,
-  BENCH_SECONDS,
-  cpuMsOf,
-  isPostgresReachable,
-  placeLoadGenerator,
-  postgresRun,
-  startBenchRuntime,
-  serveUnderLoad,
-  startServer,
-  stopServer,
-} from './load-harness.ts';
+import { autocannonWithCpu, BENCH_SECONDS, placeLoadGenerator, postgresRun, startBenchRuntime, serveUnderLoad, startServer, stopServer } from './load-harness.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const FILES = 200;
@@ -163,16 +152,13 @@ interface TRun {
 }
 
 async function load(url: string, request: autocannon.Request, serverPid: number | undefined): Promise<TRun> {
-  const cpuBefore = cpuMsOf(serverPid);
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: BENCH_SECONDS, requests: [request] });
-  const cpuAfter = cpuMsOf(serverPid);
-  const total = result['2xx'] + result.non2xx;
+  const { result, cpuMsPerRequest } = await autocannonWithCpu({ url, connections: CONNECTIONS, duration: BENCH_SECONDS, requests: [request] }, serverPid);
   return {
     rps: result.requests.average,
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
-    cpuMicrosPerRequest: cpuBefore !== null && cpuAfter !== null && total > 0 ? ((cpuAfter - cpuBefore) * 1000) / total : null,
+    cpuMicrosPerRequest: cpuMsPerRequest === null ? null : cpuMsPerRequest * 1000,
   };
 }
 
@@ -292,13 +278,10 @@ async function main(): Promise<void> {
       isPass = report('Engagement on SQLite (embedded defaults)', sqlite, true);
     }
 
-    const isPostgresPicked = DIALECTS.includes('postgres');
-    if (isPostgresPicked && (await isPostgresReachable(BENCH_PG_URL))) {
-      const { schema, env } = postgresRun(dataDir);
-      const postgres = await measure(`PostgreSQL (schema ${schema})`, { ...env, ...RAISED_LIMITS }, pin);
-      report(`Engagement on PostgreSQL (${BENCH_PG_URL}?schema=${schema})`, postgres, false);
-    } else if (isPostgresPicked) {
-      process.stdout.write(`\nPostgreSQL at ${BENCH_PG_URL} is not reachable: skipped.\n`);
+    const postgres = DIALECTS.includes('postgres') ? await postgresRun(dataDir) : null;
+    if (postgres) {
+      const runs = await measure(`PostgreSQL (schema ${postgres.schema})`, { ...postgres.env, ...RAISED_LIMITS }, pin);
+      report(`Engagement on PostgreSQL (${postgres.url})`, runs, false);
     }
   } finally {
     await rm(dataDir, { recursive: true, force: true });

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
+import autocannon from 'autocannon';
 import path from 'node:path';
 import { createRuntime, loadConfig, type TRuntime } from '@dropsite/control-api';
 import { API_ENV, API_NODE_FLAGS } from '@dropsite/control-api/api-launch';
@@ -112,10 +113,28 @@ export async function serveUnderLoad(server: http.Server, runtime: TRuntime, bar
   });
 }
 
-/** The parent's side: the environment of a run on a throw-away PostgreSQL schema, which the API process drops when it stops. */
-export function postgresRun(dataDir: string): { schema: string; env: Record<string, string> } {
+/**
+ * The parent's side: a run on a throw-away PostgreSQL schema at BENCH_PG_URL (its URL, and the API
+ * process's environment, which drops the schema when it stops), or null, said on stdout, when
+ * nothing listens there.
+ */
+export async function postgresRun(dataDir: string): Promise<{ schema: string; url: string; env: Record<string, string> } | null> {
+  if (!(await isPostgresReachable(BENCH_PG_URL))) {
+    process.stdout.write(`\nPostgreSQL at ${BENCH_PG_URL} is not reachable: skipped.\n`);
+    return null;
+  }
   const schema = `bench_${randomBytes(4).toString('hex')}`;
-  return { schema, env: { DATA_DIR: path.join(dataDir, 'pg'), DATABASE_URL: `${BENCH_PG_URL}?schema=${schema}`, BENCH_DROP_SCHEMA: schema } };
+  const url = `${BENCH_PG_URL}?schema=${schema}`;
+  return { schema, url, env: { DATA_DIR: path.join(dataDir, 'pg'), DATABASE_URL: url, BENCH_DROP_SCHEMA: schema } };
+}
+
+/** Runs autocannon against the API process `pid`, with the CPU that process spent per answered request (ms, from /proc; null where /proc does not tell). */
+export async function autocannonWithCpu(options: autocannon.Options, pid: number | undefined): Promise<{ result: autocannon.Result; cpuMsPerRequest: number | null }> {
+  const cpuBefore = cpuMsOf(pid);
+  const result = await autocannon(options);
+  const cpuAfter = cpuMsOf(pid);
+  const total = result['2xx'] + result.non2xx;
+  return { result, cpuMsPerRequest: cpuBefore !== null && cpuAfter !== null && total > 0 ? (cpuAfter - cpuBefore) / total : null };
 }
 
 /** Starts `script --serve` as the API process and answers once it printed its READY line. */
