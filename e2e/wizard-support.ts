@@ -33,6 +33,15 @@ export async function walkToPreview(page: Page, description = 'Ceremony, portrai
   await expect(page.getByText('Preview Mode - This is how visitors will see your site')).toBeVisible();
 }
 
+/** From the open preview: publishes, waits for the success view and answers the site's address as it shows it. */
+export async function publishFromPreview(page: Page): Promise<string> {
+  await page.getByRole('button', { name: 'Publish Site' }).click();
+  await expect(page.getByRole('heading', { name: 'Your site has been created!' })).toBeVisible();
+  const url = page.getByTestId('site-url');
+  await expect(url).toHaveValue(/^http:\/\/localhost:\d+\/[a-z0-9]{8,}$/, { timeout: 30_000 });
+  return url.inputValue();
+}
+
 /**
  * The engagement feature's email prompt may open a few seconds after a publish (spec 4: a
  * return_visit prompt 3 s after an upload); a creator closes it with Escape and carries on.
