@@ -11,7 +11,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectCardCounts, interactionsMailedTo, signUpThroughLink } from './account-support.ts';
 import { ALL_ENGAGEMENT, giveName, publishSite, quietAnonymousLoop, visitSite } from './engagement-helpers.ts';
-import { threeImages } from './wizard-support.ts';
+import { threeImages, walkToFeatures } from './wizard-support.ts';
 
 const SHOTS_DIR = '/tmp/shots/loop';
 const TITLE = 'Loop Review';
@@ -184,11 +184,7 @@ test("the wizard's notification switch: the account's address by default, an add
   // Signed in with a confirmed email: that address by default, the switch free to turn on.
   await page.goto('/');
   await page.getByTestId('file-input').setInputFiles(await threeImages(33));
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByLabel(/^Description/).fill('Drafts for the next round.');
-  await page.getByRole('button', { name: 'Configure Features' }).click();
-  await expect(page.getByRole('heading', { name: 'Client Engagement Features' })).toBeVisible();
+  await walkToFeatures(page, 'Drafts for the next round.');
   const wizardRecipient = page.getByTestId('notification-recipient');
   await expect(wizardRecipient).toContainText(`Notifications go to ${email}`);
   const notificationsSwitch = page.getByRole('switch', { name: /^Notifications/ });
@@ -204,10 +200,7 @@ test("the wizard's notification switch: the account's address by default, an add
   const anonymousPage = await anonymous.newPage();
   await anonymousPage.goto('/');
   await anonymousPage.getByTestId('file-input').setInputFiles(await threeImages(34));
-  await anonymousPage.getByRole('button', { name: 'Continue' }).click();
-  await anonymousPage.getByRole('button', { name: 'Continue' }).click();
-  await anonymousPage.getByLabel(/^Description/).fill('Drafts for the next round.');
-  await anonymousPage.getByRole('button', { name: 'Configure Features' }).click();
+  await walkToFeatures(anonymousPage, 'Drafts for the next round.');
   const blockedSwitch = anonymousPage.getByRole('switch', { name: /^Notifications/ });
   await expect(blockedSwitch).toBeDisabled();
   await shootWizard(anonymousPage, 'wizard-settings-anonymous-blocked');

@@ -20,8 +20,8 @@ export async function threeImages(seed = 0) {
   ];
 }
 
-/** From the upload step (files chosen) to the open preview, with a description filled in. */
-export async function walkToPreview(page: Page, description = 'Ceremony, portraits and the first dance.') {
+/** From the upload step (files chosen) to the engagement features step, with a description filled in. */
+export async function walkToFeatures(page: Page, description = 'Ceremony, portraits and the first dance.') {
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByRole('heading', { name: /Choose a template/ })).toBeVisible();
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -29,6 +29,11 @@ export async function walkToPreview(page: Page, description = 'Ceremony, portrai
   await page.getByLabel(/^Description/).fill(description);
   await page.getByRole('button', { name: 'Configure Features' }).click();
   await expect(page.getByRole('heading', { name: 'Client Engagement Features' })).toBeVisible();
+}
+
+/** From the upload step (files chosen) to the open preview, with a description filled in. */
+export async function walkToPreview(page: Page, description = 'Ceremony, portraits and the first dance.') {
+  await walkToFeatures(page, description);
   await page.getByRole('button', { name: 'Preview Site' }).click();
   await expect(page.getByText('Preview Mode - This is how visitors will see your site')).toBeVisible();
 }
