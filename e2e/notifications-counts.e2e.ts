@@ -21,35 +21,28 @@ const IMAGES = [
   { name: 'photo-3.jpg', rgb: [60, 140, 80] as [number, number, number] },
 ];
 
-/** The whole page at 1280 px light and 375 px dark. */
-async function shootPage(page: Page, name: string): Promise<void> {
+/** Screenshots taken by `shoot` at 1280 px light and at 375 px dark, each to its own file; the page is back at 1280 px light after. */
+async function shootTwoWays(page: Page, name: string, shoot: (path: string) => Promise<unknown>): Promise<void> {
   for (const [width, colorScheme] of [
     [1280, 'light'],
     [375, 'dark'],
   ] as const) {
     await page.setViewportSize({ width, height: 900 });
     await page.emulateMedia({ colorScheme });
-    await page.screenshot({ path: `${SHOTS_DIR}/${name}-${width}-${colorScheme}.png`, fullPage: true });
+    await shoot(`${SHOTS_DIR}/${name}-${width}-${colorScheme}.png`);
   }
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
+/** The whole page at 1280 px light and 375 px dark. */
+async function shootPage(page: Page, name: string): Promise<void> {
+  await shootTwoWays(page, name, (path) => page.screenshot({ path, fullPage: true }));
+}
+
 /** The wizard's card alone, 1280 px light and 375 px dark: the page around it is the landing page's. */
 async function shootWizard(page: Page, name: string): Promise<void> {
-  for (const [width, colorScheme] of [
-    [1280, 'light'],
-    [375, 'dark'],
-  ] as const) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.emulateMedia({ colorScheme });
-    await page
-      .locator('.wizard')
-      .first()
-      .screenshot({ path: `${SHOTS_DIR}/${name}-${width}-${colorScheme}.png` });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.emulateMedia({ colorScheme: 'light' });
+  await shootTwoWays(page, name, (path) => page.locator('.wizard').first().screenshot({ path }));
 }
 
 /** A visitor's feedback controls of one picture, in the lightbox the picture's tile opens. */
