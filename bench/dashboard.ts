@@ -16,28 +16,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import express from 'express';
 import { sql } from 'kysely';
 import { createApp, type TAppDeps } from '@dropsite/control-api';
 import { uploadKey } from '@dropsite/shared';
 import { signUpThroughOutbox } from '@dropsite/tools/sign-up-link';
 import { printFigures } from './lib.ts';
-import {
-  announceReady,
-  BENCH_PG_URL,
-  BENCH_SECONDS,
-  closeOnSigterm,
-  cpuMsOf,
-  isPostgresReachable,
-  placeLoadGenerator,
-  startBenchRuntime,
-  startServer,
-  stopServer,
-} from './load-harness.ts';
+import { autocannonWithCpu, BENCH_SECONDS, placeLoadGenerator, postgresRun, startBenchRuntime, serveUnderLoad, startServer, stopServer } from './load-harness.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 1);
 const SITES = 1000;
@@ -230,18 +217,7 @@ async function serve(): Promise<void> {
   // The yardstick: Express answering a small JSON body and nothing else.
   const bare = express();
   bare.get('/bare', (_req, res) => void res.json({ success: true }));
-  const bareServer = bare.listen(0, '127.0.0.1');
-  await new Promise((resolve) => bareServer.once('listening', resolve));
-  const barePort = (bareServer.address() as AddressInfo).port;
-
-  const info: TServerInfo = { port, barePort, cookie, bigProjectId, seedSeconds };
-  announceReady(info);
-
-  const schema = process.env.BENCH_DROP_SCHEMA;
-  closeOnSigterm([server, bareServer], async () => {
-    if (schema) await runtime.deps.db.schema.dropSchema(schema).ifExists().cascade().execute();
-    await runtime.close();
-  });
+  await serveUnderLoad(server, runtime, bare, { port, cookie, bigProjectId, seedSeconds } satisfies Omit<TServerInfo, 'barePort'>);
 }
 
 // ---- parent: the load generator
@@ -262,13 +238,10 @@ async function load(url: string, cookie: string | undefined, serverPid: number |
   const first = await fetch(url, { headers: cookie ? { cookie } : {} });
   const bytes = (await first.arrayBuffer()).byteLength;
   if (!first.ok) throw new Error(`${url} answered ${first.status}`);
-  const cpuBefore = cpuMsOf(serverPid);
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: BENCH_SECONDS, headers: cookie ? { cookie } : {} });
-  const cpuAfter = cpuMsOf(serverPid);
-  const total = result['2xx'] + result.non2xx;
+  const { result, cpuMsPerRequest } = await autocannonWithCpu({ url, connections: CONNECTIONS, duration: BENCH_SECONDS, headers: cookie ? { cookie } : {} }, serverPid);
   return {
     rps: result.requests.average,
-    cpuMsPerRequest: cpuBefore !== null && cpuAfter !== null && total > 0 ? (cpuAfter - cpuBefore) / total : null,
+    cpuMsPerRequest,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
@@ -333,16 +306,10 @@ async function main(): Promise<void> {
   try {
     const sqlite = await measure('SQLite (embedded defaults)', { DATA_DIR: dataDir, ...RAISED_LIMITS }, pin);
     verdicts.push(`SQLite: ${report('Dashboard on SQLite (embedded defaults)', sqlite.runs) ? 'PASS' : 'MISS'}`);
-    if (await isPostgresReachable(BENCH_PG_URL)) {
-      const schema = `bench_${randomBytes(4).toString('hex')}`;
-      const postgres = await measure(
-        `PostgreSQL (schema ${schema})`,
-        { DATA_DIR: path.join(dataDir, 'pg'), DATABASE_URL: `${BENCH_PG_URL}?schema=${schema}`, BENCH_DROP_SCHEMA: schema, ...RAISED_LIMITS },
-        pin,
-      );
-      verdicts.push(`PostgreSQL: ${report(`Dashboard on PostgreSQL (${BENCH_PG_URL}?schema=${schema})`, postgres.runs) ? 'PASS' : 'MISS'}`);
-    } else {
-      process.stdout.write(`\nPostgreSQL at ${BENCH_PG_URL} is not reachable: skipped.\n`);
+    const postgres = await postgresRun(dataDir);
+    if (postgres) {
+      const { runs } = await measure(`PostgreSQL (schema ${postgres.schema})`, { ...postgres.env, ...RAISED_LIMITS }, pin);
+      verdicts.push(`PostgreSQL: ${report(`Dashboard on PostgreSQL (${postgres.url})`, runs) ? 'PASS' : 'MISS'}`);
     }
   } finally {
     await rm(dataDir, { recursive: true, force: true });

@@ -15,26 +15,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import express from 'express';
 import { createApp } from '@dropsite/control-api';
 import { uploadKey } from '@dropsite/shared';
 import { printFigures } from './lib.ts';
-import {
-  announceReady,
-  BENCH_PG_URL,
-  BENCH_SECONDS,
-  closeOnSigterm,
-  cpuMsOf,
-  isPostgresReachable,
-  placeLoadGenerator,
-  startBenchRuntime,
-  startServer,
-  stopServer,
-} from './load-harness.ts';
+import { autocannonWithCpu, BENCH_SECONDS, placeLoadGenerator, postgresRun, startBenchRuntime, serveUnderLoad, startServer, stopServer } from './load-harness.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const FILES = 200;
@@ -137,18 +125,7 @@ async function serve(): Promise<void> {
   bare.use(express.json({ limit: '64kb' }));
   bare.get('/bare', (_req, res) => void res.json({ success: true }));
   bare.post('/bare', (_req, res) => void res.json({ success: true }));
-  const bareServer = bare.listen(0, '127.0.0.1');
-  await new Promise((resolve) => bareServer.once('listening', resolve));
-  const barePort = (bareServer.address() as AddressInfo).port;
-
-  const info: TServerInfo = { port, barePort, projectId, fileIds };
-  announceReady(info);
-
-  const schema = process.env.BENCH_DROP_SCHEMA;
-  closeOnSigterm([server, bareServer], async () => {
-    if (schema) await db.schema.dropSchema(schema).ifExists().cascade().execute();
-    await runtime.close();
-  });
+  await serveUnderLoad(server, runtime, bare, { port, projectId, fileIds } satisfies Omit<TServerInfo, 'barePort'>);
 }
 
 // ---- parent: the load generator
@@ -175,16 +152,13 @@ interface TRun {
 }
 
 async function load(url: string, request: autocannon.Request, serverPid: number | undefined): Promise<TRun> {
-  const cpuBefore = cpuMsOf(serverPid);
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: BENCH_SECONDS, requests: [request] });
-  const cpuAfter = cpuMsOf(serverPid);
-  const total = result['2xx'] + result.non2xx;
+  const { result, cpuMsPerRequest } = await autocannonWithCpu({ url, connections: CONNECTIONS, duration: BENCH_SECONDS, requests: [request] }, serverPid);
   return {
     rps: result.requests.average,
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
-    cpuMicrosPerRequest: cpuBefore !== null && cpuAfter !== null && total > 0 ? ((cpuAfter - cpuBefore) * 1000) / total : null,
+    cpuMicrosPerRequest: cpuMsPerRequest === null ? null : cpuMsPerRequest * 1000,
   };
 }
 
@@ -304,18 +278,10 @@ async function main(): Promise<void> {
       isPass = report('Engagement on SQLite (embedded defaults)', sqlite, true);
     }
 
-    const isPostgresPicked = DIALECTS.includes('postgres');
-    if (isPostgresPicked && (await isPostgresReachable(BENCH_PG_URL))) {
-      const schema = `bench_${randomBytes(4).toString('hex')}`;
-      const pgDir = path.join(dataDir, 'pg');
-      const postgres = await measure(
-        `PostgreSQL (schema ${schema})`,
-        { DATA_DIR: pgDir, DATABASE_URL: `${BENCH_PG_URL}?schema=${schema}`, BENCH_DROP_SCHEMA: schema, ...RAISED_LIMITS },
-        pin,
-      );
-      report(`Engagement on PostgreSQL (${BENCH_PG_URL}?schema=${schema})`, postgres, false);
-    } else if (isPostgresPicked) {
-      process.stdout.write(`\nPostgreSQL at ${BENCH_PG_URL} is not reachable: skipped.\n`);
+    const postgres = DIALECTS.includes('postgres') ? await postgresRun(dataDir) : null;
+    if (postgres) {
+      const runs = await measure(`PostgreSQL (schema ${postgres.schema})`, { ...postgres.env, ...RAISED_LIMITS }, pin);
+      report(`Engagement on PostgreSQL (${postgres.url})`, runs, false);
     }
   } finally {
     await rm(dataDir, { recursive: true, force: true });

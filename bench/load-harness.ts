@@ -9,6 +9,8 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
+import autocannon from 'autocannon';
+import path from 'node:path';
 import { createRuntime, loadConfig, type TRuntime } from '@dropsite/control-api';
 import { API_ENV, API_NODE_FLAGS } from '@dropsite/control-api/api-launch';
 
@@ -86,21 +88,53 @@ export async function isPostgresReachable(url: string): Promise<boolean> {
   });
 }
 
-/** The child's side: tells the parent it is ready, with what the parent needs to load it. */
-export function announceReady(info: object): void {
-  process.stdout.write(`READY ${JSON.stringify(info)}\n`);
-}
+/**
+ * The child's side, once the runtime is seeded and its app listens: starts the bare yardstick (a
+ * handler measured in the same run), tells the parent it is ready with `info` and the yardstick's
+ * port, and on SIGTERM closes both servers and their connections, drops the run's PostgreSQL schema
+ * (BENCH_DROP_SCHEMA), closes the runtime and exits.
+ */
+export async function serveUnderLoad(server: http.Server, runtime: TRuntime, bare: http.RequestListener, info: object): Promise<void> {
+  const bareServer = http.createServer(bare).listen(0, '127.0.0.1');
+  await new Promise((resolve) => bareServer.once('listening', resolve));
+  const barePort = (bareServer.address() as AddressInfo).port;
+  process.stdout.write(`READY ${JSON.stringify({ ...info, barePort })}\n`);
 
-/** The child's side: on SIGTERM, closes the servers and their connections, disposes of the rest, and exits. */
-export function closeOnSigterm(servers: readonly http.Server[], dispose: () => Promise<void>): void {
+  const schema = process.env.BENCH_DROP_SCHEMA;
+  const servers = [server, bareServer];
   process.once('SIGTERM', () => {
-    for (const server of servers) server.close();
-    for (const server of servers) server.closeAllConnections();
+    for (const s of servers) s.close();
+    for (const s of servers) s.closeAllConnections();
     void (async () => {
-      await dispose();
+      if (schema) await runtime.deps.db.schema.dropSchema(schema).ifExists().cascade().execute();
+      await runtime.close();
       process.exit(0);
     })();
   });
+}
+
+/**
+ * The parent's side: a run on a throw-away PostgreSQL schema at BENCH_PG_URL (its URL, and the API
+ * process's environment, which drops the schema when it stops), or null, said on stdout, when
+ * nothing listens there.
+ */
+export async function postgresRun(dataDir: string): Promise<{ schema: string; url: string; env: Record<string, string> } | null> {
+  if (!(await isPostgresReachable(BENCH_PG_URL))) {
+    process.stdout.write(`\nPostgreSQL at ${BENCH_PG_URL} is not reachable: skipped.\n`);
+    return null;
+  }
+  const schema = `bench_${randomBytes(4).toString('hex')}`;
+  const url = `${BENCH_PG_URL}?schema=${schema}`;
+  return { schema, url, env: { DATA_DIR: path.join(dataDir, 'pg'), DATABASE_URL: url, BENCH_DROP_SCHEMA: schema } };
+}
+
+/** Runs autocannon against the API process `pid`, with the CPU that process spent per answered request (ms, from /proc; null where /proc does not tell). */
+export async function autocannonWithCpu(options: autocannon.Options, pid: number | undefined): Promise<{ result: autocannon.Result; cpuMsPerRequest: number | null }> {
+  const cpuBefore = cpuMsOf(pid);
+  const result = await autocannon(options);
+  const cpuAfter = cpuMsOf(pid);
+  const total = result['2xx'] + result.non2xx;
+  return { result, cpuMsPerRequest: cpuBefore !== null && cpuAfter !== null && total > 0 ? (cpuAfter - cpuBefore) / total : null };
 }
 
 /** Starts `script --serve` as the API process and answers once it printed its READY line. */

@@ -7,7 +7,7 @@
  * before any script runs. Screenshots of these screens go to /tmp/shots/start/.
  */
 import { mkdirSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousViolations } from './a11y-support.ts';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { signUpThroughLink } from './account-support.ts';
 import { makeJpeg, publishSite, quietAnonymousLoop } from './engagement-helpers.ts';
@@ -21,14 +21,6 @@ const VIEWPORTS = [
 const SCHEMES = ['light', 'dark'] as const;
 /** What a Free account may switch on. */
 const FREE_FEATURES = { enableFavorites: true, enableComments: false, enableApprovals: false, enableAnalytics: true };
-
-async function expectNoSeriousViolations(page: Page, label: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const report = serious.flatMap((v) => v.nodes.map((node) => `${label}  ${v.id} (${v.impact}): ${node.target.join(' ')}  — ${v.help}`));
-  if (report.length) console.log(report.join('\n'));
-  expect(report, `serious or critical accessibility violations on ${label}`).toEqual([]);
-}
 
 /** Scans the page as it is now in both colour schemes (at the current width), with a picture of each. */
 async function scanBothSchemes(page: Page, label: string, shot?: string): Promise<void> {

@@ -11,7 +11,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectCardCounts, interactionsMailedTo, signUpThroughLink } from './account-support.ts';
 import { ALL_ENGAGEMENT, giveName, publishSite, quietAnonymousLoop, visitSite } from './engagement-helpers.ts';
-import { threeImages } from './wizard-support.ts';
+import { threeImages, walkToFeatures } from './wizard-support.ts';
 
 const SHOTS_DIR = '/tmp/shots/loop';
 const TITLE = 'Loop Review';
@@ -21,35 +21,28 @@ const IMAGES = [
   { name: 'photo-3.jpg', rgb: [60, 140, 80] as [number, number, number] },
 ];
 
-/** The whole page at 1280 px light and 375 px dark. */
-async function shootPage(page: Page, name: string): Promise<void> {
+/** Screenshots taken by `shoot` at 1280 px light and at 375 px dark, each to its own file; the page is back at 1280 px light after. */
+async function shootTwoWays(page: Page, name: string, shoot: (path: string) => Promise<unknown>): Promise<void> {
   for (const [width, colorScheme] of [
     [1280, 'light'],
     [375, 'dark'],
   ] as const) {
     await page.setViewportSize({ width, height: 900 });
     await page.emulateMedia({ colorScheme });
-    await page.screenshot({ path: `${SHOTS_DIR}/${name}-${width}-${colorScheme}.png`, fullPage: true });
+    await shoot(`${SHOTS_DIR}/${name}-${width}-${colorScheme}.png`);
   }
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
+/** The whole page at 1280 px light and 375 px dark. */
+async function shootPage(page: Page, name: string): Promise<void> {
+  await shootTwoWays(page, name, (path) => page.screenshot({ path, fullPage: true }));
+}
+
 /** The wizard's card alone, 1280 px light and 375 px dark: the page around it is the landing page's. */
 async function shootWizard(page: Page, name: string): Promise<void> {
-  for (const [width, colorScheme] of [
-    [1280, 'light'],
-    [375, 'dark'],
-  ] as const) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.emulateMedia({ colorScheme });
-    await page
-      .locator('.wizard')
-      .first()
-      .screenshot({ path: `${SHOTS_DIR}/${name}-${width}-${colorScheme}.png` });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.emulateMedia({ colorScheme: 'light' });
+  await shootTwoWays(page, name, (path) => page.locator('.wizard').first().screenshot({ path }));
 }
 
 /** A visitor's feedback controls of one picture, in the lightbox the picture's tile opens. */
@@ -184,11 +177,7 @@ test("the wizard's notification switch: the account's address by default, an add
   // Signed in with a confirmed email: that address by default, the switch free to turn on.
   await page.goto('/');
   await page.getByTestId('file-input').setInputFiles(await threeImages(33));
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByLabel(/^Description/).fill('Drafts for the next round.');
-  await page.getByRole('button', { name: 'Configure Features' }).click();
-  await expect(page.getByRole('heading', { name: 'Client Engagement Features' })).toBeVisible();
+  await walkToFeatures(page, 'Drafts for the next round.');
   const wizardRecipient = page.getByTestId('notification-recipient');
   await expect(wizardRecipient).toContainText(`Notifications go to ${email}`);
   const notificationsSwitch = page.getByRole('switch', { name: /^Notifications/ });
@@ -204,10 +193,7 @@ test("the wizard's notification switch: the account's address by default, an add
   const anonymousPage = await anonymous.newPage();
   await anonymousPage.goto('/');
   await anonymousPage.getByTestId('file-input').setInputFiles(await threeImages(34));
-  await anonymousPage.getByRole('button', { name: 'Continue' }).click();
-  await anonymousPage.getByRole('button', { name: 'Continue' }).click();
-  await anonymousPage.getByLabel(/^Description/).fill('Drafts for the next round.');
-  await anonymousPage.getByRole('button', { name: 'Configure Features' }).click();
+  await walkToFeatures(anonymousPage, 'Drafts for the next round.');
   const blockedSwitch = anonymousPage.getByRole('switch', { name: /^Notifications/ });
   await expect(blockedSwitch).toBeDisabled();
   await shootWizard(anonymousPage, 'wizard-settings-anonymous-blocked');

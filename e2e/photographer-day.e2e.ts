@@ -12,7 +12,7 @@
 import { expect, test } from '@playwright/test';
 import { expectCardCounts, interactionsMailedTo, signUpThroughLink } from './account-support.ts';
 import { giveName, quietAnonymousLoop, shootAllWays } from './engagement-helpers.ts';
-import { threeImages } from './wizard-support.ts';
+import { publishFromPreview, threeImages } from './wizard-support.ts';
 
 const SHOTS_DIR = '/tmp/shots/photographer-day';
 const TITLE = 'Harper & Cole Wedding';
@@ -70,11 +70,7 @@ test('a photographer publishes a gallery with her look, her client names herself
   await expect(page.getByTestId('notification-recipient')).toContainText(`Notifications go to ${email}`);
   await shootAllWays(page, SHOTS_DIR, 'wizard-features');
   await page.getByRole('button', { name: 'Preview Site' }).click();
-  await page.getByRole('button', { name: 'Publish Site' }).click();
-  await expect(page.getByRole('heading', { name: 'Your site has been created!' })).toBeVisible();
-  const url = page.getByTestId('site-url');
-  await expect(url).toHaveValue(/^http:\/\/localhost:\d+\/[a-z0-9]{8,}$/, { timeout: 30_000 });
-  const siteUrl = await url.inputValue();
+  const siteUrl = await publishFromPreview(page);
   const slug = siteUrl.split('/').pop()!;
   await expect.poll(async () => ((await (await studio.request.get(`/api/sites/${slug}/status`)).json()) as { status: string }).status, { timeout: 60_000 }).toBe('live');
 

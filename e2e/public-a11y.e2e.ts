@@ -5,7 +5,7 @@
  * keyboard: the skip link comes first and moves focus into the main content, and every element
  * the Tab key reaches shows a focus ring.
  */
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousViolations } from './a11y-support.ts';
 import { expect, test, type Page } from '@playwright/test';
 import { publicRoutes, DEMO_READY_MS, waitForDemoSites } from '@dropsite/testkit/dashboard/public-pages';
 
@@ -29,14 +29,6 @@ async function open(page: Page, route: string): Promise<void> {
   const response = await page.goto(route, { waitUntil: 'load' });
   expect(response?.status(), `GET ${route}`).toBe(EXPECTED_404.has(route) ? 404 : 200);
   await page.waitForLoadState('networkidle').catch(() => undefined);
-}
-
-async function expectNoSeriousViolations(page: Page, label: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const report = serious.flatMap((v) => v.nodes.map((node) => `${label}  ${v.id} (${v.impact}): ${node.target.join(' ')}  — ${v.help}`));
-  if (report.length) console.log(report.join('\n'));
-  expect(report, `serious or critical accessibility violations on ${label}`).toEqual([]);
 }
 
 /** Scans the page as loaded in both colour schemes (switched in place, motion reduced so no colour is read mid-transition). */

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { closeEmailPromptWhenShown, expectPreviewImageDecoded, threeImages, walkToPreview } from './wizard-support.ts';
+import { closeEmailPromptWhenShown, expectPreviewImageDecoded, publishFromPreview, threeImages, walkToPreview } from './wizard-support.ts';
 
 test('a creator publishes three files through every wizard step, previews, copies the link and opens the site', async ({ page, context }) => {
   test.setTimeout(150_000);
@@ -67,11 +67,7 @@ test('a creator publishes three files through every wizard step, previews, copie
   await page.getByRole('button', { name: 'Preview Site' }).click();
 
   // Publish: straight to the success view, the link, the QR code, the copy confirmation for 2 s.
-  await page.getByRole('button', { name: 'Publish Site' }).click();
-  await expect(page.getByRole('heading', { name: 'Your site has been created!' })).toBeVisible();
-  const url = page.getByTestId('site-url');
-  await expect(url).toHaveValue(/^http:\/\/localhost:\d+\/[a-z0-9]{8,}$/, { timeout: 30_000 });
-  const siteUrl = await url.inputValue();
+  const siteUrl = await publishFromPreview(page);
   const qr = page.getByTestId('qr-code');
   await expect(qr).toBeVisible();
   expect(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(256);

@@ -20,8 +20,8 @@ export async function threeImages(seed = 0) {
   ];
 }
 
-/** From the upload step (files chosen) to the open preview, with a description filled in. */
-export async function walkToPreview(page: Page, description = 'Ceremony, portraits and the first dance.') {
+/** From the upload step (files chosen) to the engagement features step, with a description filled in. */
+export async function walkToFeatures(page: Page, description = 'Ceremony, portraits and the first dance.') {
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByRole('heading', { name: /Choose a template/ })).toBeVisible();
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -29,8 +29,22 @@ export async function walkToPreview(page: Page, description = 'Ceremony, portrai
   await page.getByLabel(/^Description/).fill(description);
   await page.getByRole('button', { name: 'Configure Features' }).click();
   await expect(page.getByRole('heading', { name: 'Client Engagement Features' })).toBeVisible();
+}
+
+/** From the upload step (files chosen) to the open preview, with a description filled in. */
+export async function walkToPreview(page: Page, description = 'Ceremony, portraits and the first dance.') {
+  await walkToFeatures(page, description);
   await page.getByRole('button', { name: 'Preview Site' }).click();
   await expect(page.getByText('Preview Mode - This is how visitors will see your site')).toBeVisible();
+}
+
+/** From the open preview: publishes, waits for the success view and answers the site's address as it shows it. */
+export async function publishFromPreview(page: Page): Promise<string> {
+  await page.getByRole('button', { name: 'Publish Site' }).click();
+  await expect(page.getByRole('heading', { name: 'Your site has been created!' })).toBeVisible();
+  const url = page.getByTestId('site-url');
+  await expect(url).toHaveValue(/^http:\/\/localhost:\d+\/[a-z0-9]{8,}$/, { timeout: 30_000 });
+  return url.inputValue();
 }
 
 /**

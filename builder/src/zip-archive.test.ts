@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
 import { uploadKey } from '@dropsite/shared';
-import type { Readable } from 'node:stream';
 import { ARCHIVE_TOO_LARGE, ARCHIVE_UNREADABLE, ARCHIVE_UNSAFE, openZipArchive, safeEntryPath } from './zip-archive.ts';
 import { deriveZipArchive } from './derive-archive.ts';
 import { PreviewUnavailableError } from './derive-cache.ts';
+import { readAll } from '@dropsite/testkit/bytes';
 import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
 import { makeZip, type TZipFixtureEntry } from '@dropsite/testkit/builder/media-fixtures';
 
@@ -15,12 +15,6 @@ async function store(entries: TZipFixtureEntry[]) {
   const key = uploadKey('zip-fixture', 'archive');
   await storage.put(key, bytes);
   return { storage, bytes, key };
-}
-
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 /** Records the byte ranges read from one key. */

@@ -3,18 +3,10 @@
  * every area around it (analytics, notifications, access, creators, visitors) on one site, then its
  * removal with everything hanging off it. It spans areas, so it lives with the composition root.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { newId } from './db/ids.ts';
 import { createProjectWithFiles } from './projects/projects.repository.ts';
-import {
-  createTestDatabase,
-  isDialectAvailable,
-  makeFileRow,
-  makeProjectRow,
-  statementCounter,
-  TEST_DIALECTS,
-  type TTestDatabase,
-} from '@dropsite/testkit/control-api/test-database';
+import { describeEachDialect, makeFileRow, makeProjectRow, statementCounter } from '@dropsite/testkit/control-api/test-database';
 import {
   countTraffic,
   hasViewSince,
@@ -59,271 +51,258 @@ import {
 
 const NOW = 1_763_900_000_000;
 
-for (const dialect of TEST_DIALECTS) {
-  const available = await isDialectAvailable(dialect);
+await describeEachDialect('engagement data', (handle, dialect) => {
+  const project = makeProjectRow({ anonymous_session_id: 'anon-session-1', expires_at: NOW + 1000 });
+  const other = makeProjectRow();
+  const files = [makeFileRow(project.id, 0, { sha256: 'b'.repeat(64) }), makeFileRow(project.id, 1, { sha256: 'c'.repeat(64) })];
+  const otherFile = makeFileRow(other.id, 0, { sha256: 'b'.repeat(64) });
+  const fileId = files[0]!.id;
 
-  describe.skipIf(!available)(`engagement data (${dialect})`, () => {
-    let handle: TTestDatabase;
-    const project = makeProjectRow({ anonymous_session_id: 'anon-session-1', expires_at: NOW + 1000 });
-    const other = makeProjectRow();
-    const files = [makeFileRow(project.id, 0, { sha256: 'b'.repeat(64) }), makeFileRow(project.id, 1, { sha256: 'c'.repeat(64) })];
-    const otherFile = makeFileRow(other.id, 0, { sha256: 'b'.repeat(64) });
-    const fileId = files[0]!.id;
-
-    beforeAll(async () => {
-      handle = await createTestDatabase(dialect);
-      await createProjectWithFiles(
-        handle.db,
-        project,
-        files.map(({ project_id: _p, ...f }) => f),
-      );
-      await createProjectWithFiles(
-        handle.db,
-        other,
-        [otherFile].map(({ project_id: _p, ...f }) => f),
-      );
-    });
-    afterAll(async () => {
-      await handle?.cleanup();
-    });
-
-    it('finds a file only on its own site', async () => {
-      expect(await findFileOfProject(handle.db, project.id, fileId)).toMatchObject({ id: fileId, name: files[0]!.name });
-      expect(await findFileOfProject(handle.db, other.id, fileId)).toBeNull();
-    });
-
-    it('keeps one favourite per file and visitor, however often it is added', async () => {
-      const add = (visitorId: string) => addFavorite(handle.db, { id: newId(), projectId: project.id, fileId, visitorId, userName: 'User 1', now: NOW });
-      const results = await Promise.all([add('v1'), add('v1'), add('v1'), add('v2')]);
-      expect(results.filter(Boolean)).toHaveLength(2);
-      expect(await countFavoritesOfFile(handle.db, fileId)).toBe(2);
-      expect(await listVisitorFavorites(handle.db, project.id, 'v1')).toEqual([fileId]);
-      expect(await removeFavorite(handle.db, fileId, 'v1')).toBe(true);
-      expect(await removeFavorite(handle.db, fileId, 'v1')).toBe(false);
-      expect(await countFavoritesOfFile(handle.db, fileId)).toBe(1);
-    });
-
-    it('answers the count after adding or removing a favourite, in one call, however often it is repeated', async () => {
-      const file = files[1]!.id;
-      const add = (visitorId: string) => addFavoriteCounted(handle.db, { id: newId(), projectId: project.id, fileId: file, visitorId, userName: 'User 1', now: NOW });
-      expect(await add('c1')).toEqual({ changed: true, favoritesCount: 1 });
-      expect(await add('c1')).toEqual({ changed: false, favoritesCount: 1 });
-      expect(await add('c2')).toEqual({ changed: true, favoritesCount: 2 });
-      expect(await removeFavoriteCounted(handle.db, file, 'c1')).toEqual({ changed: true, favoritesCount: 1 });
-      expect(await removeFavoriteCounted(handle.db, file, 'c1')).toEqual({ changed: false, favoritesCount: 1 });
-      expect(await countFavoritesOfFile(handle.db, file)).toBe(1);
-      expect(await removeFavoriteCounted(handle.db, file, 'c2')).toEqual({ changed: true, favoritesCount: 0 });
-    });
-
-    it('makes the favourite changes of one turn together, each answered as if made alone', async () => {
-      const file = files[1]!.id;
-      const counting = statementCounter();
-      const writer = createFavoriteWriter(handle.db.withPlugin(counting.plugin));
-      const add = (visitorId: string) => writer.add({ id: newId(), projectId: project.id, fileId: file, visitorId, userName: 'User 1', now: NOW });
-      const added = await Promise.all([add('t1'), add('t2'), add('t1'), add('t3')]);
-      expect(added.map((change) => change.changed)).toEqual([true, true, false, true]);
-      expect(Math.max(...added.map((change) => change.favoritesCount))).toBe(3);
-      expect(await countFavoritesOfFile(handle.db, file)).toBe(3);
-      if (dialect === 'postgres') {
-        // One statement for the turn, each change counted after all of it.
-        expect(counting.count()).toBe(1);
-        expect(added.map((change) => change.favoritesCount)).toEqual([3, 3, 3, 3]);
-      }
-      const removed = await Promise.all([writer.remove(file, 't1'), writer.remove(file, 't1'), writer.remove(file, 'nobody'), writer.remove(file, 't2')]);
-      expect(removed.map((change) => change.changed)).toEqual([true, false, false, true]);
-      expect(Math.min(...removed.map((change) => change.favoritesCount))).toBe(1);
-      if (dialect === 'postgres') {
-        expect(counting.count()).toBe(2);
-        expect(removed.map((change) => change.favoritesCount)).toEqual([1, 1, 1, 1]);
-      }
-      expect(await listVisitorFavorites(handle.db, project.id, 't3')).toEqual([file]);
-      expect(await writer.remove(file, 't3')).toEqual({ changed: true, favoritesCount: 0 });
-    });
-
-    it('finds a site with one of its files, never the file of another site', async () => {
-      expect(await findProjectAndFile(handle.db, project.id, fileId)).toMatchObject({
-        project: { id: project.id },
-        file: { id: fileId, project_id: project.id, name: files[0]!.name },
-      });
-      expect(await findProjectAndFile(handle.db, other.id, fileId)).toMatchObject({ project: { id: other.id }, file: null });
-      expect(await findProjectAndFile(handle.db, project.id, null)).toMatchObject({ project: { id: project.id }, file: null });
-      expect(await findProjectAndFile(handle.db, 'no-such-site', fileId)).toBeNull();
-    });
-
-    it('upserts approvals: one row per file and visitor even under concurrent writes, the last write wins', async () => {
-      const set = (visitorId: string, status: 'approved' | 'rejected' | 'pending', now: number) =>
-        upsertApproval(handle.db, { id: newId(), projectId: project.id, fileId, visitorId, userName: 'User', status, now });
-      const burst = await Promise.all(Array.from({ length: 30 }, (_, i) => set(i % 2 ? 'a1' : 'a2', i % 3 === 0 ? 'approved' : 'rejected', NOW + i)));
-      expect(burst).toHaveLength(30);
-      const rows = await handle.db.selectFrom('approvals').select('visitor_id').where('file_id', '=', fileId).execute();
-      expect(rows.map((r) => r.visitor_id).sort()).toEqual(['a1', 'a2']);
-      const last = await set('a1', 'pending', NOW + 100);
-      expect(last).toMatchObject({ status: 'pending', updated_at: NOW + 100 });
-      expect(await listVisitorApprovals(handle.db, project.id, 'a1')).toEqual([{ fileId, status: 'pending' }]);
-      expect((await countEngagement(handle.db, { projectId: project.id })).approvals).toMatchObject({ pending: 1 });
-    });
-
-    it('stores comments as text and lists threads', async () => {
-      const comment = (id: string, parent: string | null, body: string, at: number) =>
-        insertComment(handle.db, { id, project_id: project.id, file_id: fileId, parent_id: parent, visitor_id: 'v1', user_name: 'User v1', body, created_at: at });
-      const root = newId();
-      const second = newId();
-      await comment(root, null, '<b>bold?</b> 👩‍👩‍👧', NOW);
-      await comment(newId(), root, 'reply', NOW + 1);
-      await comment(second, null, 'second thread', NOW + 2);
-      const { roots, replies, total } = await listCommentThreads(handle.db, fileId, 10);
-      expect(roots.map((r) => r.body)).toEqual(['<b>bold?</b> 👩‍👩‍👧', 'second thread']);
-      expect(replies.map((r) => [r.body, r.parent_id])).toEqual([['reply', root]]);
-      expect(total).toBe(3);
-      expect((await listCommentThreads(handle.db, fileId, 1)).roots.map((r) => r.id)).toEqual([second]);
-      expect(await findCommentOfFile(handle.db, fileId, root)).toMatchObject({ body: '<b>bold?</b> 👩‍👩‍👧' });
-      expect(await findCommentOfFile(handle.db, files[1]!.id, root)).toBeNull();
-      expect(await countCommentsByFile(handle.db, project.id)).toEqual({ [fileId]: 3 });
-      expect(await countEngagementByProject(handle.db, [project.id, other.id])).toEqual(
-        new Map([
-          [project.id, { favorites: 1, comments: 3, approvals: 2 }],
-          [other.id, { favorites: 0, comments: 0, approvals: 0 }],
-        ]),
-      );
-    });
-
-    it('lists recent engagement from its own rows, newest first, across sites and since a time', async () => {
-      const recent = await listRecentEngagement(handle.db, { projectIds: [project.id, other.id] }, 4);
-      expect(recent).toHaveLength(4);
-      expect([recent[0]!.kind, recent[0]!.at]).toEqual(['approval', NOW + 100]);
-      expect(recent.map((r) => r.at)).toEqual([...recent.map((r) => r.at)].sort((a, b) => b - a));
-      expect(recent.filter((r) => r.kind === 'comment').map((r) => r.at)).toEqual(expect.arrayContaining([NOW + 2]));
-      expect(recent[0]).toMatchObject({ kind: 'approval', status: 'pending', fileName: files[0]!.name, userName: 'User', projectId: project.id });
-      expect(recent[0]!.eventId).toMatch(/^approval-.+-\d+$/);
-      expect(recent.find((r) => r.kind === 'comment')).toMatchObject({ text: 'second thread' });
-      expect((await listRecentEngagement(handle.db, { projectIds: [project.id], since: NOW + 2 }, 10)).every((r) => r.kind === 'approval' && r.at > NOW + 2)).toBe(true);
-      expect(await listRecentEngagement(handle.db, { projectIds: [other.id] }, 10)).toEqual([]);
-      expect(await listRecentEngagement(handle.db, { projectIds: [project.id], fileId: files[1]!.id }, 10)).toEqual([]);
-      expect(await listRecentEngagement(handle.db, { projectIds: [] }, 10)).toEqual([]);
-    });
-
-    it('counts traffic, deduplicates views and lists recent activity newest first', async () => {
-      const event = (type: 'view' | 'download', visitorId: string | null, at: number, file: string | null = null) =>
-        insertAnalyticsEvent(handle.db, { id: newId(), projectId: project.id, fileId: file, visitorId, type, details: `${type} ${at}`, now: at });
-      await event('view', 'v1', NOW);
-      await event('view', 'v2', NOW + 10);
-      await event('view', 'v1', NOW + 20, fileId);
-      await event('download', 'v1', NOW + 30, fileId);
-      await event('download', null, NOW + 40);
-      expect(await countTraffic(handle.db, { projectId: project.id })).toEqual({ views: 2, downloads: 2, uniqueVisitors: 2 });
-      expect(await countTraffic(handle.db, { projectId: project.id, fileId })).toEqual({ views: 1, downloads: 1, uniqueVisitors: 1 });
-      expect(await hasViewSince(handle.db, { projectId: project.id, fileId: null, visitorId: 'v1', since: NOW - 1 })).toBe(true);
-      expect(await hasViewSince(handle.db, { projectId: project.id, fileId: null, visitorId: 'v1', since: NOW })).toBe(false);
-      expect(await hasViewSince(handle.db, { projectId: project.id, fileId, visitorId: 'v2', since: 0 })).toBe(false);
-      expect((await listRecentActivity(handle.db, { projectId: project.id }, 3)).map((r) => r.details)).toEqual([
-        `download ${NOW + 40}`,
-        `download ${NOW + 30}`,
-        `view ${NOW + 20}`,
-      ]);
-      expect(await countPageViewsByProject(handle.db, [project.id, other.id])).toEqual(new Map([[project.id, 2]]));
-      await insertProductEvent(handle.db, {
-        id: newId(),
-        name: 'email_collected',
-        trigger: 'high_views',
-        projectId: project.id,
-        visitorId: null,
-        anonymousSessionId: null,
-        now: NOW,
-      });
-      expect(await countProductEvents(handle.db, 'email_collected')).toBe(1);
-    });
-
-    it('claims a batch of notifications once, even when two dispatchers race', async () => {
-      const base = {
-        projectId: project.id,
-        creatorId: null,
-        anonymousSessionId: 'anon-session-1',
-        type: 'favorite' as const,
-        message: 'm',
-        ctaText: 'Sign Up Free',
-        urgency: 'low' as const,
-      };
-      await insertNotifications(handle.db, [
-        { ...base, id: newId(), channel: 'email', now: NOW },
-        { ...base, id: newId(), channel: 'email', now: NOW + 5 },
-        { ...base, id: newId(), channel: 'in_app', now: NOW + 5 },
-        { ...base, id: newId(), channel: 'slack', now: NOW + 50 },
-      ]);
-      expect(await findDueBatches(handle.db, NOW + 10)).toEqual([{ projectId: project.id, channel: 'email', firstAt: NOW }]);
-      const [a, b] = await Promise.all([
-        claimBatch(handle.db, { projectId: project.id, channel: 'email', now: NOW + 60 }),
-        claimBatch(handle.db, { projectId: project.id, channel: 'email', now: NOW + 60 }),
-      ]);
-      expect(a.length + b.length).toBe(2);
-      expect(Math.min(a.length, b.length)).toBe(0);
-      const claimed = a.length ? a : b;
-      await releaseBatch(
-        handle.db,
-        claimed.map((c) => c.id),
-        'SMTP down',
-        2,
-      );
-      expect((await listNotificationsOfProject(handle.db, project.id)).filter((n) => n.channel === 'email').map((n) => [n.sent_at, n.attempts])).toEqual([
-        [null, 1],
-        [null, 1],
-      ]);
-      const again = await claimBatch(handle.db, { projectId: project.id, channel: 'email', now: NOW + 70 });
-      await releaseBatch(
-        handle.db,
-        again.map((c) => c.id),
-        'SMTP down',
-        2,
-      );
-      // Given up after the last attempt: stays stamped, never sent again.
-      expect((await listNotificationsOfProject(handle.db, project.id)).filter((n) => n.channel === 'email').map((n) => [n.sent_at, n.attempts])).toEqual([
-        [NOW + 70, 2],
-        [NOW + 70, 2],
-      ]);
-    });
-
-    it('bumps the password version with each change and finds expired sites and shared content', async () => {
-      expect(await setProjectPasswordHash(handle.db, project.id, 'scrypt$x', NOW)).toBe(true);
-      expect(await setProjectPasswordHash(handle.db, project.id, null, NOW)).toBe(true);
-      const row = await handle.db.selectFrom('projects').select(['password_hash', 'password_version']).where('id', '=', project.id).executeTakeFirstOrThrow();
-      expect(row).toEqual({ password_hash: null, password_version: 2 });
-      expect(await listProjectsExpiredBefore(handle.db, NOW + 999, 10)).toEqual([]);
-      expect(await listProjectsExpiredBefore(handle.db, NOW + 1000, 10)).toEqual([{ id: project.id, slug: project.slug }]);
-      expect((await listContentHashesOfProject(handle.db, project.id)).sort()).toEqual(['b'.repeat(64), 'c'.repeat(64)]);
-      expect(await isContentHashUsedElsewhere(handle.db, 'b'.repeat(64), project.id)).toBe(true);
-      expect(await isContentHashUsedElsewhere(handle.db, 'c'.repeat(64), project.id)).toBe(false);
-    });
-
-    it('keeps anonymous sessions, visitors, collected emails and the cookie key', async () => {
-      await insertAnonymousSession(handle.db, { id: 'anon-session-1', secret_hash: 'f'.repeat(64), created_at: NOW, expires_at: NOW + 7 });
-      expect(await findAnonymousSession(handle.db, 'anon-session-1')).toMatchObject({ secret_hash: 'f'.repeat(64), claimed_by: null });
-      expect((await listProjectsOfAnonymousSession(handle.db, 'anon-session-1')).map((p) => p.id)).toEqual([project.id]);
-      await Promise.all([insertVisitorIfMissing(handle.db, 'visitor-1', NOW), insertVisitorIfMissing(handle.db, 'visitor-1', NOW)]);
-      await insertVisitorIfMissing(handle.db, 'visitor-1', NOW + 1);
-      expect(await findVisitorById(handle.db, 'visitor-1')).toEqual({ id: 'visitor-1', created_at: NOW });
-      await insertEmailCollection(handle.db, { id: newId(), email: 'a@b.co', trigger: 'success_page', projectId: project.id, anonymousSessionId: 'anon-session-1', now: NOW });
-      expect(await listEmailCollections(handle.db)).toEqual([{ email: 'a@b.co', trigger: 'success_page', project_id: project.id, anonymous_session_id: 'anon-session-1' }]);
-
-      // Two processes starting at once agree on one key.
-      const [s1, s2] = await Promise.all([readOrCreateSecret(handle.db, NOW), readOrCreateSecret(handle.db, NOW + 1)]);
-      expect(s1.equals(s2)).toBe(true);
-      expect(s1.length).toBe(32);
-      const keys = await loadCookieKeys({ db: handle.db, config: loadConfig({}), clock: { now: () => NOW } });
-      expect(keys.unlock.equals(keys.visitor)).toBe(false);
-      expect(keys.unlock.symmetricKeySize).toBe(32);
-      const stored = await handle.db.selectFrom('server_secrets').select('name').execute();
-      expect(stored).toEqual([{ name: 'cookie-key' }]);
-    });
-
-    it('removes a site with everything hanging off it', async () => {
-      await deleteProjectRow(handle.db, project.id, Date.now());
-      for (const table of ['files', 'favorites', 'comments', 'approvals', 'analytics_events', 'notifications'] as const) {
-        expect(await handle.db.selectFrom(table).select('id').where('project_id', '=', project.id).execute(), table).toEqual([]);
-      }
-      for (const table of ['analytics_daily', 'analytics_totals', 'analytics_visitor_days', 'analytics_visitors'] as const) {
-        expect(await handle.db.selectFrom(table).select('scope').where('project_id', '=', project.id).execute(), table).toEqual([]);
-      }
-      // A collected email is a lead in its own right: it stays, without the project.
-      expect((await listEmailCollections(handle.db))[0]).toMatchObject({ project_id: null });
-    });
+  beforeAll(async () => {
+    await createProjectWithFiles(
+      handle.db,
+      project,
+      files.map(({ project_id: _p, ...f }) => f),
+    );
+    await createProjectWithFiles(
+      handle.db,
+      other,
+      [otherFile].map(({ project_id: _p, ...f }) => f),
+    );
   });
-}
+
+  it('finds a file only on its own site', async () => {
+    expect(await findFileOfProject(handle.db, project.id, fileId)).toMatchObject({ id: fileId, name: files[0]!.name });
+    expect(await findFileOfProject(handle.db, other.id, fileId)).toBeNull();
+  });
+
+  it('keeps one favourite per file and visitor, however often it is added', async () => {
+    const add = (visitorId: string) => addFavorite(handle.db, { id: newId(), projectId: project.id, fileId, visitorId, userName: 'User 1', now: NOW });
+    const results = await Promise.all([add('v1'), add('v1'), add('v1'), add('v2')]);
+    expect(results.filter(Boolean)).toHaveLength(2);
+    expect(await countFavoritesOfFile(handle.db, fileId)).toBe(2);
+    expect(await listVisitorFavorites(handle.db, project.id, 'v1')).toEqual([fileId]);
+    expect(await removeFavorite(handle.db, fileId, 'v1')).toBe(true);
+    expect(await removeFavorite(handle.db, fileId, 'v1')).toBe(false);
+    expect(await countFavoritesOfFile(handle.db, fileId)).toBe(1);
+  });
+
+  it('answers the count after adding or removing a favourite, in one call, however often it is repeated', async () => {
+    const file = files[1]!.id;
+    const add = (visitorId: string) => addFavoriteCounted(handle.db, { id: newId(), projectId: project.id, fileId: file, visitorId, userName: 'User 1', now: NOW });
+    expect(await add('c1')).toEqual({ changed: true, favoritesCount: 1 });
+    expect(await add('c1')).toEqual({ changed: false, favoritesCount: 1 });
+    expect(await add('c2')).toEqual({ changed: true, favoritesCount: 2 });
+    expect(await removeFavoriteCounted(handle.db, file, 'c1')).toEqual({ changed: true, favoritesCount: 1 });
+    expect(await removeFavoriteCounted(handle.db, file, 'c1')).toEqual({ changed: false, favoritesCount: 1 });
+    expect(await countFavoritesOfFile(handle.db, file)).toBe(1);
+    expect(await removeFavoriteCounted(handle.db, file, 'c2')).toEqual({ changed: true, favoritesCount: 0 });
+  });
+
+  it('makes the favourite changes of one turn together, each answered as if made alone', async () => {
+    const file = files[1]!.id;
+    const counting = statementCounter();
+    const writer = createFavoriteWriter(handle.db.withPlugin(counting.plugin));
+    const add = (visitorId: string) => writer.add({ id: newId(), projectId: project.id, fileId: file, visitorId, userName: 'User 1', now: NOW });
+    const added = await Promise.all([add('t1'), add('t2'), add('t1'), add('t3')]);
+    expect(added.map((change) => change.changed)).toEqual([true, true, false, true]);
+    expect(Math.max(...added.map((change) => change.favoritesCount))).toBe(3);
+    expect(await countFavoritesOfFile(handle.db, file)).toBe(3);
+    if (dialect === 'postgres') {
+      // One statement for the turn, each change counted after all of it.
+      expect(counting.count()).toBe(1);
+      expect(added.map((change) => change.favoritesCount)).toEqual([3, 3, 3, 3]);
+    }
+    const removed = await Promise.all([writer.remove(file, 't1'), writer.remove(file, 't1'), writer.remove(file, 'nobody'), writer.remove(file, 't2')]);
+    expect(removed.map((change) => change.changed)).toEqual([true, false, false, true]);
+    expect(Math.min(...removed.map((change) => change.favoritesCount))).toBe(1);
+    if (dialect === 'postgres') {
+      expect(counting.count()).toBe(2);
+      expect(removed.map((change) => change.favoritesCount)).toEqual([1, 1, 1, 1]);
+    }
+    expect(await listVisitorFavorites(handle.db, project.id, 't3')).toEqual([file]);
+    expect(await writer.remove(file, 't3')).toEqual({ changed: true, favoritesCount: 0 });
+  });
+
+  it('finds a site with one of its files, never the file of another site', async () => {
+    expect(await findProjectAndFile(handle.db, project.id, fileId)).toMatchObject({
+      project: { id: project.id },
+      file: { id: fileId, project_id: project.id, name: files[0]!.name },
+    });
+    expect(await findProjectAndFile(handle.db, other.id, fileId)).toMatchObject({ project: { id: other.id }, file: null });
+    expect(await findProjectAndFile(handle.db, project.id, null)).toMatchObject({ project: { id: project.id }, file: null });
+    expect(await findProjectAndFile(handle.db, 'no-such-site', fileId)).toBeNull();
+  });
+
+  it('upserts approvals: one row per file and visitor even under concurrent writes, the last write wins', async () => {
+    const set = (visitorId: string, status: 'approved' | 'rejected' | 'pending', now: number) =>
+      upsertApproval(handle.db, { id: newId(), projectId: project.id, fileId, visitorId, userName: 'User', status, now });
+    const burst = await Promise.all(Array.from({ length: 30 }, (_, i) => set(i % 2 ? 'a1' : 'a2', i % 3 === 0 ? 'approved' : 'rejected', NOW + i)));
+    expect(burst).toHaveLength(30);
+    const rows = await handle.db.selectFrom('approvals').select('visitor_id').where('file_id', '=', fileId).execute();
+    expect(rows.map((r) => r.visitor_id).sort()).toEqual(['a1', 'a2']);
+    const last = await set('a1', 'pending', NOW + 100);
+    expect(last).toMatchObject({ status: 'pending', updated_at: NOW + 100 });
+    expect(await listVisitorApprovals(handle.db, project.id, 'a1')).toEqual([{ fileId, status: 'pending' }]);
+    expect((await countEngagement(handle.db, { projectId: project.id })).approvals).toMatchObject({ pending: 1 });
+  });
+
+  it('stores comments as text and lists threads', async () => {
+    const comment = (id: string, parent: string | null, body: string, at: number) =>
+      insertComment(handle.db, { id, project_id: project.id, file_id: fileId, parent_id: parent, visitor_id: 'v1', user_name: 'User v1', body, created_at: at });
+    const root = newId();
+    const second = newId();
+    await comment(root, null, '<b>bold?</b> 👩‍👩‍👧', NOW);
+    await comment(newId(), root, 'reply', NOW + 1);
+    await comment(second, null, 'second thread', NOW + 2);
+    const { roots, replies, total } = await listCommentThreads(handle.db, fileId, 10);
+    expect(roots.map((r) => r.body)).toEqual(['<b>bold?</b> 👩‍👩‍👧', 'second thread']);
+    expect(replies.map((r) => [r.body, r.parent_id])).toEqual([['reply', root]]);
+    expect(total).toBe(3);
+    expect((await listCommentThreads(handle.db, fileId, 1)).roots.map((r) => r.id)).toEqual([second]);
+    expect(await findCommentOfFile(handle.db, fileId, root)).toMatchObject({ body: '<b>bold?</b> 👩‍👩‍👧' });
+    expect(await findCommentOfFile(handle.db, files[1]!.id, root)).toBeNull();
+    expect(await countCommentsByFile(handle.db, project.id)).toEqual({ [fileId]: 3 });
+    expect(await countEngagementByProject(handle.db, [project.id, other.id])).toEqual(
+      new Map([
+        [project.id, { favorites: 1, comments: 3, approvals: 2 }],
+        [other.id, { favorites: 0, comments: 0, approvals: 0 }],
+      ]),
+    );
+  });
+
+  it('lists recent engagement from its own rows, newest first, across sites and since a time', async () => {
+    const recent = await listRecentEngagement(handle.db, { projectIds: [project.id, other.id] }, 4);
+    expect(recent).toHaveLength(4);
+    expect([recent[0]!.kind, recent[0]!.at]).toEqual(['approval', NOW + 100]);
+    expect(recent.map((r) => r.at)).toEqual([...recent.map((r) => r.at)].sort((a, b) => b - a));
+    expect(recent.filter((r) => r.kind === 'comment').map((r) => r.at)).toEqual(expect.arrayContaining([NOW + 2]));
+    expect(recent[0]).toMatchObject({ kind: 'approval', status: 'pending', fileName: files[0]!.name, userName: 'User', projectId: project.id });
+    expect(recent[0]!.eventId).toMatch(/^approval-.+-\d+$/);
+    expect(recent.find((r) => r.kind === 'comment')).toMatchObject({ text: 'second thread' });
+    expect((await listRecentEngagement(handle.db, { projectIds: [project.id], since: NOW + 2 }, 10)).every((r) => r.kind === 'approval' && r.at > NOW + 2)).toBe(true);
+    expect(await listRecentEngagement(handle.db, { projectIds: [other.id] }, 10)).toEqual([]);
+    expect(await listRecentEngagement(handle.db, { projectIds: [project.id], fileId: files[1]!.id }, 10)).toEqual([]);
+    expect(await listRecentEngagement(handle.db, { projectIds: [] }, 10)).toEqual([]);
+  });
+
+  it('counts traffic, deduplicates views and lists recent activity newest first', async () => {
+    const event = (type: 'view' | 'download', visitorId: string | null, at: number, file: string | null = null) =>
+      insertAnalyticsEvent(handle.db, { id: newId(), projectId: project.id, fileId: file, visitorId, type, details: `${type} ${at}`, now: at });
+    await event('view', 'v1', NOW);
+    await event('view', 'v2', NOW + 10);
+    await event('view', 'v1', NOW + 20, fileId);
+    await event('download', 'v1', NOW + 30, fileId);
+    await event('download', null, NOW + 40);
+    expect(await countTraffic(handle.db, { projectId: project.id })).toEqual({ views: 2, downloads: 2, uniqueVisitors: 2 });
+    expect(await countTraffic(handle.db, { projectId: project.id, fileId })).toEqual({ views: 1, downloads: 1, uniqueVisitors: 1 });
+    expect(await hasViewSince(handle.db, { projectId: project.id, fileId: null, visitorId: 'v1', since: NOW - 1 })).toBe(true);
+    expect(await hasViewSince(handle.db, { projectId: project.id, fileId: null, visitorId: 'v1', since: NOW })).toBe(false);
+    expect(await hasViewSince(handle.db, { projectId: project.id, fileId, visitorId: 'v2', since: 0 })).toBe(false);
+    expect((await listRecentActivity(handle.db, { projectId: project.id }, 3)).map((r) => r.details)).toEqual([`download ${NOW + 40}`, `download ${NOW + 30}`, `view ${NOW + 20}`]);
+    expect(await countPageViewsByProject(handle.db, [project.id, other.id])).toEqual(new Map([[project.id, 2]]));
+    await insertProductEvent(handle.db, {
+      id: newId(),
+      name: 'email_collected',
+      trigger: 'high_views',
+      projectId: project.id,
+      visitorId: null,
+      anonymousSessionId: null,
+      now: NOW,
+    });
+    expect(await countProductEvents(handle.db, 'email_collected')).toBe(1);
+  });
+
+  it('claims a batch of notifications once, even when two dispatchers race', async () => {
+    const base = {
+      projectId: project.id,
+      creatorId: null,
+      anonymousSessionId: 'anon-session-1',
+      type: 'favorite' as const,
+      message: 'm',
+      ctaText: 'Sign Up Free',
+      urgency: 'low' as const,
+    };
+    await insertNotifications(handle.db, [
+      { ...base, id: newId(), channel: 'email', now: NOW },
+      { ...base, id: newId(), channel: 'email', now: NOW + 5 },
+      { ...base, id: newId(), channel: 'in_app', now: NOW + 5 },
+      { ...base, id: newId(), channel: 'slack', now: NOW + 50 },
+    ]);
+    expect(await findDueBatches(handle.db, NOW + 10)).toEqual([{ projectId: project.id, channel: 'email', firstAt: NOW }]);
+    const [a, b] = await Promise.all([
+      claimBatch(handle.db, { projectId: project.id, channel: 'email', now: NOW + 60 }),
+      claimBatch(handle.db, { projectId: project.id, channel: 'email', now: NOW + 60 }),
+    ]);
+    expect(a.length + b.length).toBe(2);
+    expect(Math.min(a.length, b.length)).toBe(0);
+    const claimed = a.length ? a : b;
+    await releaseBatch(
+      handle.db,
+      claimed.map((c) => c.id),
+      'SMTP down',
+      2,
+    );
+    expect((await listNotificationsOfProject(handle.db, project.id)).filter((n) => n.channel === 'email').map((n) => [n.sent_at, n.attempts])).toEqual([
+      [null, 1],
+      [null, 1],
+    ]);
+    const again = await claimBatch(handle.db, { projectId: project.id, channel: 'email', now: NOW + 70 });
+    await releaseBatch(
+      handle.db,
+      again.map((c) => c.id),
+      'SMTP down',
+      2,
+    );
+    // Given up after the last attempt: stays stamped, never sent again.
+    expect((await listNotificationsOfProject(handle.db, project.id)).filter((n) => n.channel === 'email').map((n) => [n.sent_at, n.attempts])).toEqual([
+      [NOW + 70, 2],
+      [NOW + 70, 2],
+    ]);
+  });
+
+  it('bumps the password version with each change and finds expired sites and shared content', async () => {
+    expect(await setProjectPasswordHash(handle.db, project.id, 'scrypt$x', NOW)).toBe(true);
+    expect(await setProjectPasswordHash(handle.db, project.id, null, NOW)).toBe(true);
+    const row = await handle.db.selectFrom('projects').select(['password_hash', 'password_version']).where('id', '=', project.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ password_hash: null, password_version: 2 });
+    expect(await listProjectsExpiredBefore(handle.db, NOW + 999, 10)).toEqual([]);
+    expect(await listProjectsExpiredBefore(handle.db, NOW + 1000, 10)).toEqual([{ id: project.id, slug: project.slug }]);
+    expect((await listContentHashesOfProject(handle.db, project.id)).sort()).toEqual(['b'.repeat(64), 'c'.repeat(64)]);
+    expect(await isContentHashUsedElsewhere(handle.db, 'b'.repeat(64), project.id)).toBe(true);
+    expect(await isContentHashUsedElsewhere(handle.db, 'c'.repeat(64), project.id)).toBe(false);
+  });
+
+  it('keeps anonymous sessions, visitors, collected emails and the cookie key', async () => {
+    await insertAnonymousSession(handle.db, { id: 'anon-session-1', secret_hash: 'f'.repeat(64), created_at: NOW, expires_at: NOW + 7 });
+    expect(await findAnonymousSession(handle.db, 'anon-session-1')).toMatchObject({ secret_hash: 'f'.repeat(64), claimed_by: null });
+    expect((await listProjectsOfAnonymousSession(handle.db, 'anon-session-1')).map((p) => p.id)).toEqual([project.id]);
+    await Promise.all([insertVisitorIfMissing(handle.db, 'visitor-1', NOW), insertVisitorIfMissing(handle.db, 'visitor-1', NOW)]);
+    await insertVisitorIfMissing(handle.db, 'visitor-1', NOW + 1);
+    expect(await findVisitorById(handle.db, 'visitor-1')).toEqual({ id: 'visitor-1', created_at: NOW });
+    await insertEmailCollection(handle.db, { id: newId(), email: 'a@b.co', trigger: 'success_page', projectId: project.id, anonymousSessionId: 'anon-session-1', now: NOW });
+    expect(await listEmailCollections(handle.db)).toEqual([{ email: 'a@b.co', trigger: 'success_page', project_id: project.id, anonymous_session_id: 'anon-session-1' }]);
+
+    // Two processes starting at once agree on one key.
+    const [s1, s2] = await Promise.all([readOrCreateSecret(handle.db, NOW), readOrCreateSecret(handle.db, NOW + 1)]);
+    expect(s1.equals(s2)).toBe(true);
+    expect(s1.length).toBe(32);
+    const keys = await loadCookieKeys({ db: handle.db, config: loadConfig({}), clock: { now: () => NOW } });
+    expect(keys.unlock.equals(keys.visitor)).toBe(false);
+    expect(keys.unlock.symmetricKeySize).toBe(32);
+    const stored = await handle.db.selectFrom('server_secrets').select('name').execute();
+    expect(stored).toEqual([{ name: 'cookie-key' }]);
+  });
+
+  it('removes a site with everything hanging off it', async () => {
+    await deleteProjectRow(handle.db, project.id, Date.now());
+    for (const table of ['files', 'favorites', 'comments', 'approvals', 'analytics_events', 'notifications'] as const) {
+      expect(await handle.db.selectFrom(table).select('id').where('project_id', '=', project.id).execute(), table).toEqual([]);
+    }
+    for (const table of ['analytics_daily', 'analytics_totals', 'analytics_visitor_days', 'analytics_visitors'] as const) {
+      expect(await handle.db.selectFrom(table).select('scope').where('project_id', '=', project.id).execute(), table).toEqual([]);
+    }
+    // A collected email is a lead in its own right: it stays, without the project.
+    expect((await listEmailCollections(handle.db))[0]).toMatchObject({ project_id: null });
+  });
+});

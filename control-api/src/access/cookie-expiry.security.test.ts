@@ -5,9 +5,9 @@
  * treated as absent: a fresh visitor id, the site locked again; never an error.
  */
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.ts';
-import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { createFakeClock, testAppForSuite } from '@dropsite/testkit/control-api/test-app';
 import { createBrowser, seedSite, type TBrowser } from '@dropsite/testkit/control-api/site-fixtures';
 
 const DEFAULTS = loadConfig({});
@@ -16,17 +16,13 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 describe('cookie lifetimes enforced by the server', () => {
-  let app: TTestApp;
   const clock = createFakeClock();
 
-  beforeAll(async () => {
-    app = await startTestApp({
-      clock,
-      startWorker: false,
-      config: { rateLimits: { ...DEFAULTS.rateLimits, readsPerMinute: 10_000, writesPerMinute: 10_000, unlockPerMinute: 10_000, unlockSitePerMinute: 10_000 } },
-    });
+  const app = testAppForSuite({
+    clock,
+    startWorker: false,
+    config: { rateLimits: { ...DEFAULTS.rateLimits, readsPerMinute: 10_000, writesPerMinute: 10_000, unlockPerMinute: 10_000, unlockSitePerMinute: 10_000 } },
   });
-  afterAll(() => app.close());
 
   const unlock = (browser: TBrowser, slug: string) => browser.json(`/api/sites/${slug}/unlock`, { method: 'POST', json: { password: PASSWORD } });
   const visitorIdIn = (browser: TBrowser) => browser.cookies.get('dropsite_vid')?.split('.')[0];

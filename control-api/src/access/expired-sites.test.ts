@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { derivedPrefix, projectUploadsPrefix, sitePrefix } from '@dropsite/shared';
-import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { createFakeClock, testAppForSuite, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 import { createBrowser, seedSite } from '@dropsite/testkit/control-api/site-fixtures';
 import { sweepExpiredSites } from './expired-sites.ts';
 
@@ -13,15 +13,9 @@ async function listKeys(app: TTestApp, prefix: string): Promise<string[]> {
 }
 
 describe('the expired-site sweeper', () => {
-  let app: TTestApp;
   const clock = createFakeClock();
 
-  beforeAll(async () => {
-    app = await startTestApp({ clock, startWorker: false });
-  });
-  afterAll(async () => {
-    await app.close();
-  });
+  const app = testAppForSuite({ clock, startWorker: false });
 
   it('removes an expired site’s objects and rows after the grace period, and keeps what others share', async () => {
     const expiresAt = clock.now() + DAY;

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { describe, expect, it } from 'vitest';
+import { createFakeClock, startTestApp, testAppForSuite } from '@dropsite/testkit/control-api/test-app';
 import { createSignedInCreator } from '@dropsite/testkit/control-api/accounts';
 import { hashSecret } from './secret-tokens.ts';
 import { createSession, SESSION_MAX_LIFETIME_MS, SESSION_TTL_MS, validateSessionToken } from './sessions.ts';
@@ -9,15 +9,9 @@ import { sweepExpiredAccountRows } from './account-sweeper.ts';
 const DAY = 86_400_000;
 
 describe('creator sessions', () => {
-  let app: TTestApp;
   const clock = createFakeClock();
 
-  beforeAll(async () => {
-    app = await startTestApp({ clock, startWorker: false });
-  });
-  afterAll(async () => {
-    await app.close();
-  });
+  const app = testAppForSuite({ clock, startWorker: false });
 
   it('hands out id.secret with 160 bits of secret and stores only the secret’s SHA-256', async () => {
     const creator = await createSignedInCreator(app.deps, { email: 'Ada@Example.com', name: 'Ada' });

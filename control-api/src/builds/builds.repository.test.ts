@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { newId } from '../db/ids.ts';
 import { insertProject } from '../projects/projects.repository.ts';
-import { createTestDatabase, isDialectAvailable, makeProjectRow, TEST_DIALECTS, type TTestDatabase } from '@dropsite/testkit/control-api/test-database';
+import { describeEachDialect, makeProjectRow } from '@dropsite/testkit/control-api/test-database';
 import {
   findBuildById,
   findLatestBuildForProject,
@@ -16,130 +16,118 @@ import {
 
 const NOW = 1_764_000_000_000;
 
-for (const dialect of TEST_DIALECTS) {
-  const available = await isDialectAvailable(dialect);
+await describeEachDialect('builds repository', (handle) => {
+  async function newProject(): Promise<string> {
+    const project = makeProjectRow();
+    await insertProject(handle.db, project);
+    return project.id;
+  }
 
-  describe.skipIf(!available)(`builds repository (${dialect})`, () => {
-    let handle: TTestDatabase;
-    beforeAll(async () => {
-      handle = await createTestDatabase(dialect);
+  it('inserts a queued build once per project version', async () => {
+    const projectId = await newProject();
+    const first = await insertBuild(handle.db, { id: newId(), projectId, version: 1, now: NOW });
+    expect(first).toEqual({
+      id: first.id,
+      project_id: projectId,
+      version: 1,
+      status: 'queued',
+      progress: 0,
+      stage: 'queued',
+      error: null,
+      attempts: 0,
+      created_at: NOW,
+      started_at: null,
+      finished_at: null,
     });
-    afterAll(async () => {
-      await handle?.cleanup();
-    });
-
-    async function newProject(): Promise<string> {
-      const project = makeProjectRow();
-      await insertProject(handle.db, project);
-      return project.id;
-    }
-
-    it('inserts a queued build once per project version', async () => {
-      const projectId = await newProject();
-      const first = await insertBuild(handle.db, { id: newId(), projectId, version: 1, now: NOW });
-      expect(first).toEqual({
-        id: first.id,
-        project_id: projectId,
-        version: 1,
-        status: 'queued',
-        progress: 0,
-        stage: 'queued',
-        error: null,
-        attempts: 0,
-        created_at: NOW,
-        started_at: null,
-        finished_at: null,
-      });
-      const again = await insertBuild(handle.db, { id: newId(), projectId, version: 1, now: NOW + 5 });
-      expect(again).toEqual(first);
-      const next = await insertBuild(handle.db, { id: newId(), projectId, version: 2, now: NOW + 5 });
-      expect(next.id).not.toBe(first.id);
-    });
-
-    it('answers one build to concurrent inserts of the same version', async () => {
-      const projectId = await newProject();
-      const builds = await Promise.all(Array.from({ length: 5 }, () => insertBuild(handle.db, { id: newId(), projectId, version: 7, now: NOW })));
-      expect(new Set(builds.map((b) => b.id)).size).toBe(1);
-    });
-
-    it('finds builds by id and the latest by version', async () => {
-      const projectId = await newProject();
-      expect(await findLatestBuildForProject(handle.db, projectId)).toBeNull();
-      const v1 = await insertBuild(handle.db, { id: newId(), projectId, version: 1, now: NOW + 10 });
-      const v3 = await insertBuild(handle.db, { id: newId(), projectId, version: 3, now: NOW });
-      await insertBuild(handle.db, { id: newId(), projectId, version: 2, now: NOW + 20 });
-      expect(await findLatestBuildForProject(handle.db, projectId)).toEqual(v3);
-      expect(await findBuildById(handle.db, v1.id)).toEqual(v1);
-      expect(await findBuildById(handle.db, newId())).toBeNull();
-    });
-
-    it('runs a build to success, counting attempts', async () => {
-      const projectId = await newProject();
-      const build = await insertBuild(handle.db, { id: newId(), projectId, version: 1, now: NOW });
-
-      expect(await markBuildRunning(handle.db, build.id, NOW + 1)).toBe(1);
-      expect(await findBuildById(handle.db, build.id)).toMatchObject({ status: 'running', attempts: 1, started_at: NOW + 1 });
-      await updateBuildProgress(handle.db, build.id, 42.6, 'thumbnails');
-      expect(await findBuildById(handle.db, build.id)).toMatchObject({ progress: 43, stage: 'thumbnails' });
-      await markBuildFailed(handle.db, build.id, 'sharp crashed', NOW + 2);
-      expect(await findBuildById(handle.db, build.id)).toMatchObject({ status: 'failed', error: 'sharp crashed', finished_at: NOW + 2 });
-
-      expect(await markBuildRunning(handle.db, build.id, NOW + 3)).toBe(2);
-      expect(await findBuildById(handle.db, build.id)).toMatchObject({ status: 'running', attempts: 2, error: null, finished_at: null });
-      await markBuildSucceeded(handle.db, build.id, NOW + 4);
-      expect(await findBuildById(handle.db, build.id)).toMatchObject({ status: 'succeeded', progress: 100, error: null, finished_at: NOW + 4, attempts: 2 });
-      await expect(markBuildRunning(handle.db, newId(), NOW)).rejects.toThrow(/not found/);
-    });
-
-    it('bounds progress and error text', async () => {
-      const projectId = await newProject();
-      const build = await insertBuild(handle.db, { id: newId(), projectId, version: 1, now: NOW });
-      await updateBuildProgress(handle.db, build.id, 140, 'over');
-      expect((await findBuildById(handle.db, build.id))?.progress).toBe(100);
-      await markBuildFailed(handle.db, build.id, 'x'.repeat(10_000), NOW);
-      expect((await findBuildById(handle.db, build.id))?.error).toHaveLength(4000);
-    });
-
-    it('finds unfinished builds of projects not deleted', async () => {
-      const projectId = await newProject();
-      const queued = await insertBuild(handle.db, { id: newId(), projectId, version: 1, now: NOW });
-      const running = await insertBuild(handle.db, { id: newId(), projectId, version: 2, now: NOW + 1 });
-      const done = await insertBuild(handle.db, { id: newId(), projectId, version: 3, now: NOW + 2 });
-      await markBuildRunning(handle.db, running.id, NOW + 3);
-      await markBuildSucceeded(handle.db, done.id, NOW + 4);
-      const deletedProject = makeProjectRow({ deleted_at: NOW });
-      await insertProject(handle.db, deletedProject);
-      await insertBuild(handle.db, { id: newId(), projectId: deletedProject.id, version: 1, now: NOW });
-
-      const unfinished = (await findUnfinishedBuilds(handle.db)).filter((b) => b.project_id === projectId || b.project_id === deletedProject.id);
-      expect(unfinished.map((b) => [b.id, b.status])).toEqual([
-        [queued.id, 'queued'],
-        [running.id, 'running'],
-      ]);
-    });
-
-    it('counts succeeded and failed builds among the given ids', async () => {
-      const projectId = await newProject();
-      const ids: string[] = [];
-      for (let version = 1; version <= 5; version++) ids.push((await insertBuild(handle.db, { id: newId(), projectId, version, now: NOW })).id);
-      await markBuildSucceeded(handle.db, ids[0]!, NOW);
-      await markBuildSucceeded(handle.db, ids[1]!, NOW);
-      await markBuildFailed(handle.db, ids[2]!, 'boom', NOW);
-      await markBuildRunning(handle.db, ids[3]!, NOW);
-      const statuses = (builds: Array<{ id: string; status: string }>) => Object.fromEntries(builds.map((b) => [b.id, b.status]));
-      expect(statuses(await listFinishedBuilds(handle.db, ids))).toEqual({ [ids[0]!]: 'succeeded', [ids[1]!]: 'succeeded', [ids[2]!]: 'failed' });
-      expect(await listFinishedBuilds(handle.db, [ids[0]!, newId()])).toEqual([{ id: ids[0], status: 'succeeded' }]);
-      expect(await listFinishedBuilds(handle.db, [])).toEqual([]);
-      // More ids than one IN list holds.
-      const many = [...ids, ...Array.from({ length: 2500 }, () => newId())];
-      expect(statuses(await listFinishedBuilds(handle.db, many))).toEqual(statuses(await listFinishedBuilds(handle.db, ids)));
-    });
-
-    it('goes with its project', async () => {
-      const projectId = await newProject();
-      const build = await insertBuild(handle.db, { id: newId(), projectId, version: 1, now: NOW });
-      await handle.db.deleteFrom('projects').where('id', '=', projectId).execute();
-      expect(await findBuildById(handle.db, build.id)).toBeNull();
-    });
+    const again = await insertBuild(handle.db, { id: newId(), projectId, version: 1, now: NOW + 5 });
+    expect(again).toEqual(first);
+    const next = await insertBuild(handle.db, { id: newId(), projectId, version: 2, now: NOW + 5 });
+    expect(next.id).not.toBe(first.id);
   });
-}
+
+  it('answers one build to concurrent inserts of the same version', async () => {
+    const projectId = await newProject();
+    const builds = await Promise.all(Array.from({ length: 5 }, () => insertBuild(handle.db, { id: newId(), projectId, version: 7, now: NOW })));
+    expect(new Set(builds.map((b) => b.id)).size).toBe(1);
+  });
+
+  it('finds builds by id and the latest by version', async () => {
+    const projectId = await newProject();
+    expect(await findLatestBuildForProject(handle.db, projectId)).toBeNull();
+    const v1 = await insertBuild(handle.db, { id: newId(), projectId, version: 1, now: NOW + 10 });
+    const v3 = await insertBuild(handle.db, { id: newId(), projectId, version: 3, now: NOW });
+    await insertBuild(handle.db, { id: newId(), projectId, version: 2, now: NOW + 20 });
+    expect(await findLatestBuildForProject(handle.db, projectId)).toEqual(v3);
+    expect(await findBuildById(handle.db, v1.id)).toEqual(v1);
+    expect(await findBuildById(handle.db, newId())).toBeNull();
+  });
+
+  it('runs a build to success, counting attempts', async () => {
+    const projectId = await newProject();
+    const build = await insertBuild(handle.db, { id: newId(), projectId, version: 1, now: NOW });
+
+    expect(await markBuildRunning(handle.db, build.id, NOW + 1)).toBe(1);
+    expect(await findBuildById(handle.db, build.id)).toMatchObject({ status: 'running', attempts: 1, started_at: NOW + 1 });
+    await updateBuildProgress(handle.db, build.id, 42.6, 'thumbnails');
+    expect(await findBuildById(handle.db, build.id)).toMatchObject({ progress: 43, stage: 'thumbnails' });
+    await markBuildFailed(handle.db, build.id, 'sharp crashed', NOW + 2);
+    expect(await findBuildById(handle.db, build.id)).toMatchObject({ status: 'failed', error: 'sharp crashed', finished_at: NOW + 2 });
+
+    expect(await markBuildRunning(handle.db, build.id, NOW + 3)).toBe(2);
+    expect(await findBuildById(handle.db, build.id)).toMatchObject({ status: 'running', attempts: 2, error: null, finished_at: null });
+    await markBuildSucceeded(handle.db, build.id, NOW + 4);
+    expect(await findBuildById(handle.db, build.id)).toMatchObject({ status: 'succeeded', progress: 100, error: null, finished_at: NOW + 4, attempts: 2 });
+    await expect(markBuildRunning(handle.db, newId(), NOW)).rejects.toThrow(/not found/);
+  });
+
+  it('bounds progress and error text', async () => {
+    const projectId = await newProject();
+    const build = await insertBuild(handle.db, { id: newId(), projectId, version: 1, now: NOW });
+    await updateBuildProgress(handle.db, build.id, 140, 'over');
+    expect((await findBuildById(handle.db, build.id))?.progress).toBe(100);
+    await markBuildFailed(handle.db, build.id, 'x'.repeat(10_000), NOW);
+    expect((await findBuildById(handle.db, build.id))?.error).toHaveLength(4000);
+  });
+
+  it('finds unfinished builds of projects not deleted', async () => {
+    const projectId = await newProject();
+    const queued = await insertBuild(handle.db, { id: newId(), projectId, version: 1, now: NOW });
+    const running = await insertBuild(handle.db, { id: newId(), projectId, version: 2, now: NOW + 1 });
+    const done = await insertBuild(handle.db, { id: newId(), projectId, version: 3, now: NOW + 2 });
+    await markBuildRunning(handle.db, running.id, NOW + 3);
+    await markBuildSucceeded(handle.db, done.id, NOW + 4);
+    const deletedProject = makeProjectRow({ deleted_at: NOW });
+    await insertProject(handle.db, deletedProject);
+    await insertBuild(handle.db, { id: newId(), projectId: deletedProject.id, version: 1, now: NOW });
+
+    const unfinished = (await findUnfinishedBuilds(handle.db)).filter((b) => b.project_id === projectId || b.project_id === deletedProject.id);
+    expect(unfinished.map((b) => [b.id, b.status])).toEqual([
+      [queued.id, 'queued'],
+      [running.id, 'running'],
+    ]);
+  });
+
+  it('counts succeeded and failed builds among the given ids', async () => {
+    const projectId = await newProject();
+    const ids: string[] = [];
+    for (let version = 1; version <= 5; version++) ids.push((await insertBuild(handle.db, { id: newId(), projectId, version, now: NOW })).id);
+    await markBuildSucceeded(handle.db, ids[0]!, NOW);
+    await markBuildSucceeded(handle.db, ids[1]!, NOW);
+    await markBuildFailed(handle.db, ids[2]!, 'boom', NOW);
+    await markBuildRunning(handle.db, ids[3]!, NOW);
+    const statuses = (builds: Array<{ id: string; status: string }>) => Object.fromEntries(builds.map((b) => [b.id, b.status]));
+    expect(statuses(await listFinishedBuilds(handle.db, ids))).toEqual({ [ids[0]!]: 'succeeded', [ids[1]!]: 'succeeded', [ids[2]!]: 'failed' });
+    expect(await listFinishedBuilds(handle.db, [ids[0]!, newId()])).toEqual([{ id: ids[0], status: 'succeeded' }]);
+    expect(await listFinishedBuilds(handle.db, [])).toEqual([]);
+    // More ids than one IN list holds.
+    const many = [...ids, ...Array.from({ length: 2500 }, () => newId())];
+    expect(statuses(await listFinishedBuilds(handle.db, many))).toEqual(statuses(await listFinishedBuilds(handle.db, ids)));
+  });
+
+  it('goes with its project', async () => {
+    const projectId = await newProject();
+    const build = await insertBuild(handle.db, { id: newId(), projectId, version: 1, now: NOW });
+    await handle.db.deleteFrom('projects').where('id', '=', projectId).execute();
+    expect(await findBuildById(handle.db, build.id)).toBeNull();
+  });
+});

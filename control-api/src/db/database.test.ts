@@ -6,14 +6,13 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestDatabase,
+  describeEachDialect,
   isDialectAvailable,
   makeFileRow,
   makeProjectRow,
   makeUploadFileRow,
   makeUploadSessionRow,
-  TEST_DIALECTS,
   TEST_POSTGRES_URL,
-  type TTestDatabase,
 } from '@dropsite/testkit/control-api/test-database';
 import { createDatabase, isUniqueViolation, migrateToLatest, rollbackAllMigrations, type TDatabaseHandle } from './database.ts';
 import { newId } from './ids.ts';
@@ -57,7 +56,7 @@ const ALL_TABLES = [
 
 const NOW = 1_763_800_000_000;
 
-async function listTables(handle: TDatabaseHandle): Promise<string[]> {
+async function listTables(handle: Pick<TDatabaseHandle, 'db' | 'dialect'>): Promise<string[]> {
   const query =
     handle.dialect === 'sqlite'
       ? sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`
@@ -131,238 +130,226 @@ describe('createDatabase (sqlite)', () => {
   });
 });
 
-for (const dialect of TEST_DIALECTS) {
-  const available = await isDialectAvailable(dialect);
+await describeEachDialect('schema', (handle, dialect) => {
+  it('migrates to every table', async () => {
+    expect(handle.dialect).toBe(dialect);
+    expect(await listTables(handle)).toEqual(ALL_TABLES);
+  });
 
-  describe.skipIf(!available)(`schema (${dialect})`, () => {
-    let handle: TTestDatabase;
-    beforeAll(async () => {
-      handle = await createTestDatabase(dialect);
-    });
-    afterAll(async () => {
-      await handle?.cleanup();
-    });
-
-    it('migrates to every table', async () => {
-      expect(handle.dialect).toBe(dialect);
-      expect(await listTables(handle)).toEqual(ALL_TABLES);
-    });
-
-    it('allows one favourite and one approval per file and visitor', async () => {
-      const project = makeProjectRow();
-      const file = makeFileRow(project.id, 0);
-      await handle.db.insertInto('projects').values(project).execute();
-      await handle.db.insertInto('files').values(file).execute();
-      const favourite = { project_id: project.id, file_id: file.id, visitor_id: 'visitor-1', user_name: 'Ann', created_at: NOW };
-      await handle.db
+  it('allows one favourite and one approval per file and visitor', async () => {
+    const project = makeProjectRow();
+    const file = makeFileRow(project.id, 0);
+    await handle.db.insertInto('projects').values(project).execute();
+    await handle.db.insertInto('files').values(file).execute();
+    const favourite = { project_id: project.id, file_id: file.id, visitor_id: 'visitor-1', user_name: 'Ann', created_at: NOW };
+    await handle.db
+      .insertInto('favorites')
+      .values({ id: newId(), ...favourite })
+      .execute();
+    const error = await rejection(
+      handle.db
         .insertInto('favorites')
         .values({ id: newId(), ...favourite })
-        .execute();
-      const error = await rejection(
-        handle.db
-          .insertInto('favorites')
-          .values({ id: newId(), ...favourite })
-          .execute(),
-      );
-      expect(isUniqueViolation(error)).toBe(true);
-      // Another visitor may still favourite the same file.
-      await handle.db
-        .insertInto('favorites')
-        .values({ id: newId(), ...favourite, visitor_id: 'visitor-2' })
-        .execute();
+        .execute(),
+    );
+    expect(isUniqueViolation(error)).toBe(true);
+    // Another visitor may still favourite the same file.
+    await handle.db
+      .insertInto('favorites')
+      .values({ id: newId(), ...favourite, visitor_id: 'visitor-2' })
+      .execute();
 
-      const approval = { ...favourite, status: 'approved' as const, updated_at: NOW };
-      await handle.db
-        .insertInto('approvals')
-        .values({ id: newId(), ...approval })
-        .execute();
-      expect(
-        isUniqueViolation(
-          await rejection(
-            handle.db
-              .insertInto('approvals')
-              .values({ id: newId(), ...approval })
-              .execute(),
-          ),
+    const approval = { ...favourite, status: 'approved' as const, updated_at: NOW };
+    await handle.db
+      .insertInto('approvals')
+      .values({ id: newId(), ...approval })
+      .execute();
+    expect(
+      isUniqueViolation(
+        await rejection(
+          handle.db
+            .insertInto('approvals')
+            .values({ id: newId(), ...approval })
+            .execute(),
         ),
-      ).toBe(true);
-    });
-
-    it('keeps slugs, creator emails, idempotency keys and build versions unique', async () => {
-      const project = makeProjectRow();
-      await handle.db.insertInto('projects').values(project).execute();
-      expect(
-        isUniqueViolation(
-          await rejection(
-            handle.db
-              .insertInto('projects')
-              .values(makeProjectRow({ slug: project.slug }))
-              .execute(),
-          ),
-        ),
-      ).toBe(true);
-
-      const creator = { email: `${newId()}@example.com`, name: 'C', avatar_url: '', external_user_id: null, password_hash: null, created_at: NOW, updated_at: NOW };
-      await handle.db
-        .insertInto('creators')
-        .values({ id: newId(), ...creator })
-        .execute();
-      expect(
-        isUniqueViolation(
-          await rejection(
-            handle.db
-              .insertInto('creators')
-              .values({ id: newId(), ...creator })
-              .execute(),
-          ),
-        ),
-      ).toBe(true);
-      // Creators without an external id do not collide with each other.
-      await handle.db
-        .insertInto('creators')
-        .values({ id: newId(), ...creator, email: `${newId()}@example.com` })
-        .execute();
-
-      const session = {
-        project_id: newId(),
-        protocol: 'chunked' as const,
-        status: 'open' as const,
-        idempotency_key: newId(),
-        anonymous_session_id: null,
-        form: '{}',
-        created_at: NOW,
-        expires_at: NOW,
-        completed_at: null,
-      };
-      await handle.db
-        .insertInto('upload_sessions')
-        .values({ id: newId(), ...session })
-        .execute();
-      expect(
-        isUniqueViolation(
-          await rejection(
-            handle.db
-              .insertInto('upload_sessions')
-              .values({ id: newId(), ...session })
-              .execute(),
-          ),
-        ),
-      ).toBe(true);
-
-      const build = {
-        project_id: project.id,
-        version: 1,
-        status: 'queued' as const,
-        progress: 0,
-        stage: 'queued',
-        error: null,
-        attempts: 0,
-        created_at: NOW,
-        started_at: null,
-        finished_at: null,
-      };
-      await handle.db
-        .insertInto('builds')
-        .values({ id: newId(), ...build })
-        .execute();
-      expect(
-        isUniqueViolation(
-          await rejection(
-            handle.db
-              .insertInto('builds')
-              .values({ id: newId(), ...build })
-              .execute(),
-          ),
-        ),
-      ).toBe(true);
-    });
-
-    it('rejects a redelivered Stripe event id', async () => {
-      const event = { id: `evt_${newId()}`, type: 'invoice.paid', created_at: NOW, processed_at: NOW };
-      await handle.db.insertInto('billing_events').values(event).execute();
-      expect(isUniqueViolation(await rejection(handle.db.insertInto('billing_events').values(event).execute()))).toBe(true);
-    });
-
-    it('cascades a project delete to its files, favourites and builds', async () => {
-      const project = makeProjectRow();
-      const files = [makeFileRow(project.id, 0), makeFileRow(project.id, 1)];
-      await handle.db.insertInto('projects').values(project).execute();
-      await handle.db.insertInto('files').values(files).execute();
-      await handle.db.insertInto('favorites').values({ id: newId(), project_id: project.id, file_id: files[0]!.id, visitor_id: 'v', user_name: '', created_at: NOW }).execute();
-
-      await handle.db.deleteFrom('projects').where('id', '=', project.id).execute();
-
-      const remainingFiles = await handle.db.selectFrom('files').select('id').where('project_id', '=', project.id).execute();
-      const remainingFavourites = await handle.db.selectFrom('favorites').select('id').where('project_id', '=', project.id).execute();
-      expect(remainingFiles).toEqual([]);
-      expect(remainingFavourites).toEqual([]);
-    });
-
-    it('rejects a file of a project that does not exist', async () => {
-      await expect(handle.db.insertInto('files').values(makeFileRow(newId(), 0)).execute()).rejects.toThrow();
-    });
-
-    it('cascades upload sessions to their files and chunks', async () => {
-      const sessionId = newId();
-      const fileId = newId();
-      await handle.db
-        .insertInto('upload_sessions')
-        .values(makeUploadSessionRow({ id: sessionId, expires_at: NOW }))
-        .execute();
-      await handle.db
-        .insertInto('upload_files')
-        .values(makeUploadFileRow(sessionId, 0, { id: fileId, size: 10, chunk_size: 5, total_chunks: 2 }))
-        .execute();
-      const chunk = { file_id: fileId, size: 5, sha256: 'x', storage_key: 'k', etag: null, created_at: NOW };
-      await handle.db
-        .insertInto('upload_chunks')
-        .values([
-          { ...chunk, chunk_index: 0 },
-          { ...chunk, chunk_index: 1 },
-        ])
-        .execute();
-      expect(
-        isUniqueViolation(
-          await rejection(
-            handle.db
-              .insertInto('upload_chunks')
-              .values({ ...chunk, chunk_index: 1 })
-              .execute(),
-          ),
-        ),
-      ).toBe(true);
-
-      await handle.db.deleteFrom('upload_sessions').where('id', '=', sessionId).execute();
-      expect(await handle.db.selectFrom('upload_chunks').select('chunk_index').where('file_id', '=', fileId).execute()).toEqual([]);
-    });
-
-    it('answers epoch-ms bigints and counts as numbers', async () => {
-      const big = 4_102_444_800_000; // 2100-01-01, beyond 32 bits
-      const project = makeProjectRow({ created_at: big, expires_at: big + 1 });
-      await handle.db.insertInto('projects').values(project).execute();
-      const row = await handle.db.selectFrom('projects').select(['created_at', 'expires_at', 'version']).where('id', '=', project.id).executeTakeFirstOrThrow();
-      expect(row).toEqual({ created_at: big, expires_at: big + 1, version: 1 });
-      const { count } = await handle.db
-        .selectFrom('projects')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('id', '=', project.id)
-        .executeTakeFirstOrThrow();
-      expect(count).toBe(1);
-    });
-
-    it('rolls back to no tables, and migrates up again', async () => {
-      const scratch = await createTestDatabase(dialect);
-      try {
-        await rollbackAllMigrations(scratch.db);
-        expect(await listTables(scratch)).toEqual([]);
-        await migrateToLatest(scratch.db);
-        expect(await listTables(scratch)).toEqual(ALL_TABLES);
-      } finally {
-        await scratch.cleanup();
-      }
-    });
+      ),
+    ).toBe(true);
   });
-}
+
+  it('keeps slugs, creator emails, idempotency keys and build versions unique', async () => {
+    const project = makeProjectRow();
+    await handle.db.insertInto('projects').values(project).execute();
+    expect(
+      isUniqueViolation(
+        await rejection(
+          handle.db
+            .insertInto('projects')
+            .values(makeProjectRow({ slug: project.slug }))
+            .execute(),
+        ),
+      ),
+    ).toBe(true);
+
+    const creator = { email: `${newId()}@example.com`, name: 'C', avatar_url: '', external_user_id: null, password_hash: null, created_at: NOW, updated_at: NOW };
+    await handle.db
+      .insertInto('creators')
+      .values({ id: newId(), ...creator })
+      .execute();
+    expect(
+      isUniqueViolation(
+        await rejection(
+          handle.db
+            .insertInto('creators')
+            .values({ id: newId(), ...creator })
+            .execute(),
+        ),
+      ),
+    ).toBe(true);
+    // Creators without an external id do not collide with each other.
+    await handle.db
+      .insertInto('creators')
+      .values({ id: newId(), ...creator, email: `${newId()}@example.com` })
+      .execute();
+
+    const session = {
+      project_id: newId(),
+      protocol: 'chunked' as const,
+      status: 'open' as const,
+      idempotency_key: newId(),
+      anonymous_session_id: null,
+      form: '{}',
+      created_at: NOW,
+      expires_at: NOW,
+      completed_at: null,
+    };
+    await handle.db
+      .insertInto('upload_sessions')
+      .values({ id: newId(), ...session })
+      .execute();
+    expect(
+      isUniqueViolation(
+        await rejection(
+          handle.db
+            .insertInto('upload_sessions')
+            .values({ id: newId(), ...session })
+            .execute(),
+        ),
+      ),
+    ).toBe(true);
+
+    const build = {
+      project_id: project.id,
+      version: 1,
+      status: 'queued' as const,
+      progress: 0,
+      stage: 'queued',
+      error: null,
+      attempts: 0,
+      created_at: NOW,
+      started_at: null,
+      finished_at: null,
+    };
+    await handle.db
+      .insertInto('builds')
+      .values({ id: newId(), ...build })
+      .execute();
+    expect(
+      isUniqueViolation(
+        await rejection(
+          handle.db
+            .insertInto('builds')
+            .values({ id: newId(), ...build })
+            .execute(),
+        ),
+      ),
+    ).toBe(true);
+  });
+
+  it('rejects a redelivered Stripe event id', async () => {
+    const event = { id: `evt_${newId()}`, type: 'invoice.paid', created_at: NOW, processed_at: NOW };
+    await handle.db.insertInto('billing_events').values(event).execute();
+    expect(isUniqueViolation(await rejection(handle.db.insertInto('billing_events').values(event).execute()))).toBe(true);
+  });
+
+  it('cascades a project delete to its files, favourites and builds', async () => {
+    const project = makeProjectRow();
+    const files = [makeFileRow(project.id, 0), makeFileRow(project.id, 1)];
+    await handle.db.insertInto('projects').values(project).execute();
+    await handle.db.insertInto('files').values(files).execute();
+    await handle.db.insertInto('favorites').values({ id: newId(), project_id: project.id, file_id: files[0]!.id, visitor_id: 'v', user_name: '', created_at: NOW }).execute();
+
+    await handle.db.deleteFrom('projects').where('id', '=', project.id).execute();
+
+    const remainingFiles = await handle.db.selectFrom('files').select('id').where('project_id', '=', project.id).execute();
+    const remainingFavourites = await handle.db.selectFrom('favorites').select('id').where('project_id', '=', project.id).execute();
+    expect(remainingFiles).toEqual([]);
+    expect(remainingFavourites).toEqual([]);
+  });
+
+  it('rejects a file of a project that does not exist', async () => {
+    await expect(handle.db.insertInto('files').values(makeFileRow(newId(), 0)).execute()).rejects.toThrow();
+  });
+
+  it('cascades upload sessions to their files and chunks', async () => {
+    const sessionId = newId();
+    const fileId = newId();
+    await handle.db
+      .insertInto('upload_sessions')
+      .values(makeUploadSessionRow({ id: sessionId, expires_at: NOW }))
+      .execute();
+    await handle.db
+      .insertInto('upload_files')
+      .values(makeUploadFileRow(sessionId, 0, { id: fileId, size: 10, chunk_size: 5, total_chunks: 2 }))
+      .execute();
+    const chunk = { file_id: fileId, size: 5, sha256: 'x', storage_key: 'k', etag: null, created_at: NOW };
+    await handle.db
+      .insertInto('upload_chunks')
+      .values([
+        { ...chunk, chunk_index: 0 },
+        { ...chunk, chunk_index: 1 },
+      ])
+      .execute();
+    expect(
+      isUniqueViolation(
+        await rejection(
+          handle.db
+            .insertInto('upload_chunks')
+            .values({ ...chunk, chunk_index: 1 })
+            .execute(),
+        ),
+      ),
+    ).toBe(true);
+
+    await handle.db.deleteFrom('upload_sessions').where('id', '=', sessionId).execute();
+    expect(await handle.db.selectFrom('upload_chunks').select('chunk_index').where('file_id', '=', fileId).execute()).toEqual([]);
+  });
+
+  it('answers epoch-ms bigints and counts as numbers', async () => {
+    const big = 4_102_444_800_000; // 2100-01-01, beyond 32 bits
+    const project = makeProjectRow({ created_at: big, expires_at: big + 1 });
+    await handle.db.insertInto('projects').values(project).execute();
+    const row = await handle.db.selectFrom('projects').select(['created_at', 'expires_at', 'version']).where('id', '=', project.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ created_at: big, expires_at: big + 1, version: 1 });
+    const { count } = await handle.db
+      .selectFrom('projects')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('id', '=', project.id)
+      .executeTakeFirstOrThrow();
+    expect(count).toBe(1);
+  });
+
+  it('rolls back to no tables, and migrates up again', async () => {
+    const scratch = await createTestDatabase(dialect);
+    try {
+      await rollbackAllMigrations(scratch.db);
+      expect(await listTables(scratch)).toEqual([]);
+      await migrateToLatest(scratch.db);
+      expect(await listTables(scratch)).toEqual(ALL_TABLES);
+    } finally {
+      await scratch.cleanup();
+    }
+  });
+});
 
 const postgresAvailable = await isDialectAvailable('postgres');
 

@@ -163,31 +163,38 @@ export function createDownloadRoutes(deps: TDownloadsDeps): Router {
     entryRefusalAsPage,
   );
 
-  router.get('/:slug/og.png', async (req, res, next) => {
-    const slug = req.params.slug;
-    if (!isSiteSlug(slug)) {
-      next();
-      return;
-    }
+  /**
+   * A picture stored for a site (its link picture, a demo's card picture), served inline once the
+   * site may be downloaded; its ETag names the kind of picture and the stored version.
+   */
+  async function sendSitePicture(req: Request, res: Response, slug: string, picture: { key: string; contentType: string; fileName: string; etagPrefix: string }): Promise<void> {
     setFileSecurityHeaders(res);
     const project = await openDownloadableSite(deps, principalOf(res), slug);
-    const key = siteOgImageKey(slug);
-    const head = await deps.storage.head(key);
+    const head = await deps.storage.head(picture.key);
     if (!head) throw new AppError('not_found', 'Not found');
     await sendStoredObject(
       req,
       res,
       deps.storage,
       {
-        key,
-        contentType: 'image/png',
-        disposition: contentDisposition('inline', 'og.png'),
-        etag: `"og-${head.modifiedAt.toString(36)}-${head.size.toString(36)}"`,
+        key: picture.key,
+        contentType: picture.contentType,
+        disposition: contentDisposition('inline', picture.fileName),
+        etag: `"${picture.etagPrefix}-${head.modifiedAt.toString(36)}-${head.size.toString(36)}"`,
         // The same URL gets a new picture when the site changes, and refuses it once the site is locked or gone.
         cacheControl: fileCacheControl(project),
       },
       deps.caches.storedObjects,
     );
+  }
+
+  router.get('/:slug/og.png', async (req, res, next) => {
+    const slug = req.params.slug;
+    if (!isSiteSlug(slug)) {
+      next();
+      return;
+    }
+    await sendSitePicture(req, res, slug, { key: siteOgImageKey(slug), contentType: 'image/png', fileName: 'og.png', etagPrefix: 'og' });
   });
 
   // The template gallery's and the landing page's pictures (scripts/src/demo/previews.ts). Made again
@@ -199,24 +206,12 @@ export function createDownloadRoutes(deps: TDownloadsDeps): Router {
       next();
       return;
     }
-    setFileSecurityHeaders(res);
-    const project = await openDownloadableSite(deps, principalOf(res), slug);
-    const key = sitePreviewImageKey(slug, preview.width, preview.format);
-    const head = await deps.storage.head(key);
-    if (!head) throw new AppError('not_found', 'Not found');
-    await sendStoredObject(
-      req,
-      res,
-      deps.storage,
-      {
-        key,
-        contentType: DEMO_PREVIEW_CONTENT_TYPES[preview.format],
-        disposition: contentDisposition('inline', picture),
-        etag: `"preview-${head.modifiedAt.toString(36)}-${head.size.toString(36)}"`,
-        cacheControl: fileCacheControl(project),
-      },
-      deps.caches.storedObjects,
-    );
+    await sendSitePicture(req, res, slug, {
+      key: sitePreviewImageKey(slug, preview.width, preview.format),
+      contentType: DEMO_PREVIEW_CONTENT_TYPES[preview.format],
+      fileName: picture,
+      etagPrefix: 'preview',
+    });
   });
 
   return router;

@@ -73,7 +73,8 @@ const projectAndFileQuery = compiledQuery((db: TDb, projectId: string, fileId: s
 
 // ---- favourites
 
-export interface TNewFavorite {
+/** A visitor's mark on a file (a favourite, an approval): who, on what, when. */
+interface TVisitorMark {
   id: string;
   projectId: string;
   fileId: string;
@@ -83,6 +84,8 @@ export interface TNewFavorite {
   userEmail?: string | null;
   now: number;
 }
+
+export type TNewFavorite = TVisitorMark;
 
 const insertFavoriteQuery = compiledQuery(
   (db: TDb, id: string, projectId: string, fileId: string, visitorId: string, userName: string, userEmail: string | null, createdAt: number) =>
@@ -259,15 +262,8 @@ export async function listVisitorFavorites(db: TDb, projectId: string, visitorId
 
 // ---- approvals
 
-export interface TApprovalWrite {
-  id: string;
-  projectId: string;
-  fileId: string;
-  visitorId: string;
-  userName: string;
-  userEmail?: string | null;
+export interface TApprovalWrite extends TVisitorMark {
   status: TApprovalStatus;
-  now: number;
 }
 
 /**

@@ -22,6 +22,30 @@ function getRaw(url: string, headers: Record<string, string> = {}, method = 'GET
   });
 }
 
+/** The dashboard's routes served over HTTP from a build folder holding `files` (path → content), then the 404 page. */
+async function serveDashboardBuild(files: Record<string, string | Buffer>) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-dashboard-'));
+  for (const [name, content] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+    await writeFile(path.join(dir, name), content);
+  }
+  const app = express();
+  const dashboard = createDashboardRoutes({ dashboardDir: dir, csp: "default-src 'self'", publicUrl: 'https://drop.example' });
+  app.use(dashboard.router);
+  app.use((_req, res) => dashboard.sendNotFound(res));
+  const server = await new Promise<ReturnType<express.Express['listen']>>((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const address = server.address();
+  return {
+    url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
+    async close() {
+      await new Promise((resolve) => server.close(resolve));
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 describe('dashboard app paths', () => {
   it('knows the account pages, the dashboard, its project pages and billing', () => {
     for (const p of [
@@ -54,33 +78,21 @@ describe('dashboard app paths', () => {
   });
 
   describe('served', () => {
-    let dir = '';
-    let server: ReturnType<express.Express['listen']>;
+    let served: Awaited<ReturnType<typeof serveDashboardBuild>>;
     let url = '';
 
     beforeAll(async () => {
-      dir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-dashboard-'));
-      await writeFile(path.join(dir, 'index.html'), '<!doctype html><div id="root"></div>');
-      await mkdir(path.join(dir, 'assets'), { recursive: true });
-      await writeFile(path.join(dir, 'assets', 'app-Ab12.js'), BUNDLE);
-      await writeFile(path.join(dir, 'assets', 'app-Ab12.js.br'), brotliCompressSync(BUNDLE));
-      await writeFile(path.join(dir, 'assets', 'app-Ab12.js.gz'), gzipSync(BUNDLE));
-      await writeFile(path.join(dir, 'assets', 'logo-Cd34.png'), Buffer.alloc(300, 7));
-      await writeFile(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-      const app = express();
-      const dashboard = createDashboardRoutes({ dashboardDir: dir, csp: "default-src 'self'", publicUrl: 'https://drop.example' });
-      app.use(dashboard.router);
-      app.use((_req, res) => dashboard.sendNotFound(res));
-      await new Promise<void>((resolve) => {
-        server = app.listen(0, '127.0.0.1', () => resolve());
+      served = await serveDashboardBuild({
+        'index.html': '<!doctype html><div id="root"></div>',
+        'assets/app-Ab12.js': BUNDLE,
+        'assets/app-Ab12.js.br': brotliCompressSync(BUNDLE),
+        'assets/app-Ab12.js.gz': gzipSync(BUNDLE),
+        'assets/logo-Cd34.png': Buffer.alloc(300, 7),
+        'favicon.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
       });
-      const address = server.address();
-      url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      url = served.url;
     });
-    afterAll(async () => {
-      await new Promise((resolve) => server.close(resolve));
-      await rm(dir, { recursive: true, force: true });
-    });
+    afterAll(() => served.close());
 
     it('serves the hashed bundles as their build compressed them: variant by Accept-Encoding, ETag, 304, HEAD and ranges', async () => {
       const asset = `${url}/assets/app-Ab12.js`;
@@ -145,36 +157,24 @@ describe('dashboard app paths', () => {
   });
 
   describe('prerendered public pages', () => {
-    let dir = '';
-    let server: ReturnType<express.Express['listen']>;
+    let served: Awaited<ReturnType<typeof serveDashboardBuild>>;
     let url = '';
 
     beforeAll(async () => {
-      dir = await mkdtemp(path.join(os.tmpdir(), 'dropsite-dashboard-'));
-      await mkdir(path.join(dir, 'pages'));
-      await writeFile(path.join(dir, 'index.html'), '<!doctype html><div id="root"><h1>Landing</h1></div>');
-      await writeFile(path.join(dir, 'app.html'), '<!doctype html><div id="root"></div>');
-      await writeFile(path.join(dir, 'sign-in.html'), '<!doctype html><div id="root" data-shell="sign-in"><h1>Welcome back</h1></div>');
-      await writeFile(path.join(dir, 'pages/index.json'), JSON.stringify({ '/faq': 'faq.html', '/blog/agency-delivery': 'blog--agency-delivery.html', '/404': '404.html' }));
-      await writeFile(path.join(dir, 'pages/faq.html'), '<link rel="canonical" href="%PUBLIC_URL%/faq" /><h1>FAQ</h1>');
-      await writeFile(path.join(dir, 'pages/blog--agency-delivery.html'), '<h1>Agency delivery</h1>');
-      await writeFile(path.join(dir, 'pages/404.html'), '<h1>Page not found</h1>');
-      await writeFile(path.join(dir, 'sitemap.xml'), '<urlset><url><loc>%PUBLIC_URL%/faq</loc></url></urlset>');
-      await writeFile(path.join(dir, 'robots.txt'), 'Sitemap: %PUBLIC_URL%/sitemap.xml');
-      const app = express();
-      const dashboard = createDashboardRoutes({ dashboardDir: dir, csp: "default-src 'self'", publicUrl: 'https://drop.example' });
-      app.use(dashboard.router);
-      app.use((_req, res) => dashboard.sendNotFound(res));
-      await new Promise<void>((resolve) => {
-        server = app.listen(0, '127.0.0.1', () => resolve());
+      served = await serveDashboardBuild({
+        'index.html': '<!doctype html><div id="root"><h1>Landing</h1></div>',
+        'app.html': '<!doctype html><div id="root"></div>',
+        'sign-in.html': '<!doctype html><div id="root" data-shell="sign-in"><h1>Welcome back</h1></div>',
+        'pages/index.json': JSON.stringify({ '/faq': 'faq.html', '/blog/agency-delivery': 'blog--agency-delivery.html', '/404': '404.html' }),
+        'pages/faq.html': '<link rel="canonical" href="%PUBLIC_URL%/faq" /><h1>FAQ</h1>',
+        'pages/blog--agency-delivery.html': '<h1>Agency delivery</h1>',
+        'pages/404.html': '<h1>Page not found</h1>',
+        'sitemap.xml': '<urlset><url><loc>%PUBLIC_URL%/faq</loc></url></urlset>',
+        'robots.txt': 'Sitemap: %PUBLIC_URL%/sitemap.xml',
       });
-      const address = server.address();
-      url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      url = served.url;
     });
-    afterAll(async () => {
-      await new Promise((resolve) => server.close(resolve));
-      await rm(dir, { recursive: true, force: true });
-    });
+    afterAll(() => served.close());
 
     it('answers each page with its own HTML, the public origin filled in', async () => {
       const faq = await fetch(`${url}/faq/`);

@@ -1,5 +1,5 @@
 /** Notification addresses and their confirmation state: the only module that queries those rows. */
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, EmailAddressesTable } from '../db/tables.ts';
 
 type TDb = Kysely<Database> | Transaction<Database>;
@@ -25,24 +25,31 @@ export async function findEmailAddressByTokenHash(db: TDb, tokenHash: string): P
   return (await db.selectFrom('email_addresses').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst()) ?? null;
 }
 
+type TNewAddress = { id: string; email: string; ownerKey: string; now: number };
+
+/** A new address of an owner: pending (a confirmation asked for now) or confirmed now. */
+function newAddressRow(row: TNewAddress, status: 'pending' | 'confirmed'): Insertable<EmailAddressesTable> {
+  return {
+    id: row.id,
+    email: row.email,
+    owner_key: row.ownerKey,
+    status,
+    token_hash: null,
+    token_expires_at: null,
+    confirm_requested_at: status === 'pending' ? row.now : null,
+    confirm_sent_at: null,
+    confirmed_at: status === 'confirmed' ? row.now : null,
+    unsubscribed_at: null,
+    created_at: row.now,
+    updated_at: row.now,
+  };
+}
+
 /** Adds a pending address owing a confirmation; an address already known is left as it is. */
-export async function insertPendingEmailAddress(db: TDb, row: { id: string; email: string; ownerKey: string; now: number }): Promise<void> {
+export async function insertPendingEmailAddress(db: TDb, row: TNewAddress): Promise<void> {
   await db
     .insertInto('email_addresses')
-    .values({
-      id: row.id,
-      email: row.email,
-      owner_key: row.ownerKey,
-      status: 'pending',
-      token_hash: null,
-      token_expires_at: null,
-      confirm_requested_at: row.now,
-      confirm_sent_at: null,
-      confirmed_at: null,
-      unsubscribed_at: null,
-      created_at: row.now,
-      updated_at: row.now,
-    })
+    .values(newAddressRow(row, 'pending'))
     .onConflict((oc) => oc.columns(['email', 'owner_key']).doNothing())
     .execute();
 }
@@ -213,23 +220,10 @@ export async function deleteEmailAddressesOfOwner(db: TDb, ownerKey: string): Pr
  * confirmed for that owner: a new row is confirmed, a pending one becomes confirmed, an
  * unsubscribed one stays unsubscribed.
  */
-export async function confirmEmailAddressOfOwner(db: TDb, row: { id: string; email: string; ownerKey: string; now: number }): Promise<void> {
+export async function confirmEmailAddressOfOwner(db: TDb, row: TNewAddress): Promise<void> {
   await db
     .insertInto('email_addresses')
-    .values({
-      id: row.id,
-      email: row.email,
-      owner_key: row.ownerKey,
-      status: 'confirmed',
-      token_hash: null,
-      token_expires_at: null,
-      confirm_requested_at: null,
-      confirm_sent_at: null,
-      confirmed_at: row.now,
-      unsubscribed_at: null,
-      created_at: row.now,
-      updated_at: row.now,
-    })
+    .values(newAddressRow(row, 'confirmed'))
     .onConflict((oc) =>
       oc
         .columns(['email', 'owner_key'])

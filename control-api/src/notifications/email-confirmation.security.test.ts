@@ -8,7 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.ts';
-import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { createFakeClock, testAppForSuite } from '@dropsite/testkit/control-api/test-app';
 import { buildUploadForm, makeJpeg, postUpload } from '@dropsite/testkit/control-api/fixtures';
 import { createBrowser } from '@dropsite/testkit/control-api/site-fixtures';
 import { dispatchDueNotifications } from './notifications.service.ts';
@@ -20,24 +20,23 @@ const MAX_RECIPIENTS_PER_DAY = 8;
 
 describe('notification email needs a confirmed address', () => {
   const clock = createFakeClock();
-  let app: TTestApp;
   let smtp: TSmtpTestServer;
 
   beforeAll(async () => {
     smtp = await startSmtpTestServer();
-    app = await startTestApp({
-      clock,
-      startWorker: false,
-      config: {
-        notifications: { ...DEFAULTS.notifications, smtpUrl: smtp.url, smtpFrom: 'Dropsite <notify@dropsite.test>', batchSeconds: 60, maxRecipientsPerDay: MAX_RECIPIENTS_PER_DAY },
-        rateLimits: { ...DEFAULTS.rateLimits, writesPerMinute: 10_000, siteWritesPerMinute: 10_000, readsPerMinute: 10_000 },
-      },
-    });
   });
   afterAll(async () => {
-    await app?.close();
     await smtp?.close();
   });
+  // Closed before the SMTP server: afterAll hooks run last registered first.
+  const app = testAppForSuite(() => ({
+    clock,
+    startWorker: false,
+    config: {
+      notifications: { ...DEFAULTS.notifications, smtpUrl: smtp.url, smtpFrom: 'Dropsite <notify@dropsite.test>', batchSeconds: 60, maxRecipientsPerDay: MAX_RECIPIENTS_PER_DAY },
+      rateLimits: { ...DEFAULTS.rateLimits, writesPerMinute: 10_000, siteWritesPerMinute: 10_000, readsPerMinute: 10_000 },
+    },
+  }));
 
   const mailTo = (email: string): TReceivedMail[] => smtp.messages.filter((m) => m.to.includes(email));
   const confirmLinkIn = (mail: TReceivedMail): string | undefined => bodyOf(mail.raw).match(/https?:\/\/[^\s"<>]+\/api\/email\/confirm\?token=[A-Za-z0-9_-]+/)?.[0];
@@ -221,14 +220,7 @@ describe('notification email needs a confirmed address', () => {
 
 describe('notification email without SMTP_URL (the outbox)', () => {
   const clock = createFakeClock();
-  let app: TTestApp;
-
-  beforeAll(async () => {
-    app = await startTestApp({ clock, startWorker: false, config: { notifications: { ...DEFAULTS.notifications, smtpUrl: undefined, batchSeconds: 60 } } });
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const app = testAppForSuite({ clock, startWorker: false, config: { notifications: { ...DEFAULTS.notifications, smtpUrl: undefined, batchSeconds: 60 } } });
 
   it('writes only the confirmation for an unconfirmed address, however much activity follows', async () => {
     const form = buildUploadForm([{ name: 'photo.jpg', type: 'image/jpeg', bytes: await makeJpeg(16, 16) }], {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SITE_MANAGEMENT_MESSAGES, type TSiteSettings } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
-import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
+import { createFakeClock, testAppForSuite } from '@dropsite/testkit/control-api/test-app';
 import { createBrowser, seedSite, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
 import { browserSignedInAs, createSignedInCreator, type TTestCreator } from '@dropsite/testkit/control-api/accounts';
 import { putOnPlan } from '@dropsite/testkit/control-api/billing';
@@ -22,24 +22,23 @@ const DEFAULTS = loadConfig({});
 
 describe('notification recipients', () => {
   const clock = createFakeClock();
-  let app: TTestApp;
   let smtp: Awaited<ReturnType<typeof startSmtpTestServer>>;
 
   beforeAll(async () => {
     smtp = await startSmtpTestServer();
-    app = await startTestApp({
-      clock,
-      startWorker: false,
-      config: {
-        notifications: { ...DEFAULTS.notifications, batchSeconds: 60, smtpUrl: smtp.url, smtpFrom: 'Dropsite <notify@dropsite.test>' },
-        rateLimits: { ...DEFAULTS.rateLimits, writesPerMinute: 10_000, siteWritesPerMinute: 10_000, readsPerMinute: 10_000 },
-      },
-    });
   });
   afterAll(async () => {
-    await app.close();
-    await smtp.close();
+    await smtp?.close();
   });
+  // Closed before the SMTP server: afterAll hooks run last registered first.
+  const app = testAppForSuite(() => ({
+    clock,
+    startWorker: false,
+    config: {
+      notifications: { ...DEFAULTS.notifications, batchSeconds: 60, smtpUrl: smtp.url, smtpFrom: 'Dropsite <notify@dropsite.test>' },
+      rateLimits: { ...DEFAULTS.rateLimits, writesPerMinute: 10_000, siteWritesPerMinute: 10_000, readsPerMinute: 10_000 },
+    },
+  }));
 
   /** A site the account owns, on a plan with notifications. */
   async function ownedSite(owner: TTestCreator, settings: Partial<TSiteSettings>): Promise<TSeededSite> {

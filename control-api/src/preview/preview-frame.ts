@@ -37,6 +37,16 @@ const ZFrameQuerySchema = z.object({
   script: z.union([ZScriptHashSchema, z.array(ZScriptHashSchema).max(MAX_SCRIPT_HASHES)]).optional(),
 });
 
+/** The headers of a preview's HTML (the frame, the rendered draft): never stored, never sniffed, under its own policy. */
+export function previewPageHeaders(csp: string): Record<string, string> {
+  return {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': csp,
+  };
+}
+
 export function createPreviewFrameRoutes(): Router {
   const router = Router();
   router.get(PREVIEW_FRAME_PATH, (req, res) => {
@@ -44,13 +54,7 @@ export function createPreviewFrameRoutes(): Router {
     const given = query.script === undefined ? [] : Array.isArray(query.script) ? query.script : [query.script];
     res
       .status(200)
-      .set({
-        'Content-Type': 'text/html; charset=utf-8',
-        'Cache-Control': 'no-store',
-        'X-Content-Type-Options': 'nosniff',
-        'Referrer-Policy': 'no-referrer',
-        'Content-Security-Policy': previewFrameCsp([LOADER_HASH, ...new Set(given)]),
-      })
+      .set({ ...previewPageHeaders(previewFrameCsp([LOADER_HASH, ...new Set(given)])), 'Referrer-Policy': 'no-referrer' })
       .send(FRAME_HTML);
   });
   return router;

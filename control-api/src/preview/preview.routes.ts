@@ -7,7 +7,7 @@ import { AppError } from '../http/app-error.ts';
 import { principalOf } from '../access/principal.ts';
 import { renderPreview } from './preview.service.ts';
 import { siteCsp } from '../sites/site-csp.ts';
-import { createPreviewFrameRoutes } from './preview-frame.ts';
+import { createPreviewFrameRoutes, previewPageHeaders } from './preview-frame.ts';
 
 /** Room for the 500 files a site may hold, with long names; far below anything that strains a render. */
 export const PREVIEW_BODY_LIMIT = '512kb';
@@ -34,12 +34,7 @@ export function createPreviewRoutes(deps: TPreviewDeps, options: { serverEntry?:
     res
       .status(200)
       // The site's policy with the preview's inline script hashes; the wizard's frame asks for the same hashes.
-      .set({
-        'Content-Type': 'text/html; charset=utf-8',
-        'Cache-Control': 'no-store',
-        'X-Content-Type-Options': 'nosniff',
-        'Content-Security-Policy': siteCsp(inlineScriptHashes(html)),
-      })
+      .set(previewPageHeaders(siteCsp(inlineScriptHashes(html))))
       .send(html);
   });
   return router;

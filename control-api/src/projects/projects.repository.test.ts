@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../db/database.ts';
 import { newId } from '../db/ids.ts';
-import { createTestDatabase, isDialectAvailable, makeFileRow, makeProjectRow, TEST_DIALECTS, type TTestDatabase } from '@dropsite/testkit/control-api/test-database';
+import { describeEachDialect, makeFileRow, makeProjectRow } from '@dropsite/testkit/control-api/test-database';
 import {
   bumpProjectVersion,
   createProjectWithFiles,
@@ -33,192 +33,180 @@ describe('parseDerivedMetadata', () => {
   });
 });
 
-for (const dialect of TEST_DIALECTS) {
-  const available = await isDialectAvailable(dialect);
+await describeEachDialect('projects repository', (handle) => {
+  it('finds projects by id and slug, hiding deleted ones unless asked', async () => {
+    const project = makeProjectRow();
+    const deleted = makeProjectRow({ deleted_at: NOW });
+    await insertProject(handle.db, project);
+    await insertProject(handle.db, deleted);
 
-  describe.skipIf(!available)(`projects repository (${dialect})`, () => {
-    let handle: TTestDatabase;
-    beforeAll(async () => {
-      handle = await createTestDatabase(dialect);
-    });
-    afterAll(async () => {
-      await handle?.cleanup();
-    });
+    expect(await findProjectById(handle.db, project.id)).toMatchObject({ id: project.id, slug: project.slug, version: 1 });
+    expect(await findProjectBySlug(handle.db, project.slug)).toMatchObject({ id: project.id });
+    expect(await findProjectById(handle.db, deleted.id)).toBeNull();
+    expect(await findProjectById(handle.db, deleted.id, { includeDeleted: true })).toMatchObject({ id: deleted.id });
+    expect(await findProjectBySlug(handle.db, deleted.slug)).toBeNull();
+    expect(await findProjectById(handle.db, newId())).toBeNull();
 
-    it('finds projects by id and slug, hiding deleted ones unless asked', async () => {
-      const project = makeProjectRow();
-      const deleted = makeProjectRow({ deleted_at: NOW });
-      await insertProject(handle.db, project);
-      await insertProject(handle.db, deleted);
-
-      expect(await findProjectById(handle.db, project.id)).toMatchObject({ id: project.id, slug: project.slug, version: 1 });
-      expect(await findProjectBySlug(handle.db, project.slug)).toMatchObject({ id: project.id });
-      expect(await findProjectById(handle.db, deleted.id)).toBeNull();
-      expect(await findProjectById(handle.db, deleted.id, { includeDeleted: true })).toMatchObject({ id: deleted.id });
-      expect(await findProjectBySlug(handle.db, deleted.slug)).toBeNull();
-      expect(await findProjectById(handle.db, newId())).toBeNull();
-
-      // A deleted project still holds its slug.
-      expect(await isSlugTaken(handle.db, deleted.slug)).toBe(true);
-      expect(await isSlugTaken(handle.db, project.slug)).toBe(true);
-      expect(await isSlugTaken(handle.db, `free-${newId()}`)).toBe(false);
-    });
-
-    it('refuses a second project with the same slug', async () => {
-      const project = makeProjectRow();
-      await insertProject(handle.db, project);
-      const error = await insertProject(handle.db, makeProjectRow({ slug: project.slug })).then(
-        () => null,
-        (e: unknown) => e,
-      );
-      expect(isUniqueViolation(error)).toBe(true);
-    });
-
-    it('lists live project ids, and ids by slug', async () => {
-      const live = makeProjectRow({ created_at: 1 });
-      const expired = makeProjectRow({ created_at: 2, expires_at: NOW - 1 });
-      const deleted = makeProjectRow({ created_at: 3, deleted_at: NOW });
-      for (const p of [live, expired, deleted]) await insertProject(handle.db, p);
-
-      const all = await listProjectIds(handle.db);
-      expect(all).toContain(live.id);
-      expect(all).toContain(expired.id);
-      expect(all).not.toContain(deleted.id);
-      const unexpired = await listProjectIds(handle.db, { now: NOW });
-      expect(unexpired).toContain(live.id);
-      expect(unexpired).not.toContain(expired.id);
-
-      const bySlug = await listProjectIdsBySlug(handle.db, [live.slug, deleted.slug, 'no-such-slug']);
-      expect(bySlug).toEqual([{ id: live.id, slug: live.slug }]);
-      expect(await listProjectIdsBySlug(handle.db, [])).toEqual([]);
-    });
-
-    it('updates a project and sets its status', async () => {
-      const project = makeProjectRow();
-      await insertProject(handle.db, project);
-      expect(await updateProject(handle.db, project.id, { title: 'Renamed', password_version: 2, updated_at: NOW })).toBe(true);
-      expect(await updateProject(handle.db, newId(), { title: 'Nobody' })).toBe(false);
-      await setProjectStatus(handle.db, project.id, 'live', NOW + 1);
-      expect(await findProjectById(handle.db, project.id)).toMatchObject({ title: 'Renamed', password_version: 2, status: 'live', updated_at: NOW + 1 });
-    });
-
-    it('bumps the version atomically under concurrency', async () => {
-      const project = makeProjectRow();
-      await insertProject(handle.db, project);
-      const versions = await Promise.all([bumpProjectVersion(handle.db, project.id, NOW), bumpProjectVersion(handle.db, project.id, NOW)]);
-      expect(versions.sort()).toEqual([2, 3]);
-      expect(await findProjectById(handle.db, project.id)).toMatchObject({ version: 3, updated_at: NOW });
-      await expect(bumpProjectVersion(handle.db, newId(), NOW)).rejects.toThrow(/not found/);
-    });
-
-    it('creates a project with its files in one transaction', async () => {
-      const project = makeProjectRow();
-      const files = [makeFileRow('ignored', 1), makeFileRow('ignored', 0)];
-      await createProjectWithFiles(handle.db, project, files);
-      const listed = await listFilesByProject(handle.db, project.id);
-      expect(listed.map((f) => f.id)).toEqual([files[1]!.id, files[0]!.id]);
-      expect(listed.every((f) => f.project_id === project.id)).toBe(true);
-    });
-
-    it('keeps each file’s group (the folder it was dropped in), also when its bytes are replaced', async () => {
-      const project = makeProjectRow();
-      const black = makeFileRow(project.id, 0, { group_name: 'Black' });
-      const loose = makeFileRow(project.id, 1);
-      await createProjectWithFiles(handle.db, project, [black, loose]);
-      expect((await listFilesByProject(handle.db, project.id)).map((f) => f.group_name)).toEqual(['Black', null]);
-
-      const replaced = await replaceFileBytes(handle.db, black, {
-        name: 'black-v2.jpg',
-        type: 'image/jpeg',
-        size: 12,
-        storageKey: `uploads/${project.id}/v2`,
-        sha256: 'b'.repeat(64),
-        kind: 'image',
-        now: NOW,
-      });
-      expect(replaced).toMatchObject({ version: 2 });
-      expect(await findFileById(handle.db, black.id)).toMatchObject({ name: 'black-v2.jpg', version: 2, group_name: 'Black' });
-    });
-
-    it('leaves no project behind when a file insert fails', async () => {
-      const project = makeProjectRow();
-      const file = makeFileRow(project.id, 0);
-      // The same file id twice makes the second insert violate the primary key.
-      await expect(createProjectWithFiles(handle.db, project, [file, { ...file, position: 1 }])).rejects.toThrow();
-      expect(await findProjectById(handle.db, project.id, { includeDeleted: true })).toBeNull();
-      expect(await isSlugTaken(handle.db, project.slug)).toBe(false);
-      expect(await listFilesByProject(handle.db, project.id)).toEqual([]);
-    });
-
-    it('finds a file with its project access fields and saves its metadata', async () => {
-      const project = makeProjectRow({ password_hash: 'hash', password_version: 3, expires_at: NOW, status: 'live' });
-      const file = makeFileRow(project.id, 0);
-      await insertProject(handle.db, project);
-      await insertFiles(handle.db, [file]);
-      await insertFiles(handle.db, []);
-
-      const found = await findFileById(handle.db, file.id);
-      expect(found).toMatchObject({ id: file.id, project_id: project.id, size: 1024, storage_key: file.storage_key });
-      expect(found?.project).toEqual({
-        id: project.id,
-        slug: project.slug,
-        status: 'live',
-        deleted_at: null,
-        expires_at: NOW,
-        password_hash: 'hash',
-        password_version: 3,
-      });
-      expect(found).not.toHaveProperty('project_slug');
-      expect(await findFileById(handle.db, newId())).toBeNull();
-
-      await saveFileMetadata(handle.db, file.id, JSON.stringify({ sha256: 'abc', kind: 'image', width: 10, height: 20 }));
-      expect((await findFileById(handle.db, file.id))?.metadata).toBe('{"sha256":"abc","kind":"image","width":10,"height":20}');
-    });
-
-    it('replaces a file once under concurrent replacements, marking the engagement made so far with its version', async () => {
-      const project = makeProjectRow();
-      const file = makeFileRow(project.id, 0);
-      await createProjectWithFiles(handle.db, project, [file]);
-      await handle.db.insertInto('favorites').values({ id: newId(), project_id: project.id, file_id: file.id, visitor_id: 'v1', user_name: 'User v1', created_at: NOW }).execute();
-      const next = (n: number) => ({
-        name: `new-${n}.jpg`,
-        type: 'image/jpeg',
-        size: 10 + n,
-        storageKey: `uploads/${project.id}/k${n}`,
-        sha256: `${n}`.repeat(64),
-        kind: 'image',
-        now: NOW + n,
-      });
-
-      const outcomes = await Promise.all([1, 2, 3, 4].map((n) => replaceFileBytes(handle.db, file, next(n))));
-      const applied = outcomes.filter((o) => o !== null && o !== 'conflict');
-      expect(applied.length + outcomes.filter((o) => o === 'conflict').length).toBe(4);
-      const row = await handle.db.selectFrom('files').selectAll().where('id', '=', file.id).executeTakeFirstOrThrow();
-      // Each applied replacement bumped the version exactly once, from the version it read.
-      expect(row.version).toBe(1 + applied.length);
-      expect(applied.map((o) => (o as { version: number }).version).sort()).toEqual(Array.from({ length: applied.length }, (_, i) => i + 2));
-      expect(row.metadata).toBe('{}');
-      const favourite = await handle.db.selectFrom('favorites').select('file_version').where('file_id', '=', file.id).executeTakeFirstOrThrow();
-      expect(favourite.file_version).toBe(1);
-      expect(await replaceFileBytes(handle.db, { id: newId(), project_id: project.id }, next(9))).toBeNull();
-    });
-
-    it('removes a file with its own analytics rollups, keeping the site’s', async () => {
-      const project = makeProjectRow();
-      const [kept, removed] = [makeFileRow(project.id, 0), makeFileRow(project.id, 1)];
-      await createProjectWithFiles(handle.db, project, [kept, removed]);
-      for (const scope of ['', kept.id, removed.id]) {
-        await handle.db.insertInto('analytics_daily').values({ project_id: project.id, scope, day: 20_000, views: 3, downloads: 1, unique_visitors: 1 }).execute();
-        await handle.db.insertInto('analytics_visitors').values({ project_id: project.id, scope, visitor_id: 'v1', last_day: 20_000 }).execute();
-      }
-      expect(await deleteFileOfProject(handle.db, project.id, removed.id)).toBe(true);
-      expect(await deleteFileOfProject(handle.db, project.id, removed.id)).toBe(false);
-      expect(await deleteFileOfProject(handle.db, newId(), kept.id)).toBe(false);
-      const scopes = async (table: 'analytics_daily' | 'analytics_visitors') =>
-        (await handle.db.selectFrom(table).select('scope').where('project_id', '=', project.id).execute()).map((r) => r.scope).sort();
-      expect(await scopes('analytics_daily')).toEqual(['', kept.id].sort());
-      expect(await scopes('analytics_visitors')).toEqual(['', kept.id].sort());
-      expect((await listFilesByProject(handle.db, project.id)).map((f) => f.id)).toEqual([kept.id]);
-    });
+    // A deleted project still holds its slug.
+    expect(await isSlugTaken(handle.db, deleted.slug)).toBe(true);
+    expect(await isSlugTaken(handle.db, project.slug)).toBe(true);
+    expect(await isSlugTaken(handle.db, `free-${newId()}`)).toBe(false);
   });
-}
+
+  it('refuses a second project with the same slug', async () => {
+    const project = makeProjectRow();
+    await insertProject(handle.db, project);
+    const error = await insertProject(handle.db, makeProjectRow({ slug: project.slug })).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(isUniqueViolation(error)).toBe(true);
+  });
+
+  it('lists live project ids, and ids by slug', async () => {
+    const live = makeProjectRow({ created_at: 1 });
+    const expired = makeProjectRow({ created_at: 2, expires_at: NOW - 1 });
+    const deleted = makeProjectRow({ created_at: 3, deleted_at: NOW });
+    for (const p of [live, expired, deleted]) await insertProject(handle.db, p);
+
+    const all = await listProjectIds(handle.db);
+    expect(all).toContain(live.id);
+    expect(all).toContain(expired.id);
+    expect(all).not.toContain(deleted.id);
+    const unexpired = await listProjectIds(handle.db, { now: NOW });
+    expect(unexpired).toContain(live.id);
+    expect(unexpired).not.toContain(expired.id);
+
+    const bySlug = await listProjectIdsBySlug(handle.db, [live.slug, deleted.slug, 'no-such-slug']);
+    expect(bySlug).toEqual([{ id: live.id, slug: live.slug }]);
+    expect(await listProjectIdsBySlug(handle.db, [])).toEqual([]);
+  });
+
+  it('updates a project and sets its status', async () => {
+    const project = makeProjectRow();
+    await insertProject(handle.db, project);
+    expect(await updateProject(handle.db, project.id, { title: 'Renamed', password_version: 2, updated_at: NOW })).toBe(true);
+    expect(await updateProject(handle.db, newId(), { title: 'Nobody' })).toBe(false);
+    await setProjectStatus(handle.db, project.id, 'live', NOW + 1);
+    expect(await findProjectById(handle.db, project.id)).toMatchObject({ title: 'Renamed', password_version: 2, status: 'live', updated_at: NOW + 1 });
+  });
+
+  it('bumps the version atomically under concurrency', async () => {
+    const project = makeProjectRow();
+    await insertProject(handle.db, project);
+    const versions = await Promise.all([bumpProjectVersion(handle.db, project.id, NOW), bumpProjectVersion(handle.db, project.id, NOW)]);
+    expect(versions.sort()).toEqual([2, 3]);
+    expect(await findProjectById(handle.db, project.id)).toMatchObject({ version: 3, updated_at: NOW });
+    await expect(bumpProjectVersion(handle.db, newId(), NOW)).rejects.toThrow(/not found/);
+  });
+
+  it('creates a project with its files in one transaction', async () => {
+    const project = makeProjectRow();
+    const files = [makeFileRow('ignored', 1), makeFileRow('ignored', 0)];
+    await createProjectWithFiles(handle.db, project, files);
+    const listed = await listFilesByProject(handle.db, project.id);
+    expect(listed.map((f) => f.id)).toEqual([files[1]!.id, files[0]!.id]);
+    expect(listed.every((f) => f.project_id === project.id)).toBe(true);
+  });
+
+  it('keeps each file’s group (the folder it was dropped in), also when its bytes are replaced', async () => {
+    const project = makeProjectRow();
+    const black = makeFileRow(project.id, 0, { group_name: 'Black' });
+    const loose = makeFileRow(project.id, 1);
+    await createProjectWithFiles(handle.db, project, [black, loose]);
+    expect((await listFilesByProject(handle.db, project.id)).map((f) => f.group_name)).toEqual(['Black', null]);
+
+    const replaced = await replaceFileBytes(handle.db, black, {
+      name: 'black-v2.jpg',
+      type: 'image/jpeg',
+      size: 12,
+      storageKey: `uploads/${project.id}/v2`,
+      sha256: 'b'.repeat(64),
+      kind: 'image',
+      now: NOW,
+    });
+    expect(replaced).toMatchObject({ version: 2 });
+    expect(await findFileById(handle.db, black.id)).toMatchObject({ name: 'black-v2.jpg', version: 2, group_name: 'Black' });
+  });
+
+  it('leaves no project behind when a file insert fails', async () => {
+    const project = makeProjectRow();
+    const file = makeFileRow(project.id, 0);
+    // The same file id twice makes the second insert violate the primary key.
+    await expect(createProjectWithFiles(handle.db, project, [file, { ...file, position: 1 }])).rejects.toThrow();
+    expect(await findProjectById(handle.db, project.id, { includeDeleted: true })).toBeNull();
+    expect(await isSlugTaken(handle.db, project.slug)).toBe(false);
+    expect(await listFilesByProject(handle.db, project.id)).toEqual([]);
+  });
+
+  it('finds a file with its project access fields and saves its metadata', async () => {
+    const project = makeProjectRow({ password_hash: 'hash', password_version: 3, expires_at: NOW, status: 'live' });
+    const file = makeFileRow(project.id, 0);
+    await insertProject(handle.db, project);
+    await insertFiles(handle.db, [file]);
+    await insertFiles(handle.db, []);
+
+    const found = await findFileById(handle.db, file.id);
+    expect(found).toMatchObject({ id: file.id, project_id: project.id, size: 1024, storage_key: file.storage_key });
+    expect(found?.project).toEqual({
+      id: project.id,
+      slug: project.slug,
+      status: 'live',
+      deleted_at: null,
+      expires_at: NOW,
+      password_hash: 'hash',
+      password_version: 3,
+    });
+    expect(found).not.toHaveProperty('project_slug');
+    expect(await findFileById(handle.db, newId())).toBeNull();
+
+    await saveFileMetadata(handle.db, file.id, JSON.stringify({ sha256: 'abc', kind: 'image', width: 10, height: 20 }));
+    expect((await findFileById(handle.db, file.id))?.metadata).toBe('{"sha256":"abc","kind":"image","width":10,"height":20}');
+  });
+
+  it('replaces a file once under concurrent replacements, marking the engagement made so far with its version', async () => {
+    const project = makeProjectRow();
+    const file = makeFileRow(project.id, 0);
+    await createProjectWithFiles(handle.db, project, [file]);
+    await handle.db.insertInto('favorites').values({ id: newId(), project_id: project.id, file_id: file.id, visitor_id: 'v1', user_name: 'User v1', created_at: NOW }).execute();
+    const next = (n: number) => ({
+      name: `new-${n}.jpg`,
+      type: 'image/jpeg',
+      size: 10 + n,
+      storageKey: `uploads/${project.id}/k${n}`,
+      sha256: `${n}`.repeat(64),
+      kind: 'image',
+      now: NOW + n,
+    });
+
+    const outcomes = await Promise.all([1, 2, 3, 4].map((n) => replaceFileBytes(handle.db, file, next(n))));
+    const applied = outcomes.filter((o) => o !== null && o !== 'conflict');
+    expect(applied.length + outcomes.filter((o) => o === 'conflict').length).toBe(4);
+    const row = await handle.db.selectFrom('files').selectAll().where('id', '=', file.id).executeTakeFirstOrThrow();
+    // Each applied replacement bumped the version exactly once, from the version it read.
+    expect(row.version).toBe(1 + applied.length);
+    expect(applied.map((o) => (o as { version: number }).version).sort()).toEqual(Array.from({ length: applied.length }, (_, i) => i + 2));
+    expect(row.metadata).toBe('{}');
+    const favourite = await handle.db.selectFrom('favorites').select('file_version').where('file_id', '=', file.id).executeTakeFirstOrThrow();
+    expect(favourite.file_version).toBe(1);
+    expect(await replaceFileBytes(handle.db, { id: newId(), project_id: project.id }, next(9))).toBeNull();
+  });
+
+  it('removes a file with its own analytics rollups, keeping the site’s', async () => {
+    const project = makeProjectRow();
+    const [kept, removed] = [makeFileRow(project.id, 0), makeFileRow(project.id, 1)];
+    await createProjectWithFiles(handle.db, project, [kept, removed]);
+    for (const scope of ['', kept.id, removed.id]) {
+      await handle.db.insertInto('analytics_daily').values({ project_id: project.id, scope, day: 20_000, views: 3, downloads: 1, unique_visitors: 1 }).execute();
+      await handle.db.insertInto('analytics_visitors').values({ project_id: project.id, scope, visitor_id: 'v1', last_day: 20_000 }).execute();
+    }
+    expect(await deleteFileOfProject(handle.db, project.id, removed.id)).toBe(true);
+    expect(await deleteFileOfProject(handle.db, project.id, removed.id)).toBe(false);
+    expect(await deleteFileOfProject(handle.db, newId(), kept.id)).toBe(false);
+    const scopes = async (table: 'analytics_daily' | 'analytics_visitors') =>
+      (await handle.db.selectFrom(table).select('scope').where('project_id', '=', project.id).execute()).map((r) => r.scope).sort();
+    expect(await scopes('analytics_daily')).toEqual(['', kept.id].sort());
+    expect(await scopes('analytics_visitors')).toEqual(['', kept.id].sort());
+    expect((await listFilesByProject(handle.db, project.id)).map((f) => f.id)).toEqual([kept.id]);
+  });
+});

@@ -1,27 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { newId } from '../db/ids.ts';
 import { createProjectWithFiles } from '../projects/projects.repository.ts';
-import { createTestDatabase, isDialectAvailable, makeProjectRow, TEST_DIALECTS, type TTestDatabase } from '@dropsite/testkit/control-api/test-database';
+import { describeEachDialect, makeProjectRow } from '@dropsite/testkit/control-api/test-database';
 import { isSlugInUse } from './slugs.repository.ts';
 
 // A slug an upload session reserved is checked with the sessions' repository (upload-sessions.repository.test.ts).
-for (const dialect of TEST_DIALECTS) {
-  describe.skipIf(!(await isDialectAvailable(dialect)))(`slugs in use (${dialect})`, () => {
-    let handle: TTestDatabase;
-    beforeAll(async () => {
-      handle = await createTestDatabase(dialect);
-    });
-    afterAll(async () => {
-      await handle?.cleanup();
-    });
-
-    it("counts a site's slug and a deleted site's; not a free one", async () => {
-      const live = makeProjectRow();
-      const deleted = makeProjectRow({ deleted_at: 1_763_800_000_000 });
-      await createProjectWithFiles(handle.db, live, []);
-      await createProjectWithFiles(handle.db, deleted, []);
-      for (const slug of [live.slug, deleted.slug]) expect(await isSlugInUse(handle.db, slug)).toBe(true);
-      expect(await isSlugInUse(handle.db, `free-${newId().toLowerCase()}`)).toBe(false);
-    });
+await describeEachDialect('slugs in use', (handle) => {
+  it("counts a site's slug and a deleted site's; not a free one", async () => {
+    const live = makeProjectRow();
+    const deleted = makeProjectRow({ deleted_at: 1_763_800_000_000 });
+    await createProjectWithFiles(handle.db, live, []);
+    await createProjectWithFiles(handle.db, deleted, []);
+    for (const slug of [live.slug, deleted.slug]) expect(await isSlugInUse(handle.db, slug)).toBe(true);
+    expect(await isSlugInUse(handle.db, `free-${newId().toLowerCase()}`)).toBe(false);
   });
-}
+});

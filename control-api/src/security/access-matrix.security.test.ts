@@ -5,9 +5,9 @@
  * like a site that never existed; refusals are `private, no-store` and carry none of the site's
  * content.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { siteOgImageKey } from '@dropsite/shared';
-import { createFakeClock, startTestApp, type TTestApp, UNREACHED_RATE_LIMITS } from '@dropsite/testkit/control-api/test-app';
+import { createFakeClock, testAppForSuite, UNREACHED_RATE_LIMITS } from '@dropsite/testkit/control-api/test-app';
 import { createBrowser, seedSite, SITE_HTML_MARKER, type TBrowser, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
 import { expectNoLeak } from '@dropsite/testkit/control-api/security-support';
 
@@ -87,20 +87,14 @@ function expectNothingOfTheSite(site: TSeededSite, answer: TAnswer, what: string
 }
 
 describe('the locked, expired and deleted matrices over every route that serves a site', () => {
-  let app: TTestApp;
   const clock = createFakeClock();
 
-  beforeAll(async () => {
-    app = await startTestApp({
-      clock,
-      startWorker: false,
-      config: {
-        rateLimits: UNREACHED_RATE_LIMITS,
-      },
-    });
-  });
-  afterAll(async () => {
-    await app?.close();
+  const app = testAppForSuite({
+    clock,
+    startWorker: false,
+    config: {
+      rateLimits: UNREACHED_RATE_LIMITS,
+    },
   });
 
   const seed = async (options: Parameters<typeof seedSite>[1] = {}) => {

@@ -1,5 +1,5 @@
 /** The multipart part of the storage contract, for every driver: disk on a temp directory, S3 against s3rver. */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStorage, type TStorageConfig } from './create-storage.ts';
 import { InvalidPartError, MIN_PART_SIZE, MultipartUploadNotFoundError, type Storage, type TMultipartUpload } from './storage.ts';
+import { readAll, sha256, sha256OfStream } from '@dropsite/testkit/bytes';
 import { startS3rver, type TS3rver } from '@dropsite/testkit/control-api/s3rver';
 
 const PART = MIN_PART_SIZE;
@@ -198,20 +199,4 @@ async function uploadIdsUnder(storage: Storage, prefix: string): Promise<string[
 function splitInto(bytes: Buffer, pieces: number): Buffer[] {
   const size = Math.ceil(bytes.length / pieces);
   return Array.from({ length: pieces }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
-}
-
-function sha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
-async function sha256OfStream(stream: Readable): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of stream) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }

@@ -9,6 +9,7 @@ import { createStorage } from './create-storage.ts';
 import type { TStorageConfig } from './create-storage.ts';
 import { StorageNotFoundError } from './storage.ts';
 import type { Storage } from './storage.ts';
+import { readAll, sha256, sha256OfStream } from '@dropsite/testkit/bytes';
 import { startS3rver, type TS3rver } from '@dropsite/testkit/control-api/s3rver';
 
 const MiB = 1024 * 1024;
@@ -338,22 +339,6 @@ async function listKeys(storage: Storage, prefix: string): Promise<string[]> {
   const keys: string[] = [];
   for await (const object of storage.list(prefix)) keys.push(object.key);
   return keys;
-}
-
-function sha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
-async function sha256OfStream(stream: Readable): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of stream) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 /** A stream of random bytes hashed as it is produced, so the test never holds the whole object. */

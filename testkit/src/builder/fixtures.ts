@@ -1,15 +1,11 @@
 /** Fixture projects, files and images for builder tests. */
-import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { DEFAULT_SITE_SETTINGS, detectFileKind } from '@dropsite/shared';
 import type { TBuildFile, TBuildInput, TBuildProject, TBuilderLogger } from '@dropsite/builder';
 import type { MemoryStorage } from './memory-storage.ts';
+import { sha256 } from '../bytes.ts';
 
 export const FIXTURE_CREATED_AT = Date.UTC(2025, 2, 4, 10, 30);
-
-export function sha256(bytes: Uint8Array | string): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
 
 export function makeProject(overrides: Partial<TBuildProject> = {}): TBuildProject {
   return {

@@ -1,6 +1,7 @@
 /** An in-memory BuilderStorage for tests: records every put in order. */
 import { Readable } from 'node:stream';
 import type { BuilderStorage } from '@dropsite/builder';
+import { readAll } from '../bytes.ts';
 
 export interface TStoredObject {
   body: Buffer;
@@ -55,10 +56,4 @@ export class MemoryStorage implements BuilderStorage {
 
 function* chunks(bytes: Buffer, size: number): Generator<Buffer> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
-}
-
-async function readAll(stream: Readable): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const chunk of stream) parts.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(parts);
 }

@@ -3,7 +3,7 @@
  * in-process queue, no builder) in a temp folder, the parts the service wires together, and chunk
  * inputs as the route would make them.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +22,9 @@ import {
   type TInitInput,
   createStoredChunkCheck,
 } from '@dropsite/control-api/internals';
+import { sha256 } from '../bytes.ts';
+
+export { sha256 };
 
 /** The AppError a call is refused with (the test fails when it resolves, or rejects with anything else). */
 export async function appErrorOf(promise: Promise<unknown>): Promise<AppError> {
@@ -32,8 +35,6 @@ export async function appErrorOf(promise: Promise<unknown>): Promise<AppError> {
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 }
-
-export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /** Random bytes in 1 MiB pieces (randomBytes has a per-call limit). */
 export function makeBytes(size: number): Buffer {

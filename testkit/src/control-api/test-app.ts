@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { startS3rver } from './s3rver.ts';
 import { createApp, loadConfig, type TConfig, type Clock, type TAppDeps, createLogger, type Logger, createRuntime } from '@dropsite/control-api';
 import { type TLimiterStore, createInlineQueue, createStorage, type TStorageConfig } from '@dropsite/control-api/internals';
@@ -15,6 +16,37 @@ export interface TTestApp {
   /** Starts consuming builds (when created with startWorker: false). */
   startWorker(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * The test app of the enclosing describe block: started before its tests (with `options`, or what
+ * `options()` answers then, when they depend on other set-up) and closed after them.
+ */
+export function testAppForSuite(options: TTestAppOptions | (() => TTestAppOptions) = {}): TTestApp {
+  let started: TTestApp | undefined;
+  const app = (): TTestApp => {
+    if (!started) throw new Error('The test app is there once the tests run, not while they are declared.');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startTestApp(typeof options === 'function' ? options() : options);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return {
+    get url() {
+      return app().url;
+    },
+    get deps() {
+      return app().deps;
+    },
+    get dataDir() {
+      return app().dataDir;
+    },
+    startWorker: () => app().startWorker(),
+    close: () => app().close(),
+  };
 }
 
 /** A clock the test moves by hand. */

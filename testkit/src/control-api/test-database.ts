@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Insertable, type KyselyPlugin, sql } from 'kysely';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { uploadKey } from '@dropsite/shared';
 import { isPostgresUp, requireService } from './services.ts';
 import { type TConfig, createDatabase, type TDatabaseHandle } from '@dropsite/control-api';
@@ -24,6 +25,42 @@ export async function isDialectAvailable(dialect: TDialect): Promise<boolean> {
   if (dialect === 'sqlite') return true;
   postgresAvailable ??= requireService(`PostgreSQL at ${TEST_POSTGRES_URL}`, () => isPostgresUp(TEST_POSTGRES_URL));
   return postgresAvailable;
+}
+
+/** The database of one dialect's describe block (describeEachDialect): there once the block's tests run. */
+export interface TDialectDatabase {
+  readonly db: TDatabaseHandle['db'];
+  readonly dialect: TDialect;
+}
+
+/**
+ * The same tests on every dialect: one describe block each, titled `title (dialect)`, skipped where
+ * the dialect is not available (isDialectAvailable), with a fresh migrated database created before
+ * its tests and removed after them.
+ */
+export async function describeEachDialect(title: string, body: (handle: TDialectDatabase, dialect: TDialect) => void): Promise<void> {
+  for (const dialect of TEST_DIALECTS) {
+    const available = await isDialectAvailable(dialect);
+    describe.skipIf(!available)(`${title} (${dialect})`, () => {
+      let database: TTestDatabase | undefined;
+      beforeAll(async () => {
+        database = await createTestDatabase(dialect);
+      });
+      afterAll(async () => {
+        await database?.cleanup();
+      });
+      body(
+        {
+          dialect,
+          get db() {
+            if (!database) throw new Error(`The ${dialect} database is there once the tests run, not while they are declared.`);
+            return database.db;
+          },
+        },
+        dialect,
+      );
+    });
+  }
 }
 
 /**

@@ -1,7 +1,10 @@
 /** The resumable upload calls as a client makes them, for tests and benchmarks. */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { CHUNK_SIZE } from '@dropsite/shared';
+import { sha256 } from '../bytes.ts';
+
+export { sha256 };
 
 export type TJson = Record<string, unknown> & {
   success?: boolean;
@@ -14,8 +17,6 @@ export interface TReply {
   body: TJson;
   headers: Headers;
 }
-
-export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /** Random bytes in 1 MiB pieces (randomBytes has a per-call limit). */
 export function makeBytes(size: number): Buffer {
