@@ -11,7 +11,7 @@ import { expectNoSeriousViolations } from './a11y-support.ts';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { signUpThroughLink } from './account-support.ts';
 import { makeJpeg, publishSite, quietAnonymousLoop } from './engagement-helpers.ts';
-import { closeEmailPromptWhenShown, threeImages } from './wizard-support.ts';
+import { closeEmailPromptWhenShown, expectPreviewImageDecoded, threeImages } from './wizard-support.ts';
 
 const SHOTS = '/tmp/shots/start';
 const VIEWPORTS = [
@@ -119,7 +119,10 @@ test.describe('axe: every step of the wizard', () => {
 
       await page.getByRole('button', { name: 'Preview Site' }).click();
       await expect(page.getByText('Preview Mode - This is how visitors will see your site')).toBeVisible();
-      await page.waitForLoadState('networkidle').catch(() => undefined);
+      // The preview as a visitor would see it: its page written into the frame and a picture drawn.
+      const frame = page.frameLocator('[data-testid="preview-frame"]');
+      await expect(frame.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 15_000 });
+      await expectPreviewImageDecoded(frame);
       await scanBothSchemes(page, 'wizard: preview');
 
       await page.getByRole('button', { name: 'Publish Site' }).click();
