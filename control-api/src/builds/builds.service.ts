@@ -31,8 +31,22 @@ export async function enqueueProjectBuild(deps: TBuildsDeps, projectId: string, 
  */
 export function createBuildProcessor(deps: Pick<TBuildsDeps, 'db' | 'clock' | 'log' | 'config' | 'storage' | 'metrics'>, builder: Pick<SiteBuilder, 'buildSite'>): TBuildProcessor {
   const process = processBuild(deps, builder);
-  // Every log line of the build, the builder's included, names the request that queued it.
-  return (job, reportProgress) => (job.requestId === undefined ? process(job, reportProgress) : runInRequestContext(job.requestId, () => process(job, reportProgress)));
+  // Builds of one site run one after the other in this process: two edits in quick succession queue
+  // two versions, and the older build, had it run beside the newer one, could write its page last.
+  // Waiting, the older one then finds itself superseded, or finishes before the newer one starts.
+  const running = new Map<string, Promise<void>>();
+  return (job, reportProgress) => {
+    // Every log line of the build, the builder's included, names the request that queued it.
+    const run = () => (job.requestId === undefined ? process(job, reportProgress) : runInRequestContext(job.requestId, () => process(job, reportProgress)));
+    const before = running.get(job.projectId);
+    const current = before === undefined ? run() : before.then(run, run);
+    running.set(job.projectId, current);
+    const forget = () => {
+      if (running.get(job.projectId) === current) running.delete(job.projectId);
+    };
+    current.then(forget, forget);
+    return current;
+  };
 }
 
 function processBuild(deps: Pick<TBuildsDeps, 'db' | 'clock' | 'log' | 'config' | 'storage' | 'metrics'>, builder: Pick<SiteBuilder, 'buildSite'>): TBuildProcessor {
