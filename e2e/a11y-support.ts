@@ -2,8 +2,21 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 
-/** Fails, printing one line each, when axe finds serious or critical violations on the page as it is now. */
+/**
+ * Fails, printing one line each, when axe finds serious or critical violations on the page as it is
+ * now, once its transitions have finished: a colour scheme switched in place fades colours over a
+ * few hundred milliseconds, and a contrast read half-way would be neither scheme's. (An endless
+ * animation, a spinner, never finishes: it is not waited for.)
+ */
 export async function expectNoSeriousViolations(page: Page, label: string): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const report = serious.flatMap((v) => v.nodes.map((node) => `${label}  ${v.id} (${v.impact}): ${node.target.join(' ')}  — ${v.help}`));
