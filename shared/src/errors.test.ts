@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { BILLING_ERRORS, ERROR_CODES, ERRORS, errorMessage, errorStatus, isUpgradeErrorCode, limitErrorCode, UPGRADE_ERROR_CODES, ZErrorCodeSchema } from './errors.ts';
 import { PLAN_LIMIT_KEYS, PLAN_LIMIT_ROWS, ZPlanLimitsSchema, ZUsageSchema } from './plan-limits.ts';
@@ -6,8 +7,11 @@ import { ZErrorResponseSchema } from './schemas.ts';
 
 describe('the error catalogue', () => {
   it('gives every code a client or server error status', () => {
-    for (const code of ERROR_CODES) expect(errorStatus(code), code).toBeGreaterThanOrEqual(400);
-    for (const code of ERROR_CODES) expect(errorStatus(code), code).toBeLessThan(600);
+    for (const code of ERROR_CODES) {
+      const status = errorStatus(code);
+      expect(status, code).toBeGreaterThanOrEqual(400);
+      expect(STATUS_CODES[status], `${code} answers ${status}, a status HTTP names`).toEqual(expect.any(String));
+    }
     expect(errorStatus('not_found')).toBe(404);
     expect(errorStatus('site_limit_reached')).toBe(403);
     expect(errorStatus('storage_limit_reached')).toBe(413);
@@ -15,7 +19,8 @@ describe('the error catalogue', () => {
 
   it('offers the plans for exactly the refusals a better plan cures', () => {
     expect(UPGRADE_ERROR_CODES).toEqual(expect.arrayContaining(['storage_limit_reached', 'delivery_too_large', 'site_limit_reached', 'pro_feature', 'over_plan_limits']));
-    for (const code of UPGRADE_ERROR_CODES) expect(ERRORS[code].message, code).toBeTruthy();
+    // The upgrade prompt shows the refusal's own words: a sentence that names the plan (or Pro) a better one would give.
+    for (const code of UPGRADE_ERROR_CODES) expect(ERRORS[code].message, code).toMatch(/^[A-Z].*\b(plan|Pro)\b/);
     expect(isUpgradeErrorCode('pro_feature')).toBe(true);
     expect(isUpgradeErrorCode('trial_used')).toBe(false);
     expect(isUpgradeErrorCode('a_code_from_a_newer_server')).toBe(false);

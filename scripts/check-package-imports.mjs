@@ -1,5 +1,7 @@
+// @ts-check
 /**
- * node tools/src/check-package-imports.ts   (part of `npm run lint`)
+ * node scripts/check-package-imports.mjs   (part of `npm run lint`)
+ * Plain JavaScript (typed with JSDoc, checked by tsc) like check-folder-cycles.mjs, so the lint runs on any Node.
  * A package is used through its entry points (`@dropsite/control-api`, `@dropsite/testkit/control-api/test-app`…),
  * never by a relative path into its folder: a path like `../control-api/src/db/ids.ts` skips what the
  * package chose to expose and breaks when the package moves a file. This reads every file git knows
@@ -11,25 +13,26 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-/** One relative import whose target is in another package. */
-export interface TCrossPackageImport {
-  file: string;
-  line: number;
-  specifier: string;
-  /** The package folder of the importing file ('.' for the repository's root). */
-  from: string;
-  /** The package folder the import reaches into. */
-  to: string;
-}
+/**
+ * One relative import whose target is in another package: `from` is the package folder of the
+ * importing file ('.' for the repository's root), `to` the package folder the import reaches into.
+ * @typedef {{ file: string; line: number; specifier: string; from: string; to: string }} TCrossPackageImport
+ */
 
 const SCRIPT_FILE = /\.(?:[cm]?[jt]sx?|astro)$/;
 const CSS_FILE = /\.css$/;
 const CSS_IMPORT = /@import\s+(?:url\(\s*)?(['"])([^'"]+)\1/g;
 
-/** The package folder a file belongs to: the deepest workspace folder holding it, or '.' for the root package. */
-export function packageOf(file: string, workspaces: readonly string[]): string {
+/**
+ * The package folder a file belongs to: the deepest workspace folder holding it, or '.' for the root package.
+ * @param {string} file
+ * @param {readonly string[]} workspaces
+ * @returns {string}
+ */
+export function packageOf(file, workspaces) {
   let owner = '.';
   for (const workspace of workspaces) {
     if ((file === workspace || file.startsWith(`${workspace}/`)) && workspace.length > owner.length) owner = workspace;
@@ -37,10 +40,15 @@ export function packageOf(file: string, workspaces: readonly string[]): string {
   return owner;
 }
 
-/** The module specifiers a file imports, with their lines (1-based). */
-export function importsOf(file: string, text: string): { specifier: string; line: number }[] {
+/**
+ * The module specifiers a file imports, with their lines (1-based).
+ * @param {string} file
+ * @param {string} text
+ * @returns {{ specifier: string; line: number }[]}
+ */
+export function importsOf(file, text) {
   if (CSS_FILE.test(file)) {
-    return [...text.matchAll(CSS_IMPORT)].map((match) => ({ specifier: match[2]!, line: lineAt(text, match.index) }));
+    return [...text.matchAll(CSS_IMPORT)].map((match) => ({ specifier: /** @type {string} */ (match[2]), line: lineAt(text, match.index) }));
   }
   if (!SCRIPT_FILE.test(file)) return [];
   // preProcessFile reads import, export-from, import() and require() without parsing the whole file;
@@ -49,15 +57,26 @@ export function importsOf(file: string, text: string): { specifier: string; line
   return importedFiles.map((imported) => ({ specifier: imported.fileName, line: lineAt(text, imported.pos) }));
 }
 
-function lineAt(text: string, offset: number): number {
+/**
+ * @param {string} text
+ * @param {number} offset
+ * @returns {number}
+ */
+function lineAt(text, offset) {
   let line = 1;
   for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) line += 1;
   return line;
 }
 
-/** The relative imports among `files` (paths from the repository's root, with `/`) that reach into another package. */
-export function findCrossPackageImports(files: readonly { file: string; text: string }[], workspaces: readonly string[]): TCrossPackageImport[] {
-  const found: TCrossPackageImport[] = [];
+/**
+ * The relative imports among `files` (paths from the repository's root, with `/`) that reach into another package.
+ * @param {readonly { file: string; text: string }[]} files
+ * @param {readonly string[]} workspaces
+ * @returns {TCrossPackageImport[]}
+ */
+export function findCrossPackageImports(files, workspaces) {
+  /** @type {TCrossPackageImport[]} */
+  const found = [];
   for (const { file, text } of files) {
     const from = packageOf(file, workspaces);
     for (const { specifier, line } of importsOf(file, text)) {
@@ -70,24 +89,41 @@ export function findCrossPackageImports(files: readonly { file: string; text: st
   return found;
 }
 
-export function formatCrossPackageImport({ file, line, specifier, to }: TCrossPackageImport): string {
+/**
+ * @param {TCrossPackageImport} found
+ * @returns {string}
+ */
+export function formatCrossPackageImport({ file, line, specifier, to }) {
   const into = to === '.' ? 'the repository root' : to;
   return `${file}:${line} imports '${specifier}', a path into ${into}: import the package's entry point instead`;
 }
 
-/** The workspace folders of the root package.json. */
-export function readWorkspaces(root: string): string[] {
-  const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { workspaces?: string[] };
+/**
+ * The workspace folders of the root package.json.
+ * @param {string} root
+ * @returns {string[]}
+ */
+export function readWorkspaces(root) {
+  /** @type {{ workspaces?: string[] }} */
+  const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
   return (manifest.workspaces ?? []).map((workspace) => path.posix.normalize(workspace).replace(/\/$/, ''));
 }
 
-/** Every file git knows of under `root`: tracked, or new and not ignored. */
-export function listSourceFiles(root: string): string[] {
+/**
+ * Every file git knows of under `root`: tracked, or new and not ignored.
+ * @param {string} root
+ * @returns {string[]}
+ */
+export function listSourceFiles(root) {
   const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   return [...new Set(listed.split('\0').filter((file) => SCRIPT_FILE.test(file) || CSS_FILE.test(file)))].sort();
 }
 
-export function checkPackageImports(root: string): TCrossPackageImport[] {
+/**
+ * @param {string} root
+ * @returns {TCrossPackageImport[]}
+ */
+export function checkPackageImports(root) {
   const files = listSourceFiles(root).flatMap((file) => {
     try {
       return [{ file, text: readFileSync(path.join(root, file), 'utf8') }];
@@ -98,8 +134,9 @@ export function checkPackageImports(root: string): TCrossPackageImport[] {
   return findCrossPackageImports(files, readWorkspaces(root));
 }
 
-if (import.meta.main) {
-  const root = path.resolve(import.meta.dirname, '../..');
+// Run as a command (import.meta.main is Node 24's; the lint may run on an older Node).
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
   const found = checkPackageImports(root);
   if (found.length > 0) {
     process.stderr.write(`${found.map(formatCrossPackageImport).join('\n')}\n\n${found.length} relative import(s) cross a package boundary.\n`);

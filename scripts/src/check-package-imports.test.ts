@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkPackageImports, findCrossPackageImports, formatCrossPackageImport, importsOf, packageOf } from './check-package-imports.ts';
+import { checkPackageImports, findCrossPackageImports, formatCrossPackageImport, importsOf, packageOf } from '../check-package-imports.mjs';
 
 const WORKSPACES = ['shared', 'control-api', 'site-template', 'bench', 'e2e', 'tools'];
 
