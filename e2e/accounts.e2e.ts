@@ -7,6 +7,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { finishAnimations } from './a11y-support.ts';
 import { linkFromOutbox, signUpThroughLink } from './account-support.ts';
 import { publishSite } from './engagement-helpers.ts';
 import { closeEmailPromptWhenShown, threeImages, walkToPreview } from './wizard-support.ts';
@@ -17,16 +18,8 @@ const VIEWPORTS = { wide: { width: 1280, height: 800 }, phone: { width: 375, hei
 
 async function shoot(page: Page, name: string, options: { fullPage?: boolean; clip?: 'header' } = {}) {
   await mkdir(SHOTS, { recursive: true });
-  // Let transitions (the dialog's entrance, the drawer) finish before the picture.
-  // (An endless animation, a spinner, never finishes: it is not waited for.)
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
+  // The dialog's entrance and the drawer at their end state before the picture.
+  await finishAnimations(page);
   if (options.clip === 'header') {
     const box = await page.locator('.site-header').boundingBox();
     const open = page.locator('.site-header__drawer[data-open], .account-menu__panel:not([hidden])');
