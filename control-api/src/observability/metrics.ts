@@ -43,31 +43,18 @@ export function createMetrics(options: TMetricsOptions): TMetrics {
   if (options.processMetrics) collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
   let sources: TMetricSources | undefined;
 
-  const requestDuration = new Histogram({
-    name: 'dropsite_http_request_duration_seconds',
-    help: 'Time from the request line to the last byte of the response, by route pattern, method and status.',
-    labelNames: ['route', 'method', 'status'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers,
-  });
-  const receivedBytes = new Counter({
-    name: 'dropsite_http_received_bytes_total',
-    help: 'Request bytes received (uploads and other bodies), by route pattern.',
-    labelNames: ['route'] as const,
-    registers,
-  });
-  const sentBytes = new Counter({
-    name: 'dropsite_http_sent_bytes_total',
-    help: 'Response bytes sent (pages, files, previews), by route pattern.',
-    labelNames: ['route'] as const,
-    registers,
-  });
-  const refusals = new Counter({
-    name: 'dropsite_rate_limit_refusals_total',
-    help: 'Requests refused by a rate limit (answered 429), by route pattern.',
-    labelNames: ['route'] as const,
-    registers,
-  });
+  const counter = <T extends string>(name: string, help: string, labelNames: readonly T[]) => new Counter<T>({ name, help, labelNames, registers });
+  const histogram = <T extends string>(name: string, help: string, buckets: number[], labelNames: readonly T[]) => new Histogram<T>({ name, help, labelNames, buckets, registers });
+
+  const requestDuration = histogram(
+    'dropsite_http_request_duration_seconds',
+    'Time from the request line to the last byte of the response, by route pattern, method and status.',
+    LATENCY_BUCKETS,
+    ['route', 'method', 'status'],
+  );
+  const receivedBytes = counter('dropsite_http_received_bytes_total', 'Request bytes received (uploads and other bodies), by route pattern.', ['route']);
+  const sentBytes = counter('dropsite_http_sent_bytes_total', 'Response bytes sent (pages, files, previews), by route pattern.', ['route']);
+  const refusals = counter('dropsite_rate_limit_refusals_total', 'Requests refused by a rate limit (answered 429), by route pattern.', ['route']);
   new Gauge({
     name: 'dropsite_upload_sessions_open',
     help: 'Resumable upload sessions that are neither completed nor abandoned.',
@@ -87,31 +74,19 @@ export function createMetrics(options: TMetricsOptions): TMetrics {
       for (const [state, count] of Object.entries(counts)) this.set({ state }, count);
     },
   });
-  const buildWait = new Histogram({
-    name: 'dropsite_build_queue_wait_seconds',
-    help: 'Time a build job waited on the queue before a builder took it (retries included).',
-    buckets: BUILD_BUCKETS,
-    registers,
-  });
-  const buildStage = new Histogram({
-    name: 'dropsite_build_duration_seconds',
-    help: 'Build time by stage: derive (thumbnails, previews), render (the page), store (writing it), total.',
-    labelNames: ['stage'] as const,
-    buckets: BUILD_BUCKETS,
-    registers,
-  });
-  const builds = new Counter({
-    name: 'dropsite_builds_total',
-    help: 'Build attempts by outcome: succeeded, superseded (a newer version was queued), retried (failed, will run again), failed (for good).',
-    labelNames: ['outcome'] as const,
-    registers,
-  });
-  const derivations = new Counter({
-    name: 'dropsite_derivations_total',
-    help: 'Files a build needed derived data for: hit (found in the derivation cache) or miss (derived).',
-    labelNames: ['result'] as const,
-    registers,
-  });
+  const buildWait = histogram('dropsite_build_queue_wait_seconds', 'Time a build job waited on the queue before a builder took it (retries included).', BUILD_BUCKETS, []);
+  const buildStage = histogram(
+    'dropsite_build_duration_seconds',
+    'Build time by stage: derive (thumbnails, previews), render (the page), store (writing it), total.',
+    BUILD_BUCKETS,
+    ['stage'],
+  );
+  const builds = counter(
+    'dropsite_builds_total',
+    'Build attempts by outcome: succeeded, superseded (a newer version was queued), retried (failed, will run again), failed (for good).',
+    ['outcome'],
+  );
+  const derivations = counter('dropsite_derivations_total', 'Files a build needed derived data for: hit (found in the derivation cache) or miss (derived).', ['result']);
 
   // The hottest path: one child per (route, method, status), looked up by one string instead of prom-client hashing a label object per request.
   type TRequestSeries = { duration: { observe(v: number): void }; received: { inc(v: number): void }; sent: { inc(v: number): void }; refusals: { inc(): void } };
