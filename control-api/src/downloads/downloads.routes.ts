@@ -19,7 +19,7 @@ import { principalOf } from '../access/principal.ts';
 import { limitByAddress } from '../access/request-limits.ts';
 import { findServableFile } from '../files/file-variants.routes.ts';
 import { isSiteSlug } from '../projects/demo-projects.ts';
-import { fileCacheControl, sendStoredObject, setFileSecurityHeaders, streamTo } from '../files/serve-object.ts';
+import { fileCacheControl, sendSiteObject, setFileSecurityHeaders, streamTo } from '../files/serve-object.ts';
 import { dedupeNames, sendZip, zipSafeName, type TZipItem } from './zip-stream.ts';
 import { filesForZip, openDownloadableSite } from './downloads.service.ts';
 import { countDownloadWhenComplete } from '../files/download-count.ts';
@@ -172,20 +172,13 @@ export function createDownloadRoutes(deps: TDownloadsDeps): Router {
     const project = await openDownloadableSite(deps, principalOf(res), slug);
     const head = await deps.storage.head(picture.key);
     if (!head) throw new AppError('not_found', 'Not found');
-    await sendStoredObject(
-      req,
-      res,
-      deps.storage,
-      {
-        key: picture.key,
-        contentType: picture.contentType,
-        disposition: contentDisposition('inline', picture.fileName),
-        etag: `"${picture.etagPrefix}-${head.modifiedAt.toString(36)}-${head.size.toString(36)}"`,
-        // The same URL gets a new picture when the site changes, and refuses it once the site is locked or gone.
-        cacheControl: fileCacheControl(project),
-      },
-      deps.caches.storedObjects,
-    );
+    // The same URL gets a new picture when the site changes, and refuses it once the site is locked or gone.
+    await sendSiteObject(req, res, deps, project, {
+      key: picture.key,
+      contentType: picture.contentType,
+      disposition: contentDisposition('inline', picture.fileName),
+      etag: `"${picture.etagPrefix}-${head.modifiedAt.toString(36)}-${head.size.toString(36)}"`,
+    });
   }
 
   router.get('/:slug/og.png', async (req, res, next) => {

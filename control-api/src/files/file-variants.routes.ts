@@ -11,8 +11,9 @@ import { AppError } from '../http/app-error.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import { principalOf } from '../access/principal.ts';
 import { openServableFile } from './files.service.ts';
-import { fileCacheControl, sendStoredObject, setFileSecurityHeaders } from './serve-object.ts';
+import { sendSiteObject, setFileSecurityHeaders } from './serve-object.ts';
 import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
+import type { TFileWithProject } from '../projects/projects.repository.ts';
 
 /** The file behind `:id` once its site lets this request in, with what the builder derived. */
 /** The file of a `/api/files/:id…` request, when the principal may see its site. */
@@ -27,25 +28,22 @@ function baseName(name: string): string {
 export function createFileVariantRoutes(deps: TFilesDeps): TApiRouters {
   const routes = createApiRouters();
 
+  /** A variant of a file, shown inline and saved as the file's name and `suffix`; its tag is the file's bytes and the variant. */
+  const sendVariant = (req: Request, res: Response, file: TFileWithProject, variant: { key: string; contentType: string; suffix: string; tag: string }) =>
+    sendSiteObject(req, res, deps, file.project, {
+      key: variant.key,
+      contentType: variant.contentType,
+      disposition: contentDisposition('inline', `${baseName(file.name)}${variant.suffix}`),
+      etag: `"${file.sha256}-${variant.tag}"`,
+    });
+
   routes.at('/api/files').get('/:id/pdf', async (req, res) => {
     setFileSecurityHeaders(res);
     const { file, derived } = await findServableFile(deps, req, res);
     const converted = derived && !derived.error ? derived.pdf : undefined;
     const isPdf = file.kind === 'pdf' && derived?.kind === 'pdf' && !derived.error;
     if (!converted && !isPdf) throw new AppError('not_found', 'This file has no PDF version');
-    await sendStoredObject(
-      req,
-      res,
-      deps.storage,
-      {
-        key: converted ? converted.key : file.storage_key,
-        contentType: 'application/pdf',
-        disposition: contentDisposition('inline', `${baseName(file.name)}.pdf`),
-        etag: `"${file.sha256}-pdf"`,
-        cacheControl: fileCacheControl(file.project),
-      },
-      deps.caches.storedObjects,
-    );
+    await sendVariant(req, res, file, { key: converted ? converted.key : file.storage_key, contentType: 'application/pdf', suffix: '.pdf', tag: 'pdf' });
   });
 
   routes.at('/api/files').get('/:id/poster', async (req, res) => {
@@ -53,19 +51,7 @@ export function createFileVariantRoutes(deps: TFilesDeps): TApiRouters {
     const { file, derived } = await findServableFile(deps, req, res);
     const poster = derived && !derived.error && derived.kind === 'video' ? derived.display : undefined;
     if (!poster) throw new AppError('not_found', 'This file has no poster');
-    await sendStoredObject(
-      req,
-      res,
-      deps.storage,
-      {
-        key: poster.key,
-        contentType: poster.contentType,
-        disposition: contentDisposition('inline', `${baseName(file.name)}-poster.webp`),
-        etag: `"${file.sha256}-poster"`,
-        cacheControl: fileCacheControl(file.project),
-      },
-      deps.caches.storedObjects,
-    );
+    await sendVariant(req, res, file, { key: poster.key, contentType: poster.contentType, suffix: '-poster.webp', tag: 'poster' });
   });
 
   routes.at('/api/files').get('/:id/first-page', async (req, res) => {
@@ -74,19 +60,7 @@ export function createFileVariantRoutes(deps: TFilesDeps): TApiRouters {
     const hasPdf = !!derived && !derived.error && (derived.pdf !== undefined || (file.kind === 'pdf' && derived.kind === 'pdf'));
     const picture = hasPdf ? derived?.display : undefined;
     if (!picture) throw new AppError('not_found', 'This file has no first-page picture');
-    await sendStoredObject(
-      req,
-      res,
-      deps.storage,
-      {
-        key: picture.key,
-        contentType: picture.contentType,
-        disposition: contentDisposition('inline', `${baseName(file.name)}-page-1.webp`),
-        etag: `"${file.sha256}-first-page"`,
-        cacheControl: fileCacheControl(file.project),
-      },
-      deps.caches.storedObjects,
-    );
+    await sendVariant(req, res, file, { key: picture.key, contentType: picture.contentType, suffix: '-page-1.webp', tag: 'first-page' });
   });
 
   return routes.routers;

@@ -6,7 +6,7 @@ import { contentDisposition } from '../http/content-disposition.ts';
 import { principalOf } from '../access/principal.ts';
 import { openServableFile } from './files.service.ts';
 import { servedTypeFor } from './content-type.ts';
-import { fileCacheControl, sendStoredObject, setFileSecurityHeaders } from './serve-object.ts';
+import { sendSiteObject, setFileSecurityHeaders } from './serve-object.ts';
 import { countDownloadWhenComplete } from './download-count.ts';
 import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
 
@@ -46,19 +46,7 @@ export function createFileRoutes(deps: TFilesDeps): TApiRouters {
 
     // Downloads are counted by the server, once the whole file (or a resumed range reaching its end) was sent.
     if (query.mode === 'download' && !query.size) countDownloadWhenComplete(deps, req, res, { projectId: file.project_id, fileId: file.id, fileName: file.name });
-    await sendStoredObject(
-      req,
-      res,
-      deps.storage,
-      {
-        key,
-        contentType,
-        disposition,
-        etag: `"${file.sha256}${variant}"`,
-        cacheControl: fileCacheControl(file.project),
-      },
-      deps.caches.storedObjects,
-    );
+    await sendSiteObject(req, res, deps, file.project, { key, contentType, disposition, etag: `"${file.sha256}${variant}"` });
   });
 
   return routes.routers;

@@ -28,6 +28,17 @@ export interface TStoredObjectResponse {
   cacheControl: string;
 }
 
+/** What sending an object of a site reads: the storage, and the memory that keeps small objects. */
+interface TSiteObjectDeps {
+  storage: Storage;
+  caches: { storedObjects: TObjectMemo };
+}
+
+/** A stored object of a site (a file, what the builder made from one, a picture of the site), cached as the site's files are. */
+export function sendSiteObject(req: Request, res: Response, deps: TSiteObjectDeps, site: TCachedSite, object: Omit<TStoredObjectResponse, 'cacheControl'>): Promise<void> {
+  return sendStoredObject(req, res, deps.storage, { ...object, cacheControl: fileCacheControl(site) }, deps.caches.storedObjects);
+}
+
 export async function sendStoredObject(req: Request, res: Response, storage: Storage, object: TStoredObjectResponse, memo?: TObjectMemo): Promise<void> {
   // A content-addressed object kept in memory needs nothing from storage, not even its size.
   const kept = memo?.peek(object.key);
@@ -147,6 +158,9 @@ export function streamTo(body: NodeJS.ReadableStream & { destroy(error?: Error):
  */
 export const REVALIDATED_FILE_CACHE_CONTROL = 'public, no-cache';
 
-export function fileCacheControl(site: { password_hash: string | null; expires_at: number | null }): string {
+/** What a site's cache headers depend on: whether it has a password or an expiry. */
+type TCachedSite = { password_hash: string | null; expires_at: number | null };
+
+export function fileCacheControl(site: TCachedSite): string {
   return site.password_hash || site.expires_at !== null ? 'private, no-store' : REVALIDATED_FILE_CACHE_CONTROL;
 }
