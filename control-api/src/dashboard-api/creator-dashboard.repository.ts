@@ -7,7 +7,7 @@
 import { PostgresAdapter, type Kysely, type Selectable } from 'kysely';
 import type { TApprovalStatus } from '@dropsite/shared';
 import type { ApprovalsTable, CommentsTable, Database, FavoritesTable, TProjectRow } from '../db/tables.ts';
-import { DECIDED_STATUSES } from '../engagement/engagement.repository.ts';
+import { DECIDED_STATUSES, selectRepliesTo } from '../engagement/engagement.repository.ts';
 
 type TDb = Kysely<Database>;
 
@@ -299,7 +299,10 @@ export async function listNewestApprovals(db: TDb, projectId: string, perFile: n
     .execute();
 }
 
-export type TCommentEntryRow = Pick<Selectable<CommentsTable>, 'id' | 'file_id' | 'parent_id' | 'user_name' | 'user_email' | 'body' | 'created_at' | 'creator_id'>;
+/** What the dashboard reads of a comment. */
+const COMMENT_ENTRY_COLUMNS = ['id', 'file_id', 'parent_id', 'user_name', 'user_email', 'body', 'created_at', 'creator_id'] as const;
+
+export type TCommentEntryRow = Pick<Selectable<CommentsTable>, (typeof COMMENT_ENTRY_COLUMNS)[number]>;
 
 /** Parameters one IN list carries at most (inside both dialects' limits). */
 const MAX_IN_LIST = 1000;
@@ -313,13 +316,12 @@ const FILES_PER_STATEMENT = 50;
  * with ten thousand comments costs what one with ten does.
  */
 export async function listNewestCommentThreads(db: TDb, fileIds: readonly string[], perFile: number): Promise<{ roots: TCommentEntryRow[]; replies: TCommentEntryRow[] }> {
-  const columns = ['id', 'file_id', 'parent_id', 'user_name', 'user_email', 'body', 'created_at', 'creator_id'] as const;
   const newestOf = (fileId: string) =>
     db
       .selectFrom(
         db
           .selectFrom('comments')
-          .select([...columns])
+          .select(COMMENT_ENTRY_COLUMNS)
           .where('file_id', '=', fileId)
           .where('parent_id', 'is', null)
           .orderBy('created_at', 'desc')
@@ -334,20 +336,17 @@ export async function listNewestCommentThreads(db: TDb, fileIds: readonly string
     if (first) roots.push(...(await rest.reduce((query, next) => query.unionAll(next), first).execute()));
   }
   roots.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { roots, replies: await listRepliesTo(db, roots) };
+}
+
+/** The replies to `roots`, oldest first within each IN list of them. */
+async function listRepliesTo(db: TDb, roots: readonly TCommentEntryRow[]): Promise<TCommentEntryRow[]> {
   const replies: TCommentEntryRow[] = [];
   for (let i = 0; i < roots.length; i += MAX_IN_LIST) {
     const ids = roots.slice(i, i + MAX_IN_LIST).map((r) => r.id);
-    replies.push(
-      ...(await db
-        .selectFrom('comments')
-        .select([...columns])
-        .where('parent_id', 'in', ids)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute()),
-    );
+    replies.push(...(await selectRepliesTo(db, ids).select(COMMENT_ENTRY_COLUMNS).execute()));
   }
-  return { roots, replies };
+  return replies;
 }
 
 /**
@@ -361,12 +360,7 @@ export async function listCommentThreadsBefore(
   before: { id: string; created_at: number } | null,
   limit: number,
 ): Promise<{ roots: TCommentEntryRow[]; replies: TCommentEntryRow[]; hasMore: boolean }> {
-  const columns = ['id', 'file_id', 'parent_id', 'user_name', 'user_email', 'body', 'created_at', 'creator_id'] as const;
-  let query = db
-    .selectFrom('comments')
-    .select([...columns])
-    .where('file_id', '=', fileId)
-    .where('parent_id', 'is', null);
+  let query = db.selectFrom('comments').select(COMMENT_ENTRY_COLUMNS).where('file_id', '=', fileId).where('parent_id', 'is', null);
   if (before) {
     query = query.where((eb) => eb.or([eb('created_at', '<', before.created_at), eb.and([eb('created_at', '=', before.created_at), eb('id', '<', before.id)])]));
   }
@@ -376,31 +370,12 @@ export async function listCommentThreadsBefore(
     .limit(limit + 1)
     .execute();
   const roots = newest.slice(0, limit).reverse();
-  const replies =
-    roots.length === 0
-      ? []
-      : await db
-          .selectFrom('comments')
-          .select([...columns])
-          .where(
-            'parent_id',
-            'in',
-            roots.map((r) => r.id),
-          )
-          .orderBy('created_at')
-          .orderBy('id')
-          .execute();
-  return { roots, replies, hasMore: newest.length > limit };
+  return { roots, replies: await listRepliesTo(db, roots), hasMore: newest.length > limit };
 }
 
 /** A comment of a site, or null. */
 export async function findCommentOfProject(db: TDb, projectId: string, commentId: string): Promise<TCommentEntryRow | null> {
-  const row = await db
-    .selectFrom('comments')
-    .select(['id', 'file_id', 'parent_id', 'user_name', 'user_email', 'body', 'created_at', 'creator_id'])
-    .where('id', '=', commentId)
-    .where('project_id', '=', projectId)
-    .executeTakeFirst();
+  const row = await db.selectFrom('comments').select(COMMENT_ENTRY_COLUMNS).where('id', '=', commentId).where('project_id', '=', projectId).executeTakeFirst();
   return row ?? null;
 }
 

@@ -136,49 +136,32 @@ export interface FilesTable {
   group_name: Generated<string | null>;
 }
 
-export interface FavoritesTable {
+/** The columns of what a visitor leaves on a file (a favourite, a comment, an approval). */
+interface VisitorEntryColumns {
   id: string;
   project_id: string;
   file_id: string;
   visitor_id: string;
   user_name: string;
-  /** The address the visitor gave when this was made; null for none. */
+  /** The address the visitor gave when this was made (an approval: last changed); null for none (and on the creator's replies). */
   user_email: Generated<string | null>;
   created_at: number;
   /** The file's version this was made on; null while that is the file's current version. */
   file_version: number | null;
 }
 
-export interface CommentsTable {
-  id: string;
-  project_id: string;
-  file_id: string;
+export interface FavoritesTable extends VisitorEntryColumns {}
+
+export interface CommentsTable extends VisitorEntryColumns {
   parent_id: string | null;
-  visitor_id: string;
-  user_name: string;
-  /** The address the visitor gave when this was made; null for none (and on the creator's replies). */
-  user_email: Generated<string | null>;
   body: string;
-  created_at: number;
   /** Set on a reply the site's creator wrote from the dashboard (its visitor_id is then ''). */
   creator_id: string | null;
-  /** The file's version this was made on; null while that is the file's current version. */
-  file_version: number | null;
 }
 
-export interface ApprovalsTable {
-  id: string;
-  project_id: string;
-  file_id: string;
-  visitor_id: string;
-  user_name: string;
-  /** The address the visitor gave when this was last changed; null for none. */
-  user_email: Generated<string | null>;
+export interface ApprovalsTable extends VisitorEntryColumns {
   status: 'pending' | 'approved' | 'rejected';
-  created_at: number;
   updated_at: number;
-  /** The file's version this was made on; null while that is the file's current version. */
-  file_version: number | null;
 }
 
 export interface AnalyticsEventsTable {

@@ -74,7 +74,7 @@ const projectAndFileQuery = compiledQuery((db: TDb, projectId: string, fileId: s
 // ---- favourites
 
 /** A visitor's mark on a file (a favourite, an approval): who, on what, when. */
-interface TVisitorMark {
+export interface TVisitorMark {
   id: string;
   projectId: string;
   fileId: string;
@@ -326,6 +326,11 @@ export async function findCommentOfFile(db: TDb, fileId: string, commentId: stri
   return (await db.selectFrom('comments').selectAll().where('id', '=', commentId).where('file_id', '=', fileId).executeTakeFirst()) ?? null;
 }
 
+/** The replies to the threads `rootIds`, oldest first (the order a thread shows them); the caller picks the columns. */
+export function selectRepliesTo(db: TDb, rootIds: readonly string[]) {
+  return db.selectFrom('comments').where('parent_id', 'in', rootIds).orderBy('created_at').orderBy('id');
+}
+
 /** Files with up to this many comments are read in one query. */
 const SINGLE_QUERY_COMMENTS = 1000;
 
@@ -360,21 +365,8 @@ async function readCommentThreads(db: TDb, fileId: string, limit: number): Promi
     .limit(limit)
     .execute();
   const roots = newest.reverse();
-  const replies =
-    roots.length === 0
-      ? []
-      : await db
-          .selectFrom('comments')
-          .selectAll()
-          .where('file_id', '=', fileId)
-          .where(
-            'parent_id',
-            'in',
-            roots.map((r) => r.id),
-          )
-          .orderBy('created_at')
-          .orderBy('id')
-          .execute();
+  const rootIds = roots.map((r) => r.id);
+  const replies = rootIds.length === 0 ? [] : await selectRepliesTo(db, rootIds).where('file_id', '=', fileId).selectAll().execute();
   const count = await db
     .selectFrom('comments')
     .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -37,6 +37,7 @@ import {
   upsertApproval,
   type TCommentRow,
   type TSiteFileRef,
+  type TVisitorMark,
 } from './engagement.repository.ts';
 import { isoTime } from './iso-time.ts';
 import { visitorProfileOf } from '../visitors/visitor-record.ts';
@@ -132,6 +133,22 @@ async function writeEngagement<T>(deps: TDeps, site: TEngagementSite, write: (db
   return deps.db.transaction().execute((trx) => write(trx, (event) => queueEngagementNotifications(deps, trx, site.project, site.settings, event)));
 }
 
+/** A new mark (a favourite, an approval) of the visitor on the file, made now. */
+function newVisitorMark(deps: TDeps, site: TEngagementSite, file: TSiteFileRef, visitor: TEngagingVisitor): TVisitorMark {
+  return { id: newId(), projectId: site.project.id, fileId: file.id, visitorId: visitor.id, userName: visitor.name, userEmail: visitor.email, now: deps.clock.now() };
+}
+
+/** What the site's creator is told of a visitor's favourite, comment or approval on the file. */
+function engagementEvent(
+  type: TEngagementEvent['type'],
+  site: TEngagementSite,
+  file: TSiteFileRef,
+  visitor: TEngagingVisitor,
+  detail: Pick<TEngagementEvent, 'text' | 'status'> = {},
+): TEngagementEvent {
+  return { type, projectId: site.project.id, fileId: file.id, fileName: file.name, visitorName: visitor.name, ...detail };
+}
+
 export async function setFavorite(
   deps: TDeps & Pick<TEngagementDeps, 'favorites'>,
   site: TEngagementSite,
@@ -139,15 +156,14 @@ export async function setFavorite(
   visitor: TEngagingVisitor,
   isFavorite: boolean,
 ): Promise<{ isFavorite: boolean; favoritesCount: number }> {
-  const { id: visitorId, name: userName, email: userEmail } = visitor;
-  if (!isFavorite) return { isFavorite, favoritesCount: (await deps.favorites.remove(file.id, visitorId)).favoritesCount };
-  const favorite = { id: newId(), projectId: site.project.id, fileId: file.id, visitorId, userName, userEmail, now: deps.clock.now() };
+  if (!isFavorite) return { isFavorite, favoritesCount: (await deps.favorites.remove(file.id, visitor.id)).favoritesCount };
+  const favorite = newVisitorMark(deps, site, file, visitor);
   // Without notifications a favourite is one statement, shared with the others of its turn (deps.favorites).
   if (!site.settings.enableNotifications) return { isFavorite, favoritesCount: (await deps.favorites.add(favorite)).favoritesCount };
   const { favoritesCount } = await writeEngagement(deps, site, async (db, notify) => {
     const change = await addFavoriteCounted(db, favorite, deps.caches);
     // A repeated favourite is a no-op: no second notification.
-    if (change.changed) await notify({ type: 'favorite', projectId: site.project.id, fileId: file.id, fileName: file.name, visitorName: userName });
+    if (change.changed) await notify(engagementEvent('favorite', site, file, visitor));
     return change;
   });
   return { isFavorite, favoritesCount };
@@ -160,13 +176,12 @@ export async function setApproval(
   visitor: TEngagingVisitor,
   status: TApprovalStatus,
 ): Promise<{ status: TApprovalStatus; updatedAt: number }> {
-  const { id: visitorId, name: userName, email: userEmail } = visitor;
   // Setting the status it already has changes nothing (and tells nobody).
-  const current = await findApproval(deps.db, file.id, visitorId);
+  const current = await findApproval(deps.db, file.id, visitor.id);
   if (current?.status === status) return { status, updatedAt: current.updated_at };
   return writeEngagement(deps, site, async (db, notify) => {
-    const row = await upsertApproval(db, { id: newId(), projectId: site.project.id, fileId: file.id, visitorId, userName, userEmail, status, now: deps.clock.now() });
-    await notify({ type: 'approval', projectId: site.project.id, fileId: file.id, fileName: file.name, visitorName: userName, status });
+    const row = await upsertApproval(db, { ...newVisitorMark(deps, site, file, visitor), status });
+    await notify(engagementEvent('approval', site, file, visitor, { status }));
     return { status: row.status, updatedAt: row.updated_at };
   });
 }
@@ -256,14 +271,7 @@ export async function createComment(
   };
   await writeEngagement(deps, site, async (db, notify) => {
     await insertComment(db, row);
-    await notify({
-      type: 'comment',
-      projectId: site.project.id,
-      fileId: file.id,
-      fileName: file.name,
-      visitorName: userName,
-      text: input.commentText,
-    });
+    await notify(engagementEvent('comment', site, file, visitor, { text: input.commentText }));
   });
   return { ...toCommentReply(row, visitorId), replies: [] };
 }
