@@ -71,15 +71,10 @@ const CODEC_NAMES: Record<string, string> = {
 };
 const CONTAINER_ALIASES: Record<string, string> = { matroska: 'mkv', mov: 'mov', mp3: 'mp3', ogg: 'ogg', wav: 'wav', flac: 'flac' };
 
-export async function deriveVideo(
-  storage: BuilderStorage,
-  file: Pick<TBuildFile, 'storageKey' | 'sha256' | 'size' | 'name'>,
-  options: TDeriveMediaOptions = {},
-): Promise<TDerivedMetadata> {
-  const served = await serveObjectOnLoopback(storage, file.storageKey, file.size);
-  try {
-    const probe = await probeMedia(served.url, options);
-    const { media, video } = summarise(probe, getExtension(file.name));
+type TMediaFile = Pick<TBuildFile, 'storageKey' | 'sha256' | 'size' | 'name'>;
+
+export function deriveVideo(storage: BuilderStorage, file: TMediaFile, options: TDeriveMediaOptions = {}): Promise<TDerivedMetadata> {
+  return probeServedFile(storage, file, options, async (url, { media, video }) => {
     const metadata: TDerivedMetadata = {
       sha256: file.sha256,
       kind: 'video',
@@ -89,24 +84,32 @@ export async function deriveVideo(
     };
     if (!video) return metadata; // audio only: plays, no poster to make
     const at = media.durationSeconds ? media.durationSeconds * 0.1 : 1;
-    let frame = await grabFrame(served.url, at, video, options);
-    if (frame.length === 0 && at > 0) frame = await grabFrame(served.url, 0, video, options); // seeked past the last frame
+    let frame = await grabFrame(url, at, video, options);
+    if (frame.length === 0 && at > 0) frame = await grabFrame(url, 0, video, options); // seeked past the last frame
     if (frame.length === 0) return metadata;
     return { ...metadata, ...(await storePoster(storage, file.sha256, frame)) };
-  } finally {
-    await served.close();
-  }
+  });
 }
 
-export async function deriveAudio(
+export function deriveAudio(storage: BuilderStorage, file: TMediaFile, options: TDeriveMediaOptions = {}): Promise<TDerivedMetadata> {
+  return probeServedFile(storage, file, options, async (_url, { media }) => ({
+    sha256: file.sha256,
+    kind: 'audio',
+    media,
+    ...(media.container ? { format: media.container } : {}),
+  }));
+}
+
+/** Serves the stored file on loopback, probes it, and hands the summary to `use` (with the URL, for more reads) before the server closes. */
+async function probeServedFile<T>(
   storage: BuilderStorage,
-  file: Pick<TBuildFile, 'storageKey' | 'sha256' | 'size' | 'name'>,
-  options: TDeriveMediaOptions = {},
-): Promise<TDerivedMetadata> {
+  file: TMediaFile,
+  options: TDeriveMediaOptions,
+  use: (url: string, summary: ReturnType<typeof summarise>) => Promise<T>,
+): Promise<T> {
   const served = await serveObjectOnLoopback(storage, file.storageKey, file.size);
   try {
-    const { media } = summarise(await probeMedia(served.url, options), getExtension(file.name));
-    return { sha256: file.sha256, kind: 'audio', media, ...(media.container ? { format: media.container } : {}) };
+    return await use(served.url, summarise(await probeMedia(served.url, options), getExtension(file.name)));
   } finally {
     await served.close();
   }
