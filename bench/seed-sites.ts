@@ -35,14 +35,8 @@ export interface TRefFile {
   bytes: Buffer;
 }
 
-/** A stored reference file as the seeded rows reuse it (storage key, hash, size, derived metadata). */
-export interface TStoredRef {
-  name: string;
-  type: string;
-  size: number;
-  storageKey: string;
-  sha256: string;
-  kind: string;
+/** A stored reference file as the seeded rows reuse it (storage key, hash, size, derived metadata as stored). */
+export interface TStoredRef extends Pick<TBuildFile, 'name' | 'type' | 'size' | 'storageKey' | 'sha256' | 'kind'> {
   metadata: string;
 }
 

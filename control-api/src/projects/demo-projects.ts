@@ -5,7 +5,8 @@
  * `npm run seed-demo` (scripts/src/seed-demo.ts) stores their sample files and saves them here.
  */
 import type { Kysely } from 'kysely';
-import { TEMPLATE_CATALOGUE, TEMPLATE_IDS, isValidSlug, type TColorMode, type TContactInfo, type TSiteSettings, type TTemplateId } from '@dropsite/shared';
+import type { TBuildProject } from '@dropsite/builder';
+import { TEMPLATE_CATALOGUE, TEMPLATE_IDS, isValidSlug, type TColorMode } from '@dropsite/shared';
 import type { Database, TFileRow, TProjectRow } from '../db/tables.ts';
 import { storedFileRow } from './stored-files.ts';
 
@@ -30,22 +31,14 @@ export interface TDemoFileInput {
   group: string | null;
 }
 
-export interface TDemoProjectInput {
+/** A demo site as the builder will see it, with its look set in full. */
+export interface TDemoProjectInput
+  extends Pick<TBuildProject, 'slug' | 'title' | 'description' | 'subLine' | 'tagLine' | 'authorName' | 'template' | 'theme' | 'settings' | 'contactInfo'> {
   /** The existing project's id, or a new one. */
   projectId: string;
-  slug: string;
-  title: string;
-  description: string;
-  subLine: string;
-  tagLine: string;
-  authorName: string;
-  template: TTemplateId;
-  theme: string;
   heroLayout: string | null;
   colorMode: TColorMode;
   visitorModeToggle: boolean;
-  settings: TSiteSettings;
-  contactInfo: TContactInfo;
   /** In the order the site shows them. */
   files: readonly TDemoFileInput[];
 }
