@@ -6,25 +6,11 @@
 // No eval under the dashboard's CSP: set before any schema here parses (the build puts this module in
 // zod's own chunk, so it runs as soon as zod loads, whoever loads it).
 import '../zod-config.ts';
-import {
-  ZAccountResponseSchema,
-  ZAnonymousProjectsResponseSchema,
-  ZAnonymousSessionResponseSchema,
-  ZAuthSessionResponseSchema,
-  ZCreatorResponseSchema,
-  ZEmailCollectionResponseSchema,
-  ZEmailLinkConsumeResponseSchema,
-  ZEmailLinkDescribeResponseSchema,
-  ZEmailTriggerSchema,
-  ZEngagementSummaryResponseSchema,
-  ZEngagementUpdatesResponseSchema,
-  ZLocalNotificationSchema,
-  ZResumableUploadSchema,
-  ZUploadDraftSchema,
-} from '@dropsite/shared';
+import { ZEmailTriggerSchema, ZLocalNotificationSchema } from '@dropsite/shared';
 import { z } from 'zod';
 
 import { parseReply } from '../api-reply.ts';
+import * as sharedSchemas from './shared-schemas.ts';
 
 /** Spec 3 'Email collection record kept locally'. */
 const ZCollectedEmailRecordSchema = z.object({
@@ -52,18 +38,7 @@ const ZPromptRequestSchema = z.object({ trigger: ZEmailTriggerSchema, projectId:
 /** What `loadSchemas` answers: the check of a reply, and each schema by name. */
 export const schemas = {
   parseReply,
-  ZAccountResponseSchema,
-  ZAnonymousProjectsResponseSchema,
-  ZAnonymousSessionResponseSchema,
-  ZAuthSessionResponseSchema,
-  ZCreatorResponseSchema,
-  ZEmailCollectionResponseSchema,
-  ZEmailLinkConsumeResponseSchema,
-  ZEmailLinkDescribeResponseSchema,
-  ZEngagementSummaryResponseSchema,
-  ZEngagementUpdatesResponseSchema,
-  ZResumableUploadSchema,
-  ZUploadDraftSchema,
+  ...sharedSchemas,
   ZCollectedEmailRecordSchema,
   ZStoredNotificationsSchema,
   ZPublishedDetailSchema,
