@@ -29,12 +29,8 @@ import { autocannonWithCpu, BENCH_SECONDS, placeLoadGenerator, postgresRun, star
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 1);
 const SITES = 1000;
 const FILES_PER_SITE = 3;
-const BIG_FILES = 20;
-const BIG_EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
-const BIG_VISITORS = 50_000;
-const BIG_COMMENTS = 10_000;
-const BIG_FAVORITES = 2_000;
-const BIG_APPROVALS = 2_000;
+/** The popular site: its files, and what its visitors did over EVENT_DAYS. */
+const BIG = { files: 20, events: Number(process.env.BENCH_EVENTS ?? 1_000_000), visitors: 50_000, comments: 10_000, favorites: 2_000, approvals: 2_000 };
 const EVENT_DAYS = 90;
 const DAY_MS = 86_400_000;
 /** Rows per multi-row insert (inside both dialects' bound-parameter limits). */
@@ -101,7 +97,7 @@ async function seed(deps: TAppDeps, creatorId: string): Promise<string> {
   const big = projects.at(-1)!;
   const filesOf = new Map<string, string[]>();
   const files = projects.flatMap((p) => {
-    const count = p === big ? BIG_FILES : FILES_PER_SITE;
+    const count = p === big ? BIG.files : FILES_PER_SITE;
     const ids = Array.from({ length: count }, id);
     filesOf.set(p.id, ids);
     return ids.map((fileId, position) => ({
@@ -124,7 +120,7 @@ async function seed(deps: TAppDeps, creatorId: string): Promise<string> {
   const bigFiles = filesOf.get(big.id)!;
   const visitor = (n: number) => `visitor${String(n).padStart(6, '0')}`;
   const favorites = projects.flatMap((p) =>
-    Array.from({ length: p === big ? BIG_FAVORITES : 2 }, (_, k) => {
+    Array.from({ length: p === big ? BIG.favorites : 2 }, (_, k) => {
       const fileIds = filesOf.get(p.id)!;
       return { id: id(), project_id: p.id, file_id: fileIds[k % fileIds.length]!, visitor_id: visitor(k), user_name: `User ${k}`, created_at: now - k * 1000 };
     }),
@@ -132,7 +128,7 @@ async function seed(deps: TAppDeps, creatorId: string): Promise<string> {
   await insertInChunks(favorites, (chunk) => db.insertInto('favorites').values(chunk).execute());
   const statuses = ['approved', 'rejected', 'pending'] as const;
   const approvals = projects.flatMap((p) =>
-    Array.from({ length: p === big ? BIG_APPROVALS : 1 }, (_, k) => {
+    Array.from({ length: p === big ? BIG.approvals : 1 }, (_, k) => {
       const fileIds = filesOf.get(p.id)!;
       return {
         id: id(),
@@ -151,7 +147,7 @@ async function seed(deps: TAppDeps, creatorId: string): Promise<string> {
     [];
   for (const p of projects) {
     const fileIds = filesOf.get(p.id)!;
-    const count = p === big ? BIG_COMMENTS : 3;
+    const count = p === big ? BIG.comments : 3;
     const roots: Array<{ id: string; file_id: string }> = [];
     for (let k = 0; k < count; k++) {
       const file_id = fileIds[k % fileIds.length]!;
@@ -179,12 +175,12 @@ async function seed(deps: TAppDeps, creatorId: string): Promise<string> {
     const pick = random(fileIds.length + 3);
     const fileId = pick < fileIds.length ? fileIds[pick]! : null;
     const type = random(4) === 0 ? ('download' as const) : ('view' as const);
-    return { id: id(), projectId, fileId, visitorId: visitor(random(BIG_VISITORS)), type, details: `${type} ${k}`, now: start + Math.floor((k / total) * EVENT_DAYS * DAY_MS) };
+    return { id: id(), projectId, fileId, visitorId: visitor(random(BIG.visitors)), type, details: `${type} ${k}`, now: start + Math.floor((k / total) * EVENT_DAYS * DAY_MS) };
   };
   // All at once: the batcher writes them a thousand at a time (a few at a time would each wait for its cadence).
   await Promise.all(projects.filter((p) => p !== big).flatMap((p) => Array.from({ length: 10 }, (_, k) => deps.analytics.insert(event(p.id, filesOf.get(p.id)!, k, 10)))));
-  for (let k = 0; k < BIG_EVENTS; k += EVENTS_PER_ROUND) {
-    const round = Array.from({ length: Math.min(EVENTS_PER_ROUND, BIG_EVENTS - k) }, (_, j) => event(big.id, bigFiles, k + j, BIG_EVENTS));
+  for (let k = 0; k < BIG.events; k += EVENTS_PER_ROUND) {
+    const round = Array.from({ length: Math.min(EVENTS_PER_ROUND, BIG.events - k) }, (_, j) => event(big.id, bigFiles, k + j, BIG.events));
     const written = Promise.all(round.map((e) => deps.analytics.insert(e)));
     await deps.analytics.flush();
     await written;
@@ -259,7 +255,7 @@ const TARGETS: Record<string, number> = {
 };
 
 async function measure(label: string, env: Record<string, string>, pin: boolean): Promise<{ runs: Record<string, TRun>; seedSeconds: number }> {
-  process.stdout.write(`\n[${label}] seeding ${SITES.toLocaleString('en-US')} sites and ${BIG_EVENTS.toLocaleString('en-US')} events…\n`);
+  process.stdout.write(`\n[${label}] seeding ${SITES.toLocaleString('en-US')} sites and ${BIG.events.toLocaleString('en-US')} events…\n`);
   const { child, info } = await startServer<TServerInfo>(import.meta.filename, env, pin);
   try {
     const base = `http://127.0.0.1:${info.port}`;

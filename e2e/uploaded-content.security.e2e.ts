@@ -170,18 +170,16 @@ test.describe('uploaded HTML, SVG, XHTML, scripts and disguised files stay inert
       for (const id of Object.values(fileIds)) {
         for (const mode of ['preview', 'download']) {
           const src = `/api/files/${id}?mode=${mode}`;
-          const iframe = document.createElement('iframe');
-          iframe.src = src;
-          document.body.append(iframe);
-          const object = document.createElement('object');
-          object.data = src;
-          document.body.append(object);
-          const embed = document.createElement('embed');
-          embed.src = src;
-          document.body.append(embed);
-          const img = document.createElement('img');
-          img.src = src;
-          document.body.append(img);
+          for (const [tag, attribute] of [
+            ['iframe', 'src'],
+            ['object', 'data'],
+            ['embed', 'src'],
+            ['img', 'src'],
+          ] as const) {
+            const element = document.createElement(tag);
+            element.setAttribute(attribute, src);
+            document.body.append(element);
+          }
           // An uploaded script loaded by a page of our origin (CSP 'self' would allow its origin).
           const script = document.createElement('script');
           script.src = src;

@@ -1,7 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { writeLargeFile } from './wizard-support.ts';
+import { expectFirstFileDownloadHash, writeLargeFile } from './wizard-support.ts';
 
 test('a 120 MB file takes the direct-chunked path with its badge and publishes byte for byte', async ({ page }, testInfo) => {
   test.setTimeout(180_000);
@@ -40,15 +39,6 @@ test('a 120 MB file takes the direct-chunked path with its badge and publishes b
   // The published original is the very file chosen.
   const siteUrl = await page.getByTestId('site-url').inputValue();
   await page.goto(siteUrl);
-  const downloadLink = page.locator('a[href*="mode=download"]').first();
-  await expect(downloadLink).toBeAttached({ timeout: 30_000 });
-  const href = await downloadLink.getAttribute('href');
-  const response = await page.request.get(new URL(href!, siteUrl).toString());
-  expect(response.status()).toBe(200);
-  expect(
-    createHash('sha256')
-      .update(await response.body())
-      .digest('hex'),
-  ).toBe(expected);
+  await expectFirstFileDownloadHash(page, siteUrl, expected);
   expect((await readFile(file)).length).toBe(120 * 1024 * 1024);
 });

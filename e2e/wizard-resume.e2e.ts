@@ -1,6 +1,5 @@
 import { expect, test, type Route } from '@playwright/test';
-import { createHash } from 'node:crypto';
-import { closeEmailPromptWhenShown, writeLargeFile } from './wizard-support.ts';
+import { closeEmailPromptWhenShown, expectFirstFileDownloadHash, writeLargeFile } from './wizard-support.ts';
 
 const CHUNKS = 12;
 const ARRIVED_BEFORE_RELOAD = 5;
@@ -88,15 +87,7 @@ test('a reload in the middle of an upload fills the form in again and sends only
   const siteUrl = await page.getByTestId('site-url').inputValue();
   await page.goto(siteUrl);
   await expect(page).toHaveTitle(/Brand film, final master/);
-  const downloadLink = page.locator('a[href*="mode=download"]').first();
-  await expect(downloadLink).toBeAttached({ timeout: 30_000 });
-  const response = await page.request.get(new URL((await downloadLink.getAttribute('href'))!, siteUrl).toString());
-  expect(response.status()).toBe(200);
-  expect(
-    createHash('sha256')
-      .update(await response.body())
-      .digest('hex'),
-  ).toBe(expected);
+  await expectFirstFileDownloadHash(page, siteUrl, expected);
 });
 
 /** How many chunks of the upload the server holds durably, from the status call. */

@@ -20,6 +20,19 @@ export async function threeImages(seed = 0) {
   ];
 }
 
+/** On the published site at `siteUrl`, downloads its first file and expects its bytes to hash to `sha256`. */
+export async function expectFirstFileDownloadHash(page: Page, siteUrl: string, sha256: string): Promise<void> {
+  const downloadLink = page.locator('a[href*="mode=download"]').first();
+  await expect(downloadLink).toBeAttached({ timeout: 30_000 });
+  const response = await page.request.get(new URL((await downloadLink.getAttribute('href'))!, siteUrl).toString());
+  expect(response.status()).toBe(200);
+  expect(
+    createHash('sha256')
+      .update(await response.body())
+      .digest('hex'),
+  ).toBe(sha256);
+}
+
 /** From the upload step (files chosen) to the engagement features step, with a description filled in. */
 export async function walkToFeatures(page: Page, description = 'Ceremony, portraits and the first dance.') {
   await page.getByRole('button', { name: 'Continue' }).click();

@@ -11,7 +11,7 @@ export { loadBuildInput } from './builds/build-input.ts';
 export type { TBillingConfig } from './config/config.ts';
 export { migrateToLatest, type TDialect } from './db/database.ts';
 export { newId } from './db/ids.ts';
-export type { TFileRow, TNewFile, TProjectRow, TNewProject, UploadFilesTable, UploadSessionsTable } from './db/tables.ts';
+export type { TBuildRow, TFileRow, TNewFile, TProjectRow, TNewProject, UploadFilesTable, UploadSessionsTable } from './db/tables.ts';
 export { AppError } from './http/app-error.ts';
 export { escapeHtml } from './http/escape-html.ts';
 export type { Mailer, TMailMessage } from './notifications/mailer.ts';

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { CONTACT_MESSAGES, ZContactInfoInputSchema, findContactInfoProblems, isContactEmail, normalizeContactLink, toPublicContactInfo } from './contact-info.ts';
 
+const NO_CONTACT = { email: '', website: '', instagram: '', twitter: '', linkedin: '', github: '' };
+
+/** Each accepted input is stored as its link, and each refused one is not stored at all. */
+function expectContactLinks(network: 'website' | 'instagram', accepted: ReadonlyArray<[input: string, link: string]>, refused: readonly string[]): void {
+  for (const [input, link] of accepted) expect(normalizeContactLink(network, input), input).toBe(link);
+  for (const bad of refused) expect(normalizeContactLink(network, bad), bad).toBeNull();
+}
+
 describe('contact details', () => {
   it('takes one plain email address, nothing a mail link could carry more of', () => {
     for (const ok of ['mira@studio.example', 'first.last+tag@studio.co.uk']) expect(isContactEmail(ok), ok).toBe(true);
@@ -10,23 +18,26 @@ describe('contact details', () => {
   });
 
   it('stores a website as an https link: a bare domain gets https://, http and other schemes are refused', () => {
-    expect(normalizeContactLink('website', '  ')).toBe('');
-    expect(normalizeContactLink('website', 'mira.studio')).toBe('https://mira.studio/');
-    expect(normalizeContactLink('website', 'mira.studio/work?x=1')).toBe('https://mira.studio/work?x=1');
-    expect(normalizeContactLink('website', 'https://Mira.Studio/Work')).toBe('https://mira.studio/Work');
-    for (const bad of [
-      'http://mira.studio',
-      'javascript:alert(1)',
-      'data:text/html,x',
-      'mailto:a@b.c',
-      'https://user:pw@mira.studio',
-      'https://localhost',
-      'mira',
-      'mira studio.com',
-      '//mira.studio',
-    ]) {
-      expect(normalizeContactLink('website', bad), bad).toBeNull();
-    }
+    expectContactLinks(
+      'website',
+      [
+        ['  ', ''],
+        ['mira.studio', 'https://mira.studio/'],
+        ['mira.studio/work?x=1', 'https://mira.studio/work?x=1'],
+        ['https://Mira.Studio/Work', 'https://mira.studio/Work'],
+      ],
+      [
+        'http://mira.studio',
+        'javascript:alert(1)',
+        'data:text/html,x',
+        'mailto:a@b.c',
+        'https://user:pw@mira.studio',
+        'https://localhost',
+        'mira',
+        'mira studio.com',
+        '//mira.studio',
+      ],
+    );
   });
 
   it('turns a handle into the profile link on its network, and takes profile links only on that network', () => {
@@ -49,42 +60,43 @@ describe('contact details', () => {
   });
 
   it('takes an Instagram handle or an instagram.com link, and refuses everything else', () => {
-    expect(normalizeContactLink('instagram', '@mira.photos')).toBe('https://instagram.com/mira.photos');
-    expect(normalizeContactLink('instagram', 'mira_s')).toBe('https://instagram.com/mira_s');
-    expect(normalizeContactLink('instagram', 'instagram.com/mira')).toBe('https://instagram.com/mira');
-    expect(normalizeContactLink('instagram', 'https://www.instagram.com/mira/')).toBe('https://www.instagram.com/mira/');
-    for (const bad of [
-      'javascript:alert(1)',
-      'JavaScript:alert(1)',
-      'data:text/html,<script>alert(1)</script>',
-      'http://instagram.com/mira',
-      'https://instagram.com.evil.example/mira',
-      'https://evil.example/instagram.com',
-      'https://user:pw@instagram.com/mira',
-      '.mira',
-      'mira.',
-      'mi..ra',
-      'mira-s',
-      'a'.repeat(31),
-      '@',
-      'mira s',
-      '"><img src=x>',
-    ]) {
-      expect(normalizeContactLink('instagram', bad), bad).toBeNull();
-    }
+    expectContactLinks(
+      'instagram',
+      [
+        ['@mira.photos', 'https://instagram.com/mira.photos'],
+        ['mira_s', 'https://instagram.com/mira_s'],
+        ['instagram.com/mira', 'https://instagram.com/mira'],
+        ['https://www.instagram.com/mira/', 'https://www.instagram.com/mira/'],
+      ],
+      [
+        'javascript:alert(1)',
+        'JavaScript:alert(1)',
+        'data:text/html,<script>alert(1)</script>',
+        'http://instagram.com/mira',
+        'https://instagram.com.evil.example/mira',
+        'https://evil.example/instagram.com',
+        'https://user:pw@instagram.com/mira',
+        '.mira',
+        'mira.',
+        'mi..ra',
+        'mira-s',
+        'a'.repeat(31),
+        '@',
+        'mira s',
+        '"><img src=x>',
+      ],
+    );
   });
 
   it('names each field that is wrong, and the schema applies the same rule', () => {
-    expect(findContactInfoProblems({ email: '', website: '', instagram: '', twitter: '', linkedin: '', github: '' })).toEqual({});
+    expect(findContactInfoProblems(NO_CONTACT)).toEqual({});
     expect(findContactInfoProblems({ instagram: 'javascript:alert(1)' })).toEqual({ instagram: CONTACT_MESSAGES.instagram });
     expect(findContactInfoProblems({ email: 'nope', github: 'https://gitlab.com/mira' })).toEqual({ email: CONTACT_MESSAGES.email, github: CONTACT_MESSAGES.github });
     expect(ZContactInfoInputSchema.parse({ email: ' mira@studio.example ', twitter: '@mira', instagram: '@mira.photos' })).toEqual({
+      ...NO_CONTACT,
       email: 'mira@studio.example',
-      website: '',
       instagram: 'https://instagram.com/mira.photos',
       twitter: 'https://x.com/mira',
-      linkedin: '',
-      github: '',
     });
     const refused = ZContactInfoInputSchema.safeParse({ website: 'javascript:alert(1)' });
     expect(refused.success).toBe(false);

@@ -3,6 +3,7 @@
  * visitor-facing switches and public contact details only, and refuses any other field.
  */
 import { describe, expect, it } from 'vitest';
+import { makeFile } from '@dropsite/testkit/site-template';
 import { DEFAULT_SITE_SETTINGS, PUBLIC_SITE_SETTING_KEYS, ZSiteRenderModelSchema, toPublicSiteSettings, type TSiteRenderModel } from './schemas.ts';
 
 const MODEL: TSiteRenderModel = {
@@ -39,31 +40,7 @@ describe('the public render model', () => {
       ['an owner id', { ...MODEL, ownerCreatorId: 'creator_1' }],
       ['an anonymous creator id', { ...MODEL, anonymousSessionId: 'anon_secret' }],
       ['a password hash', { ...MODEL, passwordHash: '$argon2id$v=19$...' }],
-      [
-        'a storage key on a file',
-        {
-          ...MODEL,
-          files: [
-            {
-              id: 'f1',
-              name: 'a.jpg',
-              type: 'image/jpeg',
-              size: 1,
-              kind: 'image',
-              url: '/api/files/f1?mode=preview',
-              downloadUrl: '/api/files/f1?mode=download',
-              thumbnailUrl: null,
-              width: null,
-              height: null,
-              thumbnailWidth: null,
-              thumbnailHeight: null,
-              format: null,
-              uploadedAt: '2025-03-04T10:00:00.000Z',
-              storageKey: 'uploads/proj_1/f1',
-            },
-          ],
-        },
-      ],
+      ['a storage key on a file', { ...MODEL, files: [{ ...makeFile('a.jpg', { id: 'f1', type: 'image/jpeg', size: 1 }), storageKey: 'uploads/proj_1/f1' }] }],
     ];
     for (const [what, model] of attempts) expect(ZSiteRenderModelSchema.safeParse(model).success, what).toBe(false);
   });

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { newId } from '../db/ids.ts';
 import { insertProject } from '../projects/projects.repository.ts';
-import { describeEachDialect, makeProjectRow } from '@dropsite/testkit/control-api/test-database';
+import { describeEachDialect, makeProjectRow, makeQueuedBuildRow } from '@dropsite/testkit/control-api/test-database';
 import {
   findBuildById,
   findLatestBuildForProject,
@@ -26,19 +26,7 @@ await describeEachDialect('builds repository', (handle) => {
   it('inserts a queued build once per project version', async () => {
     const projectId = await newProject();
     const first = await insertBuild(handle.db, { id: newId(), projectId, version: 1, now: NOW });
-    expect(first).toEqual({
-      id: first.id,
-      project_id: projectId,
-      version: 1,
-      status: 'queued',
-      progress: 0,
-      stage: 'queued',
-      error: null,
-      attempts: 0,
-      created_at: NOW,
-      started_at: null,
-      finished_at: null,
-    });
+    expect(first).toEqual({ id: first.id, ...makeQueuedBuildRow(projectId, 1, NOW) });
     const again = await insertBuild(handle.db, { id: newId(), projectId, version: 1, now: NOW + 5 });
     expect(again).toEqual(first);
     const next = await insertBuild(handle.db, { id: newId(), projectId, version: 2, now: NOW + 5 });

@@ -10,6 +10,7 @@ import {
   isDialectAvailable,
   makeFileRow,
   makeProjectRow,
+  makeQueuedBuildRow,
   makeUploadFileRow,
   makeUploadSessionRow,
   TEST_POSTGRES_URL,
@@ -237,18 +238,7 @@ await describeEachDialect('schema', (handle, dialect) => {
       ),
     ).toBe(true);
 
-    const build = {
-      project_id: project.id,
-      version: 1,
-      status: 'queued' as const,
-      progress: 0,
-      stage: 'queued',
-      error: null,
-      attempts: 0,
-      created_at: NOW,
-      started_at: null,
-      finished_at: null,
-    };
+    const build = makeQueuedBuildRow(project.id, 1, NOW);
     await handle.db
       .insertInto('builds')
       .values({ id: newId(), ...build })

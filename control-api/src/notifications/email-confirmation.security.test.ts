@@ -6,37 +6,21 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.ts';
 import { createFakeClock, testAppForSuite } from '@dropsite/testkit/control-api/test-app';
 import { buildUploadForm, makeJpeg, postUpload } from '@dropsite/testkit/control-api/fixtures';
 import { createBrowser } from '@dropsite/testkit/control-api/site-fixtures';
 import { dispatchDueNotifications } from './notifications.service.ts';
 import { composeEmail } from './notification-messages.ts';
-import { bodyOf, headerOf, rawHeadersOf, startSmtpTestServer, type TReceivedMail, type TSmtpTestServer } from '@dropsite/testkit/control-api/smtp-test-server';
+import { bodyOf, headerOf, mailingTestAppForSuite, rawHeadersOf, type TReceivedMail } from '@dropsite/testkit/control-api/smtp-test-server';
 
 const DEFAULTS = loadConfig({});
 const MAX_RECIPIENTS_PER_DAY = 8;
 
 describe('notification email needs a confirmed address', () => {
   const clock = createFakeClock();
-  let smtp: TSmtpTestServer;
-
-  beforeAll(async () => {
-    smtp = await startSmtpTestServer();
-  });
-  afterAll(async () => {
-    await smtp?.close();
-  });
-  // Closed before the SMTP server: afterAll hooks run last registered first.
-  const app = testAppForSuite(() => ({
-    clock,
-    startWorker: false,
-    config: {
-      notifications: { ...DEFAULTS.notifications, smtpUrl: smtp.url, smtpFrom: 'Dropsite <notify@dropsite.test>', batchSeconds: 60, maxRecipientsPerDay: MAX_RECIPIENTS_PER_DAY },
-      rateLimits: { ...DEFAULTS.rateLimits, writesPerMinute: 10_000, siteWritesPerMinute: 10_000, readsPerMinute: 10_000 },
-    },
-  }));
+  const { app, smtp } = mailingTestAppForSuite({ clock, notifications: { maxRecipientsPerDay: MAX_RECIPIENTS_PER_DAY } });
 
   const mailTo = (email: string): TReceivedMail[] => smtp.messages.filter((m) => m.to.includes(email));
   const confirmLinkIn = (mail: TReceivedMail): string | undefined => bodyOf(mail.raw).match(/https?:\/\/[^\s"<>]+\/api\/email\/confirm\?token=[A-Za-z0-9_-]+/)?.[0];

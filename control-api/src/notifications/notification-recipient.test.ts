@@ -3,10 +3,9 @@
  * address when given (confirmed by link first), and never nobody: switching notifications on
  * with no one to receive them is refused, at publishing and in the site's settings.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SITE_MANAGEMENT_MESSAGES, type TSiteSettings } from '@dropsite/shared';
-import { loadConfig } from '../config/config.ts';
-import { createFakeClock, testAppForSuite } from '@dropsite/testkit/control-api/test-app';
+import { createFakeClock } from '@dropsite/testkit/control-api/test-app';
 import { createBrowser, seedSite, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
 import { browserSignedInAs, createSignedInCreator, type TTestCreator } from '@dropsite/testkit/control-api/accounts';
 import { putOnPlan } from '@dropsite/testkit/control-api/billing';
@@ -16,29 +15,11 @@ import { parseSiteSettings } from '../projects/projects.repository.ts';
 import { dispatchDueNotifications } from './notifications.service.ts';
 import { findEmailAddress, insertPendingEmailAddress, setEmailAddressStatus } from './email-addresses.repository.ts';
 import { emailRecipientOf, ownerKeyOf, preferAccountAddressAfterClaim } from './email-confirmation.service.ts';
-import { headerOf, startSmtpTestServer } from '@dropsite/testkit/control-api/smtp-test-server';
-
-const DEFAULTS = loadConfig({});
+import { headerOf, mailingTestAppForSuite } from '@dropsite/testkit/control-api/smtp-test-server';
 
 describe('notification recipients', () => {
   const clock = createFakeClock();
-  let smtp: Awaited<ReturnType<typeof startSmtpTestServer>>;
-
-  beforeAll(async () => {
-    smtp = await startSmtpTestServer();
-  });
-  afterAll(async () => {
-    await smtp?.close();
-  });
-  // Closed before the SMTP server: afterAll hooks run last registered first.
-  const app = testAppForSuite(() => ({
-    clock,
-    startWorker: false,
-    config: {
-      notifications: { ...DEFAULTS.notifications, batchSeconds: 60, smtpUrl: smtp.url, smtpFrom: 'Dropsite <notify@dropsite.test>' },
-      rateLimits: { ...DEFAULTS.rateLimits, writesPerMinute: 10_000, siteWritesPerMinute: 10_000, readsPerMinute: 10_000 },
-    },
-  }));
+  const { app, smtp } = mailingTestAppForSuite({ clock });
 
   /** A site the account owns, on a plan with notifications. */
   async function ownedSite(owner: TTestCreator, settings: Partial<TSiteSettings>): Promise<TSeededSite> {

@@ -1,6 +1,7 @@
 import { ApiRequestError } from '@dropsite/shared/browser/api-client';
 import { BILLING_ERRORS, PLANS, type TSubscription } from '@dropsite/shared';
 import { describe, expect, it } from 'vitest';
+import { makeSubscription } from '@dropsite/testkit/dashboard/fixtures';
 import { UploadError } from '../upload/upload-errors.ts';
 import {
   billingActionMessage,
@@ -23,20 +24,6 @@ import {
 } from './billing-view.ts';
 
 const GB = 1024 ** 3;
-
-const subscription = (overrides: Partial<TSubscription> = {}): TSubscription => ({
-  plan_id: 'free',
-  status: 'active',
-  current_period_end: null,
-  interval: null,
-  cancel_at_period_end: false,
-  trial_end: null,
-  grace_period_end: null,
-  trial_available: true,
-  has_billing_account: false,
-  last_checkout_session_id: null,
-  ...overrides,
-});
 
 describe('usage bars', () => {
   it('fills in proportion to the limit, rounded to whole percent', () => {
@@ -129,13 +116,13 @@ describe('return from Checkout', () => {
   });
 
   it('counts the payment as landed only once the webhook fulfilled that very session', () => {
-    expect(isCheckoutFulfilled(subscription(), 'cs_1')).toBe(false);
+    expect(isCheckoutFulfilled(makeSubscription(), 'cs_1')).toBe(false);
     // A plan bought earlier is not this payment.
-    expect(isCheckoutFulfilled(subscription({ plan_id: 'pro_monthly', last_checkout_session_id: 'cs_0' }), 'cs_1')).toBe(false);
-    expect(isCheckoutFulfilled(subscription({ plan_id: 'pro_monthly', last_checkout_session_id: 'cs_1' }), 'cs_1')).toBe(true);
+    expect(isCheckoutFulfilled(makeSubscription({ plan_id: 'pro_monthly', last_checkout_session_id: 'cs_0' }), 'cs_1')).toBe(false);
+    expect(isCheckoutFulfilled(makeSubscription({ plan_id: 'pro_monthly', last_checkout_session_id: 'cs_1' }), 'cs_1')).toBe(true);
     // Without a session id only an active paid plan counts; a trial does not.
-    expect(isCheckoutFulfilled(subscription({ plan_id: 'pro_monthly', status: 'trialing' }), null)).toBe(false);
-    expect(isCheckoutFulfilled(subscription({ plan_id: 'pro_monthly', status: 'active' }), null)).toBe(true);
+    expect(isCheckoutFulfilled(makeSubscription({ plan_id: 'pro_monthly', status: 'trialing' }), null)).toBe(false);
+    expect(isCheckoutFulfilled(makeSubscription({ plan_id: 'pro_monthly', status: 'active' }), null)).toBe(true);
   });
 });
 
@@ -144,20 +131,20 @@ describe('what each plan offers', () => {
   const offers = (s: TSubscription) => order.map((id) => planOffer(id, s, order));
 
   it('offers checkout for every paid plan above Free, and nothing for Free itself', () => {
-    expect(offers(subscription())).toEqual([null, 'checkout', 'checkout']);
+    expect(offers(makeSubscription())).toEqual([null, 'checkout', 'checkout']);
   });
 
   it("offers keeping the trial's plan and going higher through checkout during the trial", () => {
-    expect(offers(subscription({ plan_id: 'pro_monthly', status: 'trialing', trial_available: false }))).toEqual([null, 'checkout', 'checkout']);
+    expect(offers(makeSubscription({ plan_id: 'pro_monthly', status: 'trialing', trial_available: false }))).toEqual([null, 'checkout', 'checkout']);
   });
 
   it('sends a paying creator to the billing portal for a higher plan, and offers nothing lower', () => {
-    const paying = subscription({ plan_id: 'pro_monthly', interval: 'monthly', has_billing_account: true, trial_available: false });
+    const paying = makeSubscription({ plan_id: 'pro_monthly', interval: 'monthly', has_billing_account: true, trial_available: false });
     expect(hasPaidSubscription(paying)).toBe(true);
     expect(offers(paying)).toEqual([null, null, 'portal']);
     expect(offers({ ...paying, plan_id: 'business_monthly' })).toEqual([null, null, null]);
     // A cancelled subscription is over: buying again is a new checkout.
-    const ended = subscription({ plan_id: 'free', status: 'cancelled', has_billing_account: true, trial_available: false });
+    const ended = makeSubscription({ plan_id: 'free', status: 'cancelled', has_billing_account: true, trial_available: false });
     expect(hasPaidSubscription(ended)).toBe(false);
     expect(offers(ended)).toEqual([null, 'checkout', 'checkout']);
   });

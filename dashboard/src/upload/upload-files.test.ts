@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { NEW_SITE_SETTINGS } from '@dropsite/testkit/dashboard/fixtures';
 import { addFiles, findDuplicates, totalBytes, type TChosenFile } from './chosen-files.ts';
 import { isCameraFileName, suggestSiteTitle, titleFromFiles, typeSiteTitle } from './site-title.ts';
 import { createTransferMeter, formatTimeLeft } from './upload-progress.ts';
@@ -81,15 +82,7 @@ describe('buildUploadForm', () => {
     expect(form.get('description')).toBe('');
     expect(form.get('template')).toBe('universal');
     expect(form.get('authorName')).toBe('');
-    expect(JSON.parse(String(form.get('settings')))).toEqual({
-      enableFavorites: false,
-      enableComments: false,
-      enableApprovals: false,
-      enableAnalytics: true,
-      enableNotifications: false,
-      notificationEmail: '',
-      slackWebhook: '',
-    });
+    expect(JSON.parse(String(form.get('settings')))).toEqual(NEW_SITE_SETTINGS);
     expect(form.has('password')).toBe(false);
     expect(form.has('expiryDate')).toBe(false);
     expect(JSON.parse(String(form.get('filesMetadata')))).toEqual([

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NEW_SITE_SETTINGS } from '@dropsite/testkit/dashboard/fixtures';
 import { DETAILS_MESSAGES, formatExpiryBadge, parseDateTimeLocal, toDateTimeLocal, toExpiryInstant, validateDetails } from './details-validation.ts';
 import { EMPTY_FORM, INITIAL_WIZARD_STATE, reduceWizard, templateDefaultSettings, type TWizardAction, type TWizardState } from './wizard-state.ts';
 import { buildPreviewRequest } from './preview-html.ts';
@@ -123,15 +124,7 @@ describe('wizard steps', () => {
   });
 
   it('starts with analytics on and every other feature off, no notification email', () => {
-    expect(INITIAL_WIZARD_STATE.form.settings).toEqual({
-      enableFavorites: false,
-      enableComments: false,
-      enableApprovals: false,
-      enableAnalytics: true,
-      enableNotifications: false,
-      notificationEmail: '',
-      slackWebhook: '',
-    });
+    expect(INITIAL_WIZARD_STATE.form.settings).toEqual(NEW_SITE_SETTINGS);
   });
 });
 

@@ -8,6 +8,28 @@ export type TPictureSource = (recipe: Omit<TImageRecipe, 'kind' | 'format'>) => 
 
 const WHITE: TRgb = [255, 255, 255];
 
+/**
+ * A band of `colour` across the top of the first page with the title in white bold and a line or two
+ * in their own colours under it; the text after it starts 10 points below the band.
+ */
+function drawMasthead(
+  doc: PdfDocument,
+  band: { height: number; colour: TRgb },
+  title: { y: number; text: string; size: number },
+  lines: ReadonlyArray<{ y: number; text: string; size: number; colour: TRgb }>,
+): void {
+  doc.rect(0, 0, doc.width, band.height, band.colour);
+  doc.text(doc.margin, title.y, title.text, { size: title.size, font: 'bold', colour: WHITE });
+  for (const line of lines) doc.text(doc.margin, line.y, line.text, { size: line.size, colour: line.colour });
+  doc.y = band.height + 10;
+}
+
+/** The title in bold at the top margin and a muted line under it, on a plain page. */
+function drawTitle(doc: PdfDocument, title: { text: string; size: number }, subtitle: { text: string; size: number }): void {
+  doc.text(doc.margin, doc.margin + 20, title.text, { size: title.size, font: 'bold' });
+  doc.text(doc.margin, doc.margin + 42, subtitle.text, { size: subtitle.size, colour: doc.muted });
+}
+
 async function resume(picture: TPictureSource): Promise<Buffer> {
   const doc = new PdfDocument('Noor Haddad — Résumé', { accent: [15, 118, 110] });
   const photoJpeg = await picture({ scene: 'portrait', seed: 21, palette: ['#101418', '#23313a', '#4f6b73', '#9fc2bf', '#e9f4ef'], width: 480, height: 480 });
@@ -71,11 +93,10 @@ async function resume(picture: TPictureSource): Promise<Buffer> {
 
 function eventSchedule(): Buffer {
   const doc = new PdfDocument('Lumen 2027 — Schedule', { accent: [234, 88, 12] });
-  doc.rect(0, 0, doc.width, 130, [26, 11, 46]);
-  doc.text(doc.margin, 62, 'Lumen 2027', { size: 30, font: 'bold', colour: WHITE });
-  doc.text(doc.margin, 88, 'Design & Technology Summit  ·  Lisbon  ·  Friday 14 May 2027', { size: 12, colour: [255, 181, 98] });
-  doc.text(doc.margin, 108, 'Armazém 16, Rua da Cintura do Porto, Lisbon', { size: 10, colour: [220, 210, 235] });
-  doc.y = 140;
+  drawMasthead(doc, { height: 130, colour: [26, 11, 46] }, { y: 62, text: 'Lumen 2027', size: 30 }, [
+    { y: 88, text: 'Design & Technology Summit  ·  Lisbon  ·  Friday 14 May 2027', size: 12, colour: [255, 181, 98] },
+    { y: 108, text: 'Armazém 16, Rua da Cintura do Porto, Lisbon', size: 10, colour: [220, 210, 235] },
+  ]);
   doc.eyebrow('Schedule');
   doc.table(
     [
@@ -112,8 +133,7 @@ function eventSchedule(): Buffer {
 async function specSheet(picture: TPictureSource): Promise<Buffer> {
   const doc = new PdfDocument('Tessel One — Spec Sheet', { accent: [180, 130, 60] });
   const hero = await picture({ scene: 'product', seed: 40, palette: [], finish: 'natural', width: 720, height: 720 });
-  doc.text(doc.margin, doc.margin + 20, 'Tessel One', { size: 28, font: 'bold' });
-  doc.text(doc.margin, doc.margin + 42, 'Wireless speaker  ·  Specification sheet', { size: 12, colour: doc.muted });
+  drawTitle(doc, { text: 'Tessel One', size: 28 }, { text: 'Wireless speaker  ·  Specification sheet', size: 12 });
   doc.image(hero, doc.width - doc.margin - 170, doc.margin - 6, 170, 170);
   doc.y = doc.margin + 60;
   doc.paragraph('Room-filling sound from a speaker the size of a hardback. Solid oak or matte aluminium, a single dial, and a battery that lasts a long weekend.', {
@@ -285,10 +305,9 @@ async function pitchDeck(picture: TPictureSource): Promise<Buffer> {
 
 function onePager(): Buffer {
   const doc = new PdfDocument('Lumora AI — One-pager', { accent: [59, 102, 214] });
-  doc.rect(0, 0, doc.width, 110, [10, 15, 26]);
-  doc.text(doc.margin, 58, 'Lumora AI', { size: 28, font: 'bold', colour: WHITE });
-  doc.text(doc.margin, 82, 'Demand forecasts for independent retail  ·  Series A, $8M', { size: 12, colour: [160, 180, 230] });
-  doc.y = 120;
+  drawMasthead(doc, { height: 110, colour: [10, 15, 26] }, { y: 58, text: 'Lumora AI', size: 28 }, [
+    { y: 82, text: 'Demand forecasts for independent retail  ·  Series A, $8M', size: 12, colour: [160, 180, 230] },
+  ]);
   const section = (title: string, text: string) => {
     doc.eyebrow(title);
     doc.paragraph(text, { size: 10.5 });
@@ -317,8 +336,7 @@ function onePager(): Buffer {
 
 function shotNotes(): Buffer {
   const doc = new PdfDocument('Alpine Field Kit — Shoot Notes', { accent: [34, 110, 80] });
-  doc.text(doc.margin, doc.margin + 20, 'Shoot notes', { size: 26, font: 'bold' });
-  doc.text(doc.margin, doc.margin + 42, 'Alpine field kit  ·  Lauterbrunnen valley  ·  12 – 14 October 2026', { size: 11, colour: doc.muted });
+  drawTitle(doc, { text: 'Shoot notes', size: 26 }, { text: 'Alpine field kit  ·  Lauterbrunnen valley  ·  12 – 14 October 2026', size: 11 });
   doc.y = doc.margin + 56;
   doc.eyebrow('Light');
   doc.table(
@@ -345,8 +363,7 @@ function shotNotes(): Buffer {
 
 function deliveryAgreement(): Buffer {
   const doc = new PdfDocument('Aurora Skincare — Delivery Agreement', { accent: [120, 140, 120] });
-  doc.text(doc.margin, doc.margin + 20, 'Delivery and licence agreement', { size: 22, font: 'bold' });
-  doc.text(doc.margin, doc.margin + 42, 'Kit Moreau Studio  ·  for Aurora Skincare Ltd  ·  Spring campaign 2027', { size: 11, colour: doc.muted });
+  drawTitle(doc, { text: 'Delivery and licence agreement', size: 22 }, { text: 'Kit Moreau Studio  ·  for Aurora Skincare Ltd  ·  Spring campaign 2027', size: 11 });
   doc.y = doc.margin + 56;
   const clause = (title: string, text: string) => {
     doc.heading(title, 12);

@@ -13,8 +13,9 @@ const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-function relationships(rels: ReadonlyArray<[id: string, type: string, target: string]>): string {
-  return `${XML}<Relationships xmlns="${REL}">${rels.map(([id, type, target]) => `<Relationship Id="${id}" Type="${TYPE}/${type}" Target="${target}"/>`).join('')}</Relationships>`;
+/** A part's relationships, numbered rId1, rId2… in the order given. */
+function relationships(rels: ReadonlyArray<[type: string, target: string]>): string {
+  return `${XML}<Relationships xmlns="${REL}">${rels.map(([type, target], i) => `<Relationship Id="rId${i + 1}" Type="${TYPE}/${type}" Target="${target}"/>`).join('')}</Relationships>`;
 }
 
 const EMPTY_TREE = `<p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/>`;
@@ -41,30 +42,23 @@ export function makePptx(titles: readonly string[]): Buffer {
   const text = (name: string, xml: string) => ({ name, bytes: new Uint8Array(Buffer.from(xml, 'utf8')) });
   return storedZip([
     text('[Content_Types].xml', contentTypes),
-    text('_rels/.rels', relationships([['rId1', 'officeDocument', 'ppt/presentation.xml']])),
+    text('_rels/.rels', relationships([['officeDocument', 'ppt/presentation.xml']])),
     text('ppt/presentation.xml', presentation),
     text(
       'ppt/_rels/presentation.xml.rels',
-      relationships([
-        ['rId1', 'slideMaster', 'slideMasters/slideMaster1.xml'],
-        ['rId2', 'theme', 'theme/theme1.xml'],
-        ...slides.map((s, i): [string, string, string] => [`rId${i + 3}`, 'slide', `slides/${s.name}`]),
-      ]),
+      relationships([['slideMaster', 'slideMasters/slideMaster1.xml'], ['theme', 'theme/theme1.xml'], ...slides.map((s): [string, string] => ['slide', `slides/${s.name}`])]),
     ),
     text('ppt/slideMasters/slideMaster1.xml', MASTER),
     text(
       'ppt/slideMasters/_rels/slideMaster1.xml.rels',
       relationships([
-        ['rId1', 'slideLayout', '../slideLayouts/slideLayout1.xml'],
-        ['rId2', 'theme', '../theme/theme1.xml'],
+        ['slideLayout', '../slideLayouts/slideLayout1.xml'],
+        ['theme', '../theme/theme1.xml'],
       ]),
     ),
     text('ppt/slideLayouts/slideLayout1.xml', LAYOUT),
-    text('ppt/slideLayouts/_rels/slideLayout1.xml.rels', relationships([['rId1', 'slideMaster', '../slideMasters/slideMaster1.xml']])),
+    text('ppt/slideLayouts/_rels/slideLayout1.xml.rels', relationships([['slideMaster', '../slideMasters/slideMaster1.xml']])),
     text('ppt/theme/theme1.xml', THEME),
-    ...slides.flatMap((s) => [
-      text(`ppt/slides/${s.name}`, s.xml),
-      text(`ppt/slides/_rels/${s.name}.rels`, relationships([['rId1', 'slideLayout', '../slideLayouts/slideLayout1.xml']])),
-    ]),
+    ...slides.flatMap((s) => [text(`ppt/slides/${s.name}`, s.xml), text(`ppt/slides/_rels/${s.name}.rels`, relationships([['slideLayout', '../slideLayouts/slideLayout1.xml']]))]),
   ]);
 }

@@ -1,6 +1,9 @@
 /** Test helpers: a real SMTP server on loopback that keeps what it receives, and header reading of raw messages. */
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll } from 'vitest';
+import { type Clock, loadConfig, type TConfig } from '@dropsite/control-api';
+import { type TTestApp, testAppForSuite } from './test-app.ts';
 
 export interface TReceivedMail {
   from: string;
@@ -46,6 +49,46 @@ export async function startSmtpTestServer(): Promise<TSmtpTestServer> {
       isFailing = v;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * The test app of the enclosing describe block with an SMTP test server of its own for notification
+ * mail (sent from notify@dropsite.test, batched per minute, `notifications` over that), the builder
+ * not started, and the read and write limits out of the way. `smtp.messages` is what the server received.
+ */
+export function mailingTestAppForSuite(options: { clock: Clock; notifications?: Partial<TConfig['notifications']> }): {
+  app: TTestApp;
+  smtp: Pick<TSmtpTestServer, 'messages'>;
+} {
+  const defaults = loadConfig({});
+  let started: TSmtpTestServer | undefined;
+  const server = (): TSmtpTestServer => {
+    if (!started) throw new Error('The SMTP test server is there once the tests run, not while they are declared.');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startSmtpTestServer();
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  // Closed before the SMTP server: afterAll hooks run last registered first.
+  const app = testAppForSuite(() => ({
+    clock: options.clock,
+    startWorker: false,
+    config: {
+      notifications: { ...defaults.notifications, smtpUrl: server().url, smtpFrom: 'Dropsite <notify@dropsite.test>', batchSeconds: 60, ...options.notifications },
+      rateLimits: { ...defaults.rateLimits, writesPerMinute: 10_000, siteWritesPerMinute: 10_000, readsPerMinute: 10_000 },
+    },
+  }));
+  return {
+    app,
+    smtp: {
+      get messages() {
+        return server().messages;
+      },
+    },
   };
 }
 

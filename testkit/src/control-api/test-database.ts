@@ -8,7 +8,16 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { uploadKey } from '@dropsite/shared';
 import { isPostgresUp, requireService } from './services.ts';
 import { type TConfig, createDatabase, type TDatabaseHandle } from '@dropsite/control-api';
-import { migrateToLatest, type TDialect, newId, type TNewFile, type TNewProject, type UploadFilesTable, type UploadSessionsTable } from '@dropsite/control-api/internals';
+import {
+  migrateToLatest,
+  type TBuildRow,
+  type TDialect,
+  newId,
+  type TNewFile,
+  type TNewProject,
+  type UploadFilesTable,
+  type UploadSessionsTable,
+} from '@dropsite/control-api/internals';
 
 export type TTestDatabase = TDatabaseHandle & { cleanup(): Promise<void> };
 
@@ -159,6 +168,22 @@ export function makeProjectRow(overrides: Partial<TNewProject> = {}): TNewProjec
     updated_at: FIXTURE_TIME,
     deleted_at: null,
     ...overrides,
+  };
+}
+
+/** The build row of a project version as first recorded, queued and not yet taken by a worker (without its id). */
+export function makeQueuedBuildRow(projectId: string, version: number, createdAt: number): Omit<TBuildRow, 'id'> {
+  return {
+    project_id: projectId,
+    version,
+    status: 'queued',
+    progress: 0,
+    stage: 'queued',
+    error: null,
+    attempts: 0,
+    created_at: createdAt,
+    started_at: null,
+    finished_at: null,
   };
 }
 

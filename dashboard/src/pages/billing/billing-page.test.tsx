@@ -2,25 +2,15 @@ import { load } from 'cheerio';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { makeSubscription } from '@dropsite/testkit/dashboard/fixtures';
 import { BILLING_ERRORS, PLANS, type TSubscription, type TSubscriptionResponse, type TUsageResponse } from '@dropsite/shared';
 import { BillingDetails } from './billing-details.tsx';
 
 const GB = 1024 ** 3;
 const noop = () => undefined;
 
-const subscription = (overrides: Partial<TSubscription> = {}): TSubscription => ({
-  plan_id: 'free',
-  status: 'active',
-  current_period_end: null,
-  interval: null,
-  cancel_at_period_end: false,
-  trial_end: null,
-  grace_period_end: null,
-  trial_available: false,
-  has_billing_account: false,
-  last_checkout_session_id: null,
-  ...overrides,
-});
+/** A free account's subscription whose trial is used up, unless `overrides` say otherwise. */
+const subscription = (overrides: Partial<TSubscription> = {}): TSubscription => makeSubscription({ trial_available: false, ...overrides });
 
 const usage = (overrides: Partial<TUsageResponse> = {}): TUsageResponse => ({
   success: true,
