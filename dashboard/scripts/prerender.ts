@@ -109,17 +109,23 @@ function headTags(page: { canonical: string; title: string; description: string;
   ].join('\n    ');
 }
 
-function publicDocument(page: TRendered, assets: { js: string[]; css: string[] }, islands: string[]): string {
+/**
+ * The app document's first tags (charset, viewport, colour scheme, theme colours), which every public
+ * page begins with too: index.html is their one source.
+ */
+function documentMeta(appHtml: string): string {
+  const tags = appHtml.match(/<meta (?:charset|name="(?:viewport|color-scheme|theme-color)")[^>]*>/g);
+  if (!tags) throw new Error('dist/index.html has no charset, viewport or colour meta tags.');
+  return tags.join('\n    ');
+}
+
+function publicDocument(page: TRendered, meta: string, assets: { js: string[]; css: string[] }, islands: string[]): string {
   const entry = assets.js[0];
   const preloads = [...assets.js.slice(1), ...islands].map((file) => `<link rel="modulepreload" href="/${file}" />`);
   return `<!doctype html>
 <html lang="en">
   <head>
-    <meta charset="UTF-8" />
-    <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
-    <meta name="color-scheme" content="light dark" />
-    <meta name="theme-color" content="#faf9f7" media="(prefers-color-scheme: light)" />
-    <meta name="theme-color" content="#121110" media="(prefers-color-scheme: dark)" />
+    ${meta}
     ${headTags({ ...page, title: page.path === '/' ? page.title : `${page.title} · ${PRODUCT}`, isErrorPage: page.path === '/404' })}
     <link rel="icon" type="image/svg+xml" href="/favicon.svg" />
     ${assets.css.map((file) => `<link rel="stylesheet" href="/${file}" />`).join('\n    ')}
@@ -147,6 +153,9 @@ async function main() {
   };
   const pages = ZRenderedSchema.parse(renderer.renderPublicPages());
 
+  const appHtml = await readFile(path.join(DIST, 'index.html'), 'utf8');
+  if (!appHtml.includes('<div id="root"></div>')) throw new Error('dist/index.html has no empty #root to prerender into.');
+  const meta = documentMeta(appHtml);
   const assets = closure(manifest, 'src/public/public-entry.ts');
   const islands = islandChunks(manifest);
   const outDir = path.join(DIST, 'pages');
@@ -164,6 +173,7 @@ async function main() {
       path.join(outDir, file),
       publicDocument(
         page,
+        meta,
         assets,
         used.flatMap((name) => islands.get(name) ?? []),
       ),
@@ -172,8 +182,6 @@ async function main() {
   await writeFile(path.join(outDir, 'index.json'), `${JSON.stringify(index, null, 2)}\n`);
 
   // The app's own document: kept empty for the pages it renders in the browser, and filled with the landing page.
-  const appHtml = await readFile(path.join(DIST, 'index.html'), 'utf8');
-  if (!appHtml.includes('<div id="root"></div>')) throw new Error('dist/index.html has no empty #root to prerender into.');
   await writeFile(path.join(DIST, 'app.html'), appHtml);
   const landingHead = headTags({ canonical: '/', title: LANDING.title, description: LANDING.description, ogType: 'website' });
   const landing = appHtml

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { contactName, isPlainEmail, largeImageUrl, metaDescription, orderSiteFiles, typeLabel } from './site.ts';
+import { makeImage } from '@dropsite/testkit/site-template';
+import { contactName, isPlainEmail, largeImageAttributes, largeImageUrl, metaDescription, orderSiteFiles, typeLabel } from './site.ts';
 import { THEME_IDS, THEMES, pageLook, resolveThemeId, themeCss, themeDeclarations } from '@dropsite/shared/themes';
 
 describe('site helpers', () => {
@@ -44,6 +45,23 @@ describe('site helpers', () => {
     // The API only downloads TIFF and HEIC: their thumbnail stands in.
     expect(largeImageUrl({ ...image, name: 'scan.tiff' })).toBe(image.thumbnailUrl);
     expect(largeImageUrl({ ...image, name: 'x.heic', thumbnailUrl: null })).toBe(image.url);
+  });
+
+  it('sizes a large picture before it loads, lazily below the first screen', () => {
+    const image = makeImage(1);
+    expect(largeImageAttributes(image, false)).toEqual({
+      src: image.url,
+      srcset: `${image.thumbnailUrl} 300w, ${image.url} 1600w`,
+      sizes: '(min-width: 1200px) 1100px, 100vw',
+      width: 3000,
+      height: 2000,
+      alt: 'photo-01.jpg',
+      loading: undefined,
+      decoding: 'async',
+    });
+    // Without the original's size, the thumbnail's keeps the box.
+    const unsized = largeImageAttributes({ ...image, width: null, height: null }, true);
+    expect([unsized.width, unsized.height, unsized.srcset, unsized.loading]).toEqual([300, 200, undefined, 'lazy']);
   });
 });
 

@@ -84,9 +84,23 @@ export function displayImageWidth(file: Pick<TSiteFile, 'width' | 'height'>): nu
 }
 
 /** A large picture's `srcset`: the thumbnail, then the display copy when that is wider (none when it is not). */
-export function largeImageSrcset(file: TSiteFile): string | undefined {
+function largeImageSrcset(file: TSiteFile): string | undefined {
   const display = displayImageWidth(file);
   return display && file.thumbnailUrl && display > (file.thumbnailWidth ?? 0) ? `${file.thumbnailUrl} ${file.thumbnailWidth}w, ${largeImageUrl(file)} ${display}w` : undefined;
+}
+
+/** The `<img>` of a picture shown across the page (a phase, a carousel slide): sized before it loads, `isLazy` below the first screen. */
+export function largeImageAttributes(file: TSiteFile, isLazy: boolean) {
+  return {
+    src: largeImageUrl(file),
+    srcset: largeImageSrcset(file),
+    sizes: '(min-width: 1200px) 1100px, 100vw',
+    width: file.width ?? file.thumbnailWidth,
+    height: file.height ?? file.thumbnailHeight,
+    alt: file.name,
+    loading: isLazy ? 'lazy' : undefined,
+    decoding: 'async',
+  };
 }
 
 export type TContactNetwork = 'website' | 'instagram' | 'twitter' | 'linkedin' | 'github';

@@ -2,6 +2,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { PASSWORD_MIN_LENGTH } from '@dropsite/shared';
 import { authApi } from '../../auth/auth-api.ts';
+import { NEW_PASSWORD_INPUT } from '../../auth/new-password-input.ts';
 import { CurrentPasswordField, FormFeedback, FreshSignInOffer, Section, TextField, runFormAction, type TFormState } from './account-parts.tsx';
 
 export function PasswordSection({ email, hasPassword, onSaved }: { email: string; hasPassword: boolean; onSaved: () => Promise<void> }) {
@@ -33,17 +34,7 @@ export function PasswordSection({ email, hasPassword, onSaved }: { email: string
     >
       <form className="account-form" onSubmit={onSubmit}>
         {hasPassword ? <CurrentPasswordField value={currentPassword} onChange={setCurrent} /> : <FreshSignInOffer email={email} action="choose your password" />}
-        <TextField
-          label="New password"
-          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
-          type="password"
-          autoComplete="new-password"
-          minLength={PASSWORD_MIN_LENGTH}
-          maxLength={256}
-          required
-          value={newPassword}
-          onChange={(e) => setNew(e.target.value)}
-        />
+        <TextField label="New password" hint={`At least ${PASSWORD_MIN_LENGTH} characters.`} {...NEW_PASSWORD_INPUT} value={newPassword} onChange={(e) => setNew(e.target.value)} />
         <FormFeedback state={state} />
         <div className="account-form__actions">
           <button type="submit" className="button button--primary" disabled={newPassword.length < PASSWORD_MIN_LENGTH || state.status === 'busy'}>

@@ -3,7 +3,7 @@ import { useId } from 'react';
 import { BILLING_ERRORS, PAYMENT_GRACE_DAYS, PLANS, type TBillingInterval, type TPaidPlanId, type TSubscriptionResponse, type TUsageResponse } from '@dropsite/shared';
 import { AlertIcon } from '../../ui/icons.tsx';
 import { daysUntil, formatBillingDate } from '../../billing/billing-view.ts';
-import type { TBusy } from './billing-action.ts';
+import type { TBusy, TPlanActions } from './billing-action.ts';
 import { Banner } from './billing-notices.tsx';
 import { CurrentPlanSection } from './current-plan-section.tsx';
 import { PlansSection } from './plans-section.tsx';
@@ -44,6 +44,7 @@ export function BillingDetails({
   const isBusy = busy !== null;
   const canBuy = isConfigured && !isWaiting;
   const canOpenPortal = isConfigured && subscription.has_billing_account;
+  const planActions: TPlanActions = { subscription, busy, canBuy, canOpenPortal, onCheckout, onPortal };
   const notConfiguredId = useId();
   const now = Date.now();
 
@@ -85,33 +86,18 @@ export function BillingDetails({
       )}
 
       <CurrentPlanSection
-        subscription={subscription}
+        {...planActions}
         usage={usage}
         isConfigured={isConfigured}
-        canBuy={canBuy}
-        canOpenPortal={canOpenPortal}
-        busy={busy}
         notConfiguredId={notConfiguredId}
         email={email}
         isEmailConfirmed={isEmailConfirmed}
-        onCheckout={onCheckout}
-        onPortal={onPortal}
         onTrial={onTrial}
       />
 
       <UsageSection usage={usage} />
 
-      <PlansSection
-        subscription={subscription}
-        interval={interval}
-        onInterval={onInterval}
-        busy={busy}
-        canBuy={canBuy}
-        canOpenPortal={canOpenPortal}
-        describedBy={isConfigured ? undefined : notConfiguredId}
-        onCheckout={onCheckout}
-        onPortal={onPortal}
-      />
+      <PlansSection {...planActions} interval={interval} onInterval={onInterval} describedBy={isConfigured ? undefined : notConfiguredId} />
     </>
   );
 }

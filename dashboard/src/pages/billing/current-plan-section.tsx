@@ -1,10 +1,10 @@
 /** The creator's plan: its name, status, price and dates, what it allows, and the actions on it (upgrade, trial, portal). */
 import { useId, useState } from 'react';
-import { PLANS, TRIAL_DAYS, type TPaidPlanId, type TSubscription, type TUsageResponse } from '@dropsite/shared';
+import { PLANS, TRIAL_DAYS, type TSubscription, type TUsageResponse } from '@dropsite/shared';
 import { authApi } from '../../auth/auth-api.ts';
 import { failureMessage } from '../../auth/failure-message.ts';
 import { formatBillingDate, formatLimit, formatPrice, statusBadge } from '../../billing/billing-view.ts';
-import type { TBusy } from './billing-action.ts';
+import type { TPlanActions } from './billing-action.ts';
 
 export function CurrentPlanSection({
   subscription,
@@ -19,19 +19,13 @@ export function CurrentPlanSection({
   onCheckout,
   onPortal,
   onTrial,
-}: {
-  subscription: TSubscription;
+}: TPlanActions & {
   usage: TUsageResponse;
   isConfigured: boolean;
-  canBuy: boolean;
-  canOpenPortal: boolean;
-  busy: TBusy;
   /** The note that nothing can be bought here, when billing is not set up. */
   notConfiguredId: string;
   email: string;
   isEmailConfirmed: boolean;
-  onCheckout: (planId: TPaidPlanId) => void;
-  onPortal: () => void;
   onTrial: () => void;
 }) {
   const plan = PLANS[subscription.plan_id];

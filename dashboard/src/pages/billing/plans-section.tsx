@@ -1,9 +1,9 @@
 /** The plans to compare and move to, monthly or yearly. */
 import { useId } from 'react';
-import { PLAN_IDS, PLANS, TRIAL_PLAN_ID, type TBillingInterval, type TPaidPlanId, type TPlanId, type TSubscription } from '@dropsite/shared';
+import { PLAN_IDS, PLANS, TRIAL_PLAN_ID, type TBillingInterval, type TPaidPlanId, type TPlanId } from '@dropsite/shared';
 import { PlanFeatures } from '../../ui/plan-features.tsx';
 import { formatPrice, planOffer, yearlySaving } from '../../billing/billing-view.ts';
-import type { TBusy } from './billing-action.ts';
+import type { TPlanActions } from './billing-action.ts';
 import { BillingSection } from './billing-section.tsx';
 
 export function PlansSection({ onInterval, ...cards }: Omit<TPlanCardProps, 'id'> & { onInterval: (interval: TBillingInterval) => void }) {
@@ -41,16 +41,10 @@ function IntervalSwitch({ interval, onChange }: { interval: TBillingInterval; on
   );
 }
 
-interface TPlanCardProps {
+interface TPlanCardProps extends TPlanActions {
   id: TPlanId;
-  subscription: TSubscription;
   interval: TBillingInterval;
-  busy: TBusy;
-  canBuy: boolean;
-  canOpenPortal: boolean;
   describedBy: string | undefined;
-  onCheckout: (planId: TPaidPlanId) => void;
-  onPortal: () => void;
 }
 
 function PlanCard({ id, subscription, interval, busy, canBuy, canOpenPortal, describedBy, onCheckout, onPortal }: TPlanCardProps) {

@@ -10,6 +10,7 @@ import { failureMessage } from '../../auth/failure-message.ts';
 import { authApi } from '../../auth/auth-api.ts';
 import { AuthForm } from '../../auth/auth-form.tsx';
 import { DASHBOARD_PATH, SIGN_IN_PATH } from '../../auth/auth-paths.ts';
+import { NEW_PASSWORD_INPUT } from '../../auth/new-password-input.ts';
 import { AlertIcon } from '../../ui/icons.tsx';
 import { AccountPageFrame } from './account-page-frame.tsx';
 
@@ -67,18 +68,7 @@ function NewPasswordForm({ token, headingId }: { token: string; headingId: strin
           <label htmlFor={ids.password} className="auth-field__label">
             New password
           </label>
-          <input
-            className="ui-field"
-            id={ids.password}
-            type="password"
-            autoComplete="new-password"
-            minLength={PASSWORD_MIN_LENGTH}
-            maxLength={256}
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            aria-describedby={ids.hint}
-          />
+          <input className="ui-field" id={ids.password} {...NEW_PASSWORD_INPUT} value={password} onChange={(e) => setPassword(e.target.value)} aria-describedby={ids.hint} />
           <p id={ids.hint} className="auth-form__hint">
             At least {PASSWORD_MIN_LENGTH} characters.
           </p>

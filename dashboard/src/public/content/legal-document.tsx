@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { PageIntro } from '../layout/page-intro.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';
+import type { TPublicPage } from '../public-page.ts';
 import '../pages/content-pages.css';
 
 /** The date every legal page was last changed (spec 2, Legal pages: 10-09-2025, day first). */
@@ -27,19 +28,7 @@ export function LastUpdated() {
  * A legal page: its title, the date it last changed, an introduction, a table of contents with
  * in-page anchors, then the numbered sections. `actions` go under the title (e.g. Back to Home).
  */
-export function LegalDocument({
-  path,
-  title,
-  intro,
-  sections,
-  actions,
-}: {
-  path: string;
-  title: string;
-  intro: ReactNode;
-  sections: readonly TLegalSection[];
-  actions?: ReactNode;
-}) {
+function LegalDocument({ path, title, intro, sections, actions }: { path: string; title: string; intro: ReactNode; sections: readonly TLegalSection[]; actions?: ReactNode }) {
   return (
     <PublicLayout path={path} mainClassName="content-page">
       <div className="container legal">
@@ -80,4 +69,17 @@ export function LegalDocument({
       </div>
     </PublicLayout>
   );
+}
+
+/** A legal page's entry in the route table, its document answering at the entry's path under the entry's title. */
+export function legalPage({
+  path,
+  title,
+  description,
+  canonical,
+  ...document
+}: Pick<TPublicPage, 'path' | 'title' | 'description' | 'canonical'> & { intro: ReactNode; sections: readonly TLegalSection[]; actions?: ReactNode }): TPublicPage {
+  // biome-ignore lint/correctness/noComponentHookFactories: made once per legal page as its module loads, never while rendering
+  const Page = () => <LegalDocument path={path} title={title} {...document} />;
+  return canonical === undefined ? { path, title, description, Page } : { path, title, description, Page, canonical };
 }

@@ -1,7 +1,6 @@
 import { ANONYMOUS_WINDOW_DAYS, EXPIRED_SITE_GRACE_DAYS, SIGN_IN_SESSION_DAYS, VISITOR_ID_MAX_AGE_DAYS } from '@dropsite/shared/constants';
 import { TRIAL_DAYS } from '@dropsite/shared/plans';
-import { LegalDocument, type TLegalSection } from '../content/legal-document.tsx';
-import type { TPublicPage } from '../public-page.ts';
+import { legalPage, type TLegalSection } from '../content/legal-document.tsx';
 
 const SECTIONS: readonly TLegalSection[] = [
   {
@@ -172,20 +171,10 @@ const SECTIONS: readonly TLegalSection[] = [
   },
 ];
 
-function PrivacyPolicy() {
-  return (
-    <LegalDocument
-      path="/privacy-policy"
-      title="Privacy Policy"
-      intro={<p>What we store when you use Dropsite or open a site made with it, why, for how long, and how to have it changed or deleted.</p>}
-      sections={SECTIONS}
-    />
-  );
-}
-
-export const privacyPolicyPage: TPublicPage = {
+export const privacyPolicyPage = legalPage({
   path: '/privacy-policy',
   title: 'Privacy Policy',
   description: 'What Dropsite stores about creators and visitors, why, for how long, and how to have it changed or deleted.',
-  Page: PrivacyPolicy,
-};
+  intro: <p>What we store when you use Dropsite or open a site made with it, why, for how long, and how to have it changed or deleted.</p>,
+  sections: SECTIONS,
+});

@@ -1,6 +1,5 @@
-import { LegalDocument, type TLegalSection } from '../content/legal-document.tsx';
+import { legalPage, type TLegalSection } from '../content/legal-document.tsx';
 import { CancellationRule, RefundRule } from '../content/refund-rule.tsx';
-import type { TPublicPage } from '../public-page.ts';
 
 const SECTIONS: readonly TLegalSection[] = [
   { id: 'cancellation', title: 'Cancellation', body: <CancellationRule /> },
@@ -21,24 +20,14 @@ const SECTIONS: readonly TLegalSection[] = [
   },
 ];
 
-function RefundCancellation() {
-  return (
-    <LegalDocument
-      path="/refund-cancellation"
-      title="Refund and Cancellation Policy"
-      intro={
-        <p>
-          How to cancel a paid plan, and when a payment is refunded. The same rule applies everywhere we mention it, including our <a href="/faq#billing">FAQ</a>.
-        </p>
-      }
-      sections={SECTIONS}
-    />
-  );
-}
-
-export const refundCancellationPage: TPublicPage = {
+export const refundCancellationPage = legalPage({
   path: '/refund-cancellation',
   title: 'Refund and Cancellation Policy',
   description: 'Cancel a Dropsite plan at any time; it stays active to the end of the billing cycle. When payments are refunded and how to ask.',
-  Page: RefundCancellation,
-};
+  intro: (
+    <p>
+      How to cancel a paid plan, and when a payment is refunded. The same rule applies everywhere we mention it, including our <a href="/faq#billing">FAQ</a>.
+    </p>
+  ),
+  sections: SECTIONS,
+});

@@ -1,8 +1,7 @@
 import { EXPIRED_SITE_GRACE_DAYS } from '@dropsite/shared/constants';
 import { TRIAL_DAYS } from '@dropsite/shared/plans';
 import { ArrowRightIcon } from '../../ui/icons.tsx';
-import { LegalDocument, type TLegalSection } from '../content/legal-document.tsx';
-import type { TPublicPage } from '../public-page.ts';
+import { legalPage, type TLegalSection } from '../content/legal-document.tsx';
 
 const MINIMUM_AGE = 13;
 /** Policy (spec: liability limited to what was paid in the last 90 days). */
@@ -151,51 +150,31 @@ const SECTIONS: readonly TLegalSection[] = [
   },
 ];
 
-function TermsAndConditions() {
-  return (
-    <LegalDocument
-      path="/terms-conditions"
-      title="Terms and Conditions"
-      intro={<p>The agreement between you and Dropsite when you publish a site, open one, or create an account. Please read it before you use the service.</p>}
-      sections={SECTIONS}
-    />
-  );
-}
-
-/** The same terms at their other address, said to be the same, with a way back home. */
-function TermsOfService() {
-  return (
-    <LegalDocument
-      path="/terms-of-service"
-      title="Terms of Service"
-      intro={
-        <p>
-          Our Terms of Service are our <a href="/terms-conditions">Terms and Conditions</a>: one agreement, shown in full below, that applies when you publish a site, open one, or
-          create an account.
-        </p>
-      }
-      sections={SECTIONS}
-      actions={
-        <a className="button button--secondary" href="/">
-          <ArrowRightIcon size={16} className="icon--flip" />
-          Back to Home
-        </a>
-      }
-    />
-  );
-}
-
-export const termsConditionsPage: TPublicPage = {
+export const termsConditionsPage = legalPage({
   path: '/terms-conditions',
   title: 'Terms and Conditions',
   description: 'The terms for using Dropsite: eligibility, your responsibilities, accounts, file storage, plans and payments, liability and more.',
-  Page: TermsAndConditions,
-};
+  intro: <p>The agreement between you and Dropsite when you publish a site, open one, or create an account. Please read it before you use the service.</p>,
+  sections: SECTIONS,
+});
 
-export const termsOfServicePage: TPublicPage = {
+/** The same terms at their other address, said to be the same, with a way back home. */
+export const termsOfServicePage = legalPage({
   path: '/terms-of-service',
   title: 'Terms of Service',
   description: "Dropsite's Terms of Service: the same agreement as our Terms and Conditions, in full.",
-  Page: TermsOfService,
   canonical: '/terms-conditions',
-};
+  intro: (
+    <p>
+      Our Terms of Service are our <a href="/terms-conditions">Terms and Conditions</a>: one agreement, shown in full below, that applies when you publish a site, open one, or
+      create an account.
+    </p>
+  ),
+  sections: SECTIONS,
+  actions: (
+    <a className="button button--secondary" href="/">
+      <ArrowRightIcon size={16} className="icon--flip" />
+      Back to Home
+    </a>
+  ),
+});
