@@ -7,7 +7,7 @@
  * with the visitor's cookies; and the disguised PNG is never rendered as HTML.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { publish, type TUploadFile } from './visitor-support.ts';
+import { publish, whenPageIdle, type TUploadFile } from './visitor-support.ts';
 
 /** What every hostile file tries: announce itself, read what it can, call our API with the visitor's cookies. */
 const PAYLOAD = `
@@ -148,7 +148,7 @@ test.describe('uploaded HTML, SVG, XHTML, scripts and disguised files stay inert
           expect(rendered.h1, what).toBe(0);
           expect(rendered.title, what).not.toBe('PWNED');
         }
-        await page.waitForTimeout(300);
+        await whenPageIdle(page);
       }
     }
     const traces = await tracesOnOurOrigin(page, slug);
