@@ -6,7 +6,7 @@
  * on the page, never the API's JSON.
  */
 import { expect, test } from '@playwright/test';
-import { openSiteWhenLive, publish, zip } from './visitor-support.ts';
+import { openSiteWhenLive, publish, whenPageIdle, zip } from './visitor-support.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -52,7 +52,7 @@ test('an entry the server will not extract shows a note and no link; the normal 
   let downloads = 0;
   page.on('download', () => downloads++);
   await page.keyboard.press('Enter');
-  await page.waitForTimeout(500);
+  await whenPageIdle(page);
   expect(downloads).toBe(0);
   expect(entryRequests.length).toBe(before);
 

@@ -135,10 +135,14 @@ test.describe('sites under their CSP', () => {
   test('a site page sets no cookie; the page’s first call gets one and the other calls share it', async ({ page, context }) => {
     const issued: string[] = [];
     const documentCookies: (string | null)[] = [];
-    page.on('response', async (response) => {
-      const setCookie = await response.headerValue('set-cookie');
-      if (response.request().resourceType() === 'document') documentCookies.push(setCookie);
-      else if (setCookie && /dropsite_vid=/.test(setCookie)) issued.push(new URL(response.url()).pathname);
+    const read: Promise<void>[] = [];
+    page.on('response', (response) => {
+      read.push(
+        response.headerValue('set-cookie').then((setCookie) => {
+          if (response.request().resourceType() === 'document') documentCookies.push(setCookie);
+          else if (setCookie && /dropsite_vid=/.test(setCookie)) issued.push(new URL(response.url()).pathname);
+        }),
+      );
     });
     // The view beacon goes out as the page loads, with no cookie yet; the engagement state once the viewer
     // hydrates on the visitor's first input.
@@ -151,10 +155,14 @@ test.describe('sites under their CSP', () => {
     await giveName(page, 'Ada Palmer');
     await expect(favourite).toHaveAttribute('aria-pressed', 'true');
 
+    // The second visit's calls: its view beacon, and the engagement state once the viewer hydrates.
+    const beacon = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/analytics/view');
+    const state = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/engagement/state');
     await page.reload();
     await moveThePointer(page);
     await expect(page.locator('[data-engagement]').first().getByRole('button', { name: 'Favourite' })).toHaveAttribute('aria-pressed', 'true');
-    await page.waitForTimeout(500);
+    await Promise.all([beacon, state]);
+    await Promise.all(read);
     expect(documentCookies).toEqual([null, null]);
     // One visitor id, issued once, shared by every call of both visits.
     expect(issued).toHaveLength(1);

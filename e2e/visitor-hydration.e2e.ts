@@ -6,7 +6,7 @@
  */
 import { giveName } from './engagement-helpers.ts';
 import { expect, test, type Page } from '@playwright/test';
-import { moveThePointer, pdf, photos, publish, silentWav, zip } from './visitor-support.ts';
+import { moveThePointer, pdf, photos, publish, silentWav, whenPageIdle, zip } from './visitor-support.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -79,7 +79,7 @@ test('a gallery site loads no island code and no React before input; the first c
       .evaluate((img: HTMLImageElement) => img.width > 0 && img.height > 0 && img.hasAttribute('width')),
   ).toBe(true);
   await expect(tiles.first()).toHaveAttribute('aria-label', /^quay-01\.jpg, open image 1 of 6$/);
-  await page.waitForTimeout(500);
+  await whenPageIdle(page);
   expect(scripts).toEqual([]);
   await expect(page.locator('astro-island[ssr]')).toHaveCount(1);
   const before = await pageBox(page, '.gallery-viewer .gv-tile');
@@ -88,7 +88,7 @@ test('a gallery site loads no island code and no React before input; the first c
   await tiles.nth(2).click();
   const dialog = page.getByRole('dialog');
   await expect.poll(() => scripts.some((path) => REACT_CLIENT.test(path))).toBe(true);
-  await page.waitForTimeout(300);
+  await whenPageIdle(page);
   await expect(page.locator('astro-island[ssr]')).toHaveCount(1);
   await expect(dialog).toHaveCount(0);
   expect(page.url()).toMatch(new RegExp(`/${gallerySlug}$`)); // the tile's link was not followed
@@ -126,7 +126,7 @@ test('a PDF site loads no island code and no React before input; a pointer over 
   await expect(poster).toBeVisible();
   expect(await poster.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
   await expect(page.getByRole('document', { name: 'handbook.pdf, page 1 of 3' })).toBeVisible();
-  await page.waitForTimeout(500);
+  await whenPageIdle(page);
   expect(scripts).toEqual([]);
   await expect(page.locator('astro-island[ssr]')).toHaveCount(1);
 
@@ -167,7 +167,7 @@ test('keyboard before hydration: Enter on a focused thumbnail is carried out onc
   // Focus and Enter before the code has come: the browser turns Enter into a click on the link, held until the gallery runs.
   await tile.focus();
   await page.keyboard.press('Enter');
-  await page.waitForTimeout(300);
+  await whenPageIdle(page);
   await expect(page.locator('astro-island[ssr]')).toHaveCount(1);
   await expect(tile).toBeFocused();
   release();

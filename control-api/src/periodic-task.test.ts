@@ -35,18 +35,28 @@ describe('runPeriodically', () => {
 
   it('runs once soon after start when asked, and stop() waits for the run in progress', async () => {
     vi.useFakeTimers();
+    let runs = 0;
     let finished = false;
+    let release: () => void = () => {};
     const task = runPeriodically(
       async () => {
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        runs++;
+        await new Promise<void>((resolve) => (release = resolve));
         finished = true;
       },
       { everyMs: 60_000, firstAfterMs: 100, onError: () => {} },
     );
-    await vi.advanceTimersByTimeAsync(100);
-    const stopped = task.stop();
-    await vi.advanceTimersByTimeAsync(500);
-    await stopped;
+    await vi.advanceTimersByTimeAsync(99);
+    expect(runs).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(runs).toBe(1);
+    let stopped = false;
+    const stopping = task.stop().then(() => (stopped = true));
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
     expect(finished).toBe(true);
+    expect(runs).toBe(1);
   });
 });

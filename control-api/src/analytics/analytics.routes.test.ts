@@ -123,6 +123,8 @@ describe('analytics', () => {
     const bytes = Buffer.alloc(32 * 1024 * 1024, 7);
     await app.deps.storage.put(file.storage_key, bytes);
     await app.deps.db.updateTable('files').set({ size: bytes.length }).where('id', '=', file.id).execute();
+    // The response is over on the server's side (closed, not finished) once the client is gone.
+    const closed = new Promise<void>((resolve) => app.server.once('request', (_req, res: http.ServerResponse) => res.once('close', resolve)));
     await new Promise<void>((resolve) => {
       const req = http.get(`${app.url}/api/files/${file.id}?mode=download`, (res) => {
         res.once('data', () => {
@@ -132,7 +134,7 @@ describe('analytics', () => {
       });
       req.on('error', () => resolve());
     });
-    await new Promise((r) => setTimeout(r, 200));
+    await closed;
     const rows = await app.deps.db.selectFrom('analytics_events').select('id').where('project_id', '=', big.project.id).where('type', '=', 'download').execute();
     expect(rows).toHaveLength(0);
   });

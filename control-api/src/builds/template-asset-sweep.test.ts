@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { publishTemplateAssets } from '@dropsite/builder';
 import {
   publicSiteHtmlKey,
@@ -62,6 +62,23 @@ async function exists(storage: Storage, key: string): Promise<boolean> {
   return (await storage.head(key)) !== null;
 }
 
+/**
+ * Waits until the storage stamps an object written now later than the one at `key` (S3 keeps times to
+ * the second, a disk to its clock's tick): marker times tell which version is newest.
+ */
+async function untilStampedAfter(storage: Storage, key: string): Promise<void> {
+  const probe = 'probes/stamp';
+  const stamped = (await storage.head(key))!.modifiedAt;
+  await vi.waitFor(
+    async () => {
+      await storage.put(probe, 'probe');
+      expect((await storage.head(probe))!.modifiedAt).toBeGreaterThan(stamped);
+    },
+    { timeout: 5_000, interval: 20 },
+  );
+  await storage.delete(probe);
+}
+
 /** Every key of a version's own bundles: each bundle and its variants. */
 function bundleKeys(files: readonly string[]): string[] {
   return files.flatMap((file) => [templateAssetKey(file), templateAssetVariantKey(file, 'br'), templateAssetVariantKey(file, 'gzip')]);
@@ -102,8 +119,8 @@ describe.each(['disk', 's3'] as const)('sweepTemplateAssets (%s storage)', (driv
     // Only one version: nothing to read or remove.
     expect(await sweep()).toMatchObject({ versions: 1, current: [versionA], pages: 0, removed: [] });
 
-    // Marker times tell which version is newest; S3 keeps them to the second.
-    await new Promise((resolve) => setTimeout(resolve, driver === 's3' ? 1100 : 30));
+    // Marker times tell which version is newest.
+    await untilStampedAfter(storage, templateAssetsMarkerKey(versionA));
     versionB = (await publishTemplateAssets(storage, { clientDir: dirB })).markerKey.split('-').at(-1)!;
     expect(versionB).not.toBe(versionA);
     // The rebuild has reached one site of two.
@@ -146,9 +163,9 @@ describe.each(['disk', 's3'] as const)('sweepTemplateAssets (%s storage)', (driv
   it('finishes on the next run a removal that failed part-way, and removes the marker last', async () => {
     const storage = app.deps.storage;
     // Publish A again (its marker is gone, so all of it is stored anew), and then a version C after B.
-    await new Promise((resolve) => setTimeout(resolve, driver === 's3' ? 1100 : 30));
+    await untilStampedAfter(storage, templateAssetsMarkerKey(versionB));
     expect((await publishTemplateAssets(storage, { clientDir: dirA })).published).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, driver === 's3' ? 1100 : 30));
+    await untilStampedAfter(storage, templateAssetsMarkerKey(versionA));
     const dirC = await templateDir(root, 'c', { ...SHARED, 'Gallery.Cccc0001.js': bundle('gallery c') });
     versionC = (await publishTemplateAssets(storage, { clientDir: dirC })).markerKey.split('-').at(-1)!;
     for (const slug of ['harbour', 'meadow']) {
@@ -188,7 +205,7 @@ describe.each(['disk', 's3'] as const)('sweepTemplateAssets (%s storage)', (driv
   it('never removes the version this process builds with, and gives a version seen in use again its grace period anew', async () => {
     const storage = app.deps.storage;
     const pageC = page('Gallery.Cccc0001.js');
-    await new Promise((resolve) => setTimeout(resolve, driver === 's3' ? 1100 : 30));
+    await untilStampedAfter(storage, templateAssetsMarkerKey(versionC));
     expect((await publishTemplateAssets(storage, { clientDir: dirA })).published).toBe(true);
     for (const key of [siteHtmlKey('harbour'), siteHtmlVariantKey('harbour', 'br'), siteHtmlKey('meadow'), siteHtmlVariantKey('meadow', 'br'), publicSiteHtmlKey('meadow')]) {
       await putPage(storage, key, PAGE_A);
@@ -227,8 +244,8 @@ describe('sweepTemplateAssetsNow with real builds', () => {
     const dataDir = path.join(root, 'data');
     const before = createDiskStorage(path.join(dataDir, 'storage'));
     oldVersion = (await publishTemplateAssets(before, { clientDir: await templateDir(root, 'old', A) })).markerKey.split('-').at(-1)!;
+    await untilStampedAfter(before, templateAssetsMarkerKey(oldVersion));
     await before.close();
-    await new Promise((resolve) => setTimeout(resolve, 30));
     app = await startTestApp({ dataDir, config: { edgePublicPages: true } });
   }, 60_000);
   afterAll(async () => {

@@ -50,13 +50,15 @@ describe.skipIf(!available)('PostgreSQL connections cut under a running process'
   });
 
   it('a connection cut while a transaction holds it fails that transaction with an error the API answers 503, and the process goes on', async () => {
+    const before = reported.length;
     const failure = await database.db
       .transaction()
       .execute(async (trx) => {
         await sql`select 1`.execute(trx);
         // Cut between two statements: the connection is lent out, with no query running on it.
         proxy.cutConnections();
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        // The lent connection reports its own failure (no other is open: the one before was cut in the test above).
+        await expect.poll(() => reported.length, { timeout: 2_000, interval: 10 }).toBeGreaterThan(before);
         await sql`select 2`.execute(trx);
       })
       .then(

@@ -3,7 +3,7 @@
  * load generator stopping) must not leave the stored file open: each such handle stayed open until
  * the garbage collector found it, and under load they piled up by the hundred.
  */
-import { request } from 'node:http';
+import { request, type ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedSite } from '@dropsite/testkit/control-api/site-fixtures';
@@ -28,19 +28,19 @@ describe('a stored file whose client left while it was being opened', () => {
       vi.spyOn(app.deps.storage, 'get').mockImplementationOnce(async (key, range) => {
         asked();
         await clientGone; // the client is gone before the object is open
-        await new Promise((r) => setTimeout(r, 50));
         const result = await realGet(key, range);
         body = result.body as Readable;
         resolve();
         return result;
       });
     });
+    // The server sees the client go away before the object is open.
+    app.server.once('request', (_req, res: ServerResponse) => res.once('close', aborted));
     const req = request(`${app.url}/api/files/${site.files[0]!.id}?mode=preview&size=300`);
     req.on('error', () => {});
     req.end();
     await askedForObject; // the request reached the server, which asks the store for the object
     req.destroy();
-    aborted();
     await opened;
     await vi.waitFor(() => expect(body?.destroyed).toBe(true), { timeout: 2_000 });
     // The next visitor gets the thumbnail as usual.

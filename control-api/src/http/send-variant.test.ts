@@ -113,30 +113,34 @@ describe('sendVariant', () => {
 
   it('closes the stored object when the client left while it was being opened', async () => {
     const bodies: Readable[] = [];
+    let opening = () => {};
+    const asked = new Promise<void>((resolve) => {
+      opening = resolve;
+    });
     let clientGone = () => {};
     const gone = new Promise<void>((resolve) => {
       clientGone = resolve;
     });
-    const url = await serve({
-      ...memorySource({}),
-      async open() {
-        await gone; // the object opens only after the client went away
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        const body = endlessBody();
-        bodies.push(body);
-        return { body, size: 1 << 30, etag: undefined };
+    const url = await serve(
+      {
+        ...memorySource({}),
+        async open() {
+          opening();
+          await gone; // the object opens only after the server saw the client go away
+          const body = endlessBody();
+          bodies.push(body);
+          return { body, size: 1 << 30, etag: undefined };
+        },
       },
-    });
+      (_req, res, next) => {
+        res.once('close', clientGone);
+        next();
+      },
+    );
     const req = http.get(url);
     req.on('error', () => {});
-    req.on('socket', (socket) =>
-      socket.on('connect', () =>
-        setTimeout(() => {
-          req.destroy();
-          clientGone();
-        }, 20),
-      ),
-    );
+    await asked;
+    req.destroy();
     await expect.poll(() => bodies.length === 1 && bodies[0]!.destroyed, { timeout: 5000 }).toBe(true);
   });
 

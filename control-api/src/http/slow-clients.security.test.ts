@@ -172,8 +172,10 @@ describe('slow clients', () => {
     const small = await startApi(dir, { HTTP_MAX_CONNECTIONS: '3', HTTP_HEADERS_TIMEOUT_SECONDS: '30' });
     try {
       const held = await Promise.all([connect(small.port), connect(small.port), connect(small.port)]);
+      // Each is answered once (so the server has taken all three), then starts a request it never finishes.
+      for (const h of held) h.socket.write('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      await expect.poll(() => held.every((h) => /^HTTP\/1\.1 200/.test(h.received())), { timeout: 3_000, interval: 20 }).toBe(true);
       for (const h of held) h.socket.write('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n');
-      await new Promise((r) => setTimeout(r, 200));
       const extra = await connect(small.port);
       extra.socket.write('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
       expect(await within(extra.closed, 3000)).toBeLessThan(3000);

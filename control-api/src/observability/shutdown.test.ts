@@ -125,11 +125,13 @@ describe('SIGTERM to an API process', () => {
     await expect.poll(() => statuses.length, { timeout: 20_000, interval: 20 }).toBeGreaterThanOrEqual(24);
     let signalled: () => void = () => {};
     const signal = new Promise<void>((resolve) => (signalled = resolve));
+    let shutdownBegun: () => void = () => {};
+    const refusing = new Promise<void>((resolve) => (shutdownBegun = resolve));
     const upload = publishInTwoHalves(api.url, async () => {
       api.child.kill('SIGTERM');
       signalled();
-      // The second half arrives after the signal, inside the grace period.
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      // The second half arrives after the signal, once shutdown has begun, inside the grace period.
+      await refusing;
     });
     await signal;
     // A new connection is refused once shutdown has begun.
@@ -143,6 +145,7 @@ describe('SIGTERM to an API process', () => {
         { timeout: 2_000, interval: 20 },
       )
       .toBe('refused');
+    shutdownBegun();
     const [exit] = await Promise.all([once(api.child, 'close'), (async () => expect((await upload).status).toBe(201))()]);
     stopped = true;
     await Promise.all(clients);

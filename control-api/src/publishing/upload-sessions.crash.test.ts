@@ -4,7 +4,7 @@
  * file's SHA-256 is the original's. The API runs as its own process (control-api/src/main.ts).
  */
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,6 +14,13 @@ import { startApiProcess } from '@dropsite/testkit/control-api/api-process';
 import { chunkOf, completeSession, initChunked, makeBytes, rawRequest, sendChunk, sessionStatus, sha256 } from '@dropsite/testkit/control-api/upload-session-client';
 
 const startApi = (dataDir: string) => startApiProcess(dataDir, { RUN_BUILDER: 'false' });
+
+/** Bytes in the data file of the one multipart upload on disk storage (its parts are written into it in place). */
+async function multipartDataSize(dataDir: string): Promise<number> {
+  const root = path.join(dataDir, 'storage', '.multipart');
+  const [upload] = await readdir(root);
+  return upload === undefined ? 0 : (await stat(path.join(root, upload, 'data'))).size;
+}
 
 describe('an API killed mid-chunk (SIGKILL)', () => {
   const cleanups: Array<() => Promise<void>> = [];
@@ -40,7 +47,8 @@ describe('an API killed mid-chunk (SIGKILL)', () => {
       body: chunkOf(bytes, 1).subarray(0, CHUNK_SIZE / 2),
       endEarly: true,
     }).catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Killed once part of chunk 1 is in the upload's data file: the API is in the middle of it.
+    await expect.poll(() => multipartDataSize(dataDir), { timeout: 10_000, interval: 20 }).toBeGreaterThan(CHUNK_SIZE);
     first.child.kill('SIGKILL');
     await once(first.child, 'exit');
     await cut;

@@ -50,6 +50,24 @@ async function listPendingUploads(app: TTestApp): Promise<string[]> {
   return ids;
 }
 
+/** Resolves once the app's storage is handed a chunk's bytes (a part being written); the part goes on as usual. */
+function partStarted(app: TTestApp): Promise<void> {
+  const { storage } = app.deps;
+  const realPutPart = storage.putPart;
+  return new Promise((resolve) => {
+    storage.putPart = (...args) => {
+      storage.putPart = realPutPart;
+      resolve();
+      return realPutPart.apply(storage, args);
+    };
+  });
+}
+
+/** Resolves once the app's server has the next request. */
+function requestArrived(app: TTestApp): Promise<void> {
+  return new Promise((resolve) => app.server.once('request', () => resolve()));
+}
+
 async function readObject(app: TTestApp, key: string): Promise<Buffer> {
   const { body } = await app.deps.storage.get(key);
   const parts: Buffer[] = [];
@@ -364,18 +382,20 @@ for (const driver of ['disk', 's3'] as const) {
         const bytes = makeBytes(CHUNK_SIZE + 100);
         const { sessionId, file } = await startUpload(bytes);
         const half = chunkOf(bytes, 0).subarray(0, CHUNK_SIZE / 2);
+        const started = partStarted(app);
         const streaming = rawRequest(`${app.url}${file.uploadUrl}?chunk=0`, {
           headers: { 'content-length': String(CHUNK_SIZE) },
           body: half,
           endEarly: true,
         }).catch((error: unknown) => error);
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        await started;
         // A retry of the same chunk waits for the first one's lock; the abort cuts it too.
+        const retried = requestArrived(app);
         const waiting = sendChunk(app.url, file.uploadUrl, 0, chunkOf(bytes, 0)).then(
           (reply) => reply.status,
           () => 'connection reset',
         );
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        await retried;
         expect((await callJson(app.url, 'DELETE', `/api/upload-session/${sessionId}`)).status).toBe(204);
         await streaming;
         expect([410, 'connection reset']).toContain(await waiting);
@@ -497,12 +517,13 @@ for (const driver of ['disk', 's3'] as const) {
         const file = uploadUrls[0]!;
         expect((await sendChunk(first.url, file.uploadUrl, 0, chunkOf(bytes, 0))).status).toBe(200);
         // Chunk 1 is cut off halfway by the API going down.
+        const started = partStarted(first);
         const cut = rawRequest(`${first.url}${file.uploadUrl}?chunk=1`, {
           headers: { 'content-length': String(CHUNK_SIZE) },
           body: chunkOf(bytes, 1).subarray(0, CHUNK_SIZE / 3),
           endEarly: true,
         }).catch((error: unknown) => error);
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        await started;
         await first.close();
         first = undefined;
         await cut;

@@ -20,14 +20,14 @@ const S3rver = createRequire(import.meta.url)('s3rver') as TS3rverConstructor;
  * Starts s3rver on a random loopback port, keeping objects in `directory`. The multipart calls
  * s3rver lacks (ListParts, AbortMultipartUpload, ListMultipartUploads) are added to it, and so is
  * the check of presigned URLs' signatures and expiry; objects and parts are answered only once
- * they are written (s3rver-durable-writes.ts).
+ * they are written (s3rver-durable-writes.ts). `now` is the clock presigned URLs expire by.
  */
-export async function startS3rver(directory: string): Promise<{ server: TS3rver; endpoint: string }> {
+export async function startS3rver(directory: string, options: { now?: () => number } = {}): Promise<{ server: TS3rver; endpoint: string }> {
   const server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true });
   makeS3rverWritesDurable(server.store);
   server.middleware.unshift(createS3rverMultipartMiddleware(directory));
   // First of all: presigned requests are checked as S3 checks them (s3rver takes any SigV4 signature).
-  server.middleware.unshift(createS3rverSigV4Middleware());
+  server.middleware.unshift(createS3rverSigV4Middleware(options.now));
   const { port } = await server.run();
   return { server, endpoint: `http://127.0.0.1:${port}` };
 }

@@ -1,6 +1,6 @@
 /** A whole app on a random port with real engines in a temp folder: SQLite, disk storage, in-process queue, the real builder. */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,8 @@ export interface TTestApp {
   url: string;
   deps: TAppDeps;
   dataDir: string;
+  /** The app's HTTP server, for a test that watches a request on the server's side (a client gone mid-response). */
+  server: Server;
   /** Starts consuming builds (when created with startWorker: false). */
   startWorker(): Promise<void>;
   close(): Promise<void>;
@@ -43,6 +45,9 @@ export function testAppForSuite(options: TTestAppOptions | (() => TTestAppOption
     },
     get dataDir() {
       return app().dataDir;
+    },
+    get server() {
+      return app().server;
     },
     startWorker: () => app().startWorker(),
     close: () => app().close(),
@@ -156,6 +161,7 @@ export async function startTestApp(options: TTestAppOptions = {}): Promise<TTest
     url,
     deps: runtime.deps,
     dataDir,
+    server,
     startWorker: () => runtime.startBuilder(),
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -221,6 +221,9 @@ describe('live activity', () => {
     let visible = true;
     let visibilityListener: () => void = () => {};
     let pending: (() => void) | null = null;
+    let armed: () => void = () => {};
+    /** Resolves when the poller next sets its timer: a poll it ran is over. */
+    const nextTimer = () => new Promise<void>((resolve) => (armed = resolve));
     const poller = startActivityPoller({
       fetchSince: async (since) => {
         asked.push(since);
@@ -236,6 +239,7 @@ describe('live activity', () => {
       },
       setTimer: (run) => {
         pending = run;
+        armed();
         return () => {
           pending = null;
         };
@@ -249,9 +253,11 @@ describe('live activity', () => {
       tick: async () => {
         const run = pending;
         pending = null;
+        const polled = nextTimer();
         run?.();
-        await new Promise((resolve) => setTimeout(resolve, 0));
+        await polled;
       },
+      nextTimer,
       hasTimer: () => pending !== null,
       setVisible: (value: boolean) => {
         visible = value;
@@ -277,8 +283,9 @@ describe('live activity', () => {
     ]);
     h.setVisible(false);
     expect(h.hasTimer()).toBe(false);
+    const polled = h.nextTimer();
     h.setVisible(true);
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await polled;
     expect(h.asked).toEqual(['T0']);
     expect(h.hasTimer()).toBe(true);
     h.poller.stop();
