@@ -7,6 +7,7 @@ import { totalBytes, type TChosenFile } from '../upload/chosen-files.ts';
 import { FileList } from '../upload/file-list.tsx';
 import { ModalDialog } from '../ui/modal-dialog.tsx';
 import { WizardActions } from './wizard-actions.tsx';
+import '../ui/round-icon-button.css';
 
 interface TTemplateChoice {
   name: string;
@@ -118,7 +119,7 @@ export function TemplateStep({ files, template, onChoose, look, onLook, onBack, 
               {files.length} · {formatBytes(totalBytes(files))}
             </span>
           </h3>
-          <button type="button" className="icon-button" aria-label="Close" onClick={() => setDialogOpen(false)} autoFocus>
+          <button type="button" className="icon-button round-icon-button" aria-label="Close" onClick={() => setDialogOpen(false)} autoFocus>
             <CloseIcon size={20} />
           </button>
         </div>

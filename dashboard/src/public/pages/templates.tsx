@@ -5,6 +5,7 @@ import { PlusIcon } from '../../ui/icons.tsx';
 import { PageIntro } from '../layout/page-intro.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';
 import type { TPublicPage } from '../public-page.ts';
+import '../../ui/demo-preview-name.css';
 import './templates.css';
 import './ink-cta.css';
 
@@ -22,7 +23,7 @@ function TemplateCard({ id, inFirstRow }: { id: TTemplateId; inFirstRow: boolean
   return (
     <li className="template-card">
       <div className="template-card__frame">
-        <span className="template-card__placeholder" aria-hidden="true">
+        <span className="template-card__placeholder demo-preview-name" aria-hidden="true">
           {template.name}
         </span>
         <DemoPreviewPicture
