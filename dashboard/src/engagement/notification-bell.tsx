@@ -163,7 +163,7 @@ export function NotificationBell() {
                     </span>
                     <span className="notification-bell__item-body">
                       <span className="notification-bell__item-message">{item.message}</span>
-                      <span className="notification-bell__item-meta meta-line">
+                      <span className="meta-line">
                         <time dateTime={new Date(item.timestamp).toISOString()}>{formatAlertTime(item.timestamp, now)}</time>
                       </span>
                     </span>

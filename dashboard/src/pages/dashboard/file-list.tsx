@@ -173,7 +173,7 @@ function VisitorName({ entry, nameClass = '' }: { entry: Pick<TDetailsCommentRep
 function CommentBody({ comment }: { comment: Omit<TDetailsCommentReply, 'replies'> }) {
   return (
     <div className="dash-comment" data-creator={comment.isCreator ? '' : undefined}>
-      <p className="dash-comment__meta meta-line">
+      <p className="meta-line">
         {comment.isCreator ? <span className="dash-comment__author">You</span> : <VisitorName entry={comment} nameClass="dash-comment__author" />}
         {comment.isCreator && <span className="dash-badge">Creator</span>}
         <EntryTime at={comment.createdAt} />
