@@ -12,6 +12,7 @@ import '../chrome/site-footer.css';
 import '../ui/plan-features.css';
 import '../ui/column-grid.css';
 import '../ui/demo-preview-name.css';
+import '../ui/field-with-button.css';
 // The forms' styles: the contact, feedback and sales forms, and the footer's newsletter box on every page.
 import '../forms/forms.css';
 
