@@ -13,6 +13,7 @@ import '../ui/plan-features.css';
 import '../ui/column-grid.css';
 import '../ui/demo-preview-name.css';
 import '../ui/field-with-button.css';
+import '../ui/spread-row.css';
 // The forms' styles: the contact, feedback and sales forms, and the footer's newsletter box on every page.
 import '../forms/forms.css';
 
