@@ -16,6 +16,7 @@ import { STORAGE_KEYS, accountNotificationsKey } from './storage-keys.ts';
 import { useSession } from '../auth/session-store.ts';
 import { readNotificationPermission, requestNotificationPermission, type TNotificationPermission } from './browser-notifications.ts';
 import { SignUpLink } from '../auth/sign-up-link.tsx';
+import '../ui/meta-line.css';
 import './engagement.css';
 
 const TYPE_ICONS: Record<TNotificationType, () => JSX.Element> = {
@@ -162,7 +163,7 @@ export function NotificationBell() {
                     </span>
                     <span className="notification-bell__item-body">
                       <span className="notification-bell__item-message">{item.message}</span>
-                      <span className="notification-bell__item-meta">
+                      <span className="meta-line">
                         <time dateTime={new Date(item.timestamp).toISOString()}>{formatAlertTime(item.timestamp, now)}</time>
                       </span>
                     </span>

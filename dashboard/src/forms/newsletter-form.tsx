@@ -7,6 +7,7 @@
 import { useEffect, useRef } from 'react';
 import { FORM_LIMITS } from '@dropsite/shared/browser/form-rules';
 import { Field, FormDone, FormMessages, PublicForm, type THeadingLevel } from './form-parts.tsx';
+import '../ui/field-with-button.css';
 
 export function NewsletterForm({ idPrefix = 'newsletter', headingLevel = 'h3' }: { idPrefix?: string; headingLevel?: THeadingLevel }) {
   const root = useRef<HTMLDivElement>(null);
@@ -19,7 +20,7 @@ export function NewsletterForm({ idPrefix = 'newsletter', headingLevel = 'h3' }:
   return (
     <div ref={root} className="form-island form-island--compact" data-island="forms">
       <PublicForm kind="newsletter" idPrefix={idPrefix}>
-        <div className="public-form__inline">
+        <div className="public-form__inline field-with-button">
           <Field
             idPrefix={idPrefix}
             name="email"

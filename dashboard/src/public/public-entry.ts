@@ -10,6 +10,10 @@ import '../chrome/site-header.css';
 import '../chrome/site-footer.css';
 // Components the prerendered pages render that bring styles of their own.
 import '../ui/plan-features.css';
+import '../ui/column-grid.css';
+import '../ui/demo-preview-name.css';
+import '../ui/field-with-button.css';
+import '../ui/spread-row.css';
 // The forms' styles: the contact, feedback and sales forms, and the footer's newsletter box on every page.
 import '../forms/forms.css';
 

@@ -7,6 +7,9 @@
 import { useId } from 'react';
 import { COLOR_MODES, COLOR_MODE_HINTS, COLOR_MODE_LABELS, HERO_LAYOUTS, HERO_LAYOUT_LABELS, THEME_STYLES, THEME_STYLE_LABELS, type TSiteLook } from '@dropsite/shared';
 import { THEMES } from '@dropsite/shared/themes';
+import './choice-tile.css';
+import './column-grid.css';
+import './label-text.css';
 import './look-fields.css';
 
 interface TLookFieldsProps {
@@ -29,12 +32,12 @@ export function LookFields({ look, onChange }: TLookFieldsProps) {
     <div className="look-fields">
       <fieldset className="look-group">
         <legend className="look-group__legend">Visual style</legend>
-        <div className="look-styles">
+        <div className="look-styles column-grid">
           {THEME_STYLES.map((style) => {
             const light = THEMES[`${style}-light`].colors;
             const dark = THEMES[`${style}-dark`].colors;
             return (
-              <label key={style} className="look-style" data-selected={look.style === style ? '' : undefined}>
+              <label key={style} className="look-style choice-tile" data-selected={look.style === style ? '' : undefined}>
                 <input
                   type="radio"
                   name={`${name}-style`}
@@ -62,9 +65,9 @@ export function LookFields({ look, onChange }: TLookFieldsProps) {
 
       <fieldset className="look-group">
         <legend className="look-group__legend">Light or dark</legend>
-        <div className="look-segments">
+        <div className="look-segments column-grid">
           {COLOR_MODES.map((mode) => (
-            <label key={mode} className="look-segment" data-selected={look.colorMode === mode ? '' : undefined}>
+            <label key={mode} className="look-segment choice-tile" data-selected={look.colorMode === mode ? '' : undefined}>
               <input
                 type="radio"
                 name={`${name}-mode`}
@@ -75,10 +78,10 @@ export function LookFields({ look, onChange }: TLookFieldsProps) {
                 aria-labelledby={`${name}-mode-${mode}`}
                 aria-describedby={`${name}-mode-${mode}-hint`}
               />
-              <span className="look-segment__name" id={`${name}-mode-${mode}`}>
+              <span className="label-text" id={`${name}-mode-${mode}`}>
                 {COLOR_MODE_LABELS[mode]}
               </span>
-              <span className="look-segment__hint" id={`${name}-mode-${mode}-hint`}>
+              <span className="look-segment__hint hint-text" id={`${name}-mode-${mode}-hint`}>
                 {COLOR_MODE_HINTS[mode]}
               </span>
             </label>
@@ -88,9 +91,9 @@ export function LookFields({ look, onChange }: TLookFieldsProps) {
 
       <fieldset className="look-group">
         <legend className="look-group__legend">Hero layout</legend>
-        <div className="look-layouts">
+        <div className="look-layouts column-grid">
           {HERO_LAYOUTS.map((layout) => (
-            <label key={layout} className="look-layout" data-selected={look.heroLayout === layout ? '' : undefined}>
+            <label key={layout} className="look-layout choice-tile" data-selected={look.heroLayout === layout ? '' : undefined}>
               <input
                 type="radio"
                 name={`${name}-layout`}
@@ -111,8 +114,8 @@ export function LookFields({ look, onChange }: TLookFieldsProps) {
       <label className="look-toggle">
         <input type="checkbox" checked={look.visitorModeToggle} onChange={(e) => onChange({ visitorModeToggle: e.target.checked })} aria-describedby={toggleHint} />
         <span className="look-toggle__text">
-          <span className="look-toggle__name">Let visitors switch light/dark</span>
-          <span className="look-toggle__hint" id={toggleHint}>
+          <span className="label-text">Let visitors switch light/dark</span>
+          <span className="hint-text" id={toggleHint}>
             Adds a light/dark button to the site. Visitors start in the mode above.
           </span>
         </span>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { BROWSER_IMAGE_TYPES, describeFileType, detectFileKind, formatBytes } from '@dropsite/shared';
 import { AlertIcon, CloseIcon, FileTypeIcon, FolderIcon } from '../ui/icons.tsx';
 import { findDuplicates, type TChosenFile } from './chosen-files.ts';
+import '../ui/round-icon-button.css';
 
 const MAX_PREVIEW_BYTES = 40 * 1024 * 1024;
 
@@ -56,7 +57,7 @@ export function FileList({ files, isDisabled, onRemove, registerRemoveButton }: 
             <button
               ref={(el) => registerRemoveButton(id, el)}
               type="button"
-              className="file-row__remove"
+              className="file-row__remove round-icon-button"
               aria-label={`Remove ${file.name}`}
               disabled={isDisabled}
               onClick={() => onRemove(id)}

@@ -7,6 +7,7 @@ import type { TFileUploadStatus, TPublishSnapshot } from '../upload/upload-progr
 import { ModeBadge } from './mode-badge.tsx';
 import { ACCOUNT_TIP, WIZARD_TIPS } from './tips.ts';
 import { SignUpLink } from '../auth/sign-up-link.tsx';
+import '../ui/spread-row.css';
 
 const STATUS_LABELS: Record<TFileUploadStatus, string> = {
   pending: 'Waiting',
@@ -58,7 +59,7 @@ export function AlmostDoneOverlay({ mode, files, snapshot, estimate, onCancel }:
   return (
     <div className="almost-done" role="dialog" aria-modal="true" aria-labelledby={headingId}>
       <div className="almost-done__panel" ref={panel} tabIndex={-1}>
-        <div className="almost-done__top">
+        <div className="almost-done__top spread-row">
           <div>
             <h3 className="almost-done__title" id={headingId}>
               Almost done...

@@ -6,6 +6,7 @@ import { useSession } from '../auth/session-store.ts';
 import { notificationRecipientOf, notificationsBlockedReason } from '../engagement/notification-recipient.ts';
 import { WizardActions } from './wizard-actions.tsx';
 import { AccountRecipient } from '../engagement/account-recipient.tsx';
+import '../ui/label-text.css';
 
 type TToggleKey = 'enableFavorites' | 'enableComments' | 'enableApprovals' | 'enableAnalytics' | 'enableNotifications';
 
@@ -67,11 +68,11 @@ export function SettingsStep({ settings, onChange, onBack, onContinue }: TSettin
                   <Icon size={18} />
                 </span>
                 <span className="feature-row__text">
-                  <span className="feature-row__name" id={labelId}>
+                  <span className="feature-row__name label-text" id={labelId}>
                     {name}
                     <span className={plan === 'Pro' ? 'tag tag--pro' : 'tag tag--free'}>{plan}</span>
                   </span>
-                  <span className="feature-row__description" id={`${labelId}-d`}>
+                  <span className="feature-row__description hint-text" id={`${labelId}-d`}>
                     {description}
                     {isBlocked && <span className="feature-row__reason"> {blocked}</span>}
                   </span>

@@ -7,6 +7,9 @@ import { totalBytes, type TChosenFile } from '../upload/chosen-files.ts';
 import { FileList } from '../upload/file-list.tsx';
 import { ModalDialog } from '../ui/modal-dialog.tsx';
 import { WizardActions } from './wizard-actions.tsx';
+import '../ui/choice-tile.css';
+import '../ui/column-grid.css';
+import '../ui/round-icon-button.css';
 
 interface TTemplateChoice {
   name: string;
@@ -75,11 +78,11 @@ export function TemplateStep({ files, template, onChoose, look, onLook, onBack, 
         <legend id={ids.legend} className="wizard-label">
           Template
         </legend>
-        <div className="template-choice__grid">
+        <div className="template-choice__grid column-grid">
           {TEMPLATE_IDS.map((id) => {
             const info = TEMPLATES[id];
             return (
-              <label key={id} className="template-card" data-selected={template === id ? '' : undefined}>
+              <label key={id} className="template-card choice-tile" data-selected={template === id ? '' : undefined}>
                 <input type="radio" name="template" value={id} checked={template === id} onChange={() => onChoose(id)} className="template-card__input" />
                 <span className="template-card__frame" aria-hidden="true">
                   <span className="template-card__placeholder">
@@ -118,7 +121,7 @@ export function TemplateStep({ files, template, onChoose, look, onLook, onBack, 
               {files.length} · {formatBytes(totalBytes(files))}
             </span>
           </h3>
-          <button type="button" className="icon-button" aria-label="Close" onClick={() => setDialogOpen(false)} autoFocus>
+          <button type="button" className="icon-button round-icon-button" aria-label="Close" onClick={() => setDialogOpen(false)} autoFocus>
             <CloseIcon size={20} />
           </button>
         </div>

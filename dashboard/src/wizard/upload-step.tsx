@@ -6,6 +6,7 @@ import { FileList } from '../upload/file-list.tsx';
 import { fingerprintFile, isSameFileList } from '../upload/resume-store.ts';
 import { ExplainedModeBadge } from './mode-badge.tsx';
 import { ResumeNotice } from './resume-notice.tsx';
+import '../ui/rise-in.css';
 import '../upload/upload.css';
 
 interface TUploadStepProps {

@@ -12,6 +12,7 @@ import { ModalDialog } from '../ui/modal-dialog.tsx';
 import { templateFromSearch } from './template-param.ts';
 import { UploadStep } from './upload-step.tsx';
 import { INITIAL_WIZARD_STATE, reduceWizard, type TWizardAction, type TWizardState, type TWizardStep } from './wizard-state.ts';
+import '../ui/rise-in.css';
 import './wizard.css';
 
 const STEP_HEADINGS: Record<TWizardStep, { title: string; lede: string }> = {

@@ -5,6 +5,7 @@ import { PlanFeatures } from '../../ui/plan-features.tsx';
 import { formatPrice, planOffer, yearlySaving } from '../../billing/billing-view.ts';
 import type { TPlanActions } from './billing-action.ts';
 import { BillingSection } from './billing-section.tsx';
+import '../../ui/spread-row.css';
 
 export function PlansSection({ onInterval, ...cards }: Omit<TPlanCardProps, 'id'> & { onInterval: (interval: TBillingInterval) => void }) {
   return (
@@ -57,7 +58,7 @@ function PlanCard({ id, subscription, interval, busy, canBuy, canOpenPortal, des
 
   return (
     <li className="billing-plan" aria-labelledby={headingId} data-current={isCurrent ? '' : undefined}>
-      <div className="billing-plan__head">
+      <div className="billing-plan__head spread-row">
         <h3 id={headingId} className="billing-plan__name">
           {plan.name}
         </h3>

@@ -14,6 +14,7 @@ import { claimAnonymousProjects } from '../../dashboard-api/dashboard-api.ts';
 import { getCreatorEngagementStore, useCreatorEngagement } from '../../engagement/creator-engagement.ts';
 import { useSession } from '../../auth/session-store.ts';
 import { formatDate, plural } from './project-insights.ts';
+import '../../ui/round-icon-button.css';
 
 /** Spec 8: the claim's two alerts. */
 const AUTHENTICATION_REQUIRED_MESSAGE = 'Authentication required. Please sign in and try again.';
@@ -117,7 +118,7 @@ export function ClaimBanner({ offer, onClaimed }: { offer: TClaimOffer | null; o
             <ChevronDownIcon size={16} className="dash-chevron" data-open={isOpen ? '' : undefined} />
           </button>
         </div>
-        <button type="button" className="dash-claim__dismiss" aria-label="Dismiss" onClick={offer.dismiss}>
+        <button type="button" className="dash-claim__dismiss round-icon-button" aria-label="Dismiss" onClick={offer.dismiss}>
           <CloseIcon size={18} />
         </button>
       </div>

@@ -11,6 +11,7 @@ import { postCreatorReply } from '../../dashboard-api/dashboard-api.ts';
 import { describeFileType, formatBytes, type TDetailsComment, type TDetailsCommentReply, type TProjectFileDetails } from '@dropsite/shared';
 import { AnalyticsPanel } from './analytics-panel.tsx';
 import { approvalStateOf, commenterName, formatDate, type TApprovalTone } from './project-insights.ts';
+import '../../ui/meta-line.css';
 
 interface TFileListProps {
   projectId: string;
@@ -172,7 +173,7 @@ function VisitorName({ entry, nameClass = '' }: { entry: Pick<TDetailsCommentRep
 function CommentBody({ comment }: { comment: Omit<TDetailsCommentReply, 'replies'> }) {
   return (
     <div className="dash-comment" data-creator={comment.isCreator ? '' : undefined}>
-      <p className="dash-comment__meta">
+      <p className="meta-line">
         {comment.isCreator ? <span className="dash-comment__author">You</span> : <VisitorName entry={comment} nameClass="dash-comment__author" />}
         {comment.isCreator && <span className="dash-badge">Creator</span>}
         <EntryTime at={comment.createdAt} />

@@ -17,6 +17,7 @@ import { averageInteractionsPerFile, formatDate, plural, topEngagedFiles, viewsT
 import { ManageSite } from './manage-site/index.tsx';
 import { Tabs } from './tabs.tsx';
 import { BackToSites } from './back-to-sites.tsx';
+import '../../ui/spread-row.css';
 import './dashboard.css';
 
 /** Spec 8. */
@@ -83,7 +84,7 @@ function ProjectDetail({ projectId }: { projectId: string }) {
   if (state.status === 'loading') {
     return (
       <main id="main" className="dash container" aria-busy="true">
-        <div className="dash-detail__head">
+        <div className="dash-detail__head spread-row">
           <div className="dash-skeleton dash-skeleton--heading" />
           <div className="dash-skeleton dash-skeleton--lines" />
         </div>
@@ -111,7 +112,7 @@ function ProjectDetail({ projectId }: { projectId: string }) {
   return (
     <main id="main" className="dash container">
       <BackToSites />
-      <header className="dash-detail__head">
+      <header className="dash-detail__head spread-row">
         <div className="dash-detail__text">
           <h1 className="dash-detail__title">{project.title}</h1>
           {project.description && <p className="dash-detail__description">{project.description}</p>}

@@ -2,6 +2,7 @@ import { TEMPLATE_CATALOGUE } from '@dropsite/shared/templates';
 import { DemoPreviewPicture } from '../../ui/demo-preview-picture.tsx';
 import { ArrowLink } from '../../ui/arrow-link.tsx';
 import { LandingSection } from './landing-section.tsx';
+import '../../ui/demo-preview-name.css';
 
 /** The templates the landing page previews; the gallery at /templates has them all. */
 const PREVIEWED = ['photo-gallery', 'portfolio-resume', 'pitch-template'] as const;
@@ -35,7 +36,7 @@ export function TemplatePreviewSection() {
             <li key={id}>
               <a className="template-preview" href={template.demoPath}>
                 <span className="template-preview__frame">
-                  <span className="template-preview__placeholder" aria-hidden="true">
+                  <span className="template-preview__placeholder demo-preview-name" aria-hidden="true">
                     {template.name}
                   </span>
                   <DemoPreviewPicture demoPath={template.demoPath} sizes={PREVIEW_SIZES} lazy alt="" />

@@ -7,6 +7,7 @@ import { PageIntro } from '../layout/page-intro.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';
 import type { TPublicPage } from '../public-page.ts';
 import { BlogIllustration } from './blog-illustration.tsx';
+import '../../ui/spread-row.css';
 import './blog.css';
 import './ink-cta.css';
 
@@ -114,7 +115,7 @@ function ArticlePage({ article }: { article: TArticle }) {
           {article.image && <BlogIllustration image={article.image} className="blog-article__picture" />}
           {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the HTML is rendered at build time from the repository's own Markdown, with raw HTML escaped (articles.ts) */}
           <div className="blog-prose" dangerouslySetInnerHTML={{ __html: article.html }} />
-          <footer className="blog-article__footer">
+          <footer className="blog-article__footer spread-row">
             <h2 className="visually-hidden">Tags</h2>
             <ul role="list" className="blog-tags">
               {article.tags.map((tag) => (

@@ -5,6 +5,8 @@ import { PlusIcon } from '../../ui/icons.tsx';
 import { PageIntro } from '../layout/page-intro.tsx';
 import { PublicLayout } from '../layout/public-layout.tsx';
 import type { TPublicPage } from '../public-page.ts';
+import '../../ui/column-grid.css';
+import '../../ui/demo-preview-name.css';
 import './templates.css';
 import './ink-cta.css';
 
@@ -22,7 +24,7 @@ function TemplateCard({ id, inFirstRow }: { id: TTemplateId; inFirstRow: boolean
   return (
     <li className="template-card">
       <div className="template-card__frame">
-        <span className="template-card__placeholder" aria-hidden="true">
+        <span className="template-card__placeholder demo-preview-name" aria-hidden="true">
           {template.name}
         </span>
         <DemoPreviewPicture
@@ -62,7 +64,7 @@ function Templates() {
           title="A template for every kind of delivery"
           lede="Each template lays out the same files differently: photos first for a shoot, the story first for a case study, the final files first for a client. Open a demo to see one with sample content, then start your site with it. You can switch a site’s template later from your dashboard."
         />
-        <ul role="list" className="template-grid" data-island="template-previews">
+        <ul role="list" className="template-grid column-grid" data-island="template-previews">
           {TEMPLATE_IDS.map((id, index) => (
             <TemplateCard key={id} id={id} inFirstRow={index < FIRST_ROW} />
           ))}

@@ -1,5 +1,6 @@
 /** The contact links of the site's footer. */
 import { SettingsCard, TextField, type TSettingsCardProps } from './settings-card.tsx';
+import '../../../ui/column-grid.css';
 
 const CONTACT_FIELDS = [
   { key: 'email', label: 'Contact email', type: 'email', placeholder: 'you@example.com' },
@@ -13,7 +14,7 @@ const CONTACT_FIELDS = [
 export function ContactCard({ form, set }: TSettingsCardProps) {
   return (
     <SettingsCard title="Contact links" intro="Shown in your site’s footer for visitors to reach you. Leave a field empty to hide it.">
-      <div className="manage-grid">
+      <div className="manage-grid column-grid">
         {CONTACT_FIELDS.map(({ key, label, type, placeholder }) => (
           <TextField
             key={key}

@@ -4,6 +4,7 @@ import { confirmsTitle, type TManagedProject } from '@dropsite/shared';
 import { queueToast } from '../../../ui/toast.tsx';
 import { deleteManagedProject } from '../manage-api.ts';
 import { SettingsCard, errorMessage, type TSaveState } from './settings-card.tsx';
+import '../../../ui/label-text.css';
 
 export function DeleteSection({ project }: { project: TManagedProject }) {
   const [open, setOpen] = useState(false);
@@ -40,7 +41,7 @@ export function DeleteSection({ project }: { project: TManagedProject }) {
             );
           }}
         >
-          <label htmlFor={inputId} className="manage-field__label">
+          <label htmlFor={inputId} className="label-text">
             Type <strong>{project.title}</strong> to confirm
           </label>
           <input ref={inputRef} id={inputId} className="manage-input" value={typed} autoComplete="off" onChange={(e) => setTyped(e.target.value)} />

@@ -1,6 +1,7 @@
 /** When the site stops answering. */
 import type { TManagedProject } from '@dropsite/shared';
 import { SettingsCard, TextField, type TSettingsCardProps } from './settings-card.tsx';
+import '../../../ui/field-with-button.css';
 
 export function ExpiryCard({ project, form, set }: TSettingsCardProps & { project: TManagedProject }) {
   return (
@@ -12,7 +13,7 @@ export function ExpiryCard({ project, form, set }: TSettingsCardProps & { projec
           : 'Your site has no expiry date.'
       }
     >
-      <div className="manage-expiry">
+      <div className="manage-expiry field-with-button">
         <TextField label="Expires on" type="datetime-local" value={form.expiresAt} onChange={(value) => set('expiresAt', value)} />
         {form.expiresAt !== '' && (
           <button type="button" className="button button--secondary" onClick={() => set('expiresAt', '')}>

@@ -5,13 +5,14 @@ import { LookFields } from '../../../ui/look-fields.tsx';
 import { TEMPLATES } from '../../../wizard/template-step.tsx';
 import type { TSettingsForm } from '../manage-forms.ts';
 import { SettingsCard, type TSettingsCardProps } from './settings-card.tsx';
+import '../../../ui/label-text.css';
 
 export function LookCard({ form, set }: TSettingsCardProps) {
   const ids = { template: useId(), fileOrder: useId() };
   return (
     <SettingsCard title="Look" intro="The template arranges your files; the style, light or dark and the hero layout are how every visitor sees the site.">
       <div className="manage-field">
-        <label htmlFor={ids.template} className="manage-field__label">
+        <label htmlFor={ids.template} className="label-text">
           Template
         </label>
         <select id={ids.template} className="manage-input" value={form.template} onChange={(e) => set('template', e.target.value as TSettingsForm['template'])}>
@@ -24,7 +25,7 @@ export function LookCard({ form, set }: TSettingsCardProps) {
       </div>
       <LookFields look={form.look} onChange={(change) => set('look', { ...form.look, ...change })} />
       <div className="manage-field">
-        <label htmlFor={ids.fileOrder} className="manage-field__label">
+        <label htmlFor={ids.fileOrder} className="label-text">
           File order
         </label>
         <select

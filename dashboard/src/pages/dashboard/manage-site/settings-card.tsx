@@ -3,6 +3,7 @@ import { useId, type ReactNode } from 'react';
 import type { TManagedProject } from '@dropsite/shared';
 import { Switch } from '../../../ui/switch.tsx';
 import type { TSettingsForm } from '../manage-forms.ts';
+import '../../../ui/label-text.css';
 
 export type TSaveState = { status: 'idle' } | { status: 'saving' } | { status: 'saved' } | { status: 'error'; message: string };
 
@@ -68,7 +69,7 @@ export function TextField({
   };
   return (
     <div className="manage-field">
-      <label htmlFor={id} className="manage-field__label">
+      <label htmlFor={id} className="label-text">
         {label}
       </label>
       {multiline ? (
@@ -77,7 +78,7 @@ export function TextField({
         <input {...common} type={type} autoComplete={autoComplete} onChange={(e) => onChange(e.target.value)} />
       )}
       {hint && (
-        <p id={hintId} className="manage-field__hint">
+        <p id={hintId} className="hint-text">
           {hint}
         </p>
       )}
@@ -104,11 +105,11 @@ export function SwitchField({
   return (
     <div className="manage-switch">
       <span className="manage-switch__text">
-        <span id={labelId} className="manage-switch__label">
+        <span id={labelId} className="label-text">
           {label}
         </span>
         {hint && (
-          <span id={hintId} className="manage-field__hint">
+          <span id={hintId} className="hint-text">
             {hint}
           </span>
         )}
