@@ -63,12 +63,12 @@ export function EmailSection({
       <div className="account-email">
         <span className="account-email__address">{creator.email}</span>
         {creator.emailVerified ? (
-          <span className="account-badge" data-tone="ok">
+          <span className="account-badge ui-badge" data-tone="ok">
             <CheckIcon size={13} />
             Confirmed
           </span>
         ) : (
-          <span className="account-badge" data-tone="warn">
+          <span className="account-badge ui-badge" data-tone="warn">
             Not confirmed
           </span>
         )}

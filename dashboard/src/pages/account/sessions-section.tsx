@@ -56,7 +56,7 @@ export function SessionsSection({ sessions, onChanged }: { sessions: TAccountSes
                 <p className="account-session__device">
                   {describeUserAgent(session.userAgent)}
                   {session.current && (
-                    <span className="account-badge" data-tone="ok">
+                    <span className="account-badge ui-badge" data-tone="ok">
                       This device
                     </span>
                   )}

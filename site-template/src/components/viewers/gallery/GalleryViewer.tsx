@@ -143,7 +143,7 @@ export default function GalleryViewer({ site, layout, images, cards = [], totalB
     <div className="gallery-viewer" data-layout={layout} data-view={view}>
       <div className="gv-toolbar vi-bar">
         <div className="gv-toolbar__start vi-cluster">
-          <span className="vi-badge">{count === 1 ? '1 image' : `${count} images`}</span>
+          <span className="vi-badge ui-badge">{count === 1 ? '1 image' : `${count} images`}</span>
           {layout !== 'fallback' && <span className="gv-toolbar__size vi-count">{formatBytes(totalBytes)}</span>}
         </div>
         <div className="gv-toolbar__end vi-cluster">

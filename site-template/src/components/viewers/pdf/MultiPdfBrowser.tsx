@@ -53,7 +53,7 @@ export default function MultiPdfBrowser({ site, files }: Props) {
     return (
       // biome-ignore lint/a11y/noStaticElementInteractions: Escape anywhere in the preview goes back to the grid; the Back button is the control itself
       <div ref={rootRef} className="mpdf" data-mode="preview" onKeyDown={(event) => event.key === 'Escape' && !document.fullscreenElement && back()}>
-        <div className="mpdf-preview__bar">
+        <div className="mpdf-preview__bar vi-bar">
           <button type="button" className="vi-button" data-back onClick={back}>
             ← Back to Grid
           </button>
@@ -82,7 +82,7 @@ export default function MultiPdfBrowser({ site, files }: Props) {
     <div ref={rootRef} className="mpdf" data-mode={mode}>
       <div className="mpdf-header vi-bar">
         <p className="mpdf-header__summary">
-          <span className="vi-badge">{files.length} PDFs</span>
+          <span className="vi-badge ui-badge">{files.length} PDFs</span>
           {knownPages && <span>{totalPages === 1 ? '1 page' : `${totalPages} pages`} in total</span>}
           <span aria-hidden="true">·</span>
           <span>{formatBytes(totalBytes)}</span>
