@@ -1,21 +1,7 @@
 /** The accessibility check the browser tests share: axe on the page as it is now. */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
-
-/**
- * Brings the page's finite animations and transitions to their end state now, without waiting for
- * frames: a page behind another one (axe reads its results in a blank page of the same browser)
- * draws no frames, so a transition left to run would never end. (An endless animation, a spinner,
- * is left as it is.)
- */
-export async function finishAnimations(page: Page): Promise<void> {
-  await page.bringToFront();
-  await page.evaluate(() => {
-    for (const animation of document.getAnimations()) {
-      if (animation.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY && animation.playbackRate !== 0) animation.finish();
-    }
-  });
-}
+import { finishAnimations } from './page-settle.ts';
 
 /**
  * Fails, printing one line each, when axe finds serious or critical violations on the page as it is

@@ -7,7 +7,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { finishAnimations } from './a11y-support.ts';
+import { finishAnimations } from './page-settle.ts';
 import { linkFromOutbox, signUpThroughLink } from './account-support.ts';
 import { publishSite } from './engagement-helpers.ts';
 import { closeEmailPromptWhenShown, threeImages, walkToPreview } from './wizard-support.ts';

@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
+import { afterFrames } from './page-settle.ts';
 
 export const ALL_ENGAGEMENT = { enableFavorites: true, enableComments: true, enableApprovals: true, enableAnalytics: true };
 
@@ -119,8 +120,8 @@ export async function shootAllWays(page: Page, dir: string, name: string): Promi
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
       await page.evaluate(() => window.scrollTo(0, 0));
-      // A chart redraws in the scheme's colours; let it settle before the picture.
-      await page.waitForTimeout(250);
+      // A chart redraws in the scheme's colours when the page reports the change, before its next frames.
+      await afterFrames(page);
       await page.screenshot({ path: `${dir}/${name}-${width}-${colorScheme}.png`, fullPage: true });
     }
   }

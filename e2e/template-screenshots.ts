@@ -17,6 +17,8 @@ import { assetContentType, createSiteBuilder, type TBuildFile } from '@dropsite/
 import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
 import { addFile, makeImage, makeProject } from '@dropsite/testkit/builder/fixtures';
 import { makePdf } from '@dropsite/testkit/builder/media-fixtures';
+import { settleForPicture } from './page-settle.ts';
+import { hydrateAll } from './visitor-support.ts';
 
 const { values } = parseArgs({
   options: {
@@ -121,15 +123,8 @@ for (const template of templates as TTemplateId[]) {
       const cls = await page.evaluate(() => (window as unknown as { __cls: number }).__cls);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       // Scroll through so the islands hydrate and lazy pictures load, then back to the top.
-      await page.evaluate(async () => {
-        for (let y = 0; y < document.body.scrollHeight; y += 600) {
-          window.scrollTo(0, y);
-          await new Promise((r) => setTimeout(r, 60));
-        }
-        window.scrollTo(0, 0);
-      });
-      await page.waitForLoadState('networkidle');
-      await page.waitForTimeout(300);
+      await hydrateAll(page);
+      await settleForPicture(page);
       const file = path.join(out, `${template}-${width}-${mode}.png`);
       await page.screenshot({ path: file, fullPage: true });
       process.stdout.write(`${file}  layout shift ${cls.toFixed(3)}${overflow > 0 ? `  OVERFLOWS by ${overflow}px` : ''}\n`);

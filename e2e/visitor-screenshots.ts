@@ -8,7 +8,8 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, request as playwrightRequest, type Page } from '@playwright/test';
-import { hasSoffice, pdf, photos, presentation, publish, text, video, zip, type TUploadFile } from './visitor-support.ts';
+import { settleForPicture } from './page-settle.ts';
+import { hasSoffice, hydrateAll, pdf, photos, presentation, publish, text, video, zip, type TUploadFile } from './visitor-support.ts';
 
 const { values } = parseArgs({
   options: { base: { type: 'string', default: 'http://localhost:3000' }, out: { type: 'string', default: '/tmp/visitor-shots' }, only: { type: 'string' } },
@@ -60,15 +61,9 @@ async function shoot(name: string, slug: string, width: number, theme: string) {
   const context = await browser.newContext({ viewport: { width, height: width < 500 ? 812 : 900 }, deviceScaleFactor: 1, colorScheme: theme.endsWith('-dark') ? 'dark' : 'light' });
   const page: Page = await context.newPage();
   await page.goto(`${base}/${slug}`, { waitUntil: 'networkidle' });
-  // Let islands hydrate as they scroll in, then give viewers (PDF rendering) a moment.
-  await page.evaluate(async () => {
-    for (let y = 0; y < document.body.scrollHeight; y += 600) {
-      window.scrollTo(0, y);
-      await new Promise((r) => setTimeout(r, 120));
-    }
-    window.scrollTo(0, 0);
-  });
-  await page.waitForTimeout(1200);
+  // Islands hydrate as they scroll in; the picture is taken back at the top once all have.
+  await hydrateAll(page);
+  await settleForPicture(page);
   await page.screenshot({ path: path.join(out, `${name}-${width}-${theme}.png`), fullPage: true });
   await context.close();
 }

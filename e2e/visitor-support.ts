@@ -13,6 +13,7 @@ import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import yazl from 'yazl';
 import { makePdf } from '@dropsite/testkit/builder/media-fixtures';
+import { afterFrames } from './page-settle.ts';
 
 const run = promisify(execFile);
 
@@ -211,7 +212,7 @@ export async function hydrateAll(page: Page): Promise<void> {
       window.scrollTo(0, step * window.innerHeight);
       return window.scrollY + window.innerHeight >= document.documentElement.scrollHeight;
     }, y);
-    await page.waitForTimeout(150);
+    await afterFrames(page);
     if (done) break;
   }
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0, { timeout: 20_000 });
