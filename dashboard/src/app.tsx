@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { LandingPage } from './pages/landing/landing-page.tsx';
 import { notFoundPage } from './public/pages/not-found.tsx';
-import { projectIdOfPath, resolvePage } from './routes.ts';
+import { projectIdOfPath, resolveAppPage } from '@dropsite/shared/app-routes';
 import { DashboardLoading } from './ui/dashboard-loading.tsx';
 import { EngagementLoop } from './engagement/engagement-loop.tsx';
 
@@ -28,7 +28,7 @@ export function App({ pathname }: { pathname: string }) {
 }
 
 function AppPage({ pathname }: { pathname: string }) {
-  switch (resolvePage(pathname)) {
+  switch (resolveAppPage(pathname)) {
     case 'landing':
       return <LandingPage />;
     case 'dashboard':

@@ -23,3 +23,38 @@ describe('the app’s pages', () => {
     expect(resolveAppPage('/templates')).toBe('not-found');
   });
 });
+
+describe('resolveAppPage, as the dashboard app picks its page', () => {
+  it('shows the landing page at the root', () => {
+    expect(resolveAppPage('/')).toBe('landing');
+    expect(resolveAppPage('/index.html')).toBe('landing');
+  });
+
+  it('shows the account pages at their paths, with or without a trailing slash', () => {
+    expect(resolveAppPage('/sign-in')).toBe('sign-in');
+    expect(resolveAppPage('/sign-in/')).toBe('sign-in');
+    expect(resolveAppPage('/reset-password')).toBe('reset-password');
+    expect(resolveAppPage('/verify-email')).toBe('verify-email');
+    expect(resolveAppPage('/undo-email-change')).toBe('undo-email-change');
+    expect(resolveAppPage('/account')).toBe('account');
+    expect(resolveAppPage('/account/sessions')).toBe('not-found');
+    expect(resolveAppPage('/sign-up')).toBe('not-found');
+  });
+
+  it('opens the upload wizard for a signed-in creator at /dashboard/new', () => {
+    expect(resolveAppPage('/dashboard/new')).toBe('new-site');
+    expect(resolveAppPage('/dashboard/new/')).toBe('new-site');
+    expect(resolveAppPage('/dashboard/newer')).toBe('not-found');
+  });
+
+  it('shows the billing dashboard at /billing only', () => {
+    expect(resolveAppPage('/billing')).toBe('billing');
+    expect(resolveAppPage('/billing/')).toBe('billing');
+    expect(resolveAppPage('/billing/invoices')).toBe('not-found');
+  });
+
+  it('shows the not-found page for any path the app does not have yet', () => {
+    expect(resolveAppPage('/nope')).toBe('not-found');
+    expect(resolveAppPage('/templates/')).toBe('not-found');
+  });
+});

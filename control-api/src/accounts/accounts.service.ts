@@ -128,6 +128,14 @@ function nameFromEmail(email: string): string {
 }
 
 /** Makes a one-time token, stores its hash and mails its link; mail failures are logged, never shown (no account enumeration). */
+/** The app page each emailed link opens, the token after its query's name. */
+const LINK_PATHS: Record<TAccountTokenPurpose, string> = {
+  sign_in_link: `${APP_PATHS['sign-in']}?link=`,
+  verify_email: `${APP_PATHS['verify-email']}?token=`,
+  password_reset: `${APP_PATHS['reset-password']}?token=`,
+  email_change_undo: `${APP_PATHS['undo-email-change']}?token=`,
+};
+
 async function sendLink(
   deps: TDeps,
   input: {
@@ -137,7 +145,6 @@ async function sendLink(
     creatorId: string | null;
     anonymousSessionId?: string | null;
     returnTo?: string | null;
-    path: string;
     /** The new address a notice to the previous one names. */
     address?: string;
     /**
@@ -170,7 +177,7 @@ async function sendLink(
     now,
     expiresAt: now + (input.expiresInMs ?? TOKEN_TTL_MS[input.purpose]),
   });
-  const link = `${deps.config.publicUrl}${input.path}${encodeURIComponent(token)}`;
+  const link = `${deps.config.publicUrl}${LINK_PATHS[input.purpose]}${encodeURIComponent(token)}`;
   // Sent in the background: a slow mail server never holds up the answer, nor tells by its delay
   // whether the address has an account.
   deps.mailer.send(accountMessage(input.kind, input.email, link, input.address)).catch((err: unknown) => {
@@ -202,7 +209,6 @@ async function sendUndoNotice(deps: TDeps, kind: 'email_change_requested' | 'ema
     creatorId,
     address: newEmail,
     notice: true,
-    path: `${APP_PATHS['undo-email-change']}?token=`,
   });
 }
 
@@ -252,7 +258,6 @@ export async function signUp(deps: TDeps, input: z.output<typeof ZSignUpSchema>,
     email: input.email,
     anonymousSessionId: context.anonymousSessionId,
     returnTo: input.returnTo ?? null,
-    path: `${APP_PATHS['sign-in']}?link=`,
   } as const;
   if (row) await sendLink(deps, { ...link, kind: 'sign_up_existing', creatorId: row.id });
   else await sendLink(deps, { ...link, kind: 'sign_up', creatorId: null, signUp: { name: input.name, passwordHash }, expiresInMs: SIGN_UP_LINK_TTL_MS });
@@ -348,7 +353,6 @@ export async function requestEmailLink(deps: TDeps, input: z.output<typeof ZEmai
     creatorId: row?.id ?? null,
     anonymousSessionId: input.anonymousSessionId ?? null,
     returnTo: input.returnTo ?? null,
-    path: `${APP_PATHS['sign-in']}?link=`,
   });
 }
 
@@ -406,7 +410,7 @@ export async function describeEmailLink(deps: Pick<TAccountsDeps, 'db' | 'clock'
 export async function requestVerification(deps: TDeps, principal: TPrincipal): Promise<void> {
   const row = await creatorRowOf(deps, await requireSignedInCreator(principal));
   if (row.email_verified_at !== null) return;
-  await sendLink(deps, { purpose: 'verify_email', kind: 'verify_email', email: row.email, creatorId: row.id, path: `${APP_PATHS['verify-email']}?token=` });
+  await sendLink(deps, { purpose: 'verify_email', kind: 'verify_email', email: row.email, creatorId: row.id });
 }
 
 /** A verification link: the account's address is verified, or (an email change) the new address becomes the account's. */
@@ -441,8 +445,8 @@ export async function requestPasswordReset(deps: TDeps, email: string): Promise<
   const row = await findCreatorByEmail(deps.db, email);
   // A new link replaces the ones before it.
   await expireAccountTokensTo(deps.db, row?.email ?? email, 'password_reset', deps.clock.now());
-  if (row) await sendLink(deps, { purpose: 'password_reset', kind: 'password_reset', email: row.email, creatorId: row.id, path: `${APP_PATHS['reset-password']}?token=` });
-  else await sendLink(deps, { purpose: 'sign_in_link', kind: 'password_reset_no_account', email, creatorId: null, path: `${APP_PATHS['sign-in']}?link=` });
+  if (row) await sendLink(deps, { purpose: 'password_reset', kind: 'password_reset', email: row.email, creatorId: row.id });
+  else await sendLink(deps, { purpose: 'sign_in_link', kind: 'password_reset_no_account', email, creatorId: null });
 }
 
 /** A reset: the new password, the address verified (the link proved it), every session ended and a new one made. */
@@ -503,7 +507,7 @@ export async function requestEmailChange(deps: TDeps, principal: TPrincipal, inp
   const now = deps.clock.now();
   if ((await findCreatorByEmail(deps.db, input.email)) || (await isAddressHeldForUndo(deps.db, input.email, now, row.id))) throw new AppError('conflict', EMAIL_TAKEN);
   await expirePendingEmailChanges(deps.db, row.id, row.email, now);
-  await sendLink(deps, { purpose: 'verify_email', kind: 'change_email', email: input.email, creatorId: row.id, path: `${APP_PATHS['verify-email']}?token=` });
+  await sendLink(deps, { purpose: 'verify_email', kind: 'change_email', email: input.email, creatorId: row.id });
   await sendUndoNotice(deps, 'email_change_requested', row.id, row.email, input.email);
 }
 

@@ -5,7 +5,8 @@ import { request } from 'node:http';
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDashboardRoutes, isDashboardRoute } from './dashboard-routes.ts';
+import { isAppPagePath } from '@dropsite/shared';
+import { createDashboardRoutes } from './dashboard-routes.ts';
 
 const BUNDLE = Buffer.from(`export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `word${i % 37}`))};\n`);
 
@@ -60,7 +61,7 @@ describe('dashboard app paths', () => {
       '/dashboard/projects/AbCdEfGh12345678_-',
       '/billing',
     ])
-      expect(isDashboardRoute(p), p).toBe(true);
+      expect(isAppPagePath(p), p).toBe(true);
   });
 
   it('leaves every other path to the sites and the 404 page', () => {
@@ -74,7 +75,7 @@ describe('dashboard app paths', () => {
       '/dashboard/settings',
       '/account/x',
     ])
-      expect(isDashboardRoute(p), p).toBe(false);
+      expect(isAppPagePath(p), p).toBe(false);
   });
 
   describe('served', () => {

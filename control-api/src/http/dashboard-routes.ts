@@ -16,11 +16,6 @@ import { sendVariant } from './send-variant.ts';
 /** What the prerender writes absolute URLs with; replaced by PUBLIC_URL when a file is loaded. */
 const PUBLIC_URL_PLACEHOLDER = /%PUBLIC_URL%/g;
 
-/** Whether the dashboard app has a page at `pathname` (no trailing slash but the root's): shared APP_PATHS and the project pages. */
-export function isDashboardRoute(pathname: string): boolean {
-  return isAppPagePath(pathname);
-}
-
 const ZPageIndexSchema = z.record(z.string().startsWith('/'), z.string().regex(/^[\w.-]+\.html$/));
 
 interface TDashboardRoutesOptions {
@@ -107,7 +102,7 @@ export function createDashboardRoutes({ dashboardDir, csp, publicUrl }: TDashboa
     if (page) return sendHtml(res, 200, page);
     // The sign-in page with its first view drawn, when the build made it.
     if (p === APP_PATHS['sign-in'] && load('sign-in.html') !== null) return sendHtml(res, 200, 'sign-in.html');
-    if (isDashboardRoute(p)) return sendHtml(res, 200, load('app.html') === null ? 'index.html' : 'app.html');
+    if (isAppPagePath(p)) return sendHtml(res, 200, load('app.html') === null ? 'index.html' : 'app.html');
     next();
   });
   return { router, sendNotFound: (res) => sendHtml(res, 404, 'pages/404.html') };

@@ -4,7 +4,7 @@
  * store, shared by the loop (triggers, teaser), the bell and anything else that wants it.
  */
 import { useSyncExternalStore } from 'react';
-import { APP_PATHS, type TAnonymousProject, type TEngagementSummary } from '@dropsite/shared';
+import type { TAnonymousProject, TEngagementSummary } from '@dropsite/shared';
 import { fetchAnonymousProjects, fetchAnonymousSession, fetchEngagementSummary, type TAnonymousSession } from '../dashboard-api/engagement-api.ts';
 import { createNotificationCenter, type TNotificationCenter } from './notifications.ts';
 import { STORAGE_KEYS, accountNotificationsKey, resolveStorage } from './storage-keys.ts';
@@ -117,5 +117,3 @@ export function getNotificationCenter(creatorId: string | null = null): TNotific
 export const PUBLISHED_EVENT = 'dropsite:published';
 /** Any page may ask for the email prompt: `window.dispatchEvent(new CustomEvent(EMAIL_PROMPT_EVENT, { detail: { trigger } }))`. */
 export const EMAIL_PROMPT_EVENT = 'dropsite:email-prompt';
-/** Where a notification click goes (spec 2). */
-export const DASHBOARD_PATH = APP_PATHS.dashboard;

@@ -15,7 +15,7 @@ import {
 import type { z } from 'zod';
 import { loadedSchemas } from '../schemas/lazy-schemas.ts';
 import type { TSchemas } from '../schemas/lazy-schemas.ts';
-import type { TPageId } from '../routes.ts';
+import type { TAppPageId } from '@dropsite/shared/app-routes';
 import { STORAGE_KEYS, readJson, writeJson, type TKeyValueStorage } from './storage-keys.ts';
 
 /** Spec 3 'Email collection record kept locally'. */
@@ -43,9 +43,9 @@ export function canShowEmailPrompt(trigger: TEmailTrigger, context: TPromptConte
  * The app's pages whose point is a form of their own (signing in or up, a password, the account,
  * billing): no prompt opens there, neither the email modal nor the teaser.
  */
-const FORM_PAGES: ReadonlySet<TPageId> = new Set(['sign-in', 'reset-password', 'verify-email', 'undo-email-change', 'account', 'billing']);
+const FORM_PAGES: ReadonlySet<TAppPageId> = new Set(['sign-in', 'reset-password', 'verify-email', 'undo-email-change', 'account', 'billing']);
 
-export function isPromptPage(page: TPageId): boolean {
+export function isPromptPage(page: TAppPageId): boolean {
   return !FORM_PAGES.has(page);
 }
 

@@ -16,7 +16,8 @@ import { createPortal } from 'react-dom';
 import { ENGAGEMENT_UPDATES_POLL_MS, RETURN_VISIT_PROMPT_DELAY_MS, type TAnonymousProject, type TEmailTrigger } from '@dropsite/shared';
 import { getSessionStore, useSession } from '../auth/session-store.ts';
 import { showBrowserNotifications } from './browser-notifications.ts';
-import { DASHBOARD_PATH, EMAIL_PROMPT_EVENT, PUBLISHED_EVENT, getCreatorEngagementStore, getNotificationCenter, useCreatorEngagement } from './creator-engagement.ts';
+import { DASHBOARD_PATH } from '../auth/auth-paths.ts';
+import { EMAIL_PROMPT_EVENT, PUBLISHED_EVENT, getCreatorEngagementStore, getNotificationCenter, useCreatorEngagement } from './creator-engagement.ts';
 import { EmailModal } from './email-modal.tsx';
 import {
   canShowEmailPrompt,
@@ -30,7 +31,7 @@ import {
   type TPromptContext,
 } from './email-prompt.ts';
 import { forgetAnonymousAlerts, refreshAccountAlerts } from './account-alerts.ts';
-import { resolvePage } from '../routes.ts';
+import { resolveAppPage } from '@dropsite/shared/app-routes';
 import { fetchEngagementUpdates } from '../dashboard-api/engagement-api.ts';
 import { STORAGE_KEYS, resolveStorage } from './storage-keys.ts';
 import { TeaserCard } from './teaser-card.tsx';
@@ -57,7 +58,7 @@ export function EngagementLoop() {
   const account = useSession();
   const accountId = account.status === 'signed-in' ? account.creator.id : null;
   const isAnonymous = account.status === 'signed-out' || account.status === 'error';
-  const isPromptAllowed = useMemo(() => typeof window !== 'undefined' && isPromptPage(resolvePage(window.location.pathname)), []);
+  const isPromptAllowed = useMemo(() => typeof window !== 'undefined' && isPromptPage(resolveAppPage(window.location.pathname)), []);
   // Bumped when the creator leaves a field or a dialog closes: a prompt that waited may ask now.
   const [idleCheck, setIdleCheck] = useState(0);
   const hasPrompted = useRef(false);

@@ -9,7 +9,8 @@ import { useCallback, useEffect, useId, useRef, useState, useSyncExternalStore, 
 import { NOTIFICATION_BELL_REFRESH_MS, type TLocalNotification, type TNotificationType } from '@dropsite/shared';
 import { formatAlertTime } from '@dropsite/shared/browser/relative-time';
 import { CheckIcon, CommentIcon, ExpiryClockIcon, FavoriteIcon, NotificationBellIcon } from '../ui/icons.tsx';
-import { DASHBOARD_PATH, getNotificationCenter, useCreatorEngagement } from './creator-engagement.ts';
+import { DASHBOARD_PATH } from '../auth/auth-paths.ts';
+import { getNotificationCenter, useCreatorEngagement } from './creator-engagement.ts';
 import { countUnread, formatUnreadBadge, type TNotificationCenter } from './notifications.ts';
 import { refreshAccountAlerts } from './account-alerts.ts';
 import { STORAGE_KEYS, accountNotificationsKey } from './storage-keys.ts';

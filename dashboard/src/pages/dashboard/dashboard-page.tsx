@@ -12,7 +12,6 @@ import { AccessGuard } from '../../auth/access-guard.tsx';
 import { ClaimBanner, useClaimOffer } from './claim-banner.tsx';
 import { ProjectCard } from './project-card.tsx';
 import { greetingFor, plural } from './project-insights.ts';
-import { NEW_SITE_PATH } from '../../routes.ts';
 import './dashboard.css';
 
 export function DashboardPage() {
@@ -68,7 +67,7 @@ function CreatorDashboard({ creator }: { creator: TCreatorPublic }) {
             {count === null ? <span className="dash-skeleton dash-skeleton--text" /> : plural(count, 'site')}
           </p>
         </div>
-        <a className="button button--primary button--large" href={NEW_SITE_PATH}>
+        <a className="button button--primary button--large" href={APP_PATHS['new-site']}>
           <PlusIcon size={18} />
           Create New Site
         </a>
@@ -113,7 +112,7 @@ function CreatorDashboard({ creator }: { creator: TCreatorPublic }) {
             <div className="dash-empty">
               <h2>No sites yet</h2>
               <p>Drop your files to publish your first site: it and what visitors do with it will show here.</p>
-              <a className="button button--primary" href={NEW_SITE_PATH}>
+              <a className="button button--primary" href={APP_PATHS['new-site']}>
                 <PlusIcon size={18} />
                 Create New Site
               </a>

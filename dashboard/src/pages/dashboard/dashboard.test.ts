@@ -25,7 +25,7 @@ import {
   viewsToFavoritesConversion,
 } from './project-insights.ts';
 import { nextTabIndex } from './tabs.tsx';
-import { projectIdOfPath, resolvePage } from '../../routes.ts';
+import { projectIdOfPath, resolveAppPage } from '@dropsite/shared/app-routes';
 
 /** A fetch stand-in: answers each path from the table and records what was sent. */
 function fakeServer(replies: Record<string, { status?: number; body: unknown }>) {
@@ -295,12 +295,12 @@ describe('live activity', () => {
 
 describe('dashboard routes', () => {
   it('opens the dashboard and a project by its id; anything else under /dashboard is not found', () => {
-    expect(resolvePage('/dashboard')).toBe('dashboard');
-    expect(resolvePage('/dashboard/')).toBe('dashboard');
-    expect(resolvePage('/dashboard/projects/AbCdEfGh_1234-xyz')).toBe('project');
+    expect(resolveAppPage('/dashboard')).toBe('dashboard');
+    expect(resolveAppPage('/dashboard/')).toBe('dashboard');
+    expect(resolveAppPage('/dashboard/projects/AbCdEfGh_1234-xyz')).toBe('project');
     expect(projectIdOfPath('/dashboard/projects/AbCdEfGh_1234-xyz')).toBe('AbCdEfGh_1234-xyz');
-    expect(resolvePage('/dashboard/projects/short')).toBe('not-found');
-    expect(resolvePage('/dashboard/projects/AbCdEfGh_1234-xyz/files')).toBe('not-found');
+    expect(resolveAppPage('/dashboard/projects/short')).toBe('not-found');
+    expect(resolveAppPage('/dashboard/projects/AbCdEfGh_1234-xyz/files')).toBe('not-found');
     expect(projectIdOfPath('/dashboard/projects/../../etc')).toBeNull();
   });
 });

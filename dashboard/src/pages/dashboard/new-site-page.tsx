@@ -3,12 +3,12 @@
  * dashboard, without the landing page's pitch around it; what it publishes joins the account.
  */
 import { useEffect } from 'react';
+import { APP_PATHS } from '@dropsite/shared/app-routes';
 import { SiteFooter } from '../../chrome/site-footer.tsx';
 import { SiteHeader } from '../../chrome/site-header.tsx';
 import { UploadWizard } from '../../wizard/upload-wizard.tsx';
 import { BackToSites } from './back-to-sites.tsx';
 import { AccessGuard } from '../../auth/access-guard.tsx';
-import { NEW_SITE_PATH } from '../../routes.ts';
 import './dashboard.css';
 
 export function NewSitePage() {
@@ -18,7 +18,7 @@ export function NewSitePage() {
   return (
     <>
       <SiteHeader isLandingPage={false} />
-      <AccessGuard returnTo={NEW_SITE_PATH}>
+      <AccessGuard returnTo={APP_PATHS['new-site']}>
         {() => (
           <main id="main" className="dash container dash-new">
             <BackToSites />
