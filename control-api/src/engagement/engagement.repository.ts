@@ -85,8 +85,6 @@ export interface TVisitorMark {
   now: number;
 }
 
-export type TNewFavorite = TVisitorMark;
-
 const insertFavoriteQuery = compiledQuery(
   (db: TDb, id: string, projectId: string, fileId: string, visitorId: string, userName: string, userEmail: string | null, createdAt: number) =>
     db
@@ -107,7 +105,7 @@ const countFavoritesQuery = compiledQuery((db: TDb, fileId: string) =>
 );
 
 /** Adds the visitor's favourite; answers false when it was already there (one row per file and visitor). */
-export async function addFavorite(db: TDb, favorite: TNewFavorite, caches: TDbCaches = {}): Promise<boolean> {
+export async function addFavorite(db: TDb, favorite: TVisitorMark, caches: TDbCaches = {}): Promise<boolean> {
   const result = await insertFavoriteQuery(
     db,
     caches.queries,
@@ -145,7 +143,7 @@ export interface TFavoriteChange {
  * statement (the count, taken in the statement's snapshot, plus the row it added); on SQLite the
  * insert and the count, both local.
  */
-export async function addFavoriteCounted(db: TDb, favorite: TNewFavorite, caches: TDbCaches = {}): Promise<TFavoriteChange> {
+export async function addFavoriteCounted(db: TDb, favorite: TVisitorMark, caches: TDbCaches = {}): Promise<TFavoriteChange> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     const { rows } = await sql<{ n: string | number; changed: string | number }>`
       with added as (
@@ -175,7 +173,7 @@ export async function removeFavoriteCounted(db: TDb, fileId: string, visitorId: 
 
 /** Favourite changes made outside a transaction; one per runtime (`deps.favorites`). */
 export interface TFavoriteWriter {
-  add(favorite: TNewFavorite): Promise<TFavoriteChange>;
+  add(favorite: TVisitorMark): Promise<TFavoriteChange>;
   remove(fileId: string, visitorId: string): Promise<TFavoriteChange>;
 }
 
@@ -195,7 +193,7 @@ export function createFavoriteWriter(db: Kysely<Database>, caches: TDbCaches = {
     removals.length === 1 ? Promise.all([removeFavoriteCounted(db, removals[0]!.fileId, removals[0]!.visitorId, caches)]) : removeFavoritesCounted(db, removals),
   );
   return {
-    add: createTurnBatcher((favorites: readonly TNewFavorite[]) =>
+    add: createTurnBatcher((favorites: readonly TVisitorMark[]) =>
       favorites.length === 1 ? Promise.all([addFavoriteCounted(db, favorites[0]!, caches)]) : addFavoritesCounted(db, favorites),
     ),
     remove: (fileId, visitorId) => remove({ fileId, visitorId }),
@@ -203,7 +201,7 @@ export function createFavoriteWriter(db: Kysely<Database>, caches: TDbCaches = {
 }
 
 /** PostgreSQL: several favourites added in one statement; one asked twice is added (and changed) once, by the first asking. */
-async function addFavoritesCounted(db: TDb, favorites: readonly TNewFavorite[]): Promise<TFavoriteChange[]> {
+async function addFavoritesCounted(db: TDb, favorites: readonly TVisitorMark[]): Promise<TFavoriteChange[]> {
   const { rows } = await sql<{ i: number | string; n: number | string; changed: boolean }>`
     with input as (
       select * from unnest(${favorites.map((f) => f.id)}::text[], ${favorites.map((f) => f.projectId)}::text[], ${favorites.map((f) => f.fileId)}::text[],

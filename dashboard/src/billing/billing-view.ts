@@ -16,7 +16,6 @@ import {
   UNLIMITED,
   UPGRADE_ERROR_CODES,
   usageOf,
-  ZErrorCodeSchema,
   type TBillingInterval,
   type TPlan,
   type TPlanId,
@@ -182,10 +181,7 @@ export function planLimitOf(error: unknown): TPlanLimitCode | null {
   if (typeof error === 'string') return planLimitOfMessage(error);
   if (!(error instanceof Error)) return null;
   const code: unknown = 'code' in error ? error.code : undefined;
-  if (typeof code === 'string') {
-    const known = ZErrorCodeSchema.safeParse(code);
-    return known.success && isUpgradeErrorCode(known.data) ? known.data : null;
-  }
+  if (typeof code === 'string') return isUpgradeErrorCode(code) ? code : null;
   return planLimitOfMessage(error.message);
 }
 

@@ -77,7 +77,6 @@ export function FormMessages() {
   );
 }
 
-/** The confirmation, prerendered hidden; the island shows it and moves focus to its heading. */
 /** The form's messages, then its large submit button. */
 export function FormSubmit({ label }: { label: string }) {
   return (
@@ -109,6 +108,7 @@ export function SenderFields({ idPrefix, nameLabel, isOptional = false }: { idPr
   );
 }
 
+/** The confirmation, prerendered hidden; the island shows it and moves focus to its heading. */
 export function FormDone({ kind, headingLevel, againLabel }: { kind: TFormKind; headingLevel: THeadingLevel; againLabel?: string }) {
   const { title, body } = FORM_CONFIRMATIONS[kind];
   const Heading = headingLevel;

@@ -41,6 +41,8 @@ function FileRow({ projectId, file, revision, onReplied }: { projectId: string; 
     { label: 'Views', value: file.analytics.views, icon: <EyeIcon size={16} /> },
   ];
   const approval = approvalStateOf(file.totals.approvals);
+  /** Who approved the file or asked for changes. */
+  const decided = file.approvals.filter((entry) => entry.status !== 'pending');
 
   return (
     <li className="dash-file">
@@ -102,20 +104,18 @@ function FileRow({ projectId, file, revision, onReplied }: { projectId: string; 
             <DetailSection
               label={`Approvals of ${file.name}`}
               heading="Approvals"
-              emptyText={file.approvals.filter((entry) => entry.status !== 'pending').length === 0 ? 'No one has approved this file or asked for changes yet.' : null}
+              emptyText={decided.length === 0 ? 'No one has approved this file or asked for changes yet.' : null}
             >
               <ul role="list" className="dash-people">
-                {file.approvals
-                  .filter((entry) => entry.status !== 'pending')
-                  .map((entry) => (
-                    <li key={entry.id} className="dash-people__item">
-                      <ApprovalStateIcon tone={entry.status} />
-                      <span>
-                        <VisitorName entry={{ userName: entry.userName, userEmail: entry.userEmail ?? '' }} />: {entry.status === 'approved' ? 'Approved' : 'Changes requested'}
-                      </span>
-                      <EntryTime at={entry.createdAt} />
-                    </li>
-                  ))}
+                {decided.map((entry) => (
+                  <li key={entry.id} className="dash-people__item">
+                    <ApprovalStateIcon tone={entry.status} />
+                    <span>
+                      <VisitorName entry={{ userName: entry.userName, userEmail: entry.userEmail ?? '' }} />: {entry.status === 'approved' ? 'Approved' : 'Changes requested'}
+                    </span>
+                    <EntryTime at={entry.createdAt} />
+                  </li>
+                ))}
               </ul>
             </DetailSection>
             <DetailSection label={`Comments on ${file.name}`} heading="Comments" emptyText={file.comments.length === 0 ? 'No comments yet.' : null}>
