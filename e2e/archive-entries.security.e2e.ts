@@ -6,7 +6,8 @@
  * on the page, never the API's JSON.
  */
 import { expect, test } from '@playwright/test';
-import { openSiteWhenLive, publish, whenPageIdle, zip } from './visitor-support.ts';
+import { openSiteWhenLive, publish, zip } from './visitor-support.ts';
+import { whenPageIdle } from './page-settle.ts';
 
 test.describe.configure({ mode: 'serial' });
 

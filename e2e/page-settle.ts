@@ -33,3 +33,11 @@ export async function settleForPicture(page: Page): Promise<void> {
   await finishAnimations(page);
   await afterFrames(page);
 }
+
+/**
+ * Resolves once the page is idle: what it does by itself (or was just asked to do) has been done, so a
+ * request, a script or a navigation it would start has started.
+ */
+export async function whenPageIdle(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => resolve())));
+}

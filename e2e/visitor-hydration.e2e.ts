@@ -6,7 +6,8 @@
  */
 import { giveName } from './engagement-helpers.ts';
 import { expect, test, type Page } from '@playwright/test';
-import { moveThePointer, pdf, photos, publish, silentWav, whenPageIdle, zip } from './visitor-support.ts';
+import { moveThePointer, pdf, photos, publish, silentWav, zip } from './visitor-support.ts';
+import { whenPageIdle } from './page-settle.ts';
 
 test.describe.configure({ mode: 'serial' });
 

@@ -183,14 +183,6 @@ export async function moveThePointer(page: Page): Promise<void> {
 }
 
 /**
- * Resolves once the page is idle: what it does by itself (or was just asked to do) has been done, so a
- * request, a script or a navigation it would start has started.
- */
-export async function whenPageIdle(page: Page): Promise<void> {
-  await page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => resolve())));
-}
-
-/**
  * Opens a site, moves the pointer and waits until the island holding `selector` has hydrated: islands
  * hydrate once in view after the visitor's first input (a click before that is replayed once hydrated).
  */

@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
+import { sha256 as sha256Of } from '@dropsite/testkit/bytes';
 
 export async function makeJpeg(width: number, height: number, rgb: [number, number, number]): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } } })
@@ -26,11 +27,7 @@ export async function expectFirstFileDownloadHash(page: Page, siteUrl: string, s
   await expect(downloadLink).toBeAttached({ timeout: 30_000 });
   const response = await page.request.get(new URL((await downloadLink.getAttribute('href'))!, siteUrl).toString());
   expect(response.status()).toBe(200);
-  expect(
-    createHash('sha256')
-      .update(await response.body())
-      .digest('hex'),
-  ).toBe(sha256);
+  expect(sha256Of(await response.body())).toBe(sha256);
 }
 
 /** From the upload step (files chosen) to the engagement features step, with a description filled in. */

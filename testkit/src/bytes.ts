@@ -1,5 +1,5 @@
-/** Test helper: bytes read whole from a stream, and SHA-256 digests of bytes and of streams. */
-import { createHash } from 'node:crypto';
+/** Test helper: random bytes of any size, bytes read whole from a stream, and SHA-256 digests of bytes and of streams. */
+import { createHash, randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 
 export function sha256(bytes: Uint8Array | string): string {
@@ -16,4 +16,11 @@ export async function readAll(stream: Readable): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const chunk of stream) parts.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
   return Buffer.concat(parts);
+}
+
+/** Random bytes in 1 MiB pieces (randomBytes has a per-call limit). */
+export function makeBytes(size: number): Buffer {
+  const pieces: Buffer[] = [];
+  for (let done = 0; done < size; done += 1 << 20) pieces.push(randomBytes(Math.min(1 << 20, size - done)));
+  return Buffer.concat(pieces);
 }

@@ -6,7 +6,8 @@ import { buildUploadForm } from '@dropsite/testkit/control-api/fixtures';
 import { seedSite, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
 import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '@dropsite/testkit/control-api/test-database';
 import { startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '@dropsite/testkit/control-api/test-app';
-import { completeSession, FORM, initChunked, rawRequest, sendChunk, sha256, type TJson } from '@dropsite/testkit/control-api/upload-session-client';
+import { sha256 } from '@dropsite/testkit/bytes';
+import { completeSession, FORM, initChunked, rawRequest, sendChunk, type TJson } from '@dropsite/testkit/control-api/upload-session-client';
 import { recountUsage, refreshUsage, storageInUse } from './usage.service.ts';
 
 const FREE_STORAGE = PLANS.free.limits.storage;

@@ -12,7 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.ts';
-import { initChunked, sha256 } from '@dropsite/testkit/control-api/upload-session-client';
+import { sha256 } from '@dropsite/testkit/bytes';
+import { initChunked } from '@dropsite/testkit/control-api/upload-session-client';
 
 const MAIN = path.resolve(import.meta.dirname, '../main.ts');
 

@@ -2,7 +2,8 @@
 import { vi, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHUNK_SIZE, uploadKey } from '@dropsite/shared';
 import { findProjectById } from '../projects/projects.repository.ts';
-import { appErrorOf, chunkInput, chunkOf, initInput, makeBytes, sha256, startSessionParts, type TSessionParts } from '@dropsite/testkit/control-api/session-test-deps';
+import { makeBytes, sha256 } from '@dropsite/testkit/bytes';
+import { appErrorOf, chunkInput, chunkOf, initInput, startSessionParts, type TSessionParts } from '@dropsite/testkit/control-api/session-test-deps';
 import { findUploadSessionById } from './upload-sessions.repository.ts';
 
 async function readObject(parts: TSessionParts, key: string): Promise<Buffer> {

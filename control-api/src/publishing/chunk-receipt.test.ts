@@ -1,7 +1,8 @@
 /** Chunk receipt without HTTP: per-chunk SHA-256, exact sizes, retries (identical or 409), part URLs on disk. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHUNK_SIZE } from '@dropsite/shared';
-import { appErrorOf, chunkInput, chunkOf, initInput, makeBytes, sha256, startSessionParts, type TSessionParts } from '@dropsite/testkit/control-api/session-test-deps';
+import { makeBytes, sha256 } from '@dropsite/testkit/bytes';
+import { appErrorOf, chunkInput, chunkOf, initInput, startSessionParts, type TSessionParts } from '@dropsite/testkit/control-api/session-test-deps';
 import { findChunk } from './upload-sessions.repository.ts';
 
 describe('chunk receipt', () => {

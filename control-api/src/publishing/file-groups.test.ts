@@ -12,7 +12,8 @@ import { loadBuildInput } from '../builds/build-input.ts';
 import { buildUploadForm } from '@dropsite/testkit/control-api/fixtures';
 import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 import { TEST_DIALECTS, isDialectAvailable, testAppDatabase } from '@dropsite/testkit/control-api/test-database';
-import { callJson, completeSession, initChunked, sendChunk, sha256, type TDeclaredFile } from '@dropsite/testkit/control-api/upload-session-client';
+import { sha256 } from '@dropsite/testkit/bytes';
+import { callJson, completeSession, initChunked, sendChunk, type TDeclaredFile } from '@dropsite/testkit/control-api/upload-session-client';
 
 const FILES = [
   { name: 'black-tee.jpg', group: 'Black' },

@@ -12,7 +12,8 @@ import { createStorage } from '../storage/create-storage.ts';
 import { MIN_PART_SIZE } from '../storage/storage.ts';
 import { startS3rver, type TS3rver } from '@dropsite/testkit/control-api/s3rver';
 import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
-import { FORM, callJson, chunkOf, completeSession, declare, initDirect, makeBytes, sendChunk, sessionStatus, sha256 } from '@dropsite/testkit/control-api/upload-session-client';
+import { makeBytes, sha256 } from '@dropsite/testkit/bytes';
+import { FORM, callJson, chunkOf, completeSession, declare, initDirect, sendChunk, sessionStatus } from '@dropsite/testkit/control-api/upload-session-client';
 
 const S3 = { region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true } as const;
 

@@ -8,7 +8,8 @@ import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-
 import { putOnPlan } from '@dropsite/testkit/control-api/billing';
 import { buildUploadForm, makeJpeg, postUpload } from '@dropsite/testkit/control-api/fixtures';
 import { createSignedInCreator, type TTestCreator } from '@dropsite/testkit/control-api/accounts';
-import { completeSession, initChunked, initDirect, makeBytes, sendChunk, sha256 } from '@dropsite/testkit/control-api/upload-session-client';
+import { makeBytes, sha256 } from '@dropsite/testkit/bytes';
+import { completeSession, initChunked, initDirect, sendChunk } from '@dropsite/testkit/control-api/upload-session-client';
 
 async function ownerOf(app: TTestApp, slug: string) {
   return app.deps.db.selectFrom('projects').select(['owner_creator_id', 'anonymous_session_id']).where('slug', '=', slug).executeTakeFirstOrThrow();

@@ -2,7 +2,8 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHUNK_SIZE } from '@dropsite/shared';
-import { appErrorOf, chunkInput, chunkOf, initInput, makeBytes, startSessionParts, type TSessionParts } from '@dropsite/testkit/control-api/session-test-deps';
+import { makeBytes } from '@dropsite/testkit/bytes';
+import { appErrorOf, chunkInput, chunkOf, initInput, startSessionParts, type TSessionParts } from '@dropsite/testkit/control-api/session-test-deps';
 import { findUploadSessionById } from './upload-sessions.repository.ts';
 
 describe('session lifecycle', () => {

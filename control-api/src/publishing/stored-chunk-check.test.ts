@@ -10,7 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHUNK_SIZE, uploadKey } from '@dropsite/shared';
-import { chunkInput, chunkOf, initInput, makeBytes, sha256, startSessionParts, type TSessionParts } from '@dropsite/testkit/control-api/session-test-deps';
+import { makeBytes, sha256 } from '@dropsite/testkit/bytes';
+import { chunkInput, chunkOf, initInput, startSessionParts, type TSessionParts } from '@dropsite/testkit/control-api/session-test-deps';
 import { findUploadFile } from './upload-sessions.repository.ts';
 
 const bytes = makeBytes(3 * CHUNK_SIZE + 4321);

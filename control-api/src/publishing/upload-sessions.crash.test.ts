@@ -11,7 +11,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CHUNK_SIZE } from '@dropsite/shared';
 import { createDatabase } from '../db/database.ts';
 import { startApiProcess } from '@dropsite/testkit/control-api/api-process';
-import { chunkOf, completeSession, initChunked, makeBytes, rawRequest, sendChunk, sessionStatus, sha256 } from '@dropsite/testkit/control-api/upload-session-client';
+import { makeBytes, sha256 } from '@dropsite/testkit/bytes';
+import { chunkOf, completeSession, initChunked, rawRequest, sendChunk, sessionStatus } from '@dropsite/testkit/control-api/upload-session-client';
 
 const startApi = (dataDir: string) => startApiProcess(dataDir, { RUN_BUILDER: 'false' });
 

@@ -6,7 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHUNK_SIZE } from '@dropsite/shared';
 import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
-import { chunkOf, completeSession, initChunked, makeBytes, sendChunk, sha256 } from '@dropsite/testkit/control-api/upload-session-client';
+import { makeBytes, sha256 } from '@dropsite/testkit/bytes';
+import { chunkOf, completeSession, initChunked, sendChunk } from '@dropsite/testkit/control-api/upload-session-client';
 
 const SIZE = 2 * CHUNK_SIZE + 4321;
 

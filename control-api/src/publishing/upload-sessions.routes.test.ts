@@ -12,19 +12,8 @@ import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/
 import { startS3rver, type TS3rver } from '@dropsite/testkit/control-api/s3rver';
 import type { TStorageConfig } from '../storage/create-storage.ts';
 import { sweepUploadSessions } from './upload-sessions.cleanup.ts';
-import {
-  callJson,
-  chunkOf,
-  completeSession,
-  initChunked,
-  initDirect,
-  makeBytes,
-  rawRequest,
-  sendChunk,
-  sessionStatus,
-  sha256,
-  type TJson,
-} from '@dropsite/testkit/control-api/upload-session-client';
+import { makeBytes, sha256 } from '@dropsite/testkit/bytes';
+import { callJson, chunkOf, completeSession, initChunked, initDirect, rawRequest, sendChunk, sessionStatus, type TJson } from '@dropsite/testkit/control-api/upload-session-client';
 
 /** 3 chunks: 10 MiB, 10 MiB, 1 MiB + 17 bytes. */
 const THREE_CHUNKS = 2 * CHUNK_SIZE + (1 << 20) + 17;

@@ -3,7 +3,6 @@
  * in-process queue, no builder) in a temp folder, the parts the service wires together, and chunk
  * inputs as the route would make them.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,8 +23,6 @@ import {
 } from '@dropsite/control-api/internals';
 import { sha256 } from '../bytes.ts';
 
-export { sha256 };
-
 /** The AppError a call is refused with (the test fails when it resolves, or rejects with anything else). */
 export async function appErrorOf(promise: Promise<unknown>): Promise<AppError> {
   const error = await promise.then(
@@ -34,13 +31,6 @@ export async function appErrorOf(promise: Promise<unknown>): Promise<AppError> {
   );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
-}
-
-/** Random bytes in 1 MiB pieces (randomBytes has a per-call limit). */
-export function makeBytes(size: number): Buffer {
-  const pieces: Buffer[] = [];
-  for (let done = 0; done < size; done += 1 << 20) pieces.push(randomBytes(Math.min(1 << 20, size - done)));
-  return Buffer.concat(pieces);
 }
 
 export function chunkOf(bytes: Uint8Array, index: number): Buffer {

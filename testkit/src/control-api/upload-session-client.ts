@@ -1,10 +1,7 @@
 /** The resumable upload calls as a client makes them, for tests and benchmarks. */
-import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { CHUNK_SIZE } from '@dropsite/shared';
 import { sha256 } from '../bytes.ts';
-
-export { sha256 };
 
 export type TJson = Record<string, unknown> & {
   success?: boolean;
@@ -16,13 +13,6 @@ export interface TReply {
   status: number;
   body: TJson;
   headers: Headers;
-}
-
-/** Random bytes in 1 MiB pieces (randomBytes has a per-call limit). */
-export function makeBytes(size: number): Buffer {
-  const pieces: Buffer[] = [];
-  for (let done = 0; done < size; done += 1 << 20) pieces.push(randomBytes(Math.min(1 << 20, size - done)));
-  return Buffer.concat(pieces);
 }
 
 export function chunkOf(bytes: Uint8Array, index: number, chunkSize = CHUNK_SIZE): Uint8Array {

@@ -4,7 +4,8 @@
  * missing there and completes: the published file's bytes are the original's.
  */
 import { CHUNK_SIZE } from '@dropsite/shared';
-import { chunkOf, completeSession, initChunked, makeBytes, rawRequest, sendChunk, sessionStatus } from '@dropsite/testkit/control-api/upload-session-client';
+import { makeBytes } from '@dropsite/testkit/bytes';
+import { chunkOf, completeSession, initChunked, rawRequest, sendChunk, sessionStatus } from '@dropsite/testkit/control-api/upload-session-client';
 import { seconds, sha256, waitLive } from './http-client.ts';
 import { expectations, kill9, type TFaultRow } from './row.ts';
 

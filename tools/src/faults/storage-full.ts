@@ -4,7 +4,8 @@
  * key, the chunk not counted as received), and once space returns the same uploads go through.
  */
 import { UPLOADS_PREFIX } from '@dropsite/shared';
-import { completeSession, initChunked, makeBytes, sendChunk, sessionStatus } from '@dropsite/testkit/control-api/upload-session-client';
+import { makeBytes } from '@dropsite/testkit/bytes';
+import { completeSession, initChunked, sendChunk, sessionStatus } from '@dropsite/testkit/control-api/upload-session-client';
 import { httpClient, publish, seconds, sha256, waitLive } from './http-client.ts';
 import { expectations, type TFaultRow } from './row.ts';
 import { storedKeys } from './store.ts';
