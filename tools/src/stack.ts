@@ -273,25 +273,44 @@ export async function startStack(options: TStackOptions): Promise<TStack> {
       );
     };
 
-    const apiPorts = [await freePort(), await freePort()];
+    /**
+     * Launches `role` on ports picked just before it starts, and on new ones if another process took
+     * one first (a port found free can be taken before the child binds it); answers the ports it got.
+     */
+    const launchOnFreePorts = async (role: string, script: string, count: number, extraFor: (ports: number[]) => Record<string, string>, what: string) => {
+      for (let attempt = 1; ; attempt++) {
+        const ports: number[] = [];
+        for (let i = 0; i < count; i++) ports.push(await freePort());
+        const entry = launch(role, script, extraFor(ports));
+        try {
+          await waitFor(entry, launches.get(role)?.readyText ?? '', what);
+          return ports;
+        } catch (error) {
+          if (attempt < 3 && entry.output().includes('EADDRINUSE')) continue;
+          throw error;
+        }
+      }
+    };
+
     // The first API migrates the schema before the second starts (the migrator's lock would make it wait anyway).
     // Each process's /healthz, /readyz and /metrics on a private port of its own (OPS_PORT).
-    const opsPorts = { apis: [await freePort(), await freePort()], builders: [await freePort(), await freePort()] };
-    const apis = [];
-    for (const [i, apiPort] of apiPorts.entries()) {
-      const api = launch(`api-${i + 1}`, 'control-api/src/main.ts', {
-        PORT: String(apiPort),
-        HOST: '127.0.0.1',
-        RUN_BUILDER: 'false',
-        TRUST_PROXY: '1',
-        OPS_PORT: String(opsPorts.apis[i]),
-      });
-      await waitFor(api, 'Dropsite is running at', `API ${i + 1}`);
-      apis.push(api);
+    const apiPorts: number[] = [];
+    const opsPorts = { apis: [] as number[], builders: [] as number[] };
+    for (const i of [1, 2]) {
+      const [apiPort, opsPort] = await launchOnFreePorts(
+        `api-${i}`,
+        'control-api/src/main.ts',
+        2,
+        ([api, ops]) => ({ PORT: String(api), HOST: '127.0.0.1', RUN_BUILDER: 'false', TRUST_PROXY: '1', OPS_PORT: String(ops) }),
+        `API ${i}`,
+      );
+      apiPorts.push(apiPort!);
+      opsPorts.apis.push(opsPort!);
     }
     // Their readiness line is logged at info, whatever the stack's level.
     for (const i of [1, 2]) {
-      await waitFor(launch(`builder-${i}`, 'scripts/src/builder.ts', { LOG_LEVEL: 'info', OPS_PORT: String(opsPorts.builders[i - 1]) }), 'builder started', `builder ${i}`);
+      const [opsPort] = await launchOnFreePorts(`builder-${i}`, 'scripts/src/builder.ts', 1, ([ops]) => ({ LOG_LEVEL: 'info', OPS_PORT: String(ops) }), `builder ${i}`);
+      opsPorts.builders.push(opsPort!);
     }
 
     const conf = writeNginxConfig(options.dir, port, apiPorts, store.endpoint);
