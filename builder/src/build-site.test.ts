@@ -2,8 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as cheerio from 'cheerio';
 import { createSiteBuilder, SITE_HTML_CACHE_CONTROL, SITE_HTML_CONTENT_TYPE, type TSiteBuilderDeps } from './build-site.ts';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { derivedKeys, siteCspKey, siteHtmlKey, siteHtmlVariantKey, TEMPLATE_ASSETS_PREFIX, templateAssetKey, templateAssetVariantKey } from '@dropsite/shared';
+import { derivedKeys, siteHtmlKey, siteHtmlVariantKey, TEMPLATE_ASSETS_PREFIX, templateAssetKey, templateAssetVariantKey } from '@dropsite/shared';
 import { contentEtag } from './precompress.ts';
+import { SCRIPT_HASHES_METADATA } from './site-csp.ts';
 import type { TBuildFile, TBuildReport } from './types.ts';
 import { ensureTemplateBuilt } from '@dropsite/testkit/builder/ensure-template-built';
 import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
@@ -210,7 +211,9 @@ describe('createSiteBuilder().buildSite', () => {
       expect(Buffer.from(result.page.representations[coding].bytes).equals(object.body), coding).toBe(true);
       expect(result.page.representations[coding].etag).toBe(object.etag);
     }
-    expect(result.page.scriptHashes).toEqual(JSON.parse(storage.objects.get(siteCspKey('variant-site'))!.body.toString('utf8')).scriptHashes);
+    // Each representation carries the hashes of its inline scripts, the page's own.
+    expect(result.page.scriptHashes.length).toBeGreaterThan(0);
+    for (const object of [page, br, gz]) expect(object.metadata).toEqual({ [SCRIPT_HASHES_METADATA]: result.page.scriptHashes.join(' ') });
 
     // The same input: the same tags; other content: other tags.
     await builder.buildSite(makeInput(project, images), report);
@@ -224,22 +227,28 @@ describe('createSiteBuilder().buildSite', () => {
     const { storage, builder, report } = setup();
     const images = await threeImages(storage);
     const project = makeProject({ slug: 'same-page' });
-    const pageKeys = [siteCspKey('same-page'), siteHtmlVariantKey('same-page', 'br'), siteHtmlVariantKey('same-page', 'gzip'), siteHtmlKey('same-page')];
+    const pageKeys = [siteHtmlVariantKey('same-page', 'br'), siteHtmlVariantKey('same-page', 'gzip'), siteHtmlKey('same-page')];
     const writesOf = () => storage.putLog.filter((key) => pageKeys.includes(key)).length;
     await builder.buildSite(makeInput(project, images), report);
-    expect(writesOf()).toBe(4);
+    expect(writesOf()).toBe(3);
     const page = storage.text(siteHtmlKey('same-page'));
     await builder.buildSite(makeInput({ ...project, version: project.version + 1 }, images), report);
-    expect(writesOf()).toBe(4);
+    expect(writesOf()).toBe(3);
     expect(storage.text(siteHtmlKey('same-page'))).toBe(page);
     await builder.buildSite(makeInput({ ...project, title: 'A new title' }, images), report);
-    expect(writesOf()).toBe(8);
+    expect(writesOf()).toBe(6);
     expect(storage.text(siteHtmlKey('same-page'))).toContain('A new title');
     // A variant lost (or replaced by other bytes) is written again, though the page is the same.
     storage.objects.delete(siteHtmlVariantKey('same-page', 'gzip'));
     await builder.buildSite(makeInput({ ...project, title: 'A new title' }, images), report);
     expect(storage.putLog.at(-1)).toBe(siteHtmlVariantKey('same-page', 'gzip'));
     expect(gunzipSync(storage.objects.get(siteHtmlVariantKey('same-page', 'gzip'))!.body).toString('utf8')).toContain('A new title');
+    // The same bytes stored without their script hashes (a page stored before they were kept with it) are written again.
+    const stored = storage.objects.get(siteHtmlKey('same-page'))!;
+    storage.objects.set(siteHtmlKey('same-page'), { ...stored, metadata: undefined });
+    await builder.buildSite(makeInput({ ...project, title: 'A new title' }, images), report);
+    expect(storage.putLog.at(-1)).toBe(siteHtmlKey('same-page'));
+    expect(storage.objects.get(siteHtmlKey('same-page'))!.metadata).toEqual(stored.metadata);
   });
 
   it('keeps building when an image is corrupt', async () => {

@@ -4,25 +4,26 @@
  * the link picture (og-image-cache.ts), renders the template with the site's model
  * (render-model.ts) in a render thread that also compresses the page (page-renderer.ts), writes
  * the page's Brotli and gzip variants and then the site page (siteHtmlKey) last, in one put, so a
- * rebuild swaps the site atomically; each with a strong ETag of its bytes. The same input gives the
+ * rebuild swaps the site atomically; each with a strong ETag of its bytes and, in its metadata, the
+ * hashes of its inline scripts (site-csp.ts). The same input gives the
  * same HTML (and the same ETags). This module only orchestrates: the concurrency, the progress
  * reports and the order of the writes.
  */
 import { availableParallelism } from 'node:os';
-import { STORED_CODINGS, siteCspKey, siteHtmlKey, siteHtmlVariantKey, type TArchiveEntryLimits, type TDerivation, type TDerivedMetadata, type TFileKind } from '@dropsite/shared';
+import { STORED_CODINGS, siteHtmlKey, siteHtmlVariantKey, type TArchiveEntryLimits, type TDerivation, type TDerivedMetadata, type TFileKind } from '@dropsite/shared';
 import type { BuilderStorage, SiteBuilder, TBuildFile, TBuildInput, TBuildReport, TBuildResult, TBuilderLogger } from './types.ts';
 import type { TDeriveImageOptions } from './derive-image.ts';
 import { chooseDerivation, deriveFile, type TDeriveFileOptions, type TDeriveFileOutcome } from './derive-file.ts';
 import type { TDeriveMediaOptions } from './derive-media.ts';
 import type { TDeriveOfficeOptions } from './derive-office.ts';
 import { createPdfRenderer } from './pdf-renderer.ts';
-import type { TSiteCspSidecar } from './site-csp.ts';
+import { SCRIPT_HASHES_METADATA } from './site-csp.ts';
 import type { TArchiveLimits } from './zip-archive.ts';
 import { writeSiteOgImage, type TOgImageCacheDeps } from './og-image-cache.ts';
 import { buildRenderModel, fileKindOf } from './render-model.ts';
 import { publishTemplateAssets } from './publish-assets.ts';
 import { createGate, createLimiter } from './limiter.ts';
-import { PAGE_COMPRESSION, contentEtag } from './precompress.ts';
+import { PAGE_COMPRESSION } from './precompress.ts';
 import { createPageRenderer } from './page-renderer.ts';
 
 export interface TSiteBuilderDeps {
@@ -166,29 +167,20 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
 
     const renderedAt = performance.now();
     await publishAssets(); // the HTML may reference island bundles: they go up first
-    // The page's inline script hashes for the API's CSP header, written before the HTML they allow.
-    const csp: TSiteCspSidecar = { scriptHashes, pageEtags: Object.values(etags) };
-    const cspJson = Buffer.from(JSON.stringify(csp));
-    // The hashes and every variant (a variant left from an earlier build would be served in place of
-    // this page), all at once, unless storage holds these very bytes; the page only once they are stored.
-    await Promise.all([
-      putUnlessStored(storage, siteCspKey(project.slug), cspJson, { contentType: 'application/json', cacheControl: 'no-cache', etag: contentEtag(cspJson) }),
-      ...STORED_CODINGS.map((coding) =>
-        putUnlessStored(storage, siteHtmlVariantKey(project.slug, coding), variants[coding], {
-          contentType: SITE_HTML_CONTENT_TYPE,
-          cacheControl: SITE_HTML_CACHE_CONTROL,
-          etag: etags[coding],
-        }),
-      ),
-    ]);
-    await putUnlessStored(storage, htmlKey, body, { contentType: SITE_HTML_CONTENT_TYPE, cacheControl: SITE_HTML_CACHE_CONTROL, etag: etags.identity });
+    // Each representation carries the hashes of the inline scripts it runs, for the API's CSP header.
+    const metadata = { [SCRIPT_HASHES_METADATA]: scriptHashes.join(' ') };
+    const options = (etag: string) => ({ contentType: SITE_HTML_CONTENT_TYPE, cacheControl: SITE_HTML_CACHE_CONTROL, etag, metadata });
+    // Every variant (a variant left from an earlier build would be served in place of this page), both
+    // at once, unless storage holds these very bytes; the page only once they are stored.
+    await Promise.all(STORED_CODINGS.map((coding) => putUnlessStored(storage, siteHtmlVariantKey(project.slug, coding), variants[coding], options(etags[coding]))));
+    await putUnlessStored(storage, htmlKey, body, options(etags.identity));
     const storedAt = performance.now();
     progress(PROGRESS.done, 'Published');
     await progress.flush();
 
     log.info({ slug: project.slug, files: files.length, derivedCount, htmlBytes: body.length, ms: Math.round(performance.now() - started) }, 'site built');
     const page = {
-      scriptHashes: csp.scriptHashes,
+      scriptHashes,
       representations: {
         identity: { bytes: body, etag: etags.identity },
         br: { bytes: variants.br, etag: etags.br },
@@ -259,10 +251,20 @@ function createReporter(report: (r: TBuildReport) => Promise<void>, log: TBuilde
  * Puts an object unless storage already holds exactly these bytes: its strong tag (a hash of the
  * bytes, kept with the object) and size are the new ones. A rebuild that renders the same page (a new
  * version with nothing visible changed, a re-render of every site) then writes nothing, instead of
- * four fsynced files per site; a page that changed is written as always.
+ * three fsynced objects per site; a page that changed is written as always.
  */
-async function putUnlessStored(storage: BuilderStorage, key: string, bytes: Buffer, options: { contentType: string; cacheControl: string; etag: string }): Promise<void> {
+async function putUnlessStored(
+  storage: BuilderStorage,
+  key: string,
+  bytes: Buffer,
+  options: { contentType: string; cacheControl: string; etag: string; metadata: Record<string, string> },
+): Promise<void> {
   const stored = await storage.head(key);
-  if (stored?.etag === options.etag && stored.size === bytes.length) return;
+  if (stored?.etag === options.etag && stored.size === bytes.length && sameMetadata(stored.metadata, options.metadata)) return;
   await storage.put(key, bytes, options);
+}
+
+function sameMetadata(stored: Record<string, string> | undefined, wanted: Record<string, string>): boolean {
+  const names = Object.keys(wanted);
+  return stored !== undefined && Object.keys(stored).length === names.length && names.every((name) => stored[name] === wanted[name]);
 }

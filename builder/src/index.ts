@@ -21,6 +21,5 @@ export type { TDeriveMediaOptions } from './derive-media.ts';
 export type { TDeriveOfficeOptions } from './derive-office.ts';
 export { renderOgImage, OG_WIDTH, OG_HEIGHT } from './og-image.ts';
 export { ogImageInput, ogImageInputHash } from './og-image-cache.ts';
-export { inlineScriptHashes, scriptHash } from './site-csp.ts';
-export type { TSiteCspSidecar } from './site-csp.ts';
+export { SCRIPT_HASHES_METADATA, inlineScriptHashes, scriptHash } from './site-csp.ts';
 export { renderGateCover, GATE_COVER_WIDTH } from './gate-cover.ts';

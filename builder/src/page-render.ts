@@ -4,15 +4,15 @@
  * `renderStoredPage` in a render thread (page-render-worker.ts, see page-renderer.ts) or, with no
  * threads, on the builder's own thread.
  */
-import { brotliCompress, brotliCompressSync } from 'node:zlib';
+import { brotliCompress, brotliCompressSync, gzip as gzipCallback, gzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { TSiteRenderModel, TStoredCoding } from '@dropsite/shared';
 import type { SiteRenderer } from './render.ts';
 import { inlineScriptHashes } from './site-csp.ts';
 import { brotliOptions, contentEtag, type TCompressionLevels } from './precompress.ts';
-import { gzipPage, splitPage } from './stitched-gzip.ts';
 
 const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzipCallback);
 
 export interface TStoredPage {
   body: Buffer;
@@ -27,10 +27,11 @@ export interface TStoredPage {
  */
 export async function renderStoredPage(renderer: SiteRenderer, model: TSiteRenderModel, levels: TCompressionLevels, compress: 'sync' | 'async'): Promise<TStoredPage> {
   const html = await renderer.render(model);
-  const page = splitPage(html);
-  const body = page.body;
+  const body = Buffer.from(html, 'utf8');
   const options = brotliOptions(levels, body.byteLength);
-  const [br, gzip] = await Promise.all([compress === 'sync' ? brotliCompressSync(body, options) : brotliAsync(body, options), gzipPage(page, levels.gzipLevel, compress)]);
+  const gzipOptions = { level: levels.gzipLevel };
+  const [br, gzip] =
+    compress === 'sync' ? [brotliCompressSync(body, options), gzipSync(body, gzipOptions)] : await Promise.all([brotliAsync(body, options), gzipAsync(body, gzipOptions)]);
   return {
     body,
     variants: { br, gzip },

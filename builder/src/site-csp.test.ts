@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { siteCspKey, siteHtmlKey } from '@dropsite/shared';
 import { inlineScriptHashes, scriptHash } from './site-csp.ts';
 
 const sha = (text: string) => `sha256-${createHash('sha256').update(text).digest('base64')}`;
@@ -22,10 +21,5 @@ describe('inline script hashes of a rendered page', () => {
   it('hashes the text as the browser sees it, newlines normalised', () => {
     expect(inlineScriptHashes('<script>x()\r\ny()\rz()</script>')).toEqual([sha('x()\ny()\nz()')]);
     expect(scriptHash('')).toBe('sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=');
-  });
-
-  it('keeps the sidecar beside the HTML', () => {
-    expect(siteHtmlKey('abc')).toBe('sites/abc/index.html');
-    expect(siteCspKey('abc')).toBe('sites/abc/csp.json');
   });
 });

@@ -2,18 +2,17 @@
  * The inline scripts a rendered site runs (the theme and layout boot script before first paint,
  * Astro's island loaders, the view beacon), named by their SHA-256 so the API's Content-Security-Policy
  * can allow exactly them instead of every inline script. Sites are static HTML rendered once, so
- * hashes (not nonces) fit: the builder stores them beside the HTML (siteCspKey in @dropsite/shared) and the
- * API puts them in the header it sends with the page.
+ * hashes (not nonces) fit: the builder stores them with the page and each of its variants, in the
+ * object's own metadata (SCRIPT_HASHES_METADATA), and the API puts them in the header it sends with
+ * the bytes it read them with.
  */
 import { createHash } from 'node:crypto';
 
-/** What the site's csp.json sidecar holds (the API checks it with its own schema when it reads it). */
-export interface TSiteCspSidecar {
-  /** `sha256-…` sources, without quotes. */
-  scriptHashes: string[];
-  /** The ETags of the page and its variants these hashes were taken from, so a reader can tell they belong to the page it serves. */
-  pageEtags?: string[];
-}
+/**
+ * The metadata name a stored page keeps its inline scripts' hashes under: `sha256-…` sources,
+ * without quotes, separated by single spaces (the API checks them with its own schema).
+ */
+export const SCRIPT_HASHES_METADATA = 'script-hashes';
 
 const SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
 const SRC_ATTRIBUTE = /(?:^|\s)src\s*=/i;

@@ -4,9 +4,13 @@ import type { TColorMode, TContactInfo, TDerivedMetadata, TSiteSettings, TTempla
 
 /** The part of the storage interface the builder uses; the control-api's Storage satisfies it. */
 export interface BuilderStorage {
-  put(key: string, body: Readable | Uint8Array | string, options?: { contentType?: string; cacheControl?: string; etag?: string }): Promise<unknown>;
+  put(
+    key: string,
+    body: Readable | Uint8Array | string,
+    options?: { contentType?: string; cacheControl?: string; etag?: string; metadata?: Readonly<Record<string, string>> },
+  ): Promise<unknown>;
   get(key: string, range?: { start: number; end: number }): Promise<{ body: Readable; size: number; contentType: string | undefined }>;
-  head(key: string): Promise<{ size: number; etag?: string | undefined } | null>;
+  head(key: string): Promise<{ size: number; etag?: string | undefined; metadata?: Record<string, string> | undefined } | null>;
 }
 
 export interface TBuildProject {

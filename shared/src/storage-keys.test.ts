@@ -17,7 +17,6 @@ import {
   publicSiteHtmlVariantKey,
   publicSiteKeys,
   publicSitePrefix,
-  siteCspKey,
   siteHtmlKey,
   siteHtmlVariantKey,
   siteOgImageKey,
@@ -68,7 +67,6 @@ describe('the storage layout', () => {
     expect(siteHtmlKey('harbour-lights')).toBe('sites/harbour-lights/index.html');
     expect(siteHtmlVariantKey('harbour-lights', 'br')).toBe('sites/harbour-lights/index.html.br');
     expect(siteHtmlVariantKey('harbour-lights', 'gzip')).toBe('sites/harbour-lights/index.html.gz');
-    expect(siteCspKey('harbour-lights')).toBe('sites/harbour-lights/csp.json');
     expect(siteOgImageKey('harbour-lights')).toBe('sites/harbour-lights/og.png');
     expect(siteOgImageMarkerKey('harbour-lights')).toBe('sites/harbour-lights/og.png.json');
     expect(sitePreviewImageKey('photo-gallery', 400, 'avif')).toBe('sites/photo-gallery/preview-400.avif');
@@ -100,7 +98,7 @@ describe('the storage layout', () => {
     expect(storedPageCoding(siteHtmlVariantKey('harbour-lights', 'br'))).toBe('br');
     expect(storedPageCoding(publicSiteHtmlVariantKey('harbour-lights', 'gzip'))).toBe('gzip');
     expect(storedPageCoding(publicSiteHtmlKey('harbour-lights'))).toBe('identity');
-    for (const key of [siteCspKey('harbour-lights'), siteOgImageKey('harbour-lights'), 'sites/a/b/index.html', 'sites/a/index.html.zst', templateAssetKey('index.html')]) {
+    for (const key of ['sites/harbour-lights/csp.json', siteOgImageKey('harbour-lights'), 'sites/a/b/index.html', 'sites/a/index.html.zst', templateAssetKey('index.html')]) {
       expect(storedPageCoding(key), key).toBeNull();
     }
   });
@@ -130,7 +128,6 @@ describe('keys from unsafe parts', () => {
       for (const make of [
         sitePrefix,
         siteHtmlKey,
-        siteCspKey,
         siteOgImageKey,
         siteOgImageMarkerKey,
         sitePreviewMarkerKey,

@@ -8,8 +8,9 @@
  *   derived/{sha256}/document.pdf         an office document converted to PDF
  *   derived/{sha256}/meta.json            what was derived; written last, marks a finished entry
  *   sites/{slug}/index.html               the built site page
- *   sites/{slug}/index.html.br, .gz       its Brotli and gzip variants, written before it
- *   sites/{slug}/csp.json                 its inline script hashes
+ *   sites/{slug}/index.html.br, .gz       its Brotli and gzip variants, written before it (each keeps its
+ *                                         inline scripts' hashes in its metadata; a csp.json beside them
+ *                                         is what pages stored them in before, unread, removed with the site)
  *   sites/{slug}/og.png, og.png.json      its link picture, and the input it was made from
  *   sites/{slug}/preview-{w}.{format}     a demo site's card picture (its link picture made small)
  *   sites/{slug}/preview.json             the link picture the card pictures were made from
@@ -113,11 +114,6 @@ const CODING_SUFFIX: Record<TStoredCoding, string> = { br: '.br', gzip: '.gz' };
 /** The site page compressed in one coding, next to the page itself (written before it). */
 export function siteHtmlVariantKey(slug: string, coding: TStoredCoding): string {
   return `${siteHtmlKey(slug)}${CODING_SUFFIX[coding]}`;
-}
-
-/** The site page's inline script hashes, beside its HTML. */
-export function siteCspKey(slug: string): string {
-  return `${sitePrefix(slug)}csp.json`;
 }
 
 /** The site's link picture (Open Graph), served at /{slug}/og.png. */

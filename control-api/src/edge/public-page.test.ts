@@ -4,9 +4,9 @@
  * before the API answers (a password, an expiry, deletion, account deletion; takedown is tested beside
  * it) and removing a password or expiry puts it back; a build racing an access change leaves none.
  */
-import { text } from 'node:stream/consumers';
+import { buffer, text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publicSiteHtmlKey, publicSiteHtmlVariantKey, publicSiteKeys, siteCspKey, type TStoredCoding } from '@dropsite/shared';
+import { publicSiteHtmlKey, publicSiteHtmlVariantKey, publicSiteKeys, siteHtmlKey, type TStoredCoding } from '@dropsite/shared';
 import { browserSignedInAs, createSignedInCreator } from '@dropsite/testkit/control-api/accounts';
 import { buildUploadForm, makeJpeg, postUpload } from '@dropsite/testkit/control-api/fixtures';
 import type { TBrowser } from '@dropsite/testkit/control-api/site-fixtures';
@@ -156,9 +156,11 @@ for (const driver of ['disk', 's3'] as const) {
       expect((await app.deps.storage.head(publicSiteHtmlKey(slug)))?.etag).toBe(current?.etag);
     }, 60_000);
 
-    it('publishes nothing from a page its CSP sidecar does not describe, nor when the edge copies are off', async () => {
-      const { projectId, slug } = await publish('Odd Sidecar');
-      await app.deps.storage.put(siteCspKey(slug), JSON.stringify({ scriptHashes: [], pageEtags: ['another-build'] }));
+    it('publishes nothing from a stored page without its script hashes, nor when the edge copies are off', async () => {
+      const { projectId, slug } = await publish('Old Page');
+      // As a page stored before its script hashes were kept with it: the same bytes and tag, no metadata.
+      const stored = await app.deps.storage.get(siteHtmlKey(slug));
+      await app.deps.storage.put(siteHtmlKey(slug), await buffer(stored.body), { contentType: 'text/html; charset=utf-8', etag: stored.etag });
       expect(await syncPublicPage(app.deps, projectId)).toBe('withdrawn');
       await noCopyLeft(slug);
 

@@ -11,14 +11,14 @@
  * See docs/serving.md, "Public pages at the edge", for the failure cases.
  */
 import { setTimeout } from 'node:timers/promises';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { STORED_CODINGS, publicSiteHtmlKey, publicSiteHtmlVariantKey, publicSiteKeys, siteHtmlKey, siteHtmlVariantKey, type TStoredCoding } from '@dropsite/shared';
 import type { TBuiltPage } from '@dropsite/builder';
 import type { TEdgeDeps } from './edge.deps.ts';
 import type { TProjectRow } from '../db/tables.ts';
 import { findProjectById } from '../projects/projects.repository.ts';
 import { StorageNotFoundError, assertValidMetadata, type Storage } from '../storage/storage.ts';
-import { readStoredSiteCsp, siteCsp } from '../sites/site-csp.ts';
+import { siteCsp, storedScriptHashes } from '../sites/site-csp.ts';
 import { SITE_PAGE_CACHE_CONTROL, SITE_PAGE_SECURITY_HEADERS } from '../sites/site-access.ts';
 
 /**
@@ -59,56 +59,59 @@ export async function withdrawPublicPage(storage: Pick<Storage, 'delete'>, slug:
 
 type TPublishDeps = Pick<TEdgeDeps, 'storage' | 'log'>;
 
-/** What a page's copy is written from: the build's own bytes, or the stored page read back. */
-interface TPageSource {
+/** One representation of a page as its copy is written: its bytes, their tag and their inline scripts' hashes. */
+interface TPageRepresentation {
+  body: Readable | Uint8Array;
+  etag: string;
+  contentType: string;
   scriptHashes: readonly string[];
-  representation(coding: TStoredCoding | 'identity'): Promise<{ body: Readable | Uint8Array; etag: string; contentType: string }>;
 }
+
+/** What a page's copy is written from: the build's own bytes, or the stored page read back. */
+type TPageSource = (coding: TStoredCoding | 'identity') => Promise<TPageRepresentation>;
 
 /** The build's page, as it stored it (no read back). */
 function builtSource(page: TBuiltPage): TPageSource {
-  return {
+  return async (coding) => ({
+    body: page.representations[coding].bytes,
+    etag: page.representations[coding].etag,
+    contentType: SITE_HTML_CONTENT_TYPE,
     scriptHashes: page.scriptHashes,
-    representation: async (coding) => ({ ...page.representations[coding], body: page.representations[coding].bytes, contentType: SITE_HTML_CONTENT_TYPE }),
-  };
+  });
 }
 
-/** The stored page, each variant only when the CSP sidecar names its tag (so the hashes are that page's). */
-async function storedSource(storage: Storage, slug: string): Promise<TPageSource> {
-  const stored = await readStoredSiteCsp(storage, slug);
-  const pageEtags = stored?.pageEtags;
-  if (!stored || !pageEtags) throw new NotPublishable('no CSP sidecar naming the page variants');
-  return {
-    scriptHashes: stored.scriptHashes,
-    async representation(coding) {
-      const object = await storage.get(coding === 'identity' ? siteHtmlKey(slug) : siteHtmlVariantKey(slug, coding));
-      if (object.etag === undefined || !pageEtags.includes(object.etag)) {
-        object.body.destroy();
-        throw new NotPublishable(`the ${coding} page is not the one its CSP sidecar describes`);
-      }
-      return { body: object.body, etag: object.etag, contentType: object.contentType ?? SITE_HTML_CONTENT_TYPE };
-    },
+/** The stored page, each representation with the tag and script hashes stored with its bytes. */
+function storedSource(storage: Storage, slug: string): TPageSource {
+  return async (coding) => {
+    const object = await storage.get(coding === 'identity' ? siteHtmlKey(slug) : siteHtmlVariantKey(slug, coding));
+    const scriptHashes = storedScriptHashes(object.metadata);
+    if (object.etag === undefined || scriptHashes === undefined) {
+      object.body.destroy();
+      throw new NotPublishable(`the ${coding} page has no tag or script hashes stored with it`);
+    }
+    return { body: object.body, etag: object.etag, contentType: object.contentType ?? SITE_HTML_CONTENT_TYPE, scriptHashes };
   };
 }
 
 /**
  * Copies a site page and its variants to the public prefix, each with the headers of its own bytes:
  * the build's page when given, else the stored one. Answers false, with nothing left public, when the
- * stored page cannot be copied as it is (built before variants or tags, a sidecar of another build,
- * headers too long for metadata): the API serves such a site.
+ * stored page cannot be copied as it is (stored without its tag or script hashes, as pages built before
+ * they were kept with it; headers too long for metadata): the API serves such a site.
  */
 export async function publishPublicPage(deps: TPublishDeps, slug: string, built?: TBuiltPage): Promise<boolean> {
   try {
-    const source = built ? builtSource(built) : await storedSource(deps.storage, slug);
-    const metadata = publicPageMetadata(source.scriptHashes);
-    try {
-      assertValidMetadata(metadata);
-    } catch (err) {
-      throw new NotPublishable(err instanceof Error ? err.message : String(err));
-    }
+    const source = built ? builtSource(built) : storedSource(deps.storage, slug);
     // Variants first and the page last, as a build writes them.
     for (const coding of [...STORED_CODINGS, 'identity'] as const) {
-      const { body, etag, contentType } = await source.representation(coding);
+      const { body, etag, contentType, scriptHashes } = await source(coding);
+      const metadata = publicPageMetadata(scriptHashes);
+      try {
+        assertValidMetadata(metadata);
+      } catch (err) {
+        if (body instanceof Readable) body.destroy();
+        throw new NotPublishable(err instanceof Error ? err.message : String(err));
+      }
       const key = coding === 'identity' ? publicSiteHtmlKey(slug) : publicSiteHtmlVariantKey(slug, coding);
       await deps.storage.put(key, body, { contentType, cacheControl: SITE_PAGE_CACHE_CONTROL, etag, metadata });
     }

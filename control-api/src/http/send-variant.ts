@@ -19,6 +19,8 @@ export interface TOpenedVariant {
   etag: string | undefined;
   /** The same bytes as `body`, when the source holds them in memory: sent in one write, `body` left unread. */
   bytes?: Buffer;
+  /** The metadata stored with exactly these bytes, if any. */
+  metadata?: Readonly<Record<string, string>> | undefined;
 }
 
 export interface TVariantSource {

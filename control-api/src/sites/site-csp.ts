@@ -1,26 +1,20 @@
 /**
  * Content-Security-Policy of what the API serves to browsers: site pages (inline scripts allowed
- * by their SHA-256 only, read from the sidecar the builder wrote beside the HTML), the shared
+ * by their SHA-256 only, read from the metadata the builder stored with the page's bytes), the shared
  * island bundles, the dashboard, and the wizard's sandboxed preview frame.
  */
-import { text } from 'node:stream/consumers';
 import { z } from 'zod';
-import { siteCspKey } from '@dropsite/shared';
-import { inlineScriptHashes } from '@dropsite/builder';
+import { SCRIPT_HASHES_METADATA, inlineScriptHashes } from '@dropsite/builder';
 import type { TConfig } from '../config/config.ts';
-import type { Storage, TGetResult } from '../storage/storage.ts';
-import { STORED_ETAG, StorageNotFoundError } from '../storage/storage.ts';
 
 /** `sha256-…` as CSP writes it, without the quotes. */
 export const ZScriptHashSchema = z.string().regex(/^sha256-[A-Za-z0-9+/]{43}=$/);
 /** More than any page has (the template's boot, island and beacon scripts); a bound on the header. */
 export const MAX_SCRIPT_HASHES = 32;
-const ZSiteCspSidecarSchema = z.object({
-  scriptHashes: z.array(ZScriptHashSchema).max(MAX_SCRIPT_HASHES),
-  /** The page variants' ETags the hashes were taken from (absent in sidecars written before variants). */
-  pageEtags: z.array(z.string().regex(STORED_ETAG)).max(8).optional(),
-});
-export type TStoredSiteCsp = z.infer<typeof ZSiteCspSidecarSchema>;
+const ZStoredScriptHashesSchema = z
+  .string()
+  .transform((value) => (value === '' ? [] : value.split(' ')))
+  .pipe(z.array(ZScriptHashSchema).max(MAX_SCRIPT_HASHES));
 
 function policy(directives: Record<string, readonly string[]>): string {
   return Object.entries(directives)
@@ -110,21 +104,15 @@ export function previewFrameCsp(scriptHashes: readonly string[]): string {
   });
 }
 
-/** The site's CSP sidecar (inline script hashes), or undefined when it has none (built before hashes were stored) or it is unreadable. */
-export async function readStoredSiteCsp(storage: Storage, slug: string): Promise<TStoredSiteCsp | undefined> {
-  let object: TGetResult;
-  try {
-    object = await storage.get(siteCspKey(slug));
-  } catch (err) {
-    if (err instanceof StorageNotFoundError) return undefined;
-    throw err;
-  }
-  try {
-    const parsed = ZSiteCspSidecarSchema.safeParse(JSON.parse(await text(object.body)));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+/**
+ * The inline script hashes stored with a page's bytes (the metadata the builder put with them), or
+ * undefined when there are none or they are not hashes (a page stored before they were kept with it).
+ */
+export function storedScriptHashes(metadata: Readonly<Record<string, string>> | undefined): string[] | undefined {
+  const value = metadata?.[SCRIPT_HASHES_METADATA];
+  if (value === undefined) return undefined;
+  const parsed = ZStoredScriptHashesSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
 }
 
 /** The script hashes of a page built before the hashes were stored with it, read from its HTML. */

@@ -170,10 +170,9 @@ describe('GET /{slug}', () => {
   });
 
   it('serves a page built before variants and tags existed as it is, uncompressed and without an ETag, until its next build', async () => {
-    const { siteCspKey, siteHtmlKey, siteHtmlVariantKey } = await import('@dropsite/shared');
+    const { siteHtmlKey, siteHtmlVariantKey } = await import('@dropsite/shared');
     const html = (await getRaw(app.url, `/${slug}`)).body;
     for (const coding of ['br', 'gzip'] as const) await app.deps.storage.delete(siteHtmlVariantKey(slug, coding));
-    await app.deps.storage.delete(siteCspKey(slug));
     await app.deps.storage.put(siteHtmlKey(slug), html, { contentType: 'text/html; charset=utf-8' });
     const old = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'gzip, br', 'if-none-match': '"anything"' });
     expect(old.status).toBe(200);

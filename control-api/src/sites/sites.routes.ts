@@ -13,7 +13,7 @@ import { principalOf } from '../access/principal.ts';
 import { DEMO_SITE_SLUGS, isSiteSlug } from '../projects/demo-projects.ts';
 import { REFUSAL_CACHE_CONTROL, SITE_PAGE_CACHE_CONTROL, SITE_PAGE_SECURITY_HEADERS, siteCacheControl } from './site-access.ts';
 import { buildProgressOf, goneFactsOf, openSiteBySlug, removedSiteBySlug } from './sites.service.ts';
-import { ASSET_CSP, inlineScriptHashesOf, readStoredSiteCsp, siteCsp } from './site-csp.ts';
+import { ASSET_CSP, inlineScriptHashesOf, siteCsp, storedScriptHashes } from './site-csp.ts';
 import { buildingPage, demoPreparingPage, expiredPage, failedPage, removedPage, takenDownPage } from './status-pages.ts';
 import { passwordGatePage } from './password-gate.ts';
 
@@ -25,7 +25,7 @@ function storedVariants(storage: Storage, identityKey: string, variantKey: (codi
     async open(coding, range) {
       try {
         const object = await storage.get(keyOf(coding), range);
-        return { body: object.body, size: object.size, etag: object.etag };
+        return { body: object.body, size: object.size, etag: object.etag, metadata: object.metadata };
       } catch (err) {
         if (err instanceof StorageNotFoundError) return null;
         throw err;
@@ -38,31 +38,17 @@ function storedVariants(storage: Storage, identityKey: string, variantKey: (codi
   };
 }
 
-/** Script hashes of pages, by the ETag of the stored page variant they were verified against. */
-type TPageCspCache = Map<string, string[]>;
-/** Pages whose hashes are kept at once (a few hundred bytes each); the oldest go first. */
-const PAGE_CSP_CACHE_SIZE = 2_000;
-
 /**
- * A site page and its variants, with the page's CSP (its inline scripts' hashes) read only when a
- * body or its headers are sent, never for a 304. The hashes are remembered by the variant's ETag
- * once the sidecar names that ETag (so they are this page's, not those of a rebuild that wrote its
- * sidecar first). A page built before the hashes were stored has no variants: it is sent as it is,
- * hashed from its HTML.
+ * A site page and its variants, each sent with the CSP of its own inline scripts: their hashes are
+ * stored with its bytes (read with them, so never another build's), and only a body or its headers
+ * need them, never a 304. A page stored without them (built before they were kept with it) is sent
+ * uncompressed, hashed from its HTML.
  */
-function sitePageSource(storage: Storage, slug: string, cache: TPageCspCache): TVariantSource {
+function sitePageSource(storage: Storage, slug: string): TVariantSource {
   return {
     ...storedVariants(storage, siteHtmlKey(slug), (coding) => siteHtmlVariantKey(slug, coding)),
     async prepare(variant, coding, res) {
-      let hashes = variant.etag === undefined ? undefined : cache.get(variant.etag);
-      if (!hashes) {
-        const stored = await readStoredSiteCsp(storage, slug).catch(() => undefined);
-        hashes = stored?.scriptHashes;
-        if (stored && variant.etag !== undefined && stored.pageEtags?.includes(variant.etag)) {
-          if (cache.size >= PAGE_CSP_CACHE_SIZE) cache.delete(cache.keys().next().value ?? '');
-          cache.set(variant.etag, stored.scriptHashes);
-        }
-      }
+      const hashes = storedScriptHashes(variant.metadata);
       if (hashes) {
         res.set('Content-Security-Policy', siteCsp(hashes));
         return variant;
@@ -74,7 +60,7 @@ function sitePageSource(storage: Storage, slug: string, cache: TPageCspCache): T
       // A page built before the hashes were stored: hashed from its HTML, then sent from memory.
       const bytes = variant.bytes ?? (await buffer(variant.body));
       res.set('Content-Security-Policy', siteCsp(inlineScriptHashesOf(bytes)));
-      return inMemoryVariant(bytes, variant.etag);
+      return inMemoryVariant(bytes, variant.etag, variant.metadata);
     },
   };
 }
@@ -90,6 +76,7 @@ interface TPageMemoEntry {
   changes: number;
   size: number;
   etag: string | undefined;
+  metadata: Readonly<Record<string, string>> | undefined;
   bytes: Buffer;
 }
 
@@ -145,19 +132,19 @@ function memoizedPageSource(source: TVariantSource, memo: ReturnType<typeof crea
     },
     async open(coding, range) {
       const entry = range === undefined ? memo.get(slug, coding, row) : undefined;
-      if (entry) return inMemoryVariant(entry.bytes, entry.etag);
+      if (entry) return inMemoryVariant(entry.bytes, entry.etag, entry.metadata);
       const changes = memo.changes(slug);
       const opened = await source.open(coding, range);
       if (!opened || range !== undefined || opened.size > PAGE_MEMO_MAX_VARIANT) return opened;
       const bytes = await buffer(opened.body);
-      memo.set(slug, coding, { row, changes, size: bytes.length, etag: opened.etag, bytes });
-      return inMemoryVariant(bytes, opened.etag);
+      memo.set(slug, coding, { row, changes, size: bytes.length, etag: opened.etag, metadata: opened.metadata, bytes });
+      return inMemoryVariant(bytes, opened.etag, opened.metadata);
     },
   };
 }
 
 /** A variant whose bytes are in memory: sent in one write, its stream made only if something reads it. */
-function inMemoryVariant(bytes: Buffer, etag: string | undefined): TOpenedVariant {
+function inMemoryVariant(bytes: Buffer, etag: string | undefined, metadata: Readonly<Record<string, string>> | undefined): TOpenedVariant {
   let body: Readable | undefined;
   return {
     get body() {
@@ -167,6 +154,7 @@ function inMemoryVariant(bytes: Buffer, etag: string | undefined): TOpenedVarian
     bytes,
     size: bytes.length,
     etag,
+    metadata,
   };
 }
 
@@ -184,7 +172,6 @@ function sendPage(res: Response, status: number, html: string): void {
 
 export function createSiteRoutes(deps: TSitesDeps): Router {
   const router = Router();
-  const pageCsp: TPageCspCache = new Map();
   // Only where the site's row comes from the read cache: elsewhere each view reads storage.
   const pageMemo = deps.caches.reads && deps.storage.changes ? createPageMemo(deps.storage) : undefined;
 
@@ -221,7 +208,7 @@ export function createSiteRoutes(deps: TSitesDeps): Router {
     if (access === 'locked') return sendPage(res, 401, await passwordGatePage(deps, slug, project));
 
     res.status(200).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': siteCacheControl(project, SITE_PAGE_CACHE_CONTROL) });
-    const page = sitePageSource(deps.storage, slug, pageCsp);
+    const page = sitePageSource(deps.storage, slug);
     if (await sendVariant(req, res, pageMemo ? memoizedPageSource(page, pageMemo, slug, project) : page)) return;
     // No page stored yet: the site is still building (or its build failed).
     res.removeHeader('Vary');

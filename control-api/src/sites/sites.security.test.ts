@@ -6,15 +6,15 @@
 import { createHash } from 'node:crypto';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
-import { Readable } from 'node:stream';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { siteCspKey, siteHtmlKey } from '@dropsite/shared';
+import { siteHtmlKey } from '@dropsite/shared';
 import { loadConfig } from '../config/config.ts';
 import { startTestApp, createFakeClock, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 import { buildUploadForm, makeJpeg, postUpload } from '@dropsite/testkit/control-api/fixtures';
 import { createBrowser, seedSite } from '@dropsite/testkit/control-api/site-fixtures';
-import { ASSET_CSP } from './site-csp.ts';
+import { ASSET_CSP, storedScriptHashes } from './site-csp.ts';
+import { SCRIPT_HASHES_METADATA } from '@dropsite/builder';
 // The builder's helper that builds the site template once for every test process that renders with it.
 import { ensureTemplateBuilt } from '@dropsite/testkit/builder/ensure-template-built';
 
@@ -65,18 +65,20 @@ describe('site pages: CSP by hash, no cookie on cacheable pages', () => {
     expect(hashes.length).toBeGreaterThan(0);
     for (const hash of hashes) expect(scriptSrc).toContain(hash);
     expect(directive(csp, 'frame-ancestors')).toEqual(["'none'"]);
-    // The builder stored them beside the HTML, so the page is streamed, not read to hash it.
-    const sidecar = await app.deps.storage.get(siteCspKey(slug));
-    const stored = JSON.parse(await new Response(Readable.toWeb(sidecar.body) as ReadableStream).text()) as { scriptHashes: string[] };
-    expect(stored.scriptHashes.map((h) => `'${h}'`).sort()).toEqual([...new Set(hashes)].sort());
+    // The builder stored them with the page's bytes, so the page is sent as stored, not read to hash it.
+    const stored = await app.deps.storage.head(siteHtmlKey(slug));
+    expect(
+      storedScriptHashes(stored?.metadata)
+        ?.map((h) => `'${h}'`)
+        .sort(),
+    ).toEqual([...new Set(hashes)].sort());
   });
 
-  it('hashes a page built before hash sidecars existed (or with a broken one) when it serves it', async () => {
+  it('hashes a page stored without its script hashes (or with broken ones) when it serves it', async () => {
     const site = await seedSite(app);
     const html = '<!doctype html><title>old</title><script>document.title="ran"</script><script type="application/json">{"a":1}</script>';
-    await app.deps.storage.put(siteHtmlKey(site.slug), html);
-    for (const sidecar of [undefined, '{"scriptHashes":["not a hash"]}']) {
-      if (sidecar !== undefined) await app.deps.storage.put(siteCspKey(site.slug), sidecar);
+    for (const metadata of [undefined, { [SCRIPT_HASHES_METADATA]: 'not-a-hash' }, { [SCRIPT_HASHES_METADATA]: `'unsafe-inline'` }]) {
+      await app.deps.storage.put(siteHtmlKey(site.slug), html, { contentType: 'text/html; charset=utf-8', ...(metadata ? { metadata } : {}) });
       const res = await fetch(`${app.url}/${site.slug}`);
       expect(await res.text()).toBe(html);
       expect(directive(res.headers.get('content-security-policy'), 'script-src')).toEqual(["'self'", ...inlineScriptHashes(html)]);

@@ -37,6 +37,16 @@ export function etagOf(sidecar: TSidecar | undefined, file: { ino: number; size:
   return sidecar?.etag !== undefined && sidecar.ino === file.ino && sidecar.size === file.size ? sidecar.etag : undefined;
 }
 
+/**
+ * The sidecar's user metadata when it was written for exactly this file: a sidecar with a tag is
+ * published before its object, so its metadata holds only for the file the tag names (a sidecar
+ * without a tag has nothing to check).
+ */
+export function metadataOf(sidecar: TSidecar | undefined, file: { ino: number; size: number }): Record<string, string> | undefined {
+  if (sidecar?.etag !== undefined && etagOf(sidecar, file) === undefined) return undefined;
+  return sidecar?.metadata;
+}
+
 export function buildSidecar(options: TPutOptions, file?: { ino: number; size: number }): TSidecar | undefined {
   if (options.contentType === undefined && options.cacheControl === undefined && options.etag === undefined && options.metadata === undefined) return undefined;
   const sidecar: TSidecar = {

@@ -18,7 +18,7 @@ import {
   writeNewFile,
   type TWrittenFile,
 } from './disk-files.ts';
-import { RESERVED_TOP_LEVEL, buildSidecar, etagOf, readSidecar, type TDiskLayout } from './disk-layout.ts';
+import { RESERVED_TOP_LEVEL, buildSidecar, etagOf, metadataOf, readSidecar, type TDiskLayout } from './disk-layout.ts';
 import { assertValidEtag, assertValidMetadata } from './storage.ts';
 import type { Storage, TByteRange, TGetResult, TObjectInfo, TPutOptions } from './storage.ts';
 
@@ -89,7 +89,7 @@ export function createDiskObjects(layout: TDiskLayout): TDiskObjects {
       const effectiveRange = range ? clampRange(range, size) : undefined;
       const sidecar = await readSidecar(resolveSidecarPath(key));
       const body = handle.createReadStream({ start: effectiveRange?.start, end: effectiveRange?.end, autoClose: true });
-      return { body, size, contentType: sidecar?.contentType, range: effectiveRange, etag: etagOf(sidecar, file) };
+      return { body, size, contentType: sidecar?.contentType, range: effectiveRange, etag: etagOf(sidecar, file), metadata: metadataOf(sidecar, file) };
     } catch (error) {
       await handle.close();
       throw error;
@@ -124,7 +124,7 @@ export function createDiskObjects(layout: TDiskLayout): TDiskObjects {
     const info = await statFile(objectPath);
     if (!info) return null;
     const sidecar = await readSidecar(resolveSidecarPath(key));
-    return { key, size: info.size, contentType: sidecar?.contentType, modifiedAt: info.mtimeMs, etag: etagOf(sidecar, info), metadata: sidecar?.metadata };
+    return { key, size: info.size, contentType: sidecar?.contentType, modifiedAt: info.mtimeMs, etag: etagOf(sidecar, info), metadata: metadataOf(sidecar, info) };
   }
 
   async function deleteObject(key: string): Promise<void> {

@@ -196,6 +196,7 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
         contentType: response.ContentType,
         range: contentRange?.range,
         etag: storedEtagOf(response.Metadata),
+        metadata: userMetadataOf(response.Metadata),
       };
     } catch (error) {
       if (isNotFound(error)) throw new StorageNotFoundError(key);

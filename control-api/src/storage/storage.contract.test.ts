@@ -208,9 +208,15 @@ for (const driver of ['disk', 's3'] as const) {
       const head = await storage.head('meta/index.html');
       expect(head?.metadata).toEqual(metadata);
       expect(head?.etag).toBe('tag-one');
+      const read = await storage.get('meta/index.html');
+      expect(read.metadata).toEqual(metadata);
+      expect((await readAll(read.body)).toString()).toBe('<h1>one</h1>');
 
       await storage.put('meta/index.html', '<h1>two</h1>', { contentType: 'text/html; charset=utf-8' });
       expect((await storage.head('meta/index.html'))?.metadata).toBeUndefined();
+      const second = await storage.get('meta/index.html');
+      expect(second.metadata).toBeUndefined();
+      second.body.destroy();
 
       await expect(storage.put('meta/bad', 'x', { metadata: { 'Upper-Case': 'x' } })).rejects.toThrow(/Unsafe metadata name/);
       await expect(storage.put('meta/bad', 'x', { metadata: { name: 'line\nbreak' } })).rejects.toThrow(/printable ASCII/);
@@ -219,15 +225,18 @@ for (const driver of ['disk', 's3'] as const) {
     });
 
     if (driver === 'disk')
-      it('answers no entity tag for bytes its tag was not put with', async () => {
-        await storage.put('tagged/swapped.html', '<h1>tagged</h1>', { etag: 'tag-tagged' });
+      it('answers no entity tag and no metadata for bytes its tag was not put with', async () => {
+        await storage.put('tagged/swapped.html', '<h1>tagged</h1>', { etag: 'tag-tagged', metadata: { 'script-hashes': 'sha256-of-the-tagged-page' } });
         // Another file moved over the object, as when a reader meets the new sidecar before the new object.
         const stray = join(workDir, 'stray.html');
         await writeFile(stray, '<h1>other bytes</h1>');
         await rename(stray, join(diskRoot!, 'tagged', 'swapped.html'));
-        expect((await storage.head('tagged/swapped.html'))?.etag).toBeUndefined();
+        const head = await storage.head('tagged/swapped.html');
+        expect(head?.etag).toBeUndefined();
+        expect(head?.metadata).toBeUndefined();
         const result = await storage.get('tagged/swapped.html');
         expect(result.etag).toBeUndefined();
+        expect(result.metadata).toBeUndefined();
         expect((await readAll(result.body)).toString()).toBe('<h1>other bytes</h1>');
       });
 

@@ -9,7 +9,7 @@ export interface TObjectInfo {
   modifiedAt: number;
   /** The entity tag put with the object (TPutOptions.etag), while it describes these bytes. */
   etag?: string | undefined;
-  /** The user metadata put with the object (TPutOptions.metadata); answered by head. */
+  /** The user metadata put with the object (TPutOptions.metadata), while it describes these bytes (as the tag). */
   metadata?: Record<string, string> | undefined;
 }
 
@@ -30,7 +30,7 @@ export interface TPutOptions {
    */
   etag?: string;
   /**
-   * User metadata kept with the object and answered by head (S3 sends each to any reader as an
+   * User metadata kept with the object and answered by head and get (S3 sends each to any reader as an
    * `x-amz-meta-{name}` header, which is how the edge learns a public page's headers). Names are
    * lowercase letters, digits and '-'; values printable ASCII; at most METADATA_MAX_BYTES in all.
    */
@@ -65,6 +65,8 @@ export interface TGetResult {
   range: TByteRange | undefined;
   /** The entity tag put with the object (TPutOptions.etag), when it describes the bytes being read. */
   etag?: string | undefined;
+  /** The user metadata put with the object (TPutOptions.metadata), when it describes the bytes being read. */
+  metadata?: Record<string, string> | undefined;
 }
 
 /** A multipart upload: an object assembled from numbered parts and visible only once completed. */

@@ -8,6 +8,7 @@ export interface TStoredObject {
   contentType: string | undefined;
   cacheControl: string | undefined;
   etag: string | undefined;
+  metadata: Record<string, string> | undefined;
 }
 
 export class MemoryStorage implements BuilderStorage {
@@ -19,10 +20,16 @@ export class MemoryStorage implements BuilderStorage {
   async put(
     key: string,
     body: Readable | Uint8Array | string,
-    options: { contentType?: string; cacheControl?: string; etag?: string } = {},
+    options: { contentType?: string; cacheControl?: string; etag?: string; metadata?: Readonly<Record<string, string>> } = {},
   ): Promise<{ key: string; size: number }> {
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body instanceof Uint8Array ? Buffer.from(body) : await readAll(body);
-    this.objects.set(key, { body: bytes, contentType: options.contentType, cacheControl: options.cacheControl, etag: options.etag });
+    this.objects.set(key, {
+      body: bytes,
+      contentType: options.contentType,
+      cacheControl: options.cacheControl,
+      etag: options.etag,
+      metadata: options.metadata && { ...options.metadata },
+    });
     this.putLog.push(key);
     return { key, size: bytes.length };
   }
@@ -36,10 +43,10 @@ export class MemoryStorage implements BuilderStorage {
     return { body: Readable.from(chunks(bytes, 64 * 1024)), size: object.body.length, contentType: object.contentType };
   }
 
-  /** Size and the tag put with the object, as the real drivers answer. */
-  async head(key: string): Promise<{ size: number; etag: string | undefined } | null> {
+  /** Size, and the tag and metadata put with the object, as the real drivers answer. */
+  async head(key: string): Promise<{ size: number; etag: string | undefined; metadata: Record<string, string> | undefined } | null> {
     const object = this.objects.get(key);
-    return object ? { size: object.body.length, etag: object.etag } : null;
+    return object ? { size: object.body.length, etag: object.etag, metadata: object.metadata } : null;
   }
 
   /** Test convenience: the object's bytes as text. */
