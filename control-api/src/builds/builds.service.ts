@@ -74,8 +74,9 @@ function processBuild(deps: Pick<TBuildsDeps, 'db' | 'clock' | 'log' | 'config' 
       // Stages carry counters ('Processing files (3/7)'); the row is written when the stage itself changes.
       const stageName = (stage: string) => stage.replace(/\s*\(\d+\/\d+\)\s*$/, '');
       const result = await builder.buildSite(input, async (r) => {
-        // Progress is written when the stage changes, not per percent, to keep builds cheap.
-        if (stageName(r.stage) !== lastStage || r.progress === 100) {
+        // Progress is written when the stage changes, not per percent, to keep builds cheap; the
+        // finished build's row (100 %) is written once, as it succeeds.
+        if (stageName(r.stage) !== lastStage && r.progress < 100) {
           lastStage = stageName(r.stage);
           await updateBuildProgress(db, job.buildId, Math.round(r.progress), r.stage);
         }

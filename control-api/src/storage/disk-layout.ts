@@ -83,6 +83,8 @@ export interface TDiskLayout {
   root: string;
   tmpRoot: string;
   multipartRoot: string;
+  /** The folder the sidecars' mirror tree is in. */
+  sidecarRoot: string;
   /** The file of the object at `key`; throws for an unsafe key or one in a reserved folder. */
   resolveObjectPath(key: string): string;
   resolveSidecarPath(key: string): string;
@@ -125,5 +127,14 @@ export function createDiskLayout(rootDir: string): TDiskLayout {
     if (await unlinkIfPresent(sidecarPath)) await removeEmptyParents(sidecarPath, join(root, META_DIR));
   }
 
-  return { root, tmpRoot: join(root, TMP_DIR), multipartRoot: join(root, MULTIPART_DIR), resolveObjectPath, resolveSidecarPath, publishSidecar, removeSidecar };
+  return {
+    root,
+    tmpRoot: join(root, TMP_DIR),
+    multipartRoot: join(root, MULTIPART_DIR),
+    sidecarRoot: join(root, META_DIR),
+    resolveObjectPath,
+    resolveSidecarPath,
+    publishSidecar,
+    removeSidecar,
+  };
 }

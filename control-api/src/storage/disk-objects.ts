@@ -12,6 +12,7 @@ import {
   readDirectory,
   removeEmptyParents,
   resolveInside,
+  rewordPathConflict,
   statFile,
   syncDirectoryCoalesced,
   unlinkIfPresent,
@@ -19,15 +20,21 @@ import {
   type TWrittenFile,
 } from './disk-files.ts';
 import { RESERVED_TOP_LEVEL, buildSidecar, etagOf, metadataOf, readSidecar, type TDiskLayout } from './disk-layout.ts';
+import { createDiskWriter, type TDiskWriter } from './disk-writer.ts';
 import { assertValidEtag, assertValidMetadata } from './storage.ts';
 import type { Storage, TByteRange, TGetResult, TObjectInfo, TPutOptions } from './storage.ts';
 
 const HASH_READ_BUFFER = 4 * 1024 * 1024;
+/** Bodies in memory up to this size are put by a writer thread (disk-writer.ts); larger ones and streams here. */
+const WRITER_MAX_BYTES = 8 * 1024 * 1024;
+
+/** One set of writer threads per process, whatever the number of stores. */
+let writer: TDiskWriter | undefined;
 
 export type TDiskObjects = Pick<Storage, 'put' | 'get' | 'head' | 'hashObject' | 'delete' | 'deletePrefix' | 'list'>;
 
 export function createDiskObjects(layout: TDiskLayout): TDiskObjects {
-  const { root, tmpRoot, resolveObjectPath, resolveSidecarPath, publishSidecar, removeSidecar } = layout;
+  const { root, tmpRoot, sidecarRoot, resolveObjectPath, resolveSidecarPath, publishSidecar, removeSidecar } = layout;
 
   let tmpRootReady: Promise<void> | null = null;
   const ensureTmpRoot = (): Promise<void> =>
@@ -59,6 +66,18 @@ export function createDiskObjects(layout: TDiskLayout): TDiskObjects {
     assertValidMetadata(options.metadata);
     const tmpData = join(tmpRoot, `${randomUUID()}.part`);
     const tmpSidecar = `${tmpData}.json`;
+    if (!(body instanceof Readable) && Buffer.byteLength(body) <= WRITER_MAX_BYTES) {
+      writer ??= createDiskWriter();
+      const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+      const job = { tmpRoot, tmpData, tmpSidecar, objectPath, sidecarPath, sidecarRoot, bytes, options };
+      try {
+        const written = await writer.put(job);
+        const sidecar = buildSidecar(options, written);
+        return { key, size: written.size, contentType: sidecar?.contentType, modifiedAt: written.mtimeMs, etag: sidecar?.etag };
+      } catch (error) {
+        throw rewordPathConflict(error, key);
+      }
+    }
     try {
       const written = await writeTemp(tmpData, body);
       // A rename keeps the inode, so the tag names the file that becomes the object.

@@ -336,6 +336,20 @@ for (const driver of ['disk', 's3'] as const) {
         expect(await listKeys(storage, '.tmp/')).toEqual([]);
       });
 
+    if (driver === 'disk')
+      it('refuses a key that collides with another key used as a folder, leaving no temp file or sidecar behind', async () => {
+        await storage.put('clash/a/b', 'inner', { contentType: 'text/plain', etag: 'tag-inner' });
+        await expect(storage.put('clash/a', 'outer', { contentType: 'text/plain', etag: 'tag-outer' })).rejects.toThrow(/collides with another key used as a folder/);
+        await expect(storage.put('clash/a/b/c', 'deeper', { contentType: 'text/plain', etag: 'tag-deeper' })).rejects.toThrow(/collides with another key used as a folder/);
+        expect(await listKeys(storage, 'clash/')).toEqual(['clash/a/b']);
+        const inner = await storage.get('clash/a/b');
+        expect(inner.etag).toBe('tag-inner');
+        expect((await readAll(inner.body)).toString()).toBe('inner');
+        const sidecars = await readdir(join(diskRoot!, '.meta', 'clash'), { recursive: true });
+        expect(sidecars.filter((name) => name.endsWith('.json'))).toEqual([join('a', 'b.json')]);
+        await expectNoTempFiles();
+      });
+
     async function expectNoTempFiles(): Promise<void> {
       if (!diskRoot) return;
       const leftovers = await readdir(join(diskRoot, '.tmp')).catch(() => []);
