@@ -12,7 +12,7 @@
  */
 import { setTimeout } from 'node:timers/promises';
 import { Readable } from 'node:stream';
-import { STORED_CODINGS, publicSiteHtmlKey, publicSiteHtmlVariantKey, publicSiteKeys, siteHtmlKey, siteHtmlVariantKey, type TStoredCoding } from '@dropsite/shared';
+import { STORED_CODINGS, publicSiteHtmlKey, publicSiteHtmlVariantKey, publicSitePrefix, siteHtmlKey, siteHtmlVariantKey, type TStoredCoding } from '@dropsite/shared';
 import type { TBuiltPage } from '@dropsite/builder';
 import type { TEdgeDeps } from './edge.deps.ts';
 import type { TProjectRow } from '../db/tables.ts';
@@ -52,9 +52,14 @@ function isPublicNow(site: TAccessFields | null | undefined): boolean {
   return site != null && site.deleted_at === null && site.taken_down_at === null && site.expires_at === null && site.password_hash === null && site.status === 'live';
 }
 
-/** Removes a site's public copy (all of it; a missing part is no error). The edge then sends /{slug} to the API. */
-export async function withdrawPublicPage(storage: Pick<Storage, 'delete'>, slug: string): Promise<void> {
-  await Promise.all(publicSiteKeys(slug).map((key) => storage.delete(key)));
+/**
+ * Removes a site's public copy (all of it; a missing part is no error). The edge then sends /{slug}
+ * to the API. One listing of the site's public folder finds what is there (nothing, for most sites
+ * and every site of a store without an edge), so a site without a copy costs one call, not a delete
+ * per possible object.
+ */
+export async function withdrawPublicPage(storage: Pick<Storage, 'deletePrefix'>, slug: string): Promise<void> {
+  await storage.deletePrefix(publicSitePrefix(slug));
 }
 
 type TPublishDeps = Pick<TEdgeDeps, 'storage' | 'log'>;
