@@ -16,6 +16,7 @@ RUN mkdir -p /app/data && chown node:node /app/data
 ENV NODE_ENV=production
 # The settings of control-api/api-launch.mjs.
 ENV MALLOC_ARENA_MAX=2
+ENV GLIBC_TUNABLES=glibc.malloc.mmap_threshold=8388608:glibc.malloc.trim_threshold=33554432
 EXPOSE 3000
 USER node
 CMD ["node", "--max-semi-space-size=2", "control-api/src/main.ts"]

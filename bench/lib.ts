@@ -1,4 +1,5 @@
 /** Helpers shared by the benchmarks: temp runtimes, camera-like photos, a small PDF, figures. */
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,9 +8,27 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { createApp, createRuntime, loadConfig, type TRuntime } from '@dropsite/control-api';
+import { API_ENV, API_NODE_FLAGS } from '@dropsite/control-api/api-launch';
 
 // Real PDFs and ZIPs written by hand, shared with the builder's tests.
 export { makePdf, makeZip } from '@dropsite/testkit/builder/media-fixtures';
+
+/**
+ * A benchmark that runs the API's code in its own process (an embedded runtime) runs with the
+ * settings every launcher starts the API with (api-launch.mjs), which only take effect when a
+ * process starts: without them, the script starts itself again with them and ends with that run.
+ */
+export async function runWithApiSettings(): Promise<void> {
+  if (Object.entries(API_ENV).every(([name, value]) => process.env[name] === value)) return;
+  const script = process.argv[1];
+  if (script === undefined) throw new Error('runWithApiSettings: no script to start again');
+  const child = spawn(process.execPath, [...API_NODE_FLAGS, ...process.execArgv, script, ...process.argv.slice(2)], {
+    stdio: 'inherit',
+    env: { ...process.env, ...API_ENV },
+  });
+  const code = await new Promise<number>((resolve) => child.once('close', (exit) => resolve(exit ?? 1)));
+  process.exit(code);
+}
 
 // The benchmarks run with NODE_ENV=production, which needs a session secret (a throwaway one here).
 const BENCH_SESSION_SECRET = 'bench-only-session-secret-0123456789abcdef';

@@ -23,7 +23,7 @@ import { createRuntime, enqueueRebuilds, loadConfig, type TAppDeps, type TRuntim
 import { siteHtmlKey } from '@dropsite/shared';
 import { isStackAvailable, startTestStack } from '@dropsite/tools/stack-test-support';
 import type { TStack } from '@dropsite/tools/stack';
-import { mb, printFigures, readAll, startEmbeddedRuntime } from './lib.ts';
+import { mb, printFigures, readAll, runWithApiSettings, startEmbeddedRuntime } from './lib.ts';
 import {
   buildReferenceProject,
   buildStatusCounts,
@@ -36,6 +36,7 @@ import {
   type TSeededSite,
 } from './seed-sites.ts';
 
+await runWithApiSettings();
 process.env.NODE_ENV = 'production';
 const SITES = Number(process.env.BENCH_SITES ?? 10_000);
 /** BENCH_VARIANTS=A runs the in-process variant alone (B and C take most of a full run). */

@@ -6,6 +6,8 @@ export { buildRenderModel, capArchiveTree, SITE_ARCHIVE_MAX_NODES } from './rend
 export { deriveImage, readCachedDerivation, isDerivableImage, IMMUTABLE_CACHE_CONTROL } from './derive-image.ts';
 export type { TDeriveImageOptions, TDeriveImageOutcome } from './derive-image.ts';
 export { loadSiteRenderer, templatePaths, TemplateNotBuiltError } from './render.ts';
+export { renderStoredPage } from './page-render.ts';
+export { PAGE_COMPRESSION } from './precompress.ts';
 export type { SiteRenderer, TTemplatePaths } from './render.ts';
 export { publishTemplateAssets, readAssetManifest, assetContentType } from './publish-assets.ts';
 export type { TPublishAssetsResult, TAssetManifest } from './publish-assets.ts';
