@@ -17,7 +17,7 @@ export { takeDownSite, restoreSite } from './site-management/takedown.ts';
 export { changeSitePassword } from './sites/site-password.service.ts';
 export { startBackgroundJobs, type TBackgroundJobs } from './background-jobs.ts';
 export { dispatchDueNotifications } from './notifications/notifications.service.ts';
-export { findDemoProject, saveDemoProject, listDemoSiteStates, recordDemoFingerprint, type TDemoFileInput, type TDemoSiteState } from './projects/demo-projects.ts';
+export { findDemoProject, saveDemoProject, listDemoSiteStates, recordDemoFingerprint, type TDemoFileInput, type TDemoSiteState } from './site-records/demo-site-records.ts';
 export { recountUsage, type TUsageDrift } from './billing/usage.service.ts';
 export { freeSubscriptionRow } from './billing/billing.repository.ts';
 export { createOpsServer } from './observability/ops-endpoints.ts';

@@ -15,7 +15,7 @@ export type { TBuildRow, TFileRow, TNewFile, TProjectRow, TNewProject, UploadFil
 export { AppError } from './http/app-error.ts';
 export { escapeHtml } from './http/escape-html.ts';
 export type { Mailer, TMailMessage } from './notifications/mailer.ts';
-export { createProjectWithFiles, insertFiles, insertProject, listFilesByProject } from './projects/projects.repository.ts';
+export { createProjectWithFiles, insertFiles, insertProject, listFilesByProject } from './site-records/site-records.repository.ts';
 export { createInlineQueue } from './queue/inline-queue.ts';
 export { hashPassword } from './sites/password-hash.ts';
 export { createStorage, type TStorageConfig } from './storage/create-storage.ts';

@@ -5,7 +5,7 @@
  */
 import { beforeAll, expect, it } from 'vitest';
 import { newId } from './db/ids.ts';
-import { createProjectWithFiles } from './projects/projects.repository.ts';
+import { createProjectWithFiles } from './site-records/site-records.repository.ts';
 import { describeEachDialect, makeFileRow, makeProjectRow, statementCounter } from '@dropsite/testkit/control-api/test-database';
 import {
   countTraffic,

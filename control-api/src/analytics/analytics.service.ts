@@ -17,7 +17,7 @@ import type { TAnalyticsDeps } from './analytics.deps.ts';
 import type { TClaim } from '../access/limiter-store.ts';
 import { newId, newTimeOrderedId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
-import { findProjectById, parseSiteSettings, projectExists } from '../projects/projects.repository.ts';
+import { findProjectById, parseSiteSettings, projectExists } from '../site-records/site-records.repository.ts';
 import { isProjectOwner, type TPrincipal } from '../access/principal.ts';
 import { countEngagement, engagementEventOf, listRecentEngagement } from '../engagement/engagement.repository.ts';
 import { findSiteFile } from '../engagement/engagement.service.ts';

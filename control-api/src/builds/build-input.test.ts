@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { DEFAULT_SITE_SETTINGS } from '@dropsite/shared';
 import { newId } from '../db/ids.ts';
 import { describeEachDialect, makeFileRow, makeProjectRow } from '@dropsite/testkit/control-api/test-database';
-import { createProjectWithFiles, insertProject } from '../projects/projects.repository.ts';
+import { createProjectWithFiles, insertProject } from '../site-records/site-records.repository.ts';
 import { loadBuildInput } from './build-input.ts';
 
 const NOW = 1_763_900_000_000;

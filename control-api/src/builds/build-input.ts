@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { TBuildFile, TBuildInput, TBuildProject } from '@dropsite/builder';
 import { storedSiteLook, themeOfLook } from '@dropsite/shared';
 import type { Database, TFileRow, TProjectRow } from '../db/tables.ts';
-import { findProjectById, listFilesByProject, parseContactInfo, parseDerivedMetadata, parseSiteSettings, parseTemplateId } from '../projects/projects.repository.ts';
+import { findProjectById, listFilesByProject, parseContactInfo, parseDerivedMetadata, parseSiteSettings, parseTemplateId } from '../site-records/site-records.repository.ts';
 
 /** Everything the builder needs for a project, or null when it is missing or deleted. */
 export async function loadBuildInput(db: Kysely<Database>, projectId: string): Promise<TBuildInput | null> {

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { newId } from '../db/ids.ts';
-import { insertProject } from '../projects/projects.repository.ts';
+import { insertProject } from '../site-records/site-records.repository.ts';
 import { describeEachDialect, makeProjectRow, makeQueuedBuildRow } from '@dropsite/testkit/control-api/test-database';
 import {
   findBuildById,

@@ -4,7 +4,7 @@ import type { TBuildsDeps } from './builds.deps.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
 import { UnrecoverableBuildError, type TBuildProcessor } from '../queue/build-queue.ts';
-import { findProjectById, saveFileMetadata, setProjectStatus } from '../projects/projects.repository.ts';
+import { findProjectById, saveFileMetadata, setProjectStatus } from '../site-records/site-records.repository.ts';
 import { buildInputOf } from './build-input.ts';
 import { syncPublicPage } from '../edge/public-page.ts';
 import { refreshUsageSoon } from '../billing/usage.service.ts';

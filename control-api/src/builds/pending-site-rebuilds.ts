@@ -8,7 +8,7 @@
  */
 import { STORED_CODINGS, siteHtmlKey, siteHtmlVariantKey } from '@dropsite/shared';
 import type { TBuildsDeps } from './builds.deps.ts';
-import { bumpProjectVersion, listLiveProjects } from '../projects/projects.repository.ts';
+import { bumpProjectVersion, listLiveProjects } from '../site-records/site-records.repository.ts';
 import { enqueueProjectBuild } from './builds.service.ts';
 import { withdrawPublicPage } from '../edge/public-page.ts';
 

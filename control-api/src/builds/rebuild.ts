@@ -1,6 +1,6 @@
 /** Re-renders sites through the queue (ops CLI and benchmarks): a new version per project, then waits. */
 import type { TBuildsDeps } from './builds.deps.ts';
-import { bumpProjectVersion, findProjectBySlug, listProjectIds } from '../projects/projects.repository.ts';
+import { bumpProjectVersion, findProjectBySlug, listProjectIds } from '../site-records/site-records.repository.ts';
 import { listFinishedBuilds } from './builds.repository.ts';
 import { enqueueProjectBuild } from './builds.service.ts';
 

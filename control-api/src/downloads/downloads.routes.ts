@@ -18,7 +18,7 @@ import { contentDisposition } from '../http/content-disposition.ts';
 import { principalOf } from '../access/principal.ts';
 import { limitByAddress } from '../access/request-limits.ts';
 import { findServableFile } from '../files/file-variants.routes.ts';
-import { isSiteSlug } from '../projects/demo-projects.ts';
+import { isSiteSlug } from '../site-records/demo-site-records.ts';
 import { fileCacheControl, sendSiteObject, setFileSecurityHeaders, streamTo } from '../files/serve-object.ts';
 import { dedupeNames, sendZip, zipSafeName, type TZipItem } from './zip-stream.ts';
 import { filesForZip, openDownloadableSite } from './downloads.service.ts';

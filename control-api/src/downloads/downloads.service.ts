@@ -4,7 +4,7 @@ import type { TDownloadsDeps } from './downloads.deps.ts';
 import type { TFileRow, TProjectRow } from '../db/tables.ts';
 import { AppError } from '../http/app-error.ts';
 import type { TPrincipal } from '../access/principal.ts';
-import { listFilesByProject } from '../projects/projects.repository.ts';
+import { listFilesByProject } from '../site-records/site-records.repository.ts';
 import { assertSiteOpen } from '../sites/site-access.ts';
 import { openSiteBySlug } from '../sites/sites.service.ts';
 

@@ -16,7 +16,7 @@ import { STORED_CODINGS, publicSiteHtmlKey, publicSiteHtmlVariantKey, publicSite
 import type { TBuiltPage } from '@dropsite/builder';
 import type { TEdgeDeps } from './edge.deps.ts';
 import type { TProjectRow } from '../db/tables.ts';
-import { findProjectById } from '../projects/projects.repository.ts';
+import { findProjectById } from '../site-records/site-records.repository.ts';
 import { StorageNotFoundError, assertValidMetadata, type Storage } from '../storage/storage.ts';
 import { readStoredSiteCsp, siteCsp } from '../sites/site-csp.ts';
 import { SITE_PAGE_CACHE_CONTROL, SITE_PAGE_SECURITY_HEADERS } from '../sites/site-access.ts';

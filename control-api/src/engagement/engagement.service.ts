@@ -18,7 +18,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database, TProjectRow } from '../db/tables.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
-import { parseSiteSettings } from '../projects/projects.repository.ts';
+import { parseSiteSettings } from '../site-records/site-records.repository.ts';
 import type { TPrincipal } from '../access/principal.ts';
 import { assertSiteOpen, resolveSiteAccess } from '../sites/site-access.ts';
 import type { TEngagementEvent } from '../notifications/notification-messages.ts';

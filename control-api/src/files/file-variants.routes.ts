@@ -13,7 +13,7 @@ import { principalOf } from '../access/principal.ts';
 import { openServableFile } from './files.service.ts';
 import { sendSiteObject, setFileSecurityHeaders } from './serve-object.ts';
 import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
-import type { TFileWithProject } from '../projects/projects.repository.ts';
+import type { TFileWithProject } from '../site-records/site-records.repository.ts';
 
 /** The file behind `:id` once its site lets this request in, with what the builder derived. */
 /** The file of a `/api/files/:id…` request, when the principal may see its site. */

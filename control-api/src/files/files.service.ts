@@ -3,7 +3,7 @@ import { isValidId, ZDerivedMetadataSchema, type TDerivedMetadata } from '@drops
 import type { TFilesDeps } from './files.deps.ts';
 import { AppError } from '../http/app-error.ts';
 import type { TPrincipal } from '../access/principal.ts';
-import { findFileById, type TFileWithProject } from '../projects/projects.repository.ts';
+import { findFileById, type TFileWithProject } from '../site-records/site-records.repository.ts';
 import { cachedRead } from '../db/read-cache.ts';
 import { assertSiteOpen, resolveSiteAccess } from '../sites/site-access.ts';
 

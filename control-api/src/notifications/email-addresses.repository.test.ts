@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { newId } from '../db/ids.ts';
-import { createProjectWithFiles } from '../projects/projects.repository.ts';
+import { createProjectWithFiles } from '../site-records/site-records.repository.ts';
 import { describeEachDialect, makeFileRow, makeProjectRow } from '@dropsite/testkit/control-api/test-database';
 import {
   claimOwedConfirmation,

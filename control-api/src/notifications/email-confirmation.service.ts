@@ -13,7 +13,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { createElement as h, type ReactElement } from 'react';
 import type { TNotificationsDeps } from './notifications.deps.ts';
 import type { Database } from '../db/tables.ts';
-import { parseSiteSettings, updateProject } from '../projects/projects.repository.ts';
+import { parseSiteSettings, updateProject } from '../site-records/site-records.repository.ts';
 import { isAllowedSlackWebhook } from './slack.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';

@@ -13,7 +13,7 @@ import type { Database, TProjectRow } from '../db/tables.ts';
 import { newId } from '../db/ids.ts';
 import type { RateLimiter } from '../access/rate-limiter.ts';
 import type { TLimiterStore } from '../access/limiter-store.ts';
-import { findProjectById, parseSiteSettings } from '../projects/projects.repository.ts';
+import { findProjectById, parseSiteSettings } from '../site-records/site-records.repository.ts';
 import type { Mailer } from './mailer.ts';
 import { composeEmail, composeSlackMessage, describeEngagement, notificationTypeOf, urgencyOf, type TEngagementEvent } from './notification-messages.ts';
 import { claimBatch, findDueBatches, insertNotifications, releaseBatch, type TDueBatch, type TNewNotification } from './notifications.repository.ts';

@@ -10,7 +10,7 @@ import { createSignedInCreator, type TTestCreator } from '@dropsite/testkit/cont
 import { buildUploadForm, postUpload } from '@dropsite/testkit/control-api/fixtures';
 import { createBrowser, seedSite, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
 import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
-import { markProjectDeleted } from '../projects/projects.repository.ts';
+import { markProjectDeleted } from '../site-records/site-records.repository.ts';
 import { recountUsage } from '../billing/usage.service.ts';
 import { takeDownSite } from '../site-management/takedown.ts';
 import { findSiteDetail, listSites } from './site-directory.ts';

@@ -6,7 +6,7 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database, TProjectRow } from '../db/tables.ts';
 import { countTraffic } from '../analytics/analytics.repository.ts';
-import { DEMO_SITE_SLUGS } from '../projects/demo-projects.ts';
+import { DEMO_SITE_SLUGS } from '../site-records/demo-site-records.ts';
 import { siteStateAt, type TSiteState } from './site-state.ts';
 
 type TDb = Kysely<Database>;

@@ -1,7 +1,7 @@
 /** Assembly without HTTP: missing chunks, the whole-file check, publishing, one completion at a time. */
 import { vi, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHUNK_SIZE, uploadKey } from '@dropsite/shared';
-import { findProjectById } from '../projects/projects.repository.ts';
+import { findProjectById } from '../site-records/site-records.repository.ts';
 import { makeBytes, sha256 } from '@dropsite/testkit/bytes';
 import { appErrorOf, chunkInput, chunkOf, initInput, startSessionParts, type TSessionParts } from '@dropsite/testkit/control-api/session-test-deps';
 import { findUploadSessionById } from './upload-sessions.repository.ts';

@@ -7,9 +7,9 @@
  */
 import type { TPublishingDeps } from './publishing.deps.ts';
 import { AppError } from '../http/app-error.ts';
-import { findProjectById } from '../projects/projects.repository.ts';
+import { findProjectById } from '../site-records/site-records.repository.ts';
 import { InvalidPartError, MultipartUploadNotFoundError, type TPartInfo } from '../storage/storage.ts';
-import type { TStoredFile } from '../projects/stored-files.ts';
+import type { TStoredFile } from '../site-records/stored-files.ts';
 import { publishProject } from './upload.service.ts';
 import type { TRunningFileHashes } from './running-file-hash.ts';
 import {

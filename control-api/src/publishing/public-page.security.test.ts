@@ -11,7 +11,7 @@ import { PUBLIC_SITE_SETTING_KEYS, siteHtmlKey } from '@dropsite/shared';
 import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 import { buildUploadForm, makeJpeg } from '@dropsite/testkit/control-api/fixtures';
 import { makeFileRow, makeProjectRow } from '@dropsite/testkit/control-api/test-database';
-import { createProjectWithFiles } from '../projects/projects.repository.ts';
+import { createProjectWithFiles } from '../site-records/site-records.repository.ts';
 import { ensureTemplateBuilt } from '@dropsite/testkit/builder/ensure-template-built';
 import { makePdf } from '@dropsite/testkit/builder/media-fixtures';
 

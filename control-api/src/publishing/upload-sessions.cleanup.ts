@@ -5,7 +5,7 @@
  */
 import { projectUploadsPrefix, UPLOADS_PREFIX, uploadKey } from '@dropsite/shared';
 import type { TPublishingDeps } from './publishing.deps.ts';
-import { findProjectById } from '../projects/projects.repository.ts';
+import { findProjectById } from '../site-records/site-records.repository.ts';
 import {
   deleteChunks,
   deleteFinishedUploadSessions,

@@ -4,8 +4,8 @@ import { DEFAULT_SITE_SETTINGS, generateSlug, isValidSlug, EMPTY_CONTACT_INFO, r
 import type { TPublishingDeps } from './publishing.deps.ts';
 import type { TNewFile, TNewProject } from '../db/tables.ts';
 import { AppError } from '../http/app-error.ts';
-import { createProjectWithFiles, deleteProjectById } from '../projects/projects.repository.ts';
-import { storedFileRow, type TStoredFile } from '../projects/stored-files.ts';
+import { createProjectWithFiles, deleteProjectById } from '../site-records/site-records.repository.ts';
+import { storedFileRow, type TStoredFile } from '../site-records/stored-files.ts';
 import { enqueueProjectBuild } from '../builds/builds.service.ts';
 import { notificationAddressOf, ownerKeyOf, requestEmailConfirmation } from '../notifications/email-confirmation.service.ts';
 import { hashPassword } from '../sites/password-hash.ts';

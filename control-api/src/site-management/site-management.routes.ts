@@ -27,7 +27,7 @@ import {
   replaceFile,
   updateManagedProject,
 } from './site-management.service.ts';
-import type { TStoredFile } from '../projects/stored-files.ts';
+import type { TStoredFile } from '../site-records/stored-files.ts';
 import { assertChangesAllowed, assertFeaturesAllowed, assertUploadAllowed, largestDeliveryLimit } from '../billing/plan-limits.ts';
 import { planUploadTarget, type TPlanUploadTarget } from '../publishing/plan-upload-target.ts';
 import { refreshUsageSoon } from '../billing/usage.service.ts';

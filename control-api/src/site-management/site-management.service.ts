@@ -61,8 +61,8 @@ import {
   parseTemplateId,
   replaceFileBytes,
   updateProject,
-} from '../projects/projects.repository.ts';
-import { fileBasicsOf, storedFileRow, type TStoredFile } from '../projects/stored-files.ts';
+} from '../site-records/site-records.repository.ts';
+import { fileBasicsOf, storedFileRow, type TStoredFile } from '../site-records/stored-files.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -5,7 +5,7 @@
  * mistaken takedown can be undone (a restored public site goes back to the edge).
  */
 import type { TSiteManagementDeps } from './site-management.deps.ts';
-import { restoreTakenDownProject, takeDownProject } from '../projects/projects.repository.ts';
+import { restoreTakenDownProject, takeDownProject } from '../site-records/site-records.repository.ts';
 import { changeSiteAccess, syncPublicPage } from '../edge/public-page.ts';
 
 type TDeps = Pick<TSiteManagementDeps, 'db' | 'clock' | 'log' | 'storage' | 'config'>;

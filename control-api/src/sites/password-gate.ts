@@ -9,7 +9,7 @@ import { renderGateCover } from '@dropsite/builder';
 import { storedSiteLook } from '@dropsite/shared';
 import type { TSitesDeps } from './sites.deps.ts';
 import type { TProjectRow } from '../db/tables.ts';
-import { listFilesByProject, parseDerivedMetadata } from '../projects/projects.repository.ts';
+import { listFilesByProject, parseDerivedMetadata } from '../site-records/site-records.repository.ts';
 import { passwordPage } from './status-pages.ts';
 
 /** Covers already made, by file and version (a replaced picture makes a new one). */

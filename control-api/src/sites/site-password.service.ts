@@ -2,7 +2,7 @@
 import type { TSitesDeps } from './sites.deps.ts';
 import type { TProjectRow } from '../db/tables.ts';
 import { ZSitePasswordSchema } from '@dropsite/shared';
-import { findProjectBySlug } from '../projects/projects.repository.ts';
+import { findProjectBySlug } from '../site-records/site-records.repository.ts';
 import { issueUnlockToken } from '../access/unlock-token.ts';
 import { setProjectPasswordHash, upgradeProjectPasswordHash } from '../access/access.repository.ts';
 import { hashPassword, needsRehash, spendDummyVerification, type THashClient, verifyPassword } from './password-hash.ts';

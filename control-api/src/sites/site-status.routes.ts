@@ -7,7 +7,7 @@ import type { TSiteStatusResponse } from '@dropsite/shared';
 import type { TSitesDeps } from './sites.deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { principalOf } from '../access/principal.ts';
-import { isSiteSlug } from '../projects/demo-projects.ts';
+import { isSiteSlug } from '../site-records/demo-site-records.ts';
 import { buildProgressOf, openSiteBySlug } from './sites.service.ts';
 import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
 

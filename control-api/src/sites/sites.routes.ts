@@ -10,7 +10,7 @@ import { StorageNotFoundError, type Storage } from '../storage/storage.ts';
 import { sendVariant, type TOpenedVariant, type TVariantSource } from '../http/send-variant.ts';
 import type { TContentCoding } from '../http/content-coding.ts';
 import { principalOf } from '../access/principal.ts';
-import { DEMO_SITE_SLUGS, isSiteSlug } from '../projects/demo-projects.ts';
+import { DEMO_SITE_SLUGS, isSiteSlug } from '../site-records/demo-site-records.ts';
 import { REFUSAL_CACHE_CONTROL, SITE_PAGE_CACHE_CONTROL, SITE_PAGE_SECURITY_HEADERS, siteCacheControl } from './site-access.ts';
 import { buildProgressOf, goneFactsOf, openSiteBySlug, removedSiteBySlug } from './sites.service.ts';
 import { ASSET_CSP, inlineScriptHashesOf, readStoredSiteCsp, siteCsp } from './site-csp.ts';

@@ -3,7 +3,7 @@ import type { TSitesDeps } from './sites.deps.ts';
 import type { TProjectRow, TRemovedSiteReason } from '../db/tables.ts';
 import type { TPrincipal } from '../access/principal.ts';
 import { toPublicContactInfo } from '@dropsite/shared';
-import { findProjectBySlug, findRemovedProjectBySlug, parseContactInfo } from '../projects/projects.repository.ts';
+import { findProjectBySlug, findRemovedProjectBySlug, parseContactInfo } from '../site-records/site-records.repository.ts';
 import { findLatestBuildForProject } from '../builds/builds.repository.ts';
 import { resolveSiteAccess, type TSiteAccess } from './site-access.ts';
 import { findRemovedSiteReason } from '../access/access.repository.ts';

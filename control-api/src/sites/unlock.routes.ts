@@ -9,7 +9,7 @@ import { rateLimitedError } from '../access/rate-limiter.ts';
 import { ensureVisitorId } from '../access/visitor-id.ts';
 import { expiredPage, notFoundPage } from './status-pages.ts';
 import { passwordGatePage } from './password-gate.ts';
-import { findProjectBySlug } from '../projects/projects.repository.ts';
+import { findProjectBySlug } from '../site-records/site-records.repository.ts';
 import type { TProjectRow } from '../db/tables.ts';
 import { unlockSite } from './site-password.service.ts';
 import { BUSY_RETRY_AFTER_SECONDS, PasswordChecksBusyError } from './password-hash.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SITE_SETTINGS, EMPTY_CONTACT_INFO } from '@dropsite/shared';
 import { newId } from '../db/ids.ts';
 import { describeEachDialect } from '@dropsite/testkit/control-api/test-database';
-import { findDemoProject, isSiteSlug, listDemoSiteStates, recordDemoFingerprint, saveDemoProject, type TDemoFileInput, type TDemoProjectInput } from './demo-projects.ts';
+import { findDemoProject, isSiteSlug, listDemoSiteStates, recordDemoFingerprint, saveDemoProject, type TDemoFileInput, type TDemoProjectInput } from './demo-site-records.ts';
 
 const NOW = 1_764_000_000_000;
 

@@ -20,7 +20,7 @@ import {
   saveFileMetadata,
   setProjectStatus,
   updateProject,
-} from './projects.repository.ts';
+} from './site-records.repository.ts';
 
 const NOW = 1_763_900_000_000;
 
