@@ -9,7 +9,7 @@ export interface BuilderStorage {
   head(key: string): Promise<{ size: number; etag?: string | undefined } | null>;
 }
 
-export interface TBuildProject {
+export interface TBuildSite {
   id: string;
   slug: string;
   title: string;
@@ -52,7 +52,7 @@ export interface TBuildFile {
 }
 
 export interface TBuildInput {
-  project: TBuildProject;
+  site: TBuildSite;
   files: TBuildFile[];
 }
 
