@@ -175,7 +175,15 @@ async function seed(deps: TAppDeps, creatorId: string): Promise<string> {
     const pick = random(fileIds.length + 3);
     const fileId = pick < fileIds.length ? fileIds[pick]! : null;
     const type = random(4) === 0 ? ('download' as const) : ('view' as const);
-    return { id: id(), projectId, fileId, visitorId: visitor(random(BIG.visitors)), type, details: `${type} ${k}`, now: start + Math.floor((k / total) * EVENT_DAYS * DAY_MS) };
+    return {
+      id: id(),
+      siteId: projectId,
+      fileId,
+      visitorId: visitor(random(BIG.visitors)),
+      type,
+      details: `${type} ${k}`,
+      now: start + Math.floor((k / total) * EVENT_DAYS * DAY_MS),
+    };
   };
   // All at once: the batcher writes them a thousand at a time (a few at a time would each wait for its cadence).
   await Promise.all(projects.filter((p) => p !== big).flatMap((p) => Array.from({ length: 10 }, (_, k) => deps.analytics.insert(event(p.id, filesOf.get(p.id)!, k, 10)))));

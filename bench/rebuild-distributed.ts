@@ -5,7 +5,7 @@
  *   C  the same with 2 builder processes (the stack's default).
  * B and C run on one stack (scripts/src/stack.ts: nginx, 2 APIs, 2 builders, its own schema, queue and
  * store): seeded and prepared once with both builders, timed with both (C), then with one after the other
- * stopped (B). This process enqueues against the same database and queue: what rebuildProjects does
+ * stopped (B). This process enqueues against the same database and queue: what rebuildSites does
  * (`npm run rebuild -- --all`: a new version per site, a build row, a job), 16 at a time (enqueueRebuilds)
  * rather than one by one, so the builders and not the enqueuing bound the distributed figures. Every timed pass changes every page first, so every page is rendered and written.
  *
@@ -183,7 +183,7 @@ async function runPass(
   const wallStart = Date.now();
   const started = performance.now();
   let stalled: string | null = null;
-  // Enqueued as rebuildProjects does, 16 at a time; the lanes stop at their next site after a failure or a stall.
+  // Enqueued as rebuildSites does, 16 at a time; the lanes stop at their next site after a failure or a stall.
   const stopEnqueuing = new AbortController();
   let enqueueError: unknown;
   const enqueued = enqueueRebuilds(deps, ids, stopEnqueuing.signal).catch((error: unknown) => {

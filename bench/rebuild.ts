@@ -1,6 +1,6 @@
 /**
  * Rebuild: 1,000 realistic projects seeded on the embedded defaults (SQLite, disk storage,
- * in-process queue, the real builder), all re-rendered through the queue with rebuildProjects,
+ * in-process queue, the real builder), all re-rendered through the queue with rebuildSites,
  * then the naive way for comparison: a full `astro build` per project for a few of them.
  * Targets: at most 8 ms of CPU a site (every thread of the process: render, both compressed variants,
  * storage, database, queue), 1,000 rebuilds in at most 4 s, no failure; the fast path at least 300x
@@ -27,7 +27,7 @@ import {
   renderStoredPage,
   templatePaths,
 } from '@dropsite/builder';
-import { rebuildProjects, type TRebuildProgress } from '@dropsite/control-api';
+import { rebuildSites, type TRebuildProgress } from '@dropsite/control-api';
 import { FILE_KINDS, siteHtmlKey } from '@dropsite/shared';
 import { loadBuildInput } from '@dropsite/control-api/internals';
 import { mb, median, printFigures, readAll, runWithApiSettings, startEmbeddedRuntime, startRssSampler } from './lib.ts';
@@ -114,7 +114,7 @@ try {
   // First pass (version 2): the seeded sites were never built, and a site's first build does
   // once what later rebuilds find cached (its Open Graph picture, when the builder makes one).
   // A production rebuild meets sites built before, so the timed pass is the second one.
-  const firstPass = await rebuildProjects(deps, ids, onProgress('first build'));
+  const firstPass = await rebuildSites(deps, ids, onProgress('first build'));
   if (process.stderr.isTTY) process.stderr.write('\n');
   const firstCounts = await buildStatusCounts(deps.db, 2);
 
@@ -133,7 +133,7 @@ try {
   const sampler = startRssSampler(50);
   const cpuBefore = process.cpuUsage();
   const profileFrom = process.hrtime.bigint() / 1000n;
-  const result = await rebuildProjects(deps, ids, onProgress('rebuild'));
+  const result = await rebuildSites(deps, ids, onProgress('rebuild'));
   const profileTo = process.hrtime.bigint() / 1000n;
   const rss = sampler.stop();
   const cpu = process.cpuUsage(cpuBefore);
@@ -141,7 +141,7 @@ try {
   if (process.env.BENCH_PROFILE_WINDOW) await writeFile(process.env.BENCH_PROFILE_WINDOW, JSON.stringify({ from: Number(profileFrom), to: Number(profileTo) }));
   if (process.stderr.isTTY) process.stderr.write('\n');
 
-  // When the last build finished, from the rows (rebuildProjects polls every 100 ms, so its own time rounds up).
+  // When the last build finished, from the rows (rebuildSites polls every 100 ms, so its own time rounds up).
   const finished = await deps.db
     .selectFrom('builds')
     .select((eb) => [eb.fn.max('finished_at').as('last'), eb.fn.min('started_at').as('first')])
@@ -178,7 +178,7 @@ try {
   for (const s of seeded) {
     const input = await loadBuildInput(deps.db, s.id);
     if (!input) throw new Error(`project ${s.id} vanished`);
-    models.push(buildRenderModel(input.project, input.files, derivedFromRows(input.files), deps.config.publicUrl));
+    models.push(buildRenderModel(input.site, input.files, derivedFromRows(input.files), deps.config.publicUrl));
   }
   const renderer = await loadSiteRenderer();
   const renderStarted = performance.now();
@@ -219,7 +219,7 @@ try {
 
   const fastMsPerProject = result.ms / PROJECTS;
   const rebuildPass = result.failed === 0 && missing === 0 && stale === 0 && spotOk && result.ms <= REBUILD_TARGET_MS;
-  printFigures(`Rebuild, part 2: ${PROJECTS} projects through the queue (rebuildProjects)`, [
+  printFigures(`Rebuild, part 2: ${PROJECTS} sites through the queue (rebuildSites)`, [
     [
       'first build (untimed pass)',
       `${(firstPass.ms / 1000).toFixed(2)} s, ${(firstPass.ms / PROJECTS).toFixed(2)} ms per project, ${firstPass.failed} failed (${Object.entries(firstCounts)
@@ -273,7 +273,7 @@ try {
   for (const [i, project] of picks.entries()) {
     const input = await loadBuildInput(deps.db, project.id);
     if (!input) throw new Error(`project ${project.id} vanished`);
-    const model = buildRenderModel(input.project, input.files, derivedFromRows(input.files), deps.config.publicUrl);
+    const model = buildRenderModel(input.site, input.files, derivedFromRows(input.files), deps.config.publicUrl);
     const dir = path.join(scratchRoot, `p${i}`);
     await prepareNaiveProject(dir, templatePackageDir, indexPage, JSON.stringify(model, null, 2));
     const started = performance.now();

@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { renderOgImage, type TBuildFile } from '@dropsite/builder';
-import { enqueueProjectBuild, type TAppDeps } from '@dropsite/control-api';
+import { enqueueSiteBuild, type TAppDeps } from '@dropsite/control-api';
 import {
   DEFAULT_SITE_SETTINGS,
   FILE_KINDS,
@@ -22,7 +22,7 @@ import {
   type TFileKind,
 } from '@dropsite/shared';
 // Seeding goes straight to the repository, which control-api's public API does not expose.
-import { insertFiles, insertProject, listFilesByProject, loadBuildInput, type TFileRow, type TNewFile, type TNewProject } from '@dropsite/control-api/internals';
+import { insertFiles, insertSite, listFilesBySite, loadBuildInput, type TFileRow, type TNewFile, type TNewSite } from '@dropsite/control-api/internals';
 // What the builder hashes to decide whether a site's link picture must be drawn again.
 import { ogImageInput, ogImageInputHash } from '@dropsite/builder';
 import { makeCameraJpeg, makePdf, makeZip, readAll } from './lib.ts';
@@ -122,7 +122,7 @@ function allocateSlugs(count: number): string[] {
   return [...slugs];
 }
 
-function projectRow(id: string, slug: string, n: number, createdAt: number, status: TNewProject['status']): TNewProject {
+function projectRow(id: string, slug: string, n: number, createdAt: number, status: TNewSite['status']): TNewSite {
   const author = n % 5 === 4 ? '' : `${pick(WORDS.first, n)} ${pick(WORDS.last, n * 7 + 3)}`;
   const title = `${pick(WORDS.adjective, n)} ${pick(WORDS.noun, n * 5 + 1)} ${1000 + n}`;
   const description =
@@ -225,15 +225,15 @@ export async function buildReferenceProject(deps: TAppDeps, refFiles: TRefFile[]
   }
   const [slug] = allocateSlugs(1) as [string];
   await deps.db.transaction().execute(async (trx) => {
-    await insertProject(trx, projectRow(projectId, slug, 0, now, 'building'));
+    await insertSite(trx, projectRow(projectId, slug, 0, now, 'building'));
     await insertFiles(trx, rows);
   });
-  const buildId = await enqueueProjectBuild(deps, projectId, 1);
+  const buildId = await enqueueSiteBuild(deps, projectId, 1);
   await deps.queue.whenIdle();
   const build = await deps.db.selectFrom('builds').selectAll().where('id', '=', buildId).executeTakeFirstOrThrow();
   if (build.status !== 'succeeded') throw new Error(`the reference build ${build.status}: ${build.error ?? '(no error recorded)'}`);
   const ms = performance.now() - started;
-  const built = await listFilesByProject(deps.db, projectId);
+  const built = await listFilesBySite(deps.db, projectId);
   let metadataFromCache = 0;
   const toRef = async (row: TFileRow): Promise<TStoredRef> => {
     let metadata = row.metadata;
@@ -277,7 +277,7 @@ export async function seedProjects(db: TDb, count: number, ref: TReference, batc
   let transactions = 0;
   const kindCounts: Partial<Record<TFileKind, number>> = {};
   for (let start = 0; start < count; start += batch) {
-    const projects: TNewProject[] = [];
+    const projects: TNewSite[] = [];
     const files: TNewFile[] = [];
     for (let n = start; n < Math.min(count, start + batch); n++) {
       const id = newRowId();
@@ -330,7 +330,7 @@ export async function seedLinkPictures(deps: Pick<TAppDeps, 'db' | 'storage'>, s
   const inputOf = async (site: TSeededSite) => {
     const input = await loadBuildInput(deps.db, site.id);
     if (!input) throw new Error(`project ${site.id} vanished`);
-    return ogImageInput(input.project, input.files, derivedFromRows(input.files));
+    return ogImageInput(input.site, input.files, derivedFromRows(input.files));
   };
   if (sites.length === 0) return { ms: 0, pngBytes: 0 };
   // Drawn once for real (the seeded hash must be of an input the builder can draw).

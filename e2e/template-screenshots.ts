@@ -15,7 +15,7 @@ import { chromium } from '@playwright/test';
 import { DEFAULT_SITE_SETTINGS, TEMPLATE_ASSETS_PREFIX, TEMPLATE_IDS, type TTemplateId } from '@dropsite/shared';
 import { assetContentType, createSiteBuilder, type TBuildFile } from '@dropsite/builder';
 import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
-import { addFile, makeImage, makeProject } from '@dropsite/testkit/builder/fixtures';
+import { addFile, makeImage, makeSite } from '@dropsite/testkit/builder/fixtures';
 import { makePdf } from '@dropsite/testkit/builder/media-fixtures';
 import { settleForPicture } from './page-settle.ts';
 import { hydrateAll } from './visitor-support.ts';
@@ -59,7 +59,7 @@ const pages = new Map<string, Buffer>();
 const thumbnails = new Map<string, string>();
 const templates = TEMPLATE_IDS.filter((t) => !only || only.has(t));
 for (const template of templates) {
-  const project = makeProject({
+  const project = makeSite({
     slug: template,
     template,
     theme: 'professional-light',
@@ -71,7 +71,7 @@ for (const template of templates) {
     // The delivery asks for the client's approval of each file.
     settings: template === 'client-delivery' ? { ...DEFAULT_SITE_SETTINGS, enableApprovals: true } : DEFAULT_SITE_SETTINGS,
   });
-  const result = await builder.buildSite({ project, files }, async () => {});
+  const result = await builder.buildSite({ site: project, files }, async () => {});
   pages.set(template, storage.objects.get(result.htmlKey)!.body);
   for (const [id, meta] of Object.entries(result.derived)) if (meta?.thumbnail) thumbnails.set(id, meta.thumbnail.key);
 }

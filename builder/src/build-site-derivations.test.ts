@@ -13,7 +13,7 @@ import { createSiteBuilder } from './build-site.ts';
 import { NOT_A_PDF } from './derive-pdf.ts';
 import type { SiteBuilder, TBuildFile, TBuildReport } from './types.ts';
 import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
-import { addFile, makeImage, makeInput, makeProject, recordingLogger } from '@dropsite/testkit/builder/fixtures';
+import { addFile, makeImage, makeInput, makeSite, recordingLogger } from '@dropsite/testkit/builder/fixtures';
 import { hasTool, makePdf, makePptx, makeVideo, makeZip, requireTool } from '@dropsite/testkit/builder/media-fixtures';
 
 import { MODEL_ECHO_TEMPLATE_ENTRY as ECHO_ENTRY } from '@dropsite/testkit/builder/template-entries';
@@ -83,7 +83,7 @@ describe('a build with every kind of file', () => {
     ];
     if (haveFfmpeg) list.push(await addFile(storage, 'clip.mp4', makeVideo(2)));
     files = Object.fromEntries(list.map((f) => [f.name, f]));
-    first = await env.builder.buildSite(makeInput(makeProject({ slug: 'every-kind' }), list), env.report);
+    first = await env.builder.buildSite(makeInput(makeSite({ slug: 'every-kind' }), list), env.report);
     model = modelOf(storage, first.htmlKey);
   }, 120_000);
 
@@ -163,20 +163,20 @@ describe('a build with every kind of file', () => {
   it('derives nothing and redraws nothing on a second build, in this process or a new one', async () => {
     const ogKey = siteOgImageKey('every-kind');
     const ogPuts = storage.putLog.filter((k) => k === ogKey).length;
-    const input = makeInput(makeProject({ slug: 'every-kind' }), Object.values(files));
+    const input = makeInput(makeSite({ slug: 'every-kind' }), Object.values(files));
     const second = await env.builder.buildSite(input, env.report);
     expect(second.derivedCount).toBe(0);
     expect(storage.text(second.htmlKey)).toBe(storage.text(first.htmlKey));
 
     const fresh = setup(storage);
     const rows = Object.values(files).map((f) => ({ ...f, metadata: first.derived[f.id]! }));
-    const third = await fresh.builder.buildSite(makeInput(input.project, rows), fresh.report);
+    const third = await fresh.builder.buildSite(makeInput(input.site, rows), fresh.report);
     expect(third.derivedCount).toBe(0);
     expect(storage.text(third.htmlKey)).toBe(storage.text(first.htmlKey));
     expect(storage.putLog.filter((k) => k === ogKey).length).toBe(ogPuts);
 
     // A new title is a new picture.
-    await fresh.builder.buildSite(makeInput({ ...input.project, title: 'Renamed' }, rows), fresh.report);
+    await fresh.builder.buildSite(makeInput({ ...input.site, title: 'Renamed' }, rows), fresh.report);
     expect(storage.putLog.filter((k) => k === ogKey).length).toBe(ogPuts + 1);
   });
 });
@@ -185,7 +185,7 @@ describe.runIf(haveSoffice)('a build with a presentation', () => {
   it('links the converted PDF and shows its pages', async () => {
     const { storage, builder, report } = setup();
     const deck = await addFile(storage, 'deck.pptx', makePptx());
-    const result = await builder.buildSite(makeInput(makeProject({ slug: 'deck-site' }), [deck]), report);
+    const result = await builder.buildSite(makeInput(makeSite({ slug: 'deck-site' }), [deck]), report);
     const file = modelOf(storage, result.htmlKey).files[0]!;
     expect(file.kind).toBe('presentation');
     expect(file.details).toMatchObject({ pages: 2, pdfUrl: `/api/files/${deck.id}/pdf`, firstPage: { url: `/api/files/${deck.id}/first-page`, width: 1200 } });

@@ -8,7 +8,7 @@ import { SCRIPT_HASHES_METADATA } from './site-csp.ts';
 import type { TBuildFile, TBuildReport } from './types.ts';
 import { ensureTemplateBuilt } from '@dropsite/testkit/builder/ensure-template-built';
 import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
-import { addFile, makeImage, makeInput, makeProject, recordingLogger } from '@dropsite/testkit/builder/fixtures';
+import { addFile, makeImage, makeInput, makeSite, recordingLogger } from '@dropsite/testkit/builder/fixtures';
 import { makePdf } from '@dropsite/testkit/builder/media-fixtures';
 
 beforeAll(ensureTemplateBuilt);
@@ -35,7 +35,7 @@ describe('createSiteBuilder().buildSite', () => {
     const { storage, builder, report, reports } = setup();
     const images = await threeImages(storage);
     const pdf = await addFile(storage, 'contract.pdf', makePdf(1));
-    const input = makeInput(makeProject(), [...images, pdf]);
+    const input = makeInput(makeSite(), [...images, pdf]);
 
     const result = await builder.buildSite(input, report);
 
@@ -113,7 +113,7 @@ describe('createSiteBuilder().buildSite', () => {
   it('ships only the PDF viewer island for a site with only a PDF, and no PDF.js until it runs', async () => {
     const { storage, builder, report } = setup();
     const pdf = await addFile(storage, 'brief.pdf', makePdf(2));
-    const result = await builder.buildSite(makeInput(makeProject({ slug: 'pdf-only-site', theme: '' }), [pdf]), report);
+    const result = await builder.buildSite(makeInput(makeSite({ slug: 'pdf-only-site', theme: '' }), [pdf]), report);
     const $ = cheerio.load(storage.text(result.htmlKey));
     expect($('astro-island').length).toBe(1);
     expect($('astro-island').attr('component-url')).toMatch(/^\/_astro\/PdfViewer\.[\w-]+\.js$/);
@@ -130,7 +130,7 @@ describe('createSiteBuilder().buildSite', () => {
     const { storage, builder, report } = setup();
     const evil = '"><script>alert(1)</script>';
     const image = await addFile(storage, `${evil}.jpg`, await makeImage(400, 300));
-    const project = makeProject({
+    const site = makeSite({
       slug: 'escape-test',
       title: '<script>alert(1)</script>',
       subLine: evil,
@@ -139,7 +139,7 @@ describe('createSiteBuilder().buildSite', () => {
       authorName: '<b>bold</b>',
       contactInfo: { email: 'javascript:alert(1)', website: '', instagram: '', twitter: '', linkedin: '', github: '' },
     });
-    const result = await builder.buildSite(makeInput(project, [image]), report);
+    const result = await builder.buildSite(makeInput(site, [image]), report);
     const html = storage.text(result.htmlKey);
     const $ = cheerio.load(html);
 
@@ -166,7 +166,7 @@ describe('createSiteBuilder().buildSite', () => {
   it('does not derive again on a second build, and rebuilds byte-identical HTML', async () => {
     const { storage, builder, report } = setup();
     const images = await threeImages(storage);
-    const input = makeInput(makeProject({ slug: 'rebuild-site' }), images);
+    const input = makeInput(makeSite({ slug: 'rebuild-site' }), images);
 
     const first = await builder.buildSite(input, report);
     expect(first.derivedCount).toBe(3);
@@ -180,7 +180,7 @@ describe('createSiteBuilder().buildSite', () => {
     // A fresh builder (new process) with the metadata saved on the rows: same again.
     const again = createSiteBuilder({ storage, siteOrigin: 'https://dropsite.test', log: recordingLogger() });
     const rows = images.map((f) => ({ ...f, metadata: first.derived[f.id]! }));
-    const third = await again.buildSite(makeInput(input.project, rows), report);
+    const third = await again.buildSite(makeInput(input.site, rows), report);
     expect(third.derivedCount).toBe(0);
     expect(storage.text(third.htmlKey)).toBe(html);
   });
@@ -188,8 +188,8 @@ describe('createSiteBuilder().buildSite', () => {
   it('writes the Brotli and gzip variants of the page before it, each with the ETag of its bytes', async () => {
     const { storage, builder, report } = setup();
     const images = await threeImages(storage);
-    const project = makeProject({ slug: 'variant-site' });
-    const result = await builder.buildSite(makeInput(project, images), report);
+    const site = makeSite({ slug: 'variant-site' });
+    const result = await builder.buildSite(makeInput(site, images), report);
     const page = storage.objects.get(result.htmlKey)!;
     const br = storage.objects.get(siteHtmlVariantKey('variant-site', 'br'))!;
     const gz = storage.objects.get(siteHtmlVariantKey('variant-site', 'gzip'))!;
@@ -216,9 +216,9 @@ describe('createSiteBuilder().buildSite', () => {
     for (const object of [page, br, gz]) expect(object.metadata).toEqual({ [SCRIPT_HASHES_METADATA]: result.page.scriptHashes.join(' ') });
 
     // The same input: the same tags; other content: other tags.
-    await builder.buildSite(makeInput(project, images), report);
+    await builder.buildSite(makeInput(site, images), report);
     expect(storage.objects.get(result.htmlKey)!.etag).toBe(page.etag);
-    await builder.buildSite(makeInput({ ...project, title: 'Another title' }, images), report);
+    await builder.buildSite(makeInput({ ...site, title: 'Another title' }, images), report);
     expect(storage.objects.get(result.htmlKey)!.etag).not.toBe(page.etag);
     expect(storage.objects.get(siteHtmlVariantKey('variant-site', 'br'))!.etag).not.toBe(br.etag);
   });
@@ -226,27 +226,27 @@ describe('createSiteBuilder().buildSite', () => {
   it('writes none of a page’s objects again when a rebuild renders the same bytes, and all of them when the page changed', async () => {
     const { storage, builder, report } = setup();
     const images = await threeImages(storage);
-    const project = makeProject({ slug: 'same-page' });
+    const site = makeSite({ slug: 'same-page' });
     const pageKeys = [siteHtmlVariantKey('same-page', 'br'), siteHtmlVariantKey('same-page', 'gzip'), siteHtmlKey('same-page')];
     const writesOf = () => storage.putLog.filter((key) => pageKeys.includes(key)).length;
-    await builder.buildSite(makeInput(project, images), report);
+    await builder.buildSite(makeInput(site, images), report);
     expect(writesOf()).toBe(3);
     const page = storage.text(siteHtmlKey('same-page'));
-    await builder.buildSite(makeInput({ ...project, version: project.version + 1 }, images), report);
+    await builder.buildSite(makeInput({ ...site, version: site.version + 1 }, images), report);
     expect(writesOf()).toBe(3);
     expect(storage.text(siteHtmlKey('same-page'))).toBe(page);
-    await builder.buildSite(makeInput({ ...project, title: 'A new title' }, images), report);
+    await builder.buildSite(makeInput({ ...site, title: 'A new title' }, images), report);
     expect(writesOf()).toBe(6);
     expect(storage.text(siteHtmlKey('same-page'))).toContain('A new title');
     // A variant lost (or replaced by other bytes) is written again, though the page is the same.
     storage.objects.delete(siteHtmlVariantKey('same-page', 'gzip'));
-    await builder.buildSite(makeInput({ ...project, title: 'A new title' }, images), report);
+    await builder.buildSite(makeInput({ ...site, title: 'A new title' }, images), report);
     expect(storage.putLog.at(-1)).toBe(siteHtmlVariantKey('same-page', 'gzip'));
     expect(gunzipSync(storage.objects.get(siteHtmlVariantKey('same-page', 'gzip'))!.body).toString('utf8')).toContain('A new title');
     // The same bytes stored without their script hashes (a page stored before they were kept with it) are written again.
     const stored = storage.objects.get(siteHtmlKey('same-page'))!;
     storage.objects.set(siteHtmlKey('same-page'), { ...stored, metadata: undefined });
-    await builder.buildSite(makeInput({ ...project, title: 'A new title' }, images), report);
+    await builder.buildSite(makeInput({ ...site, title: 'A new title' }, images), report);
     expect(storage.putLog.at(-1)).toBe(siteHtmlKey('same-page'));
     expect(storage.objects.get(siteHtmlKey('same-page'))!.metadata).toEqual(stored.metadata);
   });
@@ -255,7 +255,7 @@ describe('createSiteBuilder().buildSite', () => {
     const { storage, builder, report, log } = setup();
     const good = await addFile(storage, 'good.jpg', await makeImage(600, 400));
     const bad = await addFile(storage, 'bad.jpg', Buffer.from('\xff\xd8\xff garbage'));
-    const result = await builder.buildSite(makeInput(makeProject({ slug: 'corrupt-site' }), [good, bad]), report);
+    const result = await builder.buildSite(makeInput(makeSite({ slug: 'corrupt-site' }), [good, bad]), report);
 
     expect(result.derived[bad.id]!.error).toEqual(expect.any(String));
     expect(result.derived[good.id]!.thumbnail).toBeDefined();
@@ -271,7 +271,7 @@ describe('createSiteBuilder().buildSite', () => {
     const { storage, builder, log } = setup({ concurrency: 4 });
     const bytes = await makeImage(500, 500);
     const files = await Promise.all([addFile(storage, 'one.jpg', bytes), addFile(storage, 'two.jpg', bytes)]);
-    const result = await builder.buildSite(makeInput(makeProject({ slug: 'dedupe-site' }), files), async () => {
+    const result = await builder.buildSite(makeInput(makeSite({ slug: 'dedupe-site' }), files), async () => {
       throw new Error('queue down');
     });
     expect(result.derivedCount).toBe(1);
@@ -281,20 +281,20 @@ describe('createSiteBuilder().buildSite', () => {
 
   it('refuses unsafe slugs and builds after close', async () => {
     const { builder, report } = setup();
-    await expect(builder.buildSite(makeInput(makeProject({ slug: '../etc' }), []), report)).rejects.toThrow(/Unsafe site slug/);
+    await expect(builder.buildSite(makeInput(makeSite({ slug: '../etc' }), []), report)).rejects.toThrow(/Unsafe site slug/);
     await builder.close();
-    await expect(builder.buildSite(makeInput(makeProject(), []), report)).rejects.toThrow(/closed/);
+    await expect(builder.buildSite(makeInput(makeSite(), []), report)).rejects.toThrow(/closed/);
   });
 
   it('renders an empty site and a single-image site', async () => {
     const { storage, builder, report } = setup();
-    const empty = await builder.buildSite(makeInput(makeProject({ slug: 'empty-site', authorName: '' }), []), report);
+    const empty = await builder.buildSite(makeInput(makeSite({ slug: 'empty-site', authorName: '' }), []), report);
     const $empty = cheerio.load(storage.text(empty.htmlKey));
     expect($empty('.files__empty').length).toBe(1);
     expect($empty('footer h2').text()).toBe('Connect with Harbour Lights');
 
     const one = await addFile(storage, 'solo.jpg', await makeImage(2400, 1600));
-    const single = await builder.buildSite(makeInput(makeProject({ slug: 'single-site' }), [one]), report);
+    const single = await builder.buildSite(makeInput(makeSite({ slug: 'single-site' }), [one]), report);
     const $ = cheerio.load(storage.text(single.htmlKey));
     expect($('.sv-image img').attr('src')).toBe(`/api/files/${one.id}?mode=preview`);
     expect($('.sv-image img').attr('width')).toBe('2400');

@@ -126,9 +126,9 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
 
   async function build(input: TBuildInput, report: (r: TBuildReport) => Promise<void>): Promise<TBuildResult> {
     const started = performance.now();
-    const { project, files } = input;
-    const htmlKey = siteHtmlKey(project.slug);
-    const progress = createReporter(report, log, project.slug);
+    const { site, files } = input;
+    const htmlKey = siteHtmlKey(site.slug);
+    const progress = createReporter(report, log, site.slug);
 
     progress(PROGRESS.start, 'Preparing files');
 
@@ -144,10 +144,10 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
       derived[file.id] = outcome.metadata;
       if (outcome.derived) {
         derivedCount++;
-        log.info({ slug: project.slug, fileId: file.id, derivation: outcome.derivation, ms: outcome.ms }, 'file derived');
+        log.info({ slug: site.slug, fileId: file.id, derivation: outcome.derivation, ms: outcome.ms }, 'file derived');
       }
       if (outcome.metadata.error) {
-        log.warn({ slug: project.slug, fileId: file.id, error: outcome.metadata.error, cause: outcome.cause }, 'file derivation failed');
+        log.warn({ slug: site.slug, fileId: file.id, error: outcome.metadata.error, cause: outcome.cause }, 'file derivation failed');
       }
       done++;
       const share = files.length === 0 ? 1 : done / files.length;
@@ -158,11 +158,11 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
     const derivedAt = performance.now();
     progress(PROGRESS.rendering, 'Rendering site');
     // The picture link previews show; written before the HTML that points at it. Never fatal.
-    const ogImageUrl = await writeSiteOgImage(ogDeps, project, files, derived).catch((error: unknown) => {
-      log.warn({ slug: project.slug, error: error instanceof Error ? error.message : String(error) }, 'open graph image failed');
+    const ogImageUrl = await writeSiteOgImage(ogDeps, site, files, derived).catch((error: unknown) => {
+      log.warn({ slug: site.slug, error: error instanceof Error ? error.message : String(error) }, 'open graph image failed');
       return null;
     });
-    const model = buildRenderModel(project, files, derived, deps.siteOrigin, ogImageUrl, deps.archiveEntryLimits);
+    const model = buildRenderModel(site, files, derived, deps.siteOrigin, ogImageUrl, deps.archiveEntryLimits);
     const { body, variants, etags, scriptHashes } = await pages.render(model);
 
     const renderedAt = performance.now();
@@ -172,13 +172,13 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
     const options = (etag: string) => ({ contentType: SITE_HTML_CONTENT_TYPE, cacheControl: SITE_HTML_CACHE_CONTROL, etag, metadata });
     // Every variant (a variant left from an earlier build would be served in place of this page), both
     // at once, unless storage holds these very bytes; the page only once they are stored.
-    await Promise.all(STORED_CODINGS.map((coding) => putUnlessStored(storage, siteHtmlVariantKey(project.slug, coding), variants[coding], options(etags[coding]))));
+    await Promise.all(STORED_CODINGS.map((coding) => putUnlessStored(storage, siteHtmlVariantKey(site.slug, coding), variants[coding], options(etags[coding]))));
     await putUnlessStored(storage, htmlKey, body, options(etags.identity));
     const storedAt = performance.now();
     progress(PROGRESS.done, 'Published');
     await progress.flush();
 
-    log.info({ slug: project.slug, files: files.length, derivedCount, htmlBytes: body.length, ms: Math.round(performance.now() - started) }, 'site built');
+    log.info({ slug: site.slug, files: files.length, derivedCount, htmlBytes: body.length, ms: Math.round(performance.now() - started) }, 'site built');
     const page = {
       scriptHashes,
       representations: {

@@ -1,5 +1,5 @@
-/** @dropsite/builder: turns a project and its files into a published site. */
-export type { BuilderStorage, SiteBuilder, TBuildFile, TBuildInput, TBuildProject, TBuildReport, TBuildResult, TBuilderLogger, TBuiltPage } from './types.ts';
+/** @dropsite/builder: turns a site and its files into a published site. */
+export type { BuilderStorage, SiteBuilder, TBuildFile, TBuildInput, TBuildSite, TBuildReport, TBuildResult, TBuilderLogger, TBuiltPage } from './types.ts';
 export { createSiteBuilder, SITE_HTML_CACHE_CONTROL, SITE_HTML_CONTENT_TYPE } from './build-site.ts';
 export type { TSiteBuilderDeps } from './build-site.ts';
 export { buildRenderModel, capArchiveTree, SITE_ARCHIVE_MAX_NODES } from './render-model.ts';

@@ -6,7 +6,7 @@ import { ogImageInput, writeSiteOgImage, type TOgImageCacheDeps } from './og-ima
 import { OG_HEIGHT, OG_WIDTH } from './og-image.ts';
 import type { TBuildFile } from './types.ts';
 import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
-import { FIXTURE_CREATED_AT, makeProject } from '@dropsite/testkit/builder/fixtures';
+import { FIXTURE_CREATED_AT, makeSite } from '@dropsite/testkit/builder/fixtures';
 
 function setup() {
   const storage = new MemoryStorage();
@@ -38,8 +38,8 @@ function withDisplay(f: TBuildFile, extra: Partial<TDerivedMetadata> = {}): TDer
 describe('writeSiteOgImage', () => {
   it('draws the picture through the gate, writes it before its marker, and answers its absolute URL', async () => {
     const { storage, deps, drawn } = setup();
-    const project = makeProject({ slug: 'og-cache-site' });
-    const url = await writeSiteOgImage(deps, project, [], {});
+    const site = makeSite({ slug: 'og-cache-site' });
+    const url = await writeSiteOgImage(deps, site, [], {});
 
     expect(url).toBe('https://dropsite.test/og-cache-site/og.png');
     expect(drawn()).toBe(1);
@@ -52,34 +52,34 @@ describe('writeSiteOgImage', () => {
 
   it('draws nothing for the same input again, and draws anew when what it shows changes', async () => {
     const { storage, deps, drawn } = setup();
-    const project = makeProject({ slug: 'og-cache-again' });
-    await writeSiteOgImage(deps, project, [], {});
+    const site = makeSite({ slug: 'og-cache-again' });
+    await writeSiteOgImage(deps, site, [], {});
     const puts = storage.putLog.length;
 
-    await writeSiteOgImage(deps, project, [], {});
+    await writeSiteOgImage(deps, site, [], {});
     expect([drawn(), storage.putLog.length]).toEqual([1, puts]);
 
     // Fields the picture does not show change nothing; its title does.
-    await writeSiteOgImage(deps, { ...project, description: 'Another description', version: 7 }, [], {});
+    await writeSiteOgImage(deps, { ...site, description: 'Another description', version: 7 }, [], {});
     expect(drawn()).toBe(1);
-    await writeSiteOgImage(deps, { ...project, title: 'Renamed' }, [], {});
+    await writeSiteOgImage(deps, { ...site, title: 'Renamed' }, [], {});
     expect(drawn()).toBe(2);
   });
 
   it('draws again when the marker is unreadable or the picture was never finished', async () => {
     const { storage, deps, drawn } = setup();
-    const project = makeProject({ slug: 'og-cache-marker' });
-    await storage.put(siteOgImageMarkerKey(project.slug), 'not json');
-    await writeSiteOgImage(deps, project, [], {});
+    const site = makeSite({ slug: 'og-cache-marker' });
+    await storage.put(siteOgImageMarkerKey(site.slug), 'not json');
+    await writeSiteOgImage(deps, site, [], {});
     expect(drawn()).toBe(1);
-    await storage.put(siteOgImageMarkerKey(project.slug), JSON.stringify({ inputHash: 'f'.repeat(64) }));
-    await writeSiteOgImage(deps, project, [], {});
+    await storage.put(siteOgImageMarkerKey(site.slug), JSON.stringify({ inputHash: 'f'.repeat(64) }));
+    await writeSiteOgImage(deps, site, [], {});
     expect(drawn()).toBe(2);
   });
 });
 
 describe('ogImageInput', () => {
-  const project = makeProject();
+  const site = makeSite();
 
   it("takes the first usable image's display copy as the background, else a video's poster", () => {
     const pdf = file('doc', 'pdf', 'a');
@@ -91,14 +91,14 @@ describe('ogImageInput', () => {
       [broken.id]: withDisplay(broken, { error: 'Preview not available.' }),
       [image.id]: withDisplay(image),
     };
-    expect(ogImageInput(project, [pdf, video, broken, image], derived)).toEqual({
-      title: project.title,
-      authorName: project.authorName,
-      theme: project.theme,
+    expect(ogImageInput(site, [pdf, video, broken, image], derived)).toEqual({
+      title: site.title,
+      authorName: site.authorName,
+      theme: site.theme,
       fileCount: 4,
       backgroundKey: derivedKeys(image.sha256).display,
     });
-    expect(ogImageInput(project, [pdf, video, broken], derived).backgroundKey).toBe(derivedKeys(video.sha256).display);
-    expect(ogImageInput(project, [pdf, broken], derived).backgroundKey).toBeNull();
+    expect(ogImageInput(site, [pdf, video, broken], derived).backgroundKey).toBe(derivedKeys(video.sha256).display);
+    expect(ogImageInput(site, [pdf, broken], derived).backgroundKey).toBeNull();
   });
 });

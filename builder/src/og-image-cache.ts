@@ -8,7 +8,7 @@ import { siteOgImageKey, siteOgImageMarkerKey, type TDerivedMetadata } from '@dr
 import type { TGate } from './limiter.ts';
 import { OG_CONTENT_TYPE, renderOgImage, type TOgImageInput } from './og-image.ts';
 import { fileKindOf } from './render-model.ts';
-import type { BuilderStorage, TBuildFile, TBuildProject } from './types.ts';
+import type { BuilderStorage, TBuildFile, TBuildSite } from './types.ts';
 
 /** Bumped when the Open Graph picture's design changes, so every site gets the new one. */
 const OG_DESIGN_VERSION = 1;
@@ -29,26 +29,26 @@ export function ogImageInputHash(input: TOgImageInput): string {
 }
 
 /** Writes the site's link picture unless the stored one was made from the same input; answers its absolute URL. */
-export async function writeSiteOgImage(deps: TOgImageCacheDeps, project: TBuildProject, files: TBuildFile[], derived: Record<string, TDerivedMetadata>): Promise<string> {
+export async function writeSiteOgImage(deps: TOgImageCacheDeps, site: TBuildSite, files: TBuildFile[], derived: Record<string, TDerivedMetadata>): Promise<string> {
   const { storage } = deps;
-  const input = ogImageInput(project, files, derived);
+  const input = ogImageInput(site, files, derived);
   const inputHash = ogImageInputHash(input);
-  const markerKey = siteOgImageMarkerKey(project.slug);
+  const markerKey = siteOgImageMarkerKey(site.slug);
   // The marker is written after the picture, so a marker with this input means the picture is there.
   if (!(await isSameOgInput(storage, markerKey, inputHash))) {
     const png = await deps.workGate(() => renderOgImage(storage, input));
-    await storage.put(siteOgImageKey(project.slug), png, { contentType: OG_CONTENT_TYPE, cacheControl: 'public, max-age=3600' });
+    await storage.put(siteOgImageKey(site.slug), png, { contentType: OG_CONTENT_TYPE, cacheControl: 'public, max-age=3600' });
     await storage.put(markerKey, JSON.stringify({ inputHash }), { contentType: 'application/json' });
   }
-  return `${deps.siteOrigin.replace(/\/+$/, '')}/${encodeURIComponent(project.slug)}/og.png`;
+  return `${deps.siteOrigin.replace(/\/+$/, '')}/${encodeURIComponent(site.slug)}/og.png`;
 }
 
 /** What the picture shows: everything that goes into its hash. */
-export function ogImageInput(project: TBuildProject, files: TBuildFile[], derived: Record<string, TDerivedMetadata>): TOgImageInput {
+export function ogImageInput(site: TBuildSite, files: TBuildFile[], derived: Record<string, TDerivedMetadata>): TOgImageInput {
   return {
-    title: project.title,
-    authorName: project.authorName,
-    theme: project.theme,
+    title: site.title,
+    authorName: site.authorName,
+    theme: site.theme,
     fileCount: files.length,
     backgroundKey: ogBackgroundKey(files, derived),
   };

@@ -4,7 +4,7 @@ import { siteOgImageKey } from '@dropsite/shared';
 import { createSiteBuilder } from './build-site.ts';
 import { ensureTemplateBuilt } from '@dropsite/testkit/builder/ensure-template-built';
 import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
-import { addFile, makeImage, makeInput, makeProject, recordingLogger } from '@dropsite/testkit/builder/fixtures';
+import { addFile, makeImage, makeInput, makeSite, recordingLogger } from '@dropsite/testkit/builder/fixtures';
 
 beforeAll(ensureTemplateBuilt);
 
@@ -15,7 +15,7 @@ describe('Open Graph tags of a built site', () => {
 
   it('point link previews at the absolute og.png, as a large card', async () => {
     const image = await addFile(storage, 'cover.jpg', await makeImage(1200, 800));
-    const result = await builder.buildSite(makeInput(makeProject({ slug: 'og-tags-site' }), [image]), async () => {});
+    const result = await builder.buildSite(makeInput(makeSite({ slug: 'og-tags-site' }), [image]), async () => {});
     const $ = cheerio.load(storage.text(result.htmlKey));
     expect($('meta[property="og:image"]').attr('content')).toBe('https://dropsite.test/og-tags-site/og.png');
     expect($('meta[property="og:image:width"]').attr('content')).toBe('1200');

@@ -7,7 +7,7 @@ import { buildRenderModel } from './render-model.ts';
 import { TemplateNotBuiltError } from './render.ts';
 import { scriptHash } from './site-csp.ts';
 import { ensureTemplateBuilt } from '@dropsite/testkit/builder/ensure-template-built';
-import { makeProject } from '@dropsite/testkit/builder/fixtures';
+import { makeSite } from '@dropsite/testkit/builder/fixtures';
 
 import { MISBEHAVING_TEMPLATE_ENTRY as MISBEHAVING_ENTRY } from '@dropsite/testkit/builder/template-entries';
 
@@ -22,14 +22,14 @@ afterAll(async () => {
 });
 
 function site(slug: string): TSiteRenderModel {
-  return buildRenderModel(makeProject({ slug }), [], {}, 'https://dropsite.test/', null);
+  return buildRenderModel(makeSite({ slug }), [], {}, 'https://dropsite.test/', null);
 }
 
 describe('createPageRenderer', () => {
   beforeAll(ensureTemplateBuilt, 180_000);
 
   it('stores the same page from its threads as from the builder’s own thread: bytes, variants, tags and script hashes', async () => {
-    const model = buildRenderModel(makeProject({ title: 'Autumn proofs', description: 'Pick your favourites' }), [], {}, 'https://dropsite.test/', null);
+    const model = buildRenderModel(makeSite({ title: 'Autumn proofs', description: 'Pick your favourites' }), [], {}, 'https://dropsite.test/', null);
     const inThreads = await renderer({ serverEntry: undefined }).render(model);
     const inline = await renderer({ threads: 0, serverEntry: undefined }).render(model);
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SITE_SETTINGS, derivedKeys, uploadKey, type TArchiveSummary, type TDerivedMetadata } from '@dropsite/shared';
 import { buildRenderModel, capArchiveTree, fileKindOf } from './render-model.ts';
 import type { TBuildFile } from './types.ts';
-import { FIXTURE_CREATED_AT, makeProject } from '@dropsite/testkit/builder/fixtures';
+import { FIXTURE_CREATED_AT, makeSite } from '@dropsite/testkit/builder/fixtures';
 
 function file(overrides: Partial<TBuildFile> = {}): TBuildFile {
   return {
@@ -22,7 +22,7 @@ function file(overrides: Partial<TBuildFile> = {}): TBuildFile {
 
 describe('buildRenderModel', () => {
   it('carries public data only, with API URLs and an origin without a trailing slash', () => {
-    const project = makeProject({
+    const site = makeSite({
       settings: { ...DEFAULT_SITE_SETTINGS, notificationEmail: 'owner@example.com', slackWebhook: 'https://hooks.example/x' },
     });
     const image = file();
@@ -37,9 +37,9 @@ describe('buildRenderModel', () => {
         display: { key: derivedKeys(image.sha256).display, width: 1600, height: 1000, contentType: 'image/webp' },
       },
     };
-    const model = buildRenderModel(project, [image], derived, 'https://dropsite.test//', 'https://dropsite.test/harbour-lights/og.png');
+    const model = buildRenderModel(site, [image], derived, 'https://dropsite.test//', 'https://dropsite.test/harbour-lights/og.png');
 
-    expect(model).toMatchObject({ projectId: project.id, slug: 'harbour-lights', title: 'Harbour Lights', siteOrigin: 'https://dropsite.test' });
+    expect(model).toMatchObject({ projectId: site.id, slug: 'harbour-lights', title: 'Harbour Lights', siteOrigin: 'https://dropsite.test' });
     expect(model.ogImageUrl).toBe('https://dropsite.test/harbour-lights/og.png');
     expect(model.publishedAt).toBe(new Date(FIXTURE_CREATED_AT).toISOString());
     expect(model.files[0]).toEqual({
@@ -68,7 +68,7 @@ describe('buildRenderModel', () => {
     const broken = file({ id: 'file_0000000000000002', name: 'scan.pdf', type: 'application/pdf', kind: 'pdf' });
     const pending = file({ id: 'file_0000000000000003', name: 'notes.txt', type: 'text/plain', kind: 'document' });
     const model = buildRenderModel(
-      makeProject(),
+      makeSite(),
       [broken, pending],
       { [broken.id]: { sha256: broken.sha256, kind: 'pdf', error: 'Preview not available: not a PDF.' } },
       'https://dropsite.test',
@@ -80,7 +80,7 @@ describe('buildRenderModel', () => {
 
   it('clamps a negative size and stands the epoch in for an unreadable date', () => {
     const odd = file({ size: -5.5, createdAt: Number.NaN });
-    const model = buildRenderModel(makeProject({ createdAt: Number.NaN }), [odd], {}, 'https://dropsite.test');
+    const model = buildRenderModel(makeSite({ createdAt: Number.NaN }), [odd], {}, 'https://dropsite.test');
     expect(model.files[0]!.size).toBe(0);
     expect(model.files[0]!.uploadedAt).toBe(new Date(0).toISOString());
     expect(model.publishedAt).toBe(new Date(0).toISOString());
@@ -89,10 +89,10 @@ describe('buildRenderModel', () => {
 
 describe('the expiry in the model', () => {
   it('carries the expiry as an ISO instant when the owner set one, and no field otherwise', () => {
-    const expiring = buildRenderModel(makeProject({ expiresAt: Date.parse('2026-12-12T23:30:00Z') }), [], {}, 'https://dropsite.test');
+    const expiring = buildRenderModel(makeSite({ expiresAt: Date.parse('2026-12-12T23:30:00Z') }), [], {}, 'https://dropsite.test');
     expect(expiring.expiresAt).toBe('2026-12-12T23:30:00.000Z');
-    expect('expiresAt' in buildRenderModel(makeProject(), [], {}, 'https://dropsite.test')).toBe(false);
-    expect('expiresAt' in buildRenderModel(makeProject({ expiresAt: null }), [], {}, 'https://dropsite.test')).toBe(false);
+    expect('expiresAt' in buildRenderModel(makeSite(), [], {}, 'https://dropsite.test')).toBe(false);
+    expect('expiresAt' in buildRenderModel(makeSite({ expiresAt: null }), [], {}, 'https://dropsite.test')).toBe(false);
   });
 });
 

@@ -19,7 +19,7 @@ import {
   type TSiteFile,
   type TSiteRenderModel,
 } from '@dropsite/shared';
-import type { TBuildFile, TBuildProject } from './types.ts';
+import type { TBuildFile, TBuildSite } from './types.ts';
 import { markEntryExtractability } from './zip-archive.ts';
 
 /** Archive tree nodes a site page carries; the rest stays in the derived metadata (the page would get heavy). */
@@ -30,7 +30,7 @@ export const SITE_ARCHIVE_MAX_NODES = 2500;
  * URLs served by the API, no clock. The schema is strict: a field it does not name fails the build.
  */
 export function buildRenderModel(
-  project: TBuildProject,
+  site: TBuildSite,
   files: TBuildFile[],
   derived: Record<string, TDerivedMetadata>,
   siteOrigin: string,
@@ -38,26 +38,26 @@ export function buildRenderModel(
   archiveEntryLimits?: TArchiveEntryLimits,
 ): TSiteRenderModel {
   return ZSiteRenderModelSchema.parse({
-    projectId: project.id,
-    slug: project.slug,
-    title: project.title,
-    subLine: project.subLine,
-    tagLine: project.tagLine,
-    description: project.description,
-    authorName: project.authorName,
-    template: project.template,
-    theme: project.theme,
-    ...(project.colorMode ? { colorMode: project.colorMode } : {}),
-    ...(project.visitorModeToggle ? { visitorModeToggle: true } : {}),
+    projectId: site.id,
+    slug: site.slug,
+    title: site.title,
+    subLine: site.subLine,
+    tagLine: site.tagLine,
+    description: site.description,
+    authorName: site.authorName,
+    template: site.template,
+    theme: site.theme,
+    ...(site.colorMode ? { colorMode: site.colorMode } : {}),
+    ...(site.visitorModeToggle ? { visitorModeToggle: true } : {}),
     // An unknown stored value leaves the template's default rather than failing the build.
-    heroLayout: (HERO_LAYOUTS as readonly string[]).includes(project.heroLayout ?? '') ? project.heroLayout : null,
+    heroLayout: (HERO_LAYOUTS as readonly string[]).includes(site.heroLayout ?? '') ? site.heroLayout : null,
     // Picked field by field: the owner's notification address and webhook never reach a page.
-    settings: toPublicSiteSettings(project.settings),
-    contactInfo: toPublicContactInfo(project.contactInfo),
+    settings: toPublicSiteSettings(site.settings),
+    contactInfo: toPublicContactInfo(site.contactInfo),
     files: files.map((file) => toSiteFile(file, derived[file.id] ?? null, archiveEntryLimits)),
-    publishedAt: isoDate(project.createdAt),
+    publishedAt: isoDate(site.createdAt),
     // Only when set: the page says when its link stops working.
-    ...(typeof project.expiresAt === 'number' ? { expiresAt: new Date(project.expiresAt).toISOString() } : {}),
+    ...(typeof site.expiresAt === 'number' ? { expiresAt: new Date(site.expiresAt).toISOString() } : {}),
     siteOrigin: siteOrigin.replace(/\/+$/, ''),
     ogImageUrl,
   });

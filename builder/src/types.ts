@@ -13,7 +13,7 @@ export interface BuilderStorage {
   head(key: string): Promise<{ size: number; etag?: string | undefined; metadata?: Record<string, string> | undefined } | null>;
 }
 
-export interface TBuildProject {
+export interface TBuildSite {
   id: string;
   slug: string;
   title: string;
@@ -56,7 +56,7 @@ export interface TBuildFile {
 }
 
 export interface TBuildInput {
-  project: TBuildProject;
+  site: TBuildSite;
   files: TBuildFile[];
 }
 

@@ -6,10 +6,16 @@ export { createApp } from './app.ts';
 export { createRuntime, createQueue, type TRuntime } from './runtime.ts';
 export type { TAppDeps } from './deps.ts';
 export type { Clock } from './clock.ts';
-export { enqueueProjectBuild } from './builds/builds.service.ts';
+export { enqueueSiteBuild } from './builds/builds.service.ts';
 export type { Storage } from './storage/storage.ts';
 export type { BuildQueue } from './queue/build-queue.ts';
-export { rebuildProjects, enqueueRebuilds, findProjectIdsForRebuild, type TRebuildProgress, type TRebuildResult } from './builds/rebuild.ts';
+export {
+  rebuildSites,
+  enqueueRebuilds,
+  findSiteIdsForRebuild,
+  type TRebuildProgress,
+  type TRebuildResult,
+} from './builds/rebuild.ts';
 export { sweepUploadSessions, startUploadSessionSweeper, type TSweepResult } from './publishing/upload-sessions.cleanup.ts';
 export { sweepExpiredSites, type TExpiredSitesSweep } from './access/expired-sites.ts';
 export { sweepTemplateAssetsNow, type TTemplateAssetSweepResult } from './builds/template-asset-sweep.ts';
@@ -17,7 +23,14 @@ export { takeDownSite, restoreSite } from './site-management/takedown.ts';
 export { changeSitePassword } from './sites/site-password.service.ts';
 export { startBackgroundJobs, type TBackgroundJobs } from './background-jobs.ts';
 export { dispatchDueNotifications } from './notifications/notifications.service.ts';
-export { findDemoProject, saveDemoProject, listDemoSiteStates, recordDemoFingerprint, type TDemoFileInput, type TDemoSiteState } from './projects/demo-projects.ts';
+export {
+  findDemoSite,
+  saveDemoSite,
+  listDemoSiteStates,
+  recordDemoFingerprint,
+  type TDemoFileInput,
+  type TDemoSiteState,
+} from './site-records/demo-site-records.ts';
 export { recountUsage, type TUsageDrift } from './billing/usage.service.ts';
 export { freeSubscriptionRow } from './billing/billing.repository.ts';
 export { createOpsServer } from './observability/ops-endpoints.ts';

@@ -11,11 +11,16 @@ export { loadBuildInput } from './builds/build-input.ts';
 export type { TBillingConfig } from './config/config.ts';
 export { migrateToLatest, type TDialect } from './db/database.ts';
 export { newId } from './db/ids.ts';
-export type { TBuildRow, TFileRow, TNewFile, TProjectRow, TNewProject, UploadFilesTable, UploadSessionsTable } from './db/tables.ts';
+export type { TBuildRow, TFileRow, TNewFile, TSiteRow, TNewSite, UploadFilesTable, UploadSessionsTable } from './db/tables.ts';
 export { AppError } from './http/app-error.ts';
 export { escapeHtml } from './http/escape-html.ts';
 export type { Mailer, TMailMessage } from './notifications/mailer.ts';
-export { createProjectWithFiles, insertFiles, insertProject, listFilesByProject } from './projects/projects.repository.ts';
+export {
+  createSiteWithFiles,
+  insertFiles,
+  insertSite,
+  listFilesBySite,
+} from './site-records/site-records.repository.ts';
 export { createInlineQueue } from './queue/inline-queue.ts';
 export { hashPassword } from './sites/password-hash.ts';
 export { createStorage, type TStorageConfig } from './storage/create-storage.ts';

@@ -10,7 +10,7 @@ import { newId } from './db/ids.ts';
 import { createDatabase } from './db/database.ts';
 import { createRuntime, type TRuntime } from './runtime.ts';
 import { testConfig } from '@dropsite/testkit/control-api/test-app';
-import { makeProjectRow } from '@dropsite/testkit/control-api/test-database';
+import { makeSiteRow } from '@dropsite/testkit/control-api/test-database';
 
 describe('createRuntime', () => {
   let root: string;
@@ -49,7 +49,7 @@ describe('createRuntime', () => {
       // Keys come from each runtime's own secret, loaded before any request.
       expect(a.keys?.cookie.visitor.export().equals(b.keys!.cookie.visitor.export())).toBe(false);
 
-      a.caches.views.note({ projectId: 'site', fileId: null, visitorId: 'visitor' }, 1);
+      a.caches.views.note({ siteId: 'site', fileId: null, visitorId: 'visitor' }, 1);
       a.caches.knownVisitors.add('visitor');
       expect(b.caches.views.size()).toBe(0);
       expect(b.caches.knownVisitors.size).toBe(0);
@@ -61,9 +61,9 @@ describe('createRuntime', () => {
 
   it('writes the analytics events still waiting in its batch when it closes', async () => {
     const runtime = await runtimeIn('flush');
-    const project = makeProjectRow();
-    await runtime.deps.db.insertInto('projects').values(project).execute();
-    const event = { projectId: project.id, fileId: null, visitorId: 'visitor-1', type: 'view' as const, details: 'Viewed the site', now: Date.now() };
+    const site = makeSiteRow();
+    await runtime.deps.db.insertInto('projects').values(site).execute();
+    const event = { siteId: site.id, fileId: null, visitorId: 'visitor-1', type: 'view' as const, details: 'Viewed the site', now: Date.now() };
     // Held for the batcher's next write (50 ms on); close() runs before that comes.
     const written = runtime.deps.analytics.insert({ ...event, id: newId() });
     await runtime.close();
@@ -72,7 +72,7 @@ describe('createRuntime', () => {
     const reopened = await createDatabase(runtime.deps.config.databaseUrl);
     try {
       const rows = await reopened.db.selectFrom('analytics_events').select(['project_id', 'visitor_id']).execute();
-      expect(rows).toEqual([{ project_id: project.id, visitor_id: 'visitor-1' }]);
+      expect(rows).toEqual([{ project_id: site.id, visitor_id: 'visitor-1' }]);
     } finally {
       await reopened.close();
     }
@@ -80,15 +80,15 @@ describe('createRuntime', () => {
 
   it('starts knowing the views counted within the window before a restart, and vouches for the others on SQLite', async () => {
     const first = await runtimeIn('views');
-    const project = makeProjectRow();
-    await first.deps.db.insertInto('projects').values(project).execute();
+    const site = makeSiteRow();
+    await first.deps.db.insertInto('projects').values(site).execute();
     const now = Date.now();
     const windowMs = first.deps.config.viewDedupeMinutes * 60_000;
-    await first.deps.analytics.insert({ id: newId(), projectId: project.id, fileId: null, visitorId: 'visitor-1', type: 'view', details: 'Viewed the site', now });
+    await first.deps.analytics.insert({ id: newId(), siteId: site.id, fileId: null, visitorId: 'visitor-1', type: 'view', details: 'Viewed the site', now });
     // Outside the window: forgotten.
     await first.deps.analytics.insert({
       id: newId(),
-      projectId: project.id,
+      siteId: site.id,
       fileId: null,
       visitorId: 'visitor-2',
       type: 'view',
@@ -100,8 +100,8 @@ describe('createRuntime', () => {
     const second = await runtimeIn('views');
     try {
       const since = Date.now() - windowMs;
-      expect(second.deps.caches.views.countedSince({ projectId: project.id, fileId: null, visitorId: 'visitor-1' }, since)).toBe(true);
-      expect(second.deps.caches.views.countedSince({ projectId: project.id, fileId: null, visitorId: 'visitor-2' }, since)).toBe(false);
+      expect(second.deps.caches.views.countedSince({ siteId: site.id, fileId: null, visitorId: 'visitor-1' }, since)).toBe(true);
+      expect(second.deps.caches.views.countedSince({ siteId: site.id, fileId: null, visitorId: 'visitor-2' }, since)).toBe(false);
       expect(second.deps.caches.views.size()).toBe(1);
     } finally {
       await second.close();

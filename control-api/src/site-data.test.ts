@@ -5,8 +5,8 @@
  */
 import { beforeAll, expect, it } from 'vitest';
 import { newId } from './db/ids.ts';
-import { createProjectWithFiles } from './projects/projects.repository.ts';
-import { describeEachDialect, makeFileRow, makeProjectRow, statementCounter } from '@dropsite/testkit/control-api/test-database';
+import { createSiteWithFiles } from './site-records/site-records.repository.ts';
+import { describeEachDialect, makeFileRow, makeSiteRow, statementCounter } from '@dropsite/testkit/control-api/test-database';
 import {
   countTraffic,
   hasViewSince,
@@ -14,16 +14,16 @@ import {
   insertProductEvent,
   countProductEvents,
   listRecentActivity,
-  countPageViewsByProject,
+  countPageViewsBySite,
 } from './analytics/analytics.repository.ts';
-import { claimBatch, findDueBatches, insertNotifications, listNotificationsOfProject, releaseBatch } from './notifications/notifications.repository.ts';
-import { deleteProjectRow, isContentHashUsedElsewhere, listContentHashesOfProject, listProjectsExpiredBefore, setProjectPasswordHash } from './access/access.repository.ts';
+import { claimBatch, findDueBatches, insertNotifications, listNotificationsOfSite, releaseBatch } from './notifications/notifications.repository.ts';
+import { deleteSiteRow, isContentHashUsedElsewhere, listContentHashesOfSite, listSitesExpiredBefore, setSitePasswordHash } from './access/access.repository.ts';
 import {
   findAnonymousSession,
   insertAnonymousSession,
   insertEmailCollection,
   listEmailCollections,
-  listProjectsOfAnonymousSession,
+  listSitesOfAnonymousSession,
 } from './creators/anonymous-sessions.repository.ts';
 import { findVisitorById, insertVisitorIfMissing } from './visitors/visitors.repository.ts';
 import { loadCookieKeys, readOrCreateSecret } from './access/server-secret.ts';
@@ -34,11 +34,11 @@ import {
   createFavoriteWriter,
   countCommentsByFile,
   countEngagement,
-  countEngagementByProject,
+  countEngagementBySite,
   countFavoritesOfFile,
-  findProjectAndFile,
+  findSiteAndFile,
   findCommentOfFile,
-  findFileOfProject,
+  findFileOfSite,
   insertComment,
   listCommentThreads,
   listRecentEngagement,
@@ -52,19 +52,19 @@ import {
 const NOW = 1_763_900_000_000;
 
 await describeEachDialect('engagement data', (handle, dialect) => {
-  const project = makeProjectRow({ anonymous_session_id: 'anon-session-1', expires_at: NOW + 1000 });
-  const other = makeProjectRow();
-  const files = [makeFileRow(project.id, 0, { sha256: 'b'.repeat(64) }), makeFileRow(project.id, 1, { sha256: 'c'.repeat(64) })];
+  const site = makeSiteRow({ anonymous_session_id: 'anon-session-1', expires_at: NOW + 1000 });
+  const other = makeSiteRow();
+  const files = [makeFileRow(site.id, 0, { sha256: 'b'.repeat(64) }), makeFileRow(site.id, 1, { sha256: 'c'.repeat(64) })];
   const otherFile = makeFileRow(other.id, 0, { sha256: 'b'.repeat(64) });
   const fileId = files[0]!.id;
 
   beforeAll(async () => {
-    await createProjectWithFiles(
+    await createSiteWithFiles(
       handle.db,
-      project,
+      site,
       files.map(({ project_id: _p, ...f }) => f),
     );
-    await createProjectWithFiles(
+    await createSiteWithFiles(
       handle.db,
       other,
       [otherFile].map(({ project_id: _p, ...f }) => f),
@@ -72,16 +72,16 @@ await describeEachDialect('engagement data', (handle, dialect) => {
   });
 
   it('finds a file only on its own site', async () => {
-    expect(await findFileOfProject(handle.db, project.id, fileId)).toMatchObject({ id: fileId, name: files[0]!.name });
-    expect(await findFileOfProject(handle.db, other.id, fileId)).toBeNull();
+    expect(await findFileOfSite(handle.db, site.id, fileId)).toMatchObject({ id: fileId, name: files[0]!.name });
+    expect(await findFileOfSite(handle.db, other.id, fileId)).toBeNull();
   });
 
   it('keeps one favourite per file and visitor, however often it is added', async () => {
-    const add = (visitorId: string) => addFavorite(handle.db, { id: newId(), projectId: project.id, fileId, visitorId, userName: 'User 1', now: NOW });
+    const add = (visitorId: string) => addFavorite(handle.db, { id: newId(), siteId: site.id, fileId, visitorId, userName: 'User 1', now: NOW });
     const results = await Promise.all([add('v1'), add('v1'), add('v1'), add('v2')]);
     expect(results.filter(Boolean)).toHaveLength(2);
     expect(await countFavoritesOfFile(handle.db, fileId)).toBe(2);
-    expect(await listVisitorFavorites(handle.db, project.id, 'v1')).toEqual([fileId]);
+    expect(await listVisitorFavorites(handle.db, site.id, 'v1')).toEqual([fileId]);
     expect(await removeFavorite(handle.db, fileId, 'v1')).toBe(true);
     expect(await removeFavorite(handle.db, fileId, 'v1')).toBe(false);
     expect(await countFavoritesOfFile(handle.db, fileId)).toBe(1);
@@ -89,7 +89,7 @@ await describeEachDialect('engagement data', (handle, dialect) => {
 
   it('answers the count after adding or removing a favourite, in one call, however often it is repeated', async () => {
     const file = files[1]!.id;
-    const add = (visitorId: string) => addFavoriteCounted(handle.db, { id: newId(), projectId: project.id, fileId: file, visitorId, userName: 'User 1', now: NOW });
+    const add = (visitorId: string) => addFavoriteCounted(handle.db, { id: newId(), siteId: site.id, fileId: file, visitorId, userName: 'User 1', now: NOW });
     expect(await add('c1')).toEqual({ changed: true, favoritesCount: 1 });
     expect(await add('c1')).toEqual({ changed: false, favoritesCount: 1 });
     expect(await add('c2')).toEqual({ changed: true, favoritesCount: 2 });
@@ -103,7 +103,7 @@ await describeEachDialect('engagement data', (handle, dialect) => {
     const file = files[1]!.id;
     const counting = statementCounter();
     const writer = createFavoriteWriter(handle.db.withPlugin(counting.plugin));
-    const add = (visitorId: string) => writer.add({ id: newId(), projectId: project.id, fileId: file, visitorId, userName: 'User 1', now: NOW });
+    const add = (visitorId: string) => writer.add({ id: newId(), siteId: site.id, fileId: file, visitorId, userName: 'User 1', now: NOW });
     const added = await Promise.all([add('t1'), add('t2'), add('t1'), add('t3')]);
     expect(added.map((change) => change.changed)).toEqual([true, true, false, true]);
     expect(Math.max(...added.map((change) => change.favoritesCount))).toBe(3);
@@ -120,36 +120,36 @@ await describeEachDialect('engagement data', (handle, dialect) => {
       expect(counting.count()).toBe(2);
       expect(removed.map((change) => change.favoritesCount)).toEqual([1, 1, 1, 1]);
     }
-    expect(await listVisitorFavorites(handle.db, project.id, 't3')).toEqual([file]);
+    expect(await listVisitorFavorites(handle.db, site.id, 't3')).toEqual([file]);
     expect(await writer.remove(file, 't3')).toEqual({ changed: true, favoritesCount: 0 });
   });
 
   it('finds a site with one of its files, never the file of another site', async () => {
-    expect(await findProjectAndFile(handle.db, project.id, fileId)).toMatchObject({
-      project: { id: project.id },
-      file: { id: fileId, project_id: project.id, name: files[0]!.name },
+    expect(await findSiteAndFile(handle.db, site.id, fileId)).toMatchObject({
+      site: { id: site.id },
+      file: { id: fileId, project_id: site.id, name: files[0]!.name },
     });
-    expect(await findProjectAndFile(handle.db, other.id, fileId)).toMatchObject({ project: { id: other.id }, file: null });
-    expect(await findProjectAndFile(handle.db, project.id, null)).toMatchObject({ project: { id: project.id }, file: null });
-    expect(await findProjectAndFile(handle.db, 'no-such-site', fileId)).toBeNull();
+    expect(await findSiteAndFile(handle.db, other.id, fileId)).toMatchObject({ site: { id: other.id }, file: null });
+    expect(await findSiteAndFile(handle.db, site.id, null)).toMatchObject({ site: { id: site.id }, file: null });
+    expect(await findSiteAndFile(handle.db, 'no-such-site', fileId)).toBeNull();
   });
 
   it('upserts approvals: one row per file and visitor even under concurrent writes, the last write wins', async () => {
     const set = (visitorId: string, status: 'approved' | 'rejected' | 'pending', now: number) =>
-      upsertApproval(handle.db, { id: newId(), projectId: project.id, fileId, visitorId, userName: 'User', status, now });
+      upsertApproval(handle.db, { id: newId(), siteId: site.id, fileId, visitorId, userName: 'User', status, now });
     const burst = await Promise.all(Array.from({ length: 30 }, (_, i) => set(i % 2 ? 'a1' : 'a2', i % 3 === 0 ? 'approved' : 'rejected', NOW + i)));
     expect(burst).toHaveLength(30);
     const rows = await handle.db.selectFrom('approvals').select('visitor_id').where('file_id', '=', fileId).execute();
     expect(rows.map((r) => r.visitor_id).sort()).toEqual(['a1', 'a2']);
     const last = await set('a1', 'pending', NOW + 100);
     expect(last).toMatchObject({ status: 'pending', updated_at: NOW + 100 });
-    expect(await listVisitorApprovals(handle.db, project.id, 'a1')).toEqual([{ fileId, status: 'pending' }]);
-    expect((await countEngagement(handle.db, { projectId: project.id })).approvals).toMatchObject({ pending: 1 });
+    expect(await listVisitorApprovals(handle.db, site.id, 'a1')).toEqual([{ fileId, status: 'pending' }]);
+    expect((await countEngagement(handle.db, { siteId: site.id })).approvals).toMatchObject({ pending: 1 });
   });
 
   it('stores comments as text and lists threads', async () => {
     const comment = (id: string, parent: string | null, body: string, at: number) =>
-      insertComment(handle.db, { id, project_id: project.id, file_id: fileId, parent_id: parent, visitor_id: 'v1', user_name: 'User v1', body, created_at: at });
+      insertComment(handle.db, { id, project_id: site.id, file_id: fileId, parent_id: parent, visitor_id: 'v1', user_name: 'User v1', body, created_at: at });
     const root = newId();
     const second = newId();
     await comment(root, null, '<b>bold?</b> 👩‍👩‍👧', NOW);
@@ -162,50 +162,50 @@ await describeEachDialect('engagement data', (handle, dialect) => {
     expect((await listCommentThreads(handle.db, fileId, 1)).roots.map((r) => r.id)).toEqual([second]);
     expect(await findCommentOfFile(handle.db, fileId, root)).toMatchObject({ body: '<b>bold?</b> 👩‍👩‍👧' });
     expect(await findCommentOfFile(handle.db, files[1]!.id, root)).toBeNull();
-    expect(await countCommentsByFile(handle.db, project.id)).toEqual({ [fileId]: 3 });
-    expect(await countEngagementByProject(handle.db, [project.id, other.id])).toEqual(
+    expect(await countCommentsByFile(handle.db, site.id)).toEqual({ [fileId]: 3 });
+    expect(await countEngagementBySite(handle.db, [site.id, other.id])).toEqual(
       new Map([
-        [project.id, { favorites: 1, comments: 3, approvals: 2 }],
+        [site.id, { favorites: 1, comments: 3, approvals: 2 }],
         [other.id, { favorites: 0, comments: 0, approvals: 0 }],
       ]),
     );
   });
 
   it('lists recent engagement from its own rows, newest first, across sites and since a time', async () => {
-    const recent = await listRecentEngagement(handle.db, { projectIds: [project.id, other.id] }, 4);
+    const recent = await listRecentEngagement(handle.db, { siteIds: [site.id, other.id] }, 4);
     expect(recent).toHaveLength(4);
     expect([recent[0]!.kind, recent[0]!.at]).toEqual(['approval', NOW + 100]);
     expect(recent.map((r) => r.at)).toEqual([...recent.map((r) => r.at)].sort((a, b) => b - a));
     expect(recent.filter((r) => r.kind === 'comment').map((r) => r.at)).toEqual(expect.arrayContaining([NOW + 2]));
-    expect(recent[0]).toMatchObject({ kind: 'approval', status: 'pending', fileName: files[0]!.name, userName: 'User', projectId: project.id });
+    expect(recent[0]).toMatchObject({ kind: 'approval', status: 'pending', fileName: files[0]!.name, userName: 'User', siteId: site.id });
     expect(recent[0]!.eventId).toMatch(/^approval-.+-\d+$/);
     expect(recent.find((r) => r.kind === 'comment')).toMatchObject({ text: 'second thread' });
-    expect((await listRecentEngagement(handle.db, { projectIds: [project.id], since: NOW + 2 }, 10)).every((r) => r.kind === 'approval' && r.at > NOW + 2)).toBe(true);
-    expect(await listRecentEngagement(handle.db, { projectIds: [other.id] }, 10)).toEqual([]);
-    expect(await listRecentEngagement(handle.db, { projectIds: [project.id], fileId: files[1]!.id }, 10)).toEqual([]);
-    expect(await listRecentEngagement(handle.db, { projectIds: [] }, 10)).toEqual([]);
+    expect((await listRecentEngagement(handle.db, { siteIds: [site.id], since: NOW + 2 }, 10)).every((r) => r.kind === 'approval' && r.at > NOW + 2)).toBe(true);
+    expect(await listRecentEngagement(handle.db, { siteIds: [other.id] }, 10)).toEqual([]);
+    expect(await listRecentEngagement(handle.db, { siteIds: [site.id], fileId: files[1]!.id }, 10)).toEqual([]);
+    expect(await listRecentEngagement(handle.db, { siteIds: [] }, 10)).toEqual([]);
   });
 
   it('counts traffic, deduplicates views and lists recent activity newest first', async () => {
     const event = (type: 'view' | 'download', visitorId: string | null, at: number, file: string | null = null) =>
-      insertAnalyticsEvent(handle.db, { id: newId(), projectId: project.id, fileId: file, visitorId, type, details: `${type} ${at}`, now: at });
+      insertAnalyticsEvent(handle.db, { id: newId(), siteId: site.id, fileId: file, visitorId, type, details: `${type} ${at}`, now: at });
     await event('view', 'v1', NOW);
     await event('view', 'v2', NOW + 10);
     await event('view', 'v1', NOW + 20, fileId);
     await event('download', 'v1', NOW + 30, fileId);
     await event('download', null, NOW + 40);
-    expect(await countTraffic(handle.db, { projectId: project.id })).toEqual({ views: 2, downloads: 2, uniqueVisitors: 2 });
-    expect(await countTraffic(handle.db, { projectId: project.id, fileId })).toEqual({ views: 1, downloads: 1, uniqueVisitors: 1 });
-    expect(await hasViewSince(handle.db, { projectId: project.id, fileId: null, visitorId: 'v1', since: NOW - 1 })).toBe(true);
-    expect(await hasViewSince(handle.db, { projectId: project.id, fileId: null, visitorId: 'v1', since: NOW })).toBe(false);
-    expect(await hasViewSince(handle.db, { projectId: project.id, fileId, visitorId: 'v2', since: 0 })).toBe(false);
-    expect((await listRecentActivity(handle.db, { projectId: project.id }, 3)).map((r) => r.details)).toEqual([`download ${NOW + 40}`, `download ${NOW + 30}`, `view ${NOW + 20}`]);
-    expect(await countPageViewsByProject(handle.db, [project.id, other.id])).toEqual(new Map([[project.id, 2]]));
+    expect(await countTraffic(handle.db, { siteId: site.id })).toEqual({ views: 2, downloads: 2, uniqueVisitors: 2 });
+    expect(await countTraffic(handle.db, { siteId: site.id, fileId })).toEqual({ views: 1, downloads: 1, uniqueVisitors: 1 });
+    expect(await hasViewSince(handle.db, { siteId: site.id, fileId: null, visitorId: 'v1', since: NOW - 1 })).toBe(true);
+    expect(await hasViewSince(handle.db, { siteId: site.id, fileId: null, visitorId: 'v1', since: NOW })).toBe(false);
+    expect(await hasViewSince(handle.db, { siteId: site.id, fileId, visitorId: 'v2', since: 0 })).toBe(false);
+    expect((await listRecentActivity(handle.db, { siteId: site.id }, 3)).map((r) => r.details)).toEqual([`download ${NOW + 40}`, `download ${NOW + 30}`, `view ${NOW + 20}`]);
+    expect(await countPageViewsBySite(handle.db, [site.id, other.id])).toEqual(new Map([[site.id, 2]]));
     await insertProductEvent(handle.db, {
       id: newId(),
       name: 'email_collected',
       trigger: 'high_views',
-      projectId: project.id,
+      siteId: site.id,
       visitorId: null,
       anonymousSessionId: null,
       now: NOW,
@@ -215,7 +215,7 @@ await describeEachDialect('engagement data', (handle, dialect) => {
 
   it('claims a batch of notifications once, even when two dispatchers race', async () => {
     const base = {
-      projectId: project.id,
+      siteId: site.id,
       creatorId: null,
       anonymousSessionId: 'anon-session-1',
       type: 'favorite' as const,
@@ -229,10 +229,10 @@ await describeEachDialect('engagement data', (handle, dialect) => {
       { ...base, id: newId(), channel: 'in_app', now: NOW + 5 },
       { ...base, id: newId(), channel: 'slack', now: NOW + 50 },
     ]);
-    expect(await findDueBatches(handle.db, NOW + 10)).toEqual([{ projectId: project.id, channel: 'email', firstAt: NOW }]);
+    expect(await findDueBatches(handle.db, NOW + 10)).toEqual([{ siteId: site.id, channel: 'email', firstAt: NOW }]);
     const [a, b] = await Promise.all([
-      claimBatch(handle.db, { projectId: project.id, channel: 'email', now: NOW + 60 }),
-      claimBatch(handle.db, { projectId: project.id, channel: 'email', now: NOW + 60 }),
+      claimBatch(handle.db, { siteId: site.id, channel: 'email', now: NOW + 60 }),
+      claimBatch(handle.db, { siteId: site.id, channel: 'email', now: NOW + 60 }),
     ]);
     expect(a.length + b.length).toBe(2);
     expect(Math.min(a.length, b.length)).toBe(0);
@@ -243,11 +243,11 @@ await describeEachDialect('engagement data', (handle, dialect) => {
       'SMTP down',
       2,
     );
-    expect((await listNotificationsOfProject(handle.db, project.id)).filter((n) => n.channel === 'email').map((n) => [n.sent_at, n.attempts])).toEqual([
+    expect((await listNotificationsOfSite(handle.db, site.id)).filter((n) => n.channel === 'email').map((n) => [n.sent_at, n.attempts])).toEqual([
       [null, 1],
       [null, 1],
     ]);
-    const again = await claimBatch(handle.db, { projectId: project.id, channel: 'email', now: NOW + 70 });
+    const again = await claimBatch(handle.db, { siteId: site.id, channel: 'email', now: NOW + 70 });
     await releaseBatch(
       handle.db,
       again.map((c) => c.id),
@@ -255,33 +255,33 @@ await describeEachDialect('engagement data', (handle, dialect) => {
       2,
     );
     // Given up after the last attempt: stays stamped, never sent again.
-    expect((await listNotificationsOfProject(handle.db, project.id)).filter((n) => n.channel === 'email').map((n) => [n.sent_at, n.attempts])).toEqual([
+    expect((await listNotificationsOfSite(handle.db, site.id)).filter((n) => n.channel === 'email').map((n) => [n.sent_at, n.attempts])).toEqual([
       [NOW + 70, 2],
       [NOW + 70, 2],
     ]);
   });
 
   it('bumps the password version with each change and finds expired sites and shared content', async () => {
-    expect(await setProjectPasswordHash(handle.db, project.id, 'scrypt$x', NOW)).toBe(true);
-    expect(await setProjectPasswordHash(handle.db, project.id, null, NOW)).toBe(true);
-    const row = await handle.db.selectFrom('projects').select(['password_hash', 'password_version']).where('id', '=', project.id).executeTakeFirstOrThrow();
+    expect(await setSitePasswordHash(handle.db, site.id, 'scrypt$x', NOW)).toBe(true);
+    expect(await setSitePasswordHash(handle.db, site.id, null, NOW)).toBe(true);
+    const row = await handle.db.selectFrom('projects').select(['password_hash', 'password_version']).where('id', '=', site.id).executeTakeFirstOrThrow();
     expect(row).toEqual({ password_hash: null, password_version: 2 });
-    expect(await listProjectsExpiredBefore(handle.db, NOW + 999, 10)).toEqual([]);
-    expect(await listProjectsExpiredBefore(handle.db, NOW + 1000, 10)).toEqual([{ id: project.id, slug: project.slug }]);
-    expect((await listContentHashesOfProject(handle.db, project.id)).sort()).toEqual(['b'.repeat(64), 'c'.repeat(64)]);
-    expect(await isContentHashUsedElsewhere(handle.db, 'b'.repeat(64), project.id)).toBe(true);
-    expect(await isContentHashUsedElsewhere(handle.db, 'c'.repeat(64), project.id)).toBe(false);
+    expect(await listSitesExpiredBefore(handle.db, NOW + 999, 10)).toEqual([]);
+    expect(await listSitesExpiredBefore(handle.db, NOW + 1000, 10)).toEqual([{ id: site.id, slug: site.slug }]);
+    expect((await listContentHashesOfSite(handle.db, site.id)).sort()).toEqual(['b'.repeat(64), 'c'.repeat(64)]);
+    expect(await isContentHashUsedElsewhere(handle.db, 'b'.repeat(64), site.id)).toBe(true);
+    expect(await isContentHashUsedElsewhere(handle.db, 'c'.repeat(64), site.id)).toBe(false);
   });
 
   it('keeps anonymous sessions, visitors, collected emails and the cookie key', async () => {
     await insertAnonymousSession(handle.db, { id: 'anon-session-1', secret_hash: 'f'.repeat(64), created_at: NOW, expires_at: NOW + 7 });
     expect(await findAnonymousSession(handle.db, 'anon-session-1')).toMatchObject({ secret_hash: 'f'.repeat(64), claimed_by: null });
-    expect((await listProjectsOfAnonymousSession(handle.db, 'anon-session-1')).map((p) => p.id)).toEqual([project.id]);
+    expect((await listSitesOfAnonymousSession(handle.db, 'anon-session-1')).map((p) => p.id)).toEqual([site.id]);
     await Promise.all([insertVisitorIfMissing(handle.db, 'visitor-1', NOW), insertVisitorIfMissing(handle.db, 'visitor-1', NOW)]);
     await insertVisitorIfMissing(handle.db, 'visitor-1', NOW + 1);
     expect(await findVisitorById(handle.db, 'visitor-1')).toEqual({ id: 'visitor-1', created_at: NOW });
-    await insertEmailCollection(handle.db, { id: newId(), email: 'a@b.co', trigger: 'success_page', projectId: project.id, anonymousSessionId: 'anon-session-1', now: NOW });
-    expect(await listEmailCollections(handle.db)).toEqual([{ email: 'a@b.co', trigger: 'success_page', project_id: project.id, anonymous_session_id: 'anon-session-1' }]);
+    await insertEmailCollection(handle.db, { id: newId(), email: 'a@b.co', trigger: 'success_page', siteId: site.id, anonymousSessionId: 'anon-session-1', now: NOW });
+    expect(await listEmailCollections(handle.db)).toEqual([{ email: 'a@b.co', trigger: 'success_page', project_id: site.id, anonymous_session_id: 'anon-session-1' }]);
 
     // Two processes starting at once agree on one key.
     const [s1, s2] = await Promise.all([readOrCreateSecret(handle.db, NOW), readOrCreateSecret(handle.db, NOW + 1)]);
@@ -295,14 +295,14 @@ await describeEachDialect('engagement data', (handle, dialect) => {
   });
 
   it('removes a site with everything hanging off it', async () => {
-    await deleteProjectRow(handle.db, project.id, Date.now());
+    await deleteSiteRow(handle.db, site.id, Date.now());
     for (const table of ['files', 'favorites', 'comments', 'approvals', 'analytics_events', 'notifications'] as const) {
-      expect(await handle.db.selectFrom(table).select('id').where('project_id', '=', project.id).execute(), table).toEqual([]);
+      expect(await handle.db.selectFrom(table).select('id').where('project_id', '=', site.id).execute(), table).toEqual([]);
     }
     for (const table of ['analytics_daily', 'analytics_totals', 'analytics_visitor_days', 'analytics_visitors'] as const) {
-      expect(await handle.db.selectFrom(table).select('scope').where('project_id', '=', project.id).execute(), table).toEqual([]);
+      expect(await handle.db.selectFrom(table).select('scope').where('project_id', '=', site.id).execute(), table).toEqual([]);
     }
-    // A collected email is a lead in its own right: it stays, without the project.
+    // A collected email is a lead in its own right: it stays, without the site.
     expect((await listEmailCollections(handle.db))[0]).toMatchObject({ project_id: null });
   });
 });

@@ -43,7 +43,7 @@ describe('relative imports across packages', () => {
   it('finds a relative import into another package, and lets package specifiers and imports inside a package pass', () => {
     const found = findCrossPackageImports(
       [
-        { file: 'bench/seed.ts', text: "import { insertFiles } from '../control-api/src/projects/projects.repository.ts';\nimport { x } from './lib.ts';" },
+        { file: 'bench/seed.ts', text: "import { insertFiles } from '../control-api/src/site-records/site-records.repository.ts';\nimport { x } from './lib.ts';" },
         { file: 'e2e/visitor.ts', text: "import { makePdf } from '@dropsite/testkit/builder/media-fixtures';\nimport { y } from '../bench/lib.ts';" },
         // A folder named like a package, inside another package: not a crossing.
         { file: 'site-template/src/components/viewers/pdf/PdfViewer.tsx', text: "import { Icon } from '../shared/icons.tsx';" },
@@ -61,7 +61,7 @@ describe('relative imports across packages', () => {
       'control-api/api-launch.mjs:1 (outside the repository)',
     ]);
     expect(formatCrossPackageImport(found[0]!)).toBe(
-      "bench/seed.ts:1 imports '../control-api/src/projects/projects.repository.ts', a path into control-api: import the package's entry point instead",
+      "bench/seed.ts:1 imports '../control-api/src/site-records/site-records.repository.ts', a path into control-api: import the package's entry point instead",
     );
   });
 });

@@ -5,7 +5,7 @@
  * template asset versions no stored page refers to any more (past TEMPLATE_ASSETS_GRACE_HOURS)
  * and prints what it removed and what still waits.
  */
-import { findProjectIdsForRebuild, rebuildProjects, sweepTemplateAssetsNow, type TTemplateAssetSweepResult } from '@dropsite/control-api';
+import { findSiteIdsForRebuild, rebuildSites, sweepTemplateAssetsNow, type TTemplateAssetSweepResult } from '@dropsite/control-api';
 import { failUsage, readCommandLine, runWithRuntime } from './cli.ts';
 import { createProgressBar } from './progress-bar.ts';
 
@@ -29,14 +29,14 @@ if (!values.all && !values.slug?.length) failUsage(USAGE, 'Name a site with --sl
 await runWithRuntime(
   async (deps) => {
     let exitCode = 0;
-    const ids = await findProjectIdsForRebuild(deps.db, values.all ? { all: true } : { slugs: values.slug ?? [] });
+    const ids = await findSiteIdsForRebuild(deps.db, values.all ? { all: true } : { slugs: values.slug ?? [] });
     if (ids.missing.length > 0) {
       process.stderr.write(`No site with slug: ${ids.missing.join(', ')}\n`);
       exitCode = 1;
     }
-    if (ids.projectIds.length > 0) {
+    if (ids.siteIds.length > 0) {
       const bar = createProgressBar('Rebuilding');
-      const result = await rebuildProjects(deps, ids.projectIds, (p) => bar.update(p.done + p.failed, p.total, p.failed ? `(${p.failed} failed)` : ''));
+      const result = await rebuildSites(deps, ids.siteIds, (p) => bar.update(p.done + p.failed, p.total, p.failed ? `(${p.failed} failed)` : ''));
       process.stdout.write(`Rebuilt ${result.done} of ${result.total} sites in ${(result.ms / 1000).toFixed(2)} s${result.failed ? `; ${result.failed} failed` : ''}\n`);
       if (result.failed > 0) exitCode = 1;
     } else if (values.all) {

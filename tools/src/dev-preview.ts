@@ -12,7 +12,7 @@ import { TEMPLATE_ASSETS_PREFIX } from '@dropsite/shared';
 import { createSiteBuilder } from '@dropsite/builder';
 import { assetContentType } from '@dropsite/builder';
 import { MemoryStorage } from '@dropsite/testkit/builder/memory-storage';
-import { addFile, makeImage, makeProject } from '@dropsite/testkit/builder/fixtures';
+import { addFile, makeImage, makeSite } from '@dropsite/testkit/builder/fixtures';
 import type { TBuildFile, TBuildInput } from '@dropsite/builder';
 
 const { values } = parseArgs({
@@ -45,15 +45,15 @@ const many = await Promise.all(
 
 const sites: TBuildInput[] = [
   {
-    project: makeProject({ slug: 'harbour-lights', theme: 'professional-light' }),
+    site: makeSite({ slug: 'harbour-lights', theme: 'professional-light' }),
     files: [...gallery, ...documents],
   },
   {
-    project: makeProject({ slug: 'harbour-lights-dark', theme: 'professional-dark' }),
+    site: makeSite({ slug: 'harbour-lights-dark', theme: 'professional-dark' }),
     files: [...gallery, ...documents],
   },
   {
-    project: makeProject({
+    site: makeSite({
       slug: 'brand-guidelines',
       theme: '',
       title: 'Northwind Brand Guidelines',
@@ -64,13 +64,13 @@ const sites: TBuildInput[] = [
     }),
     files: documents,
   },
-  { project: makeProject({ slug: 'contact-sheet', title: 'Contact sheet — October', theme: 'professional-light' }), files: many },
+  { site: makeSite({ slug: 'contact-sheet', title: 'Contact sheet — October', theme: 'professional-light' }), files: many },
 ];
 
 await rm(out, { recursive: true, force: true });
 for (const input of sites) {
   const result = await builder.buildSite(input, async () => {});
-  await save(`${input.project.slug}/index.html`, storage.objects.get(result.htmlKey)!.body);
+  await save(`${input.site.slug}/index.html`, storage.objects.get(result.htmlKey)!.body);
   for (const file of input.files) {
     const meta = result.derived[file.id];
     await save(`api/files/${file.id}/download`, storage.objects.get(file.storageKey)!.body);
@@ -106,7 +106,7 @@ if (!values['no-serve']) {
       file = path.join(out, path.normalize(url.pathname).replace(/^(\.\.[/\\])+/, ''));
       type = assetContentType(file);
     } else {
-      const slug = url.pathname.split('/').filter(Boolean)[0] ?? sites[0]!.project.slug;
+      const slug = url.pathname.split('/').filter(Boolean)[0] ?? sites[0]!.site.slug;
       file = path.join(out, path.basename(slug), 'index.html');
       type = 'text/html; charset=utf-8';
     }
@@ -118,6 +118,6 @@ if (!values['no-serve']) {
       res.writeHead(404).end('Not found');
     }
   }).listen(Number(values.port), () => {
-    console.log(`Serving on http://localhost:${values.port}/ — ${sites.map((s) => `/${s.project.slug}`).join(' ')}`);
+    console.log(`Serving on http://localhost:${values.port}/ — ${sites.map((s) => `/${s.site.slug}`).join(' ')}`);
   });
 }

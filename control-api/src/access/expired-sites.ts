@@ -1,13 +1,13 @@
 /**
  * The sweeper: an expired site answers 410 from the expiry instant; after a grace period
  * (EXPIRED_SITE_GRACE_DAYS) its stored objects (originals, built HTML, derived images no other
- * site shares) and its rows (project, files, engagement, analytics, builds) are removed.
+ * site shares) and its rows (site, files, engagement, analytics, builds) are removed.
  * Objects go first and rows last, so an interrupted sweep is finished by the next one.
  */
 import { derivedPrefix, projectUploadsPrefix, sitePrefix } from '@dropsite/shared';
 import type { TAccessDeps } from './access.deps.ts';
 import { withdrawPublicPage } from '../edge/public-page.ts';
-import { deleteProjectRow, isContentHashUsedElsewhere, listContentHashesOfProject, listProjectsExpiredBefore } from './access.repository.ts';
+import { deleteSiteRow, isContentHashUsedElsewhere, listContentHashesOfSite, listSitesExpiredBefore } from './access.repository.ts';
 import { runPeriodically, type TPeriodicTask } from '../periodic-task.ts';
 
 type TDeps = Pick<TAccessDeps, 'db' | 'storage' | 'config' | 'clock' | 'log'>;
@@ -25,7 +25,7 @@ export async function sweepExpiredSites(deps: TDeps, options: { graceDays?: numb
   const before = deps.clock.now() - graceMs;
   const result: TExpiredSitesSweep = { removed: [], failed: [] };
   for (;;) {
-    const sites = await listProjectsExpiredBefore(deps.db, before, BATCH);
+    const sites = await listSitesExpiredBefore(deps.db, before, BATCH);
     const pending = sites.filter((s) => !result.failed.includes(s.slug));
     if (pending.length === 0 || options.dryRun) {
       if (options.dryRun) result.removed.push(...pending.map((s) => s.slug));
@@ -44,7 +44,7 @@ export async function sweepExpiredSites(deps: TDeps, options: { graceDays?: numb
 }
 
 async function removeSite(deps: TDeps, site: { id: string; slug: string }): Promise<void> {
-  const hashes = await listContentHashesOfProject(deps.db, site.id);
+  const hashes = await listContentHashesOfSite(deps.db, site.id);
   // Never published while it had an expiry; removed anyway, in case it was copied before this code knew.
   await withdrawPublicPage(deps.storage, site.slug);
   await deps.storage.deletePrefix(projectUploadsPrefix(site.id));
@@ -54,7 +54,7 @@ async function removeSite(deps: TDeps, site: { id: string; slug: string }): Prom
     if (!SHA256_HEX.test(hash)) continue;
     if (!(await isContentHashUsedElsewhere(deps.db, sha256, site.id))) await deps.storage.deletePrefix(derivedPrefix(hash));
   }
-  await deleteProjectRow(deps.db, site.id, deps.clock.now());
+  await deleteSiteRow(deps.db, site.id, deps.clock.now());
   deps.log.info({ projectId: site.id, slug: site.slug }, 'expired site removed');
 }
 

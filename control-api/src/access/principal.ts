@@ -9,7 +9,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import type { TAccessDeps } from './access.deps.ts';
-import type { TProjectRow } from '../db/tables.ts';
+import type { TSiteRow } from '../db/tables.ts';
 import { AppError } from '../http/app-error.ts';
 import { ANONYMOUS_CREATOR_COOKIE, CREATOR_SESSION_COOKIE, cookieName, readCookieFrom, setCookie, UNLOCK_COOKIE_PREFIX, VISITOR_COOKIE } from './cookies.ts';
 import { clientAddress } from './request-limits.ts';
@@ -147,15 +147,15 @@ export async function requireSignedInCreator(principal: TPrincipal): Promise<TSi
 }
 
 /**
- * Whether the principal is the creator who owns the project: the signed-in creator it belongs to,
+ * Whether the principal is the creator who owns the site: the signed-in creator it belongs to,
  * or the anonymous creator holding its session's token, within the window.
  */
-export async function isProjectOwner(principal: TPrincipal, project: Pick<TProjectRow, 'anonymous_session_id' | 'owner_creator_id'>): Promise<boolean> {
-  if (project.owner_creator_id !== null) {
+export async function isSiteOwner(principal: TPrincipal, site: Pick<TSiteRow, 'anonymous_session_id' | 'owner_creator_id'>): Promise<boolean> {
+  if (site.owner_creator_id !== null) {
     const creator = await principal.signedInCreator();
-    return creator !== null && sameText(creator.id, project.owner_creator_id);
+    return creator !== null && sameText(creator.id, site.owner_creator_id);
   }
-  if (project.anonymous_session_id === null) return false;
+  if (site.anonymous_session_id === null) return false;
   const session = await principal.anonymousSession();
-  return session !== null && !session.isExpired && sameText(session.id, project.anonymous_session_id);
+  return session !== null && !session.isExpired && sameText(session.id, site.anonymous_session_id);
 }

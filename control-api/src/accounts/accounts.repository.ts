@@ -178,7 +178,7 @@ export async function listSlugsOfCreator(db: TDb, creatorId: string): Promise<st
  * A deleted account's sites: deleted (404 at once) and given an expiry the sweeper removes them by
  * (files, derived images, rows); no longer the creator's, so deleting the creator row cascades to none of them.
  */
-export async function releaseProjectsOfCreator(db: TDb, creatorId: string, at: { deletedAt: number; expiresAt: number }): Promise<void> {
+export async function releaseSitesOfCreator(db: TDb, creatorId: string, at: { deletedAt: number; expiresAt: number }): Promise<void> {
   await db
     .updateTable('projects')
     .set({ owner_creator_id: null, deleted_at: at.deletedAt, expires_at: at.expiresAt, updated_at: at.deletedAt })

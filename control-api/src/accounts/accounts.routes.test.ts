@@ -229,8 +229,8 @@ describe('accounts', () => {
     const consumed = await phone.json<TCreatorBody & { claimed: number; returnTo: string }>('/api/auth/email-link/consume', { method: 'POST', json: { token } });
     expect(consumed.status).toBe(200);
     expect(consumed.body).toMatchObject({ claimed: 1, returnTo: '/dashboard', creator: { email: 'ha@studio.example', emailVerified: true } });
-    const projects = await app.deps.db.selectFrom('projects').select(['owner_creator_id', 'title']).where('anonymous_session_id', '=', sessionId).execute();
-    expect(projects).toEqual([{ owner_creator_id: consumed.body.creator!.id, title: 'Modal site' }]);
+    const sites = await app.deps.db.selectFrom('projects').select(['owner_creator_id', 'title']).where('anonymous_session_id', '=', sessionId).execute();
+    expect(sites).toEqual([{ owner_creator_id: consumed.body.creator!.id, title: 'Modal site' }]);
   });
 
   it('the account page: sessions, name, password change ending the others, ending one session', async () => {

@@ -204,7 +204,7 @@ export function createAccountRoutes(deps: TAccountsDeps): TApiRouters {
     const { anonymousSessionId } = ZClaimSchema.parse(req.body ?? {});
     const result = await claimSites(deps, principalOf(res), anonymousSessionId);
     if (result.hadSession) setCookie(res, deps.config, ANONYMOUS_CREATOR_COOKIE, '', 0);
-    res.json({ success: true, claimed: result.claimed, projects: result.projects });
+    res.json({ success: true, claimed: result.claimed, projects: result.sites });
   });
 
   // The email-collection modal promises 'pick up your sites on any device'. Only an address this

@@ -22,7 +22,7 @@ import { claimAnonymousSession } from '../creators/anonymous-sessions.repository
 import { resolveOwnAnonymousSession } from '../creators/anonymous-creator.ts';
 import { carryEmailAddressStates, confirmEmailAddressOfOwner, deleteEmailAddressesOfOwner } from '../notifications/email-addresses.repository.ts';
 import { anonymousOwnerKey, ownerKeyOf, preferAccountAddressAfterClaim } from '../notifications/email-confirmation.service.ts';
-import { listAnonymousProjects } from '../creators/anonymous.service.ts';
+import { listAnonymousSites } from '../creators/anonymous.service.ts';
 import { assertSiteRoomIn } from '../billing/plan-limits.ts';
 import { APP_PATHS, type TAnonymousProject } from '@dropsite/shared';
 import {
@@ -38,7 +38,7 @@ import {
   insertCreator,
   isAddressHeldForUndo,
   listSlugsOfCreator,
-  releaseProjectsOfCreator,
+  releaseSitesOfCreator,
   type TCreatorRow,
   updateCreator,
   useAccountToken,
@@ -582,7 +582,7 @@ export async function deleteAccount(deps: TDeps, principal: TPrincipal, input: z
   const slugs = await listSlugsOfCreator(deps.db, row.id);
   await changeSiteAccess(deps, slugs, () =>
     deps.db.transaction().execute(async (trx) => {
-      await releaseProjectsOfCreator(trx, row.id, { deletedAt: now, expiresAt: purgeFrom });
+      await releaseSitesOfCreator(trx, row.id, { deletedAt: now, expiresAt: purgeFrom });
       await deleteEmailAddressesOfOwner(trx, ownerKeyOf({ id: row.id, owner_creator_id: row.id }));
       await deleteCreatorRow(trx, row.id);
     }),
@@ -605,16 +605,16 @@ export async function claimSites(
   deps: Pick<TAccountsDeps, 'db' | 'config' | 'clock' | 'limits' | 'analytics'>,
   principal: TPrincipal,
   anonymousSessionId: string | undefined,
-): Promise<{ claimed: number; projects: TAnonymousProject[]; hadSession: boolean }> {
+): Promise<{ claimed: number; sites: TAnonymousProject[]; hadSession: boolean }> {
   const creator = await requireSignedInCreator(principal);
   // A session an emailed link opened may be someone else's account in this browser (a link they
   // sent to their own address): the sites this browser made are not offered to it.
   if (creator.linkSignedInAt !== null) throw new AppError('forbidden', CLAIM_AFTER_LINK);
   const session = await principal.anonymousSession();
-  if (!session) return { claimed: 0, projects: [], hadSession: false };
+  if (!session) return { claimed: 0, sites: [], hadSession: false };
   // A named session must be the one the cookie proves; misses are rate limited like every lookup by id.
   if (anonymousSessionId !== undefined) await resolveOwnAnonymousSession(deps, principal, anonymousSessionId);
   const claimed = await claimInto(deps, session.id, creator.id);
-  if (claimed === null) return { claimed: 0, projects: [], hadSession: true };
-  return { claimed, projects: await listAnonymousProjects(deps, session), hadSession: true };
+  if (claimed === null) return { claimed: 0, sites: [], hadSession: true };
+  return { claimed, sites: await listAnonymousSites(deps, session), hadSession: true };
 }

@@ -4,18 +4,10 @@ import * as rollupsMigration from '../db/migrations/2026_11_26_0930_analytics_ro
 import * as totalsMigration from '../db/migrations/2026_11_26_1000_analytics_totals.ts';
 import * as totalVisitorsMigration from '../db/migrations/2026_11_26_1200_analytics_total_visitors.ts';
 import { newId } from '../db/ids.ts';
-import {
-  createTestDatabase,
-  isDialectAvailable,
-  makeFileRow,
-  makeProjectRow,
-  statementCounter,
-  TEST_DIALECTS,
-  type TTestDatabase,
-} from '@dropsite/testkit/control-api/test-database';
+import { createTestDatabase, isDialectAvailable, makeFileRow, makeSiteRow, statementCounter, TEST_DIALECTS, type TTestDatabase } from '@dropsite/testkit/control-api/test-database';
 import {
   countTraffic,
-  countTrafficByProject,
+  countTrafficBySite,
   countTrafficByScope,
   createAnalyticsBatcher,
   dayOf,
@@ -30,8 +22,8 @@ const DAY_MS = 86_400_000;
 const DAY0 = Date.UTC(2026, 9, 1, 12);
 
 /** What the rollups must say, counted from the raw events the way the panel counted them before rollups. */
-async function countFromEvents(database: TTestDatabase, projectId: string, fileId?: string, sinceDay?: number) {
-  let base = database.db.selectFrom('analytics_events').where('project_id', '=', projectId);
+async function countFromEvents(database: TTestDatabase, siteId: string, fileId?: string, sinceDay?: number) {
+  let base = database.db.selectFrom('analytics_events').where('project_id', '=', siteId);
   if (sinceDay !== undefined) base = base.where('created_at', '>=', sinceDay * DAY_MS);
   const views = fileId ? base.where('type', '=', 'view').where('file_id', '=', fileId) : base.where('type', '=', 'view').where('file_id', 'is', null);
   const downloads = fileId ? base.where('type', '=', 'download').where('file_id', '=', fileId) : base.where('type', '=', 'download');
@@ -45,8 +37,8 @@ async function countFromEvents(database: TTestDatabase, projectId: string, fileI
 }
 
 /** Distinct visitors per UTC day from the raw events. */
-async function dailyVisitorsFromEvents(database: TTestDatabase, projectId: string, fileId?: string): Promise<Map<number, number>> {
-  let query = database.db.selectFrom('analytics_events').select(['created_at', 'visitor_id']).where('project_id', '=', projectId).where('visitor_id', 'is not', null);
+async function dailyVisitorsFromEvents(database: TTestDatabase, siteId: string, fileId?: string): Promise<Map<number, number>> {
+  let query = database.db.selectFrom('analytics_events').select(['created_at', 'visitor_id']).where('project_id', '=', siteId).where('visitor_id', 'is not', null);
   if (fileId) query = query.where('file_id', '=', fileId);
   const byDay = new Map<number, Set<string>>();
   for (const row of await query.execute()) {
@@ -57,7 +49,7 @@ async function dailyVisitorsFromEvents(database: TTestDatabase, projectId: strin
 }
 
 /** A mixed, seeded stream of views and downloads over `days` days, from `visitors` visitors. */
-function mixedEvents(projectId: string, fileIds: readonly string[], count: number, days: number, visitors: number, seed = 7): TNewAnalyticsEvent[] {
+function mixedEvents(siteId: string, fileIds: readonly string[], count: number, days: number, visitors: number, seed = 7): TNewAnalyticsEvent[] {
   let x = seed;
   const next = (n: number) => {
     x = (x * 1103515245 + 12345) % 2147483648;
@@ -69,7 +61,7 @@ function mixedEvents(projectId: string, fileIds: readonly string[], count: numbe
     const type = next(3) === 0 ? 'download' : 'view';
     return {
       id: newId(),
-      projectId,
+      siteId: siteId,
       fileId,
       visitorId: next(10) === 0 ? null : `visitor-${next(visitors)}`,
       type,
@@ -87,12 +79,12 @@ for (const dialect of TEST_DIALECTS) {
     let events: TAnalyticsBatcher | undefined;
     /** The batcher a runtime on this database would hold. */
     const batcher = () => (events ??= createAnalyticsBatcher(database.db));
-    const project = makeProjectRow();
-    const file = makeFileRow(project.id, 0);
+    const siteRow = makeSiteRow();
+    const file = makeFileRow(siteRow.id, 0);
 
     beforeAll(async () => {
       database = await createTestDatabase(dialect);
-      await database.db.insertInto('projects').values(project).execute();
+      await database.db.insertInto('projects').values(siteRow).execute();
       await database.db.insertInto('files').values(file).execute();
     });
 
@@ -102,7 +94,7 @@ for (const dialect of TEST_DIALECTS) {
 
     const view = (visitorId: string, overrides: Partial<TNewAnalyticsEvent> = {}): TNewAnalyticsEvent => ({
       id: newId(),
-      projectId: project.id,
+      siteId: siteRow.id,
       fileId: file.id,
       visitorId,
       type: 'view',
@@ -112,9 +104,9 @@ for (const dialect of TEST_DIALECTS) {
     });
 
     it('commits every event of a burst, each caller told once its own row is in', async () => {
-      const before = await countTraffic(database.db, { projectId: project.id });
+      const before = await countTraffic(database.db, { siteId: siteRow.id });
       await Promise.all(Array.from({ length: 1200 }, (_, i) => batcher().insert(view(`burst-${i}`))));
-      const after = await countTraffic(database.db, { projectId: project.id, fileId: file.id });
+      const after = await countTraffic(database.db, { siteId: siteRow.id, fileId: file.id });
       expect(after.views - before.views).toBe(1200);
       expect(after.uniqueVisitors).toBeGreaterThanOrEqual(1200);
     });
@@ -122,7 +114,7 @@ for (const dialect of TEST_DIALECTS) {
     it('fails only the event that cannot be stored, never the others of its burst', async () => {
       const results = await Promise.allSettled([
         batcher().insert(view('good-1')),
-        batcher().insert(view('orphan', { projectId: 'no-such-project' })),
+        batcher().insert(view('orphan', { siteId: 'no-such-project' })),
         batcher().insert(view('good-2')),
       ]);
       expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
@@ -131,30 +123,30 @@ for (const dialect of TEST_DIALECTS) {
     });
 
     it('writes a burst of views as one batch: a handful of statements, not one per view', async () => {
-      const site = makeProjectRow();
+      const site = makeSiteRow();
       const files = [makeFileRow(site.id, 0), makeFileRow(site.id, 1), makeFileRow(site.id, 2)];
       await database.db.insertInto('projects').values(site).execute();
       await database.db.insertInto('files').values(files).execute();
       const counting = statementCounter();
       const writer = createAnalyticsBatcher(database.db.withPlugin(counting.plugin));
       const at = Date.now();
-      const views = Array.from({ length: 300 }, (_, i) => view(`batch-${i % 120}`, { projectId: site.id, fileId: files[i % 3]!.id, now: at + i }));
+      const views = Array.from({ length: 300 }, (_, i) => view(`batch-${i % 120}`, { siteId: site.id, fileId: files[i % 3]!.id, now: at + i }));
       await Promise.all(views.map((v) => writer.insert(v)));
       // The events, the visitor-days, the visitors (new ones, then the last day of the others), the days and the totals.
       expect(counting.count()).toBeLessThanOrEqual(6);
-      expect(await countTraffic(database.db, { projectId: site.id, fileId: files[1]!.id })).toEqual({ views: 100, downloads: 0, uniqueVisitors: 40 });
-      expect(await countTraffic(database.db, { projectId: site.id })).toEqual({ views: 0, downloads: 0, uniqueVisitors: 120 });
+      expect(await countTraffic(database.db, { siteId: site.id, fileId: files[1]!.id })).toEqual({ views: 100, downloads: 0, uniqueVisitors: 40 });
+      expect(await countTraffic(database.db, { siteId: site.id })).toEqual({ views: 0, downloads: 0, uniqueVisitors: 120 });
     });
 
     it('answers view questions asked in one turn together, each as the dedupe index would alone', async () => {
-      const site = makeProjectRow();
+      const site = makeSiteRow();
       const files = [makeFileRow(site.id, 0), makeFileRow(site.id, 1)];
       await database.db.insertInto('projects').values(site).execute();
       await database.db.insertInto('files').values(files).execute();
       const at = Date.now() - 60_000;
-      await batcher().insert(view('asked-1', { projectId: site.id, fileId: null, now: at }));
-      await batcher().insert(view('asked-1', { projectId: site.id, fileId: files[0]!.id, now: at }));
-      await batcher().insert(view('asked-2', { projectId: site.id, fileId: files[1]!.id, now: at }));
+      await batcher().insert(view('asked-1', { siteId: site.id, fileId: null, now: at }));
+      await batcher().insert(view('asked-1', { siteId: site.id, fileId: files[0]!.id, now: at }));
+      await batcher().insert(view('asked-2', { siteId: site.id, fileId: files[1]!.id, now: at }));
       const counting = statementCounter();
       const asker = createAnalyticsBatcher(database.db.withPlugin(counting.plugin));
       const questions = [
@@ -164,7 +156,7 @@ for (const dialect of TEST_DIALECTS) {
         { visitorId: 'asked-2', fileId: null, since: at - 1 }, // a file view is not a site view
         { visitorId: 'asked-2', fileId: files[1]!.id, since: at }, // seen, but not after since
         { visitorId: 'asked-3', fileId: files[1]!.id, since: 0 }, // nobody
-      ].map((q) => ({ ...q, projectId: site.id }));
+      ].map((q) => ({ ...q, siteId: site.id }));
       const answers = await Promise.all(questions.map((q) => asker.hasViewSince(q)));
       expect(answers).toEqual([true, true, false, false, false, false]);
       expect(await Promise.all(questions.map((q) => hasViewSince(database.db, q)))).toEqual(answers);
@@ -173,47 +165,47 @@ for (const dialect of TEST_DIALECTS) {
     });
 
     it('holds events until its cadence or a flush, then writes them with their rollups', async () => {
-      const site = makeProjectRow();
+      const site = makeSiteRow();
       await database.db.insertInto('projects').values(site).execute();
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
       const writer = createAnalyticsBatcher(database.db, { flushEveryMs: 60_000 });
-      const written = Promise.all([writer.insert(view('held-1', { projectId: site.id, fileId: null })), writer.insert(view('held-2', { projectId: site.id, fileId: null }))]);
+      const written = Promise.all([writer.insert(view('held-1', { siteId: site.id, fileId: null })), writer.insert(view('held-2', { siteId: site.id, fileId: null }))]);
       await vi.advanceTimersByTimeAsync(59_999); // just short of its cadence
       vi.useRealTimers();
       const stored = () => database.db.selectFrom('analytics_events').select('visitor_id').where('project_id', '=', site.id).execute();
       expect(await stored()).toEqual([]);
-      expect((await countTraffic(database.db, { projectId: site.id })).views).toBe(0);
+      expect((await countTraffic(database.db, { siteId: site.id })).views).toBe(0);
       await writer.flush();
       await written;
       expect(await stored()).toHaveLength(2);
-      expect(await countTraffic(database.db, { projectId: site.id })).toEqual({ views: 2, downloads: 0, uniqueVisitors: 2 });
+      expect(await countTraffic(database.db, { siteId: site.id })).toEqual({ views: 2, downloads: 0, uniqueVisitors: 2 });
       // On its own cadence too, without a flush.
       const soon = createAnalyticsBatcher(database.db, { flushEveryMs: 20 });
-      await soon.insert(view('held-3', { projectId: site.id, fileId: null }));
-      expect((await countTraffic(database.db, { projectId: site.id })).views).toBe(3);
+      await soon.insert(view('held-3', { siteId: site.id, fileId: null }));
+      expect((await countTraffic(database.db, { siteId: site.id })).views).toBe(3);
     });
 
     it('fails the events of a file deleted before the write, and stores the rest of the batch', async () => {
-      const site = makeProjectRow();
+      const site = makeSiteRow();
       const kept = makeFileRow(site.id, 0);
       const gone = makeFileRow(site.id, 1);
       await database.db.insertInto('projects').values(site).execute();
       await database.db.insertInto('files').values([kept, gone]).execute();
       const writer = createAnalyticsBatcher(database.db, { flushEveryMs: 60_000 });
       const results = Promise.allSettled([
-        writer.insert(view('late-1', { projectId: site.id, fileId: kept.id })),
-        writer.insert(view('late-2', { projectId: site.id, fileId: gone.id })),
-        writer.insert(view('late-3', { projectId: site.id, fileId: null })),
+        writer.insert(view('late-1', { siteId: site.id, fileId: kept.id })),
+        writer.insert(view('late-2', { siteId: site.id, fileId: gone.id })),
+        writer.insert(view('late-3', { siteId: site.id, fileId: null })),
       ]);
       await database.db.deleteFrom('files').where('id', '=', gone.id).execute();
       await writer.flush();
       expect((await results).map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-      expect(await countTraffic(database.db, { projectId: site.id })).toEqual({ views: 1, downloads: 0, uniqueVisitors: 2 });
-      expect(await countTraffic(database.db, { projectId: site.id, fileId: gone.id })).toEqual({ views: 0, downloads: 0, uniqueVisitors: 0 });
+      expect(await countTraffic(database.db, { siteId: site.id })).toEqual({ views: 1, downloads: 0, uniqueVisitors: 2 });
+      expect(await countTraffic(database.db, { siteId: site.id, fileId: gone.id })).toEqual({ views: 0, downloads: 0, uniqueVisitors: 0 });
     });
 
     it('keeps daily rollups that answer exactly what the events say, per site, file, day and trailing range', async () => {
-      const site = makeProjectRow();
+      const site = makeSiteRow();
       const files = [makeFileRow(site.id, 0), makeFileRow(site.id, 1)];
       await database.db.insertInto('projects').values(site).execute();
       await database.db.insertInto('files').values(files).execute();
@@ -224,11 +216,11 @@ for (const dialect of TEST_DIALECTS) {
       for (let i = 0; i < events.length; i += 600) await Promise.all(events.slice(i, i + 600).map((e) => writer.insert(e)));
 
       for (const fileId of [undefined, ...fileIds]) {
-        expect(await countTraffic(database.db, { projectId: site.id, fileId })).toEqual(await countFromEvents(database, site.id, fileId));
+        expect(await countTraffic(database.db, { siteId: site.id, fileId })).toEqual(await countFromEvents(database, site.id, fileId));
         for (const sinceDay of [dayOf(DAY0) + 10, dayOf(DAY0) + 33]) {
-          expect(await countTraffic(database.db, { projectId: site.id, fileId, sinceDay })).toEqual(await countFromEvents(database, site.id, fileId, sinceDay));
+          expect(await countTraffic(database.db, { siteId: site.id, fileId, sinceDay })).toEqual(await countFromEvents(database, site.id, fileId, sinceDay));
         }
-        const daily = await listDailyTraffic(database.db, { projectId: site.id, fileId }, dayOf(DAY0), dayOf(DAY0) + 45);
+        const daily = await listDailyTraffic(database.db, { siteId: site.id, fileId }, dayOf(DAY0), dayOf(DAY0) + 45);
         expect(new Map(daily.filter((d) => d.uniqueVisitors > 0).map((d) => [d.day, d.uniqueVisitors]))).toEqual(await dailyVisitorsFromEvents(database, site.id, fileId));
         const totals = daily.reduce((sum, d) => ({ views: sum.views + d.views, downloads: sum.downloads + d.downloads }), { views: 0, downloads: 0 });
         const counted = await countFromEvents(database, site.id, fileId);
@@ -240,20 +232,20 @@ for (const dialect of TEST_DIALECTS) {
         downloads: (await countFromEvents(database, site.id, fileIds[0])).downloads,
       });
       const siteCounts = await countFromEvents(database, site.id);
-      expect((await countTrafficByProject(database.db, [site.id, project.id])).get(site.id)).toEqual({ views: siteCounts.views, downloads: siteCounts.downloads });
+      expect((await countTrafficBySite(database.db, [site.id, siteRow.id])).get(site.id)).toEqual({ views: siteCounts.views, downloads: siteCounts.downloads });
     });
 
     it('counts a visitor once per day when the same visitor arrives in concurrent writes', async () => {
-      const site = makeProjectRow();
+      const site = makeSiteRow();
       await database.db.insertInto('projects').values(site).execute();
       const at = DAY0 + 5 * DAY_MS;
       await Promise.all(
         Array.from({ length: 8 }, (_, i) =>
-          insertAnalyticsEvent(database.db, { id: newId(), projectId: site.id, fileId: null, visitorId: 'same', type: 'view', details: 'v', now: at + i }),
+          insertAnalyticsEvent(database.db, { id: newId(), siteId: site.id, fileId: null, visitorId: 'same', type: 'view', details: 'v', now: at + i }),
         ),
       );
-      expect(await listDailyTraffic(database.db, { projectId: site.id }, dayOf(at), dayOf(at))).toEqual([{ day: dayOf(at), views: 8, downloads: 0, uniqueVisitors: 1 }]);
-      expect((await countTraffic(database.db, { projectId: site.id })).uniqueVisitors).toBe(1);
+      expect(await listDailyTraffic(database.db, { siteId: site.id }, dayOf(at), dayOf(at))).toEqual([{ day: dayOf(at), views: 8, downloads: 0, uniqueVisitors: 1 }]);
+      expect((await countTraffic(database.db, { siteId: site.id })).uniqueVisitors).toBe(1);
     });
   });
 
@@ -261,10 +253,10 @@ for (const dialect of TEST_DIALECTS) {
     it('leaves no event without its rollups: a batch whose rollups cannot be written stores none of its events', async () => {
       const scratch = await createTestDatabase(dialect);
       try {
-        const site = makeProjectRow();
+        const site = makeSiteRow();
         await scratch.db.insertInto('projects').values(site).execute();
         const writer = createAnalyticsBatcher(scratch.db);
-        const event = (visitorId: string): TNewAnalyticsEvent => ({ id: newId(), projectId: site.id, fileId: null, visitorId, type: 'view', details: 'v', now: DAY0 });
+        const event = (visitorId: string): TNewAnalyticsEvent => ({ id: newId(), siteId: site.id, fileId: null, visitorId, type: 'view', details: 'v', now: DAY0 });
         await writer.insert(event('before'));
         // The last rollup statement of the next batch fails (as a crash after the events would leave it).
         await sql`alter table analytics_totals rename to analytics_totals_away`.execute(scratch.db);
@@ -273,8 +265,8 @@ for (const dialect of TEST_DIALECTS) {
         await sql`alter table analytics_totals_away rename to analytics_totals`.execute(scratch.db);
         const events = await scratch.db.selectFrom('analytics_events').select('visitor_id').execute();
         expect(events.map((e) => e.visitor_id)).toEqual(['before']);
-        expect(await listDailyTraffic(scratch.db, { projectId: site.id }, dayOf(DAY0), dayOf(DAY0))).toEqual([{ day: dayOf(DAY0), views: 1, downloads: 0, uniqueVisitors: 1 }]);
-        expect(await countTraffic(scratch.db, { projectId: site.id })).toEqual(await countFromEvents(scratch, site.id));
+        expect(await listDailyTraffic(scratch.db, { siteId: site.id }, dayOf(DAY0), dayOf(DAY0))).toEqual([{ day: dayOf(DAY0), views: 1, downloads: 0, uniqueVisitors: 1 }]);
+        expect(await countTraffic(scratch.db, { siteId: site.id })).toEqual(await countFromEvents(scratch, site.id));
       } finally {
         await scratch.cleanup();
       }
@@ -295,7 +287,7 @@ for (const dialect of TEST_DIALECTS) {
         await sql`drop index comments_project_file_author_idx`.execute(scratch.db);
         await sql`drop index comments_file_author_idx`.execute(scratch.db);
         await sql`alter table comments drop column creator_id`.execute(scratch.db);
-        const site = makeProjectRow();
+        const site = makeSiteRow();
         const files = [makeFileRow(site.id, 0), makeFileRow(site.id, 1)];
         await scratch.db.insertInto('projects').values(site).execute();
         await scratch.db.insertInto('files').values(files).execute();
@@ -309,7 +301,7 @@ for (const dialect of TEST_DIALECTS) {
         );
         await scratch.db
           .insertInto('analytics_events')
-          .values(events.map((e) => ({ id: e.id, project_id: e.projectId, file_id: e.fileId, visitor_id: e.visitorId, type: e.type, details: e.details, created_at: e.now })))
+          .values(events.map((e) => ({ id: e.id, project_id: e.siteId, file_id: e.fileId, visitor_id: e.visitorId, type: e.type, details: e.details, created_at: e.now })))
           .execute();
         // The two migrations themselves, as an upgrade runs them (later ones of other areas stay as they are).
         // Migrations take a handle without table types, as the migrator gives them.
@@ -318,16 +310,16 @@ for (const dialect of TEST_DIALECTS) {
         await totalsMigration.up(untyped);
         await totalVisitorsMigration.up(untyped);
         for (const fileId of [undefined, files[0]!.id, files[1]!.id]) {
-          expect(await countTraffic(scratch.db, { projectId: site.id, fileId })).toEqual(await countFromEvents(scratch, site.id, fileId));
-          expect(await countTraffic(scratch.db, { projectId: site.id, fileId, sinceDay: dayOf(DAY0) + 12 })).toEqual(
+          expect(await countTraffic(scratch.db, { siteId: site.id, fileId })).toEqual(await countFromEvents(scratch, site.id, fileId));
+          expect(await countTraffic(scratch.db, { siteId: site.id, fileId, sinceDay: dayOf(DAY0) + 12 })).toEqual(
             await countFromEvents(scratch, site.id, fileId, dayOf(DAY0) + 12),
           );
-          const daily = await listDailyTraffic(scratch.db, { projectId: site.id, fileId }, dayOf(DAY0), dayOf(DAY0) + 25);
+          const daily = await listDailyTraffic(scratch.db, { siteId: site.id, fileId }, dayOf(DAY0), dayOf(DAY0) + 25);
           expect(new Map(daily.filter((d) => d.uniqueVisitors > 0).map((d) => [d.day, d.uniqueVisitors]))).toEqual(await dailyVisitorsFromEvents(scratch, site.id, fileId));
         }
         // And the events written after it keep them current.
-        await insertAnalyticsEvent(scratch.db, { id: newId(), projectId: site.id, fileId: null, visitorId: 'late', type: 'view', details: 'v', now: DAY0 + 30 * DAY_MS });
-        expect(await countTraffic(scratch.db, { projectId: site.id })).toEqual(await countFromEvents(scratch, site.id));
+        await insertAnalyticsEvent(scratch.db, { id: newId(), siteId: site.id, fileId: null, visitorId: 'late', type: 'view', details: 'v', now: DAY0 + 30 * DAY_MS });
+        expect(await countTraffic(scratch.db, { siteId: site.id })).toEqual(await countFromEvents(scratch, site.id));
       } finally {
         await scratch.cleanup();
       }

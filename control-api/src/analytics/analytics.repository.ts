@@ -11,7 +11,7 @@ type TDb = Kysely<Database> | Transaction<Database>;
 
 export interface TNewAnalyticsEvent {
   id: string;
-  projectId: string;
+  siteId: string;
   fileId: string | null;
   visitorId: string | null;
   type: TActivityType;
@@ -62,7 +62,7 @@ export interface TAnalyticsBatcher {
 }
 
 export interface TViewQuestion {
-  projectId: string;
+  siteId: string;
   fileId: string | null;
   visitorId: string;
   since: number;
@@ -125,7 +125,7 @@ function createViewQuestions(db: TDb, queries: TQueryCache | undefined): (view: 
 async function viewsSeenSince(db: TDb, views: readonly TViewQuestion[]): Promise<Set<number>> {
   const { rows } = await sql<{ i: number | string }>`
     select q.i - 1 as i
-    from unnest(${views.map((v) => v.visitorId)}::text[], ${views.map((v) => v.projectId)}::text[],
+    from unnest(${views.map((v) => v.visitorId)}::text[], ${views.map((v) => v.siteId)}::text[],
                 ${views.map((v) => v.fileId)}::text[], ${views.map((v) => v.since)}::bigint[])
          with ordinality as q(visitor_id, project_id, file_id, since, i)
     where exists (
@@ -171,17 +171,17 @@ async function writeBatch(db: TDb, batch: TPendingEvent[]): Promise<void> {
 
 /** The events whose site and file (when they name one) exist. */
 async function findStorableEvents(db: TDb, events: readonly TNewAnalyticsEvent[]): Promise<Set<TNewAnalyticsEvent>> {
-  const projectIds = [...new Set(events.map((e) => e.projectId))];
+  const siteIds = [...new Set(events.map((e) => e.siteId))];
   const fileIds = [...new Set(events.flatMap((e) => (e.fileId === null ? [] : [e.fileId])))];
-  const projects = new Set<string>();
+  const sites = new Set<string>();
   const files = new Set<string>();
-  for (const ids of chunked(projectIds, MAX_ROWS_PER_INSERT)) {
-    for (const row of await db.selectFrom('projects').select('id').where('id', 'in', ids).execute()) projects.add(row.id);
+  for (const ids of chunked(siteIds, MAX_ROWS_PER_INSERT)) {
+    for (const row of await db.selectFrom('projects').select('id').where('id', 'in', ids).execute()) sites.add(row.id);
   }
   for (const ids of chunked(fileIds, MAX_ROWS_PER_INSERT)) {
     for (const row of await db.selectFrom('files').select('id').where('id', 'in', ids).execute()) files.add(row.id);
   }
-  return new Set(events.filter((e) => projects.has(e.projectId) && (e.fileId === null || files.has(e.fileId))));
+  return new Set(events.filter((e) => sites.has(e.siteId) && (e.fileId === null || files.has(e.fileId))));
 }
 
 /** `items` in runs of at most `size`. */
@@ -218,7 +218,7 @@ async function insertEvents(db: TDb, events: TNewAnalyticsEvent[]): Promise<void
         .values(
           chunk.map((event) => ({
             id: event.id,
-            project_id: event.projectId,
+            project_id: event.siteId,
             file_id: event.fileId,
             visitor_id: event.visitorId,
             type: event.type,
@@ -233,7 +233,7 @@ async function insertEvents(db: TDb, events: TNewAnalyticsEvent[]): Promise<void
 }
 
 interface TDailyDelta {
-  projectId: string;
+  siteId: string;
   scope: string;
   day: number;
   views: number;
@@ -257,12 +257,12 @@ async function rollUpEvents(db: TDb, events: readonly TNewAnalyticsEvent[]): Pro
   const visitorDays = new Map<string, { project_id: string; scope: string; day: number; visitor_id: string }>();
   const add = (event: TNewAnalyticsEvent, scope: string, views: number, downloads: number) => {
     const day = dayOf(event.now);
-    const key = `${event.projectId}\u0000${scope}\u0000${day}`;
-    const delta = deltas.get(key) ?? { projectId: event.projectId, scope, day, views: 0, downloads: 0, uniqueVisitors: 0 };
+    const key = `${event.siteId}\u0000${scope}\u0000${day}`;
+    const delta = deltas.get(key) ?? { siteId: event.siteId, scope, day, views: 0, downloads: 0, uniqueVisitors: 0 };
     delta.views += views;
     delta.downloads += downloads;
     deltas.set(key, delta);
-    if (event.visitorId !== null) visitorDays.set(`${key}\u0000${event.visitorId}`, { project_id: event.projectId, scope, day, visitor_id: event.visitorId });
+    if (event.visitorId !== null) visitorDays.set(`${key}\u0000${event.visitorId}`, { project_id: event.siteId, scope, day, visitor_id: event.visitorId });
   };
   for (const event of events) {
     const isView = event.type === 'view' ? 1 : 0;
@@ -328,7 +328,7 @@ async function rollUpEvents(db: TDb, events: readonly TNewAnalyticsEvent[]): Pro
   for (const chunk of chunked(sorted, MAX_ROWS_PER_INSERT)) {
     await db
       .insertInto('analytics_daily')
-      .values(chunk.map((d) => ({ project_id: d.projectId, scope: d.scope, day: d.day, views: d.views, downloads: d.downloads, unique_visitors: d.uniqueVisitors })))
+      .values(chunk.map((d) => ({ project_id: d.siteId, scope: d.scope, day: d.day, views: d.views, downloads: d.downloads, unique_visitors: d.uniqueVisitors })))
       .onConflict((oc) =>
         oc.columns(['project_id', 'scope', 'day']).doUpdateSet((eb) => ({
           views: eb('analytics_daily.views', '+', eb.ref('excluded.views')),
@@ -340,8 +340,8 @@ async function rollUpEvents(db: TDb, events: readonly TNewAnalyticsEvent[]): Pro
   }
   const totals = new Map<string, { project_id: string; scope: string; views: number; downloads: number; unique_visitors: number }>();
   for (const d of sorted) {
-    const key = `${d.projectId}\u0000${d.scope}`;
-    const total = totals.get(key) ?? { project_id: d.projectId, scope: d.scope, views: 0, downloads: 0, unique_visitors: newVisitors.get(key) ?? 0 };
+    const key = `${d.siteId}\u0000${d.scope}`;
+    const total = totals.get(key) ?? { project_id: d.siteId, scope: d.scope, views: 0, downloads: 0, unique_visitors: newVisitors.get(key) ?? 0 };
     total.views += d.views;
     total.downloads += d.downloads;
     totals.set(key, total);
@@ -361,29 +361,27 @@ async function rollUpEvents(db: TDb, events: readonly TNewAnalyticsEvent[]): Pro
   }
 }
 
-const viewsSince = (db: TDb, visitorId: string, projectId: string, since: number) =>
+const viewsSince = (db: TDb, visitorId: string, siteId: string, since: number) =>
   db
     .selectFrom('analytics_events')
     .select('id')
     .where('visitor_id', '=', visitorId)
-    .where('project_id', '=', projectId)
+    .where('project_id', '=', siteId)
     .where('type', '=', 'view')
     .where('created_at', '>', since)
     .limit(1);
 // Every beacon asks one of these (the view dedupe index answers it): built and compiled once per runtime.
-const siteViewSinceQuery = compiledQuery((db: TDb, visitorId: string, projectId: string, since: number) =>
-  viewsSince(db, visitorId, projectId, since).where('file_id', 'is', null),
-);
-const fileViewSinceQuery = compiledQuery((db: TDb, visitorId: string, projectId: string, since: number, fileId: string) =>
-  viewsSince(db, visitorId, projectId, since).where('file_id', '=', fileId),
+const siteViewSinceQuery = compiledQuery((db: TDb, visitorId: string, siteId: string, since: number) => viewsSince(db, visitorId, siteId, since).where('file_id', 'is', null));
+const fileViewSinceQuery = compiledQuery((db: TDb, visitorId: string, siteId: string, since: number, fileId: string) =>
+  viewsSince(db, visitorId, siteId, since).where('file_id', '=', fileId),
 );
 
 /** Whether this visitor's view of the site (fileId null) or of one file was recorded after `since`. */
-export async function hasViewSince(db: TDb, view: { projectId: string; fileId: string | null; visitorId: string; since: number }, queries?: TQueryCache): Promise<boolean> {
+export async function hasViewSince(db: TDb, view: { siteId: string; fileId: string | null; visitorId: string; since: number }, queries?: TQueryCache): Promise<boolean> {
   const { rows } =
     view.fileId === null
-      ? await siteViewSinceQuery(db, queries, view.visitorId, view.projectId, view.since)
-      : await fileViewSinceQuery(db, queries, view.visitorId, view.projectId, view.since, view.fileId);
+      ? await siteViewSinceQuery(db, queries, view.visitorId, view.siteId, view.since)
+      : await fileViewSinceQuery(db, queries, view.visitorId, view.siteId, view.since, view.fileId);
   return rows.length > 0;
 }
 
@@ -402,7 +400,7 @@ export async function listViewsSince(db: TDb, since: number, limit: number): Pro
     .groupBy(['project_id', 'file_id', 'visitor_id'])
     .limit(limit)
     .execute();
-  return rows.map((row) => ({ projectId: row.project_id, fileId: row.file_id, visitorId: row.visitor_id!, at: Number(row.at) }));
+  return rows.map((row) => ({ siteId: row.project_id, fileId: row.file_id, visitorId: row.visitor_id!, at: Number(row.at) }));
 }
 
 export interface TTrafficTotals {
@@ -417,7 +415,7 @@ export interface TTrafficTotals {
  * file's and the ZIP of all. Given `sinceDay`, only the days from then on (distinct visitors of that
  * trailing range: those last seen in it).
  */
-export async function countTraffic(db: TDb, scope: { projectId: string; fileId?: string | undefined; sinceDay?: number | undefined }): Promise<TTrafficTotals> {
+export async function countTraffic(db: TDb, scope: { siteId: string; fileId?: string | undefined; sinceDay?: number | undefined }): Promise<TTrafficTotals> {
   const key = scope.fileId ?? SITE_SCOPE;
   const sinceDay = scope.sinceDay;
   if (sinceDay === undefined) {
@@ -425,7 +423,7 @@ export async function countTraffic(db: TDb, scope: { projectId: string; fileId?:
     const row = await db
       .selectFrom('analytics_totals')
       .select(['views', 'downloads', 'unique_visitors'])
-      .where('project_id', '=', scope.projectId)
+      .where('project_id', '=', scope.siteId)
       .where('scope', '=', key)
       .executeTakeFirst();
     return { views: Number(row?.views ?? 0), downloads: Number(row?.downloads ?? 0), uniqueVisitors: Number(row?.unique_visitors ?? 0) };
@@ -435,14 +433,14 @@ export async function countTraffic(db: TDb, scope: { projectId: string; fileId?:
     db
       .selectFrom('analytics_daily')
       .select((eb) => [eb.fn.sum<number | null>('views').as('views'), eb.fn.sum<number | null>('downloads').as('downloads')])
-      .where('project_id', '=', scope.projectId)
+      .where('project_id', '=', scope.siteId)
       .where('scope', '=', key)
       .where('day', '>=', sinceDay)
       .executeTakeFirst(),
     db
       .selectFrom('analytics_visitors')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('project_id', '=', scope.projectId)
+      .where('project_id', '=', scope.siteId)
       .where('scope', '=', key)
       .where('last_day', '>=', sinceDay)
       .executeTakeFirstOrThrow(),
@@ -458,11 +456,11 @@ export interface TDailyTraffic {
 }
 
 /** The rollup rows of a site (or file) from `fromDay` to `toDay`, oldest first; days without traffic are absent. */
-export async function listDailyTraffic(db: TDb, scope: { projectId: string; fileId?: string | undefined }, fromDay: number, toDay: number): Promise<TDailyTraffic[]> {
+export async function listDailyTraffic(db: TDb, scope: { siteId: string; fileId?: string | undefined }, fromDay: number, toDay: number): Promise<TDailyTraffic[]> {
   const rows = await db
     .selectFrom('analytics_daily')
     .select(['day', 'views', 'downloads', 'unique_visitors'])
-    .where('project_id', '=', scope.projectId)
+    .where('project_id', '=', scope.siteId)
     .where('scope', '=', scope.fileId ?? SITE_SCOPE)
     .where('day', '>=', fromDay)
     .where('day', '<=', toDay)
@@ -472,11 +470,11 @@ export async function listDailyTraffic(db: TDb, scope: { projectId: string; file
 }
 
 /** Every rollup row of a site, all scopes, oldest day first (the engagement export). */
-export async function listDailyTrafficOfProject(db: TDb, projectId: string): Promise<Array<TDailyTraffic & { scope: string }>> {
+export async function listDailyTrafficOfSite(db: TDb, siteId: string): Promise<Array<TDailyTraffic & { scope: string }>> {
   const rows = await db
     .selectFrom('analytics_daily')
     .select(['scope', 'day', 'views', 'downloads', 'unique_visitors'])
-    .where('project_id', '=', projectId)
+    .where('project_id', '=', siteId)
     .orderBy('day')
     .orderBy('scope')
     .execute();
@@ -484,29 +482,29 @@ export async function listDailyTrafficOfProject(db: TDb, projectId: string): Pro
 }
 
 /** Views and downloads of every scope of a site (its own under SITE_SCOPE, each file's under its id). */
-export async function countTrafficByScope(db: TDb, projectId: string): Promise<Map<string, { views: number; downloads: number }>> {
-  const rows = await db.selectFrom('analytics_totals').select(['scope', 'views', 'downloads']).where('project_id', '=', projectId).execute();
+export async function countTrafficByScope(db: TDb, siteId: string): Promise<Map<string, { views: number; downloads: number }>> {
+  const rows = await db.selectFrom('analytics_totals').select(['scope', 'views', 'downloads']).where('project_id', '=', siteId).execute();
   return new Map(rows.map((r) => [r.scope, { views: Number(r.views), downloads: Number(r.downloads) }]));
 }
 
-/** Page views and downloads per project, for lists of many sites. */
-export async function countTrafficByProject(db: TDb, projectIds: readonly string[]): Promise<Map<string, { views: number; downloads: number }>> {
+/** Page views and downloads per site, for lists of many sites. */
+export async function countTrafficBySite(db: TDb, siteIds: readonly string[]): Promise<Map<string, { views: number; downloads: number }>> {
   const out = new Map<string, { views: number; downloads: number }>();
-  if (projectIds.length === 0) return out;
+  if (siteIds.length === 0) return out;
   const rows = await db
     .selectFrom('analytics_totals')
     .select(['project_id', 'views', 'downloads'])
-    .where('project_id', 'in', [...projectIds])
+    .where('project_id', 'in', [...siteIds])
     .where('scope', '=', SITE_SCOPE)
     .execute();
   for (const r of rows) out.set(r.project_id, { views: Number(r.views), downloads: Number(r.downloads) });
   return out;
 }
 
-/** Page views per project, for lists of many sites. */
-export async function countPageViewsByProject(db: TDb, projectIds: readonly string[]): Promise<Map<string, number>> {
+/** Page views per site, for lists of many sites. */
+export async function countPageViewsBySite(db: TDb, siteIds: readonly string[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  for (const [id, traffic] of await countTrafficByProject(db, projectIds)) if (traffic.views > 0) out.set(id, traffic.views);
+  for (const [id, traffic] of await countTrafficBySite(db, siteIds)) if (traffic.views > 0) out.set(id, traffic.views);
   return out;
 }
 
@@ -515,10 +513,10 @@ export type TActivityRow = Pick<Selectable<AnalyticsEventsTable>, 'type' | 'deta
 /** The newest events of a site or file (after `since` and up to `until`, when given), newest first. */
 export async function listRecentActivity(
   db: TDb,
-  scope: { projectId: string; fileId?: string | undefined; since?: number | undefined; until?: number | undefined },
+  scope: { siteId: string; fileId?: string | undefined; since?: number | undefined; until?: number | undefined },
   limit: number,
 ): Promise<TActivityRow[]> {
-  let query = db.selectFrom('analytics_events').select(['type', 'details', 'created_at', 'file_id']).where('project_id', '=', scope.projectId);
+  let query = db.selectFrom('analytics_events').select(['type', 'details', 'created_at', 'file_id']).where('project_id', '=', scope.siteId);
   if (scope.fileId) query = query.where('file_id', '=', scope.fileId);
   if (scope.since !== undefined) query = query.where('created_at', '>', scope.since);
   if (scope.until !== undefined) query = query.where('created_at', '<=', scope.until);
@@ -529,7 +527,7 @@ export interface TNewProductEvent {
   id: string;
   name: string;
   trigger: string | null;
-  projectId: string | null;
+  siteId: string | null;
   visitorId: string | null;
   anonymousSessionId: string | null;
   now: number;
@@ -542,7 +540,7 @@ export async function insertProductEvent(db: TDb, event: TNewProductEvent): Prom
       id: event.id,
       name: event.name,
       trigger: event.trigger,
-      project_id: event.projectId,
+      project_id: event.siteId,
       visitor_id: event.visitorId,
       anonymous_session_id: event.anonymousSessionId,
       created_at: event.now,

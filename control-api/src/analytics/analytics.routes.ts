@@ -19,7 +19,7 @@ export function createAnalyticsRoutes(deps: TAnalyticsDeps): TApiRouters {
     const { site, file } = await openEngagementTarget(deps, principalOf(res), input.projectId, input.fileId ?? null, 'analytics');
     const visitorId = visitorIdOf(res);
     await recordVisitor(deps, visitorId);
-    const counted = await recordView(deps, { projectId: site.project.id, fileId: file?.id ?? null, fileName: file?.name ?? null, visitorId });
+    const counted = await recordView(deps, { siteId: site.row.id, fileId: file?.id ?? null, fileName: file?.name ?? null, visitorId });
     res.set('Cache-Control', 'no-store').json({ success: true, counted });
   });
 

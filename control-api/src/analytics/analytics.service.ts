@@ -17,8 +17,8 @@ import type { TAnalyticsDeps } from './analytics.deps.ts';
 import type { TClaim } from '../access/limiter-store.ts';
 import { newId, newTimeOrderedId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
-import { findProjectById, parseSiteSettings, projectExists } from '../projects/projects.repository.ts';
-import { isProjectOwner, type TPrincipal } from '../access/principal.ts';
+import { findSiteById, parseSiteSettings, siteExists } from '../site-records/site-records.repository.ts';
+import { isSiteOwner, type TPrincipal } from '../access/principal.ts';
 import { countEngagement, engagementEventOf, listRecentEngagement } from '../engagement/engagement.repository.ts';
 import { findSiteFile } from '../engagement/engagement.service.ts';
 import { describeEngagement, toOneLine } from '../notifications/notification-messages.ts';
@@ -30,7 +30,7 @@ type TDeps = Pick<TAnalyticsDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | '
 /** Records a view of the site (fileId null) or of one of its files unless this visitor's was counted within the window. */
 export async function recordView(
   deps: TDeps & Pick<TAnalyticsDeps, 'limits'>,
-  view: { projectId: string; fileId: string | null; fileName: string | null; visitorId: string },
+  view: { siteId: string; fileId: string | null; fileName: string | null; visitorId: string },
 ): Promise<boolean> {
   const now = deps.clock.now();
   const windowMs = deps.config.viewDedupeMinutes * 60_000;
@@ -42,11 +42,11 @@ export async function recordView(
     const known = ledger.countedSince(view, since);
     if (known === true) return false;
     if (known === undefined) {
-      if (await deps.analytics.hasViewSince({ projectId: view.projectId, fileId: view.fileId, visitorId: view.visitorId, since })) return false;
+      if (await deps.analytics.hasViewSince({ siteId: view.siteId, fileId: view.fileId, visitorId: view.visitorId, since })) return false;
       // Another API process may be counting this very view, its row not yet written (the batch lands a
       // moment later): with Redis, the first process to claim it for the window counts it. (In memory
       // every claim is granted: this process is the only one counting.)
-      claim = await deps.limits.store.claim('view', `${view.projectId}:${view.fileId ?? ''}:${view.visitorId}`, windowMs);
+      claim = await deps.limits.store.claim('view', `${view.siteId}:${view.fileId ?? ''}:${view.visitorId}`, windowMs);
       if (!claim.claimed) return false;
       // Checked again without a pause before noting it: two beacons of one visitor at once count once.
       if (ledger.countedSince(view, since) === true) return false;
@@ -59,7 +59,7 @@ export async function recordView(
   void deps.analytics
     .insert({
       id: newTimeOrderedId(now),
-      projectId: view.projectId,
+      siteId: view.siteId,
       fileId: view.fileId,
       visitorId: view.visitorId,
       type: 'view',
@@ -69,13 +69,13 @@ export async function recordView(
     .catch((err: unknown) => {
       ledger.withdraw(view, now);
       void claim?.release();
-      deps.log.warn({ err, projectId: view.projectId }, 'could not count a view');
+      deps.log.warn({ err, projectId: view.siteId }, 'could not count a view');
     });
   return true;
 }
 
 export interface TDownload {
-  projectId: string;
+  siteId: string;
   /** The file, or null for a ZIP of several. */
   fileId: string | null;
   fileName: string | null;
@@ -90,12 +90,12 @@ export interface TDownload {
  */
 export async function recordDownload(deps: TDeps, visitorId: string | undefined, download: TDownload): Promise<void> {
   try {
-    const project = await findProjectById(deps.db, download.projectId);
-    if (!project || !parseSiteSettings(project.settings).enableAnalytics) return;
+    const site = await findSiteById(deps.db, download.siteId);
+    if (!site || !parseSiteSettings(site.settings).enableAnalytics) return;
     const now = deps.clock.now();
     await deps.analytics.insert({
       id: newTimeOrderedId(now),
-      projectId: download.projectId,
+      siteId: download.siteId,
       fileId: download.fileId,
       visitorId: visitorId ?? null,
       type: 'download',
@@ -103,7 +103,7 @@ export async function recordDownload(deps: TDeps, visitorId: string | undefined,
       now,
     });
   } catch (err) {
-    deps.log.warn({ err, projectId: download.projectId }, 'could not count a download');
+    deps.log.warn({ err, projectId: download.siteId }, 'could not count a download');
   }
 }
 
@@ -113,12 +113,12 @@ export async function recordDownload(deps: TDeps, visitorId: string | undefined,
  */
 export async function listActivity(
   deps: TDeps,
-  scope: { projectId: string; fileId?: string | undefined },
+  scope: { siteId: string; fileId?: string | undefined },
   options: { since?: number | undefined; until?: number | undefined; limit: number },
 ): Promise<Array<TActivity & { at: number }>> {
   const [events, engagement] = await Promise.all([
     listRecentActivity(deps.db, { ...scope, since: options.since, until: options.until }, options.limit),
-    listRecentEngagement(deps.db, { projectIds: [scope.projectId], fileId: scope.fileId, since: options.since, until: options.until }, options.limit),
+    listRecentEngagement(deps.db, { siteIds: [scope.siteId], fileId: scope.fileId, since: options.since, until: options.until }, options.limit),
   ]);
   const merged: Array<TActivity & { at: number }> = [];
   for (const row of events) {
@@ -133,7 +133,7 @@ export async function listActivity(
   return merged.sort((a, b) => b.at - a.at).slice(0, options.limit);
 }
 
-export async function getAnalytics(deps: TDeps, scope: { projectId: string; fileId?: string | undefined }, detailed: boolean): Promise<TAnalytics> {
+export async function getAnalytics(deps: TDeps, scope: { siteId: string; fileId?: string | undefined }, detailed: boolean): Promise<TAnalytics> {
   // The views and downloads this process took are written first: its answer counts them all.
   await deps.analytics.flush();
   const [traffic, engagement, recentRows] = await Promise.all([
@@ -159,7 +159,7 @@ export async function getAnalytics(deps: TDeps, scope: { projectId: string; file
  */
 export async function getDailyAnalytics(
   deps: TDeps,
-  scope: { projectId: string; fileId?: string | undefined },
+  scope: { siteId: string; fileId?: string | undefined },
   days: number,
 ): Promise<{ days: TDailyPoint[]; totals: { views: number; uniqueVisitors: number; downloads: number } }> {
   const today = dayOf(deps.clock.now());
@@ -183,12 +183,12 @@ export async function getDailyAnalytics(
 /** A product event of the dashboard or a site (the email modal's), under the caller's proven session, never one the payload names. */
 export async function recordProductEvent(deps: TDeps, principal: TPrincipal, input: z.output<typeof ZProductEventRequestSchema>): Promise<void> {
   const session = await principal.anonymousSession();
-  const projectId = input.projectId && (await projectExists(deps.db, input.projectId)) ? input.projectId : null;
+  const siteId = input.projectId && (await siteExists(deps.db, input.projectId)) ? input.projectId : null;
   await insertProductEvent(deps.db, {
     id: newId(),
     name: input.event,
     trigger: input.trigger ?? null,
-    projectId,
+    siteId,
     visitorId: null,
     anonymousSessionId: session?.id ?? null,
     now: deps.clock.now(),
@@ -197,8 +197,8 @@ export async function recordProductEvent(deps: TDeps, principal: TPrincipal, inp
 
 /** The analytics panel of a site (or one of its files) for its creator; someone else's site answers exactly like a missing one. */
 export async function getOwnAnalytics(deps: TDeps, principal: TPrincipal, query: z.output<typeof ZAnalyticsQuerySchema>): Promise<TAnalytics> {
-  const project = await findProjectById(deps.db, query.projectId);
-  if (!project || !(await isProjectOwner(principal, project))) throw new AppError('not_found', 'Site not found');
-  if (query.fileId) await findSiteFile(deps, project, query.fileId);
-  return getAnalytics(deps, { projectId: project.id, fileId: query.fileId }, query.detailed === 'true');
+  const site = await findSiteById(deps.db, query.projectId);
+  if (!site || !(await isSiteOwner(principal, site))) throw new AppError('not_found', 'Site not found');
+  if (query.fileId) await findSiteFile(deps, site, query.fileId);
+  return getAnalytics(deps, { siteId: site.id, fileId: query.fileId }, query.detailed === 'true');
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createViewLedger } from './view-ledger.ts';
 
 const WINDOW = 30 * 60_000;
-const view = (visitorId: string, fileId: string | null = null) => ({ projectId: 'site', fileId, visitorId });
+const view = (visitorId: string, fileId: string | null = null) => ({ siteId: 'site', fileId, visitorId });
 
 describe('view ledger', () => {
   it('as the only counter, once loaded, answers for views it never saw', () => {

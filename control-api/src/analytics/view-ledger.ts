@@ -14,7 +14,7 @@
 const DEFAULT_MAX_ENTRIES = 50_000;
 
 export interface TViewKey {
-  projectId: string;
+  siteId: string;
   /** Null for a view of the site itself. */
   fileId: string | null;
   visitorId: string;
@@ -50,7 +50,7 @@ export function createViewLedger(options: { soleCounter: boolean; windowMs: numb
   const counted = new Map<string, number>();
   /** Every view counted from this instant on is in `counted` (Infinity: not known to be). */
   let completeFrom = Number.POSITIVE_INFINITY;
-  const keyOf = (view: TViewKey) => `${view.projectId}\u0000${view.fileId ?? ''}\u0000${view.visitorId}`;
+  const keyOf = (view: TViewKey) => `${view.siteId}\u0000${view.fileId ?? ''}\u0000${view.visitorId}`;
 
   const makeRoom = (now: number) => {
     if (counted.size < maxEntries) return;

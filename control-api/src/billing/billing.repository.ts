@@ -251,7 +251,7 @@ export async function listFileHashes(db: TDb, creatorId: string): Promise<string
 }
 
 /** Active sites: not deleted, not taken down, not expired. */
-export async function countActiveSites(db: TDb, creatorId: string, now: number, exceptProjectId?: string): Promise<number> {
+export async function countActiveSites(db: TDb, creatorId: string, now: number, exceptSiteId?: string): Promise<number> {
   let query = db
     .selectFrom('projects')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -259,7 +259,7 @@ export async function countActiveSites(db: TDb, creatorId: string, now: number, 
     .where('deleted_at', 'is', null)
     .where('taken_down_at', 'is', null)
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
-  if (exceptProjectId) query = query.where('id', '!=', exceptProjectId);
+  if (exceptSiteId) query = query.where('id', '!=', exceptSiteId);
   const row = await query.executeTakeFirst();
   return Number(row?.n ?? 0);
 }

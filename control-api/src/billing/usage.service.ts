@@ -43,12 +43,8 @@ async function sumDerivedBytes(deps: Pick<TBillingDeps, 'storage'>, hashes: read
 /** Counts everything from the database and storage. */
 export async function countUsage(deps: TDeps, creatorId: string): Promise<TCountedUsage> {
   const now = deps.clock.now();
-  const [originalBytes, hashes, projects] = await Promise.all([
-    sumOriginalBytes(deps.db, creatorId),
-    listFileHashes(deps.db, creatorId),
-    countActiveSites(deps.db, creatorId, now),
-  ]);
-  return { originalBytes, derivedBytes: await sumDerivedBytes(deps, hashes), projects, collaborators: COLLABORATORS_PER_ACCOUNT };
+  const [originalBytes, hashes, sites] = await Promise.all([sumOriginalBytes(deps.db, creatorId), listFileHashes(deps.db, creatorId), countActiveSites(deps.db, creatorId, now)]);
+  return { originalBytes, derivedBytes: await sumDerivedBytes(deps, hashes), projects: sites, collaborators: COLLABORATORS_PER_ACCOUNT };
 }
 
 /** Recounts the creator's usage and writes it to this month's row; answers the row. */
@@ -84,15 +80,15 @@ export function refreshUsageSoon(deps: TDeps, creatorId: string | null): void {
  */
 export async function readUsage(deps: TDeps, creatorId: string): Promise<TUsage> {
   const now = deps.clock.now();
-  const [row, originals, projects] = await Promise.all([
+  const [row, originals, sites] = await Promise.all([
     findUsageRow(deps.db, creatorId, usagePeriodOf(now)),
     sumOriginalBytes(deps.db, creatorId),
     countActiveSites(deps.db, creatorId, now),
   ]);
-  const current = row && Number(row.projects_count) === projects ? row : await refreshUsage(deps, creatorId);
+  const current = row && Number(row.projects_count) === sites ? row : await refreshUsage(deps, creatorId);
   return {
     storage_used: originals + Number(current.derived_bytes),
-    projects_count: projects,
+    projects_count: sites,
     collaborators_count: Number(current.collaborators_count),
     api_requests_count: Number(current.api_requests_count),
   };

@@ -1,26 +1,26 @@
 /**
- * What a build is given: a project's rows mapped to the builder's input. The projects repository
+ * What a build is given: a site's rows mapped to the builder's input. The sites repository
  * answers rows; the build area decides what of them the builder sees.
  */
 import type { Kysely } from 'kysely';
-import type { TBuildFile, TBuildInput, TBuildProject } from '@dropsite/builder';
+import type { TBuildFile, TBuildInput, TBuildSite } from '@dropsite/builder';
 import { storedSiteLook, themeOfLook } from '@dropsite/shared';
-import type { Database, TFileRow, TProjectRow } from '../db/tables.ts';
-import { findProjectById, listFilesByProject, parseContactInfo, parseDerivedMetadata, parseSiteSettings, parseTemplateId } from '../projects/projects.repository.ts';
+import type { Database, TFileRow, TSiteRow } from '../db/tables.ts';
+import { findSiteById, listFilesBySite, parseContactInfo, parseDerivedMetadata, parseSiteSettings, parseTemplateId } from '../site-records/site-records.repository.ts';
 
-/** Everything the builder needs for a project, or null when it is missing or deleted. */
-export async function loadBuildInput(db: Kysely<Database>, projectId: string): Promise<TBuildInput | null> {
-  const project = await findProjectById(db, projectId);
-  return project === null ? null : buildInputOf(db, project);
+/** Everything the builder needs for a site, or null when it is missing or deleted. */
+export async function loadBuildInput(db: Kysely<Database>, siteId: string): Promise<TBuildInput | null> {
+  const site = await findSiteById(db, siteId);
+  return site === null ? null : buildInputOf(db, site);
 }
 
-/** The builder's input for a project row the caller has just read. */
-export async function buildInputOf(db: Kysely<Database>, project: TProjectRow): Promise<TBuildInput> {
-  const files = await listFilesByProject(db, project.id);
-  return { project: toBuildProject(project), files: files.map(toBuildFile) };
+/** The builder's input for a site row the caller has just read. */
+export async function buildInputOf(db: Kysely<Database>, site: TSiteRow): Promise<TBuildInput> {
+  const files = await listFilesBySite(db, site.id);
+  return { site: toBuildSite(site), files: files.map(toBuildFile) };
 }
 
-function toBuildProject(row: TProjectRow): TBuildProject {
+function toBuildSite(row: TSiteRow): TBuildSite {
   const look = storedSiteLook(row);
   return {
     id: row.id,

@@ -1,10 +1,10 @@
 import { expect, it } from 'vitest';
 import { newId } from '../db/ids.ts';
-import { insertProject } from '../projects/projects.repository.ts';
-import { describeEachDialect, makeProjectRow, makeQueuedBuildRow } from '@dropsite/testkit/control-api/test-database';
+import { insertSite } from '../site-records/site-records.repository.ts';
+import { describeEachDialect, makeSiteRow, makeQueuedBuildRow } from '@dropsite/testkit/control-api/test-database';
 import {
   findBuildById,
-  findLatestBuildForProject,
+  findLatestBuildForSite,
   findUnfinishedBuilds,
   listFinishedBuilds,
   insertBuild,
@@ -17,42 +17,42 @@ import {
 const NOW = 1_764_000_000_000;
 
 await describeEachDialect('builds repository', (handle) => {
-  async function newProject(): Promise<string> {
-    const project = makeProjectRow();
-    await insertProject(handle.db, project);
-    return project.id;
+  async function newSite(): Promise<string> {
+    const site = makeSiteRow();
+    await insertSite(handle.db, site);
+    return site.id;
   }
 
   it('inserts a queued build once per project version', async () => {
-    const projectId = await newProject();
-    const first = await insertBuild(handle.db, { id: newId(), projectId, version: 1, now: NOW });
-    expect(first).toEqual({ id: first.id, ...makeQueuedBuildRow(projectId, 1, NOW) });
-    const again = await insertBuild(handle.db, { id: newId(), projectId, version: 1, now: NOW + 5 });
+    const siteId = await newSite();
+    const first = await insertBuild(handle.db, { id: newId(), siteId, version: 1, now: NOW });
+    expect(first).toEqual({ id: first.id, ...makeQueuedBuildRow(siteId, 1, NOW) });
+    const again = await insertBuild(handle.db, { id: newId(), siteId, version: 1, now: NOW + 5 });
     expect(again).toEqual(first);
-    const next = await insertBuild(handle.db, { id: newId(), projectId, version: 2, now: NOW + 5 });
+    const next = await insertBuild(handle.db, { id: newId(), siteId, version: 2, now: NOW + 5 });
     expect(next.id).not.toBe(first.id);
   });
 
   it('answers one build to concurrent inserts of the same version', async () => {
-    const projectId = await newProject();
-    const builds = await Promise.all(Array.from({ length: 5 }, () => insertBuild(handle.db, { id: newId(), projectId, version: 7, now: NOW })));
+    const siteId = await newSite();
+    const builds = await Promise.all(Array.from({ length: 5 }, () => insertBuild(handle.db, { id: newId(), siteId, version: 7, now: NOW })));
     expect(new Set(builds.map((b) => b.id)).size).toBe(1);
   });
 
   it('finds builds by id and the latest by version', async () => {
-    const projectId = await newProject();
-    expect(await findLatestBuildForProject(handle.db, projectId)).toBeNull();
-    const v1 = await insertBuild(handle.db, { id: newId(), projectId, version: 1, now: NOW + 10 });
-    const v3 = await insertBuild(handle.db, { id: newId(), projectId, version: 3, now: NOW });
-    await insertBuild(handle.db, { id: newId(), projectId, version: 2, now: NOW + 20 });
-    expect(await findLatestBuildForProject(handle.db, projectId)).toEqual(v3);
+    const siteId = await newSite();
+    expect(await findLatestBuildForSite(handle.db, siteId)).toBeNull();
+    const v1 = await insertBuild(handle.db, { id: newId(), siteId, version: 1, now: NOW + 10 });
+    const v3 = await insertBuild(handle.db, { id: newId(), siteId, version: 3, now: NOW });
+    await insertBuild(handle.db, { id: newId(), siteId, version: 2, now: NOW + 20 });
+    expect(await findLatestBuildForSite(handle.db, siteId)).toEqual(v3);
     expect(await findBuildById(handle.db, v1.id)).toEqual(v1);
     expect(await findBuildById(handle.db, newId())).toBeNull();
   });
 
   it('runs a build to success, counting attempts', async () => {
-    const projectId = await newProject();
-    const build = await insertBuild(handle.db, { id: newId(), projectId, version: 1, now: NOW });
+    const siteId = await newSite();
+    const build = await insertBuild(handle.db, { id: newId(), siteId, version: 1, now: NOW });
 
     expect(await markBuildRunning(handle.db, build.id, NOW + 1)).toBe(1);
     expect(await findBuildById(handle.db, build.id)).toMatchObject({ status: 'running', attempts: 1, started_at: NOW + 1 });
@@ -69,8 +69,8 @@ await describeEachDialect('builds repository', (handle) => {
   });
 
   it('bounds progress and error text', async () => {
-    const projectId = await newProject();
-    const build = await insertBuild(handle.db, { id: newId(), projectId, version: 1, now: NOW });
+    const siteId = await newSite();
+    const build = await insertBuild(handle.db, { id: newId(), siteId, version: 1, now: NOW });
     await updateBuildProgress(handle.db, build.id, 140, 'over');
     expect((await findBuildById(handle.db, build.id))?.progress).toBe(100);
     await markBuildFailed(handle.db, build.id, 'x'.repeat(10_000), NOW);
@@ -78,17 +78,17 @@ await describeEachDialect('builds repository', (handle) => {
   });
 
   it('finds unfinished builds of projects not deleted', async () => {
-    const projectId = await newProject();
-    const queued = await insertBuild(handle.db, { id: newId(), projectId, version: 1, now: NOW });
-    const running = await insertBuild(handle.db, { id: newId(), projectId, version: 2, now: NOW + 1 });
-    const done = await insertBuild(handle.db, { id: newId(), projectId, version: 3, now: NOW + 2 });
+    const siteId = await newSite();
+    const queued = await insertBuild(handle.db, { id: newId(), siteId, version: 1, now: NOW });
+    const running = await insertBuild(handle.db, { id: newId(), siteId, version: 2, now: NOW + 1 });
+    const done = await insertBuild(handle.db, { id: newId(), siteId, version: 3, now: NOW + 2 });
     await markBuildRunning(handle.db, running.id, NOW + 3);
     await markBuildSucceeded(handle.db, done.id, NOW + 4);
-    const deletedProject = makeProjectRow({ deleted_at: NOW });
-    await insertProject(handle.db, deletedProject);
-    await insertBuild(handle.db, { id: newId(), projectId: deletedProject.id, version: 1, now: NOW });
+    const deletedSite = makeSiteRow({ deleted_at: NOW });
+    await insertSite(handle.db, deletedSite);
+    await insertBuild(handle.db, { id: newId(), siteId: deletedSite.id, version: 1, now: NOW });
 
-    const unfinished = (await findUnfinishedBuilds(handle.db)).filter((b) => b.project_id === projectId || b.project_id === deletedProject.id);
+    const unfinished = (await findUnfinishedBuilds(handle.db)).filter((b) => b.project_id === siteId || b.project_id === deletedSite.id);
     expect(unfinished.map((b) => [b.id, b.status])).toEqual([
       [queued.id, 'queued'],
       [running.id, 'running'],
@@ -96,9 +96,9 @@ await describeEachDialect('builds repository', (handle) => {
   });
 
   it('counts succeeded and failed builds among the given ids', async () => {
-    const projectId = await newProject();
+    const siteId = await newSite();
     const ids: string[] = [];
-    for (let version = 1; version <= 5; version++) ids.push((await insertBuild(handle.db, { id: newId(), projectId, version, now: NOW })).id);
+    for (let version = 1; version <= 5; version++) ids.push((await insertBuild(handle.db, { id: newId(), siteId, version, now: NOW })).id);
     await markBuildSucceeded(handle.db, ids[0]!, NOW);
     await markBuildSucceeded(handle.db, ids[1]!, NOW);
     await markBuildFailed(handle.db, ids[2]!, 'boom', NOW);
@@ -113,9 +113,9 @@ await describeEachDialect('builds repository', (handle) => {
   });
 
   it('goes with its project', async () => {
-    const projectId = await newProject();
-    const build = await insertBuild(handle.db, { id: newId(), projectId, version: 1, now: NOW });
-    await handle.db.deleteFrom('projects').where('id', '=', projectId).execute();
+    const siteId = await newSite();
+    const build = await insertBuild(handle.db, { id: newId(), siteId, version: 1, now: NOW });
+    await handle.db.deleteFrom('projects').where('id', '=', siteId).execute();
     expect(await findBuildById(handle.db, build.id)).toBeNull();
   });
 });

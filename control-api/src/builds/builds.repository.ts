@@ -1,4 +1,4 @@
-/** Build rows: one per (project, version), moved through queued → running → succeeded | failed. */
+/** Build rows: one per (site, version), moved through queued → running → succeeded | failed. */
 import type { Kysely } from 'kysely';
 import type { Database, TBuildRow } from '../db/tables.ts';
 
@@ -11,15 +11,15 @@ const MAX_ERROR_LENGTH = 4000;
 const IDS_PER_QUERY = 1000;
 
 /**
- * Records a queued build for a project version, or answers the build already recorded for it.
+ * Records a queued build for a site version, or answers the build already recorded for it.
  * ON CONFLICT DO NOTHING then a select keeps concurrent callers from failing on the unique key.
  */
-export async function insertBuild(db: TDb, build: { id: string; projectId: string; version: number; now: number }): Promise<TBuildRow> {
+export async function insertBuild(db: TDb, build: { id: string; siteId: string; version: number; now: number }): Promise<TBuildRow> {
   await db
     .insertInto('builds')
     .values({
       id: build.id,
-      project_id: build.projectId,
+      project_id: build.siteId,
       version: build.version,
       status: 'queued',
       progress: 0,
@@ -32,20 +32,20 @@ export async function insertBuild(db: TDb, build: { id: string; projectId: strin
     })
     .onConflict((oc) => oc.columns(['project_id', 'version']).doNothing())
     .execute();
-  return db.selectFrom('builds').selectAll().where('project_id', '=', build.projectId).where('version', '=', build.version).executeTakeFirstOrThrow();
+  return db.selectFrom('builds').selectAll().where('project_id', '=', build.siteId).where('version', '=', build.version).executeTakeFirstOrThrow();
 }
 
 export async function findBuildById(db: TDb, id: string): Promise<TBuildRow | null> {
   return (await db.selectFrom('builds').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
 }
 
-/** The build of the project's highest version, or null when it has none. */
-export async function findLatestBuildForProject(db: TDb, projectId: string): Promise<TBuildRow | null> {
-  const row = await db.selectFrom('builds').selectAll().where('project_id', '=', projectId).orderBy('version', 'desc').limit(1).executeTakeFirst();
+/** The build of the site's highest version, or null when it has none. */
+export async function findLatestBuildForSite(db: TDb, siteId: string): Promise<TBuildRow | null> {
+  const row = await db.selectFrom('builds').selectAll().where('project_id', '=', siteId).orderBy('version', 'desc').limit(1).executeTakeFirst();
   return row ?? null;
 }
 
-/** Builds queued or running (e.g. cut short by a restart) of projects not deleted, oldest first. */
+/** Builds queued or running (e.g. cut short by a restart) of sites not deleted, oldest first. */
 export async function findUnfinishedBuilds(db: TDb): Promise<TBuildRow[]> {
   return db
     .selectFrom('builds')

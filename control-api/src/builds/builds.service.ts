@@ -4,20 +4,20 @@ import type { TBuildsDeps } from './builds.deps.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
 import { UnrecoverableBuildError, type TBuildProcessor } from '../queue/build-queue.ts';
-import { findProjectById, saveFileMetadata, setProjectStatus } from '../projects/projects.repository.ts';
+import { findSiteById, saveFileMetadata, setSiteStatus } from '../site-records/site-records.repository.ts';
 import { buildInputOf } from './build-input.ts';
 import { syncPublicPage } from '../edge/public-page.ts';
 import { refreshUsageSoon } from '../billing/usage.service.ts';
 import { currentRequestId, runInRequestContext } from '../observability/request-context.ts';
 import { insertBuild, markBuildFailed, markBuildRunning, markBuildSucceeded, updateBuildProgress } from './builds.repository.ts';
 
-/** Records a build for this project version (once) and puts it on the queue. */
-export async function enqueueProjectBuild(deps: TBuildsDeps, projectId: string, version: number): Promise<string> {
-  const build = await insertBuild(deps.db, { id: newId(), projectId, version, now: deps.clock.now() });
+/** Records a build for this site version (once) and puts it on the queue. */
+export async function enqueueSiteBuild(deps: TBuildsDeps, siteId: string, version: number): Promise<string> {
+  const build = await insertBuild(deps.db, { id: newId(), siteId, version, now: deps.clock.now() });
   try {
     // The request that asked for it (a publish, an edit) travels with the job into the builder's log lines.
     const requestId = currentRequestId();
-    const job = { projectId, buildId: build.id, version, enqueuedAt: deps.clock.now(), ...(requestId === undefined ? {} : { requestId }) };
+    const job = { projectId: siteId, buildId: build.id, version, enqueuedAt: deps.clock.now(), ...(requestId === undefined ? {} : { requestId }) };
     await deps.queue.enqueue(job, { attempts: deps.config.buildAttempts });
   } catch (err) {
     throw new AppError('service_unavailable', 'Publishing is temporarily unavailable. Please try again in a minute.', { cause: err, headers: { 'Retry-After': '60' } });
@@ -27,7 +27,7 @@ export async function enqueueProjectBuild(deps: TBuildsDeps, projectId: string, 
 
 /**
  * The job processor. Idempotent: a retried or duplicated job renders the same site,
- * and a job for an older version than the project's current one is skipped (the newest wins).
+ * and a job for an older version than the site's current one is skipped (the newest wins).
  */
 export function createBuildProcessor(deps: Pick<TBuildsDeps, 'db' | 'clock' | 'log' | 'config' | 'storage' | 'metrics'>, builder: Pick<SiteBuilder, 'buildSite'>): TBuildProcessor {
   const process = processBuild(deps, builder);
@@ -52,12 +52,12 @@ export function createBuildProcessor(deps: Pick<TBuildsDeps, 'db' | 'clock' | 'l
 function processBuild(deps: Pick<TBuildsDeps, 'db' | 'clock' | 'log' | 'config' | 'storage' | 'metrics'>, builder: Pick<SiteBuilder, 'buildSite'>): TBuildProcessor {
   return async (job, reportProgress) => {
     const { db, clock, log, metrics } = deps;
-    const project = await findProjectById(db, job.projectId);
-    if (!project || project.deleted_at !== null) {
+    const site = await findSiteById(db, job.projectId);
+    if (!site || site.deleted_at !== null) {
       metrics.countBuild('failed');
       throw new UnrecoverableBuildError(`Project ${job.projectId} no longer exists`);
     }
-    if (project.version > job.version) {
+    if (site.version > job.version) {
       await markBuildSucceeded(db, job.buildId, clock.now());
       metrics.countBuild('superseded');
       log.info({ projectId: job.projectId, version: job.version }, 'build superseded by a newer version');
@@ -69,7 +69,7 @@ function processBuild(deps: Pick<TBuildsDeps, 'db' | 'clock' | 'log' | 'config' 
     log.info({ projectId: job.projectId, buildId: job.buildId, version: job.version, attempt, waitedMs }, 'build started');
     try {
       // The row read above: an edit since then bumps the version, and that version's build supersedes this one.
-      const input = await buildInputOf(db, project);
+      const input = await buildInputOf(db, site);
       let lastStage = '';
       // Stages carry counters ('Processing files (3/7)'); the row is written when the stage itself changes.
       const stageName = (stage: string) => stage.replace(/\s*\(\d+\/\d+\)\s*$/, '');
@@ -90,11 +90,11 @@ function processBuild(deps: Pick<TBuildsDeps, 'db' | 'clock' | 'log' | 'config' 
         if (known.get(fileId) !== json) await saveFileMetadata(db, fileId, json);
       }
       await markBuildSucceeded(db, job.buildId, clock.now());
-      await setProjectStatus(db, job.projectId, 'live', clock.now());
+      await setSiteStatus(db, job.projectId, 'live', clock.now());
       // The edge's copy of the page, when the site is public now (removed otherwise).
-      await syncPublicPage(deps, job.projectId, { version: input.project.version, page: result.page });
+      await syncPublicPage(deps, job.projectId, { version: input.site.version, page: result.page });
       // What the build derived (thumbnails, display copies, PDFs) counts toward the owner's storage.
-      refreshUsageSoon(deps, project.owner_creator_id);
+      refreshUsageSoon(deps, site.owner_creator_id);
       metrics.countBuild('succeeded');
       metrics.observeBuildStage('derive', result.timings.deriveMs / 1000);
       metrics.observeBuildStage('render', result.timings.renderMs / 1000);
@@ -108,7 +108,7 @@ function processBuild(deps: Pick<TBuildsDeps, 'db' | 'clock' | 'log' | 'config' 
       metrics.countBuild(isFinal ? 'failed' : 'retried');
       if (isFinal) {
         await markBuildFailed(db, job.buildId, message.slice(0, 2000), clock.now());
-        if (project.status !== 'live') await setProjectStatus(db, job.projectId, 'failed', clock.now());
+        if (site.status !== 'live') await setSiteStatus(db, job.projectId, 'failed', clock.now());
       }
       throw err;
     }

@@ -14,7 +14,7 @@ import { createLogger } from '../logger.ts';
 import { createRuntime } from '../runtime.ts';
 import { runPendingSiteRebuilds } from './pending-site-rebuilds.ts';
 import { createDiskStorage } from '../storage/disk-storage.ts';
-import { makeFileRow, makeProjectRow } from '@dropsite/testkit/control-api/test-database';
+import { makeFileRow, makeSiteRow } from '@dropsite/testkit/control-api/test-database';
 import { makeJpeg } from '@dropsite/testkit/control-api/fixtures';
 import { ensureTemplateBuilt } from '@dropsite/testkit/builder/ensure-template-built';
 
@@ -47,7 +47,7 @@ describe('start-up after the upgrade', () => {
     // The site as the old version left it.
     const old = await createDatabase(config.databaseUrl);
     await migrateUpTo(old.db, BEFORE_UPGRADE);
-    const row = makeProjectRow({
+    const row = makeSiteRow({
       title: 'Harbour Lights',
       status: 'live',
       settings: JSON.stringify({ enableFavorites: true, enableNotifications: true, notificationEmail: NOTIFY, slackWebhook: WEBHOOK }),
@@ -72,9 +72,9 @@ describe('start-up after the upgrade', () => {
       expect(html).not.toBe(oldHtml);
       expect(html).toContain('Harbour Lights');
       for (const secret of [NOTIFY, WEBHOOK, 'hooks.slack.com', 'notificationEmail', 'slackWebhook']) expect(html.includes(secret), secret).toBe(false);
-      const project = await runtime.deps.db.selectFrom('projects').select(['status', 'version', 'contact_info']).where('id', '=', row.id).executeTakeFirstOrThrow();
-      expect(project).toMatchObject({ status: 'live', version: 2 });
-      expect(JSON.parse(project.contact_info)).toMatchObject({ email: '' });
+      const site = await runtime.deps.db.selectFrom('projects').select(['status', 'version', 'contact_info']).where('id', '=', row.id).executeTakeFirstOrThrow();
+      expect(site).toMatchObject({ status: 'live', version: 2 });
+      expect(JSON.parse(site.contact_info)).toMatchObject({ email: '' });
     } finally {
       await runtime.close();
     }
@@ -97,7 +97,7 @@ describe('start-up after the upgrade', () => {
     try {
       const old = await createDatabase(config.databaseUrl);
       await migrateUpTo(old.db, BEFORE_UPGRADE);
-      const row = makeProjectRow({
+      const row = makeSiteRow({
         title: 'Lost Negatives',
         status: 'live',
         settings: JSON.stringify({ enableNotifications: true, notificationEmail: NOTIFY, slackWebhook: WEBHOOK }),

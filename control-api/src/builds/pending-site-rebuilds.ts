@@ -8,8 +8,8 @@
  */
 import { STORED_CODINGS, siteHtmlKey, siteHtmlVariantKey } from '@dropsite/shared';
 import type { TBuildsDeps } from './builds.deps.ts';
-import { bumpProjectVersion, listLiveProjects } from '../projects/projects.repository.ts';
-import { enqueueProjectBuild } from './builds.service.ts';
+import { bumpSiteVersion, listLiveSites } from '../site-records/site-records.repository.ts';
+import { enqueueSiteBuild } from './builds.service.ts';
 import { withdrawPublicPage } from '../edge/public-page.ts';
 
 export interface TPendingRebuildsResult {
@@ -28,18 +28,18 @@ export async function runPendingSiteRebuilds(deps: TBuildsDeps): Promise<TPendin
     if (Number(taken.numDeletedRows) !== 1) continue; // another process took it
     try {
       // Live sites only: expired ones answer 410 and are purged; deleted ones are gone.
-      const projects = await listLiveProjects(db, deps.clock.now());
-      for (const { id: projectId, slug } of projects) {
+      const sites = await listLiveSites(db, deps.clock.now());
+      for (const { id: siteId, slug } of sites) {
         // Its copy at the edge first, then its compressed variants: they are served only while they exist, the page decides whether the site is built.
         await withdrawPublicPage(deps.storage, slug);
         for (const coding of STORED_CODINGS) await deps.storage.delete(siteHtmlVariantKey(slug, coding));
         await deps.storage.delete(siteHtmlKey(slug));
-        const version = await bumpProjectVersion(db, projectId, deps.clock.now());
-        await enqueueProjectBuild(deps, projectId, version);
+        const version = await bumpSiteVersion(db, siteId, deps.clock.now());
+        await enqueueSiteBuild(deps, siteId, version);
         result.queued++;
       }
       result.reasons.push(request.reason);
-      log.info({ reason: request.reason, sites: projects.length }, 'site rebuilds queued');
+      log.info({ reason: request.reason, sites: sites.length }, 'site rebuilds queued');
     } catch (err) {
       // Put the request back so the next start tries again (builds already queued are idempotent).
       await db

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { createDiskStorage } from '../storage/disk-storage.ts';
-import { describeEachDialect, makeProjectRow } from '@dropsite/testkit/control-api/test-database';
+import { describeEachDialect, makeSiteRow } from '@dropsite/testkit/control-api/test-database';
 import { createInlineQueue } from '../queue/inline-queue.ts';
 import { loadConfig } from '../config/config.ts';
 import { createLogger } from '../logger.ts';
@@ -23,18 +23,18 @@ const NOTIFY = 'owner-inbox@studio-private.example';
 await describeEachDialect('public site pages migration', (handle) => {
   it('clears the copied notification address, keeps typed contact details, and asks for one rebuild of every live site', async () => {
     const { db } = handle;
-    const copied = makeProjectRow({
+    const copied = makeSiteRow({
       status: 'live',
       settings: JSON.stringify({ enableNotifications: true, notificationEmail: NOTIFY }),
       contact_info: JSON.stringify({ email: NOTIFY, website: '', twitter: '', linkedin: '', github: '' }),
     });
-    const typed = makeProjectRow({
+    const typed = makeSiteRow({
       status: 'live',
       settings: JSON.stringify({ notificationEmail: NOTIFY }),
       contact_info: JSON.stringify({ email: 'hello@studio.example', website: 'https://studio.example/', twitter: '', linkedin: '', github: '' }),
     });
-    const unreadable = makeProjectRow({ status: 'live', settings: 'not json', contact_info: '{"email":42}' });
-    const expired = makeProjectRow({ status: 'live', expires_at: 1, contact_info: JSON.stringify({ email: NOTIFY }), settings: JSON.stringify({ notificationEmail: NOTIFY }) });
+    const unreadable = makeSiteRow({ status: 'live', settings: 'not json', contact_info: '{"email":42}' });
+    const expired = makeSiteRow({ status: 'live', expires_at: 1, contact_info: JSON.stringify({ email: NOTIFY }), settings: JSON.stringify({ notificationEmail: NOTIFY }) });
     await db.insertInto('projects').values([copied, typed, unreadable, expired]).execute();
     // The request the migration wrote when the database was created was taken; this is an upgrade of a database with sites.
     await db.deleteFrom('pending_site_rebuilds').execute();

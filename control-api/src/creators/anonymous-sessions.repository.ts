@@ -1,6 +1,6 @@
-/** Anonymous creator sessions, their projects and collected emails: the only module that queries those rows. */
+/** Anonymous creator sessions, their sites and collected emails: the only module that queries those rows. */
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { AnonymousSessionsTable, Database, TProjectRow } from '../db/tables.ts';
+import type { AnonymousSessionsTable, Database, TSiteRow } from '../db/tables.ts';
 
 type TDb = Kysely<Database> | Transaction<Database>;
 
@@ -17,8 +17,8 @@ export async function findAnonymousSession(db: TDb, id: string): Promise<TAnonym
   return (await db.selectFrom('anonymous_sessions').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
 }
 
-/** The session's live (not deleted) projects, newest first. */
-export async function listProjectsOfAnonymousSession(db: TDb, sessionId: string): Promise<TProjectRow[]> {
+/** The session's live (not deleted) sites, newest first. */
+export async function listSitesOfAnonymousSession(db: TDb, sessionId: string): Promise<TSiteRow[]> {
   return db
     .selectFrom('projects')
     .selectAll()
@@ -33,7 +33,7 @@ export interface TNewEmailCollection {
   id: string;
   email: string;
   trigger: string;
-  projectId: string | null;
+  siteId: string | null;
   anonymousSessionId: string | null;
   now: number;
 }
@@ -45,7 +45,7 @@ export async function insertEmailCollection(db: TDb, row: TNewEmailCollection): 
       id: row.id,
       email: row.email,
       trigger: row.trigger,
-      project_id: row.projectId,
+      project_id: row.siteId,
       anonymous_session_id: row.anonymousSessionId,
       created_at: row.now,
     })

@@ -33,9 +33,9 @@ describe('a site published without an account after its anonymous window', () =>
     const published = await creator.json<{ slug: string }>('/api/upload', { method: 'POST', body: form });
     expect(published.status).toBe(201);
     const sessionId = creator.cookies.get('dropsite_anon')!.split('.')[0]!;
-    const project = await app.deps.db.selectFrom('projects').select(['id', 'expires_at']).where('slug', '=', published.body.slug).executeTakeFirstOrThrow();
-    expect(project.expires_at).toBeNull();
-    const file = await app.deps.db.selectFrom('files').select('id').where('project_id', '=', project.id).executeTakeFirstOrThrow();
+    const site = await app.deps.db.selectFrom('projects').select(['id', 'expires_at']).where('slug', '=', published.body.slug).executeTakeFirstOrThrow();
+    expect(site.expires_at).toBeNull();
+    const file = await app.deps.db.selectFrom('files').select('id').where('project_id', '=', site.id).executeTakeFirstOrThrow();
     const updates = async () => ZEngagementUpdatesResponseSchema.parse((await creator.json(`/api/engagement/anonymous/${sessionId}/updates`)).body).updates;
 
     // The last day's warning says what ends: this browser's view, not the data.

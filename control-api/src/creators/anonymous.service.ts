@@ -5,27 +5,27 @@ import type { ZEmailCollectionRequestSchema } from '@dropsite/shared';
 import type { TCreatorsDeps } from './creators.deps.ts';
 import { newId } from '../db/ids.ts';
 import type { TAnonymousSession, TPrincipal } from '../access/principal.ts';
-import { parseSiteSettings, projectExists } from '../projects/projects.repository.ts';
-import { engagementSwitchesOf, projectSummaryOf } from '../projects/project-summary.ts';
-import { countEngagementByProject, engagementEventOf, listRecentEngagement, type TEngagementActivity } from '../engagement/engagement.repository.ts';
-import { countPageViewsByProject } from '../analytics/analytics.repository.ts';
+import { parseSiteSettings, siteExists } from '../site-records/site-records.repository.ts';
+import { engagementSwitchesOf, siteSummaryOf } from '../site-records/site-summary.ts';
+import { countEngagementBySite, engagementEventOf, listRecentEngagement, type TEngagementActivity } from '../engagement/engagement.repository.ts';
+import { countPageViewsBySite } from '../analytics/analytics.repository.ts';
 import { describeEngagement, toOneLine, urgencyOf } from '../notifications/notification-messages.ts';
 import { admitNotificationRecipient, anonymousOwnerKey, normalizeEmail, requestEmailConfirmation } from '../notifications/email-confirmation.service.ts';
-import { insertEmailCollection, listProjectsOfAnonymousSession } from './anonymous-sessions.repository.ts';
+import { insertEmailCollection, listSitesOfAnonymousSession } from './anonymous-sessions.repository.ts';
 import { DAY_MS } from '../clock.ts';
 
 type TDeps = Pick<TCreatorsDeps, 'db' | 'config' | 'clock'>;
 
-export async function listAnonymousProjects(deps: TDeps & Pick<TCreatorsDeps, 'analytics'>, session: TAnonymousSession): Promise<TAnonymousProject[]> {
-  const projects = await listProjectsOfAnonymousSession(deps.db, session.id);
-  const ids = projects.map((p) => p.id);
+export async function listAnonymousSites(deps: TDeps & Pick<TCreatorsDeps, 'analytics'>, session: TAnonymousSession): Promise<TAnonymousProject[]> {
+  const sites = await listSitesOfAnonymousSession(deps.db, session.id);
+  const ids = sites.map((p) => p.id);
   // The views this process took are written first (the batcher holds them a moment): the counts include them.
   await deps.analytics.flush();
-  const [engagement, views] = await Promise.all([countEngagementByProject(deps.db, ids), countPageViewsByProject(deps.db, ids)]);
-  return projects.map((p) => {
+  const [engagement, views] = await Promise.all([countEngagementBySite(deps.db, ids), countPageViewsBySite(deps.db, ids)]);
+  return sites.map((p) => {
     const counts = engagement.get(p.id) ?? { favorites: 0, comments: 0, approvals: 0 };
     return {
-      ...projectSummaryOf(deps.config.publicUrl, p),
+      ...siteSummaryOf(deps.config.publicUrl, p),
       settings: engagementSwitchesOf(parseSiteSettings(p.settings)),
       favorites_count: counts.favorites,
       comments_count: counts.comments,
@@ -41,10 +41,10 @@ export function daysRemaining(session: TAnonymousSession, now: number): number {
 }
 
 export async function summarizeAnonymousEngagement(deps: TDeps, session: TAnonymousSession): Promise<TEngagementSummary> {
-  const projects = await listProjectsOfAnonymousSession(deps.db, session.id);
-  const engagement = await countEngagementByProject(
+  const sites = await listSitesOfAnonymousSession(deps.db, session.id);
+  const engagement = await countEngagementBySite(
     deps.db,
-    projects.map((p) => p.id),
+    sites.map((p) => p.id),
   );
   let favorites = 0;
   let comments = 0;
@@ -72,9 +72,9 @@ export async function summarizeAnonymousEngagement(deps: TDeps, session: TAnonym
 export async function listAnonymousUpdates(deps: TDeps, session: TAnonymousSession, since: number | undefined): Promise<TEngagementUpdate[]> {
   const now = deps.clock.now();
   if (now >= session.expiresAt) return [];
-  const projects = await listProjectsOfAnonymousSession(deps.db, session.id);
-  const titles = new Map(projects.map((p) => [p.id, p.title]));
-  const rows = await listRecentEngagement(deps.db, { projectIds: [...titles.keys()], since }, NOTIFICATIONS_KEPT);
+  const sites = await listSitesOfAnonymousSession(deps.db, session.id);
+  const titles = new Map(sites.map((p) => [p.id, p.title]));
+  const rows = await listRecentEngagement(deps.db, { siteIds: [...titles.keys()], since }, NOTIFICATIONS_KEPT);
   const updates = toEngagementUpdates(rows, titles, 'Sign Up Free');
   const warningAt = session.expiresAt - EXPIRATION_WARNING_TTL_MS;
   if (now >= warningAt && (since === undefined || warningAt > since)) {
@@ -99,8 +99,8 @@ export function toEngagementUpdates(rows: readonly TEngagementActivity[], titles
     return {
       id: row.eventId,
       type: row.kind,
-      project_id: row.projectId,
-      message: `${describeEngagement(event)} in "${toOneLine(titles.get(row.projectId) ?? '', 80)}"`,
+      project_id: row.siteId,
+      message: `${describeEngagement(event)} in "${toOneLine(titles.get(row.siteId) ?? '', 80)}"`,
       cta_text: ctaText,
       urgency_level: urgencyOf(event),
       created_at: new Date(row.at).toISOString(),
@@ -130,12 +130,12 @@ export async function collectEmail(
   const email = normalizeEmail(input.email);
   await admitNotificationRecipient(deps, principal.address, email);
   const session = await principal.anonymousSession();
-  const projectId = input.projectId && (await projectExists(deps.db, input.projectId)) ? input.projectId : null;
+  const siteId = input.projectId && (await siteExists(deps.db, input.projectId)) ? input.projectId : null;
   await insertEmailCollection(deps.db, {
     id: newId(),
     email: input.email,
     trigger: input.trigger,
-    projectId,
+    siteId,
     anonymousSessionId: session?.id ?? null,
     now: deps.clock.now(),
   });

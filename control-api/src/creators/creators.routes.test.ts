@@ -91,9 +91,9 @@ describe('the anonymous creator', () => {
     const res = await creator.json(`/api/projects/anonymous/${sessionId}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('private, no-store');
-    const { projects } = ZAnonymousProjectsResponseSchema.parse(res.body);
-    expect(projects.map((p) => p.title)).toEqual(['Seeded for counts', 'Logo options']);
-    expect(projects[0]).toMatchObject({
+    const { projects: sites } = ZAnonymousProjectsResponseSchema.parse(res.body);
+    expect(sites.map((p) => p.title)).toEqual(['Seeded for counts', 'Logo options']);
+    expect(sites[0]).toMatchObject({
       favorites_count: 1,
       comments_count: 1,
       approvals_count: 1,

@@ -11,7 +11,7 @@ import { AppError } from '../http/app-error.ts';
 import { principalOf } from '../access/principal.ts';
 import { limitByAddress } from '../access/request-limits.ts';
 import { resolveOwnAnonymousSession } from './anonymous-creator.ts';
-import { listAnonymousProjects, listAnonymousUpdates, parseSince, summarizeAnonymousEngagement } from './anonymous.service.ts';
+import { listAnonymousSites, listAnonymousUpdates, parseSince, summarizeAnonymousEngagement } from './anonymous.service.ts';
 import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
 
 const PRIVATE = 'private, no-store';
@@ -34,8 +34,8 @@ export function createCreatorRoutes(deps: TCreatorsDeps): TApiRouters {
 
   routes.at('/api/projects').get('/anonymous/:sessionId', limitReads, async (req, res) => {
     const session = await resolveOwnAnonymousSession(deps, principalOf(res), String(req.params.sessionId));
-    const projects = await listAnonymousProjects(deps, session);
-    res.set('Cache-Control', PRIVATE).json({ success: true, projects } satisfies TAnonymousProjectsResponse);
+    const sites = await listAnonymousSites(deps, session);
+    res.set('Cache-Control', PRIVATE).json({ success: true, projects: sites } satisfies TAnonymousProjectsResponse);
   });
 
   routes.at('/api/engagement').get('/anonymous/:sessionId', limitReads, async (req, res) => {

@@ -6,15 +6,15 @@
  */
 import { PostgresAdapter, type Kysely, type Selectable } from 'kysely';
 import type { TApprovalStatus } from '@dropsite/shared';
-import type { ApprovalsTable, CommentsTable, Database, FavoritesTable, TProjectRow } from '../db/tables.ts';
+import type { ApprovalsTable, CommentsTable, Database, FavoritesTable, TSiteRow } from '../db/tables.ts';
 import { DECIDED_STATUSES, selectRepliesTo } from '../engagement/engagement.repository.ts';
 
 type TDb = Kysely<Database>;
 
 /** A creator's site as the list shows it: its row's fields, its first file, and its counts. */
 /** A site of the creator's list: its row's fields, its first file and its counts. */
-export type TCreatorProjectRow = Pick<
-  TProjectRow,
+export type TCreatorSiteRow = Pick<
+  TSiteRow,
   'id' | 'title' | 'description' | 'slug' | 'status' | 'template' | 'settings' | 'password_hash' | 'expires_at' | 'deleted_at' | 'created_at'
 > & {
   first_file_id: string | null;
@@ -39,7 +39,7 @@ export type TCreatorProjectRow = Pick<
  * thousand small lookups); PostgreSQL runs each as a subplan per row, several times slower than
  * one grouped pass over the creator's rows of each table, joined.
  */
-export async function listProjectsOfCreator(db: TDb, creatorId: string): Promise<TCreatorProjectRow[]> {
+export async function listSitesOfCreator(db: TDb, creatorId: string): Promise<TCreatorSiteRow[]> {
   const rows = db.getExecutor().adapter instanceof PostgresAdapter ? await listByGroupedJoins(db, creatorId) : await listByCorrelatedCounts(db, creatorId);
   return rows.map((r) => ({
     ...r,
@@ -55,7 +55,7 @@ export async function listProjectsOfCreator(db: TDb, creatorId: string): Promise
   }));
 }
 
-const PROJECT_COLUMNS = [
+const SITE_COLUMNS = [
   'p.id',
   'p.title',
   'p.description',
@@ -80,7 +80,7 @@ type TCountColumn =
   | 'decided_files_count'
   | 'views_count'
   | 'downloads_count';
-type TListRow = Omit<TCreatorProjectRow, TCountColumn> & Record<TCountColumn, number | null>;
+type TListRow = Omit<TCreatorSiteRow, TCountColumn> & Record<TCountColumn, number | null>;
 
 function listByCorrelatedCounts(db: TDb, creatorId: string): Promise<TListRow[]> {
   return (
@@ -88,7 +88,7 @@ function listByCorrelatedCounts(db: TDb, creatorId: string): Promise<TListRow[]>
       .selectFrom('projects as p')
       // One probe of the site's all-time row for both figures.
       .leftJoin('analytics_totals as t', (join) => join.onRef('t.project_id', '=', 'p.id').on('t.scope', '=', ''))
-      .select(['t.views as views_count', 't.downloads as downloads_count', ...PROJECT_COLUMNS])
+      .select(['t.views as views_count', 't.downloads as downloads_count', ...SITE_COLUMNS])
       .select((eb) => {
         // Positions are unique within a site: ordered by the (site, position) index alone, no sort.
         const firstFile = () => eb.selectFrom('files').whereRef('files.project_id', '=', 'p.id').orderBy('files.position').limit(1);
@@ -193,7 +193,7 @@ function listByGroupedJoins(db: TDb, creatorId: string): Promise<TListRow[]> {
       'fav.n as favorites_count',
       'com.n as comments_count',
       'app.n as approvals_count',
-      ...PROJECT_COLUMNS,
+      ...SITE_COLUMNS,
     ])
     .where('p.owner_creator_id', '=', creatorId)
     .where('p.deleted_at', 'is', null)
@@ -245,7 +245,7 @@ export async function countEngagementByFile(db: TDb, fileIds: readonly string[])
 export type TFavoriteEntryRow = Pick<Selectable<FavoritesTable>, 'id' | 'file_id' | 'user_name' | 'user_email' | 'created_at'>;
 
 /** The newest `perFile` favourites of each file of a site, newest first. */
-export async function listNewestFavorites(db: TDb, projectId: string, perFile: number): Promise<TFavoriteEntryRow[]> {
+export async function listNewestFavorites(db: TDb, siteId: string, perFile: number): Promise<TFavoriteEntryRow[]> {
   const ranked = db
     .selectFrom('favorites')
     .select((eb) => [
@@ -259,7 +259,7 @@ export async function listNewestFavorites(db: TDb, projectId: string, perFile: n
         .over((ob) => ob.partitionBy('file_id').orderBy('created_at', 'desc').orderBy('id', 'desc'))
         .as('rank'),
     ])
-    .where('project_id', '=', projectId)
+    .where('project_id', '=', siteId)
     .as('ranked');
   return db
     .selectFrom(ranked)
@@ -273,7 +273,7 @@ export async function listNewestFavorites(db: TDb, projectId: string, perFile: n
 export type TApprovalEntryRow = Pick<Selectable<ApprovalsTable>, 'id' | 'file_id' | 'user_name' | 'user_email' | 'status' | 'updated_at'>;
 
 /** The newest `perFile` approvals of each file of a site (by their last change), newest first. */
-export async function listNewestApprovals(db: TDb, projectId: string, perFile: number): Promise<TApprovalEntryRow[]> {
+export async function listNewestApprovals(db: TDb, siteId: string, perFile: number): Promise<TApprovalEntryRow[]> {
   const ranked = db
     .selectFrom('approvals')
     .select((eb) => [
@@ -288,7 +288,7 @@ export async function listNewestApprovals(db: TDb, projectId: string, perFile: n
         .over((ob) => ob.partitionBy('file_id').orderBy('updated_at', 'desc').orderBy('id', 'desc'))
         .as('rank'),
     ])
-    .where('project_id', '=', projectId)
+    .where('project_id', '=', siteId)
     .as('ranked');
   return db
     .selectFrom(ranked)
@@ -374,8 +374,8 @@ export async function listCommentThreadsBefore(
 }
 
 /** A comment of a site, or null. */
-export async function findCommentOfProject(db: TDb, projectId: string, commentId: string): Promise<TCommentEntryRow | null> {
-  const row = await db.selectFrom('comments').select(COMMENT_ENTRY_COLUMNS).where('id', '=', commentId).where('project_id', '=', projectId).executeTakeFirst();
+export async function findCommentOfSite(db: TDb, siteId: string, commentId: string): Promise<TCommentEntryRow | null> {
+  const row = await db.selectFrom('comments').select(COMMENT_ENTRY_COLUMNS).where('id', '=', commentId).where('project_id', '=', siteId).executeTakeFirst();
   return row ?? null;
 }
 
@@ -386,20 +386,20 @@ export interface TEngagementExport {
 }
 
 /** The favourites, comments and approvals of a site's engagement export, oldest first. */
-export async function listEngagementForExport(db: TDb, projectId: string): Promise<TEngagementExport> {
+export async function listEngagementForExport(db: TDb, siteId: string): Promise<TEngagementExport> {
   const [favorites, comments, approvals] = await Promise.all([
-    db.selectFrom('favorites').select(['file_id', 'user_name', 'user_email', 'created_at']).where('project_id', '=', projectId).orderBy('created_at').orderBy('id').execute(),
+    db.selectFrom('favorites').select(['file_id', 'user_name', 'user_email', 'created_at']).where('project_id', '=', siteId).orderBy('created_at').orderBy('id').execute(),
     db
       .selectFrom('comments')
       .select(['file_id', 'parent_id', 'user_name', 'user_email', 'body', 'created_at', 'creator_id'])
-      .where('project_id', '=', projectId)
+      .where('project_id', '=', siteId)
       .orderBy('created_at')
       .orderBy('id')
       .execute(),
     db
       .selectFrom('approvals')
       .select(['file_id', 'user_name', 'user_email', 'status', 'updated_at'])
-      .where('project_id', '=', projectId)
+      .where('project_id', '=', siteId)
       .orderBy('updated_at')
       .orderBy('id')
       .execute(),

@@ -126,9 +126,9 @@ describe('the creator dashboard', () => {
 
     const res = await owner.browser.json(`/api/projects/${site.project.id}/details`);
     expect(res.status).toBe(200);
-    const { project } = ZProjectDetailsResponseSchema.parse(res.body);
-    expect(project).toMatchObject({ id: site.project.id, title: 'Autumn Wedding', slug: site.slug, url: `${app.url}/${site.slug}` });
-    expect(project.totals).toEqual({
+    const { project: details } = ZProjectDetailsResponseSchema.parse(res.body);
+    expect(details).toMatchObject({ id: site.project.id, title: 'Autumn Wedding', slug: site.slug, url: `${app.url}/${site.slug}` });
+    expect(details.totals).toEqual({
       totalFiles: 3,
       uniqueUsers: 4,
       totalFavorites: 4,
@@ -138,7 +138,7 @@ describe('the creator dashboard', () => {
       // Two files have decisions (the first was approved earlier); the third waits for anyone's.
       totalApprovals: { approved: 3, rejected: 1, pending: 1 },
     });
-    const file = project.files.find((f) => f.id === fileId)!;
+    const file = details.files.find((f) => f.id === fileId)!;
     expect(file).toMatchObject({ name: 'photo-2.jpg', kind: 'image', thumbnailUrl: `/api/files/${fileId}?mode=preview&size=300`, analytics: { views: 3, downloads: 0 } });
     expect(file.totals).toEqual({ favorites: 3, comments: threads + 2, approvals: { approved: 2, rejected: 1, pending: 0 } });
     expect(file.favorites).toHaveLength(3);
@@ -174,8 +174,8 @@ describe('the creator dashboard', () => {
     const files = (details.body as { project: { files: Array<{ id: string; thumbnailUrl: string | null }> } }).project.files;
     expect(files.find((f) => f.id === file.id)?.thumbnailUrl).toBe(`/api/files/${file.id}?mode=preview&size=300&v=2`);
     const list = await owner.browser.json('/api/creators/me/projects');
-    const projects = (list.body as { projects: Array<{ id: string; thumbnail_url: string | null }> }).projects;
-    expect(projects.find((p) => p.id === replaced.project.id)?.thumbnail_url).toBe(`/api/files/${file.id}?mode=preview&size=300&v=2`);
+    const sites = (list.body as { projects: Array<{ id: string; thumbnail_url: string | null }> }).projects;
+    expect(sites.find((p) => p.id === replaced.project.id)?.thumbnail_url).toBe(`/api/files/${file.id}?mode=preview&size=300&v=2`);
   });
 
   it('charts views, distinct visitors and downloads per UTC day over 7, 30 and 90 days, zero-filled', async () => {
@@ -188,7 +188,7 @@ describe('the creator dashboard', () => {
     await view(a);
     await view(b);
     await view(a, fileId);
-    await app.deps.analytics.insert({ id: newId(), projectId: chart.project.id, fileId, visitorId: null, type: 'download', details: 'd', now: clock.now() });
+    await app.deps.analytics.insert({ id: newId(), siteId: chart.project.id, fileId, visitorId: null, type: 'download', details: 'd', now: clock.now() });
     clock.advance(3 * DAY_MS);
     await view(a);
 
@@ -215,13 +215,13 @@ describe('the creator dashboard', () => {
     const form = buildUploadForm([{ name: 'a.txt', type: 'text/plain', bytes: new TextEncoder().encode('a') }]);
     const published = await publisher.json<{ slug: string }>('/api/upload', { method: 'POST', body: form });
     expect(published.status).toBe(201);
-    const { id: projectId } = await app.deps.db.selectFrom('projects').select('id').where('slug', '=', published.body.slug).executeTakeFirstOrThrow();
-    const panel = (who: TBrowser) => who.json(`/api/analytics?projectId=${projectId}&detailed=true`);
+    const { id: siteId } = await app.deps.db.selectFrom('projects').select('id').where('slug', '=', published.body.slug).executeTakeFirstOrThrow();
+    const panel = (who: TBrowser) => who.json(`/api/analytics?projectId=${siteId}&detailed=true`);
     expect((await panel(publisher)).status).toBe(200);
     clock.advance(8 * DAY_MS);
     // The anonymous creator's window has ended: as before, the panel is gone for them.
     expect((await panel(publisher)).status).toBe(404);
-    await app.deps.db.updateTable('projects').set({ owner_creator_id: owner.id }).where('id', '=', projectId).execute();
+    await app.deps.db.updateTable('projects').set({ owner_creator_id: owner.id }).where('id', '=', siteId).execute();
     const res = await panel(owner.browser);
     expect(res.status).toBe(200);
     expect(ZAnalyticsResponseSchema.parse(res.body).analytics.views).toBe(0);

@@ -21,12 +21,12 @@ import { sendStoredObject, setFileSecurityHeaders } from '../files/serve-object.
 import {
   exportEngagementCsv,
   getOwnDailyAnalytics,
-  getProjectDetails,
+  getSiteDetails,
   listAccountUpdates,
   listNewActivity,
   listOwnFileComments,
-  listOwnProjects,
-  openOwnProject,
+  listOwnSites,
+  openOwnSite,
   openOwnThumbnail,
   parseSince,
   replyAsCreator,
@@ -42,7 +42,7 @@ export function createCreatorDashboardRoutes(deps: TDashboardApiDeps): TApiRoute
   const limitWrites = limitByAddress(limits.writes);
 
   routes.at('/api/creators').get('/me/projects', limitReads, async (_req, res) => {
-    const result = await listOwnProjects(deps, principalOf(res));
+    const result = await listOwnSites(deps, principalOf(res));
     res.set('Cache-Control', PRIVATE).json({ success: true, ...result } satisfies TCreatorProjectsResponse);
   });
 
@@ -54,34 +54,34 @@ export function createCreatorDashboardRoutes(deps: TDashboardApiDeps): TApiRoute
   });
 
   routes.at('/api/creators').get('/projects/:creatorId', limitReads, async (req, res) => {
-    const result = await listOwnProjects(deps, principalOf(res), String(req.params.creatorId));
+    const result = await listOwnSites(deps, principalOf(res), String(req.params.creatorId));
     res.set('Cache-Control', PRIVATE).json({ success: true, ...result } satisfies TCreatorProjectsResponse);
   });
 
   routes.at('/api/projects').get('/:id/details', limitReads, async (req, res) => {
-    const { project } = await openOwnProject(deps, principalOf(res), String(req.params.id));
-    const details = await getProjectDetails(deps, project);
+    const { site } = await openOwnSite(deps, principalOf(res), String(req.params.id));
+    const details = await getSiteDetails(deps, site);
     res.set('Cache-Control', PRIVATE).json({ success: true, project: details } satisfies TProjectDetailsResponse);
   });
 
   routes.at('/api/projects').get('/:id/files/:fileId/comments', limitReads, async (req, res) => {
-    const { project } = await openOwnProject(deps, principalOf(res), String(req.params.id));
+    const { site } = await openOwnSite(deps, principalOf(res), String(req.params.id));
     const query = ZFileCommentsQuerySchema.parse(req.query);
-    const page = await listOwnFileComments(deps, project, String(req.params.fileId), query.before);
+    const page = await listOwnFileComments(deps, site, String(req.params.fileId), query.before);
     res.set('Cache-Control', PRIVATE).json({ success: true, ...page } satisfies TFileCommentsResponse);
   });
 
   routes.at('/api/projects').get('/:id/analytics/daily', limitReads, async (req, res) => {
-    const { project } = await openOwnProject(deps, principalOf(res), String(req.params.id));
+    const { site } = await openOwnSite(deps, principalOf(res), String(req.params.id));
     const query = ZDailyAnalyticsQuerySchema.parse(req.query);
-    const daily = await getOwnDailyAnalytics(deps, project, query.fileId, Number(query.days));
+    const daily = await getOwnDailyAnalytics(deps, site, query.fileId, Number(query.days));
     res.set('Cache-Control', PRIVATE).json({ success: true, ...daily } satisfies TDailyAnalyticsResponse);
   });
 
   routes.at('/api/projects').get('/:id/activity', limitReads, async (req, res) => {
-    const { project } = await openOwnProject(deps, principalOf(res), String(req.params.id));
+    const { site } = await openOwnSite(deps, principalOf(res), String(req.params.id));
     const query = ZActivityQuerySchema.parse(req.query);
-    const result = await listNewActivity(deps, project, parseSince(query.since));
+    const result = await listNewActivity(deps, site, parseSince(query.since));
     res.set('Cache-Control', PRIVATE).json({ success: true, ...result } satisfies TActivityResponse);
   });
 
@@ -89,8 +89,8 @@ export function createCreatorDashboardRoutes(deps: TDashboardApiDeps): TApiRoute
   // too (the public file route refuses those to everyone). Private, revalidated by its tag.
   routes.at('/api/projects').get('/:id/files/:fileId/thumbnail', limitReads, async (req, res) => {
     setFileSecurityHeaders(res);
-    const { project } = await openOwnProject(deps, principalOf(res), String(req.params.id));
-    const thumbnail = await openOwnThumbnail(deps, project, String(req.params.fileId));
+    const { site } = await openOwnSite(deps, principalOf(res), String(req.params.id));
+    const thumbnail = await openOwnThumbnail(deps, site, String(req.params.fileId));
     await sendStoredObject(
       req,
       res,
@@ -101,20 +101,20 @@ export function createCreatorDashboardRoutes(deps: TDashboardApiDeps): TApiRoute
   });
 
   routes.at('/api/projects').get('/:id/engagement.csv', limitReads, async (req, res) => {
-    const { project } = await openOwnProject(deps, principalOf(res), String(req.params.id));
-    const csv = await exportEngagementCsv(deps, project);
+    const { site } = await openOwnSite(deps, principalOf(res), String(req.params.id));
+    const csv = await exportEngagementCsv(deps, site);
     res
       .set('Cache-Control', PRIVATE)
       .set('Content-Type', 'text/csv; charset=utf-8')
-      .set('Content-Disposition', contentDisposition('attachment', `${project.slug}-engagement.csv`))
+      .set('Content-Disposition', contentDisposition('attachment', `${site.slug}-engagement.csv`))
       .set('X-Content-Type-Options', 'nosniff')
       .send(csv);
   });
 
   routes.at('/api/projects').post('/:id/comments/:commentId/replies', limitWrites, async (req, res) => {
-    const { creator, project } = await openOwnProject(deps, principalOf(res), String(req.params.id));
+    const { creator, site } = await openOwnSite(deps, principalOf(res), String(req.params.id));
     const input = ZCreatorReplyRequestSchema.parse(req.body ?? {});
-    const comment = await replyAsCreator(deps, creator, project, String(req.params.commentId), input.text);
+    const comment = await replyAsCreator(deps, creator, site, String(req.params.commentId), input.text);
     res
       .status(201)
       .set('Cache-Control', 'no-store')

@@ -21,55 +21,55 @@ import {
   type TProjectDetails,
 } from '@dropsite/shared';
 import type { TDashboardApiDeps } from './dashboard-api.deps.ts';
-import type { TProjectRow } from '../db/tables.ts';
+import type { TSiteRow } from '../db/tables.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
-import { isProjectOwner, requireSignedInCreator, type TPrincipal, type TSignedInCreator } from '../access/principal.ts';
+import { isSiteOwner, requireSignedInCreator, type TPrincipal, type TSignedInCreator } from '../access/principal.ts';
 import { checkSiteAccess } from '../sites/site-access.ts';
 import { findCreatorById } from '../accounts/accounts.repository.ts';
-import { findFileOfProjectById, findProjectById, listFilesByProject, parseSiteSettings } from '../projects/projects.repository.ts';
-import { engagementSwitchesOf, projectSummaryOf } from '../projects/project-summary.ts';
-import { ownerThumbnailUrlOf, thumbnailUrlOf } from '../projects/file-thumbnail.ts';
-import { fileBasicsOf } from '../projects/stored-files.ts';
+import { findFileOfSiteById, findSiteById, listFilesBySite, parseSiteSettings } from '../site-records/site-records.repository.ts';
+import { engagementSwitchesOf, siteSummaryOf } from '../site-records/site-summary.ts';
+import { ownerThumbnailUrlOf, thumbnailUrlOf } from '../site-records/file-thumbnail.ts';
+import { fileBasicsOf } from '../site-records/stored-files.ts';
 import { derivedMetadataOf } from '../files/files.service.ts';
-import { findFileOfProject, insertComment, listRecentEngagement } from '../engagement/engagement.repository.ts';
+import { findFileOfSite, insertComment, listRecentEngagement } from '../engagement/engagement.repository.ts';
 import { toEngagementUpdates } from '../creators/anonymous.service.ts';
 import { assertCommentText } from '../engagement/engagement.service.ts';
-import { countTraffic, countTrafficByScope, listDailyTrafficOfProject, SITE_SCOPE } from '../analytics/analytics.repository.ts';
+import { countTraffic, countTrafficByScope, listDailyTrafficOfSite, SITE_SCOPE } from '../analytics/analytics.repository.ts';
 import { getDailyAnalytics, listActivity } from '../analytics/analytics.service.ts';
 import {
   countEngagementByFile,
-  findCommentOfProject,
+  findCommentOfSite,
   listCommentThreadsBefore,
   listEngagementForExport,
   listNewestApprovals,
   listNewestCommentThreads,
   listNewestFavorites,
-  listProjectsOfCreator,
+  listSitesOfCreator,
   listSiteTitlesOfCreator,
   type TCommentEntryRow,
 } from './creator-dashboard.repository.ts';
 
 type TDeps = Pick<TDashboardApiDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'caches' | 'analytics'>;
 
-export const PROJECT_NOT_FOUND = 'Project not found';
+export const SITE_NOT_FOUND = 'Project not found';
 /** The name a creator's reply shows when the site names no author. */
 export const CREATOR_REPLY_NAME = 'Creator';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The signed-in caller's own (not deleted) site; 401 signed out, 404 for anything else. */
-export async function openOwnProject(deps: Pick<TDashboardApiDeps, 'db'>, principal: TPrincipal, projectId: string): Promise<{ creator: TSignedInCreator; project: TProjectRow }> {
+export async function openOwnSite(deps: Pick<TDashboardApiDeps, 'db'>, principal: TPrincipal, siteId: string): Promise<{ creator: TSignedInCreator; site: TSiteRow }> {
   const creator = await requireSignedInCreator(principal);
-  const project = await findProjectById(deps.db, projectId);
+  const site = await findSiteById(deps.db, siteId);
   // The anonymous creator's sites are not the account's until claimed, whatever cookie came along.
-  if (!project || project.owner_creator_id === null || !(await isProjectOwner(principal, project))) throw new AppError('not_found', PROJECT_NOT_FOUND);
-  return { creator, project };
+  if (!site || site.owner_creator_id === null || !(await isSiteOwner(principal, site))) throw new AppError('not_found', SITE_NOT_FOUND);
+  return { creator, site };
 }
 
 /** A file of the caller's site, or 404. */
-export async function openOwnFile(deps: Pick<TDashboardApiDeps, 'db'>, project: TProjectRow, fileId: string): Promise<void> {
-  if (!(await findFileOfProject(deps.db, project.id, fileId))) throw new AppError('not_found', 'File not found');
+export async function openOwnFile(deps: Pick<TDashboardApiDeps, 'db'>, site: TSiteRow, fileId: string): Promise<void> {
+  if (!(await findFileOfSite(deps.db, site.id, fileId))) throw new AppError('not_found', 'File not found');
 }
 
 /**
@@ -79,15 +79,15 @@ export async function openOwnFile(deps: Pick<TDashboardApiDeps, 'db'>, project: 
  */
 export function ownersThumbnailOf(
   deps: Pick<TDashboardApiDeps, 'clock'>,
-  project: Pick<TProjectRow, 'id' | 'deleted_at' | 'expires_at' | 'password_hash'>,
+  site: Pick<TSiteRow, 'id' | 'deleted_at' | 'expires_at' | 'password_hash'>,
   file: { id: string; metadata: string; version: number | null },
 ): string | null {
-  return checkSiteAccess(project, deps.clock) === 'open' ? thumbnailUrlOf(file) : ownerThumbnailUrlOf(project.id, file);
+  return checkSiteAccess(site, deps.clock) === 'open' ? thumbnailUrlOf(file) : ownerThumbnailUrlOf(site.id, file);
 }
 
 /** The thumbnail of a file of the owner's site, whatever the site's password or expiry (its files are still kept). */
-export async function openOwnThumbnail(deps: Pick<TDashboardApiDeps, 'db'>, project: TProjectRow, fileId: string): Promise<{ key: string; contentType: string; etag: string }> {
-  const file = isValidId(fileId) ? await findFileOfProjectById(deps.db, project.id, fileId) : null;
+export async function openOwnThumbnail(deps: Pick<TDashboardApiDeps, 'db'>, site: TSiteRow, fileId: string): Promise<{ key: string; contentType: string; etag: string }> {
+  const file = isValidId(fileId) ? await findFileOfSiteById(deps.db, site.id, fileId) : null;
   const thumbnail = file ? derivedMetadataOf(file.metadata)?.thumbnail : undefined;
   if (!file || !thumbnail) throw new AppError('not_found', 'No thumbnail for this file');
   return { key: thumbnail.key, contentType: thumbnail.contentType, etag: `"${file.sha256}-t300"` };
@@ -109,19 +109,19 @@ async function creatorPublicOf(deps: Pick<TDashboardApiDeps, 'db'>, creator: TSi
  * The caller's sites, newest first, with the four counts, downloads and files of each (spec 7.2).
  * `creatorId`, when the spec's path names one, must be the caller's own: any other is 404.
  */
-export async function listOwnProjects(deps: TDeps, principal: TPrincipal, creatorId?: string): Promise<{ creator: TCreatorPublic; projects: TCreatorProject[] }> {
+export async function listOwnSites(deps: TDeps, principal: TPrincipal, creatorId?: string): Promise<{ creator: TCreatorPublic; projects: TCreatorProject[] }> {
   const creator = await requireSignedInCreator(principal);
   if (creatorId !== undefined && creatorId !== creator.id) throw new AppError('not_found', 'Creator not found');
   // The views and downloads this process took are written first: the counts include them.
   await deps.analytics.flush();
-  const [projects, creatorPublic] = await Promise.all([listProjectsOfCreator(deps.db, creator.id), creatorPublicOf(deps, creator)]);
+  const [sites, creatorPublic] = await Promise.all([listSitesOfCreator(deps.db, creator.id), creatorPublicOf(deps, creator)]);
   // Most of a creator's sites share a few settings texts: each is parsed once per answer.
   const parsedSettings = new Map<string, ReturnType<typeof parseSiteSettings>>();
   const settingsOf = (json: string) => parsedSettings.get(json) ?? parsedSettings.set(json, parseSiteSettings(json)).get(json)!;
   return {
     creator: creatorPublic,
-    projects: projects.map((p) => ({
-      ...projectSummaryOf(deps.config.publicUrl, p),
+    projects: sites.map((p) => ({
+      ...siteSummaryOf(deps.config.publicUrl, p),
       template: p.template,
       thumbnail_url:
         p.first_file_id !== null && p.first_file_metadata !== null
@@ -158,17 +158,17 @@ function toDetailsReply(row: TCommentEntryRow): TDetailsCommentReply {
  * DETAILS_ENTRIES_PER_FILE favourites and approvals and the newest DETAILS_COMMENT_THREADS_PER_FILE
  * comment threads with all their replies, beside the file's own totals.
  */
-export async function getProjectDetails(deps: TDeps, project: TProjectRow): Promise<TProjectDetails> {
-  const files = await listFilesByProject(deps.db, project.id);
+export async function getSiteDetails(deps: TDeps, site: TSiteRow): Promise<TProjectDetails> {
+  const files = await listFilesBySite(deps.db, site.id);
   const fileIds = files.map((f) => f.id);
   await deps.analytics.flush();
   const [counts, favorites, approvals, threads, trafficByScope, siteTraffic] = await Promise.all([
     countEngagementByFile(deps.db, fileIds),
-    listNewestFavorites(deps.db, project.id, DETAILS_ENTRIES_PER_FILE),
-    listNewestApprovals(deps.db, project.id, DETAILS_ENTRIES_PER_FILE),
+    listNewestFavorites(deps.db, site.id, DETAILS_ENTRIES_PER_FILE),
+    listNewestApprovals(deps.db, site.id, DETAILS_ENTRIES_PER_FILE),
     listNewestCommentThreads(deps.db, fileIds, DETAILS_COMMENT_THREADS_PER_FILE),
-    countTrafficByScope(deps.db, project.id),
-    countTraffic(deps.db, { projectId: project.id }),
+    countTrafficByScope(deps.db, site.id),
+    countTraffic(deps.db, { siteId: site.id }),
   ]);
   const group = <T extends { file_id: string }>(rows: readonly T[]) => {
     const byFile = new Map<string, T[]>();
@@ -190,12 +190,12 @@ export async function getProjectDetails(deps: TDeps, project: TProjectRow): Prom
     totals.approvals.pending += c.approvals.pending;
   }
   return {
-    id: project.id,
-    title: project.title,
-    description: project.description,
-    created_at: iso(project.created_at),
-    slug: project.slug,
-    url: `${deps.config.publicUrl}/${project.slug}`,
+    id: site.id,
+    title: site.title,
+    description: site.description,
+    created_at: iso(site.created_at),
+    slug: site.slug,
+    url: `${deps.config.publicUrl}/${site.slug}`,
     totals: {
       totalFiles: files.length,
       uniqueUsers: siteTraffic.uniqueVisitors,
@@ -210,7 +210,7 @@ export async function getProjectDetails(deps: TDeps, project: TProjectRow): Prom
       return {
         ...fileBasicsOf(file),
         uploadedAt: iso(file.created_at),
-        thumbnailUrl: ownersThumbnailOf(deps, project, file),
+        thumbnailUrl: ownersThumbnailOf(deps, site, file),
         group: file.group_name,
         favorites: (favoritesByFile.get(file.id) ?? []).map((f) => ({ id: f.id, userName: f.user_name, userEmail: f.user_email ?? '', createdAt: iso(f.created_at) })),
         comments: threadsByFile.get(file.id) ?? [],
@@ -238,16 +238,11 @@ function toDetailsThreads(roots: readonly TCommentEntryRow[], replies: readonly 
 }
 
 /** A page of a file's threads older than the thread `before` (the newest without it): what the details leave out. */
-export async function listOwnFileComments(
-  deps: TDeps,
-  project: TProjectRow,
-  fileId: string,
-  before: string | undefined,
-): Promise<{ comments: TDetailsComment[]; hasMore: boolean }> {
-  await openOwnFile(deps, project, fileId);
+export async function listOwnFileComments(deps: TDeps, site: TSiteRow, fileId: string, before: string | undefined): Promise<{ comments: TDetailsComment[]; hasMore: boolean }> {
+  await openOwnFile(deps, site, fileId);
   let cursor: { id: string; created_at: number } | null = null;
   if (before !== undefined) {
-    const thread = await findCommentOfProject(deps.db, project.id, before);
+    const thread = await findCommentOfSite(deps.db, site.id, before);
     if (!thread || thread.file_id !== fileId || thread.parent_id !== null) throw new AppError('not_found', 'Comment not found');
     cursor = thread;
   }
@@ -256,9 +251,9 @@ export async function listOwnFileComments(
 }
 
 /** The chart of a site or one of its files over the last 7, 30 or 90 days. */
-export async function getOwnDailyAnalytics(deps: TDeps, project: TProjectRow, fileId: string | undefined, days: number) {
-  if (fileId !== undefined) await openOwnFile(deps, project, fileId);
-  return getDailyAnalytics(deps, { projectId: project.id, fileId }, days);
+export async function getOwnDailyAnalytics(deps: TDeps, site: TSiteRow, fileId: string | undefined, days: number) {
+  if (fileId !== undefined) await openOwnFile(deps, site, fileId);
+  return getDailyAnalytics(deps, { siteId: site.id, fileId }, days);
 }
 
 /** `since` as an ISO date-time or epoch ms; undefined when absent. */
@@ -278,9 +273,9 @@ export function parseSince(text: string | undefined): number | undefined {
 export const ACTIVITY_SETTLE_MS = 2000;
 
 /** What happened on the site after `since` (the dashboard polls it for live updates), and the time to ask from next. */
-export async function listNewActivity(deps: TDeps, project: TProjectRow, since: number | undefined): Promise<{ activity: TActivity[]; now: string }> {
+export async function listNewActivity(deps: TDeps, site: TSiteRow, since: number | undefined): Promise<{ activity: TActivity[]; now: string }> {
   const until = deps.clock.now() - ACTIVITY_SETTLE_MS;
-  const rows = await listActivity(deps, { projectId: project.id }, { since, until, limit: ACTIVITY_POLL_LIMIT });
+  const rows = await listActivity(deps, { siteId: site.id }, { since, until, limit: ACTIVITY_POLL_LIMIT });
   return { activity: rows.map(({ at: _at, ...activity }) => activity), now: iso(until) };
 }
 
@@ -288,19 +283,19 @@ export async function listNewActivity(deps: TDeps, project: TProjectRow, since: 
  * A reply from the site's creator to a visitor's comment (it joins that comment's thread). The
  * site shows it as the creator's, under the site's author name when it has one.
  */
-export async function replyAsCreator(deps: TDeps, creator: TSignedInCreator, project: TProjectRow, commentId: string, text: string): Promise<TDetailsCommentReply> {
-  const comment = await findCommentOfProject(deps.db, project.id, commentId);
+export async function replyAsCreator(deps: TDeps, creator: TSignedInCreator, site: TSiteRow, commentId: string, text: string): Promise<TDetailsCommentReply> {
+  const comment = await findCommentOfSite(deps.db, site.id, commentId);
   if (!comment) throw new AppError('not_found', 'Comment not found');
-  if (!parseSiteSettings(project.settings).enableComments) throw new AppError('forbidden', FEATURE_DISABLED_MESSAGE);
+  if (!parseSiteSettings(site.settings).enableComments) throw new AppError('forbidden', FEATURE_DISABLED_MESSAGE);
   assertCommentText(text);
   const row = {
     id: newId(),
-    project_id: project.id,
+    project_id: site.id,
     file_id: comment.file_id,
     // Replies are one level deep: answering a reply joins its thread.
     parent_id: comment.parent_id ?? comment.id,
     visitor_id: '',
-    user_name: project.author_name.trim() || CREATOR_REPLY_NAME,
+    user_name: site.author_name.trim() || CREATOR_REPLY_NAME,
     user_email: null,
     body: text,
     created_at: deps.clock.now(),
@@ -328,13 +323,9 @@ export const CSV_COLUMNS = ['type', 'date', 'file', 'visitor', 'visitor_email', 
  * A site's engagement as CSV: one row per favourite, comment (a creator's reply as 'creator_reply',
  * never counted as a client's comment), approval, each with the name (and address) the visitor gave then, and per day and scope of traffic (the site's own row has an empty file).
  */
-export async function exportEngagementCsv(deps: TDeps, project: TProjectRow): Promise<string> {
+export async function exportEngagementCsv(deps: TDeps, site: TSiteRow): Promise<string> {
   await deps.analytics.flush();
-  const [rows, days, files] = await Promise.all([
-    listEngagementForExport(deps.db, project.id),
-    listDailyTrafficOfProject(deps.db, project.id),
-    listFilesByProject(deps.db, project.id),
-  ]);
+  const [rows, days, files] = await Promise.all([listEngagementForExport(deps.db, site.id), listDailyTrafficOfSite(deps.db, site.id), listFilesBySite(deps.db, site.id)]);
   const names = new Map(files.map((f) => [f.id, f.name]));
   const nameOf = (fileId: string) => names.get(fileId) ?? '(removed file)';
   const lines: string[] = [CSV_COLUMNS.join(',')];
@@ -377,6 +368,6 @@ export async function exportEngagementCsv(deps: TDeps, project: TProjectRow): Pr
 export async function listAccountUpdates(deps: Pick<TDashboardApiDeps, 'db'>, principal: TPrincipal, since: number | undefined): Promise<TEngagementUpdate[]> {
   const creator = await requireSignedInCreator(principal);
   const titles = await listSiteTitlesOfCreator(deps.db, creator.id);
-  const rows = await listRecentEngagement(deps.db, { projectIds: [...titles.keys()], since }, NOTIFICATIONS_KEPT);
+  const rows = await listRecentEngagement(deps.db, { siteIds: [...titles.keys()], since }, NOTIFICATIONS_KEPT);
   return toEngagementUpdates(rows, titles, 'Open Dashboard');
 }

@@ -1,12 +1,12 @@
 import { beforeAll, expect, it } from 'vitest';
-import { describeEachDialect, makeProjectRow } from '@dropsite/testkit/control-api/test-database';
+import { describeEachDialect, makeSiteRow } from '@dropsite/testkit/control-api/test-database';
 import { compiledQuery, createQueryCache } from './compiled-query.ts';
 
 await describeEachDialect('compiledQuery', (database) => {
   // A runtime's cache: each query compiled once, then run with each call's values.
   const cache = createQueryCache();
-  const first = makeProjectRow({ title: 'First delivery' });
-  const second = makeProjectRow({ title: 'Second delivery' });
+  const first = makeSiteRow({ title: 'First delivery' });
+  const second = makeSiteRow({ title: 'Second delivery' });
 
   beforeAll(async () => {
     await database.db.insertInto('projects').values([first, second]).execute();

@@ -9,7 +9,7 @@ import {
   describeEachDialect,
   isDialectAvailable,
   makeFileRow,
-  makeProjectRow,
+  makeSiteRow,
   makeQueuedBuildRow,
   makeUploadFileRow,
   makeUploadSessionRow,
@@ -138,11 +138,11 @@ await describeEachDialect('schema', (handle, dialect) => {
   });
 
   it('allows one favourite and one approval per file and visitor', async () => {
-    const project = makeProjectRow();
-    const file = makeFileRow(project.id, 0);
-    await handle.db.insertInto('projects').values(project).execute();
+    const site = makeSiteRow();
+    const file = makeFileRow(site.id, 0);
+    await handle.db.insertInto('projects').values(site).execute();
     await handle.db.insertInto('files').values(file).execute();
-    const favourite = { project_id: project.id, file_id: file.id, visitor_id: 'visitor-1', user_name: 'Ann', created_at: NOW };
+    const favourite = { project_id: site.id, file_id: file.id, visitor_id: 'visitor-1', user_name: 'Ann', created_at: NOW };
     await handle.db
       .insertInto('favorites')
       .values({ id: newId(), ...favourite })
@@ -178,14 +178,14 @@ await describeEachDialect('schema', (handle, dialect) => {
   });
 
   it('keeps slugs, creator emails, idempotency keys and build versions unique', async () => {
-    const project = makeProjectRow();
-    await handle.db.insertInto('projects').values(project).execute();
+    const site = makeSiteRow();
+    await handle.db.insertInto('projects').values(site).execute();
     expect(
       isUniqueViolation(
         await rejection(
           handle.db
             .insertInto('projects')
-            .values(makeProjectRow({ slug: project.slug }))
+            .values(makeSiteRow({ slug: site.slug }))
             .execute(),
         ),
       ),
@@ -238,7 +238,7 @@ await describeEachDialect('schema', (handle, dialect) => {
       ),
     ).toBe(true);
 
-    const build = makeQueuedBuildRow(project.id, 1, NOW);
+    const build = makeQueuedBuildRow(site.id, 1, NOW);
     await handle.db
       .insertInto('builds')
       .values({ id: newId(), ...build })
@@ -262,16 +262,16 @@ await describeEachDialect('schema', (handle, dialect) => {
   });
 
   it('cascades a project delete to its files, favourites and builds', async () => {
-    const project = makeProjectRow();
-    const files = [makeFileRow(project.id, 0), makeFileRow(project.id, 1)];
-    await handle.db.insertInto('projects').values(project).execute();
+    const site = makeSiteRow();
+    const files = [makeFileRow(site.id, 0), makeFileRow(site.id, 1)];
+    await handle.db.insertInto('projects').values(site).execute();
     await handle.db.insertInto('files').values(files).execute();
-    await handle.db.insertInto('favorites').values({ id: newId(), project_id: project.id, file_id: files[0]!.id, visitor_id: 'v', user_name: '', created_at: NOW }).execute();
+    await handle.db.insertInto('favorites').values({ id: newId(), project_id: site.id, file_id: files[0]!.id, visitor_id: 'v', user_name: '', created_at: NOW }).execute();
 
-    await handle.db.deleteFrom('projects').where('id', '=', project.id).execute();
+    await handle.db.deleteFrom('projects').where('id', '=', site.id).execute();
 
-    const remainingFiles = await handle.db.selectFrom('files').select('id').where('project_id', '=', project.id).execute();
-    const remainingFavourites = await handle.db.selectFrom('favorites').select('id').where('project_id', '=', project.id).execute();
+    const remainingFiles = await handle.db.selectFrom('files').select('id').where('project_id', '=', site.id).execute();
+    const remainingFavourites = await handle.db.selectFrom('favorites').select('id').where('project_id', '=', site.id).execute();
     expect(remainingFiles).toEqual([]);
     expect(remainingFavourites).toEqual([]);
   });
@@ -316,14 +316,14 @@ await describeEachDialect('schema', (handle, dialect) => {
 
   it('answers epoch-ms bigints and counts as numbers', async () => {
     const big = 4_102_444_800_000; // 2100-01-01, beyond 32 bits
-    const project = makeProjectRow({ created_at: big, expires_at: big + 1 });
-    await handle.db.insertInto('projects').values(project).execute();
-    const row = await handle.db.selectFrom('projects').select(['created_at', 'expires_at', 'version']).where('id', '=', project.id).executeTakeFirstOrThrow();
+    const site = makeSiteRow({ created_at: big, expires_at: big + 1 });
+    await handle.db.insertInto('projects').values(site).execute();
+    const row = await handle.db.selectFrom('projects').select(['created_at', 'expires_at', 'version']).where('id', '=', site.id).executeTakeFirstOrThrow();
     expect(row).toEqual({ created_at: big, expires_at: big + 1, version: 1 });
     const { count } = await handle.db
       .selectFrom('projects')
       .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('id', '=', project.id)
+      .where('id', '=', site.id)
       .executeTakeFirstOrThrow();
     expect(count).toBe(1);
   });

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, isDialectAvailable, makeFileRow, makeProjectRow, TEST_POSTGRES_URL, type TTestDatabase } from '@dropsite/testkit/control-api/test-database';
+import { createTestDatabase, isDialectAvailable, makeFileRow, makeSiteRow, TEST_POSTGRES_URL, type TTestDatabase } from '@dropsite/testkit/control-api/test-database';
 import { createDatabase, type TDatabaseHandle } from './database.ts';
 import { newId } from './ids.ts';
 import { createPostgresChangeFeed, type TPostgresChangeFeed } from './pg-change-feed.ts';
@@ -13,14 +13,14 @@ describe.skipIf(!available)('read cache on PostgreSQL (change notifications)', (
   let handle: TTestDatabase;
   /** Another API process on the same schema. */
   let other: TDatabaseHandle;
-  const project = makeProjectRow();
-  const file = makeFileRow(project.id, 0);
+  const site = makeSiteRow();
+  const file = makeFileRow(site.id, 0);
 
   beforeAll(async () => {
     handle = await createTestDatabase('postgres');
     const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db);
     other = await createDatabase(TEST_POSTGRES_URL, { searchPath: rows[0]!.schema, maxConnections: 2 });
-    await handle.db.insertInto('projects').values(project).execute();
+    await handle.db.insertInto('projects').values(site).execute();
     await handle.db.insertInto('files').values(file).execute();
     await handle.changeFeed!.listening();
   });
@@ -35,7 +35,7 @@ describe.skipIf(!available)('read cache on PostgreSQL (change notifications)', (
     const read = () =>
       cachedRead(handle.db, cache, key, tables, async () => {
         loads++;
-        return (await handle.db.selectFrom('projects').select('title').where('id', '=', project.id).executeTakeFirstOrThrow()).title;
+        return (await handle.db.selectFrom('projects').select('title').where('id', '=', site.id).executeTakeFirstOrThrow()).title;
       });
     return { read, loads: () => loads };
   }
@@ -50,7 +50,7 @@ describe.skipIf(!available)('read cache on PostgreSQL (change notifications)', (
   it("sees this process's own write at once, without waiting for the notification", async () => {
     const reader = titleReader('title-2');
     await reader.read();
-    await handle.db.updateTable('projects').set({ title: 'Renamed here' }).where('id', '=', project.id).execute();
+    await handle.db.updateTable('projects').set({ title: 'Renamed here' }).where('id', '=', site.id).execute();
     expect(await reader.read()).toBe('Renamed here');
   });
 
@@ -58,13 +58,13 @@ describe.skipIf(!available)('read cache on PostgreSQL (change notifications)', (
     const reader = titleReader('title-3');
     await reader.read();
     await handle.db.transaction().execute(async (trx) => {
-      await trx.updateTable('projects').set({ title: 'Committed' }).where('id', '=', project.id).execute();
+      await trx.updateTable('projects').set({ title: 'Committed' }).where('id', '=', site.id).execute();
     });
     expect(await reader.read()).toBe('Committed');
     await handle.db
       .transaction()
       .execute(async (trx) => {
-        await trx.updateTable('projects').set({ title: 'Rolled back' }).where('id', '=', project.id).execute();
+        await trx.updateTable('projects').set({ title: 'Rolled back' }).where('id', '=', site.id).execute();
         throw new Error('abandon');
       })
       .catch(() => {});
@@ -74,7 +74,7 @@ describe.skipIf(!available)('read cache on PostgreSQL (change notifications)', (
   it("sees another process's commit once its notification arrives", async () => {
     const reader = titleReader('title-4');
     await reader.read();
-    await other.db.updateTable('projects').set({ title: 'Renamed elsewhere' }).where('id', '=', project.id).execute();
+    await other.db.updateTable('projects').set({ title: 'Renamed elsewhere' }).where('id', '=', site.id).execute();
     await expect.poll(() => reader.read(), { timeout: 2_000, interval: 10 }).toBe('Renamed elsewhere');
   });
 
@@ -82,7 +82,7 @@ describe.skipIf(!available)('read cache on PostgreSQL (change notifications)', (
     const reader = titleReader('title-5');
     await reader.read();
     await sql`with added as (insert into favorites (id, project_id, file_id, visitor_id, user_name, created_at)
-      values (${newId()}, ${project.id}, ${file.id}, 'visitor-a', 'User a', ${Date.now()}) returning 1) select count(*) from added`.execute(handle.db);
+      values (${newId()}, ${site.id}, ${file.id}, 'visitor-a', 'User a', ${Date.now()}) returning 1) select count(*) from added`.execute(handle.db);
     await handle.db.deleteFrom('favorites').where('visitor_id', '=', 'visitor-a').execute();
     // A comment written by another process moves the comment answers, not the site's. Its notification
     // comes after the favourites' (notifications arrive in commit order): once it is in, so are they.
@@ -90,7 +90,7 @@ describe.skipIf(!available)('read cache on PostgreSQL (change notifications)', (
     await comments.read();
     await other.db
       .insertInto('comments')
-      .values({ id: newId(), project_id: project.id, file_id: file.id, parent_id: null, visitor_id: 'visitor-b', user_name: 'User b', body: 'Lovely', created_at: Date.now() })
+      .values({ id: newId(), project_id: site.id, file_id: file.id, parent_id: null, visitor_id: 'visitor-b', user_name: 'User b', body: 'Lovely', created_at: Date.now() })
       .execute();
     await expect
       .poll(
@@ -166,7 +166,7 @@ describe.skipIf(!available)('read cache on PostgreSQL (change notifications)', (
       const errorsBefore = errors.length;
       // The connection stays up but no longer hears the channel: changes would go unnoticed.
       await clients.at(-1)!.query('unlisten dropsite_changes');
-      await other.db.updateTable('projects').set({ title: 'Changed unheard' }).where('id', '=', project.id).execute();
+      await other.db.updateTable('projects').set({ title: 'Changed unheard' }).where('id', '=', site.id).execute();
       await expect.poll(() => errors.length, { timeout: 3_000, interval: 10 }).toBeGreaterThan(errorsBefore);
       expect(await reader.read()).toBe('Changed unheard');
     });

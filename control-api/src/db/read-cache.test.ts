@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeFileRow, makeProjectRow } from '@dropsite/testkit/control-api/test-database';
+import { makeFileRow, makeSiteRow } from '@dropsite/testkit/control-api/test-database';
 import { createDatabase, migrateToLatest, type TDatabaseHandle } from './database.ts';
 import { newId } from './ids.ts';
 import { cachedRead, createTableChanges, writesOfStatement } from './read-cache.ts';
@@ -13,8 +13,8 @@ describe('read cache on SQLite', () => {
   let dir: string;
   let handle: TDatabaseHandle;
   let other: TDatabaseHandle;
-  const project = makeProjectRow();
-  const file = makeFileRow(project.id, 0);
+  const site = makeSiteRow();
+  const file = makeFileRow(site.id, 0);
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'dropsite-read-cache-'));
@@ -22,7 +22,7 @@ describe('read cache on SQLite', () => {
     handle = await createDatabase(url);
     await migrateToLatest(handle.db);
     other = await createDatabase(url); // a second process on the same file: an ops command, a builder
-    await handle.db.insertInto('projects').values(project).execute();
+    await handle.db.insertInto('projects').values(site).execute();
     await handle.db.insertInto('files').values(file).execute();
   });
 
@@ -32,29 +32,29 @@ describe('read cache on SQLite', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  /** A cached read of the project's title that counts how often it went to the database. */
+  /** A cached read of the site's title that counts how often it went to the database. */
   function titleReader(key: string, tables: readonly string[]) {
     let loads = 0;
     const read = () =>
       cachedRead(handle.db, handle.readCache, key, tables, async () => {
         loads++;
-        return (await handle.db.selectFrom('projects').select('title').where('id', '=', project.id).executeTakeFirstOrThrow()).title;
+        return (await handle.db.selectFrom('projects').select('title').where('id', '=', site.id).executeTakeFirstOrThrow()).title;
       });
     return { read, loads: () => loads };
   }
 
   it('answers a repeated read from memory while nothing it reads changed', async () => {
     const reader = titleReader('title-1', ['projects']);
-    expect(await reader.read()).toBe(project.title);
+    expect(await reader.read()).toBe(site.title);
     await nextTurn();
-    expect(await reader.read()).toBe(project.title);
+    expect(await reader.read()).toBe(site.title);
     expect(reader.loads()).toBe(1);
   });
 
   it('reads again after this process writes a table the answer depends on', async () => {
     const reader = titleReader('title-2', ['projects']);
     await reader.read();
-    await handle.db.updateTable('projects').set({ title: 'Renamed here' }).where('id', '=', project.id).execute();
+    await handle.db.updateTable('projects').set({ title: 'Renamed here' }).where('id', '=', site.id).execute();
     expect(await reader.read()).toBe('Renamed here');
     expect(reader.loads()).toBe(2);
   });
@@ -64,7 +64,7 @@ describe('read cache on SQLite', () => {
     await reader.read();
     await handle.db
       .insertInto('favorites')
-      .values({ id: newId(), project_id: project.id, file_id: file.id, visitor_id: 'visitor-a', user_name: 'User r-a', created_at: Date.now() })
+      .values({ id: newId(), project_id: site.id, file_id: file.id, visitor_id: 'visitor-a', user_name: 'User r-a', created_at: Date.now() })
       .execute();
     await handle.db.deleteFrom('favorites').where('visitor_id', '=', 'visitor-a').execute();
     await reader.read();
@@ -74,7 +74,7 @@ describe('read cache on SQLite', () => {
   it('reads again after another connection commits a change', async () => {
     const reader = titleReader('title-4', ['projects']);
     await reader.read();
-    await other.db.updateTable('projects').set({ title: 'Renamed elsewhere' }).where('id', '=', project.id).execute();
+    await other.db.updateTable('projects').set({ title: 'Renamed elsewhere' }).where('id', '=', site.id).execute();
     await nextTurn();
     expect(await reader.read()).toBe('Renamed elsewhere');
     expect(reader.loads()).toBe(2);
@@ -83,16 +83,16 @@ describe('read cache on SQLite', () => {
   it('drops everything on a delete that may cascade', async () => {
     const comments = titleReader('comments-only', ['comments']);
     await comments.read();
-    const doomed = makeProjectRow();
+    const doomed = makeSiteRow();
     await handle.db.insertInto('projects').values(doomed).execute();
     await comments.read();
-    expect(comments.loads()).toBe(1); // an insert into projects changes no comment
+    expect(comments.loads()).toBe(1); // an insert into sites changes no comment
     await handle.db.deleteFrom('projects').where('id', '=', doomed.id).execute();
     await comments.read();
     expect(comments.loads()).toBe(2);
   });
 
-  /** A cached read of the project's row that names the row it was read from. */
+  /** A cached read of the site's row that names the row it was read from. */
   function rowReader(key: string, id: string) {
     let loads = 0;
     const read = () =>
@@ -111,31 +111,31 @@ describe('read cache on SQLite', () => {
   }
 
   it("keeps a row's answer while other sites are added and changed, and reads again once its own row changes", async () => {
-    const reader = rowReader('row-1', project.id);
+    const reader = rowReader('row-1', site.id);
     await reader.read();
     // Another site is published: its rows are added, then its own row is updated by id, as a build does.
-    const other = makeProjectRow();
+    const other = makeSiteRow();
     await handle.db.insertInto('projects').values(other).execute();
     await handle.db.insertInto('files').values(makeFileRow(other.id, 0)).execute();
     await handle.db.updateTable('projects').set({ status: 'live', updated_at: Date.now() }).where('id', '=', other.id).execute();
     expect((await reader.read())?.title).toBe((await reader.read())?.title);
     expect(reader.loads()).toBe(1);
 
-    await handle.db.updateTable('projects').set({ title: 'Renamed by id' }).where('id', '=', project.id).execute();
+    await handle.db.updateTable('projects').set({ title: 'Renamed by id' }).where('id', '=', site.id).execute();
     expect((await reader.read())?.title).toBe('Renamed by id');
     expect(reader.loads()).toBe(2);
   });
 
   it('reads a row again after an update that may reach any row of its table', async () => {
-    const reader = rowReader('row-2', project.id);
+    const reader = rowReader('row-2', site.id);
     await reader.read();
-    await handle.db.updateTable('projects').set({ title: 'Renamed by slug' }).where('slug', '=', project.slug).execute();
+    await handle.db.updateTable('projects').set({ title: 'Renamed by slug' }).where('slug', '=', site.slug).execute();
     expect((await reader.read())?.title).toBe('Renamed by slug');
     expect(reader.loads()).toBe(2);
   });
 
   it('reads again once a row asked for and not found is added', async () => {
-    const later = makeProjectRow();
+    const later = makeSiteRow();
     const reader = rowReader('row-3', later.id);
     expect(await reader.read()).toBeNull();
     await handle.db.insertInto('projects').values(later).execute();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TTestDatabase } from '@dropsite/testkit/control-api/test-database';
-import { makeProjectRow } from '@dropsite/testkit/control-api/test-database';
+import { makeSiteRow } from '@dropsite/testkit/control-api/test-database';
 import SQLite from 'better-sqlite3';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
 
@@ -11,7 +11,7 @@ describe('SQLite prepared-statement reuse', () => {
     for (let i = 0; i < 5; i++)
       await handle.db
         .insertInto('projects')
-        .values(makeProjectRow({ title: `p${i}` }))
+        .values(makeSiteRow({ title: `p${i}` }))
         .execute();
   });
   afterAll(async () => {

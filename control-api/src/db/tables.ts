@@ -74,7 +74,7 @@ export interface VisitorsTable {
   email: Generated<string | null>;
 }
 
-export type TProjectStatus = 'building' | 'live' | 'failed';
+export type TSiteStatus = 'building' | 'live' | 'failed';
 
 export interface ProjectsTable {
   id: string;
@@ -103,7 +103,7 @@ export interface ProjectsTable {
   expires_at: number | null;
   owner_creator_id: string | null;
   anonymous_session_id: string | null;
-  status: TProjectStatus;
+  status: TSiteStatus;
   /** Incremented on every change that needs a rebuild; builds are per version. */
   version: number;
   created_at: number;
@@ -495,9 +495,9 @@ export interface Database {
   removed_sites: RemovedSitesTable;
 }
 
-export type TProjectRow = Selectable<ProjectsTable>;
-export type TNewProject = Insertable<ProjectsTable>;
-export type TProjectUpdate = Updateable<ProjectsTable>;
+export type TSiteRow = Selectable<ProjectsTable>;
+export type TNewSite = Insertable<ProjectsTable>;
+export type TSiteUpdate = Updateable<ProjectsTable>;
 export type TFileRow = Selectable<FilesTable>;
 export type TNewFile = Insertable<FilesTable>;
 export type TBuildRow = Selectable<BuildsTable>;

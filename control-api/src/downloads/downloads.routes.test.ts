@@ -312,8 +312,8 @@ describe('downloads, archive entries, converted PDFs, posters and the Open Graph
   });
 
   it("says there is nothing to download when a site's files are gone", async () => {
-    const project = await app.deps.db.selectFrom('projects').select('id').where('slug', '=', otherSlug).executeTakeFirstOrThrow();
-    await app.deps.db.deleteFrom('files').where('project_id', '=', project.id).execute();
+    const site = await app.deps.db.selectFrom('projects').select('id').where('slug', '=', otherSlug).executeTakeFirstOrThrow();
+    await app.deps.db.deleteFrom('files').where('project_id', '=', site.id).execute();
     const res = await get(`/api/sites/${otherSlug}/download`);
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ success: false, error: NOTHING_TO_DOWNLOAD, code: 'not_found' });

@@ -18,7 +18,7 @@ import { contentDisposition } from '../http/content-disposition.ts';
 import { principalOf } from '../access/principal.ts';
 import { limitByAddress } from '../access/request-limits.ts';
 import { findServableFile } from '../files/file-variants.routes.ts';
-import { isSiteSlug } from '../projects/demo-projects.ts';
+import { isSiteSlug } from '../site-records/demo-site-records.ts';
 import { fileCacheControl, sendSiteObject, setFileSecurityHeaders, streamTo } from '../files/serve-object.ts';
 import { dedupeNames, sendZip, zipSafeName, type TZipItem } from './zip-stream.ts';
 import { filesForZip, openDownloadableSite } from './downloads.service.ts';
@@ -81,8 +81,8 @@ export function createDownloadRoutes(deps: TDownloadsDeps): Router {
     const slug = typeof req.params.slug === 'string' ? req.params.slug : '';
     if (!isSiteSlug(slug)) throw new AppError('not_found', 'Not found');
     const query = ZSiteDownloadQuerySchema.parse(req.query);
-    const project = await openDownloadableSite(deps, principalOf(res), slug);
-    const { files, isWholeSite } = await filesForZip(deps, project, query.files);
+    const site = await openDownloadableSite(deps, principalOf(res), slug);
+    const { files, isWholeSite } = await filesForZip(deps, site, query.files);
 
     const names = dedupeNames(files.map((f) => zipSafeName(f.name)));
     const items: TZipItem[] = files.map((file, i) => ({
@@ -94,12 +94,12 @@ export function createDownloadRoutes(deps: TDownloadsDeps): Router {
     // One download of the site (no single file) once the whole ZIP was sent: 'all files' when it held every
     // one (a Download All, whether or not it listed them), else how many of them (a section's Download All).
     countDownloadWhenComplete(deps, req, res, {
-      projectId: project.id,
+      siteId: site.id,
       fileId: null,
       fileName: null,
       ...(isWholeSite ? {} : { zipLabel: `${files.length} ${files.length === 1 ? 'file' : 'files'}` }),
     });
-    await sendZip(req, res, items, zipFileName(project.title, 'files'), deps.log);
+    await sendZip(req, res, items, zipFileName(site.title, 'files'), deps.log);
   });
 
   router.get(
@@ -138,7 +138,7 @@ export function createDownloadRoutes(deps: TDownloadsDeps): Router {
             // Named like an uploaded file (the tree's names are cleaned already; this keeps the two rules one).
             'Content-Disposition': contentDisposition('attachment', sanitizeFileName(entry.path.split('/').at(-1)!)),
             'Content-Length': String(entry.size),
-            'Cache-Control': fileCacheControl(file.project),
+            'Cache-Control': fileCacheControl(file.site),
           });
           if (req.method === 'HEAD') {
             res.end();
@@ -169,11 +169,11 @@ export function createDownloadRoutes(deps: TDownloadsDeps): Router {
    */
   async function sendSitePicture(req: Request, res: Response, slug: string, picture: { key: string; contentType: string; fileName: string; etagPrefix: string }): Promise<void> {
     setFileSecurityHeaders(res);
-    const project = await openDownloadableSite(deps, principalOf(res), slug);
+    const site = await openDownloadableSite(deps, principalOf(res), slug);
     const head = await deps.storage.head(picture.key);
     if (!head) throw new AppError('not_found', 'Not found');
     // The same URL gets a new picture when the site changes, and refuses it once the site is locked or gone.
-    await sendSiteObject(req, res, deps, project, {
+    await sendSiteObject(req, res, deps, site, {
       key: picture.key,
       contentType: picture.contentType,
       disposition: contentDisposition('inline', picture.fileName),

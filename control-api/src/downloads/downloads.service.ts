@@ -1,10 +1,10 @@
 /** What a ZIP of a site holds: the site as the principal may see it, and its files (all, or a selection). */
 import { isValidId } from '@dropsite/shared';
 import type { TDownloadsDeps } from './downloads.deps.ts';
-import type { TFileRow, TProjectRow } from '../db/tables.ts';
+import type { TFileRow, TSiteRow } from '../db/tables.ts';
 import { AppError } from '../http/app-error.ts';
 import type { TPrincipal } from '../access/principal.ts';
-import { listFilesByProject } from '../projects/projects.repository.ts';
+import { listFilesBySite } from '../site-records/site-records.repository.ts';
 import { assertSiteOpen } from '../sites/site-access.ts';
 import { openSiteBySlug } from '../sites/sites.service.ts';
 
@@ -13,19 +13,19 @@ export const NOTHING_TO_DOWNLOAD = 'No files are currently available for downloa
 type TDeps = Pick<TDownloadsDeps, 'db' | 'clock' | 'keys'>;
 
 /** The site of this slug when it is open to the principal: 404, 410 or 401 otherwise. */
-export async function openDownloadableSite(deps: TDeps, principal: TPrincipal, slug: string): Promise<TProjectRow> {
-  const { project, access } = await openSiteBySlug(deps, principal, slug);
+export async function openDownloadableSite(deps: TDeps, principal: TPrincipal, slug: string): Promise<TSiteRow> {
+  const { site, access } = await openSiteBySlug(deps, principal, slug);
   assertSiteOpen(access);
-  if (!project) throw new AppError('not_found', 'Not found');
-  return project;
+  if (!site) throw new AppError('not_found', 'Not found');
+  return site;
 }
 
 /**
  * The site's files in the ZIP: every one, or the selection in the order asked (another site's file is
  * answered like an unknown one); `isWholeSite` when they are all of the site's files.
  */
-export async function filesForZip(deps: TDeps, project: TProjectRow, selection: readonly string[] | undefined): Promise<{ files: TFileRow[]; isWholeSite: boolean }> {
-  const all = await listFilesByProject(deps.db, project.id);
+export async function filesForZip(deps: TDeps, site: TSiteRow, selection: readonly string[] | undefined): Promise<{ files: TFileRow[]; isWholeSite: boolean }> {
+  const all = await listFilesBySite(deps.db, site.id);
   let files = all;
   if (selection !== undefined) {
     const wanted = [...new Set(selection)];

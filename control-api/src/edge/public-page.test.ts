@@ -37,7 +37,7 @@ for (const driver of ['disk', 's3'] as const) {
     const noCopyLeft = async (slug: string) => {
       for (const key of publicSiteKeys(slug)) expect(await app.deps.storage.head(key), key).toBeNull();
     };
-    const patch = (projectId: string, json: unknown) => owner.json(`/api/projects/${projectId}`, { method: 'PATCH', json });
+    const patch = (siteId: string, json: unknown) => owner.json(`/api/projects/${siteId}`, { method: 'PATCH', json });
 
     beforeAll(async () => {
       app = await startTestApp({ config: { edgePublicPages: true }, storageDriver: driver });
@@ -48,7 +48,7 @@ for (const driver of ['disk', 's3'] as const) {
     afterAll(() => app?.close());
 
     it('copies a public site page and its variants with the headers the API sends, and a rebuild replaces them', async () => {
-      const { projectId, slug } = await publish('Harbour Lights');
+      const { projectId: siteId, slug } = await publish('Harbour Lights');
       const viaApi = await fetch(`${app.url}/${slug}`, { headers: { 'accept-encoding': 'identity' } });
       expect(viaApi.status).toBe(200);
       const html = await viaApi.text();
@@ -74,7 +74,7 @@ for (const driver of ['disk', 's3'] as const) {
       }
 
       const before = (await app.deps.storage.head(publicSiteHtmlKey(slug)))?.etag;
-      expect((await patch(projectId, { title: 'Harbour Lights, final' })).status).toBe(200);
+      expect((await patch(siteId, { title: 'Harbour Lights, final' })).status).toBe(200);
       await app.deps.queue.whenIdle();
       const rebuilt = await app.deps.storage.get(publicSiteHtmlKey(slug));
       expect(await text(rebuilt.body)).toContain('Harbour Lights, final');
@@ -82,26 +82,26 @@ for (const driver of ['disk', 's3'] as const) {
     }, 60_000);
 
     it('removes the copy before a password or an expiry is answered, and a rebuild brings it back when they are removed', async () => {
-      const { projectId, slug } = await publish('Locked Later');
+      const { projectId: siteId, slug } = await publish('Locked Later');
       expect(await isPublished(slug)).toBe(true);
 
-      expect((await patch(projectId, { password: 'open sesame 42' })).status).toBe(200);
+      expect((await patch(siteId, { password: 'open sesame 42' })).status).toBe(200);
       await noCopyLeft(slug);
       await app.deps.queue.whenIdle();
       await noCopyLeft(slug); // the rebuild of a locked site publishes nothing
       expect((await fetch(`${app.url}/${slug}`)).status).toBe(401);
 
-      expect((await patch(projectId, { password: null })).status).toBe(200);
+      expect((await patch(siteId, { password: null })).status).toBe(200);
       await app.deps.queue.whenIdle();
       expect(await isPublished(slug)).toBe(true);
 
-      expect((await patch(projectId, { expiresAt: new Date(Date.now() + 86_400_000).toISOString() })).status).toBe(200);
+      expect((await patch(siteId, { expiresAt: new Date(Date.now() + 86_400_000).toISOString() })).status).toBe(200);
       await noCopyLeft(slug);
       await app.deps.queue.whenIdle();
       await noCopyLeft(slug);
       expect((await fetch(`${app.url}/${slug}`)).status).toBe(200); // the API serves it until the expiry
 
-      expect((await patch(projectId, { expiresAt: null })).status).toBe(200);
+      expect((await patch(siteId, { expiresAt: null })).status).toBe(200);
       await app.deps.queue.whenIdle();
       expect(await isPublished(slug)).toBe(true);
     }, 60_000);
@@ -125,7 +125,7 @@ for (const driver of ['disk', 's3'] as const) {
     }, 60_000);
 
     it('leaves no copy when a password is set while a build writes it', async () => {
-      const { projectId, slug } = await publish('Raced');
+      const { projectId: siteId, slug } = await publish('Raced');
       // The password commits (and removes the copy) between the build's first look and its write.
       const storage = app.deps.storage;
       let raced = false;
@@ -134,34 +134,34 @@ for (const driver of ['disk', 's3'] as const) {
         async put(...args: Parameters<typeof storage.put>) {
           if (!raced && args[0] === publicSiteHtmlKey(slug)) {
             raced = true;
-            await app.deps.db.updateTable('projects').set({ password_hash: 'argon2-hash-stand-in' }).where('id', '=', projectId).execute();
+            await app.deps.db.updateTable('projects').set({ password_hash: 'argon2-hash-stand-in' }).where('id', '=', siteId).execute();
             await Promise.all(publicSiteKeys(slug).map((key) => storage.delete(key)));
           }
           return storage.put(...args);
         },
       };
-      expect(await syncPublicPage({ ...app.deps, storage: racing }, projectId)).toBe('withdrawn');
+      expect(await syncPublicPage({ ...app.deps, storage: racing }, siteId)).toBe('withdrawn');
       expect(raced).toBe(true);
       await noCopyLeft(slug);
     }, 60_000);
 
     it('leaves the copy of the current version alone when an older build finishes late', async () => {
-      const { projectId, slug } = await publish('Two Versions');
+      const { projectId: siteId, slug } = await publish('Two Versions');
       const current = await app.deps.storage.head(publicSiteHtmlKey(slug));
-      const row = await app.deps.db.selectFrom('projects').select('version').where('id', '=', projectId).executeTakeFirstOrThrow();
+      const row = await app.deps.db.selectFrom('projects').select('version').where('id', '=', siteId).executeTakeFirstOrThrow();
       const bytes = new TextEncoder().encode('<!doctype html><title>older</title>');
       const older = { bytes, etag: 'older-build' };
       const page = { scriptHashes: [], representations: { identity: older, br: older, gzip: older } };
-      expect(await syncPublicPage(app.deps, projectId, { version: row.version - 1, page })).toBe('superseded');
+      expect(await syncPublicPage(app.deps, siteId, { version: row.version - 1, page })).toBe('superseded');
       expect((await app.deps.storage.head(publicSiteHtmlKey(slug)))?.etag).toBe(current?.etag);
     }, 60_000);
 
     it('publishes nothing from a stored page without its script hashes, nor when the edge copies are off', async () => {
-      const { projectId, slug } = await publish('Old Page');
+      const { projectId: siteId, slug } = await publish('Old Page');
       // As a page stored before its script hashes were kept with it: the same bytes and tag, no metadata.
       const stored = await app.deps.storage.get(siteHtmlKey(slug));
       await app.deps.storage.put(siteHtmlKey(slug), await buffer(stored.body), { contentType: 'text/html; charset=utf-8', etag: stored.etag });
-      expect(await syncPublicPage(app.deps, projectId)).toBe('withdrawn');
+      expect(await syncPublicPage(app.deps, siteId)).toBe('withdrawn');
       await noCopyLeft(slug);
 
       // A page with more inline scripts than its CSP can carry in metadata stays with the API.

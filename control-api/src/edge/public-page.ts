@@ -15,8 +15,8 @@ import { Readable } from 'node:stream';
 import { STORED_CODINGS, publicSiteHtmlKey, publicSiteHtmlVariantKey, publicSitePrefix, siteHtmlKey, siteHtmlVariantKey, type TStoredCoding } from '@dropsite/shared';
 import type { TBuiltPage } from '@dropsite/builder';
 import type { TEdgeDeps } from './edge.deps.ts';
-import type { TProjectRow } from '../db/tables.ts';
-import { findProjectById } from '../projects/projects.repository.ts';
+import type { TSiteRow } from '../db/tables.ts';
+import { findSiteById } from '../site-records/site-records.repository.ts';
 import { StorageNotFoundError, assertValidMetadata, type Storage } from '../storage/storage.ts';
 import { siteCsp, storedScriptHashes } from '../sites/site-csp.ts';
 import { SITE_PAGE_CACHE_CONTROL, SITE_PAGE_SECURITY_HEADERS } from '../sites/site-access.ts';
@@ -41,7 +41,7 @@ function publicPageMetadata(scriptHashes: readonly string[]): Record<string, str
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [PUBLIC_PAGE_HEADER_METADATA[name as TPublicHeader], value]));
 }
 
-type TAccessFields = Pick<TProjectRow, 'deleted_at' | 'taken_down_at' | 'expires_at' | 'password_hash' | 'status'>;
+type TAccessFields = Pick<TSiteRow, 'deleted_at' | 'taken_down_at' | 'expires_at' | 'password_hash' | 'status'>;
 
 /**
  * Whether anyone may see the site right now, and will until its owner or an operator changes that:
@@ -141,8 +141,8 @@ type TSyncDeps = Pick<TEdgeDeps, 'db' | 'storage' | 'log' | 'config'>;
  * written removed the copy before this write, so the copy is removed once more. An access change is
  * committed before it removes the copy, so one of the two removals always comes after the last write.
  */
-export async function syncPublicPage(deps: TSyncDeps, projectId: string, options: { version?: number; page?: TBuiltPage } = {}): Promise<'published' | 'withdrawn' | 'superseded'> {
-  const before = await findProjectById(deps.db, projectId, { includeDeleted: true });
+export async function syncPublicPage(deps: TSyncDeps, siteId: string, options: { version?: number; page?: TBuiltPage } = {}): Promise<'published' | 'withdrawn' | 'superseded'> {
+  const before = await findSiteById(deps.db, siteId, { includeDeleted: true });
   if (!before) return 'withdrawn';
   // Only the build of the current version publishes: an older build finishing late leaves the newer copy.
   if (options.version !== undefined && before.version !== options.version) return 'superseded';
@@ -155,13 +155,13 @@ export async function syncPublicPage(deps: TSyncDeps, projectId: string, options
     published = await publishPublicPage(deps, before.slug, options.page);
   } catch (err) {
     // The API still serves the site; the edge falls back to it for whatever is missing.
-    deps.log.error({ err, projectId, slug: before.slug }, 'could not copy a site page for the edge');
+    deps.log.error({ err, projectId: siteId, slug: before.slug }, 'could not copy a site page for the edge');
   }
-  const after = await findProjectById(deps.db, projectId, { includeDeleted: true });
+  const after = await findSiteById(deps.db, siteId, { includeDeleted: true });
   if (!isPublicNow(after) || after?.slug !== before.slug) {
     // A failure here fails the build, whose retry removes the copy again.
     await withdrawPublicPage(deps.storage, before.slug);
-    deps.log.info({ projectId, slug: before.slug }, 'site access changed while its page was published; public copy removed');
+    deps.log.info({ projectId: siteId, slug: before.slug }, 'site access changed while its page was published; public copy removed');
     return 'withdrawn';
   }
   if (!published) return 'withdrawn';

@@ -1,7 +1,7 @@
 /** Favourites, approvals and comments: the only module that queries those tables. */
 import { PostgresAdapter, sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { TApprovalStatus } from '@dropsite/shared';
-import type { CommentsTable, Database, TProjectRow } from '../db/tables.ts';
+import type { CommentsTable, Database, TSiteRow } from '../db/tables.ts';
 import { cachedRead, type TDbCaches } from '../db/read-cache.ts';
 import { compiledQuery } from '../db/compiled-query.ts';
 import { createTurnBatcher } from '../db/turn-batch.ts';
@@ -16,8 +16,8 @@ export interface TSiteFileRef {
 }
 
 /** A file of the given site, or null when there is none with that id on that site. */
-export async function findFileOfProject(db: TDb, projectId: string, fileId: string): Promise<TSiteFileRef | null> {
-  const row = await db.selectFrom('files').select(['id', 'project_id', 'name']).where('id', '=', fileId).where('project_id', '=', projectId).executeTakeFirst();
+export async function findFileOfSite(db: TDb, siteId: string, fileId: string): Promise<TSiteFileRef | null> {
+  const row = await db.selectFrom('files').select(['id', 'project_id', 'name']).where('id', '=', fileId).where('project_id', '=', siteId).executeTakeFirst();
   return row ?? null;
 }
 
@@ -27,47 +27,42 @@ export async function findFileOfProject(db: TDb, projectId: string, fileId: stri
  * On SQLite two primary-key reads (cheaper than one join, for which SQLite scans the site's files);
  * on PostgreSQL one statement, a round trip being most of a query's cost there.
  */
-export async function findProjectAndFile(
-  db: TDb,
-  projectId: string,
-  fileId: string | null,
-  caches: TDbCaches = {},
-): Promise<{ project: TProjectRow; file: TSiteFileRef | null } | null> {
+export async function findSiteAndFile(db: TDb, siteId: string, fileId: string | null, caches: TDbCaches = {}): Promise<{ site: TSiteRow; file: TSiteFileRef | null } | null> {
   return cachedRead(
     db,
     caches.reads,
-    `site-file\u0000${projectId}\u0000${fileId ?? ''}`,
+    `site-file\u0000${siteId}\u0000${fileId ?? ''}`,
     ['projects', 'files'],
     async () => {
       if (fileId !== null && db.getExecutor().adapter instanceof PostgresAdapter) {
-        const { rows } = await projectAndFileQuery(db, caches.queries, projectId, fileId);
+        const { rows } = await siteAndFileQuery(db, caches.queries, siteId, fileId);
         const row = rows[0];
         if (!row) return null;
-        const { joined_file_id, joined_file_name, ...project } = row;
-        return { project, file: joined_file_id === null || joined_file_name === null ? null : { id: joined_file_id, project_id: project.id, name: joined_file_name } };
+        const { joined_file_id, joined_file_name, ...site } = row;
+        return { site, file: joined_file_id === null || joined_file_name === null ? null : { id: joined_file_id, project_id: site.id, name: joined_file_name } };
       }
-      const [project, file] = await Promise.all([
-        db.selectFrom('projects').selectAll().where('id', '=', projectId).where('deleted_at', 'is', null).executeTakeFirst(),
-        fileId === null ? Promise.resolve(null) : findFileOfProject(db, projectId, fileId),
+      const [site, file] = await Promise.all([
+        db.selectFrom('projects').selectAll().where('id', '=', siteId).where('deleted_at', 'is', null).executeTakeFirst(),
+        fileId === null ? Promise.resolve(null) : findFileOfSite(db, siteId, fileId),
       ]);
-      return project ? { project, file } : null;
+      return site ? { site, file } : null;
     },
     (found) => {
       // A file asked for and not found may yet be added: then every change to the tables counts.
       if (found === null || (fileId !== null && found.file === null)) return null;
-      const project = { table: 'projects', id: found.project.id };
-      return found.file ? [project, { table: 'files', id: found.file.id }] : [project];
+      const site = { table: 'projects', id: found.site.id };
+      return found.file ? [site, { table: 'files', id: found.file.id }] : [site];
     },
   );
 }
 
-const projectAndFileQuery = compiledQuery((db: TDb, projectId: string, fileId: string) =>
+const siteAndFileQuery = compiledQuery((db: TDb, siteId: string, fileId: string) =>
   db
     .selectFrom('projects')
     .leftJoin('files', (join) => join.on('files.id', '=', fileId).onRef('files.project_id', '=', 'projects.id'))
     .selectAll('projects')
     .select(['files.id as joined_file_id', 'files.name as joined_file_name'])
-    .where('projects.id', '=', projectId)
+    .where('projects.id', '=', siteId)
     .where('projects.deleted_at', 'is', null),
 );
 
@@ -76,7 +71,7 @@ const projectAndFileQuery = compiledQuery((db: TDb, projectId: string, fileId: s
 /** A visitor's mark on a file (a favourite, an approval): who, on what, when. */
 export interface TVisitorMark {
   id: string;
-  projectId: string;
+  siteId: string;
   fileId: string;
   visitorId: string;
   userName: string;
@@ -85,12 +80,11 @@ export interface TVisitorMark {
   now: number;
 }
 
-const insertFavoriteQuery = compiledQuery(
-  (db: TDb, id: string, projectId: string, fileId: string, visitorId: string, userName: string, userEmail: string | null, createdAt: number) =>
-    db
-      .insertInto('favorites')
-      .values({ id, project_id: projectId, file_id: fileId, visitor_id: visitorId, user_name: userName, user_email: userEmail, created_at: createdAt })
-      .onConflict((oc) => oc.columns(['file_id', 'visitor_id']).doNothing()),
+const insertFavoriteQuery = compiledQuery((db: TDb, id: string, siteId: string, fileId: string, visitorId: string, userName: string, userEmail: string | null, createdAt: number) =>
+  db
+    .insertInto('favorites')
+    .values({ id, project_id: siteId, file_id: fileId, visitor_id: visitorId, user_name: userName, user_email: userEmail, created_at: createdAt })
+    .onConflict((oc) => oc.columns(['file_id', 'visitor_id']).doNothing()),
 );
 
 const deleteFavoriteQuery = compiledQuery((db: TDb, fileId: string, visitorId: string) =>
@@ -110,7 +104,7 @@ export async function addFavorite(db: TDb, favorite: TVisitorMark, caches: TDbCa
     db,
     caches.queries,
     favorite.id,
-    favorite.projectId,
+    favorite.siteId,
     favorite.fileId,
     favorite.visitorId,
     favorite.userName,
@@ -148,7 +142,7 @@ export async function addFavoriteCounted(db: TDb, favorite: TVisitorMark, caches
     const { rows } = await sql<{ n: string | number; changed: string | number }>`
       with added as (
         insert into favorites (id, project_id, file_id, visitor_id, user_name, user_email, created_at)
-        values (${favorite.id}, ${favorite.projectId}, ${favorite.fileId}, ${favorite.visitorId}, ${favorite.userName}, ${favorite.userEmail ?? null}, ${favorite.now})
+        values (${favorite.id}, ${favorite.siteId}, ${favorite.fileId}, ${favorite.visitorId}, ${favorite.userName}, ${favorite.userEmail ?? null}, ${favorite.now})
         on conflict (file_id, visitor_id) do nothing
         returning 1
       )
@@ -204,7 +198,7 @@ export function createFavoriteWriter(db: Kysely<Database>, caches: TDbCaches = {
 async function addFavoritesCounted(db: TDb, favorites: readonly TVisitorMark[]): Promise<TFavoriteChange[]> {
   const { rows } = await sql<{ i: number | string; n: number | string; changed: boolean }>`
     with input as (
-      select * from unnest(${favorites.map((f) => f.id)}::text[], ${favorites.map((f) => f.projectId)}::text[], ${favorites.map((f) => f.fileId)}::text[],
+      select * from unnest(${favorites.map((f) => f.id)}::text[], ${favorites.map((f) => f.siteId)}::text[], ${favorites.map((f) => f.fileId)}::text[],
                            ${favorites.map((f) => f.visitorId)}::text[], ${favorites.map((f) => f.userName)}::text[], ${favorites.map((f) => f.userEmail ?? null)}::text[],
                            ${favorites.map((f) => f.now)}::bigint[])
         with ordinality as t(id, project_id, file_id, visitor_id, user_name, user_email, created_at, i)
@@ -253,8 +247,8 @@ function changesInOrder(rows: readonly { i: number | string; n: number | string;
   return changes;
 }
 
-export async function listVisitorFavorites(db: TDb, projectId: string, visitorId: string): Promise<string[]> {
-  const rows = await db.selectFrom('favorites').select('file_id').where('visitor_id', '=', visitorId).where('project_id', '=', projectId).orderBy('created_at').execute();
+export async function listVisitorFavorites(db: TDb, siteId: string, visitorId: string): Promise<string[]> {
+  const rows = await db.selectFrom('favorites').select('file_id').where('visitor_id', '=', visitorId).where('project_id', '=', siteId).orderBy('created_at').execute();
   return rows.map((r) => r.file_id);
 }
 
@@ -274,7 +268,7 @@ export async function upsertApproval(db: TDb, approval: TApprovalWrite): Promise
     .insertInto('approvals')
     .values({
       id: approval.id,
-      project_id: approval.projectId,
+      project_id: approval.siteId,
       file_id: approval.fileId,
       visitor_id: approval.visitorId,
       user_name: approval.userName,
@@ -296,14 +290,8 @@ export async function findApproval(db: TDb, fileId: string, visitorId: string): 
   return (await db.selectFrom('approvals').select(['status', 'updated_at']).where('file_id', '=', fileId).where('visitor_id', '=', visitorId).executeTakeFirst()) ?? null;
 }
 
-export async function listVisitorApprovals(db: TDb, projectId: string, visitorId: string): Promise<Array<{ fileId: string; status: TApprovalStatus }>> {
-  const rows = await db
-    .selectFrom('approvals')
-    .select(['file_id', 'status'])
-    .where('visitor_id', '=', visitorId)
-    .where('project_id', '=', projectId)
-    .orderBy('updated_at')
-    .execute();
+export async function listVisitorApprovals(db: TDb, siteId: string, visitorId: string): Promise<Array<{ fileId: string; status: TApprovalStatus }>> {
+  const rows = await db.selectFrom('approvals').select(['file_id', 'status']).where('visitor_id', '=', visitorId).where('project_id', '=', siteId).orderBy('updated_at').execute();
   return rows.map((r) => ({ fileId: r.file_id, status: r.status }));
 }
 
@@ -373,11 +361,11 @@ async function readCommentThreads(db: TDb, fileId: string, limit: number): Promi
   return { roots, replies, total: Number(count.n) };
 }
 
-export async function countCommentsByFile(db: TDb, projectId: string): Promise<Record<string, number>> {
+export async function countCommentsByFile(db: TDb, siteId: string): Promise<Record<string, number>> {
   const rows = await db
     .selectFrom('comments')
     .select(['file_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('project_id', '=', projectId)
+    .where('project_id', '=', siteId)
     .groupBy('file_id')
     .execute();
   return Object.fromEntries(rows.map((r) => [r.file_id, Number(r.n)]));
@@ -395,27 +383,27 @@ export interface TEngagementTotals {
 /** The statuses that are a decision on a file; 'pending' is a client's withdrawn one. */
 export const DECIDED_STATUSES = ['approved', 'rejected'] as const;
 
-export async function countEngagement(db: TDb, scope: { projectId: string; fileId?: string | undefined }): Promise<TEngagementTotals> {
+export async function countEngagement(db: TDb, scope: { siteId: string; fileId?: string | undefined }): Promise<TEngagementTotals> {
   const favorites = db
     .selectFrom('favorites')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('project_id', '=', scope.projectId);
+    .where('project_id', '=', scope.siteId);
   // Client comments: the creator's own replies are not counted.
   const comments = db
     .selectFrom('comments')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('project_id', '=', scope.projectId)
+    .where('project_id', '=', scope.siteId)
     .where('creator_id', 'is', null);
   const approvals = db
     .selectFrom('approvals')
     .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('project_id', '=', scope.projectId)
+    .where('project_id', '=', scope.siteId)
     .groupBy('status');
   // Pending: the files nobody has approved or asked changes of (a decision by any client reviews the file).
   const unreviewed = db
     .selectFrom('files')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('files.project_id', '=', scope.projectId)
+    .where('files.project_id', '=', scope.siteId)
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(
@@ -438,12 +426,12 @@ export async function countEngagement(db: TDb, scope: { projectId: string; fileI
   return { favorites: Number(f.n), comments: Number(c.n), approvals: byStatus };
 }
 
-/** Per project: favourites, comments and approvals (any status), for lists of many sites. */
-export async function countEngagementByProject(db: TDb, projectIds: readonly string[]): Promise<Map<string, { favorites: number; comments: number; approvals: number }>> {
+/** Per site: favourites, comments and approvals (any status), for lists of many sites. */
+export async function countEngagementBySite(db: TDb, siteIds: readonly string[]): Promise<Map<string, { favorites: number; comments: number; approvals: number }>> {
   const out = new Map<string, { favorites: number; comments: number; approvals: number }>();
-  if (projectIds.length === 0) return out;
-  for (const id of projectIds) out.set(id, { favorites: 0, comments: 0, approvals: 0 });
-  const ids = [...projectIds];
+  if (siteIds.length === 0) return out;
+  for (const id of siteIds) out.set(id, { favorites: 0, comments: 0, approvals: 0 });
+  const ids = [...siteIds];
   const count = (table: 'favorites' | 'comments' | 'approvals') =>
     db
       .selectFrom(table)
@@ -465,7 +453,7 @@ export interface TEngagementActivity {
   kind: 'favorite' | 'comment' | 'approval';
   /** Unique per event: an approval's id changes with each status change. */
   eventId: string;
-  projectId: string;
+  siteId: string;
   fileId: string;
   fileName: string;
   userName: string;
@@ -478,7 +466,7 @@ export interface TEngagementActivity {
 export function engagementEventOf(row: TEngagementActivity): TEngagementEvent {
   return {
     type: row.kind,
-    projectId: row.projectId,
+    siteId: row.siteId,
     fileId: row.fileId,
     fileName: row.fileName,
     visitorName: row.userName,
@@ -494,11 +482,11 @@ export function engagementEventOf(row: TEngagementActivity): TEngagementEvent {
  */
 export async function listRecentEngagement(
   db: TDb,
-  scope: { projectIds: readonly string[]; fileId?: string | undefined; since?: number | undefined; until?: number | undefined },
+  scope: { siteIds: readonly string[]; fileId?: string | undefined; since?: number | undefined; until?: number | undefined },
   limit: number,
 ): Promise<TEngagementActivity[]> {
-  if (scope.projectIds.length === 0) return [];
-  const ids = [...scope.projectIds];
+  if (scope.siteIds.length === 0) return [];
+  const ids = [...scope.siteIds];
   const { fileId, since, until } = scope;
   let favorites = db
     .selectFrom('favorites')
@@ -541,7 +529,7 @@ export async function listRecentEngagement(
     ...f.map((r) => ({
       kind: 'favorite' as const,
       eventId: `favorite-${r.id}`,
-      projectId: r.project_id,
+      siteId: r.project_id,
       fileId: r.file_id,
       fileName: r.file_name,
       userName: r.user_name,
@@ -552,7 +540,7 @@ export async function listRecentEngagement(
     ...c.map((r) => ({
       kind: 'comment' as const,
       eventId: `comment-${r.id}`,
-      projectId: r.project_id,
+      siteId: r.project_id,
       fileId: r.file_id,
       fileName: r.file_name,
       userName: r.user_name,
@@ -563,7 +551,7 @@ export async function listRecentEngagement(
     ...a.map((r) => ({
       kind: 'approval' as const,
       eventId: `approval-${r.id}-${r.at}`,
-      projectId: r.project_id,
+      siteId: r.project_id,
       fileId: r.file_id,
       fileName: r.file_name,
       userName: r.user_name,

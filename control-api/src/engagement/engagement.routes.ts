@@ -32,14 +32,14 @@ export function createEngagementRoutes(deps: TEngagementDeps): TApiRouters {
   const visitor = createVisitorCookieMiddleware(deps);
   const limitWrites = limitByAddress(limits.writes);
   const limitReads = limitByAddress(limits.reads);
-  const limitSiteWrites = (projectId: string) => enforceRateLimits([[limits.siteWrites, projectId]]);
+  const limitSiteWrites = (siteId: string) => enforceRateLimits([[limits.siteWrites, siteId]]);
 
   const favorite = (isFavorite: boolean) =>
     (async (req, res) => {
       // DELETE bodies are allowed but some clients send the fields as a query instead.
       const input = ZFavoriteRequestSchema.parse(isFavorite || hasJsonBody(req) ? (req.body ?? {}) : req.query);
       const { site, file } = await openEngagementFile(deps, principalOf(res), input.projectId, input.fileId, 'favorites');
-      await limitSiteWrites(site.project.id);
+      await limitSiteWrites(site.row.id);
       const visitorId = visitorIdOf(res);
       const result = await setFavorite(deps, site, file, { id: visitorId, ...(await engagingVisitor(deps, visitorId)) }, isFavorite);
       res.set('Cache-Control', 'no-store').json({ success: true, fileId: file.id, ...result } satisfies TFavoriteResponse);
@@ -51,7 +51,7 @@ export function createEngagementRoutes(deps: TEngagementDeps): TApiRouters {
   routes.at('/api/approvals').post('/', limitWrites, visitor, async (req, res) => {
     const input = ZApprovalRequestSchema.parse(req.body ?? {});
     const { site, file } = await openEngagementFile(deps, principalOf(res), input.projectId, input.fileId, 'approvals');
-    await limitSiteWrites(site.project.id);
+    await limitSiteWrites(site.row.id);
     const visitorId = visitorIdOf(res);
     const result = await setApproval(deps, site, file, { id: visitorId, ...(await engagingVisitor(deps, visitorId)) }, input.status);
     res.set('Cache-Control', 'no-store').json({
@@ -72,7 +72,7 @@ export function createEngagementRoutes(deps: TEngagementDeps): TApiRouters {
   routes.at('/api/comments').post('/', limitWrites, visitor, async (req, res) => {
     const input = ZCreateCommentRequestSchema.parse(req.body ?? {});
     const { site, file } = await openEngagementFile(deps, principalOf(res), input.projectId, input.fileId, 'comments');
-    await limitSiteWrites(site.project.id);
+    await limitSiteWrites(site.row.id);
     const visitorId = visitorIdOf(res);
     const comment = await createComment(
       deps,

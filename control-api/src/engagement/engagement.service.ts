@@ -15,10 +15,10 @@ import {
 } from '@dropsite/shared';
 import type { TEngagementDeps } from './engagement.deps.ts';
 import type { Kysely, Transaction } from 'kysely';
-import type { Database, TProjectRow } from '../db/tables.ts';
+import type { Database, TSiteRow } from '../db/tables.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
-import { parseSiteSettings } from '../projects/projects.repository.ts';
+import { parseSiteSettings } from '../site-records/site-records.repository.ts';
 import type { TPrincipal } from '../access/principal.ts';
 import { assertSiteOpen, resolveSiteAccess } from '../sites/site-access.ts';
 import type { TEngagementEvent } from '../notifications/notification-messages.ts';
@@ -28,8 +28,8 @@ import {
   countCommentsByFile,
   findApproval,
   findCommentOfFile,
-  findFileOfProject,
-  findProjectAndFile,
+  findFileOfSite,
+  findSiteAndFile,
   insertComment,
   listCommentThreads,
   listVisitorApprovals,
@@ -70,7 +70,7 @@ export function isFeatureEnabled(settings: TSiteSettings, feature: TEngagementFe
 }
 
 export interface TEngagementSite {
-  project: TProjectRow;
+  row: TSiteRow;
   settings: TSiteSettings;
 }
 
@@ -78,8 +78,8 @@ export interface TEngagementSite {
  * The site of an engagement call, when this request may use it: 404 missing or deleted, 410
  * expired, 401 locked (no valid unlock), 403 when the feature is off.
  */
-export async function openEngagementSite(deps: TDeps, principal: TPrincipal, projectId: string, feature: TEngagementFeature | null): Promise<TEngagementSite> {
-  return (await openEngagementTarget(deps, principal, projectId, null, feature)).site;
+export async function openEngagementSite(deps: TDeps, principal: TPrincipal, siteId: string, feature: TEngagementFeature | null): Promise<TEngagementSite> {
+  return (await openEngagementTarget(deps, principal, siteId, null, feature)).site;
 }
 
 /**
@@ -89,34 +89,34 @@ export async function openEngagementSite(deps: TDeps, principal: TPrincipal, pro
 export async function openEngagementTarget(
   deps: TDeps,
   principal: TPrincipal,
-  projectId: string,
+  siteId: string,
   fileId: string | null,
   feature: TEngagementFeature | null,
 ): Promise<{ site: TEngagementSite; file: TSiteFileRef | null }> {
-  const found = await findProjectAndFile(deps.db, projectId, fileId, deps.caches);
+  const found = await findSiteAndFile(deps.db, siteId, fileId, deps.caches);
   if (!found) throw new AppError('not_found', 'Site not found');
-  const { project, file } = found;
-  assertSiteOpen(resolveSiteAccess(deps, principal, project));
-  const settings = parseSiteSettings(project.settings);
+  const { site, file } = found;
+  assertSiteOpen(resolveSiteAccess(deps, principal, site));
+  const settings = parseSiteSettings(site.settings);
   if (feature !== null && !isFeatureEnabled(settings, feature)) throw new AppError('forbidden', FEATURE_DISABLED_MESSAGE);
   if (fileId !== null && !file) throw new AppError('not_found', 'File not found');
-  return { site: { project, settings }, file };
+  return { site: { row: site, settings }, file };
 }
 
 /** openEngagementTarget for calls about one file. */
 export async function openEngagementFile(
   deps: TDeps,
   principal: TPrincipal,
-  projectId: string,
+  siteId: string,
   fileId: string,
   feature: TEngagementFeature,
 ): Promise<{ site: TEngagementSite; file: TSiteFileRef }> {
-  const { site, file } = await openEngagementTarget(deps, principal, projectId, fileId, feature);
+  const { site, file } = await openEngagementTarget(deps, principal, siteId, fileId, feature);
   return { site, file: file! };
 }
 
-export async function findSiteFile(deps: TDeps, project: TProjectRow, fileId: string): Promise<TSiteFileRef> {
-  const file = await findFileOfProject(deps.db, project.id, fileId);
+export async function findSiteFile(deps: TDeps, site: TSiteRow, fileId: string): Promise<TSiteFileRef> {
+  const file = await findFileOfSite(deps.db, site.id, fileId);
   if (!file) throw new AppError('not_found', 'File not found');
   return file;
 }
@@ -130,12 +130,12 @@ type TWriter = Kysely<Database> | Transaction<Database>;
  */
 async function writeEngagement<T>(deps: TDeps, site: TEngagementSite, write: (db: TWriter, notify: (event: TEngagementEvent) => Promise<void>) => Promise<T>): Promise<T> {
   if (!site.settings.enableNotifications) return write(deps.db, async () => {});
-  return deps.db.transaction().execute((trx) => write(trx, (event) => queueEngagementNotifications(deps, trx, site.project, site.settings, event)));
+  return deps.db.transaction().execute((trx) => write(trx, (event) => queueEngagementNotifications(deps, trx, site.row, site.settings, event)));
 }
 
 /** A new mark (a favourite, an approval) of the visitor on the file, made now. */
 function newVisitorMark(deps: TDeps, site: TEngagementSite, file: TSiteFileRef, visitor: TEngagingVisitor): TVisitorMark {
-  return { id: newId(), projectId: site.project.id, fileId: file.id, visitorId: visitor.id, userName: visitor.name, userEmail: visitor.email, now: deps.clock.now() };
+  return { id: newId(), siteId: site.row.id, fileId: file.id, visitorId: visitor.id, userName: visitor.name, userEmail: visitor.email, now: deps.clock.now() };
 }
 
 /** What the site's creator is told of a visitor's favourite, comment or approval on the file. */
@@ -146,7 +146,7 @@ function engagementEvent(
   visitor: TEngagingVisitor,
   detail: Pick<TEngagementEvent, 'text' | 'status'> = {},
 ): TEngagementEvent {
-  return { type, projectId: site.project.id, fileId: file.id, fileName: file.name, visitorName: visitor.name, ...detail };
+  return { type, siteId: site.row.id, fileId: file.id, fileName: file.name, visitorName: visitor.name, ...detail };
 }
 
 export async function setFavorite(
@@ -259,7 +259,7 @@ export async function createComment(
   }
   const row: TCommentRow = {
     id: newId(),
-    project_id: site.project.id,
+    project_id: site.row.id,
     file_id: file.id,
     parent_id: parentId,
     visitor_id: visitorId,
@@ -277,12 +277,12 @@ export async function createComment(
 }
 
 export async function getVisitorState(deps: TDeps, site: TEngagementSite, visitorId: string): Promise<Omit<TEngagementStateResponse, 'success'>> {
-  const { project, settings } = site;
+  const { row: siteRow, settings } = site;
   const [visitor, favorites, approvals, commentCounts] = await Promise.all([
     visitorProfileOf(deps, visitorId),
-    settings.enableFavorites ? listVisitorFavorites(deps.db, project.id, visitorId) : Promise.resolve([]),
-    settings.enableApprovals ? listVisitorApprovals(deps.db, project.id, visitorId) : Promise.resolve([]),
-    settings.enableComments ? countCommentsByFile(deps.db, project.id) : Promise.resolve({}),
+    settings.enableFavorites ? listVisitorFavorites(deps.db, siteRow.id, visitorId) : Promise.resolve([]),
+    settings.enableApprovals ? listVisitorApprovals(deps.db, siteRow.id, visitorId) : Promise.resolve([]),
+    settings.enableComments ? countCommentsByFile(deps.db, siteRow.id) : Promise.resolve({}),
   ]);
   return {
     visitor,

@@ -13,7 +13,7 @@ import { principalOf } from '../access/principal.ts';
 import { openServableFile } from './files.service.ts';
 import { sendSiteObject, setFileSecurityHeaders } from './serve-object.ts';
 import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
-import type { TFileWithProject } from '../projects/projects.repository.ts';
+import type { TFileWithSite } from '../site-records/site-records.repository.ts';
 
 /** The file behind `:id` once its site lets this request in, with what the builder derived. */
 /** The file of a `/api/files/:id…` request, when the principal may see its site. */
@@ -29,8 +29,8 @@ export function createFileVariantRoutes(deps: TFilesDeps): TApiRouters {
   const routes = createApiRouters();
 
   /** A variant of a file, shown inline and saved as the file's name and `suffix`; its tag is the file's bytes and the variant. */
-  const sendVariant = (req: Request, res: Response, file: TFileWithProject, variant: { key: string; contentType: string; suffix: string; tag: string }) =>
-    sendSiteObject(req, res, deps, file.project, {
+  const sendVariant = (req: Request, res: Response, file: TFileWithSite, variant: { key: string; contentType: string; suffix: string; tag: string }) =>
+    sendSiteObject(req, res, deps, file.site, {
       key: variant.key,
       contentType: variant.contentType,
       disposition: contentDisposition('inline', `${baseName(file.name)}${variant.suffix}`),

@@ -118,27 +118,27 @@ describe('GET /api/files/{id}', () => {
   });
 
   it('answers 410 for every file once the site has expired, at the instant of expiry', async () => {
-    const project = await app.deps.db.selectFrom('projects').select('id').executeTakeFirstOrThrow();
+    const site = await app.deps.db.selectFrom('projects').select('id').executeTakeFirstOrThrow();
     await app.deps.db
       .updateTable('projects')
       .set({ expires_at: clock.now() + 60_000 })
-      .where('id', '=', project.id)
+      .where('id', '=', site.id)
       .execute();
     expect((await get(ids['cover.jpg']!, '?mode=download')).status).toBe(200);
     clock.advance(60_000);
     const res = await get(ids['cover.jpg']!, '?mode=download');
     expect(res.status).toBe(410);
     expect((await get(ids['cover.jpg']!, '?size=300')).status).toBe(410);
-    await app.deps.db.updateTable('projects').set({ expires_at: null }).where('id', '=', project.id).execute();
+    await app.deps.db.updateTable('projects').set({ expires_at: null }).where('id', '=', site.id).execute();
   });
 
   it('refuses every file of a password-protected site without an unlock', async () => {
-    const project = await app.deps.db.selectFrom('projects').select(['id', 'slug']).executeTakeFirstOrThrow();
-    await app.deps.db.updateTable('projects').set({ password_hash: 'scrypt$16384$8$1$x$y' }).where('id', '=', project.id).execute();
+    const site = await app.deps.db.selectFrom('projects').select(['id', 'slug']).executeTakeFirstOrThrow();
+    await app.deps.db.updateTable('projects').set({ password_hash: 'scrypt$16384$8$1$x$y' }).where('id', '=', site.id).execute();
     expect((await get(ids['cover.jpg']!, '?mode=download')).status).toBe(401);
     expect((await get(ids['cover.jpg']!, '?size=300')).status).toBe(401);
-    expect((await fetch(`${app.url}/${project.slug}`)).status).toBe(401);
-    await app.deps.db.updateTable('projects').set({ password_hash: null }).where('id', '=', project.id).execute();
+    expect((await fetch(`${app.url}/${site.slug}`)).status).toBe(401);
+    await app.deps.db.updateTable('projects').set({ password_hash: null }).where('id', '=', site.id).execute();
   });
 
   it('sees a file taken away or a site deleted by another process at the very next request', async () => {
@@ -148,11 +148,11 @@ describe('GET /api/files/{id}', () => {
     // An ops command on the same database file: its commit is not a statement of this process.
     const other = new Database(path.join(app.dataDir, 'test.db'));
     try {
-      const { project_id: projectId } = other.prepare('select project_id from files where id = ?').get(id) as { project_id: string };
-      other.prepare('update projects set deleted_at = ? where id = ?').run(clock.now(), projectId);
+      const { project_id: siteId } = other.prepare('select project_id from files where id = ?').get(id) as { project_id: string };
+      other.prepare('update projects set deleted_at = ? where id = ?').run(clock.now(), siteId);
       expect((await get(id, '?size=300')).status).toBe(404);
       expect((await get(id, '?mode=download')).status).toBe(404);
-      other.prepare('update projects set deleted_at = null where id = ?').run(projectId);
+      other.prepare('update projects set deleted_at = null where id = ?').run(siteId);
       expect((await get(id, '?size=300')).status).toBe(200);
     } finally {
       other.close();

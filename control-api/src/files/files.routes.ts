@@ -45,8 +45,8 @@ export function createFileRoutes(deps: TFilesDeps): TApiRouters {
     }
 
     // Downloads are counted by the server, once the whole file (or a resumed range reaching its end) was sent.
-    if (query.mode === 'download' && !query.size) countDownloadWhenComplete(deps, req, res, { projectId: file.project_id, fileId: file.id, fileName: file.name });
-    await sendSiteObject(req, res, deps, file.project, { key, contentType, disposition, etag: `"${file.sha256}${variant}"` });
+    if (query.mode === 'download' && !query.size) countDownloadWhenComplete(deps, req, res, { siteId: file.project_id, fileId: file.id, fileName: file.name });
+    await sendSiteObject(req, res, deps, file.site, { key, contentType, disposition, etag: `"${file.sha256}${variant}"` });
   });
 
   return routes.routers;

@@ -3,12 +3,12 @@ import { isValidId, ZDerivedMetadataSchema, type TDerivedMetadata } from '@drops
 import type { TFilesDeps } from './files.deps.ts';
 import { AppError } from '../http/app-error.ts';
 import type { TPrincipal } from '../access/principal.ts';
-import { findFileById, type TFileWithProject } from '../projects/projects.repository.ts';
+import { findFileById, type TFileWithSite } from '../site-records/site-records.repository.ts';
 import { cachedRead } from '../db/read-cache.ts';
 import { assertSiteOpen, resolveSiteAccess } from '../sites/site-access.ts';
 
 interface TServableFile {
-  file: TFileWithProject;
+  file: TFileWithSite;
   derived: TDerivedMetadata | null;
 }
 
@@ -34,11 +34,11 @@ export async function openServableFile(deps: Pick<TFilesDeps, 'db' | 'clock' | '
     (servable) =>
       servable && [
         { table: 'files', id: servable.file.id },
-        { table: 'projects', id: servable.file.project.id },
+        { table: 'projects', id: servable.file.site.id },
       ],
   );
   if (!found) throw new AppError('not_found', 'File not found');
-  assertSiteOpen(resolveSiteAccess(deps, principal, found.file.project), 'File not found');
+  assertSiteOpen(resolveSiteAccess(deps, principal, found.file.site), 'File not found');
   return found;
 }
 

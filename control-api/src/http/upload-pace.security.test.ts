@@ -142,20 +142,20 @@ describe('trickling uploads on a running app', () => {
     });
     expect(publish.status).toBe(201);
     const slug = ((await publish.json()) as TJson).slug as string;
-    const project = await app.deps.db.selectFrom('projects').select('id').where('slug', '=', slug).executeTakeFirstOrThrow();
-    await app.deps.db.updateTable('projects').set({ owner_creator_id: creator.id }).where('id', '=', project.id).execute();
-    const file = await app.deps.db.selectFrom('files').select('id').where('project_id', '=', project.id).executeTakeFirstOrThrow();
+    const site = await app.deps.db.selectFrom('projects').select('id').where('slug', '=', slug).executeTakeFirstOrThrow();
+    await app.deps.db.updateTable('projects').set({ owner_creator_id: creator.id }).where('id', '=', site.id).execute();
+    const file = await app.deps.db.selectFrom('files').select('id').where('project_id', '=', site.id).executeTakeFirstOrThrow();
 
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(await makeJpeg(80, 60, 2))], { type: 'image/jpeg' }), 'second.jpg');
     const { body, type } = await encodeForm(form);
     const client = await rawClient(Number(new URL(app.url).port));
-    client.socket.write(head('PUT', `/api/projects/${project.id}/files/${file.id}`, { 'Content-Type': type, 'Content-Length': body.length, Cookie: creator.cookie }));
+    client.socket.write(head('PUT', `/api/projects/${site.id}/files/${file.id}`, { 'Content-Type': type, 'Content-Length': body.length, Cookie: creator.cookie }));
     client.socket.write(body.subarray(0, 100));
     // An ordinary request started after it, its body stalled too: its 408 says the 200 ms deadline of an
     // ordinary body has passed for the replacement as well (which used to be cut at it).
     const ordinary = await rawClient(Number(new URL(app.url).port));
-    ordinary.socket.write(head('PATCH', `/api/projects/${project.id}`, { 'Content-Type': 'application/json', 'Content-Length': 100, Cookie: creator.cookie }));
+    ordinary.socket.write(head('PATCH', `/api/projects/${site.id}`, { 'Content-Type': 'application/json', 'Content-Length': 100, Cookie: creator.cookie }));
     ordinary.socket.write('{');
     client.socket.write(body.subarray(100, 300));
     expect((await ordinary.answer()).status).toBe(408);

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { newId } from '../db/ids.ts';
-import { createProjectWithFiles } from '../projects/projects.repository.ts';
-import { describeEachDialect, makeFileRow, makeProjectRow } from '@dropsite/testkit/control-api/test-database';
+import { createSiteWithFiles } from '../site-records/site-records.repository.ts';
+import { describeEachDialect, makeFileRow, makeSiteRow } from '@dropsite/testkit/control-api/test-database';
 import {
   claimOwedConfirmation,
   countConfirmationsSentTo,
@@ -85,11 +85,11 @@ await describeEachDialect('notification addresses', (handle) => {
   });
 
   it("lists an owner's live sites", async () => {
-    const mine = makeProjectRow({ anonymous_session_id: 'anon-9', title: 'Mine' });
-    const gone = makeProjectRow({ anonymous_session_id: 'anon-9', title: 'Gone', deleted_at: NOW });
-    const other = makeProjectRow({ anonymous_session_id: 'anon-8', title: 'Other' });
+    const mine = makeSiteRow({ anonymous_session_id: 'anon-9', title: 'Mine' });
+    const gone = makeSiteRow({ anonymous_session_id: 'anon-9', title: 'Gone', deleted_at: NOW });
+    const other = makeSiteRow({ anonymous_session_id: 'anon-8', title: 'Other' });
     for (const p of [mine, gone, other])
-      await createProjectWithFiles(
+      await createSiteWithFiles(
         handle.db,
         p,
         [makeFileRow(p.id, 0)].map(({ project_id: _p, ...f }) => f),

@@ -38,10 +38,10 @@ describe('notification email needs a confirmed address', () => {
     });
     const res = await postUpload(app.url, form, options.cookie ? { cookie: options.cookie } : {});
     if (res.status !== 201) return { projectId: '', fileId: '', status: res.status, body: res.body };
-    const project = await app.deps.db.selectFrom('projects').select('id').where('slug', '=', String(res.body.slug)).executeTakeFirstOrThrow();
-    await app.deps.db.updateTable('projects').set({ status: 'live' }).where('id', '=', project.id).execute();
-    const file = await app.deps.db.selectFrom('files').select('id').where('project_id', '=', project.id).executeTakeFirstOrThrow();
-    return { projectId: project.id, fileId: file.id, status: res.status, body: res.body };
+    const site = await app.deps.db.selectFrom('projects').select('id').where('slug', '=', String(res.body.slug)).executeTakeFirstOrThrow();
+    await app.deps.db.updateTable('projects').set({ status: 'live' }).where('id', '=', site.id).execute();
+    const file = await app.deps.db.selectFrom('files').select('id').where('project_id', '=', site.id).executeTakeFirstOrThrow();
+    return { projectId: site.id, fileId: file.id, status: res.status, body: res.body };
   }
 
   async function engage(site: { projectId: string; fileId: string }, favourites: number, comments: string[] = []): Promise<void> {
@@ -213,9 +213,9 @@ describe('notification email without SMTP_URL (the outbox)', () => {
     });
     const published = await postUpload(app.url, form);
     expect(published.status).toBe(201);
-    const project = await app.deps.db.selectFrom('projects').select('id').where('slug', '=', String(published.body.slug)).executeTakeFirstOrThrow();
-    await app.deps.db.updateTable('projects').set({ status: 'live' }).where('id', '=', project.id).execute();
-    const file = await app.deps.db.selectFrom('files').select('id').where('project_id', '=', project.id).executeTakeFirstOrThrow();
+    const site = await app.deps.db.selectFrom('projects').select('id').where('slug', '=', String(published.body.slug)).executeTakeFirstOrThrow();
+    await app.deps.db.updateTable('projects').set({ status: 'live' }).where('id', '=', site.id).execute();
+    const file = await app.deps.db.selectFrom('files').select('id').where('project_id', '=', site.id).executeTakeFirstOrThrow();
 
     const outbox = path.join(app.deps.config.dataDir, 'outbox');
     const emls = async () => (await readdir(outbox).catch(() => [] as string[])).filter((f) => f.endsWith('.eml'));
@@ -226,7 +226,7 @@ describe('notification email without SMTP_URL (the outbox)', () => {
     expect(headerOf(raw, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
     expect(raw).not.toContain('Quarterly report');
 
-    for (let i = 0; i < 3; i++) await createBrowser(app).json('/api/favorites', { method: 'POST', json: { projectId: project.id, fileId: file.id } });
+    for (let i = 0; i < 3; i++) await createBrowser(app).json('/api/favorites', { method: 'POST', json: { projectId: site.id, fileId: file.id } });
     for (let i = 0; i < 3; i++) {
       clock.advance(61_000);
       await dispatchDueNotifications(app.deps);

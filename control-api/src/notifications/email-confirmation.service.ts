@@ -13,7 +13,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { createElement as h, type ReactElement } from 'react';
 import type { TNotificationsDeps } from './notifications.deps.ts';
 import type { Database } from '../db/tables.ts';
-import { parseSiteSettings, updateProject } from '../projects/projects.repository.ts';
+import { parseSiteSettings, updateSite } from '../site-records/site-records.repository.ts';
 import { isAllowedSlackWebhook } from './slack.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
@@ -79,13 +79,13 @@ export async function confirmedAccountEmailOf(db: Kysely<Database> | Transaction
  */
 export async function emailRecipientOf(
   db: Kysely<Database> | Transaction<Database>,
-  project: { owner_creator_id: string | null },
+  site: { owner_creator_id: string | null },
   settings: Partial<TSiteSettings>,
 ): Promise<TEmailRecipient | null> {
   const siteAddress = notificationAddressOf(settings);
   if (siteAddress !== null) return { email: siteAddress, source: 'site' };
   if (!settings.enableNotifications) return null;
-  const accountEmail = await confirmedAccountEmailOf(db, project.owner_creator_id);
+  const accountEmail = await confirmedAccountEmailOf(db, site.owner_creator_id);
   return accountEmail === null ? null : { email: accountEmail, source: 'account' };
 }
 
@@ -127,15 +127,15 @@ export async function preferAccountAddressAfterClaim(db: Kysely<Database>, sessi
     if (siteAddress === '') continue;
     const kept = siteAddress !== accountEmail && (await findEmailAddress(db, siteAddress, ownerKey))?.status === 'confirmed';
     if (kept) continue;
-    await updateProject(db, site.id, { settings: JSON.stringify({ ...settings, notificationEmail: '' }), updated_at: now });
+    await updateSite(db, site.id, { settings: JSON.stringify({ ...settings, notificationEmail: '' }), updated_at: now });
   }
 }
 
 /** Whose sites a confirmation covers: the account, else the anonymous session, else the one site. */
-export function ownerKeyOf(project: { id: string; owner_creator_id?: string | null; anonymous_session_id?: string | null }): string {
-  if (project.owner_creator_id) return `creator:${project.owner_creator_id}`;
-  if (project.anonymous_session_id) return `anon:${project.anonymous_session_id}`;
-  return `project:${project.id}`;
+export function ownerKeyOf(site: { id: string; owner_creator_id?: string | null; anonymous_session_id?: string | null }): string {
+  if (site.owner_creator_id) return `creator:${site.owner_creator_id}`;
+  if (site.anonymous_session_id) return `anon:${site.anonymous_session_id}`;
+  return `project:${site.id}`;
 }
 
 export function anonymousOwnerKey(sessionId: string): string {

@@ -1,7 +1,7 @@
 /** What the links in our email name: the address row a confirmation or a signed unsubscribe link points at, and the sites it covers. */
 import { z } from 'zod';
 import type { TNotificationsDeps } from './notifications.deps.ts';
-import { parseSiteSettings } from '../projects/projects.repository.ts';
+import { parseSiteSettings } from '../site-records/site-records.repository.ts';
 import { toOneLine } from './notification-messages.ts';
 import { expiredConfirmLinkPage, invalidConfirmLinkPage } from './email-pages.ts';
 import { findEmailAddressById, findEmailAddressByTokenHash, listSitesOfOwner, setEmailAddressStatus, type TEmailAddressRow } from './email-addresses.repository.ts';

@@ -10,7 +10,7 @@ import { EmailDocument, FOOTNOTE_STYLE, HEADING_STYLE, LINK_STYLE, renderEmailHt
 
 export interface TEngagementEvent {
   type: 'favorite' | 'comment' | 'approval';
-  projectId: string;
+  siteId: string;
   fileId: string;
   fileName: string;
   visitorName: string;

@@ -11,7 +11,7 @@ import { browserSignedInAs, createSignedInCreator, type TTestCreator } from '@dr
 import { putOnPlan } from '@dropsite/testkit/control-api/billing';
 import { buildUploadForm, makeJpeg, postUpload } from '@dropsite/testkit/control-api/fixtures';
 import { newId } from '../db/ids.ts';
-import { parseSiteSettings } from '../projects/projects.repository.ts';
+import { parseSiteSettings } from '../site-records/site-records.repository.ts';
 import { dispatchDueNotifications } from './notifications.service.ts';
 import { findEmailAddress, insertPendingEmailAddress, setEmailAddressStatus } from './email-addresses.repository.ts';
 import { emailRecipientOf, ownerKeyOf, preferAccountAddressAfterClaim } from './email-confirmation.service.ts';

@@ -10,7 +10,7 @@ export type TOutboundChannel = Exclude<TNotificationChannel, 'in_app'>;
 
 export interface TNewNotification {
   id: string;
-  projectId: string;
+  siteId: string;
   creatorId: string | null;
   anonymousSessionId: string | null;
   type: TNotificationType;
@@ -28,7 +28,7 @@ export async function insertNotifications(db: TDb, rows: readonly TNewNotificati
     .values(
       rows.map((n) => ({
         id: n.id,
-        project_id: n.projectId,
+        project_id: n.siteId,
         creator_id: n.creatorId,
         anonymous_session_id: n.anonymousSessionId,
         type: n.type,
@@ -45,7 +45,7 @@ export async function insertNotifications(db: TDb, rows: readonly TNewNotificati
 }
 
 export interface TDueBatch {
-  projectId: string;
+  siteId: string;
   channel: TOutboundChannel;
   firstAt: number;
 }
@@ -61,7 +61,7 @@ export async function findDueBatches(db: TDb, olderThan: number): Promise<TDueBa
     .groupBy(['project_id', 'channel'])
     .having((eb) => eb.fn.min('created_at'), '<=', olderThan)
     .execute();
-  return rows.map((r) => ({ projectId: r.project_id!, channel: r.channel as TOutboundChannel, firstAt: Number(r.first_at) }));
+  return rows.map((r) => ({ siteId: r.project_id!, channel: r.channel as TOutboundChannel, firstAt: Number(r.first_at) }));
 }
 
 export interface TClaimedNotification {
@@ -76,11 +76,11 @@ export interface TClaimedNotification {
  * Claims a site's unsent notifications of one channel by stamping them sent, in one statement:
  * two dispatchers (or processes) never claim the same row, so a burst is sent once.
  */
-export async function claimBatch(db: TDb, batch: { projectId: string; channel: TOutboundChannel; now: number }): Promise<TClaimedNotification[]> {
+export async function claimBatch(db: TDb, batch: { siteId: string; channel: TOutboundChannel; now: number }): Promise<TClaimedNotification[]> {
   const rows = await db
     .updateTable('notifications')
     .set({ sent_at: batch.now })
-    .where('project_id', '=', batch.projectId)
+    .where('project_id', '=', batch.siteId)
     .where('channel', '=', batch.channel)
     .where('sent_at', 'is', null)
     .where('created_at', '<=', batch.now)
@@ -108,14 +108,14 @@ export async function releaseBatch(db: TDb, ids: readonly string[], error: strin
     .execute();
 }
 
-export async function listNotificationsOfProject(
+export async function listNotificationsOfSite(
   db: TDb,
-  projectId: string,
+  siteId: string,
 ): Promise<Array<{ id: string; channel: string; type: string; message: string; sent_at: number | null; attempts: number }>> {
   return db
     .selectFrom('notifications')
     .select(['id', 'channel', 'type', 'message', 'sent_at', 'attempts'])
-    .where('project_id', '=', projectId)
+    .where('project_id', '=', siteId)
     .orderBy('created_at')
     .orderBy('id')
     .execute();

@@ -9,11 +9,11 @@ import { APP_PATHS, isValidEmailAddress, isValidId, projectPagePath, type TSiteS
 import type { Kysely, Transaction } from 'kysely';
 import type { TConfig } from '../config/config.ts';
 import type { TNotificationsDeps } from './notifications.deps.ts';
-import type { Database, TProjectRow } from '../db/tables.ts';
+import type { Database, TSiteRow } from '../db/tables.ts';
 import { newId } from '../db/ids.ts';
 import type { RateLimiter } from '../access/rate-limiter.ts';
 import type { TLimiterStore } from '../access/limiter-store.ts';
-import { findProjectById, parseSiteSettings } from '../projects/projects.repository.ts';
+import { findSiteById, parseSiteSettings } from '../site-records/site-records.repository.ts';
 import type { Mailer } from './mailer.ts';
 import { composeEmail, composeSlackMessage, describeEngagement, notificationTypeOf, urgencyOf, type TEngagementEvent } from './notification-messages.ts';
 import { claimBatch, findDueBatches, insertNotifications, releaseBatch, type TDueBatch, type TNewNotification } from './notifications.repository.ts';
@@ -40,22 +40,22 @@ export function createDestinationLimiter(notifications: TConfig['notifications']
 
 type TNotifierDeps = Pick<TNotificationsDeps, 'db' | 'config' | 'clock' | 'log' | 'keys' | 'mailer' | 'limits'>;
 
-type TProjectOwnerFields = Pick<TProjectRow, 'id' | 'owner_creator_id' | 'anonymous_session_id'>;
+type TSiteOwnerFields = Pick<TSiteRow, 'id' | 'owner_creator_id' | 'anonymous_session_id'>;
 
 /** The rows one engagement event adds, written in the caller's transaction. */
 export async function queueEngagementNotifications(
   deps: Pick<TNotificationsDeps, 'config' | 'clock'>,
   db: Kysely<Database> | Transaction<Database>,
-  project: TProjectOwnerFields,
+  site: TSiteOwnerFields,
   settings: TSiteSettings,
   event: TEngagementEvent,
 ): Promise<void> {
   const now = deps.clock.now();
   const message = describeEngagement(event);
   const base = {
-    projectId: project.id,
-    creatorId: project.owner_creator_id,
-    anonymousSessionId: project.anonymous_session_id,
+    siteId: site.id,
+    creatorId: site.owner_creator_id,
+    anonymousSessionId: site.anonymous_session_id,
     type: notificationTypeOf(event),
     message,
     urgency: urgencyOf(event),
@@ -64,7 +64,7 @@ export async function queueEngagementNotifications(
   const rows: TNewNotification[] = [];
   if (settings.enableNotifications) {
     // The site's own address, else (a site an account owns) the account's confirmed one: the dispatcher resolves which.
-    if (isValidEmailAddress(settings.notificationEmail.trim()) || project.owner_creator_id !== null) {
+    if (isValidEmailAddress(settings.notificationEmail.trim()) || site.owner_creator_id !== null) {
       rows.push({ ...base, id: newId(), channel: 'email', ctaText: 'View Dashboard' });
     }
     if (isAllowedSlackWebhook(settings.slackWebhook.trim(), deps.config.notifications.slackWebhookOrigins)) {
@@ -107,9 +107,9 @@ type TEmailGate = { kind: 'send'; address: TEmailAddressRow } | { kind: 'wait' }
  * and dashboard still show the activity). An address never asked (a site made before confirmations
  * existed) is asked now.
  */
-async function emailGateOf(deps: TNotifierDeps, project: TProjectOwnerFields, recipient: TEmailRecipient, mailer: Mailer): Promise<TEmailGate> {
+async function emailGateOf(deps: TNotifierDeps, site: TSiteOwnerFields, recipient: TEmailRecipient, mailer: Mailer): Promise<TEmailGate> {
   const { email } = recipient;
-  const ownerKey = ownerKeyOf(project);
+  const ownerKey = ownerKeyOf(site);
   let address = await findEmailAddress(deps.db, email, ownerKey);
   if (recipient.source === 'account' && address?.status !== 'unsubscribed' && address?.status !== 'confirmed') {
     await confirmEmailAddressOfOwner(deps.db, { id: newId(), email, ownerKey, now: deps.clock.now() });
@@ -127,9 +127,9 @@ async function emailGateOf(deps: TNotifierDeps, project: TProjectOwnerFields, re
 
 async function dispatchBatch(deps: TNotifierDeps, batch: TDueBatch, mailer: Mailer): Promise<keyof TDispatchResult> {
   const { db, config, clock, log } = deps;
-  const project = isValidId(batch.projectId) ? await findProjectById(db, batch.projectId) : null;
-  const settings = project ? parseSiteSettings(project.settings) : null;
-  const recipient = project && settings && batch.channel === 'email' ? await emailRecipientOf(db, project, settings) : null;
+  const site = isValidId(batch.siteId) ? await findSiteById(db, batch.siteId) : null;
+  const settings = site ? parseSiteSettings(site.settings) : null;
+  const recipient = site && settings && batch.channel === 'email' ? await emailRecipientOf(db, site, settings) : null;
   const destination =
     settings?.enableNotifications !== true
       ? null
@@ -138,18 +138,18 @@ async function dispatchBatch(deps: TNotifierDeps, batch: TDueBatch, mailer: Mail
         : isAllowedSlackWebhook(settings.slackWebhook.trim(), config.notifications.slackWebhookOrigins)
           ? settings.slackWebhook.trim()
           : null;
-  if (!project || !destination) {
+  if (!site || !destination) {
     // The site is gone or its creator turned this channel off since: the rows are closed unsent.
-    await claimBatch(db, { projectId: batch.projectId, channel: batch.channel, now: clock.now() });
+    await claimBatch(db, { siteId: batch.siteId, channel: batch.channel, now: clock.now() });
     return 'dropped';
   }
   let unsubscribeUrl: string | undefined;
   let emailTo = destination;
   if (batch.channel === 'email' && recipient) {
-    const gate = await emailGateOf(deps, project, recipient, mailer);
+    const gate = await emailGateOf(deps, site, recipient, mailer);
     if (gate.kind === 'wait') return 'deferred';
     if (gate.kind === 'drop') {
-      await claimBatch(db, { projectId: project.id, channel: batch.channel, now: clock.now() });
+      await claimBatch(db, { siteId: site.id, channel: batch.channel, now: clock.now() });
       return 'dropped';
     }
     unsubscribeUrl = unsubscribeUrlOf(deps, gate.address.id);
@@ -159,16 +159,16 @@ async function dispatchBatch(deps: TNotifierDeps, batch: TDueBatch, mailer: Mail
   const destinationKey = `${batch.channel}:${destination.toLowerCase()}`;
   // Over the hourly cap the rows wait; the next allowed message summarises them all.
   if (!(await limiter.peek(destinationKey)).allowed) return 'deferred';
-  const items = await claimBatch(db, { projectId: project.id, channel: batch.channel, now: clock.now() });
+  const items = await claimBatch(db, { siteId: site.id, channel: batch.channel, now: clock.now() });
   if (items.length === 0) return 'deferred';
   await limiter.take(destinationKey);
   const context = {
-    siteTitle: project.title,
-    siteUrl: `${config.publicUrl}/${project.slug}`,
+    siteTitle: site.title,
+    siteUrl: `${config.publicUrl}/${site.slug}`,
     // A site an account owns opens on its own page (and its settings); an anonymous one on the dashboard,
     // where signing in offers to claim it.
-    dashboardUrl: `${config.publicUrl}${project.owner_creator_id ? projectPagePath(project.id) : APP_PATHS.dashboard}`,
-    ...(project.owner_creator_id ? { settingsUrl: `${config.publicUrl}${projectPagePath(project.id)}#settings` } : {}),
+    dashboardUrl: `${config.publicUrl}${site.owner_creator_id ? projectPagePath(site.id) : APP_PATHS.dashboard}`,
+    ...(site.owner_creator_id ? { settingsUrl: `${config.publicUrl}${projectPagePath(site.id)}#settings` } : {}),
     ...(unsubscribeUrl ? { unsubscribeUrl } : {}),
   };
   try {
@@ -179,12 +179,12 @@ async function dispatchBatch(deps: TNotifierDeps, batch: TDueBatch, mailer: Mail
     } else {
       await postSlackMessage(destination, composeSlackMessage(items, context), config.notifications.slackWebhookOrigins);
     }
-    log.info({ projectId: project.id, channel: batch.channel, items: items.length }, 'engagement notification sent');
+    log.info({ projectId: site.id, channel: batch.channel, items: items.length }, 'engagement notification sent');
     return 'sent';
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const attempts = Math.max(...items.map((i) => i.attempts)) + 1;
-    log.warn({ err, projectId: project.id, channel: batch.channel, attempts, givenUp: attempts >= MAX_SEND_ATTEMPTS }, 'engagement notification failed');
+    log.warn({ err, projectId: site.id, channel: batch.channel, attempts, givenUp: attempts >= MAX_SEND_ATTEMPTS }, 'engagement notification failed');
     await releaseBatch(
       db,
       items.map((i) => i.id),

@@ -7,7 +7,7 @@ import { loadConfig, type TConfig } from '../config/config.ts';
 import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 import { createBrowser, seedSite, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
 import { dispatchDueNotifications } from './notifications.service.ts';
-import { listNotificationsOfProject } from './notifications.repository.ts';
+import { listNotificationsOfSite } from './notifications.repository.ts';
 import { composeEmail, escapeSlackText, toOneLine } from './notification-messages.ts';
 import { newId } from '../db/ids.ts';
 import { findEmailAddress, insertPendingEmailAddress, setEmailAddressStatus } from './email-addresses.repository.ts';
@@ -103,7 +103,7 @@ describe('engagement notifications', () => {
     expect(body).toContain('commented on "photo-1.jpg": "First impressions: great"');
     expect(body).toContain(`${app.url}/${site.slug}`);
 
-    const rows = await listNotificationsOfProject(app.deps.db, site.project.id);
+    const rows = await listNotificationsOfSite(app.deps.db, site.project.id);
     expect(rows.filter((r) => r.channel === 'email').every((r) => r.sent_at !== null)).toBe(true);
 
     // The next burst is the next message.
@@ -184,7 +184,7 @@ describe('engagement notifications', () => {
     const before = slack.payloads.length;
     await dispatchDueNotifications(app.deps);
     expect(slack.payloads).toHaveLength(before);
-    const rows = await listNotificationsOfProject(app.deps.db, site.project.id);
+    const rows = await listNotificationsOfSite(app.deps.db, site.project.id);
     expect(rows.map((r) => r.channel)).toEqual([]);
   });
 
@@ -197,7 +197,7 @@ describe('engagement notifications', () => {
       await dispatchDueNotifications(app.deps);
     }
     expect(sentTo()).toBe(3);
-    const unsent = (await listNotificationsOfProject(app.deps.db, site.project.id)).filter((r) => r.sent_at === null);
+    const unsent = (await listNotificationsOfSite(app.deps.db, site.project.id)).filter((r) => r.sent_at === null);
     expect(unsent).toHaveLength(1);
     clock.advance(20 * 60_000);
     await dispatchDueNotifications(app.deps);
@@ -211,7 +211,7 @@ describe('engagement notifications', () => {
     smtp.setFailing(true);
     expect(await dispatchDueNotifications(app.deps)).toMatchObject({ failed: 1 });
     smtp.setFailing(false);
-    const rows = await listNotificationsOfProject(app.deps.db, site.project.id);
+    const rows = await listNotificationsOfSite(app.deps.db, site.project.id);
     expect(rows.map((r) => [r.sent_at, r.attempts])).toEqual([
       [null, 1],
       [null, 1],
@@ -223,7 +223,7 @@ describe('engagement notifications', () => {
   it('sends nothing when notifications are off, and stops when they are turned off', async () => {
     const quiet = await seedConfirmedSite(app, { settings: { enableNotifications: false, notificationEmail: 'quiet@example.com' } });
     await engage(app, quiet, { favorites: 2 });
-    expect((await listNotificationsOfProject(app.deps.db, quiet.project.id)).filter((r) => r.channel !== 'in_app')).toEqual([]);
+    expect((await listNotificationsOfSite(app.deps.db, quiet.project.id)).filter((r) => r.channel !== 'in_app')).toEqual([]);
 
     const site = await seedConfirmedSite(app, { settings: { enableNotifications: true, notificationEmail: 'later-off@example.com' } });
     await engage(app, site, { favorites: 1 });

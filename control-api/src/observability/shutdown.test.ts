@@ -86,8 +86,8 @@ describe('SIGTERM to an API process', () => {
     cleanups.push(async () => {
       db.close();
     });
-    const project = db.prepare('select id from projects where slug = ?').get(slug) as { id: string };
-    const file = db.prepare('select id from files where project_id = ?').get(project.id) as { id: string };
+    const site = db.prepare('select id from projects where slug = ?').get(slug) as { id: string };
+    const file = db.prepare('select id from files where project_id = ?').get(site.id) as { id: string };
 
     const statuses: number[] = [];
     let comments = 0;
@@ -100,7 +100,7 @@ describe('SIGTERM to an API process', () => {
             const res = await fetch(`${api.url}/api/comments`, {
               method: 'POST',
               headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({ projectId: project.id, fileId: file.id, commentText: `client ${n} comment ${i}` }),
+              body: JSON.stringify({ projectId: site.id, fileId: file.id, commentText: `client ${n} comment ${i}` }),
             });
             statuses.push(res.status);
             if (res.status === 201) comments++;
@@ -109,7 +109,7 @@ describe('SIGTERM to an API process', () => {
             const res = await fetch(`${api.url}/api/analytics/view`, {
               method: 'POST',
               headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({ projectId: project.id }),
+              body: JSON.stringify({ projectId: site.id }),
             });
             statuses.push(res.status);
             if (res.status === 200 && ((await res.json()) as { counted?: boolean }).counted) views++;
@@ -154,7 +154,7 @@ describe('SIGTERM to an API process', () => {
     expect(statuses.length).toBeGreaterThan(50);
     expect(statuses.filter((s) => s >= 500)).toEqual([]);
     expect(api.output()).toMatch(/"msg":"stopped"/);
-    const counted = (sql: string) => (db.prepare(sql).get(project.id) as { n: number }).n;
+    const counted = (sql: string) => (db.prepare(sql).get(site.id) as { n: number }).n;
     expect(counted('select count(*) as n from comments where project_id = ?')).toBe(comments);
     expect(counted("select count(*) as n from analytics_events where project_id = ? and type = 'view'")).toBe(views);
     // The upload that straddled the signal was published (its site waits for a build at the next start).

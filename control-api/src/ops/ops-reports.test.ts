@@ -10,7 +10,7 @@ import { createSignedInCreator, type TTestCreator } from '@dropsite/testkit/cont
 import { buildUploadForm, postUpload } from '@dropsite/testkit/control-api/fixtures';
 import { createBrowser, seedSite, type TSeededSite } from '@dropsite/testkit/control-api/site-fixtures';
 import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
-import { markProjectDeleted } from '../projects/projects.repository.ts';
+import { markSiteDeleted } from '../site-records/site-records.repository.ts';
 import { recountUsage } from '../billing/usage.service.ts';
 import { takeDownSite } from '../site-management/takedown.ts';
 import { findSiteDetail, listSites } from './site-directory.ts';
@@ -60,7 +60,7 @@ describe.each(TEST_DIALECTS)('the operator reports (%s)', async (dialect) => {
     later();
     deleted = await seedSite(app, { title: 'Deleted', fileCount: 1, password: 'a long secret' });
     removableFrom = clock.now() + 7 * DAY_MS;
-    await markProjectDeleted(app.deps.db, deleted.project.id, { deletedAt: clock.now(), purgeFrom: removableFrom });
+    await markSiteDeleted(app.deps.db, deleted.project.id, { deletedAt: clock.now(), purgeFrom: removableFrom });
     later();
     takenDown = await seedSite(app, { title: 'Disputed', fileCount: 1 });
     await takeDownSite(app.deps, takenDown.slug, 'Court order 2026-118');

@@ -4,9 +4,9 @@
  * too); a password is only ever reported as set or not.
  */
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import type { Database, TProjectRow } from '../db/tables.ts';
+import type { Database, TSiteRow } from '../db/tables.ts';
 import { countTraffic } from '../analytics/analytics.repository.ts';
-import { DEMO_SITE_SLUGS } from '../projects/demo-projects.ts';
+import { DEMO_SITE_SLUGS } from '../site-records/demo-site-records.ts';
 import { siteStateAt, type TSiteState } from './site-state.ts';
 
 type TDb = Kysely<Database>;
@@ -90,7 +90,7 @@ function selectListings(db: TDb, now: number) {
     ]);
 }
 
-type TListingRow = Pick<TProjectRow, 'id' | 'slug' | 'title' | 'created_at' | 'owner_creator_id' | 'anonymous_session_id'> & {
+type TListingRow = Pick<TSiteRow, 'id' | 'slug' | 'title' | 'created_at' | 'owner_creator_id' | 'anonymous_session_id'> & {
   owner_email: string | null;
   state: TSiteState;
   file_count: number | null;
@@ -145,7 +145,7 @@ export async function findSiteDetail(db: TDb, slug: string, now: number): Promis
   if (!row) return null;
   const [files, traffic, favorites, comments] = await Promise.all([
     db.selectFrom('files').select(['name', 'type', 'kind', 'size', 'version']).where('project_id', '=', row.id).orderBy('position').orderBy('id').execute(),
-    countTraffic(db, { projectId: row.id }),
+    countTraffic(db, { siteId: row.id }),
     db
       .selectFrom('favorites')
       .select((eb) => eb.fn.countAll<number>().as('n'))

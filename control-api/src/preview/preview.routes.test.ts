@@ -69,8 +69,8 @@ describe('POST /api/preview', () => {
     expect($('link[rel="stylesheet"], script[type="module"]').length + $('astro-island').length).toBeGreaterThan(0);
 
     expect(await listAllKeys(app)).toEqual([]);
-    const projects = await app.deps.db.selectFrom('projects').selectAll().execute();
-    expect(projects).toEqual([]);
+    const sites = await app.deps.db.selectFrom('projects').selectAll().execute();
+    expect(sites).toEqual([]);
   });
 
   it('uses the image sizes the wizard measured so thumbnails keep their shape', async () => {

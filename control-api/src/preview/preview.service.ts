@@ -2,7 +2,7 @@
  * Renders a draft site (files chosen, not uploaded) through the same built template a published
  * site uses. File URLs become placeholders the wizard swaps for object URLs of the local files.
  */
-import { buildRenderModel, loadSiteRenderer, type TBuildFile, type TBuildProject } from '@dropsite/builder';
+import { buildRenderModel, loadSiteRenderer, type TBuildFile, type TBuildSite } from '@dropsite/builder';
 import {
   DEFAULT_SITE_SETTINGS,
   THUMBNAIL_SIZE,
@@ -18,8 +18,8 @@ import {
   type TSiteRenderModel,
 } from '@dropsite/shared';
 
-/** Stands in for the project id and slug, which a draft does not have yet. */
-export const PREVIEW_PROJECT_ID = 'preview';
+/** Stands in for the site id and slug, which a draft does not have yet. */
+export const PREVIEW_SITE_ID = 'preview';
 const NO_HASH = '0'.repeat(64);
 
 /** The render model of a draft: what the builder would make of it, with placeholder file URLs. */
@@ -27,9 +27,9 @@ export function buildPreviewModel(draft: TPreviewDraft, now: number, siteOrigin:
   const settings = { ...DEFAULT_SITE_SETTINGS, ...draft.settings };
   // The look the creator chose in the wizard; what they left out is the template's, as at publishing.
   const look = resolveSiteLook(templateLook(draft.template), draft);
-  const project: TBuildProject = {
-    id: PREVIEW_PROJECT_ID,
-    slug: PREVIEW_PROJECT_ID,
+  const site: TBuildSite = {
+    id: PREVIEW_SITE_ID,
+    slug: PREVIEW_SITE_ID,
     title: draft.title,
     description: draft.description,
     subLine: draft.description,
@@ -74,7 +74,7 @@ export function buildPreviewModel(draft: TPreviewDraft, now: number, siteOrigin:
       thumbnail: { key: '', width: Math.max(1, Math.round(f.width * scale)), height: Math.max(1, Math.round(f.height * scale)), contentType: f.type },
     };
   }
-  const model = buildRenderModel(project, files, derived, siteOrigin);
+  const model = buildRenderModel(site, files, derived, siteOrigin);
   return { ...model, files: model.files.map(pointAtPlaceholder) };
 }
 

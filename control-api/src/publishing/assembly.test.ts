@@ -1,7 +1,7 @@
 /** Assembly without HTTP: missing chunks, the whole-file check, publishing, one completion at a time. */
 import { vi, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHUNK_SIZE, uploadKey } from '@dropsite/shared';
-import { findProjectById } from '../projects/projects.repository.ts';
+import { findSiteById } from '../site-records/site-records.repository.ts';
 import { makeBytes, sha256 } from '@dropsite/testkit/bytes';
 import { appErrorOf, chunkInput, chunkOf, initInput, startSessionParts, type TSessionParts } from '@dropsite/testkit/control-api/session-test-deps';
 import { findUploadSessionById } from './upload-sessions.repository.ts';
@@ -38,7 +38,7 @@ describe('assembly', () => {
     expect(hashObject).not.toHaveBeenCalled();
     const key = uploadKey(view.session.project_id, fileId);
     expect(sha256(await readObject(parts, key))).toBe(sha256(bytes));
-    expect(await findProjectById(parts.deps.db, view.session.project_id)).toMatchObject({ slug: view.session.project_slug, status: 'building' });
+    expect(await findSiteById(parts.deps.db, view.session.project_id)).toMatchObject({ slug: view.session.project_slug, status: 'building' });
     expect(await findUploadSessionById(parts.deps.db, view.session.id)).toMatchObject({ status: 'completed' });
     // A retried complete answers the same.
     expect(await parts.assembly.complete(view.session.id, undefined)).toEqual(done);

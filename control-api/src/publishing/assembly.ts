@@ -3,14 +3,14 @@
  * while it works; a crashed completer's lease runs out and another takes over). Each file's parts are
  * checked against the recorded chunks and completed into the final key uploads/{projectId}/{fileId}
  * (on disk: one fsync of the data file and a rename), its SHA-256 is checked against the client's,
- * then the project is published the way a regular upload is. Retried completions are idempotent.
+ * then the site is published the way a regular upload is. Retried completions are idempotent.
  */
 import type { TPublishingDeps } from './publishing.deps.ts';
 import { AppError } from '../http/app-error.ts';
-import { findProjectById } from '../projects/projects.repository.ts';
+import { findSiteById } from '../site-records/site-records.repository.ts';
 import { InvalidPartError, MultipartUploadNotFoundError, type TPartInfo } from '../storage/storage.ts';
-import type { TStoredFile } from '../projects/stored-files.ts';
-import { publishProject } from './upload.service.ts';
+import type { TStoredFile } from '../site-records/stored-files.ts';
+import { publishSite } from './upload.service.ts';
 import type { TRunningFileHashes } from './running-file-hash.ts';
 import {
   COMPLETION_LEASE_MS,
@@ -100,10 +100,10 @@ export function createAssembly(deps: TPublishingDeps, parts: { runningHashes: TR
       const rowsByFile = await findChunksBySession(db, session.id);
       for (const file of files) assembled.push(await assembleFile(session, file, expectedSha.get(file.id), rowsByFile.get(file.id) ?? []));
       const form = storedFormOf(session);
-      // A completer that crashed after publishing left the project behind: this run only records it.
-      if (!(await findProjectById(db, session.project_id, { includeDeleted: true }))) {
-        await publishProject(deps, {
-          projectId: session.project_id,
+      // A completer that crashed after publishing left the site behind: this run only records it.
+      if (!(await findSiteById(db, session.project_id, { includeDeleted: true }))) {
+        await publishSite(deps, {
+          siteId: session.project_id,
           form: {
             title: form.title,
             description: form.description,

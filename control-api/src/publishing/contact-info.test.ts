@@ -124,10 +124,10 @@ describe('contact details of a site', () => {
     const file = { name: 'clip.bin', bytes: Buffer.from('chunked contact test') };
     const chunked = await initChunked(app.url, [file], { contactInfo: { email: 'mira@studio.example', twitter: 'mira' } });
     expect(chunked.status).toBe(201);
-    const { sessionId, uploadUrls, projectSlug } = chunked.body as unknown as { sessionId: string; projectSlug: string; uploadUrls: Array<{ uploadUrl: string }> };
+    const { sessionId, uploadUrls, projectSlug: siteSlug } = chunked.body as unknown as { sessionId: string; projectSlug: string; uploadUrls: Array<{ uploadUrl: string }> };
     expect((await sendChunk(app.url, uploadUrls[0]!.uploadUrl, 0, file.bytes, { last: true })).status).toBe(200);
     expect((await completeSession(app.url, sessionId)).status).toBe(200);
-    expect(await contactOf(projectSlug)).toEqual({ email: 'mira@studio.example', website: '', instagram: '', twitter: 'https://x.com/mira', linkedin: '', github: '' });
+    expect(await contactOf(siteSlug)).toEqual({ email: 'mira@studio.example', website: '', instagram: '', twitter: 'https://x.com/mira', linkedin: '', github: '' });
 
     const refused = await initDirect(app.url, [file], { contactInfo: { linkedin: 'data:text/html,hi' } });
     expect(refused.status).toBe(400);

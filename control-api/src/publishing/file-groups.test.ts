@@ -109,19 +109,19 @@ for (const dialect of TEST_DIALECTS) {
       await database.drop();
     });
 
-    const projectIdOf = async (slug: string) => (await app.deps.db.selectFrom('projects').select('id').where('slug', '=', slug).executeTakeFirstOrThrow()).id;
+    const siteIdOf = async (slug: string) => (await app.deps.db.selectFrom('projects').select('id').where('slug', '=', slug).executeTakeFirstOrThrow()).id;
 
     for (const [protocol, publish] of Object.entries(PROTOCOLS)) {
       it(`${protocol}: each file keeps its group in its row, the build input and the site's render model`, async () => {
         const slug = await publish(app);
         await app.deps.queue.whenIdle();
-        const projectId = await projectIdOf(slug);
-        const rows = await app.deps.db.selectFrom('files').select(['name', 'group_name']).where('project_id', '=', projectId).orderBy('position').execute();
+        const siteId = await siteIdOf(slug);
+        const rows = await app.deps.db.selectFrom('files').select(['name', 'group_name']).where('project_id', '=', siteId).orderBy('position').execute();
         expect(rows).toEqual(FILES.map((f, i) => ({ name: f.name, group_name: CLEANED[i] })));
 
-        const input = await loadBuildInput(app.deps.db, projectId);
+        const input = await loadBuildInput(app.deps.db, siteId);
         expect(input?.files.map((f) => f.group)).toEqual(CLEANED);
-        const model = buildRenderModel(input!.project, input!.files, {}, 'http://localhost');
+        const model = buildRenderModel(input!.site, input!.files, {}, 'http://localhost');
         expect(model.files.map((f) => [f.name, f.group])).toEqual(FILES.map((f, i) => [f.name, CLEANED[i]]));
       });
     }

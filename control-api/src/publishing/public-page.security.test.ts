@@ -10,8 +10,8 @@ import type { Kysely } from 'kysely';
 import { PUBLIC_SITE_SETTING_KEYS, siteHtmlKey } from '@dropsite/shared';
 import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 import { buildUploadForm, makeJpeg } from '@dropsite/testkit/control-api/fixtures';
-import { makeFileRow, makeProjectRow } from '@dropsite/testkit/control-api/test-database';
-import { createProjectWithFiles } from '../projects/projects.repository.ts';
+import { makeFileRow, makeSiteRow } from '@dropsite/testkit/control-api/test-database';
+import { createSiteWithFiles } from '../site-records/site-records.repository.ts';
 import { ensureTemplateBuilt } from '@dropsite/testkit/builder/ensure-template-built';
 import { makePdf } from '@dropsite/testkit/builder/media-fixtures';
 
@@ -125,15 +125,15 @@ describe('public site pages carry no owner data', () => {
     const { slug } = (await res.json()) as { slug: string };
     await app.deps.queue.whenIdle();
 
-    const project = await app.deps.db.selectFrom('projects').selectAll().where('slug', '=', slug).executeTakeFirstOrThrow();
-    expect(project.status).toBe('live');
+    const site = await app.deps.db.selectFrom('projects').selectAll().where('slug', '=', slug).executeTakeFirstOrThrow();
+    expect(site.status).toBe('live');
     // The owner side still has them: notifications keep working.
-    expect(JSON.parse(project.settings)).toMatchObject({ notificationEmail: NOTIFY, slackWebhook: WEBHOOK });
-    const rows = await app.deps.db.selectFrom('files').selectAll().where('project_id', '=', project.id).execute();
+    expect(JSON.parse(site.settings)).toMatchObject({ notificationEmail: NOTIFY, slackWebhook: WEBHOOK });
+    const rows = await app.deps.db.selectFrom('files').selectAll().where('project_id', '=', site.id).execute();
 
     const html = await readStored(app, siteHtmlKey(slug));
-    const secrets = [NOTIFY, WEBHOOK, 'hooks.slack.com', project.password_hash!, ...rows.map((r) => r.storage_key), ...rows.map((r) => r.sha256)];
-    if (project.anonymous_session_id) secrets.push(project.anonymous_session_id);
+    const secrets = [NOTIFY, WEBHOOK, 'hooks.slack.com', site.password_hash!, ...rows.map((r) => r.storage_key), ...rows.map((r) => r.sha256)];
+    if (site.anonymous_session_id) secrets.push(site.anonymous_session_id);
     expectNoOwnerData(html, secrets);
     // The notification address is not the footer's contact address either: no 'Get in touch' without a contact email.
     const $ = cheerio.load(html);
@@ -165,7 +165,7 @@ describe('public site pages carry no owner data', () => {
   it('after an upgrade, a page stored with the old render model is rewritten once at start-up without the secrets', async () => {
     // A site as the old code stored it: the notification address copied into its contact info,
     // and a page whose island props held the whole settings object.
-    const row = makeProjectRow({
+    const row = makeSiteRow({
       title: 'Old delivery',
       status: 'live',
       settings: JSON.stringify(OWNER_SETTINGS),
@@ -176,7 +176,7 @@ describe('public site pages carry no owner data', () => {
     const bytes = await makeJpeg(320, 240, 3);
     const file = makeFileRow(row.id, 0, { name: 'old.jpg', size: bytes.length, sha256: 'b'.repeat(64) });
     await app.deps.storage.put(file.storage_key, bytes);
-    await createProjectWithFiles(
+    await createSiteWithFiles(
       app.deps.db,
       row,
       [file].map(({ project_id: _p, ...f }) => f),

@@ -237,8 +237,8 @@ describe('anonymous creator sessions', () => {
     expect(await count(a, 'anonymous_sessions')).toBe(1);
     const mine = await callJson(a.url, 'GET', '/api/creators/anonymous/session', undefined, { cookie });
     expect(mine.status).toBe(200);
-    const projects = await callJson(a.url, 'GET', `/api/projects/anonymous/${String(mine.body.sessionId)}`, undefined, { cookie });
-    expect(projects.body.projects).toHaveLength(1);
+    const sites = await callJson(a.url, 'GET', `/api/projects/anonymous/${String(mine.body.sessionId)}`, undefined, { cookie });
+    expect(sites.body.projects).toHaveLength(1);
   });
 
   it('an init that opened a session issues the creator session its later complete publishes under', async () => {

@@ -1,7 +1,7 @@
 /**
  * Whether a slug can be given to a new site. Slugs are handed out by publishing (regular uploads,
  * and upload sessions, which reserve theirs at init), so the question is asked here, of both places
- * a slug lives: projects (deleted ones too, the unique constraint covers them) and sessions' reservations.
+ * a slug lives: sites (deleted ones too, the unique constraint covers them) and sessions' reservations.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/tables.ts';

@@ -39,48 +39,58 @@ describe('chunks acknowledged before a power cut', () => {
     return { parts: second, sessionId: view.session.id, projectId: view.session.project_id, fileId };
   }
 
-  async function resumeAndComplete(parts: TSessionParts, sessionId: string, projectId: string, fileId: string) {
+  async function resumeAndComplete(parts: TSessionParts, sessionId: string, siteId: string, fileId: string) {
     const received = (await parts.lifecycle.describe(sessionId)).files[0]!.receivedChunks;
     for (let i = 0; i < 4; i++) {
       if (!received.includes(i)) expect((await parts.receipt.receiveChunk(chunkInput(sessionId, fileId, i, chunkOf(bytes, i)))).duplicate).toBe(false);
     }
     await parts.assembly.complete(sessionId, [{ fileId, sha256: sha256(bytes) }]);
-    const { body } = await parts.deps.storage.get(uploadKey(projectId, fileId));
+    const { body } = await parts.deps.storage.get(uploadKey(siteId, fileId));
     const pieces: Buffer[] = [];
     for await (const piece of body) pieces.push(piece as Buffer);
     expect(sha256(Buffer.concat(pieces))).toBe(sha256(bytes));
   }
 
   it('asks again for a chunk whose bytes were lost (here: zeroed), and publishes the original file', async () => {
-    const { parts, sessionId, projectId, fileId } = await receiveThenRestart(async ({ dataFile }) => {
+    const {
+      parts,
+      sessionId,
+      projectId: siteId,
+      fileId,
+    } = await receiveThenRestart(async ({ dataFile }) => {
       const handle = await open(dataFile, 'r+');
       await handle.write(Buffer.alloc(4096), 0, 4096, CHUNK_SIZE + 100_000);
       await handle.close();
     });
     expect((await parts.lifecycle.describe(sessionId)).files[0]!.receivedChunks).toEqual([0, 2, 3]);
-    await resumeAndComplete(parts, sessionId, projectId, fileId);
+    await resumeAndComplete(parts, sessionId, siteId, fileId);
   });
 
   it('asks again for chunks cut off the end of the data file', async () => {
-    const { parts, sessionId, projectId, fileId } = await receiveThenRestart(({ dataFile }) => truncate(dataFile, 2 * CHUNK_SIZE + 10));
+    const { parts, sessionId, projectId: siteId, fileId } = await receiveThenRestart(({ dataFile }) => truncate(dataFile, 2 * CHUNK_SIZE + 10));
     expect((await parts.lifecycle.describe(sessionId)).files[0]!.receivedChunks).toEqual([0, 1]);
-    await resumeAndComplete(parts, sessionId, projectId, fileId);
+    await resumeAndComplete(parts, sessionId, siteId, fileId);
   });
 
   it('asks again for a chunk whose part marker was torn, and a chunk sent again before the status call is stored, not taken as a duplicate', async () => {
-    const { parts, sessionId, projectId, fileId } = await receiveThenRestart(async ({ partsDir }) => {
+    const {
+      parts,
+      sessionId,
+      projectId: siteId,
+      fileId,
+    } = await receiveThenRestart(async ({ partsDir }) => {
       // Chunk i is part i + 1.
       const marker = path.join(partsDir, '2.json');
       await writeFile(marker, (await readFile(marker, 'utf8')).slice(0, 7));
     });
     expect((await parts.receipt.receiveChunk(chunkInput(sessionId, fileId, 1, chunkOf(bytes, 1)))).duplicate).toBe(false);
     expect((await parts.lifecycle.describe(sessionId)).files[0]!.receivedChunks).toEqual([0, 1, 2, 3]);
-    await resumeAndComplete(parts, sessionId, projectId, fileId);
+    await resumeAndComplete(parts, sessionId, siteId, fileId);
   });
 
   it('keeps every intact chunk across a restart', async () => {
-    const { parts, sessionId, projectId, fileId } = await receiveThenRestart(async () => {});
+    const { parts, sessionId, projectId: siteId, fileId } = await receiveThenRestart(async () => {});
     expect((await parts.lifecycle.describe(sessionId)).files[0]!.receivedChunks).toEqual([0, 1, 2, 3]);
-    await resumeAndComplete(parts, sessionId, projectId, fileId);
+    await resumeAndComplete(parts, sessionId, siteId, fileId);
   });
 });

@@ -19,7 +19,7 @@ export interface TStoredUpload {
 }
 
 export interface TUploadTarget {
-  projectId: string;
+  siteId: string;
   /** Bytes still allowed for this delivery; the request is refused once it is passed. */
   remainingBytes: number;
   /** The refusal once it is passed (default: the delivery is larger than the plan allows). */
@@ -45,7 +45,7 @@ export function createStreamingStorageEngine(storage: Storage): multer.StorageEn
         return;
       }
       const fileId = newId();
-      const storageKey = uploadKey(target.projectId, fileId);
+      const storageKey = uploadKey(target.siteId, fileId);
       const hash = createHash('sha256');
       let size = 0;
       const meter = new Transform({

@@ -5,7 +5,7 @@
  */
 import { projectUploadsPrefix, UPLOADS_PREFIX, uploadKey } from '@dropsite/shared';
 import type { TPublishingDeps } from './publishing.deps.ts';
-import { findProjectById } from '../projects/projects.repository.ts';
+import { findSiteById } from '../site-records/site-records.repository.ts';
 import {
   deleteChunks,
   deleteFinishedUploadSessions,
@@ -40,7 +40,7 @@ export async function discardSessionBytes(deps: Pick<TPublishingDeps, 'db' | 'st
     await deleteChunks(deps.db, file.id);
   }
   // Files assembled by a completion that never published belong to no site.
-  if (!(await findProjectById(deps.db, session.project_id, { includeDeleted: true }))) {
+  if (!(await findSiteById(deps.db, session.project_id, { includeDeleted: true }))) {
     await deps.storage.deletePrefix(projectUploadsPrefix(session.project_id));
   }
 }

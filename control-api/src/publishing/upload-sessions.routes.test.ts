@@ -114,7 +114,7 @@ for (const driver of ['disk', 's3'] as const) {
 
       it('publishes a file sent in chunks out of order, and nothing exists before complete', async () => {
         const bytes = makeBytes(THREE_CHUNKS);
-        const { sessionId, projectSlug, file } = await startUpload(bytes);
+        const { sessionId, projectSlug: siteSlug, file } = await startUpload(bytes);
         expect(sessionId).toMatch(/^[\w-]{22}$/);
         expect(file).toMatchObject({ chunkSize: CHUNK_SIZE, totalChunks: 3, uploadUrl: `/api/upload-chunk/${sessionId}/${file.fileId}` });
 
@@ -128,17 +128,17 @@ for (const driver of ['disk', 's3'] as const) {
         expect(status.headers.get('cache-control')).toBe('no-store');
         expect(status.body.session).toMatchObject({
           sessionId,
-          projectSlug,
+          projectSlug: siteSlug,
           protocol: 'chunked',
           status: 'open',
           files: [{ fileId: file.fileId, name: 'film.mov', size: THREE_CHUNKS, chunkSize: CHUNK_SIZE, totalChunks: 3, receivedChunks: [0, 1, 2] }],
         });
-        expect((await fetch(`${app.url}/${projectSlug}`)).status).toBe(404);
+        expect((await fetch(`${app.url}/${siteSlug}`)).status).toBe(404);
         expect(await countRows(app, 'projects')).toBe(0);
 
         const done = await completeSession(app.url, sessionId, [{ fileId: file.fileId, sha256: sha256(bytes) }]);
         expect(done.status).toBe(200);
-        expect(done.body).toMatchObject({ success: true, slug: projectSlug, url: `${app.url}/${projectSlug}`, sessionId });
+        expect(done.body).toMatchObject({ success: true, slug: siteSlug, url: `${app.url}/${siteSlug}`, sessionId });
 
         const rows = await app.deps.db.selectFrom('files').selectAll().execute();
         expect(rows).toHaveLength(1);
@@ -146,7 +146,7 @@ for (const driver of ['disk', 's3'] as const) {
         expect(sha256(await readObject(app, rows[0]!.storage_key))).toBe(sha256(bytes));
         expect(await listPendingUploads(app)).toEqual([]);
         await app.deps.queue.whenIdle();
-        expect((await fetch(`${app.url}/${projectSlug}`)).status).toBe(200);
+        expect((await fetch(`${app.url}/${siteSlug}`)).status).toBe(200);
         expect((await sessionStatus(app.url, sessionId)).body.session).toMatchObject({ status: 'completed' });
       });
 
@@ -220,14 +220,14 @@ for (const driver of ['disk', 's3'] as const) {
 
       it('completes once when complete is called twice and at the same time', async () => {
         const bytes = makeBytes(CHUNK_SIZE + 1);
-        const { sessionId, projectSlug, file } = await startUpload(bytes);
+        const { sessionId, projectSlug: siteSlug, file } = await startUpload(bytes);
         await sendChunk(app.url, file.uploadUrl, 0, chunkOf(bytes, 0));
         await sendChunk(app.url, file.uploadUrl, 1, chunkOf(bytes, 1));
         const together = await Promise.all([0, 1, 2].map(() => completeSession(app.url, sessionId)));
         expect(together.map((r) => r.status)).toEqual([200, 200, 200]);
         const later = await completeSession(app.url, sessionId, [{ fileId: file.fileId, sha256: sha256(bytes) }]);
         expect(later.status).toBe(200);
-        for (const r of [...together, later]) expect(r.body).toMatchObject({ slug: projectSlug, url: `${app.url}/${projectSlug}` });
+        for (const r of [...together, later]) expect(r.body).toMatchObject({ slug: siteSlug, url: `${app.url}/${siteSlug}` });
         expect(await countRows(app, 'projects')).toBe(1);
         expect(await countRows(app, 'files')).toBe(1);
         // A chunk after publishing is refused rather than changing a published file.
@@ -431,7 +431,7 @@ for (const driver of ['disk', 's3'] as const) {
           { name: 'notes.txt', bytes: files[1]!, type: 'text/plain' },
         ]);
         expect(init.status).toBe(201);
-        const { sessionId, projectSlug } = init.body as { sessionId: string; projectSlug: string };
+        const { sessionId, projectSlug: siteSlug } = init.body as { sessionId: string; projectSlug: string };
         const declared = init.body.files as Array<{ fileId: string; chunkCount: number; chunkSize: number }>;
         expect(declared.map((f) => [f.chunkCount, f.chunkSize])).toEqual([
           [2, CHUNK_SIZE],
@@ -472,7 +472,7 @@ for (const driver of ['disk', 's3'] as const) {
           '/api/direct-upload/complete',
         );
         expect(done.status).toBe(200);
-        expect(done.body).toMatchObject({ success: true, slug: projectSlug, sessionId });
+        expect(done.body).toMatchObject({ success: true, slug: siteSlug, sessionId });
         const rows = await app.deps.db.selectFrom('files').select(['sha256']).orderBy('position').execute();
         expect(rows.map((r) => r.sha256)).toEqual(files.map(sha256));
       });

@@ -8,7 +8,7 @@ import { buildUploadForm, makeJpeg, postUpload } from '@dropsite/testkit/control
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 async function countRows(app: TTestApp) {
-  const projects = await app.deps.db
+  const sites = await app.deps.db
     .selectFrom('projects')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
@@ -16,7 +16,7 @@ async function countRows(app: TTestApp) {
     .selectFrom('files')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  return { projects: Number(projects.n), files: Number(files.n) };
+  return { projects: Number(sites.n), files: Number(files.n) };
 }
 
 async function listKeys(app: TTestApp, prefix: string): Promise<string[]> {

@@ -9,7 +9,7 @@ import { principalOf } from '../access/principal.ts';
 import type { TPublishingDeps } from './publishing.deps.ts';
 import { newId } from '../db/ids.ts';
 import { createStreamingStorageEngine, getUploadTarget, setUploadTarget, type TStoredUpload } from './streaming-storage-engine.ts';
-import { publishProject } from './upload.service.ts';
+import { publishSite } from './upload.service.ts';
 import { declaredRequestBytes } from './publish-limits.ts';
 import { largestDeliveryLimit } from '../billing/plan-limits.ts';
 import { planUploadTarget, type TPlanUploadTarget } from './plan-upload-target.ts';
@@ -41,11 +41,11 @@ export function createUploadRoutes(deps: TPublishingDeps): TApiRouters {
   }).array('files', UPLOAD_LIMITS.maxFilesPerSite);
 
   /** Removes every byte this request stored; a refused upload leaves nothing behind. */
-  const discardStoredBytes = async (projectId: string) => {
+  const discardStoredBytes = async (siteId: string) => {
     try {
-      await deps.storage.deletePrefix(projectUploadsPrefix(projectId));
+      await deps.storage.deletePrefix(projectUploadsPrefix(siteId));
     } catch (err) {
-      deps.log.error({ err, projectId }, 'could not remove the bytes of a refused upload');
+      deps.log.error({ err, projectId: siteId }, 'could not remove the bytes of a refused upload');
     }
   };
 
@@ -63,11 +63,11 @@ export function createUploadRoutes(deps: TPublishingDeps): TApiRouters {
       readRefusedBody(req, res);
       throw err;
     }
-    const projectId = newId();
-    setUploadTarget(req, { projectId, remainingBytes: target.remainingBytes, refusal: target.refusal });
+    const siteId = newId();
+    setUploadTarget(req, { siteId, remainingBytes: target.remainingBytes, refusal: target.refusal });
     parseMultipart(req, res, (err?: unknown) => {
       if (err) {
-        void discardStoredBytes(projectId).then(() => next(err));
+        void discardStoredBytes(siteId).then(() => next(err));
         return;
       }
       next();
@@ -86,8 +86,8 @@ export function createUploadRoutes(deps: TPublishingDeps): TApiRouters {
       const notifyAddress = notificationAddressOf(form.settings);
       if (notifyAddress) await admitNotificationRecipient(deps, clientAddress(req), notifyAddress);
       const stored = (req.files ?? []) as TMulterStoredFile[];
-      const result = await publishProject(deps, {
-        projectId: target.projectId,
+      const result = await publishSite(deps, {
+        siteId: target.siteId,
         form,
         ...publishOwnerOf(res),
         // filesMetadata's entry i describes the i-th file part: its group is the folder it was dropped in.
@@ -102,11 +102,11 @@ export function createUploadRoutes(deps: TPublishingDeps): TApiRouters {
         })),
       });
       // The creator's session (row and cookie) exists only once a publish worked.
-      await issuePendingAnonymousSession(deps, res).catch((err: unknown) => deps.log.error({ err, projectId: result.projectId }, 'could not issue the anonymous creator session'));
-      deps.log.info({ projectId: result.projectId, slug: result.slug, files: stored.length }, 'site published');
+      await issuePendingAnonymousSession(deps, res).catch((err: unknown) => deps.log.error({ err, projectId: result.siteId }, 'could not issue the anonymous creator session'));
+      deps.log.info({ projectId: result.siteId, slug: result.slug, files: stored.length }, 'site published');
       res.status(201).json({ success: true, url: result.url, slug: result.slug } satisfies TUploadResponse);
     } catch (err) {
-      await discardStoredBytes(target.projectId);
+      await discardStoredBytes(target.siteId);
       throw err;
     }
   };
@@ -116,10 +116,10 @@ export function createUploadRoutes(deps: TPublishingDeps): TApiRouters {
   routes.at('/api/direct-upload').get('/status/:slug', async (req, res) => {
     const slug = req.params.slug;
     if (!isValidSlug(slug)) throw new AppError('not_found', 'Site not found');
-    const { project, access } = await openSiteBySlug(deps, principalOf(res), slug);
-    if (!project || access === 'missing') throw new AppError('not_found', 'Site not found');
-    const build = await buildProgressOf(deps, project.id);
-    const isLive = project.status === 'live';
+    const { site, access } = await openSiteBySlug(deps, principalOf(res), slug);
+    if (!site || access === 'missing') throw new AppError('not_found', 'Site not found');
+    const build = await buildProgressOf(deps, site.id);
+    const isLive = site.status === 'live';
     res.set('Cache-Control', 'no-store').json({
       success: true,
       project: { optimizationProgress: isLive ? 100 : Math.max(0, Math.min(100, build?.progress ?? 0)), optimizationComplete: isLive },

@@ -1,12 +1,12 @@
-/** Publishing: turns stored uploads and the creator's form into a project, its files and a queued build. */
+/** Publishing: turns stored uploads and the creator's form into a site, its files and a queued build. */
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_SITE_SETTINGS, generateSlug, isValidSlug, EMPTY_CONTACT_INFO, resolveSiteLook, templateLook, themeOfLook, type TUploadForm } from '@dropsite/shared';
 import type { TPublishingDeps } from './publishing.deps.ts';
-import type { TNewFile, TNewProject } from '../db/tables.ts';
+import type { TNewFile, TNewSite } from '../db/tables.ts';
 import { AppError } from '../http/app-error.ts';
-import { createProjectWithFiles, deleteProjectById } from '../projects/projects.repository.ts';
-import { storedFileRow, type TStoredFile } from '../projects/stored-files.ts';
-import { enqueueProjectBuild } from '../builds/builds.service.ts';
+import { createSiteWithFiles, deleteSiteById } from '../site-records/site-records.repository.ts';
+import { storedFileRow, type TStoredFile } from '../site-records/stored-files.ts';
+import { enqueueSiteBuild } from '../builds/builds.service.ts';
 import { notificationAddressOf, ownerKeyOf, requestEmailConfirmation } from '../notifications/email-confirmation.service.ts';
 import { hashPassword } from '../sites/password-hash.ts';
 import { isSlugInUse } from './slugs.repository.ts';
@@ -14,7 +14,7 @@ import { assertUploadAllowedIn } from '../billing/plan-limits.ts';
 import { refreshUsageSoon } from '../billing/usage.service.ts';
 
 export interface TPublishResult {
-  projectId: string;
+  siteId: string;
   slug: string;
   url: string;
 }
@@ -30,11 +30,11 @@ export async function allocateSlug(deps: Pick<TPublishingDeps, 'db'>): Promise<s
   throw new AppError('internal', 'Could not allocate a link for this site. Please try again.');
 }
 
-/** Creates the project and its file rows in one transaction, then queues its first build. */
-export async function publishProject(
+/** Creates the site and its file rows in one transaction, then queues its first build. */
+export async function publishSite(
   deps: TPublishingDeps,
   input: {
-    projectId: string;
+    siteId: string;
     form: TUploadForm;
     files: TStoredFile[];
     /** The anonymous creator session proven by its cookie (never the id a client sends); null when an account publishes. */
@@ -47,7 +47,7 @@ export async function publishProject(
     passwordHash?: string | null;
   },
 ): Promise<TPublishResult> {
-  const { form, files, projectId } = input;
+  const { form, files, siteId } = input;
   if (files.length === 0) throw new AppError('validation_failed', 'Please choose at least one file to upload');
   const now = deps.clock.now();
   if (form.expiryDate && form.expiryDate.getTime() <= now) throw new AppError('validation_failed', 'Expiry date must be in the future');
@@ -60,8 +60,8 @@ export async function publishProject(
   const settings = { ...DEFAULT_SITE_SETTINGS, ...(form.settings ?? {}) };
   // What the creator left out is the template's look (its demo's).
   const look = resolveSiteLook(templateLook(form.template), form);
-  const project: TNewProject = {
-    id: projectId,
+  const site: TNewSite = {
+    id: siteId,
     slug,
     title: form.title,
     description: form.description,
@@ -87,18 +87,18 @@ export async function publishProject(
     updated_at: now,
     deleted_at: null,
   };
-  const rows: TNewFile[] = files.map((f, position) => storedFileRow(projectId, f, position, now));
-  await createProjectWithFiles(deps.db, project, rows, (trx) => assertUploadAllowedIn(deps, trx, planCheck));
+  const rows: TNewFile[] = files.map((f, position) => storedFileRow(siteId, f, position, now));
+  await createSiteWithFiles(deps.db, site, rows, (trx) => assertUploadAllowedIn(deps, trx, planCheck));
   try {
-    await enqueueProjectBuild(deps, projectId, 1);
+    await enqueueSiteBuild(deps, siteId, 1);
   } catch (err) {
     // A site that can never be built must not linger: the caller also removes the bytes.
-    await deleteProjectById(deps.db, projectId);
+    await deleteSiteById(deps.db, siteId);
     throw err;
   }
   refreshUsageSoon(deps, input.ownerCreatorId);
   // A notification address gets one confirmation link; nothing else is sent to it until it is confirmed.
   const notifyAddress = notificationAddressOf(settings);
-  if (notifyAddress) await requestEmailConfirmation(deps, { email: notifyAddress, ownerKey: ownerKeyOf(project) });
-  return { projectId, slug, url: `${deps.config.publicUrl}/${slug}` };
+  if (notifyAddress) await requestEmailConfirmation(deps, { email: notifyAddress, ownerKey: ownerKeyOf(site) });
+  return { siteId, slug, url: `${deps.config.publicUrl}/${slug}` };
 }

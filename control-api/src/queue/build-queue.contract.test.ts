@@ -274,8 +274,8 @@ describe.skipIf(!redisAvailable)('BullMQ build queue specifics', () => {
   });
 });
 
-function buildJob(projectId: string, version: number, buildId = `${projectId}-build-${version}`): TBuildJob {
-  return { projectId, buildId, version };
+function buildJob(siteId: string, version: number, buildId = `${siteId}-build-${version}`): TBuildJob {
+  return { projectId: siteId, buildId, version };
 }
 
 function createDeferred(): { promise: Promise<void>; resolve: () => void } {

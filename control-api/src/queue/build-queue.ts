@@ -3,7 +3,7 @@
 export interface TBuildJob {
   projectId: string;
   buildId: string;
-  /** The project version the build renders; a job per (project, version) at most. */
+  /** The site version the build renders; a job per (site, version) at most. */
   version: number;
   /** The request that queued the build, named in the builder's log lines. */
   requestId?: string;
@@ -29,7 +29,7 @@ export interface TEnqueueOptions {
 export interface BuildQueue {
   readonly driver: 'inline' | 'bullmq';
   /**
-   * Adds a build. Idempotent per project version: enqueueing the same
+   * Adds a build. Idempotent per site version: enqueueing the same
    * (projectId, version) again while it is waiting or running adds nothing.
    */
   enqueue(job: TBuildJob, options?: TEnqueueOptions): Promise<void>;

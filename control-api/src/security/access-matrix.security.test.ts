@@ -25,7 +25,7 @@ interface TProbe {
 function routesOf(site: TSeededSite): TProbe[] {
   const file = site.files[0]!.id;
   const other = site.files[1]!.id;
-  const projectId = site.project.id;
+  const siteId = site.project.id;
   return [
     { name: 'site HTML', method: 'GET', path: `/${site.slug}` },
     { name: 'site HTML, trailing slash', method: 'GET', path: `/${site.slug}/` },
@@ -48,14 +48,14 @@ function routesOf(site: TSeededSite): TProbe[] {
     { name: 'site ZIP', method: 'GET', path: `/api/sites/${site.slug}/download` },
     { name: 'site ZIP, HEAD', method: 'HEAD', path: `/api/sites/${site.slug}/download` },
     { name: 'selection ZIP', method: 'GET', path: `/api/sites/${site.slug}/download?files=${file},${other}` },
-    { name: 'comments', method: 'GET', path: `/api/comments?projectId=${projectId}&fileId=${file}` },
-    { name: 'new comment', method: 'POST', path: '/api/comments', json: { projectId, fileId: file, commentText: 'Lovely light' } },
-    { name: 'favourite', method: 'POST', path: '/api/favorites', json: { projectId, fileId: file } },
-    { name: 'unfavourite', method: 'DELETE', path: '/api/favorites', json: { projectId, fileId: file } },
-    { name: 'approval', method: 'POST', path: '/api/approvals', json: { projectId, fileId: file, status: 'approved' } },
-    { name: 'visitor state', method: 'GET', path: `/api/engagement/state?projectId=${projectId}` },
-    { name: 'page view beacon', method: 'POST', path: '/api/analytics/view', json: { projectId } },
-    { name: 'file view beacon', method: 'POST', path: '/api/analytics/view', json: { projectId, fileId: file } },
+    { name: 'comments', method: 'GET', path: `/api/comments?projectId=${siteId}&fileId=${file}` },
+    { name: 'new comment', method: 'POST', path: '/api/comments', json: { projectId: siteId, fileId: file, commentText: 'Lovely light' } },
+    { name: 'favourite', method: 'POST', path: '/api/favorites', json: { projectId: siteId, fileId: file } },
+    { name: 'unfavourite', method: 'DELETE', path: '/api/favorites', json: { projectId: siteId, fileId: file } },
+    { name: 'approval', method: 'POST', path: '/api/approvals', json: { projectId: siteId, fileId: file, status: 'approved' } },
+    { name: 'visitor state', method: 'GET', path: `/api/engagement/state?projectId=${siteId}` },
+    { name: 'page view beacon', method: 'POST', path: '/api/analytics/view', json: { projectId: siteId } },
+    { name: 'file view beacon', method: 'POST', path: '/api/analytics/view', json: { projectId: siteId, fileId: file } },
   ];
 }
 

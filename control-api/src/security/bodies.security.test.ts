@@ -40,13 +40,13 @@ describe('oversized and malformed bodies, hostile ranges, and error bodies', () 
   };
 
   const jsonRoutes = () => {
-    const projectId = site.project.id;
+    const siteId = site.project.id;
     const fileId = site.files[0]!.id;
     return [
-      { path: '/api/comments', valid: { projectId, fileId, commentText: 'x' } },
-      { path: '/api/favorites', valid: { projectId, fileId } },
-      { path: '/api/approvals', valid: { projectId, fileId, status: 'approved' } },
-      { path: '/api/analytics/view', valid: { projectId } },
+      { path: '/api/comments', valid: { projectId: siteId, fileId, commentText: 'x' } },
+      { path: '/api/favorites', valid: { projectId: siteId, fileId } },
+      { path: '/api/approvals', valid: { projectId: siteId, fileId, status: 'approved' } },
+      { path: '/api/analytics/view', valid: { projectId: siteId } },
       { path: '/api/analytics/events', valid: { event: 'email_modal_shown' } },
       { path: '/api/email-collection', valid: { email: 'a@example.com', trigger: 'exit_intent' } },
       { path: `/api/sites/${site.slug}/unlock`, valid: { password: 'correct horse battery' } },
@@ -85,7 +85,7 @@ describe('oversized and malformed bodies, hostile ranges, and error bodies', () 
   it('refuses deeply nested JSON, prototype keys and wrong shapes with 400, and pollutes nothing', async () => {
     const deep = `${'['.repeat(30_000)}${']'.repeat(30_000)}`;
     const deepObject = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
-    const projectId = site.project.id;
+    const siteId = site.project.id;
     const fileId = site.files[0]!.id;
     for (const { path } of jsonRoutes()) {
       for (const body of [
@@ -94,9 +94,9 @@ describe('oversized and malformed bodies, hostile ranges, and error bodies', () 
         '"just a string"',
         '12',
         'null',
-        JSON.stringify([{ projectId, fileId }]),
-        `{"__proto__":{"polluted":"yes"},"projectId":"${projectId}","fileId":"${fileId}","commentText":{"toString":"x"}}`,
-        `{"constructor":{"prototype":{"polluted":"yes"}},"projectId":"${projectId}","fileId":["${fileId}"]}`,
+        JSON.stringify([{ projectId: siteId, fileId }]),
+        `{"__proto__":{"polluted":"yes"},"projectId":"${siteId}","fileId":"${fileId}","commentText":{"toString":"x"}}`,
+        `{"constructor":{"prototype":{"polluted":"yes"}},"projectId":"${siteId}","fileId":["${fileId}"]}`,
       ]) {
         const res = await post(path, body);
         // A body with extra keys beside valid fields may be served; the point is that nothing breaks or is polluted.

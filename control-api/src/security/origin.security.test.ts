@@ -21,7 +21,7 @@ interface TWrite {
 
 function writesOf(site: TSeededSite): TWrite[] {
   const json = (value: unknown) => JSON.stringify(value);
-  const projectId = site.project.id;
+  const siteId = site.project.id;
   const fileId = site.files[0]!.id;
   const upload = multipartBody([
     ...publishFields([{ name: 'a.txt', type: 'text/plain', size: 5 }]),
@@ -44,19 +44,19 @@ function writesOf(site: TSeededSite): TWrite[] {
     { method: 'POST', path: '/api/direct-upload/urls', contentType: J, body: json({ sessionId: 'AAAAAAAAAAAAAAAAAAAAAA', fileId: 'AAAAAAAAAAAAAAAAAAAAAA', chunkIndices: [0] }) },
     { method: 'DELETE', path: '/api/upload-session/AAAAAAAAAAAAAAAAAAAAAA', contentType: J, body: '' },
     { method: 'POST', path: '/api/preview', contentType: J, body: json({ title: 'x' }) },
-    { method: 'POST', path: '/api/favorites', contentType: J, body: json({ projectId, fileId }) },
-    { method: 'POST', path: '/api/favorites', contentType: 'text/plain', body: json({ projectId, fileId }) },
-    { method: 'DELETE', path: '/api/favorites', contentType: J, body: json({ projectId, fileId }) },
-    { method: 'POST', path: '/api/approvals', contentType: J, body: json({ projectId, fileId, status: 'approved' }) },
-    { method: 'POST', path: '/api/approvals', contentType: 'application/x-www-form-urlencoded', body: `projectId=${projectId}&fileId=${fileId}&status=approved` },
-    { method: 'POST', path: '/api/comments', contentType: J, body: json({ projectId, fileId, commentText: 'Planted from elsewhere' }) },
-    { method: 'POST', path: '/api/analytics/view', contentType: J, body: json({ projectId }) },
+    { method: 'POST', path: '/api/favorites', contentType: J, body: json({ projectId: siteId, fileId }) },
+    { method: 'POST', path: '/api/favorites', contentType: 'text/plain', body: json({ projectId: siteId, fileId }) },
+    { method: 'DELETE', path: '/api/favorites', contentType: J, body: json({ projectId: siteId, fileId }) },
+    { method: 'POST', path: '/api/approvals', contentType: J, body: json({ projectId: siteId, fileId, status: 'approved' }) },
+    { method: 'POST', path: '/api/approvals', contentType: 'application/x-www-form-urlencoded', body: `projectId=${siteId}&fileId=${fileId}&status=approved` },
+    { method: 'POST', path: '/api/comments', contentType: J, body: json({ projectId: siteId, fileId, commentText: 'Planted from elsewhere' }) },
+    { method: 'POST', path: '/api/analytics/view', contentType: J, body: json({ projectId: siteId }) },
     { method: 'POST', path: '/api/analytics/events', contentType: J, body: json({ event: 'email_modal_shown' }) },
     { method: 'POST', path: '/api/email-collection', contentType: J, body: json({ email: 'victim@example.com', trigger: 'exit_intent' }) },
     { method: 'POST', path: `/api/sites/${site.slug}/unlock`, contentType: 'application/x-www-form-urlencoded', body: `password=${encodeURIComponent(PASSWORD)}` },
     { method: 'POST', path: `/api/sites/${site.slug}/unlock`, contentType: J, body: json({ password: PASSWORD }) },
-    { method: 'PUT', path: '/api/favorites', contentType: J, body: json({ projectId, fileId }) },
-    { method: 'PATCH', path: '/api/comments', contentType: J, body: json({ projectId, fileId, commentText: 'x' }) },
+    { method: 'PUT', path: '/api/favorites', contentType: J, body: json({ projectId: siteId, fileId }) },
+    { method: 'PATCH', path: '/api/comments', contentType: J, body: json({ projectId: siteId, fileId, commentText: 'x' }) },
   ];
 }
 

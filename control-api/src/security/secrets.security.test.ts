@@ -18,7 +18,7 @@ describe('secrets absent from every published answer', () => {
   let app: TTestApp;
   let creator: TBrowser;
   let slug = '';
-  let projectId = '';
+  let siteId = '';
   let fileIds: string[] = [];
   const secrets: Record<string, string> = {};
 
@@ -42,15 +42,15 @@ describe('secrets absent from every published answer', () => {
     expect(res.status).toBe(201);
     slug = body.slug;
     await app.deps.queue.whenIdle();
-    const project = await app.deps.db.selectFrom('projects').selectAll().where('slug', '=', slug).executeTakeFirstOrThrow();
-    projectId = project.id;
-    fileIds = (await app.deps.db.selectFrom('files').select('id').where('project_id', '=', projectId).execute()).map((r) => r.id);
-    const storageKeys = (await app.deps.db.selectFrom('files').select('storage_key').where('project_id', '=', projectId).execute()).map((r) => r.storage_key);
+    const site = await app.deps.db.selectFrom('projects').selectAll().where('slug', '=', slug).executeTakeFirstOrThrow();
+    siteId = site.id;
+    fileIds = (await app.deps.db.selectFrom('files').select('id').where('project_id', '=', siteId).execute()).map((r) => r.id);
+    const storageKeys = (await app.deps.db.selectFrom('files').select('storage_key').where('project_id', '=', siteId).execute()).map((r) => r.storage_key);
     const anon = creator.cookies.get('dropsite_anon');
     expect(anon).toBeDefined();
     secrets.password = PASSWORD;
-    secrets['password hash'] = project.password_hash!;
-    secrets['password hash (salt and digest)'] = project.password_hash!.split('$').slice(-2).join('$');
+    secrets['password hash'] = site.password_hash!;
+    secrets['password hash (salt and digest)'] = site.password_hash!.split('$').slice(-2).join('$');
     secrets['creator token'] = anon!;
     secrets['creator token secret'] = anon!.split('.').at(-1)!;
     secrets['session secret'] = SESSION_SECRET;
@@ -74,8 +74,8 @@ describe('secrets absent from every published answer', () => {
       `/${slug}`,
       `/api/sites/${slug}/status`,
       `/api/direct-upload/status/${slug}`,
-      `/api/engagement/state?projectId=${projectId}`,
-      ...fileIds.flatMap((id) => [`/api/files/${id}?mode=preview`, `/api/comments?projectId=${projectId}&fileId=${id}`]),
+      `/api/engagement/state?projectId=${siteId}`,
+      ...fileIds.flatMap((id) => [`/api/files/${id}?mode=preview`, `/api/comments?projectId=${siteId}&fileId=${id}`]),
       `/${slug}/og.png`,
       '/no-such-site',
       '/api/no-such-call',
@@ -115,13 +115,13 @@ describe('secrets absent from every published answer', () => {
     }
     // The other visitor engages, so their traces are in what the first one reads.
     for (const id of fileIds) {
-      expect((await other.json('/api/comments', { method: 'POST', json: { projectId, fileId: id, commentText: 'From the other visitor' } })).status).toBe(201);
-      await other.json('/api/favorites', { method: 'POST', json: { projectId, fileId: id } });
-      await other.json('/api/approvals', { method: 'POST', json: { projectId, fileId: id, status: 'approved' } });
+      expect((await other.json('/api/comments', { method: 'POST', json: { projectId: siteId, fileId: id, commentText: 'From the other visitor' } })).status).toBe(201);
+      await other.json('/api/favorites', { method: 'POST', json: { projectId: siteId, fileId: id } });
+      await other.json('/api/approvals', { method: 'POST', json: { projectId: siteId, fileId: id, status: 'approved' } });
     }
     const otherId = other.cookies.get('dropsite_vid')!.split('.')[0]!;
     const otherCookie = other.cookies.get('dropsite_vid')!;
-    const otherUnlock = other.cookies.get(`dropsite_unlock_${projectId}`)!;
+    const otherUnlock = other.cookies.get(`dropsite_unlock_${siteId}`)!;
     const answers = await collect(visitor);
     expect(answers.find(([path]) => path === `/${slug}`)![1]).toContain('cover.jpg');
     for (const [path, text] of answers) {

@@ -36,7 +36,7 @@ describe('path traversal', () => {
   let app: TTestApp;
   let storage: TStorageRecorder;
   let slug = '';
-  let projectId = '';
+  let siteId = '';
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -62,7 +62,7 @@ describe('path traversal', () => {
     await app.deps.queue.whenIdle();
     const rows = await app.deps.db.selectFrom('files').select(['id', 'name', 'project_id']).execute();
     for (const row of rows) ids[row.name] = row.id;
-    projectId = rows[0]!.project_id;
+    siteId = rows[0]!.project_id;
     storage = recordStorageCalls(app.deps.storage);
   }, 120_000);
   afterAll(async () => {
@@ -124,10 +124,10 @@ describe('path traversal', () => {
     }
     for (const bad of ['../../etc/passwd', '..++x', `${ids['cover.jpg']}\u0000`, '%2e%2e%2f']) {
       for (const [method, path, body] of [
-        ['POST', '/api/favorites', { projectId, fileId: bad }],
+        ['POST', '/api/favorites', { projectId: siteId, fileId: bad }],
         ['POST', '/api/favorites', { projectId: bad, fileId: ids['cover.jpg'] }],
-        ['POST', '/api/approvals', { projectId, fileId: bad, status: 'approved' }],
-        ['POST', '/api/comments', { projectId, fileId: bad, commentText: 'hello' }],
+        ['POST', '/api/approvals', { projectId: siteId, fileId: bad, status: 'approved' }],
+        ['POST', '/api/comments', { projectId: siteId, fileId: bad, commentText: 'hello' }],
         ['POST', '/api/analytics/view', { projectId: bad }],
       ] as const) {
         const res = await expectRefusedWithoutStorage(path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

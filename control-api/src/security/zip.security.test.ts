@@ -51,8 +51,8 @@ describe('hostile archives', () => {
   });
 
   it('publishes the site, marking each unsafe archive as not previewable', async () => {
-    const project = await app.deps.db.selectFrom('projects').select('status').where('slug', '=', slug).executeTakeFirstOrThrow();
-    expect(project.status).toBe('live');
+    const site = await app.deps.db.selectFrom('projects').select('status').where('slug', '=', slug).executeTakeFirstOrThrow();
+    expect(site.status).toBe('live');
     for (const name of ['ratio-lie.zip', 'overlapped.zip', 'too-many.zip']) {
       const row = await app.deps.db.selectFrom('files').select('metadata').where('id', '=', ids[name]!).executeTakeFirstOrThrow();
       expect(row.metadata, name).toMatch(/cannot be previewed/);

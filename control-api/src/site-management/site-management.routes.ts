@@ -7,7 +7,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
 import { SITE_MANAGEMENT_MESSAGES, UPLOAD_LIMITS, ZDeleteProjectSchema, ZProjectUpdateSchema, type TBuildProgressResponse, type TManagedProjectResponse } from '@dropsite/shared';
 import type { TSiteManagementDeps } from './site-management.deps.ts';
-import type { TFileRow, TProjectRow } from '../db/tables.ts';
+import type { TFileRow, TSiteRow } from '../db/tables.ts';
 import { readRefusedBody } from '../http/slow-clients.ts';
 import { AppError } from '../http/app-error.ts';
 import { principalOf } from '../access/principal.ts';
@@ -17,17 +17,17 @@ import { declaredRequestBytes } from '../publishing/publish-limits.ts';
 import {
   addFiles,
   assertRoomForFiles,
-  deleteManagedProject,
-  describeManagedProject,
+  deleteManagedSite,
+  describeManagedSite,
   featuresTurnedOn,
   latestBuildOf,
   openManagedFile,
-  openManagedProject,
+  openManagedSite,
   removeFile,
   replaceFile,
-  updateManagedProject,
+  updateManagedSite,
 } from './site-management.service.ts';
-import type { TStoredFile } from '../projects/stored-files.ts';
+import type { TStoredFile } from '../site-records/stored-files.ts';
 import { assertChangesAllowed, assertFeaturesAllowed, assertUploadAllowed, largestDeliveryLimit } from '../billing/plan-limits.ts';
 import { planUploadTarget, type TPlanUploadTarget } from '../publishing/plan-upload-target.ts';
 import { refreshUsageSoon } from '../billing/usage.service.ts';
@@ -37,11 +37,11 @@ const PRIVATE = 'private, no-store';
 
 type TMulterStoredFile = Express.Multer.File & TStoredUpload;
 
-/** The owner's project, proven once by the middleware, for the handler after the upload. */
-function projectOf(res: Response): TProjectRow {
-  const project = res.locals.managedProject as TProjectRow | undefined;
-  if (!project) throw new Error('Managed project missing');
-  return project;
+/** The owner's site, proven once by the middleware, for the handler after the upload. */
+function siteOf(res: Response): TSiteRow {
+  const site = res.locals.managedSite as TSiteRow | undefined;
+  if (!site) throw new Error('Managed project missing');
+  return site;
 }
 
 /** The bytes of the file a replacement will free (0 when adding files). */
@@ -79,8 +79,8 @@ export function createSiteManagementRoutes(deps: TSiteManagementDeps): TApiRoute
   );
   const parseReplacement = multer({ storage: storageEngine, defParamCharset: 'utf8', limits: { ...multipartLimits, files: 1 } }).single('file');
 
-  const ownProject: RequestHandler = async (req, res, next) => {
-    res.locals.managedProject = await openManagedProject(deps, principalOf(res), String(req.params.id));
+  const ownSite: RequestHandler = async (req, res, next) => {
+    res.locals.managedSite = await openManagedSite(deps, principalOf(res), String(req.params.id));
     next();
   };
 
@@ -99,7 +99,7 @@ export function createSiteManagementRoutes(deps: TSiteManagementDeps): TApiRoute
     (parse: RequestHandler): RequestHandler =>
     async (req, res, next) => {
       if (!req.is('multipart/form-data')) throw new AppError('bad_request', 'Expected a multipart/form-data upload');
-      const ownerCreatorId = projectOf(res).owner_creator_id;
+      const ownerCreatorId = siteOf(res).owner_creator_id;
       let target: TPlanUploadTarget;
       try {
         await assertChangesAllowed(deps, ownerCreatorId);
@@ -110,7 +110,7 @@ export function createSiteManagementRoutes(deps: TSiteManagementDeps): TApiRoute
         readRefusedBody(req, res);
         throw err;
       }
-      setUploadTarget(req, { projectId: projectOf(res).id, remainingBytes: target.remainingBytes, refusal: target.refusal });
+      setUploadTarget(req, { siteId: siteOf(res).id, remainingBytes: target.remainingBytes, refusal: target.refusal });
       parse(req, res, (err?: unknown) => next(err));
     };
 
@@ -119,51 +119,51 @@ export function createSiteManagementRoutes(deps: TSiteManagementDeps): TApiRoute
     return req.file ? [req.file as TMulterStoredFile] : [];
   };
 
-  routes.at('/api/projects').get('/:id/settings', limitReads, ownProject, async (_req, res) => {
-    const project = await describeManagedProject(deps, projectOf(res));
-    res.set('Cache-Control', PRIVATE).json({ success: true, project } satisfies TManagedProjectResponse);
+  routes.at('/api/projects').get('/:id/settings', limitReads, ownSite, async (_req, res) => {
+    const site = await describeManagedSite(deps, siteOf(res));
+    res.set('Cache-Control', PRIVATE).json({ success: true, project: site } satisfies TManagedProjectResponse);
   });
 
-  routes.at('/api/projects').get('/:id/build', limitReads, ownProject, async (_req, res) => {
-    const build = await latestBuildOf(deps, projectOf(res).id);
+  routes.at('/api/projects').get('/:id/build', limitReads, ownSite, async (_req, res) => {
+    const build = await latestBuildOf(deps, siteOf(res).id);
     res.set('Cache-Control', PRIVATE).json({ success: true, build } satisfies TBuildProgressResponse);
   });
 
-  routes.at('/api/projects').patch('/:id', limitWrites, ownProject, async (req, res) => {
+  routes.at('/api/projects').patch('/:id', limitWrites, ownSite, async (req, res) => {
     const input = ZProjectUpdateSchema.parse(req.body ?? {});
-    const ownerCreatorId = projectOf(res).owner_creator_id;
+    const ownerCreatorId = siteOf(res).owner_creator_id;
     await assertChangesAllowed(deps, ownerCreatorId);
-    await assertFeaturesAllowed(deps, ownerCreatorId, featuresTurnedOn(projectOf(res), input.settings));
-    const project = await updateManagedProject(deps, projectOf(res), input, { clientAddress: clientAddress(req) });
-    res.set('Cache-Control', PRIVATE).json({ success: true, project } satisfies TManagedProjectResponse);
+    await assertFeaturesAllowed(deps, ownerCreatorId, featuresTurnedOn(siteOf(res), input.settings));
+    const site = await updateManagedSite(deps, siteOf(res), input, { clientAddress: clientAddress(req) });
+    res.set('Cache-Control', PRIVATE).json({ success: true, project: site } satisfies TManagedProjectResponse);
   });
 
-  routes.at('/api/projects').delete('/:id', limitWrites, ownProject, async (req, res) => {
-    await deleteManagedProject(deps, projectOf(res), ZDeleteProjectSchema.parse(req.body ?? {}));
-    refreshUsageSoon(deps, projectOf(res).owner_creator_id);
+  routes.at('/api/projects').delete('/:id', limitWrites, ownSite, async (req, res) => {
+    await deleteManagedSite(deps, siteOf(res), ZDeleteProjectSchema.parse(req.body ?? {}));
+    refreshUsageSoon(deps, siteOf(res).owner_creator_id);
     res.set('Cache-Control', PRIVATE).json({ success: true });
   });
 
   routes.at('/api/projects').post(
     '/:id/files',
     limitWrites,
-    ownProject,
+    ownSite,
     async (_req, res, next) => {
       // A site already at its file limit takes no more bytes at all.
-      await assertRoomForFiles(deps, projectOf(res).id, 1);
+      await assertRoomForFiles(deps, siteOf(res).id, 1);
       next();
     },
     receive(parseAdded),
     async (req, res) => {
       const files = storedFiles(req);
       try {
-        await assertUploadAllowed(deps, { ownerCreatorId: projectOf(res).owner_creator_id, bytes: bytesOf(files), newSite: false });
-        const project = await addFiles(deps, projectOf(res), files.map(toStoredFile));
-        refreshUsageSoon(deps, projectOf(res).owner_creator_id);
+        await assertUploadAllowed(deps, { ownerCreatorId: siteOf(res).owner_creator_id, bytes: bytesOf(files), newSite: false });
+        const site = await addFiles(deps, siteOf(res), files.map(toStoredFile));
+        refreshUsageSoon(deps, siteOf(res).owner_creator_id);
         res
           .status(201)
           .set('Cache-Control', PRIVATE)
-          .json({ success: true, project } satisfies TManagedProjectResponse);
+          .json({ success: true, project: site } satisfies TManagedProjectResponse);
       } catch (err) {
         await discard(files);
         throw err;
@@ -174,9 +174,9 @@ export function createSiteManagementRoutes(deps: TSiteManagementDeps): TApiRoute
   routes.at('/api/projects').put(
     '/:id/files/:fileId',
     limitWrites,
-    ownProject,
+    ownSite,
     async (req, res, next) => {
-      res.locals.managedFile = await openManagedFile(deps, projectOf(res), String(req.params.fileId));
+      res.locals.managedFile = await openManagedFile(deps, siteOf(res), String(req.params.fileId));
       next();
     },
     receive(parseReplacement),
@@ -185,10 +185,10 @@ export function createSiteManagementRoutes(deps: TSiteManagementDeps): TApiRoute
       try {
         const stored = files[0];
         if (!stored) throw new AppError('validation_failed', SITE_MANAGEMENT_MESSAGES.noFile);
-        await assertUploadAllowed(deps, { ownerCreatorId: projectOf(res).owner_creator_id, bytes: stored.size, newSite: false, freesBytes: replacedBytesOf(res) });
-        const project = await replaceFile(deps, projectOf(res), res.locals.managedFile as TFileRow, toStoredFile(stored));
-        refreshUsageSoon(deps, projectOf(res).owner_creator_id);
-        res.set('Cache-Control', PRIVATE).json({ success: true, project } satisfies TManagedProjectResponse);
+        await assertUploadAllowed(deps, { ownerCreatorId: siteOf(res).owner_creator_id, bytes: stored.size, newSite: false, freesBytes: replacedBytesOf(res) });
+        const site = await replaceFile(deps, siteOf(res), res.locals.managedFile as TFileRow, toStoredFile(stored));
+        refreshUsageSoon(deps, siteOf(res).owner_creator_id);
+        res.set('Cache-Control', PRIVATE).json({ success: true, project: site } satisfies TManagedProjectResponse);
       } catch (err) {
         await discard(files);
         throw err;
@@ -196,11 +196,11 @@ export function createSiteManagementRoutes(deps: TSiteManagementDeps): TApiRoute
     },
   );
 
-  routes.at('/api/projects').delete('/:id/files/:fileId', limitWrites, ownProject, async (req, res) => {
-    const project = projectOf(res);
-    const file = await openManagedFile(deps, project, String(req.params.fileId));
-    const managed = await removeFile(deps, project, file);
-    refreshUsageSoon(deps, project.owner_creator_id);
+  routes.at('/api/projects').delete('/:id/files/:fileId', limitWrites, ownSite, async (req, res) => {
+    const site = siteOf(res);
+    const file = await openManagedFile(deps, site, String(req.params.fileId));
+    const managed = await removeFile(deps, site, file);
+    refreshUsageSoon(deps, site.owner_creator_id);
     res.set('Cache-Control', PRIVATE).json({ success: true, project: managed } satisfies TManagedProjectResponse);
   });
 

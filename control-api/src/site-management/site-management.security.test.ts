@@ -103,10 +103,10 @@ describe('site management access', () => {
       ]),
     });
     expect(published.status).toBe(201);
-    const project = await app.deps.db.selectFrom('projects').selectAll().where('slug', '=', published.body.slug).executeTakeFirstOrThrow();
-    expect(project.anonymous_session_id).not.toBeNull();
-    const files = await app.deps.db.selectFrom('files').selectAll().where('project_id', '=', project.id).orderBy('position').execute();
-    const site: TSeededSite = { project, files, slug: project.slug, bytes: new Map() };
+    const siteRow = await app.deps.db.selectFrom('projects').selectAll().where('slug', '=', published.body.slug).executeTakeFirstOrThrow();
+    expect(siteRow.anonymous_session_id).not.toBeNull();
+    const files = await app.deps.db.selectFrom('files').selectAll().where('project_id', '=', siteRow.id).orderBy('position').execute();
+    const site: TSeededSite = { project: siteRow, files, slug: siteRow.slug, bytes: new Map() };
     for (const route of ROUTES) {
       const res = await call(session, route, site);
       expect(res.status, route.name).toBe(401);

@@ -29,15 +29,15 @@ import {
 } from '@dropsite/shared';
 import type { z } from 'zod';
 import type { TSiteManagementDeps } from './site-management.deps.ts';
-import type { TFileRow, TProjectRow, TProjectUpdate as TProjectRowUpdate } from '../db/tables.ts';
+import type { TFileRow, TSiteRow, TSiteUpdate as TSiteRowUpdate } from '../db/tables.ts';
 import { AppError } from '../http/app-error.ts';
 import type { TPrincipal } from '../access/principal.ts';
 import { sweepExpiredSites } from '../access/expired-sites.ts';
 import { changeSiteAccess } from '../edge/public-page.ts';
 import { changeSitePassword } from '../sites/site-password.service.ts';
-import { openOwnProject, ownersThumbnailOf } from '../dashboard-api/creator-dashboard.service.ts';
-import { findLatestBuildForProject } from '../builds/builds.repository.ts';
-import { enqueueProjectBuild } from '../builds/builds.service.ts';
+import { openOwnSite, ownersThumbnailOf } from '../dashboard-api/creator-dashboard.service.ts';
+import { findLatestBuildForSite } from '../builds/builds.repository.ts';
+import { enqueueSiteBuild } from '../builds/builds.service.ts';
 import {
   admitNotificationRecipient,
   assertNotificationRecipient,
@@ -47,68 +47,68 @@ import {
   requestEmailConfirmation,
 } from '../notifications/email-confirmation.service.ts';
 import {
-  bumpProjectVersion,
-  deleteFileOfProject,
+  bumpSiteVersion,
+  deleteFileOfSite,
   fileCountAndNextPosition,
-  findFileOfProjectById,
-  findProjectById,
+  findFileOfSiteById,
+  findSiteById,
   insertFiles,
   isStoredObjectInUse,
-  listFilesByProject,
-  markProjectDeleted,
+  listFilesBySite,
+  markSiteDeleted,
   parseContactInfo,
   parseSiteSettings,
   parseTemplateId,
   replaceFileBytes,
-  updateProject,
-} from '../projects/projects.repository.ts';
-import { fileBasicsOf, storedFileRow, type TStoredFile } from '../projects/stored-files.ts';
+  updateSite,
+} from '../site-records/site-records.repository.ts';
+import { fileBasicsOf, storedFileRow, type TStoredFile } from '../site-records/stored-files.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The signed-in owner's site, or the 401 / 404 every management call answers otherwise. */
-export async function openManagedProject(deps: TSiteManagementDeps, principal: TPrincipal, projectId: string): Promise<TProjectRow> {
-  return (await openOwnProject(deps, principal, projectId)).project;
+export async function openManagedSite(deps: TSiteManagementDeps, principal: TPrincipal, siteId: string): Promise<TSiteRow> {
+  return (await openOwnSite(deps, principal, siteId)).site;
 }
 
 /** The Pro switches a settings change turns on (those already on stay as they are: a downgrade deletes nothing). */
-export function featuresTurnedOn(project: TProjectRow, patch: z.input<typeof ZProjectUpdateSchema>['settings']): Partial<Record<TProFeatureSetting, boolean>> | undefined {
-  return patch ? proFeaturesTurnedOn(parseSiteSettings(project.settings), patch) : undefined;
+export function featuresTurnedOn(site: TSiteRow, patch: z.input<typeof ZProjectUpdateSchema>['settings']): Partial<Record<TProFeatureSetting, boolean>> | undefined {
+  return patch ? proFeaturesTurnedOn(parseSiteSettings(site.settings), patch) : undefined;
 }
 
 /** What the owner's settings forms and files manager start from. */
-export async function describeManagedProject(deps: TSiteManagementDeps, project: TProjectRow): Promise<TManagedProject> {
+export async function describeManagedSite(deps: TSiteManagementDeps, site: TSiteRow): Promise<TManagedProject> {
   const [files, build, accountNotificationEmail] = await Promise.all([
-    listFilesByProject(deps.db, project.id),
-    latestBuildOf(deps, project.id),
-    confirmedAccountEmailOf(deps.db, project.owner_creator_id),
+    listFilesBySite(deps.db, site.id),
+    latestBuildOf(deps, site.id),
+    confirmedAccountEmailOf(deps.db, site.owner_creator_id),
   ]);
-  const look = storedSiteLook(project);
+  const look = storedSiteLook(site);
   return {
-    id: project.id,
-    slug: project.slug,
-    url: `${deps.config.publicUrl}/${project.slug}`,
-    status: project.status,
-    title: project.title,
-    description: project.description,
-    authorName: project.author_name,
-    template: parseTemplateId(project.template),
+    id: site.id,
+    slug: site.slug,
+    url: `${deps.config.publicUrl}/${site.slug}`,
+    status: site.status,
+    title: site.title,
+    description: site.description,
+    authorName: site.author_name,
+    template: parseTemplateId(site.template),
     theme: themeOfLook(look),
     style: look.style,
     colorMode: look.colorMode,
     heroLayout: look.heroLayout,
     visitorModeToggle: look.visitorModeToggle,
-    settings: toManagedSiteSettings(parseSiteSettings(project.settings)),
+    settings: toManagedSiteSettings(parseSiteSettings(site.settings)),
     accountNotificationEmail,
-    contactInfo: toPublicContactInfo(parseContactInfo(project.contact_info)),
-    hasPassword: project.password_hash !== null,
-    expiresAt: project.expires_at === null ? null : iso(project.expires_at),
-    files: files.map((f) => toManagedFile(deps, project, f)),
+    contactInfo: toPublicContactInfo(parseContactInfo(site.contact_info)),
+    hasPassword: site.password_hash !== null,
+    expiresAt: site.expires_at === null ? null : iso(site.expires_at),
+    files: files.map((f) => toManagedFile(deps, site, f)),
     build,
   };
 }
 
-function toManagedFile(deps: Pick<TSiteManagementDeps, 'clock'>, project: TProjectRow, file: TFileRow): TManagedFile {
+function toManagedFile(deps: Pick<TSiteManagementDeps, 'clock'>, site: TSiteRow, file: TFileRow): TManagedFile {
   return {
     ...fileBasicsOf(file),
     position: file.position,
@@ -116,20 +116,20 @@ function toManagedFile(deps: Pick<TSiteManagementDeps, 'clock'>, project: TProje
     uploadedAt: iso(file.created_at),
     replacedAt: file.replaced_at === null ? null : iso(file.replaced_at),
     // A locked or expired site's thumbnails come through the owner's own route.
-    thumbnailUrl: ownersThumbnailOf(deps, project, file),
+    thumbnailUrl: ownersThumbnailOf(deps, site, file),
   };
 }
 
 /** How far the site's newest build has come (the dashboard polls it after each change). */
-export async function latestBuildOf(deps: Pick<TSiteManagementDeps, 'db'>, projectId: string): Promise<TBuildProgress | null> {
-  const build = await findLatestBuildForProject(deps.db, projectId);
+export async function latestBuildOf(deps: Pick<TSiteManagementDeps, 'db'>, siteId: string): Promise<TBuildProgress | null> {
+  const build = await findLatestBuildForSite(deps.db, siteId);
   return build ? { version: build.version, state: build.status, progress: build.progress, stage: build.stage } : null;
 }
 
 /** A new version of the site, queued for building; the HTML visitors get flips when it is done. */
-async function rebuild(deps: TSiteManagementDeps, projectId: string): Promise<void> {
-  const version = await bumpProjectVersion(deps.db, projectId, deps.clock.now());
-  await enqueueProjectBuild(deps, projectId, version);
+async function rebuild(deps: TSiteManagementDeps, siteId: string): Promise<void> {
+  const version = await bumpSiteVersion(deps.db, siteId, deps.clock.now());
+  await enqueueSiteBuild(deps, siteId, version);
 }
 
 /**
@@ -137,14 +137,14 @@ async function rebuild(deps: TSiteManagementDeps, projectId: string): Promise<vo
  * in the contact details a page shows, and a new one gets a confirmation link before any message.
  * A password change bumps the password version, which revokes every unlock issued before.
  */
-export async function updateManagedProject(
+export async function updateManagedSite(
   deps: TSiteManagementDeps,
-  project: TProjectRow,
+  site: TSiteRow,
   input: z.output<typeof ZProjectUpdateSchema>,
   requester: { clientAddress: string },
 ): Promise<TManagedProject> {
   const now = deps.clock.now();
-  const patch: Omit<TProjectRowUpdate, 'id'> = {};
+  const patch: Omit<TSiteRowUpdate, 'id'> = {};
   if (input.title !== undefined) patch.title = input.title;
   if (input.description !== undefined) {
     patch.description = input.description;
@@ -157,7 +157,7 @@ export async function updateManagedProject(
   if (input.template !== undefined) patch.template = input.template;
   // The look: what is not sent stays as it is (`theme` names a style and a pinned mode; `style` and `colorMode` win over it).
   if (input.theme !== undefined || input.style !== undefined || input.colorMode !== undefined || input.visitorModeToggle !== undefined) {
-    const look = resolveSiteLook(storedSiteLook(project), { theme: input.theme, style: input.style, colorMode: input.colorMode, visitorModeToggle: input.visitorModeToggle });
+    const look = resolveSiteLook(storedSiteLook(site), { theme: input.theme, style: input.style, colorMode: input.colorMode, visitorModeToggle: input.visitorModeToggle });
     patch.theme = themeOfLook(look);
     patch.color_mode = look.colorMode;
     patch.visitor_mode_toggle = look.visitorModeToggle ? 1 : 0;
@@ -171,11 +171,11 @@ export async function updateManagedProject(
   }
   let newNotifyAddress: string | null = null;
   if (input.settings !== undefined) {
-    const before = parseSiteSettings(project.settings);
+    const before = parseSiteSettings(site.settings);
     const settings: TSiteSettings = { ...DEFAULT_SITE_SETTINGS, ...before, ...stripUndefined(input.settings) };
     // Turning notifications on, or changing where they go, needs someone to receive them (400 otherwise).
     if (input.settings.enableNotifications !== undefined || input.settings.notificationEmail !== undefined) {
-      await assertNotificationRecipient(deps, settings, project.owner_creator_id);
+      await assertNotificationRecipient(deps, settings, site.owner_creator_id);
     }
     const address = notificationAddressOf(settings);
     if (address !== null && address !== notificationAddressOf(before)) {
@@ -186,53 +186,53 @@ export async function updateManagedProject(
     patch.settings = JSON.stringify(settings);
   }
   const applyAccess = async () => {
-    if (Object.keys(patch).length > 0) await updateProject(deps.db, project.id, { ...patch, updated_at: now });
-    if (input.password !== undefined) await changeSitePassword(deps, project.id, input.password);
+    if (Object.keys(patch).length > 0) await updateSite(deps.db, site.id, { ...patch, updated_at: now });
+    if (input.password !== undefined) await changeSitePassword(deps, site.id, input.password);
   };
   // A password or an expiry takes the site off the edge before this answers; removing one republishes it through the rebuild.
   const restrictsAccess = (typeof input.password === 'string' && input.password !== '') || (input.expiresAt !== undefined && input.expiresAt !== null);
-  if (restrictsAccess) await changeSiteAccess(deps, [project.slug], applyAccess);
+  if (restrictsAccess) await changeSiteAccess(deps, [site.slug], applyAccess);
   else await applyAccess();
-  await rebuild(deps, project.id);
-  if (newNotifyAddress !== null) await requestEmailConfirmation(deps, { email: newNotifyAddress, ownerKey: ownerKeyOf(project) });
-  deps.log.info({ projectId: project.id, fields: Object.keys(input) }, 'site edited');
-  return describeManagedProject(deps, await reloadProject(deps, project.id));
+  await rebuild(deps, site.id);
+  if (newNotifyAddress !== null) await requestEmailConfirmation(deps, { email: newNotifyAddress, ownerKey: ownerKeyOf(site) });
+  deps.log.info({ projectId: site.id, fields: Object.keys(input) }, 'site edited');
+  return describeManagedSite(deps, await reloadSite(deps, site.id));
 }
 
 function stripUndefined<T extends Record<string, unknown>>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-async function reloadProject(deps: TSiteManagementDeps, projectId: string): Promise<TProjectRow> {
-  const project = await findProjectById(deps.db, projectId);
-  if (!project) throw new AppError('not_found', 'Project not found');
-  return project;
+async function reloadSite(deps: TSiteManagementDeps, siteId: string): Promise<TSiteRow> {
+  const site = await findSiteById(deps.db, siteId);
+  if (!site) throw new AppError('not_found', 'Project not found');
+  return site;
 }
 
 /** Refuses, before a byte is read, an addition that would take the site past the files a site may have. */
-export async function assertRoomForFiles(deps: Pick<TSiteManagementDeps, 'db'>, projectId: string, adding: number): Promise<void> {
-  const { count } = await fileCountAndNextPosition(deps.db, projectId);
+export async function assertRoomForFiles(deps: Pick<TSiteManagementDeps, 'db'>, siteId: string, adding: number): Promise<void> {
+  const { count } = await fileCountAndNextPosition(deps.db, siteId);
   if (count + adding > UPLOAD_LIMITS.maxFilesPerSite) throw new AppError('validation_failed', SITE_MANAGEMENT_MESSAGES.tooManyFiles);
 }
 
 /** Adds stored files at the end of the site (same names and kinds as at publishing), then rebuilds. */
-export async function addFiles(deps: TSiteManagementDeps, project: TProjectRow, stored: readonly TStoredFile[]): Promise<TManagedProject> {
+export async function addFiles(deps: TSiteManagementDeps, site: TSiteRow, stored: readonly TStoredFile[]): Promise<TManagedProject> {
   if (stored.length === 0) throw new AppError('validation_failed', 'Please choose at least one file to upload');
-  await assertRoomForFiles(deps, project.id, stored.length);
-  const { nextPosition } = await fileCountAndNextPosition(deps.db, project.id);
+  await assertRoomForFiles(deps, site.id, stored.length);
+  const { nextPosition } = await fileCountAndNextPosition(deps.db, site.id);
   const now = deps.clock.now();
   await insertFiles(
     deps.db,
-    stored.map((f, i) => storedFileRow(project.id, f, nextPosition + i, now)),
+    stored.map((f, i) => storedFileRow(site.id, f, nextPosition + i, now)),
   );
-  await rebuild(deps, project.id);
-  deps.log.info({ projectId: project.id, files: stored.length }, 'files added to a site');
-  return describeManagedProject(deps, await reloadProject(deps, project.id));
+  await rebuild(deps, site.id);
+  deps.log.info({ projectId: site.id, files: stored.length }, 'files added to a site');
+  return describeManagedSite(deps, await reloadSite(deps, site.id));
 }
 
 /** 404 for a file id that is not one of this site's. */
-export async function openManagedFile(deps: Pick<TSiteManagementDeps, 'db'>, project: TProjectRow, fileId: string): Promise<TFileRow> {
-  const file = await findFileOfProjectById(deps.db, project.id, fileId);
+export async function openManagedFile(deps: Pick<TSiteManagementDeps, 'db'>, site: TSiteRow, fileId: string): Promise<TFileRow> {
+  const file = await findFileOfSiteById(deps.db, site.id, fileId);
   if (!file) throw new AppError('not_found', 'File not found');
   return file;
 }
@@ -242,7 +242,7 @@ export async function openManagedFile(deps: Pick<TSiteManagementDeps, 'db'>, pro
  * kept and marked with the version they were made on. The bytes it replaced are removed once no
  * row points at them.
  */
-export async function replaceFile(deps: TSiteManagementDeps, project: TProjectRow, file: TFileRow, stored: TStoredFile): Promise<TManagedProject> {
+export async function replaceFile(deps: TSiteManagementDeps, site: TSiteRow, file: TFileRow, stored: TStoredFile): Promise<TManagedProject> {
   const name = sanitizeFileName(stored.originalName);
   const replaced = await replaceFileBytes(deps.db, file, {
     name,
@@ -255,21 +255,21 @@ export async function replaceFile(deps: TSiteManagementDeps, project: TProjectRo
   });
   if (!replaced) throw new AppError('not_found', 'File not found');
   if (replaced === 'conflict') throw new AppError('conflict', 'This file was replaced meanwhile. Reload and try again.');
-  await rebuild(deps, project.id);
+  await rebuild(deps, site.id);
   await removeUnusedBytes(deps, replaced.previous);
-  deps.log.info({ projectId: project.id, fileId: file.id, version: replaced.version }, 'file replaced');
-  return describeManagedProject(deps, await reloadProject(deps, project.id));
+  deps.log.info({ projectId: site.id, fileId: file.id, version: replaced.version }, 'file replaced');
+  return describeManagedSite(deps, await reloadSite(deps, site.id));
 }
 
 /** Removes a file (a site keeps at least one) with its engagement, then its bytes, and rebuilds. */
-export async function removeFile(deps: TSiteManagementDeps, project: TProjectRow, file: TFileRow): Promise<TManagedProject> {
-  const { count } = await fileCountAndNextPosition(deps.db, project.id);
+export async function removeFile(deps: TSiteManagementDeps, site: TSiteRow, file: TFileRow): Promise<TManagedProject> {
+  const { count } = await fileCountAndNextPosition(deps.db, site.id);
   if (count <= 1) throw new AppError('validation_failed', SITE_MANAGEMENT_MESSAGES.lastFile);
-  if (!(await deleteFileOfProject(deps.db, project.id, file.id))) throw new AppError('not_found', 'File not found');
-  await rebuild(deps, project.id);
+  if (!(await deleteFileOfSite(deps.db, site.id, file.id))) throw new AppError('not_found', 'File not found');
+  await rebuild(deps, site.id);
   await removeUnusedBytes(deps, file);
-  deps.log.info({ projectId: project.id, fileId: file.id }, 'file removed from a site');
-  return describeManagedProject(deps, await reloadProject(deps, project.id));
+  deps.log.info({ projectId: site.id, fileId: file.id }, 'file removed from a site');
+  return describeManagedSite(deps, await reloadSite(deps, site.id));
 }
 
 /** The original and, when no file anywhere has the same content, its derived images. Failures are only logged: the sweep of a deleted site catches up. */
@@ -288,12 +288,12 @@ async function removeUnusedBytes(deps: TSiteManagementDeps, previous: Pick<TFile
  * engagement), and is given an expiry long enough ago that the sweeper removes its files, derived
  * images and rows; the sweep starts now, in the background (as for a deleted account).
  */
-export async function deleteManagedProject(deps: TSiteManagementDeps, project: TProjectRow, input: z.output<typeof ZDeleteProjectSchema>): Promise<void> {
-  if (!confirmsTitle(input.confirmTitle, project.title)) throw new AppError('bad_request', SITE_MANAGEMENT_MESSAGES.confirmTitle);
+export async function deleteManagedSite(deps: TSiteManagementDeps, site: TSiteRow, input: z.output<typeof ZDeleteProjectSchema>): Promise<void> {
+  if (!confirmsTitle(input.confirmTitle, site.title)) throw new AppError('bad_request', SITE_MANAGEMENT_MESSAGES.confirmTitle);
   const now = deps.clock.now();
   const purgeFrom = now - deps.config.expiredSiteGraceDays * 86_400_000 - 1;
-  const deleted = await changeSiteAccess(deps, [project.slug], () => markProjectDeleted(deps.db, project.id, { deletedAt: now, purgeFrom }));
+  const deleted = await changeSiteAccess(deps, [site.slug], () => markSiteDeleted(deps.db, site.id, { deletedAt: now, purgeFrom }));
   if (!deleted) throw new AppError('not_found', 'Project not found');
-  deps.log.info({ projectId: project.id, slug: project.slug }, 'site deleted by its owner');
+  deps.log.info({ projectId: site.id, slug: site.slug }, 'site deleted by its owner');
   void sweepExpiredSites(deps).catch((err: unknown) => deps.log.error({ err }, 'sweeping a deleted site failed'));
 }

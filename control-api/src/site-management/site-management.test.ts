@@ -30,7 +30,7 @@ describe.each(TEST_DIALECTS)('managing a published site (%s)', async (dialect) =
   const database = testAppDatabase(dialect, 'manage');
   let app: TTestApp;
   let owner: TBrowser;
-  let projectId = '';
+  let siteId = '';
   let slug = '';
 
   const publish = async (title: string): Promise<{ projectId: string; slug: string }> => {
@@ -47,8 +47,8 @@ describe.each(TEST_DIALECTS)('managing a published site (%s)', async (dialect) =
     const res = await fetch(`${app.url}${path}`);
     return { status: res.status, html: await res.text() };
   };
-  const settings = async () => (await owner.json<{ project: TManaged }>(`/api/projects/${projectId}/settings`)).body.project;
-  const patch = async (json: unknown) => owner.json<{ success: boolean; project: TManaged; error?: string }>(`/api/projects/${projectId}`, { method: 'PATCH', json });
+  const settings = async () => (await owner.json<{ project: TManaged }>(`/api/projects/${siteId}/settings`)).body.project;
+  const patch = async (json: unknown) => owner.json<{ success: boolean; project: TManaged; error?: string }>(`/api/projects/${siteId}`, { method: 'PATCH', json });
   const filesForm = (name: string, bytes: Uint8Array, field = 'files') => {
     const form = new FormData();
     form.append(field, new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), name);
@@ -63,7 +63,7 @@ describe.each(TEST_DIALECTS)('managing a published site (%s)', async (dialect) =
     // The owner turns comments and notifications on: Pro features.
     await putOnPlan(app.deps, ownerId, 'pro_monthly');
     owner = browserSignedInAs(app, creator);
-    ({ projectId, slug } = await publish('Autumn Wedding'));
+    ({ projectId: siteId, slug } = await publish('Autumn Wedding'));
   });
   afterAll(async () => {
     if (!available) return;
@@ -97,7 +97,7 @@ describe.each(TEST_DIALECTS)('managing a published site (%s)', async (dialect) =
     expect(html).toContain('data-hero-layout="split"');
     expect(html).toContain('hello@example.com');
     expect(html).not.toContain('private-inbox@example.com');
-    const row = await app.deps.db.selectFrom('projects').select(['slug', 'title']).where('id', '=', projectId).executeTakeFirstOrThrow();
+    const row = await app.deps.db.selectFrom('projects').select(['slug', 'title']).where('id', '=', siteId).executeTakeFirstOrThrow();
     expect(row).toEqual({ slug, title: 'Winter Wedding' });
   });
 
@@ -166,7 +166,7 @@ describe.each(TEST_DIALECTS)('managing a published site (%s)', async (dialect) =
   });
 
   it.skipIf(!available)('adds a file, replaces it with its engagement kept and marked by version, and removes it; the link stays', async () => {
-    const added = await owner.json<{ project: TManaged }>(`/api/projects/${projectId}/files`, { method: 'POST', body: filesForm('second.jpg', await makeJpeg(200, 200, 2)) });
+    const added = await owner.json<{ project: TManaged }>(`/api/projects/${siteId}/files`, { method: 'POST', body: filesForm('second.jpg', await makeJpeg(200, 200, 2)) });
     expect(added.status).toBe(201);
     expect(added.body.project.files.map((f) => f.name)).toEqual(['first.jpg', 'second.jpg']);
     await app.deps.queue.whenIdle();
@@ -175,10 +175,10 @@ describe.each(TEST_DIALECTS)('managing a published site (%s)', async (dialect) =
     const second = added.body.project.files[1]!;
     await patch({ settings: { enableFavorites: true } });
     const visitor = createBrowser(app);
-    expect((await visitor.json('/api/favorites', { method: 'POST', json: { projectId, fileId: second.id } })).status).toBeLessThan(300);
+    expect((await visitor.json('/api/favorites', { method: 'POST', json: { projectId: siteId, fileId: second.id } })).status).toBeLessThan(300);
 
     const replacement = await makeJpeg(260, 180, 3);
-    const replaced = await owner.json<{ project: TManaged }>(`/api/projects/${projectId}/files/${second.id}`, {
+    const replaced = await owner.json<{ project: TManaged }>(`/api/projects/${siteId}/files/${second.id}`, {
       method: 'PUT',
       body: filesForm('second-v2.jpg', replacement, 'file'),
     });
@@ -195,13 +195,13 @@ describe.each(TEST_DIALECTS)('managing a published site (%s)', async (dialect) =
     const download = await fetch(`${app.url}/api/files/${second.id}?mode=download`);
     expect(Buffer.from(await download.arrayBuffer()).equals(Buffer.from(replacement))).toBe(true);
 
-    const removed = await owner.json<{ project: TManaged }>(`/api/projects/${projectId}/files/${second.id}`, { method: 'DELETE' });
+    const removed = await owner.json<{ project: TManaged }>(`/api/projects/${siteId}/files/${second.id}`, { method: 'DELETE' });
     expect(removed.body.project.files.map((f) => f.name)).toEqual(['first.jpg']);
     await app.deps.queue.whenIdle();
     expect((await page()).html).not.toContain('second-v2.jpg');
     expect((await fetch(`${app.url}/api/files/${second.id}?mode=download`)).status).toBe(404);
 
-    const last = await owner.json<{ error: string }>(`/api/projects/${projectId}/files/${removed.body.project.files[0]!.id}`, { method: 'DELETE' });
+    const last = await owner.json<{ error: string }>(`/api/projects/${siteId}/files/${removed.body.project.files[0]!.id}`, { method: 'DELETE' });
     expect(last.status).toBe(400);
     expect(last.body.error).toContain('at least one file');
   });

@@ -5,7 +5,7 @@
  * mistaken takedown can be undone (a restored public site goes back to the edge).
  */
 import type { TSiteManagementDeps } from './site-management.deps.ts';
-import { restoreTakenDownProject, takeDownProject } from '../projects/projects.repository.ts';
+import { restoreTakenDownSite, markSiteTakenDown } from '../site-records/site-records.repository.ts';
 import { changeSiteAccess, syncPublicPage } from '../edge/public-page.ts';
 
 type TDeps = Pick<TSiteManagementDeps, 'db' | 'clock' | 'log' | 'storage' | 'config'>;
@@ -16,13 +16,13 @@ export async function takeDownSite(deps: TDeps, slug: string, reason: string): P
   const text = reason.trim().slice(0, TAKEDOWN_REASON_MAX_LENGTH);
   if (text === '') throw new Error('A takedown needs a reason');
   // Off the edge before the command answers (the copy is removed even when no live site holds the slug).
-  const taken = await changeSiteAccess(deps, [slug], () => takeDownProject(deps.db, slug, { now: deps.clock.now(), reason: text }));
+  const taken = await changeSiteAccess(deps, [slug], () => markSiteTakenDown(deps.db, slug, { now: deps.clock.now(), reason: text }));
   if (taken) deps.log.warn({ projectId: taken.id, slug, reason: text }, 'site taken down');
   return taken;
 }
 
 export async function restoreSite(deps: TDeps, slug: string): Promise<{ id: string } | null> {
-  const restored = await restoreTakenDownProject(deps.db, slug, deps.clock.now());
+  const restored = await restoreTakenDownSite(deps.db, slug, deps.clock.now());
   if (restored) {
     deps.log.warn({ projectId: restored.id, slug }, 'taken-down site restored');
     // Its stored page goes back to the edge when the site is public (its bytes were kept).

@@ -8,8 +8,8 @@ import { buffer } from 'node:stream/consumers';
 import { renderGateCover } from '@dropsite/builder';
 import { storedSiteLook } from '@dropsite/shared';
 import type { TSitesDeps } from './sites.deps.ts';
-import type { TProjectRow } from '../db/tables.ts';
-import { listFilesByProject, parseDerivedMetadata } from '../projects/projects.repository.ts';
+import type { TSiteRow } from '../db/tables.ts';
+import { listFilesBySite, parseDerivedMetadata } from '../site-records/site-records.repository.ts';
 import { passwordPage } from './status-pages.ts';
 
 /** Covers already made, by file and version (a replaced picture makes a new one). */
@@ -19,8 +19,8 @@ const MAX_COVERS = 512;
 const MAX_COVER_SOURCE_BYTES = 2 * 1024 * 1024;
 
 /** The gate's cover: the site's first picture, as a data URI of a few pixels; null when it has none (or it cannot be made). */
-export async function gateCoverOf(deps: Pick<TSitesDeps, 'db' | 'storage' | 'log'>, projectId: string): Promise<string | null> {
-  const files = await listFilesByProject(deps.db, projectId);
+export async function gateCoverOf(deps: Pick<TSitesDeps, 'db' | 'storage' | 'log'>, siteId: string): Promise<string | null> {
+  const files = await listFilesBySite(deps.db, siteId);
   for (const file of files) {
     if (file.kind !== 'image') continue;
     const thumbnail = parseDerivedMetadata(file.metadata)?.thumbnail;
@@ -49,8 +49,8 @@ export async function gateCoverOf(deps: Pick<TSitesDeps, 'db' | 'storage' | 'log
  * The gate page of a slug. The site's title, author and cover are shown only for a live locked site
  * (not deleted, not taken down); anything else gets the plain gate.
  */
-export async function passwordGatePage(deps: Pick<TSitesDeps, 'db' | 'storage' | 'log'>, slug: string, project: TProjectRow | null, error?: string): Promise<string> {
-  const shown = project !== null && project.password_hash !== null && project.deleted_at === null && project.taken_down_at === null ? project : null;
+export async function passwordGatePage(deps: Pick<TSitesDeps, 'db' | 'storage' | 'log'>, slug: string, site: TSiteRow | null, error?: string): Promise<string> {
+  const shown = site !== null && site.password_hash !== null && site.deleted_at === null && site.taken_down_at === null ? site : null;
   if (!shown) return passwordPage({ slug, colorMode: 'auto', ...(error ? { error } : {}) });
   const look = storedSiteLook(shown);
   return passwordPage({

@@ -6,7 +6,7 @@ import type { TPrincipal } from '../access/principal.ts';
 import { isUnlockTokenValid } from '../access/unlock-token.ts';
 
 export interface TSiteAccessFields {
-  /** The site (project) id: unlocks are bound to it. */
+  /** The site's id: unlocks are bound to it. */
   id: string;
   deleted_at: number | null;
   expires_at: number | null;

@@ -7,7 +7,7 @@ import type { TSiteStatusResponse } from '@dropsite/shared';
 import type { TSitesDeps } from './sites.deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { principalOf } from '../access/principal.ts';
-import { isSiteSlug } from '../projects/demo-projects.ts';
+import { isSiteSlug } from '../site-records/demo-site-records.ts';
 import { buildProgressOf, openSiteBySlug } from './sites.service.ts';
 import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
 
@@ -16,14 +16,14 @@ export function createSiteStatusRoutes(deps: TSitesDeps): TApiRouters {
   routes.at('/api/sites').get('/:slug/status', async (req, res) => {
     const slug = req.params.slug;
     if (!isSiteSlug(slug)) throw new AppError('not_found', 'Site not found');
-    const { project, access } = await openSiteBySlug(deps, principalOf(res), slug);
-    if (access === 'missing' || !project) throw new AppError('not_found', 'Site not found');
-    const build = await buildProgressOf(deps, project.id);
-    const isLive = project.status === 'live';
+    const { site, access } = await openSiteBySlug(deps, principalOf(res), slug);
+    if (access === 'missing' || !site) throw new AppError('not_found', 'Site not found');
+    const build = await buildProgressOf(deps, site.id);
+    const isLive = site.status === 'live';
     res.set('Cache-Control', 'no-store').json({
       success: true,
       slug,
-      status: project.status,
+      status: site.status,
       progress: isLive ? 100 : (build?.progress ?? 0),
       stage: isLive ? 'Live' : (build?.stage ?? 'Queued'),
     } satisfies TSiteStatusResponse);

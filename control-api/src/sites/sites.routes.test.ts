@@ -163,9 +163,9 @@ describe('GET /{slug}', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body.toString()).toContain('<html');
     // A rebuild writes them again.
-    const { rebuildProjects } = await import('../builds/rebuild.ts');
-    const project = await app.deps.db.selectFrom('projects').select('id').executeTakeFirstOrThrow();
-    await rebuildProjects(app.deps, [project.id], () => {}, 10);
+    const { rebuildSites } = await import('../builds/rebuild.ts');
+    const site = await app.deps.db.selectFrom('projects').select('id').executeTakeFirstOrThrow();
+    await rebuildSites(app.deps, [site.id], () => {}, 10);
     expect((await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'br, gzip' })).headers['content-encoding']).toBe('br');
   });
 
@@ -181,9 +181,9 @@ describe('GET /{slug}', () => {
     expect(old.body.equals(html)).toBe(true);
     // Its inline scripts are hashed from the HTML itself, as before.
     expect(old.headers['content-security-policy']).toMatch(/'sha256-/);
-    const { rebuildProjects } = await import('../builds/rebuild.ts');
-    const project = await app.deps.db.selectFrom('projects').select('id').executeTakeFirstOrThrow();
-    await rebuildProjects(app.deps, [project.id], () => {}, 10);
+    const { rebuildSites } = await import('../builds/rebuild.ts');
+    const site = await app.deps.db.selectFrom('projects').select('id').executeTakeFirstOrThrow();
+    await rebuildSites(app.deps, [site.id], () => {}, 10);
     const rebuilt = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'gzip, br' });
     expect(rebuilt.headers['content-encoding']).toBe('br');
     expect(rebuilt.headers.etag).toBeDefined();
@@ -224,20 +224,20 @@ describe('GET /{slug}', () => {
 
   it('gives a rebuilt page with other content a new ETag', async () => {
     const before = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'br' });
-    const project = await app.deps.db.selectFrom('projects').select(['id', 'title']).executeTakeFirstOrThrow();
+    const site = await app.deps.db.selectFrom('projects').select(['id', 'title']).executeTakeFirstOrThrow();
     await app.deps.db
       .updateTable('projects')
-      .set({ title: `${project.title} (revised)` })
-      .where('id', '=', project.id)
+      .set({ title: `${site.title} (revised)` })
+      .where('id', '=', site.id)
       .execute();
-    const { rebuildProjects } = await import('../builds/rebuild.ts');
-    await rebuildProjects(app.deps, [project.id], () => {}, 10);
+    const { rebuildSites } = await import('../builds/rebuild.ts');
+    await rebuildSites(app.deps, [site.id], () => {}, 10);
     const after = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'br', 'if-none-match': String(before.headers.etag) });
     expect(after.status).toBe(200);
     expect(after.headers.etag).not.toBe(before.headers.etag);
     expect((await getRaw(app.url, `/${slug}`)).body.toString()).toContain('(revised)');
-    await app.deps.db.updateTable('projects').set({ title: project.title }).where('id', '=', project.id).execute();
-    await rebuildProjects(app.deps, [project.id], () => {}, 10);
+    await app.deps.db.updateTable('projects').set({ title: site.title }).where('id', '=', site.id).execute();
+    await rebuildSites(app.deps, [site.id], () => {}, 10);
   });
 
   it('answers the same 404 page for unknown, reserved and malformed slugs', async () => {
@@ -249,21 +249,21 @@ describe('GET /{slug}', () => {
   });
 
   it('answers 410 with a clear page at the instant of expiry', async () => {
-    const project = await app.deps.db.selectFrom('projects').select('id').executeTakeFirstOrThrow();
-    await app.deps.db.updateTable('projects').set({ expires_at: clock.now() }).where('id', '=', project.id).execute();
+    const site = await app.deps.db.selectFrom('projects').select('id').executeTakeFirstOrThrow();
+    await app.deps.db.updateTable('projects').set({ expires_at: clock.now() }).where('id', '=', site.id).execute();
     const res = await fetch(`${app.url}/${slug}`);
     expect(res.status).toBe(410);
     expect(await res.text()).toContain('This site has expired');
-    await app.deps.db.updateTable('projects').set({ expires_at: null }).where('id', '=', project.id).execute();
+    await app.deps.db.updateTable('projects').set({ expires_at: null }).where('id', '=', site.id).execute();
   });
 
   it('names the expired site, who shared it and their address, but nothing of a password-protected one', async () => {
-    const project = await app.deps.db.selectFrom('projects').select(['id', 'title', 'author_name', 'contact_info']).executeTakeFirstOrThrow();
-    const contact = JSON.stringify({ ...JSON.parse(project.contact_info), email: 'mara@studio.example' });
+    const site = await app.deps.db.selectFrom('projects').select(['id', 'title', 'author_name', 'contact_info']).executeTakeFirstOrThrow();
+    const contact = JSON.stringify({ ...JSON.parse(site.contact_info), email: 'mara@studio.example' });
     await app.deps.db
       .updateTable('projects')
       .set({ expires_at: clock.now(), title: 'Autumn <Wedding>', author_name: 'Mara Lind', contact_info: contact })
-      .where('id', '=', project.id)
+      .where('id', '=', site.id)
       .execute();
     try {
       const res = await fetch(`${app.url}/${slug}`);
@@ -274,7 +274,7 @@ describe('GET /{slug}', () => {
       expect(html).toContain('ask <strong>Mara Lind</strong> at <a href="mailto:mara@studio.example">');
       expect(html).toContain('prefers-color-scheme:dark');
 
-      await app.deps.db.updateTable('projects').set({ password_hash: 'protected-for-this-test' }).where('id', '=', project.id).execute();
+      await app.deps.db.updateTable('projects').set({ password_hash: 'protected-for-this-test' }).where('id', '=', site.id).execute();
       const locked = await (await fetch(`${app.url}/${slug}`)).text();
       expect(locked).toContain('This site has expired');
       expect(locked).not.toContain('Autumn');
@@ -284,26 +284,26 @@ describe('GET /{slug}', () => {
     } finally {
       await app.deps.db
         .updateTable('projects')
-        .set({ expires_at: null, password_hash: null, title: project.title, author_name: project.author_name, contact_info: project.contact_info })
-        .where('id', '=', project.id)
+        .set({ expires_at: null, password_hash: null, title: site.title, author_name: site.author_name, contact_info: site.contact_info })
+        .where('id', '=', site.id)
         .execute();
     }
   });
 
   it('says a deleted site was removed (410), with its title while its record is kept and nothing once it is gone', async () => {
-    const project = await app.deps.db.selectFrom('projects').select(['id', 'title']).executeTakeFirstOrThrow();
-    await app.deps.db.updateTable('projects').set({ deleted_at: clock.now() }).where('id', '=', project.id).execute();
+    const site = await app.deps.db.selectFrom('projects').select(['id', 'title']).executeTakeFirstOrThrow();
+    await app.deps.db.updateTable('projects').set({ deleted_at: clock.now() }).where('id', '=', site.id).execute();
     try {
       const res = await fetch(`${app.url}/${slug}`);
       expect(res.status).toBe(410);
       const html = await res.text();
       expect(html).toContain('This site was removed');
-      expect(html).toContain(project.title);
+      expect(html).toContain(site.title);
       // Its files answer like unknown ones.
-      const file = await app.deps.db.selectFrom('files').select('id').where('project_id', '=', project.id).executeTakeFirstOrThrow();
+      const file = await app.deps.db.selectFrom('files').select('id').where('project_id', '=', site.id).executeTakeFirstOrThrow();
       expect((await fetch(`${app.url}/api/files/${file.id}?mode=download`)).status).toBe(404);
     } finally {
-      await app.deps.db.updateTable('projects').set({ deleted_at: null }).where('id', '=', project.id).execute();
+      await app.deps.db.updateTable('projects').set({ deleted_at: null }).where('id', '=', site.id).execute();
     }
     // Only the reason is left of a removed record: the link still says what became of it.
     for (const [gone, reason, heading, status] of [
@@ -345,9 +345,9 @@ describe('GET /{slug}', () => {
 
   it('rebuilds to the same HTML, swapping it in one write', async () => {
     const before = await (await fetch(`${app.url}/${slug}`)).text();
-    const { rebuildProjects } = await import('../builds/rebuild.ts');
-    const project = await app.deps.db.selectFrom('projects').select('id').executeTakeFirstOrThrow();
-    const result = await rebuildProjects(app.deps, [project.id], () => {}, 10);
+    const { rebuildSites } = await import('../builds/rebuild.ts');
+    const site = await app.deps.db.selectFrom('projects').select('id').executeTakeFirstOrThrow();
+    const result = await rebuildSites(app.deps, [site.id], () => {}, 10);
     expect(result).toMatchObject({ total: 1, done: 1, failed: 0 });
     const after = await (await fetch(`${app.url}/${slug}`)).text();
     expect(after).toBe(before);
@@ -390,17 +390,17 @@ describe('GET /{slug}', () => {
       const readsNow = pageReads();
 
       // A rebuild (its page written, then the site marked live again) is read from storage at the next view.
-      const { rebuildProjects } = await import('../builds/rebuild.ts');
-      const project = await app.deps.db.selectFrom('projects').select('id').executeTakeFirstOrThrow();
-      await rebuildProjects(app.deps, [project.id], () => {}, 10);
+      const { rebuildSites } = await import('../builds/rebuild.ts');
+      const site = await app.deps.db.selectFrom('projects').select('id').executeTakeFirstOrThrow();
+      await rebuildSites(app.deps, [site.id], () => {}, 10);
       const rebuilt = await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'gzip' });
       expect(rebuilt.status).toBe(200);
       expect(pageReads()).toBeGreaterThan(readsNow);
 
       // A password set a moment ago locks the page at the next view, memory or not.
-      await app.deps.db.updateTable('projects').set({ password_hash: 'locked-for-this-test' }).where('id', '=', project.id).execute();
+      await app.deps.db.updateTable('projects').set({ password_hash: 'locked-for-this-test' }).where('id', '=', site.id).execute();
       expect((await getRaw(app.url, `/${slug}`, { 'accept-encoding': 'gzip' })).status).toBe(401);
-      await app.deps.db.updateTable('projects').set({ password_hash: null }).where('id', '=', project.id).execute();
+      await app.deps.db.updateTable('projects').set({ password_hash: null }).where('id', '=', site.id).execute();
     } finally {
       storage.get = get;
       storage.head = head;

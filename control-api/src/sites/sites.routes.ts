@@ -5,12 +5,12 @@ import { Router, type Response } from 'express';
 import { STORED_CODINGS, TEMPLATE_CATALOGUE, siteHtmlKey, sitePrefix, siteHtmlVariantKey, templateAssetKey, templateAssetVariantKey, type TStoredCoding } from '@dropsite/shared';
 import { assetContentType } from '@dropsite/builder';
 import type { TSitesDeps } from './sites.deps.ts';
-import type { TProjectRow } from '../db/tables.ts';
+import type { TSiteRow } from '../db/tables.ts';
 import { StorageNotFoundError, type Storage } from '../storage/storage.ts';
 import { sendVariant, type TOpenedVariant, type TVariantSource } from '../http/send-variant.ts';
 import type { TContentCoding } from '../http/content-coding.ts';
 import { principalOf } from '../access/principal.ts';
-import { DEMO_SITE_SLUGS, isSiteSlug } from '../projects/demo-projects.ts';
+import { DEMO_SITE_SLUGS, isSiteSlug } from '../site-records/demo-site-records.ts';
 import { REFUSAL_CACHE_CONTROL, SITE_PAGE_CACHE_CONTROL, SITE_PAGE_SECURITY_HEADERS, siteCacheControl } from './site-access.ts';
 import { buildProgressOf, goneFactsOf, openSiteBySlug, removedSiteBySlug } from './sites.service.ts';
 import { ASSET_CSP, inlineScriptHashesOf, siteCsp, storedScriptHashes } from './site-csp.ts';
@@ -71,7 +71,7 @@ const PAGE_MEMO_MAX_VARIANT = 512 * 1024;
 
 interface TPageMemoEntry {
   /** The site's row the variant was read under: the entry holds only while the read cache answers that same row. */
-  row: TProjectRow;
+  row: TSiteRow;
   /** The mark of writes under the site's folder through this process's storage before the read (storage.changes). */
   changes: number;
   size: number;
@@ -100,7 +100,7 @@ function createPageMemo(storage: Storage) {
     bytes -= entry.bytes.length;
   };
   return {
-    get(slug: string, coding: TContentCoding, row: TProjectRow): TPageMemoEntry | undefined {
+    get(slug: string, coding: TContentCoding, row: TSiteRow): TPageMemoEntry | undefined {
       const key = `${slug}\u0000${coding}`;
       const entry = entries.get(key);
       if (entry && (entry.row !== row || entry.changes !== pageChanges(slug))) {
@@ -123,7 +123,7 @@ function createPageMemo(storage: Storage) {
 }
 
 /** A site page's variants through the memo: a hit opens nothing in storage, a miss keeps what it read. */
-function memoizedPageSource(source: TVariantSource, memo: ReturnType<typeof createPageMemo>, slug: string, row: TProjectRow): TVariantSource {
+function memoizedPageSource(source: TVariantSource, memo: ReturnType<typeof createPageMemo>, slug: string, row: TSiteRow): TVariantSource {
   return {
     ...source,
     async stat(coding) {
@@ -185,8 +185,8 @@ export function createSiteRoutes(deps: TSitesDeps): Router {
     // Status pages run no script; a built page's own inline scripts are allowed by hash below.
     // The edge sends the same headers with a public copy (edge/public-page.ts).
     res.set({ ...SITE_PAGE_SECURITY_HEADERS, 'Content-Security-Policy': siteCsp([]) });
-    const { project, access } = await openSiteBySlug(deps, principalOf(res), slug);
-    if (!project || access === 'missing') {
+    const { site, access } = await openSiteBySlug(deps, principalOf(res), slug);
+    if (!site || access === 'missing') {
       // A site an operator took down says so (451, Unavailable For Legal Reasons); one its creator
       // deleted says it was removed (410) while its record is kept. Their files stay 404.
       const removed = await removedSiteBySlug(deps, slug);
@@ -204,16 +204,16 @@ export function createSiteRoutes(deps: TSitesDeps): Router {
       next();
       return;
     }
-    if (access === 'expired') return sendPage(res, 410, expiredPage(goneFactsOf(project)));
-    if (access === 'locked') return sendPage(res, 401, await passwordGatePage(deps, slug, project));
+    if (access === 'expired') return sendPage(res, 410, expiredPage(goneFactsOf(site)));
+    if (access === 'locked') return sendPage(res, 401, await passwordGatePage(deps, slug, site));
 
-    res.status(200).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': siteCacheControl(project, SITE_PAGE_CACHE_CONTROL) });
+    res.status(200).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': siteCacheControl(site, SITE_PAGE_CACHE_CONTROL) });
     const page = sitePageSource(deps.storage, slug);
-    if (await sendVariant(req, res, pageMemo ? memoizedPageSource(page, pageMemo, slug, project) : page)) return;
+    if (await sendVariant(req, res, pageMemo ? memoizedPageSource(page, pageMemo, slug, site) : page)) return;
     // No page stored yet: the site is still building (or its build failed).
     res.removeHeader('Vary');
-    if (project.status === 'failed') return sendPage(res, 503, failedPage());
-    const build = await buildProgressOf(deps, project.id);
+    if (site.status === 'failed') return sendPage(res, 503, failedPage());
+    const build = await buildProgressOf(deps, site.id);
     sendPage(res, 202, buildingPage(build?.progress ?? 0, build?.stage ?? 'Queued'));
   });
 

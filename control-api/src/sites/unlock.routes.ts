@@ -9,8 +9,8 @@ import { rateLimitedError } from '../access/rate-limiter.ts';
 import { ensureVisitorId } from '../access/visitor-id.ts';
 import { expiredPage, notFoundPage } from './status-pages.ts';
 import { passwordGatePage } from './password-gate.ts';
-import { findProjectBySlug } from '../projects/projects.repository.ts';
-import type { TProjectRow } from '../db/tables.ts';
+import { findSiteBySlug } from '../site-records/site-records.repository.ts';
+import type { TSiteRow } from '../db/tables.ts';
 import { unlockSite } from './site-password.service.ts';
 import { BUSY_RETRY_AFTER_SECONDS, PasswordChecksBusyError } from './password-hash.ts';
 import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
@@ -35,12 +35,12 @@ export function createUnlockRoutes(deps: TSitesDeps): TApiRouters {
     const slug = req.params.slug.slice(0, 80);
     const isForm = req.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded';
     // The gate shown again after a refused form post: the site's, when it is a live locked one.
-    const gate = async (message: string, project?: TProjectRow) => passwordGatePage(deps, slug, project ?? (await findProjectBySlug(deps.db, slug)), message);
-    const refuse = async (status: number, code: 'password_required' | 'validation_failed' | 'not_found' | 'gone', message: string, project?: TProjectRow) => {
+    const gate = async (message: string, site?: TSiteRow) => passwordGatePage(deps, slug, site ?? (await findSiteBySlug(deps.db, slug)), message);
+    const refuse = async (status: number, code: 'password_required' | 'validation_failed' | 'not_found' | 'gone', message: string, site?: TSiteRow) => {
       if (!isForm) throw new AppError(code, message);
       if (code === 'not_found') return sendHtml(res, 404, notFoundPage());
       if (code === 'gone') return sendHtml(res, 410, expiredPage());
-      return sendHtml(res, status, await gate(message, project));
+      return sendHtml(res, status, await gate(message, site));
     };
 
     // Only failed guesses count. An address that spent its failures, or that must still wait on this
@@ -87,7 +87,7 @@ export function createUnlockRoutes(deps: TSitesDeps): TApiRouters {
       if (outcome.kind !== 'wrong' && outcome.kind !== 'missing') await limits.unlock.refund(address);
       if (outcome.kind === 'unlocked') {
         await limits.unlockBackoff.succeed(pairKey);
-        setCookie(res, deps.config, unlockCookieBase(outcome.project.id), outcome.unlock.value, outcome.unlock.maxAgeMs);
+        setCookie(res, deps.config, unlockCookieBase(outcome.site.id), outcome.unlock.value, outcome.unlock.maxAgeMs);
       }
       if (outcome.kind === 'wrong') {
         // Failures on the site from everyone together: past them the site is under attack, so each
@@ -105,10 +105,10 @@ export function createUnlockRoutes(deps: TSitesDeps): TApiRouters {
       case 'expired':
         return refuse(410, 'gone', 'This site has expired');
       case 'wrong':
-        return refuse(401, 'password_required', WRONG_PASSWORD_MESSAGE, outcome.project);
+        return refuse(401, 'password_required', WRONG_PASSWORD_MESSAGE, outcome.site);
       case 'open':
       case 'unlocked': {
-        const redirectTo = `/${outcome.project.slug}`;
+        const redirectTo = `/${outcome.site.slug}`;
         if (isForm) return res.redirect(303, redirectTo);
         return res.json({ success: true, redirectTo });
       }

@@ -153,12 +153,12 @@ for (const dialect of TEST_DIALECTS)
       const posted = await cleo.json('/api/comments', { method: 'POST', json: { ...target(1), commentText: 'Is there a larger size?' } });
       const commentId = (posted.body as { comment: { id: string } }).comment.id;
       const counts = async () => {
-        const projects = ZCreatorProjectsResponseSchema.parse((await owner.json('/api/creators/me/projects')).body).projects;
+        const sites = ZCreatorProjectsResponseSchema.parse((await owner.json('/api/creators/me/projects')).body).projects;
         const details = ZProjectDetailsResponseSchema.parse((await owner.json(`/api/projects/${site.project.id}/details`)).body).project;
         const analytics = ZAnalyticsResponseSchema.parse((await owner.json(`/api/analytics?projectId=${site.project.id}&detailed=true`)).body).analytics;
         const fileAnalytics = ZAnalyticsResponseSchema.parse((await owner.json(`/api/analytics?projectId=${site.project.id}&fileId=${fileId}`)).body).analytics;
         return {
-          list: projects.find((p) => p.id === site.project.id)!.comments_count,
+          list: sites.find((p) => p.id === site.project.id)!.comments_count,
           total: details.totals.totalComments,
           file: details.files.find((f) => f.id === fileId)!.totals.comments,
           analytics: analytics.comments,

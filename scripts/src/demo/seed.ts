@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_SITE_SETTINGS, EMPTY_CONTACT_INFO, TEMPLATE_CATALOGUE, TEMPLATE_LOOKS, siteHtmlKey, themeOfLook, uploadKey } from '@dropsite/shared';
-import { findDemoProject, listDemoSiteStates, rebuildProjects, recordDemoFingerprint, saveDemoProject, type TAppDeps, type TDemoFileInput } from '@dropsite/control-api';
+import { findDemoSite, listDemoSiteStates, rebuildSites, recordDemoFingerprint, saveDemoSite, type TAppDeps, type TDemoFileInput } from '@dropsite/control-api';
 import type { TDemoManifest } from './manifest.ts';
 import { DEMO_MANIFESTS } from './projects/index.ts';
 import { writeDemoPreviews } from './previews.ts';
@@ -75,11 +75,11 @@ async function seedOne(deps: TAppDeps, manifest: TDemoManifest, fingerprint: str
   const slug = demoSlugOf(manifest);
   log(`/${slug}: preparing ${sampleFilesOf(manifest).length} files…`);
   const samples = await makeSamples(manifest);
-  const existing = await findDemoProject(deps.db, slug);
-  const projectId = existing?.project.id ?? newRowId();
+  const existing = await findDemoSite(deps.db, slug);
+  const projectId = existing?.site.id ?? newRowId();
   const files: TDemoFileInput[] = [];
   const stored: string[] = [];
-  let saved: Awaited<ReturnType<typeof saveDemoProject>>;
+  let saved: Awaited<ReturnType<typeof saveDemoSite>>;
   try {
     for (const sample of samples) {
       // The same bytes under the same name keep their row; anything else is a new file.
@@ -94,10 +94,10 @@ async function seedOne(deps: TAppDeps, manifest: TDemoManifest, fingerprint: str
       stored.push(storageKey);
       files.push({ id, name: sample.name, type: sample.type, size: sample.bytes.length, sha256: sample.sha256, storageKey, group: sample.group });
     }
-    saved = await saveDemoProject(
+    saved = await saveDemoSite(
       deps.db,
       {
-        projectId,
+        siteId: projectId,
         slug,
         title: manifest.title,
         description: manifest.description,
@@ -126,7 +126,7 @@ async function seedOne(deps: TAppDeps, manifest: TDemoManifest, fingerprint: str
   // Built one at a time, as soon as each is saved: each demo's result is its own (a failed rebuild
   // of a live site leaves its old page up), and the first demos are online while the next are made.
   const started = performance.now();
-  const result = await rebuildProjects(deps, [projectId], () => {}, 200);
+  const result = await rebuildSites(deps, [projectId], () => {}, 200);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (result.failed > 0 || (await deps.storage.head(siteHtmlKey(slug))) === null) {
     log(`/${slug}: build FAILED`);

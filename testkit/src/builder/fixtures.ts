@@ -1,13 +1,13 @@
 /** Fixture projects, files and images for builder tests. */
 import sharp from 'sharp';
 import { DEFAULT_SITE_SETTINGS, detectFileKind } from '@dropsite/shared';
-import type { TBuildFile, TBuildInput, TBuildProject, TBuilderLogger } from '@dropsite/builder';
+import type { TBuildFile, TBuildInput, TBuildSite, TBuilderLogger } from '@dropsite/builder';
 import type { MemoryStorage } from './memory-storage.ts';
 import { sha256 } from '../bytes.ts';
 
 export const FIXTURE_CREATED_AT = Date.UTC(2025, 2, 4, 10, 30);
 
-export function makeProject(overrides: Partial<TBuildProject> = {}): TBuildProject {
+export function makeSite(overrides: Partial<TBuildSite> = {}): TBuildSite {
   return {
     id: 'proj_0000000000000001',
     slug: 'harbour-lights',
@@ -64,8 +64,8 @@ export async function addFile(storage: MemoryStorage, name: string, bytes: Buffe
   };
 }
 
-export function makeInput(project: TBuildProject, files: TBuildFile[]): TBuildInput {
-  return { project, files };
+export function makeInput(project: TBuildSite, files: TBuildFile[]): TBuildInput {
+  return { site: project, files };
 }
 
 function mimeOf(name: string): string {

@@ -6,11 +6,11 @@
 import { createHash } from 'node:crypto';
 import { derivedKeys, siteHtmlKey, type TSiteSettings } from '@dropsite/shared';
 import type { TTestApp } from './test-app.ts';
-import { makeFileRow, makeProjectRow } from './test-database.ts';
-import { type TNewFile, type TProjectRow, hashPassword, createProjectWithFiles } from '@dropsite/control-api/internals';
+import { makeFileRow, makeSiteRow } from './test-database.ts';
+import { type TNewFile, type TSiteRow, hashPassword, createSiteWithFiles } from '@dropsite/control-api/internals';
 
 export interface TSeededSite {
-  project: TProjectRow;
+  project: TSiteRow;
   files: TNewFile[];
   slug: string;
   /** The bytes of each file, by id. */
@@ -32,7 +32,7 @@ export async function seedSite(
   } = {},
 ): Promise<TSeededSite> {
   const now = app.deps.clock.now();
-  const row = makeProjectRow({
+  const row = makeSiteRow({
     title: options.title ?? 'Autumn Wedding',
     status: 'live',
     theme: options.theme ?? 'professional-light',
@@ -57,7 +57,7 @@ export async function seedSite(
     bytes.set(file.id, content);
     files.push(file);
   }
-  await createProjectWithFiles(
+  await createSiteWithFiles(
     app.deps.db,
     row,
     files.map(({ project_id: _p, ...f }) => f),

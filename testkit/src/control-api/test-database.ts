@@ -14,7 +14,7 @@ import {
   type TDialect,
   newId,
   type TNewFile,
-  type TNewProject,
+  type TNewSite,
   type UploadFilesTable,
   type UploadSessionsTable,
 } from '@dropsite/control-api/internals';
@@ -143,7 +143,7 @@ async function migrateOrClose(handle: TDatabaseHandle): Promise<void> {
 const FIXTURE_TIME = 1_763_800_000_000;
 
 /** A valid project row; unique id and slug unless overridden. */
-export function makeProjectRow(overrides: Partial<TNewProject> = {}): TNewProject {
+export function makeSiteRow(overrides: Partial<TNewSite> = {}): TNewSite {
   const id = newId();
   return {
     id,

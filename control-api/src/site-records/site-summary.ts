@@ -1,13 +1,13 @@
 /** How a site is described in the lists of a creator's sites (the signed-in dashboard's and an anonymous session's). */
 import type { TSiteSettings } from '@dropsite/shared';
-import type { TProjectRow } from '../db/tables.ts';
+import type { TSiteRow } from '../db/tables.ts';
 
-type TSummarySource = Pick<TProjectRow, 'id' | 'title' | 'description' | 'slug' | 'status' | 'created_at' | 'expires_at' | 'password_hash'>;
+type TSummarySource = Pick<TSiteRow, 'id' | 'title' | 'description' | 'slug' | 'status' | 'created_at' | 'expires_at' | 'password_hash'>;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The site's identity, link, state and dates as both lists give them (never the password hash, only whether there is one). */
-export function projectSummaryOf(publicUrl: string, p: TSummarySource) {
+export function siteSummaryOf(publicUrl: string, p: TSummarySource) {
   return {
     id: p.id,
     title: p.title,

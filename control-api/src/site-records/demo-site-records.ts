@@ -1,13 +1,13 @@
 /**
  * The demo sites: one per template of the catalogue, at its demo path (a reserved slug no creator
- * can take). Each is an ordinary project built by the ordinary builder, owned by no creator and
+ * can take). Each is an ordinary site built by the ordinary builder, owned by no creator and
  * no anonymous session, so no dashboard lists it and no one can claim, edit or delete it.
  * `npm run seed-demo` (scripts/src/seed-demo.ts) stores their sample files and saves them here.
  */
 import type { Kysely } from 'kysely';
-import type { TBuildProject } from '@dropsite/builder';
+import type { TBuildSite } from '@dropsite/builder';
 import { TEMPLATE_CATALOGUE, TEMPLATE_IDS, isValidSlug, type TColorMode } from '@dropsite/shared';
-import type { Database, TFileRow, TProjectRow } from '../db/tables.ts';
+import type { Database, TFileRow, TSiteRow } from '../db/tables.ts';
 import { storedFileRow } from './stored-files.ts';
 
 type TDb = Kysely<Database>;
@@ -32,10 +32,10 @@ export interface TDemoFileInput {
 }
 
 /** A demo site as the builder will see it, with its look set in full. */
-export interface TDemoProjectInput
-  extends Pick<TBuildProject, 'slug' | 'title' | 'description' | 'subLine' | 'tagLine' | 'authorName' | 'template' | 'theme' | 'settings' | 'contactInfo'> {
-  /** The existing project's id, or a new one. */
-  projectId: string;
+export interface TDemoSiteInput
+  extends Pick<TBuildSite, 'slug' | 'title' | 'description' | 'subLine' | 'tagLine' | 'authorName' | 'template' | 'theme' | 'settings' | 'contactInfo'> {
+  /** The existing site's id, or a new one. */
+  siteId: string;
   heroLayout: string | null;
   colorMode: TColorMode;
   visitorModeToggle: boolean;
@@ -44,27 +44,27 @@ export interface TDemoProjectInput
 }
 
 export interface TDemoSaveResult {
-  /** Whether anything the site shows changed (a new project counts): it needs a build. */
+  /** Whether anything the site shows changed (a new site counts): it needs a build. */
   changed: boolean;
   /** Storage keys of files no longer on the site (their rows are gone). */
   removedStorageKeys: string[];
 }
 
-/** A demo site's project (whatever its state: a deleted or taken-down demo is restored by the next seed) and its files. */
-export async function findDemoProject(db: TDb, slug: string): Promise<{ project: TProjectRow; files: TFileRow[] } | null> {
+/** A demo site's site (whatever its state: a deleted or taken-down demo is restored by the next seed) and its files. */
+export async function findDemoSite(db: TDb, slug: string): Promise<{ site: TSiteRow; files: TFileRow[] } | null> {
   if (!DEMO_SITE_SLUGS.has(slug)) throw new Error(`Not a demo site: ${slug}`);
-  const project = await db.selectFrom('projects').selectAll().where('slug', '=', slug).executeTakeFirst();
-  if (!project) return null;
-  const files = await db.selectFrom('files').selectAll().where('project_id', '=', project.id).orderBy('position').orderBy('id').execute();
-  return { project, files };
+  const site = await db.selectFrom('projects').selectAll().where('slug', '=', slug).executeTakeFirst();
+  if (!site) return null;
+  const files = await db.selectFrom('files').selectAll().where('project_id', '=', site.id).orderBy('position').orderBy('id').execute();
+  return { site, files };
 }
 
 /**
- * Creates or updates a demo site's project and file rows in one transaction, to exactly `input`:
+ * Creates or updates a demo site's site and file rows in one transaction, to exactly `input`:
  * ownerless, public, never expiring, not deleted. Files keep their rows (and so their engagement)
  * when their id is kept; rows of files left out are removed.
  */
-export async function saveDemoProject(db: TDb, input: TDemoProjectInput, now: number): Promise<TDemoSaveResult> {
+export async function saveDemoSite(db: TDb, input: TDemoSiteInput, now: number): Promise<TDemoSaveResult> {
   if (!DEMO_SITE_SLUGS.has(input.slug)) throw new Error(`Not a demo site: ${input.slug}`);
   const fields = {
     title: input.title,
@@ -89,7 +89,7 @@ export async function saveDemoProject(db: TDb, input: TDemoProjectInput, now: nu
   };
   const rows = input.files.map((file, position) =>
     storedFileRow(
-      input.projectId,
+      input.siteId,
       { fileId: file.id, storageKey: file.storageKey, size: file.size, sha256: file.sha256, originalName: file.name, clientType: file.type, group: file.group },
       position,
       now,
@@ -100,12 +100,12 @@ export async function saveDemoProject(db: TDb, input: TDemoProjectInput, now: nu
     if (!existing) {
       await trx
         .insertInto('projects')
-        .values({ id: input.projectId, slug: input.slug, ...fields, password_version: 1, status: 'building', version: 1, created_at: now, updated_at: now })
+        .values({ id: input.siteId, slug: input.slug, ...fields, password_version: 1, status: 'building', version: 1, created_at: now, updated_at: now })
         .execute();
       if (rows.length > 0) await trx.insertInto('files').values(rows).execute();
       return { changed: true, removedStorageKeys: [] };
     }
-    if (existing.id !== input.projectId) throw new Error(`The demo site ${input.slug} is project ${existing.id}, not ${input.projectId}`);
+    if (existing.id !== input.siteId) throw new Error(`The demo site ${input.slug} is project ${existing.id}, not ${input.siteId}`);
     let changed = (Object.keys(fields) as Array<keyof typeof fields>).some((key) => existing[key] !== fields[key]);
     if (changed)
       await trx
@@ -149,8 +149,8 @@ export async function saveDemoProject(db: TDb, input: TDemoProjectInput, now: nu
 
 export interface TDemoSiteState {
   slug: string;
-  /** Null when the demo has no project yet. */
-  status: TProjectRow['status'] | null;
+  /** Null when the demo has no site yet. */
+  status: TSiteRow['status'] | null;
   /** Whether it is deleted or taken down. */
   gone: boolean;
   /** What it was last built from; null when never recorded. */
@@ -160,11 +160,11 @@ export interface TDemoSiteState {
 /** Each demo site's state and recorded fingerprint, in one read (the start-up check). */
 export async function listDemoSiteStates(db: TDb): Promise<TDemoSiteState[]> {
   const slugs = [...DEMO_SITE_SLUGS];
-  const projects = await db.selectFrom('projects').select(['slug', 'status', 'deleted_at']).where('slug', 'in', slugs).execute();
+  const sites = await db.selectFrom('projects').select(['slug', 'status', 'deleted_at']).where('slug', 'in', slugs).execute();
   const marks = await db.selectFrom('demo_sites').select(['slug', 'fingerprint']).where('slug', 'in', slugs).execute();
   return slugs.map((slug) => {
-    const project = projects.find((p) => p.slug === slug);
-    return { slug, status: project?.status ?? null, gone: project ? project.deleted_at !== null : false, fingerprint: marks.find((m) => m.slug === slug)?.fingerprint ?? null };
+    const site = sites.find((p) => p.slug === slug);
+    return { slug, status: site?.status ?? null, gone: site ? site.deleted_at !== null : false, fingerprint: marks.find((m) => m.slug === slug)?.fingerprint ?? null };
   });
 }
 

@@ -1,4 +1,4 @@
-/** Project and file rows: the only module that queries the projects and files tables. */
+/** Site and file rows: the only module that queries the sites and files tables. */
 import type { Kysely, Transaction } from 'kysely';
 import {
   ZContactInfoSchema,
@@ -10,100 +10,95 @@ import {
   type TSiteSettings,
   type TTemplateId,
 } from '@dropsite/shared';
-import type { Database, TFileRow, TNewFile, TNewProject, TProjectRow, TProjectStatus, TProjectUpdate } from '../db/tables.ts';
+import type { Database, TFileRow, TNewFile, TNewSite, TSiteRow, TSiteStatus, TSiteUpdate } from '../db/tables.ts';
 import { compiledQuery } from '../db/compiled-query.ts';
 import { cachedRead, type TDbCaches } from '../db/read-cache.ts';
 
 type TDb = Kysely<Database>;
 
-/** The fields of a file's project that decide whether a visitor may fetch the file. */
-export interface TFileProjectAccess {
+/** The fields of a file's site that decide whether a visitor may fetch the file. */
+export interface TFileSiteAccess {
   id: string;
   slug: string;
-  status: TProjectStatus;
+  status: TSiteStatus;
   deleted_at: number | null;
   expires_at: number | null;
   password_hash: string | null;
   password_version: number;
 }
 
-/** A file row with its project's access fields. */
-export type TFileWithProject = TFileRow & { project: TFileProjectAccess };
+/** A file row with its site's access fields. */
+export type TFileWithSite = TFileRow & { site: TFileSiteAccess };
 
-/** A file to create with a project; its project_id is the project's. */
-export type TNewProjectFile = Omit<TNewFile, 'project_id'>;
+/** A file to create with a site; its project_id is the site's. */
+export type TNewSiteFile = Omit<TNewFile, 'project_id'>;
 
-export async function insertProject(db: TDb, row: TNewProject): Promise<void> {
+export async function insertSite(db: TDb, row: TNewSite): Promise<void> {
   await db.insertInto('projects').values(row).execute();
 }
 
 /**
- * Creates a project and its files in one transaction, so a failure never leaves a project without its
+ * Creates a site and its files in one transaction, so a failure never leaves a site without its
  * files. `check` runs first in that transaction (the plan's limits): when it throws, nothing is written.
  */
-export async function createProjectWithFiles(
-  db: TDb,
-  project: TNewProject,
-  files: readonly TNewProjectFile[],
-  check?: (trx: Transaction<Database>) => Promise<unknown>,
-): Promise<void> {
+export async function createSiteWithFiles(db: TDb, site: TNewSite, files: readonly TNewSiteFile[], check?: (trx: Transaction<Database>) => Promise<unknown>): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await check?.(trx);
-    await insertProject(trx, project);
+    await insertSite(trx, site);
     await insertFiles(
       trx,
-      files.map((file) => ({ ...file, project_id: project.id })),
+      files.map((file) => ({ ...file, project_id: site.id })),
     );
   });
 }
 
-/** A project by id; soft-deleted ones only when asked for. */
-/** Removes a project for good; its files, builds and engagement go with it (ON DELETE CASCADE). */
-export async function deleteProjectById(db: TDb, id: string): Promise<void> {
+/** A site by id; soft-deleted ones only when asked for. */
+/** Removes a site for good; its files, builds and engagement go with it (ON DELETE CASCADE). */
+export async function deleteSiteById(db: TDb, id: string): Promise<void> {
   await db.deleteFrom('projects').where('id', '=', id).execute();
 }
 
-export async function findProjectById(db: TDb, id: string, options: { includeDeleted?: boolean } = {}): Promise<TProjectRow | null> {
+export async function findSiteById(db: TDb, id: string, options: { includeDeleted?: boolean } = {}): Promise<TSiteRow | null> {
   let query = db.selectFrom('projects').selectAll().where('id', '=', id);
   if (options.includeDeleted !== true) query = query.where('deleted_at', 'is', null);
   return (await query.executeTakeFirst()) ?? null;
 }
 
-/** Whether a project row with this id exists (deleted or not). */
-export async function projectExists(db: TDb, id: string): Promise<boolean> {
+/** Whether a site row with this id exists (deleted or not). */
+export async function siteExists(db: TDb, id: string): Promise<boolean> {
   return (await db.selectFrom('projects').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 
-const projectBySlugQuery = compiledQuery((db: TDb, slug: string) => db.selectFrom('projects').selectAll().where('slug', '=', slug).where('deleted_at', 'is', null));
+const siteBySlugQuery = compiledQuery((db: TDb, slug: string) => db.selectFrom('projects').selectAll().where('slug', '=', slug).where('deleted_at', 'is', null));
 
 /**
- * A live (not soft-deleted) project by slug. With the runtime's caches (a site's page views), on
- * SQLite the row is answered from memory while that project's row did not change (no project, when
+ * A live (not soft-deleted) site by slug. With the runtime's caches (a site's page views), on
+ * SQLite the row is answered from memory while that site's row did not change (no site, when
  * none was found): the same object each time, which callers must not change.
  */
-export async function findProjectBySlug(db: TDb, slug: string, caches: TDbCaches = {}): Promise<TProjectRow | null> {
+export async function findSiteBySlug(db: TDb, slug: string, caches: TDbCaches = {}): Promise<TSiteRow | null> {
   return cachedRead(
     db,
     caches.reads,
     `site-slug\u0000${slug}`,
     ['projects'],
-    async () => (await projectBySlugQuery(db, caches.queries, slug)).rows[0] ?? null,
-    // A slug is unique among all projects, deleted ones too: only this row's change can change the answer.
-    (project) => (project ? [{ table: 'projects', id: project.id }] : null),
+    async () => (await siteBySlugQuery(db, caches.queries, slug)).rows[0] ?? null,
+    // A slug is unique among all sites, deleted ones too: only this row's change can change the answer.
+    (site) => (site ? [{ table: 'projects', id: site.id }] : null),
   );
 }
 
-/** Whether any project holds the slug; deleted ones count, since the unique constraint covers them too. */
+/** Whether any site holds the slug; deleted ones count, since the unique constraint covers them too. */
 export async function isSlugTaken(db: TDb, slug: string): Promise<boolean> {
   const row = await db.selectFrom('projects').select('id').where('slug', '=', slug).executeTakeFirst();
   return row !== undefined;
 }
 
 /**
- * Ids of every project not soft-deleted, oldest first (for `rebuild --all`).
- * Given `now`, projects that expired by then are left out.
+ * Ids of every site not soft-deleted, oldest first (for `rebuild --all`).
+ * Given `now`, sites that expired by then are left out.
  */
-export async function listProjectIds(db: TDb, options: { now?: number } = {}): Promise<string[]> {
+export async function listSiteIds(db: TDb, options: { now?: number } = {}): Promise<string[]> {
   let query = db.selectFrom('projects').select('id').where('deleted_at', 'is', null);
   if (options.now !== undefined) {
     const now = options.now;
@@ -113,8 +108,8 @@ export async function listProjectIds(db: TDb, options: { now?: number } = {}): P
   return rows.map((r) => r.id);
 }
 
-/** Id and slug of every project neither deleted nor expired at `now`, oldest first. */
-export async function listLiveProjects(db: TDb, now: number): Promise<Array<{ id: string; slug: string }>> {
+/** Id and slug of every site neither deleted nor expired at `now`, oldest first. */
+export async function listLiveSites(db: TDb, now: number): Promise<Array<{ id: string; slug: string }>> {
   return db
     .selectFrom('projects')
     .select(['id', 'slug'])
@@ -125,8 +120,8 @@ export async function listLiveProjects(db: TDb, now: number): Promise<Array<{ id
     .execute();
 }
 
-/** Ids of the non-deleted projects holding the given slugs; slugs without a project are absent. */
-export async function listProjectIdsBySlug(db: TDb, slugs: readonly string[]): Promise<Array<{ id: string; slug: string }>> {
+/** Ids of the non-deleted sites holding the given slugs; slugs without a site are absent. */
+export async function listSiteIdsBySlug(db: TDb, slugs: readonly string[]): Promise<Array<{ id: string; slug: string }>> {
   if (slugs.length === 0) return [];
   return db
     .selectFrom('projects')
@@ -137,15 +132,15 @@ export async function listProjectIdsBySlug(db: TDb, slugs: readonly string[]): P
     .execute();
 }
 
-/** Applies a patch; answers whether the project exists. */
-export async function updateProject(db: TDb, id: string, patch: Omit<TProjectUpdate, 'id'>): Promise<boolean> {
-  if (Object.keys(patch).length === 0) return (await findProjectById(db, id, { includeDeleted: true })) !== null;
+/** Applies a patch; answers whether the site exists. */
+export async function updateSite(db: TDb, id: string, patch: Omit<TSiteUpdate, 'id'>): Promise<boolean> {
+  if (Object.keys(patch).length === 0) return (await findSiteById(db, id, { includeDeleted: true })) !== null;
   const result = await db.updateTable('projects').set(patch).where('id', '=', id).executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
 /** Increments the version in one statement, so concurrent bumps never collide, and answers the new version. */
-export async function bumpProjectVersion(db: TDb, id: string, now: number): Promise<number> {
+export async function bumpSiteVersion(db: TDb, id: string, now: number): Promise<number> {
   const row = await db
     .updateTable('projects')
     .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
@@ -156,7 +151,7 @@ export async function bumpProjectVersion(db: TDb, id: string, now: number): Prom
   return row.version;
 }
 
-export async function setProjectStatus(db: TDb, id: string, status: TProjectStatus, now: number): Promise<void> {
+export async function setSiteStatus(db: TDb, id: string, status: TSiteStatus, now: number): Promise<void> {
   await db.updateTable('projects').set({ status, updated_at: now }).where('id', '=', id).execute();
 }
 
@@ -169,12 +164,12 @@ export async function insertFiles(db: TDb, rows: readonly TNewFile[]): Promise<v
     .execute();
 }
 
-export async function listFilesByProject(db: TDb, projectId: string): Promise<TFileRow[]> {
-  return db.selectFrom('files').selectAll().where('project_id', '=', projectId).orderBy('position').orderBy('id').execute();
+export async function listFilesBySite(db: TDb, siteId: string): Promise<TFileRow[]> {
+  return db.selectFrom('files').selectAll().where('project_id', '=', siteId).orderBy('position').orderBy('id').execute();
 }
 
-/** A file with its project's access fields, so the file route can check slug, status, expiry and password. */
-export async function findFileById(db: TDb, id: string): Promise<TFileWithProject | null> {
+/** A file with its site's access fields, so the file route can check slug, status, expiry and password. */
+export async function findFileById(db: TDb, id: string): Promise<TFileWithSite | null> {
   const row = await db
     .selectFrom('files')
     .innerJoin('projects', 'projects.id', 'files.project_id')
@@ -189,23 +184,23 @@ export async function findFileById(db: TDb, id: string): Promise<TFileWithProjec
     ])
     .where('files.id', '=', id)
     .executeTakeFirst();
-  return row === undefined ? null : toFileWithProject(row);
+  return row === undefined ? null : toFileWithSite(row);
 }
 
 type TFileJoinRow = TFileRow & {
   project_slug: string;
-  project_status: TProjectStatus;
+  project_status: TSiteStatus;
   project_deleted_at: number | null;
   project_expires_at: number | null;
   project_password_hash: string | null;
   project_password_version: number;
 };
 
-function toFileWithProject(row: TFileJoinRow): TFileWithProject {
+function toFileWithSite(row: TFileJoinRow): TFileWithSite {
   const { project_slug, project_status, project_deleted_at, project_expires_at, project_password_hash, project_password_version, ...file } = row;
   return {
     ...file,
-    project: {
+    site: {
       id: file.project_id,
       slug: project_slug,
       status: project_status,
@@ -254,7 +249,7 @@ function parseJson(text: string): unknown {
 }
 
 /** Removes a site from view at once (404 everywhere) and gives it an expiry the sweeper removes it by. */
-export async function markProjectDeleted(db: TDb, id: string, at: { deletedAt: number; purgeFrom: number }): Promise<boolean> {
+export async function markSiteDeleted(db: TDb, id: string, at: { deletedAt: number; purgeFrom: number }): Promise<boolean> {
   const result = await db
     .updateTable('projects')
     .set({ deleted_at: at.deletedAt, expires_at: at.purgeFrom, updated_at: at.deletedAt })
@@ -265,20 +260,20 @@ export async function markProjectDeleted(db: TDb, id: string, at: { deletedAt: n
 }
 
 /** The next free position at the end of a site's files, and how many it has. */
-export async function fileCountAndNextPosition(db: TDb, projectId: string): Promise<{ count: number; nextPosition: number }> {
+export async function fileCountAndNextPosition(db: TDb, siteId: string): Promise<{ count: number; nextPosition: number }> {
   const row = await db
     .selectFrom('files')
     .select((eb) => [eb.fn.countAll<number | string | bigint>().as('count'), eb.fn.max<number | null>('position').as('maxPosition')])
-    .where('project_id', '=', projectId)
+    .where('project_id', '=', siteId)
     .executeTakeFirst();
   const count = Number(row?.count ?? 0);
   const max = row?.maxPosition;
   return { count, nextPosition: max === null || max === undefined ? 0 : Number(max) + 1 };
 }
 
-/** A file of this project, or null (a file id of another site is unknown here). */
-export async function findFileOfProjectById(db: TDb, projectId: string, fileId: string): Promise<TFileRow | null> {
-  return (await db.selectFrom('files').selectAll().where('id', '=', fileId).where('project_id', '=', projectId).executeTakeFirst()) ?? null;
+/** A file of this site, or null (a file id of another site is unknown here). */
+export async function findFileOfSiteById(db: TDb, siteId: string, fileId: string): Promise<TFileRow | null> {
+  return (await db.selectFrom('files').selectAll().where('id', '=', fileId).where('project_id', '=', siteId).executeTakeFirst()) ?? null;
 }
 
 /**
@@ -339,12 +334,12 @@ class ReplacedMeanwhile extends Error {}
  * rollups (their scope is the file id, no foreign key); the site's own rows keep the history.
  * Answers whether it existed.
  */
-export async function deleteFileOfProject(db: TDb, projectId: string, fileId: string): Promise<boolean> {
+export async function deleteFileOfSite(db: TDb, siteId: string, fileId: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const result = await trx.deleteFrom('files').where('id', '=', fileId).where('project_id', '=', projectId).executeTakeFirst();
+    const result = await trx.deleteFrom('files').where('id', '=', fileId).where('project_id', '=', siteId).executeTakeFirst();
     if (result.numDeletedRows === 0n) return false;
     for (const table of ['analytics_daily', 'analytics_totals', 'analytics_visitor_days', 'analytics_visitors'] as const) {
-      await trx.deleteFrom(table).where('project_id', '=', projectId).where('scope', '=', fileId).execute();
+      await trx.deleteFrom(table).where('project_id', '=', siteId).where('scope', '=', fileId).execute();
     }
     return true;
   });
@@ -363,10 +358,10 @@ export async function isStoredObjectInUse(db: TDb, by: { storageKey?: string; sh
  * The record of a deleted site at this slug (by its creator, or taken down by an operator), while it
  * is kept: what its page may say of it. Null when the slug holds a live site or none.
  */
-export async function findRemovedProjectBySlug(
+export async function findRemovedSiteBySlug(
   db: TDb,
   slug: string,
-): Promise<Pick<TProjectRow, 'id' | 'title' | 'author_name' | 'contact_info' | 'password_hash' | 'taken_down_at'> | null> {
+): Promise<Pick<TSiteRow, 'id' | 'title' | 'author_name' | 'contact_info' | 'password_hash' | 'taken_down_at'> | null> {
   const row = await db
     .selectFrom('projects')
     .select(['id', 'title', 'author_name', 'contact_info', 'password_hash', 'taken_down_at'])
@@ -380,7 +375,7 @@ export async function findRemovedProjectBySlug(
  * Takes a live site down: deleted as far as every route is concerned (files, engagement and status
  * answer 404), while /{slug} answers 451 from the time and reason recorded here.
  */
-export async function takeDownProject(db: TDb, slug: string, at: { now: number; reason: string }): Promise<{ id: string } | null> {
+export async function markSiteTakenDown(db: TDb, slug: string, at: { now: number; reason: string }): Promise<{ id: string } | null> {
   const row = await db
     .updateTable('projects')
     .set({ taken_down_at: at.now, takedown_reason: at.reason, deleted_at: at.now, updated_at: at.now })
@@ -392,7 +387,7 @@ export async function takeDownProject(db: TDb, slug: string, at: { now: number; 
 }
 
 /** Undoes a takedown: the site is served again as it was (its record of the takedown is cleared). */
-export async function restoreTakenDownProject(db: TDb, slug: string, now: number): Promise<{ id: string } | null> {
+export async function restoreTakenDownSite(db: TDb, slug: string, now: number): Promise<{ id: string } | null> {
   const row = await db
     .updateTable('projects')
     .set({ taken_down_at: null, takedown_reason: null, deleted_at: null, updated_at: now })

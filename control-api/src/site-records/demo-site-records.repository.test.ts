@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SITE_SETTINGS, EMPTY_CONTACT_INFO } from '@dropsite/shared';
 import { newId } from '../db/ids.ts';
 import { describeEachDialect } from '@dropsite/testkit/control-api/test-database';
-import { findDemoProject, isSiteSlug, listDemoSiteStates, recordDemoFingerprint, saveDemoProject, type TDemoFileInput, type TDemoProjectInput } from './demo-projects.ts';
+import { findDemoSite, isSiteSlug, listDemoSiteStates, recordDemoFingerprint, saveDemoSite, type TDemoFileInput, type TDemoSiteInput } from './demo-site-records.ts';
 
 const NOW = 1_764_000_000_000;
 
@@ -11,9 +11,9 @@ function file(name: string, group: string | null = null): TDemoFileInput {
   return { id, name, type: name.endsWith('.pdf') ? 'application/pdf' : 'image/jpeg', size: 100, sha256: 'a'.repeat(64), storageKey: `uploads/p/${id}`, group };
 }
 
-function demo(projectId: string, files: TDemoFileInput[], overrides: Partial<TDemoProjectInput> = {}): TDemoProjectInput {
+function demo(siteId: string, files: TDemoFileInput[], overrides: Partial<TDemoSiteInput> = {}): TDemoSiteInput {
   return {
-    projectId,
+    siteId,
     slug: 'photo-gallery',
     title: 'A wedding',
     description: 'Photographs',
@@ -44,16 +44,16 @@ describe('isSiteSlug', () => {
 });
 
 await describeEachDialect('demo projects', (handle) => {
-  const projectId = newId();
+  const siteId = newId();
   const portrait = file('portrait.jpg', 'Portraits');
   const rings = file('rings.jpg', 'Details');
   const contract = file('contract.pdf');
 
   it('creates the demo as an ownerless, public, never-expiring project with its files in order and their groups', async () => {
-    expect(await saveDemoProject(handle.db, demo(projectId, [portrait, rings, contract]), NOW)).toEqual({ changed: true, removedStorageKeys: [] });
-    const found = await findDemoProject(handle.db, 'photo-gallery');
-    expect(found?.project).toMatchObject({
-      id: projectId,
+    expect(await saveDemoSite(handle.db, demo(siteId, [portrait, rings, contract]), NOW)).toEqual({ changed: true, removedStorageKeys: [] });
+    const found = await findDemoSite(handle.db, 'photo-gallery');
+    expect(found?.site).toMatchObject({
+      id: siteId,
       slug: 'photo-gallery',
       title: 'A wedding',
       template: 'photo-gallery',
@@ -65,7 +65,7 @@ await describeEachDialect('demo projects', (handle) => {
       expires_at: null,
       deleted_at: null,
     });
-    expect(JSON.parse(found?.project.settings ?? '{}')).toMatchObject({ enableFavorites: true, enableComments: false });
+    expect(JSON.parse(found?.site.settings ?? '{}')).toMatchObject({ enableFavorites: true, enableComments: false });
     expect(found?.files.map((f) => [f.name, f.position, f.group_name, f.kind])).toEqual([
       ['portrait.jpg', 0, 'Portraits', 'image'],
       ['rings.jpg', 1, 'Details', 'image'],
@@ -74,40 +74,40 @@ await describeEachDialect('demo projects', (handle) => {
   });
 
   it('saving the same demo again changes nothing', async () => {
-    expect(await saveDemoProject(handle.db, demo(projectId, [portrait, rings, contract]), NOW + 1)).toEqual({ changed: false, removedStorageKeys: [] });
-    expect((await findDemoProject(handle.db, 'photo-gallery'))?.project.updated_at).toBe(NOW);
+    expect(await saveDemoSite(handle.db, demo(siteId, [portrait, rings, contract]), NOW + 1)).toEqual({ changed: false, removedStorageKeys: [] });
+    expect((await findDemoSite(handle.db, 'photo-gallery'))?.site.updated_at).toBe(NOW);
   });
 
   it('brings the rows to a changed demo: kept files keep their rows (and engagement), dropped ones go, new ones come', async () => {
     await handle.db.insertInto('visitors').values({ id: 'visitor-1', created_at: NOW }).execute();
     await handle.db
       .insertInto('favorites')
-      .values({ id: newId(), project_id: projectId, file_id: portrait.id, visitor_id: 'visitor-1', user_name: 'Ana', created_at: NOW, file_version: null })
+      .values({ id: newId(), project_id: siteId, file_id: portrait.id, visitor_id: 'visitor-1', user_name: 'Ana', created_at: NOW, file_version: null })
       .execute();
     const veil = file('veil.jpg', 'Details');
-    const result = await saveDemoProject(handle.db, demo(projectId, [veil, { ...portrait, group: 'Couple' }], { title: 'Amelia & Jonah' }), NOW + 2);
+    const result = await saveDemoSite(handle.db, demo(siteId, [veil, { ...portrait, group: 'Couple' }], { title: 'Amelia & Jonah' }), NOW + 2);
     expect(result).toEqual({ changed: true, removedStorageKeys: expect.arrayContaining([rings.storageKey, contract.storageKey]) });
-    const found = await findDemoProject(handle.db, 'photo-gallery');
-    expect(found?.project.title).toBe('Amelia & Jonah');
+    const found = await findDemoSite(handle.db, 'photo-gallery');
+    expect(found?.site.title).toBe('Amelia & Jonah');
     expect(found?.files.map((f) => [f.id, f.position, f.group_name])).toEqual([
       [veil.id, 0, 'Details'],
       [portrait.id, 1, 'Couple'],
     ]);
-    expect(await handle.db.selectFrom('favorites').select('file_id').where('project_id', '=', projectId).execute()).toEqual([{ file_id: portrait.id }]);
+    expect(await handle.db.selectFrom('favorites').select('file_id').where('project_id', '=', siteId).execute()).toEqual([{ file_id: portrait.id }]);
   });
 
   it('restores a demo that was deleted or taken down', async () => {
-    await handle.db.updateTable('projects').set({ deleted_at: NOW, taken_down_at: NOW, takedown_reason: 'test' }).where('id', '=', projectId).execute();
+    await handle.db.updateTable('projects').set({ deleted_at: NOW, taken_down_at: NOW, takedown_reason: 'test' }).where('id', '=', siteId).execute();
     expect((await listDemoSiteStates(handle.db)).find((s) => s.slug === 'photo-gallery')?.gone).toBe(true);
-    const found = await findDemoProject(handle.db, 'photo-gallery');
+    const found = await findDemoSite(handle.db, 'photo-gallery');
     const files = (found?.files ?? []).map((f) => ({ id: f.id, name: f.name, type: f.type, size: f.size, sha256: f.sha256, storageKey: f.storage_key, group: f.group_name }));
-    expect((await saveDemoProject(handle.db, demo(projectId, files, { title: 'Amelia & Jonah' }), NOW + 3)).changed).toBe(true);
-    expect((await findDemoProject(handle.db, 'photo-gallery'))?.project).toMatchObject({ deleted_at: null, taken_down_at: null, takedown_reason: null });
+    expect((await saveDemoSite(handle.db, demo(siteId, files, { title: 'Amelia & Jonah' }), NOW + 3)).changed).toBe(true);
+    expect((await findDemoSite(handle.db, 'photo-gallery'))?.site).toMatchObject({ deleted_at: null, taken_down_at: null, takedown_reason: null });
   });
 
   it('refuses a slug that is not a demo site, and a demo slug held by another project', async () => {
-    await expect(saveDemoProject(handle.db, demo(newId(), [], { slug: 'ab3kq7mz9x' }), NOW)).rejects.toThrow(/Not a demo site/);
-    await expect(saveDemoProject(handle.db, demo(newId(), []), NOW)).rejects.toThrow(/is project/);
+    await expect(saveDemoSite(handle.db, demo(newId(), [], { slug: 'ab3kq7mz9x' }), NOW)).rejects.toThrow(/Not a demo site/);
+    await expect(saveDemoSite(handle.db, demo(newId(), []), NOW)).rejects.toThrow(/is project/);
   });
 
   it('records each demo’s fingerprint once, replacing the last', async () => {

@@ -15,11 +15,11 @@ export interface TStoredFile {
 }
 
 /** The file's row at `position` of the site: its name made safe, its kind told from that name and the client's type. */
-export function storedFileRow(projectId: string, file: TStoredFile, position: number, now: number): TNewFile {
+export function storedFileRow(siteId: string, file: TStoredFile, position: number, now: number): TNewFile {
   const name = sanitizeFileName(file.originalName);
   return {
     id: file.fileId,
-    project_id: projectId,
+    project_id: siteId,
     name,
     type: file.clientType.slice(0, 255),
     size: file.size,

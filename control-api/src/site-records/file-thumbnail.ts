@@ -19,10 +19,10 @@ export function thumbnailUrlOf(file: { id: string; metadata: string; version: nu
  * only the signed-in owner, so the dashboard shows the covers of its locked and expired sites while
  * the public file route keeps refusing them to everyone else.
  */
-export function ownerThumbnailUrlOf(projectId: string, file: { id: string; metadata: string; version: number | null }): string | null {
+export function ownerThumbnailUrlOf(siteId: string, file: { id: string; metadata: string; version: number | null }): string | null {
   if (!hasThumbnail(file.metadata)) return null;
   const version = file.version !== null && file.version > 1 ? `?v=${file.version}` : '';
-  return `/api/projects/${projectId}/files/${file.id}/thumbnail${version}`;
+  return `/api/projects/${siteId}/files/${file.id}/thumbnail${version}`;
 }
 
 function hasThumbnail(metadata: string): boolean {
