@@ -6,7 +6,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as cheerio from 'cheerio';
 import { DEFAULT_SITE_SETTINGS, EMPTY_CONTACT_INFO, TEMPLATE_IDS, type TSiteRenderModel } from '@dropsite/shared';
-import { loadSiteRenderer } from '@dropsite/builder';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadSiteRenderer, templatePaths } from '@dropsite/builder';
 import { ensureTemplateBuilt } from '@dropsite/testkit/builder/ensure-template-built';
 import { LONG_LINE, makeFile, makeImage, makePdfFile, makeSite, makeTextFile, makeVideoFile, makeZipFile } from '@dropsite/testkit/site-template';
 import { THEMES, themeDeclarations } from '@dropsite/shared/themes';
@@ -430,8 +432,13 @@ describe('templates shape the page', () => {
     expect(texts($, '.gv-chips .chip')).toEqual(['All 6', 'Red 3', 'Blue 3']);
     expect(texts($, '.gv-chips [aria-pressed="true"]')).toEqual(['All 6']);
     expect($('.gv-chips').attr('aria-label')).toBe('Filter by category');
-    // The template's type scale is in the page's CSS.
-    expect($('head style').text()).toMatch(/\[data-template=["']?photo-gallery["']?\]/);
+    // The template's type scale is in the stylesheets the page links (the template's shared CSS).
+    const linked = $('head link[rel="stylesheet"]')
+      .map((_, link) => $(link).attr('href'))
+      .get();
+    expect(linked.length).toBeGreaterThan(0);
+    const css = linked.map((href) => readFileSync(path.join(templatePaths().clientDir, href), 'utf8')).join('\n');
+    expect(css).toMatch(/\[data-template=["']?photo-gallery["']?\]/);
   });
 
   it('photo gallery without folders: no chips', async () => {
