@@ -104,15 +104,22 @@ export function previewFrameCsp(scriptHashes: readonly string[]): string {
   });
 }
 
+/** Script hashes checked, by the metadata record they were read from. */
+const checkedHashes = new WeakMap<Readonly<Record<string, string>>, string[] | undefined>();
+
 /**
  * The inline script hashes stored with a page's bytes (the metadata the builder put with them), or
  * undefined when there are none or they are not hashes (a page stored before they were kept with it).
  */
 export function storedScriptHashes(metadata: Readonly<Record<string, string>> | undefined): string[] | undefined {
   const value = metadata?.[SCRIPT_HASHES_METADATA];
-  if (value === undefined) return undefined;
+  if (metadata === undefined || value === undefined) return undefined;
+  // A page answered from memory keeps its metadata record: its hashes are checked once, not per view.
+  if (checkedHashes.has(metadata)) return checkedHashes.get(metadata);
   const parsed = ZStoredScriptHashesSchema.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+  const hashes = parsed.success ? parsed.data : undefined;
+  checkedHashes.set(metadata, hashes);
+  return hashes;
 }
 
 /** The script hashes of a page built before the hashes were stored with it, read from its HTML. */

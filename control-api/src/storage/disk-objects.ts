@@ -72,8 +72,7 @@ export function createDiskObjects(layout: TDiskLayout): TDiskObjects {
       const job = { tmpRoot, tmpData, tmpSidecar, objectPath, sidecarPath, sidecarRoot, bytes, options };
       try {
         const written = await writer.put(job);
-        const sidecar = buildSidecar(options, written);
-        return { key, size: written.size, contentType: sidecar?.contentType, modifiedAt: written.mtimeMs, etag: sidecar?.etag };
+        return { key, size: written.size, contentType: options.contentType, modifiedAt: written.mtimeMs, etag: options.etag };
       } catch (error) {
         throw rewordPathConflict(error, key);
       }

@@ -6,9 +6,9 @@
  * the sidecar (tag with the file's inode, metadata) published first; the file renamed into place; its
  * folder fsynced. A failure removes the temp files and a sidecar that would describe nothing.
  */
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, renameSync, rmdirSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, sep } from 'node:path';
-import type { TWrittenFile } from './disk-files.ts';
+import { errorCode, readTextIfPresent, type TWrittenFile } from './disk-files.ts';
 import { buildSidecar } from './disk-layout.ts';
 import type { TPutOptions } from './storage.ts';
 
@@ -22,10 +22,6 @@ export interface TPutFileJob {
   sidecarRoot: string;
   bytes: Uint8Array;
   options: TPutOptions;
-}
-
-function codeOf(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 }
 
 /** Creates `path` (never overwriting) with the bytes, fsynced before it is closed. */
@@ -49,17 +45,9 @@ function publishFileSync(from: string, to: string): void {
       renameSync(from, to);
       return;
     } catch (error) {
-      if (codeOf(error) !== 'ENOENT' || attempt === 2) throw error;
+      if (errorCode(error) !== 'ENOENT' || attempt === 2) throw error;
       mkdirSync(dirname(to), { recursive: true });
     }
-  }
-}
-
-function readTextIfPresent(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return null;
   }
 }
 
@@ -97,7 +85,7 @@ export function putFileSync(job: TPutFileJob): TWrittenFile {
     try {
       written = writeNewFileSync(job.tmpData, job.bytes);
     } catch (error) {
-      if (codeOf(error) !== 'ENOENT') throw error;
+      if (errorCode(error) !== 'ENOENT') throw error;
       mkdirSync(job.tmpRoot, { recursive: true }); // the temp folder went away: make it again, once
       written = writeNewFileSync(job.tmpData, job.bytes);
     }

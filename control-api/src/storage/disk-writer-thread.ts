@@ -1,5 +1,6 @@
 /** A disk writer thread (disk-writer.ts): each message is one put, done by putFileSync and answered. */
 import { parentPort } from 'node:worker_threads';
+import { errorCode } from './disk-files.ts';
 import { putFileSync } from './disk-put-sync.ts';
 import type { TPutFileRequest, TPutFileResponse } from './disk-writer.ts';
 
@@ -11,8 +12,7 @@ port.on('message', ({ id, job }: TPutFileRequest) => {
   try {
     response = { id, ok: true, written: putFileSync(job) };
   } catch (error) {
-    const code = typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
-    response = { id, ok: false, message: error instanceof Error ? error.message : String(error), code };
+    response = { id, ok: false, message: error instanceof Error ? error.message : String(error), code: errorCode(error) };
   }
   port.postMessage(response);
 });
