@@ -4,15 +4,11 @@
  * `renderStoredPage` in a render thread (page-render-worker.ts, see page-renderer.ts) or, with no
  * threads, on the builder's own thread.
  */
-import { brotliCompress, brotliCompressSync, gzip as gzipCallback, gzipSync } from 'node:zlib';
-import { promisify } from 'node:util';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { TSiteRenderModel, TStoredCoding } from '@dropsite/shared';
 import type { SiteRenderer } from './render.ts';
 import { inlineScriptHashes } from './site-csp.ts';
-import { brotliOptions, contentEtag, type TCompressionLevels } from './precompress.ts';
-
-const brotliAsync = promisify(brotliCompress);
-const gzipAsync = promisify(gzipCallback);
+import { brotliOptions, compressVariants, contentEtag, type TCompressionLevels } from './precompress.ts';
 
 export interface TStoredPage {
   body: Buffer;
@@ -28,14 +24,14 @@ export interface TStoredPage {
 export async function renderStoredPage(renderer: SiteRenderer, model: TSiteRenderModel, levels: TCompressionLevels, compress: 'sync' | 'async'): Promise<TStoredPage> {
   const html = await renderer.render(model);
   const body = Buffer.from(html, 'utf8');
-  const options = brotliOptions(levels, body.byteLength);
-  const gzipOptions = { level: levels.gzipLevel };
-  const [br, gzip] =
-    compress === 'sync' ? [brotliCompressSync(body, options), gzipSync(body, gzipOptions)] : await Promise.all([brotliAsync(body, options), gzipAsync(body, gzipOptions)]);
+  const variants =
+    compress === 'sync'
+      ? { br: brotliCompressSync(body, brotliOptions(levels, body.byteLength)), gzip: gzipSync(body, { level: levels.gzipLevel }) }
+      : await compressVariants(body, levels);
   return {
     body,
-    variants: { br, gzip },
-    etags: { identity: contentEtag(body), br: contentEtag(br), gzip: contentEtag(gzip) },
+    variants,
+    etags: { identity: contentEtag(body), br: contentEtag(variants.br), gzip: contentEtag(variants.gzip) },
     scriptHashes: inlineScriptHashes(html),
   };
 }
