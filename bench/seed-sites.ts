@@ -24,7 +24,7 @@ import {
 // Seeding goes straight to the repository, which control-api's public API does not expose.
 import { insertFiles, insertSite, listFilesBySite, loadBuildInput, type TFileRow, type TNewFile, type TNewSite } from '@dropsite/control-api/internals';
 // What the builder hashes to decide whether a site's link picture must be drawn again.
-import { ogImageInput, ogImageInputHash } from '@dropsite/builder';
+import { ogImageInput, ogImageInputHash, putOgImageMarker } from '@dropsite/builder';
 import { makeCameraJpeg, makePdf, makeZip, readAll } from './lib.ts';
 
 type TDb = TAppDeps['db'];
@@ -338,8 +338,7 @@ export async function seedLinkPictures(deps: Pick<TAppDeps, 'db' | 'storage'>, s
   await deps.storage.put(siteOgImageKey(sites[0]!.slug), png, { contentType: 'image/png', cacheControl: 'public, max-age=3600' });
   await eachLimited(sites, concurrency, async (site) => {
     const og = await inputOf(site);
-    const inputHash = ogImageInputHash(og);
-    await deps.storage.put(siteOgImageMarkerKey(site.slug), JSON.stringify({ inputHash }), { contentType: 'application/json' });
+    await putOgImageMarker(deps.storage, site.slug, ogImageInputHash(og));
   });
   return { ms: performance.now() - started, pngBytes: png.length };
 }

@@ -22,6 +22,6 @@ export type { PdfRenderer } from './pdf-renderer.ts';
 export type { TDeriveMediaOptions } from './derive-media.ts';
 export type { TDeriveOfficeOptions } from './derive-office.ts';
 export { renderOgImage, OG_WIDTH, OG_HEIGHT } from './og-image.ts';
-export { ogImageInput, ogImageInputHash } from './og-image-cache.ts';
+export { ogImageInput, ogImageInputHash, putOgImageMarker } from './og-image-cache.ts';
 export { SCRIPT_HASHES_METADATA, inlineScriptHashes, scriptHash } from './site-csp.ts';
 export { renderGateCover, GATE_COVER_WIDTH } from './gate-cover.ts';

@@ -66,6 +66,21 @@ describe('writeSiteOgImage', () => {
     expect(drawn()).toBe(2);
   });
 
+  it('compares a rebuild from the marker head without reading it, and still trusts a marker that keeps its hash only in its body', async () => {
+    const { storage, deps, drawn } = setup();
+    const site = makeSite({ slug: 'og-cache-head' });
+    await writeSiteOgImage(deps, site, [], {});
+    storage.getLog.length = 0;
+    await writeSiteOgImage(deps, site, [], {});
+    expect([drawn(), storage.getLog]).toEqual([1, []]);
+
+    // A marker written before its metadata held the hash: the body is read, and the picture is not drawn again.
+    const marker = storage.objects.get(siteOgImageMarkerKey(site.slug))!;
+    await storage.put(siteOgImageMarkerKey(site.slug), marker.body, { contentType: 'application/json' });
+    await writeSiteOgImage(deps, site, [], {});
+    expect([drawn(), storage.getLog]).toEqual([1, [siteOgImageMarkerKey(site.slug)]]);
+  });
+
   it('draws again when the marker is unreadable or the picture was never finished', async () => {
     const { storage, deps, drawn } = setup();
     const site = makeSite({ slug: 'og-cache-marker' });

@@ -38,7 +38,7 @@ export async function writeSiteOgImage(deps: TOgImageCacheDeps, site: TBuildSite
   if (!(await isSameOgInput(storage, markerKey, inputHash))) {
     const png = await deps.workGate(() => renderOgImage(storage, input));
     await storage.put(siteOgImageKey(site.slug), png, { contentType: OG_CONTENT_TYPE, cacheControl: 'public, max-age=3600' });
-    await storage.put(markerKey, JSON.stringify({ inputHash }), { contentType: 'application/json' });
+    await putOgImageMarker(storage, site.slug, inputHash);
   }
   return `${deps.siteOrigin.replace(/\/+$/, '')}/${encodeURIComponent(site.slug)}/og.png`;
 }
@@ -65,9 +65,22 @@ function ogBackgroundKey(files: TBuildFile[], derived: Record<string, TDerivedMe
   return null;
 }
 
+/** The marker's metadata entry holding the input hash, so a rebuild compares it from a head, not by reading the marker. */
+const MARKER_INPUT_HASH = 'input-hash';
+
+/** Records that the site's link picture was drawn from the input with this hash (after the picture itself is stored). */
+export async function putOgImageMarker(storage: BuilderStorage, slug: string, inputHash: string): Promise<void> {
+  await storage.put(siteOgImageMarkerKey(slug), JSON.stringify({ inputHash }), { contentType: 'application/json', metadata: { [MARKER_INPUT_HASH]: inputHash } });
+}
+
 async function isSameOgInput(storage: BuilderStorage, markerKey: string, inputHash: string): Promise<boolean> {
   try {
-    const { body } = await storage.get(markerKey); // a missing marker throws: not the same
+    const info = await storage.head(markerKey);
+    if (info === null) return false;
+    const kept = info.metadata?.[MARKER_INPUT_HASH];
+    if (kept !== undefined) return kept === inputHash;
+    // A marker written before the hash was kept in its metadata: its body holds it.
+    const { body } = await storage.get(markerKey); // gone since the head: not the same
     let text = '';
     for await (const chunk of body) text += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
     const parsed: unknown = JSON.parse(text);

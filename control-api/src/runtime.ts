@@ -33,6 +33,7 @@ import { createFormLimiter } from './inbox/form-limits.ts';
 import { createAnalyticsBatcher, listViewsSince } from './analytics/analytics.repository.ts';
 import { createFavoriteWriter } from './engagement/engagement.repository.ts';
 import { createViewLedger, VIEW_LEDGER_LOAD_LIMIT, type TViewLedger } from './analytics/view-ledger.ts';
+import { withdrawEveryPublicPage } from './edge/public-page.ts';
 import { startBackgroundJobs, type TBackgroundJobs } from './background-jobs.ts';
 import { createMetrics } from './observability/metrics.ts';
 import { createObjectMemo } from './files/object-memo.ts';
@@ -177,6 +178,7 @@ export async function createRuntime(config: TConfig, options: TRuntimeOptions): 
     });
     closeBuilder = () => builder.close();
     await builder.publishAssets();
+    if (!config.edgePublicPages) await withdrawEveryPublicPage(storage);
     await queue.startWorker(createBuildProcessor(deps, builder), { concurrency: config.buildConcurrency });
     // Builds cut short by a restart are picked up again; enqueueing is idempotent per version.
     if (queue.driver === 'inline') {

@@ -4,6 +4,9 @@
  * before the API answers (a password, an expiry, deletion, account deletion; takedown is tested beside
  * it) and removing a password or expiry puts it back; a build racing an access change leaves none.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { buffer, text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicSiteHtmlKey, publicSiteHtmlVariantKey, publicSiteKeys, publicSitePrefix, siteHtmlKey, type TStoredCoding } from '@dropsite/shared';
@@ -12,7 +15,7 @@ import { buildUploadForm, makeJpeg, postUpload } from '@dropsite/testkit/control
 import type { TBrowser } from '@dropsite/testkit/control-api/site-fixtures';
 import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 import type { TEdgeDeps } from './edge.deps.ts';
-import { PUBLIC_PAGE_HEADER_METADATA, changeSiteAccess, publishPublicPage, syncPublicPage } from './public-page.ts';
+import { PUBLIC_PAGE_HEADER_METADATA, changeSiteAccess, publishPublicPage, syncPublicPage, withdrawEveryPublicPage } from './public-page.ts';
 
 const CODINGS: Array<[TStoredCoding, string]> = [
   ['br', 'br'],
@@ -174,8 +177,19 @@ for (const driver of ['disk', 's3'] as const) {
       await noCopyLeft(crowded.slug);
       expect((await fetch(`${app.url}/${crowded.slug}`)).status).toBe(200);
 
+      // With the edge off, a build touches no copy: the builder's start removed every one (below).
       const other = await publish('Edge Off');
-      expect(await syncPublicPage({ ...app.deps, config: { ...app.deps.config, edgePublicPages: false } }, other.projectId)).toBe('withdrawn');
+      expect(await isPublished(other.slug)).toBe(true);
+      const calls: string[] = [];
+      const watched = new Proxy(app.deps.storage, {
+        get: (target, name, receiver) => {
+          const value: unknown = Reflect.get(target, name, receiver);
+          return typeof value === 'function' ? (...args: unknown[]) => (calls.push(String(name)), value.apply(target, args)) : value;
+        },
+      });
+      expect(await syncPublicPage({ ...app.deps, storage: watched, config: { ...app.deps.config, edgePublicPages: false } }, other.projectId)).toBe('withdrawn');
+      expect(calls).toEqual([]);
+      expect(await withdrawEveryPublicPage(app.deps.storage)).toBeGreaterThan(0);
       await noCopyLeft(other.slug);
     }, 60_000);
   });
@@ -212,4 +226,27 @@ describe('an access change with an edge that keeps pages', () => {
     const nextTurn = new Promise((resolve) => setImmediate(() => resolve('waited')));
     expect(await Promise.race([quick, nextTurn])).toBe('answered');
   });
+});
+
+describe('a builder starting without an edge', () => {
+  it('removes the public copies written while the edge was on, and leaves the pages the API serves', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'dropsite-edge-off-'));
+    const dataDir = path.join(root, 'data');
+    let app = await startTestApp({ dataDir, config: { edgePublicPages: true } });
+    try {
+      const { body } = await postUpload(app.url, buildUploadForm([{ name: 'first.jpg', type: 'image/jpeg', bytes: await makeJpeg(320, 240, 1) }], { title: 'Was Public' }));
+      await app.deps.queue.whenIdle();
+      const slug = String(body.slug);
+      expect(await app.deps.storage.head(publicSiteHtmlKey(slug))).not.toBeNull();
+      await app.close();
+
+      app = await startTestApp({ dataDir, config: { edgePublicPages: false } });
+      for (const key of publicSiteKeys(slug)) expect(await app.deps.storage.head(key), key).toBeNull();
+      expect(await app.deps.storage.head(siteHtmlKey(slug))).not.toBeNull();
+      expect((await fetch(`${app.url}/${slug}`)).status).toBe(200);
+    } finally {
+      await app.close();
+      await rm(root, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -12,7 +12,7 @@
  */
 import { setTimeout } from 'node:timers/promises';
 import { Readable } from 'node:stream';
-import { STORED_CODINGS, publicSiteHtmlKey, publicSiteHtmlVariantKey, publicSitePrefix, siteHtmlKey, siteHtmlVariantKey, type TStoredCoding } from '@dropsite/shared';
+import { PUBLIC_SITES_PREFIX, STORED_CODINGS, publicSiteHtmlKey, publicSiteHtmlVariantKey, publicSitePrefix, siteHtmlKey, siteHtmlVariantKey, type TStoredCoding } from '@dropsite/shared';
 import type { TBuiltPage } from '@dropsite/builder';
 import type { TEdgeDeps } from './edge.deps.ts';
 import type { TSiteRow } from '../db/tables.ts';
@@ -60,6 +60,15 @@ function isPublicNow(site: TAccessFields | null | undefined): boolean {
  */
 export async function withdrawPublicPage(storage: Pick<Storage, 'deletePrefix'>, slug: string): Promise<void> {
   await storage.deletePrefix(publicSitePrefix(slug));
+}
+
+/**
+ * Removes the public copy of every site: run as a builder starts without an edge (EDGE_PUBLIC_PAGES
+ * off), so that copies written while it was on cannot outlive a later access change and be served
+ * again once it is turned back on. Builds then write and remove no copy at all.
+ */
+export async function withdrawEveryPublicPage(storage: Pick<Storage, 'deletePrefix'>): Promise<number> {
+  return storage.deletePrefix(PUBLIC_SITES_PREFIX);
 }
 
 type TPublishDeps = Pick<TEdgeDeps, 'storage' | 'log'>;
@@ -142,11 +151,14 @@ type TSyncDeps = Pick<TEdgeDeps, 'db' | 'storage' | 'log' | 'config'>;
  * committed before it removes the copy, so one of the two removals always comes after the last write.
  */
 export async function syncPublicPage(deps: TSyncDeps, siteId: string, options: { version?: number; page?: TBuiltPage } = {}): Promise<'published' | 'withdrawn' | 'superseded'> {
+  // Without an edge there is no public copy to keep or remove: the builder's start removed any left
+  // from a time the edge was on (withdrawEveryPublicPage), and nothing writes one since.
+  if (!deps.config.edgePublicPages) return 'withdrawn';
   const before = await findSiteById(deps.db, siteId, { includeDeleted: true });
   if (!before) return 'withdrawn';
   // Only the build of the current version publishes: an older build finishing late leaves the newer copy.
   if (options.version !== undefined && before.version !== options.version) return 'superseded';
-  if (!deps.config.edgePublicPages || !isPublicNow(before)) {
+  if (!isPublicNow(before)) {
     await withdrawPublicPage(deps.storage, before.slug);
     return 'withdrawn';
   }
