@@ -3,13 +3,54 @@ import type { SiteBuilder } from '@dropsite/builder';
 import type { TBuildsDeps } from './builds.deps.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
-import { UnrecoverableBuildError, type TBuildProcessor } from '../queue/build-queue.ts';
+import { UnrecoverableBuildError, type TBuildProcessor, type TBuildProgress } from '../queue/build-queue.ts';
 import { findSiteById, saveFileMetadata, setSiteStatus } from '../site-records/site-records.repository.ts';
 import { buildInputOf } from './build-input.ts';
 import { syncPublicPage } from '../edge/public-page.ts';
 import { refreshUsageSoon } from '../billing/usage.service.ts';
 import { currentRequestId, runInRequestContext } from '../observability/request-context.ts';
 import { insertBuild, markBuildFailed, markBuildRunning, markBuildSucceeded, updateBuildProgress } from './builds.repository.ts';
+
+/**
+ * How long a build runs before its progress is written: a page rebuild (most builds) ends well within
+ * it and writes no progress row at all, only its start and its end; a build deriving files shows its
+ * stage from then on, as each one changes.
+ */
+export const PROGRESS_DELAY_MS = 250;
+
+/**
+ * Passes a build's progress reports to `write` only once the build has run PROGRESS_DELAY_MS (the
+ * latest one then, the later ones as they come), one at a time and in order. `close` stops it and
+ * waits for a write under way. A failed write is logged, never fatal, as the builder treats reports.
+ */
+function deferProgress(write: (r: TBuildProgress) => Promise<void>, log: TBuildsDeps['log']): { report: (r: TBuildProgress) => Promise<void>; close: () => Promise<void> } {
+  let latest: TBuildProgress | undefined;
+  let due = false;
+  let closed = false;
+  let chain = Promise.resolve();
+  const send = () => {
+    const r = latest;
+    if (r === undefined || closed) return;
+    latest = undefined;
+    chain = chain.then(() => (closed ? undefined : write(r))).catch((err: unknown) => log.warn({ err }, 'build progress not recorded'));
+  };
+  const timer = setTimeout(() => {
+    due = true;
+    send();
+  }, PROGRESS_DELAY_MS);
+  timer.unref();
+  return {
+    report: async (r) => {
+      latest = r;
+      if (due) send();
+    },
+    close: async () => {
+      closed = true;
+      clearTimeout(timer);
+      await chain;
+    },
+  };
+}
 
 /** Records a build for this site version (once) and puts it on the queue. */
 export async function enqueueSiteBuild(deps: TBuildsDeps, siteId: string, version: number): Promise<string> {
@@ -73,7 +114,7 @@ function processBuild(deps: Pick<TBuildsDeps, 'db' | 'clock' | 'log' | 'config' 
       let lastStage = '';
       // Stages carry counters ('Processing files (3/7)'); the row is written when the stage itself changes.
       const stageName = (stage: string) => stage.replace(/\s*\(\d+\/\d+\)\s*$/, '');
-      const result = await builder.buildSite(input, async (r) => {
+      const progress = deferProgress(async (r) => {
         // Progress is written when the stage changes, not per percent, to keep builds cheap; the
         // finished build's row (100 %) is written once, as it succeeds.
         if (stageName(r.stage) !== lastStage && r.progress < 100) {
@@ -81,7 +122,14 @@ function processBuild(deps: Pick<TBuildsDeps, 'db' | 'clock' | 'log' | 'config' 
           await updateBuildProgress(db, job.buildId, Math.round(r.progress), r.stage);
         }
         await reportProgress(r);
-      });
+      }, log);
+      let result: Awaited<ReturnType<typeof builder.buildSite>>;
+      try {
+        result = await builder.buildSite(input, progress.report);
+      } finally {
+        // No progress row may land after the build's final one.
+        await progress.close();
+      }
       // Saved whenever a row differs from what the build derived, not only on cache misses:
       // a retry (or a second site with the same bytes) finds the work cached but the row empty.
       const known = new Map(input.files.map((f) => [f.id, f.metadata ? JSON.stringify(f.metadata) : '']));
