@@ -99,8 +99,12 @@ export function createDiskWriter(): TDiskWriter {
         const id = nextId++;
         slot.pending.set(id, { resolve, reject });
         slot.worker.ref();
-        const request: TPutFileRequest = { id, job };
-        slot.worker.postMessage(request);
+        // The thread gets a copy of the bytes it owns (one copy, moved), not a clone made through
+        // the message serializer; the caller keeps its own bytes.
+        const bytes = new Uint8Array(job.bytes.byteLength);
+        bytes.set(job.bytes);
+        const request: TPutFileRequest = { id, job: { ...job, bytes } };
+        slot.worker.postMessage(request, [bytes.buffer]);
       });
     },
   };
