@@ -1,15 +1,19 @@
 /**
- * Runs every benchmark script in bench/ (each *.ts but the helpers lib.ts and seed-sites.ts, and this file), one after another,
- * each in its own process with NODE_ENV=production, streaming its output. Exits non-zero when
- * a script crashed; a missed target is reported by the script itself, never turned into a failure.
+ * Runs every benchmark script in bench/ (each *.ts but the helpers and this file), one after another,
+ * each in its own process with NODE_ENV=production, streaming its output, and ends with the table of
+ * every target the scripts judged (verdicts.ts): PASS or MISS, the figure, the target and the yardstick
+ * measured in the same run. Exits non-zero when a script crashed; a missed target is reported, never
+ * turned into a failure.
  * Usage: npm run bench   (or node bench/run-all.ts [name ...] to run some of them)
  */
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { formatVerdicts, readVerdicts } from './verdicts.ts';
 
 const benchDir = import.meta.dirname;
-const NOT_BENCHMARKS = new Set(['lib.ts', 'seed-sites.ts', 'run-all.ts']);
+const NOT_BENCHMARKS = new Set(['lib.ts', 'seed-sites.ts', 'load-harness.ts', 'verdicts.ts', 'run-all.ts']);
 
 const available = readdirSync(benchDir, { withFileTypes: true })
   .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') && !e.name.endsWith('.test.ts') && !NOT_BENCHMARKS.has(e.name))
@@ -23,12 +27,14 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const scripts = wanted.length > 0 ? wanted : available;
+const verdictDir = mkdtempSync(path.join(os.tmpdir(), 'dropsite-bench-'));
+const verdictFile = path.join(verdictDir, 'verdicts.jsonl');
 
 function run(script: string): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(benchDir, script)], {
       cwd: path.dirname(benchDir),
-      env: { ...process.env, NODE_ENV: 'production' },
+      env: { ...process.env, NODE_ENV: 'production', BENCH_VERDICTS: verdictFile },
       stdio: 'inherit',
     });
     child.once('error', (error) => {
@@ -52,6 +58,9 @@ for (const script of scripts) {
 process.stdout.write('\n=== summary ===\n');
 const width = Math.max(...results.map((r) => r.script.length));
 for (const r of results) process.stdout.write(`${r.script.padEnd(width)}  ${r.how.padEnd(14)} ${r.seconds.toFixed(1)} s\n`);
+process.stdout.write('\n=== targets ===\n');
+process.stdout.write(formatVerdicts(readVerdicts(verdictFile)));
+rmSync(verdictDir, { recursive: true, force: true });
 const crashed = results.filter((r) => !r.ok);
 if (crashed.length > 0) {
   process.stdout.write(`${crashed.length} of ${results.length} benchmark(s) crashed\n`);

@@ -29,7 +29,10 @@ const built: TBuildResult = {
   derived: {},
   derivedCount: 0,
   timings: { deriveMs: 0, renderMs: 0, storeMs: 0 },
-  page: { scriptHashes: [], representations: { identity: { bytes: new Uint8Array(), etag: 'a' }, br: { bytes: new Uint8Array(), etag: 'b' }, gzip: { bytes: new Uint8Array(), etag: 'c' } } },
+  page: {
+    scriptHashes: [],
+    representations: { identity: { bytes: new Uint8Array(), etag: 'a' }, br: { bytes: new Uint8Array(), etag: 'b' }, gzip: { bytes: new Uint8Array(), etag: 'c' } },
+  },
 };
 
 /** A site with a queued build, and a builder that reports what `run` says, when `run` says it. */

@@ -184,7 +184,11 @@ for (const driver of ['disk', 's3'] as const) {
       const watched = new Proxy(app.deps.storage, {
         get: (target, name, receiver) => {
           const value: unknown = Reflect.get(target, name, receiver);
-          return typeof value === 'function' ? (...args: unknown[]) => (calls.push(String(name)), value.apply(target, args)) : value;
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]) => {
+            calls.push(String(name));
+            return value.apply(target, args);
+          };
         },
       });
       expect(await syncPublicPage({ ...app.deps, storage: watched, config: { ...app.deps.config, edgePublicPages: false } }, other.projectId)).toBe('withdrawn');

@@ -12,7 +12,16 @@
  */
 import { setTimeout } from 'node:timers/promises';
 import { Readable } from 'node:stream';
-import { PUBLIC_SITES_PREFIX, STORED_CODINGS, publicSiteHtmlKey, publicSiteHtmlVariantKey, publicSitePrefix, siteHtmlKey, siteHtmlVariantKey, type TStoredCoding } from '@dropsite/shared';
+import {
+  PUBLIC_SITES_PREFIX,
+  STORED_CODINGS,
+  publicSiteHtmlKey,
+  publicSiteHtmlVariantKey,
+  publicSitePrefix,
+  siteHtmlKey,
+  siteHtmlVariantKey,
+  type TStoredCoding,
+} from '@dropsite/shared';
 import type { TBuiltPage } from '@dropsite/builder';
 import type { TEdgeDeps } from './edge.deps.ts';
 import type { TSiteRow } from '../db/tables.ts';
