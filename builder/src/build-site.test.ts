@@ -235,8 +235,11 @@ describe('createSiteBuilder().buildSite', () => {
     await builder.buildSite(makeInput({ ...site, version: site.version + 1 }, images), report);
     expect(writesOf()).toBe(3);
     expect(storage.text(siteHtmlKey('same-page'))).toBe(page);
+    storage.headLog.length = 0;
     await builder.buildSite(makeInput({ ...site, title: 'A new title' }, images), report);
     expect(writesOf()).toBe(6);
+    // A page that changed has new variants: only the page is looked at before all three are written.
+    expect(storage.headLog.filter((key) => pageKeys.includes(key))).toEqual([siteHtmlKey('same-page')]);
     expect(storage.text(siteHtmlKey('same-page'))).toContain('A new title');
     // A variant lost (or replaced by other bytes) is written again, though the page is the same.
     storage.objects.delete(siteHtmlVariantKey('same-page', 'gzip'));

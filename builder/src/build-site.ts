@@ -171,9 +171,17 @@ export function createSiteBuilder(deps: TSiteBuilderDeps): SiteBuilder {
     const metadata = { [SCRIPT_HASHES_METADATA]: scriptHashes.join(' ') };
     const options = (etag: string) => ({ contentType: SITE_HTML_CONTENT_TYPE, cacheControl: SITE_HTML_CACHE_CONTROL, etag, metadata });
     // Every variant (a variant left from an earlier build would be served in place of this page), both
-    // at once, unless storage holds these very bytes; the page only once they are stored.
-    await Promise.all(STORED_CODINGS.map((coding) => putUnlessStored(storage, siteHtmlVariantKey(site.slug, coding), variants[coding], options(etags[coding]))));
-    await putUnlessStored(storage, htmlKey, body, options(etags.identity));
+    // at once, unless storage holds these very bytes; the page only once they are stored. A page whose
+    // stored bytes differ (most rebuilds) has different variants too: they are written without a look.
+    const pageStored = await isStored(storage, htmlKey, body, options(etags.identity));
+    await Promise.all(
+      STORED_CODINGS.map(async (coding) => {
+        const key = siteHtmlVariantKey(site.slug, coding);
+        if (pageStored && (await isStored(storage, key, variants[coding], options(etags[coding])))) return;
+        await storage.put(key, variants[coding], options(etags[coding]));
+      }),
+    );
+    if (!pageStored) await storage.put(htmlKey, body, options(etags.identity));
     const storedAt = performance.now();
     progress(PROGRESS.done, 'Published');
     await progress.flush();
@@ -248,20 +256,14 @@ function createReporter(report: (r: TBuildReport) => Promise<void>, log: TBuilde
 }
 
 /**
- * Puts an object unless storage already holds exactly these bytes: its strong tag (a hash of the
- * bytes, kept with the object) and size are the new ones. A rebuild that renders the same page (a new
- * version with nothing visible changed, a re-render of every site) then writes nothing, instead of
+ * Whether storage already holds exactly these bytes under the key: its strong tag (a hash of the bytes,
+ * kept with the object), size and metadata are the new ones. A rebuild that renders the same page (a
+ * new version with nothing visible changed, a re-render of every site) then writes nothing, instead of
  * three fsynced objects per site; a page that changed is written as always.
  */
-async function putUnlessStored(
-  storage: BuilderStorage,
-  key: string,
-  bytes: Buffer,
-  options: { contentType: string; cacheControl: string; etag: string; metadata: Record<string, string> },
-): Promise<void> {
+async function isStored(storage: BuilderStorage, key: string, bytes: Buffer, options: { etag: string; metadata: Record<string, string> }): Promise<boolean> {
   const stored = await storage.head(key);
-  if (stored?.etag === options.etag && stored.size === bytes.length && sameMetadata(stored.metadata, options.metadata)) return;
-  await storage.put(key, bytes, options);
+  return stored?.etag === options.etag && stored.size === bytes.length && sameMetadata(stored.metadata, options.metadata);
 }
 
 function sameMetadata(stored: Record<string, string> | undefined, wanted: Record<string, string>): boolean {

@@ -16,6 +16,7 @@ export class MemoryStorage implements BuilderStorage {
   /** Keys in the order they were written. */
   readonly putLog: string[] = [];
   readonly getLog: string[] = [];
+  readonly headLog: string[] = [];
 
   async put(
     key: string,
@@ -45,6 +46,7 @@ export class MemoryStorage implements BuilderStorage {
 
   /** Size, and the tag and metadata put with the object, as the real drivers answer. */
   async head(key: string): Promise<{ size: number; etag: string | undefined; metadata: Record<string, string> | undefined } | null> {
+    this.headLog.push(key);
     const object = this.objects.get(key);
     return object ? { size: object.body.length, etag: object.etag, metadata: object.metadata } : null;
   }
