@@ -188,10 +188,10 @@ async function startEmbedded(pin: boolean): Promise<TTarget> {
  * Through the edge a visitor is its TCP address (nginx replaces X-Forwarded-For): the visitors'
  * connections each come from their own loopback address, under the per-address request limits as
  * shipped. The seeding's 60 publishes and sign-ups, and the anonymous publish every two seconds, all
- * come from this one machine's address: the hourly publish and sign-up limits per address are raised
- * for them (they are counted apart from the mix).
+ * come from this one machine's address: the hourly publish and sign-up limits per address, and the
+ * free trials one address may start, are raised for them (they are counted apart from the mix).
  */
-const STACK_LIMITS = { PUBLISH_LIMIT_PER_HOUR: '100000', ACCOUNT_EMAILS_PER_ADDRESS_PER_HOUR: '10000' };
+const STACK_LIMITS = { PUBLISH_LIMIT_PER_HOUR: '100000', ACCOUNT_EMAILS_PER_ADDRESS_PER_HOUR: '10000', TRIALS_PER_ADDRESS: '1000' };
 
 async function startStackTarget(): Promise<TTarget> {
   const stack = await startTestStack('load', STACK_LIMITS);
@@ -268,8 +268,10 @@ async function whenLive(url: string, slugs: string[], timeoutMs: number): Promis
 async function signUpCreator(url: string, outboxDir: string, n: number): Promise<string> {
   const account = { email: `load-${Date.now()}-${n}@example.com`, password: 'a long enough secret', name: `Studio ${n}` };
   // The sign-up, then the link it mails (read from the outbox), as its owner would.
-  const cookie = await signUpThroughOutbox(url, outboxDir, account, { 'x-forwarded-for': randomAddress() });
-  const trial = await fetch(`${url}/api/billing/trial`, { method: 'POST', headers: { cookie } });
+  // Each creator from an address of its own, the trial included: one free trial per network.
+  const address = { 'x-forwarded-for': randomAddress() };
+  const cookie = await signUpThroughOutbox(url, outboxDir, account, address);
+  const trial = await fetch(`${url}/api/billing/trial`, { method: 'POST', headers: { cookie, ...address } });
   if (trial.status >= 300) throw new Error(`the trial was refused (${trial.status}): ${await trial.text()}`);
   return cookie;
 }
