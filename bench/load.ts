@@ -9,7 +9,9 @@
  * while anonymous creators publish a small site every two seconds.
  *
  * Each step starts requests at one steady rate (open loop, bench/paced-load.ts) for LOAD_STEP_SECONDS and prints p50/p99,
- * errors, RSS and event-loop delay (read from the process's own /metrics); the knee is the highest
+ * errors, RSS and event-loop delay (read from the process's own /metrics), and the CPU a request costs
+ * each process (the API; on the stack the edge, each API and builder, PostgreSQL, Redis, and s3rver with
+ * the load generator, which run in this process); the knee is the highest
  * rate held with p99 under 100 ms and no error. The soak holds 70 % of the knee for LOAD_SOAK_MINUTES
  * and ends with the invariants checked: no duplicate approval, every acknowledged comment stored, the
  * analytics rollups equal to their events, no open upload session or temporary bytes left, and memory
@@ -19,7 +21,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, readdirSync } from 'node:fs';
+import { createWriteStream, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -105,6 +107,10 @@ interface TTarget {
   label: string;
   /** The API process, when there is one (the embedded defaults), for its CPU time. */
   pid: number | undefined;
+  /** The processes whose CPU each step splits its requests' cost by (the stack's edge, APIs, builders). */
+  processes: Array<{ role: string; pid: number }>;
+  /** What runs in this process besides the load generator (the stack's s3rver), for the CPU split. */
+  alsoHere: string;
   url: string;
   /** Where each process's /metrics answers (one for the embedded defaults; the APIs and builders of a stack). */
   opsUrls: string[];
@@ -162,6 +168,8 @@ async function startEmbedded(pin: boolean): Promise<TTarget> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   return {
     pid: child.pid,
+    processes: child.pid === undefined ? [] : [{ role: 'api', pid: child.pid }],
+    alsoHere: '',
     label: `embedded defaults (one process: SQLite, disk, in-process builder${pin ? '; pinned to CPU 0, the load on CPU 1' : ''})`,
     url,
     opsUrls: [`http://127.0.0.1:${opsPort}`],
@@ -198,6 +206,8 @@ async function startStackTarget(): Promise<TTarget> {
   const schema = new URL(stack.env.DATABASE_URL ?? '').searchParams.get('schema');
   return {
     pid: undefined,
+    processes: stack.processes.flatMap((p) => (p.child.pid === undefined ? [] : [{ role: p.role, pid: p.child.pid }])),
+    alsoHere: 's3rver',
     label: 'npm run stack (nginx edge, 2 APIs, 2 builders, PostgreSQL, Redis, S3)',
     url: stack.url,
     opsUrls: stack.opsUrls,
@@ -467,12 +477,51 @@ interface TStep {
   requests: number;
   process: TProcessFigures;
   failures: string;
+  /** CPU µs a request of each process (with its child processes: nginx's workers), and of PostgreSQL and Redis. */
+  cpuByRole: Array<[string, number]>;
+}
+
+/**
+ * CPU ms used so far by each process and its descendants (nginx's workers under its master), and by
+ * every PostgreSQL and Redis server process on the machine (they are not ours: another program's
+ * queries would count too, so this is read on a quiet machine).
+ */
+function cpuMsByRole(processes: ReadonlyArray<{ role: string; pid: number }>): Map<string, number> {
+  const byRole = new Map<string, number>();
+  if (processes.length === 0) return byRole;
+  const all: Array<{ pid: number; ppid: number; name: string; ms: number }> = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+      all.push({ pid: Number(entry), ppid: Number(fields[1]), name, ms: (Number(fields[11]) + Number(fields[12])) * 10 });
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  const children = new Map<number, number[]>();
+  for (const p of all) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
+  const msOf = new Map(all.map((p) => [p.pid, p.ms]));
+  const treeMs = (pid: number): number => (msOf.get(pid) ?? 0) + (children.get(pid) ?? []).reduce((sum, child) => sum + treeMs(child), 0);
+  for (const { role, pid } of processes) byRole.set(role, treeMs(pid));
+  byRole.set(
+    'postgres',
+    all.filter((p) => p.name === 'postgres').reduce((sum, p) => sum + p.ms, 0),
+  );
+  byRole.set(
+    'redis',
+    all.filter((p) => p.name.startsWith('redis-server')).reduce((sum, p) => sum + p.ms, 0),
+  );
+  return byRole;
 }
 
 async function runStep(target: TTarget, load: TMixedLoad, rate: number, seconds: number, tally: TTally): Promise<TStep> {
   await scrape(target.opsUrls); // resets the event-loop histogram: what follows is this step's
   const before = new Map([...tally.byOp].map(([op, t]) => [op, [...t.failed.values()].reduce((a, b) => a + b, 0)]));
   const cpuBefore = cpuMsOf(target.pid);
+  const rolesBefore = cpuMsByRole(target.processes);
   const generatorBefore = process.cpuUsage();
   const result = await runPaced({
     url: target.url,
@@ -485,6 +534,7 @@ async function runStep(target: TTarget, load: TMixedLoad, rate: number, seconds:
     timeline: process.env.LOAD_TIMELINE === '1',
   });
   const cpuAfter = cpuMsOf(target.pid);
+  const rolesAfter = cpuMsByRole(target.processes);
   const generator = process.cpuUsage(generatorBefore);
   const figures = await scrape(target.opsUrls);
   const failures: string[] = [];
@@ -494,8 +544,10 @@ async function runStep(target: TTarget, load: TMixedLoad, rate: number, seconds:
   }
   if (result.unanswered.size > 0) failures.push(`no answer because: ${[...result.unanswered].map(([why, count]) => `${why}×${count}`).join(' ')}`);
   const cpuMicrosPerRequest = cpuBefore !== null && cpuAfter !== null && result.requests > 0 ? ((cpuAfter - cpuBefore) * 1000) / result.requests : null;
+  const cpuByRole = [...rolesAfter].map(([role, ms]): [string, number] => [role, result.requests > 0 ? ((ms - (rolesBefore.get(role) ?? 0)) * 1000) / result.requests : 0]);
   return {
     cpuMicrosPerRequest,
+    cpuByRole,
     generatorMicrosPerRequest: result.requests > 0 ? (generator.user + generator.system) / result.requests : 0,
     rate,
     achieved: result.achieved,
@@ -508,7 +560,7 @@ async function runStep(target: TTarget, load: TMixedLoad, rate: number, seconds:
   };
 }
 
-function printSteps(steps: TStep[]): void {
+function printSteps(steps: TStep[], alsoHere: string): void {
   const rows = steps.map((s) => [
     String(s.rate),
     s.achieved.toFixed(0),
@@ -526,6 +578,13 @@ function printSteps(steps: TStep[]): void {
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padStart(widths[i]!)).join(' | ')} |`;
   process.stdout.write(`\n${line(head)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n${rows.map(line).join('\n')}\n`);
   for (const s of steps) if (s.failures) process.stdout.write(`  ${s.rate} req/s failures: ${s.failures}\n`);
+  for (const s of steps) {
+    if (s.cpuByRole.length === 0) continue;
+    const total = s.cpuByRole.reduce((sum, [, micros]) => sum + micros, 0) + s.generatorMicrosPerRequest;
+    process.stdout.write(
+      `  ${s.rate} req/s, CPU µs a request by process: ${s.cpuByRole.map(([role, micros]) => `${role} ${micros.toFixed(0)}`).join(', ')}, load generator${alsoHere ? ` and ${alsoHere}` : ''} ${s.generatorMicrosPerRequest.toFixed(0)}; ${total.toFixed(0)} in all\n`,
+    );
+  }
 }
 
 const held = (s: TStep) => s.errors === 0 && s.p99 < P99_TARGET_MS && s.achieved >= s.rate * 0.97;
@@ -682,7 +741,7 @@ try {
     if (steps.length >= 2 && !held(step) && !held(steps.at(-2)!)) break;
   }
   const stepUploads = await uploads.stop();
-  printSteps(steps);
+  printSteps(steps, target.alsoHere);
   const knee = steps.filter(held).at(-1);
   process.stdout.write(
     `\nPublishes during the steps: ${stepUploads.ok} answered 201, ${stepUploads.failed} failed, slowest ${stepUploads.slowestMs.toFixed(0)} ms.\n` +
