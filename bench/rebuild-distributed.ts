@@ -334,7 +334,7 @@ function describePass(v: TVariant): Array<[string, string]> {
     [`${v.key} peak RSS`, p.processes.map((r) => `${r.role} ${mb(r.peakBytes)}`).join(', ')],
     [
       `${v.key} CPU used`,
-      `${p.processes.map((r) => `${r.role} ${r.cpuSeconds.toFixed(0)} s`).join(', ')}; the machine was ${(p.machineBusy * 100).toFixed(0)}% busy (all processes, others' too)`,
+      `${p.processes.map((r) => `${r.role} ${r.cpuSeconds.toFixed(1)} s`).join(', ')}; the machine was ${(p.machineBusy * 100).toFixed(0)}% busy (all processes, others' too)`,
     ],
   ];
 }
