@@ -174,7 +174,9 @@ export interface TFavoriteWriter {
 /**
  * On PostgreSQL the changes asked in one turn of the event loop are made in one statement (one for
  * the additions, one for the removals), each answered with its own change and its file's count
- * after the statement; concurrent favourites share a round trip. On SQLite each is made alone.
+ * after the statement; concurrent favourites share a round trip. One statement of each kind runs at
+ * a time: changes asked meanwhile go together in the next, so under load a round trip carries many,
+ * and two statements never wait on each other's rows. On SQLite each is made alone.
  */
 export function createFavoriteWriter(db: Kysely<Database>, caches: TDbCaches = {}): TFavoriteWriter {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
@@ -183,12 +185,16 @@ export function createFavoriteWriter(db: Kysely<Database>, caches: TDbCaches = {
       remove: (fileId, visitorId) => removeFavoriteCounted(db, fileId, visitorId, caches),
     };
   }
-  const remove = createTurnBatcher((removals: readonly TFavoriteRemoval[]) =>
-    removals.length === 1 ? Promise.all([removeFavoriteCounted(db, removals[0]!.fileId, removals[0]!.visitorId, caches)]) : removeFavoritesCounted(db, removals),
+  const oneAtATime = { maxRunning: 1 };
+  const remove = createTurnBatcher(
+    (removals: readonly TFavoriteRemoval[]) =>
+      removals.length === 1 ? Promise.all([removeFavoriteCounted(db, removals[0]!.fileId, removals[0]!.visitorId, caches)]) : removeFavoritesCounted(db, removals),
+    oneAtATime,
   );
   return {
-    add: createTurnBatcher((favorites: readonly TVisitorMark[]) =>
-      favorites.length === 1 ? Promise.all([addFavoriteCounted(db, favorites[0]!, caches)]) : addFavoritesCounted(db, favorites),
+    add: createTurnBatcher(
+      (favorites: readonly TVisitorMark[]) => (favorites.length === 1 ? Promise.all([addFavoriteCounted(db, favorites[0]!, caches)]) : addFavoritesCounted(db, favorites)),
+      oneAtATime,
     ),
     remove: (fileId, visitorId) => remove({ fileId, visitorId }),
   };
