@@ -37,6 +37,7 @@ import * as visitorProfilesMigration from './migrations/2026_12_07_1200_visitor_
 import * as removedSitesMigration from './migrations/2026_12_07_1600_removed_sites.ts';
 import * as visitorChangeNotificationsMigration from './migrations/2026_12_07_2100_visitor_change_notifications.ts';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
+import { namePreparedStatements } from './prepared-statements.ts';
 
 export type TDialect = 'sqlite' | 'postgres';
 
@@ -239,6 +240,7 @@ async function openPostgres(url: string, options: TDatabaseOptions): Promise<TDa
   pool.on('connect', (client) => {
     client.on('error', (err) => options.onConnectionError?.(err));
     changeFeed.watch(client);
+    namePreparedStatements(client);
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {
