@@ -1,12 +1,11 @@
 import pg from 'pg';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, isDialectAvailable, makeFileRow, makeSiteRow, statementCounter, TEST_POSTGRES_URL, type TTestDatabase } from '@dropsite/testkit/control-api/test-database';
+import { createTestDatabase, isDialectAvailable, makeFileRow, makeSiteRow, TEST_POSTGRES_URL, type TTestDatabase } from '@dropsite/testkit/control-api/test-database';
 import { createDatabase, type TDatabaseHandle } from './database.ts';
 import { newId } from './ids.ts';
 import { createPostgresChangeFeed, type TPostgresChangeFeed } from './pg-change-feed.ts';
 import { cachedRead, type ReadCache } from './read-cache.ts';
-import { findVisitorProfile, saveVisitorProfile } from '../visitors/visitors.repository.ts';
 
 const available = await isDialectAvailable('postgres');
 
@@ -104,25 +103,6 @@ describe.skipIf(!available)('read cache on PostgreSQL (change notifications)', (
       .toBe(2);
     await reader.read();
     expect(reader.loads()).toBe(1);
-  });
-
-  it("answers a visitor's name from memory until it changes, here or in another process", async () => {
-    const counting = statementCounter();
-    const db = handle.db.withPlugin(counting.plugin);
-    const caches = { reads: handle.readCache };
-    await saveVisitorProfile(handle.db, 'visitor-n', { display_name: 'Nell', email: null }, Date.now());
-    expect(await findVisitorProfile(db, 'visitor-n', caches)).toEqual({ display_name: 'Nell', email: null });
-    // Once the save's own notification is in too, a repeated read queries nothing.
-    const queriesOfARead = async () => {
-      const before = counting.count();
-      expect(await findVisitorProfile(db, 'visitor-n', caches)).toEqual({ display_name: 'Nell', email: null });
-      return counting.count() - before;
-    };
-    await expect.poll(queriesOfARead, { timeout: 2_000, interval: 10 }).toBe(0);
-    await saveVisitorProfile(handle.db, 'visitor-n', { display_name: 'Nell B.', email: 'nell@example.com' }, Date.now());
-    expect(await findVisitorProfile(db, 'visitor-n', caches)).toEqual({ display_name: 'Nell B.', email: 'nell@example.com' });
-    await saveVisitorProfile(other.db, 'visitor-n', { display_name: 'Nell Berg', email: null }, Date.now());
-    await expect.poll(() => findVisitorProfile(db, 'visitor-n', caches), { timeout: 2_000, interval: 10 }).toEqual({ display_name: 'Nell Berg', email: null });
   });
 
   it('never caches a table that sends no notifications', async () => {

@@ -29,5 +29,4 @@ describe.skipIf(!available)('prepared statements on PostgreSQL', () => {
     expect(mine).toHaveLength(1);
     expect(mine[0]!.name).toMatch(/^dropsite_prepared_\d+$/);
   });
-
 });
