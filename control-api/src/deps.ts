@@ -70,7 +70,7 @@ export interface TProcessLimits {
 
 /** Answers kept in memory while they are still true. */
 export interface TProcessCaches {
-  /** Hot reads on SQLite; undefined on PostgreSQL, where other processes write too. */
+  /** Hot reads (on PostgreSQL kept true by change notifications, as other processes write too). */
   reads: ReadCache | undefined;
   /** Hot queries, built and compiled once. */
   queries: TQueryCache;

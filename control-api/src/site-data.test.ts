@@ -124,6 +124,35 @@ await describeEachDialect('engagement data', (handle, dialect) => {
     expect(await writer.remove(file, 't3')).toEqual({ changed: true, favoritesCount: 0 });
   });
 
+  it('makes the additions and removals of one turn in one statement, each answer agreeing with the rows left', async () => {
+    const file = files[1]!.id;
+    const counting = statementCounter();
+    const writer = createFavoriteWriter(handle.db.withPlugin(counting.plugin));
+    const add = (visitorId: string) => writer.add({ id: newId(), siteId: site.id, fileId: file, visitorId, userName: 'User 1', now: NOW });
+    const has = async (visitorId: string) => (await listVisitorFavorites(handle.db, site.id, visitorId)).length;
+    await add('m1');
+    const before = counting.count();
+    const mixed = await Promise.all([add('m2'), writer.remove(file, 'm1'), add('m2'), writer.remove(file, 'nobody')]);
+    expect(mixed.map((change) => change.changed)).toEqual([true, true, false, false]);
+    if (dialect === 'postgres') {
+      expect(counting.count() - before).toBe(1);
+      expect(mixed.map((change) => change.favoritesCount)).toEqual([1, 1, 1, 1]);
+    }
+    expect([await has('m1'), await has('m2')]).toEqual([0, 1]);
+
+    // The same favourite added and removed at once, absent and present before: whichever went first,
+    // the answers say what happened to the row, and the last count is the file's.
+    for (const visitorId of ['m3', 'm2']) {
+      const was = await has(visitorId);
+      const [on, off] = await Promise.all([add(visitorId), writer.remove(file, visitorId)]);
+      expect(await has(visitorId)).toBe(was + (on.changed ? 1 : 0) - (off.changed ? 1 : 0));
+      expect(on.changed || off.changed).toBe(true);
+      expect(off.favoritesCount).toBe(await countFavoritesOfFile(handle.db, file));
+    }
+    for (const visitorId of ['m2', 'm3']) await writer.remove(file, visitorId);
+    expect(await countFavoritesOfFile(handle.db, file)).toBe(0);
+  });
+
   it('finds a site with one of its files, never the file of another site', async () => {
     expect(await findSiteAndFile(handle.db, site.id, fileId)).toMatchObject({
       site: { id: site.id },

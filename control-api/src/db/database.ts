@@ -35,7 +35,9 @@ import * as siteColorModeMigration from './migrations/2026_12_07_1100_site_color
 import * as pendingSignUpsMigration from './migrations/2026_12_07_0200_pending_sign_ups.ts';
 import * as visitorProfilesMigration from './migrations/2026_12_07_1200_visitor_profiles.ts';
 import * as removedSitesMigration from './migrations/2026_12_07_1600_removed_sites.ts';
+import * as visitorChangeNotificationsMigration from './migrations/2026_12_07_2100_visitor_change_notifications.ts';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
+import { namePreparedStatements } from './prepared-statements.ts';
 
 export type TDialect = 'sqlite' | 'postgres';
 
@@ -103,6 +105,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_12_07_1100_site_color_mode': siteColorModeMigration,
   '2026_12_07_1200_visitor_profiles': visitorProfilesMigration,
   '2026_12_07_1600_removed_sites': removedSitesMigration,
+  '2026_12_07_2100_visitor_change_notifications': visitorChangeNotificationsMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {
@@ -237,6 +240,7 @@ async function openPostgres(url: string, options: TDatabaseOptions): Promise<TDa
   pool.on('connect', (client) => {
     client.on('error', (err) => options.onConnectionError?.(err));
     changeFeed.watch(client);
+    namePreparedStatements(client);
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {

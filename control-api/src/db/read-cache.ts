@@ -1,6 +1,6 @@
 /**
- * Answers for hot reads (a site's access row, a file's comment threads) kept in memory while they
- * are still exactly what the database holds. A cached answer is reused only while nothing it was
+ * Answers for hot reads (a site's access row, a file's comment threads, a visitor's name) kept in
+ * memory while they are still exactly what the database holds. A cached answer is reused only while nothing it was
  * read from changed: the tables it read, or, when the reader names them, the very rows (a site's row
  * and its file's, which a publish of another site, adding its own rows, leaves alone).
  *

@@ -5,6 +5,7 @@ import type { CommentsTable, Database, TSiteRow } from '../db/tables.ts';
 import { cachedRead, type TDbCaches } from '../db/read-cache.ts';
 import { compiledQuery } from '../db/compiled-query.ts';
 import { createTurnBatcher } from '../db/turn-batch.ts';
+import { runPrepared } from '../db/prepared-statements.ts';
 import type { TEngagementEvent } from '../notifications/notification-messages.ts';
 
 type TDb = Kysely<Database> | Transaction<Database>;
@@ -139,14 +140,17 @@ export interface TFavoriteChange {
  */
 export async function addFavoriteCounted(db: TDb, favorite: TVisitorMark, caches: TDbCaches = {}): Promise<TFavoriteChange> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    const { rows } = await sql<{ n: string | number; changed: string | number }>`
+    const { rows } = await runPrepared(
+      db,
+      sql<{ n: string | number; changed: string | number }>`
       with added as (
         insert into favorites (id, project_id, file_id, visitor_id, user_name, user_email, created_at)
         values (${favorite.id}, ${favorite.siteId}, ${favorite.fileId}, ${favorite.visitorId}, ${favorite.userName}, ${favorite.userEmail ?? null}, ${favorite.now})
         on conflict (file_id, visitor_id) do nothing
         returning 1
       )
-      select (select count(*) from favorites where file_id = ${favorite.fileId}) + (select count(*) from added) as n, (select count(*) from added) as changed`.execute(db);
+      select (select count(*) from favorites where file_id = ${favorite.fileId}) + (select count(*) from added) as n, (select count(*) from added) as changed`,
+    );
     return { changed: Number(rows[0]!.changed) > 0, favoritesCount: Number(rows[0]!.n) };
   }
   const changed = await addFavorite(db, favorite, caches);
@@ -156,9 +160,12 @@ export async function addFavoriteCounted(db: TDb, favorite: TVisitorMark, caches
 /** Removes the visitor's favourite and answers the file's count after it (one statement on PostgreSQL). */
 export async function removeFavoriteCounted(db: TDb, fileId: string, visitorId: string, caches: TDbCaches = {}): Promise<TFavoriteChange> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    const { rows } = await sql<{ n: string | number; changed: string | number }>`
+    const { rows } = await runPrepared(
+      db,
+      sql<{ n: string | number; changed: string | number }>`
       with removed as (delete from favorites where file_id = ${fileId} and visitor_id = ${visitorId} returning 1)
-      select (select count(*) from favorites where file_id = ${fileId}) - (select count(*) from removed) as n, (select count(*) from removed) as changed`.execute(db);
+      select (select count(*) from favorites where file_id = ${fileId}) - (select count(*) from removed) as n, (select count(*) from removed) as changed`,
+    );
     return { changed: Number(rows[0]!.changed) > 0, favoritesCount: Number(rows[0]!.n) };
   }
   const changed = await removeFavorite(db, fileId, visitorId, caches);
@@ -172,9 +179,11 @@ export interface TFavoriteWriter {
 }
 
 /**
- * On PostgreSQL the changes asked in one turn of the event loop are made in one statement (one for
- * the additions, one for the removals), each answered with its own change and its file's count
- * after the statement; concurrent favourites share a round trip. On SQLite each is made alone.
+ * On PostgreSQL the changes asked in one turn of the event loop, additions and removals together,
+ * are made in one statement, each answered with its own change and its file's count after the
+ * statement; concurrent favourites share a round trip. One such statement runs at a time: changes
+ * asked meanwhile go together in the next, so under load a round trip carries many, and two
+ * statements never wait on each other's rows. On SQLite each is made alone.
  */
 export function createFavoriteWriter(db: Kysely<Database>, caches: TDbCaches = {}): TFavoriteWriter {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
@@ -183,62 +192,58 @@ export function createFavoriteWriter(db: Kysely<Database>, caches: TDbCaches = {
       remove: (fileId, visitorId) => removeFavoriteCounted(db, fileId, visitorId, caches),
     };
   }
-  const remove = createTurnBatcher((removals: readonly TFavoriteRemoval[]) =>
-    removals.length === 1 ? Promise.all([removeFavoriteCounted(db, removals[0]!.fileId, removals[0]!.visitorId, caches)]) : removeFavoritesCounted(db, removals),
-  );
+  const change = createTurnBatcher((changes: readonly TFavoriteChangeAsked[]) => changeFavoritesCounted(db, changes), { maxRunning: 1 });
   return {
-    add: createTurnBatcher((favorites: readonly TVisitorMark[]) =>
-      favorites.length === 1 ? Promise.all([addFavoriteCounted(db, favorites[0]!, caches)]) : addFavoritesCounted(db, favorites),
-    ),
-    remove: (fileId, visitorId) => remove({ fileId, visitorId }),
+    add: (favorite) => change({ favorite, removal: null }),
+    remove: (fileId, visitorId) => change({ favorite: null, removal: { fileId, visitorId } }),
   };
 }
 
-/** PostgreSQL: several favourites added in one statement; one asked twice is added (and changed) once, by the first asking. */
-async function addFavoritesCounted(db: TDb, favorites: readonly TVisitorMark[]): Promise<TFavoriteChange[]> {
-  const { rows } = await sql<{ i: number | string; n: number | string; changed: boolean }>`
+/** A favourite to add, or one to remove. */
+type TFavoriteChangeAsked = { favorite: TVisitorMark; removal: null } | { favorite: null; removal: { fileId: string; visitorId: string } };
+
+/**
+ * PostgreSQL: favourites added and removed in one statement (prepared once per connection). A change
+ * asked twice is made (and changed) once, by the first asking. One added and removed in the same
+ * statement is answered as whichever came first in fact: the statement's insert and delete see the
+ * same snapshot, so each answer, and every count, matches the rows the statement left.
+ */
+async function changeFavoritesCounted(db: TDb, changes: readonly TFavoriteChangeAsked[]): Promise<TFavoriteChange[]> {
+  const column = <T>(pick: (change: TFavoriteChangeAsked) => T) => changes.map(pick);
+  const { rows } = await runPrepared(
+    db,
+    sql<{ i: number | string; n: number | string; changed: boolean }>`
     with input as (
-      select * from unnest(${favorites.map((f) => f.id)}::text[], ${favorites.map((f) => f.siteId)}::text[], ${favorites.map((f) => f.fileId)}::text[],
-                           ${favorites.map((f) => f.visitorId)}::text[], ${favorites.map((f) => f.userName)}::text[], ${favorites.map((f) => f.userEmail ?? null)}::text[],
-                           ${favorites.map((f) => f.now)}::bigint[])
-        with ordinality as t(id, project_id, file_id, visitor_id, user_name, user_email, created_at, i)
+      select * from unnest(${column((c) => c.favorite?.id ?? null)}::text[], ${column((c) => c.favorite?.siteId ?? null)}::text[],
+                           ${column((c) => c.favorite?.fileId ?? c.removal!.fileId)}::text[], ${column((c) => c.favorite?.visitorId ?? c.removal!.visitorId)}::text[],
+                           ${column((c) => c.favorite?.userName ?? null)}::text[], ${column((c) => c.favorite?.userEmail ?? null)}::text[],
+                           ${column((c) => c.favorite?.now ?? null)}::bigint[], ${column((c) => c.removal !== null)}::boolean[])
+        with ordinality as t(id, project_id, file_id, visitor_id, user_name, user_email, created_at, is_removal, i)
     ),
     added as (
       insert into favorites (id, project_id, file_id, visitor_id, user_name, user_email, created_at)
-      select id, project_id, file_id, visitor_id, user_name, user_email, created_at from input
+      select id, project_id, file_id, visitor_id, user_name, user_email, created_at from input where not is_removal
       on conflict (file_id, visitor_id) do nothing
       returning file_id, visitor_id
-    )
-    select input.i,
-      exists (select 1 from added where added.file_id = input.file_id and added.visitor_id = input.visitor_id)
-        and input.i = (select min(same.i) from input same where same.file_id = input.file_id and same.visitor_id = input.visitor_id) as changed,
-      (select count(*) from favorites where favorites.file_id = input.file_id) + (select count(*) from added where added.file_id = input.file_id) as n
-    from input`.execute(db);
-  return changesInOrder(rows, favorites.length);
-}
-
-interface TFavoriteRemoval {
-  fileId: string;
-  visitorId: string;
-}
-
-/** PostgreSQL: several favourites removed in one statement. */
-async function removeFavoritesCounted(db: TDb, removals: readonly TFavoriteRemoval[]): Promise<TFavoriteChange[]> {
-  const { rows } = await sql<{ i: number | string; n: number | string; changed: boolean }>`
-    with input as (
-      select * from unnest(${removals.map((r) => r.fileId)}::text[], ${removals.map((r) => r.visitorId)}::text[]) with ordinality as t(file_id, visitor_id, i)
     ),
     removed as (
       delete from favorites using input
-      where favorites.file_id = input.file_id and favorites.visitor_id = input.visitor_id
+      where input.is_removal and favorites.file_id = input.file_id and favorites.visitor_id = input.visitor_id
       returning favorites.file_id, favorites.visitor_id
     )
     select input.i,
-      exists (select 1 from removed where removed.file_id = input.file_id and removed.visitor_id = input.visitor_id)
-        and input.i = (select min(same.i) from input same where same.file_id = input.file_id and same.visitor_id = input.visitor_id) as changed,
-      (select count(*) from favorites where favorites.file_id = input.file_id) - (select count(*) from removed where removed.file_id = input.file_id) as n
-    from input`.execute(db);
-  return changesInOrder(rows, removals.length);
+      case when input.is_removal
+        then exists (select 1 from removed where removed.file_id = input.file_id and removed.visitor_id = input.visitor_id)
+        else exists (select 1 from added where added.file_id = input.file_id and added.visitor_id = input.visitor_id)
+      end
+        and input.i = (select min(same.i) from input same
+                       where same.file_id = input.file_id and same.visitor_id = input.visitor_id and same.is_removal = input.is_removal) as changed,
+      (select count(*) from favorites where favorites.file_id = input.file_id)
+        + (select count(*) from added where added.file_id = input.file_id)
+        - (select count(*) from removed where removed.file_id = input.file_id) as n
+    from input`,
+  );
+  return changesInOrder(rows, changes.length);
 }
 
 function changesInOrder(rows: readonly { i: number | string; n: number | string; changed: boolean }[], count: number): TFavoriteChange[] {

@@ -1,7 +1,8 @@
 /**
  * The visitors table: a visitor (whose id the principal carries, from the visitor cookie) is
  * recorded the first time they engage. A runtime remembers whom it recorded (`deps.caches.knownVisitors`),
- * so a returning visitor costs no write. A visitor names themselves once per device (the cookie):
+ * so a returning visitor costs no write, and reads their name through the read cache, so it costs no
+ * query while the table is unchanged. A visitor names themselves once per device (the cookie):
  * every favourite, comment and approval they make afterwards keeps that name (and address).
  */
 import { visitorDisplayName, type TVisitorProfile } from '@dropsite/shared';
@@ -27,8 +28,8 @@ function remember(known: Set<string>, visitorId: string): void {
 }
 
 /** The visitor as the site names them: the name they gave, else 'User' and the last 4 characters of their id. */
-export async function visitorProfileOf(deps: Pick<TVisitorsDeps, 'db'>, visitorId: string): Promise<TVisitorProfile> {
-  const row = await findVisitorProfile(deps.db, visitorId);
+export async function visitorProfileOf(deps: Pick<TVisitorsDeps, 'db' | 'caches'>, visitorId: string): Promise<TVisitorProfile> {
+  const row = await findVisitorProfile(deps.db, visitorId, deps.caches);
   return { name: row.display_name ?? visitorDisplayName(visitorId), hasName: row.display_name !== null, email: row.email };
 }
 

@@ -18,14 +18,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       return null;
     end
     $$`.execute(db);
-  for (const table of TABLES) {
-    await sql`create trigger dropsite_notify_change after insert or update or delete or truncate on ${sql.table(table)}
-      for each statement execute function dropsite_notify_change()`.execute(db);
-  }
+  for (const table of TABLES) await notifyChangesOf(db, table);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
-  for (const table of TABLES) await sql`drop trigger if exists dropsite_notify_change on ${sql.table(table)}`.execute(db);
+  for (const table of TABLES) await stopNotifyingChangesOf(db, table);
   await sql`drop function if exists dropsite_notify_change()`.execute(db);
+}
+
+/** PostgreSQL: every statement changing `table` notifies `dropsite_changes` (the function `up` made). */
+export async function notifyChangesOf(db: Kysely<unknown>, table: string): Promise<void> {
+  await sql`create trigger dropsite_notify_change after insert or update or delete or truncate on ${sql.table(table)}
+    for each statement execute function dropsite_notify_change()`.execute(db);
+}
+
+export async function stopNotifyingChangesOf(db: Kysely<unknown>, table: string): Promise<void> {
+  await sql`drop trigger if exists dropsite_notify_change on ${sql.table(table)}`.execute(db);
 }
