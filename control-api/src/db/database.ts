@@ -35,6 +35,7 @@ import * as siteColorModeMigration from './migrations/2026_12_07_1100_site_color
 import * as pendingSignUpsMigration from './migrations/2026_12_07_0200_pending_sign_ups.ts';
 import * as visitorProfilesMigration from './migrations/2026_12_07_1200_visitor_profiles.ts';
 import * as removedSitesMigration from './migrations/2026_12_07_1600_removed_sites.ts';
+import * as chunkChecksumMigration from './migrations/2026_12_07_2200_chunk_checksum.ts';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
 
 export type TDialect = 'sqlite' | 'postgres';
@@ -103,6 +104,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_12_07_1100_site_color_mode': siteColorModeMigration,
   '2026_12_07_1200_visitor_profiles': visitorProfilesMigration,
   '2026_12_07_1600_removed_sites': removedSitesMigration,
+  '2026_12_07_2200_chunk_checksum': chunkChecksumMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {
