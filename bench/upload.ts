@@ -91,7 +91,7 @@ async function main(): Promise<void> {
       const run = await runOnce(peer, payload);
       results[peer].push(run);
       process.stdout.write(
-        `round ${round}: ${peer.padEnd(11)} ${rate(totalBytes, run.seconds).toFixed(0)} MB/s (${run.seconds.toFixed(2)} s, CPU ${run.cpuSeconds.toFixed(2)} s, idle RSS ${(run.idleRss / MB).toFixed(0)} MB, peak RSS ${(run.peakRss / MB).toFixed(0)} MB${run.completeSeconds === undefined ? '' : `, complete ${run.completeSeconds.toFixed(2)} s`})\n`,
+        `round ${round}: ${peer.padEnd(11)} ${rate(totalBytes, run.seconds).toFixed(0)} MB/s (${run.seconds.toFixed(2)} s, CPU ${run.cpuSeconds.toFixed(2)} s, idle RSS ${(run.idleRss / MB).toFixed(0)} MB, peak RSS ${(run.peakRss / MB).toFixed(0)} MB${run.completeSeconds === undefined ? '' : `, complete ${run.completeSeconds.toFixed(2)} s, read back ${(run.readBackBytes / MB).toFixed(0)} MiB`})\n`,
       );
     }
   }
@@ -118,6 +118,10 @@ async function main(): Promise<void> {
     ['(b) @tus/server + file-store, PATCH in order', `${tus.toFixed(0)} MB/s (${cpuOf('tus')}, peak RSS ${(Math.max(...results.tus.map((r) => r.peakRss)) / MB).toFixed(0)} MB)`],
     ['(c) Dropsite chunked, CRC-32 per chunk + SHA-256 of the file', `${dropsite.toFixed(0)} MB/s (${cpuOf('dropsite')})`],
     ['  of which complete (assemble + verify + publish)', `${median(results.dropsite.map((r) => r.completeSeconds ?? 0)).toFixed(2)} s`],
+    [
+      '  bytes read back from storage (chunks hashed after arriving early)',
+      `${((100 * median(results.dropsite.map((r) => r.readBackBytes))) / totalBytes).toFixed(0)} % of the upload (rchar beyond the bytes received)`,
+    ],
     ['Dropsite / tus', `${vsTus.toFixed(2)} (target at least 1.0)`],
     ['Dropsite / bare with the same hashing', `${(vsBareHashing * 100).toFixed(0)} % (target at least 90 %)`],
     ['Dropsite / bare without checks', `${((dropsite / bare) * 100).toFixed(0)} %`],
@@ -146,6 +150,8 @@ interface TRun {
   idleRss: number;
   /** The server's peak RSS (VmHWM) after the upload. */
   peakRss: number;
+  /** Bytes the server read (/proc/<pid>/io rchar: sockets and files) during the upload beyond the bytes uploaded: files read back. */
+  readBackBytes: number;
   completeSeconds?: number;
 }
 
@@ -168,6 +174,7 @@ async function runOnce(peer: TPeer, payload: TPayload): Promise<TRun> {
     const agent = new http.Agent({ keepAlive: true, maxSockets: CHUNK_PARALLELISM });
     try {
       const idleRss = await readStatusBytes(child.pid!, 'VmRSS');
+      const read0 = await readCharsRead(child.pid!);
       const cpu0 = await readCpuSeconds(child.pid!);
       const t0 = performance.now();
       let completeSeconds: number | undefined;
@@ -176,7 +183,8 @@ async function runOnce(peer: TPeer, payload: TPayload): Promise<TRun> {
       else completeSeconds = await uploadDropsite(agent, started.url, payload);
       const seconds = (performance.now() - t0) / 1000;
       const cpuSeconds = (await readCpuSeconds(child.pid!)) - cpu0;
-      return { seconds, cpuSeconds, idleRss, peakRss: await readStatusBytes(child.pid!, 'VmHWM'), ...(completeSeconds === undefined ? {} : { completeSeconds }) };
+      const readBackBytes = Math.max(0, (await readCharsRead(child.pid!)) - read0 - payload.totalBytes);
+      return { seconds, cpuSeconds, readBackBytes, idleRss, peakRss: await readStatusBytes(child.pid!, 'VmHWM'), ...(completeSeconds === undefined ? {} : { completeSeconds }) };
     } finally {
       agent.destroy();
     }
@@ -384,6 +392,14 @@ async function readCpuSeconds(pid: number): Promise<number> {
   // Fields after the command name (which may hold spaces): state is first, utime and stime 12th and 13th.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Bytes a process has read so far through read syscalls, from sockets and files alike (/proc/<pid>/io rchar). */
+async function readCharsRead(pid: number): Promise<number> {
+  const io = await readFile(`/proc/${pid}/io`, 'utf8');
+  const chars = /rchar:\s+(\d+)/.exec(io)?.[1];
+  if (!chars) throw new Error('rchar not found in /proc io');
+  return Number(chars);
 }
 
 /** A memory figure of a process from /proc/<pid>/status, in bytes: VmRSS (now) or VmHWM (its peak so far). */
