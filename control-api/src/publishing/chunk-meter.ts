@@ -48,7 +48,12 @@ export function createChunkChecksum(kind: TChunkChecksumKind): { update(piece: U
     return { update: (piece) => void hash.update(piece), digest: () => hash.digest('hex') };
   }
   let crc = 0;
-  return { update: (piece) => void (crc = crc32(piece, crc)), digest: () => crc32Hex(crc) };
+  return {
+    update(piece) {
+      crc = crc32(piece, crc);
+    },
+    digest: () => crc32Hex(crc),
+  };
 }
 
 function crc32Hex(crc: number): string {

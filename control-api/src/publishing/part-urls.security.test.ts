@@ -213,7 +213,8 @@ describe('presigned part URLs of an upload that declares chunk checksums', () =>
   it('of a CRC-32 session are refused without a well-formed CRC-32 for every chunk asked', async () => {
     const bytes = makeBytes(CHUNK_SIZE + 10);
     const { sessionId, fileId } = await openChecksummed(bytes, 'crc32');
-    const ask = async (extra: Record<string, unknown>) => (await callJson(app.url, 'POST', '/api/direct-upload/urls', { sessionId, fileId, chunkIndices: [0, 1], ...extra })).status;
+    const ask = async (extra: Record<string, unknown>) =>
+      (await callJson(app.url, 'POST', '/api/direct-upload/urls', { sessionId, fileId, chunkIndices: [0, 1], ...extra })).status;
     expect(await ask({})).toBe(400);
     expect(await ask({ chunkSha256: [0, 1].map((i) => sha256(chunkOf(bytes, i))) })).toBe(400);
     expect(await ask({ chunkCrc32: [crc32Base64(chunkOf(bytes, 0))] })).toBe(400);

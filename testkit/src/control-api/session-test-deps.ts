@@ -21,7 +21,7 @@ import {
   type TInitInput,
   createStoredChunkCheck,
 } from '@dropsite/control-api/internals';
-import { crc32Base64, sha256 } from '../bytes.ts';
+import { crc32Base64 } from '../bytes.ts';
 
 /** The AppError a call is refused with (the test fails when it resolves, or rejects with anything else). */
 export async function appErrorOf(promise: Promise<unknown>): Promise<AppError> {
