@@ -39,7 +39,7 @@ const GENERAL_ERRORS = {
   internal: { status: 500 },
   service_unavailable: { status: 503 },
   insufficient_storage: { status: 507 },
-  /** A chunk's bytes do not match the X-Chunk-Sha256 sent with it (upload sessions). */
+  /** A chunk's bytes do not match the X-Chunk-Crc32 (or X-Chunk-Sha256) sent with it (upload sessions). */
   checksum_mismatch: { status: 400 },
   /** complete called while chunks are missing; the body lists them (upload sessions). */
   upload_incomplete: { status: 409 },

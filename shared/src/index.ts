@@ -15,6 +15,7 @@ export * from './file-group.ts';
 export * from './upload-protocol.ts';
 export * from './upload-mode.ts';
 export * from './sha256.ts';
+export * from './crc32.ts';
 export * from './engagement.ts';
 export * from './accounts.ts';
 export * from './app-routes.ts';

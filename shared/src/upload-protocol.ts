@@ -18,14 +18,22 @@ import {
 import { EMPTY_CONTACT_INFO, ZContactInfoInputSchema } from './contact-info.ts';
 import { ZFileGroupSchema } from './file-group.ts';
 
-/** Request header carrying the hex SHA-256 of one chunk's bytes. */
+/** Request header carrying the hex SHA-256 of one chunk's bytes (older clients: the server then hashes the chunk a second time). */
 export const CHUNK_SHA256_HEADER = 'X-Chunk-Sha256';
+/** Request header carrying the CRC-32 of one chunk's bytes, base64 of its 4 big-endian bytes (as S3's x-amz-checksum-crc32). */
+export const CHUNK_CRC32_HEADER = 'X-Chunk-Crc32';
 
 /** Lower-case hex SHA-256, as sent per chunk and per whole file. */
 export const ZSha256HexSchema = z.string().regex(/^[0-9a-f]{64}$/, 'must be a lower-case hex SHA-256');
 
-/** Per-chunk checksum a direct-chunked client promises to declare for every part it asks a URL for. */
-export const DIRECT_CHUNK_CHECKSUMS = ['sha256'] as const;
+/** CRC-32 of a chunk as sent: base64 of its 4 big-endian bytes (crc32ToBase64). */
+export const ZCrc32Base64Schema = z.string().regex(/^[A-Za-z0-9+/]{6}==$/, 'must be the base64 of a CRC-32 (4 bytes)');
+
+/**
+ * Per-chunk checksum a direct-chunked client promises to declare for every part it asks a URL for:
+ * 'crc32' (the wizard), or 'sha256' (sessions opened by older clients).
+ */
+export const DIRECT_CHUNK_CHECKSUMS = ['sha256', 'crc32'] as const;
 export type TDirectChunkChecksum = (typeof DIRECT_CHUNK_CHECKSUMS)[number];
 
 const blankToUndefined = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v);
@@ -167,7 +175,7 @@ export const ZResumableUploadSchema = z.object({
   ),
   /** SHA-256 of the site's form as sent at init: a changed form starts a new upload. */
   draftHash: z.string(),
-  /** Direct chunked: the session was opened with this chunk checksum, so each URL asked needs the chunk's hash. */
+  /** Direct chunked: the session was opened with this chunk checksum, so each URL asked needs the chunk's checksum. */
   chunkChecksum: z.enum(DIRECT_CHUNK_CHECKSUMS).optional(),
   createdAt: z.number(),
 });
@@ -229,8 +237,8 @@ export const ZDirectChunkedInitRequestSchema = z.object({
   files: ZUploadFilesSchema,
   metadata: ZUploadMetadataSchema,
   /**
-   * 'sha256': every urls call of this session gives each chunk's SHA-256, and a presigned part URL
-   * then takes only those bytes. Without it, URLs bind the chunk's size only (as before).
+   * 'crc32' ('sha256'): every urls call of this session gives each chunk's CRC-32 (SHA-256), and a
+   * presigned part URL then takes only those bytes. Without it, URLs bind the chunk's size only (as before).
    */
   chunkChecksum: z.enum(DIRECT_CHUNK_CHECKSUMS).optional(),
 });
@@ -258,12 +266,18 @@ export const ZDirectUploadUrlsRequestSchema = z
     sessionId: z.string().min(1).max(200),
     fileId: z.string().min(1).max(200),
     chunkIndices: z.array(z.number().int().nonnegative()).min(1).max(1000),
-    /** Lower-case hex SHA-256 of each chunk asked, in the order of chunkIndices (required by sessions opened with chunkChecksum). */
+    /** Lower-case hex SHA-256 of each chunk asked, in the order of chunkIndices (required by sessions opened with chunkChecksum 'sha256'). */
     chunkSha256: z.array(ZSha256HexSchema).max(1000).optional(),
+    /** Base64 CRC-32 of each chunk asked, in the order of chunkIndices (required by sessions opened with chunkChecksum 'crc32'). */
+    chunkCrc32: z.array(ZCrc32Base64Schema).max(1000).optional(),
   })
   .refine((r) => r.chunkSha256 === undefined || r.chunkSha256.length === r.chunkIndices.length, {
     message: 'chunkSha256 must give one SHA-256 per chunk index',
     path: ['chunkSha256'],
+  })
+  .refine((r) => r.chunkCrc32 === undefined || r.chunkCrc32.length === r.chunkIndices.length, {
+    message: 'chunkCrc32 must give one CRC-32 per chunk index',
+    path: ['chunkCrc32'],
   });
 export type TDirectUploadUrlsRequest = z.infer<typeof ZDirectUploadUrlsRequestSchema>;
 

@@ -1,9 +1,22 @@
-/** Test helper: random bytes of any size, bytes read whole from a stream, and SHA-256 digests of bytes and of streams. */
+/** Test helper: random bytes of any size, bytes read whole from a stream, SHA-256 digests of bytes and of streams, and CRC-32s. */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { crc32 } from 'node:zlib';
 
 export function sha256(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** zlib's CRC-32 of the bytes as an upload chunk carries it (X-Chunk-Crc32): base64 of its 4 big-endian bytes. */
+export function crc32Base64(bytes: Uint8Array): string {
+  const bigEndian = Buffer.alloc(4);
+  bigEndian.writeUInt32BE(crc32(bytes));
+  return bigEndian.toString('base64');
+}
+
+/** zlib's CRC-32 of the bytes as a received chunk is recorded: 8 lower-case hex digits. */
+export function crc32Hex(bytes: Uint8Array): string {
+  return crc32(bytes).toString(16).padStart(8, '0');
 }
 
 export async function sha256OfStream(stream: Readable): Promise<string> {

@@ -291,7 +291,7 @@ await describeEachDialect('schema', (handle, dialect) => {
       .insertInto('upload_files')
       .values(makeUploadFileRow(sessionId, 0, { id: fileId, size: 10, chunk_size: 5, total_chunks: 2 }))
       .execute();
-    const chunk = { file_id: fileId, size: 5, sha256: 'x', storage_key: 'k', etag: null, created_at: NOW };
+    const chunk = { file_id: fileId, size: 5, checksum: 'x', storage_key: 'k', etag: null, created_at: NOW };
     await handle.db
       .insertInto('upload_chunks')
       .values([

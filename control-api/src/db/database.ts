@@ -36,6 +36,7 @@ import * as pendingSignUpsMigration from './migrations/2026_12_07_0200_pending_s
 import * as visitorProfilesMigration from './migrations/2026_12_07_1200_visitor_profiles.ts';
 import * as removedSitesMigration from './migrations/2026_12_07_1600_removed_sites.ts';
 import * as visitorChangeNotificationsMigration from './migrations/2026_12_07_2100_visitor_change_notifications.ts';
+import * as chunkChecksumMigration from './migrations/2026_12_07_2200_chunk_checksum.ts';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
 import { namePreparedStatements } from './prepared-statements.ts';
 
@@ -106,6 +107,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_12_07_1200_visitor_profiles': visitorProfilesMigration,
   '2026_12_07_1600_removed_sites': removedSitesMigration,
   '2026_12_07_2100_visitor_change_notifications': visitorChangeNotificationsMigration,
+  '2026_12_07_2200_chunk_checksum': chunkChecksumMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

@@ -423,7 +423,8 @@ export interface UploadChunksTable {
   file_id: string;
   chunk_index: number;
   size: number;
-  sha256: string;
+  /** Hex CRC-32 (8 digits); rows recorded before it was hold the chunk's hex SHA-256 (64 digits). */
+  checksum: string;
   storage_key: string;
   etag: string | null;
   created_at: number;

@@ -233,10 +233,10 @@ export function createAssembly(deps: TPublishingDeps, parts: { runningHashes: TR
     try {
       await storage.completeMultipartUpload(
         upload,
-        // Parts checked against a SHA-256 are completed with it, as the bucket listed it.
+        // Parts checked against a CRC-32 (or SHA-256) are completed with it, as the bucket listed it.
         range(file.total_chunks).map((i) => {
-          const part = partsByNumber.get(i + 1)!;
-          return { partNumber: i + 1, etag: part.etag, ...(part.checksumSha256 ? { checksumSha256: part.checksumSha256 } : {}) };
+          const { etag, checksumCrc32, checksumSha256 } = partsByNumber.get(i + 1)!;
+          return { partNumber: i + 1, etag, ...(checksumCrc32 ? { checksumCrc32 } : {}), ...(checksumSha256 ? { checksumSha256 } : {}) };
         }),
       );
     } catch (error) {

@@ -1,10 +1,17 @@
 /**
- * The stream a chunk's bytes flow through on their way to storage: counts them, hashes them,
+ * The stream a chunk's bytes flow through on their way to storage: counts them, checks them,
  * and refuses them before they count. A checksum mismatch is found while the last piece is
  * still held back, so storage never receives the whole (bad) chunk and never stores it.
+ *
+ * Every chunk's CRC-32 is computed (zlib's, native: a fraction of a SHA-256 pass) and checked
+ * against the X-Chunk-Crc32 sent with it; that CRC-32 is what the chunk is recorded with. The
+ * whole file's SHA-256 is the one SHA-256 pass per byte (`alsoHash`, the running file hash). Only
+ * a chunk sent with X-Chunk-Sha256 (older clients), or compared with a chunk recorded by its
+ * SHA-256, is hashed with SHA-256 on its own as well.
  */
 import { createHash, type Hash } from 'node:crypto';
 import { Transform } from 'node:stream';
+import { crc32 } from 'node:zlib';
 
 export class ChunkChecksumMismatchError extends Error {
   constructor() {
@@ -24,23 +31,66 @@ export class ChunkLengthError extends Error {
   }
 }
 
+/**
+ * What a chunk is recorded with: 8 lower-case hex digits of its CRC-32. Chunks recorded before the
+ * CRC-32 was (and rows of older processes) hold 64 hex digits, their SHA-256.
+ */
+export type TChunkChecksumKind = 'crc32' | 'sha256';
+
+export function recordedChecksumKind(recorded: string): TChunkChecksumKind {
+  return recorded.length === 64 ? 'sha256' : 'crc32';
+}
+
+/** Recomputes a recorded chunk checksum of `kind` over bytes fed in pieces (a chunk read back from storage). */
+export function createChunkChecksum(kind: TChunkChecksumKind): { update(piece: Uint8Array): void; digest(): string } {
+  if (kind === 'sha256') {
+    const hash = createHash('sha256');
+    return { update: (piece) => void hash.update(piece), digest: () => hash.digest('hex') };
+  }
+  let crc = 0;
+  return {
+    update(piece) {
+      crc = crc32(piece, crc);
+    },
+    digest: () => crc32Hex(crc),
+  };
+}
+
+function crc32Hex(crc: number): string {
+  return crc.toString(16).padStart(8, '0');
+}
+
+/** What the client declared for a chunk; each given one is checked before the final bytes are let through. */
+export interface TDeclaredChunkChecks {
+  /** X-Chunk-Crc32, decoded. */
+  crc32?: number | undefined;
+  /** X-Chunk-Sha256 (lower-case hex), from older clients. */
+  sha256?: string | undefined;
+}
+
 export interface TChunkMeter {
   stream: Transform;
-  /** Hex SHA-256 of the chunk; only once every byte has passed. */
-  digest(): string;
+  /** The chunk's recorded checksum (hex CRC-32); only once every byte has passed. */
+  checksum(): string;
+  /** Hex SHA-256 of the chunk, when one was declared or asked for; only once every byte has passed. */
+  sha256(): string | undefined;
 }
 
 /**
- * `expectedSize` exact bytes; `declaredSha256` (lower-case hex) checked before the final bytes are let through.
- * `alsoHash` receives the same bytes (the running whole-file hash, when this chunk is next in order).
+ * `expectedSize` exact bytes, checked against `declared`. `alsoHash` receives the same bytes (the running
+ * whole-file hash, when this chunk is next in order). `withSha256`: hash the chunk with SHA-256 even if none was declared.
  */
-export function createChunkMeter(expectedSize: number, declaredSha256: string | undefined, alsoHash?: Hash): TChunkMeter {
-  const hash = createHash('sha256');
+export function createChunkMeter(expectedSize: number, declared: TDeclaredChunkChecks, alsoHash?: Hash, withSha256 = false): TChunkMeter {
+  const hash = declared.sha256 !== undefined || withSha256 ? createHash('sha256') : undefined;
+  let crc = 0;
   let seen = 0;
-  let digest: string | undefined;
+  let checksum: string | undefined;
+  let sha256: string | undefined;
   const finish = (): Error | null => {
-    digest = hash.digest('hex');
-    return declaredSha256 !== undefined && digest !== declaredSha256 ? new ChunkChecksumMismatchError() : null;
+    checksum = crc32Hex(crc);
+    sha256 = hash?.digest('hex');
+    const wrong = (declared.crc32 !== undefined && crc !== declared.crc32) || (declared.sha256 !== undefined && sha256 !== declared.sha256);
+    return wrong ? new ChunkChecksumMismatchError() : null;
   };
   const stream = new Transform({
     transform(piece: Buffer, _encoding, done) {
@@ -49,7 +99,8 @@ export function createChunkMeter(expectedSize: number, declaredSha256: string | 
         done(new ChunkLengthError(seen, expectedSize));
         return;
       }
-      hash.update(piece);
+      crc = crc32(piece, crc);
+      hash?.update(piece);
       alsoHash?.update(piece);
       if (seen === expectedSize) {
         const error = finish();
@@ -66,7 +117,7 @@ export function createChunkMeter(expectedSize: number, declaredSha256: string | 
         return;
       }
       // An empty chunk never reaches transform().
-      if (digest === undefined) {
+      if (checksum === undefined) {
         done(finish());
         return;
       }
@@ -78,9 +129,13 @@ export function createChunkMeter(expectedSize: number, declaredSha256: string | 
   stream.on('error', () => {});
   return {
     stream,
-    digest() {
-      if (digest === undefined) throw new Error('The chunk has not been read to its end');
-      return digest;
+    checksum() {
+      if (checksum === undefined) throw new Error('The chunk has not been read to its end');
+      return checksum;
+    },
+    sha256() {
+      if (checksum === undefined) throw new Error('The chunk has not been read to its end');
+      return sha256;
     },
   };
 }

@@ -1,26 +1,28 @@
 /**
  * Chunk receipt: each chunk is streamed into its part of the file's multipart upload, counted and
- * checked against its X-Chunk-Sha256 on the way (a mismatch never becomes a part), recorded once
- * (a retry must be byte-identical, else 409), and fed to the file's running hash. Chunks streaming
+ * checked against its X-Chunk-Crc32 (or, from older clients, X-Chunk-Sha256) on the way (a mismatch
+ * never becomes a part), recorded once with its CRC-32 (a retry must be byte-identical, else 409),
+ * and fed to the file's running SHA-256. Chunks streaming
  * right now are tracked per session so that an abort can cut them short. Direct-chunked sessions on
  * S3 get presigned part URLs instead, so those bytes never pass through here.
  */
 import type { Readable, Transform } from 'node:stream';
+import { crc32FromBase64 } from '@dropsite/shared';
 import type { TPublishingDeps } from './publishing.deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { InvalidPartError, MultipartUploadNotFoundError, type TMultipartUpload, type TPartInfo } from '../storage/storage.ts';
-import { ChunkChecksumMismatchError, ChunkLengthError, createChunkMeter } from './chunk-meter.ts';
+import { ChunkChecksumMismatchError, ChunkLengthError, createChunkMeter, recordedChecksumKind, type TChunkMeter } from './chunk-meter.ts';
 import { createKeyedLock } from './keyed-lock.ts';
 import type { TReadChunk, TRunningFileHashes } from './running-file-hash.ts';
 import {
   PART_URL_SECONDS,
   assertOpen,
   assertUsable,
+  chunkChecksumOf,
   chunkUploadPath,
-  declaresChunkChecksums,
   expectedChunkSize,
   finalKeyOf,
-  hasCheckedParts,
+  checkedPartsOf,
   isDirectToStorage,
   loadSession,
   multipartOf,
@@ -43,7 +45,10 @@ export interface TChunkInput {
   index: number;
   isLast: boolean | undefined;
   contentLength: number | undefined;
+  /** X-Chunk-Sha256 (lower-case hex), from older clients. */
   declaredSha256: string | undefined;
+  /** X-Chunk-Crc32 (base64 of the 4 big-endian bytes, checked well-formed). */
+  declaredCrc32: string | undefined;
   body: Readable;
   /** Cuts the request short (used when the session is aborted while this chunk streams). */
   cancel(): void;
@@ -60,14 +65,20 @@ export interface TChunkReceipt {
   receiveChunk(input: TChunkInput): Promise<{ duplicate: boolean }>;
   /**
    * Where each chunk of a direct-chunked upload goes: a presigned bucket URL, or the API's chunk endpoint.
-   * `chunkSha256` (hex, by index) is required by sessions opened with a chunk checksum; their URLs then
-   * sign it, so each takes only the bytes the client hashed.
+   * `checksums` (by index: hex SHA-256 or base64 CRC-32, of the kind the session was opened with) is required
+   * by sessions opened with a chunk checksum; their URLs then sign it, so each takes only the bytes the client checked.
    */
-  createPartUrls(sessionId: string, fileId: string, indices: readonly number[], chunkSha256?: ReadonlyMap<number, string>): Promise<TPartUrl[]>;
+  createPartUrls(sessionId: string, fileId: string, indices: readonly number[], checksums?: TDeclaredPartChecksums): Promise<TPartUrl[]>;
   /** Cuts every chunk of the session still streaming and resolves once each has stopped. */
   cancelInFlight(sessionId: string): Promise<void>;
   /** Sessions with a chunk streaming now. */
   inFlightCount(): number;
+}
+
+/** The checksum of each chunk a urls call asks for, of one kind. */
+export interface TDeclaredPartChecksums {
+  kind: 'sha256' | 'crc32';
+  byIndex: ReadonlyMap<number, string>;
 }
 
 interface TInFlight {
@@ -128,9 +139,13 @@ export function createChunkReceipt(
       throw new AppError('payload_too_large', `Chunk ${input.index} may be at most ${expected} bytes, not ${input.contentLength}`);
     }
     if (input.contentLength < expected) throw new AppError('bad_request', `Chunk ${input.index} must be ${expected} bytes, not ${input.contentLength}`);
-    // The bucket checks such a part against its SHA-256, so it cannot be stored without one.
-    if (hasCheckedParts(session, storage) && expected > 0 && input.declaredSha256 === undefined) {
+    // The bucket checks such a part against its checksum, so it cannot be stored without one.
+    const checkedBy = checkedPartsOf(session, storage);
+    if (checkedBy === 'sha256' && expected > 0 && input.declaredSha256 === undefined) {
       throw new AppError('bad_request', 'Send each chunk of this upload with its X-Chunk-Sha256');
+    }
+    if (checkedBy === 'crc32' && expected > 0 && input.declaredCrc32 === undefined) {
+      throw new AppError('bad_request', 'Send each chunk of this upload with its X-Chunk-Crc32');
     }
     // Chunks an earlier run recorded count (and answer retries) only once their bytes are known to be there.
     await storedChunks.check(session, [declaredFile]);
@@ -145,9 +160,9 @@ export function createChunkReceipt(
       const existing = await findChunk(db, file.id, input.index);
       let result: { duplicate: boolean };
       if (existing) {
-        result = { duplicate: await compareWithStored(input, expected, existing.sha256) };
+        result = { duplicate: await compareWithStored(input, expected, existing.checksum) };
       } else if (expected === 0) {
-        result = await recordChunk(file, input.index, await hashChunk(input, expected), '', null);
+        result = await recordChunk(file, input.index, await readChunkThrough(input, expected), '', null);
       } else {
         result = await storeChunk(current, file, input, expected);
       }
@@ -163,13 +178,15 @@ export function createChunkReceipt(
     const upload = await ensureMultipartUpload(session, file);
     // The next chunk in order also feeds the file's running hash as its bytes pass.
     const tap = runningHashes.begin(file.id, input.index);
-    const meter = createChunkMeter(expected, input.declaredSha256, tap?.hash);
+    const meter = createChunkMeter(expected, declaredChecks(input), tap?.hash);
     pipeRequestInto(input.body, meter.stream);
     let part: TPartInfo;
     let result: { duplicate: boolean };
     try {
-      part = await storage.putPart(upload, input.index + 1, meter.stream, expected, input.declaredSha256 === undefined ? {} : { sha256: input.declaredSha256 });
-      result = await recordChunk(file, input.index, meter.digest(), upload.key, part.etag);
+      // The bucket checks the part against what was declared: the checksum its upload was made with, or a SHA-256 sent along.
+      const partChecks = upload.checksum === 'crc32' ? { crc32: input.declaredCrc32 } : { sha256: input.declaredSha256 };
+      part = await storage.putPart(upload, input.index + 1, meter.stream, expected, partChecks);
+      result = await recordChunk(file, input.index, meter, upload.key, part.etag);
     } catch (error) {
       runningHashes.abandon(file.id, tap);
       meter.stream.destroy();
@@ -196,10 +213,11 @@ export function createChunkReceipt(
       if (current.multipart_upload_id) return multipartOf(session, current, storage);
       // Never start storage for a session cancelled meanwhile: its bytes would belong to no one.
       assertOpen(await loadSession(deps, session.id), clock.now());
+      const checksum = checkedPartsOf(session, storage);
       const upload = await storage.createMultipartUpload(finalKeyOf(session, file), {
         partSize: file.chunk_size,
         contentType: 'application/octet-stream',
-        ...(hasCheckedParts(session, storage) ? { checksum: 'sha256' as const } : {}),
+        ...(checksum ? { checksum } : {}),
       });
       await setUploadFileMultipartId(db, file.id, upload.uploadId);
       return upload;
@@ -208,12 +226,12 @@ export function createChunkReceipt(
     }
   }
 
-  async function recordChunk(file: TUploadFileRow, index: number, sha256: string, storageKey: string, etag: string | null): Promise<{ duplicate: boolean }> {
+  async function recordChunk(file: TUploadFileRow, index: number, meter: TChunkMeter, storageKey: string, etag: string | null): Promise<{ duplicate: boolean }> {
     const outcome = await insertChunk(db, {
       file_id: file.id,
       chunk_index: index,
       size: expectedChunkSize(file, index),
-      sha256,
+      checksum: meter.checksum(),
       storage_key: storageKey,
       etag,
       created_at: clock.now(),
@@ -221,25 +239,28 @@ export function createChunkReceipt(
     if (outcome === 'inserted') return { duplicate: false };
     // Another process recorded this chunk while ours streamed (one process serialises by lock).
     const winner = await findChunk(db, file.id, index);
-    if (winner && winner.sha256 === sha256) return { duplicate: true };
+    if (winner && sameChunk(meter, winner.checksum)) return { duplicate: true };
     throw new AppError('conflict', `Chunk ${index} was already received with different content`);
   }
 
   /** A chunk already stored: the retry is read (never written) and must be byte-identical. */
-  async function compareWithStored(input: TChunkInput, expected: number, storedSha256: string): Promise<boolean> {
-    const sha256 = await hashChunk(input, expected);
-    if (sha256 !== storedSha256) throw new AppError('conflict', `Chunk ${input.index} was already received with different content`);
+  async function compareWithStored(input: TChunkInput, expected: number, recorded: string): Promise<boolean> {
+    const meter = await readChunkThrough(input, expected, recordedChecksumKind(recorded) === 'sha256');
+    if (!sameChunk(meter, recorded)) throw new AppError('conflict', `Chunk ${input.index} was already received with different content`);
     return true;
   }
 
-  async function createPartUrls(sessionId: string, fileId: string, indices: readonly number[], chunkSha256?: ReadonlyMap<number, string>): Promise<TPartUrl[]> {
+  async function createPartUrls(sessionId: string, fileId: string, indices: readonly number[], checksums?: TDeclaredPartChecksums): Promise<TPartUrl[]> {
     const session = await loadSession(deps, sessionId);
     const file = await findUploadFile(db, session.id, fileId);
     if (!file) throw new AppError('not_found', 'Upload session not found');
     assertUsable(session, clock.now());
-    const checked = declaresChunkChecksums(session);
-    if (checked && indices.some((index) => !chunkSha256?.has(index))) {
+    const checkedBy = session.protocol === 'direct-chunked' ? chunkChecksumOf(session) : undefined;
+    if (checkedBy === 'sha256' && (checksums?.kind !== 'sha256' || indices.some((index) => !checksums.byIndex.has(index)))) {
       throw new AppError('bad_request', 'This upload needs the SHA-256 of every chunk asked for (chunkSha256)');
+    }
+    if (checkedBy === 'crc32' && (checksums?.kind !== 'crc32' || indices.some((index) => !checksums.byIndex.has(index)))) {
+      throw new AppError('bad_request', 'This upload needs the CRC-32 of every chunk asked for (chunkCrc32)');
     }
     for (const index of indices) {
       if (index >= file.total_chunks) {
@@ -258,12 +279,12 @@ export function createChunkReceipt(
     const urls: TPartUrl[] = [];
     for (const index of indices) {
       // The URL takes exactly this chunk's bytes: its Content-Length is signed.
-      // With a declared checksum it also signs the chunk's SHA-256: exactly these bytes.
-      const sha256 = checked ? chunkSha256?.get(index) : undefined;
+      // With a declared checksum it also signs the chunk's CRC-32 (or SHA-256): exactly these bytes.
+      const declared = checkedBy ? checksums?.byIndex.get(index) : undefined;
       const signed = await storage.createPartUploadUrl(upload, index + 1, {
         expiresInSeconds: PART_URL_SECONDS,
         size: expectedChunkSize(file, index),
-        ...(sha256 === undefined ? {} : { sha256 }),
+        ...(declared === undefined ? {} : checkedBy === 'crc32' ? { crc32: declared } : { sha256: declared }),
       });
       urls.push(signed ? { chunkIndex: index, uploadUrl: signed.url, method: signed.method, headers: signed.headers } : viaApi(index));
     }
@@ -279,18 +300,28 @@ export function createChunkReceipt(
   return { receiveChunk, createPartUrls, cancelInFlight, inFlightCount: () => inFlight.size };
 }
 
-/** Reads a chunk's body only to hash it (a retry of a stored chunk, or an empty chunk). */
-async function hashChunk(input: TChunkInput, expected: number): Promise<string> {
-  const meter = createChunkMeter(expected, input.declaredSha256);
+/** What the client declared for this chunk, decoded (the routes checked the header's form). */
+function declaredChecks(input: TChunkInput): { crc32: number | undefined; sha256: string | undefined } {
+  return { crc32: input.declaredCrc32 === undefined ? undefined : crc32FromBase64(input.declaredCrc32), sha256: input.declaredSha256 };
+}
+
+/** Whether the chunk that passed the meter is the one recorded (by its CRC-32, or by the SHA-256 of an older row). */
+function sameChunk(meter: TChunkMeter, recorded: string): boolean {
+  return recordedChecksumKind(recorded) === 'sha256' ? meter.sha256() === recorded : meter.checksum() === recorded;
+}
+
+/** Reads a chunk's body only to check it (a retry of a stored chunk, or an empty chunk). */
+async function readChunkThrough(input: TChunkInput, expected: number, withSha256 = false): Promise<TChunkMeter> {
+  const meter = createChunkMeter(expected, declaredChecks(input), undefined, withSha256);
   pipeRequestInto(input.body, meter.stream);
   try {
     for await (const _ of meter.stream) {
-      // Only the hash matters.
+      // Only the checksum matters.
     }
   } catch (error) {
     throw translateChunkError(error, error);
   }
-  return meter.digest();
+  return meter;
 }
 
 /**

@@ -12,7 +12,7 @@ import { createStorage } from '../storage/create-storage.ts';
 import { MIN_PART_SIZE } from '../storage/storage.ts';
 import { startS3rver, type TS3rver } from '@dropsite/testkit/control-api/s3rver';
 import { startTestApp, type TTestApp } from '@dropsite/testkit/control-api/test-app';
-import { makeBytes, sha256 } from '@dropsite/testkit/bytes';
+import { crc32Base64, makeBytes, sha256 } from '@dropsite/testkit/bytes';
 import { FORM, callJson, chunkOf, completeSession, declare, initDirect, sendChunk, sessionStatus } from '@dropsite/testkit/control-api/upload-session-client';
 
 const S3 = { region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true } as const;
@@ -112,14 +112,14 @@ describe('presigned part URLs of an upload that declares chunk checksums', () =>
 
   const base64Sha256 = (bytes: Uint8Array) => Buffer.from(sha256(bytes), 'hex').toString('base64');
 
-  async function openChecksummed(bytes: Uint8Array) {
+  async function openChecksummed(bytes: Uint8Array, chunkChecksum: 'sha256' | 'crc32' = 'sha256') {
     const init = await callJson(app.url, 'POST', '/api/direct-upload/init', {
       files: declare([{ name: 'film.bin', bytes }]),
       metadata: FORM,
-      chunkChecksum: 'sha256',
+      chunkChecksum,
     });
     expect(init.status).toBe(201);
-    expect(init.body.chunkChecksum).toBe('sha256');
+    expect(init.body.chunkChecksum).toBe(chunkChecksum);
     return { sessionId: init.body.sessionId as string, fileId: (init.body.files as Array<{ fileId: string }>)[0]!.fileId };
   }
 
@@ -175,8 +175,58 @@ describe('presigned part URLs of an upload that declares chunk checksums', () =>
     const bytes = makeBytes(CHUNK_SIZE + 10);
     const { sessionId, fileId } = await openChecksummed(bytes);
     const path0 = `/api/upload-chunk/${sessionId}/${fileId}`;
-    const unhashed = await sendChunk(app.url, path0, 0, chunkOf(bytes, 0), { sha: false });
+    // Its CRC-32 alone is not what the bucket checks these parts against.
+    const unhashed = await sendChunk(app.url, path0, 0, chunkOf(bytes, 0));
     expect(unhashed.status).toBe(400);
+    for (const i of [0, 1]) expect((await sendChunk(app.url, path0, i, chunkOf(bytes, i), { sha: sha256(chunkOf(bytes, i)) })).status).toBe(200);
+    const done = await completeSession(app.url, sessionId, [{ fileId, sha256: sha256(bytes) }], '/api/direct-upload/complete');
+    expect(done.status).toBe(200);
+  });
+  it('sign each chunk’s CRC-32 (the wizard’s): a body with other bytes, another checksum or none is refused', async () => {
+    const bytes = makeBytes(CHUNK_SIZE + 10);
+    const { sessionId, fileId } = await openChecksummed(bytes, 'crc32');
+    const sums = [0, 1].map((i) => crc32Base64(chunkOf(bytes, i)));
+    const reply = await callJson(app.url, 'POST', '/api/direct-upload/urls', { sessionId, fileId, chunkIndices: [0, 1], chunkCrc32: sums });
+    expect(reply.status).toBe(200);
+    const urls = reply.body.uploadUrls as Array<{ uploadUrl: string; method: string; headers?: Record<string, string> }>;
+    for (const [i, u] of urls.entries()) {
+      expect(u.method).toBe('PUT');
+      expect(u.headers).toEqual({ 'x-amz-checksum-crc32': sums[i] });
+      expect(new URL(u.uploadUrl).searchParams.get('X-Amz-SignedHeaders')?.split(';')).toEqual(['content-length', 'host', 'x-amz-checksum-crc32']);
+    }
+    const forged = new Uint8Array(chunkOf(bytes, 0).byteLength).fill(7);
+    const otherSum = await fetch(urls[0]!.uploadUrl, { method: 'PUT', body: forged, headers: { 'x-amz-checksum-crc32': crc32Base64(forged) } });
+    expect(otherSum.status).toBe(403);
+    expect((await fetch(urls[0]!.uploadUrl, { method: 'PUT', body: forged })).status).toBe(403);
+    const wrongBody = await fetch(urls[0]!.uploadUrl, { method: 'PUT', body: forged, headers: urls[0]!.headers });
+    expect(wrongBody.status).toBe(400);
+    expect(await wrongBody.text()).toContain('BadDigest');
+    expect((await sessionStatus(app.url, sessionId)).body.session).toMatchObject({ files: [{ receivedChunks: [] }] });
+
+    for (const [i, u] of urls.entries()) {
+      expect((await fetch(u.uploadUrl, { method: 'PUT', body: new Uint8Array(chunkOf(bytes, i)), headers: u.headers })).status).toBe(200);
+    }
+    const done = await completeSession(app.url, sessionId, [{ fileId, sha256: sha256(bytes) }], '/api/direct-upload/complete');
+    expect(done.status).toBe(200);
+  });
+
+  it('of a CRC-32 session are refused without a well-formed CRC-32 for every chunk asked', async () => {
+    const bytes = makeBytes(CHUNK_SIZE + 10);
+    const { sessionId, fileId } = await openChecksummed(bytes, 'crc32');
+    const ask = async (extra: Record<string, unknown>) =>
+      (await callJson(app.url, 'POST', '/api/direct-upload/urls', { sessionId, fileId, chunkIndices: [0, 1], ...extra })).status;
+    expect(await ask({})).toBe(400);
+    expect(await ask({ chunkSha256: [0, 1].map((i) => sha256(chunkOf(bytes, i))) })).toBe(400);
+    expect(await ask({ chunkCrc32: [crc32Base64(chunkOf(bytes, 0))] })).toBe(400);
+    expect(await ask({ chunkCrc32: ['y/Q5Jh==', 'y/Q5Jh=='] })).toBe(400);
+    expect(await ask({ chunkIndices: [0, 0], chunkCrc32: [crc32Base64(chunkOf(bytes, 0)), crc32Base64(chunkOf(bytes, 1))] })).toBe(400);
+  });
+
+  it('of a CRC-32 session take chunks through the API only with their CRC-32, which goes to the bucket with the part', async () => {
+    const bytes = makeBytes(CHUNK_SIZE + 10);
+    const { sessionId, fileId } = await openChecksummed(bytes, 'crc32');
+    const path0 = `/api/upload-chunk/${sessionId}/${fileId}`;
+    expect((await sendChunk(app.url, path0, 0, chunkOf(bytes, 0), { crc32: false, sha: sha256(chunkOf(bytes, 0)) })).status).toBe(400);
     for (const i of [0, 1]) expect((await sendChunk(app.url, path0, i, chunkOf(bytes, i))).status).toBe(200);
     const done = await completeSession(app.url, sessionId, [{ fileId, sha256: sha256(bytes) }], '/api/direct-upload/complete');
     expect(done.status).toBe(200);

@@ -104,14 +104,12 @@ export function isDirectToStorage(session: TUploadSessionRow, storage: Pick<Stor
   return session.protocol === 'direct-chunked' && storage.driver === 's3';
 }
 
-/** Whether the client promised every chunk's SHA-256 (then the bucket checks each part against it). */
-export function declaresChunkChecksums(session: TUploadSessionRow): boolean {
-  return session.protocol === 'direct-chunked' && chunkChecksumOf(session) === 'sha256';
-}
-
-/** Parts of this session's multipart uploads carry their SHA-256, checked by the bucket. */
-export function hasCheckedParts(session: TUploadSessionRow, storage: Pick<Storage, 'driver'>): boolean {
-  return isDirectToStorage(session, storage) && declaresChunkChecksums(session);
+/**
+ * The checksum every part of this session's multipart uploads carries, checked by the bucket: the one the
+ * client promised for every chunk (CRC-32, or SHA-256 from older clients), where its bytes go straight to the bucket.
+ */
+export function checkedPartsOf(session: TUploadSessionRow, storage: Pick<Storage, 'driver'>): TDirectChunkChecksum | undefined {
+  return isDirectToStorage(session, storage) ? chunkChecksumOf(session) : undefined;
 }
 
 /** Where a file of the session is stored: its multipart upload's key, then the published file's. */
@@ -122,12 +120,8 @@ export function finalKeyOf(session: Pick<TUploadSessionRow, 'project_id'>, file:
 /** The multipart upload a file's bytes go to: its final key uploads/{projectId}/{fileId}, chunk i as part i+1. */
 export function multipartOf(session: TUploadSessionRow, file: TUploadFileRow, storage: Pick<Storage, 'driver'>): TMultipartUpload {
   if (!file.multipart_upload_id) throw new Error(`File ${file.id} has no multipart upload`);
-  return {
-    key: finalKeyOf(session, file),
-    uploadId: file.multipart_upload_id,
-    partSize: file.chunk_size,
-    ...(hasCheckedParts(session, storage) ? { checksum: 'sha256' as const } : {}),
-  };
+  const checksum = checkedPartsOf(session, storage);
+  return { key: finalKeyOf(session, file), uploadId: file.multipart_upload_id, partSize: file.chunk_size, ...(checksum ? { checksum } : {}) };
 }
 
 /** 404 for unknown ids. */

@@ -66,6 +66,29 @@ describe('chunks acknowledged before a power cut', () => {
     await resumeAndComplete(parts, sessionId, siteId, fileId);
   });
 
+  it('checks a chunk recorded by its SHA-256 (by a version before chunks were recorded by CRC-32) by its SHA-256', async () => {
+    const {
+      parts,
+      sessionId,
+      projectId: siteId,
+      fileId,
+    } = await receiveThenRestart(async ({ dataFile }) => {
+      const handle = await open(dataFile, 'r+');
+      await handle.write(Buffer.alloc(4096), 0, 4096, 2 * CHUNK_SIZE + 100_000);
+      await handle.close();
+    });
+    for (let i = 0; i < 4; i++) {
+      await parts.deps.db
+        .updateTable('upload_chunks')
+        .set({ checksum: sha256(chunkOf(bytes, i)) })
+        .where('file_id', '=', fileId)
+        .where('chunk_index', '=', i)
+        .execute();
+    }
+    expect((await parts.lifecycle.describe(sessionId)).files[0]!.receivedChunks).toEqual([0, 1, 3]);
+    await resumeAndComplete(parts, sessionId, siteId, fileId);
+  });
+
   it('asks again for chunks cut off the end of the data file', async () => {
     const { parts, sessionId, projectId: siteId, fileId } = await receiveThenRestart(({ dataFile }) => truncate(dataFile, 2 * CHUNK_SIZE + 10));
     expect((await parts.lifecycle.describe(sessionId)).files[0]!.receivedChunks).toEqual([0, 1]);

@@ -3,15 +3,15 @@
  * through the page cache (disk: `Storage.readPart` is there, and the data file is fsynced once,
  * when the file is assembled), a chunk recorded by another process (an earlier run of the API,
  * which may have stopped with the power, taking unwritten pages with it) counts only once its
- * bytes were read back and matched the SHA-256 recorded with it. One that does not match (or
+ * bytes were read back and matched the checksum recorded with it (its CRC-32). One that does not match (or
  * whose part is gone) is forgotten, so the status call lists it as missing and the client sends
  * it again. Each file is checked once per process, before any other use of its chunks; files
  * this process opened, or whose chunks it checked, are trusted from then on (the page cache it
  * wrote to is the one it reads). Storage whose parts are durable when put answers (S3) is never checked.
  */
-import { createHash } from 'node:crypto';
 import type { TPublishingDeps } from './publishing.deps.ts';
 import { MultipartUploadNotFoundError, type TPartInfo } from '../storage/storage.ts';
+import { createChunkChecksum, recordedChecksumKind } from './chunk-meter.ts';
 import { expectedChunkSize, multipartOf } from './session-rules.ts';
 import { deleteChunks, findChunksBySession, type TUploadFileRow, type TUploadSessionRow } from './upload-sessions.repository.ts';
 
@@ -54,7 +54,7 @@ export function createStoredChunkCheck(deps: Pick<TPublishingDeps, 'db' | 'stora
       for (const row of rows) {
         const part = parts.get(row.chunk_index + 1);
         const size = expectedChunkSize(file, row.chunk_index);
-        if (!part || part.etag !== row.etag || part.size !== size || !(await holdsBytes(upload, row.chunk_index, size, row.sha256))) lost.push(row.chunk_index);
+        if (!part || part.etag !== row.etag || part.size !== size || !(await holdsBytes(upload, row.chunk_index, size, row.checksum))) lost.push(row.chunk_index);
       }
       if (lost.length > 0) {
         await deleteChunks(db, file.id, lost);
@@ -63,15 +63,15 @@ export function createStoredChunkCheck(deps: Pick<TPublishingDeps, 'db' | 'stora
     }
   }
 
-  async function holdsBytes(upload: ReturnType<typeof multipartOf>, index: number, size: number, sha256: string): Promise<boolean> {
-    const hash = createHash('sha256');
+  async function holdsBytes(upload: ReturnType<typeof multipartOf>, index: number, size: number, recorded: string): Promise<boolean> {
+    const checksum = createChunkChecksum(recordedChecksumKind(recorded));
     try {
-      for await (const piece of storage.readPart!(upload, index + 1, size)) hash.update(piece);
+      for await (const piece of storage.readPart!(upload, index + 1, size)) checksum.update(piece);
     } catch {
       // Shorter than recorded, or unreadable: not the chunk that was acknowledged.
       return false;
     }
-    return hash.digest('hex') === sha256;
+    return checksum.digest() === recorded;
   }
 
   return {

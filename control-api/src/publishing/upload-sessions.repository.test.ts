@@ -32,10 +32,10 @@ await describeEachDialect('upload sessions repository', (handle) => {
     const session = makeUploadSessionRow();
     const file = makeUploadFileRow(session.id);
     await insertUploadSession(handle.db, session, [file]);
-    const row = { file_id: file.id, chunk_index: 1, size: 10, sha256: 'a'.repeat(64), storage_key: 'k', etag: '"e"', created_at: NOW };
+    const row = { file_id: file.id, chunk_index: 1, size: 10, checksum: '0a0b0c0d', storage_key: 'k', etag: '"e"', created_at: NOW };
     expect(await insertChunk(handle.db, row)).toBe('inserted');
-    expect(await insertChunk(handle.db, { ...row, sha256: 'b'.repeat(64) })).toBe('exists');
-    expect((await findChunksBySession(handle.db, session.id)).get(file.id)?.map((c) => c.sha256)).toEqual(['a'.repeat(64)]);
+    expect(await insertChunk(handle.db, { ...row, checksum: '0e0f1011' })).toBe('exists');
+    expect((await findChunksBySession(handle.db, session.id)).get(file.id)?.map((c) => c.checksum)).toEqual(['0a0b0c0d']);
     await resetUploadFile(handle.db, file.id, null);
     expect((await findChunksBySession(handle.db, session.id)).get(file.id)).toBeUndefined();
   });

@@ -12,7 +12,7 @@ import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/
 import { startS3rver, type TS3rver } from '@dropsite/testkit/control-api/s3rver';
 import type { TStorageConfig } from '../storage/create-storage.ts';
 import { sweepUploadSessions } from './upload-sessions.cleanup.ts';
-import { makeBytes, sha256 } from '@dropsite/testkit/bytes';
+import { crc32Base64, makeBytes, sha256 } from '@dropsite/testkit/bytes';
 import { callJson, chunkOf, completeSession, initChunked, initDirect, rawRequest, sendChunk, sessionStatus, type TJson } from '@dropsite/testkit/control-api/upload-session-client';
 
 /** 3 chunks: 10 MiB, 10 MiB, 1 MiB + 17 bytes. */
@@ -165,7 +165,7 @@ for (const driver of ['disk', 's3'] as const) {
         expect(conflict.status).toBe(409);
         expect(conflict.body).toMatchObject({ success: false, code: 'conflict' });
         // Without a checksum header too: the bytes themselves are compared.
-        expect((await sendChunk(app.url, file.uploadUrl, 0, other, { sha: false })).status).toBe(409);
+        expect((await sendChunk(app.url, file.uploadUrl, 0, other, { crc32: false })).status).toBe(409);
 
         expect((await sendChunk(app.url, file.uploadUrl, 1, chunkOf(bytes, 1))).status).toBe(200);
         const done = await completeSession(app.url, sessionId);
@@ -188,9 +188,12 @@ for (const driver of ['disk', 's3'] as const) {
         const { sessionId, file } = await startUpload(bytes);
         const corrupted = Buffer.from(chunkOf(bytes, 0));
         corrupted[corrupted.length - 1] = corrupted[corrupted.length - 1]! ^ 1;
-        const sent = await sendChunk(app.url, file.uploadUrl, 0, corrupted, { sha: sha256(chunkOf(bytes, 0)) });
-        expect(sent.status).toBe(400);
-        expect(sent.body).toMatchObject({ success: false, code: 'checksum_mismatch', error: 'Chunk checksum mismatch' });
+        // Against its X-Chunk-Crc32 (the wizard's), and against an older client's X-Chunk-Sha256.
+        for (const declared of [{ crc32: crc32Base64(chunkOf(bytes, 0)) }, { crc32: false as const, sha: sha256(chunkOf(bytes, 0)) }]) {
+          const sent = await sendChunk(app.url, file.uploadUrl, 0, corrupted, declared);
+          expect(sent.status).toBe(400);
+          expect(sent.body).toMatchObject({ success: false, code: 'checksum_mismatch', error: 'Chunk checksum mismatch' });
+        }
         expect((await sessionStatus(app.url, sessionId)).body.session).toMatchObject({ files: [{ receivedChunks: [] }] });
         // The connection stays usable and the good bytes go in afterwards.
         expect((await sendChunk(app.url, file.uploadUrl, 0, chunkOf(bytes, 0))).status).toBe(200);
@@ -271,6 +274,7 @@ for (const driver of ['disk', 's3'] as const) {
         expect((await sendChunk(app.url, file.uploadUrl, 0, chunk0, { last: true })).status).toBe(400);
         expect((await sendChunk(app.url, file.uploadUrl, 2, chunkOf(bytes, 2), { last: false })).status).toBe(400);
         expect((await sendChunk(app.url, file.uploadUrl, 0, chunk0, { sha: 'md5:abc' })).status).toBe(400);
+        for (const crc32 of ['', 'AAAA', 'AAAAAAA=', 'AAAAAB==', '12345678']) expect((await sendChunk(app.url, file.uploadUrl, 0, chunk0, { crc32 })).status, crc32).toBe(400);
 
         const tooBig = await sendChunk(app.url, file.uploadUrl, 2, makeBytes((1 << 20) + 18));
         expect(tooBig.status).toBe(413);

@@ -6,6 +6,7 @@
 import express, { Router, type Request, type Response } from 'express';
 import {
   CHUNK_SIZE,
+  crc32FromBase64,
   ZChunkQuerySchema,
   ZChunkedInitRequestSchema,
   ZCompleteUploadRequestSchema,
@@ -14,6 +15,7 @@ import {
   type TChunkedInitResponse,
   type TCompleteUploadResponse,
   type TDirectChunkedInitResponse,
+  type TDirectUploadUrlsRequest,
   type TDirectUploadUrlsResponse,
   type TUploadSessionStatusResponse,
 } from '@dropsite/shared';
@@ -28,6 +30,7 @@ import { chunkUploadPath, createUploadSessionService, type TInitInput, type TSes
 import { issuePendingAnonymousSession, publishOwnerOf } from '../creators/anonymous-creator.ts';
 import { assertUploadAllowed } from '../billing/plan-limits.ts';
 import { createChunksInFlight } from './chunks-in-flight.ts';
+import type { TDeclaredPartChecksums } from './chunk-receipt.ts';
 import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
 
 /** Session and file ids are 128 random bits in base64url; anything else is refused before any lookup. */
@@ -144,8 +147,12 @@ export function createUploadSessionRoutes(deps: TPublishingDeps, service: TUploa
     const query = ZChunkQuerySchema.safeParse(req.query);
     if (!query.success) throw new AppError('bad_request', 'chunk must be a whole number from 0');
     const isLast = req.query.last === undefined ? undefined : query.data.last;
-    const declared = req.get('x-chunk-sha256')?.trim().toLowerCase();
-    if (declared !== undefined && !SHA256_HEX.test(declared)) throw new AppError('bad_request', 'X-Chunk-Sha256 must be a hex SHA-256');
+    const declaredSha256 = req.get('x-chunk-sha256')?.trim().toLowerCase();
+    if (declaredSha256 !== undefined && !SHA256_HEX.test(declaredSha256)) throw new AppError('bad_request', 'X-Chunk-Sha256 must be a hex SHA-256');
+    const declaredCrc32 = req.get('x-chunk-crc32')?.trim();
+    if (declaredCrc32 !== undefined && crc32FromBase64(declaredCrc32) === undefined) {
+      throw new AppError('bad_request', 'X-Chunk-Crc32 must be the base64 of a CRC-32 (4 big-endian bytes)');
+    }
     const lengthHeader = req.get('content-length');
     const contentLength = lengthHeader !== undefined && /^\d{1,15}$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
 
@@ -167,7 +174,8 @@ export function createUploadSessionRoutes(deps: TPublishingDeps, service: TUploa
       index: query.data.chunk,
       isLast,
       contentLength,
-      declaredSha256: declared,
+      declaredSha256,
+      declaredCrc32,
       body: req,
       cancel: () => req.destroy(new Error('Upload cancelled')),
     });
@@ -189,16 +197,8 @@ export function createUploadSessionRoutes(deps: TPublishingDeps, service: TUploa
     requireUploadId(body.sessionId);
     requireUploadId(body.fileId);
     const indices = [...new Set(body.chunkIndices)];
-    let chunkSha256: Map<number, string> | undefined;
-    if (body.chunkSha256) {
-      chunkSha256 = new Map();
-      for (const [i, index] of body.chunkIndices.entries()) {
-        const sha = body.chunkSha256[i]!;
-        if ((chunkSha256.get(index) ?? sha) !== sha) throw new AppError('bad_request', `Chunk ${index} is given two different SHA-256s`);
-        chunkSha256.set(index, sha);
-      }
-    }
-    const urls = await service.createPartUrls(body.sessionId, body.fileId, indices, chunkSha256);
+    if (body.chunkSha256 && body.chunkCrc32) throw new AppError('bad_request', 'Give either chunkCrc32 or chunkSha256, not both');
+    const urls = await service.createPartUrls(body.sessionId, body.fileId, indices, declaredPartChecksums(body));
     res.set('Cache-Control', 'no-store').json({ success: true, uploadUrls: urls } satisfies TDirectUploadUrlsResponse);
   });
 
@@ -234,6 +234,21 @@ export function createUploadSessionRoutes(deps: TPublishingDeps, service: TUploa
   });
 
   return routes.routers;
+}
+
+/** The checksum given for each chunk index of a urls call (one per index; an index given twice must be given the same). */
+function declaredPartChecksums(body: TDirectUploadUrlsRequest): TDeclaredPartChecksums | undefined {
+  const kind = body.chunkCrc32 ? 'crc32' : body.chunkSha256 ? 'sha256' : undefined;
+  const values = body.chunkCrc32 ?? body.chunkSha256;
+  if (!kind || !values) return undefined;
+  const byIndex = new Map<number, string>();
+  for (const [i, index] of body.chunkIndices.entries()) {
+    const value = values[i]!;
+    if (kind === 'crc32' && crc32FromBase64(value) === undefined) throw new AppError('bad_request', `Chunk ${index} is given a CRC-32 that is not the base64 of 4 bytes`);
+    if ((byIndex.get(index) ?? value) !== value) throw new AppError('bad_request', `Chunk ${index} is given two different ${kind === 'crc32' ? 'CRC-32s' : 'SHA-256s'}`);
+    byIndex.set(index, value);
+  }
+  return { kind, byIndex };
 }
 
 function requireUploadId(id: string): void {

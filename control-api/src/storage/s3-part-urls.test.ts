@@ -1,6 +1,6 @@
 /**
  * The part URLs S3 storage hands to browsers, as the AWS SDK's presigner signs them: the part's
- * length always, and its SHA-256 when the upload checks one, are signed headers the request must
+ * length always, and its CRC-32 (or SHA-256) when the upload checks one, are signed headers the request must
  * carry (the bucket refuses another length or other bytes; part-urls.security.test.ts sends them).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -51,5 +51,22 @@ describe('S3 part upload URLs', () => {
     const storage = createS3Storage(credentials);
     const upload: TMultipartUpload = { key: 'uploads/a.bin', uploadId: 'xyz', partSize: 1024, checksum: 'sha256' };
     await expect(storage.createPartUploadUrl(upload, 1, { expiresInSeconds: 60, size: 5 })).rejects.toThrow(InvalidPartError);
+  });
+  it('signs a CRC-32 (base64, as S3 takes it) as a header the browser sends', async () => {
+    const storage = createS3Storage(credentials);
+    const upload: TMultipartUpload = { key: 'uploads/a.bin', uploadId: 'xyz', partSize: 1024, checksum: 'crc32' };
+    const request = await storage.createPartUploadUrl(upload, 1, { expiresInSeconds: 60, size: 9, crc32: 'y/Q5Jg==' });
+    expect(request!.headers).toEqual({ 'x-amz-checksum-crc32': 'y/Q5Jg==' });
+    const url = new URL(request!.url);
+    expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;host;x-amz-checksum-crc32');
+    expect(url.searchParams.has('x-amz-checksum-crc32')).toBe(false);
+  });
+
+  it('refuses a part URL without the CRC-32 an upload that checks one needs, or with one that is not 4 bytes', async () => {
+    const storage = createS3Storage(credentials);
+    const upload: TMultipartUpload = { key: 'uploads/a.bin', uploadId: 'xyz', partSize: 1024, checksum: 'crc32' };
+    await expect(storage.createPartUploadUrl(upload, 1, { expiresInSeconds: 60, size: 5 })).rejects.toThrow(InvalidPartError);
+    await expect(storage.createPartUploadUrl(upload, 1, { expiresInSeconds: 60, size: 5, sha256: SHA256_HEX })).rejects.toThrow(InvalidPartError);
+    await expect(storage.createPartUploadUrl(upload, 1, { expiresInSeconds: 60, size: 5, crc32: 'cbf43926' })).rejects.toThrow(InvalidPartError);
   });
 });

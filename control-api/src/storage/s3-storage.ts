@@ -35,7 +35,19 @@ import {
   assertValidPart,
   createExactLengthGuard,
 } from './storage.ts';
-import type { Storage, TByteRange, TGetResult, TMultipartUpload, TMultipartUploadInfo, TObjectInfo, TPartInfo, TPresignedRequest, TPutOptions } from './storage.ts';
+import type {
+  Storage,
+  TByteRange,
+  TGetResult,
+  TMultipartUpload,
+  TMultipartUploadInfo,
+  TObjectInfo,
+  TPartChecksumAlgorithm,
+  TPartChecksums,
+  TPartInfo,
+  TPresignedRequest,
+  TPutOptions,
+} from './storage.ts';
 
 export interface TS3StorageOptions {
   /** Set for S3-compatible services; leave unset for AWS. */
@@ -280,36 +292,36 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
     }
   }
 
-  async function createMultipartUpload(key: string, options: { partSize: number; contentType?: string; checksum?: 'sha256' }): Promise<TMultipartUpload> {
+  async function createMultipartUpload(key: string, options: { partSize: number; contentType?: string; checksum?: TPartChecksumAlgorithm }): Promise<TMultipartUpload> {
     assertSafeKey(key);
     if (!Number.isSafeInteger(options.partSize) || options.partSize < 1 || options.partSize > 5 * 1024 ** 3) {
       throw new InvalidPartError(`Part size must be from 1 byte to 5 GiB, not ${options.partSize}`);
     }
-    // With a checksum algorithm S3 checks every part against its x-amz-checksum-sha256 and wants each part's at complete.
-    const checksum = options.checksum === 'sha256' ? { ChecksumAlgorithm: 'SHA256' as const } : {};
+    // With a checksum algorithm S3 checks every part against its x-amz-checksum-crc32 (-sha256) and wants each part's at complete.
+    const checksum = options.checksum ? { ChecksumAlgorithm: options.checksum === 'crc32' ? ('CRC32' as const) : ('SHA256' as const) } : {};
     const response = await client.send(new CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: options.contentType, ...checksum }));
     if (!response.UploadId) throw new Error(`S3 returned no upload id for ${JSON.stringify(key)}`);
     return { key, uploadId: response.UploadId, partSize: options.partSize, ...(options.checksum ? { checksum: options.checksum } : {}) };
   }
 
-  async function putPart(upload: TMultipartUpload, partNumber: number, body: Readable | Uint8Array, size: number, options: { sha256?: string } = {}): Promise<TPartInfo> {
+  async function putPart(upload: TMultipartUpload, partNumber: number, body: Readable | Uint8Array, size: number, options: TPartChecksums = {}): Promise<TPartInfo> {
     assertSafeKey(upload.key);
     assertValidPart(upload, partNumber, size);
-    if (upload.checksum === 'sha256' && options.sha256 === undefined) throw new InvalidPartError('This upload needs each part’s SHA-256');
-    const checksumSha256 = options.sha256 === undefined ? undefined : hexToBase64Sha256(options.sha256);
+    const checked = partChecksumsOf(upload, options);
     const common = {
       Bucket,
       Key: upload.key,
       UploadId: upload.uploadId,
       PartNumber: partNumber,
       ContentLength: size,
-      ...(checksumSha256 ? { ChecksumSHA256: checksumSha256 } : {}),
+      ...(checked.checksumSha256 ? { ChecksumSHA256: checked.checksumSha256 } : {}),
+      ...(checked.checksumCrc32 ? { ChecksumCRC32: checked.checksumCrc32 } : {}),
     };
     try {
       if (!(body instanceof Readable)) {
         if (body.byteLength !== size) throw new InvalidPartError(`Part body has ${body.byteLength} bytes, not the declared ${size}`);
         const response = await client.send(new UploadPartCommand({ ...common, Body: body }));
-        return { partNumber, size, etag: requireEtag(response.ETag), ...(checksumSha256 ? { checksumSha256 } : {}) };
+        return { partNumber, size, etag: requireEtag(response.ETag), ...checked };
       }
       // The guard stops a body of the wrong length; aborting the request keeps S3 from storing a short part.
       const abort = new AbortController();
@@ -322,7 +334,7 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
       const [sent, fed] = await Promise.allSettled([sending, feeding]);
       if (fed.status === 'rejected') throw fed.reason;
       if (sent.status === 'rejected') throw sent.reason;
-      return { partNumber, size, etag: requireEtag(sent.value.ETag), ...(checksumSha256 ? { checksumSha256 } : {}) };
+      return { partNumber, size, etag: requireEtag(sent.value.ETag), ...checked };
     } catch (error) {
       throw translateMultipartError(error, upload.uploadId);
     }
@@ -337,7 +349,13 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
         const page = await client.send(new ListPartsCommand({ Bucket, Key: upload.key, UploadId: upload.uploadId, PartNumberMarker: marker }));
         for (const part of page.Parts ?? []) {
           if (part.PartNumber === undefined || part.ETag === undefined) continue;
-          parts.push({ partNumber: part.PartNumber, size: part.Size ?? 0, etag: part.ETag, ...(part.ChecksumSHA256 ? { checksumSha256: part.ChecksumSHA256 } : {}) });
+          parts.push({
+            partNumber: part.PartNumber,
+            size: part.Size ?? 0,
+            etag: part.ETag,
+            ...(part.ChecksumSHA256 ? { checksumSha256: part.ChecksumSHA256 } : {}),
+            ...(part.ChecksumCRC32 ? { checksumCrc32: part.ChecksumCRC32 } : {}),
+          });
         }
         if (!page.IsTruncated || page.NextPartNumberMarker === undefined) break;
         marker = page.NextPartNumberMarker;
@@ -348,7 +366,10 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
     return parts.sort((a, b) => a.partNumber - b.partNumber);
   }
 
-  async function completeMultipartUpload(upload: TMultipartUpload, parts: ReadonlyArray<Pick<TPartInfo, 'partNumber' | 'etag' | 'checksumSha256'>>): Promise<TObjectInfo> {
+  async function completeMultipartUpload(
+    upload: TMultipartUpload,
+    parts: ReadonlyArray<Pick<TPartInfo, 'partNumber' | 'etag' | 'checksumSha256' | 'checksumCrc32'>>,
+  ): Promise<TObjectInfo> {
     assertSafeKey(upload.key);
     assertConsecutiveParts(parts);
     try {
@@ -359,7 +380,12 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
           UploadId: upload.uploadId,
           // An upload made with a checksum algorithm is completed with each part's checksum (ListParts gives them).
           MultipartUpload: {
-            Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag, ...(p.checksumSha256 ? { ChecksumSHA256: p.checksumSha256 } : {}) })),
+            Parts: parts.map((p) => ({
+              PartNumber: p.partNumber,
+              ETag: p.etag,
+              ...(p.checksumSha256 ? { ChecksumSHA256: p.checksumSha256 } : {}),
+              ...(p.checksumCrc32 ? { ChecksumCRC32: p.checksumCrc32 } : {}),
+            })),
           },
         }),
       );
@@ -400,13 +426,16 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
   async function createPartUploadUrl(
     upload: TMultipartUpload,
     partNumber: number,
-    options: { expiresInSeconds: number; size: number; sha256?: string },
+    options: { expiresInSeconds: number; size: number } & TPartChecksums,
   ): Promise<TPresignedRequest> {
     assertSafeKey(upload.key);
     assertValidPart(upload, partNumber, options.size);
-    if (upload.checksum === 'sha256' && options.sha256 === undefined) throw new InvalidPartError('This upload needs each part’s SHA-256');
+    const checked = partChecksumsOf(upload, options);
     // The bucket checks the body against this header, and the header is signed: the URL takes only these bytes.
-    const checksumHeaders: Record<string, string> = options.sha256 === undefined ? {} : { 'x-amz-checksum-sha256': hexToBase64Sha256(options.sha256) };
+    const checksumHeaders: Record<string, string> = {
+      ...(checked.checksumSha256 ? { 'x-amz-checksum-sha256': checked.checksumSha256 } : {}),
+      ...(checked.checksumCrc32 ? { 'x-amz-checksum-crc32': checked.checksumCrc32 } : {}),
+    };
     const now = Date.now();
     const command = new UploadPartCommand({
       Bucket,
@@ -414,7 +443,8 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
       UploadId: upload.uploadId,
       PartNumber: partNumber,
       ContentLength: options.size,
-      ChecksumSHA256: checksumHeaders['x-amz-checksum-sha256'],
+      ChecksumSHA256: checked.checksumSha256,
+      ChecksumCRC32: checked.checksumCrc32,
     });
     const url = await getSignedUrl(client, command, {
       expiresIn: options.expiresInSeconds,
@@ -422,7 +452,7 @@ export function createS3Storage(options: TS3StorageOptions): Storage {
       // Browsers set Content-Length from the body themselves: a body of any other size fails the signature.
       signableHeaders: new Set(['content-length']),
       // Kept a header (not moved into the query) so that the bucket checks the body against it.
-      unhoistableHeaders: new Set(['x-amz-checksum-sha256']),
+      unhoistableHeaders: new Set(['x-amz-checksum-sha256', 'x-amz-checksum-crc32']),
     });
     return { url, method: 'PUT', headers: checksumHeaders, expiresAt: now + options.expiresInSeconds * 1000 };
   }
@@ -470,6 +500,20 @@ function parseContentRange(header: string | undefined): { range: TByteRange; siz
   const match = header ? /^bytes (\d+)-(\d+)\/(\d+)$/.exec(header) : null;
   if (!match) return undefined;
   return { range: { start: Number(match[1]), end: Number(match[2]) }, size: Number(match[3]) };
+}
+
+/**
+ * The checksums a part is sent with, as S3 takes them (base64): the one its upload was created with is required,
+ * and a part of an upload made without one carries none it could be refused for.
+ */
+function partChecksumsOf(upload: TMultipartUpload, options: TPartChecksums): Pick<TPartInfo, 'checksumSha256' | 'checksumCrc32'> {
+  if (upload.checksum === 'sha256' && options.sha256 === undefined) throw new InvalidPartError('This upload needs each part’s SHA-256');
+  if (upload.checksum === 'crc32' && options.crc32 === undefined) throw new InvalidPartError('This upload needs each part’s CRC-32');
+  if (options.crc32 !== undefined && !/^[A-Za-z0-9+/]{6}==$/.test(options.crc32)) throw new InvalidPartError('A part CRC-32 must be the base64 of 4 bytes');
+  return {
+    ...(options.sha256 === undefined ? {} : { checksumSha256: hexToBase64Sha256(options.sha256) }),
+    ...(options.crc32 === undefined ? {} : { checksumCrc32: options.crc32 }),
+  };
 }
 
 /** S3's checksum headers carry the digest in base64; ours are lower-case hex. */

@@ -76,10 +76,18 @@ export interface TMultipartUpload {
   /** Size of every part but the last, which may be shorter. */
   partSize: number;
   /**
-   * 'sha256': created so that every part carries its SHA-256, which the bucket checks against the
-   * bytes (S3's ChecksumAlgorithm). Such parts need their hash at putPart and in part URLs.
+   * 'crc32' ('sha256'): created so that every part carries its CRC-32 (SHA-256), which the bucket checks
+   * against the bytes (S3's ChecksumAlgorithm). Such parts need their checksum at putPart and in part URLs.
    */
-  checksum?: 'sha256';
+  checksum?: TPartChecksumAlgorithm;
+}
+
+export type TPartChecksumAlgorithm = 'crc32' | 'sha256';
+
+/** A part's checksum for the storage service to check: `sha256` lower-case hex, `crc32` base64 of its 4 big-endian bytes (as S3). */
+export interface TPartChecksums {
+  sha256?: string | undefined;
+  crc32?: string | undefined;
 }
 
 export interface TPartInfo {
@@ -90,6 +98,8 @@ export interface TPartInfo {
   etag: string;
   /** Base64 SHA-256 the bucket checked the part against (uploads with checksum 'sha256', where the service reports it). */
   checksumSha256?: string;
+  /** Base64 CRC-32 the bucket checked the part against (uploads with checksum 'crc32', where the service reports it). */
+  checksumCrc32?: string;
 }
 
 export interface TMultipartUploadInfo {
@@ -136,14 +146,14 @@ export interface Storage {
   /** Lists objects whose key starts with the prefix, in key order. */
   list(prefix: string): AsyncIterable<TObjectInfo>;
   /** Starts a multipart upload into `key`; nothing is visible at `key` until it is completed. */
-  createMultipartUpload(key: string, options: { partSize: number; contentType?: string; checksum?: 'sha256' }): Promise<TMultipartUpload>;
+  createMultipartUpload(key: string, options: { partSize: number; contentType?: string; checksum?: TPartChecksumAlgorithm }): Promise<TMultipartUpload>;
   /**
    * Stores one part of exactly `size` bytes (at most partSize). A body longer or shorter than `size` fails,
    * and a failed put never leaves its bytes listed as the part. Re-putting a part number replaces it.
-   * Throws MultipartUploadNotFoundError when the upload was completed or aborted. `options.sha256` (hex) is
-   * the part's hash, sent along for the storage service to check (S3 needs it for uploads with checksum 'sha256').
+   * Throws MultipartUploadNotFoundError when the upload was completed or aborted. `options` holds the part's
+   * checksum, sent along for the storage service to check (S3 needs the one of the upload's `checksum`).
    */
-  putPart(upload: TMultipartUpload, partNumber: number, body: Readable | Uint8Array, size: number, options?: { sha256?: string }): Promise<TPartInfo>;
+  putPart(upload: TMultipartUpload, partNumber: number, body: Readable | Uint8Array, size: number, options?: TPartChecksums): Promise<TPartInfo>;
   /** The parts stored so far, by part number. */
   listParts(upload: TMultipartUpload): Promise<TPartInfo[]>;
   /**
@@ -158,7 +168,7 @@ export interface Storage {
    * Assembles parts 1..n (consecutive, each with the etag putPart or listParts gave) into the object, durably:
    * the object is on stable storage when this answers. Throws MultipartUploadNotFoundError when the upload no longer exists.
    */
-  completeMultipartUpload(upload: TMultipartUpload, parts: ReadonlyArray<Pick<TPartInfo, 'partNumber' | 'etag' | 'checksumSha256'>>): Promise<TObjectInfo>;
+  completeMultipartUpload(upload: TMultipartUpload, parts: ReadonlyArray<Pick<TPartInfo, 'partNumber' | 'etag' | 'checksumSha256' | 'checksumCrc32'>>): Promise<TObjectInfo>;
   /** Discards an upload and its parts; aborting a missing upload is not an error. */
   abortMultipartUpload(upload: Pick<TMultipartUpload, 'key' | 'uploadId'>): Promise<void>;
   /** Multipart uploads not yet completed or aborted whose key starts with the prefix. */
@@ -167,10 +177,10 @@ export interface Storage {
    * A URL a browser can PUT one part to directly, or null when the driver has none (disk: parts go through the API).
    * The part's ETag comes back in the response header (S3 needs CORS `ExposeHeaders: ETag` for browsers to read it).
    * The URL accepts a body of exactly `size` bytes (its Content-Length is signed) and only until it expires.
-   * With `sha256` (hex) it also signs `x-amz-checksum-sha256`, which the request must carry (see `headers`),
-   * so it takes only those bytes; an upload created with checksum 'sha256' needs it.
+   * With `crc32` (base64) or `sha256` (hex) it also signs `x-amz-checksum-crc32` or `-sha256`, which the request
+   * must carry (see `headers`), so it takes only those bytes; an upload created with a checksum needs its own.
    */
-  createPartUploadUrl(upload: TMultipartUpload, partNumber: number, options: { expiresInSeconds: number; size: number; sha256?: string }): Promise<TPresignedRequest | null>;
+  createPartUploadUrl(upload: TMultipartUpload, partNumber: number, options: { expiresInSeconds: number; size: number } & TPartChecksums): Promise<TPresignedRequest | null>;
   /** Releases connections and handles. */
   close(): Promise<void>;
   /**

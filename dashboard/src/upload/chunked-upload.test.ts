@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createChunkedUpload, hashDraft, type TChunkedProtocol } from './chunked-upload.ts';
 import { RESUME_STORAGE_KEY, readResumableSession } from './resume-store.ts';
@@ -9,6 +10,12 @@ import { createProgressTracker, type TPublishSnapshot } from './upload-progress-
 import { publishSite, toUploadMetadata, type TPublishDraft } from './publish-site.ts';
 
 const sha256 = (b: Uint8Array | ArrayBuffer) => createHash('sha256').update(new Uint8Array(b)).digest('hex');
+/** zlib's CRC-32 as a chunk carries it: base64 of its 4 big-endian bytes. */
+const crc32Base64 = (b: Uint8Array | ArrayBuffer) => {
+  const bigEndian = Buffer.alloc(4);
+  bigEndian.writeUInt32BE(crc32(new Uint8Array(b)));
+  return bigEndian.toString('base64');
+};
 const CHUNK = 1000;
 
 function memoryStorage() {
@@ -28,8 +35,12 @@ function createFakeServer(
   options: {
     failChunk?: (fileIndex: number, chunk: number, attempt: number) => number | null;
     putUrls?: boolean;
-    /** Direct chunked: honour the init's chunkChecksum, require chunkSha256 and sign it into each PUT URL, as the API does on S3. */
+    /**
+     * Direct chunked: honour the init's chunkChecksum, require chunkCrc32 (chunkSha256) and sign it into each PUT URL,
+     * as the API does on S3. `sessionChecksum` stands for a session an older wizard opened with another checksum.
+     */
     chunkChecksums?: boolean;
+    sessionChecksum?: 'sha256';
   } = {},
 ) {
   const files: TFakeFile[] = [];
@@ -39,9 +50,9 @@ function createFakeServer(
   let protocol: TChunkedProtocol = 'chunked';
   let completedWith: unknown = null;
   let sessionCount = 0;
-  /** Per PUT URL, the base64 SHA-256 it was signed for. */
-  const signedSums = new Map<string, string>();
-  let requireSums = false;
+  /** Per PUT URL, the checksum header it was signed for and its base64 value. */
+  const signedSums = new Map<string, { header: string; sum: string }>();
+  let requireSums: 'crc32' | 'sha256' | undefined;
 
   const json = (status: number, body: unknown) => ({ status, text: JSON.stringify(body) });
   const bodyBytes = async (body: TTransportRequest['body']) => new Uint8Array(body as ArrayBuffer);
@@ -54,12 +65,16 @@ function createFakeServer(
     const failure = options.failChunk?.(fileIndex, index, attempt);
     if (failure !== null && failure !== undefined) return failure === 0 ? { status: 0, text: '' } : json(failure, { success: false, error: 'Storage hiccup', code: 'internal' });
     const bytes = await bodyBytes(request.body);
-    if (request.method === 'POST' && request.headers?.['X-Chunk-Sha256'] !== sha256(bytes)) return json(460, { success: false, error: 'checksum mismatch', code: 'bad_request' });
-    const signedSum = signedSums.get(request.url);
-    if (request.method === 'PUT' && signedSum !== undefined) {
+    const sentSha256 = request.headers?.['X-Chunk-Sha256'];
+    if (request.method === 'POST' && (request.headers?.['X-Chunk-Crc32'] !== crc32Base64(bytes) || (sentSha256 !== undefined && sentSha256 !== sha256(bytes)))) {
+      return json(460, { success: false, error: 'checksum mismatch', code: 'bad_request' });
+    }
+    const signed = signedSums.get(request.url);
+    if (request.method === 'PUT' && signed !== undefined) {
       // The bucket: the signed checksum header must be sent as signed, and match the bytes.
-      if (request.headers?.['x-amz-checksum-sha256'] !== signedSum) return { status: 403, text: '<Error><Code>SignatureDoesNotMatch</Code></Error>' };
-      if (Buffer.from(sha256(bytes), 'hex').toString('base64') !== signedSum) return { status: 400, text: '<Error><Code>BadDigest</Code></Error>' };
+      if (request.headers?.[signed.header] !== signed.sum) return { status: 403, text: '<Error><Code>SignatureDoesNotMatch</Code></Error>' };
+      const actual = signed.header === 'x-amz-checksum-crc32' ? crc32Base64(bytes) : Buffer.from(sha256(bytes), 'hex').toString('base64');
+      if (actual !== signed.sum) return { status: 400, text: '<Error><Code>BadDigest</Code></Error>' };
     }
     request.onUploadProgress?.(bytes.length, bytes.length);
     file.chunks.set(index, bytes);
@@ -84,29 +99,30 @@ function createFakeServer(
           uploadUrls: files.map((f) => ({ fileId: f.fileId, chunkSize: CHUNK, totalChunks: countChunks(f.size, CHUNK), uploadUrl: `/api/upload-chunk/${sessionId}/${f.fileId}` })),
         });
       }
-      requireSums = options.chunkChecksums === true && body!.chunkChecksum === 'sha256';
+      requireSums = options.chunkChecksums === true && body!.chunkChecksum === 'crc32' ? (options.sessionChecksum ?? 'crc32') : undefined;
       return json(201, {
         success: true,
         sessionId,
         projectSlug: 'k3m9pq2xza',
         files: files.map((f) => ({ fileId: f.fileId, chunkCount: countChunks(f.size, CHUNK), chunkSize: CHUNK })),
-        ...(requireSums ? { chunkChecksum: 'sha256' } : {}),
+        ...(requireSums ? { chunkChecksum: requireSums } : {}),
       });
     }
     if (url.pathname === '/api/direct-upload/urls') {
       const indices = body!.chunkIndices as number[];
-      const sums = body!.chunkSha256 as string[] | undefined;
+      const sums = (requireSums === 'sha256' ? body!.chunkSha256 : body!.chunkCrc32) as string[] | undefined;
       if (requireSums && sums?.length !== indices.length)
-        return json(400, { success: false, error: 'This upload needs the SHA-256 of every chunk asked for (chunkSha256)', code: 'bad_request' });
+        return json(400, { success: false, error: 'This upload needs the checksum of every chunk asked for', code: 'bad_request' });
       return json(200, {
         success: true,
         uploadUrls: indices.map((i, n) => {
           if (!options.putUrls) return { chunkIndex: i, uploadUrl: `/api/direct-upload/chunk/${sessionId}/${body!.fileId}/${i}`, method: 'POST' };
           if (!requireSums) return { chunkIndex: i, uploadUrl: `https://bucket.s3.test/${body!.fileId}/${i}?X-Amz-Signature=abc`, method: 'PUT' };
-          const sum = Buffer.from(sums![n]!, 'hex').toString('base64');
-          const uploadUrl = `https://bucket.s3.test/${body!.fileId}/${i}?X-Amz-SignedHeaders=content-length%3Bhost%3Bx-amz-checksum-sha256&X-Amz-Signature=${signedSums.size}`;
-          signedSums.set(uploadUrl, sum);
-          return { chunkIndex: i, uploadUrl, method: 'PUT', headers: { 'x-amz-checksum-sha256': sum } };
+          const header = `x-amz-checksum-${requireSums}`;
+          const sum = requireSums === 'sha256' ? Buffer.from(sums![n]!, 'hex').toString('base64') : sums![n]!;
+          const uploadUrl = `https://bucket.s3.test/${body!.fileId}/${i}?X-Amz-SignedHeaders=content-length%3Bhost%3B${header}&X-Amz-Signature=${signedSums.size}`;
+          signedSums.set(uploadUrl, { header, sum });
+          return { chunkIndex: i, uploadUrl, method: 'PUT', headers: { [header]: sum } };
         }),
       });
     }
@@ -350,26 +366,47 @@ describe('direct-chunked specifics', () => {
     await newUpload('direct-chunked', server, files).run();
     const puts = server.requests.filter((r) => r.method === 'PUT');
     expect(puts).toHaveLength(6);
-    expect(puts.every((r) => r.url.startsWith('https://bucket.s3.test/') && !r.headers?.['X-Chunk-Sha256'])).toBe(true);
+    expect(puts.every((r) => r.url.startsWith('https://bucket.s3.test/') && !r.headers?.['X-Chunk-Crc32'] && !r.headers?.['X-Chunk-Sha256'])).toBe(true);
   });
 
-  it('declares chunk checksums at init, hashes each chunk before asking its URL, and sends the checksum header the answer lists', async () => {
+  it('declares chunk CRC-32s at init, checks each chunk before asking its URL, and sends the checksum header the answer lists', async () => {
     const server = createFakeServer({ putUrls: true, chunkChecksums: true });
     const { files, bytes } = makeFiles();
     const result = await newUpload('direct-chunked', server, files).run();
     expect(result.slug).toBe('k3m9pq2xza');
     const init = JSON.parse(String(server.requests[0]!.body)) as Record<string, unknown>;
-    expect(init.chunkChecksum).toBe('sha256');
+    expect(init.chunkChecksum).toBe('crc32');
     const asked = server.requests
       .filter((r) => r.url === '/api/direct-upload/urls')
-      .map((r) => JSON.parse(r.body as string) as { fileId: string; chunkIndices: number[]; chunkSha256?: string[] });
-    // Every URL asked for comes with the SHA-256 of exactly that chunk.
+      .map((r) => JSON.parse(r.body as string) as { fileId: string; chunkIndices: number[]; chunkCrc32?: string[]; chunkSha256?: string[] });
+    // Every URL asked for comes with the CRC-32 of exactly that chunk, and no SHA-256.
     const film = Buffer.from(bytes[0]!);
-    const filmAsks = asked.filter((a) => a.fileId === 'file0').flatMap((a) => a.chunkIndices.map((index, n) => ({ index, sha: a.chunkSha256?.[n] })));
-    expect(filmAsks).toEqual([0, 1, 2, 3].map((index) => ({ index, sha: sha256(film.subarray(index * CHUNK, (index + 1) * CHUNK)) })));
+    const filmAsks = asked.filter((a) => a.fileId === 'file0').flatMap((a) => a.chunkIndices.map((index, n) => ({ index, crc: a.chunkCrc32?.[n], sha: a.chunkSha256 })));
+    expect(filmAsks).toEqual([0, 1, 2, 3].map((index) => ({ index, crc: crc32Base64(film.subarray(index * CHUNK, (index + 1) * CHUNK)), sha: undefined })));
     const puts = server.requests.filter((r) => r.method === 'PUT');
     expect(puts).toHaveLength(6);
-    expect(puts.every((r) => typeof r.headers?.['x-amz-checksum-sha256'] === 'string')).toBe(true);
+    expect(puts.every((r) => typeof r.headers?.['x-amz-checksum-crc32'] === 'string')).toBe(true);
+  });
+
+  it('continues a session an older wizard opened with chunk SHA-256s: each URL asked and each chunk sent via the API carries it', async () => {
+    let isDown = true;
+    const server = createFakeServer({ chunkChecksums: true, sessionChecksum: 'sha256', failChunk: (f, c) => (isDown && f === 0 && c >= 2 ? 503 : null) });
+    const { files, bytes } = makeFiles();
+    const storage = memoryStorage();
+    await expect(newUpload('direct-chunked', server, files, storage).run()).rejects.toThrow('Upload incomplete');
+    expect(readResumableSession(storage)?.chunkChecksum).toBe('sha256');
+    isDown = false;
+    const before = server.requests.length;
+    expect((await newUpload('direct-chunked', server, files, storage).run()).resumed).toBe(true);
+    const film = Buffer.from(bytes[0]!);
+    const sums = [2, 3].map((i) => sha256(film.subarray(i * CHUNK, (i + 1) * CHUNK)));
+    const asked = server.requests
+      .slice(before)
+      .filter((r) => r.url === '/api/direct-upload/urls')
+      .map((r) => JSON.parse(r.body as string) as { chunkIndices: number[]; chunkSha256?: string[] });
+    expect(asked.map((a) => [a.chunkIndices, a.chunkSha256])).toEqual([2, 3].map((i, n) => [[i], [sums[n]]]));
+    const sent = server.requests.slice(before).filter((r) => r.method === 'POST' && r.url.includes('/file0/'));
+    expect(sent.map((r) => r.headers?.['X-Chunk-Sha256'])).toEqual(sums);
   });
 
   it('with chunk checksums, asks for a fresh URL (with the same checksum) after a refused PUT', async () => {
@@ -379,19 +416,19 @@ describe('direct-chunked specifics', () => {
     expect(Buffer.concat([...server.files[0]!.chunks.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b))).toEqual(Buffer.from(bytes[0]!));
     const asked = server.requests
       .filter((r) => r.url === '/api/direct-upload/urls')
-      .map((r) => JSON.parse(r.body as string) as { fileId: string; chunkIndices: number[]; chunkSha256?: string[] })
+      .map((r) => JSON.parse(r.body as string) as { fileId: string; chunkIndices: number[]; chunkCrc32?: string[] })
       .filter((a) => a.fileId === 'file0' && a.chunkIndices.includes(1));
-    const second = sha256(Buffer.from(bytes[0]!).subarray(CHUNK, 2 * CHUNK));
-    expect(asked.map((a) => a.chunkSha256?.[a.chunkIndices.indexOf(1)])).toEqual([second, second]);
+    const second = crc32Base64(Buffer.from(bytes[0]!).subarray(CHUNK, 2 * CHUNK));
+    expect(asked.map((a) => a.chunkCrc32?.[a.chunkIndices.indexOf(1)])).toEqual([second, second]);
   });
 
-  it('with chunk checksums, a resumed upload (after a reload) still gives each chunk’s SHA-256', async () => {
+  it('with chunk checksums, a resumed upload (after a reload) still gives each chunk’s CRC-32', async () => {
     let isDown = true;
     const server = createFakeServer({ putUrls: true, chunkChecksums: true, failChunk: (f, c) => (isDown && f === 0 && c >= 2 ? 503 : null) });
     const { files, bytes } = makeFiles();
     const storage = memoryStorage();
     await expect(newUpload('direct-chunked', server, files, storage).run()).rejects.toThrow('Upload incomplete');
-    expect(readResumableSession(storage)?.chunkChecksum).toBe('sha256');
+    expect(readResumableSession(storage)?.chunkChecksum).toBe('crc32');
     isDown = false;
     const before = server.requests.length;
     const result = await newUpload('direct-chunked', server, files, storage).run();
@@ -399,9 +436,9 @@ describe('direct-chunked specifics', () => {
     const asked = server.requests
       .slice(before)
       .filter((r) => r.url === '/api/direct-upload/urls')
-      .map((r) => JSON.parse(r.body as string) as { chunkIndices: number[]; chunkSha256?: string[] });
+      .map((r) => JSON.parse(r.body as string) as { chunkIndices: number[]; chunkCrc32?: string[] });
     const film = Buffer.from(bytes[0]!);
-    expect(asked.map((a) => [a.chunkIndices, a.chunkSha256])).toEqual([2, 3].map((i) => [[i], [sha256(film.subarray(i * CHUNK, (i + 1) * CHUNK))]]));
+    expect(asked.map((a) => [a.chunkIndices, a.chunkCrc32])).toEqual([2, 3].map((i) => [[i], [crc32Base64(film.subarray(i * CHUNK, (i + 1) * CHUNK))]]));
   });
 
   it('asks for a fresh URL when the bucket refuses an expired one (403), and finishes', async () => {

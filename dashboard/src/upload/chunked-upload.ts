@@ -1,20 +1,24 @@
 /**
  * The two chunked publish protocols (spec 7.3 'Chunked' and 'Direct chunked'): init, chunks of
- * 10 MB sent 3 at a time with retries, each with its SHA-256 in X-Chunk-Sha256, then complete
+ * 10 MB sent 3 at a time with retries, each with its CRC-32 in X-Chunk-Crc32, then complete
  * with every file's whole SHA-256 (hashed incrementally while the chunks are read). A session
  * is remembered in localStorage so a later try (after a dropped connection or a reload) sends
  * only the chunks the server lacks.
  */
 import {
+  CHUNK_CRC32_HEADER,
   CHUNK_SHA256_HEADER,
   ZChunkedInitResponseSchema,
   ZCompleteUploadResponseSchema,
   ZDirectChunkedInitResponseSchema,
   ZDirectUploadUrlsResponseSchema,
   ZUploadSessionStatusResponseSchema,
+  crc32,
+  crc32ToBase64,
   createSha256,
   toHex,
   type TChunkUploadUrl,
+  type TDirectChunkChecksum,
   type TSha256,
   type TUploadMetadataInput,
 } from '@dropsite/shared';
@@ -46,7 +50,7 @@ export interface TChunkedUploadDeps {
   signal?: AbortSignal;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   waitUntilOnline?: (signal: AbortSignal) => Promise<void>;
-  /** Hex SHA-256 of one chunk; WebCrypto by default. */
+  /** Hex SHA-256 of one chunk, for a session an older wizard opened with chunk SHA-256s; WebCrypto by default. */
   digestChunk?: (bytes: ArrayBuffer) => Promise<string>;
   now?: () => number;
   /** Where the resumable session is kept; localStorage by default, null to keep none. */
@@ -77,8 +81,11 @@ interface TActiveSession {
   files: TSessionFile[];
   plans: TFileChunkPlan[];
   resumed: boolean;
-  /** Direct chunked: the server binds each part URL to the chunk's SHA-256, so it is hashed before its URL is asked for. */
-  chunkChecksum?: 'sha256';
+  /**
+   * Direct chunked: the server binds each part URL to the chunk's CRC-32 (or, in a session an older wizard
+   * opened, its SHA-256), so that is computed before its URL is asked for.
+   */
+  chunkChecksum?: TDirectChunkChecksum;
 }
 
 export const webCryptoDigest = async (bytes: ArrayBuffer): Promise<string> => toHex(await crypto.subtle.digest('SHA-256', bytes));
@@ -192,8 +199,8 @@ export function createChunkedUpload(
       }));
       return { protocol, sessionId: parsed.data.sessionId, projectSlug: parsed.data.projectSlug, files: sessionFiles, plans: planFreshUpload(sessionFiles), resumed: false };
     }
-    // Each part URL then takes only the bytes whose SHA-256 was given for it.
-    const reply = await send(jsonRequest('POST', CHUNKED_ENDPOINTS.directInit, { files: descriptors, metadata, chunkChecksum: 'sha256' }));
+    // Each part URL then takes only the bytes whose CRC-32 was given for it.
+    const reply = await send(jsonRequest('POST', CHUNKED_ENDPOINTS.directInit, { files: descriptors, metadata, chunkChecksum: 'crc32' }));
     if (reply.status < 200 || reply.status >= 300) {
       throw new UploadError(readBackendError(reply.text) ?? UPLOAD_MESSAGES.initStatus(reply.status), { status: reply.status });
     }
@@ -265,13 +272,17 @@ export function createChunkedUpload(
 
     /**
      * URLs from `fromChunk` on. A session with chunk checksums gets one URL at a time, for the chunk just
-     * read and hashed (`sha256`): hashing ahead would mean reading chunks twice or holding them.
+     * read and checked (`prepared`): checking ahead would mean reading chunks twice or holding them.
      */
-    const fetchUrls = async (fileIndex: number, fromChunk: number, sha256: string) => {
+    const fetchUrls = async (fileIndex: number, fromChunk: number, prepared: Pick<TPrepared, 'crc32' | 'sha256'>) => {
       const plan = active.plans[fileIndex]!;
-      const body = active.chunkChecksum
-        ? { sessionId: active.sessionId, fileId: plan.fileId, chunkIndices: [fromChunk], chunkSha256: [sha256] }
-        : { sessionId: active.sessionId, fileId: plan.fileId, chunkIndices: plan.missing.filter((i) => i >= fromChunk).slice(0, URL_BATCH) };
+      const one = { sessionId: active.sessionId, fileId: plan.fileId, chunkIndices: [fromChunk] };
+      const body =
+        active.chunkChecksum === 'crc32'
+          ? { ...one, chunkCrc32: [prepared.crc32] }
+          : active.chunkChecksum === 'sha256'
+            ? { ...one, chunkSha256: [prepared.sha256] }
+            : { sessionId: active.sessionId, fileId: plan.fileId, chunkIndices: plan.missing.filter((i) => i >= fromChunk).slice(0, URL_BATCH) };
       const reply = await send(jsonRequest('POST', CHUNKED_ENDPOINTS.directUrls, body));
       const parsed = reply.status >= 200 && reply.status < 300 ? ZDirectUploadUrlsResponseSchema.safeParse(parseJson(reply.text)) : null;
       if (!parsed?.success) {
@@ -283,7 +294,8 @@ export function createChunkedUpload(
       for (const u of parsed.data.uploadUrls) urls[fileIndex]!.set(u.chunkIndex, u);
     };
 
-    type TPrepared = { bytes: ArrayBuffer; sha256: string; target: TChunkUploadUrl | null };
+    /** A chunk read, with its CRC-32 (base64) and, in a session opened with chunk SHA-256s, its SHA-256. */
+    type TPrepared = { bytes: ArrayBuffer; crc32: string; sha256: string | undefined; target: TChunkUploadUrl | null };
     const tasks: TChunkTask[] = active.plans.flatMap((plan, fileIndex) => plan.missing.map((chunkIndex) => ({ fileIndex, chunkIndex })));
 
     const prepare = async (task: TChunkTask): Promise<TPrepared> => {
@@ -291,14 +303,14 @@ export function createChunkedUpload(
       const bytes = await readChunk(task.fileIndex, task.chunkIndex);
       hashers[task.fileIndex]!.update(new Uint8Array(bytes));
       hashedUpTo[task.fileIndex]!++;
-      const sha256 = await digestChunk(bytes);
+      const checks = { crc32: crc32ToBase64(crc32(new Uint8Array(bytes))), sha256: active.chunkChecksum === 'sha256' ? await digestChunk(bytes) : undefined };
       let target: TChunkUploadUrl | null = null;
       if (active.protocol === 'direct-chunked') {
-        if (!urls[task.fileIndex]!.has(task.chunkIndex)) await fetchUrls(task.fileIndex, task.chunkIndex, sha256);
+        if (!urls[task.fileIndex]!.has(task.chunkIndex)) await fetchUrls(task.fileIndex, task.chunkIndex, checks);
         target = urls[task.fileIndex]!.get(task.chunkIndex) ?? null;
         if (!target) throw new UploadError(UPLOAD_MESSAGES.noChunkUrl(task.chunkIndex + 1));
       }
-      return { bytes, sha256, target };
+      return { bytes, ...checks, target };
     };
 
     const sendOne = async (task: TChunkTask, prepared: TPrepared, _attempt: number, chunkSignal: AbortSignal) => {
@@ -307,26 +319,28 @@ export function createChunkedUpload(
       let target = prepared.target;
       if (active.protocol === 'direct-chunked') {
         // Presigned URLs live minutes: one refused as expired was dropped below, so a retry asks for a fresh one.
-        if (!urls[task.fileIndex]!.has(task.chunkIndex)) await fetchUrls(task.fileIndex, task.chunkIndex, prepared.sha256);
+        if (!urls[task.fileIndex]!.has(task.chunkIndex)) await fetchUrls(task.fileIndex, task.chunkIndex, prepared);
         target = urls[task.fileIndex]!.get(task.chunkIndex) ?? null;
         if (!target) throw new UploadError(UPLOAD_MESSAGES.noChunkUrl(task.chunkIndex + 1));
       }
       tracker.setStatus(task.fileIndex, 'uploading');
       const isLast = task.chunkIndex === f.totalChunks - 1;
+      // Its CRC-32, and its SHA-256 where the session was opened with those (the bucket checks parts against them).
+      const checkHeaders = { [CHUNK_CRC32_HEADER]: prepared.crc32, ...(prepared.sha256 === undefined ? {} : { [CHUNK_SHA256_HEADER]: prepared.sha256 }) };
       const request =
         active.protocol === 'chunked'
           ? {
               method: 'POST' as const,
               url: `${f.uploadUrl}?chunk=${task.chunkIndex}&last=${isLast}`,
-              headers: { 'Content-Type': 'application/octet-stream', [CHUNK_SHA256_HEADER]: prepared.sha256 },
+              headers: { 'Content-Type': 'application/octet-stream', ...checkHeaders },
             }
           : target!.method === 'PUT'
-            ? // Exactly the headers the answer lists (with chunk checksums: the signed x-amz-checksum-sha256).
+            ? // Exactly the headers the answer lists (with chunk checksums: the signed x-amz-checksum-crc32).
               { method: 'PUT' as const, url: target!.uploadUrl, headers: { ...target!.headers } }
             : {
                 method: 'POST' as const,
                 url: target!.uploadUrl,
-                headers: { 'Content-Type': 'application/octet-stream', [CHUNK_SHA256_HEADER]: prepared.sha256, ...target!.headers },
+                headers: { 'Content-Type': 'application/octet-stream', ...checkHeaders, ...target!.headers },
               };
       let reply: TTransportResponse;
       try {

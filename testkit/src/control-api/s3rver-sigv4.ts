@@ -3,13 +3,14 @@
  * This Koa middleware checks presigned (query-string) SigV4 requests the way S3 does, so tests
  * see what a real bucket answers: 403 AccessDenied once X-Amz-Expires has passed, and 403
  * SignatureDoesNotMatch when the request differs from what was signed, such as a body whose
- * Content-Length is not the signed one, or an x-amz-checksum-sha256 other than the signed one (or
- * none). Like S3, a presigned request carrying x-amz-checksum-sha256 must also have a body of that
- * digest, else 400 BadDigest (s3rver checks no checksums). Requests signed in the Authorization
+ * Content-Length is not the signed one, or an x-amz-checksum-sha256 (-crc32) other than the signed
+ * one (or none). Like S3, a presigned request carrying x-amz-checksum-sha256 or -crc32 must also have
+ * a body of that checksum, else 400 BadDigest (s3rver checks no checksums). Requests signed in the Authorization
  * header (the SDK's) pass through unchecked, as before.
  */
 import { createHash, createHmac } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { crc32Base64 } from '../bytes.ts';
 
 interface TKoaContext {
   /** The Node request; s3rver reads bodies from it. */
@@ -88,13 +89,17 @@ export function createS3rverSigV4Middleware(now: () => number = Date.now): TKoaM
       return refuse('SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.');
     }
     const checksum = ctx.headers['x-amz-checksum-sha256'];
-    if (typeof checksum === 'string') {
+    const checksumCrc32 = ctx.headers['x-amz-checksum-crc32'];
+    if (typeof checksum === 'string' || typeof checksumCrc32 === 'string') {
       // Parts are at most a few MiB in tests: read whole, checked, then handed to s3rver as if unread.
       const pieces: Buffer[] = [];
       for await (const piece of ctx.req) pieces.push(piece as Buffer);
       const body = Buffer.concat(pieces);
-      if (createHash('sha256').update(body).digest('base64') !== checksum) {
+      if (typeof checksum === 'string' && createHash('sha256').update(body).digest('base64') !== checksum) {
         return refuse('BadDigest', 'The SHA256 you specified did not match the calculated checksum.', 400);
+      }
+      if (typeof checksumCrc32 === 'string' && crc32Base64(body) !== checksumCrc32) {
+        return refuse('BadDigest', 'The CRC32 you specified did not match the calculated checksum.', 400);
       }
       ctx.req = Object.assign(Readable.from([body]), { headers: ctx.req.headers });
     }

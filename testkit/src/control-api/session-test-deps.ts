@@ -21,7 +21,7 @@ import {
   type TInitInput,
   createStoredChunkCheck,
 } from '@dropsite/control-api/internals';
-import { sha256 } from '../bytes.ts';
+import { crc32Base64 } from '../bytes.ts';
 
 /** The AppError a call is refused with (the test fails when it resolves, or rejects with anything else). */
 export async function appErrorOf(promise: Promise<unknown>): Promise<AppError> {
@@ -50,13 +50,16 @@ export function initInput(files: ReadonlyArray<{ name: string; bytes: Uint8Array
   };
 }
 
-/** A chunk as the route hands it over: its bytes, their length and (unless `sha` is false) their SHA-256. */
+/**
+ * A chunk as the route hands it over: its bytes, their length, their CRC-32 as the wizard sends it (unless
+ * `crc32` is false; a string is sent instead) and, as older clients send it, a SHA-256 when `sha` gives one.
+ */
 export function chunkInput(
   sessionId: string,
   fileId: string,
   index: number,
   bytes: Uint8Array,
-  options: { sha?: string | false; body?: Readable; cancel?: () => void } = {},
+  options: { sha?: string; crc32?: string | false; body?: Readable; cancel?: () => void } = {},
 ): TChunkInput {
   return {
     sessionId,
@@ -64,7 +67,8 @@ export function chunkInput(
     index,
     isLast: undefined,
     contentLength: bytes.byteLength,
-    declaredSha256: options.sha === false ? undefined : (options.sha ?? sha256(bytes)),
+    declaredSha256: options.sha,
+    declaredCrc32: options.crc32 === false ? undefined : (options.crc32 ?? crc32Base64(bytes)),
     body: options.body ?? Readable.from([Buffer.from(bytes)]),
     cancel: options.cancel ?? (() => {}),
   };

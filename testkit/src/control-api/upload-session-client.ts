@@ -1,7 +1,7 @@
 /** The resumable upload calls as a client makes them, for tests and benchmarks. */
 import { request as httpRequest } from 'node:http';
 import { CHUNK_SIZE } from '@dropsite/shared';
-import { sha256 } from '../bytes.ts';
+import { crc32Base64, sha256 } from '../bytes.ts';
 
 export type TJson = Record<string, unknown> & {
   success?: boolean;
@@ -61,10 +61,12 @@ export async function sendChunk(
   uploadUrl: string,
   index: number,
   bytes: Uint8Array,
-  options: { sha?: string | false; last?: boolean; query?: string } = {},
+  options: { sha?: string; crc32?: string | false; last?: boolean; query?: string } = {},
 ): Promise<TReply> {
   const headers: Record<string, string> = { 'content-type': 'application/octet-stream' };
-  if (options.sha !== false) headers['x-chunk-sha256'] = options.sha ?? sha256(bytes);
+  // The CRC-32 as the wizard sends it (unless `crc32` is false); a SHA-256 only as older clients send it, when `sha` gives one.
+  if (options.crc32 !== false) headers['x-chunk-crc32'] = options.crc32 ?? crc32Base64(bytes);
+  if (options.sha !== undefined) headers['x-chunk-sha256'] = options.sha;
   const query = options.query ?? `chunk=${index}${options.last === undefined ? '' : `&last=${options.last}`}`;
   const res = await fetch(`${baseUrl}${uploadUrl}?${query}`, { method: 'POST', headers, body: new Uint8Array(bytes) });
   const text = await res.text();
