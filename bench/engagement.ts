@@ -22,6 +22,7 @@ import express from 'express';
 import { createApp } from '@dropsite/control-api';
 import { uploadKey } from '@dropsite/shared';
 import { printFigures } from './lib.ts';
+import { judge } from './verdicts.ts';
 import { autocannonWithCpu, BENCH_SECONDS, placeLoadGenerator, postgresRun, startBenchRuntime, serveUnderLoad, startServer, stopServer } from './load-harness.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -248,9 +249,20 @@ function report(label: string, runs: Record<string, TRun>, withTargets: boolean)
     if (target) {
       const share = run.rps / target.bare;
       const ok = run.rps >= target.minRps && run.p99 < 25 && share >= 0.3 && run.non2xx === 0 && run.errors === 0;
+      const yardstick = `bare ${name.startsWith('GET') ? 'GET' : 'POST'} ${Math.round(target.bare)} req/s`;
       if (withTargets) {
-        verdict = `  ${(share * 100).toFixed(0)} % of bare; target >= ${target.minRps} req/s, p99 < 25 ms, >= 30 %: ${ok ? 'PASS' : 'MISS'}`;
+        verdict = `  ${(share * 100).toFixed(0)} % of bare; target >= ${target.minRps} req/s, p99 < 25 ms, >= 30 %: ${judge({
+          name: `${name}, SQLite`,
+          measured: `${Math.round(run.rps)} req/s, p99 ${run.p99} ms, ${(share * 100).toFixed(0)} % of bare`,
+          target: `>= ${target.minRps} req/s, p99 < 25 ms, >= 30 % of bare`,
+          yardstick,
+          pass: ok,
+        })}`;
         isPass &&= ok;
+      } else if (name === 'POST/DELETE /api/favorites') {
+        // PostgreSQL's target is a share of the bare handler (issue 28: the median of three runs of this script).
+        const pass = share >= 0.25 && run.non2xx === 0 && run.errors === 0;
+        verdict = `  ${(share * 100).toFixed(0)} % of bare; target >= 25 %: ${judge({ name: `${name}, PostgreSQL (one run of three)`, measured: `${(share * 100).toFixed(0)} % of bare`, target: 'at least 25 % of bare', yardstick, pass })}`;
       } else {
         verdict = `  ${(share * 100).toFixed(0)} % of bare`;
       }

@@ -33,6 +33,7 @@ import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { CHUNK_PARALLELISM, CHUNK_SIZE, crc32ToBase64 } from '@dropsite/shared';
 import { API_ENV, API_NODE_FLAGS } from '@dropsite/control-api/api-launch';
+import { judge } from './verdicts.ts';
 
 const MB = 1024 * 1024;
 const PEERS = ['bare', 'bare-sha256', 'tus', 'dropsite'] as const;
@@ -122,12 +123,18 @@ async function main(): Promise<void> {
       '  bytes read back from storage (chunks hashed after arriving early)',
       `${((100 * median(results.dropsite.map((r) => r.readBackBytes))) / totalBytes).toFixed(0)} % of the upload (rchar beyond the bytes received)`,
     ],
-    ['Dropsite / tus', `${vsTus.toFixed(2)} (target at least 1.0)`],
-    ['Dropsite / bare with the same hashing', `${(vsBareHashing * 100).toFixed(0)} % (target at least 90 %)`],
+    [
+      'Dropsite / tus',
+      `${vsTus.toFixed(2)} (target at least 1.0): ${judge({ name: 'chunked upload vs @tus/server', measured: `${vsTus.toFixed(2)}x (${dropsite.toFixed(0)} MB/s)`, target: 'at least 1.0x', yardstick: `tus ${tus.toFixed(0)} MB/s`, pass: vsTus >= 1.0 })}`,
+    ],
+    [
+      'Dropsite / bare with the same hashing',
+      `${(vsBareHashing * 100).toFixed(0)} % (target at least 90 %): ${judge({ name: 'chunked upload vs bare with the same hashing', measured: `${(vsBareHashing * 100).toFixed(0)} %`, target: 'at least 90 %', yardstick: `bare + SHA-256 + CRC-32 ${bareHashing.toFixed(0)} MB/s`, pass: vsBareHashing >= 0.9 })}`,
+    ],
     ['Dropsite / bare without checks', `${((dropsite / bare) * 100).toFixed(0)} %`],
     [
       'API RSS growth over idle (VmHWM after - VmRSS before, highest round)',
-      `${(apiGrowth / MB).toFixed(0)} MB (idle ${(apiIdle / MB).toFixed(0)} MB, peak ${(apiPeak / MB).toFixed(0)} MB; target at most 32 MB)`,
+      `${(apiGrowth / MB).toFixed(0)} MB (idle ${(apiIdle / MB).toFixed(0)} MB, peak ${(apiPeak / MB).toFixed(0)} MB; target at most 32 MB): ${judge({ name: 'API RSS growth during the upload', measured: `${(apiGrowth / MB).toFixed(0)} MB`, target: 'at most 32 MB over idle', yardstick: `idle ${(apiIdle / MB).toFixed(0)} MB`, pass: apiGrowth <= 32 * MB })}`,
     ],
     ['machine load average (1 min) at the start and the end', `${loadAtStart.toFixed(1)}, ${os.loadavg()[0]!.toFixed(1)}`],
     ['result', vsTus >= 1.0 && vsBareHashing >= 0.9 && apiGrowth <= 32 * MB ? 'PASS' : 'MISS'],
