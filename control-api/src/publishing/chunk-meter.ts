@@ -81,15 +81,15 @@ export interface TChunkMeter {
  * whole-file hash, when this chunk is next in order). `withSha256`: hash the chunk with SHA-256 even if none was declared.
  */
 export function createChunkMeter(expectedSize: number, declared: TDeclaredChunkChecks, alsoHash?: Hash, withSha256 = false): TChunkMeter {
-  const hash = declared.sha256 !== undefined || withSha256 ? createHash('sha256') : undefined;
-  let crc = 0;
+  const crc = createChunkChecksum('crc32');
+  const hash = declared.sha256 !== undefined || withSha256 ? createChunkChecksum('sha256') : undefined;
   let seen = 0;
   let checksum: string | undefined;
   let sha256: string | undefined;
   const finish = (): Error | null => {
-    checksum = crc32Hex(crc);
-    sha256 = hash?.digest('hex');
-    const wrong = (declared.crc32 !== undefined && crc !== declared.crc32) || (declared.sha256 !== undefined && sha256 !== declared.sha256);
+    checksum = crc.digest();
+    sha256 = hash?.digest();
+    const wrong = (declared.crc32 !== undefined && checksum !== crc32Hex(declared.crc32)) || (declared.sha256 !== undefined && sha256 !== declared.sha256);
     return wrong ? new ChunkChecksumMismatchError() : null;
   };
   const stream = new Transform({
@@ -99,7 +99,7 @@ export function createChunkMeter(expectedSize: number, declared: TDeclaredChunkC
         done(new ChunkLengthError(seen, expectedSize));
         return;
       }
-      crc = crc32(piece, crc);
+      crc.update(piece);
       hash?.update(piece);
       alsoHash?.update(piece);
       if (seen === expectedSize) {

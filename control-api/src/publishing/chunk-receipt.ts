@@ -7,7 +7,7 @@
  * S3 get presigned part URLs instead, so those bytes never pass through here.
  */
 import type { Readable, Transform } from 'node:stream';
-import { crc32FromBase64 } from '@dropsite/shared';
+import { CHUNK_CRC32_HEADER, CHUNK_SHA256_HEADER, crc32FromBase64 } from '@dropsite/shared';
 import type { TPublishingDeps } from './publishing.deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { InvalidPartError, MultipartUploadNotFoundError, type TMultipartUpload, type TPartInfo } from '../storage/storage.ts';
@@ -141,11 +141,8 @@ export function createChunkReceipt(
     if (input.contentLength < expected) throw new AppError('bad_request', `Chunk ${input.index} must be ${expected} bytes, not ${input.contentLength}`);
     // The bucket checks such a part against its checksum, so it cannot be stored without one.
     const checkedBy = checkedPartsOf(session, storage);
-    if (checkedBy === 'sha256' && expected > 0 && input.declaredSha256 === undefined) {
-      throw new AppError('bad_request', 'Send each chunk of this upload with its X-Chunk-Sha256');
-    }
-    if (checkedBy === 'crc32' && expected > 0 && input.declaredCrc32 === undefined) {
-      throw new AppError('bad_request', 'Send each chunk of this upload with its X-Chunk-Crc32');
+    if (checkedBy && expected > 0 && (checkedBy === 'crc32' ? input.declaredCrc32 : input.declaredSha256) === undefined) {
+      throw new AppError('bad_request', `Send each chunk of this upload with its ${CHECKSUM_NAMES[checkedBy].header}`);
     }
     // Chunks an earlier run recorded count (and answer retries) only once their bytes are known to be there.
     await storedChunks.check(session, [declaredFile]);
@@ -256,11 +253,9 @@ export function createChunkReceipt(
     if (!file) throw new AppError('not_found', 'Upload session not found');
     assertUsable(session, clock.now());
     const checkedBy = session.protocol === 'direct-chunked' ? chunkChecksumOf(session) : undefined;
-    if (checkedBy === 'sha256' && (checksums?.kind !== 'sha256' || indices.some((index) => !checksums.byIndex.has(index)))) {
-      throw new AppError('bad_request', 'This upload needs the SHA-256 of every chunk asked for (chunkSha256)');
-    }
-    if (checkedBy === 'crc32' && (checksums?.kind !== 'crc32' || indices.some((index) => !checksums.byIndex.has(index)))) {
-      throw new AppError('bad_request', 'This upload needs the CRC-32 of every chunk asked for (chunkCrc32)');
+    if (checkedBy && (checksums?.kind !== checkedBy || indices.some((index) => !checksums.byIndex.has(index)))) {
+      const names = CHECKSUM_NAMES[checkedBy];
+      throw new AppError('bad_request', `This upload needs the ${names.name} of every chunk asked for (${names.field})`);
     }
     for (const index of indices) {
       if (index >= file.total_chunks) {
@@ -299,6 +294,12 @@ export function createChunkReceipt(
 
   return { receiveChunk, createPartUrls, cancelInFlight, inFlightCount: () => inFlight.size };
 }
+
+/** How a chunk checksum is named to the client: its header, its field in a urls call, and in words. */
+const CHECKSUM_NAMES = {
+  sha256: { header: CHUNK_SHA256_HEADER, field: 'chunkSha256', name: 'SHA-256' },
+  crc32: { header: CHUNK_CRC32_HEADER, field: 'chunkCrc32', name: 'CRC-32' },
+} as const;
 
 /** What the client declared for this chunk, decoded (the routes checked the header's form). */
 function declaredChecks(input: TChunkInput): { crc32: number | undefined; sha256: string | undefined } {
