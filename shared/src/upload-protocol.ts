@@ -16,6 +16,7 @@ import {
   lookFields,
 } from './schemas.ts';
 import { EMPTY_CONTACT_INFO, ZContactInfoInputSchema } from './contact-info.ts';
+import { crc32FromBase64 } from './crc32.ts';
 import { ZFileGroupSchema } from './file-group.ts';
 
 /** Request header carrying the hex SHA-256 of one chunk's bytes (older clients: the server then hashes the chunk a second time). */
@@ -27,7 +28,7 @@ export const CHUNK_CRC32_HEADER = 'X-Chunk-Crc32';
 export const ZSha256HexSchema = z.string().regex(/^[0-9a-f]{64}$/, 'must be a lower-case hex SHA-256');
 
 /** CRC-32 of a chunk as sent: base64 of its 4 big-endian bytes (crc32ToBase64). */
-export const ZCrc32Base64Schema = z.string().regex(/^[A-Za-z0-9+/]{6}==$/, 'must be the base64 of a CRC-32 (4 bytes)');
+export const ZCrc32Base64Schema = z.string().refine((text) => crc32FromBase64(text) !== undefined, 'must be the base64 of a CRC-32 (4 bytes)');
 
 /**
  * Per-chunk checksum a direct-chunked client promises to declare for every part it asks a URL for:

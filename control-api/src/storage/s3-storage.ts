@@ -1,4 +1,5 @@
 /** Storage on an S3-compatible service (AWS S3, MinIO, s3rver in tests). */
+import { crc32FromBase64 } from '@dropsite/shared';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -509,7 +510,7 @@ function parseContentRange(header: string | undefined): { range: TByteRange; siz
 function partChecksumsOf(upload: TMultipartUpload, options: TPartChecksums): Pick<TPartInfo, 'checksumSha256' | 'checksumCrc32'> {
   if (upload.checksum === 'sha256' && options.sha256 === undefined) throw new InvalidPartError('This upload needs each part’s SHA-256');
   if (upload.checksum === 'crc32' && options.crc32 === undefined) throw new InvalidPartError('This upload needs each part’s CRC-32');
-  if (options.crc32 !== undefined && !/^[A-Za-z0-9+/]{6}==$/.test(options.crc32)) throw new InvalidPartError('A part CRC-32 must be the base64 of 4 bytes');
+  if (options.crc32 !== undefined && crc32FromBase64(options.crc32) === undefined) throw new InvalidPartError('A part CRC-32 must be the base64 of 4 bytes');
   return {
     ...(options.sha256 === undefined ? {} : { checksumSha256: hexToBase64Sha256(options.sha256) }),
     ...(options.crc32 === undefined ? {} : { checksumCrc32: options.crc32 }),
