@@ -157,17 +157,11 @@ export async function addFavoriteCounted(db: TDb, favorite: TVisitorMark, caches
   return { changed, favoritesCount: await countFavoritesOfFile(db, favorite.fileId, caches) };
 }
 
-/** Removes the visitor's favourite and answers the file's count after it (one statement on PostgreSQL). */
+/**
+ * Removes the visitor's favourite and answers the file's count after it: the delete and the count,
+ * as SQLite's writer makes them (on PostgreSQL the favourite writer removes in its batched statement).
+ */
 export async function removeFavoriteCounted(db: TDb, fileId: string, visitorId: string, caches: TDbCaches = {}): Promise<TFavoriteChange> {
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    const { rows } = await runPrepared(
-      db,
-      sql<{ n: string | number; changed: string | number }>`
-      with removed as (delete from favorites where file_id = ${fileId} and visitor_id = ${visitorId} returning 1)
-      select (select count(*) from favorites where file_id = ${fileId}) - (select count(*) from removed) as n, (select count(*) from removed) as changed`,
-    );
-    return { changed: Number(rows[0]!.changed) > 0, favoritesCount: Number(rows[0]!.n) };
-  }
   const changed = await removeFavorite(db, fileId, visitorId, caches);
   return { changed, favoritesCount: await countFavoritesOfFile(db, fileId, caches) };
 }
