@@ -15,7 +15,7 @@
  * a fresh temp directory of the same file system; its RSS when idle, just before the upload, and its peak
  * RSS after it are read from /proc/<pid>/status (VmRSS, VmHWM), and the CPU it spent on the upload from
  * /proc/<pid>/stat (on a busy machine the rates follow the CPU). Every request goes through postBytes()
- * below (node:http, keep-alive). Rates are medians over the rounds.
+ * below (node:http, keep-alive). Rates are medians over the rounds; each round starts with the next peer, so none always goes first or last.
  * Targets (issue 28, docs/performance.md): Dropsite at least 1.0 × tus and at least 90 % of bare-sha256 (the
  * bare handler doing the same hashing); the API's peak RSS at most 32 MB over its idle RSS.
  */
@@ -88,7 +88,10 @@ async function main(): Promise<void> {
   const loadAtStart = os.loadavg()[0]!;
   const results: Record<TPeer, TRun[]> = { bare: [], 'bare-sha256': [], tus: [], dropsite: [] };
   for (let round = 1; round <= rounds; round++) {
-    for (const peer of peers) {
+    // Each round starts with the next peer: whoever goes first meets a file system and a page cache that
+    // the others' gigabytes have not touched, so no peer keeps the same place in every round.
+    const start = (round - 1) % peers.length;
+    for (const peer of [...peers.slice(start), ...peers.slice(0, start)]) {
       const run = await runOnce(peer, payload);
       results[peer].push(run);
       process.stdout.write(

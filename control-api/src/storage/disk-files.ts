@@ -121,7 +121,11 @@ export interface TWrittenFile {
   ino: number;
 }
 
-/** Creates `path` (never overwriting) with the body's bytes, fsynced before close. */
+/**
+ * Creates `path` (never overwriting) with the body's bytes, made durable before close: its data and
+ * size (fdatasync; its timestamps, which nothing reads back as part of the object, are left to the
+ * file system's own write-back).
+ */
 export async function writeNewFile(path: string, body: Readable | Uint8Array | string): Promise<TWrittenFile> {
   if (body instanceof Readable) {
     // `flush` fsyncs before close, so a later rename never publishes bytes that are only in the page cache.
@@ -132,7 +136,7 @@ export async function writeNewFile(path: string, body: Readable | Uint8Array | s
   const handle = await open(path, 'wx');
   try {
     await handle.writeFile(body);
-    await handle.sync();
+    await handle.datasync();
     const info = await handle.stat();
     return { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
   } finally {

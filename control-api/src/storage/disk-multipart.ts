@@ -232,7 +232,7 @@ export function createDiskMultipart(layout: TDiskLayout): TDiskMultipart {
     try {
       // Drops bytes of parts beyond the last one and of a longer earlier version of the last part.
       await handle.truncate(total);
-      await handle.sync();
+      await handle.datasync();
     } finally {
       await handle.close();
     }

@@ -2,11 +2,11 @@
  * A put of bytes already in memory, every file-system call of it made synchronously, in order, by
  * one thread: the writer threads (disk-writer.ts) run it, so a put costs the event loop one message
  * instead of a dozen trips through libuv's thread pool (about half the CPU of a page's three objects).
- * The steps are those of the streaming put in disk-objects.ts: the bytes to a new temp file, fsynced;
+ * The steps are those of the streaming put in disk-objects.ts: the bytes to a new temp file, made durable;
  * the sidecar (tag with the file's inode, metadata) published first; the file renamed into place; its
  * folder fsynced. A failure removes the temp files and a sidecar that would describe nothing.
  */
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, renameSync, rmdirSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, fstatSync, fsyncSync, mkdirSync, openSync, renameSync, rmdirSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, sep } from 'node:path';
 import { errorCode, readTextIfPresent, type TWrittenFile } from './disk-files.ts';
 import { buildSidecar } from './disk-layout.ts';
@@ -24,13 +24,13 @@ export interface TPutFileJob {
   options: TPutOptions;
 }
 
-/** Creates `path` (never overwriting) with the bytes, fsynced before it is closed. */
+/** Creates `path` (never overwriting) with the bytes, its data and size made durable (fdatasync) before it is closed. */
 function writeNewFileSync(path: string, bytes: Uint8Array): TWrittenFile {
   const fd = openSync(path, 'wx');
   try {
     let at = 0;
     while (at < bytes.byteLength) at += writeSync(fd, bytes, at, bytes.byteLength - at);
-    fsyncSync(fd);
+    fdatasyncSync(fd);
     const info = fstatSync(fd);
     return { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
   } finally {
@@ -100,7 +100,7 @@ export function putFileSync(job: TPutFileJob): TWrittenFile {
         const fd = openSync(job.tmpSidecar, 'wx');
         try {
           writeSync(fd, json);
-          fsyncSync(fd);
+          fdatasyncSync(fd);
         } finally {
           closeSync(fd);
         }
