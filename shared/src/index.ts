@@ -28,3 +28,4 @@ export * from './forms.ts';
 export * from './billing.ts';
 export * from './errors.ts';
 export * from './site-look.ts';
+export * from './workspaces.ts';

@@ -27,6 +27,7 @@ const ALL_TABLES = [
   'analytics_visitors',
   'anonymous_sessions',
   'approvals',
+  'audit_events',
   'auth_sessions',
   'billing_events',
   'builds',
@@ -53,6 +54,9 @@ const ALL_TABLES = [
   'upload_sessions',
   'usage',
   'visitors',
+  'workspace_invitations',
+  'workspace_members',
+  'workspaces',
 ];
 
 const NOW = 1_763_800_000_000;

@@ -37,6 +37,7 @@ import * as visitorProfilesMigration from './migrations/2026_12_07_1200_visitor_
 import * as removedSitesMigration from './migrations/2026_12_07_1600_removed_sites.ts';
 import * as visitorChangeNotificationsMigration from './migrations/2026_12_07_2100_visitor_change_notifications.ts';
 import * as chunkChecksumMigration from './migrations/2026_12_07_2200_chunk_checksum.ts';
+import * as workspacesMigration from './migrations/2026_12_08_0100_workspaces.ts';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
 import { namePreparedStatements } from './prepared-statements.ts';
 
@@ -108,6 +109,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_12_07_1600_removed_sites': removedSitesMigration,
   '2026_12_07_2100_visitor_change_notifications': visitorChangeNotificationsMigration,
   '2026_12_07_2200_chunk_checksum': chunkChecksumMigration,
+  '2026_12_08_0100_workspaces': workspacesMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

@@ -4,6 +4,7 @@
  * milliseconds (bigint), flags are 0/1 integers and structured values are JSON text.
  */
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { TAuditEventType, TWorkspaceRole } from '@dropsite/shared';
 
 export interface CreatorsTable {
   id: string;
@@ -29,6 +30,8 @@ export interface AuthSessionsTable {
   user_agent: string | null;
   /** When an emailed link (sign-in, reset, undone address change) opened this session; null for a password or sign-up. */
   link_signed_in_at: Generated<number | null>;
+  /** The workspace this session's dashboard shows; null for the account's personal workspace. Membership is checked on every request. */
+  current_workspace_id: Generated<string | null>;
 }
 
 export type TAccountTokenPurpose = 'verify_email' | 'password_reset' | 'sign_in_link' | 'email_change_undo';
@@ -102,6 +105,8 @@ export interface ProjectsTable {
   password_version: number;
   expires_at: number | null;
   owner_creator_id: string | null;
+  /** The workspace that owns the site; null while it is an anonymous creator's (until claimed). */
+  workspace_id: Generated<string | null>;
   anonymous_session_id: string | null;
   status: TSiteStatus;
   /** Incremented on every change that needs a rebuild; builds are per version. */
@@ -459,6 +464,56 @@ export interface DemoSitesTable {
   built_at: number;
 }
 
+/** What owns sites, the subscription and usage; an account's personal workspace has the account's id. */
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  /** 1 for an account's own workspace (made with it; never left or deleted on its own). */
+  personal: number;
+  created_by: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** An account's membership of a workspace, in one role (WORKSPACE_ROLES). */
+export interface WorkspaceMembersTable {
+  workspace_id: string;
+  creator_id: string;
+  role: TWorkspaceRole;
+  invited_by: string | null;
+  created_at: number;
+}
+
+/** An emailed invitation: only the SHA-256 of its token is stored; single use, bound to the address. */
+export interface WorkspaceInvitationsTable {
+  id: string;
+  workspace_id: string;
+  /** The invited address, lower-cased. */
+  email: string;
+  role: TWorkspaceRole;
+  token_hash: string;
+  invited_by: string | null;
+  created_at: number;
+  expires_at: number;
+  accepted_at: number | null;
+  accepted_by: string | null;
+  revoked_at: number | null;
+}
+
+/** The append-only audit log: one typed event per change (AUDIT_EVENT_TYPES), never a secret value. */
+export interface AuditEventsTable {
+  id: string;
+  workspace_id: string;
+  type: TAuditEventType;
+  actor_creator_id: string | null;
+  /** The actor's name when it happened; null for the system. */
+  actor_name: string | null;
+  target: string | null;
+  details: string;
+  address: string | null;
+  created_at: number;
+}
+
 export interface Database {
   creators: CreatorsTable;
   auth_sessions: AuthSessionsTable;
@@ -494,6 +549,10 @@ export interface Database {
   pending_site_rebuilds: PendingSiteRebuildsTable;
   demo_sites: DemoSitesTable;
   removed_sites: RemovedSitesTable;
+  workspaces: WorkspacesTable;
+  workspace_members: WorkspaceMembersTable;
+  workspace_invitations: WorkspaceInvitationsTable;
+  audit_events: AuditEventsTable;
 }
 
 export type TSiteRow = Selectable<ProjectsTable>;
