@@ -1,4 +1,5 @@
 /** The Express app: API, built sites, and the dashboard, wired from explicit dependencies. */
+import { createWorkspaceMemberRoutes } from './workspaces/members.routes.ts';
 import { randomUUID } from 'node:crypto';
 import express from 'express';
 import type { TAppDeps } from './deps.ts';
@@ -117,6 +118,7 @@ export function createApp(deps: TAppDeps): express.Express {
       createCreatorRoutes,
       createCreatorDashboardRoutes,
       createBillingRoutes,
+      createWorkspaceMemberRoutes,
       createSiteManagementRoutes,
       createUploadRoutes,
       createUploadSessionRoutes,

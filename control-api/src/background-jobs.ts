@@ -2,7 +2,7 @@
  * The API process's periodic work: notification batches, the expired-site sweeper, the sweeper
  * of abandoned uploads and that of expired sessions and account tokens, the retry of form messages
  * whose email to the operator failed, the sweep of template asset versions no stored page uses, and
- * the reconciliation of Stripe events whose webhook was missed. Started by the runtime of the API process (main.ts), stopped by its close().
+ * the reconciliation of Stripe events whose webhook was missed, and the audit log's retention. Started by the runtime of the API process (main.ts), stopped by its close().
  */
 import type { TAppDeps } from './deps.ts';
 import { startExpiredSiteSweeper } from './access/expired-sites.ts';
@@ -12,6 +12,7 @@ import { startUploadSessionSweeper } from './publishing/upload-sessions.cleanup.
 import { startUnsentMessageSender } from './inbox/inbox.service.ts';
 import { startTemplateAssetSweeper } from './builds/template-asset-sweep.ts';
 import { startStripeReconciler } from './billing/reconcile.ts';
+import { startAuditLogSweeper } from './workspaces/audit-log.service.ts';
 
 export interface TBackgroundJobs {
   /** Stops the timers and waits for work under way. */
@@ -27,6 +28,7 @@ export function startBackgroundJobs(deps: TAppDeps): TBackgroundJobs {
     startUnsentMessageSender(deps),
     startTemplateAssetSweeper(deps),
     startStripeReconciler(deps),
+    startAuditLogSweeper(deps),
   ];
   return {
     async stop() {

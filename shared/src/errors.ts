@@ -80,6 +80,12 @@ export const BILLING_ERRORS = {
     upgrade: true,
     limit: 'projects',
   },
+  seat_limit_reached: {
+    status: 403,
+    message: "Every seat of this workspace's plan is taken (members and invitations waiting). Upgrade to Business for unlimited members, or remove a member or an invitation.",
+    upgrade: true,
+    limit: 'collaborators',
+  },
   pro_feature: { status: 403, message: 'Comments, approvals and notifications are Pro features. Upgrade to Pro to turn them on.', upgrade: true },
   over_plan_limits: {
     status: 403,

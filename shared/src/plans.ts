@@ -63,6 +63,8 @@ export interface TPlan {
   maxDeliveryBytes: number;
   /** Comments, approvals and notifications (PRO_FEATURES) for a signed-in creator's sites. */
   proFeatures: boolean;
+  /** Days the workspace's audit log keeps an event. */
+  auditLogDays: number;
 }
 
 const GB = 1024 ** 3;
@@ -89,6 +91,7 @@ export const PLANS: Record<TPlanId, TPlan> = {
     limits: { storage: 5_368_709_120, projects: 3, collaborators: 1, api_requests: 0 },
     maxDeliveryBytes: 2 * GB,
     proFeatures: false,
+    auditLogDays: 30,
   },
   pro_monthly: {
     id: 'pro_monthly',
@@ -110,6 +113,7 @@ export const PLANS: Record<TPlanId, TPlan> = {
     limits: { storage: 100 * GB, projects: -1, collaborators: 1, api_requests: 1000 },
     maxDeliveryBytes: 25 * GB,
     proFeatures: true,
+    auditLogDays: 90,
   },
   business_monthly: {
     id: 'business_monthly',
@@ -130,6 +134,7 @@ export const PLANS: Record<TPlanId, TPlan> = {
     limits: { storage: -1, projects: -1, collaborators: -1, api_requests: -1 },
     maxDeliveryBytes: 100 * GB,
     proFeatures: true,
+    auditLogDays: 365,
   },
 };
 

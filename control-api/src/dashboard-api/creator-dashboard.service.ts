@@ -4,6 +4,7 @@
  * Every call first proves the caller is signed in (401) and owns the site; another creator's site,
  * a deleted one and an unknown id all answer the same 404, so nothing tells them apart.
  */
+import { csvCell } from '../http/csv-cell.ts';
 import {
   ACTIVITY_POLL_LIMIT,
   DETAILS_COMMENT_THREADS_PER_FILE,
@@ -303,15 +304,6 @@ export async function replyAsCreator(deps: TDeps, creator: TSignedInCreator, sit
   };
   await insertComment(deps.db, row);
   return toDetailsReply(row);
-}
-
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** One CSV cell: quoted, quotes doubled, and a leading formula character defused (a spreadsheet would run it). */
-function csvCell(value: string | number): string {
-  const text = String(value);
-  const safe = typeof value === 'string' && FORMULA_START.test(text) ? `'${text}` : text;
-  return `"${safe.replace(/"/g, '""')}"`;
 }
 
 /** An approval's status as the export words it: the words the dashboard shows. */
