@@ -6,6 +6,7 @@ import { signOutAndLeave } from '../auth/sign-out.ts';
 import { AccountMenu } from './account-menu.tsx';
 import { HeaderLinks } from './header-links.tsx';
 import { SignInLinks } from './sign-in-links.tsx';
+import { WorkspaceSwitcher } from './workspace-switcher.tsx';
 import { Avatar } from '../ui/avatar.tsx';
 import { CloseIcon, MenuIcon } from '../ui/icons.tsx';
 import { Logo } from '../ui/logo.tsx';
@@ -107,6 +108,7 @@ export function SiteHeader({ isLandingPage, hasSignInActions = true }: TSiteHead
             <div className="site-header__account" data-state={session.status}>
               {session.status === 'signed-in' ? (
                 <>
+                  <WorkspaceSwitcher place="bar" />
                   <a className="site-header__link" href={DASHBOARD_PATH}>
                     Dashboard
                   </a>
@@ -135,6 +137,7 @@ export function SiteHeader({ isLandingPage, hasSignInActions = true }: TSiteHead
                   <p className="site-header__drawer-email">{session.creator.email}</p>
                 </div>
               </div>
+              <WorkspaceSwitcher place="drawer" />
               <ul role="list">
                 <li>
                   <a className="site-header__drawer-link" href={DASHBOARD_PATH}>
