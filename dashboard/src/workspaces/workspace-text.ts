@@ -4,7 +4,15 @@ import { isUpgradeErrorCode } from '@dropsite/shared';
 import type { TWorkspaceMembers } from '@dropsite/shared';
 
 const dayFormat = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
-const momentFormat = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' });
+const momentFormat = new Intl.DateTimeFormat('en-US', {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZone: 'UTC',
+  timeZoneName: 'short',
+});
 
 /** 'Dec 8, 2026' (UTC, so the server's and the page's day agree), '' for a value that is no date. */
 export function formatDay(value: string): string {

@@ -97,9 +97,7 @@ export function InvitationView({ token, invitation, session, isJoining, joinErro
     return (
       <div className="invitation">
         <h1 className="invitation__title">This invitation has expired</h1>
-        <p className="invitation__text">
-          This invitation has expired. Ask {invitation.invitedBy ?? 'the person who invited you'} for a new one.
-        </p>
+        <p className="invitation__text">This invitation has expired. Ask {invitation.invitedBy ?? 'the person who invited you'} for a new one.</p>
         <a className="button button--secondary" href={APP_PATHS.landing}>
           Go to Dropsite
         </a>
@@ -145,8 +143,8 @@ export function InvitationView({ token, invitation, session, isJoining, joinErro
       {session.status === 'signed-in' && !isInvitedAddress(invitation.invitation, session.creator.email) && (
         <>
           <p className="account-frame__note" role="note">
-            You are signed in as <strong>{session.creator.email}</strong>, but this invitation is for <strong>{email}</strong>. Sign out, then sign in or sign up with{' '}
-            {email} to join.
+            You are signed in as <strong>{session.creator.email}</strong>, but this invitation is for <strong>{email}</strong>. Sign out, then sign in or sign up with {email} to
+            join.
           </p>
           <button type="button" className="button button--primary button--large invitation__action" onClick={onSignOut} disabled={isSigningOut}>
             {isSigningOut ? 'Signing out...' : 'Sign out'}

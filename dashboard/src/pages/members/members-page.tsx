@@ -113,10 +113,17 @@ function WorkspaceMembers({ workspace }: { workspace: TWorkspaceSummary }) {
           failure={failure}
           onInvite={() => setDialog({ kind: 'invite' })}
           onChangeRole={(member, role) =>
-            void change('members', member.creatorId, () => changeMemberRole(workspace.id, member.creatorId, role), `${member.name || member.email}’s role is now ${WORKSPACE_ROLE_TEXT[role].label}.`)
+            void change(
+              'members',
+              member.creatorId,
+              () => changeMemberRole(workspace.id, member.creatorId, role),
+              `${member.name || member.email}’s role is now ${WORKSPACE_ROLE_TEXT[role].label}.`,
+            )
           }
           onRemove={(member) => setDialog({ kind: 'remove', member })}
-          onRevoke={(invitation) => void change('invitations', invitation.id, () => revokeInvitation(workspace.id, invitation.id), `The invitation to ${invitation.email} was revoked.`)}
+          onRevoke={(invitation) =>
+            void change('invitations', invitation.id, () => revokeInvitation(workspace.id, invitation.id), `The invitation to ${invitation.email} was revoked.`)
+          }
           onLeave={(you) => setDialog({ kind: 'leave', you })}
         />
       )}
@@ -150,9 +157,7 @@ function WorkspaceMembers({ workspace }: { workspace: TWorkspaceSummary }) {
             await reload();
           }}
         >
-          <p>
-            They lose access to {workspace.name} and its sites at once. The sites they published stay in the workspace. You can invite them again later.
-          </p>
+          <p>They lose access to {workspace.name} and its sites at once. The sites they published stay in the workspace. You can invite them again later.</p>
         </ConfirmDialog>
       )}
       {dialog?.kind === 'leave' && (

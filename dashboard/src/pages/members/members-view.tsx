@@ -222,7 +222,13 @@ function MemberRow({
       {canManage && (
         <td className="members-table__actions">
           {canEdit && (
-            <button type="button" className="button button--secondary members-table__button" onClick={() => onRemove(member)} disabled={isBusy} aria-label={`Remove ${displayName}`}>
+            <button
+              type="button"
+              className="button button--secondary members-table__button"
+              onClick={() => onRemove(member)}
+              disabled={isBusy}
+              aria-label={`Remove ${displayName}`}
+            >
               Remove
             </button>
           )}
