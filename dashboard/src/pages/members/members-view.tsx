@@ -188,8 +188,10 @@ function MemberRow({
   return (
     <tr>
       <td data-label="Name" className="members-table__strong">
-        {displayName}
-        {member.isYou && <span className="members-tag">You</span>}
+        <span>
+          {displayName}
+          {member.isYou && <span className="members-tag">You</span>}
+        </span>
       </td>
       <td data-label="Email" className="members-table__email">
         {member.email}
