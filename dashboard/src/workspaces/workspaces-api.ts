@@ -6,14 +6,12 @@
 import { callApi, type TSendRequest } from '@dropsite/shared/browser/api-client';
 import {
   ZAuditPageSchema,
-  ZInvitationPreviewSchema,
   ZWorkspaceInvitationSchema,
   ZWorkspaceListSchema,
   ZWorkspaceMemberSchema,
   ZWorkspaceMembersSchema,
   ZWorkspaceSummarySchema,
   type TAuditPage,
-  type TInvitationPreview,
   type TWorkspaceInvitation,
   type TWorkspaceList,
   type TWorkspaceMember,
@@ -80,11 +78,7 @@ export function removeMember(workspaceId: string, creatorId: string, send?: TSen
 
 const invitationPath = (token: string) => `/api/invitations/${encodeURIComponent(token)}`;
 
-export function fetchInvitation(token: string, send?: TSendRequest): Promise<TInvitationPreview> {
-  return request(ZInvitationPreviewSchema, invitationPath(token), {}, send);
-}
-
-/** Joins the workspace; the answer has it as the current one. */
+/** Joins the workspace; the answer has it as the current one. (GET of the invitation: invitation-state.ts, which reads the expired answer too.) */
 export function acceptInvitation(token: string, send?: TSendRequest): Promise<TWorkspaceList> {
   return request(ZWorkspaceListSchema, `${invitationPath(token)}/accept`, { method: 'POST' }, send);
 }

@@ -8,7 +8,7 @@ import { APP_PATHS, AUDIT_EVENT_LABELS, AUDIT_EVENT_TYPES, ZAuditEventTypeSchema
 import { failureMessage } from '../../auth/failure-message.ts';
 import { DownloadIcon } from '../../ui/icons.tsx';
 import { isDateRangeBackwards, NO_AUDIT_FILTERS, type TAuditFilters } from '../../workspaces/audit-query.ts';
-import { WorkspaceFrame } from '../../workspaces/workspace-frame.tsx';
+import { WorkspaceFrame } from '../members/workspace-frame.tsx';
 import { formatMoment } from '../../workspaces/workspace-text.ts';
 import { auditCsvPath, fetchAuditPage, fetchMembers } from '../../workspaces/workspaces-api.ts';
 import '../../auth/auth.css';

@@ -8,7 +8,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { APP_PATHS, WORKSPACE_ROLE_TEXT, type TWorkspaceMember, type TWorkspaceMembers, type TWorkspaceSummary } from '@dropsite/shared';
 import { failureMessage } from '../../auth/failure-message.ts';
 import { queueToast } from '../../ui/toast.tsx';
-import { WorkspaceFrame } from '../../workspaces/workspace-frame.tsx';
+import { WorkspaceFrame } from './workspace-frame.tsx';
 import { getWorkspaceStore } from '../../workspaces/workspace-store.ts';
 import { changeMemberRole, fetchMembers, removeMember, revokeInvitation } from '../../workspaces/workspaces-api.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';

@@ -4,13 +4,13 @@
  */
 import { useEffect, type ReactNode } from 'react';
 import type { TCreatorPublic, TWorkspaceSummary } from '@dropsite/shared';
-import { AccessGuard } from '../auth/access-guard.tsx';
-import { SiteFooter } from '../chrome/site-footer.tsx';
-import { SiteHeader } from '../chrome/site-header.tsx';
-import { DashboardLoading } from '../ui/dashboard-loading.tsx';
-import { PendingToast } from '../ui/toast.tsx';
-import { currentWorkspaceOf, getWorkspaceStore, useWorkspaces } from './workspace-store.ts';
-import '../pages/dashboard/dashboard.css';
+import { AccessGuard } from '../../auth/access-guard.tsx';
+import { SiteFooter } from '../../chrome/site-footer.tsx';
+import { SiteHeader } from '../../chrome/site-header.tsx';
+import { DashboardLoading } from '../../ui/dashboard-loading.tsx';
+import { PendingToast } from '../../ui/toast.tsx';
+import { currentWorkspaceOf, getWorkspaceStore, useWorkspaces } from '../../workspaces/workspace-store.ts';
+import '../dashboard/dashboard.css';
 
 interface TWorkspaceFrameProps {
   title: string;
