@@ -93,6 +93,8 @@ export function WorkspaceMenu({ list, place, onSwitch, initiallyOpen = false }: 
       all[to]?.focus();
     } else if (event.key === 'Escape') {
       event.preventDefault();
+      // Only this menu closes: in the phone menu, the menu around it stays open.
+      event.stopPropagation();
       close();
     } else if (event.key === 'Tab') setOpen(false);
   };

@@ -257,7 +257,7 @@ export function AuditTable({ events }: { events: readonly TAuditEvent[] }) {
       <tbody>
         {events.map((event) => (
           <tr key={event.id}>
-            <td data-label="When">
+            <td data-label="When" className="members-table__date">
               <time dateTime={event.at}>{formatMoment(event.at)}</time>
             </td>
             <td data-label="Who">{event.actor?.name ?? 'Dropsite (automatic)'}</td>

@@ -85,9 +85,9 @@ describe('the invitation page', () => {
   });
 
   it('expired: says so and whom to ask for a new one', () => {
-    const $ = render({ status: 'expired', invitedBy: 'Jon Reyes' }, signedOut);
-    expect($('p').first().text()).toBe('This invitation has expired. Ask Jon Reyes for a new one.');
-    expect(render({ status: 'expired', invitedBy: null }, signedOut)('p').first().text()).toBe('This invitation has expired. Ask the person who invited you for a new one.');
+    const said = ($: ReturnType<typeof load>) => `${$('h1').text()}. ${$('p').first().text()}`;
+    expect(said(render({ status: 'expired', invitedBy: 'Jon Reyes' }, signedOut))).toBe('This invitation has expired. Ask Jon Reyes for a new one.');
+    expect(said(render({ status: 'expired', invitedBy: null }, signedOut))).toBe('This invitation has expired. Ask the person who invited you for a new one.');
   });
 
   it('unknown, used or revoked: no longer valid, whoever is signed in', () => {

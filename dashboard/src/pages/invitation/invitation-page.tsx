@@ -97,7 +97,7 @@ export function InvitationView({ token, invitation, session, isJoining, joinErro
     return (
       <div className="invitation">
         <h1 className="invitation__title">This invitation has expired</h1>
-        <p className="invitation__text">This invitation has expired. Ask {invitation.invitedBy ?? 'the person who invited you'} for a new one.</p>
+        <p className="invitation__text">Ask {invitation.invitedBy ?? 'the person who invited you'} for a new one.</p>
         <a className="button button--secondary" href={APP_PATHS.landing}>
           Go to Dropsite
         </a>

@@ -136,7 +136,9 @@ export function MembersView({ workspace, data, busyId, failure, onInvite, onChan
                   </td>
                   <td data-label="Role">{WORKSPACE_ROLE_TEXT[invitation.role].label}</td>
                   <td data-label="Invited by">{invitation.invitedBy}</td>
-                  <td data-label="Expires">{formatDay(invitation.expiresAt)}</td>
+                  <td data-label="Expires" className="members-table__date">
+                    {formatDay(invitation.expiresAt)}
+                  </td>
                   {canManage && (
                     <td className="members-table__actions">
                       <button
@@ -220,7 +222,9 @@ function MemberRow({
           WORKSPACE_ROLE_TEXT[member.role].label
         )}
       </td>
-      <td data-label="Joined">{formatDay(member.joinedAt)}</td>
+      <td data-label="Joined" className="members-table__date">
+        {formatDay(member.joinedAt)}
+      </td>
       {canManage && (
         <td className="members-table__actions">
           {canEdit && (
