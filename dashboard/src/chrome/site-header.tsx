@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type MouseEvent } from 'react';
-import { MOBILE_BREAKPOINT_PX } from '@dropsite/shared';
+import { APP_PATHS, MOBILE_BREAKPOINT_PX } from '@dropsite/shared';
 import { ACCOUNT_PATH, BILLING_PATH, DASHBOARD_PATH, currentReturnPath, signInHref, type TAuthMode } from '../auth/auth-paths.ts';
 import { useSession } from '../auth/session-store.ts';
 import { signOutAndLeave } from '../auth/sign-out.ts';
@@ -142,6 +142,11 @@ export function SiteHeader({ isLandingPage, hasSignInActions = true }: TSiteHead
                 <li>
                   <a className="site-header__drawer-link" href={DASHBOARD_PATH}>
                     Dashboard
+                  </a>
+                </li>
+                <li>
+                  <a className="site-header__drawer-link" href={APP_PATHS.members}>
+                    Members
                   </a>
                 </li>
                 <li>
