@@ -4,7 +4,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { permissionsOf, type TWorkspaceList, type TWorkspaceRole, type TWorkspaceSummary } from '@dropsite/shared';
 import type { TSendRequest } from '@dropsite/shared/browser/api-client';
-import { createWorkspaceStore } from '../workspaces/workspace-store.ts';
+import { createWorkspaceStore, permissionCheck } from '../workspaces/workspace-store.ts';
 import { nextMenuIndex, pathAfterSwitch, WorkspaceMenu } from './workspace-switcher.tsx';
 
 function workspace(id: string, name: string, role: TWorkspaceRole, personal = false): TWorkspaceSummary {
@@ -140,5 +140,22 @@ describe('the workspace switcher', () => {
     expect(pathAfterSwitch('/dashboard')).toBeNull();
     expect(pathAfterSwitch('/dashboard/members')).toBeNull();
     expect(pathAfterSwitch('/billing')).toBeNull();
+  });
+});
+
+describe('what the dashboard offers a role', () => {
+  it('follows the current workspace’s permissions: a viewer reads, an editor publishes, only the owner changes the plan', () => {
+    const viewer = permissionCheck(workspace('w3', 'Client Review Board', 'viewer'));
+    expect(viewer('sites.read')).toBe(true);
+    expect(viewer('sites.create')).toBe(false);
+    expect(viewer('sites.edit')).toBe(false);
+    expect(viewer('comments.reply')).toBe(false);
+    const editor = permissionCheck(studio);
+    expect(editor('sites.create')).toBe(true);
+    expect(editor('members.manage')).toBe(false);
+    expect(editor('billing.manage')).toBe(false);
+    expect(permissionCheck(personal)('billing.manage')).toBe(true);
+    // A workspace the list does not name allows nothing.
+    expect(permissionCheck(null)('sites.read')).toBe(false);
   });
 });
