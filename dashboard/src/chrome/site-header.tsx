@@ -6,7 +6,6 @@ import { signOutAndLeave } from '../auth/sign-out.ts';
 import { AccountMenu } from './account-menu.tsx';
 import { HeaderLinks } from './header-links.tsx';
 import { SignInLinks } from './sign-in-links.tsx';
-import { WorkspaceSwitcher } from './workspace-switcher.tsx';
 import { Avatar } from '../ui/avatar.tsx';
 import { CloseIcon, MenuIcon } from '../ui/icons.tsx';
 import { Logo } from '../ui/logo.tsx';
@@ -15,6 +14,9 @@ import './site-header.css';
 
 // The sign-in and sign-up forms load when one of them opens.
 const AuthDialog = lazy(() => import('./auth-dialog.tsx').then((module) => ({ default: module.AuthDialog })));
+// The workspace switcher (and the schemas of its replies, with zod) loads for a signed-in creator only:
+// a first visit to the landing page fetches no schema code.
+const WorkspaceSwitcher = lazy(() => import('./workspace-switcher.tsx').then((module) => ({ default: module.WorkspaceSwitcher })));
 
 interface TSiteHeaderProps {
   /** On the landing page the section links stay in-page; elsewhere they lead back to it. */
@@ -108,7 +110,9 @@ export function SiteHeader({ isLandingPage, hasSignInActions = true }: TSiteHead
             <div className="site-header__account" data-state={session.status}>
               {session.status === 'signed-in' ? (
                 <>
-                  <WorkspaceSwitcher place="bar" />
+                  <Suspense fallback={null}>
+                    <WorkspaceSwitcher place="bar" />
+                  </Suspense>
                   <a className="site-header__link" href={DASHBOARD_PATH}>
                     Dashboard
                   </a>
@@ -137,7 +141,9 @@ export function SiteHeader({ isLandingPage, hasSignInActions = true }: TSiteHead
                   <p className="site-header__drawer-email">{session.creator.email}</p>
                 </div>
               </div>
-              <WorkspaceSwitcher place="drawer" />
+              <Suspense fallback={null}>
+                <WorkspaceSwitcher place="drawer" />
+              </Suspense>
               <ul role="list">
                 <li>
                   <a className="site-header__drawer-link" href={DASHBOARD_PATH}>
