@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { LandingPage } from './pages/landing/landing-page.tsx';
 import { notFoundPage } from './public/pages/not-found.tsx';
-import { projectIdOfPath, resolveAppPage } from '@dropsite/shared/app-routes';
+import { invitationTokenOfPath, projectIdOfPath, resolveAppPage } from '@dropsite/shared/app-routes';
 import { DashboardLoading } from './ui/dashboard-loading.tsx';
 import { EngagementLoop } from './engagement/engagement-loop.tsx';
 
@@ -15,6 +15,9 @@ const AccountPage = lazy(() => import('./pages/account/account-page.tsx').then((
 const DashboardPage = lazy(() => import('./pages/dashboard/dashboard-page.tsx').then((module) => ({ default: module.DashboardPage })));
 const NewSitePage = lazy(() => import('./pages/dashboard/new-site-page.tsx').then((module) => ({ default: module.NewSitePage })));
 const ProjectDetailPage = lazy(() => import('./pages/dashboard/project-detail-page.tsx').then((module) => ({ default: module.ProjectDetailPage })));
+const MembersPage = lazy(() => import('./pages/members/members-page.tsx').then((module) => ({ default: module.MembersPage })));
+const AuditPage = lazy(() => import('./pages/audit/audit-page.tsx').then((module) => ({ default: module.AuditPage })));
+const InvitationPage = lazy(() => import('./pages/invitation/invitation-page.tsx').then((module) => ({ default: module.InvitationPage })));
 const BillingPage = lazy(() => import('./pages/billing/billing-page.tsx').then((module) => ({ default: module.BillingPage })));
 
 export function App({ pathname }: { pathname: string }) {
@@ -47,6 +50,24 @@ function AppPage({ pathname }: { pathname: string }) {
       return (
         <Suspense fallback={<DashboardLoading />}>
           <ProjectDetailPage projectId={projectIdOfPath(pathname) ?? ''} />
+        </Suspense>
+      );
+    case 'members':
+      return (
+        <Suspense fallback={<DashboardLoading />}>
+          <MembersPage />
+        </Suspense>
+      );
+    case 'audit':
+      return (
+        <Suspense fallback={<DashboardLoading />}>
+          <AuditPage />
+        </Suspense>
+      );
+    case 'invitation':
+      return (
+        <Suspense fallback={null}>
+          <InvitationPage token={invitationTokenOfPath(pathname) ?? ''} />
         </Suspense>
       );
     case 'billing':

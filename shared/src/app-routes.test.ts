@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { APP_PATHS, isAppPagePath, projectIdOfPath, projectPagePath, resolveAppPage } from './app-routes.ts';
+import { APP_PATHS, invitationPagePath, invitationTokenOfPath, isAppPagePath, projectIdOfPath, projectPagePath, resolveAppPage } from './app-routes.ts';
 
 describe('the app’s pages', () => {
   it('resolve each listed path to its page, with or without a trailing slash', () => {
@@ -56,5 +56,22 @@ describe('resolveAppPage, as the dashboard app picks its page', () => {
   it('shows the not-found page for any path the app does not have yet', () => {
     expect(resolveAppPage('/nope')).toBe('not-found');
     expect(resolveAppPage('/templates/')).toBe('not-found');
+  });
+});
+
+describe('the workspace pages', () => {
+  it('shows the members page and the audit log under /dashboard, and an invitation at /invite/{token}', () => {
+    expect(resolveAppPage('/dashboard/members')).toBe('members');
+    expect(resolveAppPage('/dashboard/audit/')).toBe('audit');
+    const path = invitationPagePath('tok_0123456789abcdefABCDEF');
+    expect(path).toBe('/invite/tok_0123456789abcdefABCDEF');
+    expect(invitationTokenOfPath(path)).toBe('tok_0123456789abcdefABCDEF');
+    expect(resolveAppPage(path)).toBe('invitation');
+    expect(isAppPagePath(path)).toBe(true);
+    expect(isAppPagePath(`${path}/`)).toBe(false);
+    // A token of other characters, or too short to be one, is no invitation.
+    expect(resolveAppPage('/invite/short')).toBe('not-found');
+    expect(resolveAppPage('/invite/abc%2F..%2Fdefghijklmnopq')).toBe('not-found');
+    expect(resolveAppPage('/invite/')).toBe('not-found');
   });
 });

@@ -16,14 +16,35 @@ export const APP_PATHS = {
   dashboard: '/dashboard',
   /** The upload wizard for a signed-in creator ('Create New Site'). */
   'new-site': '/dashboard/new',
+  /** The current workspace's members, invitations and settings. */
+  members: '/dashboard/members',
+  /** The current workspace's audit log (owners and admins). */
+  audit: '/dashboard/audit',
   billing: '/billing',
 } as const;
 
 /** A site of the creator's dashboard: /dashboard/projects/{id}, any well-formed id (the page asks the API whether it is theirs). */
 const PROJECT_PAGE_PREFIX = `${APP_PATHS.dashboard}/projects/`;
 
-/** Which page the app shows: one at a path of APP_PATHS, a project's page, or the not-found page. */
-export type TAppPageId = keyof typeof APP_PATHS | 'project' | 'not-found';
+/** An invitation to a workspace: /invite/{token}, the token as the invitation's email carries it. */
+const INVITATION_PAGE_PREFIX = '/invite/';
+/** What an invitation token may look like in a path (url-safe characters only). */
+const INVITATION_TOKEN = /^[A-Za-z0-9_-]{16,200}$/;
+
+/** Which page the app shows: one at a path of APP_PATHS, a project's page, an invitation, or the not-found page. */
+export type TAppPageId = keyof typeof APP_PATHS | 'project' | 'invitation' | 'not-found';
+
+/** The path of an invitation's page, the link its email carries. */
+export function invitationPagePath(token: string): string {
+  return `${INVITATION_PAGE_PREFIX}${encodeURIComponent(token)}`;
+}
+
+/** The token of an /invite/{token} path (one trailing slash allowed), or null for any other path. */
+export function invitationTokenOfPath(pathname: string): string | null {
+  if (!pathname.startsWith(INVITATION_PAGE_PREFIX)) return null;
+  const token = pathname.slice(INVITATION_PAGE_PREFIX.length).replace(/\/$/, '');
+  return INVITATION_TOKEN.test(token) ? token : null;
+}
 
 /** The path of a project's page in the dashboard. */
 export function projectPagePath(projectId: string): string {
@@ -43,10 +64,14 @@ const PAGE_BY_PATH = new Map<string, keyof typeof APP_PATHS>(Object.entries(APP_
 export function resolveAppPage(pathname: string): TAppPageId {
   const path = pathname.replace(/\/+$/, '') || '/';
   if (path === '/index.html') return 'landing';
-  return PAGE_BY_PATH.get(path) ?? (projectIdOfPath(path) === null ? 'not-found' : 'project');
+  const page = PAGE_BY_PATH.get(path);
+  if (page) return page;
+  if (projectIdOfPath(path) !== null) return 'project';
+  return invitationTokenOfPath(path) === null ? 'not-found' : 'invitation';
 }
 
 /** Whether the app has a page at exactly `pathname`, as the server sees it (no trailing slash but the root's). */
 export function isAppPagePath(pathname: string): boolean {
-  return PAGE_BY_PATH.has(pathname) || (!pathname.endsWith('/') && projectIdOfPath(pathname) !== null);
+  if (PAGE_BY_PATH.has(pathname)) return true;
+  return !pathname.endsWith('/') && (projectIdOfPath(pathname) !== null || invitationTokenOfPath(pathname) !== null);
 }

@@ -8,6 +8,7 @@ import { BILLING_PATH } from '../auth/auth-paths.ts';
 import { fetchSubscription, startTrial } from './billing-api.ts';
 import { billingActionMessage, formatBillingDate, statusBadge } from './billing-view.ts';
 import { TrialStartedDialog } from './trial-started-dialog.tsx';
+import { useWorkspacePermissions, useWorkspaceSwitch } from '../workspaces/workspace-store.ts';
 import './billing.css';
 
 export function PlanStrip() {
@@ -15,6 +16,15 @@ export function PlanStrip() {
   const [isStarting, setStarting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [trialEnd, setTrialEnd] = useState<string | null | undefined>(undefined);
+  // The plan is the current workspace's: a switch in the header asks again.
+  const [round, setRound] = useState(0);
+  useWorkspaceSwitch(() => {
+    setSubscription(null);
+    setError(null);
+    setRound((n) => n + 1);
+  });
+  // Only the workspace's owner may start its trial.
+  const canManage = useWorkspacePermissions()?.('billing.manage') ?? false;
 
   useEffect(() => {
     let isCurrent = true;
@@ -26,7 +36,7 @@ export function PlanStrip() {
     return () => {
       isCurrent = false;
     };
-  }, []);
+  }, [round]);
 
   const trial = async () => {
     setStarting(true);
@@ -43,7 +53,7 @@ export function PlanStrip() {
 
   return (
     <>
-      {subscription?.trial_available ? <TrialOffer error={error} isStarting={isStarting} onStart={() => void trial()} /> : <CurrentPlan subscription={subscription} />}
+      {subscription?.trial_available && canManage ? <TrialOffer error={error} isStarting={isStarting} onStart={() => void trial()} /> : <CurrentPlan subscription={subscription} />}
       {trialEnd !== undefined && (
         <TrialStartedDialog
           trialEnd={trialEnd}

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type MouseEvent } from 'react';
-import { MOBILE_BREAKPOINT_PX } from '@dropsite/shared';
+import { APP_PATHS, MOBILE_BREAKPOINT_PX } from '@dropsite/shared';
 import { ACCOUNT_PATH, BILLING_PATH, DASHBOARD_PATH, currentReturnPath, signInHref, type TAuthMode } from '../auth/auth-paths.ts';
 import { useSession } from '../auth/session-store.ts';
 import { signOutAndLeave } from '../auth/sign-out.ts';
@@ -14,6 +14,9 @@ import './site-header.css';
 
 // The sign-in and sign-up forms load when one of them opens.
 const AuthDialog = lazy(() => import('./auth-dialog.tsx').then((module) => ({ default: module.AuthDialog })));
+// The workspace switcher (and the schemas of its replies, with zod) loads for a signed-in creator only:
+// a first visit to the landing page fetches no schema code.
+const WorkspaceSwitcher = lazy(() => import('./workspace-switcher.tsx').then((module) => ({ default: module.WorkspaceSwitcher })));
 
 interface TSiteHeaderProps {
   /** On the landing page the section links stay in-page; elsewhere they lead back to it. */
@@ -107,6 +110,9 @@ export function SiteHeader({ isLandingPage, hasSignInActions = true }: TSiteHead
             <div className="site-header__account" data-state={session.status}>
               {session.status === 'signed-in' ? (
                 <>
+                  <Suspense fallback={null}>
+                    <WorkspaceSwitcher place="bar" />
+                  </Suspense>
                   <a className="site-header__link" href={DASHBOARD_PATH}>
                     Dashboard
                   </a>
@@ -135,10 +141,18 @@ export function SiteHeader({ isLandingPage, hasSignInActions = true }: TSiteHead
                   <p className="site-header__drawer-email">{session.creator.email}</p>
                 </div>
               </div>
+              <Suspense fallback={null}>
+                <WorkspaceSwitcher place="drawer" />
+              </Suspense>
               <ul role="list">
                 <li>
                   <a className="site-header__drawer-link" href={DASHBOARD_PATH}>
                     Dashboard
+                  </a>
+                </li>
+                <li>
+                  <a className="site-header__drawer-link" href={APP_PATHS.members}>
+                    Members
                   </a>
                 </li>
                 <li>

@@ -9,6 +9,8 @@ export interface TPlanActions {
   busy: TBusy;
   canBuy: boolean;
   canOpenPortal: boolean;
+  /** The caller may change the workspace's plan (its owner): without it no action is offered. */
+  canManage: boolean;
   onCheckout: (planId: TPaidPlanId) => void;
   onPortal: () => void;
 }

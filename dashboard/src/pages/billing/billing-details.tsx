@@ -23,6 +23,8 @@ interface TBillingDetailsProps {
   onCheckout: (planId: TPaidPlanId) => void;
   onPortal: () => void;
   onTrial: () => void;
+  /** The caller owns the workspace, so may change its plan (`billing.manage`); others see the plan and its use only. */
+  canManage?: boolean;
 }
 
 export function BillingDetails({
@@ -38,13 +40,14 @@ export function BillingDetails({
   onCheckout,
   onPortal,
   onTrial,
+  canManage = true,
 }: TBillingDetailsProps) {
   const { subscription, billing_configured: isConfigured } = billing;
   const plan = PLANS[subscription.plan_id];
   const isBusy = busy !== null;
   const canBuy = isConfigured && !isWaiting;
   const canOpenPortal = isConfigured && subscription.has_billing_account;
-  const planActions: TPlanActions = { subscription, busy, canBuy, canOpenPortal, onCheckout, onPortal };
+  const planActions: TPlanActions = { subscription, busy, canBuy, canOpenPortal, canManage, onCheckout, onPortal };
   const notConfiguredId = useId();
   const now = Date.now();
 
@@ -64,7 +67,7 @@ export function BillingDetails({
               : `${plan.name}’s limits stay for ${PAYMENT_GRACE_DAYS} days after a failed payment. `}
             Update your card to keep them; after that your account moves to Free’s limits until a payment succeeds. Nothing is deleted.
           </p>
-          {canOpenPortal && (
+          {canManage && canOpenPortal && (
             <button type="button" className="button button--primary billing-banner__action" onClick={onPortal} disabled={isBusy}>
               {busy?.action === 'portal' ? 'Opening billing…' : 'Update payment method'}
             </button>

@@ -26,6 +26,7 @@ function render(
   billing: Partial<TSubscriptionResponse> & { subscription: TSubscription },
   usageAnswer = usage(),
   creator = { email: 'ada@studio.example', isEmailConfirmed: true },
+  canManage = true,
 ) {
   return load(
     renderToStaticMarkup(
@@ -41,6 +42,7 @@ function render(
         onCheckout: noop,
         onPortal: noop,
         onTrial: noop,
+        canManage,
       }),
     ),
   );
@@ -134,5 +136,22 @@ describe('the billing dashboard', () => {
     expect($('[role=meter][aria-label="Active sites used"]').attr('aria-valuenow')).toBe('100');
     expect($('.billing-meter[data-level=over]')).toHaveLength(2);
     expect($('.billing-current__date').text()).toBe('Your paid plan ended on November 1, 2026.');
+  });
+
+  it('to a member who does not own the workspace: the plan and its use, no action on it, and who can change it', () => {
+    const free = render({ subscription: subscription({ trial_available: true }) }, usage(), { email: 'ivy@studio.example', isEmailConfirmed: true }, false);
+    expect(free('.billing-current__name').text()).toBe('Free');
+    expect(free('[role=meter]').length).toBeGreaterThan(0);
+    expect(free('[role=note]:contains("Only the workspace’s owner can change the plan.")')).toHaveLength(1);
+    expect(free('button:contains("Upgrade to")')).toHaveLength(0);
+    expect(free('button:contains("Start 14-day Pro trial")')).toHaveLength(0);
+
+    const paying = render(
+      { subscription: subscription({ plan_id: 'pro_monthly', status: 'past_due', has_billing_account: true, current_period_end: '2027-11-26T12:00:00.000Z' }) },
+      usage({ plan_id: 'pro_monthly', limits: { ...PLANS.pro_monthly.limits, delivery_size: 25 * GB } }),
+      { email: 'ivy@studio.example', isEmailConfirmed: true },
+      false,
+    );
+    expect(paying('button')).toHaveLength(0);
   });
 });

@@ -27,6 +27,7 @@ import type { TBusy } from './billing-action.ts';
 import { BillingDetails } from './billing-details.tsx';
 import { CheckoutReturnNotice, type TCheckoutWait } from './billing-notices.tsx';
 import { BillingSkeleton } from './billing-skeleton.tsx';
+import { useWorkspacePermissions, useWorkspaceSwitch } from '../../workspaces/workspace-store.ts';
 import '../dashboard/dashboard.css';
 import '../../billing/billing.css';
 
@@ -75,6 +76,14 @@ function CreatorBilling({ email, isEmailConfirmed }: { email: string; isEmailCon
   useEffect(() => {
     void reload();
   }, [reload]);
+
+  // The plan is the current workspace's: another workspace in the header shows its plan.
+  const can = useWorkspacePermissions();
+  useWorkspaceSwitch(() => {
+    setLoad({ status: 'loading' });
+    setActionError(null);
+    void reload();
+  });
 
   // Back from Stripe with the browser's Back button, the page may come from the back-forward cache
   // with its button still 'Opening checkout…': it is usable again.
@@ -192,6 +201,7 @@ function CreatorBilling({ email, isEmailConfirmed }: { email: string; isEmailCon
           onCheckout={checkout}
           onPortal={portal}
           onTrial={trial}
+          canManage={can?.('billing.manage') ?? false}
         />
       )}
       {trialEnd !== undefined && (

@@ -12,6 +12,7 @@ export function CurrentPlanSection({
   isConfigured,
   canBuy,
   canOpenPortal,
+  canManage,
   busy,
   notConfiguredId,
   email,
@@ -32,7 +33,7 @@ export function CurrentPlanSection({
   const badge = statusBadge(subscription.status);
   const isBusy = busy !== null;
   const confirmFirstId = useId();
-  const needsConfirmation = subscription.trial_available && !isEmailConfirmed;
+  const needsConfirmation = canManage && subscription.trial_available && !isEmailConfirmed;
   const dates = describeDates(subscription);
   return (
     <section className="billing-current" aria-labelledby="billing-current-title">
@@ -61,37 +62,44 @@ export function CurrentPlanSection({
           <dd>{plan.proFeatures ? 'Included' : 'Pro and Business'}</dd>
         </div>
       </dl>
-      <div className="billing-current__actions">
-        {subscription.plan_id === 'free' && (
-          <button
-            type="button"
-            className="button button--primary button--large"
-            onClick={() => onCheckout('pro_monthly')}
-            disabled={!canBuy || isBusy}
-            aria-describedby={isConfigured ? undefined : notConfiguredId}
-          >
-            {busy?.action === 'checkout' && busy.planId === 'pro_monthly' ? 'Opening checkout…' : 'Upgrade to Pro'}
-          </button>
-        )}
-        {subscription.trial_available && (
-          <button
-            type="button"
-            className="button button--secondary button--large"
-            onClick={onTrial}
-            disabled={isBusy || needsConfirmation}
-            aria-describedby={needsConfirmation ? confirmFirstId : undefined}
-          >
-            {busy?.action === 'trial' ? 'Starting your trial…' : `Start ${TRIAL_DAYS}-day Pro trial`}
-          </button>
-        )}
-        {canOpenPortal && (
-          <button type="button" className="button button--secondary button--large" onClick={onPortal} disabled={isBusy}>
-            {busy?.action === 'portal' ? 'Opening billing…' : 'Manage billing'}
-          </button>
-        )}
-      </div>
+      {!canManage && (
+        <p className="billing-current__hint" role="note">
+          Only the workspace’s owner can change the plan.
+        </p>
+      )}
+      {canManage && (
+        <div className="billing-current__actions">
+          {subscription.plan_id === 'free' && (
+            <button
+              type="button"
+              className="button button--primary button--large"
+              onClick={() => onCheckout('pro_monthly')}
+              disabled={!canBuy || isBusy}
+              aria-describedby={isConfigured ? undefined : notConfiguredId}
+            >
+              {busy?.action === 'checkout' && busy.planId === 'pro_monthly' ? 'Opening checkout…' : 'Upgrade to Pro'}
+            </button>
+          )}
+          {subscription.trial_available && (
+            <button
+              type="button"
+              className="button button--secondary button--large"
+              onClick={onTrial}
+              disabled={isBusy || needsConfirmation}
+              aria-describedby={needsConfirmation ? confirmFirstId : undefined}
+            >
+              {busy?.action === 'trial' ? 'Starting your trial…' : `Start ${TRIAL_DAYS}-day Pro trial`}
+            </button>
+          )}
+          {canOpenPortal && (
+            <button type="button" className="button button--secondary button--large" onClick={onPortal} disabled={isBusy}>
+              {busy?.action === 'portal' ? 'Opening billing…' : 'Manage billing'}
+            </button>
+          )}
+        </div>
+      )}
       {needsConfirmation && <ConfirmEmailForTrial id={confirmFirstId} email={email} />}
-      {canOpenPortal && <p className="billing-current__hint">Change your card, download invoices or cancel in Stripe’s billing portal.</p>}
+      {canManage && canOpenPortal && <p className="billing-current__hint">Change your card, download invoices or cancel in Stripe’s billing portal.</p>}
     </section>
   );
 }

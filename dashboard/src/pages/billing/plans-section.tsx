@@ -48,7 +48,7 @@ interface TPlanCardProps extends TPlanActions {
   describedBy: string | undefined;
 }
 
-function PlanCard({ id, subscription, interval, busy, canBuy, canOpenPortal, describedBy, onCheckout, onPortal }: TPlanCardProps) {
+function PlanCard({ id, subscription, interval, busy, canBuy, canOpenPortal, canManage, describedBy, onCheckout, onPortal }: TPlanCardProps) {
   const plan = PLANS[id];
   const isCurrent = subscription.plan_id === id;
   const offer = planOffer(id, subscription, PLAN_IDS);
@@ -78,7 +78,7 @@ function PlanCard({ id, subscription, interval, busy, canBuy, canOpenPortal, des
         {formatPrice(plan, interval)}
         {saving > 0 && <span className="billing-plan__saving">Save ${saving}</span>}
       </p>
-      {offer === 'checkout' && (
+      {canManage && offer === 'checkout' && (
         <button
           type="button"
           className={`button ${id === TRIAL_PLAN_ID ? 'button--primary' : 'button--secondary'} billing-plan__button`}
@@ -90,7 +90,7 @@ function PlanCard({ id, subscription, interval, busy, canBuy, canOpenPortal, des
           <span className="visually-hidden"> ({interval === 'yearly' ? 'billed yearly' : 'billed monthly'})</span>
         </button>
       )}
-      {offer === 'portal' && (
+      {canManage && offer === 'portal' && (
         <>
           <button type="button" className="button button--secondary billing-plan__button" onClick={onPortal} disabled={!canOpenPortal || busy !== null}>
             {busy?.action === 'portal' ? 'Opening billing…' : `Switch to ${plan.name}`}

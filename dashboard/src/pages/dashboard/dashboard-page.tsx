@@ -8,6 +8,7 @@ import { PendingToast } from '../../ui/toast.tsx';
 import { fetchMyProjects } from '../../dashboard-api/dashboard-api.ts';
 
 import { PlanStrip } from '../../billing/plan-strip.tsx';
+import { useWorkspacePermissions, useWorkspaceSwitch } from '../../workspaces/workspace-store.ts';
 import { AccessGuard } from '../../auth/access-guard.tsx';
 import { ClaimBanner, useClaimOffer } from './claim-banner.tsx';
 import { ProjectCard } from './project-card.tsx';
@@ -47,7 +48,18 @@ function CreatorDashboard({ creator }: { creator: TCreatorPublic }) {
     void load();
   }, [load]);
 
-  const claimOffer = useClaimOffer();
+  // The sites are the current workspace's: a switch in the header lists the new one's.
+  useWorkspaceSwitch(() => {
+    setState({ status: 'loading' });
+    setNotice('');
+    void load();
+  });
+  // What the role may not do is not offered (the server refuses it regardless); nothing until the role is known.
+  const canCreate = useWorkspacePermissions()?.('sites.create') ?? false;
+
+  const offer = useClaimOffer();
+  // Claiming moves sites into the workspace, which creating sites allows.
+  const claimOffer = canCreate ? offer : null;
   const onClaimed = (claimed: number) => {
     setNotice(claimed > 0 ? `${plural(claimed, 'site')} moved to your dashboard.` : 'These sites were already claimed.');
     void load();
@@ -67,10 +79,12 @@ function CreatorDashboard({ creator }: { creator: TCreatorPublic }) {
             {count === null ? <span className="dash-skeleton dash-skeleton--text" /> : plural(count, 'site')}
           </p>
         </div>
-        <a className="button button--primary button--large" href={APP_PATHS['new-site']}>
-          <PlusIcon size={18} />
-          Create New Site
-        </a>
+        {canCreate && (
+          <a className="button button--primary button--large" href={APP_PATHS['new-site']}>
+            <PlusIcon size={18} />
+            Create New Site
+          </a>
+        )}
       </div>
       <PlanStrip />
       <ClaimBanner offer={claimOffer} onClaimed={onClaimed} />
@@ -111,11 +125,17 @@ function CreatorDashboard({ creator }: { creator: TCreatorPublic }) {
           claimOffer === null && (
             <div className="dash-empty">
               <h2>No sites yet</h2>
-              <p>Drop your files to publish your first site: it and what visitors do with it will show here.</p>
-              <a className="button button--primary" href={APP_PATHS['new-site']}>
-                <PlusIcon size={18} />
-                Create New Site
-              </a>
+              {canCreate ? (
+                <>
+                  <p>Drop your files to publish your first site: it and what visitors do with it will show here.</p>
+                  <a className="button button--primary" href={APP_PATHS['new-site']}>
+                    <PlusIcon size={18} />
+                    Create New Site
+                  </a>
+                </>
+              ) : (
+                <p>When the workspace’s editors publish a site, it and what visitors do with it will show here.</p>
+              )}
             </div>
           )
         ) : (

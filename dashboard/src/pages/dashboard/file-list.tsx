@@ -17,7 +17,8 @@ interface TFileListProps {
   projectId: string;
   files: readonly TProjectFileDetails[];
   revision: number;
-  onReplied: () => void;
+  /** Replying to comments (`comments.reply`): null for a role that may only read them. */
+  onReplied: (() => void) | null;
 }
 
 export function FileList({ projectId, files, revision, onReplied }: TFileListProps) {
@@ -31,7 +32,7 @@ export function FileList({ projectId, files, revision, onReplied }: TFileListPro
   );
 }
 
-function FileRow({ projectId, file, revision, onReplied }: { projectId: string; file: TProjectFileDetails; revision: number; onReplied: () => void }) {
+function FileRow({ projectId, file, revision, onReplied }: { projectId: string; file: TProjectFileDetails; revision: number; onReplied: (() => void) | null }) {
   const [isOpen, setOpen] = useState(false);
   const [isAnalyticsOpen, setAnalyticsOpen] = useState(false);
   const bodyId = useId();
@@ -183,7 +184,7 @@ function CommentBody({ comment }: { comment: Omit<TDetailsCommentReply, 'replies
   );
 }
 
-function CommentThread({ projectId, comment, onReplied }: { projectId: string; comment: TDetailsComment; onReplied: () => void }) {
+function CommentThread({ projectId, comment, onReplied }: { projectId: string; comment: TDetailsComment; onReplied: (() => void) | null }) {
   return (
     <li className="dash-thread">
       <CommentBody comment={comment} />
@@ -196,7 +197,7 @@ function CommentThread({ projectId, comment, onReplied }: { projectId: string; c
           ))}
         </ol>
       )}
-      <ReplyBox projectId={projectId} commentId={comment.id} author={comment.isCreator ? 'yourself' : commenterName(comment)} onReplied={onReplied} />
+      {onReplied && <ReplyBox projectId={projectId} commentId={comment.id} author={comment.isCreator ? 'yourself' : commenterName(comment)} onReplied={onReplied} />}
     </li>
   );
 }

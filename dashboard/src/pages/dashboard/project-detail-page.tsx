@@ -17,6 +17,7 @@ import { averageInteractionsPerFile, formatDate, plural, topEngagedFiles, viewsT
 import { ManageSite } from './manage-site/index.tsx';
 import { Tabs } from './tabs.tsx';
 import { BackToSites } from './back-to-sites.tsx';
+import { useWorkspacePermissions } from '../../workspaces/workspace-store.ts';
 import '../../ui/spread-row.css';
 import './dashboard.css';
 
@@ -46,6 +47,8 @@ function ProjectDetail({ projectId }: { projectId: string }) {
   const live = useLiveActivity(projectId);
   const [ownRevision, setOwnRevision] = useState(0);
   const revision = live.revision + ownRevision;
+  // What the role may do with the site (null while it loads: nothing that changes it is offered yet).
+  const can = useWorkspacePermissions();
 
   const load = useCallback(async () => {
     try {
@@ -150,10 +153,15 @@ function ProjectDetail({ projectId }: { projectId: string }) {
           {
             id: 'files',
             label: 'Files',
-            render: () => <FileList projectId={projectId} files={project.files} revision={revision} onReplied={() => setOwnRevision((n) => n + 1)} />,
+            render: () => (
+              <FileList projectId={projectId} files={project.files} revision={revision} onReplied={can?.('comments.reply') ? () => setOwnRevision((n) => n + 1) : null} />
+            ),
           },
           { id: 'engagement', label: 'Engagement', render: () => <EngagementTab project={project} /> },
-          { id: 'settings', label: 'Settings', render: () => <ManageSite projectId={projectId} onChanged={() => setOwnRevision((n) => n + 1)} /> },
+          // Editing and deleting the site: not offered to a role that may only read it.
+          ...(can?.('sites.edit')
+            ? [{ id: 'settings', label: 'Settings', render: () => <ManageSite projectId={projectId} onChanged={() => setOwnRevision((n) => n + 1)} /> }]
+            : []),
         ]}
       />
     </main>
