@@ -9,6 +9,7 @@
  */
 import {
   INVITATION_DAYS,
+  invitationPagePath,
   WORKSPACE_ROLE_TEXT,
   withinLimit,
   type TInvitationPreview,
@@ -218,7 +219,7 @@ export async function inviteMember(deps: TMembersDeps, principal: TPrincipal, wo
     });
     return found;
   });
-  const link = `${deps.config.publicUrl}/invite/${token}`;
+  const link = `${deps.config.publicUrl}${invitationPagePath(token)}`;
   deps.mailer.send(invitationMessage({ to: email, inviter: creator.name || creator.email, workspace: workspace.name, role: input.role, link })).catch((err: unknown) => {
     deps.log.error({ err }, 'could not send a workspace invitation');
   });
