@@ -1,4 +1,5 @@
 /** The Express app: API, built sites, and the dashboard, wired from explicit dependencies. */
+import { loggedPath } from './http/logged-path.ts';
 import { createWorkspaceMemberRoutes } from './workspaces/members.routes.ts';
 import { randomUUID } from 'node:crypto';
 import express from 'express';
@@ -71,7 +72,7 @@ export function createApp(deps: TAppDeps): express.Express {
       const declared = Number(req.headers['content-length'] ?? 0);
       const received = Math.max(Number.isFinite(declared) ? declared : 0, socket.bytesRead - readBefore);
       deps.metrics.observeRequest(route, req.method, res.statusCode, seconds, received, socket.bytesWritten - writtenBefore);
-      deps.log.debug({ requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1000) }, 'request');
+      deps.log.debug({ requestId, method: req.method, path: loggedPath(req.path), status: res.statusCode, ms: Math.round(seconds * 1000) }, 'request');
     });
     // Every log line written while this request is handled, and every build it queues, carries its id.
     runInRequestContext(requestId, next);
