@@ -31,7 +31,7 @@ describe.each(TEST_DIALECTS)('plan limits on the server (%s)', async (dialect) =
 
   async function ownedSite(creatorId: string, options: Parameters<typeof seedSite>[1] = {}): Promise<TSeededSite> {
     const site = await seedSite(app, options);
-    await app.deps.db.updateTable('projects').set({ owner_creator_id: creatorId }).where('id', '=', site.project.id).execute();
+    await app.deps.db.updateTable('projects').set({ owner_creator_id: creatorId, workspace_id: creatorId }).where('id', '=', site.project.id).execute();
     return site;
   }
 

@@ -8,8 +8,8 @@ const NOW = 1_763_800_000_000;
 
 await describeEachDialect('creator dashboard reads', (database) => {
   const creatorId = newId();
-  const older = makeSiteRow({ owner_creator_id: creatorId, created_at: NOW, title: 'Older' });
-  const newer = makeSiteRow({ owner_creator_id: creatorId, created_at: NOW + 1000, title: 'Newer' });
+  const older = makeSiteRow({ owner_creator_id: creatorId, workspace_id: creatorId, created_at: NOW, title: 'Older' });
+  const newer = makeSiteRow({ owner_creator_id: creatorId, workspace_id: creatorId, created_at: NOW + 1000, title: 'Newer' });
   const someoneElses = makeSiteRow({ created_at: NOW + 2000 });
   const files = [makeFileRow(newer.id, 1, { metadata: '{"thumbnail":{}}' }), makeFileRow(newer.id, 0), makeFileRow(newer.id, 2)];
 
