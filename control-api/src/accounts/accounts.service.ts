@@ -234,7 +234,11 @@ async function claimInto(
     workspaceId: into.workspaceId,
     moved: async (trx, sites) => {
       for (const site of sites) {
-        await recordSiteEvent(trx, { workspace_id: into.workspaceId, title: site.title }, into.by, { type: 'site.claimed', details: 'Claimed from the session that published it before signing in', at: now });
+        await recordSiteEvent(trx, { workspace_id: into.workspaceId, title: site.title }, into.by, {
+          type: 'site.claimed',
+          details: 'Claimed from the session that published it before signing in',
+          at: now,
+        });
       }
     },
   });

@@ -294,7 +294,11 @@ export async function listFreeCandidateWorkspacesOfOwner(db: TDb, creatorId: str
 /** Members plus invitations still open (not accepted, revoked or expired): the seats a workspace takes of its plan's collaborators. */
 export async function countCollaborators(db: TDb, workspaceId: string, now: number): Promise<number> {
   const [members, invitations] = await Promise.all([
-    db.selectFrom('workspace_members').select((eb) => eb.fn.countAll<number | string>().as('n')).where('workspace_id', '=', workspaceId).executeTakeFirst(),
+    db
+      .selectFrom('workspace_members')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirst(),
     db
       .selectFrom('workspace_invitations')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))

@@ -55,7 +55,7 @@ async function planOfOwner(deps: TDeps, workspaceId: string | null): Promise<TPl
  * The workspaces whose sites and storage count against the workspace's limits: itself on a paid plan;
  * on Free, every workspace on Free its owner owns (one person's Free room is one Free plan's).
  */
-export async function workspacesCountedFor(deps: TDeps, workspaceId: string, plan: TPlan): Promise<string[]> {
+async function workspacesCountedFor(deps: TDeps, workspaceId: string, plan: TPlan): Promise<string[]> {
   if (plan.id !== 'free') return [workspaceId];
   const owner = await ownerOfWorkspace(deps.db, workspaceId);
   if (owner === null) return [workspaceId];

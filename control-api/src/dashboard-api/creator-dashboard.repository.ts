@@ -411,7 +411,11 @@ export async function listEngagementForExport(db: TDb, siteId: string): Promise<
 /** The names of the given accounts (who published each site of a list). */
 export async function namesOfCreators(db: TDb, creatorIds: readonly string[]): Promise<Map<string, string>> {
   if (creatorIds.length === 0) return new Map();
-  const rows = await db.selectFrom('creators').select(['id', 'name', 'email']).where('id', 'in', [...creatorIds]).execute();
+  const rows = await db
+    .selectFrom('creators')
+    .select(['id', 'name', 'email'])
+    .where('id', 'in', [...creatorIds])
+    .execute();
   return new Map(rows.map((row) => [row.id, row.name.trim() === '' ? row.email : row.name]));
 }
 

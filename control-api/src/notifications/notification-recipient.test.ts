@@ -118,7 +118,11 @@ describe('notification recipients', () => {
     const sessionId = newId();
     const seed = async (notificationEmail: string) => {
       const site = await seedSite(app, { settings: { enableNotifications: true, notificationEmail } });
-      await app.deps.db.updateTable('projects').set({ owner_creator_id: owner.id, workspace_id: owner.id, anonymous_session_id: sessionId }).where('id', '=', site.project.id).execute();
+      await app.deps.db
+        .updateTable('projects')
+        .set({ owner_creator_id: owner.id, workspace_id: owner.id, anonymous_session_id: sessionId })
+        .where('id', '=', site.project.id)
+        .execute();
       return site.project.id;
     };
     const unconfirmed = await seed('never-confirmed@example.com');

@@ -333,17 +333,12 @@ async function removeUnusedBytes(deps: TSiteManagementDeps, previous: Pick<TFile
  * engagement), and is given an expiry long enough ago that the sweeper removes its files, derived
  * images and rows; the sweep starts now, in the background (as for a deleted account).
  */
-export async function deleteManagedSite(
-  deps: TSiteManagementDeps,
-  site: TSiteRow,
-  input: z.output<typeof ZDeleteProjectSchema>,
-  by: TAuditActor | null = null,
-): Promise<void> {
+export async function deleteManagedSite(deps: TSiteManagementDeps, site: TSiteRow, input: z.output<typeof ZDeleteProjectSchema>, by: TAuditActor | null = null): Promise<void> {
   if (!confirmsTitle(input.confirmTitle, site.title)) throw new AppError('bad_request', SITE_MANAGEMENT_MESSAGES.confirmTitle);
   await deleteSite(deps, site, by, 'Deleted');
 }
 
-export const SITE_ALREADY_IN_WORKSPACE = 'The site is already in this workspace';
+const SITE_ALREADY_IN_WORKSPACE = 'The site is already in this workspace';
 
 /**
  * Moves a site to another workspace: the caller must be an owner or admin of both (sites.transfer;
@@ -362,7 +357,12 @@ export async function transferSite(deps: TSiteManagementDeps, principal: TPrinci
   const active = site.deleted_at === null && site.taken_down_at === null && (site.expires_at === null || site.expires_at > now);
   await deps.db.transaction().execute(async (trx) => {
     await assertSiteRoomIn(deps, trx, targetWorkspaceId, active ? 1 : 0);
-    const moved = await trx.updateTable('projects').set({ workspace_id: targetWorkspaceId, updated_at: now }).where('id', '=', site.id).where('workspace_id', '=', from).executeTakeFirst();
+    const moved = await trx
+      .updateTable('projects')
+      .set({ workspace_id: targetWorkspaceId, updated_at: now })
+      .where('id', '=', site.id)
+      .where('workspace_id', '=', from)
+      .executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1) throw new AppError('conflict', 'The site was moved meanwhile. Reload and try again.');
     await recordSiteEvent(trx, site, by, { type: 'site.transferred', details: `Moved to “${toWorkspace}”`, at: now, workspaceId: from });
     await recordSiteEvent(trx, site, by, { type: 'site.transferred', details: `Moved here from “${fromWorkspace}”`, at: now, workspaceId: targetWorkspaceId });
@@ -386,7 +386,7 @@ export async function deleteWorkspaceSite(deps: TSiteManagementDeps, siteId: str
  * Deletes a site (a confirmed deletion, or one of a deleted workspace's sites): off the edge at once,
  * marked deleted with its audit event in one transaction, its storage and rows removed by the sweep.
  */
-export async function deleteSite(deps: TSiteManagementDeps, site: TSiteRow, by: TAuditActor | null, details: string): Promise<void> {
+async function deleteSite(deps: TSiteManagementDeps, site: TSiteRow, by: TAuditActor | null, details: string): Promise<void> {
   const now = deps.clock.now();
   const purgeFrom = now - deps.config.expiredSiteGraceDays * 86_400_000 - 1;
   const deleted = await changeSiteAccess(deps, [site.slug], () =>

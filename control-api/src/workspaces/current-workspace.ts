@@ -12,17 +12,13 @@ import { requireWorkspacePermission, roleIn, type TWorkspaceAccess } from './wor
 
 type TDb = Kysely<Database>;
 
-/** The personal workspace of an account: its id is the account's. */
-export function personalWorkspaceIdOf(creatorId: string): string {
-  return creatorId;
-}
-
 /** The id of the session's current workspace (membership read now; a lost one falls back to the personal workspace). */
 export async function currentWorkspaceIdOf(db: TDb, creator: Pick<TSignedInCreator, 'id' | 'sessionId'>): Promise<string> {
   const row = await db.selectFrom('auth_sessions').select('current_workspace_id').where('id', '=', creator.sessionId).executeTakeFirst();
   const chosen = row?.current_workspace_id ?? null;
   if (chosen !== null && chosen !== creator.id && (await roleIn(db, chosen, creator.id)) !== null) return chosen;
-  return personalWorkspaceIdOf(creator.id);
+  // The personal workspace: its id is the account's.
+  return creator.id;
 }
 
 /** The signed-in caller's current workspace, checked for the permission (401 signed out, 403 a role without it). */

@@ -5,7 +5,7 @@
  */
 import type { Express } from 'express';
 
-export interface TAppRoute {
+interface TAppRoute {
   method: string;
   /** The full pattern, e.g. /api/projects/:id/settings. */
   path: string;

@@ -221,7 +221,11 @@ for (const dialect of TEST_DIALECTS) {
         expect((await browsers.get(caller)!.json('/api/workspaces/current', { method: 'PUT', json: { workspaceId: workspace.id } })).status).toBe(200);
       }
       const site = await seedSite(app, { fileCount: CALLERS.length + 1, title: 'Team site' });
-      await app.deps.db.updateTable('projects').set({ workspace_id: workspace.id, owner_creator_id: people.get('owner')!.id }).where('id', '=', site.project.id).execute();
+      await app.deps.db
+        .updateTable('projects')
+        .set({ workspace_id: workspace.id, owner_creator_id: people.get('owner')!.id })
+        .where('id', '=', site.project.id)
+        .execute();
       const commentId = `c${site.project.id}`.slice(0, 26);
       await app.deps.db
         .insertInto('comments')

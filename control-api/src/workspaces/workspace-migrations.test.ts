@@ -104,11 +104,15 @@ describe.each(TEST_DIALECTS)('upgrading to workspaces (%s)', async (dialect) => 
       sql`insert into subscriptions (id, workspace_id, plan_id, status, last_event_at, created_at, updated_at) values ('sub-2', 'mara', 'free', 'active', 0, 0, 0)`.execute(db),
     ).rejects.toThrow();
     await expect(
-      sql`insert into usage (workspace_id, period, storage_used, projects_count, collaborators_count, api_requests_count, updated_at) values ('mara', '2026-12', 0, 0, 0, 0, 0)`.execute(db),
+      sql`insert into usage (workspace_id, period, storage_used, projects_count, collaborators_count, api_requests_count, updated_at) values ('mara', '2026-12', 0, 0, 0, 0, 0)`.execute(
+        db,
+      ),
     ).rejects.toThrow();
     // A team workspace's subscription needs no account of the same id, and goes with its workspace.
     await db.insertInto('workspaces').values({ id: 'team', name: 'Team', personal: 0, created_by: 'mara', created_at: NOW, updated_at: NOW }).execute();
-    await sql`insert into subscriptions (id, workspace_id, plan_id, status, last_event_at, created_at, updated_at) values ('sub-team', 'team', 'free', 'active', 0, 0, 0)`.execute(db);
+    await sql`insert into subscriptions (id, workspace_id, plan_id, status, last_event_at, created_at, updated_at) values ('sub-team', 'team', 'free', 'active', 0, 0, 0)`.execute(
+      db,
+    );
     await db.deleteFrom('workspaces').where('id', '=', 'team').execute();
     expect((await db.selectFrom('subscriptions').select('id').execute()).map((r) => r.id)).toEqual(['sub-mara']);
   });

@@ -5,7 +5,7 @@ import type { Database, WorkspacesTable } from '../db/tables.ts';
 
 type TDb = Kysely<Database>;
 
-export type TWorkspaceRow = Selectable<WorkspacesTable>;
+type TWorkspaceRow = Selectable<WorkspacesTable>;
 
 /** An account's personal workspace (id = the account's id), with the account as its owner. */
 export async function insertPersonalWorkspace(db: TDb, account: { id: string; name: string; now: number }): Promise<void> {
@@ -46,7 +46,11 @@ export async function listWorkspacesOfMember(db: TDb, creatorId: string): Promis
       'w.name',
       'w.personal',
       'm.role',
-      eb.selectFrom('workspace_members as c').select((c) => c.fn.countAll<number | string>().as('n')).whereRef('c.workspace_id', '=', 'w.id').as('member_count'),
+      eb
+        .selectFrom('workspace_members as c')
+        .select((c) => c.fn.countAll<number | string>().as('n'))
+        .whereRef('c.workspace_id', '=', 'w.id')
+        .as('member_count'),
     ])
     .where('m.creator_id', '=', creatorId)
     .orderBy('w.personal', 'desc')

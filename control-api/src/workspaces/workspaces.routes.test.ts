@@ -155,9 +155,30 @@ describe.each(TEST_DIALECTS)('workspaces own sites, the plan and usage (%s)', as
     });
     await app.deps.db
       .insertInto('subscriptions')
-      .values({ id: `sub-${studio}`, workspace_id: studio, plan_id: 'pro', status: 'active', stripe_customer_id: 'cus_x', stripe_subscription_id: 'sub_x', current_period_end: null, last_event_at: 0, created_at: 0, updated_at: 0, billing_interval: 'monthly', trial_end: null, trial_used_at: null, grace_period_end: null, last_checkout_session_id: null, open_checkout_session_id: null, open_checkout_price: null })
+      .values({
+        id: `sub-${studio}`,
+        workspace_id: studio,
+        plan_id: 'pro',
+        status: 'active',
+        stripe_customer_id: 'cus_x',
+        stripe_subscription_id: 'sub_x',
+        current_period_end: null,
+        last_event_at: 0,
+        created_at: 0,
+        updated_at: 0,
+        billing_interval: 'monthly',
+        trial_end: null,
+        trial_used_at: null,
+        grace_period_end: null,
+        last_checkout_session_id: null,
+        open_checkout_session_id: null,
+        open_checkout_price: null,
+      })
       .execute();
-    expect(await browser.json(`/api/workspaces/${studio}`, { method: 'DELETE', json: { confirmName: 'Doomed' } })).toMatchObject({ status: 409, body: { error: PAID_WORKSPACE_UNDELETABLE } });
+    expect(await browser.json(`/api/workspaces/${studio}`, { method: 'DELETE', json: { confirmName: 'Doomed' } })).toMatchObject({
+      status: 409,
+      body: { error: PAID_WORKSPACE_UNDELETABLE },
+    });
     await app.deps.db.updateTable('subscriptions').set({ status: 'cancelled' }).where('workspace_id', '=', studio).execute();
 
     const deleted = await browser.fetch(`/api/workspaces/${studio}`, { method: 'DELETE', json: { confirmName: 'Doomed' } });
@@ -254,7 +275,10 @@ describe.each(TEST_DIALECTS)('workspaces own sites, the plan and usage (%s)', as
     const site = await seedSite(app, { title: 'Audited' });
     await app.deps.db.updateTable('projects').set({ owner_creator_id: owner.id, workspace_id: owner.id }).where('id', '=', site.project.id).execute();
     const expiresAt = new Date(clock.now() + 50 * 86_400_000).toISOString();
-    const edited = await browser.json(`/api/projects/${site.project.id}`, { method: 'PATCH', json: { title: 'Audited again', description: 'New words', password: 'secret-password-1' } });
+    const edited = await browser.json(`/api/projects/${site.project.id}`, {
+      method: 'PATCH',
+      json: { title: 'Audited again', description: 'New words', password: 'secret-password-1' },
+    });
     expect(edited.status).toBe(200);
     clock.advance(1000);
     expect((await browser.json(`/api/projects/${site.project.id}`, { method: 'PATCH', json: { expiresAt, password: null } })).status).toBe(200);

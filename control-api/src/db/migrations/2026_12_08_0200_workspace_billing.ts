@@ -75,7 +75,9 @@ async function renamePostgres(db: Kysely<unknown>, from: 'creator_id' | 'workspa
   for (const table of ['subscriptions', 'usage']) {
     await sql`alter table ${sql.table(table)} drop constraint if exists ${sql.ref(`${table}_${from}_fkey`)}`.execute(db);
     await db.schema.alterTable(table).renameColumn(from, to).execute();
-    await sql`alter table ${sql.table(table)} add constraint ${sql.ref(`${table}_${to}_fkey`)} foreign key (${sql.ref(to)}) references ${sql.table(target)} (id) on delete cascade`.execute(db);
+    await sql`alter table ${sql.table(table)} add constraint ${sql.ref(`${table}_${to}_fkey`)} foreign key (${sql.ref(to)}) references ${sql.table(target)} (id) on delete cascade`.execute(
+      db,
+    );
   }
 }
 
