@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BILLING_ERRORS, PAYMENT_GRACE_DAYS, ZBillingRedirectResponseSchema, ZSubscriptionResponseSchema, ZTrialResponseSchema, ZUsageResponseSchema, ZWorkspaceSummarySchema } from '@dropsite/shared';
+import {
+  BILLING_ERRORS,
+  PAYMENT_GRACE_DAYS,
+  ZBillingRedirectResponseSchema,
+  ZSubscriptionResponseSchema,
+  ZTrialResponseSchema,
+  ZUsageResponseSchema,
+  ZWorkspaceSummarySchema,
+} from '@dropsite/shared';
 import { browserSignedInAs, createSignedInCreator } from '@dropsite/testkit/control-api/accounts';
 import { createBrowser } from '@dropsite/testkit/control-api/site-fixtures';
 import { STANDIN_PRICES, standinBillingConfig, startStripeStandin, type TStripeStandin } from '@dropsite/testkit/control-api/stripe-standin';
@@ -106,14 +114,22 @@ describe.each(TEST_DIALECTS)('billing on Stripe (%s)', async (dialect) => {
     expect(await subscriptionOf(browser)).toMatchObject({ plan_id: 'free' });
 
     const admin = await createSignedInCreator(app.deps, { email: 'team-admin@example.com' });
-    await app.deps.db.insertInto('workspace_members').values({ workspace_id: team.id, creator_id: admin.id, role: 'admin', invited_by: owner.id, created_at: Date.now() }).execute();
+    await app.deps.db
+      .insertInto('workspace_members')
+      .values({ workspace_id: team.id, creator_id: admin.id, role: 'admin', invited_by: owner.id, created_at: Date.now() })
+      .execute();
     const adminBrowser = browserSignedInAs(app, admin);
     expect((await adminBrowser.json('/api/workspaces/current', { method: 'PUT', json: { workspaceId: team.id } })).status).toBe(200);
     expect(await subscriptionOf(adminBrowser)).toMatchObject({ plan_id: 'pro_monthly' });
     const refused = await adminBrowser.json('/api/billing/portal', { method: 'POST' });
     expect(refused).toMatchObject({ status: 403, body: { error: "Only the workspace's owners can do this" } });
 
-    const events = await app.deps.db.selectFrom('audit_events').select(['type', 'actor_creator_id', 'details']).where('workspace_id', '=', team.id).where('type', '=', 'plan.changed').execute();
+    const events = await app.deps.db
+      .selectFrom('audit_events')
+      .select(['type', 'actor_creator_id', 'details'])
+      .where('workspace_id', '=', team.id)
+      .where('type', '=', 'plan.changed')
+      .execute();
     expect(events.length).toBeGreaterThan(0);
     expect(events.every((e) => e.actor_creator_id === null)).toBe(true);
     expect(events.map((e) => e.details)).toContainEqual(expect.stringMatching(/^Plan Pro, active \(was Free, active\)$/));
