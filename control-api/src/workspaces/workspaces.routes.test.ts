@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLANS, ZCreatorProjectsResponseSchema, ZUsageResponseSchema, ZWorkspaceListSchema, ZWorkspaceSummarySchema } from '@dropsite/shared';
 import { browserSignedInAs, createSignedInCreator, type TTestCreator } from '@dropsite/testkit/control-api/accounts';
 import { buildUploadForm } from '@dropsite/testkit/control-api/fixtures';
-import { seedSite, type TBrowser } from '@dropsite/testkit/control-api/site-fixtures';
+import { createBrowser, seedSite, type TBrowser } from '@dropsite/testkit/control-api/site-fixtures';
 import { isDialectAvailable, TEST_DIALECTS, testAppDatabase } from '@dropsite/testkit/control-api/test-database';
 import { createFakeClock, startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } from '@dropsite/testkit/control-api/test-app';
 import { CONFIRM_WORKSPACE_NAME_MISMATCH, PAID_WORKSPACE_UNDELETABLE, PERSONAL_WORKSPACE_UNDELETABLE } from './workspaces.service.ts';
@@ -240,6 +240,36 @@ describe.each(TEST_DIALECTS)('workspaces own sites, the plan and usage (%s)', as
     await switchTo(browser, theirs);
     expect((await publish(browser, 'Room here')).status).toBe(201);
     expect(other.id).not.toBe(owner.id);
+  });
+
+  it.skipIf(!available)('claims an anonymous creator’s sites into the current workspace (audited), and refuses a viewer there with 403, moving nothing', async () => {
+    const { browser: owner } = await signedIn('claim-owner@example.com');
+    const { creator: editor } = await signedIn('claim-editor@example.com', 'Cla Imer');
+    const { creator: viewer } = await signedIn('claim-viewer@example.com');
+    const studio = await makeWorkspace(owner, 'Claimed into');
+    await addMember(studio, editor.id, 'editor');
+    await addMember(studio, viewer.id, 'viewer');
+    const claimAs = async (person: TTestCreator, title: string) => {
+      // A browser that published before signing in, then signed in as the person.
+      const browser = createBrowser(app);
+      expect((await browser.fetch('/api/upload', { method: 'POST', body: buildUploadForm([PHOTO], { title }) })).status).toBe(201);
+      const session = person.cookie.slice(0, person.cookie.indexOf('='));
+      browser.cookies.set(session, person.cookie.slice(person.cookie.indexOf('=') + 1));
+      await switchTo(browser, studio);
+      clock.advance(1000);
+      return browser.json<{ claimed?: number }>('/api/creators/claim', { method: 'POST', json: {} });
+    };
+    const refused = await claimAs(viewer, 'Viewer’s draft');
+    expect(refused.status).toBe(403);
+    expect(await app.deps.db.selectFrom('projects').select(['owner_creator_id', 'workspace_id']).where('title', '=', 'Viewer’s draft').execute()).toEqual([
+      { owner_creator_id: null, workspace_id: null },
+    ]);
+    const claimed = await claimAs(editor, 'Editor’s draft');
+    expect(claimed).toMatchObject({ status: 200, body: { claimed: 1 } });
+    expect(await app.deps.db.selectFrom('projects').select(['owner_creator_id', 'workspace_id']).where('title', '=', 'Editor’s draft').execute()).toEqual([
+      { owner_creator_id: editor.id, workspace_id: studio },
+    ]);
+    expect((await auditOf(studio)).at(-1)).toMatchObject({ type: 'site.claimed', actor_name: 'Cla Imer', target: 'Editor’s draft' });
   });
 
   it.skipIf(!available)('counts collaborators as the members and the invitations not yet accepted, revoked or expired', async () => {
