@@ -153,6 +153,11 @@ async function runOn(label: string, extraEnv: Record<string, string>, dropSchema
           })),
         )
         .execute();
+      // Each account's personal workspace (its id is the account's): the subscription is the workspace's.
+      await db
+        .insertInto('workspaces')
+        .values(batch.map((h) => ({ id: h.creatorId, name: 'Bench', personal: 1, created_by: h.creatorId, created_at: now, updated_at: now })))
+        .execute();
       await db
         .insertInto('subscriptions')
         .values(batch.map((h) => ({ ...freeSubscriptionRow(`row_${h.creatorId}`, h.creatorId, now), stripe_customer_id: h.customer })))
@@ -241,10 +246,10 @@ async function runOn(label: string, extraEnv: Record<string, string>, dropSchema
     // Consistency: every row in the state its newest event implies; each event stored once.
     const rows = await db
       .selectFrom('subscriptions')
-      .select(['creator_id', 'status', 'plan_id', 'stripe_subscription_id', 'last_event_at'])
-      .where('creator_id', 'like', 'creator_bench_%')
+      .select(['workspace_id', 'status', 'plan_id', 'stripe_subscription_id', 'last_event_at'])
+      .where('workspace_id', 'like', 'creator_bench_%')
       .execute();
-    const byCreator = new Map(rows.map((r) => [r.creator_id, r]));
+    const byCreator = new Map(rows.map((r) => [r.workspace_id, r]));
     let inconsistent = 0;
     for (const history of histories) {
       const newest = history.events.reduce((a, b) => (b.event.created >= a.event.created ? b : a));

@@ -33,6 +33,8 @@ import { createFileVariantRoutes } from './files/file-variants.routes.ts';
 import { createDownloadRoutes } from './downloads/downloads.routes.ts';
 import { createUploadSessionBodyParser, createUploadSessionRoutes } from './publishing/upload-sessions.routes.ts';
 import { createBillingRoutes, createBillingWebhookRoutes } from './billing/billing.routes.ts';
+import { createWorkspaceRoutes } from './workspaces/workspaces.routes.ts';
+import { deleteWorkspaceSite } from './site-management/site-management.service.ts';
 import { answerOpsRequest } from './observability/ops-endpoints.ts';
 import { REQUEST_ID_PATTERN, runInRequestContext } from './observability/request-context.ts';
 
@@ -105,7 +107,7 @@ export function createApp(deps: TAppDeps): express.Express {
   app.use(createUploadSessionBodyParser());
   app.use('/api', express.json({ limit: '64kb', verify: rejectInvalidUtf8 }));
   // The anonymous creator a publish call publishes under (site pages set no cookie).
-  app.post(PUBLISH_PATHS, createAnonymousCreatorMiddleware());
+  app.post(PUBLISH_PATHS, createAnonymousCreatorMiddleware(deps));
   // An API call meets only the routers of its segment (/api/files/…), in this order. Engagement is the
   // hottest traffic of a published site's calls: first.
   mountApiRouters(
@@ -120,6 +122,7 @@ export function createApp(deps: TAppDeps): express.Express {
       createCreatorDashboardRoutes,
       createBillingRoutes,
       createWorkspaceMemberRoutes,
+      (d: TAppDeps) => createWorkspaceRoutes(d, { deleteSite: (siteId) => deleteWorkspaceSite(d, siteId) }),
       createSiteManagementRoutes,
       createUploadRoutes,
       createUploadSessionRoutes,

@@ -36,6 +36,8 @@ export const ZCreatorProjectSchema = ZAnonymousProjectSchema.extend({
   changes_requested_count: ZCountSchema,
   /** Files no one has approved or asked changes of yet. */
   unreviewed_files_count: ZCountSchema,
+  /** Who in the workspace published it; null when the account is gone (or it was published before signing in and claimed by no one named). */
+  publishedBy: z.object({ name: z.string() }).nullable().default(null),
 });
 export type TCreatorProject = z.infer<typeof ZCreatorProjectSchema>;
 /** Newest first. */

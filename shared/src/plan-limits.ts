@@ -21,7 +21,7 @@ interface TPlanLimitRow {
 export const PLAN_LIMIT_ROWS = {
   storage: { usage: 'storage_used', label: 'Storage', unit: 'bytes', counts: 'Bytes of every file the creator has (originals and what is derived from them).' },
   projects: { usage: 'projects_count', label: 'Active sites', unit: 'count', counts: 'Active (published, not expired, not deleted) sites.' },
-  collaborators: { usage: 'collaborators_count', label: 'Collaborators', unit: 'count', counts: 'People with access to the account: its owner (multi-user access is not built).' },
+  collaborators: { usage: 'collaborators_count', label: 'Collaborators', unit: 'count', counts: 'People in the workspace and invitations not yet accepted' },
   api_requests: {
     usage: 'api_requests_count',
     label: 'API requests this month',

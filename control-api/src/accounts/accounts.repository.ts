@@ -1,13 +1,28 @@
 /** Creator accounts and their one-time tokens: the only module that queries creators and account_tokens. */
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { AccountTokensTable, CreatorsTable, Database, TAccountTokenPurpose } from '../db/tables.ts';
+import { insertPersonalWorkspace } from '../workspaces/workspaces.repository.ts';
 
 type TDb = Kysely<Database> | Transaction<Database>;
 
 export type TCreatorRow = Selectable<CreatorsTable>;
 export type TAccountTokenRow = Selectable<AccountTokensTable>;
 
+/**
+ * A new account, with its personal workspace (id = the account's, named after it or 'Personal') and
+ * the account as that workspace's owner, in one transaction (the caller's, when it passes one): no
+ * account ever exists without its workspace. Every place that makes an account (sign-up, a pending
+ * sign-up's link, test seeding) goes through here.
+ */
 export async function insertCreator(
+  db: TDb,
+  row: { id: string; email: string; name: string; passwordHash: string | null; emailVerifiedAt: number | null; now: number },
+): Promise<void> {
+  if (db.isTransaction) await insertCreatorRows(db, row);
+  else await db.transaction().execute((trx) => insertCreatorRows(trx, row));
+}
+
+async function insertCreatorRows(
   db: TDb,
   row: { id: string; email: string; name: string; passwordHash: string | null; emailVerifiedAt: number | null; now: number },
 ): Promise<void> {
@@ -25,6 +40,7 @@ export async function insertCreator(
       email_verified_at: row.emailVerifiedAt,
     })
     .execute();
+  await insertPersonalWorkspace(db, { id: row.id, name: row.name, now: row.now });
 }
 
 export async function findCreatorById(db: TDb, id: string): Promise<TCreatorRow | null> {
@@ -166,6 +182,25 @@ export async function isAddressHeldForUndo(db: TDb, email: string, now: number, 
 /** Ends the unused tokens of a purpose sent to an address (a new reset link supersedes older ones; none when the address has no account). */
 export async function expireAccountTokensTo(db: TDb, email: string, purpose: TAccountTokenPurpose, now: number): Promise<void> {
   await db.updateTable('account_tokens').set({ used_at: now }).where('email', '=', email).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
+}
+
+/**
+ * The sites an account published into other people's workspaces stay there (they are the workspace's):
+ * only the record of who published them goes, so deleting the account deletes none of them.
+ */
+export async function keepTeamSitesOfCreator(db: TDb, creatorId: string): Promise<void> {
+  await db
+    .updateTable('projects')
+    .set({ owner_creator_id: null })
+    .where('owner_creator_id', '=', creatorId)
+    .where('workspace_id', 'is not', null)
+    .where('workspace_id', '!=', creatorId)
+    .execute();
+}
+
+/** The account's memberships of every workspace (its own personal one included). */
+export async function deleteMembershipsOfCreator(db: TDb, creatorId: string): Promise<void> {
+  await db.deleteFrom('workspace_members').where('creator_id', '=', creatorId).execute();
 }
 
 /** The slugs of the sites a creator owns (deleted ones too: their public copies are removed with the account). */

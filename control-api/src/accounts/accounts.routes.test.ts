@@ -282,7 +282,7 @@ describe('accounts', () => {
     const browser = createBrowser(app);
     browser.cookies.set('dropsite_session', creator.cookie.split('=')[1]!);
     const site = await seedSite(app, { title: 'To be deleted' });
-    await app.deps.db.updateTable('projects').set({ owner_creator_id: creator.id }).where('id', '=', site.project.id).execute();
+    await app.deps.db.updateTable('projects').set({ owner_creator_id: creator.id, workspace_id: creator.id }).where('id', '=', site.project.id).execute();
     expect((await browser.fetch(`/${site.slug}`)).status).toBe(200);
     const now = clock.now();
     await app.deps.db

@@ -39,6 +39,8 @@ import {
   isAddressHeldForUndo,
   listSlugsOfCreator,
   releaseSitesOfCreator,
+  keepTeamSitesOfCreator,
+  deleteMembershipsOfCreator,
   type TCreatorRow,
   updateCreator,
   useAccountToken,
@@ -59,6 +61,9 @@ import { requireRecentAuthentication } from './recent-auth.ts';
 import { deleteSession, deleteSessionOfCreator, deleteSessionsOfCreator, listSessionsOfCreator } from './sessions.repository.ts';
 import { createSession, sessionsEndedOpenedBy, type TNewSession } from './sessions.ts';
 import { HOUR_MS, MINUTE_MS } from '../clock.ts';
+import { recordSiteEvent, type TAuditActor } from '../workspaces/site-audit.ts';
+import { requireCurrentWorkspace } from '../workspaces/current-workspace.ts';
+import { deleteWorkspaceRows } from '../workspaces/workspaces.repository.ts';
 
 type TDeps = Pick<TAccountsDeps, 'db' | 'config' | 'clock' | 'log' | 'mailer' | 'limits' | 'storage' | 'stripe'>;
 
@@ -218,9 +223,25 @@ async function sendUndoNotice(deps: TDeps, kind: 'email_change_requested' | 'ema
  * Sites that would take the account past its plan's active sites are refused all together
  * (site_limit_reached): nothing moves, and the session can be claimed once there is room.
  */
-async function claimInto(deps: Pick<TAccountsDeps, 'db' | 'clock' | 'config'>, sessionId: string, creatorId: string): Promise<number | null> {
+async function claimInto(
+  deps: Pick<TAccountsDeps, 'db' | 'clock' | 'config'>,
+  sessionId: string,
+  creatorId: string,
+  into: { workspaceId: string; by: TAuditActor },
+): Promise<number | null> {
   const now = deps.clock.now();
-  const claimed = await claimAnonymousSession(deps.db, sessionId, creatorId, now, (trx, activeSites) => assertSiteRoomIn(deps, trx, creatorId, activeSites));
+  const claimed = await claimAnonymousSession(deps.db, sessionId, creatorId, now, (trx, activeSites) => assertSiteRoomIn(deps, trx, into.workspaceId, activeSites), {
+    workspaceId: into.workspaceId,
+    moved: async (trx, sites) => {
+      for (const site of sites) {
+        await recordSiteEvent(trx, { workspace_id: into.workspaceId, title: site.title }, into.by, {
+          type: 'site.claimed',
+          details: 'Claimed from the session that published it before signing in',
+          at: now,
+        });
+      }
+    },
+  });
   if (claimed !== null) {
     await carryEmailAddressStates(deps.db, anonymousOwnerKey(sessionId), ownerKeyOf({ id: creatorId, owner_creator_id: creatorId }), now, newId);
     await preferAccountAddressAfterClaim(deps.db, sessionId, creatorId, now);
@@ -392,7 +413,9 @@ export async function consumeEmailLink(deps: TDeps, token: string, userAgent: st
   if (!row) throw new Error('The signed-in creator row is missing');
   await accountAddressVerified(deps, row.id, row.email);
   // A claim past the account's plan moves nothing; the link still signs in, and the sites wait for room.
-  const claimed = link.anonymous_session_id ? ((await claimInto(deps, link.anonymous_session_id, row.id).catch(unlessSiteLimit)) ?? 0) : 0;
+  // A link's new session shows the personal workspace: the sites go there.
+  const by = { creator: { id: row.id, name: row.name }, address: null };
+  const claimed = link.anonymous_session_id ? ((await claimInto(deps, link.anonymous_session_id, row.id, { workspaceId: row.id, by }).catch(unlessSiteLimit)) ?? 0) : 0;
   // Marked: the browser that opened the link may not be the address owner's, so it claims nothing more.
   return { creator: toPublic(row), session: await createLinkSession(deps, row.id, userAgent), returnTo: link.return_to, claimed };
 }
@@ -578,12 +601,17 @@ export async function deleteAccount(deps: TDeps, principal: TPrincipal, input: z
   await cancelBillingOfDeletedAccount(deps, row.id);
   const now = deps.clock.now();
   const purgeFrom = now - deps.config.expiredSiteGraceDays * 86_400_000 - 1;
-  // Every site leaves the edge before this answers (its public copy is removed before and after the change).
+  // Sites published into other people's workspaces are theirs and stay; the rest leave the edge before
+  // this answers (its public copy is removed before and after the change).
+  await keepTeamSitesOfCreator(deps.db, row.id);
   const slugs = await listSlugsOfCreator(deps.db, row.id);
   await changeSiteAccess(deps, slugs, () =>
     deps.db.transaction().execute(async (trx) => {
       await releaseSitesOfCreator(trx, row.id, { deletedAt: now, expiresAt: purgeFrom });
       await deleteEmailAddressesOfOwner(trx, ownerKeyOf({ id: row.id, owner_creator_id: row.id }));
+      await deleteMembershipsOfCreator(trx, row.id);
+      // The personal workspace goes with its account (its subscription and usage rows with it).
+      await deleteWorkspaceRows(trx, row.id);
       await deleteCreatorRow(trx, row.id);
     }),
   );
@@ -614,7 +642,9 @@ export async function claimSites(
   if (!session) return { claimed: 0, sites: [], hadSession: false };
   // A named session must be the one the cookie proves; misses are rate limited like every lookup by id.
   if (anonymousSessionId !== undefined) await resolveOwnAnonymousSession(deps, principal, anonymousSessionId);
-  const claimed = await claimInto(deps, session.id, creator.id);
+  // The sites go into the current workspace, when the caller's role there may create sites (403 otherwise).
+  const { workspaceId } = await requireCurrentWorkspace(deps.db, principal, 'sites.create');
+  const claimed = await claimInto(deps, session.id, creator.id, { workspaceId, by: { creator: { id: creator.id, name: creator.name }, address: principal.address } });
   if (claimed === null) return { claimed: 0, sites: [], hadSession: true };
   return { claimed, sites: await listAnonymousSites(deps, session), hadSession: true };
 }

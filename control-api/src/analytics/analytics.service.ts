@@ -19,6 +19,7 @@ import { newId, newTimeOrderedId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
 import { findSiteById, parseSiteSettings, siteExists } from '../site-records/site-records.repository.ts';
 import { isSiteOwner, type TPrincipal } from '../access/principal.ts';
+import { requireWorkspacePermission } from '../workspaces/workspace-access.ts';
 import { countEngagement, engagementEventOf, listRecentEngagement } from '../engagement/engagement.repository.ts';
 import { findSiteFile } from '../engagement/engagement.service.ts';
 import { describeEngagement, toOneLine } from '../notifications/notification-messages.ts';
@@ -198,7 +199,12 @@ export async function recordProductEvent(deps: TDeps, principal: TPrincipal, inp
 /** The analytics panel of a site (or one of its files) for its creator; someone else's site answers exactly like a missing one. */
 export async function getOwnAnalytics(deps: TDeps, principal: TPrincipal, query: z.output<typeof ZAnalyticsQuerySchema>): Promise<TAnalytics> {
   const site = await findSiteById(deps.db, query.projectId);
-  if (!site || !(await isSiteOwner(principal, site))) throw new AppError('not_found', 'Site not found');
+  if (!site) throw new AppError('not_found', 'Site not found');
+  if (site.workspace_id !== null) {
+    // A workspace's site: any member may read its analytics; anyone else (signed out too) finds nothing.
+    if (!(await principal.signedInCreator())) throw new AppError('not_found', 'Site not found');
+    await requireWorkspacePermission(deps.db, principal, site.workspace_id, 'sites.read', 'Site not found');
+  } else if (!(await isSiteOwner(principal, site))) throw new AppError('not_found', 'Site not found');
   if (query.fileId) await findSiteFile(deps, site, query.fileId);
   return getAnalytics(deps, { siteId: site.id, fileId: query.fileId }, query.detailed === 'true');
 }

@@ -8,8 +8,8 @@ type TDb = Kysely<Database> | Transaction<Database>;
 export type TSubscriptionRow = Selectable<SubscriptionsTable>;
 export type TUsageRow = Selectable<UsageTable>;
 
-export async function findSubscriptionOfCreator(db: TDb, creatorId: string): Promise<TSubscriptionRow | undefined> {
-  return db.selectFrom('subscriptions').selectAll().where('creator_id', '=', creatorId).executeTakeFirst();
+export async function findSubscriptionOfCreator(db: TDb, workspaceId: string): Promise<TSubscriptionRow | undefined> {
+  return db.selectFrom('subscriptions').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
 }
 
 export async function findSubscriptionByCustomer(db: TDb, customerId: string): Promise<TSubscriptionRow | undefined> {
@@ -23,10 +23,10 @@ export async function isCreatorEmailConfirmed(db: TDb, creatorId: string): Promi
 }
 
 /** A creator's subscription row before anything was bought: Free, active, no Stripe customer, no trial used. */
-export function freeSubscriptionRow(id: string, creatorId: string, now: number): Insertable<SubscriptionsTable> {
+export function freeSubscriptionRow(id: string, workspaceId: string, now: number): Insertable<SubscriptionsTable> {
   return {
     id,
-    creator_id: creatorId,
+    workspace_id: workspaceId,
     plan_id: 'free',
     status: 'active',
     stripe_customer_id: null,
@@ -46,38 +46,38 @@ export function freeSubscriptionRow(id: string, creatorId: string, now: number):
 }
 
 /** The creator's row, made on first use (Free, no Stripe customer); concurrent first uses make one. */
-export async function ensureSubscriptionRow(db: TDb, creatorId: string, now: number): Promise<TSubscriptionRow> {
-  const existing = await findSubscriptionOfCreator(db, creatorId);
+export async function ensureSubscriptionRow(db: TDb, workspaceId: string, now: number): Promise<TSubscriptionRow> {
+  const existing = await findSubscriptionOfCreator(db, workspaceId);
   if (existing) return existing;
   await db
     .insertInto('subscriptions')
-    .values(freeSubscriptionRow(newId(), creatorId, now))
-    .onConflict((oc) => oc.column('creator_id').doNothing())
+    .values(freeSubscriptionRow(newId(), workspaceId, now))
+    .onConflict((oc) => oc.column('workspace_id').doNothing())
     .execute();
-  const row = await findSubscriptionOfCreator(db, creatorId);
-  if (!row) throw new Error(`No subscription row for creator ${creatorId}`);
+  const row = await findSubscriptionOfCreator(db, workspaceId);
+  if (!row) throw new Error(`No subscription row for workspace ${workspaceId}`);
   return row;
 }
 
 /** Stores the creator's Stripe customer unless one was stored meanwhile; answers the one stored. */
-export async function setStripeCustomer(db: TDb, creatorId: string, customerId: string, now: number): Promise<string> {
+export async function setStripeCustomer(db: TDb, workspaceId: string, customerId: string, now: number): Promise<string> {
   await db
     .updateTable('subscriptions')
     .set({ stripe_customer_id: customerId, updated_at: now })
-    .where('creator_id', '=', creatorId)
+    .where('workspace_id', '=', workspaceId)
     .where('stripe_customer_id', 'is', null)
     .execute();
-  const row = await findSubscriptionOfCreator(db, creatorId);
-  if (!row?.stripe_customer_id) throw new Error(`No Stripe customer stored for creator ${creatorId}`);
+  const row = await findSubscriptionOfCreator(db, workspaceId);
+  if (!row?.stripe_customer_id) throw new Error(`No Stripe customer stored for workspace ${workspaceId}`);
   return row.stripe_customer_id;
 }
 
 /** Starts the one trial, unless the creator had one or a paid plan (answers whether it started). */
-export async function startTrial(db: TDb, creatorId: string, input: { planId: string; now: number; trialEnd: number }): Promise<boolean> {
+export async function startTrial(db: TDb, workspaceId: string, input: { planId: string; now: number; trialEnd: number }): Promise<boolean> {
   const result = await db
     .updateTable('subscriptions')
     .set({ plan_id: input.planId, status: 'trialing', trial_end: input.trialEnd, trial_used_at: input.now, current_period_end: input.trialEnd, updated_at: input.now })
-    .where('creator_id', '=', creatorId)
+    .where('workspace_id', '=', workspaceId)
     .where('trial_used_at', 'is', null)
     .where('stripe_subscription_id', 'is', null)
     .executeTakeFirst();
@@ -110,22 +110,22 @@ export async function takeTrialAddressSlot(db: TDb, input: { addressHash: string
 }
 
 /** Remembers the Checkout Session just opened, unless another was remembered since `expected` was read. */
-export async function setOpenCheckoutSession(db: TDb, creatorId: string, input: { expected: string | null; sessionId: string; price: string; now: number }): Promise<boolean> {
+export async function setOpenCheckoutSession(db: TDb, workspaceId: string, input: { expected: string | null; sessionId: string; price: string; now: number }): Promise<boolean> {
   const result = await db
     .updateTable('subscriptions')
     .set({ open_checkout_session_id: input.sessionId, open_checkout_price: input.price, updated_at: input.now })
-    .where('creator_id', '=', creatorId)
+    .where('workspace_id', '=', workspaceId)
     .where((eb) => (input.expected === null ? eb('open_checkout_session_id', 'is', null) : eb('open_checkout_session_id', '=', input.expected)))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
 /** Forgets the open Checkout Session once it is paid or expired (only if it is still the one remembered). */
-export async function clearOpenCheckoutSession(db: TDb, creatorId: string, sessionId: string, now: number): Promise<void> {
+export async function clearOpenCheckoutSession(db: TDb, workspaceId: string, sessionId: string, now: number): Promise<void> {
   await db
     .updateTable('subscriptions')
     .set({ open_checkout_session_id: null, open_checkout_price: null, updated_at: now })
-    .where('creator_id', '=', creatorId)
+    .where('workspace_id', '=', workspaceId)
     .where('open_checkout_session_id', '=', sessionId)
     .execute();
 }
@@ -195,19 +195,19 @@ export async function setLastCheckoutSession(trx: TDb, rowId: string, sessionId:
 
 // ---- usage
 
-export async function findUsageRow(db: TDb, creatorId: string, period: string): Promise<TUsageRow | undefined> {
-  return db.selectFrom('usage').selectAll().where('creator_id', '=', creatorId).where('period', '=', period).executeTakeFirst();
+export async function findUsageRow(db: TDb, workspaceId: string, period: string): Promise<TUsageRow | undefined> {
+  return db.selectFrom('usage').selectAll().where('workspace_id', '=', workspaceId).where('period', '=', period).executeTakeFirst();
 }
 
 /** The latest row of the creator (the derived bytes last found carry over into a new month). */
-export async function findLatestUsageRow(db: TDb, creatorId: string): Promise<TUsageRow | undefined> {
-  return db.selectFrom('usage').selectAll().where('creator_id', '=', creatorId).orderBy('period', 'desc').limit(1).executeTakeFirst();
+export async function findLatestUsageRow(db: TDb, workspaceId: string): Promise<TUsageRow | undefined> {
+  return db.selectFrom('usage').selectAll().where('workspace_id', '=', workspaceId).orderBy('period', 'desc').limit(1).executeTakeFirst();
 }
 
 /** Writes the counted storage, sites and collaborators of the period's row (its API requests stay). */
 export async function upsertUsageCounts(
   db: TDb,
-  row: { creatorId: string; period: string; storageUsed: number; derivedBytes: number; projects: number; collaborators: number; now: number },
+  row: { workspaceId: string; period: string; storageUsed: number; derivedBytes: number; projects: number; collaborators: number; now: number },
 ): Promise<void> {
   const counts = {
     storage_used: row.storageUsed,
@@ -218,44 +218,48 @@ export async function upsertUsageCounts(
   };
   await db
     .insertInto('usage')
-    .values({ creator_id: row.creatorId, period: row.period, api_requests_count: 0, ...counts })
-    .onConflict((oc) => oc.columns(['creator_id', 'period']).doUpdateSet(counts))
+    .values({ workspace_id: row.workspaceId, period: row.period, api_requests_count: 0, ...counts })
+    .onConflict((oc) => oc.columns(['workspace_id', 'period']).doUpdateSet(counts))
     .execute();
 }
 
 // ---- what usage counts, from the database
 
 /** Bytes of the originals of the creator's sites that are not deleted. */
-export async function sumOriginalBytes(db: TDb, creatorId: string): Promise<number> {
+export async function sumOriginalBytes(db: TDb, workspaceId: string | readonly string[]): Promise<number> {
+  const ids = typeof workspaceId === 'string' ? [workspaceId] : workspaceId;
+  if (ids.length === 0) return 0;
   const row = await db
     .selectFrom('files')
     .innerJoin('projects', 'projects.id', 'files.project_id')
     .select((eb) => eb.fn.sum<number | string | null>('files.size').as('bytes'))
-    .where('projects.owner_creator_id', '=', creatorId)
+    .where('projects.workspace_id', 'in', ids)
     .where('projects.deleted_at', 'is', null)
     .executeTakeFirst();
   return Number(row?.bytes ?? 0);
 }
 
 /** Content hashes of the creator's files (their derived images and PDFs are stored per hash). */
-export async function listFileHashes(db: TDb, creatorId: string): Promise<string[]> {
+export async function listFileHashes(db: TDb, workspaceId: string): Promise<string[]> {
   const rows = await db
     .selectFrom('files')
     .innerJoin('projects', 'projects.id', 'files.project_id')
     .select('files.sha256')
     .distinct()
-    .where('projects.owner_creator_id', '=', creatorId)
+    .where('projects.workspace_id', '=', workspaceId)
     .where('projects.deleted_at', 'is', null)
     .execute();
   return rows.map((r) => r.sha256);
 }
 
 /** Active sites: not deleted, not taken down, not expired. */
-export async function countActiveSites(db: TDb, creatorId: string, now: number, exceptSiteId?: string): Promise<number> {
+export async function countActiveSites(db: TDb, workspaceId: string | readonly string[], now: number, exceptSiteId?: string): Promise<number> {
+  const ids = typeof workspaceId === 'string' ? [workspaceId] : workspaceId;
+  if (ids.length === 0) return 0;
   let query = db
     .selectFrom('projects')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('owner_creator_id', '=', creatorId)
+    .where('workspace_id', 'in', ids)
     .where('deleted_at', 'is', null)
     .where('taken_down_at', 'is', null)
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
@@ -264,15 +268,58 @@ export async function countActiveSites(db: TDb, creatorId: string, now: number, 
   return Number(row?.n ?? 0);
 }
 
-/** Every creator with a site or a usage row (what a recount visits). */
+/** The owner of a workspace (its first owner by joining, when ownership was shared); null for none. */
+export async function ownerOfWorkspace(db: TDb, workspaceId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('workspace_members')
+    .select('creator_id')
+    .where('workspace_id', '=', workspaceId)
+    .where('role', '=', 'owner')
+    .orderBy('created_at')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.creator_id ?? null;
+}
+
+/** Every workspace the person owns, with its subscription (the caller decides which are on Free now). */
+export async function listFreeCandidateWorkspacesOfOwner(db: TDb, creatorId: string): Promise<Array<{ id: string; subscription: TSubscriptionRow | undefined }>> {
+  const owned = await db.selectFrom('workspace_members').select('workspace_id').where('creator_id', '=', creatorId).where('role', '=', 'owner').execute();
+  const ids = owned.map((r) => r.workspace_id);
+  if (ids.length === 0) return [];
+  const subscriptions = await db.selectFrom('subscriptions').selectAll().where('workspace_id', 'in', ids).execute();
+  const byWorkspace = new Map(subscriptions.map((row) => [row.workspace_id, row]));
+  return ids.map((id) => ({ id, subscription: byWorkspace.get(id) }));
+}
+
+/** Members plus invitations still open (not accepted, revoked or expired): the seats a workspace takes of its plan's collaborators. */
+export async function countCollaborators(db: TDb, workspaceId: string, now: number): Promise<number> {
+  const [members, invitations] = await Promise.all([
+    db
+      .selectFrom('workspace_members')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirst(),
+    db
+      .selectFrom('workspace_invitations')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('workspace_id', '=', workspaceId)
+      .where('accepted_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst(),
+  ]);
+  return Number(members?.n ?? 0) + Number(invitations?.n ?? 0);
+}
+
+/** Every workspace with a site or a usage row (what a recount visits). */
 export async function listCreatorIdsWithUsage(db: TDb): Promise<string[]> {
   const rows = await db
-    .selectFrom('creators')
-    .select('creators.id')
+    .selectFrom('workspaces')
+    .select('workspaces.id')
     .where((eb) =>
       eb.or([
-        eb.exists(eb.selectFrom('projects').select('projects.id').whereRef('projects.owner_creator_id', '=', 'creators.id')),
-        eb.exists(eb.selectFrom('usage').select('usage.creator_id').whereRef('usage.creator_id', '=', 'creators.id')),
+        eb.exists(eb.selectFrom('projects').select('projects.id').whereRef('projects.workspace_id', '=', 'workspaces.id')),
+        eb.exists(eb.selectFrom('usage').select('usage.workspace_id').whereRef('usage.workspace_id', '=', 'workspaces.id')),
       ]),
     )
     .execute();

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BILLING_ERRORS, PAYMENT_GRACE_DAYS, ZBillingRedirectResponseSchema, ZSubscriptionResponseSchema, ZTrialResponseSchema, ZUsageResponseSchema } from '@dropsite/shared';
+import {
+  BILLING_ERRORS,
+  PAYMENT_GRACE_DAYS,
+  ZBillingRedirectResponseSchema,
+  ZSubscriptionResponseSchema,
+  ZTrialResponseSchema,
+  ZUsageResponseSchema,
+  ZWorkspaceSummarySchema,
+} from '@dropsite/shared';
 import { browserSignedInAs, createSignedInCreator } from '@dropsite/testkit/control-api/accounts';
 import { createBrowser } from '@dropsite/testkit/control-api/site-fixtures';
 import { STANDIN_PRICES, standinBillingConfig, startStripeStandin, type TStripeStandin } from '@dropsite/testkit/control-api/stripe-standin';
@@ -89,6 +97,42 @@ describe.each(TEST_DIALECTS)('billing on Stripe (%s)', async (dialect) => {
     expect(portal.status).toBe(200);
     expect(ZBillingRedirectResponseSchema.parse(portal.body).url).toMatch(new RegExp(`^${standin.url}/portal/bps_`));
     expect(standin.requests.at(-1)).toMatchObject({ path: '/v1/billing_portal/sessions', body: { return_url: `${app.url}/billing` } });
+  });
+
+  it.skipIf(!available)('bills a team workspace on its own: its owner checks out, an admin reads the plan but cannot pay, and the audit log records the change', async () => {
+    const owner = await createSignedInCreator(app.deps, { email: 'team-payer@example.com' });
+    const browser = browserSignedInAs(app, owner);
+    const team = ZWorkspaceSummarySchema.parse((await browser.json('/api/workspaces', { method: 'POST', json: { name: 'Paid team' } })).body);
+    expect((await browser.json('/api/workspaces/current', { method: 'PUT', json: { workspaceId: team.id } })).status).toBe(200);
+    const checkout = await browser.json('/api/billing/checkout', { method: 'POST', json: { planId: 'pro_monthly', interval: 'monthly' } });
+    expect(checkout.status).toBe(200);
+    const sessionId = ZBillingRedirectResponseSchema.parse(checkout.body).url.split('/').pop() ?? '';
+    expect((await standin.pay(sessionId)).statuses).toEqual([200, 200, 200]);
+    expect(await subscriptionOf(browser)).toMatchObject({ plan_id: 'pro_monthly', status: 'active' });
+    // The owner's personal workspace is still on Free.
+    expect((await browser.json('/api/workspaces/current', { method: 'PUT', json: { workspaceId: owner.id } })).status).toBe(200);
+    expect(await subscriptionOf(browser)).toMatchObject({ plan_id: 'free' });
+
+    const admin = await createSignedInCreator(app.deps, { email: 'team-admin@example.com' });
+    await app.deps.db
+      .insertInto('workspace_members')
+      .values({ workspace_id: team.id, creator_id: admin.id, role: 'admin', invited_by: owner.id, created_at: Date.now() })
+      .execute();
+    const adminBrowser = browserSignedInAs(app, admin);
+    expect((await adminBrowser.json('/api/workspaces/current', { method: 'PUT', json: { workspaceId: team.id } })).status).toBe(200);
+    expect(await subscriptionOf(adminBrowser)).toMatchObject({ plan_id: 'pro_monthly' });
+    const refused = await adminBrowser.json('/api/billing/portal', { method: 'POST' });
+    expect(refused).toMatchObject({ status: 403, body: { error: "Only the workspace's owners can do this" } });
+
+    const events = await app.deps.db
+      .selectFrom('audit_events')
+      .select(['type', 'actor_creator_id', 'details'])
+      .where('workspace_id', '=', team.id)
+      .where('type', '=', 'plan.changed')
+      .execute();
+    expect(events.length).toBeGreaterThan(0);
+    expect(events.every((e) => e.actor_creator_id === null)).toBe(true);
+    expect(events.map((e) => e.details)).toContainEqual(expect.stringMatching(/^Plan Pro, active \(was Free, active\)$/));
   });
 
   it.skipIf(!available)('refuses the portal to a creator Stripe does not know yet', async () => {

@@ -205,13 +205,13 @@ describe.each(TEST_DIALECTS)('billing safeguards on Stripe (%s)', async (dialect
     expect(paid.statuses).toEqual([200, 200, 200]);
     expect(await subscriptionOf(browser)).toMatchObject({ plan_id: 'business_monthly', status: 'active', last_checkout_session_id: sessionIdOf(otherUrl) });
     expect([...standin.subscriptions.values()].filter((s) => s.metadata.creator_id === id)).toHaveLength(1);
-    const row = await app.deps.db.selectFrom('subscriptions').selectAll().where('creator_id', '=', id).executeTakeFirstOrThrow();
+    const row = await app.deps.db.selectFrom('subscriptions').selectAll().where('workspace_id', '=', id).executeTakeFirstOrThrow();
     expect(row.open_checkout_session_id).toBeNull();
   });
 
   it.skipIf(!available)('opens a new Checkout Session when Stripe no longer knows the one remembered', async () => {
     const { browser, id, checkoutUrl } = await customerCreator('forgotten@example.com');
-    await app.deps.db.updateTable('subscriptions').set({ open_checkout_session_id: 'cs_test_unknown0' }).where('creator_id', '=', id).execute();
+    await app.deps.db.updateTable('subscriptions').set({ open_checkout_session_id: 'cs_test_unknown0' }).where('workspace_id', '=', id).execute();
     const res = await browser.json('/api/billing/checkout', { method: 'POST', json: { planId: 'pro_monthly', interval: 'monthly' } });
     expect(res.status).toBe(200);
     const url = ZBillingRedirectResponseSchema.parse(res.body).url;

@@ -81,16 +81,16 @@ export async function describeUsage(deps: TDeps, creatorId: string): Promise<Omi
   };
 }
 
-/** The creator's one Stripe customer, made on first checkout (an idempotency key per creator: a retry makes none twice). */
-async function customerOf(deps: TDeps, creator: TSignedInCreator, row: TSubscriptionRow): Promise<string> {
+/** The workspace's one Stripe customer, made on its first checkout (an idempotency key per workspace: a retry makes none twice). */
+async function customerOf(deps: TDeps, creator: TSignedInCreator, workspaceId: string, row: TSubscriptionRow): Promise<string> {
   const stripe = deps.stripe;
   if (!stripe) throw billingError('billing_not_configured');
   if (row.stripe_customer_id) return row.stripe_customer_id;
   const customer = await stripe.customers.create(
-    { email: creator.email, name: creator.name, metadata: { creator_id: creator.id } },
-    { idempotencyKey: `dropsite-customer-${creator.id}` },
+    { email: creator.email, name: creator.name, metadata: { workspace_id: workspaceId, creator_id: creator.id } },
+    { idempotencyKey: `dropsite-customer-${workspaceId}` },
   );
-  return setStripeCustomer(deps.db, creator.id, customer.id, deps.clock.now());
+  return setStripeCustomer(deps.db, workspaceId, customer.id, deps.clock.now());
 }
 
 /** Stripe subscription statuses that bill or will bill again: a new checkout beside one would charge twice. */
@@ -109,19 +109,19 @@ function isStripeNotFound(err: unknown): boolean {
  * Stripe before its webhooks land) or a paid session is sent to the portal instead (409), so no two
  * sessions can both be paid.
  */
-export async function createCheckout(deps: TDeps, creator: TSignedInCreator, input: TCheckoutRequest): Promise<string> {
+export async function createCheckout(deps: TDeps, creator: TSignedInCreator, workspaceId: string, input: TCheckoutRequest): Promise<string> {
   const stripe = deps.stripe;
   const config = deps.config.billing.stripe;
   if (!stripe || !config) throw billingError('billing_not_configured');
   const price = config.prices[input.planId]?.[input.interval];
   if (!price) throw new AppError('validation_failed', `${planOf(input.planId).name} is not sold ${input.interval} on this server`);
   const now = deps.clock.now();
-  const row = await ensureSubscriptionRow(deps.db, creator.id, now);
+  const row = await ensureSubscriptionRow(deps.db, workspaceId, now);
   if (hasLiveStripeSubscription(row)) throw billingError('already_subscribed');
   const billingUrl = `${deps.config.publicUrl}${APP_PATHS.billing}`;
   const open = row.open_checkout_session_id;
   try {
-    const customer = await customerOf(deps, creator, row);
+    const customer = await customerOf(deps, creator, workspaceId, row);
     const known = await stripe.subscriptions.list({ customer, status: 'all', limit: 20 });
     if (known.data.some((subscription) => LIVE_STRIPE_STATUSES.has(subscription.status))) throw billingError('already_subscribed');
     // A session Stripe no longer knows (e.g. other API keys since) is simply gone.
@@ -138,19 +138,19 @@ export async function createCheckout(deps: TDeps, creator: TSignedInCreator, inp
       {
         mode: 'subscription',
         customer,
-        client_reference_id: creator.id,
+        client_reference_id: workspaceId,
         line_items: [{ price, quantity: 1 }],
         success_url: `${billingUrl}?${CHECKOUT_RETURN.param}=${CHECKOUT_RETURN.success}&${CHECKOUT_RETURN.sessionParam}={CHECKOUT_SESSION_ID}`,
         cancel_url: `${billingUrl}?${CHECKOUT_RETURN.param}=${CHECKOUT_RETURN.cancelled}`,
-        metadata: { creator_id: creator.id },
-        subscription_data: { metadata: { creator_id: creator.id } },
+        metadata: { workspace_id: workspaceId, creator_id: creator.id },
+        subscription_data: { metadata: { workspace_id: workspaceId, creator_id: creator.id } },
       },
       // Two clicks at once send the same key and get the same session; the next one follows the session it replaces.
-      { idempotencyKey: `dropsite-checkout-${creator.id}-${price}-${open ?? row.last_checkout_session_id ?? 'first'}` },
+      { idempotencyKey: `dropsite-checkout-${workspaceId}-${price}-${open ?? row.last_checkout_session_id ?? 'first'}` },
     );
     if (!session.url) throw new Error('Checkout Session without a URL');
-    if (!(await setOpenCheckoutSession(deps.db, creator.id, { expected: open, sessionId: session.id, price, now }))) {
-      const current = await findSubscriptionOfCreator(deps.db, creator.id);
+    if (!(await setOpenCheckoutSession(deps.db, workspaceId, { expected: open, sessionId: session.id, price, now }))) {
+      const current = await findSubscriptionOfCreator(deps.db, workspaceId);
       if (current?.open_checkout_session_id !== session.id) {
         // Another checkout of this creator (another plan) was opened meanwhile: this one is never paid.
         await stripe.checkout.sessions.expire(session.id, {}, { idempotencyKey: `dropsite-checkout-expire-${session.id}` });
@@ -166,10 +166,10 @@ export async function createCheckout(deps: TDeps, creator: TSignedInCreator, inp
 }
 
 /** A Customer Portal session (card, invoices, cancellation); answers its URL. */
-export async function createPortal(deps: TDeps, creator: TSignedInCreator): Promise<string> {
+export async function createPortal(deps: TDeps, creator: TSignedInCreator, workspaceId: string): Promise<string> {
   const stripe = deps.stripe;
   if (!stripe || !deps.config.billing.stripe) throw billingError('billing_not_configured');
-  const row = await findSubscriptionOfCreator(deps.db, creator.id);
+  const row = await findSubscriptionOfCreator(deps.db, workspaceId);
   if (!row?.stripe_customer_id) throw billingError('no_billing_account');
   try {
     const session = await stripe.billingPortal.sessions.create({ customer: row.stripe_customer_id, return_url: `${deps.config.publicUrl}${APP_PATHS.billing}` });
@@ -190,19 +190,19 @@ function trialAddressHash(address: string): string {
  * for a confirmed email address (403), and TRIALS_PER_ADDRESS per client address in
  * TRIAL_ADDRESS_WINDOW_DAYS (429), counted in the database: throwaway sign-ups get no run of trials.
  */
-export async function startCreatorTrial(deps: TDeps, creatorId: string, clientAddress: string): Promise<TSubscription> {
+export async function startCreatorTrial(deps: TDeps, creatorId: string, workspaceId: string, clientAddress: string): Promise<TSubscription> {
   const isConfirmed = await isCreatorEmailConfirmed(deps.db, creatorId);
   // The session's join found the creator a moment ago; gone now means deleted meanwhile.
   if (isConfirmed === undefined) throw new AppError('unauthorized', 'Authentication required. Please sign in and try again.');
   if (!isConfirmed) throw billingError('trial_needs_confirmed_email');
   const now = deps.clock.now();
-  await ensureSubscriptionRow(deps.db, creatorId, now);
+  await ensureSubscriptionRow(deps.db, workspaceId, now);
   await deps.db.transaction().execute(async (trx) => {
-    if (!(await startTrial(trx, creatorId, { planId: TRIAL_PLAN_ID, now, trialEnd: now + TRIAL_DAYS * DAY_MS }))) throw billingError('trial_used');
+    if (!(await startTrial(trx, workspaceId, { planId: TRIAL_PLAN_ID, now, trialEnd: now + TRIAL_DAYS * DAY_MS }))) throw billingError('trial_used');
     const slot = { addressHash: trialAddressHash(clientAddress), limit: deps.config.billing.trialsPerAddress, now, freeBefore: now - TRIAL_ADDRESS_WINDOW_DAYS * DAY_MS };
     if (!(await takeTrialAddressSlot(trx, slot))) throw billingError('trial_address_limit');
   });
-  return describeSubscription(deps, creatorId);
+  return describeSubscription(deps, workspaceId);
 }
 
 /**

@@ -41,7 +41,7 @@ describe('what each plan sells is what the server does', () => {
 
   async function ownedSite(creatorId: string): Promise<TSeededSite> {
     const site = await seedSite(app, { settings: ALL_OFF, fileCount: 2 });
-    await app.deps.db.updateTable('projects').set({ owner_creator_id: creatorId }).where('id', '=', site.project.id).execute();
+    await app.deps.db.updateTable('projects').set({ owner_creator_id: creatorId, workspace_id: creatorId }).where('id', '=', site.project.id).execute();
     return site;
   }
 

@@ -37,7 +37,7 @@ describe.each(TEST_DIALECTS)('plan limits under parallel requests (%s)', async (
     const creator = await createSignedInCreator(app.deps, { email });
     for (let i = 0; i < sites; i++) {
       const site = await seedSite(app, { fileCount: 1 });
-      await app.deps.db.updateTable('projects').set({ owner_creator_id: creator.id }).where('id', '=', site.project.id).execute();
+      await app.deps.db.updateTable('projects').set({ owner_creator_id: creator.id, workspace_id: creator.id }).where('id', '=', site.project.id).execute();
     }
     return creator;
   }

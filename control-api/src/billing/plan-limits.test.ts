@@ -31,7 +31,7 @@ describe.each(TEST_DIALECTS)('plan limits on the server (%s)', async (dialect) =
 
   async function ownedSite(creatorId: string, options: Parameters<typeof seedSite>[1] = {}): Promise<TSeededSite> {
     const site = await seedSite(app, options);
-    await app.deps.db.updateTable('projects').set({ owner_creator_id: creatorId }).where('id', '=', site.project.id).execute();
+    await app.deps.db.updateTable('projects').set({ owner_creator_id: creatorId, workspace_id: creatorId }).where('id', '=', site.project.id).execute();
     return site;
   }
 
@@ -189,7 +189,7 @@ describe.each(TEST_DIALECTS)('plan limits on the server (%s)', async (dialect) =
     const creator = await createSignedInCreator(app.deps, { email: 'recount@example.com' });
     await ownedSite(creator.id, { fileCount: 1 });
     const counted = await refreshUsage(app.deps, creator.id);
-    await app.deps.db.updateTable('usage').set({ storage_used: 1, projects_count: 9 }).where('creator_id', '=', creator.id).execute();
+    await app.deps.db.updateTable('usage').set({ storage_used: 1, projects_count: 9 }).where('workspace_id', '=', creator.id).execute();
     const first = await recountUsage(app.deps);
     expect(first.drift.find((d) => d.creatorId === creator.id)).toEqual({
       creatorId: creator.id,
@@ -205,7 +205,7 @@ describe.each(TEST_DIALECTS)('plan limits on the server (%s)', async (dialect) =
     const sites: TSeededSite[] = [];
     for (let i = 0; i < 5; i++) sites.push(await ownedSite(creator.id, { title: `Site ${i + 1}` }));
     // The plan ends (Stripe's customer.subscription.deleted): Free, with three active sites allowed.
-    await app.deps.db.updateTable('subscriptions').set({ status: 'cancelled' }).where('creator_id', '=', creator.id).execute();
+    await app.deps.db.updateTable('subscriptions').set({ status: 'cancelled' }).where('workspace_id', '=', creator.id).execute();
     const browser = browserSignedInAs(app, creator);
 
     for (const site of sites) {

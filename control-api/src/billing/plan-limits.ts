@@ -9,9 +9,13 @@
  *   under it again (over_plan_limits); nothing is deleted and every site stays live.
  * Anonymous creators publish within Free's delivery size and keep every feature in their 7-day window.
  *
+ * Limits are the workspace's: its plan, its sites and its storage. Free's limits (and an anonymous
+ * creator's, which are Free's) also count per person: the sites and storage of every Free workspace
+ * the workspace's owner owns are counted together, so making more workspaces makes no more room.
+ *
  * A check that adds sites (a publish, a claim) runs again inside the transaction that adds them, with
- * the account held (lockAccountForPlanCheck): parallel publishes at the limit pass one at a time, and
- * each sees the sites the one before added.
+ * the workspace and its owner held (lockWorkspaceForPlanCheck): parallel publishes at the limit pass
+ * one at a time, and each sees the sites the one before added.
  */
 import { PostgresAdapter, type Transaction } from 'kysely';
 import {
@@ -27,7 +31,7 @@ import {
 } from '@dropsite/shared';
 import type { TBillingDeps } from './billing.deps.ts';
 import type { Database } from '../db/tables.ts';
-import { countActiveSites, findSubscriptionOfCreator } from './billing.repository.ts';
+import { countActiveSites, findSubscriptionOfCreator, listFreeCandidateWorkspacesOfOwner, ownerOfWorkspace } from './billing.repository.ts';
 import { billingError } from './billing-error.ts';
 import { deliveryLimitOf, effectivePlanId, planOf } from './plan-of.ts';
 import { storageInUse } from './usage.service.ts';
@@ -37,13 +41,28 @@ type TDeps = Pick<TBillingDeps, 'db' | 'clock' | 'config'>;
 /** The switches only paid plans may turn on (the catalogue's PRO_FEATURES). */
 type TFeatureSettings = Partial<Record<TProFeatureSetting, boolean | undefined>>;
 
-export async function planIdOfCreator(deps: TDeps, creatorId: string): Promise<TPlanId> {
-  return effectivePlanId(await findSubscriptionOfCreator(deps.db, creatorId), deps.clock.now(), deps.config.billing.defaultPlan);
+/** The plan of a workspace now (a personal workspace's id is its account's). */
+export async function planIdOfCreator(deps: TDeps, workspaceId: string): Promise<TPlanId> {
+  return effectivePlanId(await findSubscriptionOfCreator(deps.db, workspaceId), deps.clock.now(), deps.config.billing.defaultPlan);
 }
 
-/** The plan an upload is measured by: the account's, or Free's for an anonymous creator. */
-async function planOfOwner(deps: TDeps, ownerCreatorId: string | null): Promise<TPlan> {
-  return ownerCreatorId ? planOf(await planIdOfCreator(deps, ownerCreatorId)) : PLANS.free;
+/** The plan an upload is measured by: the workspace's, or Free's for an anonymous creator. */
+async function planOfOwner(deps: TDeps, workspaceId: string | null): Promise<TPlan> {
+  return workspaceId ? planOf(await planIdOfCreator(deps, workspaceId)) : PLANS.free;
+}
+
+/**
+ * The workspaces whose sites and storage count against the workspace's limits: itself on a paid plan;
+ * on Free, every workspace on Free its owner owns (one person's Free room is one Free plan's).
+ */
+async function workspacesCountedFor(deps: TDeps, workspaceId: string, plan: TPlan): Promise<string[]> {
+  if (plan.id !== 'free') return [workspaceId];
+  const owner = await ownerOfWorkspace(deps.db, workspaceId);
+  if (owner === null) return [workspaceId];
+  const now = deps.clock.now();
+  const owned = await listFreeCandidateWorkspacesOfOwner(deps.db, owner);
+  const free = owned.filter((w) => effectivePlanId(w.subscription, now, deps.config.billing.defaultPlan) === 'free').map((w) => w.id);
+  return free.includes(workspaceId) ? free : [workspaceId, ...free];
 }
 
 /** The most bytes any plan may send in one delivery (the multipart parser's own cap; each request is cut at its owner's). */
@@ -63,7 +82,8 @@ function assertFeatures(plan: TPlan, settings: TFeatureSettings | undefined): vo
 }
 
 export interface TUploadCheck {
-  ownerCreatorId: string | null;
+  /** The workspace the site is (or will be) in; null for an anonymous creator's. */
+  workspaceId: string | null;
   /** Bytes the upload adds (declared at init, received at completion). */
   bytes: number;
   /** The upload publishes a new site (else it adds to or replaces files of `projectId`). */
@@ -81,32 +101,36 @@ export interface TUploadRoom {
 
 /** Refuses an upload past the owner's plan (one read of the plan per check); answers the room it leaves. */
 export async function assertUploadAllowed(deps: TDeps, check: TUploadCheck): Promise<TUploadRoom> {
-  const plan = await planOfOwner(deps, check.ownerCreatorId);
+  const plan = await planOfOwner(deps, check.workspaceId);
   const delivery = deliveryLimitOf(plan, deps.config.maxUploadBytes);
   if (check.bytes > delivery) throw billingError('delivery_too_large', { details: { plan_id: plan.id, limit: delivery, used: 0, requested: check.bytes } });
-  if (!check.ownerCreatorId) return { delivery, storageLeft: Number.POSITIVE_INFINITY };
+  if (!check.workspaceId) return { delivery, storageLeft: Number.POSITIVE_INFINITY };
+  const counted = await workspacesCountedFor(deps, check.workspaceId, plan);
   if (check.newSite) {
-    assertWithinLimit(plan, 'projects', await countActiveSites(deps.db, check.ownerCreatorId, deps.clock.now()), 1);
+    assertWithinLimit(plan, 'projects', await countActiveSites(deps.db, counted, deps.clock.now()), 1);
   }
-  const used = Math.max(0, (await storageInUse(deps, check.ownerCreatorId)) - (check.freesBytes ?? 0));
+  const used = Math.max(0, (await storageInUse(deps, counted)) - (check.freesBytes ?? 0));
   assertWithinLimit(plan, 'storage', used, check.bytes);
   assertFeatures(plan, check.settings);
   return { delivery, storageLeft: plan.limits.storage === -1 ? Number.POSITIVE_INFINITY : plan.limits.storage - used - check.bytes };
 }
 
 /**
- * Holds the account's plan checks until `trx` ends: on PostgreSQL the account's row is locked (the
- * next publish or claim into the account waits here until this transaction commits, then counts what
- * it added); SQLite has one writer at a time, and a transaction that reads before writing fails rather
- * than writing past another's commit, so the count and the insert in one transaction are enough there.
+ * Holds the workspace's plan checks until `trx` ends: on PostgreSQL its owner's account row is locked
+ * (the next publish or claim into any workspace of that owner waits here until this transaction
+ * commits, then counts what it added: Free counts their workspaces together); SQLite has one writer at
+ * a time, and a transaction that reads before writing fails rather than writing past another's commit,
+ * so the count and the insert in one transaction are enough there.
  */
-async function lockAccountForPlanCheck(trx: Transaction<Database>, creatorId: string): Promise<void> {
-  if (trx.getExecutor().adapter instanceof PostgresAdapter) await trx.selectFrom('creators').select('id').where('id', '=', creatorId).forUpdate().execute();
+async function lockWorkspaceForPlanCheck(trx: Transaction<Database>, workspaceId: string): Promise<void> {
+  if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  const owner = (await ownerOfWorkspace(trx, workspaceId)) ?? workspaceId;
+  await trx.selectFrom('creators').select('id').where('id', '=', owner).forUpdate().execute();
 }
 
 /** assertUploadAllowed inside the transaction that creates the site, with the account held until it commits. */
 export async function assertUploadAllowedIn(deps: TDeps, trx: Transaction<Database>, check: TUploadCheck): Promise<TUploadRoom> {
-  if (check.ownerCreatorId) await lockAccountForPlanCheck(trx, check.ownerCreatorId);
+  if (check.workspaceId) await lockWorkspaceForPlanCheck(trx, check.workspaceId);
   return assertUploadAllowed({ ...deps, db: trx }, check);
 }
 
@@ -114,27 +138,29 @@ export async function assertUploadAllowedIn(deps: TDeps, trx: Transaction<Databa
  * Refuses `adding` active sites (a claim) past the account's plan, all of them or none: inside the
  * transaction that moves them, with the account held until it commits.
  */
-export async function assertSiteRoomIn(deps: TDeps, trx: Transaction<Database>, creatorId: string, adding: number): Promise<void> {
+export async function assertSiteRoomIn(deps: TDeps, trx: Transaction<Database>, workspaceId: string, adding: number): Promise<void> {
   if (adding === 0) return;
-  await lockAccountForPlanCheck(trx, creatorId);
-  const plan = planOf(await planIdOfCreator({ ...deps, db: trx }, creatorId));
-  assertWithinLimit(plan, 'projects', await countActiveSites(trx, creatorId, deps.clock.now()), adding);
+  await lockWorkspaceForPlanCheck(trx, workspaceId);
+  const inTrx = { ...deps, db: trx };
+  const plan = planOf(await planIdOfCreator(inTrx, workspaceId));
+  assertWithinLimit(plan, 'projects', await countActiveSites(trx, await workspacesCountedFor(inTrx, workspaceId, plan), deps.clock.now()), adding);
 }
 
 /** Turning on a Pro feature of a signed-in creator's site. */
-export async function assertFeaturesAllowed(deps: TDeps, ownerCreatorId: string | null, settings: TFeatureSettings | undefined): Promise<void> {
-  if (!ownerCreatorId) return;
-  assertFeatures(await planOfOwner(deps, ownerCreatorId), settings);
+export async function assertFeaturesAllowed(deps: TDeps, workspaceId: string | null, settings: TFeatureSettings | undefined): Promise<void> {
+  if (!workspaceId) return;
+  assertFeatures(await planOfOwner(deps, workspaceId), settings);
 }
 
-/** Whether the creator is over their plan's storage or active sites (after a downgrade). */
-async function isOverPlanLimits(deps: TDeps, creatorId: string): Promise<boolean> {
-  const limits = planOf(await planIdOfCreator(deps, creatorId)).limits;
-  const [sites, storage] = await Promise.all([countActiveSites(deps.db, creatorId, deps.clock.now()), storageInUse(deps, creatorId)]);
-  return !withinLimit(limits.projects, sites) || !withinLimit(limits.storage, storage);
+/** Whether the workspace is over its plan's storage or active sites (after a downgrade; on Free, counted per person). */
+async function isOverPlanLimits(deps: TDeps, workspaceId: string): Promise<boolean> {
+  const plan = planOf(await planIdOfCreator(deps, workspaceId));
+  const counted = await workspacesCountedFor(deps, workspaceId, plan);
+  const [sites, storage] = await Promise.all([countActiveSites(deps.db, counted, deps.clock.now()), storageInUse(deps, counted)]);
+  return !withinLimit(plan.limits.projects, sites) || !withinLimit(plan.limits.storage, storage);
 }
 
-/** A change to a site of a creator over their plan's limits is refused; deleting stays possible. */
-export async function assertChangesAllowed(deps: TDeps, ownerCreatorId: string | null): Promise<void> {
-  if (ownerCreatorId && (await isOverPlanLimits(deps, ownerCreatorId))) throw billingError('over_plan_limits');
+/** A change to a site of a workspace over its plan's limits is refused; deleting stays possible. */
+export async function assertChangesAllowed(deps: TDeps, workspaceId: string | null): Promise<void> {
+  if (workspaceId && (await isOverPlanLimits(deps, workspaceId))) throw billingError('over_plan_limits');
 }

@@ -1,5 +1,5 @@
 /**
- * Usage (spec 3 'Usage'): storage of the creator's files (originals and what the builder derived
+ * Usage (spec 3 'Usage'), per workspace (a personal workspace's id is its account's): storage of its sites' files (originals and what the builder derived
  * from them), active sites, collaborators and this month's API requests. The counts are written to
  * the month's usage row after every publish, replacement, deletion and finished build
  * (refreshUsageSoon); limit checks count the originals live from the database and add the derived
@@ -9,6 +9,7 @@ import { derivedPrefix, type TUsage } from '@dropsite/shared';
 import type { TBillingDeps } from './billing.deps.ts';
 import {
   countActiveSites,
+  countCollaborators,
   findLatestUsageRow,
   findUsageRow,
   listCreatorIdsWithUsage,
@@ -20,9 +21,6 @@ import {
 import { usagePeriodOf } from './usage-period.ts';
 
 type TDeps = Pick<TBillingDeps, 'db' | 'storage' | 'clock' | 'log'>;
-
-/** Collaborators: the account's owner (multi-user access is not built). */
-const COLLABORATORS_PER_ACCOUNT = 1;
 
 export interface TCountedUsage {
   originalBytes: number;
@@ -43,8 +41,13 @@ async function sumDerivedBytes(deps: Pick<TBillingDeps, 'storage'>, hashes: read
 /** Counts everything from the database and storage. */
 export async function countUsage(deps: TDeps, creatorId: string): Promise<TCountedUsage> {
   const now = deps.clock.now();
-  const [originalBytes, hashes, sites] = await Promise.all([sumOriginalBytes(deps.db, creatorId), listFileHashes(deps.db, creatorId), countActiveSites(deps.db, creatorId, now)]);
-  return { originalBytes, derivedBytes: await sumDerivedBytes(deps, hashes), projects: sites, collaborators: COLLABORATORS_PER_ACCOUNT };
+  const [originalBytes, hashes, sites, collaborators] = await Promise.all([
+    sumOriginalBytes(deps.db, creatorId),
+    listFileHashes(deps.db, creatorId),
+    countActiveSites(deps.db, creatorId, now),
+    countCollaborators(deps.db, creatorId, now),
+  ]);
+  return { originalBytes, derivedBytes: await sumDerivedBytes(deps, hashes), projects: sites, collaborators };
 }
 
 /** Recounts the creator's usage and writes it to this month's row; answers the row. */
@@ -53,7 +56,7 @@ export async function refreshUsage(deps: TDeps, creatorId: string): Promise<TUsa
   const now = deps.clock.now();
   const period = usagePeriodOf(now);
   await upsertUsageCounts(deps.db, {
-    creatorId,
+    workspaceId: creatorId,
     period,
     storageUsed: counted.originalBytes + counted.derivedBytes,
     derivedBytes: counted.derivedBytes,
@@ -80,24 +83,26 @@ export function refreshUsageSoon(deps: TDeps, creatorId: string | null): void {
  */
 export async function readUsage(deps: TDeps, creatorId: string): Promise<TUsage> {
   const now = deps.clock.now();
-  const [row, originals, sites] = await Promise.all([
+  const [row, originals, sites, collaborators] = await Promise.all([
     findUsageRow(deps.db, creatorId, usagePeriodOf(now)),
     sumOriginalBytes(deps.db, creatorId),
     countActiveSites(deps.db, creatorId, now),
+    countCollaborators(deps.db, creatorId, now),
   ]);
   const current = row && Number(row.projects_count) === sites ? row : await refreshUsage(deps, creatorId);
   return {
     storage_used: originals + Number(current.derived_bytes),
     projects_count: sites,
-    collaborators_count: Number(current.collaborators_count),
+    collaborators_count: collaborators,
     api_requests_count: Number(current.api_requests_count),
   };
 }
 
 /** Storage in use as limits count it: the originals now, plus the derived bytes last found. */
-export async function storageInUse(deps: Pick<TBillingDeps, 'db'>, creatorId: string): Promise<number> {
-  const [originals, latest] = await Promise.all([sumOriginalBytes(deps.db, creatorId), findLatestUsageRow(deps.db, creatorId)]);
-  return originals + Number(latest?.derived_bytes ?? 0);
+export async function storageInUse(deps: Pick<TBillingDeps, 'db'>, workspaceIds: string | readonly string[]): Promise<number> {
+  const ids = typeof workspaceIds === 'string' ? [workspaceIds] : workspaceIds;
+  const [originals, latest] = await Promise.all([sumOriginalBytes(deps.db, ids), Promise.all(ids.map((id) => findLatestUsageRow(deps.db, id)))]);
+  return originals + latest.reduce((sum, row) => sum + Number(row?.derived_bytes ?? 0), 0);
 }
 
 export interface TUsageDrift {

@@ -9,7 +9,8 @@
  *   (`last_event_at`), and a Stripe subscription once cancelled is never revived by a late event;
  * - a database failure throws, so the answer is 5xx and Stripe retries.
  */
-import { PAYMENT_GRACE_DAYS, type TBillingInterval, type TPaidPlanId } from '@dropsite/shared';
+import { isPlanId, PAYMENT_GRACE_DAYS, PLANS, type TBillingInterval, type TPaidPlanId } from '@dropsite/shared';
+import type { Transaction } from 'kysely';
 import { z } from 'zod';
 import type { TBillingDeps } from './billing.deps.ts';
 import type { TStripeConfig } from '../config/config.ts';
@@ -28,6 +29,8 @@ import {
 } from './billing.repository.ts';
 import { billingError } from './billing-error.ts';
 import { DAY_MS } from '../clock.ts';
+import type { Database } from '../db/tables.ts';
+import { recordAuditEvent } from '../workspaces/audit-log.repository.ts';
 
 type TDeps = Pick<TBillingDeps, 'db' | 'config' | 'clock' | 'stripe'>;
 
@@ -136,13 +139,13 @@ function subscriptionIdOfInvoice(invoice: z.infer<typeof ZInvoiceObjectSchema>):
 }
 
 /** The creator's row for a Stripe customer; made from the subscription's metadata when only Stripe knows the link. */
-async function rowOfCustomer(deps: TDeps, customerId: string, creatorId: string | undefined): Promise<TSubscriptionRow | undefined> {
+async function rowOfCustomer(deps: TDeps, customerId: string, workspaceId: string | undefined): Promise<TSubscriptionRow | undefined> {
   const row = await findSubscriptionByCustomer(deps.db, customerId);
-  if (row || !creatorId) return row;
-  const exists = await deps.db.selectFrom('creators').select('id').where('id', '=', creatorId).executeTakeFirst();
+  if (row || !workspaceId) return row;
+  const exists = await deps.db.selectFrom('workspaces').select('id').where('id', '=', workspaceId).executeTakeFirst();
   if (!exists) return undefined;
-  await ensureSubscriptionRow(deps.db, creatorId, deps.clock.now());
-  await setStripeCustomer(deps.db, creatorId, customerId, deps.clock.now());
+  await ensureSubscriptionRow(deps.db, workspaceId, deps.clock.now());
+  await setStripeCustomer(deps.db, workspaceId, customerId, deps.clock.now());
   return findSubscriptionByCustomer(deps.db, customerId);
 }
 
@@ -178,6 +181,23 @@ function refuseFutureEvent(deps: Pick<TDeps, 'clock'>, event: TEvent): void {
   if (event.created * 1000 > deps.clock.now() + FUTURE_SKEW_MS) throw new AppError('bad_request', 'Stripe event is dated in the future');
 }
 
+/** The audit log's 'plan.changed' when an applied change moved the plan or its status (the system did it: no actor). */
+async function recordPlanChange(trx: Transaction<Database>, before: TSubscriptionRow, change: TSubscriptionChange, at: number): Promise<void> {
+  const planId = change.plan_id ?? before.plan_id;
+  const status = change.status ?? before.status;
+  if (planId === before.plan_id && status === before.status) return;
+  const name = isPlanId(planId) ? PLANS[planId].name : planId;
+  await recordAuditEvent(trx, {
+    workspaceId: before.workspace_id,
+    type: 'plan.changed',
+    actor: null,
+    target: name,
+    details: `Plan ${name}, ${status.replace('_', ' ')} (was ${isPlanId(before.plan_id) ? PLANS[before.plan_id].name : before.plan_id}, ${before.status.replace('_', ' ')})`,
+    address: null,
+    at,
+  });
+}
+
 /** Applies a verified event once. */
 export async function applyWebhookEvent(deps: TDeps, event: TEvent): Promise<TWebhookOutcome> {
   const config = deps.config.billing.stripe;
@@ -202,13 +222,13 @@ export async function applyWebhookEvent(deps: TDeps, event: TEvent): Promise<TWe
     case 'customer.subscription.trial_will_end': {
       subscription = ZSubscriptionObjectSchema.parse(object);
       deleted = event.type === 'customer.subscription.deleted';
-      row = await rowOfCustomer(deps, subscription.customer, subscription.metadata?.creator_id);
+      row = await rowOfCustomer(deps, subscription.customer, subscription.metadata?.workspace_id ?? subscription.metadata?.creator_id);
       break;
     }
     case 'checkout.session.completed': {
       const session = ZCheckoutSessionObjectSchema.parse(object);
       if (!session.customer) break;
-      row = await rowOfCustomer(deps, session.customer, session.metadata?.creator_id ?? session.client_reference_id ?? undefined);
+      row = await rowOfCustomer(deps, session.customer, session.metadata?.workspace_id ?? session.metadata?.creator_id ?? session.client_reference_id ?? undefined);
       checkoutSessionId = session.id;
       // The session does not say the plan: its subscription, as Stripe has it now, does.
       if (session.subscription && row) subscription = ZSubscriptionObjectSchema.parse(await stripe.subscriptions.retrieve(session.subscription));
@@ -251,7 +271,7 @@ export async function applyWebhookEvent(deps: TDeps, event: TEvent): Promise<TWe
     if (!row) return;
     if (checkoutSessionId) {
       await setLastCheckoutSession(trx, row.id, checkoutSessionId, now);
-      await clearOpenCheckoutSession(trx, row.creator_id, checkoutSessionId, now);
+      await clearOpenCheckoutSession(trx, row.workspace_id, checkoutSessionId, now);
     }
     const change = subscription ? changeOfSubscription(config, subscription, row, createdMs, deleted) : invoiceChange?.(row);
     if (!change) {
@@ -260,6 +280,7 @@ export async function applyWebhookEvent(deps: TDeps, event: TEvent): Promise<TWe
     }
     const guardedId = deleted ? null : (subscription?.id ?? row.stripe_subscription_id);
     const applied = await applySubscriptionChange(trx, row.id, change, { eventCreatedMs: createdMs, stripeSubscriptionId: guardedId, now });
+    if (applied) await recordPlanChange(trx, row, change, now);
     if (applied || checkoutSessionId) outcome = 'applied';
   });
   return outcome;

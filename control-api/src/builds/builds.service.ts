@@ -142,7 +142,7 @@ function processBuild(deps: Pick<TBuildsDeps, 'db' | 'clock' | 'log' | 'config' 
       // The edge's copy of the page, when the site is public now (removed otherwise).
       await syncPublicPage(deps, job.projectId, { version: input.site.version, page: result.page });
       // What the build derived (thumbnails, display copies, PDFs) counts toward the owner's storage.
-      refreshUsageSoon(deps, site.owner_creator_id);
+      refreshUsageSoon(deps, site.workspace_id);
       metrics.countBuild('succeeded');
       metrics.observeBuildStage('derive', result.timings.deriveMs / 1000);
       metrics.observeBuildStage('render', result.timings.renderMs / 1000);

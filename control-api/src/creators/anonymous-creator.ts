@@ -14,6 +14,9 @@ import { ANONYMOUS_CREATOR_COOKIE, setCookie } from '../access/cookies.ts';
 import { holdsAnonymousSession, principalOf, updatePrincipal, type TAnonymousSession, type TPrincipal } from '../access/principal.ts';
 import { rateLimitedError } from '../access/rate-limiter.ts';
 import { findAnonymousSession, insertAnonymousSession } from './anonymous-sessions.repository.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/tables.ts';
+import { requireCurrentWorkspace } from '../workspaces/current-workspace.ts';
 
 type TDeps = Pick<TCreatorsDeps, 'db' | 'config' | 'clock'>;
 
@@ -81,11 +84,14 @@ function pendingSessionOf(res: Response): TPendingAnonymousSession | undefined {
  * ended) gets a fresh id to publish under, but its row and cookie are made only by
  * issuePendingAnonymousSession once the publish is accepted, so refused uploads leave no sessions behind.
  */
-export function createAnonymousCreatorMiddleware(): RequestHandler {
+export function createAnonymousCreatorMiddleware(deps: { db: Kysely<Database> }): RequestHandler {
   return async (_req, res, next) => {
     const creator = await principalOf(res).signedInCreator();
     if (creator) {
+      // A signed-in creator publishes into their current workspace, in a role that may create sites (403 otherwise).
+      const access = await requireCurrentWorkspace(deps.db, principalOf(res), 'sites.create');
       res.locals.ownerCreatorId = creator.id;
+      res.locals.publishWorkspaceId = access.workspaceId;
       next();
       return;
     }
@@ -101,12 +107,16 @@ export function createAnonymousCreatorMiddleware(): RequestHandler {
   };
 }
 
-/** Who a publish call's site belongs to, as the middleware above decided: an account, or an anonymous session. */
-export function publishOwnerOf(res: Response): { ownerCreatorId: string | null; anonymousSessionId: string | null } {
+/**
+ * Who a publish call's site belongs to, as the middleware above decided: a workspace (and the account
+ * that publishes it there), or an anonymous session.
+ */
+export function publishOwnerOf(res: Response): { ownerCreatorId: string | null; workspaceId: string | null; anonymousSessionId: string | null } {
   const ownerCreatorId: unknown = res.locals.ownerCreatorId;
+  const workspaceId: unknown = res.locals.publishWorkspaceId;
   const anonymousSessionId: unknown = res.locals.anonymousSessionId;
-  if (typeof ownerCreatorId === 'string') return { ownerCreatorId, anonymousSessionId: null };
-  return { ownerCreatorId: null, anonymousSessionId: typeof anonymousSessionId === 'string' ? anonymousSessionId : null };
+  if (typeof ownerCreatorId === 'string') return { ownerCreatorId, workspaceId: typeof workspaceId === 'string' ? workspaceId : ownerCreatorId, anonymousSessionId: null };
+  return { ownerCreatorId: null, workspaceId: null, anonymousSessionId: typeof anonymousSessionId === 'string' ? anonymousSessionId : null };
 }
 
 /** After a publish was accepted: issues the session it was made under, when the creator had none. */

@@ -76,6 +76,8 @@ export async function claimAnonymousSession(
   now: number,
   /** Told how many active sites would move, in the claim's transaction; throwing moves nothing and leaves the session unclaimed. */
   checkRoom?: (trx: Transaction<Database>, activeSites: number) => Promise<void>,
+  /** The workspace the sites go into (the claimer's current one; absent: their personal one), and what to record of each, in the same transaction. */
+  into?: { workspaceId: string; moved?: (trx: Transaction<Database>, sites: ReadonlyArray<{ id: string; title: string }>) => Promise<void> },
 ): Promise<number | null> {
   return db.transaction().execute(async (trx) => {
     const marked = await trx
@@ -97,13 +99,21 @@ export async function claimAnonymousSession(
         .executeTakeFirst();
       await checkRoom(trx, Number(active?.n ?? 0));
     }
+    const moving = await trx
+      .selectFrom('projects')
+      .select(['id', 'title'])
+      .where('anonymous_session_id', '=', sessionId)
+      .where('owner_creator_id', 'is', null)
+      .where('deleted_at', 'is', null)
+      .execute();
     const moved = await trx
       .updateTable('projects')
-      .set({ owner_creator_id: creatorId, updated_at: now })
+      .set({ owner_creator_id: creatorId, workspace_id: into?.workspaceId ?? creatorId, updated_at: now })
       .where('anonymous_session_id', '=', sessionId)
       .where('owner_creator_id', 'is', null)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
+    if (into?.moved && moving.length > 0) await into.moved(trx, moving);
     return Number(moved.numUpdatedRows);
   });
 }

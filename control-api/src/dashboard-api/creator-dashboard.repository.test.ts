@@ -2,14 +2,14 @@ import { beforeAll, expect, it } from 'vitest';
 import { newId } from '../db/ids.ts';
 import { insertAnalyticsEvent } from '../analytics/analytics.repository.ts';
 import { describeEachDialect, makeFileRow, makeSiteRow } from '@dropsite/testkit/control-api/test-database';
-import { countEngagementByFile, listCommentThreadsBefore, listNewestCommentThreads, listNewestFavorites, listSitesOfCreator } from './creator-dashboard.repository.ts';
+import { countEngagementByFile, listCommentThreadsBefore, listNewestCommentThreads, listNewestFavorites, listSitesOfWorkspace } from './creator-dashboard.repository.ts';
 
 const NOW = 1_763_800_000_000;
 
 await describeEachDialect('creator dashboard reads', (database) => {
   const creatorId = newId();
-  const older = makeSiteRow({ owner_creator_id: creatorId, created_at: NOW, title: 'Older' });
-  const newer = makeSiteRow({ owner_creator_id: creatorId, created_at: NOW + 1000, title: 'Newer' });
+  const older = makeSiteRow({ owner_creator_id: creatorId, workspace_id: creatorId, created_at: NOW, title: 'Older' });
+  const newer = makeSiteRow({ owner_creator_id: creatorId, workspace_id: creatorId, created_at: NOW + 1000, title: 'Newer' });
   const someoneElses = makeSiteRow({ created_at: NOW + 2000 });
   const files = [makeFileRow(newer.id, 1, { metadata: '{"thumbnail":{}}' }), makeFileRow(newer.id, 0), makeFileRow(newer.id, 2)];
 
@@ -53,7 +53,7 @@ await describeEachDialect('creator dashboard reads', (database) => {
   });
 
   it('lists the creator’s sites newest first with their first file, counts and traffic', async () => {
-    const rows = await listSitesOfCreator(database.db, creatorId);
+    const rows = await listSitesOfWorkspace(database.db, creatorId);
     expect(rows.map((r) => r.title)).toEqual(['Newer', 'Older']);
     expect(rows[0]).toMatchObject({
       id: newer.id,
@@ -70,7 +70,7 @@ await describeEachDialect('creator dashboard reads', (database) => {
       downloads_count: 1,
     });
     expect(rows[1]).toMatchObject({ id: older.id, first_file_id: null, first_file_metadata: null, file_count: 0, favorites_count: 0, comments_count: 0, views_count: 0 });
-    expect(await listSitesOfCreator(database.db, newId())).toEqual([]);
+    expect(await listSitesOfWorkspace(database.db, newId())).toEqual([]);
   });
 
   it('bounds each file’s threads and favourites, counts by file, and pages back through older threads', async () => {

@@ -15,7 +15,7 @@ type TDb = Kysely<Database>;
 /** A site of the creator's list: its row's fields, its first file and its counts. */
 export type TCreatorSiteRow = Pick<
   TSiteRow,
-  'id' | 'title' | 'description' | 'slug' | 'status' | 'template' | 'settings' | 'password_hash' | 'expires_at' | 'deleted_at' | 'created_at'
+  'id' | 'title' | 'description' | 'slug' | 'status' | 'template' | 'settings' | 'password_hash' | 'expires_at' | 'deleted_at' | 'created_at' | 'owner_creator_id'
 > & {
   first_file_id: string | null;
   first_file_metadata: string | null;
@@ -39,8 +39,8 @@ export type TCreatorSiteRow = Pick<
  * thousand small lookups); PostgreSQL runs each as a subplan per row, several times slower than
  * one grouped pass over the creator's rows of each table, joined.
  */
-export async function listSitesOfCreator(db: TDb, creatorId: string): Promise<TCreatorSiteRow[]> {
-  const rows = db.getExecutor().adapter instanceof PostgresAdapter ? await listByGroupedJoins(db, creatorId) : await listByCorrelatedCounts(db, creatorId);
+export async function listSitesOfWorkspace(db: TDb, workspaceId: string): Promise<TCreatorSiteRow[]> {
+  const rows = db.getExecutor().adapter instanceof PostgresAdapter ? await listByGroupedJoins(db, workspaceId) : await listByCorrelatedCounts(db, workspaceId);
   return rows.map((r) => ({
     ...r,
     file_count: Number(r.file_count ?? 0),
@@ -67,6 +67,7 @@ const SITE_COLUMNS = [
   'p.expires_at',
   'p.deleted_at',
   'p.created_at',
+  'p.owner_creator_id',
 ] as const;
 
 /** A list row as the database answers it: counts of a left join may be missing. */
@@ -82,7 +83,7 @@ type TCountColumn =
   | 'downloads_count';
 type TListRow = Omit<TCreatorSiteRow, TCountColumn> & Record<TCountColumn, number | null>;
 
-function listByCorrelatedCounts(db: TDb, creatorId: string): Promise<TListRow[]> {
+function listByCorrelatedCounts(db: TDb, workspaceId: string): Promise<TListRow[]> {
   return (
     db
       .selectFrom('projects as p')
@@ -126,7 +127,7 @@ function listByCorrelatedCounts(db: TDb, creatorId: string): Promise<TListRow[]>
           count('approvals').as('approvals_count'),
         ];
       })
-      .where('p.owner_creator_id', '=', creatorId)
+      .where('p.workspace_id', '=', workspaceId)
       .where('p.deleted_at', 'is', null)
       // The (owner, created) index's order: no sort of a thousand rows.
       .orderBy('p.created_at', 'desc')
@@ -134,8 +135,8 @@ function listByCorrelatedCounts(db: TDb, creatorId: string): Promise<TListRow[]>
   );
 }
 
-function listByGroupedJoins(db: TDb, creatorId: string): Promise<TListRow[]> {
-  const ownSites = db.selectFrom('projects').select('id').where('owner_creator_id', '=', creatorId);
+function listByGroupedJoins(db: TDb, workspaceId: string): Promise<TListRow[]> {
+  const ownSites = db.selectFrom('projects').select('id').where('workspace_id', '=', workspaceId);
   const countsOf = (table: 'files' | 'favorites' | 'approvals') =>
     db
       .selectFrom(table)
@@ -168,7 +169,7 @@ function listByGroupedJoins(db: TDb, creatorId: string): Promise<TListRow[]> {
     .innerJoin('projects as q', 'q.id', 'f.project_id')
     .distinctOn('f.project_id')
     .select(['f.project_id', 'f.id', 'f.metadata', 'f.version'])
-    .where('q.owner_creator_id', '=', creatorId)
+    .where('q.workspace_id', '=', workspaceId)
     .orderBy('f.project_id')
     .orderBy('f.position');
   return db
@@ -195,7 +196,7 @@ function listByGroupedJoins(db: TDb, creatorId: string): Promise<TListRow[]> {
       'app.n as approvals_count',
       ...SITE_COLUMNS,
     ])
-    .where('p.owner_creator_id', '=', creatorId)
+    .where('p.workspace_id', '=', workspaceId)
     .where('p.deleted_at', 'is', null)
     .orderBy('p.created_at', 'desc')
     .execute();
@@ -407,8 +408,19 @@ export async function listEngagementForExport(db: TDb, siteId: string): Promise<
   return { favorites, comments, approvals };
 }
 
+/** The names of the given accounts (who published each site of a list). */
+export async function namesOfCreators(db: TDb, creatorIds: readonly string[]): Promise<Map<string, string>> {
+  if (creatorIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('creators')
+    .select(['id', 'name', 'email'])
+    .where('id', 'in', [...creatorIds])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.name.trim() === '' ? row.email : row.name]));
+}
+
 /** The id and title of each of the creator's live sites (what the bell's updates name). */
-export async function listSiteTitlesOfCreator(db: TDb, creatorId: string): Promise<Map<string, string>> {
-  const rows = await db.selectFrom('projects').select(['id', 'title']).where('owner_creator_id', '=', creatorId).where('deleted_at', 'is', null).execute();
+export async function listSiteTitlesOfWorkspace(db: TDb, workspaceId: string): Promise<Map<string, string>> {
+  const rows = await db.selectFrom('projects').select(['id', 'title']).where('workspace_id', '=', workspaceId).where('deleted_at', 'is', null).execute();
   return new Map(rows.map((row) => [row.id, row.title]));
 }

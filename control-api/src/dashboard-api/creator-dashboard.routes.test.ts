@@ -30,7 +30,7 @@ async function signedInBrowser(app: TTestApp, email: string): Promise<{ browser:
 
 async function seedOwnedSite(app: TTestApp, ownerId: string, options: Parameters<typeof seedSite>[1] = {}): Promise<TSeededSite> {
   const site = await seedSite(app, options);
-  await app.deps.db.updateTable('projects').set({ owner_creator_id: ownerId }).where('id', '=', site.project.id).execute();
+  await app.deps.db.updateTable('projects').set({ owner_creator_id: ownerId, workspace_id: ownerId }).where('id', '=', site.project.id).execute();
   return site;
 }
 
@@ -221,7 +221,7 @@ describe('the creator dashboard', () => {
     clock.advance(8 * DAY_MS);
     // The anonymous creator's window has ended: as before, the panel is gone for them.
     expect((await panel(publisher)).status).toBe(404);
-    await app.deps.db.updateTable('projects').set({ owner_creator_id: owner.id }).where('id', '=', siteId).execute();
+    await app.deps.db.updateTable('projects').set({ owner_creator_id: owner.id, workspace_id: owner.id }).where('id', '=', siteId).execute();
     const res = await panel(owner.browser);
     expect(res.status).toBe(200);
     expect(ZAnalyticsResponseSchema.parse(res.body).analytics.views).toBe(0);

@@ -59,27 +59,27 @@ export function createCreatorDashboardRoutes(deps: TDashboardApiDeps): TApiRoute
   });
 
   routes.at('/api/projects').get('/:id/details', limitReads, async (req, res) => {
-    const { site } = await openOwnSite(deps, principalOf(res), String(req.params.id));
+    const { site } = await openOwnSite(deps, principalOf(res), String(req.params.id), 'sites.read');
     const details = await getSiteDetails(deps, site);
     res.set('Cache-Control', PRIVATE).json({ success: true, project: details } satisfies TProjectDetailsResponse);
   });
 
   routes.at('/api/projects').get('/:id/files/:fileId/comments', limitReads, async (req, res) => {
-    const { site } = await openOwnSite(deps, principalOf(res), String(req.params.id));
+    const { site } = await openOwnSite(deps, principalOf(res), String(req.params.id), 'sites.read');
     const query = ZFileCommentsQuerySchema.parse(req.query);
     const page = await listOwnFileComments(deps, site, String(req.params.fileId), query.before);
     res.set('Cache-Control', PRIVATE).json({ success: true, ...page } satisfies TFileCommentsResponse);
   });
 
   routes.at('/api/projects').get('/:id/analytics/daily', limitReads, async (req, res) => {
-    const { site } = await openOwnSite(deps, principalOf(res), String(req.params.id));
+    const { site } = await openOwnSite(deps, principalOf(res), String(req.params.id), 'sites.read');
     const query = ZDailyAnalyticsQuerySchema.parse(req.query);
     const daily = await getOwnDailyAnalytics(deps, site, query.fileId, Number(query.days));
     res.set('Cache-Control', PRIVATE).json({ success: true, ...daily } satisfies TDailyAnalyticsResponse);
   });
 
   routes.at('/api/projects').get('/:id/activity', limitReads, async (req, res) => {
-    const { site } = await openOwnSite(deps, principalOf(res), String(req.params.id));
+    const { site } = await openOwnSite(deps, principalOf(res), String(req.params.id), 'sites.read');
     const query = ZActivityQuerySchema.parse(req.query);
     const result = await listNewActivity(deps, site, parseSince(query.since));
     res.set('Cache-Control', PRIVATE).json({ success: true, ...result } satisfies TActivityResponse);
@@ -89,7 +89,7 @@ export function createCreatorDashboardRoutes(deps: TDashboardApiDeps): TApiRoute
   // too (the public file route refuses those to everyone). Private, revalidated by its tag.
   routes.at('/api/projects').get('/:id/files/:fileId/thumbnail', limitReads, async (req, res) => {
     setFileSecurityHeaders(res);
-    const { site } = await openOwnSite(deps, principalOf(res), String(req.params.id));
+    const { site } = await openOwnSite(deps, principalOf(res), String(req.params.id), 'sites.read');
     const thumbnail = await openOwnThumbnail(deps, site, String(req.params.fileId));
     await sendStoredObject(
       req,
@@ -101,7 +101,7 @@ export function createCreatorDashboardRoutes(deps: TDashboardApiDeps): TApiRoute
   });
 
   routes.at('/api/projects').get('/:id/engagement.csv', limitReads, async (req, res) => {
-    const { site } = await openOwnSite(deps, principalOf(res), String(req.params.id));
+    const { site } = await openOwnSite(deps, principalOf(res), String(req.params.id), 'sites.export');
     const csv = await exportEngagementCsv(deps, site);
     res
       .set('Cache-Control', PRIVATE)
@@ -112,7 +112,7 @@ export function createCreatorDashboardRoutes(deps: TDashboardApiDeps): TApiRoute
   });
 
   routes.at('/api/projects').post('/:id/comments/:commentId/replies', limitWrites, async (req, res) => {
-    const { creator, site } = await openOwnSite(deps, principalOf(res), String(req.params.id));
+    const { creator, site } = await openOwnSite(deps, principalOf(res), String(req.params.id), 'comments.reply');
     const input = ZCreatorReplyRequestSchema.parse(req.body ?? {});
     const comment = await replyAsCreator(deps, creator, site, String(req.params.commentId), input.text);
     res

@@ -48,8 +48,8 @@ describe('creator dashboard access', () => {
     [intruder, intruderId] = await signedIn('intruder@example.com');
     site = await seedSite(app, { title: 'Owned' });
     intruderSite = await seedSite(app, { title: 'Intruder’s' });
-    await app.deps.db.updateTable('projects').set({ owner_creator_id: ownerId }).where('id', '=', site.project.id).execute();
-    await app.deps.db.updateTable('projects').set({ owner_creator_id: intruderId }).where('id', '=', intruderSite.project.id).execute();
+    await app.deps.db.updateTable('projects').set({ owner_creator_id: ownerId, workspace_id: ownerId }).where('id', '=', site.project.id).execute();
+    await app.deps.db.updateTable('projects').set({ owner_creator_id: intruderId, workspace_id: intruderId }).where('id', '=', intruderSite.project.id).execute();
     const visitor = createBrowser(app);
     const posted = await visitor.json<{ comment: { id: string } }>('/api/comments', {
       method: 'POST',

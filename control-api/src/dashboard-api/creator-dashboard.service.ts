@@ -20,12 +20,15 @@ import {
   type TDetailsCommentReply,
   type TEngagementUpdate,
   type TProjectDetails,
+  type TWorkspacePermission,
 } from '@dropsite/shared';
 import type { TDashboardApiDeps } from './dashboard-api.deps.ts';
 import type { TSiteRow } from '../db/tables.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../http/app-error.ts';
-import { isSiteOwner, requireSignedInCreator, type TPrincipal, type TSignedInCreator } from '../access/principal.ts';
+import { requireSignedInCreator, type TPrincipal, type TSignedInCreator } from '../access/principal.ts';
+import { requireWorkspacePermission } from '../workspaces/workspace-access.ts';
+import { currentWorkspaceIdOf } from '../workspaces/current-workspace.ts';
 import { checkSiteAccess } from '../sites/site-access.ts';
 import { findCreatorById } from '../accounts/accounts.repository.ts';
 import { findFileOfSiteById, findSiteById, listFilesBySite, parseSiteSettings } from '../site-records/site-records.repository.ts';
@@ -46,8 +49,9 @@ import {
   listNewestApprovals,
   listNewestCommentThreads,
   listNewestFavorites,
-  listSitesOfCreator,
-  listSiteTitlesOfCreator,
+  listSitesOfWorkspace,
+  namesOfCreators,
+  listSiteTitlesOfWorkspace,
   type TCommentEntryRow,
 } from './creator-dashboard.repository.ts';
 
@@ -59,12 +63,22 @@ export const CREATOR_REPLY_NAME = 'Creator';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** The signed-in caller's own (not deleted) site; 401 signed out, 404 for anything else. */
-export async function openOwnSite(deps: Pick<TDashboardApiDeps, 'db'>, principal: TPrincipal, siteId: string): Promise<{ creator: TSignedInCreator; site: TSiteRow }> {
+/**
+ * A (not deleted) site of a workspace the signed-in caller is a member of, in a role the permission
+ * map allows `permission`: 401 signed out, 404 for a site outside the caller's workspaces (the same
+ * as a missing one), 403 for a role without the permission.
+ */
+export async function openOwnSite(
+  deps: Pick<TDashboardApiDeps, 'db'>,
+  principal: TPrincipal,
+  siteId: string,
+  permission: TWorkspacePermission,
+): Promise<{ creator: TSignedInCreator; site: TSiteRow }> {
   const creator = await requireSignedInCreator(principal);
   const site = await findSiteById(deps.db, siteId);
-  // The anonymous creator's sites are not the account's until claimed, whatever cookie came along.
-  if (!site || site.owner_creator_id === null || !(await isSiteOwner(principal, site))) throw new AppError('not_found', SITE_NOT_FOUND);
+  // The anonymous creator's sites are in no workspace until claimed, whatever cookie came along.
+  if (!site || site.workspace_id === null) throw new AppError('not_found', SITE_NOT_FOUND);
+  await requireWorkspacePermission(deps.db, principal, site.workspace_id, permission, SITE_NOT_FOUND);
   return { creator, site };
 }
 
@@ -115,7 +129,9 @@ export async function listOwnSites(deps: TDeps, principal: TPrincipal, creatorId
   if (creatorId !== undefined && creatorId !== creator.id) throw new AppError('not_found', 'Creator not found');
   // The views and downloads this process took are written first: the counts include them.
   await deps.analytics.flush();
-  const [sites, creatorPublic] = await Promise.all([listSitesOfCreator(deps.db, creator.id), creatorPublicOf(deps, creator)]);
+  const workspaceId = (await requireWorkspacePermission(deps.db, principal, await currentWorkspaceIdOf(deps.db, creator), 'sites.read')).workspaceId;
+  const [sites, creatorPublic] = await Promise.all([listSitesOfWorkspace(deps.db, workspaceId), creatorPublicOf(deps, creator)]);
+  const publishers = await namesOfCreators(deps.db, [...new Set(sites.flatMap((p) => (p.owner_creator_id === null ? [] : [p.owner_creator_id])))]);
   // Most of a creator's sites share a few settings texts: each is parsed once per answer.
   const parsedSettings = new Map<string, ReturnType<typeof parseSiteSettings>>();
   const settingsOf = (json: string) => parsedSettings.get(json) ?? parsedSettings.set(json, parseSiteSettings(json)).get(json)!;
@@ -138,6 +154,7 @@ export async function listOwnSites(deps: TDeps, principal: TPrincipal, creatorId
       views_count: p.views_count,
       downloads_count: p.downloads_count,
       file_count: p.file_count,
+      publishedBy: p.owner_creator_id !== null && publishers.has(p.owner_creator_id) ? { name: publishers.get(p.owner_creator_id)! } : null,
     })),
   };
 }
@@ -359,7 +376,7 @@ export async function exportEngagementCsv(deps: TDeps, site: TSiteRow): Promise<
  */
 export async function listAccountUpdates(deps: Pick<TDashboardApiDeps, 'db'>, principal: TPrincipal, since: number | undefined): Promise<TEngagementUpdate[]> {
   const creator = await requireSignedInCreator(principal);
-  const titles = await listSiteTitlesOfCreator(deps.db, creator.id);
+  const titles = await listSiteTitlesOfWorkspace(deps.db, await currentWorkspaceIdOf(deps.db, creator));
   const rows = await listRecentEngagement(deps.db, { siteIds: [...titles.keys()], since }, NOTIFICATIONS_KEPT);
   return toEngagementUpdates(rows, titles, 'Open Dashboard');
 }

@@ -38,6 +38,7 @@ import * as removedSitesMigration from './migrations/2026_12_07_1600_removed_sit
 import * as visitorChangeNotificationsMigration from './migrations/2026_12_07_2100_visitor_change_notifications.ts';
 import * as chunkChecksumMigration from './migrations/2026_12_07_2200_chunk_checksum.ts';
 import * as workspacesMigration from './migrations/2026_12_08_0100_workspaces.ts';
+import * as workspaceBillingMigration from './migrations/2026_12_08_0200_workspace_billing.ts';
 import { cachePreparedStatements } from './sqlite-statement-cache.ts';
 import { namePreparedStatements } from './prepared-statements.ts';
 
@@ -110,6 +111,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_12_07_2100_visitor_change_notifications': visitorChangeNotificationsMigration,
   '2026_12_07_2200_chunk_checksum': chunkChecksumMigration,
   '2026_12_08_0100_workspaces': workspacesMigration,
+  '2026_12_08_0200_workspace_billing': workspaceBillingMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

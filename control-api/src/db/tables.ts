@@ -290,7 +290,8 @@ export interface ProductEventsTable {
 
 export interface SubscriptionsTable {
   id: string;
-  creator_id: string;
+  /** The workspace the plan is for (a personal workspace's id is its account's). */
+  workspace_id: string;
   plan_id: string;
   status: 'active' | 'cancelled' | 'past_due' | 'trialing';
   stripe_customer_id: string | null;
@@ -340,7 +341,8 @@ export interface BillingEventsTable {
 }
 
 export interface UsageTable {
-  creator_id: string;
+  /** The workspace counted (a personal workspace's id is its account's). */
+  workspace_id: string;
   period: string;
   storage_used: number;
   projects_count: number;

@@ -32,7 +32,7 @@ for (const driver of ['disk', 's3'] as const) {
       const { body } = await postUpload(app.url, buildUploadForm([{ name: 'first.jpg', type: 'image/jpeg', bytes: await makeJpeg(320, 240, 1) }], { title }));
       const slug = String(body.slug);
       const row = await app.deps.db.selectFrom('projects').select('id').where('slug', '=', slug).executeTakeFirstOrThrow();
-      await app.deps.db.updateTable('projects').set({ owner_creator_id: ownerId }).where('id', '=', row.id).execute();
+      await app.deps.db.updateTable('projects').set({ owner_creator_id: ownerId, workspace_id: ownerId }).where('id', '=', row.id).execute();
       await app.deps.queue.whenIdle();
       return { projectId: row.id, slug };
     };
@@ -117,7 +117,7 @@ for (const driver of ['disk', 's3'] as const) {
 
       const leaving = await createSignedInCreator(app.deps, { email: 'leaving@example.com', password: 'a long enough secret' });
       const kept = await publish('Leaving With Me');
-      await app.deps.db.updateTable('projects').set({ owner_creator_id: leaving.id }).where('id', '=', kept.projectId).execute();
+      await app.deps.db.updateTable('projects').set({ owner_creator_id: leaving.id, workspace_id: leaving.id }).where('id', '=', kept.projectId).execute();
       expect(await isPublished(kept.slug)).toBe(true);
       const gone = await browserSignedInAs(app, leaving).json('/api/account', {
         method: 'DELETE',

@@ -37,7 +37,7 @@ describe('caching of a site’s files across an access change', () => {
 
   const ownedSite = async (): Promise<TSeededSite> => {
     const site = await seedSite(app, { title: 'Cached', fileCount: 1 });
-    await app.deps.db.updateTable('projects').set({ owner_creator_id: ownerId }).where('id', '=', site.project.id).execute();
+    await app.deps.db.updateTable('projects').set({ owner_creator_id: ownerId, workspace_id: ownerId }).where('id', '=', site.project.id).execute();
     await app.deps.storage.put(siteOgImageKey(site.slug), Buffer.from('a link picture'), { contentType: 'image/png' });
     return site;
   };

@@ -143,7 +143,7 @@ describe('trickling uploads on a running app', () => {
     expect(publish.status).toBe(201);
     const slug = ((await publish.json()) as TJson).slug as string;
     const site = await app.deps.db.selectFrom('projects').select('id').where('slug', '=', slug).executeTakeFirstOrThrow();
-    await app.deps.db.updateTable('projects').set({ owner_creator_id: creator.id }).where('id', '=', site.id).execute();
+    await app.deps.db.updateTable('projects').set({ owner_creator_id: creator.id, workspace_id: creator.id }).where('id', '=', site.id).execute();
     const file = await app.deps.db.selectFrom('files').select('id').where('project_id', '=', site.id).executeTakeFirstOrThrow();
 
     const form = new FormData();

@@ -25,7 +25,7 @@ describe('notification recipients', () => {
   async function ownedSite(owner: TTestCreator, settings: Partial<TSiteSettings>): Promise<TSeededSite> {
     await putOnPlan(app.deps, owner.id, 'pro_monthly');
     const site = await seedSite(app, { settings });
-    await app.deps.db.updateTable('projects').set({ owner_creator_id: owner.id, anonymous_session_id: null }).where('id', '=', site.project.id).execute();
+    await app.deps.db.updateTable('projects').set({ owner_creator_id: owner.id, workspace_id: owner.id, anonymous_session_id: null }).where('id', '=', site.project.id).execute();
     return { ...site, project: { ...site.project, owner_creator_id: owner.id, anonymous_session_id: null } };
   }
 
@@ -118,7 +118,11 @@ describe('notification recipients', () => {
     const sessionId = newId();
     const seed = async (notificationEmail: string) => {
       const site = await seedSite(app, { settings: { enableNotifications: true, notificationEmail } });
-      await app.deps.db.updateTable('projects').set({ owner_creator_id: owner.id, anonymous_session_id: sessionId }).where('id', '=', site.project.id).execute();
+      await app.deps.db
+        .updateTable('projects')
+        .set({ owner_creator_id: owner.id, workspace_id: owner.id, anonymous_session_id: sessionId })
+        .where('id', '=', site.project.id)
+        .execute();
       return site.project.id;
     };
     const unconfirmed = await seed('never-confirmed@example.com');

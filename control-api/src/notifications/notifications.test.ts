@@ -119,7 +119,7 @@ describe('engagement notifications', () => {
     const owner = await createSignedInCreator(app.deps, { email: 'owner@studio.example' });
     // The site is the account's before its address is confirmed (confirmations belong to the owner).
     const owned = await seedSite(app, { settings: { enableNotifications: true, notificationEmail: 'owned@example.com' } });
-    await app.deps.db.updateTable('projects').set({ owner_creator_id: owner.id, anonymous_session_id: null }).where('id', '=', owned.project.id).execute();
+    await app.deps.db.updateTable('projects').set({ owner_creator_id: owner.id, workspace_id: owner.id, anonymous_session_id: null }).where('id', '=', owned.project.id).execute();
     const ownerKey = ownerKeyOf({ ...owned.project, owner_creator_id: owner.id, anonymous_session_id: null });
     await insertPendingEmailAddress(app.deps.db, { id: newId(), email: 'owned@example.com', ownerKey, now: app.deps.clock.now() });
     const address = await findEmailAddress(app.deps.db, 'owned@example.com', ownerKey);

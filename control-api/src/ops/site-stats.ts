@@ -69,7 +69,7 @@ export async function readSiteStats(db: TDb, options: { now: number; days: numbe
         eb
           .selectFrom('usage as latest')
           .select((l) => l.fn.max('latest.period').as('period'))
-          .whereRef('latest.creator_id', '=', 'u.creator_id'),
+          .whereRef('latest.workspace_id', '=', 'u.workspace_id'),
       )
       .executeTakeFirstOrThrow(),
     db

@@ -117,6 +117,7 @@ export function createAssembly(deps: TPublishingDeps, parts: { runningHashes: TR
           files: assembled,
           anonymousSessionId: session.anonymous_session_id,
           ownerCreatorId: form.ownerCreatorId ?? null,
+          workspaceId: form.workspaceId ?? form.ownerCreatorId ?? null,
           slug: session.project_slug ?? undefined,
           passwordHash: form.passwordHash,
         });

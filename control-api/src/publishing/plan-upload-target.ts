@@ -23,7 +23,7 @@ export interface TPlanUploadTarget {
 export async function planUploadTarget(
   deps: Pick<TPublishingDeps, 'db' | 'clock' | 'config'>,
   req: Request,
-  check: { ownerCreatorId: string | null; newSite: boolean; freesBytes?: number },
+  check: { workspaceId: string | null; newSite: boolean; freesBytes?: number },
 ): Promise<TPlanUploadTarget> {
   const { delivery, storageLeft } = await assertUploadAllowed(deps, { ...check, bytes: 0 });
   const byStorage = storageLeft < delivery;

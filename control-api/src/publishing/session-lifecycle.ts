@@ -33,6 +33,8 @@ export interface TInitInput {
   anonymousSessionId: string | null;
   /** The signed-in creator's account the site will belong to (then no anonymous session is kept). */
   ownerCreatorId: string | null;
+  /** The workspace the site will be in (the publisher's current one); null for an anonymous publish. */
+  workspaceId: string | null;
   /** Direct chunked: the client declares each chunk's SHA-256, and part URLs bind it. */
   chunkChecksum?: TDirectChunkChecksum | undefined;
 }
@@ -95,6 +97,7 @@ export function createSessionLifecycle(
       expiresAt,
       passwordHash: input.details.password ? await hashPassword(input.details.password) : null,
       ownerCreatorId: input.ownerCreatorId,
+      workspaceId: input.workspaceId,
       ...(input.chunkChecksum ? { chunkChecksum: input.chunkChecksum } : {}),
     };
     for (let attempt = 0; attempt < INIT_ATTEMPTS; attempt++) {

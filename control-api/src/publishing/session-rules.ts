@@ -53,6 +53,8 @@ const ZStoredFormSchema = z.object({
   passwordHash: z.string().nullable(),
   /** Not the form but who publishes: the signed-in creator's account (absent: anonymous, or opened before accounts). */
   ownerCreatorId: z.string().nullable().optional(),
+  /** The workspace the site goes into (absent in sessions opened before workspaces: the account's personal one). */
+  workspaceId: z.string().nullable().optional(),
   /** Not the form but how the session was opened: its client gives every chunk's SHA-256 with the urls call. */
   chunkChecksum: z.enum(DIRECT_CHUNK_CHECKSUMS).optional(),
 });

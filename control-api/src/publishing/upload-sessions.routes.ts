@@ -82,7 +82,7 @@ export function createUploadSessionRoutes(deps: TPublishingDeps, service: TUploa
   const openSession = async (_req: Request, res: Response, input: TInitInput): Promise<TSessionView> => {
     const declaredBytes = input.files.reduce((sum, f) => sum + f.size, 0);
     // The plan's delivery size, storage left, active sites and features, before a byte is sent.
-    await assertUploadAllowed(deps, { ownerCreatorId: input.ownerCreatorId, bytes: declaredBytes, newSite: true, settings: input.details.settings });
+    await assertUploadAllowed(deps, { workspaceId: input.workspaceId, bytes: declaredBytes, newSite: true, settings: input.details.settings });
     const isRetry = await service.isRetry(input.idempotencyKey);
     const admission = isRetry ? undefined : await publishGate.admitPublish(principalOf(res), { declaredBytes, opensSession: true, owner: publishOwnerOf(res) });
     let view: TSessionView;

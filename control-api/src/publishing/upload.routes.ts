@@ -53,10 +53,10 @@ export function createUploadRoutes(deps: TPublishingDeps): TApiRouters {
     if (!req.is('multipart/form-data')) throw new AppError('bad_request', 'Expected a multipart/form-data upload');
     // Publish limits, the plan's (sites, storage left) and free space, from the declared size, before a
     // byte of the body is read. The allowance stays spent whatever the outcome: the bytes were sent.
-    const { ownerCreatorId } = publishOwnerOf(res);
+    const { workspaceId } = publishOwnerOf(res);
     let target: TPlanUploadTarget;
     try {
-      target = await planUploadTarget(deps, req, { ownerCreatorId, newSite: true });
+      target = await planUploadTarget(deps, req, { workspaceId, newSite: true });
       await publishGate.admitPublish(principalOf(res), { declaredBytes: declaredRequestBytes(req, target.delivery), opensSession: false, owner: publishOwnerOf(res) });
     } catch (err) {
       // The client is still sending: a bounded part of the body is read after the refusal, so it reads the answer.
@@ -90,6 +90,7 @@ export function createUploadRoutes(deps: TPublishingDeps): TApiRouters {
         siteId: target.siteId,
         form,
         ...publishOwnerOf(res),
+        address: principalOf(res).address,
         // filesMetadata's entry i describes the i-th file part: its group is the folder it was dropped in.
         files: stored.map((f, i) => ({
           fileId: f.fileId,

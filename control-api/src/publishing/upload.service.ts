@@ -12,6 +12,7 @@ import { hashPassword } from '../sites/password-hash.ts';
 import { isSlugInUse } from './slugs.repository.ts';
 import { assertUploadAllowedIn } from '../billing/plan-limits.ts';
 import { refreshUsageSoon } from '../billing/usage.service.ts';
+import { recordSiteEvent } from '../workspaces/site-audit.ts';
 
 export interface TPublishResult {
   siteId: string;
@@ -41,6 +42,10 @@ export async function publishSite(
     anonymousSessionId: string | null;
     /** The signed-in creator's account the site belongs to, or null for an anonymous publish. */
     ownerCreatorId: string | null;
+    /** The workspace the site goes into (the publisher's current one); null for an anonymous publish. */
+    workspaceId: string | null;
+    /** The client address of the request that published it, for the audit log (absent: not known, e.g. a session completed later). */
+    address?: string;
     /** A slug reserved earlier (resumable uploads promise the link at init); else a fresh one. */
     slug?: string;
     /** The password already hashed (upload sessions never keep the password itself); else form.password is hashed. */
@@ -54,7 +59,9 @@ export async function publishSite(
 
   // The plan's limits again, now with the bytes received (the publish call checked what was declared),
   // in the transaction that creates the site, so parallel publishes at the limit pass one at a time.
-  const planCheck = { ownerCreatorId: input.ownerCreatorId, bytes: files.reduce((sum, f) => sum + f.size, 0), newSite: true, settings: form.settings };
+  // A site published by an account goes into the workspace named (else the account's personal one).
+  const workspaceId = input.ownerCreatorId ? (input.workspaceId ?? input.ownerCreatorId) : null;
+  const planCheck = { workspaceId, bytes: files.reduce((sum, f) => sum + f.size, 0), newSite: true, settings: form.settings };
   const slug = input.slug ?? (await allocateSlug(deps));
   const passwordHash = input.passwordHash !== undefined ? input.passwordHash : form.password ? await hashPassword(form.password) : null;
   const settings = { ...DEFAULT_SITE_SETTINGS, ...(form.settings ?? {}) };
@@ -80,6 +87,7 @@ export async function publishSite(
     password_version: 1,
     expires_at: form.expiryDate ? form.expiryDate.getTime() : null,
     owner_creator_id: input.ownerCreatorId,
+    workspace_id: workspaceId,
     anonymous_session_id: input.ownerCreatorId ? null : input.anonymousSessionId,
     status: 'building',
     version: 1,
@@ -88,7 +96,17 @@ export async function publishSite(
     deleted_at: null,
   };
   const rows: TNewFile[] = files.map((f, position) => storedFileRow(siteId, f, position, now));
-  await createSiteWithFiles(deps.db, site, rows, (trx) => assertUploadAllowedIn(deps, trx, planCheck));
+  const publisher = input.ownerCreatorId ? await deps.db.selectFrom('creators').select(['id', 'name']).where('id', '=', input.ownerCreatorId).executeTakeFirst() : undefined;
+  await createSiteWithFiles(deps.db, site, rows, async (trx) => {
+    const room = await assertUploadAllowedIn(deps, trx, planCheck);
+    const by = publisher ? { creator: publisher, address: input.address ?? null } : null;
+    await recordSiteEvent(trx, { workspace_id: workspaceId, title: site.title }, by, {
+      type: 'site.published',
+      details: `Published with ${files.length} ${files.length === 1 ? 'file' : 'files'} at /${slug}`,
+      at: now,
+    });
+    return room;
+  });
   try {
     await enqueueSiteBuild(deps, siteId, 1);
   } catch (err) {
@@ -96,7 +114,7 @@ export async function publishSite(
     await deleteSiteById(deps.db, siteId);
     throw err;
   }
-  refreshUsageSoon(deps, input.ownerCreatorId);
+  refreshUsageSoon(deps, workspaceId);
   // A notification address gets one confirmation link; nothing else is sent to it until it is confirmed.
   const notifyAddress = notificationAddressOf(settings);
   if (notifyAddress) await requestEmailConfirmation(deps, { email: notifyAddress, ownerKey: ownerKeyOf(site) });

@@ -5,7 +5,16 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
-import { SITE_MANAGEMENT_MESSAGES, UPLOAD_LIMITS, ZDeleteProjectSchema, ZProjectUpdateSchema, type TBuildProgressResponse, type TManagedProjectResponse } from '@dropsite/shared';
+import {
+  SITE_MANAGEMENT_MESSAGES,
+  UPLOAD_LIMITS,
+  ZDeleteProjectSchema,
+  ZProjectUpdateSchema,
+  ZTransferSiteRequestSchema,
+  type TBuildProgressResponse,
+  type TManagedProjectResponse,
+  type TWorkspacePermission,
+} from '@dropsite/shared';
 import type { TSiteManagementDeps } from './site-management.deps.ts';
 import type { TFileRow, TSiteRow } from '../db/tables.ts';
 import { readRefusedBody } from '../http/slow-clients.ts';
@@ -25,6 +34,7 @@ import {
   openManagedSite,
   removeFile,
   replaceFile,
+  transferSite,
   updateManagedSite,
 } from './site-management.service.ts';
 import type { TStoredFile } from '../site-records/stored-files.ts';
@@ -32,6 +42,7 @@ import { assertChangesAllowed, assertFeaturesAllowed, assertUploadAllowed, large
 import { planUploadTarget, type TPlanUploadTarget } from '../publishing/plan-upload-target.ts';
 import { refreshUsageSoon } from '../billing/usage.service.ts';
 import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
+import type { TAuditActor } from '../workspaces/site-audit.ts';
 
 const PRIVATE = 'private, no-store';
 
@@ -42,6 +53,13 @@ function siteOf(res: Response): TSiteRow {
   const site = res.locals.managedSite as TSiteRow | undefined;
   if (!site) throw new Error('Managed project missing');
   return site;
+}
+
+/** Who is changing the site (the audit log's actor), proven with the site. */
+function actorOf(res: Response): TAuditActor {
+  const by = res.locals.auditActor as TAuditActor | undefined;
+  if (!by) throw new Error('Audit actor missing');
+  return by;
 }
 
 /** The bytes of the file a replacement will free (0 when adding files). */
@@ -79,10 +97,15 @@ export function createSiteManagementRoutes(deps: TSiteManagementDeps): TApiRoute
   );
   const parseReplacement = multer({ storage: storageEngine, defParamCharset: 'utf8', limits: { ...multipartLimits, files: 1 } }).single('file');
 
-  const ownSite: RequestHandler = async (req, res, next) => {
-    res.locals.managedSite = await openManagedSite(deps, principalOf(res), String(req.params.id));
-    next();
-  };
+  /** The site, when the caller's role in its workspace has the permission (401 / 404 / 403 otherwise). */
+  const ownSite =
+    (permission: TWorkspacePermission): RequestHandler =>
+    async (req, res, next) => {
+      const { site, by } = await openManagedSite(deps, principalOf(res), String(req.params.id), permission);
+      res.locals.managedSite = site;
+      res.locals.auditActor = by;
+      next();
+    };
 
   /** The bytes of a refused request go; earlier files of the site stay (the upload folder is shared with them). */
   const discard = async (files: readonly TStoredUpload[]) => {
@@ -99,11 +122,11 @@ export function createSiteManagementRoutes(deps: TSiteManagementDeps): TApiRoute
     (parse: RequestHandler): RequestHandler =>
     async (req, res, next) => {
       if (!req.is('multipart/form-data')) throw new AppError('bad_request', 'Expected a multipart/form-data upload');
-      const ownerCreatorId = siteOf(res).owner_creator_id;
+      const workspaceId = siteOf(res).workspace_id;
       let target: TPlanUploadTarget;
       try {
-        await assertChangesAllowed(deps, ownerCreatorId);
-        target = await planUploadTarget(deps, req, { ownerCreatorId, newSite: false, freesBytes: replacedBytesOf(res) });
+        await assertChangesAllowed(deps, workspaceId);
+        target = await planUploadTarget(deps, req, { workspaceId, newSite: false, freesBytes: replacedBytesOf(res) });
         await deps.limits.publish.admitPublish(principalOf(res), { declaredBytes: declaredRequestBytes(req, target.delivery), opensSession: false });
       } catch (err) {
         // The client is still sending: a bounded part of the body is read after the refusal, so it reads the answer.
@@ -119,35 +142,35 @@ export function createSiteManagementRoutes(deps: TSiteManagementDeps): TApiRoute
     return req.file ? [req.file as TMulterStoredFile] : [];
   };
 
-  routes.at('/api/projects').get('/:id/settings', limitReads, ownSite, async (_req, res) => {
+  routes.at('/api/projects').get('/:id/settings', limitReads, ownSite('sites.read'), async (_req, res) => {
     const site = await describeManagedSite(deps, siteOf(res));
     res.set('Cache-Control', PRIVATE).json({ success: true, project: site } satisfies TManagedProjectResponse);
   });
 
-  routes.at('/api/projects').get('/:id/build', limitReads, ownSite, async (_req, res) => {
+  routes.at('/api/projects').get('/:id/build', limitReads, ownSite('sites.read'), async (_req, res) => {
     const build = await latestBuildOf(deps, siteOf(res).id);
     res.set('Cache-Control', PRIVATE).json({ success: true, build } satisfies TBuildProgressResponse);
   });
 
-  routes.at('/api/projects').patch('/:id', limitWrites, ownSite, async (req, res) => {
+  routes.at('/api/projects').patch('/:id', limitWrites, ownSite('sites.edit'), async (req, res) => {
     const input = ZProjectUpdateSchema.parse(req.body ?? {});
-    const ownerCreatorId = siteOf(res).owner_creator_id;
-    await assertChangesAllowed(deps, ownerCreatorId);
-    await assertFeaturesAllowed(deps, ownerCreatorId, featuresTurnedOn(siteOf(res), input.settings));
-    const site = await updateManagedSite(deps, siteOf(res), input, { clientAddress: clientAddress(req) });
+    const workspaceId = siteOf(res).workspace_id;
+    await assertChangesAllowed(deps, workspaceId);
+    await assertFeaturesAllowed(deps, workspaceId, featuresTurnedOn(siteOf(res), input.settings));
+    const site = await updateManagedSite(deps, siteOf(res), input, { clientAddress: clientAddress(req), by: actorOf(res) });
     res.set('Cache-Control', PRIVATE).json({ success: true, project: site } satisfies TManagedProjectResponse);
   });
 
-  routes.at('/api/projects').delete('/:id', limitWrites, ownSite, async (req, res) => {
-    await deleteManagedSite(deps, siteOf(res), ZDeleteProjectSchema.parse(req.body ?? {}));
-    refreshUsageSoon(deps, siteOf(res).owner_creator_id);
+  routes.at('/api/projects').delete('/:id', limitWrites, ownSite('sites.delete'), async (req, res) => {
+    await deleteManagedSite(deps, siteOf(res), ZDeleteProjectSchema.parse(req.body ?? {}), actorOf(res));
+    refreshUsageSoon(deps, siteOf(res).workspace_id);
     res.set('Cache-Control', PRIVATE).json({ success: true });
   });
 
   routes.at('/api/projects').post(
     '/:id/files',
     limitWrites,
-    ownSite,
+    ownSite('sites.edit'),
     async (_req, res, next) => {
       // A site already at its file limit takes no more bytes at all.
       await assertRoomForFiles(deps, siteOf(res).id, 1);
@@ -157,9 +180,9 @@ export function createSiteManagementRoutes(deps: TSiteManagementDeps): TApiRoute
     async (req, res) => {
       const files = storedFiles(req);
       try {
-        await assertUploadAllowed(deps, { ownerCreatorId: siteOf(res).owner_creator_id, bytes: bytesOf(files), newSite: false });
-        const site = await addFiles(deps, siteOf(res), files.map(toStoredFile));
-        refreshUsageSoon(deps, siteOf(res).owner_creator_id);
+        await assertUploadAllowed(deps, { workspaceId: siteOf(res).workspace_id, bytes: bytesOf(files), newSite: false });
+        const site = await addFiles(deps, siteOf(res), files.map(toStoredFile), actorOf(res));
+        refreshUsageSoon(deps, siteOf(res).workspace_id);
         res
           .status(201)
           .set('Cache-Control', PRIVATE)
@@ -174,7 +197,7 @@ export function createSiteManagementRoutes(deps: TSiteManagementDeps): TApiRoute
   routes.at('/api/projects').put(
     '/:id/files/:fileId',
     limitWrites,
-    ownSite,
+    ownSite('sites.edit'),
     async (req, res, next) => {
       res.locals.managedFile = await openManagedFile(deps, siteOf(res), String(req.params.fileId));
       next();
@@ -185,9 +208,9 @@ export function createSiteManagementRoutes(deps: TSiteManagementDeps): TApiRoute
       try {
         const stored = files[0];
         if (!stored) throw new AppError('validation_failed', SITE_MANAGEMENT_MESSAGES.noFile);
-        await assertUploadAllowed(deps, { ownerCreatorId: siteOf(res).owner_creator_id, bytes: stored.size, newSite: false, freesBytes: replacedBytesOf(res) });
-        const site = await replaceFile(deps, siteOf(res), res.locals.managedFile as TFileRow, toStoredFile(stored));
-        refreshUsageSoon(deps, siteOf(res).owner_creator_id);
+        await assertUploadAllowed(deps, { workspaceId: siteOf(res).workspace_id, bytes: stored.size, newSite: false, freesBytes: replacedBytesOf(res) });
+        const site = await replaceFile(deps, siteOf(res), res.locals.managedFile as TFileRow, toStoredFile(stored), actorOf(res));
+        refreshUsageSoon(deps, siteOf(res).workspace_id);
         res.set('Cache-Control', PRIVATE).json({ success: true, project: site } satisfies TManagedProjectResponse);
       } catch (err) {
         await discard(files);
@@ -196,12 +219,21 @@ export function createSiteManagementRoutes(deps: TSiteManagementDeps): TApiRoute
     },
   );
 
-  routes.at('/api/projects').delete('/:id/files/:fileId', limitWrites, ownSite, async (req, res) => {
+  routes.at('/api/projects').delete('/:id/files/:fileId', limitWrites, ownSite('sites.edit'), async (req, res) => {
     const site = siteOf(res);
     const file = await openManagedFile(deps, site, String(req.params.fileId));
-    const managed = await removeFile(deps, site, file);
-    refreshUsageSoon(deps, site.owner_creator_id);
+    const managed = await removeFile(deps, site, file, actorOf(res));
+    refreshUsageSoon(deps, site.workspace_id);
     res.set('Cache-Control', PRIVATE).json({ success: true, project: managed } satisfies TManagedProjectResponse);
+  });
+
+  // Moves a site to another workspace of the caller (owner or admin of both); its usage goes with it.
+  routes.at('/api/sites').post('/:id/transfer', limitWrites, async (req, res) => {
+    const input = ZTransferSiteRequestSchema.parse(req.body ?? {});
+    const moved = await transferSite(deps, principalOf(res), String(req.params.id), input.workspaceId);
+    refreshUsageSoon(deps, moved.from);
+    refreshUsageSoon(deps, moved.to);
+    res.set('Cache-Control', PRIVATE).json({ success: true, projectId: String(req.params.id), workspaceId: moved.to });
   });
 
   return routes.routers;

@@ -48,7 +48,7 @@ describe('site management access', () => {
 
   const ownedSite = async (): Promise<TSeededSite> => {
     const site = await seedSite(app, { title: 'Owned', fileCount: 2 });
-    await app.deps.db.updateTable('projects').set({ owner_creator_id: ownerId }).where('id', '=', site.project.id).execute();
+    await app.deps.db.updateTable('projects').set({ owner_creator_id: ownerId, workspace_id: ownerId }).where('id', '=', site.project.id).execute();
     return site;
   };
 

@@ -24,6 +24,7 @@ import {
   type TManagedProject,
   type TProFeatureSetting,
   type TSiteSettings,
+  type TWorkspacePermission,
   type ZDeleteProjectSchema,
   type ZProjectUpdateSchema,
 } from '@dropsite/shared';
@@ -63,12 +64,51 @@ import {
   updateSite,
 } from '../site-records/site-records.repository.ts';
 import { fileBasicsOf, storedFileRow, type TStoredFile } from '../site-records/stored-files.ts';
+import { recordSiteEvent, type TAuditActor } from '../workspaces/site-audit.ts';
+import { requireWorkspacePermission } from '../workspaces/workspace-access.ts';
+import { assertSiteRoomIn } from '../billing/plan-limits.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** The signed-in owner's site, or the 401 / 404 every management call answers otherwise. */
-export async function openManagedSite(deps: TSiteManagementDeps, principal: TPrincipal, siteId: string): Promise<TSiteRow> {
-  return (await openOwnSite(deps, principal, siteId)).site;
+/** A site of the caller's workspace their role may act on so, and who they are (for the audit log); the 401 / 404 / 403 every management call answers otherwise. */
+export async function openManagedSite(
+  deps: TSiteManagementDeps,
+  principal: TPrincipal,
+  siteId: string,
+  permission: TWorkspacePermission,
+): Promise<{ site: TSiteRow; by: TAuditActor }> {
+  const { creator, site } = await openOwnSite(deps, principal, siteId, permission);
+  return { site, by: { creator: { id: creator.id, name: creator.name }, address: principal.address } };
+}
+
+/** The fields an edit names, in the audit log's words (the password and the expiry have their own events; no value is written). */
+const EDITED_FIELD_NAMES: Partial<Record<keyof z.output<typeof ZProjectUpdateSchema>, string>> = {
+  title: 'title',
+  description: 'description',
+  authorName: 'author name',
+  template: 'template',
+  theme: 'theme',
+  style: 'style',
+  colorMode: 'colour mode',
+  visitorModeToggle: 'visitor mode toggle',
+  heroLayout: 'hero layout',
+  contactInfo: 'contact details',
+  settings: 'settings',
+};
+
+async function recordEditEvents(deps: TSiteManagementDeps, site: TSiteRow, input: z.output<typeof ZProjectUpdateSchema>, by: TAuditActor | null, at: number): Promise<void> {
+  const fields = Object.entries(EDITED_FIELD_NAMES)
+    .filter(([key]) => input[key as keyof typeof input] !== undefined)
+    .map(([, name]) => name);
+  if (fields.length > 0) await recordSiteEvent(deps.db, site, by, { type: 'site.edited', details: `Changed ${fields.join(', ')}`, at });
+  if (input.password !== undefined) {
+    const details = input.password === null || input.password === '' ? 'Password removed' : site.password_hash === null ? 'Password set' : 'Password changed';
+    await recordSiteEvent(deps.db, site, by, { type: 'site.password_changed', details, at });
+  }
+  if (input.expiresAt !== undefined) {
+    const details = input.expiresAt === null ? 'Expiry removed' : `Expires ${new Date(Date.parse(input.expiresAt)).toISOString()}`;
+    await recordSiteEvent(deps.db, site, by, { type: 'site.expiry_changed', details, at });
+  }
 }
 
 /** The Pro switches a settings change turns on (those already on stay as they are: a downgrade deletes nothing). */
@@ -141,7 +181,7 @@ export async function updateManagedSite(
   deps: TSiteManagementDeps,
   site: TSiteRow,
   input: z.output<typeof ZProjectUpdateSchema>,
-  requester: { clientAddress: string },
+  requester: { clientAddress: string; by?: TAuditActor | null },
 ): Promise<TManagedProject> {
   const now = deps.clock.now();
   const patch: Omit<TSiteRowUpdate, 'id'> = {};
@@ -194,6 +234,7 @@ export async function updateManagedSite(
   if (restrictsAccess) await changeSiteAccess(deps, [site.slug], applyAccess);
   else await applyAccess();
   await rebuild(deps, site.id);
+  await recordEditEvents(deps, site, input, requester.by ?? null, now);
   if (newNotifyAddress !== null) await requestEmailConfirmation(deps, { email: newNotifyAddress, ownerKey: ownerKeyOf(site) });
   deps.log.info({ projectId: site.id, fields: Object.keys(input) }, 'site edited');
   return describeManagedSite(deps, await reloadSite(deps, site.id));
@@ -216,7 +257,7 @@ export async function assertRoomForFiles(deps: Pick<TSiteManagementDeps, 'db'>, 
 }
 
 /** Adds stored files at the end of the site (same names and kinds as at publishing), then rebuilds. */
-export async function addFiles(deps: TSiteManagementDeps, site: TSiteRow, stored: readonly TStoredFile[]): Promise<TManagedProject> {
+export async function addFiles(deps: TSiteManagementDeps, site: TSiteRow, stored: readonly TStoredFile[], by: TAuditActor | null = null): Promise<TManagedProject> {
   if (stored.length === 0) throw new AppError('validation_failed', 'Please choose at least one file to upload');
   await assertRoomForFiles(deps, site.id, stored.length);
   const { nextPosition } = await fileCountAndNextPosition(deps.db, site.id);
@@ -226,6 +267,8 @@ export async function addFiles(deps: TSiteManagementDeps, site: TSiteRow, stored
     stored.map((f, i) => storedFileRow(site.id, f, nextPosition + i, now)),
   );
   await rebuild(deps, site.id);
+  const names = stored.map((f) => sanitizeFileName(f.originalName));
+  await recordSiteEvent(deps.db, site, by, { type: 'site.files_added', details: `${names.length === 1 ? 'Added' : `Added ${names.length} files:`} ${names.join(', ')}`, at: now });
   deps.log.info({ projectId: site.id, files: stored.length }, 'files added to a site');
   return describeManagedSite(deps, await reloadSite(deps, site.id));
 }
@@ -242,7 +285,7 @@ export async function openManagedFile(deps: Pick<TSiteManagementDeps, 'db'>, sit
  * kept and marked with the version they were made on. The bytes it replaced are removed once no
  * row points at them.
  */
-export async function replaceFile(deps: TSiteManagementDeps, site: TSiteRow, file: TFileRow, stored: TStoredFile): Promise<TManagedProject> {
+export async function replaceFile(deps: TSiteManagementDeps, site: TSiteRow, file: TFileRow, stored: TStoredFile, by: TAuditActor | null = null): Promise<TManagedProject> {
   const name = sanitizeFileName(stored.originalName);
   const replaced = await replaceFileBytes(deps.db, file, {
     name,
@@ -256,17 +299,19 @@ export async function replaceFile(deps: TSiteManagementDeps, site: TSiteRow, fil
   if (!replaced) throw new AppError('not_found', 'File not found');
   if (replaced === 'conflict') throw new AppError('conflict', 'This file was replaced meanwhile. Reload and try again.');
   await rebuild(deps, site.id);
+  await recordSiteEvent(deps.db, site, by, { type: 'site.file_replaced', details: `Replaced ${file.name} with ${name} (version ${replaced.version})`, at: deps.clock.now() });
   await removeUnusedBytes(deps, replaced.previous);
   deps.log.info({ projectId: site.id, fileId: file.id, version: replaced.version }, 'file replaced');
   return describeManagedSite(deps, await reloadSite(deps, site.id));
 }
 
 /** Removes a file (a site keeps at least one) with its engagement, then its bytes, and rebuilds. */
-export async function removeFile(deps: TSiteManagementDeps, site: TSiteRow, file: TFileRow): Promise<TManagedProject> {
+export async function removeFile(deps: TSiteManagementDeps, site: TSiteRow, file: TFileRow, by: TAuditActor | null = null): Promise<TManagedProject> {
   const { count } = await fileCountAndNextPosition(deps.db, site.id);
   if (count <= 1) throw new AppError('validation_failed', SITE_MANAGEMENT_MESSAGES.lastFile);
   if (!(await deleteFileOfSite(deps.db, site.id, file.id))) throw new AppError('not_found', 'File not found');
   await rebuild(deps, site.id);
+  await recordSiteEvent(deps.db, site, by, { type: 'site.file_removed', details: `Removed ${file.name}`, at: deps.clock.now() });
   await removeUnusedBytes(deps, file);
   deps.log.info({ projectId: site.id, fileId: file.id }, 'file removed from a site');
   return describeManagedSite(deps, await reloadSite(deps, site.id));
@@ -288,12 +333,70 @@ async function removeUnusedBytes(deps: TSiteManagementDeps, previous: Pick<TFile
  * engagement), and is given an expiry long enough ago that the sweeper removes its files, derived
  * images and rows; the sweep starts now, in the background (as for a deleted account).
  */
-export async function deleteManagedSite(deps: TSiteManagementDeps, site: TSiteRow, input: z.output<typeof ZDeleteProjectSchema>): Promise<void> {
+export async function deleteManagedSite(deps: TSiteManagementDeps, site: TSiteRow, input: z.output<typeof ZDeleteProjectSchema>, by: TAuditActor | null = null): Promise<void> {
   if (!confirmsTitle(input.confirmTitle, site.title)) throw new AppError('bad_request', SITE_MANAGEMENT_MESSAGES.confirmTitle);
+  await deleteSite(deps, site, by, 'Deleted');
+}
+
+const SITE_ALREADY_IN_WORKSPACE = 'The site is already in this workspace';
+
+/**
+ * Moves a site to another workspace: the caller must be an owner or admin of both (sites.transfer;
+ * not a member of the target: 404). The target's plan must have room for one more active site (Free
+ * counted per person); the site keeps its link, files and engagement, its usage moves with it, and
+ * both workspaces' audit logs record the move.
+ */
+export async function transferSite(deps: TSiteManagementDeps, principal: TPrincipal, siteId: string, targetWorkspaceId: string): Promise<{ from: string; to: string }> {
+  const { site, by } = await openManagedSite(deps, principal, siteId, 'sites.transfer');
+  const from = site.workspace_id;
+  if (from === null) throw new AppError('not_found', 'Project not found');
+  await requireWorkspacePermission(deps.db, principal, targetWorkspaceId, 'sites.transfer');
+  if (from === targetWorkspaceId) throw new AppError('bad_request', SITE_ALREADY_IN_WORKSPACE);
+  const [fromWorkspace, toWorkspace] = await Promise.all([findWorkspaceName(deps.db, from), findWorkspaceName(deps.db, targetWorkspaceId)]);
+  const now = deps.clock.now();
+  const active = site.deleted_at === null && site.taken_down_at === null && (site.expires_at === null || site.expires_at > now);
+  await deps.db.transaction().execute(async (trx) => {
+    await assertSiteRoomIn(deps, trx, targetWorkspaceId, active ? 1 : 0);
+    const moved = await trx
+      .updateTable('projects')
+      .set({ workspace_id: targetWorkspaceId, updated_at: now })
+      .where('id', '=', site.id)
+      .where('workspace_id', '=', from)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) throw new AppError('conflict', 'The site was moved meanwhile. Reload and try again.');
+    await recordSiteEvent(trx, site, by, { type: 'site.transferred', details: `Moved to “${toWorkspace}”`, at: now, workspaceId: from });
+    await recordSiteEvent(trx, site, by, { type: 'site.transferred', details: `Moved here from “${fromWorkspace}”`, at: now, workspaceId: targetWorkspaceId });
+  });
+  deps.log.info({ projectId: site.id, from, to: targetWorkspaceId }, 'site transferred');
+  return { from, to: targetWorkspaceId };
+}
+
+async function findWorkspaceName(db: TSiteManagementDeps['db'], id: string): Promise<string> {
+  return (await db.selectFrom('workspaces').select('name').where('id', '=', id).executeTakeFirst())?.name ?? 'another workspace';
+}
+
+/** One site of a workspace being deleted: deleted as its owner's deletion does it (already gone: nothing to do). */
+export async function deleteWorkspaceSite(deps: TSiteManagementDeps, siteId: string): Promise<void> {
+  const site = await findSiteById(deps.db, siteId);
+  if (!site) return;
+  await deleteSite(deps, site, null, 'Deleted with its workspace');
+}
+
+/**
+ * Deletes a site (a confirmed deletion, or one of a deleted workspace's sites): off the edge at once,
+ * marked deleted with its audit event in one transaction, its storage and rows removed by the sweep.
+ */
+async function deleteSite(deps: TSiteManagementDeps, site: TSiteRow, by: TAuditActor | null, details: string): Promise<void> {
   const now = deps.clock.now();
   const purgeFrom = now - deps.config.expiredSiteGraceDays * 86_400_000 - 1;
-  const deleted = await changeSiteAccess(deps, [site.slug], () => markSiteDeleted(deps.db, site.id, { deletedAt: now, purgeFrom }));
+  const deleted = await changeSiteAccess(deps, [site.slug], () =>
+    deps.db.transaction().execute(async (trx) => {
+      const done = await markSiteDeleted(trx, site.id, { deletedAt: now, purgeFrom });
+      if (done) await recordSiteEvent(trx, site, by, { type: 'site.deleted', details, at: now });
+      return done;
+    }),
+  );
   if (!deleted) throw new AppError('not_found', 'Project not found');
-  deps.log.info({ projectId: site.id, slug: site.slug }, 'site deleted by its owner');
+  deps.log.info({ projectId: site.id, slug: site.slug }, 'site deleted');
   void sweepExpiredSites(deps).catch((err: unknown) => deps.log.error({ err }, 'sweeping a deleted site failed'));
 }

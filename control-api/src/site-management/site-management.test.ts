@@ -37,7 +37,7 @@ describe.each(TEST_DIALECTS)('managing a published site (%s)', async (dialect) =
     const { body } = await postUpload(app.url, buildUploadForm([{ name: 'first.jpg', type: 'image/jpeg', bytes: await makeJpeg(320, 240, 1) }], { title }));
     const s = String(body.slug);
     const row = await app.deps.db.selectFrom('projects').select('id').where('slug', '=', s).executeTakeFirstOrThrow();
-    await app.deps.db.updateTable('projects').set({ owner_creator_id: ownerId }).where('id', '=', row.id).execute();
+    await app.deps.db.updateTable('projects').set({ owner_creator_id: ownerId, workspace_id: ownerId }).where('id', '=', row.id).execute();
     await app.deps.queue.whenIdle();
     return { projectId: row.id, slug: s };
   };

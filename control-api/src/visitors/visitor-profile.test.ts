@@ -34,7 +34,7 @@ for (const dialect of TEST_DIALECTS)
       const creator = await createSignedInCreator(app.deps, { email: 'maker@example.com', name: 'maker' });
       owner = browserSignedInAs(app, creator);
       site = await seedSite(app, { title: 'Named visitors', fileCount: 2 });
-      await app.deps.db.updateTable('projects').set({ owner_creator_id: creator.id }).where('id', '=', site.project.id).execute();
+      await app.deps.db.updateTable('projects').set({ owner_creator_id: creator.id, workspace_id: creator.id }).where('id', '=', site.project.id).execute();
     });
     afterAll(async () => {
       await app?.close();

@@ -48,7 +48,7 @@ export async function customerCreator(
   const res = await browser.json('/api/billing/checkout', { method: 'POST', json: { planId: 'pro_monthly', interval: 'monthly' } });
   expect(res.status).toBe(200);
   const { url } = ZBillingRedirectResponseSchema.parse(res.body);
-  const row = await app.deps.db.selectFrom('subscriptions').selectAll().where('creator_id', '=', creator.id).executeTakeFirstOrThrow();
+  const row = await app.deps.db.selectFrom('subscriptions').selectAll().where('workspace_id', '=', creator.id).executeTakeFirstOrThrow();
   return { browser, id: creator.id, customer: row.stripe_customer_id ?? '', checkoutUrl: url };
 }
 

@@ -10,6 +10,6 @@ export async function putOnPlan(deps: Pick<TAppDeps, 'db' | 'clock'>, creatorId:
   await deps.db
     .updateTable('subscriptions')
     .set({ plan_id: planId, status: 'active', billing_interval: 'monthly', current_period_end: now + 30 * 86_400_000, updated_at: now })
-    .where('creator_id', '=', creatorId)
+    .where('workspace_id', '=', creatorId)
     .execute();
 }

@@ -46,6 +46,7 @@ export function initInput(files: ReadonlyArray<{ name: string; bytes: Uint8Array
     idempotencyKey: undefined,
     anonymousSessionId: null,
     ownerCreatorId: null,
+    workspaceId: null,
     ...extra,
   };
 }

@@ -32,6 +32,7 @@ const project: TCreatorProject = {
   approved_count: 2,
   changes_requested_count: 1,
   unreviewed_files_count: 7,
+  publishedBy: { name: 'Mara' },
 };
 
 const file: TProjectFileDetails = {
