@@ -31,7 +31,7 @@ import {
 } from '@dropsite/shared';
 import type { TBillingDeps } from './billing.deps.ts';
 import type { Database } from '../db/tables.ts';
-import { countActiveSites, findSubscriptionOfCreator, listFreeCandidateWorkspacesOfOwner, ownerOfWorkspace } from './billing.repository.ts';
+import { countActiveSites, countCollaborators, findSubscriptionOfCreator, listFreeCandidateWorkspacesOfOwner, ownerOfWorkspace } from './billing.repository.ts';
 import { billingError } from './billing-error.ts';
 import { deliveryLimitOf, effectivePlanId, planOf } from './plan-of.ts';
 import { storageInUse } from './usage.service.ts';
@@ -144,6 +144,17 @@ export async function assertSiteRoomIn(deps: TDeps, trx: Transaction<Database>, 
   const inTrx = { ...deps, db: trx };
   const plan = planOf(await planIdOfCreator(inTrx, workspaceId));
   assertWithinLimit(plan, 'projects', await countActiveSites(trx, await workspacesCountedFor(inTrx, workspaceId, plan), deps.clock.now()), adding);
+}
+
+/**
+ * Refuses `adding` seats (an invitation) past the plan's collaborators: members plus invitations still
+ * open. Inside the transaction that adds them, with the workspace held until it commits. `adding` 0
+ * checks that what is taken still fits (an invitation accepted after the plan lost its seats).
+ */
+export async function assertSeatRoomIn(deps: TDeps, trx: Transaction<Database>, workspaceId: string, adding: number): Promise<void> {
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
+  const plan = planOf(await planIdOfCreator({ ...deps, db: trx }, workspaceId));
+  assertWithinLimit(plan, 'collaborators', await countCollaborators(trx, workspaceId, deps.clock.now()), adding);
 }
 
 /** Turning on a Pro feature of a signed-in creator's site. */

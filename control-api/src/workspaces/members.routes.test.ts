@@ -83,7 +83,7 @@ describe.each(TEST_DIALECTS)('workspace members, invitations and the audit log (
 
     const accepted = await newcomer.browser.json(`/api/invitations/${token}/accept`, { method: 'POST' });
     expect(accepted.status).toBe(200);
-    expect(accepted.body).toMatchObject({ workspaceId: team.id });
+    expect(accepted.body).toMatchObject({ currentWorkspaceId: team.id, workspaces: expect.arrayContaining([expect.objectContaining({ id: team.id, role: 'editor' })]) });
     const after = ZWorkspaceMembersSchema.parse((await newcomer.browser.json(`/api/workspaces/${team.id}/members`)).body);
     expect(after.members.find((m) => m.isYou)).toMatchObject({ email: newcomer.creator.email, role: 'editor' });
     expect(after.invitations).toEqual([]);
@@ -233,7 +233,7 @@ describe.each(TEST_DIALECTS)('workspace members, invitations and the audit log (
 
     // Free keeps 30 days, Business a year: the same events, seen or not by the plan.
     clock.advance(40 * DAY_MS);
-    await app.deps.db.updateTable('subscriptions').set({ plan_id: 'free' }).where('creator_id', '=', id).execute();
+    await app.deps.db.updateTable('subscriptions').set({ plan_id: 'free' }).where('workspace_id', '=', id).execute();
     expect(ZAuditPageSchema.parse((await sneaky.browser.json(`/api/workspaces/${id}/audit`)).body).events).toEqual([]);
     await putOnPlan(app.deps, id, 'business_monthly');
     expect(ZAuditPageSchema.parse((await sneaky.browser.json(`/api/workspaces/${id}/audit`)).body).events).toHaveLength(5);

@@ -4,12 +4,13 @@
  * (requireWorkspacePermission); answers are private and never cached.
  */
 import type { RequestHandler } from 'express';
-import { ZAuditPageSchema, ZInvitationPreviewSchema, ZWorkspaceInvitationSchema, ZWorkspaceMemberSchema, ZWorkspaceMembersSchema } from '@dropsite/shared';
+import { ZAuditPageSchema, ZInvitationPreviewSchema, ZWorkspaceInvitationSchema, ZWorkspaceMemberSchema, ZWorkspaceListSchema, ZWorkspaceMembersSchema } from '@dropsite/shared';
 import { principalOf } from '../access/principal.ts';
 import { limitByAddress, type TRequestLimits } from '../access/request-limits.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
 import { exportAuditLogCsv, readAuditLog } from './audit-log.service.ts';
+import { listWorkspaces } from './workspaces.service.ts';
 import { acceptInvitation, changeMemberRole, inviteMember, listMembers, previewInvitation, removeMember, revokeInvitation, type TMembersDeps } from './members.service.ts';
 
 const PRIVATE = 'private, no-store';
@@ -66,7 +67,9 @@ export function createWorkspaceMemberRoutes(deps: TMembersDeps & { limits: { req
   });
 
   invitations.post('/:token/accept', limitWrites, async (req, res) => {
-    res.json({ success: true, ...(await acceptInvitation(deps, principalOf(res), String(req.params.token))) });
+    const principal = principalOf(res);
+    await acceptInvitation(deps, principal, String(req.params.token));
+    res.json(ZWorkspaceListSchema.parse(await listWorkspaces(deps, principal)));
   });
 
   return routes.routers;

@@ -11,7 +11,6 @@ import {
   INVITATION_DAYS,
   invitationPagePath,
   WORKSPACE_ROLE_TEXT,
-  withinLimit,
   type TInvitationPreview,
   type TWorkspaceInvitation,
   type TWorkspaceMember,
@@ -25,8 +24,7 @@ import type { z } from 'zod';
 import type { TPrincipal, TSignedInCreator } from '../access/principal.ts';
 import { requireSignedInCreator } from '../access/principal.ts';
 import { hashSecret, randomSecret } from '../accounts/secret-tokens.ts';
-import { billingError } from '../billing/billing-error.ts';
-import { planIdOfCreator } from '../billing/plan-limits.ts';
+import { assertSeatRoomIn, planIdOfCreator } from '../billing/plan-limits.ts';
 import { planOf } from '../billing/plan-of.ts';
 import type { TBillingDeps } from '../billing/billing.deps.ts';
 import { newId } from '../db/ids.ts';
@@ -35,6 +33,7 @@ import { AppError } from '../http/app-error.ts';
 import type { Mailer } from '../notifications/mailer.ts';
 import { normalizeEmail } from '../notifications/email-confirmation.service.ts';
 import { recordAuditEvent } from './audit-log.repository.ts';
+import { setCurrentWorkspace } from './current-workspace.ts';
 import { invitationMessage } from './invitation-mail.ts';
 import { requireWorkspacePermission, roleIn, WORKSPACE_NOT_FOUND } from './workspace-access.ts';
 
@@ -63,37 +62,10 @@ async function lockWorkspace(trx: Transaction<Database>, workspaceId: string): P
   if (trx.getExecutor().adapter instanceof PostgresAdapter) await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
 }
 
-/** Members plus invitations still waiting (not accepted, not revoked, not expired): the seats taken. */
-export async function countSeats(db: TDb, workspaceId: string, now: number): Promise<number> {
-  const [members, pending] = await Promise.all([
-    db
-      .selectFrom('workspace_members')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('workspace_id', '=', workspaceId)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('workspace_invitations')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('workspace_id', '=', workspaceId)
-      .where('accepted_at', 'is', null)
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', now)
-      .executeTakeFirstOrThrow(),
-  ]);
-  return Number(members.n) + Number(pending.n);
-}
-
 /** The plan's collaborators limit for the workspace (-1: unlimited). */
 async function seatLimitOf(deps: Pick<TMembersDeps, 'db' | 'clock' | 'config'>, db: TDb, workspaceId: string): Promise<{ planId: string; limit: number }> {
   const plan = planOf(await planIdOfCreator({ ...deps, db: db as Kysely<Database> }, workspaceId));
   return { planId: plan.id, limit: plan.limits.collaborators };
-}
-
-/** Refuses `adding` seats past the plan's collaborators limit (the seat limit's error, with the figures). */
-export async function assertSeatRoomIn(deps: Pick<TMembersDeps, 'db' | 'clock' | 'config'>, trx: Transaction<Database>, workspaceId: string, adding: number): Promise<void> {
-  await lockWorkspace(trx, workspaceId);
-  const [{ planId, limit }, used] = await Promise.all([seatLimitOf(deps, trx, workspaceId), countSeats(trx, workspaceId, deps.clock.now())]);
-  if (!withinLimit(limit, used, adding)) throw billingError('seat_limit_reached', { details: { plan_id: planId, limit, used, requested: adding } });
 }
 
 async function workspaceOf(db: TDb, workspaceId: string): Promise<{ id: string; name: string; personal: boolean }> {
@@ -303,10 +275,10 @@ export async function acceptInvitation(deps: TMembersDeps, principal: TPrincipal
       .executeTakeFirst();
     if (Number(used.numUpdatedRows) !== 1) throw new AppError('not_found', INVITATION_INVALID);
     if (await roleIn(trx, row.workspace_id, creator.id)) throw new AppError('conflict', 'You are already a member of this workspace');
-    // The invitation's own seat turns into the member's: room for it only if the plan still has it.
-    await assertSeatRoomIn(deps, trx, row.workspace_id, 0);
+    // The invitation's seat, given up above, becomes the member's: only if the plan still has room for it.
+    await assertSeatRoomIn(deps, trx, row.workspace_id, 1);
     await trx.insertInto('workspace_members').values({ workspace_id: row.workspace_id, creator_id: creator.id, role: row.role, invited_by: null, created_at: now }).execute();
-    await trx.updateTable('auth_sessions').set({ current_workspace_id: row.workspace_id }).where('id', '=', creator.sessionId).execute();
+    await setCurrentWorkspace(trx, creator.sessionId, row.workspace_id);
     await recordAuditEvent(trx, {
       workspaceId: row.workspace_id,
       type: 'member.joined',
