@@ -11,6 +11,7 @@ import {
   INVITATION_DAYS,
   invitationPagePath,
   WORKSPACE_ROLE_TEXT,
+  WORKSPACE_ROLES,
   type TInvitationPreview,
   type TWorkspaceInvitation,
   type TWorkspaceMember,
@@ -105,8 +106,10 @@ export async function listMembers(deps: TMembersDeps, principal: TPrincipal, wor
     pendingInvitations(deps.db, workspaceId, now),
     seatLimitOf(deps, deps.db, workspaceId),
   ]);
+  // Owners first, then admins, editors and viewers; in each role, in the order they joined.
+  const byRole = [...members].sort((a, b) => WORKSPACE_ROLES.indexOf(a.role) - WORKSPACE_ROLES.indexOf(b.role));
   return {
-    members: members.map((m) => ({ creatorId: m.creator_id, name: m.name, email: m.email, role: m.role, joinedAt: iso(m.created_at), isYou: m.creator_id === creator.id })),
+    members: byRole.map((m) => ({ creatorId: m.creator_id, name: m.name, email: m.email, role: m.role, joinedAt: iso(m.created_at), isYou: m.creator_id === creator.id })),
     invitations: invitations.map(toInvitation),
     seats: { used: members.length + invitations.length, limit },
   };

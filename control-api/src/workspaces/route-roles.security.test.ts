@@ -24,7 +24,8 @@ interface TContext {
   siteTitle: string;
   workspaceName: string;
   commentId: string;
-  viewerId: string;
+  /** A member who is none of the callers: the member routes act on them. */
+  memberId: string;
   /** A file of the site for each caller (a removal takes one, so each allowed caller removes its own). */
   fileOf(caller: TCaller): string;
 }
@@ -185,7 +186,7 @@ function fill(pattern: string, caller: TCaller, ctx: TContext): string {
     .replace(':id', idOf)
     .replace(':fileId', ctx.fileOf(caller))
     .replace(':commentId', ctx.commentId)
-    .replace(':creatorId', ctx.viewerId)
+    .replace(':creatorId', ctx.memberId)
     .replace(':invitationId', 'aaaaaaaaaaaaaaaaaaaaaaaaaa');
 }
 
@@ -215,6 +216,12 @@ for (const dialect of TEST_DIALECTS) {
           .values({ workspace_id: workspace.id, creator_id: people.get(role)!.id, role, invited_by: people.get('owner')!.id, created_at: now })
           .execute();
       }
+      // The member the member routes act on: never one of the callers, so no call takes a caller out of the workspace.
+      const bystander = await createSignedInCreator(app.deps, { email: 'bystander@example.com', name: 'bystander' });
+      await app.deps.db
+        .insertInto('workspace_members')
+        .values({ workspace_id: workspace.id, creator_id: bystander.id, role: 'viewer', invited_by: people.get('owner')!.id, created_at: now })
+        .execute();
       // Every member's dashboard shows the team workspace; the outsider's shows their own.
       for (const caller of CALLERS) {
         if (caller === 'outsider') continue;
@@ -248,7 +255,7 @@ for (const dialect of TEST_DIALECTS) {
         siteId: site.project.id,
         siteTitle: site.project.title,
         commentId,
-        viewerId: people.get('viewer')!.id,
+        memberId: bystander.id,
         fileOf: (caller) => site.files[CALLERS.indexOf(caller)]!.id,
       };
     });
