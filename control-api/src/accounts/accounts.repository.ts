@@ -1,5 +1,5 @@
 /** Creator accounts and their one-time tokens: the only module that queries creators and account_tokens. */
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable, Transaction } from 'kysely';
 import type { AccountTokensTable, CreatorsTable, Database, TAccountTokenPurpose } from '../db/tables.ts';
 import { insertPersonalWorkspace } from '../workspaces/workspaces.repository.ts';
 
@@ -203,10 +203,41 @@ export async function deleteMembershipsOfCreator(db: TDb, creatorId: string): Pr
   await db.deleteFrom('workspace_members').where('creator_id', '=', creatorId).execute();
 }
 
-/** The slugs of the sites a creator owns (deleted ones too: their public copies are removed with the account). */
+/** The sites that go with an account: those of its personal workspace (whoever published them) and any it owns outside a workspace. */
+function sitesGoingWith(creatorId: string) {
+  return (eb: ExpressionBuilder<Database, 'projects'>) =>
+    eb.or([eb('workspace_id', '=', creatorId), eb.and([eb('owner_creator_id', '=', creatorId), eb('workspace_id', 'is', null)])]);
+}
+
+/** The slugs of the sites that go with the account (deleted ones too: their public copies are removed with the account). */
 export async function listSlugsOfCreator(db: TDb, creatorId: string): Promise<string[]> {
-  const rows = await db.selectFrom('projects').select('slug').where('owner_creator_id', '=', creatorId).execute();
+  const rows = await db.selectFrom('projects').select('slug').where(sitesGoingWith(creatorId)).execute();
   return rows.map((r) => r.slug);
+}
+
+/** The team workspaces whose only owner the account is: it cannot go while they would be left without one. */
+export async function listTeamWorkspacesOwnedAlone(db: TDb, creatorId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('workspaces as w')
+    .innerJoin('workspace_members as m', 'm.workspace_id', 'w.id')
+    .select('w.name')
+    .where('m.creator_id', '=', creatorId)
+    .where('m.role', '=', 'owner')
+    .where('w.personal', '=', 0)
+    .where((eb) =>
+      eb(
+        eb
+          .selectFrom('workspace_members as o')
+          .select((o) => o.fn.countAll<number>().as('n'))
+          .whereRef('o.workspace_id', '=', 'w.id')
+          .where('o.role', '=', 'owner'),
+        '=',
+        1,
+      ),
+    )
+    .orderBy('w.name')
+    .execute();
+  return rows.map((r) => r.name);
 }
 
 /**
@@ -216,8 +247,8 @@ export async function listSlugsOfCreator(db: TDb, creatorId: string): Promise<st
 export async function releaseSitesOfCreator(db: TDb, creatorId: string, at: { deletedAt: number; expiresAt: number }): Promise<void> {
   await db
     .updateTable('projects')
-    .set({ owner_creator_id: null, deleted_at: at.deletedAt, expires_at: at.expiresAt, updated_at: at.deletedAt })
-    .where('owner_creator_id', '=', creatorId)
+    .set({ owner_creator_id: null, workspace_id: null, deleted_at: at.deletedAt, expires_at: at.expiresAt, updated_at: at.deletedAt })
+    .where(sitesGoingWith(creatorId))
     .execute();
 }
 

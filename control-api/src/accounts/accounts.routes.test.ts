@@ -3,6 +3,8 @@ import { createFakeClock, startTestApp, type TTestApp } from '@dropsite/testkit/
 import { createBrowser, seedSite, type TBrowser } from '@dropsite/testkit/control-api/site-fixtures';
 import { confirmationTokenIn, createCapturingMailer, type TCapturingMailer } from '@dropsite/testkit/control-api/account-mail';
 import { browserSignedInAs, createSignedInCreator } from '@dropsite/testkit/control-api/accounts';
+import { onlyOwnerOf } from './accounts.service.ts';
+import { seedWorkspace } from '@dropsite/testkit/control-api/workspaces';
 import { buildUploadForm } from '@dropsite/testkit/control-api/fixtures';
 
 const MINUTE = 60_000;
@@ -316,6 +318,38 @@ describe('accounts', () => {
     expect(await app.deps.db.selectFrom('email_addresses').select('id').where('owner_key', '=', `creator:${creator.id}`).execute()).toEqual([]);
     await expect.poll(async () => (await app.deps.storage.head(site.files[0]!.storage_key)) !== null, { timeout: 5000 }).toBe(false);
     await expect.poll(async () => app.deps.db.selectFrom('projects').select('id').where('id', '=', site.project.id).executeTakeFirst(), { timeout: 5000 }).toBeUndefined();
+  });
+
+  it('keeps a team workspace owned: its only owner hands it on before the account goes, and the team keeps the sites they published', async () => {
+    const lead = await createSignedInCreator(app.deps, { email: 'lead@studio.example', password: PASSWORD });
+    const partner = await createSignedInCreator(app.deps, { email: 'partner@studio.example', password: PASSWORD });
+    const browser = browserSignedInAs(app, lead);
+    const team = await seedWorkspace(app.deps, {
+      name: 'Harbour Studio',
+      members: [
+        { id: lead.id, role: 'owner' },
+        { id: partner.id, role: 'editor' },
+      ],
+    });
+    const teamSite = await seedSite(app, { title: 'Team delivery' });
+    await app.deps.db.updateTable('projects').set({ owner_creator_id: lead.id, workspace_id: team }).where('id', '=', teamSite.project.id).execute();
+    const ownSite = await seedSite(app, { title: 'Own delivery' });
+    await app.deps.db.updateTable('projects').set({ owner_creator_id: partner.id, workspace_id: lead.id }).where('id', '=', ownSite.project.id).execute();
+
+    const refused = await browser.json('/api/account', { method: 'DELETE', json: { confirmEmail: 'lead@studio.example', password: PASSWORD } });
+    expect(refused).toMatchObject({ status: 409, body: { error: onlyOwnerOf(['Harbour Studio']) } });
+    expect(await app.deps.db.selectFrom('creators').select('id').where('id', '=', lead.id).executeTakeFirst()).toBeDefined();
+
+    await app.deps.db.updateTable('workspace_members').set({ role: 'owner' }).where('workspace_id', '=', team).where('creator_id', '=', partner.id).execute();
+    expect((await browser.json('/api/account', { method: 'DELETE', json: { confirmEmail: 'lead@studio.example', password: PASSWORD } })).status).toBe(200);
+    // The team's site stays live in the team's workspace; the personal workspace's sites go, whoever published them.
+    expect((await createBrowser(app).fetch(`/${teamSite.slug}`)).status).toBe(200);
+    expect(await app.deps.db.selectFrom('projects').select(['workspace_id', 'deleted_at']).where('id', '=', teamSite.project.id).executeTakeFirst()).toEqual({
+      workspace_id: team,
+      deleted_at: null,
+    });
+    expect((await createBrowser(app).fetch(`/${ownSite.slug}`)).status).toBe(410);
+    expect(await app.deps.db.selectFrom('workspace_members').select('creator_id').where('workspace_id', '=', team).execute()).toEqual([{ creator_id: partner.id }]);
   });
 
   it('sync answers for the signed-in session and ignores the body', async () => {

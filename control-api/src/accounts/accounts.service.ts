@@ -38,6 +38,7 @@ import {
   insertCreator,
   isAddressHeldForUndo,
   listSlugsOfCreator,
+  listTeamWorkspacesOwnedAlone,
   releaseSitesOfCreator,
   keepTeamSitesOfCreator,
   deleteMembershipsOfCreator,
@@ -82,6 +83,12 @@ export const EMAIL_TAKEN = 'An account with this email already exists. Sign in i
 export const LINK_GONE = 'This sign-in link has expired or was already used. Ask for a new one.';
 export const CLAIM_AFTER_LINK = 'This browser was signed in with an emailed link, so its sites are not added to the account. Sign in with your password to add them.';
 export const CONFIRM_EMAIL_MISMATCH = 'Type your email address to confirm.';
+
+/** Why an account that is the only owner of team workspaces cannot be deleted yet. */
+export function onlyOwnerOf(workspaceNames: readonly string[]): string {
+  const names = workspaceNames.map((name) => `“${name}”`).join(', ');
+  return `You are the only owner of ${names}. Make another member an owner there, or delete the workspace, before you delete your account.`;
+}
 export const UNDO_LINK_GONE = 'This link has expired or was already used. Sign in with a link sent to your address, or reset your password.';
 export const UNDO_ADDRESS_TAKEN = 'Another account uses this address now. Contact support to get your account back.';
 
@@ -597,6 +604,9 @@ export async function deleteAccount(deps: TDeps, principal: TPrincipal, input: z
   const row = await creatorRowOf(deps, signedIn);
   if (input.confirmEmail.trim().toLowerCase() !== row.email) throw new AppError('bad_request', CONFIRM_EMAIL_MISMATCH);
   await requireRecentAuthentication(deps, signedIn, row, input.password);
+  // A team workspace is never left without an owner: its only owner hands it on or deletes it first.
+  const ownedAlone = await listTeamWorkspacesOwnedAlone(deps.db, row.id);
+  if (ownedAlone.length > 0) throw new AppError('conflict', onlyOwnerOf(ownedAlone));
   // A paid plan stops charging first; when Stripe cannot be reached the account stays (503).
   await cancelBillingOfDeletedAccount(deps, row.id);
   const now = deps.clock.now();
