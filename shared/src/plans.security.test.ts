@@ -10,11 +10,11 @@ import { PLAN_IDS, PLANS, PRO_FEATURES, UNLIMITED, type TPlan, type TPlanFeature
 
 const GB = 1024 ** 3;
 
-/** The figure a limit line must quote: '5 GB', 'Unlimited', '3'. */
+/** The figure a limit line must quote: '5 GB', 'Unlimited', '3' (sites, seats). */
 function figureOf(plan: TPlan, limit: Extract<TPlanFeatureSells, { kind: 'limit' }>['limit']): { value: number; text: string } {
-  const value = limit === 'delivery' ? plan.maxDeliveryBytes : limit === 'storage' ? plan.limits.storage : plan.limits.projects;
+  const value = limit === 'delivery' ? plan.maxDeliveryBytes : plan.limits[limit];
   if (value === UNLIMITED) return { value: Number.POSITIVE_INFINITY, text: 'Unlimited' };
-  return { value, text: limit === 'projects' ? String(value) : `${value / GB} GB` };
+  return { value, text: limit === 'delivery' || limit === 'storage' ? `${value / GB} GB` : String(value) };
 }
 
 function soldLines(plan: TPlan) {
@@ -66,6 +66,16 @@ describe('the plan lists', () => {
         if (index > 0) expect(figure.value).toBeGreaterThan(figureOf(PLANS[PLAN_IDS[index - 1]!], line.sells.limit).value);
       }
     });
+  });
+
+  it('a plan selling its audit log quotes the time the catalogue keeps it', () => {
+    for (const id of PLAN_IDS) {
+      for (const line of soldLines(PLANS[id])) {
+        if (line.sells.kind !== 'audit_log') continue;
+        const days = PLANS[id].auditLogDays;
+        expect(line.label, id).toContain(days === 365 ? 'a year' : `${days} days`);
+      }
+    }
   });
 
   it('the plans’ storage, active sites and delivery size are all on Free’s list, so the step up is visible', () => {

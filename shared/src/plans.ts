@@ -33,13 +33,15 @@ export type TProFeature = (typeof PRO_FEATURES)[number];
  * - `every_plan`: what every plan has, Free included (listed once, on Free);
  * - `includes`: 'Everything in Free': the named lower plan's list;
  * - `limit`: one of the plan's own figures (its limits or its delivery size), quoted in the label;
- * - `pro_features`: switches the server refuses to a signed-in creator whose plan has `proFeatures` off.
+ * - `pro_features`: switches the server refuses to a signed-in creator whose plan has `proFeatures` off;
+ * - `audit_log`: how long the workspace's audit log keeps an event (`auditLogDays`), quoted in the label.
  */
 export type TPlanFeatureSells =
   | { kind: 'every_plan' }
   | { kind: 'includes'; plan: TPlanId }
   | { kind: 'limit'; limit: TPlanLimitKey | 'delivery' }
-  | { kind: 'pro_features'; features: readonly TProFeature[] };
+  | { kind: 'pro_features'; features: readonly TProFeature[] }
+  | { kind: 'audit_log' };
 
 /**
  * One line of a plan's list. `comingSoon`: not built yet; shown marked 'Coming soon' and never a
@@ -126,7 +128,8 @@ export const PLANS: Record<TPlanId, TPlan> = {
       { label: 'Everything in Pro', sells: { kind: 'includes', plan: 'pro_monthly' } },
       { label: 'Unlimited storage', sells: { kind: 'limit', limit: 'storage' } },
       { label: 'Deliveries up to 100 GB', sells: { kind: 'limit', limit: 'delivery' } },
-      { label: 'Multi-user access', comingSoon: true },
+      { label: 'Multi-user access: Unlimited members, each an owner, admin, editor or viewer', sells: { kind: 'limit', limit: 'collaborators' } },
+      { label: 'Audit log of every change, kept a year', sells: { kind: 'audit_log' } },
       { label: 'Custom domain', comingSoon: true },
       { label: 'API access', comingSoon: true },
       { label: 'CRM integrations', comingSoon: true },
