@@ -8,7 +8,7 @@ import { PendingToast } from '../../ui/toast.tsx';
 import { fetchMyProjects } from '../../dashboard-api/dashboard-api.ts';
 
 import { PlanStrip } from '../../billing/plan-strip.tsx';
-import { useWorkspacePermissions, useWorkspaceSwitch } from '../../workspaces/workspace-store.ts';
+import { currentWorkspaceOf, useWorkspacePermissions, useWorkspaces, useWorkspaceSwitch } from '../../workspaces/workspace-store.ts';
 import { AccessGuard } from '../../auth/access-guard.tsx';
 import { ClaimBanner, useClaimOffer } from './claim-banner.tsx';
 import { ProjectCard } from './project-card.tsx';
@@ -56,6 +56,8 @@ function CreatorDashboard({ creator }: { creator: TCreatorPublic }) {
   });
   // What the role may not do is not offered (the server refuses it regardless); nothing until the role is known.
   const canCreate = useWorkspacePermissions()?.('sites.create') ?? false;
+  const workspaces = useWorkspaces();
+  const isTeamWorkspace = workspaces.status === 'ready' && currentWorkspaceOf(workspaces.list)?.personal === false;
 
   const offer = useClaimOffer();
   // Claiming moves sites into the workspace, which creating sites allows.
@@ -141,7 +143,7 @@ function CreatorDashboard({ creator }: { creator: TCreatorPublic }) {
         ) : (
           <ul role="list" className="dash-grid">
             {state.projects.map((project) => (
-              <ProjectCard key={project.id} project={project} />
+              <ProjectCard key={project.id} project={project} showPublisher={isTeamWorkspace} />
             ))}
           </ul>
         ))}

@@ -82,6 +82,11 @@ describe('dashboard views', () => {
     expect(panel.attr('aria-labelledby')).toBe($('[role="tab"]').first().attr('id'));
   });
 
+  it('says who published a site in a team workspace, and not in a personal one', () => {
+    expect(render(createElement(ProjectCard, { project, showPublisher: true }))('.dash-card__date').text()).toMatch(/^Created .+ by Mara$/);
+    expect(render(createElement(ProjectCard, { project }))('.dash-card__date').text()).not.toContain('Mara');
+  });
+
   it('renders a project card: escaped title, status, its counts with approvals and change requests apart, and its three actions', () => {
     const $ = render(createElement(ProjectCard, { project }));
     expect($('.dash-card__title').text()).toBe('Brand <Refresh>');

@@ -9,7 +9,8 @@ import { expiryLabel, formatDate } from './project-insights.ts';
 
 const STATUS_LABELS: Record<TCreatorProject['status'], string | null> = { live: null, building: 'Building…', failed: 'Build failed' };
 
-export function ProjectCard({ project }: { project: TCreatorProject }) {
+/** `showPublisher`: in a team workspace each card says who published the site. */
+export function ProjectCard({ project, showPublisher = false }: { project: TCreatorProject; showPublisher?: boolean }) {
   const [isAnalyticsOpen, setAnalyticsOpen] = useState(false);
   // A cover that cannot be read (an expired site's files already purged) falls back to the placeholder.
   const [isCoverBroken, setCoverBroken] = useState(false);
@@ -62,6 +63,7 @@ export function ProjectCard({ project }: { project: TCreatorProject }) {
         </h2>
         <p className="dash-card__date">
           Created <time dateTime={project.created_at}>{formatDate(project.created_at)}</time>
+          {showPublisher && project.publishedBy && <> by {project.publishedBy.name}</>}
         </p>
         {project.description && <p className="dash-card__description">{project.description}</p>}
         <ul role="list" className="dash-counts">
