@@ -92,6 +92,11 @@ describe('the members page', () => {
     expect(rowOf($, 'sam@').find('button').attr('aria-label')).toBe('Revoke the invitation to sam@client.example');
   });
 
+  it('offers the only owner no way out: the workspace would be left without one', () => {
+    const $ = render(workspaceAs('owner', false), { ...members('mara'), seats: { used: 4, limit: 5 } });
+    expect($('button:contains("Leave workspace")')).toHaveLength(0);
+  });
+
   it('on the personal workspace there is nothing to leave', () => {
     const $ = render(workspaceAs('owner', true), { ...members('mara'), seats: { used: 1, limit: -1 } });
     expect($('button:contains("Leave workspace")')).toHaveLength(0);

@@ -164,7 +164,7 @@ export function MembersView({ workspace, data, busyId, failure, onInvite, onChan
         )}
       </section>
 
-      {!workspace.personal && you && (
+      {!workspace.personal && you && (you.role !== 'owner' || data.members.filter((member) => member.role === 'owner').length > 1) && (
         <section className="members-section members-section--leave" aria-label="Leave workspace">
           <p className="members-section__text">You lose access to {workspace.name} and its sites. Someone who manages it can invite you again.</p>
           <button type="button" className="button button--secondary" onClick={() => onLeave(you)}>
