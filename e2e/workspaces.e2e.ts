@@ -3,7 +3,8 @@
  * Business through Checkout, invites an editor and a viewer by email; each joins from the mailed
  * link; the owner publishes into the workspace; the editor sees the site with who published it and
  * can manage it, the viewer reads it but is offered no changes; the owner removes the viewer, whose
- * next request no longer reaches the workspace; the audit log tells it all and filters it.
+ * next request no longer reaches the workspace; the audit log tells it all and filters it; the owner
+ * moves the site to her personal workspace from its settings.
  * Screenshots (1280 and 375 px, light and dark) go to /tmp/shots-workspaces/.
  */
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
@@ -138,6 +139,20 @@ test('an owner, an editor and a viewer deliver together; removing a member ends 
   await expect(events).not.toContainText('Member removed');
   const csv = page.getByRole('link', { name: 'Export CSV' });
   await expect(csv).toHaveAttribute('href', /audit\.csv\?type=member\.joined/);
+
+  // The owner moves the site to her personal workspace from its settings: the team no longer lists it.
+  await page.goto('/dashboard');
+  await page.locator('li.dash-card').filter({ hasText: 'Harbour Lookbook' }).getByRole('link', { name: 'View Details' }).click();
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  const move = page.getByRole('region', { name: 'Move to another workspace' });
+  await move.getByLabel('Move to').selectOption({ label: 'Ada (Personal)' });
+  await shootAllWays(page, SHOTS_DIR, 'site-move');
+  await move.getByRole('button', { name: 'Move site' }).click();
+  await expect(switcher(page)).toHaveAccessibleName(/^Workspace: Ada \(Personal\)/);
+  await page.goto('/dashboard');
+  await expect(page.locator('li.dash-card').filter({ hasText: 'Harbour Lookbook' })).toBeVisible();
+  await editor.page.goto('/dashboard');
+  await expect(editor.page.getByRole('heading', { name: 'Harbour Lookbook' })).toHaveCount(0);
 
   for (const member of [owner, editor, viewer]) await member.context.close();
 });

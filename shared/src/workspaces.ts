@@ -159,6 +159,9 @@ export type TInvitationPreview = z.infer<typeof ZInvitationPreviewSchema>;
 
 /** POST /api/sites/:id/transfer */
 export const ZTransferSiteRequestSchema = z.object({ workspaceId: z.string().min(1) });
+/** Its answer: the site and the workspace it is in now. */
+export const ZTransferSiteResponseSchema = z.object({ success: z.literal(true), projectId: z.string(), workspaceId: z.string() });
+export type TTransferSiteResponse = z.infer<typeof ZTransferSiteResponseSchema>;
 
 /**
  * The audit log's events: one per change, typed. `details` carries what changed in words a person

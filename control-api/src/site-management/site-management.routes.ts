@@ -5,6 +5,7 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
+import type { TTransferSiteResponse } from '@dropsite/shared';
 import {
   SITE_MANAGEMENT_MESSAGES,
   UPLOAD_LIMITS,
@@ -233,7 +234,7 @@ export function createSiteManagementRoutes(deps: TSiteManagementDeps): TApiRoute
     const moved = await transferSite(deps, principalOf(res), String(req.params.id), input.workspaceId);
     refreshUsageSoon(deps, moved.from);
     refreshUsageSoon(deps, moved.to);
-    res.set('Cache-Control', PRIVATE).json({ success: true, projectId: String(req.params.id), workspaceId: moved.to });
+    res.set('Cache-Control', PRIVATE).json({ success: true, projectId: String(req.params.id), workspaceId: moved.to } satisfies TTransferSiteResponse);
   });
 
   return routes.routers;

@@ -6,6 +6,7 @@
 import { callApi, type TSendRequest } from '@dropsite/shared/browser/api-client';
 import {
   ZAuditPageSchema,
+  ZTransferSiteResponseSchema,
   ZWorkspaceInvitationSchema,
   ZWorkspaceListSchema,
   ZWorkspaceMemberSchema,
@@ -90,4 +91,9 @@ export function fetchAuditPage(workspaceId: string, filters: TAuditFilters, befo
 /** The CSV export's link, with the same filters as the table (all its pages: no `before`). */
 export function auditCsvPath(workspaceId: string, filters: TAuditFilters): string {
   return `${workspacePath(workspaceId)}/audit.csv${auditQueryString(filters, null)}`;
+}
+
+/** Moves a site to another workspace of the caller (owner or admin of both). */
+export async function transferSite(siteId: string, workspaceId: string, send?: TSendRequest): Promise<void> {
+  await request(ZTransferSiteResponseSchema, `/api/sites/${encodeURIComponent(siteId)}/transfer`, { method: 'POST', body: { workspaceId } }, send);
 }

@@ -10,6 +10,7 @@ import { ViewSiteLink } from '../../../ui/view-site-link.tsx';
 import { fetchBuildProgress, fetchManagedProject } from '../manage-api.ts';
 import { describeBuild } from '../manage-forms.ts';
 import { DeleteSection } from './delete-section.tsx';
+import { MoveSection } from './move-section.tsx';
 import { FilesSection } from './files-section.tsx';
 import { errorMessage } from './settings-card.tsx';
 import { SettingsForm } from './settings-form.tsx';
@@ -113,6 +114,7 @@ export function ManageSite({ projectId, onChanged }: TManageProps) {
       <BuildLine build={build} following={following} url={project.url} />
       <SettingsForm project={project} onApplied={applied} />
       <FilesSection project={project} onApplied={applied} />
+      <MoveSection project={project} />
       <DeleteSection project={project} />
     </div>
   );
