@@ -299,7 +299,8 @@ export async function listNewActivity(deps: TDeps, site: TSiteRow, since: number
 
 /**
  * A reply from the site's creator to a visitor's comment (it joins that comment's thread). The
- * site shows it as the creator's, under the site's author name when it has one.
+ * site shows it as the creator's: under the site's author name when it has one, and in a team's
+ * workspace under the name of the member who wrote it.
  */
 export async function replyAsCreator(deps: TDeps, creator: TSignedInCreator, site: TSiteRow, commentId: string, text: string): Promise<TDetailsCommentReply> {
   const comment = await findCommentOfSite(deps.db, site.id, commentId);
@@ -313,7 +314,8 @@ export async function replyAsCreator(deps: TDeps, creator: TSignedInCreator, sit
     // Replies are one level deep: answering a reply joins its thread.
     parent_id: comment.parent_id ?? comment.id,
     visitor_id: '',
-    user_name: site.author_name.trim() || CREATOR_REPLY_NAME,
+    // In a team's workspace the reply says which member wrote it; in one's own, it is the site's author's.
+    user_name: site.workspace_id !== null && site.workspace_id !== creator.id ? creator.name.trim() || creator.email : site.author_name.trim() || CREATOR_REPLY_NAME,
     user_email: null,
     body: text,
     created_at: deps.clock.now(),

@@ -328,4 +328,29 @@ describe.each(TEST_DIALECTS)('workspaces own sites, the plan and usage (%s)', as
     expect(JSON.stringify(events)).not.toContain('secret-password-1');
     expect(events.every((e) => e.actor_name === 'Aud Itor')).toBe(true);
   });
+
+  it.skipIf(!available)('shows a reply in a team’s workspace under the name of the member who wrote it', async () => {
+    const lead = await signedIn(`lead-reply-${dialect}@studio.example`, 'Noor Haddad');
+    const editor = await signedIn(`editor-reply-${dialect}@studio.example`, 'Ivo Brandt');
+    const team = await makeWorkspace(lead.browser, 'Reply Studio');
+    await addMember(team, editor.creator.id, 'editor');
+    const site = await seedSite(app, { title: 'Team proofs', settings: { enableComments: true } });
+    await app.deps.db
+      .updateTable('projects')
+      .set({ workspace_id: team, owner_creator_id: lead.creator.id, author_name: 'Reply Studio' })
+      .where('id', '=', site.project.id)
+      .execute();
+    const visitor = createBrowser(app);
+    const posted = await visitor.json<{ comment: { id: string } }>('/api/comments', {
+      method: 'POST',
+      json: { projectId: site.project.id, fileId: site.files[0]!.id, commentText: 'Warmer, please?' },
+    });
+    expect(posted.status).toBe(201);
+    const reply = await editor.browser.json<{ comment: { userName: string; isCreator: boolean } }>(`/api/projects/${site.project.id}/comments/${posted.body.comment.id}/replies`, {
+      method: 'POST',
+      json: { text: 'On it.' },
+    });
+    expect(reply.status).toBe(201);
+    expect(reply.body.comment).toMatchObject({ userName: 'Ivo Brandt', isCreator: true });
+  });
 });

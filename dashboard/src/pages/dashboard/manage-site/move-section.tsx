@@ -24,7 +24,10 @@ export function MoveSection({ project }: { project: TManagedProject }) {
   const chosen = targets.find((workspace) => workspace.id === target) ?? null;
 
   return (
-    <SettingsCard title="Move to another workspace" intro={`The site is in ${current.name}. Moved, it keeps its link, files and everything visitors did; its storage counts in the workspace it goes to.`}>
+    <SettingsCard
+      title="Move to another workspace"
+      intro={`The site is in ${current.name}. Moved, it keeps its link, files and everything visitors did; its storage counts in the workspace it goes to.`}
+    >
       <form
         className="manage-move"
         onSubmit={(event) => {
