@@ -1,6 +1,6 @@
 /** The Express app: API, built sites, and the dashboard, wired from explicit dependencies. */
 import { loggedPath } from './http/logged-path.ts';
-import { createWorkspaceMemberRoutes } from './workspaces/members.routes.ts';
+import { createWorkspaceMemberRoutes } from './members/members.routes.ts';
 import { randomUUID } from 'node:crypto';
 import express from 'express';
 import type { TAppDeps } from './deps.ts';

@@ -12,7 +12,7 @@ import { startUploadSessionSweeper } from './publishing/upload-sessions.cleanup.
 import { startUnsentMessageSender } from './inbox/inbox.service.ts';
 import { startTemplateAssetSweeper } from './builds/template-asset-sweep.ts';
 import { startStripeReconciler } from './billing/reconcile.ts';
-import { startAuditLogSweeper } from './workspaces/audit-log.service.ts';
+import { startAuditLogSweeper } from './members/audit-log.service.ts';
 
 export interface TBackgroundJobs {
   /** Stops the timers and waits for work under way. */

@@ -33,10 +33,10 @@ import type { Database } from '../db/tables.ts';
 import { AppError } from '../http/app-error.ts';
 import type { Mailer } from '../notifications/mailer.ts';
 import { normalizeEmail } from '../notifications/email-confirmation.service.ts';
-import { recordAuditEvent } from './audit-log.repository.ts';
-import { setCurrentWorkspace } from './current-workspace.ts';
+import { recordAuditEvent } from '../workspaces/audit-log.repository.ts';
+import { setCurrentWorkspace } from '../workspaces/current-workspace.ts';
 import { invitationMessage } from './invitation-mail.ts';
-import { requireWorkspacePermission, roleIn, WORKSPACE_NOT_FOUND } from './workspace-access.ts';
+import { requireWorkspacePermission, roleIn, WORKSPACE_NOT_FOUND } from '../workspaces/workspace-access.ts';
 
 const DAY_MS = 86_400_000;
 /** Invitations a workspace may send in a day: enough for any studio, too few to mail strangers with. */

@@ -9,7 +9,7 @@ import { createFakeClock, startTestApp, UNREACHED_RATE_LIMITS, type TTestApp } f
 import { seedWorkspace } from '@dropsite/testkit/control-api/workspaces';
 import { INVITATION_EXPIRED, INVITATION_INVALID, INVITATION_OTHER_ADDRESS, INVITATION_UNCONFIRMED, LAST_OWNER, OWNER_ONLY } from './members.service.ts';
 import { sweepAuditLog } from './audit-log.service.ts';
-import { permissionRefusal } from './workspace-access.ts';
+import { permissionRefusal } from '../workspaces/workspace-access.ts';
 
 const DAY_MS = 86_400_000;
 

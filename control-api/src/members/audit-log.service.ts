@@ -11,7 +11,7 @@ import { planOf } from '../billing/plan-of.ts';
 import type { Database } from '../db/tables.ts';
 import { csvCell } from '../http/csv-cell.ts';
 import type { TMembersDeps } from './members.service.ts';
-import { requireWorkspacePermission } from './workspace-access.ts';
+import { requireWorkspacePermission } from '../workspaces/workspace-access.ts';
 import { runPeriodically, type TPeriodicTask } from '../periodic-task.ts';
 
 const DAY_MS = 86_400_000;

@@ -10,7 +10,7 @@ import { limitByAddress, type TRequestLimits } from '../access/request-limits.ts
 import { contentDisposition } from '../http/content-disposition.ts';
 import { createApiRouters, type TApiRouters } from '../http/api-routers.ts';
 import { exportAuditLogCsv, readAuditLog } from './audit-log.service.ts';
-import { listWorkspaces } from './workspaces.service.ts';
+import { listWorkspaces } from '../workspaces/workspaces.service.ts';
 import { acceptInvitation, changeMemberRole, inviteMember, listMembers, previewInvitation, removeMember, revokeInvitation, type TMembersDeps } from './members.service.ts';
 
 const PRIVATE = 'private, no-store';
