@@ -127,7 +127,6 @@ export function WorkspaceMenu({ list, place, onSwitch, initiallyOpen = false }: 
         aria-haspopup="menu"
         aria-expanded={isOpen}
         aria-controls={menuId}
-        aria-label={`Workspace: ${name}${current?.personal ? ' (Personal)' : ''}. Switch workspace`}
         onClick={() => setOpen((open) => !open)}
         onKeyDown={(event) => {
           if ((event.key === 'ArrowDown' || event.key === 'ArrowUp') && !isOpen) {
@@ -136,8 +135,16 @@ export function WorkspaceMenu({ list, place, onSwitch, initiallyOpen = false }: 
           }
         }}
       >
+        {/* The name a screen reader hears holds the words on the button, as they stand. */}
+        <span className="visually-hidden">Workspace: </span>
         <span className="workspace-switcher__name">{name}</span>
-        {current?.personal && <span className="workspace-switcher__tag">Personal</span>}
+        {current?.personal && (
+          <>
+            {' '}
+            <span className="workspace-switcher__tag">Personal</span>
+          </>
+        )}
+        <span className="visually-hidden">, switch workspace</span>
         <ChevronDownIcon size={16} />
       </button>
       <div id={menuId} ref={menu} className="workspace-switcher__panel" role="menu" aria-label="Workspaces" hidden={!isOpen} onKeyDown={onMenuKeyDown}>
