@@ -47,7 +47,7 @@ async function join(member: TPerson) {
   await expect(member.page.getByRole('heading', { level: 1 })).toBeVisible();
   await member.page.getByRole('button', { name: `Join ${STUDIO}` }).click();
   await member.page.waitForURL(/\/dashboard$/);
-  await expect(switcher(member.page)).toHaveAccessibleName(new RegExp(`^Workspace: ${STUDIO}, switch workspace$`));
+  await expect(switcher(member.page)).toHaveAccessibleName(new RegExp(`^Workspace: ${STUDIO}\\s*, switch workspace$`));
 }
 
 test('an owner, an editor and a viewer deliver together; removing a member ends their access; the audit log keeps the record', async ({ browser, baseURL }) => {
@@ -59,7 +59,7 @@ test('an owner, an editor and a viewer deliver together; removing a member ends 
   // The owner makes the team workspace from the header's switcher, by keyboard.
   const page = owner.page;
   await page.goto('/dashboard');
-  await expect(switcher(page)).toHaveAccessibleName(/^Workspace: Ada Personal, switch workspace$/);
+  await expect(switcher(page)).toHaveAccessibleName(/^Workspace: Ada Personal\s*, switch workspace$/);
   await switcher(page).focus();
   await page.keyboard.press('Enter');
   const menu = page.getByRole('menu', { name: 'Workspaces' });
@@ -68,7 +68,7 @@ test('an owner, an editor and a viewer deliver together; removing a member ends 
   await menu.getByRole('menuitem', { name: 'Create workspace' }).click();
   await page.getByRole('dialog').getByLabel('Name').fill(STUDIO);
   await page.getByRole('dialog').getByRole('button', { name: 'Create workspace' }).click();
-  await expect(switcher(page)).toHaveAccessibleName(new RegExp(`^Workspace: ${STUDIO}, switch workspace$`));
+  await expect(switcher(page)).toHaveAccessibleName(new RegExp(`^Workspace: ${STUDIO}\\s*, switch workspace$`));
 
   // Free has the owner's seat alone: the invitation is refused with the way to more seats.
   await page.goto('/dashboard/members');
@@ -123,7 +123,7 @@ test('an owner, an editor and a viewer deliver together; removing a member ends 
   await page.getByRole('dialog').getByRole('button', { name: 'Remove from workspace' }).click();
   await expect(page.getByRole('row').filter({ hasText: viewer.email })).toHaveCount(0);
   await viewer.page.reload();
-  await expect(switcher(viewer.page)).toHaveAccessibleName(/^Workspace: Cleo Personal, switch workspace$/);
+  await expect(switcher(viewer.page)).toHaveAccessibleName(/^Workspace: Cleo Personal\s*, switch workspace$/);
   await expect(viewer.page.getByText('Harbour Lookbook')).toHaveCount(0);
 
   // The audit log: who invited, joined, published and was removed; filtered by type.
@@ -148,7 +148,7 @@ test('an owner, an editor and a viewer deliver together; removing a member ends 
   await move.getByLabel('Move to').selectOption({ label: 'Ada (Personal)' });
   await shootAllWays(page, SHOTS_DIR, 'site-move');
   await move.getByRole('button', { name: 'Move site' }).click();
-  await expect(switcher(page)).toHaveAccessibleName(/^Workspace: Ada Personal, switch workspace$/);
+  await expect(switcher(page)).toHaveAccessibleName(/^Workspace: Ada Personal\s*, switch workspace$/);
   await page.goto('/dashboard');
   await expect(page.locator('li.dash-card').filter({ hasText: 'Harbour Lookbook' })).toBeVisible();
   await editor.page.goto('/dashboard');
