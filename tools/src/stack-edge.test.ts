@@ -153,16 +153,19 @@ describe.skipIf(!available)('npm run stack: public pages served by the edge', ()
       const settings = (await (await api(`/api/projects/${projectId}/settings`)).json()) as { project: { build: { state: string; version: number } | null } };
       return settings.project.build?.state === 'succeeded' ? true : undefined;
     });
+    // s3rver keeps an object's bytes and its ETag in two files written one after the other, so for a
+    // moment a read can pair the new bytes with the old tag (an S3 bucket answers both or neither); the
+    // edge may keep such an answer for its cache second. The new page with its new tag arrives within 5 s.
     const rebuilt = await eventually(
-      'the rebuilt page at the edge',
+      'the rebuilt page, with its own tag, at the edge',
       async () => {
         const res = await view(slug, { 'accept-encoding': 'br' });
         const text = await res.text();
-        return fromEdge(res) && text.includes('Harbour Lights, final') ? res : undefined;
+        return fromEdge(res) && text.includes('Harbour Lights, final') && res.headers.get('etag') !== oldTag ? res : undefined;
       },
       EDGE_DELAY_MS,
     );
-    expect(rebuilt.headers.get('etag')).not.toBe(oldTag);
+    expect(rebuilt.headers.get('etag')).toMatch(/^"[^"]+"$/);
     // The old tag no longer gets a 304.
     expect((await view(slug, { 'accept-encoding': 'br', 'if-none-match': oldTag! })).status).toBe(200);
   }, 180_000);
