@@ -205,15 +205,19 @@ export function EngagementLoop() {
   useEffect(() => {
     const timers = new Set<ReturnType<typeof setTimeout>>();
     let isListening = true;
-    const onPublished = async (event: Event) => {
-      const detail = (await loadSchemas()).ZPublishedDetailSchema.safeParse((event as CustomEvent<unknown>).detail);
-      if (!isListening) return;
+    const onPublished = (event: Event) => {
+      const raw = (event as CustomEvent<unknown>).detail;
+      // The delay counts from the publish itself, whatever loading the schemas takes.
       const timer = setTimeout(() => {
         timers.delete(timer);
-        // The upload may have just created the session.
-        void store.refresh({ withSession: true }).then(() => {
-          const trigger = chooseAfterPublishTrigger(promptContext());
-          if (trigger) openPrompt(trigger, (detail.success ? detail.data.projectId : undefined) ?? newestProjectId(store.getSnapshot().projects));
+        void loadSchemas().then(({ ZPublishedDetailSchema }) => {
+          if (!isListening) return;
+          const detail = ZPublishedDetailSchema.safeParse(raw);
+          // The upload may have just created the session.
+          void store.refresh({ withSession: true }).then(() => {
+            const trigger = chooseAfterPublishTrigger(promptContext());
+            if (trigger) openPrompt(trigger, (detail.success ? detail.data.projectId : undefined) ?? newestProjectId(store.getSnapshot().projects));
+          });
         });
       }, RETURN_VISIT_PROMPT_DELAY_MS);
       timers.add(timer);
